@@ -101,9 +101,8 @@ public final class CircuitBreaker {
 
     /** Like {@link #tryAcquirePermission()}, but throws when the call may not be made. */
     public void acquirePermission() {
-        BreakerState current = state;
-        if (!current.tryAcquire()) {
-            throw currentRejectionOrRetry(current).exception();
+        if (!state.tryAcquire()) {
+            throw currentRejection().exception();
         }
     }
 
@@ -199,9 +198,8 @@ public final class CircuitBreaker {
 
     /** Runs {@code call} if permitted; otherwise returns what {@code whenOpen} makes of the rejection. */
     public <T> T execute(Supplier<T> call, Function<? super CircuitOpen, ? extends T> whenOpen) {
-        BreakerState current = state;
-        if (!current.tryAcquire()) {
-            return whenOpen.apply(currentRejectionOrRetry(current));
+        if (!state.tryAcquire()) {
+            return whenOpen.apply(currentRejection());
         }
         long start = clock.nanoTime();
         T result;
@@ -220,13 +218,11 @@ public final class CircuitBreaker {
         return state.rejection();
     }
 
-    private CircuitOpen currentRejectionOrRetry(BreakerState observed) {
-        CircuitOpen rejection = state.rejection();
-        if (rejection == null) {
-            // HALF_OPEN with no probe left: reject with the open period's look, naming the state.
-            rejection = observed.rejection() != null ? observed.rejection() : new CircuitOpen(this, state);
-        }
-        return rejection;
+    /** The rejection for a caller just refused: the open period's, or one naming a probing HALF_OPEN. */
+    CircuitOpen currentRejection() {
+        BreakerState current = state;
+        CircuitOpen rejection = current.rejection();
+        return rejection != null ? rejection : new CircuitOpen(this, current);
     }
 
     // ---------------------------------------------------------------- operators
