@@ -13,12 +13,17 @@ import java.util.concurrent.TimeUnit;
  * A successful call through a retry around a closed breaker: what every guarded model call pays
  * when nothing goes wrong. resilience4j composes
  * {@code Retry.decorateSupplier(retry, CircuitBreaker.decorateSupplier(breaker, call))}; Failsafe
- * runs {@code Failsafe.with(retryPolicy, breaker).get(call)}. agentfuse's row measures its
- * composed {@code Guard}, once that API exists in the core module.
+ * runs {@code Failsafe.with(retryPolicy, breaker).get(call)}; agentfuse runs
+ * {@code guard.execute(call)} on a {@code Guard} with the same retry and breaker.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public abstract class RetryAndBreakerCall {
+
+    @Benchmark
+    public void agentfuse(RetryingBreakers guards, Blackhole blackhole) {
+        blackhole.consume(guards.agentfuse.execute(guards.call));
+    }
 
     @Benchmark
     public void resilience4j(RetryingBreakers guards, Blackhole blackhole) {
