@@ -143,13 +143,16 @@ public final class Guard {
                 throw full;
             }
         }
-        long start = clock.nanoTime();
+        // The clock is read only when the breaker would use the duration: two reads cost more
+        // than the rest of a successful attempt.
+        boolean timed = breaker != null && breaker.timesCalls();
+        long start = timed ? clock.nanoTime() : 0L;
         try {
             T result = timeout == null ? call.get() : timeout.call(call);
-            recordResult(result, clock.nanoTime() - start);
+            recordResult(result, timed ? clock.nanoTime() - start : -1L);
             return result;
         } catch (RuntimeException | Error failure) {
-            recordFailure(failure, clock.nanoTime() - start);
+            recordFailure(failure, timed ? clock.nanoTime() - start : -1L);
             throw failure;
         } finally {
             if (bulkhead != null) {
