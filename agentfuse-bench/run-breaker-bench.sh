@@ -2,16 +2,17 @@
 # Runs the circuit-breaker benchmarks of agentfuse beside resilience4j and Failsafe in one JMH run,
 # then prints the results as a markdown table with ratios and the done-when targets.
 #
-#   agentfuse-bench/run-breaker-bench.sh          # the proper run: 3 forks, ~25 minutes on 2 cores
+#   agentfuse-bench/run-breaker-bench.sh          # the proper run: 3 forks, ~30 minutes on 2 cores
 #   agentfuse-bench/run-breaker-bench.sh quick    # a smoke run: 1 fork, short iterations, ~8 minutes
 #
-# BENCH_REGEX selects other benchmarks, e.g. BENCH_REGEX='RetryAndBreakerCall' for retry + breaker.
+# BENCH_REGEX selects a subset, e.g. BENCH_REGEX=ClosedGuardedCall. By default: every breaker scenario
+# and the retry + breaker call (RetryAndBreakerCall).
 # Results: agentfuse-bench/target/breaker-results.json (JMH JSON) and breaker-results.md (the table).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 
-regex="${BENCH_REGEX:-io\.agentfuse\.bench\.(Closed|Open)}"
+regex="${BENCH_REGEX:-io\.agentfuse\.bench\.(Closed|Open|RetryAndBreaker)}"
 if [[ "${1:-}" == "quick" ]]; then
   timing=(-f 1 -wi 2 -w 1s -i 3 -r 1s)
 else

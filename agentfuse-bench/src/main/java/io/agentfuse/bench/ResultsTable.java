@@ -22,7 +22,7 @@ import java.util.Optional;
  */
 public final class ResultsTable {
 
-    private static final List<String> SCENARIOS = List.of("ClosedGuardedCall", "ClosedPermitAndRecord",
+    static final List<String> SCENARIOS = List.of("ClosedGuardedCall", "ClosedPermitAndRecord",
             "OpenRejectionThrowing", "OpenRejectionToFallback", "OpenPermissionDenied", "RetryAndBreakerCall");
     private static final List<String> LIBRARIES = List.of("agentfuse", "agentfuseDefaults",
             "resilience4j", "resilience4jTuned", "failsafe");

@@ -24,8 +24,9 @@ final class Targets {
         out.println("Targets:");
         for (int threads : table.threadCounts()) {
             faster(out, "ClosedGuardedCall", "agentfuse", "resilience4j", threads, 2.0);
-            faster(out, "ClosedGuardedCall", "agentfuse", "failsafe", threads, 1.0);
-            faster(out, "ClosedPermitAndRecord", "agentfuse", "failsafe", threads, 1.0);
+            for (String scenario : ResultsTable.SCENARIOS) {
+                faster(out, scenario, "agentfuse", "failsafe", threads, 1.0);
+            }
             zeroBytes(out, "ClosedGuardedCall", "agentfuse", threads);
             zeroBytes(out, "ClosedPermitAndRecord", "agentfuse", threads);
             fasterThanThrowingResilience4j(out, "OpenRejectionThrowing", threads);
@@ -64,7 +65,11 @@ final class Targets {
     private void zeroBytes(PrintStream out, String scenario, String library, int threads) {
         String goal = String.format(Locale.ROOT, "%s %s allocates 0 B/op at %d thread(s)", scenario, library, threads);
         Optional<BenchmarkResult> row = table.find(scenario, library, threads);
-        if (row.isEmpty() || Double.isNaN(row.get().bytesPerOp())) {
+        if (row.isEmpty()) {
+            out.println("- " + goal + ": not measured");
+            return;
+        }
+        if (Double.isNaN(row.get().bytesPerOp())) {
             out.println("- " + goal + ": not measured (run with -prof gc)");
             return;
         }
