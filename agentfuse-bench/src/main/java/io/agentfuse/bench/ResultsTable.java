@@ -54,11 +54,11 @@ public final class ResultsTable {
     }
 
     void printTable(PrintStream out) {
-        out.println("| scenario | library | threads | ops/µs | ± error | ns/op per thread | B/op | × resilience4j | × Failsafe |");
-        out.println("|---|---|--:|--:|--:|--:|--:|--:|--:|");
+        out.println("| scenario | library | threads | forks | ops/µs | ± error | ns/op per thread | B/op | × resilience4j | × Failsafe |");
+        out.println("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|");
         for (BenchmarkResult row : results) {
-            out.printf(Locale.ROOT, "| %s | %s | %d | %s | %s | %s | %s | %s | %s |%n",
-                    row.scenario(), row.library(), row.threads(),
+            out.printf(Locale.ROOT, "| %s | %s | %d | %d | %s | %s | %s | %s | %s | %s |%n",
+                    row.scenario(), row.library(), row.threads(), row.forks(),
                     number(row.score()), number(row.error()), number(row.threads() * 1_000.0 / row.score()),
                     bytes(row.bytesPerOp()),
                     ratio(row, resilience4jBaseline(row)), ratio(row, find(row.scenario(), "failsafe", row.threads())));
