@@ -101,7 +101,7 @@ public record BreakerConfig(Optional<ConsecutiveTimeouts> consecutiveTimeouts,
      *
      * @param window    the last N calls, or the calls of the last duration
      * @param minCalls  calls needed before the rate is judged ({@code >= 1})
-     * @param threshold failure share that opens the breaker, in (0, 1]
+     * @param threshold the failure share must exceed this to open the breaker, in [0, 1)
      */
     public record FailureRate(Window window, int minCalls, double threshold) {
 
@@ -115,7 +115,7 @@ public record BreakerConfig(Optional<ConsecutiveTimeouts> consecutiveTimeouts,
      *
      * @param window     the last N calls, or the calls of the last duration
      * @param minCalls   calls needed before the rate is judged ({@code >= 1})
-     * @param threshold  slow share that opens the breaker, in (0, 1]
+     * @param threshold  the slow share must exceed this to open the breaker, in [0, 1)
      * @param slowerThan a call at least this slow is slow ({@code > 0})
      */
     public record SlowCallRate(Window window, int minCalls, double threshold, Duration slowerThan) {

@@ -104,7 +104,7 @@ final class BreakerBinder {
                 map -> {
                     Window window = window(map, template.window());
                     int minCalls = minCalls(map, template.minCalls(), window);
-                    return new FailureRate(window, minCalls, map.fraction("threshold", template.threshold()));
+                    return new FailureRate(window, minCalls, map.rateThreshold("threshold", template.threshold()));
                 });
     }
 
@@ -114,7 +114,7 @@ final class BreakerBinder {
                 map -> {
                     Window window = window(map, template.window());
                     int minCalls = minCalls(map, template.minCalls(), window);
-                    return new SlowCallRate(window, minCalls, map.fraction("threshold", template.threshold()),
+                    return new SlowCallRate(window, minCalls, map.rateThreshold("threshold", template.threshold()),
                             map.duration("slowerThan", template.slowerThan()));
                 });
     }

@@ -160,6 +160,17 @@ final class MapReader {
                         + describe(key) : null);
     }
 
+    /**
+     * The threshold of a rate trigger, in [0, 1): the rate must exceed it to fire, so 100% could
+     * never fire, while 0% fires on the first failure once the window has its minimum of calls.
+     */
+    double rateThreshold(String key, double fallback) {
+        return read(key, fallback, FRACTION, ScalarFormats::fraction,
+                value -> value < 0 || value >= 1
+                        ? "must be at least 0% and less than 100% (a rate must exceed it to open the breaker), but was "
+                        + describe(key) : null);
+    }
+
     /** A size in bytes, {@code > 0}. */
     long size(String key, long fallback) {
         return read(key, fallback, "a size like 512KB, 10MB or 1GB",
