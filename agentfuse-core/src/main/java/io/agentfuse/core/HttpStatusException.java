@@ -23,6 +23,7 @@ public class HttpStatusException extends RuntimeException {
     private final String body;
     private final String retryAfter;
     private final String retryAfterMs;
+    private final Boolean shouldRetry;
 
     /**
      * @param status       the HTTP status code
@@ -31,11 +32,23 @@ public class HttpStatusException extends RuntimeException {
      * @param retryAfterMs the {@code retry-after-ms} header, or {@code null}
      */
     public HttpStatusException(int status, String body, String retryAfter, String retryAfterMs) {
+        this(status, body, retryAfter, retryAfterMs, null);
+    }
+
+    /**
+     * @param status       the HTTP status code
+     * @param body         the response body, or {@code null}
+     * @param retryAfter   the {@code Retry-After} header (seconds or an HTTP date), or {@code null}
+     * @param retryAfterMs the {@code retry-after-ms} header, or {@code null}
+     * @param shouldRetry  the {@code x-should-retry} header as a boolean, or {@code null} if absent
+     */
+    public HttpStatusException(int status, String body, String retryAfter, String retryAfterMs, Boolean shouldRetry) {
         super("HTTP " + status + (body == null || body.isEmpty() ? "" : ": " + abbreviate(body)), null, false, false);
         this.status = status;
         this.body = body;
         this.retryAfter = retryAfter;
         this.retryAfterMs = retryAfterMs;
+        this.shouldRetry = shouldRetry;
     }
 
     /** An exception for {@code status} without body or retry hints. */
@@ -61,6 +74,11 @@ public class HttpStatusException extends RuntimeException {
     /** The raw {@code retry-after-ms} header, if any. */
     public Optional<String> retryAfterMs() {
         return Optional.ofNullable(retryAfterMs);
+    }
+
+    /** The server's {@code x-should-retry} verdict, if it gave one. */
+    public Optional<Boolean> shouldRetry() {
+        return Optional.ofNullable(shouldRetry);
     }
 
     private static String abbreviate(String text) {

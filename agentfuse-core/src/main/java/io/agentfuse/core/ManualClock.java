@@ -86,6 +86,11 @@ public final class ManualClock implements Clock, Scheduler {
         }
     }
 
+    /** A {@link Sleeper} on this clock: "sleeping" advances time and runs what falls due. */
+    public void sleep(long nanos) {
+        advanceNanos(Math.max(0, nanos));
+    }
+
     /** Runs the tasks already due without moving time. */
     public void runDueTasks() {
         advanceNanos(0);

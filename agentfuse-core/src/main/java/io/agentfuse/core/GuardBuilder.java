@@ -1,0 +1,118 @@
+package io.agentfuse.core;
+
+import io.agentfuse.core.event.RetryListener;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.ToLongFunction;
+
+/**
+ * Collects the parts of a {@link Guard}. Every part is optional: without a retry policy the guard
+ * makes one attempt, without a breaker nothing is recorded, and so on. Not thread-safe; the guard
+ * it builds is.
+ *
+ * <p>Defaults: no retry, no breaker, no bulkhead, no timeout, the system clock, the shared
+ * scheduler, {@link Sleeper#system()}, the breaker's classifier (or the default one).
+ *
+ * <pre>{@code
+ * Guard guard = Guard.builder("tool:search/web_search")
+ *     .retry(RetryPolicy.builder().maxAttempts(3).build())
+ *     .circuitBreaker(breaker)
+ *     .timeout(Duration.ofSeconds(30))
+ *     .build();
+ * }</pre>
+ */
+public final class GuardBuilder {
+
+    final String name;
+    RetryPolicy retry = RetryPolicy.none();
+    CircuitBreaker breaker;
+    Bulkhead bulkhead;
+    Duration timeout;
+    Clock clock = Clock.system();
+    Scheduler scheduler = Scheduler.shared();
+    Sleeper sleeper = Sleeper.system();
+    OutcomeClassifier classifier;
+    ToLongFunction<Object> tokens;
+    RetryListener listener;
+
+    GuardBuilder(String name) {
+        this.name = Objects.requireNonNull(name, "name");
+    }
+
+    /** The retry policy; default {@link RetryPolicy#none()}. */
+    public GuardBuilder retry(RetryPolicy retry) {
+        this.retry = Objects.requireNonNull(retry, "retry");
+        return this;
+    }
+
+    /** The breaker every attempt asks and reports to. */
+    public GuardBuilder circuitBreaker(CircuitBreaker breaker) {
+        this.breaker = breaker;
+        return this;
+    }
+
+    /** The bulkhead every attempt takes a place in. */
+    public GuardBuilder bulkhead(Bulkhead bulkhead) {
+        this.bulkhead = bulkhead;
+        return this;
+    }
+
+    /** The limit on each attempt (not on the whole call: see {@link RetryPolicy#deadline()}). */
+    public GuardBuilder timeout(Duration timeout) {
+        if (timeout != null) {
+            Checks.positive("timeout", timeout);
+        }
+        this.timeout = timeout;
+        return this;
+    }
+
+    /** The clock for durations and deadlines. */
+    public GuardBuilder clock(Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        return this;
+    }
+
+    /** The scheduler for asynchronous waits and timeouts. */
+    public GuardBuilder scheduler(Scheduler scheduler) {
+        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        return this;
+    }
+
+    /** A {@link ManualClock} as clock, scheduler and sleeper at once: the way tests build guards. */
+    public GuardBuilder manualClock(ManualClock clock) {
+        this.clock = clock;
+        this.scheduler = clock;
+        this.sleeper = clock::sleep;
+        return this;
+    }
+
+    /** How synchronous retries wait. */
+    public GuardBuilder sleeper(Sleeper sleeper) {
+        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+        return this;
+    }
+
+    /** The classifier for results and errors; default the breaker's. */
+    public GuardBuilder classifier(OutcomeClassifier classifier) {
+        this.classifier = classifier;
+        return this;
+    }
+
+    /** How many tokens a successful result used, for the breaker's {@code tokenOveruse} trigger. */
+    public GuardBuilder tokens(ToLongFunction<Object> tokens) {
+        this.tokens = tokens;
+        return this;
+    }
+
+    /** Receives retry events. */
+    public GuardBuilder retryListener(RetryListener listener) {
+        this.listener = listener;
+        return this;
+    }
+
+    /** The immutable guard. */
+    public Guard build() {
+        return new Guard(this);
+    }
+}

@@ -1,0 +1,80 @@
+package io.agentfuse.core;
+
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * HALF_OPEN: exactly {@code halfOpenRequests} probes pass. Enough successes close the breaker;
+ * one failure opens it again, for longer if the config backs off. A probe that gives no answer
+ * within {@code probeTimeout} is written off, so a lost probe cannot wedge the breaker.
+ */
+final class HalfOpenState extends BreakerState {
+
+    private final int trip;
+    private final AtomicInteger permits;
+    private final AtomicInteger successes = new AtomicInteger();
+    private volatile long lastPermitNanos;
+
+    HalfOpenState(CircuitBreaker breaker, int trip) {
+        super(breaker);
+        this.trip = trip;
+        this.permits = new AtomicInteger(breaker.config().halfOpenRequests());
+        this.lastPermitNanos = breaker.clock().nanoTime();
+    }
+
+    @Override
+    CircuitState kind() {
+        return CircuitState.HALF_OPEN;
+    }
+
+    @Override
+    boolean tryAcquire() {
+        while (true) {
+            int available = permits.get();
+            if (available > 0) {
+                if (permits.compareAndSet(available, available - 1)) {
+                    lastPermitNanos = breaker.clock().nanoTime();
+                    return true;
+                }
+                continue;
+            }
+            if (probesExpired()) {
+                breaker.transition(this, new HalfOpenState(breaker, trip), "probe expired without an answer");
+                return breaker.tryAcquirePermission();
+            }
+            breaker.rejected();
+            return false;
+        }
+    }
+
+    private boolean probesExpired() {
+        return breaker.clock().nanoTime() - lastPermitNanos >= breaker.config().probeTimeout().toNanos();
+    }
+
+    @Override
+    void release() {
+        permits.incrementAndGet();
+    }
+
+    @Override
+    void record(Outcome outcome, long durationNanos, long retryAfterNanos) {
+        if (outcome.isIgnoredByBreaker()) {
+            release();
+        } else if (outcome.isFailure()) {
+            breaker.trip(this, trip + 1, "half-open probe failed: " + outcome, retryAfterNanos);
+        } else if (successes.incrementAndGet() >= breaker.config().successesToClose()) {
+            breaker.transition(this, new ClosedState(breaker, breaker.clock().nanoTime()), "half-open probes succeeded");
+        }
+    }
+
+    @Override
+    String reason() {
+        return "probing after trip " + trip;
+    }
+
+    @Override
+    void addCounts(Map<String, Long> counts, long nowNanos) {
+        counts.put("probePermitsLeft", (long) Math.max(0, permits.get()));
+        counts.put("probeSuccesses", (long) successes.get());
+    }
+}

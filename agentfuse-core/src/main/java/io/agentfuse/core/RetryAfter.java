@@ -1,0 +1,77 @@
+package io.agentfuse.core;
+
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+
+/**
+ * Reads how long a server asked us to wait: {@code retry-after-ms} (milliseconds, OpenAI and
+ * Anthropic send it) wins over {@code Retry-After}, which is either delta-seconds or an HTTP date
+ * (RFC 9110 §10.2.3). Pure functions; thread-safe.
+ *
+ * <pre>{@code
+ * long waitNanos = RetryAfter.nanos(null, "120", clock.epochMillis());   // 120 s
+ * }</pre>
+ */
+public final class RetryAfter {
+
+    /** Returned when no usable hint is present. */
+    public static final long NONE = -1L;
+
+    private RetryAfter() {
+    }
+
+    /**
+     * The wait in nanoseconds, or {@link #NONE}. A date in the past gives 0; malformed or
+     * negative values give {@link #NONE}.
+     *
+     * @param retryAfterMs   the {@code retry-after-ms} header or {@code null}
+     * @param retryAfter     the {@code Retry-After} header or {@code null}
+     * @param nowEpochMillis the current wall-clock time, to resolve an HTTP date
+     */
+    public static long nanos(String retryAfterMs, String retryAfter, long nowEpochMillis) {
+        long fromMillis = parseMillis(retryAfterMs);
+        if (fromMillis != NONE) {
+            return fromMillis;
+        }
+        if (retryAfter == null || retryAfter.isBlank()) {
+            return NONE;
+        }
+        String value = retryAfter.trim();
+        try {
+            double seconds = Double.parseDouble(value);
+            return seconds >= 0 && !Double.isInfinite(seconds) ? (long) Math.min(seconds * 1e9, Long.MAX_VALUE / 2.0) : NONE;
+        } catch (NumberFormatException notSeconds) {
+            return parseDate(value, nowEpochMillis);
+        }
+    }
+
+    /** The wait asked for by the server behind {@code error}, if it is an {@link HttpStatusException}. */
+    public static long ofError(Throwable error, long nowEpochMillis) {
+        if (OutcomeClassifier.unwrap(error) instanceof HttpStatusException http) {
+            return nanos(http.retryAfterMs().orElse(null), http.retryAfter().orElse(null), nowEpochMillis);
+        }
+        return NONE;
+    }
+
+    private static long parseMillis(String value) {
+        if (value == null || value.isBlank()) {
+            return NONE;
+        }
+        try {
+            double millis = Double.parseDouble(value.trim());
+            return millis >= 0 && !Double.isInfinite(millis) ? (long) Math.min(millis * 1e6, Long.MAX_VALUE / 2.0) : NONE;
+        } catch (NumberFormatException e) {
+            return NONE;
+        }
+    }
+
+    private static long parseDate(String value, long nowEpochMillis) {
+        try {
+            long at = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant().toEpochMilli();
+            return Math.max(0L, at - nowEpochMillis) * 1_000_000L;
+        } catch (DateTimeParseException e) {
+            return NONE;
+        }
+    }
+}
