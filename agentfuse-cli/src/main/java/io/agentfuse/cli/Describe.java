@@ -1,10 +1,11 @@
 package io.agentfuse.cli;
 
-import io.agentfuse.config.BreakerConfig;
 import io.agentfuse.config.BreakerConfig.Window;
+import io.agentfuse.config.BreakerConfig;
 import io.agentfuse.config.DurationFormat;
 import io.agentfuse.config.RetryConfig;
 import io.agentfuse.config.ToolConfig;
+import io.agentfuse.core.Jitter;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;
@@ -91,8 +92,8 @@ final class Describe {
         return String.join(", ", waits) + (retry.maxAttempts() - 1 > waits.size() ? ", ..." : "");
     }
 
-    private static String jitter(RetryConfig.Jitter jitter) {
-        return jitter == RetryConfig.Jitter.NONE ? "no jitter" : jitter.name().toLowerCase(Locale.ROOT) + " jitter";
+    private static String jitter(Jitter jitter) {
+        return jitter == Jitter.NONE ? "no jitter" : jitter.name().toLowerCase(Locale.ROOT) + " jitter";
     }
 
     private static String window(Window window) {

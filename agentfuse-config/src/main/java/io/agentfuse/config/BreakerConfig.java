@@ -1,6 +1,10 @@
 package io.agentfuse.config;
 
+import io.agentfuse.core.CircuitBreakerConfig;
+import io.agentfuse.core.Trigger;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -73,6 +77,31 @@ public record BreakerConfig(Optional<ConsecutiveTimeouts> consecutiveTimeouts,
     }
 
     /**
+     * The core breaker settings these stand for: exactly the triggers that are on, in the order
+     * of this record, with {@code resetTimeout} and {@code halfOpenRequests}; everything else
+     * (probe expiry, open-time backoff, classifier) keeps the core defaults.
+     */
+    public CircuitBreakerConfig toCircuitBreakerConfig() {
+        List<Trigger> triggers = new ArrayList<>();
+        consecutiveTimeouts.ifPresent(trigger -> triggers.add(Trigger.consecutiveTimeouts(trigger.count(),
+                trigger.slowerThan())));
+        consecutiveErrors.ifPresent(count -> triggers.add(Trigger.consecutiveErrors(count)));
+        consecutive5xx.ifPresent(count -> triggers.add(Trigger.consecutive5xx(count)));
+        consecutive429.ifPresent(count -> triggers.add(Trigger.consecutive429(count)));
+        tokenOveruse.ifPresent(trigger -> triggers.add(new Trigger.TokenOveruse(trigger.maxTokensPerCall(),
+                trigger.count())));
+        failureRate.ifPresent(trigger -> triggers.add(Trigger.failureRate(trigger.window().toCore(),
+                trigger.minCalls(), trigger.threshold())));
+        slowCallRate.ifPresent(trigger -> triggers.add(Trigger.slowCallRate(trigger.window().toCore(),
+                trigger.minCalls(), trigger.threshold(), trigger.slowerThan())));
+        return CircuitBreakerConfig.builder()
+                .triggers(triggers)
+                .resetTimeout(resetTimeout)
+                .halfOpenRequests(halfOpenRequests)
+                .build();
+    }
+
+    /**
      * {@code count} timeouts in a row, where a call slower than {@code slowerThan} counts as one.
      *
      * @param count      calls in a row ({@code >= 1})
@@ -132,12 +161,20 @@ public record BreakerConfig(Optional<ConsecutiveTimeouts> consecutiveTimeouts,
      */
     public sealed interface Window {
 
+        /** The core window this stands for. */
+        Trigger.Window toCore();
+
         /**
          * The last {@code size} calls.
          *
          * @param size calls in the window ({@code >= 1})
          */
         record Calls(int size) implements Window {
+
+            @Override
+            public Trigger.Window toCore() {
+                return Trigger.Window.ofCalls(size);
+            }
         }
 
         /**
@@ -149,6 +186,11 @@ public record BreakerConfig(Optional<ConsecutiveTimeouts> consecutiveTimeouts,
 
             public Time {
                 Objects.requireNonNull(length, "length");
+            }
+
+            @Override
+            public Trigger.Window toCore() {
+                return Trigger.Window.ofDuration(length);
             }
         }
     }

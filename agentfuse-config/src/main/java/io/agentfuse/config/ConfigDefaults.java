@@ -5,6 +5,7 @@ import io.agentfuse.config.BreakerConfig.FailureRate;
 import io.agentfuse.config.BreakerConfig.SlowCallRate;
 import io.agentfuse.config.BreakerConfig.TokenOveruse;
 import io.agentfuse.config.BreakerConfig.Window;
+import io.agentfuse.core.Jitter;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -36,7 +37,7 @@ public final class ConfigDefaults {
 
     /** {@code retry:} 4 attempts, waits of 2 s, 4 s, 8 s (seed), capped at 30 s; budget 20 %, 10/s, 10 s. */
     public static final RetryConfig RETRY = new RetryConfig(4, Duration.ofSeconds(2), 2.0, Duration.ofSeconds(30),
-            RetryConfig.Jitter.NONE, true, new RetryConfig.Budget(0.20, 10, Duration.ofSeconds(10)));
+            Jitter.NONE, true, new RetryConfig.Budget(0.20, 10, Duration.ofSeconds(10)));
 
     /** Trigger template: 3 calls in a row slower than 60 s (seed). */
     public static final ConsecutiveTimeouts CONSECUTIVE_TIMEOUTS = new ConsecutiveTimeouts(3, Duration.ofSeconds(60));

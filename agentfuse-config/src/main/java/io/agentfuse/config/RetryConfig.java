@@ -1,5 +1,9 @@
 package io.agentfuse.config;
 
+import io.agentfuse.core.Clock;
+import io.agentfuse.core.Jitter;
+import io.agentfuse.core.RetryBudget;
+import io.agentfuse.core.RetryPolicy;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -26,7 +30,7 @@ import java.util.Objects;
  * @param initialDelay    wait before the first retry ({@code >= 0})
  * @param multiplier      growth of the wait per retry ({@code >= 1})
  * @param maxDelay        cap of a single wait ({@code >= initialDelay})
- * @param jitter          how waits are randomised
+ * @param jitter          how waits are randomised ({@link Jitter}, written in lower case)
  * @param honorRetryAfter whether an upstream {@code Retry-After} replaces the computed wait
  * @param budget          the fleet-friendly limit on retries
  */
@@ -40,16 +44,20 @@ public record RetryConfig(int maxAttempts, Duration initialDelay, double multipl
         Objects.requireNonNull(budget, "budget");
     }
 
-    /** How waits between attempts are randomised; written in YAML in lower case. */
-    public enum Jitter {
-        /** Exactly the computed wait. */
-        NONE,
-        /** Uniform between 0 and the computed wait. */
-        FULL,
-        /** Half the computed wait plus a uniform share of the other half. */
-        EQUAL,
-        /** Uniform between the initial delay and three times the previous wait. */
-        DECORRELATED
+    /**
+     * The core retry policy these settings stand for, drawing on {@code budget} (share one budget
+     * between the guards that call the same upstream; see {@link Budget#toRetryBudget}).
+     */
+    public RetryPolicy toRetryPolicy(RetryBudget budget) {
+        return RetryPolicy.builder()
+                .maxAttempts(maxAttempts)
+                .initialDelay(initialDelay)
+                .multiplier(multiplier)
+                .maxDelay(maxDelay)
+                .jitter(jitter)
+                .honorRetryAfter(honorRetryAfter)
+                .budget(Objects.requireNonNull(budget, "budget"))
+                .build();
     }
 
     /**
@@ -64,6 +72,11 @@ public record RetryConfig(int maxAttempts, Duration initialDelay, double multipl
 
         public Budget {
             Objects.requireNonNull(ttl, "ttl");
+        }
+
+        /** A fresh core budget with these settings, on {@code clock}. */
+        public RetryBudget toRetryBudget(Clock clock) {
+            return RetryBudget.of(percent, minPerSecond, ttl, clock);
         }
     }
 }

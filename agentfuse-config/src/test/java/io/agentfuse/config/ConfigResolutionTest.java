@@ -3,6 +3,7 @@ package io.agentfuse.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.agentfuse.core.Jitter;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
@@ -87,7 +88,7 @@ class ConfigResolutionTest {
         RetryConfig retry = config.model("m").orElseThrow().retry();
         assertThat(retry.maxAttempts()).isEqualTo(2);
         assertThat(retry.initialDelay()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(retry.jitter()).isEqualTo(RetryConfig.Jitter.EQUAL);
+        assertThat(retry.jitter()).isEqualTo(Jitter.EQUAL);
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.agentfuse.config.BreakerConfig.FailureRate;
 import io.agentfuse.config.BreakerConfig.SlowCallRate;
 import io.agentfuse.config.BreakerConfig.TokenOveruse;
 import io.agentfuse.config.BreakerConfig.Window;
+import io.agentfuse.core.Jitter;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,7 +56,7 @@ class ExampleConfigTest {
     @Test
     void retry() {
         assertThat(config.retry()).isEqualTo(new RetryConfig(4, Duration.ofSeconds(2), 2.0, Duration.ofSeconds(30),
-                RetryConfig.Jitter.NONE, true, new RetryConfig.Budget(0.20, 10, Duration.ofSeconds(10))));
+                Jitter.NONE, true, new RetryConfig.Budget(0.20, 10, Duration.ofSeconds(10))));
     }
 
     @Test
@@ -106,7 +107,7 @@ class ExampleConfigTest {
         assertThat(mini.breaker().resetTimeout()).isEqualTo(Duration.ofMinutes(2));
         assertThat(mini.breaker().consecutiveTimeouts()).contains(new ConsecutiveTimeouts(3, Duration.ofSeconds(60)));
         assertThat(mini.retry().maxAttempts()).isEqualTo(2);
-        assertThat(mini.retry().jitter()).isEqualTo(RetryConfig.Jitter.FULL);
+        assertThat(mini.retry().jitter()).isEqualTo(Jitter.FULL);
         assertThat(mini.retry().initialDelay()).isEqualTo(Duration.ofSeconds(2));
     }
 

@@ -139,6 +139,8 @@ class InvalidConfigTest {
                         "mcpServers.search.url", 2, "is required"),
                 new Case("MCP server with an ftp URL", yaml("mcpServers:", "  search: { url: \"ftp://127.0.0.1/mcp\" }"),
                         "mcpServers.search.url", 2, "must be an absolute"),
+                new Case("MCP server name with a slash", yaml("mcpServers:", "  team/search: { url: http://127.0.0.1:1/mcp }"),
+                        "mcpServers.team/search", 2, "must not contain \"/\""),
                 new Case("tool of an unknown MCP server", yaml("tools:", "  serch/web_search: { timeout: 10s }"),
                         "tools.serch/web_search", 2, "unknown MCP server \"serch\"; no MCP servers are configured"),
                 // environment

@@ -2,6 +2,7 @@ package io.agentfuse.config.internal;
 
 import io.agentfuse.config.DurationFormat;
 import io.agentfuse.config.RetryConfig;
+import io.agentfuse.core.Jitter;
 import java.time.Duration;
 
 /** Reads a {@code retry:} section: the top-level one over the defaults, or a model's over the top-level one. */
@@ -20,7 +21,7 @@ final class RetryBinder {
             section.error("maxDelay", "must not be less than initialDelay (" + DurationFormat.format(initialDelay)
                     + "), but was " + DurationFormat.format(maxDelay));
         }
-        RetryConfig.Jitter jitter = section.choice("jitter", defaults.jitter());
+        Jitter jitter = section.choice("jitter", defaults.jitter());
         boolean honorRetryAfter = section.bool("honorRetryAfter", defaults.honorRetryAfter());
         MapReader budget = section.section("budget");
         var retryBudget = new RetryConfig.Budget(

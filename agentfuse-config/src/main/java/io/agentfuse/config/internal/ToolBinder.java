@@ -32,6 +32,10 @@ final class ToolBinder {
     Map<String, McpServerConfig> mcpServers() {
         var configs = new LinkedHashMap<String, McpServerConfig>();
         servers.forEach((name, section) -> {
+            if (name.indexOf(SERVER_SEPARATOR) >= 0) {
+                section.problems().add(section.path(), section.location(), "an MCP server name must not contain \""
+                        + SERVER_SEPARATOR + "\": breakers are named tool:<server>/<tool>");
+            }
             Optional<URI> url = section.requiredString("url")
                     .flatMap(text -> section.url("url", Optional.empty(), HTTP_SCHEMES));
             ToolConfig defaults = read(section, ConfigDefaults.MCP_TOOL);
