@@ -4,6 +4,7 @@ import io.agentfuse.core.Trigger.Window;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.Locale;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -76,6 +77,22 @@ class RateTriggerTest {
         record(breaker, Outcome.SERVER_ERROR, 9);
 
         assertThat(breaker.state()).isEqualTo(CircuitState.CLOSED);
+    }
+
+    @Test
+    void theRateReasonDoesNotDependOnTheDefaultLocale() {
+        // Regression: the reason was formatted in the JVM's locale ("100,0%" in Germany).
+        Locale original = Locale.getDefault();
+        Locale.setDefault(Locale.GERMANY);
+        try {
+            CircuitBreaker breaker = seedFailureRate();
+
+            record(breaker, Outcome.SERVER_ERROR, 10);
+
+            assertThat(breaker.snapshot().reason()).isEqualTo("failureRate: 10 of 10 calls (100.0% > 50.0%)");
+        } finally {
+            Locale.setDefault(original);
+        }
     }
 
     // ---------------------------------------------------------------- failureRate, time-based

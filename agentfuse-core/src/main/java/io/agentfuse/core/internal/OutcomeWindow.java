@@ -1,5 +1,6 @@
 package io.agentfuse.core.internal;
 
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -46,7 +47,8 @@ public abstract class OutcomeWindow {
     public String reason(long nowNanos) {
         long calls = calls(nowNanos);
         long hits = hits(nowNanos);
-        return String.format("%s: %d of %d calls (%.1f%% > %.1f%%)", triggerName, hits, calls,
+        // Locale.ROOT: the reason goes to logs and the admin API, so "50.0%" must not become "50,0%".
+        return String.format(Locale.ROOT, "%s: %d of %d calls (%.1f%% > %.1f%%)", triggerName, hits, calls,
                 calls == 0 ? 0.0 : 100.0 * hits / calls, 100.0 * threshold);
     }
 
