@@ -59,14 +59,16 @@ class RateTriggerTest {
     @Test
     void failuresOlderThanTheLastTwentyCallsDoNotCount() {
         CircuitBreaker breaker = seedFailureRate();
-        record(breaker, Outcome.SERVER_ERROR, 9);
-        record(breaker, Outcome.SUCCESS, 20);
+        record(breaker, Outcome.SUCCESS, 10);
+        record(breaker, Outcome.SERVER_ERROR, 10);
+        record(breaker, Outcome.SUCCESS, 10);
 
         record(breaker, Outcome.SERVER_ERROR, 10);
-        assertThat(breaker.state()).as("the last 20 calls: 10 successes, 10 failures").isEqualTo(CircuitState.CLOSED);
+        assertThat(breaker.state()).as("each new failure pushed an old one out: still 10 of the last 20")
+                .isEqualTo(CircuitState.CLOSED);
 
         record(breaker, Outcome.SERVER_ERROR, 1);
-        assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
+        assertThat(breaker.state()).as("11 of the last 20").isEqualTo(CircuitState.OPEN);
     }
 
     @Test
@@ -77,6 +79,19 @@ class RateTriggerTest {
         record(breaker, Outcome.SERVER_ERROR, 9);
 
         assertThat(breaker.state()).isEqualTo(CircuitState.CLOSED);
+    }
+
+    @Test
+    void aSuccessThatBringsTheWindowToMinCallsOpensWhenTheShareIsAboveThreshold() {
+        // Regression: only failures used to evaluate the window, so 9 failures and 1 success
+        // (90 % of 10 calls) left the breaker closed.
+        CircuitBreaker breaker = seedFailureRate();
+
+        record(breaker, Outcome.SERVER_ERROR, 9);
+        record(breaker, Outcome.SUCCESS, 1);
+
+        assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
+        assertThat(breaker.snapshot().reason()).isEqualTo("failureRate: 9 of 10 calls (90.0% > 50.0%)");
     }
 
     @Test
@@ -137,6 +152,18 @@ class RateTriggerTest {
         record(breaker, Outcome.SERVER_ERROR, 1);
 
         assertThat(breaker.state()).as("7 of 7 calls in the last minute").isEqualTo(CircuitState.OPEN);
+    }
+
+    @Test
+    void aSuccessThatBringsTheTimeWindowToMinCallsOpensWhenTheShareIsAboveThreshold() {
+        // Regression: as for count windows, a success completing minCalls was never evaluated.
+        CircuitBreaker breaker = failureRateOverOneMinute();
+
+        record(breaker, Outcome.TIMEOUT, 4);
+        record(breaker, Outcome.SUCCESS, 1);
+
+        assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
+        assertThat(breaker.snapshot().reason()).isEqualTo("failureRate: 4 of 5 calls (80.0% > 50.0%)");
     }
 
     // ---------------------------------------------------------------- slowCallRate

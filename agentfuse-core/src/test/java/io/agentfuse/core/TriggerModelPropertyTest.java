@@ -1,10 +1,13 @@
 package io.agentfuse.core;
 
+import io.agentfuse.core.Trigger.Window;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
 
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -70,5 +73,32 @@ class TriggerModelPropertyTest {
         }
 
         assertThat(openedAt(breakerWith(Trigger.consecutive429(threshold)), outcomes)).isEqualTo(expected);
+    }
+
+    @Property
+    void failureRateOpensOnTheFirstCallAfterWhichTheWindowExceedsTheThreshold(
+            @ForAll @IntRange(min = 1, max = 25) int size,
+            @ForAll @IntRange(min = 1, max = 25) int minCallsWish,
+            @ForAll @IntRange(min = 0, max = 99) int percent,
+            @ForAll @Size(max = 80) List<Boolean> failures) {
+        int minCalls = Math.min(minCallsWish, size);
+        double threshold = percent / 100.0;
+        Deque<Boolean> window = new ArrayDeque<>();
+        int expected = -1;
+        for (int i = 0; i < failures.size() && expected < 0; i++) {
+            window.addLast(failures.get(i));
+            if (window.size() > size) {
+                window.removeFirst();
+            }
+            long hits = window.stream().filter(Boolean::booleanValue).count();
+            if (window.size() >= minCalls && hits > threshold * window.size()) {
+                expected = i;
+            }
+        }
+        List<Outcome> outcomes = failures.stream().map(failed -> failed ? Outcome.SERVER_ERROR : Outcome.SUCCESS).toList();
+
+        CircuitBreaker breaker = breakerWith(Trigger.failureRate(Window.ofCalls(size), minCalls, threshold));
+
+        assertThat(openedAt(breaker, outcomes)).isEqualTo(expected);
     }
 }
