@@ -4,6 +4,7 @@ import io.agentfuse.core.Trigger.Window;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -46,6 +47,42 @@ class CircuitBreakerConfigTest {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> CircuitBreakerConfig.builder().probeTimeout(Duration.ofSeconds(-1)))
                 .withMessage("probeTimeout must be positive, but was PT-1S");
+    }
+
+    @Test
+    void durationsBeyondAHundredYearsAreRejectedAtBuildTime() {
+        // Regression: "forever" passed validation, then overflowed to an ArithmeticException
+        // out of onError when the breaker tripped (or probed), and the breaker never opened.
+        Duration forever = ChronoUnit.FOREVER.getDuration();
+
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> CircuitBreakerConfig.builder().resetTimeout(forever))
+                .withMessage("resetTimeout must be at most 100 years, but was " + forever);
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> CircuitBreakerConfig.builder().probeTimeout(Duration.ofDays(365L * 300)))
+                .withMessageStartingWith("probeTimeout must be at most 100 years");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> new OpenBackoff(2.0, forever, 0.0))
+                .withMessage("openBackoff.maxOpenTime must be at most 100 years, but was " + forever);
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> Window.ofDuration(forever))
+                .withMessageStartingWith("window must be at most 100 years");
+    }
+
+    @Test
+    void aHundredYearsIsStillAValidOpenTime() {
+        ManualClock clock = new ManualClock();
+        CircuitBreaker breaker = CircuitBreaker.of("tool:archive/restore", CircuitBreakerConfig.builder()
+                .trigger(Trigger.consecutiveErrors(1))
+                .resetTimeout(Duration.ofDays(36_500))
+                .build(), clock);
+
+        breaker.onOutcome(Outcome.ERROR, 1_000);
+        clock.advance(Duration.ofDays(36_500).minusMillis(1));
+
+        assertThat(breaker.tryAcquirePermission()).isFalse();
+        clock.advance(Duration.ofMillis(1));
+        assertThat(breaker.tryAcquirePermission()).isTrue();
     }
 
     @Test
