@@ -17,13 +17,6 @@ class CircuitBreakerEventsTest {
 
     private static final long FAST = Duration.ofMillis(20).toNanos();
 
-    private final ManualClock clock = new ManualClock();
-    private final RecordingListener listener = new RecordingListener();
-    private final CircuitBreaker breaker = CircuitBreaker.of("tool:db/query", CircuitBreakerConfig.builder()
-            .trigger(Trigger.consecutiveErrors(3))
-            .resetTimeout(Duration.ofMinutes(5))
-            .build(), clock);
-
     private static final CircuitBreakerListener THROWING = new CircuitBreakerListener() {
         @Override
         public void onStateTransition(StateTransition event) {
@@ -40,6 +33,13 @@ class CircuitBreakerEventsTest {
             throw new IllegalStateException("listener bug");
         }
     };
+
+    private final ManualClock clock = new ManualClock();
+    private final RecordingListener listener = new RecordingListener();
+    private final CircuitBreaker breaker = CircuitBreaker.of("tool:db/query", CircuitBreakerConfig.builder()
+            .trigger(Trigger.consecutiveErrors(3))
+            .resetTimeout(Duration.ofMinutes(5))
+            .build(), clock);
 
     private void fail(int times) {
         for (int i = 0; i < times; i++) {

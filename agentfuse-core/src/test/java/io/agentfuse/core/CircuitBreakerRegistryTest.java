@@ -11,20 +11,12 @@ class CircuitBreakerRegistryTest {
 
     private static final long FAST = Duration.ofMillis(20).toNanos();
 
-    private final ManualClock clock = new ManualClock();
-
-    private static CircuitBreakerConfig resettingAfter(int minutes) {
-        return CircuitBreakerConfig.builder()
-                .trigger(Trigger.consecutiveErrors(1))
-                .resetTimeout(Duration.ofMinutes(minutes))
-                .build();
-    }
-
     private static final CircuitBreakerConfig DEFAULT = resettingAfter(1);
     private static final CircuitBreakerConfig ANY_TOOL = resettingAfter(2);
     private static final CircuitBreakerConfig SEARCH_TOOLS = resettingAfter(3);
     private static final CircuitBreakerConfig WEB_SEARCH = resettingAfter(4);
 
+    private final ManualClock clock = new ManualClock();
     private final CircuitBreakerRegistry registry = CircuitBreakerRegistry.builder()
             .clock(clock)
             .defaultConfig(DEFAULT)
@@ -33,6 +25,14 @@ class CircuitBreakerRegistryTest {
             .template("tool:search/*", SEARCH_TOOLS)
             .idleTimeout(Duration.ofHours(1))
             .build();
+
+    /** Configs that differ only in their reset timeout, so each template is recognisable. */
+    private static CircuitBreakerConfig resettingAfter(int minutes) {
+        return CircuitBreakerConfig.builder()
+                .trigger(Trigger.consecutiveErrors(1))
+                .resetTimeout(Duration.ofMinutes(minutes))
+                .build();
+    }
 
     private static void trip(CircuitBreaker breaker) {
         breaker.onOutcome(Outcome.SERVER_ERROR, FAST);

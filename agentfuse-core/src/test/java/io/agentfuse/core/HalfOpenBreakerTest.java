@@ -161,6 +161,21 @@ class HalfOpenBreakerTest {
         assertThat(breaker.state()).isEqualTo(CircuitState.HALF_OPEN);
     }
 
+    @RepeatedTest(10)
+    void afterExpiredProbesSixteenRacingThreadsGetExactlyThreeNewOnes() throws Exception {
+        CircuitBreaker breaker = halfOpen(CircuitBreakerConfig.builder()
+                .halfOpenRequests(3).probeTimeout(Duration.ofMinutes(2)));
+        for (int i = 0; i < 3; i++) {
+            assertThat(breaker.tryAcquirePermission()).as("probes that never report").isTrue();
+        }
+        clock.advance(Duration.ofMinutes(2));
+
+        List<Boolean> granted = Race.run(16, breaker::tryAcquirePermission);
+
+        assertThat(granted).filteredOn(Boolean::booleanValue).hasSize(3);
+        assertThat(breaker.state()).isEqualTo(CircuitState.HALF_OPEN);
+    }
+
     @Test
     void releasingAPermissionReturnsTheProbe() {
         CircuitBreaker breaker = halfOpen(CircuitBreakerConfig.builder());
