@@ -1,8 +1,5 @@
 package io.agentfuse.core;
 
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.CompletionException;
@@ -77,15 +74,5 @@ class RetryAfterTest {
     void otherErrorsCarryNoHint() {
         assertThat(RetryAfter.ofError(new IllegalStateException(), NOW)).isEqualTo(RetryAfter.NONE);
         assertThat(RetryAfter.ofError(new HttpStatusException(429), NOW)).isEqualTo(RetryAfter.NONE);
-    }
-
-    @Property
-    void wholeSecondsAreReadExactly(@ForAll @IntRange(min = 0, max = 1_000_000) int seconds) {
-        assertThat(RetryAfter.nanos(null, Integer.toString(seconds), NOW)).isEqualTo(seconds * SECOND);
-    }
-
-    @Property
-    void wholeMillisecondsAreReadExactly(@ForAll @IntRange(min = 0, max = 100_000_000) int millis) {
-        assertThat(RetryAfter.nanos(Integer.toString(millis), "99", NOW)).isEqualTo(millis * 1_000_000L);
     }
 }
