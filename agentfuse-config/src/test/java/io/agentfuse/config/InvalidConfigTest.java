@@ -83,6 +83,8 @@ class InvalidConfigTest {
                         "breakers.b.resetTimeout", 3, "must be a duration like 250ms, 30s, 5m or 1h, but was \"5 minutes\""),
                 new Case("negative duration", yaml(PROVIDER, "models:", "  a:", "    provider: anthropic",
                         "    timeout: -5s"), "models.a.timeout", 5, "must be a duration like"),
+                new Case("a breaker open for ever", yaml("breakers:", "  b:", "    resetTimeout: 1000000h"),
+                        "breakers.b.resetTimeout", 3, "must be at most 100 years (876000h), but was \"1000000h\""),
                 new Case("zero timeout", yaml("tools:", "  browser:", "    timeout: 0"), "tools.browser.timeout", 3,
                         "must be > 0, but was 0"),
                 new Case("a rate trigger as a bare number", yaml("breakers:", "  b:", "    failureRate: 50"),

@@ -31,6 +31,7 @@ final class MapReader {
 
     /** How a value that fails to parse is described: "must be " + expected + ", but was ...". */
     private static final String DURATION = "a duration like 250ms, 30s, 5m or 1h";
+    private static final Duration MAX_DURATION = Duration.ofDays(36_500);
     private static final String FRACTION = "a percentage like 50% or a fraction like 0.5";
 
     private final MapNode map;
@@ -131,16 +132,24 @@ final class MapReader {
         return Optional.of(value);
     }
 
-    /** A strictly positive duration; a bare number is in the unit {@link DurationFormat#bareNumberUnit} gives. */
+    /**
+     * A strictly positive duration, at most 100 years; a bare number is in the unit
+     * {@link DurationFormat#bareNumberUnit} gives.
+     */
     Duration duration(String key, Duration fallback) {
         return read(key, fallback, DURATION, text -> DurationFormat.parse(text, DurationFormat.bareNumberUnit(key)),
-                value -> value.isZero() ? "must be > 0, but was " + describe(key) : null);
+                value -> value.isZero() ? "must be > 0, but was " + describe(key) : tooLong(key, value));
     }
 
-    /** A duration that may be zero. */
+    /** A duration that may be zero, at most 100 years. */
     Duration nonNegativeDuration(String key, Duration fallback) {
         return read(key, fallback, DURATION, text -> DurationFormat.parse(text, DurationFormat.bareNumberUnit(key)),
-                value -> null);
+                value -> tooLong(key, value));
+    }
+
+    /** The core turns durations into nanoseconds, so it refuses more than 100 years; so does the file. */
+    private String tooLong(String key, Duration value) {
+        return value.compareTo(MAX_DURATION) > 0 ? "must be at most 100 years (876000h), but was " + describe(key) : null;
     }
 
     /** A positive duration, or empty when written as {@code null}. */
