@@ -5,18 +5,14 @@ import io.agentfuse.config.internal.Node.Entry;
 import io.agentfuse.config.internal.Node.MapNode;
 import io.agentfuse.config.internal.Node.ScalarNode;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * Reads one map of the configuration with typed getters that fall back to a default, check
@@ -189,7 +185,7 @@ final class MapReader {
 
     /** One constant of {@code type}, written in lower case. */
     <E extends Enum<E>> E choice(String key, E fallback) {
-        Map<String, E> byName = namesOf(fallback.getDeclaringClass());
+        Map<String, E> byName = ScalarFormats.namesOf(fallback.getDeclaringClass());
         return read(key, fallback, "one of " + String.join(", ", byName.keySet()),
                 text -> Optional.ofNullable(byName.get(text.strip())),
                 value -> null, text -> ClosestMatch.suggestion(text, byName.keySet()));
@@ -197,7 +193,7 @@ final class MapReader {
 
     /** One constant of {@code type}, written in lower case, that must be given; empty (and reported) if not. */
     <E extends Enum<E>> Optional<E> requiredChoice(String key, Class<E> type) {
-        Map<String, E> byName = namesOf(type);
+        Map<String, E> byName = ScalarFormats.namesOf(type);
         String expected = "one of " + String.join(", ", byName.keySet());
         if (find(key).filter(node -> !isNull(node)).isEmpty()) {
             error(key, "is required: " + expected);
@@ -210,7 +206,7 @@ final class MapReader {
     /** An absolute URL whose scheme is one of {@code schemes}. */
     Optional<URI> url(String key, Optional<URI> fallback, List<String> schemes) {
         String expected = "an absolute " + String.join(" or ", schemes) + " URL";
-        return read(key, fallback, expected, text -> parseUrl(text, schemes).map(Optional::of), value -> null);
+        return read(key, fallback, expected, text -> ScalarFormats.url(text, schemes).map(Optional::of), value -> null);
     }
 
     /** The map under {@code key}; a reader of nothing when it is not written (or is not a map, which is reported). */
@@ -317,22 +313,5 @@ final class MapReader {
 
     private static String plain(double value) {
         return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
-    }
-
-    private static <E extends Enum<E>> Map<String, E> namesOf(Class<E> type) {
-        return Stream.of(type.getEnumConstants()).collect(Collectors.toMap(
-                constant -> constant.name().toLowerCase(Locale.ROOT), constant -> constant,
-                (first, second) -> first, LinkedHashMap::new));
-    }
-
-    private static Optional<URI> parseUrl(String text, List<String> schemes) {
-        try {
-            URI uri = new URI(text.strip());
-            boolean usable = uri.isAbsolute() && uri.getHost() != null
-                    && schemes.contains(uri.getScheme().toLowerCase(Locale.ROOT));
-            return usable ? Optional.of(uri) : Optional.empty();
-        } catch (URISyntaxException e) {
-            return Optional.empty();
-        }
     }
 }

@@ -2,15 +2,22 @@ package io.agentfuse.config.internal;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Pure parsers for the scalar formats of the configuration other than durations (see
  * {@link io.agentfuse.config.DurationFormat}): integers, booleans, fractions ({@code 50%} or
- * {@code 0.5}) and sizes ({@code 10MB}, powers of 1024).
+ * {@code 0.5}), sizes ({@code 10MB}, powers of 1024), URLs and lower-case enum names.
  */
 final class ScalarFormats {
 
@@ -81,5 +88,24 @@ final class ScalarFormats {
     static String percent(double fraction) {
         return BigDecimal.valueOf(fraction).multiply(BigDecimal.valueOf(100))
                 .setScale(4, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString() + "%";
+    }
+
+    /** The constants of {@code type} by their lower-case names, in declaration order. */
+    static <E extends Enum<E>> Map<String, E> namesOf(Class<E> type) {
+        return Stream.of(type.getEnumConstants()).collect(Collectors.toMap(
+                constant -> constant.name().toLowerCase(Locale.ROOT), constant -> constant,
+                (first, second) -> first, LinkedHashMap::new));
+    }
+
+    /** An absolute URL with a host and one of {@code schemes}. */
+    static Optional<URI> url(String text, List<String> schemes) {
+        try {
+            URI uri = new URI(text.strip());
+            boolean usable = uri.isAbsolute() && uri.getHost() != null
+                    && schemes.contains(uri.getScheme().toLowerCase(Locale.ROOT));
+            return usable ? Optional.of(uri) : Optional.empty();
+        } catch (URISyntaxException e) {
+            return Optional.empty();
+        }
     }
 }
