@@ -75,6 +75,7 @@ public final class Timeout {
     /** Runs {@code call} on this thread, interrupting it if it outlives the timeout. */
     public <T> T call(Supplier<T> call) {
         Thread caller = Thread.currentThread();
+        boolean callerInterrupted = caller.isInterrupted();
         AtomicInteger state = new AtomicInteger(RUNNING);
         Scheduler.Cancellable timer = scheduler.schedule(() -> {
             if (state.compareAndSet(RUNNING, FIRING)) {
@@ -86,16 +87,16 @@ public final class Timeout {
         try {
             result = call.get();
         } catch (RuntimeException | Error e) {
-            throwIfTimedOut(state);
+            throwIfTimedOut(state, callerInterrupted);
             throw e;
         } finally {
             timer.cancel();
         }
-        throwIfTimedOut(state);
+        throwIfTimedOut(state, callerInterrupted);
         return result;
     }
 
-    private void throwIfTimedOut(AtomicInteger state) {
+    private void throwIfTimedOut(AtomicInteger state, boolean callerInterrupted) {
         if (state.compareAndSet(RUNNING, FINISHED)) {
             return;
         }
@@ -103,6 +104,9 @@ public final class Timeout {
             Thread.onSpinWait();
         }
         Thread.interrupted(); // the interrupt was ours, not the caller's
+        if (callerInterrupted) {
+            Thread.currentThread().interrupt(); // but the caller's own interrupt must survive
+        }
         throw new CallTimeoutException(duration);
     }
 }
