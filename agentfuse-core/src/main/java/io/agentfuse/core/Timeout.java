@@ -53,7 +53,10 @@ public final class Timeout {
         return duration;
     }
 
-    /** A stage that completes like {@code stage}, or fails with {@link CallTimeoutException} first. */
+    /**
+     * A stage that completes like {@code stage}, or fails with {@link CallTimeoutException} first.
+     * Cancelling it cancels {@code stage} and the timer.
+     */
     public <T> CompletableFuture<T> within(CompletionStage<T> stage) {
         CompletableFuture<T> result = new CompletableFuture<>();
         Scheduler.Cancellable timer = scheduler.schedule(() -> {
@@ -67,6 +70,13 @@ public final class Timeout {
                 result.complete(value);
             } else {
                 result.completeExceptionally(error);
+            }
+        });
+        result.whenComplete((value, error) -> {
+            if (result.isCancelled()) {
+                // The limited stage stands for the call: cancelling it must reach the work it limits.
+                timer.cancel();
+                stage.toCompletableFuture().cancel(true);
             }
         });
         return result;
