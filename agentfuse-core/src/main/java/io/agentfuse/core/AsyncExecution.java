@@ -1,5 +1,6 @@
 package io.agentfuse.core;
 
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
@@ -82,6 +83,11 @@ final class AsyncExecution<T> {
             guard.bulkhead().release();
         }
         Throwable failure = error == null ? null : OutcomeClassifier.unwrap(error);
+        if (failure instanceof CancellationException && result.isCancelled()) {
+            // Our caller gave up (e.g. a client hung up): the callee neither failed nor succeeded.
+            guard.releaseBreakerPermission();
+            return;
+        }
         Outcome outcome;
         if (failure == null) {
             guard.recordResult(value, durationNanos);
