@@ -75,7 +75,14 @@ final class AsyncExecution<T> {
             attemptFuture = CompletableFuture.failedFuture(thrown);
         }
         inFlight = attemptFuture;
-        attemptFuture.whenComplete((value, error) -> finish(value, error, guard.clock().nanoTime() - start));
+        attemptFuture.whenComplete((value, error) -> {
+            try {
+                finish(value, error, guard.clock().nanoTime() - start);
+            } catch (RuntimeException | Error unexpected) {
+                // A throwing token counter, classifier rule or listener must not leave the caller waiting forever.
+                result.completeExceptionally(unexpected);
+            }
+        });
     }
 
     private void finish(T value, Throwable error, long durationNanos) {
