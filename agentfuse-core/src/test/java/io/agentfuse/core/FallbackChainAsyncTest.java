@@ -184,4 +184,19 @@ class FallbackChainAsyncTest {
         assertThat(primaryLog.millis()).containsExactly(0L, 2_000L, 6_000L, 14_000L);
         assertThat(result.join().value()).isEqualTo("b");
     }
+
+    @Test
+    void cancellingTheChainCancelsTheStepInFlightAndCallsNoFurtherStep() {
+        CompletableFuture<String> primaryAnswer = new CompletableFuture<>();
+        FallbackChain<String, String> chain = FallbackChain.<String, String>builder()
+                .asyncStep("primary", guard(breaker("primary")), counting(primaryCalls, primaryAnswer))
+                .asyncStep("backup", guard(breaker("backup")), counting(backupCalls, CompletableFuture.completedFuture("b")))
+                .build();
+        CompletableFuture<FallbackResult<String>> result = chain.executeAsync("hello");
+
+        result.cancel(true);
+
+        assertThat(primaryAnswer).as("the step in flight is cancelled").isCancelled();
+        assertThat(backupCalls).as("nobody waits for a fallback any more").hasValue(0);
+    }
 }

@@ -259,4 +259,20 @@ class GuardAsyncTest {
                 "model scheduled 3 in 4000 ms after HTTP 500: attempt 2",
                 "model exhausted after 3: HTTP 500: attempt 3");
     }
+
+    @Test
+    void aTokenCounterThatThrowsFailsTheResultInsteadOfLeavingItPending() {
+        CircuitBreaker breaker = CircuitBreaker.of("model", CircuitBreakerConfig.defaults(), clock);
+        IllegalStateException noUsage = new IllegalStateException("the answer has no usage block");
+        Guard guard = Guard.builder("model").circuitBreaker(breaker).manualClock(clock)
+                .tokens(answer -> {
+                    throw noUsage;
+                })
+                .build();
+
+        CompletableFuture<String> result = guard.executeAsync(() -> CompletableFuture.completedFuture("answer"));
+
+        assertThat(result).isCompletedExceptionally();
+        assertThatThrownBy(result::join).hasCause(noUsage);
+    }
 }
