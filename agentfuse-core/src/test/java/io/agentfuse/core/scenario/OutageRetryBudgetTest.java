@@ -9,6 +9,9 @@ import io.agentfuse.core.RetryPolicy;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -46,6 +49,24 @@ class OutageRetryBudgetTest {
 
         assertThat(retries).isLessThanOrEqualTo(CALLS / 5 + 2 * 10)
                 .isGreaterThan(CALLS / 5);
+    }
+
+    @Test
+    void theBudgetBoundsAsynchronousRetriesToo() {
+        Guard guard = Guard.builder("model")
+                .retry(RetryPolicy.builder().initialDelay(Duration.ofMillis(1)).budget(RetryBudget.of(0.2, 0, TTL, clock)).build())
+                .manualClock(clock)
+                .build();
+        List<CompletableFuture<String>> results = new ArrayList<>();
+
+        for (int call = 0; call < CALLS; call++) {
+            results.add(guard.executeAsync(log.failingAsyncWith(attempt -> new HttpStatusException(503))));
+        }
+        clock.advance(Duration.ofSeconds(1));
+
+        assertThat(results).allMatch(CompletableFuture::isCompletedExceptionally);
+        assertThat(log.count() - CALLS).isLessThanOrEqualTo(CALLS / 5);
+        assertThat(clock.pendingTasks()).isZero();
     }
 
     /**
