@@ -78,10 +78,15 @@ public final class Bulkhead {
         if (maxWait.isZero()) {
             throw rejection;
         }
+        CompletableFuture<Void> waiter = acquireAsync().toCompletableFuture();
         try {
-            acquireAsync().toCompletableFuture().get();
+            waiter.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            // Leave the queue; if release() handed us the place meanwhile, give it back.
+            if (!waiter.cancel(false) && !waiter.isCompletedExceptionally()) {
+                release();
+            }
             throw rejection;
         } catch (ExecutionException e) {
             throw rejection;
