@@ -13,7 +13,5 @@ public enum CompactionStrategy {
     /** Older turns were replaced by a summary. */
     SUMMARY,
     /** The oldest turns were dropped and a marker left in their place. */
-    SNIP,
-    /** A summary, and the result was still full enough that the oldest turns were dropped too. */
-    SUMMARY_THEN_SNIP
+    SNIP
 }

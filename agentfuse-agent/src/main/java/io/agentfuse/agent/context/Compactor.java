@@ -1,6 +1,7 @@
 package io.agentfuse.agent.context;
 
 import io.agentfuse.agent.context.internal.SummaryAttempt;
+import io.agentfuse.agent.context.internal.SummaryAttempt.OlderPart;
 import io.agentfuse.agent.context.internal.SummaryAttempt.Summarized;
 import io.agentfuse.agent.context.internal.SummaryFailureTracker;
 import io.agentfuse.agent.conversation.Conversation;
@@ -8,6 +9,7 @@ import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Scheduler;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -24,10 +26,9 @@ import java.util.function.Supplier;
  *       messages and the last {@code keepRecentTurns} turns with one summary message. If it fails,
  *       times out ({@code summaryTimeout}, on the injected scheduler), answers blank, or answers
  *       with no fewer tokens than it replaces, the summary is discarded, the original is kept,
- *       and the run degrades to snipping it. A summary that still leaves the conversation at
- *       SNIP_COMPACT or above is followed by snipping ({@link CompactionStrategy#SUMMARY_THEN_SNIP}).
- *       After {@code maxSummaryFailures} failures in a row the summariser is not asked for
- *       {@code failureCooldown}; snipping runs at once.</li>
+ *       and the run degrades to snipping it. After {@code maxSummaryFailures} failures in a row
+ *       the summariser is not asked for {@code failureCooldown}; snipping runs at once. When
+ *       nothing is old enough to summarise, snipping runs at once too, and no failure counts.</li>
  *   <li>SNIP_COMPACT, REJECT: the {@link Snipper} drops the oldest turns until the conversation
  *       is below {@code snipBelow}.</li>
  * </ul>
@@ -95,8 +96,12 @@ public final class Compactor {
         if (failures.inCooldown()) {
             return settle(() -> snip(start, SummaryOutcome.SKIPPED_IN_COOLDOWN, null));
         }
+        Optional<OlderPart> older = summaryAttempt.olderPart(conversation);
+        if (older.isEmpty()) {
+            return settle(() -> snip(start, SummaryOutcome.NOT_ATTEMPTED, null));
+        }
         CompletableFuture<CompactionResult> result = new CompletableFuture<>();
-        summaryAttempt.run(conversation).whenCompleteAsync((summarized, error) -> {
+        summaryAttempt.run(older.get()).whenCompleteAsync((summarized, error) -> {
             try {
                 result.complete(error == null ? afterSummary(start, summarized) : afterFailedSummary(start, error));
             } catch (RuntimeException failure) {
@@ -129,20 +134,13 @@ public final class Compactor {
         return budget;
     }
 
+    // A valid summary only shrinks a conversation that was below SNIP_COMPACT, so it never needs
+    // snipping after it; if it is still at AUTO_COMPACT, the next run summarises again.
     private CompactionResult afterSummary(Start start, Summarized summarized) {
         failures.recordSuccess();
         Conversation compacted = summarized.conversation();
-        long tokens = counter.countConversation(compacted);
-        if (budget.levelOf(tokens).isAtLeast(ContextLevel.SNIP_COMPACT)) {
-            Snipper.Result snipped = snipper.snip(compacted, budget.startOf(config.snipBelow()));
-            if (snipped.messagesDropped() > 0) {
-                return finish(start, snipped.conversation(), counter.countConversation(snipped.conversation()),
-                        CompactionStrategy.SUMMARY_THEN_SNIP, SummaryOutcome.SUCCEEDED, null,
-                        summarized.messagesReplaced(), snipped.messagesDropped());
-            }
-        }
-        return finish(start, compacted, tokens, CompactionStrategy.SUMMARY, SummaryOutcome.SUCCEEDED, null,
-                summarized.messagesReplaced(), 0);
+        return finish(start, compacted, counter.countConversation(compacted), CompactionStrategy.SUMMARY,
+                SummaryOutcome.SUCCEEDED, null, summarized.messagesReplaced(), 0);
     }
 
     // Rollback: the summary attempt never touched start.conversation, so snipping starts from it.

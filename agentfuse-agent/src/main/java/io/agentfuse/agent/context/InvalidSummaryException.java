@@ -1,9 +1,9 @@
 package io.agentfuse.agent.context;
 
 /**
- * A summariser answered, but its summary cannot be used (blank, or not smaller than what it
- * would replace), or there was nothing old enough to summarise. The compaction run keeps the
- * original conversation and degrades to snipping; this is the failure in its report.
+ * A summariser answered, but its summary cannot be used: blank, or not smaller than what it
+ * would replace. The compaction run keeps the original conversation and degrades to snipping;
+ * this is the failure in its report.
  *
  * <p>Immutable; no stack trace is filled in.
  *

@@ -21,7 +21,9 @@ import java.util.Objects;
  *   <li>the result is below the target whenever dropping everything else allowed would get it
  *       there; otherwise everything allowed is dropped, and the caller decides (see
  *       {@link ContextWindowFullException});</li>
- *   <li>a conversation already below the target comes back as the same instance.</li>
+ *   <li>the result never has more tokens than the conversation given; a conversation that is
+ *       already below the target, or that dropping would not shrink, comes back as the same
+ *       instance.</li>
  * </ul>
  * The marker is a user message put where the first dropped message was. Thread-safe if the
  * counter is.
@@ -70,7 +72,8 @@ public final class Snipper {
             }
             tokens = total - droppedTokens + counter.countMessage(marker(droppedCount));
         }
-        if (droppedCount == 0) {
+        if (droppedCount == 0 || tokens >= total) {
+            // Dropping only tiny messages can cost more than the marker saves: never make it worse.
             return new Result(conversation, 0, total);
         }
         return new Result(withoutDropped(conversation, dropped, droppedCount), droppedCount, tokens);

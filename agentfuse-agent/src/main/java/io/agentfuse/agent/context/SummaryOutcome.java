@@ -8,7 +8,7 @@ package io.agentfuse.agent.context;
  * }</pre>
  */
 public enum SummaryOutcome {
-    /** The level did not call for a summary, or no summariser is configured. */
+    /** The level did not call for a summary, no summariser is configured, or nothing was old enough. */
     NOT_ATTEMPTED,
     /** A valid summary replaced the older turns. */
     SUCCEEDED,

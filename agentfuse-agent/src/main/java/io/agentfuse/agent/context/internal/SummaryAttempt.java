@@ -10,6 +10,7 @@ import io.agentfuse.core.Scheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -19,7 +20,7 @@ import java.util.concurrent.CompletionStage;
  *
  * <p>The older part is every message before the last {@code keepRecentTurns} turns, except
  * anchored groups (system, pinned, and their tool partners) and groups that reach into the
- * recent turns. The returned stage either completes with a new conversation in which a valid
+ * recent turns. {@link #run(OlderPart)} either completes with a new conversation in which a valid
  * summary replaced that part, or fails with the reason ({@link InvalidSummaryException},
  * {@link CallTimeoutException}, or the summariser's own error); the conversation given is never
  * modified, since it is immutable. Thread-safe.
@@ -46,13 +47,12 @@ public final class SummaryAttempt {
         this.scheduler = scheduler;
     }
 
-    /** Summarises the older part of {@code conversation}; see the class description. */
-    public CompletionStage<Summarized> run(Conversation conversation) {
+    /**
+     * The part of {@code conversation} a summary would replace, if there is one worth
+     * summarising: at least one message, holding more tokens than an empty summary would.
+     */
+    public Optional<OlderPart> olderPart(Conversation conversation) {
         List<Integer> older = olderMessages(ConversationLayout.of(conversation));
-        if (older.isEmpty()) {
-            return CompletableFuture.failedFuture(new InvalidSummaryException(
-                    "nothing older than the last " + keepRecentTurns + " turns to summarise"));
-        }
         List<Message> replaced = new ArrayList<>(older.size());
         int replacedTokens = 0;
         for (int index : older) {
@@ -60,13 +60,14 @@ public final class SummaryAttempt {
             replacedTokens += counter.countMessage(conversation.get(index));
         }
         int maxTokens = replacedTokens - counter.countMessage(summaryMessage(""));
-        if (maxTokens <= 0) {
-            return CompletableFuture.failedFuture(new InvalidSummaryException("the " + older.size()
-                    + " older messages hold only " + replacedTokens + " tokens: too few to summarise"));
-        }
-        int replacedTokensFinal = replacedTokens;
-        return withTimeout(ask(new Conversation(replaced), maxTokens))
-                .thenApply(summary -> replace(conversation, older, summary, replacedTokensFinal));
+        return older.isEmpty() || maxTokens <= 0 ? Optional.empty()
+                : Optional.of(new OlderPart(conversation, List.copyOf(older), new Conversation(replaced),
+                        replacedTokens, maxTokens));
+    }
+
+    /** Asks for a summary of {@code older} and puts it in place; see the class description. */
+    public CompletionStage<Summarized> run(OlderPart older) {
+        return withTimeout(ask(older.messages(), older.maxTokens())).thenApply(summary -> replace(older, summary));
     }
 
     private List<Integer> olderMessages(ConversationLayout layout) {
@@ -107,20 +108,21 @@ public final class SummaryAttempt {
         return bounded;
     }
 
-    private Summarized replace(Conversation conversation, List<Integer> older, String summary, int replacedTokens) {
+    private Summarized replace(OlderPart older, String summary) {
         if (summary == null || summary.isBlank()) {
             throw new InvalidSummaryException("the summary is blank");
         }
         Message summaryMessage = summaryMessage(summary.strip());
         int summaryTokens = counter.countMessage(summaryMessage);
-        if (summaryTokens >= replacedTokens) {
+        if (summaryTokens >= older.replacedTokens()) {
             throw new InvalidSummaryException("the summary has " + summaryTokens + " tokens, not fewer than the "
-                    + replacedTokens + " tokens of the " + older.size() + " messages it would replace");
+                    + older.replacedTokens() + " tokens of the " + older.indices().size() + " messages it would replace");
         }
-        List<Message> messages = new ArrayList<>(conversation.size() - older.size() + 1);
+        Conversation conversation = older.conversation();
+        List<Message> messages = new ArrayList<>(conversation.size() - older.indices().size() + 1);
         int next = 0;
         for (int index = 0; index < conversation.size(); index++) {
-            if (next < older.size() && older.get(next) == index) {
+            if (next < older.indices().size() && older.indices().get(next) == index) {
                 if (next == 0) {
                     messages.add(summaryMessage);
                 }
@@ -129,7 +131,7 @@ public final class SummaryAttempt {
                 messages.add(conversation.get(index));
             }
         }
-        return new Summarized(new Conversation(messages), older.size());
+        return new Summarized(new Conversation(messages), older.indices().size());
     }
 
     private static Message summaryMessage(String summary) {
@@ -143,6 +145,19 @@ public final class SummaryAttempt {
             cause = cause.getCause();
         }
         return cause;
+    }
+
+    /**
+     * The part of a conversation that a summary would replace.
+     *
+     * @param conversation   the whole conversation
+     * @param indices        the positions of the messages to replace, ascending
+     * @param messages       those messages
+     * @param replacedTokens their tokens
+     * @param maxTokens      the most tokens a summary may have and still be smaller
+     */
+    public record OlderPart(Conversation conversation, List<Integer> indices, Conversation messages,
+                            int replacedTokens, int maxTokens) {
     }
 
     /**
