@@ -38,6 +38,7 @@ public final class SummaryAttempt {
     private final Duration timeout;
     private final Scheduler scheduler;
 
+    /** @param keepRecentTurns turns left verbatim at the end; {@code timeout} bounds each summary */
     public SummaryAttempt(Summarizer summarizer, TokenCounter counter, int keepRecentTurns,
                           Duration timeout, Scheduler scheduler) {
         this.summarizer = summarizer;

@@ -32,6 +32,7 @@ public final class PermissionCircuit {
     private String openReason;
     private long openedAtNanos;
 
+    /** A CLOSED circuit with no counts; {@code clock} measures {@code halfOpenAfter} and stamps events. */
     public PermissionCircuit(PermissionConfig config, Clock clock) {
         this.config = config;
         this.clock = clock;
