@@ -43,8 +43,8 @@ public final class Snipper {
 
     /** The marker left in place of {@code dropped} messages. */
     public static Message marker(int dropped) {
-        return Message.user("[agentfuse] " + dropped + (dropped == 1 ? " earlier message was" : " earlier messages were")
-                + " removed to fit the context window.");
+        String messages = dropped == 1 ? " earlier message was" : " earlier messages were";
+        return Message.user("[agentfuse] " + dropped + messages + " removed to fit the context window.");
     }
 
     /**

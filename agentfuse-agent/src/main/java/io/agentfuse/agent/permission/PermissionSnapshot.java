@@ -69,7 +69,8 @@ public record PermissionSnapshot(PermissionState state, List<String> blockedCate
      */
     public static PermissionSnapshot fromMap(Map<String, ?> map) {
         Object state = map.get("state");
-        if (!(state instanceof String name) || Arrays.stream(PermissionState.values()).noneMatch(s -> s.name().equals(name))) {
+        if (!(state instanceof String name)
+                || Arrays.stream(PermissionState.values()).noneMatch(known -> known.name().equals(name))) {
             throw new IllegalArgumentException("state must be one of " + Arrays.toString(PermissionState.values())
                     + ", but was " + state);
         }
@@ -93,8 +94,8 @@ public record PermissionSnapshot(PermissionState state, List<String> blockedCate
     private static <T> T field(Map<String, ?> map, String key, Class<T> type) {
         Object value = map.get(key);
         if (!type.isInstance(value)) {
-            throw new IllegalArgumentException(key + " must be a " + type.getSimpleName().toLowerCase(Locale.ROOT)
-                    + ", but was " + value);
+            String kind = type.getSimpleName().toLowerCase(Locale.ROOT);
+            throw new IllegalArgumentException(key + " must be a " + kind + ", but was " + value);
         }
         return type.cast(value);
     }

@@ -67,6 +67,13 @@ class CompactorTest {
     }
 
     @Test
+    void cancelsTheSummaryTimeoutOnceTheSummaryArrives() {
+        compactor(answering("Earlier turns, summarised.")).compactAndWait(systemAndTurns(11));
+
+        assertThat(clock.pendingTasks()).isZero();
+    }
+
+    @Test
     void keepsPinnedMessagesOutOfTheSummary() {
         List<Message> messages = new ArrayList<>(systemAndTurns(11).messages());
         Message pinned = messages.get(3).pin();

@@ -117,7 +117,8 @@ public final class SummaryAttempt {
         int summaryTokens = counter.countMessage(summaryMessage);
         if (summaryTokens >= older.replacedTokens()) {
             throw new InvalidSummaryException("the summary has " + summaryTokens + " tokens, not fewer than the "
-                    + older.replacedTokens() + " tokens of the " + older.indices().size() + " messages it would replace");
+                    + older.replacedTokens() + " tokens of the " + older.indices().size()
+                    + " messages it would replace");
         }
         Conversation conversation = older.conversation();
         List<Message> messages = new ArrayList<>(conversation.size() - older.indices().size() + 1);

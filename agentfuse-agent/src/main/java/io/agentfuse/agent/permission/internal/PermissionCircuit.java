@@ -42,17 +42,17 @@ public final class PermissionCircuit {
     public PermissionDecision decide(String category, boolean autoApproved, List<PermissionEvent> events) {
         halfOpenIfDue(events);
         if (state != PermissionState.OPEN) {
-            String mode = state == PermissionState.CLOSED ? "auto mode" : "auto mode on trial after an explicit approval";
+            String mode = state == PermissionState.CLOSED ? "auto mode"
+                    : "auto mode on trial after an explicit approval";
             return autoApproved
-                    ? new PermissionDecision(Verdict.AUTO_APPROVE, category, state, category + " is auto-approved (" + mode + ")")
-                    : new PermissionDecision(Verdict.ASK, category, state, category + " needs confirmation by policy (" + mode + ")");
+                    ? decision(Verdict.AUTO_APPROVE, category, category + " is auto-approved (" + mode + ")")
+                    : decision(Verdict.ASK, category, category + " needs confirmation by policy (" + mode + ")");
         }
         if (blocked.contains(category)) {
-            return new PermissionDecision(Verdict.DENY, category, state, category
-                    + " is denied without asking: the permission breaker opened after " + openReason
-                    + ". Approve one call explicitly to re-enable automatic approval.");
+            return decision(Verdict.DENY, category, category + " is denied without asking: the permission breaker"
+                    + " opened after " + openReason + ". Approve one call explicitly to re-enable automatic approval.");
         }
-        return new PermissionDecision(Verdict.ASK, category, state, "manual-confirm mode: the permission breaker opened after "
+        return decision(Verdict.ASK, category, "manual-confirm mode: the permission breaker opened after "
                 + openReason + ", so every call needs confirmation");
     }
 
@@ -96,7 +96,8 @@ public final class PermissionCircuit {
             transition(PermissionState.HALF_OPEN, category, "explicit approval of " + category, events);
         } else if (state == PermissionState.HALF_OPEN) {
             clear();
-            transition(PermissionState.CLOSED, category, "approval of " + category + " after an explicit approval", events);
+            transition(PermissionState.CLOSED, category, "approval of " + category + " after an explicit approval",
+                    events);
         }
     }
 
@@ -131,6 +132,10 @@ public final class PermissionCircuit {
         long openedAgoMillis = snapshot.openedAtEpochMillis() == null ? 0
                 : Math.max(0, clock.epochMillis() - snapshot.openedAtEpochMillis());
         openedAtNanos = clock.nanoTime() - openedAgoMillis * 1_000_000L;
+    }
+
+    private PermissionDecision decision(Verdict verdict, String category, String reason) {
+        return new PermissionDecision(verdict, category, state, reason);
     }
 
     private void clear() {
