@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.agentfuse.agent.permission.PermissionBreaker;
 import io.agentfuse.agent.permission.PermissionBreakerOpenException;
 import io.agentfuse.agent.permission.PermissionConfig;
+import io.agentfuse.agent.permission.PermissionDecision;
 import io.agentfuse.agent.permission.PermissionState;
 import io.agentfuse.agent.permission.ToolCall;
 import io.agentfuse.agent.permission.ToolCategorizer;
@@ -61,7 +62,9 @@ class PermissionSeedTimelineTest {
 
         // Then manual mode is back at once, with the shell still blocked
         assertThat(breaker.state()).isEqualTo(PermissionState.OPEN);
-        assertThat(breaker.decide(new ToolCall("Bash", "ls")).verdict()).isEqualTo(Verdict.DENY);
+        PermissionDecision shell = breaker.decide(new ToolCall("Bash", "ls"));
+        assertThat(shell.verdict()).isEqualTo(Verdict.DENY);
+        assertThat(shell.reason()).contains("opened after a denial of Edit during the trial of auto mode");
         assertThat(breaker.decide(new ToolCall("FileEditTool", "pom.xml")).verdict()).isEqualTo(Verdict.ASK);
     }
 

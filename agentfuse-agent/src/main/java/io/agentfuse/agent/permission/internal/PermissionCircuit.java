@@ -42,8 +42,7 @@ public final class PermissionCircuit {
     public PermissionDecision decide(String category, boolean autoApproved, List<PermissionEvent> events) {
         halfOpenIfDue(events);
         if (state != PermissionState.OPEN) {
-            String mode = state == PermissionState.CLOSED ? "auto mode"
-                    : "auto mode on trial after an explicit approval";
+            String mode = state == PermissionState.CLOSED ? "auto mode" : "auto mode on trial";
             return autoApproved
                     ? decision(Verdict.AUTO_APPROVE, category, category + " is auto-approved (" + mode + ")")
                     : decision(Verdict.ASK, category, category + " needs confirmation by policy (" + mode + ")");
@@ -81,7 +80,7 @@ public final class PermissionCircuit {
                 }
             }
             case HALF_OPEN -> {
-                openReason = "denied " + category + " again after an explicit approval";
+                openReason = "a denial of " + category + " during the trial of auto mode";
                 openedAtNanos = clock.nanoTime();
                 transition(PermissionState.OPEN, category, openReason, events);
             }
@@ -96,7 +95,7 @@ public final class PermissionCircuit {
             transition(PermissionState.HALF_OPEN, category, "explicit approval of " + category, events);
         } else if (state == PermissionState.HALF_OPEN) {
             clear();
-            transition(PermissionState.CLOSED, category, "approval of " + category + " after an explicit approval",
+            transition(PermissionState.CLOSED, category, "approval of " + category + " during the trial of auto mode",
                     events);
         }
     }
