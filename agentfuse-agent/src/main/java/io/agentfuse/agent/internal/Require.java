@@ -51,13 +51,4 @@ public final class Require {
         }
         return value;
     }
-
-    /** Returns {@code value} if it is not blank. */
-    public static String nonBlank(String key, String value) {
-        if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException(key + " must not be blank, but was "
-                    + (value == null ? "null" : "\"" + value + "\""));
-        }
-        return value;
-    }
 }
