@@ -31,6 +31,20 @@ class BulkheadTest {
     }
 
     @Test
+    void anUnpairedReleaseIsRefusedInsteadOfRaisingTheLimit() {
+        // Given a bulkhead of 1 with nothing in flight
+        Bulkhead bulkhead = Bulkhead.of("tools", 1);
+
+        // When a release comes without an acquire, then it is refused and the limit stays 1
+        assertThatThrownBy(bulkhead::release)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("released more places than were taken");
+        assertThat(bulkhead.inFlight()).isZero();
+        assertThat(bulkhead.tryAcquire()).isTrue();
+        assertThat(bulkhead.tryAcquire()).isFalse();
+    }
+
+    @Test
     void admitsExactlyMaxConcurrentCallsFromManyThreadsAndRejectsTheRest() throws Exception {
         // Given a guard with a bulkhead of 3, and 20 threads calling at once through calls that hold on
         Bulkhead bulkhead = Bulkhead.of("subagents", 3);
