@@ -108,6 +108,13 @@ class OutcomeClassifierTest {
     }
 
     @Test
+    void classifiesTheIOExceptionInsideAnUncheckedIOException() {
+        Throwable wrapped = new java.io.UncheckedIOException(new java.net.SocketTimeoutException("Read timed out"));
+
+        assertThat(classifier.classify(wrapped)).isEqualTo(Outcome.TIMEOUT);
+    }
+
+    @Test
     void wrapperWithoutCauseIsAnError() {
         assertThat(classifier.classify(new CompletionException("no cause", null))).isEqualTo(Outcome.ERROR);
     }
