@@ -1,5 +1,6 @@
 package io.agentfuse.cli;
 
+import io.agentfuse.agent.permission.PermissionScope;
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.McpServerConfig;
 import io.agentfuse.config.ModelConfig;
@@ -110,7 +111,7 @@ final class ConfigSummary {
         PermissionsConfig permissions = config.permissions();
         section("Permissions", List.of("ask every time after " + permissions.maxConsecutiveDenials()
                 + " denials in a row or " + permissions.maxTotalDenials() + " in a session ("
-                + (permissions.scope() == PermissionsConfig.Scope.CATEGORY ? "per tool category" : "all tools")
+                + (permissions.scope() == PermissionScope.CATEGORY ? "per tool category" : "all tools")
                 + "), " + permissions.halfOpenAfter().map(after -> "half-open after " + Describe.duration(after))
                 .orElse("reset by the user only") + (permissions.headless() ? ", headless: abort when open" : "")));
     }

@@ -43,7 +43,7 @@ public record AgentfuseConfig(ServerConfig server, StateConfig state, Map<String
                               RetryConfig retry, Map<String, BreakerConfig> breakers,
                               Map<String, ModelConfig> models, SubagentsConfig subagents,
                               Map<String, McpServerConfig> mcpServers, Map<String, ToolConfig> tools,
-                              ContextConfig context, PermissionsConfig permissions) {
+                              ContextBudgetConfig context, PermissionsConfig permissions) {
 
     public AgentfuseConfig {
         Objects.requireNonNull(server, "server");
@@ -116,9 +116,9 @@ public record AgentfuseConfig(ServerConfig server, StateConfig state, Map<String
         return config.tool(tool);
     }
 
-    private static ContextConfig withoutCompactModel() {
-        ContextConfig context = ConfigDefaults.CONTEXT;
-        return new ContextConfig(context.warnAt(), context.autoCompactAt(), context.snipAt(), context.rejectAt(),
+    private static ContextBudgetConfig withoutCompactModel() {
+        ContextBudgetConfig context = ConfigDefaults.CONTEXT;
+        return new ContextBudgetConfig(context.warnAt(), context.autoCompactAt(), context.snipAt(), context.rejectAt(),
                 context.reserveOutputTokens(), Optional.empty(), context.keepRecentTurns());
     }
 

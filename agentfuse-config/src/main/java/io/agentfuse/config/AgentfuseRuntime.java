@@ -1,5 +1,7 @@
 package io.agentfuse.config;
 
+import io.agentfuse.agent.context.ContextBudget;
+import io.agentfuse.agent.permission.PermissionBreaker;
 import io.agentfuse.core.Bulkhead;
 import io.agentfuse.core.CircuitBreaker;
 import io.agentfuse.core.CircuitBreakerConfig;
@@ -7,7 +9,6 @@ import io.agentfuse.core.CircuitBreakerRegistry;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.GuardBuilder;
-import io.agentfuse.core.ManualClock;
 import io.agentfuse.core.RetryBudget;
 import io.agentfuse.core.RetryPolicy;
 import io.agentfuse.core.Scheduler;
@@ -26,7 +27,7 @@ import java.util.function.ToLongFunction;
  * The live objects a configuration stands for: a {@link CircuitBreakerRegistry} with one breaker
  * per model ({@code model:<model>}) and per tool ({@code tool:<server>/<tool>}, {@code tool:<tool>}),
  * and a {@link Guard} for each, composing the model's or tool's retry, breaker, bulkhead and
- * timeout. {@link #reload} swaps in a new configuration and keeps the state of every breaker
+ * timeout; plus each model's {@link ContextBudget} and a {@link PermissionBreaker} per session. {@link #reload} swaps in a new configuration and keeps the state of every breaker
  * whose settings did not change, so a hot reload never closes an open breaker by accident.
  *
  * <p>What is shared: a model's bulkhead (its {@code maxConcurrent}) is one object for all its
@@ -66,14 +67,20 @@ public final class AgentfuseRuntime {
 
     /** One configuration's guards; replaced whole on reload, so no guard mixes two configurations. */
     private record Generation(AgentfuseConfig config, Map<String, Guard> guards,
-                              Map<String, CircuitBreakerConfig> breakerConfigs) {
+                              Map<String, CircuitBreakerConfig> breakerConfigs,
+                              Map<String, ContextBudget> contextBudgets) {
 
         Generation(AgentfuseConfig config) {
-            this(config, new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
+            this(config, new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
+        }
+
+        ModelConfig model(String name) {
+            return config.model(name)
+                    .orElseThrow(() -> new IllegalArgumentException("model " + name + " is not configured"));
         }
     }
 
-    private AgentfuseRuntime(Builder builder) {
+    AgentfuseRuntime(AgentfuseRuntimeBuilder builder) {
         this.clock = builder.clock;
         this.scheduler = builder.scheduler;
         this.sleeper = builder.sleeper;
@@ -87,8 +94,8 @@ public final class AgentfuseRuntime {
     }
 
     /** A builder for the runtime of {@code config}. */
-    public static Builder builder(AgentfuseConfig config) {
-        return new Builder(config);
+    public static AgentfuseRuntimeBuilder builder(AgentfuseConfig config) {
+        return new AgentfuseRuntimeBuilder(config);
     }
 
     /** The configuration in force. */
@@ -109,8 +116,7 @@ public final class AgentfuseRuntime {
      */
     public Guard modelGuard(String model) {
         Generation generation = current;
-        ModelConfig settings = generation.config().model(model)
-                .orElseThrow(() -> new IllegalArgumentException("model " + model + " is not configured"));
+        ModelConfig settings = generation.model(model);
         RetryPolicy retry = settings.retry().toRetryPolicy(budget("provider:" + settings.provider(),
                 settings.retry().budget()));
         return guard(generation, settings.breakerId(), settings.breaker(), breaker -> builder(settings.breakerId())
@@ -139,6 +145,28 @@ public final class AgentfuseRuntime {
     public Guard toolGuard(String tool) {
         Generation generation = current;
         return toolGuard(generation, BreakerPlan.TOOL_PREFIX + tool, generation.config().tool(tool), LOCAL_TOOLS);
+    }
+
+    /**
+     * The context ladder of {@code model}: the {@code context:} thresholds over the model's
+     * {@code contextWindow}.
+     *
+     * @throws IllegalArgumentException if {@code model} is not configured
+     */
+    public ContextBudget contextBudget(String model) {
+        Generation generation = current;
+        ModelConfig settings = generation.model(model);
+        return generation.contextBudgets().computeIfAbsent(model, key ->
+                ContextBudget.of(generation.config().context().toContextConfig(), settings.contextWindow()));
+    }
+
+    /**
+     * A builder of one session's permission breaker, set up with the {@code permissions:} limits
+     * and this runtime's clock; add the session's categorizer and auto-approve policy, then build.
+     * Each agent session needs its own: the breaker counts one user's denials.
+     */
+    public PermissionBreaker.Builder permissionBreaker() {
+        return PermissionBreaker.builder().config(current.config().permissions().toPermissionConfig()).clock(clock);
     }
 
     /** The bulkhead of subagent calls ({@code subagents.maxConcurrent}). */
@@ -239,55 +267,5 @@ public final class AgentfuseRuntime {
                 config.retry().budget())));
         bulkheads.keySet().retainAll(bulkheadNames);
         budgets.keySet().retainAll(budgetKeys);
-    }
-
-    /** Collects the runtime's collaborators; not thread-safe. */
-    public static final class Builder {
-        private final AgentfuseConfig config;
-        private Clock clock = Clock.system();
-        private Scheduler scheduler = Scheduler.shared();
-        private Sleeper sleeper = Sleeper.system();
-        private ToLongFunction<Object> tokens;
-
-        private Builder(AgentfuseConfig config) {
-            this.config = Objects.requireNonNull(config, "config");
-        }
-
-        /** The clock of every breaker, budget and guard; default {@link Clock#system()}. */
-        public Builder clock(Clock clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
-            return this;
-        }
-
-        /** The scheduler for timeouts and asynchronous retries; default {@link Scheduler#shared()}. */
-        public Builder scheduler(Scheduler scheduler) {
-            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
-            return this;
-        }
-
-        /** How synchronous retries wait; default {@link Sleeper#system()}. */
-        public Builder sleeper(Sleeper sleeper) {
-            this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
-            return this;
-        }
-
-        /** A {@link ManualClock} as clock, scheduler and sleeper: how tests drive time. */
-        public Builder manualClock(ManualClock clock) {
-            this.clock = clock;
-            this.scheduler = clock;
-            this.sleeper = clock::sleep;
-            return this;
-        }
-
-        /** How many tokens a model call's result used, for the {@code tokenOveruse} trigger. */
-        public Builder tokens(ToLongFunction<Object> tokens) {
-            this.tokens = tokens;
-            return this;
-        }
-
-        /** The runtime, with every model breaker created. */
-        public AgentfuseRuntime build() {
-            return new AgentfuseRuntime(this);
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.agentfuse.config;
 
+import io.agentfuse.agent.permission.PermissionScope;
 import io.agentfuse.config.BreakerConfig.ConsecutiveTimeouts;
 import io.agentfuse.config.BreakerConfig.FailureRate;
 import io.agentfuse.config.BreakerConfig.SlowCallRate;
@@ -92,12 +93,12 @@ public final class ConfigDefaults {
     /** The model that writes summaries when {@code context.compactModel} is not given. */
     public static final String COMPACT_MODEL = "claude-haiku-4";
     /** {@code context:} the seed's ladder 70 / 80 / 92 / 95 %, nothing reserved, keep 6 turns. */
-    public static final ContextConfig CONTEXT =
-            new ContextConfig(0.70, 0.80, 0.92, 0.95, 0, Optional.of(COMPACT_MODEL), 6);
+    public static final ContextBudgetConfig CONTEXT =
+            new ContextBudgetConfig(0.70, 0.80, 0.92, 0.95, 0, Optional.of(COMPACT_MODEL), 6);
 
     /** {@code permissions:} 3 denials in a row (seed), 20 in a session, per category, user-led reset. */
     public static final PermissionsConfig PERMISSIONS =
-            new PermissionsConfig(3, 20, PermissionsConfig.Scope.CATEGORY, Optional.empty(), false);
+            new PermissionsConfig(3, 20, PermissionScope.CATEGORY, Optional.empty(), false);
 
     private ConfigDefaults() {
     }

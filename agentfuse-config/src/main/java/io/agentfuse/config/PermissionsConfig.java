@@ -1,5 +1,7 @@
 package io.agentfuse.config;
 
+import io.agentfuse.agent.permission.PermissionConfig;
+import io.agentfuse.agent.permission.PermissionScope;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -9,8 +11,8 @@ import java.util.Optional;
  * once the user keeps saying "no".
  *
  * <p>Defaults ({@link ConfigDefaults#PERMISSIONS}): the seed's 3 denials in a row, 20 in a
- * session, counted per tool category, user-led reset only, interactive. Immutable and
- * thread-safe.
+ * session, counted per tool category, user-led reset only, interactive. {@code maxTotalDenials}
+ * is at least {@code maxConsecutiveDenials}. Immutable and thread-safe.
  *
  * <pre>{@code
  * permissions:
@@ -22,12 +24,13 @@ import java.util.Optional;
  * }</pre>
  *
  * @param maxConsecutiveDenials denials in a row that open the breaker ({@code >= 1})
- * @param maxTotalDenials       denials in a session that open the breaker ({@code >= 1})
+ * @param maxTotalDenials       denials in a session that open the breaker ({@code >= maxConsecutiveDenials})
  * @param scope                 whether denials are counted per tool category or for all tools
+ *                              ({@link PermissionScope}, written in lower case)
  * @param halfOpenAfter         when set, the breaker half-opens on its own after this long
  * @param headless              whether there is no user to ask
  */
-public record PermissionsConfig(int maxConsecutiveDenials, int maxTotalDenials, Scope scope,
+public record PermissionsConfig(int maxConsecutiveDenials, int maxTotalDenials, PermissionScope scope,
                                 Optional<Duration> halfOpenAfter, boolean headless) {
 
     public PermissionsConfig {
@@ -35,11 +38,14 @@ public record PermissionsConfig(int maxConsecutiveDenials, int maxTotalDenials, 
         Objects.requireNonNull(halfOpenAfter, "halfOpenAfter");
     }
 
-    /** What the denials are counted for; written in YAML in lower case. */
-    public enum Scope {
-        /** One count for every tool: any three denials in a row trip it. */
-        GLOBAL,
-        /** One count per tool category: denials of Bash calls trip Bash only. */
-        CATEGORY
+    /** The agent module's settings of the permission breaker these stand for. */
+    public PermissionConfig toPermissionConfig() {
+        return PermissionConfig.builder()
+                .maxConsecutiveDenials(maxConsecutiveDenials)
+                .maxTotalDenials(maxTotalDenials)
+                .scope(scope)
+                .halfOpenAfter(halfOpenAfter.orElse(null))
+                .headless(headless)
+                .build();
     }
 }

@@ -3,6 +3,12 @@ package io.agentfuse.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.agentfuse.agent.context.ContextBudget;
+import io.agentfuse.agent.context.ContextLevel;
+import io.agentfuse.agent.permission.PermissionBreaker;
+import io.agentfuse.agent.permission.PermissionScope;
+import io.agentfuse.agent.permission.PermissionState;
+import io.agentfuse.agent.permission.ToolCall;
 import io.agentfuse.core.CallTimeoutException;
 import io.agentfuse.core.CircuitBreaker;
 import io.agentfuse.core.CircuitOpenException;
@@ -164,6 +170,36 @@ class AgentfuseRuntimeTest {
     @Test
     void subagentBulkheadHasTheConfiguredLimit() {
         assertThat(runtime(MODELS).subagentBulkhead().maxConcurrent()).isEqualTo(5);
+    }
+
+    @Test
+    void contextBudgetIsTheLadderOverTheModelsWindow() {
+        AgentfuseRuntime runtime = runtime("""
+                providers: { openai: {} }
+                models:
+                  mini: { provider: openai, contextWindow: 100000 }
+                context: { warnAt: 60%, reserveOutputTokens: 1000 }
+                """);
+
+        ContextBudget budget = runtime.contextBudget("mini");
+
+        assertThat(budget.windowTokens()).isEqualTo(100_000);
+        assertThat(budget.levelOf(58_999)).isEqualTo(ContextLevel.NORMAL);
+        assertThat(budget.levelOf(59_000)).isEqualTo(ContextLevel.WARNING);
+        assertThat(budget.levelOf(94_000)).isEqualTo(ContextLevel.REJECT);
+    }
+
+    @Test
+    void permissionBreakerOpensAfterTheConfiguredDenials() {
+        AgentfuseRuntime runtime = runtime("permissions: { maxConsecutiveDenials: 2, scope: global }\n");
+        PermissionBreaker breaker = runtime.permissionBreaker().build();
+
+        breaker.recordDenied(ToolCall.of("Bash"));
+        breaker.recordDenied(ToolCall.of("Edit"));
+
+        assertThat(breaker.config().scope()).isEqualTo(PermissionScope.GLOBAL);
+        assertThat(breaker.state()).isEqualTo(PermissionState.OPEN);
+        assertThat(runtime.permissionBreaker().build()).isNotSameAs(breaker);
     }
 
     @Test

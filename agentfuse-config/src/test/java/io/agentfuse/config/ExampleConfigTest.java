@@ -1,5 +1,6 @@
 package io.agentfuse.config;
 
+import io.agentfuse.agent.permission.PermissionScope;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentfuse.config.BreakerConfig.ConsecutiveTimeouts;
@@ -143,9 +144,9 @@ class ExampleConfigTest {
 
     @Test
     void contextAndPermissions() {
-        assertThat(config.context()).isEqualTo(new ContextConfig(0.70, 0.80, 0.92, 0.95, 0,
+        assertThat(config.context()).isEqualTo(new ContextBudgetConfig(0.70, 0.80, 0.92, 0.95, 0,
                 Optional.of("claude-haiku-4"), 6));
-        assertThat(config.permissions()).isEqualTo(new PermissionsConfig(3, 20, PermissionsConfig.Scope.CATEGORY,
+        assertThat(config.permissions()).isEqualTo(new PermissionsConfig(3, 20, PermissionScope.CATEGORY,
                 Optional.empty(), false));
     }
 

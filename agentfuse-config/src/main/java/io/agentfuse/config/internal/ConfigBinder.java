@@ -36,7 +36,7 @@ final class ConfigBinder {
                 providers, retry, breakers, models,
                 SessionBinder.subagents(root.section("subagents"), modelNames),
                 mcpServers, tools.tools(mcpServers),
-                SessionBinder.context(root.section("context"), modelNames),
+                SessionBinder.context(root.section("context"), modelNames, models),
                 SessionBinder.permissions(root.section("permissions")));
         tools.finish();
         root.finish();

@@ -1,5 +1,6 @@
 package io.agentfuse.config;
 
+import io.agentfuse.agent.context.ContextConfig;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -10,7 +11,8 @@ import java.util.Optional;
  * <p>Defaults ({@link ConfigDefaults#CONTEXT}) are the seed's: warn at 70 %, auto-compact at
  * 80 %, snip at 92 %, reject at 95 %; no tokens reserved for output; summaries written by
  * {@code claude-haiku-4}; the last 6 turns kept verbatim. The thresholds strictly increase and
- * lie in (0, 1]. A {@code compactModel} given in the file must be a configured model; the
+ * lie in (0, 1] (compared to a millionth); {@code reserveOutputTokens} is less than every model's
+ * context window. A {@code compactModel} given in the file must be a configured model; the
  * default one is used only if it is configured, else {@link #compactModel()} is empty and the
  * ladder degrades to snipping. Immutable and thread-safe.
  *
@@ -33,10 +35,22 @@ import java.util.Optional;
  * @param compactModel        the model that writes summaries, if any
  * @param keepRecentTurns     turns that compaction never touches ({@code >= 0})
  */
-public record ContextConfig(double warnAt, double autoCompactAt, double snipAt, double rejectAt,
+public record ContextBudgetConfig(double warnAt, double autoCompactAt, double snipAt, double rejectAt,
                             int reserveOutputTokens, Optional<String> compactModel, int keepRecentTurns) {
 
-    public ContextConfig {
+    public ContextBudgetConfig {
         Objects.requireNonNull(compactModel, "compactModel");
+    }
+
+    /** The agent module's ladder these stand for (everything but {@code compactModel}). */
+    public ContextConfig toContextConfig() {
+        return ContextConfig.builder()
+                .warnAt(warnAt)
+                .autoCompactAt(autoCompactAt)
+                .snipAt(snipAt)
+                .rejectAt(rejectAt)
+                .reserveOutputTokens(reserveOutputTokens)
+                .keepRecentTurns(keepRecentTurns)
+                .build();
     }
 }
