@@ -106,7 +106,7 @@ final class MockResponder {
             drop();
             return;
         }
-        after(step.chunkDelayMs(), () -> {
+        after(index == 0 ? step.firstChunkDelayMs() : step.chunkDelayMs(), () -> {
             List<SseEvent> events = new ArrayList<>();
             if (index == 0) {
                 events.addAll(dialect.opening(step, ids.model(), ids));

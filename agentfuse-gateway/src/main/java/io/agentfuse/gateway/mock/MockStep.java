@@ -21,7 +21,7 @@ import java.util.Set;
  * <pre>{@code
  * {"status": 429, "retryAfter": "2", "times": 2}
  * {"delayMs": 2000}
- * {"chunks": ["Hel", "lo"], "chunkDelayMs": 50, "inputTokens": 12, "outputTokens": 2}
+ * {"chunks": ["Hel", "lo"], "firstChunkDelayMs": 500, "chunkDelayMs": 50, "inputTokens": 12, "outputTokens": 2}
  * {"drop": "midStream", "dropAfterChunks": 1}
  * {"toolCalls": [{"id": "call_1", "name": "get_weather", "arguments": {"city": "Paris"}}]}
  * }</pre>
@@ -40,7 +40,8 @@ import java.util.Set;
  * @param inputTokens     input tokens reported in {@code usage}; default 10
  * @param outputTokens    output tokens reported in {@code usage}; default: the number of chunks
  * @param chunks          text pieces of a streamed answer; default: {@code text} split after spaces
- * @param chunkDelayMs    wait before each streamed piece; default 0
+ * @param firstChunkDelayMs wait between the status line and the first streamed piece; default 0
+ * @param chunkDelayMs    wait between streamed pieces; default 0
  * @param drop            {@link Drop#NONE}, or close the connection instead of answering
  * @param dropAfterChunks for {@link Drop#MID_STREAM}: pieces sent before closing; default 1
  * @param times           how many requests this step answers; default 1
@@ -48,7 +49,7 @@ import java.util.Set;
 public record MockStep(int status, Object body, String text, List<MockToolCall> toolCalls,
                        String finishReason, long delayMs, String retryAfter, String retryAfterMs,
                        Map<String, String> headers, int inputTokens, Integer outputTokens,
-                       List<String> chunks, long chunkDelayMs, Drop drop, int dropAfterChunks,
+                       List<String> chunks, long firstChunkDelayMs, long chunkDelayMs, Drop drop, int dropAfterChunks,
                        int times) {
 
     /** The assistant text of a generated success when none is given. */
@@ -57,7 +58,7 @@ public record MockStep(int status, Object body, String text, List<MockToolCall> 
     private static final Set<String> FINISH_REASONS = Set.of("stop", "length", "tool_calls", "stop_sequence");
     private static final Set<String> FIELDS = Set.of("status", "body", "text", "toolCalls", "finishReason",
             "delayMs", "retryAfter", "retryAfterMs", "headers", "inputTokens", "outputTokens", "chunks",
-            "chunkDelayMs", "drop", "dropAfterChunks", "times");
+            "firstChunkDelayMs", "chunkDelayMs", "drop", "dropAfterChunks", "times");
 
     /** How the mock breaks the connection instead of answering properly. */
     public enum Drop {
@@ -85,6 +86,7 @@ public record MockStep(int status, Object body, String text, List<MockToolCall> 
         require(finishReason == null || FINISH_REASONS.contains(finishReason),
                 "finishReason must be one of " + FINISH_REASONS + ", but was " + finishReason);
         require(delayMs >= 0, "delayMs must be >= 0, but was " + delayMs);
+        require(firstChunkDelayMs >= 0, "firstChunkDelayMs must be >= 0, but was " + firstChunkDelayMs);
         require(chunkDelayMs >= 0, "chunkDelayMs must be >= 0, but was " + chunkDelayMs);
         require(inputTokens >= 0, "inputTokens must be >= 0, but was " + inputTokens);
         require(outputTokens == null || outputTokens >= 0, "outputTokens must be >= 0, but was " + outputTokens);
@@ -161,6 +163,7 @@ public record MockStep(int status, Object body, String text, List<MockToolCall> 
                 chunks.forEach(piece -> pieces.add(String.valueOf(piece)));
                 b.chunks(pieces);
             }
+            b.firstChunkDelayMs(json.getLong("firstChunkDelayMs", 0L));
             b.chunkDelayMs(json.getLong("chunkDelayMs", 0L));
             b.drop(parseDrop(json.getString("drop", "none")));
             b.dropAfterChunks(json.getInteger("dropAfterChunks", 1));
@@ -216,6 +219,7 @@ public record MockStep(int status, Object body, String text, List<MockToolCall> 
         private int inputTokens = 10;
         private Integer outputTokens;
         private List<String> chunks;
+        private long firstChunkDelayMs;
         private long chunkDelayMs;
         private Drop drop = Drop.NONE;
         private int dropAfterChunks = 1;
@@ -240,6 +244,7 @@ public record MockStep(int status, Object body, String text, List<MockToolCall> 
         public Builder outputTokens(Integer outputTokens) { this.outputTokens = outputTokens; return this; }
         public Builder chunks(List<String> chunks) { this.chunks = chunks; return this; }
         public Builder chunks(String... chunks) { this.chunks = List.of(chunks); return this; }
+        public Builder firstChunkDelayMs(long firstChunkDelayMs) { this.firstChunkDelayMs = firstChunkDelayMs; return this; }
         public Builder chunkDelayMs(long chunkDelayMs) { this.chunkDelayMs = chunkDelayMs; return this; }
         public Builder drop(Drop drop) { this.drop = drop; return this; }
         public Builder dropAfterChunks(int dropAfterChunks) { this.dropAfterChunks = dropAfterChunks; return this; }
@@ -248,7 +253,7 @@ public record MockStep(int status, Object body, String text, List<MockToolCall> 
         /** The validated step. @throws IllegalArgumentException naming the bad field and value */
         public MockStep build() {
             return new MockStep(status, body, text, toolCalls, finishReason, delayMs, retryAfter, retryAfterMs,
-                    headers, inputTokens, outputTokens, chunks, chunkDelayMs, drop, dropAfterChunks, times);
+                    headers, inputTokens, outputTokens, chunks, firstChunkDelayMs, chunkDelayMs, drop, dropAfterChunks, times);
         }
     }
 }
