@@ -145,7 +145,7 @@ public final class MockProvider {
 
     private Router router() {
         Router router = Router.router(vertx);
-        router.route().handler(BodyHandler.create());
+        router.route().handler(BodyHandler.create(false));
         router.post(OPENAI_PATH).handler(ctx -> answer(ctx, openAi));
         router.post(ANTHROPIC_PATH).handler(ctx -> answer(ctx, anthropic));
         router.post("/_mock/script").handler(this::appendScript);
