@@ -5,6 +5,7 @@ import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.Usage;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -67,26 +68,28 @@ public final class UpstreamClient {
      */
     public Future<UpstreamResponse> send(UpstreamRequest request, Duration timeout) {
         Promise<UpstreamResponse> result = Promise.promise();
-        RequestHolder holder = new RequestHolder();
-        long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
-            if (result.tryFail(new CallTimeoutException(timeout))) {
-                holder.reset();
-            }
+        onOwnContext(context -> {
+            RequestHolder holder = new RequestHolder();
+            long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
+                if (result.tryFail(new CallTimeoutException(timeout))) {
+                    holder.reset();
+                }
+            });
+            http.request(options(request, false))
+                    .compose(httpRequest -> {
+                        holder.set(httpRequest, result.future().isComplete());
+                        return httpRequest.send(body(request));
+                    })
+                    .compose(response -> response.body().map(body -> answer(request, response, body)))
+                    .onComplete(done -> {
+                        vertx.cancelTimer(timer);
+                        if (done.succeeded()) {
+                            result.tryComplete(done.result());
+                        } else {
+                            result.tryFail(UpstreamFailures.transport(done.cause(), request.provider()));
+                        }
+                    });
         });
-        http.request(options(request, false))
-                .compose(httpRequest -> {
-                    holder.set(httpRequest, result.future().isComplete());
-                    return httpRequest.send(body(request));
-                })
-                .compose(response -> response.body().map(body -> answer(request, response, body)))
-                .onComplete(done -> {
-                    vertx.cancelTimer(timer);
-                    if (done.succeeded()) {
-                        result.tryComplete(done.result());
-                    } else {
-                        result.tryFail(UpstreamFailures.transport(done.cause(), request.provider()));
-                    }
-                });
         return result.future();
     }
 
@@ -96,10 +99,8 @@ public final class UpstreamClient {
      * with a handle that delivers that event and the rest.
      */
     public Future<UpstreamStream> stream(UpstreamRequest request, StreamTimeouts timeouts) {
-        // One context for the timers and the HTTP callbacks, so the call's state needs no locks.
-        Context context = vertx.getOrCreateContext();
         Promise<UpstreamStream> ready = Promise.promise();
-        context.runOnContext(start -> {
+        onOwnContext(context -> {
             StreamingCall call = new StreamingCall(vertx, context, request.provider(), timeouts);
             call.ready().onComplete(ready);
             http.request(options(request, true))
@@ -122,6 +123,23 @@ public final class UpstreamClient {
     /** Closes the pooled connections. */
     public Future<Void> close() {
         return http.close();
+    }
+
+    /**
+     * Runs {@code action} on a Vert.x context, at once when already on one. The HTTP request, its
+     * callbacks and the timers then share that context: the whole future chain is wired before
+     * any response event can be handled (wired from a foreign thread, a response could end
+     * before {@code body()} is asked for, and its body would never arrive), and call state
+     * needs no locks.
+     */
+    private void onOwnContext(Handler<Context> action) {
+        Context current = Vertx.currentContext();
+        if (current != null && current.owner() == vertx) {
+            action.handle(current);
+        } else {
+            Context context = vertx.getOrCreateContext();
+            context.runOnContext(v -> action.handle(context));
+        }
     }
 
     private static UpstreamResponse answer(UpstreamRequest request, HttpClientResponse response, Buffer body) {
@@ -161,19 +179,19 @@ public final class UpstreamClient {
         return options;
     }
 
-    /** The request of a call whose timeout may fire before the request object exists. */
+    /** The request of a call whose timeout may fire before the request object exists; confined to the call's context. */
     private static final class RequestHolder {
         private HttpClientRequest request;
         private boolean resetWanted;
 
-        synchronized void set(HttpClientRequest request, boolean alreadyTimedOut) {
+        void set(HttpClientRequest request, boolean alreadyTimedOut) {
             this.request = request;
             if (resetWanted || alreadyTimedOut) {
                 request.reset();
             }
         }
 
-        synchronized void reset() {
+        void reset() {
             resetWanted = true;
             if (request != null) {
                 request.reset();

@@ -2,6 +2,7 @@ package io.agentfuse.gateway.testing;
 
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
@@ -11,10 +12,12 @@ import io.vertx.core.json.JsonObject;
 /** A plain HTTP client for tests: one request to 127.0.0.1, the whole answer as text. */
 public final class LoopbackClient {
 
+    private final Vertx vertx;
     private final HttpClient client;
     private final int port;
 
     public LoopbackClient(Vertx vertx, int port) {
+        this.vertx = vertx;
         this.client = vertx.createHttpClient();
         this.port = port;
     }
@@ -37,10 +40,14 @@ public final class LoopbackClient {
     private Future<Reply> send(HttpMethod method, String path, String body) {
         RequestOptions options = new RequestOptions().setMethod(method).setHost("127.0.0.1").setPort(port).setURI(path)
                 .putHeader("content-type", "application/json");
-        return client.request(options)
+        // Wired on the event loop: from the test thread, the response could end before body() is asked for.
+        Promise<Reply> reply = Promise.promise();
+        vertx.runOnContext(v -> client.request(options)
                 .compose(request -> request.send(body))
                 .compose(response -> response.body()
-                        .map(bytes -> new Reply(response.statusCode(), response.headers(), bytes.toString())));
+                        .map(bytes -> new Reply(response.statusCode(), response.headers(), bytes.toString())))
+                .onComplete(reply));
+        return reply.future();
     }
 
     /** A complete answer. */

@@ -19,6 +19,12 @@ import org.junit.jupiter.api.Test;
 
 import java.net.ConnectException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -153,6 +159,31 @@ class UpstreamClientTest {
 
         assertThat(failure).isInstanceOf(ConnectException.class);
         assertThat(OutcomeClassifier.defaults().classify(failure)).isEqualTo(Outcome.CONNECTION_ERROR);
+    }
+
+    @Test
+    void completesEveryCallMadeConcurrentlyFromThreadsOutsideVertx() throws Exception {
+        // Calls wired from threads outside Vert.x must still read every body (see UpstreamClient#onOwnContext).
+        int threads = 8;
+        int callsPerThread = 25;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CountDownLatch start = new CountDownLatch(1);
+        List<java.util.concurrent.Future<Integer>> statuses = new ArrayList<>();
+        try {
+            for (int i = 0; i < threads * callsPerThread; i++) {
+                statuses.add(pool.submit(() -> {
+                    start.await();
+                    return send(openAi).status();
+                }));
+            }
+            start.countDown();
+            for (java.util.concurrent.Future<Integer> status : statuses) {
+                assertThat(status.get(30, TimeUnit.SECONDS)).isEqualTo(200);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(mock.requests()).hasSize(threads * callsPerThread);
     }
 
     @Test
