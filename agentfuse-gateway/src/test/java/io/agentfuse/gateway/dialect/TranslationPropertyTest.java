@@ -17,7 +17,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Properties of request translation over generated agent conversations (text, images, tool calls and results). */
-class TranslationProperties {
+class TranslationPropertyTest {
 
     @Property(tries = 200)
     void writingWhatWasParsedIsStableInEachDialect(@ForAll("conversations") ChatRequest conversation) {
