@@ -61,7 +61,7 @@ public record AgentfuseConfig(ServerConfig server, StateConfig state, Map<String
 
     /** A configuration with no providers, models, servers or tools, and every default. */
     public static AgentfuseConfig defaults() {
-        return new AgentfuseConfig(ConfigDefaults.SERVER, ConfigDefaults.STATE, Map.of(), ConfigDefaults.RETRY,
+        return new AgentfuseConfig(ConfigDefaults.SERVER, ConfigDefaults.STATE, ConfigDefaults.builtInProviders(Map.of()), ConfigDefaults.RETRY,
                 Map.of(ConfigDefaults.DEFAULT_BREAKER_NAME, ConfigDefaults.MODEL_BREAKER), Map.of(),
                 ConfigDefaults.SUBAGENTS, Map.of(), Map.of(), withoutCompactModel(), ConfigDefaults.PERMISSIONS);
     }

@@ -10,6 +10,9 @@ import io.agentfuse.core.Jitter;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -101,6 +104,25 @@ public final class ConfigDefaults {
             new PermissionsConfig(3, 20, PermissionScope.CATEGORY, Optional.empty(), false);
 
     private ConfigDefaults() {
+    }
+
+    /**
+     * The built-in providers, {@code anthropic} and {@code openai}, at their public endpoints with
+     * their conventional API-key variables ({@code ANTHROPIC_API_KEY}, {@code OPENAI_API_KEY}),
+     * empty when unset. They exist whether or not {@code providers:} names them.
+     */
+    public static Map<String, ProviderConfig> builtInProviders(Map<String, String> environment) {
+        Map<String, ProviderConfig> providers = new LinkedHashMap<>();
+        for (ProviderConfig.Type type : ProviderConfig.Type.values()) {
+            String name = type.name().toLowerCase(Locale.ROOT);
+            providers.put(name, new ProviderConfig(name, type, baseUrl(type), apiKey(type, environment)));
+        }
+        return providers;
+    }
+
+    /** The API key of a provider of {@code type} whose entry leaves {@code apiKey} out. */
+    public static String apiKey(ProviderConfig.Type type, Map<String, String> environment) {
+        return environment.getOrDefault(type.name() + "_API_KEY", "");
     }
 
     /** The public endpoint of a provider type, used when {@code baseUrl} is left out. */

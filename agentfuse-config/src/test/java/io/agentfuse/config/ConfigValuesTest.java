@@ -166,6 +166,27 @@ class ConfigValuesTest {
         assertThat(with.context().compactModel()).isEqualTo(Optional.of("claude-haiku-4"));
     }
 
+    @Test
+    void theBuiltInProvidersNeedNoSectionAndTakeTheirKeysFromTheConventionalVariables() {
+        AgentfuseConfig config = ConfigLoader.parse("models: { claude-haiku-4: { provider: anthropic } }\n",
+                "agentfuse.yaml", Map.of("ANTHROPIC_API_KEY", "sk-ant-test"));
+
+        ProviderConfig anthropic = config.providerOf(config.model("claude-haiku-4").orElseThrow());
+        assertThat(anthropic.type()).isEqualTo(ProviderConfig.Type.ANTHROPIC);
+        assertThat(anthropic.baseUrl()).hasToString("https://api.anthropic.com");
+        assertThat(anthropic.apiKey()).isEqualTo("sk-ant-test");
+        assertThat(config.providers().get("openai").apiKey()).isEmpty();
+    }
+
+    @Test
+    void aBuiltInProviderEntryWithoutApiKeyTakesTheConventionalVariable() {
+        AgentfuseConfig config = ConfigLoader.parse("providers: { openai: { baseUrl: \"http://127.0.0.1:9099/v1\" } }\n",
+                "agentfuse.yaml", Map.of("OPENAI_API_KEY", "sk-test"));
+
+        assertThat(config.providers().get("openai").apiKey()).isEqualTo("sk-test");
+        assertThat(config.providers().get("openai").baseUrl()).hasToString("http://127.0.0.1:9099/v1");
+    }
+
     private static AgentfuseConfig parse(String yaml) {
         return ConfigLoader.parse(yaml, "agentfuse.yaml", Map.of());
     }

@@ -21,10 +21,10 @@ final class ConfigBinder {
     private ConfigBinder() {
     }
 
-    static AgentfuseConfig bind(MapNode rootNode, Problems problems) {
+    static AgentfuseConfig bind(MapNode rootNode, Map<String, String> environment, Problems problems) {
         MapReader root = MapReader.of(rootNode, rootNode.location(), problems);
         Set<String> modelNames = root.namedSections("models").keySet();
-        Map<String, ProviderConfig> providers = ProviderBinder.providers(root);
+        Map<String, ProviderConfig> providers = ProviderBinder.providers(root, environment);
         RetryConfig retry = RetryBinder.read(root.section("retry"), ConfigDefaults.RETRY);
         Map<String, BreakerConfig> breakers = ModelBinder.breakers(root);
         Map<String, ModelConfig> models = ModelBinder.models(root, providers, breakers, retry, modelNames);

@@ -24,7 +24,7 @@ public final class YamlConfigReader {
     public static AgentfuseConfig read(String yaml, String source, Map<String, String> environment) {
         var problems = new Problems();
         Optional<Node.MapNode> root = new YamlTreeReader(new EnvInterpolator(environment), problems).read(yaml);
-        Optional<AgentfuseConfig> config = root.map(map -> ConfigBinder.bind(map, problems));
+        Optional<AgentfuseConfig> config = root.map(map -> ConfigBinder.bind(map, environment, problems));
         if (!problems.isEmpty() || config.isEmpty()) {
             throw new ConfigException(source, problems.inFileOrder());
         }
