@@ -1,5 +1,6 @@
 package io.agentfuse.core;
 
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
@@ -74,7 +75,14 @@ final class AsyncExecution<T> {
             attemptFuture = CompletableFuture.failedFuture(thrown);
         }
         inFlight = attemptFuture;
-        attemptFuture.whenComplete((value, error) -> finish(value, error, guard.clock().nanoTime() - start));
+        attemptFuture.whenComplete((value, error) -> {
+            try {
+                finish(value, error, guard.clock().nanoTime() - start);
+            } catch (RuntimeException | Error unexpected) {
+                // A throwing token counter, classifier rule or listener must not leave the caller waiting forever.
+                result.completeExceptionally(unexpected);
+            }
+        });
     }
 
     private void finish(T value, Throwable error, long durationNanos) {
@@ -82,6 +90,11 @@ final class AsyncExecution<T> {
             guard.bulkhead().release();
         }
         Throwable failure = error == null ? null : OutcomeClassifier.unwrap(error);
+        if (failure instanceof CancellationException && result.isCancelled()) {
+            // Our caller gave up (e.g. a client hung up): the callee neither failed nor succeeded.
+            guard.releaseBreakerPermission();
+            return;
+        }
         Outcome outcome;
         if (failure == null) {
             guard.recordResult(value, durationNanos);

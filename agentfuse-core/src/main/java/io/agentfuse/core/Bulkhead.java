@@ -78,10 +78,15 @@ public final class Bulkhead {
         if (maxWait.isZero()) {
             throw rejection;
         }
+        CompletableFuture<Void> waiter = acquireAsync().toCompletableFuture();
         try {
-            acquireAsync().toCompletableFuture().get();
+            waiter.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            // Leave the queue; if release() handed us the place meanwhile, give it back.
+            if (!waiter.cancel(false) && !waiter.isCompletedExceptionally()) {
+                release();
+            }
             throw rejection;
         } catch (ExecutionException e) {
             throw rejection;
@@ -114,14 +119,22 @@ public final class Bulkhead {
         return waiter;
     }
 
-    /** Frees a place: hands it to the oldest waiter, if any, else returns it. */
+    /**
+     * Frees a place: hands it to the oldest waiter, if any, else returns it.
+     *
+     * @throws IllegalStateException if no place is taken: an unpaired release would silently
+     *                               raise the limit
+     */
     public void release() {
         while (true) {
             CompletableFuture<Void> next;
             synchronized (waiters) {
                 next = waiters.pollFirst();
                 if (next == null) {
-                    inFlight.decrementAndGet();
+                    if (inFlight.getAndDecrement() <= 0) {
+                        inFlight.incrementAndGet();
+                        throw new IllegalStateException("bulkhead '" + name + "' released more places than were taken");
+                    }
                     return;
                 }
             }

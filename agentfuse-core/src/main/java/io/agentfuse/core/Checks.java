@@ -5,6 +5,12 @@ import java.time.Duration;
 /** Argument checks whose messages name the key and the bad value, as every config here does. */
 final class Checks {
 
+    /**
+     * The longest duration any setting may have. Far beyond real use, and safely inside the
+     * ~292 years that a {@code long} of nanoseconds holds, so {@code toNanos()} cannot overflow.
+     */
+    static final Duration MAX_DURATION = Duration.ofDays(36_500);
+
     private Checks() {
     }
 
@@ -19,12 +25,20 @@ final class Checks {
         if (value.isNegative() || value.isZero()) {
             throw new IllegalArgumentException(key + " must be positive, but was " + value);
         }
+        atMostMaxDuration(key, value);
     }
 
     static void notNegative(String key, Duration value) {
         notNull(key, value);
         if (value.isNegative()) {
             throw new IllegalArgumentException(key + " must not be negative, but was " + value);
+        }
+        atMostMaxDuration(key, value);
+    }
+
+    static void atMostMaxDuration(String key, Duration value) {
+        if (value.compareTo(MAX_DURATION) > 0) {
+            throw new IllegalArgumentException(key + " must be at most 100 years, but was " + value);
         }
     }
 

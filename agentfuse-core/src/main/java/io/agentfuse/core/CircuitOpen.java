@@ -50,7 +50,10 @@ public final class CircuitOpen {
         return breaker.name();
     }
 
-    /** The state that rejected the call: {@link CircuitState#OPEN} or {@link CircuitState#FORCED_OPEN}. */
+    /**
+     * The state that rejected the call: {@link CircuitState#OPEN}, {@link CircuitState#FORCED_OPEN},
+     * or {@link CircuitState#HALF_OPEN} when every probe place is taken.
+     */
     public CircuitState state() {
         return state.kind();
     }

@@ -80,7 +80,10 @@ public final class FallbackChain<I, T> {
         throw new FallbackExhaustedException(passed);
     }
 
-    /** Tries the steps in order without blocking; the future fails as {@link #execute} would throw. */
+    /**
+     * Tries the steps in order without blocking; the future fails as {@link #execute} would throw.
+     * Cancelling it cancels the step in flight, and no further step is tried.
+     */
     public CompletableFuture<FallbackResult<T>> executeAsync(I input) {
         CompletableFuture<FallbackResult<T>> result = new CompletableFuture<>();
         tryStep(0, input, new ArrayList<>(), result);
@@ -88,6 +91,9 @@ public final class FallbackChain<I, T> {
     }
 
     private void tryStep(int index, I input, List<StepFailure> passed, CompletableFuture<FallbackResult<T>> result) {
+        if (result.isDone()) {
+            return; // cancelled by the caller: nobody waits for another step
+        }
         if (index == steps.size()) {
             result.completeExceptionally(new FallbackExhaustedException(passed));
             return;
@@ -105,7 +111,13 @@ public final class FallbackChain<I, T> {
             tryStep(index + 1, input, passed, result);
             return;
         }
-        step.guard.executeAsync(() -> step.asyncCall.apply(input)).whenComplete((value, error) -> {
+        CompletableFuture<T> attempt = step.guard.executeAsync(() -> step.asyncCall.apply(input));
+        result.whenComplete((ignored, cancelled) -> {
+            if (result.isCancelled()) {
+                attempt.cancel(true);
+            }
+        });
+        attempt.whenComplete((value, error) -> {
             try {
                 StepFailure failure = error != null ? passOrThrow(step, OutcomeClassifier.unwrap(error)) : failedResult(step, value);
                 if (failure == null) {

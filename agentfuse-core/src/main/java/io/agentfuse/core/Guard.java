@@ -177,7 +177,8 @@ public final class Guard {
 
     /**
      * Runs {@code call} under the guard without blocking: the returned future completes with the
-     * result or the last error. Cancelling it cancels the attempt in flight and any pending retry.
+     * result or the last error. Cancelling it cancels the attempt in flight and any pending retry;
+     * the cancelled attempt is not held against the breaker (its permission is given back).
      */
     public <T> CompletableFuture<T> executeAsync(Supplier<? extends CompletionStage<T>> call) {
         RetryBudget budget = retry.budget();

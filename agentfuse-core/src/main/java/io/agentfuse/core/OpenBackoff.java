@@ -18,13 +18,13 @@ import java.time.Duration;
  * }</pre>
  *
  * @param multiplier  growth factor per repeated trip, at least 1
- * @param maxOpenTime the cap on the open time, positive
+ * @param maxOpenTime the cap on the open time, positive and at most 100 years
  * @param jitter      the spread as a fraction of the open time, in [0, 1)
  */
 public record OpenBackoff(double multiplier, Duration maxOpenTime, double jitter) {
 
     /** No growth and no jitter: every trip opens for exactly {@code resetTimeout}. */
-    public static final OpenBackoff NONE = new OpenBackoff(1.0, Duration.ofDays(3650), 0.0);
+    public static final OpenBackoff NONE = new OpenBackoff(1.0, Checks.MAX_DURATION, 0.0);
 
     /** Validates the arguments; see the class documentation for their ranges. */
     public OpenBackoff {
@@ -34,6 +34,7 @@ public record OpenBackoff(double multiplier, Duration maxOpenTime, double jitter
         if (maxOpenTime == null || maxOpenTime.isNegative() || maxOpenTime.isZero()) {
             throw new IllegalArgumentException("openBackoff.maxOpenTime must be positive, but was " + maxOpenTime);
         }
+        Checks.atMostMaxDuration("openBackoff.maxOpenTime", maxOpenTime);
         if (!(jitter >= 0.0 && jitter < 1.0)) {
             throw new IllegalArgumentException("openBackoff.jitter must be in [0, 1), but was " + jitter);
         }

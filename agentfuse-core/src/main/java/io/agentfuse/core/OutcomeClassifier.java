@@ -1,6 +1,7 @@
 package io.agentfuse.core;
 
 import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketException;
@@ -24,7 +25,8 @@ import java.util.function.Predicate;
  *   <li>HTTP status: 2xx/3xx → SUCCESS; 408 → TIMEOUT; 429 → RATE_LIMITED; 529 → OVERLOADED;
  *       503 whose body mentions "overload" → OVERLOADED; other 5xx → SERVER_ERROR;
  *       other 4xx → CLIENT_ERROR.</li>
- *   <li>Exceptions (unwrapping {@link CompletionException} and {@link ExecutionException}):
+ *   <li>Exceptions (unwrapping {@link CompletionException}, {@link ExecutionException} and
+ *       {@link UncheckedIOException}):
  *       {@link HttpStatusException} → by status; {@link CallTimeoutException},
  *       {@link TimeoutException} and socket timeouts → TIMEOUT; refused, reset, unresolved or
  *       closed connections → CONNECTION_ERROR; anything else → ERROR.</li>
@@ -116,11 +118,14 @@ public final class OutcomeClassifier {
         return !resultRules.isEmpty();
     }
 
-    /** Strips the wrappers that futures put around the real cause. */
+    /**
+     * Strips the wrappers around the real cause: those of futures, and the
+     * {@link UncheckedIOException} that a {@code Supplier} must wrap an {@code IOException} in.
+     */
     public static Throwable unwrap(Throwable error) {
         Throwable current = error;
-        while ((current instanceof CompletionException || current instanceof ExecutionException)
-                && current.getCause() != null) {
+        while ((current instanceof CompletionException || current instanceof ExecutionException
+                || current instanceof UncheckedIOException) && current.getCause() != null) {
             current = current.getCause();
         }
         return current;

@@ -53,7 +53,10 @@ public final class Timeout {
         return duration;
     }
 
-    /** A stage that completes like {@code stage}, or fails with {@link CallTimeoutException} first. */
+    /**
+     * A stage that completes like {@code stage}, or fails with {@link CallTimeoutException} first.
+     * Cancelling it cancels {@code stage} and the timer.
+     */
     public <T> CompletableFuture<T> within(CompletionStage<T> stage) {
         CompletableFuture<T> result = new CompletableFuture<>();
         Scheduler.Cancellable timer = scheduler.schedule(() -> {
@@ -69,12 +72,20 @@ public final class Timeout {
                 result.completeExceptionally(error);
             }
         });
+        result.whenComplete((value, error) -> {
+            if (result.isCancelled()) {
+                // The limited stage stands for the call: cancelling it must reach the work it limits.
+                timer.cancel();
+                stage.toCompletableFuture().cancel(true);
+            }
+        });
         return result;
     }
 
     /** Runs {@code call} on this thread, interrupting it if it outlives the timeout. */
     public <T> T call(Supplier<T> call) {
         Thread caller = Thread.currentThread();
+        boolean callerInterrupted = caller.isInterrupted();
         AtomicInteger state = new AtomicInteger(RUNNING);
         Scheduler.Cancellable timer = scheduler.schedule(() -> {
             if (state.compareAndSet(RUNNING, FIRING)) {
@@ -86,16 +97,16 @@ public final class Timeout {
         try {
             result = call.get();
         } catch (RuntimeException | Error e) {
-            throwIfTimedOut(state);
+            throwIfTimedOut(state, callerInterrupted);
             throw e;
         } finally {
             timer.cancel();
         }
-        throwIfTimedOut(state);
+        throwIfTimedOut(state, callerInterrupted);
         return result;
     }
 
-    private void throwIfTimedOut(AtomicInteger state) {
+    private void throwIfTimedOut(AtomicInteger state, boolean callerInterrupted) {
         if (state.compareAndSet(RUNNING, FINISHED)) {
             return;
         }
@@ -103,6 +114,9 @@ public final class Timeout {
             Thread.onSpinWait();
         }
         Thread.interrupted(); // the interrupt was ours, not the caller's
+        if (callerInterrupted) {
+            Thread.currentThread().interrupt(); // but the caller's own interrupt must survive
+        }
         throw new CallTimeoutException(duration);
     }
 }

@@ -7,11 +7,12 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * A window over the last {@code size} calls.
  *
- * <p>Successes only bump a striped counter, so they neither contend nor allocate. A hit stores
- * its call's sequence number in a ring of the last {@code size} hits; the hits in the window are
- * those whose sequence number lies within the last {@code size} calls. Under concurrency the
- * sequence numbers are approximate by at most the number of racing threads, which is the same
- * slack that any lock-free window has.
+ * <p>Once the window has held {@code minCalls} calls, successes only bump a striped counter, so
+ * they neither contend nor allocate; before that, a success may be the call that completes
+ * {@code minCalls}, so it is evaluated like a hit. A hit stores its call's sequence number in a
+ * ring of the last {@code size} hits; the hits in the window are those whose sequence number lies
+ * within the last {@code size} calls. Under concurrency the sequence numbers are approximate by at
+ * most the number of racing threads, which is the same slack that any lock-free window has.
  */
 public final class CountWindow extends OutcomeWindow {
 
@@ -19,6 +20,7 @@ public final class CountWindow extends OutcomeWindow {
     private final LongAdder calls = new LongAdder();
     private final AtomicLong hitCursor = new AtomicLong();
     private final AtomicLongArray hitSequence;
+    private volatile boolean heldMinCalls;
 
     /**
      * @param triggerName the trigger, for reasons and counts
@@ -35,12 +37,19 @@ public final class CountWindow extends OutcomeWindow {
     @Override
     public boolean record(boolean hit, long nowNanos) {
         calls.increment();
-        if (!hit) {
+        if (!hit && heldMinCalls) {
+            // A count window never shrinks, so from here on a success can only lower the share.
             return false;
         }
         long sequence = calls.sum();
-        hitSequence.set((int) (hitCursor.getAndIncrement() % size), sequence);
-        return exceeds(Math.min(sequence, size), hitsSince(sequence));
+        if (hit) {
+            hitSequence.set((int) (hitCursor.getAndIncrement() % size), sequence);
+        }
+        long inWindow = Math.min(sequence, size);
+        if (inWindow >= minCalls()) {
+            heldMinCalls = true;
+        }
+        return exceeds(inWindow, hitsSince(sequence));
     }
 
     @Override

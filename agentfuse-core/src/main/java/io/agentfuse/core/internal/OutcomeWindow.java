@@ -1,5 +1,6 @@
 package io.agentfuse.core.internal;
 
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -22,7 +23,8 @@ public abstract class OutcomeWindow {
 
     /**
      * Records one call and returns whether the hit share now exceeds the threshold. Only a hit
-     * can raise the share, so only a hit pays for evaluating it.
+     * can raise the share; a non-hit matters only when it is the call that brings the window up
+     * to {@code minCalls}, so implementations evaluate non-hits only while that can happen.
      *
      * @param hit       whether the call counts as a hit
      * @param nowNanos  the clock reading at the end of the call (time-based windows only)
@@ -38,6 +40,10 @@ public abstract class OutcomeWindow {
     /** Whether {@link #record} needs a clock reading. */
     public abstract boolean needsTime();
 
+    final int minCalls() {
+        return minCalls;
+    }
+
     final boolean exceeds(long calls, long hits) {
         return calls >= minCalls && hits > threshold * calls;
     }
@@ -46,7 +52,8 @@ public abstract class OutcomeWindow {
     public String reason(long nowNanos) {
         long calls = calls(nowNanos);
         long hits = hits(nowNanos);
-        return String.format("%s: %d of %d calls (%.1f%% > %.1f%%)", triggerName, hits, calls,
+        // Locale.ROOT: the reason goes to logs and the admin API, so "50.0%" must not become "50,0%".
+        return String.format(Locale.ROOT, "%s: %d of %d calls (%.1f%% > %.1f%%)", triggerName, hits, calls,
                 calls == 0 ? 0.0 : 100.0 * hits / calls, 100.0 * threshold);
     }
 

@@ -42,9 +42,11 @@ public final class TimeWindow extends OutcomeWindow {
         if (epochs.get(slot) != epoch) {
             rollOver(slot, epoch);
         }
-        calls.incrementAndGet(slot);
+        long inBucket = calls.incrementAndGet(slot);
         if (!hit) {
-            return false;
+            // A success opens only by completing minCalls, or as the first call after old
+            // buckets slid out; either way this bucket then holds at most minCalls calls.
+            return inBucket <= minCalls() && exceeds(calls(nowNanos), hits(nowNanos));
         }
         hits.incrementAndGet(slot);
         return exceeds(calls(nowNanos), hits(nowNanos));

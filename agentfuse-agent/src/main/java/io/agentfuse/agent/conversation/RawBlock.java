@@ -1,0 +1,26 @@
+package io.agentfuse.agent.conversation;
+
+import java.util.Objects;
+
+/**
+ * A block this module does not interpret (an image, a document, a thinking block), kept as the
+ * provider's JSON so that it goes back out unchanged. Immutable.
+ *
+ * <p>Token counters measure it by its JSON text, which overestimates images and documents:
+ * erring high only makes compaction start a little early.
+ *
+ * <pre>{@code
+ * ContentBlock image = new RawBlock("image", "{\"type\":\"image\",\"source\":{...}}");
+ * }</pre>
+ *
+ * @param type the provider's block type, such as {@code "image"}
+ * @param json the whole block as JSON text
+ */
+public record RawBlock(String type, String json) implements ContentBlock {
+
+    /** @throws NullPointerException if any argument is null */
+    public RawBlock {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(json, "json");
+    }
+}

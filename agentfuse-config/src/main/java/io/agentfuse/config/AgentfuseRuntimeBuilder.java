@@ -1,0 +1,68 @@
+package io.agentfuse.config;
+
+import io.agentfuse.core.Clock;
+import io.agentfuse.core.ManualClock;
+import io.agentfuse.core.Scheduler;
+import io.agentfuse.core.Sleeper;
+import java.util.Objects;
+import java.util.function.ToLongFunction;
+
+/**
+ * Collects the collaborators of an {@link AgentfuseRuntime}: the clock, scheduler and sleeper
+ * every breaker, budget and guard uses, and how a model call's tokens are counted. Defaults: the
+ * system clock, the shared scheduler, {@link Sleeper#system()}, no token counting. Not
+ * thread-safe; the runtime it builds is.
+ *
+ * <pre>{@code
+ * AgentfuseRuntime runtime = AgentfuseRuntime.builder(config).manualClock(new ManualClock()).build();
+ * }</pre>
+ */
+public final class AgentfuseRuntimeBuilder {
+
+    final AgentfuseConfig config;
+    Clock clock = Clock.system();
+    Scheduler scheduler = Scheduler.shared();
+    Sleeper sleeper = Sleeper.system();
+    ToLongFunction<Object> tokens;
+
+    AgentfuseRuntimeBuilder(AgentfuseConfig config) {
+        this.config = Objects.requireNonNull(config, "config");
+    }
+
+    /** The clock of every breaker, budget and guard; default {@link Clock#system()}. */
+    public AgentfuseRuntimeBuilder clock(Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        return this;
+    }
+
+    /** The scheduler for timeouts and asynchronous retries; default {@link Scheduler#shared()}. */
+    public AgentfuseRuntimeBuilder scheduler(Scheduler scheduler) {
+        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        return this;
+    }
+
+    /** How synchronous retries wait; default {@link Sleeper#system()}. */
+    public AgentfuseRuntimeBuilder sleeper(Sleeper sleeper) {
+        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+        return this;
+    }
+
+    /** A {@link ManualClock} as clock, scheduler and sleeper: how tests drive time. */
+    public AgentfuseRuntimeBuilder manualClock(ManualClock clock) {
+        this.clock = clock;
+        this.scheduler = clock;
+        this.sleeper = clock::sleep;
+        return this;
+    }
+
+    /** How many tokens a model call's result used, for the {@code tokenOveruse} trigger. */
+    public AgentfuseRuntimeBuilder tokens(ToLongFunction<Object> tokens) {
+        this.tokens = tokens;
+        return this;
+    }
+
+    /** The runtime, with every model breaker created. */
+    public AgentfuseRuntime build() {
+        return new AgentfuseRuntime(this);
+    }
+}

@@ -1,0 +1,55 @@
+package io.agentfuse.config;
+
+import io.agentfuse.core.CircuitBreakerConfig;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The breakers a configuration asks for, by registry name, with their core settings: one per
+ * model ({@code model:<model>}), one per MCP tool ({@code tool:<server>/<tool>}) and one per
+ * tool outside MCP servers ({@code tool:<tool>}). Pure: the same configuration gives the same plan.
+ */
+final class BreakerPlan {
+
+    static final String MODEL_PREFIX = "model:";
+    static final String TOOL_PREFIX = "tool:";
+
+    private final AgentfuseConfig config;
+
+    BreakerPlan(AgentfuseConfig config) {
+        this.config = config;
+    }
+
+    /** Whether the runtime manages the breaker {@code name} (other names in the registry are left alone). */
+    static boolean isManaged(String name) {
+        return name.startsWith(MODEL_PREFIX) || name.startsWith(TOOL_PREFIX);
+    }
+
+    /** The breakers created up front: every model, and every MCP tool that {@code tools:} names. */
+    Map<String, CircuitBreakerConfig> eager() {
+        var plan = new TreeMap<String, CircuitBreakerConfig>();
+        config.models().values().forEach(model ->
+                plan.put(model.breakerId(), model.breaker().toCircuitBreakerConfig()));
+        config.mcpServers().values().forEach(server -> server.overrides().forEach((tool, settings) ->
+                plan.put(server.breakerId(tool), settings.circuitBreaker().toCircuitBreakerConfig())));
+        return plan;
+    }
+
+    /**
+     * The settings of the managed breaker {@code name} under this configuration, or empty if the
+     * configuration no longer has it (its model or MCP server is gone).
+     */
+    Optional<BreakerConfig> settingsOf(String name) {
+        if (name.startsWith(MODEL_PREFIX)) {
+            return config.model(name.substring(MODEL_PREFIX.length())).map(ModelConfig::breaker);
+        }
+        String tool = name.substring(TOOL_PREFIX.length());
+        int separator = tool.indexOf('/');
+        if (separator < 0) {
+            return Optional.of(config.tool(tool).circuitBreaker());
+        }
+        return Optional.ofNullable(config.mcpServers().get(tool.substring(0, separator)))
+                .map(server -> server.tool(tool.substring(separator + 1)).circuitBreaker());
+    }
+}

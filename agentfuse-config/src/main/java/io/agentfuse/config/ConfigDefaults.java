@@ -1,0 +1,140 @@
+package io.agentfuse.config;
+
+import io.agentfuse.agent.permission.PermissionScope;
+import io.agentfuse.config.BreakerConfig.ConsecutiveTimeouts;
+import io.agentfuse.config.BreakerConfig.FailureRate;
+import io.agentfuse.config.BreakerConfig.SlowCallRate;
+import io.agentfuse.config.BreakerConfig.TokenOveruse;
+import io.agentfuse.config.BreakerConfig.Window;
+import io.agentfuse.core.Jitter;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * Every default of the configuration, in one place. A key left out of the file takes the value
+ * here; the numbers marked <em>seed</em> come from the seed documents, the rest from DESIGN §6.
+ *
+ * <p>Trigger templates ({@link #CONSECUTIVE_TIMEOUTS}, {@link #SLOW_CALL_RATE}, ...) fill the
+ * keys a trigger map leaves out, whether or not that trigger is on by default.
+ *
+ * <pre>{@code
+ * Duration open = ConfigDefaults.MODEL_BREAKER.resetTimeout(); // 5 minutes (seed)
+ * }</pre>
+ */
+public final class ConfigDefaults {
+
+    /** 1 MB, as sizes are counted: 1024 × 1024 bytes. */
+    private static final long MEGABYTE = 1024L * 1024L;
+
+    /** {@code server:} port 8787, bodies up to 10 MB, no admin token (read-only admin API). */
+    public static final ServerConfig SERVER = new ServerConfig(8787, 10 * MEGABYTE, "");
+
+    /** {@code state:} in memory; Redis on 127.0.0.1:6379 with key prefix {@code agentfuse:}. */
+    public static final StateConfig STATE = new StateConfig(StateConfig.Store.MEMORY,
+            new StateConfig.Redis("redis://127.0.0.1:6379", "agentfuse:"));
+
+    /** {@code retry:} 4 attempts, waits of 2 s, 4 s, 8 s (seed), capped at 30 s; budget 20 %, 10/s, 10 s. */
+    public static final RetryConfig RETRY = new RetryConfig(4, Duration.ofSeconds(2), 2.0, Duration.ofSeconds(30),
+            Jitter.NONE, true, new RetryConfig.Budget(0.20, 10, Duration.ofSeconds(10)));
+
+    /** Trigger template: 3 calls in a row slower than 60 s (seed). */
+    public static final ConsecutiveTimeouts CONSECUTIVE_TIMEOUTS = new ConsecutiveTimeouts(3, Duration.ofSeconds(60));
+    /** Trigger template: 5 failures in a row (seed). */
+    public static final int CONSECUTIVE_ERRORS = 5;
+    /** Trigger template: 3 server errors in a row, "tool unavailable" (seed). */
+    public static final int CONSECUTIVE_5XX = 3;
+    /** Trigger template: 2 rate-limit answers in a row, "model overload" (seed). */
+    public static final int CONSECUTIVE_429 = 2;
+    /** Trigger template: one call over 50 000 tokens (seed). */
+    public static final TokenOveruse TOKEN_OVERUSE = new TokenOveruse(50_000, 1);
+    /** Trigger template: more than 50 % failures over the last 20 calls, judged from 10 calls. */
+    public static final FailureRate FAILURE_RATE = new FailureRate(new Window.Calls(20), 10, 0.5);
+    /** Trigger template (off unless configured): more than 50 % of 20 calls slower than 60 s. */
+    public static final SlowCallRate SLOW_CALL_RATE =
+            new SlowCallRate(new Window.Calls(20), 10, 0.5, Duration.ofSeconds(60));
+    /** An open breaker waits 5 minutes before a probe (seed). */
+    public static final Duration RESET_TIMEOUT = Duration.ofMinutes(5);
+    /** One probe when half open (seed). */
+    public static final int HALF_OPEN_REQUESTS = 1;
+
+    /** A model's breaker: every DESIGN trigger on except {@code slowCallRate}. */
+    public static final BreakerConfig MODEL_BREAKER = new BreakerConfig(Optional.of(CONSECUTIVE_TIMEOUTS),
+            OptionalInt.of(CONSECUTIVE_ERRORS), OptionalInt.of(CONSECUTIVE_5XX), OptionalInt.of(CONSECUTIVE_429),
+            Optional.of(TOKEN_OVERUSE), Optional.of(FAILURE_RATE), Optional.empty(), RESET_TIMEOUT,
+            HALF_OPEN_REQUESTS);
+    /** The name of the breaker a model uses when it names none; it exists even if not written. */
+    public static final String DEFAULT_BREAKER_NAME = "default";
+
+    /** A tool's breaker: 5 failures in a row (the seed's {@code failureThreshold || 5}), 5 minutes, 1 probe. */
+    public static final BreakerConfig TOOL_BREAKER = consecutiveFailuresBreaker(5);
+    /** An MCP tool's breaker: 3 failures in a row, as in the seed's MCP server story. */
+    public static final BreakerConfig MCP_TOOL_BREAKER = consecutiveFailuresBreaker(3);
+
+    /** A tool outside MCP servers: 30 s (seed), 2 retries, {@link #TOOL_BREAKER}. */
+    public static final ToolConfig TOOL = new ToolConfig(Duration.ofSeconds(30), 2, TOOL_BREAKER);
+    /** A tool of an MCP server: 30 s, 2 retries, {@link #MCP_TOOL_BREAKER}. */
+    public static final ToolConfig MCP_TOOL = new ToolConfig(Duration.ofSeconds(30), 2, MCP_TOOL_BREAKER);
+
+    /** {@code models.*.contextWindow}: 200 000 tokens. */
+    public static final int MODEL_CONTEXT_WINDOW = 200_000;
+    /** {@code models.*.timeout}: 60 s. */
+    public static final Duration MODEL_TIMEOUT = Duration.ofSeconds(60);
+    /** {@code models.*.firstTokenTimeout}: 20 s. */
+    public static final Duration MODEL_FIRST_TOKEN_TIMEOUT = Duration.ofSeconds(20);
+    /** {@code models.*.maxConcurrent}: 64. */
+    public static final int MODEL_MAX_CONCURRENT = 64;
+
+    /** {@code subagents:} 5 at a time, 120 s each (seed), no fallbacks. */
+    public static final SubagentsConfig SUBAGENTS = new SubagentsConfig(5, Duration.ofSeconds(120), List.of());
+
+    /** The model that writes summaries when {@code context.compactModel} is not given. */
+    public static final String COMPACT_MODEL = "claude-haiku-4";
+    /** {@code context:} the seed's ladder 70 / 80 / 92 / 95 %, nothing reserved, keep 6 turns. */
+    public static final ContextBudgetConfig CONTEXT =
+            new ContextBudgetConfig(0.70, 0.80, 0.92, 0.95, 0, Optional.of(COMPACT_MODEL), 6);
+
+    /** {@code permissions:} 3 denials in a row (seed), 20 in a session, per category, user-led reset. */
+    public static final PermissionsConfig PERMISSIONS =
+            new PermissionsConfig(3, 20, PermissionScope.CATEGORY, Optional.empty(), false);
+
+    private ConfigDefaults() {
+    }
+
+    /**
+     * The built-in providers, {@code anthropic} and {@code openai}, at their public endpoints with
+     * their conventional API-key variables ({@code ANTHROPIC_API_KEY}, {@code OPENAI_API_KEY}),
+     * empty when unset. They exist whether or not {@code providers:} names them.
+     */
+    public static Map<String, ProviderConfig> builtInProviders(Map<String, String> environment) {
+        Map<String, ProviderConfig> providers = new LinkedHashMap<>();
+        for (ProviderConfig.Type type : ProviderConfig.Type.values()) {
+            String name = type.name().toLowerCase(Locale.ROOT);
+            providers.put(name, new ProviderConfig(name, type, baseUrl(type), apiKey(type, environment)));
+        }
+        return providers;
+    }
+
+    /** The API key of a provider of {@code type} whose entry leaves {@code apiKey} out. */
+    public static String apiKey(ProviderConfig.Type type, Map<String, String> environment) {
+        return environment.getOrDefault(type.name() + "_API_KEY", "");
+    }
+
+    /** The public endpoint of a provider type, used when {@code baseUrl} is left out. */
+    public static URI baseUrl(ProviderConfig.Type type) {
+        return switch (type) {
+            case ANTHROPIC -> URI.create("https://api.anthropic.com");
+            case OPENAI -> URI.create("https://api.openai.com/v1");
+        };
+    }
+
+    private static BreakerConfig consecutiveFailuresBreaker(int failures) {
+        return new BreakerConfig(Optional.empty(), OptionalInt.of(failures), OptionalInt.empty(), OptionalInt.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), RESET_TIMEOUT, HALF_OPEN_REQUESTS);
+    }
+}

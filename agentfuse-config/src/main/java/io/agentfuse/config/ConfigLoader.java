@@ -1,0 +1,72 @@
+package io.agentfuse.config;
+
+import io.agentfuse.config.internal.YamlConfigReader;
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Loads an agentfuse YAML file into an {@link AgentfuseConfig}: reads it, interpolates
+ * {@code ${ENV}} and {@code ${ENV:-default}}, validates every key and value, checks every
+ * reference, fills in the {@link ConfigDefaults}, and either returns a consistent configuration
+ * or throws a {@link ConfigException} listing <em>all</em> problems with their line and column.
+ * An unreadable file is a {@code ConfigException} too, so callers handle one failure type.
+ *
+ * <p>Stateless and thread-safe. The environment is a parameter, so that tests never depend on
+ * the real one.
+ *
+ * <pre>{@code
+ * AgentfuseConfig config = ConfigLoader.load(Path.of("agentfuse.yaml"));             // System.getenv()
+ * AgentfuseConfig test = ConfigLoader.load(file, Map.of("ANTHROPIC_API_KEY", "sk-test"));
+ * AgentfuseConfig inline = ConfigLoader.parse("models: {}", "inline.yaml", Map.of());
+ * }</pre>
+ */
+public final class ConfigLoader {
+
+    private ConfigLoader() {
+    }
+
+    /** Loads {@code file} with the process environment. */
+    public static AgentfuseConfig load(Path file) {
+        return load(file, System.getenv());
+    }
+
+    /**
+     * Loads {@code file}, resolving {@code ${NAME}} from {@code environment}.
+     *
+     * @throws ConfigException if the file cannot be read or holds any problem; its
+     *                         {@linkplain ConfigException#source() source} is {@code file} as given
+     */
+    public static AgentfuseConfig load(Path file, Map<String, String> environment) {
+        String source = file.toString();
+        String yaml;
+        try {
+            yaml = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw unreadable(source, "no such file");
+        } catch (CharacterCodingException e) {
+            throw unreadable(source, "the file is not UTF-8 text");
+        } catch (IOException e) {
+            throw unreadable(source, "cannot read the file: " + e.getMessage());
+        }
+        return parse(yaml, source, environment);
+    }
+
+    /**
+     * Parses YAML text, as {@link #load(Path, Map)} does with a file's content.
+     *
+     * @param source the name errors show for the text, for example {@code "agentfuse.yaml"}
+     */
+    public static AgentfuseConfig parse(String yaml, String source, Map<String, String> environment) {
+        return YamlConfigReader.read(yaml, source, environment);
+    }
+
+    private static ConfigException unreadable(String source, String reason) {
+        return new ConfigException(source, List.of(new ConfigError("", 0, 0, reason)));
+    }
+}

@@ -1,0 +1,51 @@
+package io.agentfuse.config;
+
+import java.net.URI;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One entry of the {@code mcpServers:} section: an MCP server the gateway proxies, with a
+ * breaker per tool of that server.
+ *
+ * <p>{@code url} is required. Defaults ({@link ConfigDefaults#MCP_TOOL}): {@code timeout: 30s},
+ * {@code retries: 2}, and a breaker that opens after 3 failures in a row for 5 minutes with one
+ * probe (the seed's MCP example). Entries of the top-level {@code tools:} section override these
+ * settings per tool name ({@code web_search}) or per server and tool ({@code search/web_search});
+ * {@link #tool(String)} gives the merged result. Immutable and thread-safe.
+ *
+ * <pre>{@code
+ * mcpServers:
+ *   search:
+ *     url: "http://127.0.0.1:9000/mcp"
+ *     timeout: 30s
+ *     retries: 2
+ *     circuitBreaker: { failureThreshold: 3, resetTimeout: 5m, halfOpenRequests: 1 }
+ * }</pre>
+ *
+ * @param name      the key under {@code mcpServers}
+ * @param url       the server's streamable-HTTP endpoint ({@code http} or {@code https})
+ * @param defaults  the settings of every tool of this server that {@code tools:} does not name
+ * @param overrides the settings of the tools that {@code tools:} names, merged over {@code defaults}
+ */
+public record McpServerConfig(String name, URI url, ToolConfig defaults, Map<String, ToolConfig> overrides) {
+
+    public McpServerConfig {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(url, "url");
+        Objects.requireNonNull(defaults, "defaults");
+        overrides = Collections.unmodifiableMap(new LinkedHashMap<>(overrides));
+    }
+
+    /** The settings of the tool {@code tool} of this server. */
+    public ToolConfig tool(String tool) {
+        return overrides.getOrDefault(tool, defaults);
+    }
+
+    /** The name of a tool's breaker in registries and the admin API: {@code tool:<server>/<tool>}. */
+    public String breakerId(String tool) {
+        return "tool:" + name + "/" + tool;
+    }
+}

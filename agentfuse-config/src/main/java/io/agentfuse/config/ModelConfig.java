@@ -1,0 +1,63 @@
+package io.agentfuse.config;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One entry of the {@code models:} section: a model name clients may ask for, and how calls to
+ * it are guarded.
+ *
+ * <p>Only {@code provider} is required. Defaults ({@link ConfigDefaults}): {@code upstreamModel}
+ * is the key itself, {@code contextWindow: 200000}, {@code timeout: 60s},
+ * {@code firstTokenTimeout: 20s}, {@code maxConcurrent: 64}, no fallbacks,
+ * {@code breaker: default}, and the top-level {@code retry}. The loader has checked every
+ * reference: the provider exists, each fallback is another configured model. The breaker is
+ * resolved (named entry or inline map) and the retry merged, so nothing needs looking up.
+ * Immutable and thread-safe.
+ *
+ * <pre>{@code
+ * models:
+ *   claude-sonnet-4:
+ *     provider: anthropic
+ *     upstreamModel: claude-sonnet-4-5
+ *     fallbacks: [claude-haiku-4, gpt-4o-mini]
+ *     breaker: default
+ *     retry: { maxAttempts: 4 }
+ * }</pre>
+ *
+ * @param name              the key under {@code models}: what clients put in {@code "model"}
+ * @param provider          the key of the provider that serves it
+ * @param upstreamModel     what the provider calls the model
+ * @param contextWindow     tokens the model can take in ({@code >= 1})
+ * @param timeout           a whole call's time limit ({@code > 0}; a bare number is seconds)
+ * @param firstTokenTimeout time limit until the first streamed byte ({@code > 0}; bare number: seconds)
+ * @param maxConcurrent     calls in flight at most ({@code >= 1})
+ * @param fallbacks         models to try, in order, when this one fails; empty = give up
+ * @param breakerName       the {@code breakers} entry used, or empty for an inline map
+ * @param breaker           the resolved breaker settings
+ * @param retry             the top-level retry with this model's overrides applied
+ */
+public record ModelConfig(String name, String provider, String upstreamModel, int contextWindow,
+                          Duration timeout, Duration firstTokenTimeout, int maxConcurrent,
+                          List<String> fallbacks, Optional<String> breakerName, BreakerConfig breaker,
+                          RetryConfig retry) {
+
+    public ModelConfig {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(provider, "provider");
+        Objects.requireNonNull(upstreamModel, "upstreamModel");
+        Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(firstTokenTimeout, "firstTokenTimeout");
+        fallbacks = List.copyOf(fallbacks);
+        Objects.requireNonNull(breakerName, "breakerName");
+        Objects.requireNonNull(breaker, "breaker");
+        Objects.requireNonNull(retry, "retry");
+    }
+
+    /** The name of this model's breaker in registries and the admin API: {@code model:<name>}. */
+    public String breakerId() {
+        return "model:" + name;
+    }
+}

@@ -1,0 +1,98 @@
+package io.agentfuse.config.internal;
+
+import io.agentfuse.config.BreakerConfig;
+import io.agentfuse.config.ConfigDefaults;
+import io.agentfuse.config.ModelConfig;
+import io.agentfuse.config.ProviderConfig;
+import io.agentfuse.config.RetryConfig;
+import io.agentfuse.config.internal.Node.MapNode;
+import io.agentfuse.config.internal.Node.ScalarNode;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads the {@code breakers:} and {@code models:} sections, resolving each model's provider,
+ * fallbacks, breaker (a name under {@code breakers} or an inline map) and retry (its own map
+ * merged over the top-level {@code retry}).
+ */
+final class ModelBinder {
+
+    private ModelBinder() {
+    }
+
+    /** The {@code breakers} entries, each over the model defaults; {@code default} is always there. */
+    static Map<String, BreakerConfig> breakers(MapReader root) {
+        var breakers = new LinkedHashMap<String, BreakerConfig>();
+        breakers.put(ConfigDefaults.DEFAULT_BREAKER_NAME, ConfigDefaults.MODEL_BREAKER);
+        root.namedSections("breakers").forEach((name, section) ->
+                breakers.put(name, BreakerBinder.read(section, ConfigDefaults.MODEL_BREAKER)));
+        return breakers;
+    }
+
+    static Map<String, ModelConfig> models(MapReader root, Map<String, ProviderConfig> providers,
+                                           Map<String, BreakerConfig> breakers, RetryConfig retry,
+                                           Set<String> modelNames) {
+        var models = new LinkedHashMap<String, ModelConfig>();
+        root.namedSections("models").forEach((name, section) -> {
+            Optional<String> provider = provider(section, providers.keySet());
+            String upstreamModel = section.string("upstreamModel", name);
+            int contextWindow = section.integer("contextWindow", ConfigDefaults.MODEL_CONTEXT_WINDOW, 1,
+                    Integer.MAX_VALUE);
+            Duration timeout = section.duration("timeout", ConfigDefaults.MODEL_TIMEOUT);
+            Duration firstTokenTimeout = section.duration("firstTokenTimeout",
+                    ConfigDefaults.MODEL_FIRST_TOKEN_TIMEOUT);
+            int maxConcurrent = section.integer("maxConcurrent", ConfigDefaults.MODEL_MAX_CONCURRENT, 1,
+                    Integer.MAX_VALUE);
+            List<String> fallbacks = FallbackBinder.read(section, modelNames, Optional.of(name));
+            Optional<String> breakerName = breakerName(section);
+            BreakerConfig breaker = breaker(section, breakerName, breakers);
+            RetryConfig modelRetry = RetryBinder.read(section.section("retry"), retry);
+            section.finish();
+            provider.ifPresent(providerName -> models.put(name, new ModelConfig(name, providerName, upstreamModel,
+                    contextWindow, timeout, firstTokenTimeout, maxConcurrent, fallbacks, breakerName, breaker,
+                    modelRetry)));
+        });
+        return models;
+    }
+
+    private static Optional<String> provider(MapReader section, Set<String> providers) {
+        Optional<String> provider = section.requiredString("provider");
+        if (provider.isPresent() && !providers.contains(provider.get())) {
+            section.error("provider", ClosestMatch.unknown("provider", provider.get(), providers));
+            return Optional.empty();
+        }
+        return provider;
+    }
+
+    /** The name under {@code breakers}, or empty for an inline map. */
+    private static Optional<String> breakerName(MapReader section) {
+        Optional<Node> node = section.find("breaker");
+        if (node.isEmpty()) {
+            return Optional.of(ConfigDefaults.DEFAULT_BREAKER_NAME);
+        }
+        return node.get() instanceof ScalarNode scalar && !scalar.isNull()
+                ? Optional.of(scalar.text()) : Optional.empty();
+    }
+
+    private static BreakerConfig breaker(MapReader section, Optional<String> name, Map<String, BreakerConfig> breakers) {
+        Optional<Node> node = section.find("breaker");
+        if (node.isPresent() && node.get() instanceof MapNode) {
+            return BreakerBinder.read(section.section("breaker"), ConfigDefaults.MODEL_BREAKER);
+        }
+        if (name.isEmpty()) {
+            section.error("breaker", "must be the name of a breakers entry or a map of breaker settings, but was "
+                    + node.map(Node::describe).orElse("nothing"));
+            return ConfigDefaults.MODEL_BREAKER;
+        }
+        BreakerConfig breaker = breakers.get(name.get());
+        if (breaker == null) {
+            section.error("breaker", ClosestMatch.unknown("breaker", name.get(), breakers.keySet()));
+            return ConfigDefaults.MODEL_BREAKER;
+        }
+        return breaker;
+    }
+}

@@ -1,0 +1,57 @@
+package io.agentfuse.config.internal;
+
+import io.agentfuse.config.ConfigDefaults;
+import io.agentfuse.config.ProviderConfig;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Reads the {@code providers:} section. An entry named after a provider type may leave out
+ * {@code type}; {@code baseUrl} defaults to the type's public endpoint. The two built-in
+ * providers, {@code anthropic} and {@code openai}, exist even when the section leaves them out,
+ * and either one's {@code apiKey} defaults to its conventional variable
+ * ({@code ANTHROPIC_API_KEY}, {@code OPENAI_API_KEY}), empty when that is unset.
+ */
+final class ProviderBinder {
+
+    private static final List<String> HTTP_SCHEMES = List.of("http", "https");
+
+    private ProviderBinder() {
+    }
+
+    static Map<String, ProviderConfig> providers(MapReader root, Map<String, String> environment) {
+        var providers = new LinkedHashMap<String, ProviderConfig>();
+        Map<String, MapReader> sections = root.namedSections("providers");
+        sections.forEach((name, section) -> provider(name, section, environment)
+                .ifPresent(provider -> providers.put(name, provider)));
+        ConfigDefaults.builtInProviders(environment).forEach(providers::putIfAbsent);
+        return providers;
+    }
+
+    private static Optional<ProviderConfig> provider(String name, MapReader section, Map<String, String> environment) {
+        Optional<ProviderConfig.Type> implied = typeNamed(name);
+        Optional<ProviderConfig.Type> type = section.find("type").isPresent() || implied.isEmpty()
+                ? section.requiredChoice("type", ProviderConfig.Type.class) : implied;
+        Optional<URI> baseUrl = section.url("baseUrl", type.map(ConfigDefaults::baseUrl), HTTP_SCHEMES);
+        String apiKey = section.string("apiKey", type.map(t -> ConfigDefaults.apiKey(t, environment)).orElse(""));
+        section.finish();
+        if (type.isEmpty() || baseUrl.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new ProviderConfig(name, type.get(), baseUrl.get(), apiKey));
+    }
+
+    /** {@code anthropic:} implies {@code type: anthropic}. */
+    private static Optional<ProviderConfig.Type> typeNamed(String name) {
+        for (ProviderConfig.Type type : ProviderConfig.Type.values()) {
+            if (type.name().toLowerCase(Locale.ROOT).equals(name)) {
+                return Optional.of(type);
+            }
+        }
+        return Optional.empty();
+    }
+}

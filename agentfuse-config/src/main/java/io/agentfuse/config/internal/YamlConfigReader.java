@@ -1,0 +1,33 @@
+package io.agentfuse.config.internal;
+
+import io.agentfuse.config.AgentfuseConfig;
+import io.agentfuse.config.ConfigException;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The pipeline behind {@link io.agentfuse.config.ConfigLoader}: YAML text → located node tree
+ * (with {@code ${ENV}} interpolated) → validated, resolved {@link AgentfuseConfig}. Stateless
+ * and thread-safe; each call uses fresh state.
+ */
+public final class YamlConfigReader {
+
+    private YamlConfigReader() {
+    }
+
+    /**
+     * @param yaml        the file's text
+     * @param source      the file's name as errors show it
+     * @param environment the variables {@code ${NAME}} may refer to
+     * @throws ConfigException with every problem found, if there is any
+     */
+    public static AgentfuseConfig read(String yaml, String source, Map<String, String> environment) {
+        var problems = new Problems();
+        Optional<Node.MapNode> root = new YamlTreeReader(new EnvInterpolator(environment), problems).read(yaml);
+        Optional<AgentfuseConfig> config = root.map(map -> ConfigBinder.bind(map, environment, problems));
+        if (!problems.isEmpty() || config.isEmpty()) {
+            throw new ConfigException(source, problems.inFileOrder());
+        }
+        return config.get();
+    }
+}

@@ -1,0 +1,78 @@
+package io.agentfuse.core;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.CompletionException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RetryAfterTest {
+
+    /** 2026-01-01T00:00:00Z, a Thursday. */
+    private static final long NOW = ManualClock.DEFAULT_EPOCH_MILLIS;
+    private static final long SECOND = 1_000_000_000L;
+
+    @Test
+    void readsDeltaSeconds() {
+        assertThat(RetryAfter.nanos(null, "120", NOW)).isEqualTo(120 * SECOND);
+        assertThat(RetryAfter.nanos(null, " 7 ", NOW)).isEqualTo(7 * SECOND);
+        assertThat(RetryAfter.nanos(null, "0", NOW)).isZero();
+    }
+
+    @Test
+    void readsDecimalSeconds() {
+        assertThat(RetryAfter.nanos(null, "1.5", NOW)).isEqualTo(1_500_000_000L);
+    }
+
+    @Test
+    void readsAnHttpDateInTheFutureAsTheTimeUntilThen() {
+        assertThat(RetryAfter.nanos(null, "Thu, 01 Jan 2026 00:02:00 GMT", NOW)).isEqualTo(120 * SECOND);
+    }
+
+    @Test
+    void readsAnHttpDateInThePastAsZero() {
+        assertThat(RetryAfter.nanos(null, "Wed, 31 Dec 2025 23:59:00 GMT", NOW)).isZero();
+    }
+
+    @Test
+    void retryAfterMsWinsOverRetryAfter() {
+        assertThat(RetryAfter.nanos("250", "120", NOW)).isEqualTo(250_000_000L);
+        assertThat(RetryAfter.nanos("1500.5", null, NOW)).isEqualTo(1_500_500_000L);
+    }
+
+    @Test
+    void malformedRetryAfterMsFallsBackToRetryAfter() {
+        assertThat(RetryAfter.nanos("soon", "3", NOW)).isEqualTo(3 * SECOND);
+    }
+
+    @Test
+    void malformedOrMissingValuesGiveNone() {
+        assertThat(RetryAfter.nanos(null, "soon", NOW)).isEqualTo(RetryAfter.NONE);
+        assertThat(RetryAfter.nanos(null, "-5", NOW)).isEqualTo(RetryAfter.NONE);
+        assertThat(RetryAfter.nanos(null, "NaN", NOW)).isEqualTo(RetryAfter.NONE);
+        assertThat(RetryAfter.nanos(null, "Thursday noon", NOW)).isEqualTo(RetryAfter.NONE);
+        assertThat(RetryAfter.nanos("-1", "", NOW)).isEqualTo(RetryAfter.NONE);
+        assertThat(RetryAfter.nanos(null, null, NOW)).isEqualTo(RetryAfter.NONE);
+    }
+
+    @Test
+    void readsTheHintsOfAnHttpStatusException() {
+        assertThat(RetryAfter.ofError(new HttpStatusException(429, "slow down", "120", null), NOW))
+                .isEqualTo(120 * SECOND);
+        assertThat(RetryAfter.ofError(new HttpStatusException(429, null, "120", "800"), NOW))
+                .isEqualTo(800_000_000L);
+    }
+
+    @Test
+    void readsTheHintsOfAWrappedHttpStatusException() {
+        Throwable wrapped = new CompletionException(new HttpStatusException(529, null, "30", null));
+
+        assertThat(RetryAfter.ofError(wrapped, NOW)).isEqualTo(30 * SECOND);
+    }
+
+    @Test
+    void otherErrorsCarryNoHint() {
+        assertThat(RetryAfter.ofError(new IllegalStateException(), NOW)).isEqualTo(RetryAfter.NONE);
+        assertThat(RetryAfter.ofError(new HttpStatusException(429), NOW)).isEqualTo(RetryAfter.NONE);
+    }
+}

@@ -1,0 +1,95 @@
+package io.agentfuse.gateway.dialect;
+
+import io.vertx.core.json.JsonObject;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A chat request in the neutral model, parsed from either dialect.
+ *
+ * <p><b>Why a neutral model</b> rather than translating one JSON shape straight into the other:
+ * a request may be sent on to either dialect and a response read from either, so direct
+ * translation needs four converters per direction (request, response, stream each way) that
+ * all re-implement the same semantics; the neutral model needs one reader and one writer per
+ * dialect and makes the supported subset explicit and testable. Its cost — fields the model
+ * does not carry — is paid only when crossing dialects: a request sent on in its own dialect
+ * is forwarded from {@link #original()}, untouched except for the model name. Features that the
+ * model cannot carry are listed in {@link #untranslatable()} at parse time, and translating to
+ * the other dialect then fails with those reasons.
+ *
+ * <p>Immutable, except that {@link #original()} is a copy the caller may change freely.
+ *
+ * <pre>{@code
+ * ChatRequest request = Dialect.OPENAI.parseRequest(body);
+ * JsonObject upstream = DialectTranslator.upstreamRequest(request, Dialect.ANTHROPIC, "claude-haiku-4-5");
+ * }</pre>
+ *
+ * @param dialect        the dialect it was parsed from
+ * @param original       the body as received
+ * @param model          the requested model name
+ * @param system         the system prompt, or {@code null}
+ * @param messages       the conversation, oldest first
+ * @param tools          the tools offered to the model
+ * @param toolChoice     the tool choice, or {@code null} for the provider default
+ * @param sampling       length and sampling limits
+ * @param streamMode     whether and how to stream
+ * @param endUser        an end-user id for abuse tracking (OpenAI {@code user}, Anthropic
+ *                       {@code metadata.user_id}), or {@code null}
+ * @param untranslatable why the request cannot be written in the other dialect; empty when it can
+ */
+public record ChatRequest(Dialect dialect, JsonObject original, String model, String system,
+                          List<ChatMessage> messages, List<ToolDefinition> tools, ToolChoice toolChoice,
+                          Sampling sampling, StreamMode streamMode, String endUser, List<String> untranslatable) {
+
+    /** Whether to stream, and whether an OpenAI caller asked for usage in the stream. */
+    public enum StreamMode {
+        /** One complete answer. */
+        NONE,
+        /** SSE, without a usage chunk for OpenAI callers. */
+        STREAM,
+        /** SSE, with OpenAI's final usage chunk ({@code stream_options.include_usage}). */
+        STREAM_WITH_USAGE;
+
+        /** Whether the answer is streamed. */
+        public boolean streams() {
+            return this != NONE;
+        }
+    }
+
+    /**
+     * Length and sampling limits; every field is optional ({@code null}).
+     *
+     * @param maxTokens     maximum output tokens
+     * @param temperature   sampling temperature
+     * @param topP          nucleus sampling
+     * @param stopSequences sequences that end the answer; empty when none
+     */
+    public record Sampling(Integer maxTokens, Double temperature, Double topP, List<String> stopSequences) {
+        public Sampling {
+            stopSequences = List.copyOf(stopSequences == null ? List.of() : stopSequences);
+        }
+    }
+
+    public ChatRequest {
+        Objects.requireNonNull(dialect, "dialect");
+        original = Objects.requireNonNull(original, "original").copy();
+        Objects.requireNonNull(model, "model");
+        messages = List.copyOf(messages);
+        tools = List.copyOf(tools);
+        Objects.requireNonNull(sampling, "sampling");
+        Objects.requireNonNull(streamMode, "streamMode");
+        untranslatable = List.copyOf(untranslatable);
+    }
+
+    /** A copy of the body as received. */
+    @Override
+    public JsonObject original() {
+        return original.copy();
+    }
+
+    /** Whether the answer is streamed. */
+    public boolean stream() {
+        return streamMode.streams();
+    }
+}

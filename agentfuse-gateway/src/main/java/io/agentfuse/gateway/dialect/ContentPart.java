@@ -1,0 +1,75 @@
+package io.agentfuse.gateway.dialect;
+
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonObject;
+
+import java.util.Objects;
+
+/**
+ * One piece of a message's content in the neutral model: text, an image, a tool call the
+ * assistant made, or the result of one that the caller sends back.
+ *
+ * <p>All implementations are immutable records.
+ *
+ * <pre>{@code
+ * new ChatMessage(Role.ASSISTANT, List.of(new ContentPart.ToolCall("call_1", "get_weather", "{\"city\":\"Paris\"}")));
+ * new ChatMessage(Role.USER, List.of(new ContentPart.ToolResult("call_1", "18°C", false)));
+ * }</pre>
+ */
+public sealed interface ContentPart {
+
+    /** Plain text. */
+    record Text(String text) implements ContentPart {
+        public Text {
+            Objects.requireNonNull(text, "text");
+        }
+    }
+
+    /**
+     * An image, by URL: {@code https://…} or a {@code data:<media type>;base64,<data>} URL (how
+     * OpenAI carries inline images; Anthropic's base64 sources are converted to and from it).
+     */
+    record Image(String url) implements ContentPart {
+        public Image {
+            Objects.requireNonNull(url, "url");
+        }
+    }
+
+    /** A call of tool {@code name}; {@code arguments} is JSON text (an object). */
+    record ToolCall(String id, String name, String arguments) implements ContentPart {
+        public ToolCall {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(arguments, "arguments");
+        }
+
+        /**
+         * The arguments as a JSON object, as Anthropic carries them; blank arguments (which
+         * OpenAI streams send for argument-less calls) count as {@code {}}.
+         *
+         * @throws UntranslatableException when the arguments are not a JSON object
+         */
+        public JsonObject argumentsAsObject() {
+            if (arguments.isBlank()) {
+                return new JsonObject();
+            }
+            try {
+                if (Json.decodeValue(arguments) instanceof JsonObject object) {
+                    return object;
+                }
+            } catch (DecodeException e) {
+                // reported below, with the call it belongs to
+            }
+            throw new UntranslatableException("arguments of tool call " + id + " (" + name + ") are not a JSON object");
+        }
+    }
+
+    /** The result of tool call {@code toolCallId}, as text; {@code isError} when the tool failed. */
+    record ToolResult(String toolCallId, String content, boolean isError) implements ContentPart {
+        public ToolResult {
+            Objects.requireNonNull(toolCallId, "toolCallId");
+            Objects.requireNonNull(content, "content");
+        }
+    }
+}

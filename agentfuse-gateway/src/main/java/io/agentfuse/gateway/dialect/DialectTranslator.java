@@ -1,0 +1,66 @@
+package io.agentfuse.gateway.dialect;
+
+import io.agentfuse.core.Clock;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * Carries requests and responses between the caller's dialect and a provider's, so that a
+ * fallback chain may cross from Claude models to OpenAI models and back.
+ *
+ * <p>Within one dialect nothing is re-written: the caller's body goes upstream as received,
+ * with only the model name replaced (and, for OpenAI streams, usage requested so tokens can be
+ * counted), and the provider's body comes back as sent. Across dialects, the neutral model is
+ * the bridge, and a request listing {@link ChatRequest#untranslatable()} features fails with
+ * {@link UntranslatableException} — the fallback step is skipped with that reason.
+ *
+ * <p>Stateless and thread-safe.
+ *
+ * <pre>{@code
+ * JsonObject upstreamBody = DialectTranslator.upstreamRequest(request, Dialect.OPENAI, "gpt-4o-mini");
+ * JsonObject clientBody = DialectTranslator.clientResponse(answer, Dialect.OPENAI, request.dialect(), clock);
+ * }</pre>
+ */
+public final class DialectTranslator {
+
+    private DialectTranslator() {
+    }
+
+    /**
+     * The body to send to a provider of dialect {@code target} for its model {@code upstreamModel}.
+     *
+     * @throws UntranslatableException when the request cannot be expressed in {@code target}
+     */
+    public static JsonObject upstreamRequest(ChatRequest request, Dialect target, String upstreamModel) {
+        if (request.dialect() == target) {
+            JsonObject body = request.original().put("model", upstreamModel);
+            if (target == Dialect.OPENAI && request.stream()) {
+                JsonObject options = body.getValue("stream_options") instanceof JsonObject o ? o : new JsonObject();
+                body.put("stream_options", options.put("include_usage", true));
+            }
+            return body;
+        }
+        if (!request.untranslatable().isEmpty()) {
+            throw new UntranslatableException(request.untranslatable());
+        }
+        return target.writeRequest(request, upstreamModel);
+    }
+
+    /**
+     * The body to return to a caller of dialect {@code client} for a provider's complete answer
+     * {@code upstreamBody} in dialect {@code upstream}.
+     *
+     * @throws UntranslatableException when the answer cannot be expressed in {@code client}
+     */
+    public static JsonObject clientResponse(JsonObject upstreamBody, Dialect upstream, Dialect client, Clock clock) {
+        if (upstream == client) {
+            return upstreamBody;
+        }
+        return client.writeResponse(upstream.parseResponse(upstreamBody, clock));
+    }
+
+    /** A translator for one streamed answer; see {@link StreamTranslator}. */
+    public static StreamTranslator streamTranslator(ChatRequest request, Dialect upstream, Clock clock) {
+        return StreamTranslator.between(upstream, request.dialect(),
+                request.streamMode() == ChatRequest.StreamMode.STREAM_WITH_USAGE, clock);
+    }
+}

@@ -1,0 +1,37 @@
+package io.agentfuse.gateway.dialect;
+
+import io.agentfuse.gateway.sse.SseEvent;
+
+import java.util.List;
+
+/**
+ * Reads one dialect's SSE events, one at a time, as neutral {@link StreamEvent}s, keeping the
+ * state that the dialect spreads over several events (OpenAI's usage arrives after its finish
+ * reason; Anthropic's input and output tokens arrive in different events).
+ *
+ * <p>Not thread-safe: one decoder per stream, fed in order. Get one from
+ * {@link Dialect#streamDecoder()}.
+ *
+ * <pre>{@code
+ * StreamDecoder decoder = Dialect.ANTHROPIC.streamDecoder();
+ * for (StreamEvent event : decoder.decode(sseEvent)) { ... }
+ * }</pre>
+ */
+public interface StreamDecoder {
+
+    /** The neutral events carried by {@code event} (often none, sometimes several). */
+    List<StreamEvent> decode(SseEvent event);
+
+    /**
+     * The upstream response ended. Returns the events still owed: nothing after a proper end, a
+     * {@link StreamEvent.Finish} when the dialect's end marker is merely missing after a finish
+     * reason, else an {@link StreamEvent.Error} — a stream cut short must not look complete.
+     */
+    List<StreamEvent> end();
+
+    /** Whether the stream reached its end (finished or failed). */
+    boolean finished();
+
+    /** The tokens reported so far ({@link Usage#ZERO} until the provider says). */
+    Usage usage();
+}

@@ -1,0 +1,62 @@
+package io.agentfuse.gateway.dialect;
+
+import java.util.Objects;
+
+/**
+ * One step of a streamed answer in the neutral model: what a {@link StreamDecoder} reads from
+ * one dialect's SSE events and a {@link StreamEncoder} writes as the other's.
+ *
+ * <p>A well-formed stream is one {@link Start}, then text and tool-call events in order, then
+ * one {@link Finish} — or an {@link Error} at any point, which ends it. Tool calls are numbered
+ * from 0 in the order they start ({@code index}), whatever the dialect's own block numbering.
+ * All implementations are immutable records.
+ */
+public sealed interface StreamEvent {
+
+    /** The answer begins; {@code usage} holds the input tokens when the dialect tells them up front. */
+    record Start(String id, String model, Usage usage) implements StreamEvent {
+        public Start {
+            id = id == null ? "" : id;
+            model = model == null ? "" : model;
+            usage = usage == null ? Usage.ZERO : usage;
+        }
+    }
+
+    /** A piece of the answer's text. */
+    record TextDelta(String text) implements StreamEvent {
+        public TextDelta {
+            Objects.requireNonNull(text, "text");
+        }
+    }
+
+    /** Tool call number {@code index} begins. */
+    record ToolCallStart(int index, String id, String name) implements StreamEvent {
+        public ToolCallStart {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(name, "name");
+        }
+    }
+
+    /** A piece of the JSON arguments of tool call number {@code index}. */
+    record ToolCallDelta(int index, String arguments) implements StreamEvent {
+        public ToolCallDelta {
+            Objects.requireNonNull(arguments, "arguments");
+        }
+    }
+
+    /** The answer is complete: why it stopped, and the tokens of the whole call. */
+    record Finish(FinishReason reason, String stopSequence, Usage usage) implements StreamEvent {
+        public Finish {
+            reason = reason == null ? FinishReason.STOP : reason;
+            usage = usage == null ? Usage.ZERO : usage;
+        }
+    }
+
+    /** The stream failed; {@code type} is an error type of the caller's dialect or the gateway's. */
+    record Error(String type, String message) implements StreamEvent {
+        public Error {
+            Objects.requireNonNull(type, "type");
+            Objects.requireNonNull(message, "message");
+        }
+    }
+}

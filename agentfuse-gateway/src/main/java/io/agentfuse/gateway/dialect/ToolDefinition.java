@@ -1,0 +1,33 @@
+package io.agentfuse.gateway.dialect;
+
+import io.vertx.core.json.JsonObject;
+
+import java.util.Objects;
+
+/**
+ * A tool the model may call: OpenAI's {@code {"type": "function", "function": {name, description,
+ * parameters}}} and Anthropic's {@code {name, description, input_schema}} are the same thing.
+ *
+ * <p>Immutable: the schema is copied in and out.
+ *
+ * @param name        the tool name
+ * @param description what it does, or {@code null}
+ * @param parameters  the JSON Schema of its arguments (an object schema)
+ */
+public record ToolDefinition(String name, String description, JsonObject parameters) {
+
+    /** The schema used when a tool declares none: an object with no properties. */
+    public static JsonObject emptySchema() {
+        return new JsonObject().put("type", "object").put("properties", new JsonObject());
+    }
+
+    public ToolDefinition {
+        Objects.requireNonNull(name, "name");
+        parameters = parameters == null ? emptySchema() : parameters.copy();
+    }
+
+    @Override
+    public JsonObject parameters() {
+        return parameters.copy();
+    }
+}

@@ -1,0 +1,36 @@
+package io.agentfuse.gateway.dialect;
+
+/**
+ * Tokens a call used, as the provider reported them. {@code inputTokens} counts every input
+ * token the provider processed, cached or not (OpenAI's {@code prompt_tokens}; Anthropic's
+ * {@code input_tokens + cache_creation_input_tokens + cache_read_input_tokens}).
+ *
+ * <p>Immutable. {@code Usage.of(12, 30).total() == 42}.
+ *
+ * @param inputTokens  tokens read, {@code >= 0}
+ * @param outputTokens tokens written, {@code >= 0}
+ */
+public record Usage(long inputTokens, long outputTokens) {
+
+    /** No tokens. */
+    public static final Usage ZERO = new Usage(0, 0);
+
+    public Usage {
+        if (inputTokens < 0) {
+            throw new IllegalArgumentException("inputTokens must be >= 0, but was " + inputTokens);
+        }
+        if (outputTokens < 0) {
+            throw new IllegalArgumentException("outputTokens must be >= 0, but was " + outputTokens);
+        }
+    }
+
+    /** Usage of {@code inputTokens} in and {@code outputTokens} out. */
+    public static Usage of(long inputTokens, long outputTokens) {
+        return new Usage(inputTokens, outputTokens);
+    }
+
+    /** Input plus output tokens — what a {@code tokenOveruse} trigger compares with its limit. */
+    public long total() {
+        return inputTokens + outputTokens;
+    }
+}

@@ -1,0 +1,229 @@
+package io.agentfuse.gateway.dialect.anthropic;
+
+import io.agentfuse.gateway.dialect.ChatMessage;
+import io.agentfuse.gateway.dialect.ChatMessage.Role;
+import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.dialect.ChatRequest.Sampling;
+import io.agentfuse.gateway.dialect.ChatRequest.StreamMode;
+import io.agentfuse.gateway.dialect.ContentPart;
+import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.dialect.FieldReader;
+import io.agentfuse.gateway.dialect.InvalidRequestException;
+import io.agentfuse.gateway.dialect.ToolChoice;
+import io.agentfuse.gateway.dialect.ToolDefinition;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Parses and validates an Anthropic Messages request into a {@link ChatRequest}.
+ *
+ * <p>Unknown top-level fields and content blocks of unknown type are rejected. When the request
+ * must cross to OpenAI: {@code top_k}, {@code thinking}, {@code service_tier} and earlier
+ * {@code thinking} blocks are dropped (hints and reasoning traces the other side cannot use);
+ * documents, search results, server tools and their blocks, file image sources, images inside
+ * tool results, {@code container}, {@code mcp_servers} and {@code context_management} are
+ * untranslatable.
+ *
+ * <p>Stateless and thread-safe. {@code ChatRequest r = AnthropicRequestParser.parse(body);}
+ */
+public final class AnthropicRequestParser {
+
+    private static final Set<String> KNOWN = Set.of("model", "messages", "max_tokens", "system", "temperature",
+            "top_p", "top_k", "stop_sequences", "stream", "tools", "tool_choice", "metadata", "thinking",
+            "service_tier", "container", "mcp_servers", "context_management");
+    private static final Set<String> UNTRANSLATABLE_BLOCKS = Set.of("document", "search_result", "server_tool_use",
+            "web_search_tool_result", "web_fetch_tool_result", "code_execution_tool_result", "mcp_tool_use",
+            "mcp_tool_result", "container_upload", "bash_code_execution_tool_result",
+            "text_editor_code_execution_tool_result");
+    private static final Set<String> DROPPED_BLOCKS = Set.of("thinking", "redacted_thinking");
+
+    private AnthropicRequestParser() {
+    }
+
+    /** @throws InvalidRequestException naming the first bad field */
+    public static ChatRequest parse(JsonObject body) {
+        FieldReader root = FieldReader.root(body);
+        root.rejectUnknown(KNOWN);
+        List<String> untranslatable = new ArrayList<>();
+        String model = root.requiredString("model");
+        Integer maxTokens = root.optionalInt("max_tokens", 1);
+        if (maxTokens == null) {
+            throw root.problem("max_tokens", "is required");
+        }
+        String system = parseSystem(root);
+        List<ChatMessage> messages = parseMessages(root, untranslatable);
+        List<ToolDefinition> tools = parseTools(root, untranslatable);
+        ToolChoice toolChoice = parseToolChoice(root);
+        Sampling sampling = new Sampling(maxTokens, root.optionalNumber("temperature", 0, 1),
+                root.optionalNumber("top_p", 0, 1), stopSequences(root));
+        root.optionalInt("top_k", 0);
+        for (String field : List.of("container", "mcp_servers", "context_management")) {
+            if (root.has(field)) {
+                untranslatable.add(field);
+            }
+        }
+        FieldReader metadata = root.optionalObject("metadata");
+        String endUser = metadata == null ? null : metadata.optionalString("user_id");
+        StreamMode stream = Boolean.TRUE.equals(root.optionalBoolean("stream")) ? StreamMode.STREAM : StreamMode.NONE;
+        return new ChatRequest(Dialect.ANTHROPIC, body, model, system, messages, tools, toolChoice, sampling, stream,
+                endUser, untranslatable);
+    }
+
+    private static String parseSystem(FieldReader root) {
+        Object system = root.value("system");
+        if (system == null || system instanceof String) {
+            return (String) system;
+        }
+        if (!(system instanceof JsonArray blocks)) {
+            throw root.problem("system", "must be a string or an array of text blocks");
+        }
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < blocks.size(); i++) {
+            FieldReader block = root.objectAt("system", i);
+            if (!"text".equals(block.requiredString("type"))) {
+                throw block.problem("type", "must be \"text\", but was \"" + block.requiredString("type") + "\"");
+            }
+            text.append(text.length() == 0 ? "" : "\n\n").append(block.requiredString("text"));
+        }
+        return text.toString();
+    }
+
+    private static List<ChatMessage> parseMessages(FieldReader root, List<String> untranslatable) {
+        JsonArray array = root.requiredArray("messages");
+        if (array.isEmpty()) {
+            throw root.problem("messages", "must not be empty");
+        }
+        List<ChatMessage> messages = new ArrayList<>();
+        for (int i = 0; i < array.size(); i++) {
+            FieldReader message = root.objectAt("messages", i);
+            String roleName = message.requiredString("role");
+            Role role = switch (roleName) {
+                case "user" -> Role.USER;
+                case "assistant" -> Role.ASSISTANT;
+                default -> throw message.problem("role", "must be \"user\" or \"assistant\", but was \"" + roleName + "\"");
+            };
+            messages.add(new ChatMessage(role, content(message, role, untranslatable)));
+        }
+        return messages;
+    }
+
+    private static List<ContentPart> content(FieldReader message, Role role, List<String> untranslatable) {
+        Object content = message.value("content");
+        if (content instanceof String text) {
+            return List.of(new ContentPart.Text(text));
+        }
+        if (!(content instanceof JsonArray blocks)) {
+            throw message.problem("content", "is required and must be a string or an array of content blocks");
+        }
+        List<ContentPart> parts = new ArrayList<>();
+        for (int i = 0; i < blocks.size(); i++) {
+            FieldReader block = message.objectAt("content", i);
+            String type = block.requiredString("type");
+            switch (type) {
+                case "text" -> parts.add(new ContentPart.Text(block.requiredString("text")));
+                case "image" -> image(block, untranslatable, parts);
+                case "tool_use" -> {
+                    requireRole(block, type, role, Role.ASSISTANT);
+                    parts.add(new ContentPart.ToolCall(block.requiredString("id"), block.requiredString("name"),
+                            block.requiredObject("input").json().encode()));
+                }
+                case "tool_result" -> {
+                    requireRole(block, type, role, Role.USER);
+                    parts.add(new ContentPart.ToolResult(block.requiredString("tool_use_id"),
+                            toolResultText(block, untranslatable), Boolean.TRUE.equals(block.optionalBoolean("is_error"))));
+                }
+                default -> {
+                    if (UNTRANSLATABLE_BLOCKS.contains(type)) {
+                        untranslatable.add(block.path("type") + " '" + type + "' blocks");
+                    } else if (!DROPPED_BLOCKS.contains(type)) {
+                        throw block.problem("type", "is not a known content block type: \"" + type + "\"");
+                    }
+                }
+            }
+        }
+        return parts;
+    }
+
+    private static void image(FieldReader block, List<String> untranslatable, List<ContentPart> parts) {
+        FieldReader source = block.requiredObject("source");
+        String type = source.requiredString("type");
+        switch (type) {
+            case "base64" -> parts.add(new ContentPart.Image("data:" + source.requiredString("media_type") + ";base64,"
+                    + source.requiredString("data")));
+            case "url" -> parts.add(new ContentPart.Image(source.requiredString("url")));
+            default -> untranslatable.add(source.path("type") + " '" + type + "' image sources");
+        }
+    }
+
+    private static String toolResultText(FieldReader block, List<String> untranslatable) {
+        Object content = block.value("content");
+        if (content == null || content instanceof String) {
+            return content == null ? "" : (String) content;
+        }
+        if (!(content instanceof JsonArray items)) {
+            throw block.problem("content", "must be a string or an array of content blocks");
+        }
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < items.size(); i++) {
+            FieldReader item = block.objectAt("content", i);
+            String type = item.requiredString("type");
+            if ("text".equals(type)) {
+                text.append(text.length() == 0 ? "" : "\n").append(item.requiredString("text"));
+            } else {
+                untranslatable.add(item.path("type") + " '" + type + "' inside a tool result");
+            }
+        }
+        return text.toString();
+    }
+
+    private static void requireRole(FieldReader block, String type, Role actual, Role expected) {
+        if (actual != expected) {
+            throw block.problem("type", "'" + type + "' blocks belong in " + expected.name().toLowerCase()
+                    + " messages, not " + actual.name().toLowerCase() + " messages");
+        }
+    }
+
+    private static List<ToolDefinition> parseTools(FieldReader root, List<String> untranslatable) {
+        JsonArray array = root.optionalArray("tools");
+        List<ToolDefinition> tools = new ArrayList<>();
+        for (int i = 0; array != null && i < array.size(); i++) {
+            FieldReader tool = root.objectAt("tools", i);
+            String type = tool.optionalString("type");
+            if (type != null && !"custom".equals(type)) {
+                // Versioned server and client tools (web_search_20250305, bash_20250124, ...) run at Anthropic.
+                untranslatable.add(tool.path("type") + " '" + type + "' tools");
+                continue;
+            }
+            tools.add(new ToolDefinition(tool.requiredString("name"), tool.optionalString("description"),
+                    tool.requiredObject("input_schema").json()));
+        }
+        return tools;
+    }
+
+    private static ToolChoice parseToolChoice(FieldReader root) {
+        FieldReader choice = root.optionalObject("tool_choice");
+        if (choice == null) {
+            return null;
+        }
+        String type = choice.requiredString("type");
+        boolean parallel = !Boolean.TRUE.equals(choice.optionalBoolean("disable_parallel_tool_use"));
+        return switch (type) {
+            case "auto" -> new ToolChoice(ToolChoice.Mode.AUTO, null, parallel);
+            case "any" -> new ToolChoice(ToolChoice.Mode.REQUIRED, null, parallel);
+            case "none" -> new ToolChoice(ToolChoice.Mode.NONE, null, parallel);
+            case "tool" -> new ToolChoice(ToolChoice.Mode.TOOL, choice.requiredString("name"), parallel);
+            default -> throw choice.problem("type", "must be one of auto, any, tool, none, but was \"" + type + "\"");
+        };
+    }
+
+    private static List<String> stopSequences(FieldReader root) {
+        if (root.value("stop_sequences") instanceof String) {
+            throw root.problem("stop_sequences", "must be an array of strings");
+        }
+        return root.stringOrStrings("stop_sequences");
+    }
+}

@@ -1,0 +1,158 @@
+package io.agentfuse.gateway.dialect.anthropic;
+
+import io.agentfuse.gateway.dialect.ChatMessage;
+import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.dialect.ChatRequest.Sampling;
+import io.agentfuse.gateway.dialect.ContentPart;
+import io.agentfuse.gateway.dialect.ToolChoice;
+import io.agentfuse.gateway.dialect.ToolDefinition;
+import io.agentfuse.gateway.dialect.UntranslatableException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Writes a neutral {@link ChatRequest} as an Anthropic Messages request body.
+ *
+ * <p>Anthropic's rules are enforced here: {@code max_tokens} is required (default
+ * {@value #DEFAULT_MAX_TOKENS} when the caller gave none); consecutive messages of one role are
+ * merged into one turn, with tool results first in a user turn; empty text blocks and messages
+ * left empty are dropped; tool-call arguments must be a JSON object (an empty string counts as
+ * {@code {}}), else the request is untranslatable.
+ *
+ * <p>Stateless and thread-safe.
+ * {@code JsonObject body = AnthropicRequestWriter.write(request, "claude-haiku-4-5");}
+ */
+public final class AnthropicRequestWriter {
+
+    /** The {@code max_tokens} sent when the caller set no limit. */
+    public static final int DEFAULT_MAX_TOKENS = 4096;
+
+    private AnthropicRequestWriter() {
+    }
+
+    /** @throws UntranslatableException when a tool call's arguments are not a JSON object */
+    public static JsonObject write(ChatRequest request, String model) {
+        Sampling sampling = request.sampling();
+        JsonObject body = new JsonObject().put("model", model)
+                .put("max_tokens", sampling.maxTokens() != null ? sampling.maxTokens() : DEFAULT_MAX_TOKENS);
+        if (request.system() != null && !request.system().isBlank()) {
+            body.put("system", request.system());
+        }
+        body.put("messages", messages(request.messages()));
+        writeTools(request, body);
+        if (sampling.temperature() != null) {
+            body.put("temperature", sampling.temperature());
+        }
+        if (sampling.topP() != null) {
+            body.put("top_p", sampling.topP());
+        }
+        if (!sampling.stopSequences().isEmpty()) {
+            body.put("stop_sequences", new JsonArray(sampling.stopSequences()));
+        }
+        if (request.stream()) {
+            body.put("stream", true);
+        }
+        if (request.endUser() != null) {
+            body.put("metadata", new JsonObject().put("user_id", request.endUser()));
+        }
+        return body;
+    }
+
+    private static JsonArray messages(List<ChatMessage> messages) {
+        JsonArray out = new JsonArray();
+        ChatMessage.Role currentRole = null;
+        List<JsonObject> toolResults = new ArrayList<>();
+        List<JsonObject> others = new ArrayList<>();
+        for (ChatMessage message : messages) {
+            if (message.role() != currentRole) {
+                flush(currentRole, toolResults, others, out);
+                currentRole = message.role();
+            }
+            for (ContentPart part : message.content()) {
+                JsonObject block = block(part);
+                if (block != null) {
+                    (part instanceof ContentPart.ToolResult ? toolResults : others).add(block);
+                }
+            }
+        }
+        flush(currentRole, toolResults, others, out);
+        return out;
+    }
+
+    private static void flush(ChatMessage.Role role, List<JsonObject> toolResults, List<JsonObject> others, JsonArray out) {
+        if (role == null || toolResults.isEmpty() && others.isEmpty()) {
+            return;
+        }
+        JsonArray content = new JsonArray();
+        toolResults.forEach(content::add);
+        others.forEach(content::add);
+        out.add(new JsonObject().put("role", role == ChatMessage.Role.USER ? "user" : "assistant").put("content", content));
+        toolResults.clear();
+        others.clear();
+    }
+
+    private static JsonObject block(ContentPart part) {
+        if (part instanceof ContentPart.Text text) {
+            return text.text().isEmpty() ? null : new JsonObject().put("type", "text").put("text", text.text());
+        }
+        if (part instanceof ContentPart.Image image) {
+            return new JsonObject().put("type", "image").put("source", imageSource(image.url()));
+        }
+        if (part instanceof ContentPart.ToolCall call) {
+            return new JsonObject().put("type", "tool_use").put("id", call.id()).put("name", call.name())
+                    .put("input", call.argumentsAsObject());
+        }
+        ContentPart.ToolResult result = (ContentPart.ToolResult) part;
+        JsonObject block = new JsonObject().put("type", "tool_result").put("tool_use_id", result.toolCallId())
+                .put("content", result.content());
+        return result.isError() ? block.put("is_error", true) : block;
+    }
+
+    private static JsonObject imageSource(String url) {
+        if (!url.startsWith("data:")) {
+            return new JsonObject().put("type", "url").put("url", url);
+        }
+        int comma = url.indexOf(',');
+        String header = comma < 0 ? "" : url.substring(5, comma);
+        if (!header.endsWith(";base64")) {
+            throw new UntranslatableException("an image data URL that is not base64");
+        }
+        return new JsonObject().put("type", "base64").put("media_type", header.substring(0, header.length() - 7))
+                .put("data", url.substring(comma + 1));
+    }
+
+    private static void writeTools(ChatRequest request, JsonObject body) {
+        if (request.tools().isEmpty()) {
+            return;
+        }
+        JsonArray tools = new JsonArray();
+        for (ToolDefinition tool : request.tools()) {
+            JsonObject out = new JsonObject().put("name", tool.name());
+            if (tool.description() != null) {
+                out.put("description", tool.description());
+            }
+            tools.add(out.put("input_schema", tool.parameters()));
+        }
+        body.put("tools", tools);
+        ToolChoice choice = request.toolChoice();
+        if (choice == null) {
+            return;
+        }
+        JsonObject out = new JsonObject().put("type", switch (choice.mode()) {
+            case AUTO -> "auto";
+            case REQUIRED -> "any";
+            case NONE -> "none";
+            case TOOL -> "tool";
+        });
+        if (choice.name() != null) {
+            out.put("name", choice.name());
+        }
+        if (!choice.parallel() && choice.mode() != ToolChoice.Mode.NONE) {
+            out.put("disable_parallel_tool_use", true);
+        }
+        body.put("tool_choice", out);
+    }
+}

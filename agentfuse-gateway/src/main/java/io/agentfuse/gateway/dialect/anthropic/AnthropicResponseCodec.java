@@ -1,0 +1,94 @@
+package io.agentfuse.gateway.dialect.anthropic;
+
+import io.agentfuse.gateway.dialect.ChatResponse;
+import io.agentfuse.gateway.dialect.ContentPart;
+import io.agentfuse.gateway.dialect.FinishReason;
+import io.agentfuse.gateway.dialect.UntranslatableException;
+import io.agentfuse.gateway.dialect.Usage;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads and writes Anthropic {@code message} objects. Reading is lenient and keeps text and
+ * tool-use blocks (thinking and server-tool blocks have no OpenAI counterpart and are left out).
+ * Stateless and thread-safe.
+ *
+ * <pre>{@code
+ * ChatResponse answer = AnthropicResponseCodec.read(upstreamBody);
+ * JsonObject forClient = OpenAiResponseCodec.write(answer);
+ * }</pre>
+ */
+public final class AnthropicResponseCodec {
+
+    private AnthropicResponseCodec() {
+    }
+
+    /** The neutral form of a {@code message} body; {@code created} is {@code now} (Anthropic sends none). */
+    public static ChatResponse read(JsonObject body, long createdEpochSeconds) {
+        List<ContentPart> content = new ArrayList<>();
+        JsonArray blocks = body.getJsonArray("content", new JsonArray());
+        for (int i = 0; i < blocks.size(); i++) {
+            JsonObject block = blocks.getJsonObject(i);
+            switch (block.getString("type", "")) {
+                case "text" -> content.add(new ContentPart.Text(block.getString("text", "")));
+                case "tool_use" -> content.add(new ContentPart.ToolCall(block.getString("id", ""),
+                        block.getString("name", ""), block.getJsonObject("input", new JsonObject()).encode()));
+                default -> {
+                    // thinking, redacted_thinking and server-tool blocks stay on the Anthropic side.
+                }
+            }
+        }
+        return new ChatResponse(body.getString("id", ""), body.getString("model", ""), createdEpochSeconds, content,
+                FinishReason.fromAnthropic(body.getString("stop_reason")), body.getString("stop_sequence"),
+                usage(body.getJsonObject("usage")));
+    }
+
+    /**
+     * The {@code message} body of {@code response}.
+     *
+     * @throws UntranslatableException when a tool call's arguments are not a JSON object
+     */
+    public static JsonObject write(ChatResponse response) {
+        JsonArray content = new JsonArray();
+        for (ContentPart part : response.content()) {
+            if (part instanceof ContentPart.Text text) {
+                content.add(new JsonObject().put("type", "text").put("text", text.text()));
+            } else if (part instanceof ContentPart.ToolCall call) {
+                content.add(new JsonObject().put("type", "tool_use").put("id", call.id()).put("name", call.name())
+                        .put("input", call.argumentsAsObject()));
+            }
+        }
+        return new JsonObject()
+                .put("id", response.id())
+                .put("type", "message")
+                .put("role", "assistant")
+                .put("model", response.model())
+                .put("content", content)
+                .put("stop_reason", response.finishReason().anthropic())
+                .put("stop_sequence", response.stopSequence())
+                .put("usage", usageJson(response.usage()));
+    }
+
+    /** The usage of an Anthropic {@code usage} object, cache reads and writes counted as input. */
+    public static Usage usage(JsonObject usage) {
+        if (usage == null) {
+            return Usage.ZERO;
+        }
+        long input = usage.getLong("input_tokens", 0L) + longOrZero(usage, "cache_creation_input_tokens")
+                + longOrZero(usage, "cache_read_input_tokens");
+        return Usage.of(input, usage.getLong("output_tokens", 0L));
+    }
+
+    /** The Anthropic {@code usage} object of {@code usage}. */
+    public static JsonObject usageJson(Usage usage) {
+        return new JsonObject().put("input_tokens", usage.inputTokens()).put("output_tokens", usage.outputTokens());
+    }
+
+    private static long longOrZero(JsonObject json, String field) {
+        Long value = json.getLong(field);
+        return value == null ? 0 : value;
+    }
+}

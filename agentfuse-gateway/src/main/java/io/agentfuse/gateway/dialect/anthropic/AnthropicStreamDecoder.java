@@ -1,0 +1,140 @@
+package io.agentfuse.gateway.dialect.anthropic;
+
+import io.agentfuse.gateway.dialect.FinishReason;
+import io.agentfuse.gateway.dialect.StreamDecoder;
+import io.agentfuse.gateway.dialect.StreamEvent;
+import io.agentfuse.gateway.dialect.Usage;
+import io.agentfuse.gateway.sse.SseEvent;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decodes Anthropic Messages stream events. Input tokens come from {@code message_start},
+ * output tokens and the stop reason from {@code message_delta}; the {@link StreamEvent.Finish}
+ * is emitted at {@code message_stop}. Thinking blocks and {@code ping} are skipped. Not
+ * thread-safe; one per stream.
+ */
+public final class AnthropicStreamDecoder implements StreamDecoder {
+
+    private boolean finished;
+    private final Map<Integer, Integer> toolIndexByBlock = new HashMap<>();
+    private FinishReason stopReason;
+    private String stopSequence;
+    private long inputTokens;
+    private long outputTokens;
+
+    @Override
+    public List<StreamEvent> decode(SseEvent event) {
+        if (finished) {
+            return List.of();
+        }
+        JsonObject data;
+        try {
+            data = new JsonObject(event.data());
+        } catch (DecodeException | ClassCastException e) {
+            return fail("api_error", "upstream sent a malformed stream event");
+        }
+        String type = data.getString("type", event.event() == null ? "" : event.event());
+        return switch (type) {
+            case "message_start" -> messageStart(data.getJsonObject("message", new JsonObject()));
+            case "content_block_start" -> blockStart(data.getInteger("index", 0),
+                    data.getJsonObject("content_block", new JsonObject()));
+            case "content_block_delta" -> blockDelta(data.getInteger("index", 0), data.getJsonObject("delta", new JsonObject()));
+            case "message_delta" -> messageDelta(data);
+            case "message_stop" -> {
+                finished = true;
+                yield List.of(new StreamEvent.Finish(stopReason, stopSequence, usage()));
+            }
+            case "error" -> {
+                JsonObject error = data.getJsonObject("error", new JsonObject());
+                yield fail(error.getString("type", "api_error"), error.getString("message", "upstream stream error"));
+            }
+            default -> List.of();
+        };
+    }
+
+    @Override
+    public List<StreamEvent> end() {
+        return finished ? List.of() : fail("api_error", "upstream stream ended before message_stop");
+    }
+
+    @Override
+    public boolean finished() {
+        return finished;
+    }
+
+    @Override
+    public Usage usage() {
+        return Usage.of(inputTokens, outputTokens);
+    }
+
+    private List<StreamEvent> messageStart(JsonObject message) {
+        Usage usage = AnthropicResponseCodec.usage(message.getJsonObject("usage"));
+        inputTokens = usage.inputTokens();
+        outputTokens = usage.outputTokens();
+        return List.of(new StreamEvent.Start(message.getString("id"), message.getString("model"), usage));
+    }
+
+    private List<StreamEvent> blockStart(int blockIndex, JsonObject block) {
+        switch (block.getString("type", "")) {
+            case "text" -> {
+                String text = block.getString("text", "");
+                return text.isEmpty() ? List.of() : List.of(new StreamEvent.TextDelta(text));
+            }
+            case "tool_use" -> {
+                int toolIndex = toolIndexByBlock.size();
+                toolIndexByBlock.put(blockIndex, toolIndex);
+                JsonObject input = block.getJsonObject("input", new JsonObject());
+                StreamEvent start = new StreamEvent.ToolCallStart(toolIndex, block.getString("id", ""),
+                        block.getString("name", ""));
+                return input.isEmpty() ? List.of(start) : List.of(start, new StreamEvent.ToolCallDelta(toolIndex, input.encode()));
+            }
+            default -> {
+                return List.of();
+            }
+        }
+    }
+
+    private List<StreamEvent> blockDelta(int blockIndex, JsonObject delta) {
+        switch (delta.getString("type", "")) {
+            case "text_delta" -> {
+                String text = delta.getString("text", "");
+                return text.isEmpty() ? List.of() : List.of(new StreamEvent.TextDelta(text));
+            }
+            case "input_json_delta" -> {
+                Integer toolIndex = toolIndexByBlock.get(blockIndex);
+                String json = delta.getString("partial_json", "");
+                return toolIndex == null || json.isEmpty() ? List.of() : List.of(new StreamEvent.ToolCallDelta(toolIndex, json));
+            }
+            default -> {
+                return List.of();
+            }
+        }
+    }
+
+    private List<StreamEvent> messageDelta(JsonObject data) {
+        JsonObject delta = data.getJsonObject("delta", new JsonObject());
+        if (delta.getString("stop_reason") != null) {
+            stopReason = FinishReason.fromAnthropic(delta.getString("stop_reason"));
+        }
+        stopSequence = delta.getString("stop_sequence", stopSequence);
+        JsonObject usage = data.getJsonObject("usage");
+        if (usage != null) {
+            outputTokens = usage.getLong("output_tokens", outputTokens);
+            if (usage.containsKey("input_tokens")) {
+                // Newer API versions repeat the (final) input count here, cache tokens included.
+                inputTokens = Math.max(inputTokens, AnthropicResponseCodec.usage(usage).inputTokens());
+            }
+        }
+        return List.of();
+    }
+
+    private List<StreamEvent> fail(String type, String message) {
+        finished = true;
+        return List.of(new StreamEvent.Error(type, message));
+    }
+}

@@ -1,0 +1,262 @@
+package io.agentfuse.gateway.dialect.openai;
+
+import io.agentfuse.gateway.dialect.ChatMessage;
+import io.agentfuse.gateway.dialect.ChatMessage.Role;
+import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.dialect.ChatRequest.Sampling;
+import io.agentfuse.gateway.dialect.ChatRequest.StreamMode;
+import io.agentfuse.gateway.dialect.ContentPart;
+import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.dialect.FieldReader;
+import io.agentfuse.gateway.dialect.InvalidRequestException;
+import io.agentfuse.gateway.dialect.ToolChoice;
+import io.agentfuse.gateway.dialect.ToolDefinition;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Parses and validates an OpenAI Chat Completions request into a {@link ChatRequest}.
+ *
+ * <p>Unknown top-level fields are rejected, as OpenAI itself does. Known fields fall in three
+ * groups when the request must cross to Anthropic:
+ * <ul>
+ *   <li>translated: messages, system/developer messages (hoisted, in order, into the system
+ *       prompt), tools, tool_choice, parallel_tool_calls, max_tokens/max_completion_tokens,
+ *       temperature (up to 1), top_p, stop, stream, stream_options, user;</li>
+ *   <li>dropped as sampling hints without an equivalent, harmless to the answer's meaning:
+ *       frequency_penalty, presence_penalty, seed, store, metadata, service_tier, reasoning_effort,
+ *       verbosity, prompt_cache_key, safety_identifier;</li>
+ *   <li>untranslatable (listed in {@link ChatRequest#untranslatable()}): n &gt; 1, logprobs,
+ *       top_logprobs, audio, audio modalities, input_audio and file parts, response_format other
+ *       than text, prediction, web_search_options, logit_bias, the legacy functions API,
+ *       temperature above Anthropic's 1.</li>
+ * </ul>
+ *
+ * <p>Stateless and thread-safe. {@code ChatRequest r = OpenAiRequestParser.parse(body);}
+ */
+public final class OpenAiRequestParser {
+
+    private static final Set<String> KNOWN = Set.of("model", "messages", "audio", "frequency_penalty",
+            "function_call", "functions", "logit_bias", "logprobs", "max_completion_tokens", "max_tokens", "metadata",
+            "modalities", "n", "parallel_tool_calls", "prediction", "presence_penalty", "prompt_cache_key",
+            "reasoning_effort", "response_format", "safety_identifier", "seed", "service_tier", "stop", "store",
+            "stream", "stream_options", "temperature", "tool_choice", "tools", "top_logprobs", "top_p", "user",
+            "verbosity", "web_search_options");
+    private static final Set<String> UNTRANSLATABLE_IF_PRESENT = Set.of("audio", "prediction", "web_search_options",
+            "functions", "function_call", "top_logprobs");
+
+    private OpenAiRequestParser() {
+    }
+
+    /** @throws InvalidRequestException naming the first bad field */
+    public static ChatRequest parse(JsonObject body) {
+        FieldReader root = FieldReader.root(body);
+        root.rejectUnknown(KNOWN);
+        List<String> untranslatable = new ArrayList<>();
+        String model = root.requiredString("model");
+        List<String> system = new ArrayList<>();
+        List<ChatMessage> messages = parseMessages(root, system, untranslatable);
+        List<ToolDefinition> tools = parseTools(root, untranslatable);
+        ToolChoice toolChoice = parseToolChoice(root, untranslatable);
+        Integer maxTokens = root.has("max_completion_tokens")
+                ? root.optionalInt("max_completion_tokens", 1) : root.optionalInt("max_tokens", 1);
+        Double temperature = root.optionalNumber("temperature", 0, 2);
+        if (temperature != null && temperature > 1) {
+            untranslatable.add("temperature " + temperature + " is above Anthropic's maximum of 1");
+        }
+        Sampling sampling = new Sampling(maxTokens, temperature, root.optionalNumber("top_p", 0, 1),
+                root.stringOrStrings("stop"));
+        noteUntranslatableOptions(root, untranslatable);
+        return new ChatRequest(Dialect.OPENAI, body, model, system.isEmpty() ? null : String.join("\n\n", system),
+                messages, tools, toolChoice, sampling, streamMode(root), root.optionalString("user"), untranslatable);
+    }
+
+    private static List<ChatMessage> parseMessages(FieldReader root, List<String> system, List<String> untranslatable) {
+        JsonArray array = root.requiredArray("messages");
+        if (array.isEmpty()) {
+            throw root.problem("messages", "must not be empty");
+        }
+        List<ChatMessage> messages = new ArrayList<>();
+        for (int i = 0; i < array.size(); i++) {
+            FieldReader message = root.objectAt("messages", i);
+            String role = message.requiredString("role");
+            switch (role) {
+                case "system", "developer" -> system.add(text(message, "content", true));
+                case "user" -> messages.add(new ChatMessage(Role.USER, userContent(message, untranslatable)));
+                case "assistant" -> messages.add(new ChatMessage(Role.ASSISTANT, assistantContent(message, untranslatable)));
+                case "tool" -> messages.add(new ChatMessage(Role.USER, List.of(new ContentPart.ToolResult(
+                        message.requiredString("tool_call_id"), text(message, "content", true), false))));
+                case "function" -> untranslatable.add(message.path("role") + " 'function' (the legacy functions API)");
+                default -> throw message.problem("role",
+                        "must be one of system, developer, user, assistant, tool, but was \"" + role + "\"");
+            }
+        }
+        return messages;
+    }
+
+    private static List<ContentPart> userContent(FieldReader message, List<String> untranslatable) {
+        Object content = message.value("content");
+        if (content instanceof String text) {
+            return List.of(new ContentPart.Text(text));
+        }
+        if (!(content instanceof JsonArray)) {
+            throw message.problem("content", "must be a string or an array of content parts");
+        }
+        List<ContentPart> parts = new ArrayList<>();
+        for (int i = 0; i < ((JsonArray) content).size(); i++) {
+            FieldReader part = message.objectAt("content", i);
+            String type = part.requiredString("type");
+            switch (type) {
+                case "text" -> parts.add(new ContentPart.Text(part.requiredString("text")));
+                case "image_url" -> {
+                    Object image = part.value("image_url");
+                    String url = image instanceof String s ? s : part.requiredObject("image_url").requiredString("url");
+                    parts.add(new ContentPart.Image(url));
+                }
+                case "input_audio", "file" -> untranslatable.add(part.path("type") + " '" + type + "' parts");
+                default -> throw part.problem("type", "must be one of text, image_url, input_audio, file, but was \""
+                        + type + "\"");
+            }
+        }
+        return parts;
+    }
+
+    private static List<ContentPart> assistantContent(FieldReader message, List<String> untranslatable) {
+        List<ContentPart> parts = new ArrayList<>();
+        if (message.has("content")) {
+            String text = text(message, "content", false);
+            if (!text.isEmpty()) {
+                parts.add(new ContentPart.Text(text));
+            }
+        }
+        String refusal = message.optionalString("refusal");
+        if (refusal != null && !refusal.isEmpty()) {
+            parts.add(new ContentPart.Text(refusal));
+        }
+        if (message.has("audio") || message.has("function_call")) {
+            untranslatable.add(message.path(message.has("audio") ? "audio" : "function_call") + " in an assistant message");
+        }
+        JsonArray calls = message.optionalArray("tool_calls");
+        for (int i = 0; calls != null && i < calls.size(); i++) {
+            FieldReader call = message.objectAt("tool_calls", i);
+            String type = call.optionalString("type");
+            if (type != null && !"function".equals(type)) {
+                untranslatable.add(call.path("type") + " '" + type + "' tool calls");
+                continue;
+            }
+            FieldReader function = call.requiredObject("function");
+            parts.add(new ContentPart.ToolCall(call.requiredString("id"), function.requiredString("name"),
+                    function.requiredString("arguments")));
+        }
+        return parts;
+    }
+
+    /** A string, or the text parts of an array joined; refusal parts count as text. */
+    private static String text(FieldReader message, String field, boolean required) {
+        Object content = message.value(field);
+        if (content == null && !required) {
+            return "";
+        }
+        if (content instanceof String text) {
+            return text;
+        }
+        if (!(content instanceof JsonArray array)) {
+            throw message.problem(field, required ? "is required and must be a string or an array of text parts"
+                    : "must be a string or an array of text parts");
+        }
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < array.size(); i++) {
+            FieldReader part = message.objectAt(field, i);
+            String type = part.requiredString("type");
+            switch (type) {
+                case "text" -> text.append(part.requiredString("text"));
+                case "refusal" -> text.append(part.requiredString("refusal"));
+                default -> throw part.problem("type", "must be \"text\" here, but was \"" + type + "\"");
+            }
+        }
+        return text.toString();
+    }
+
+    private static List<ToolDefinition> parseTools(FieldReader root, List<String> untranslatable) {
+        JsonArray array = root.optionalArray("tools");
+        List<ToolDefinition> tools = new ArrayList<>();
+        for (int i = 0; array != null && i < array.size(); i++) {
+            FieldReader tool = root.objectAt("tools", i);
+            String type = tool.requiredString("type");
+            if (!"function".equals(type)) {
+                untranslatable.add(tool.path("type") + " '" + type + "' tools");
+                continue;
+            }
+            FieldReader function = tool.requiredObject("function");
+            FieldReader parameters = function.optionalObject("parameters");
+            tools.add(new ToolDefinition(function.requiredString("name"), function.optionalString("description"),
+                    parameters == null ? null : parameters.json()));
+        }
+        return tools;
+    }
+
+    private static ToolChoice parseToolChoice(FieldReader root, List<String> untranslatable) {
+        Boolean parallelFlag = root.optionalBoolean("parallel_tool_calls");
+        boolean parallel = parallelFlag == null || parallelFlag;
+        Object choice = root.value("tool_choice");
+        if (choice == null) {
+            return parallel ? null : new ToolChoice(ToolChoice.Mode.AUTO, null, false);
+        }
+        if (choice instanceof String mode) {
+            return switch (mode) {
+                case "auto" -> new ToolChoice(ToolChoice.Mode.AUTO, null, parallel);
+                case "required" -> new ToolChoice(ToolChoice.Mode.REQUIRED, null, parallel);
+                case "none" -> new ToolChoice(ToolChoice.Mode.NONE, null, parallel);
+                default -> throw root.problem("tool_choice",
+                        "must be \"none\", \"auto\", \"required\" or an object, but was \"" + mode + "\"");
+            };
+        }
+        FieldReader object = root.requiredObject("tool_choice");
+        String type = object.requiredString("type");
+        if (!"function".equals(type)) {
+            untranslatable.add("tool_choice of type '" + type + "'");
+            return null;
+        }
+        return new ToolChoice(ToolChoice.Mode.TOOL, object.requiredObject("function").requiredString("name"), parallel);
+    }
+
+    private static StreamMode streamMode(FieldReader root) {
+        if (!Boolean.TRUE.equals(root.optionalBoolean("stream"))) {
+            return StreamMode.NONE;
+        }
+        FieldReader options = root.optionalObject("stream_options");
+        boolean usage = options != null && Boolean.TRUE.equals(options.optionalBoolean("include_usage"));
+        return usage ? StreamMode.STREAM_WITH_USAGE : StreamMode.STREAM;
+    }
+
+    private static void noteUntranslatableOptions(FieldReader root, List<String> untranslatable) {
+        Integer n = root.optionalInt("n", 1);
+        if (n != null && n > 1) {
+            untranslatable.add("n=" + n + " (Anthropic answers with one choice)");
+        }
+        if (Boolean.TRUE.equals(root.optionalBoolean("logprobs"))) {
+            untranslatable.add("logprobs");
+        }
+        for (String field : UNTRANSLATABLE_IF_PRESENT) {
+            if (root.has(field)) {
+                untranslatable.add(field);
+            }
+        }
+        JsonArray modalities = root.optionalArray("modalities");
+        if (modalities != null && modalities.contains("audio")) {
+            untranslatable.add("modalities with audio");
+        }
+        FieldReader format = root.optionalObject("response_format");
+        if (format != null && !"text".equals(format.requiredString("type"))) {
+            untranslatable.add("response_format " + format.requiredString("type"));
+        }
+        FieldReader logitBias = root.optionalObject("logit_bias");
+        if (logitBias != null && !logitBias.json().isEmpty()) {
+            untranslatable.add("logit_bias");
+        }
+    }
+}

@@ -1,0 +1,146 @@
+package io.agentfuse.gateway.dialect.openai;
+
+import io.agentfuse.gateway.dialect.ChatMessage;
+import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.dialect.ChatRequest.Sampling;
+import io.agentfuse.gateway.dialect.ContentPart;
+import io.agentfuse.gateway.dialect.ToolChoice;
+import io.agentfuse.gateway.dialect.ToolDefinition;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Writes a neutral {@link ChatRequest} as an OpenAI Chat Completions request body.
+ *
+ * <p>Choices made: the length limit is written as {@code max_completion_tokens} (the current
+ * name; {@code max_tokens} is deprecated and refused by reasoning models); a streamed request
+ * always asks for {@code stream_options.include_usage} so that token use is known; a tool
+ * result marked as an error gets an {@code "Error: "} prefix, since OpenAI tool messages have
+ * no error flag; each tool result becomes its own {@code tool} message, placed where it was.
+ *
+ * <p>Stateless and thread-safe.
+ * {@code JsonObject body = OpenAiRequestWriter.write(request, "gpt-4o-mini");}
+ */
+public final class OpenAiRequestWriter {
+
+    private OpenAiRequestWriter() {
+    }
+
+    /** The request body for {@code model}. */
+    public static JsonObject write(ChatRequest request, String model) {
+        JsonObject body = new JsonObject().put("model", model);
+        JsonArray messages = new JsonArray();
+        if (request.system() != null) {
+            messages.add(new JsonObject().put("role", "system").put("content", request.system()));
+        }
+        for (ChatMessage message : request.messages()) {
+            if (message.role() == ChatMessage.Role.ASSISTANT) {
+                messages.add(assistant(message));
+            } else {
+                user(message, messages);
+            }
+        }
+        body.put("messages", messages);
+        writeTools(request, body);
+        Sampling sampling = request.sampling();
+        putIfPresent(body, "max_completion_tokens", sampling.maxTokens());
+        putIfPresent(body, "temperature", sampling.temperature());
+        putIfPresent(body, "top_p", sampling.topP());
+        if (!sampling.stopSequences().isEmpty()) {
+            body.put("stop", new JsonArray(sampling.stopSequences()));
+        }
+        if (request.stream()) {
+            body.put("stream", true).put("stream_options", new JsonObject().put("include_usage", true));
+        }
+        putIfPresent(body, "user", request.endUser());
+        return body;
+    }
+
+    private static JsonObject assistant(ChatMessage message) {
+        StringBuilder text = new StringBuilder();
+        JsonArray calls = new JsonArray();
+        for (ContentPart part : message.content()) {
+            if (part instanceof ContentPart.Text t) {
+                text.append(t.text());
+            } else if (part instanceof ContentPart.ToolCall call) {
+                calls.add(new JsonObject().put("id", call.id()).put("type", "function")
+                        .put("function", new JsonObject().put("name", call.name()).put("arguments", call.arguments())));
+            }
+        }
+        JsonObject out = new JsonObject().put("role", "assistant")
+                .put("content", text.length() == 0 && !calls.isEmpty() ? null : text.toString());
+        return calls.isEmpty() ? out : out.put("tool_calls", calls);
+    }
+
+    private static void user(ChatMessage message, JsonArray messages) {
+        List<ContentPart> pending = new ArrayList<>();
+        for (ContentPart part : message.content()) {
+            if (part instanceof ContentPart.ToolResult result) {
+                flushUser(pending, messages);
+                messages.add(new JsonObject().put("role", "tool").put("tool_call_id", result.toolCallId())
+                        .put("content", result.isError() ? "Error: " + result.content() : result.content()));
+            } else {
+                pending.add(part);
+            }
+        }
+        flushUser(pending, messages);
+    }
+
+    private static void flushUser(List<ContentPart> parts, JsonArray messages) {
+        if (parts.isEmpty()) {
+            return;
+        }
+        Object content;
+        if (parts.size() == 1 && parts.get(0) instanceof ContentPart.Text only) {
+            content = only.text();
+        } else {
+            JsonArray array = new JsonArray();
+            for (ContentPart part : parts) {
+                if (part instanceof ContentPart.Text t) {
+                    array.add(new JsonObject().put("type", "text").put("text", t.text()));
+                } else if (part instanceof ContentPart.Image image) {
+                    array.add(new JsonObject().put("type", "image_url")
+                            .put("image_url", new JsonObject().put("url", image.url())));
+                }
+            }
+            content = array;
+        }
+        messages.add(new JsonObject().put("role", "user").put("content", content));
+        parts.clear();
+    }
+
+    private static void writeTools(ChatRequest request, JsonObject body) {
+        if (request.tools().isEmpty()) {
+            return;
+        }
+        JsonArray tools = new JsonArray();
+        for (ToolDefinition tool : request.tools()) {
+            JsonObject function = new JsonObject().put("name", tool.name());
+            putIfPresent(function, "description", tool.description());
+            tools.add(new JsonObject().put("type", "function").put("function", function.put("parameters", tool.parameters())));
+        }
+        body.put("tools", tools);
+        ToolChoice choice = request.toolChoice();
+        if (choice == null) {
+            return;
+        }
+        body.put("tool_choice", switch (choice.mode()) {
+            case AUTO -> "auto";
+            case REQUIRED -> "required";
+            case NONE -> "none";
+            case TOOL -> new JsonObject().put("type", "function").put("function", new JsonObject().put("name", choice.name()));
+        });
+        if (!choice.parallel()) {
+            body.put("parallel_tool_calls", false);
+        }
+    }
+
+    private static void putIfPresent(JsonObject body, String field, Object value) {
+        if (value != null) {
+            body.put(field, value);
+        }
+    }
+}

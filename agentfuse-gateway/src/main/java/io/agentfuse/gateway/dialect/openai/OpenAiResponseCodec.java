@@ -1,0 +1,96 @@
+package io.agentfuse.gateway.dialect.openai;
+
+import io.agentfuse.gateway.dialect.ChatResponse;
+import io.agentfuse.gateway.dialect.ContentPart;
+import io.agentfuse.gateway.dialect.FinishReason;
+import io.agentfuse.gateway.dialect.Usage;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads and writes OpenAI {@code chat.completion} objects. Reading is lenient (an upstream that
+ * omits a field still gives an answer): only the first choice is read, because a request that
+ * asked for several is never translated. Stateless and thread-safe.
+ *
+ * <pre>{@code
+ * ChatResponse answer = OpenAiResponseCodec.read(upstreamBody);
+ * JsonObject forClient = AnthropicResponseCodec.write(answer);
+ * }</pre>
+ */
+public final class OpenAiResponseCodec {
+
+    private OpenAiResponseCodec() {
+    }
+
+    /** The neutral form of a {@code chat.completion} body. */
+    public static ChatResponse read(JsonObject body) {
+        List<ContentPart> content = new ArrayList<>();
+        String finishReason = null;
+        JsonArray choices = body.getJsonArray("choices", new JsonArray());
+        if (!choices.isEmpty()) {
+            JsonObject choice = choices.getJsonObject(0);
+            finishReason = choice.getString("finish_reason");
+            JsonObject message = choice.getJsonObject("message", new JsonObject());
+            for (String field : new String[] {"content", "refusal"}) {
+                String text = message.getString(field);
+                if (text != null && !text.isEmpty()) {
+                    content.add(new ContentPart.Text(text));
+                }
+            }
+            JsonArray calls = message.getJsonArray("tool_calls", new JsonArray());
+            for (int i = 0; i < calls.size(); i++) {
+                JsonObject call = calls.getJsonObject(i);
+                JsonObject function = call.getJsonObject("function", new JsonObject());
+                content.add(new ContentPart.ToolCall(call.getString("id", "call_" + i),
+                        function.getString("name", ""), function.getString("arguments", "")));
+            }
+        }
+        return new ChatResponse(body.getString("id", ""), body.getString("model", ""), body.getLong("created", 0L),
+                content, FinishReason.fromOpenAi(finishReason), null, usage(body.getJsonObject("usage")));
+    }
+
+    /** The {@code chat.completion} body of {@code response}. */
+    public static JsonObject write(ChatResponse response) {
+        StringBuilder text = new StringBuilder();
+        JsonArray calls = new JsonArray();
+        for (ContentPart part : response.content()) {
+            if (part instanceof ContentPart.Text t) {
+                text.append(t.text());
+            } else if (part instanceof ContentPart.ToolCall call) {
+                calls.add(new JsonObject().put("id", call.id()).put("type", "function")
+                        .put("function", new JsonObject().put("name", call.name()).put("arguments", call.arguments())));
+            }
+        }
+        JsonObject message = new JsonObject().put("role", "assistant")
+                .put("content", text.length() == 0 && !calls.isEmpty() ? null : text.toString())
+                .put("refusal", null);
+        if (!calls.isEmpty()) {
+            message.put("tool_calls", calls);
+        }
+        return new JsonObject()
+                .put("id", response.id())
+                .put("object", "chat.completion")
+                .put("created", response.created())
+                .put("model", response.model())
+                .put("choices", new JsonArray().add(new JsonObject().put("index", 0).put("message", message)
+                        .put("logprobs", null).put("finish_reason", response.finishReason().openAi())))
+                .put("usage", usageJson(response.usage()));
+    }
+
+    /** The usage of an OpenAI {@code usage} object; {@link Usage#ZERO} when absent. */
+    public static Usage usage(JsonObject usage) {
+        if (usage == null) {
+            return Usage.ZERO;
+        }
+        return Usage.of(usage.getLong("prompt_tokens", 0L), usage.getLong("completion_tokens", 0L));
+    }
+
+    /** The OpenAI {@code usage} object of {@code usage}. */
+    public static JsonObject usageJson(Usage usage) {
+        return new JsonObject().put("prompt_tokens", usage.inputTokens())
+                .put("completion_tokens", usage.outputTokens()).put("total_tokens", usage.total());
+    }
+}

@@ -1,0 +1,125 @@
+package io.agentfuse.gateway.dialect.openai;
+
+import io.agentfuse.gateway.dialect.FinishReason;
+import io.agentfuse.gateway.dialect.StreamDecoder;
+import io.agentfuse.gateway.dialect.StreamEvent;
+import io.agentfuse.gateway.dialect.Usage;
+import io.agentfuse.gateway.sse.SseEvent;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Decodes OpenAI {@code chat.completion.chunk} events. The {@link StreamEvent.Finish} is held
+ * back until {@code data: [DONE]}, because the usage chunk (when asked for) comes after the
+ * chunk with the finish reason. Only choice 0 is read. Not thread-safe; one per stream.
+ */
+public final class OpenAiStreamDecoder implements StreamDecoder {
+
+    private boolean started;
+    private boolean finished;
+    private FinishReason finishReason;
+    private Usage usage = Usage.ZERO;
+    private final Set<Integer> toolCalls = new HashSet<>();
+
+    @Override
+    public List<StreamEvent> decode(SseEvent event) {
+        if (finished) {
+            return List.of();
+        }
+        if (event.isDone()) {
+            finished = true;
+            List<StreamEvent> out = new ArrayList<>(2);
+            start(out, null, null);
+            out.add(new StreamEvent.Finish(finishReason, null, usage));
+            return out;
+        }
+        JsonObject chunk;
+        try {
+            chunk = new JsonObject(event.data());
+        } catch (DecodeException | ClassCastException e) {
+            return fail("server_error", "upstream sent a malformed stream event");
+        }
+        if (chunk.getValue("error") instanceof JsonObject error) {
+            return fail(error.getString("type", "server_error"), error.getString("message", "upstream stream error"));
+        }
+        List<StreamEvent> out = new ArrayList<>(2);
+        start(out, chunk.getString("id"), chunk.getString("model"));
+        if (chunk.getValue("usage") instanceof JsonObject reported) {
+            usage = OpenAiResponseCodec.usage(reported);
+        }
+        JsonArray choices = chunk.getValue("choices") instanceof JsonArray array ? array : new JsonArray();
+        for (int i = 0; i < choices.size(); i++) {
+            JsonObject choice = choices.getJsonObject(i);
+            if (choice.getInteger("index", 0) == 0) {
+                readChoice(choice, out);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public List<StreamEvent> end() {
+        if (finished) {
+            return List.of();
+        }
+        if (finishReason != null) {
+            // Some OpenAI-compatible servers omit [DONE]; a finish reason already made the answer complete.
+            return decode(SseEvent.DONE);
+        }
+        return fail("server_error", "upstream stream ended before the answer was complete");
+    }
+
+    @Override
+    public boolean finished() {
+        return finished;
+    }
+
+    @Override
+    public Usage usage() {
+        return usage;
+    }
+
+    private void readChoice(JsonObject choice, List<StreamEvent> out) {
+        JsonObject delta = choice.getValue("delta") instanceof JsonObject d ? d : new JsonObject();
+        for (String field : new String[] {"content", "refusal"}) {
+            if (delta.getValue(field) instanceof String text && !text.isEmpty()) {
+                out.add(new StreamEvent.TextDelta(text));
+            }
+        }
+        JsonArray calls = delta.getValue("tool_calls") instanceof JsonArray array ? array : new JsonArray();
+        for (int i = 0; i < calls.size(); i++) {
+            JsonObject call = calls.getJsonObject(i);
+            int index = call.getInteger("index", i);
+            JsonObject function = call.getJsonObject("function", new JsonObject());
+            if (toolCalls.add(index)) {
+                out.add(new StreamEvent.ToolCallStart(index, call.getString("id", "call_" + index),
+                        function.getString("name", "")));
+            }
+            String arguments = function.getString("arguments");
+            if (arguments != null && !arguments.isEmpty()) {
+                out.add(new StreamEvent.ToolCallDelta(index, arguments));
+            }
+        }
+        if (choice.getString("finish_reason") != null) {
+            finishReason = FinishReason.fromOpenAi(choice.getString("finish_reason"));
+        }
+    }
+
+    private void start(List<StreamEvent> out, String id, String model) {
+        if (!started) {
+            started = true;
+            out.add(new StreamEvent.Start(id, model, Usage.ZERO));
+        }
+    }
+
+    private List<StreamEvent> fail(String type, String message) {
+        finished = true;
+        return List.of(new StreamEvent.Error(type, message));
+    }
+}

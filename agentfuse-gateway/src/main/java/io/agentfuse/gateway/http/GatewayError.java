@@ -1,0 +1,48 @@
+package io.agentfuse.gateway.http;
+
+/**
+ * The errors the gateway itself answers with, and their HTTP status and {@code error.type} —
+ * the contract of the gateway's error table. Upstream 4xx answers are not here: they are passed
+ * through unchanged.
+ *
+ * <table>
+ *   <caption>gateway errors</caption>
+ *   <tr><th>error</th><th>status</th><th>{@code error.type}</th><th>when</th></tr>
+ *   <tr><td>CIRCUIT_OPEN</td><td>503 + Retry-After</td><td>circuit_open</td><td>every step of the chain was skipped by an open breaker</td></tr>
+ *   <tr><td>TIMEOUT</td><td>504</td><td>timeout</td><td>every step that was called timed out</td></tr>
+ *   <tr><td>ALL_FALLBACKS_FAILED</td><td>502</td><td>all_fallbacks_failed</td><td>the chain ended in failure otherwise</td></tr>
+ *   <tr><td>CONTEXT_WINDOW_FULL</td><td>413</td><td>context_window_full</td><td>context at REJECT after compaction and snipping</td></tr>
+ *   <tr><td>INVALID_REQUEST</td><td>400</td><td>invalid_request</td><td>bad JSON, missing or unknown field</td></tr>
+ *   <tr><td>MODEL_NOT_FOUND</td><td>404</td><td>model_not_found</td><td>the model is not configured</td></tr>
+ *   <tr><td>REQUEST_TOO_LARGE</td><td>413</td><td>request_too_large</td><td>body over the size limit</td></tr>
+ * </table>
+ *
+ * <p>{@code GatewayError.CIRCUIT_OPEN.status() == 503}
+ */
+public enum GatewayError {
+    CIRCUIT_OPEN(503, "circuit_open"),
+    TIMEOUT(504, "timeout"),
+    ALL_FALLBACKS_FAILED(502, "all_fallbacks_failed"),
+    CONTEXT_WINDOW_FULL(413, "context_window_full"),
+    INVALID_REQUEST(400, "invalid_request"),
+    MODEL_NOT_FOUND(404, "model_not_found"),
+    REQUEST_TOO_LARGE(413, "request_too_large");
+
+    private final int status;
+    private final String type;
+
+    GatewayError(int status, String type) {
+        this.status = status;
+        this.type = type;
+    }
+
+    /** The HTTP status. */
+    public int status() {
+        return status;
+    }
+
+    /** The {@code error.type} in the body. */
+    public String type() {
+        return type;
+    }
+}

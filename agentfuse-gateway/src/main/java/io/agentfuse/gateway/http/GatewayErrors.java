@@ -1,0 +1,57 @@
+package io.agentfuse.gateway.http;
+
+import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.dialect.InvalidRequestException;
+import io.agentfuse.gateway.sse.SseEvent;
+import io.vertx.core.Future;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.JsonObject;
+
+import java.time.Duration;
+
+/**
+ * The one place where gateway errors become HTTP answers: status, {@code Retry-After}, and a
+ * JSON body in the caller's dialect — OpenAI {@code {"error": {"message", "type", "param": null,
+ * "code"}}}, Anthropic {@code {"type": "error", "error": {"type", "message"}}} — or, once a
+ * stream has begun, an SSE error event of that dialect.
+ *
+ * <p>Stateless and thread-safe.
+ *
+ * <pre>{@code
+ * GatewayErrors.respond(ctx.response(), Dialect.ANTHROPIC,
+ *         GatewayException.circuitOpen("claude-sonnet-4, claude-haiku-4, gpt-4o-mini: open", Duration.ofSeconds(30)));
+ * }</pre>
+ */
+public final class GatewayErrors {
+
+    private GatewayErrors() {
+    }
+
+    /** The error body for {@code error} in {@code dialect}. */
+    public static JsonObject body(Dialect dialect, GatewayError error, String message) {
+        return dialect.errorBody(error.type(), message);
+    }
+
+    /** Answers {@code response} with {@code failure} in {@code dialect}. */
+    public static Future<Void> respond(HttpServerResponse response, Dialect dialect, GatewayException failure) {
+        response.setStatusCode(failure.error().status()).putHeader("content-type", "application/json");
+        failure.retryAfter().ifPresent(wait -> response.putHeader("retry-after", retryAfterSeconds(wait)));
+        return response.end(body(dialect, failure.error(), failure.getMessage()).encode());
+    }
+
+    /** Answers {@code response} with a 400 {@code invalid_request} for a request that failed validation. */
+    public static Future<Void> respond(HttpServerResponse response, Dialect dialect, InvalidRequestException invalid) {
+        return respond(response, dialect, new GatewayException(GatewayError.INVALID_REQUEST, invalid.getMessage()));
+    }
+
+    /** The SSE event that ends a stream already under way with {@code error}. */
+    public static SseEvent streamEvent(Dialect dialect, GatewayError error, String message) {
+        return dialect.errorEvent(error.type(), message);
+    }
+
+    /** {@code wait} as a {@code Retry-After} value: whole seconds, rounded up, at least 1. */
+    public static String retryAfterSeconds(Duration wait) {
+        long seconds = wait.getSeconds() + (wait.getNano() > 0 ? 1 : 0);
+        return Long.toString(Math.max(1, seconds));
+    }
+}

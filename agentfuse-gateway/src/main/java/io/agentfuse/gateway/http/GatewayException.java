@@ -1,0 +1,56 @@
+package io.agentfuse.gateway.http;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A request the gateway ends with one of its own {@link GatewayError}s: thrown (or failed with)
+ * anywhere in the pipeline and answered by {@link GatewayErrors} in the caller's dialect.
+ *
+ * <p>Immutable; no stack trace (it is an answer, not a bug).
+ *
+ * <pre>{@code
+ * throw new GatewayException(GatewayError.MODEL_NOT_FOUND, "model 'gpt-5' is not configured");
+ * throw GatewayException.circuitOpen("every model of the chain is open", Duration.ofSeconds(42));
+ * }</pre>
+ */
+public final class GatewayException extends RuntimeException {
+
+    private final GatewayError error;
+    private final Duration retryAfter;
+
+    /** An error with a human message. */
+    public GatewayException(GatewayError error, String message) {
+        this(error, message, null);
+    }
+
+    /**
+     * An error with a human message and a time after which a retry may succeed.
+     *
+     * @param retryAfter sent as {@code Retry-After} (whole seconds, rounded up), or {@code null}
+     */
+    public GatewayException(GatewayError error, String message, Duration retryAfter) {
+        super(Objects.requireNonNull(message, "message"), null, false, false);
+        this.error = Objects.requireNonNull(error, "error");
+        if (retryAfter != null && retryAfter.isNegative()) {
+            throw new IllegalArgumentException("retryAfter must be >= 0, but was " + retryAfter);
+        }
+        this.retryAfter = retryAfter;
+    }
+
+    /** 503 {@code circuit_open}, retry after the soonest reopening. */
+    public static GatewayException circuitOpen(String message, Duration retryAfter) {
+        return new GatewayException(GatewayError.CIRCUIT_OPEN, message, Objects.requireNonNull(retryAfter, "retryAfter"));
+    }
+
+    /** The kind of error. */
+    public GatewayError error() {
+        return error;
+    }
+
+    /** When a retry may succeed, if known. */
+    public Optional<Duration> retryAfter() {
+        return Optional.ofNullable(retryAfter);
+    }
+}

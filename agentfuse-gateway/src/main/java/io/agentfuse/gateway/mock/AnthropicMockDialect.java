@@ -1,0 +1,145 @@
+package io.agentfuse.gateway.mock;
+
+import io.agentfuse.gateway.mock.MockStep.MockToolCall;
+import io.agentfuse.gateway.sse.SseEvent;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Writes Anthropic Messages answers: {@code message} objects, the named-event stream
+ * ({@code message_start}, {@code content_block_start}, {@code ping}, {@code content_block_delta},
+ * {@code content_block_stop}, {@code message_delta}, {@code message_stop}) and
+ * {@code {"type": "error", "error": {"type", "message"}}} errors, including 529
+ * {@code overloaded_error}. Thread-safe.
+ */
+final class AnthropicMockDialect implements MockDialect {
+
+    private final AtomicLong ids = new AtomicLong();
+
+    @Override
+    public String nextId() {
+        return "msg_mock" + ids.incrementAndGet();
+    }
+
+    @Override
+    public JsonObject success(MockStep step, String model) {
+        JsonArray content = new JsonArray();
+        if (step.toolCalls().isEmpty() || !step.text().isEmpty()) {
+            content.add(new JsonObject().put("type", "text").put("text", step.text()));
+        }
+        step.toolCalls().forEach(call -> content.add(toolUse(call, call.arguments())));
+        return new JsonObject()
+                .put("id", nextId())
+                .put("type", "message")
+                .put("role", "assistant")
+                .put("model", model)
+                .put("content", content)
+                .put("stop_reason", stopReason(step))
+                .put("stop_sequence", null)
+                .put("usage", new JsonObject().put("input_tokens", step.inputTokens())
+                        .put("output_tokens", step.effectiveOutputTokens()));
+    }
+
+    @Override
+    public JsonObject error(int status) {
+        String type = switch (status) {
+            case 400 -> "invalid_request_error";
+            case 401 -> "authentication_error";
+            case 403 -> "permission_error";
+            case 404 -> "not_found_error";
+            case 413 -> "request_too_large";
+            case 429 -> "rate_limit_error";
+            case 529 -> "overloaded_error";
+            default -> status >= 500 ? "api_error" : "invalid_request_error";
+        };
+        String message = switch (type) {
+            case "overloaded_error" -> "Overloaded";
+            case "rate_limit_error" -> "Number of requests has exceeded your rate limit. Please try again later.";
+            case "api_error" -> "Internal server error";
+            default -> "Mock error for status " + status + ".";
+        };
+        return new JsonObject().put("type", "error")
+                .put("error", new JsonObject().put("type", type).put("message", message));
+    }
+
+    @Override
+    public List<SseEvent> opening(MockStep step, String model, StreamIds ids) {
+        JsonObject message = new JsonObject().put("id", ids.id()).put("type", "message").put("role", "assistant")
+                .put("model", ids.model()).put("content", new JsonArray())
+                .put("stop_reason", null).put("stop_sequence", null)
+                .put("usage", new JsonObject().put("input_tokens", step.inputTokens()).put("output_tokens", 1));
+        return List.of(
+                event("message_start", new JsonObject().put("message", message)),
+                event("content_block_start", new JsonObject().put("index", 0)
+                        .put("content_block", new JsonObject().put("type", "text").put("text", ""))),
+                event("ping", new JsonObject()));
+    }
+
+    @Override
+    public List<SseEvent> text(String piece, StreamIds ids) {
+        return List.of(event("content_block_delta", new JsonObject().put("index", 0)
+                .put("delta", new JsonObject().put("type", "text_delta").put("text", piece))));
+    }
+
+    @Override
+    public List<SseEvent> toolCalls(MockStep step, StreamIds ids) {
+        if (step.toolCalls().isEmpty()) {
+            return List.of();
+        }
+        List<SseEvent> events = new ArrayList<>();
+        events.add(blockStop(0));
+        for (int i = 0; i < step.toolCalls().size(); i++) {
+            MockToolCall call = step.toolCalls().get(i);
+            int index = i + 1;
+            events.add(event("content_block_start", new JsonObject().put("index", index)
+                    .put("content_block", toolUse(call, new JsonObject()))));
+            String arguments = call.arguments().encode();
+            int half = arguments.length() / 2;
+            for (String part : new String[] {arguments.substring(0, half), arguments.substring(half)}) {
+                events.add(event("content_block_delta", new JsonObject().put("index", index)
+                        .put("delta", new JsonObject().put("type", "input_json_delta").put("partial_json", part))));
+            }
+            events.add(blockStop(index));
+        }
+        return events;
+    }
+
+    @Override
+    public List<SseEvent> closing(MockStep step, StreamIds ids) {
+        List<SseEvent> events = new ArrayList<>();
+        if (step.toolCalls().isEmpty()) {
+            events.add(blockStop(0));
+        }
+        events.add(event("message_delta", new JsonObject()
+                .put("delta", new JsonObject().put("stop_reason", stopReason(step)).put("stop_sequence", null))
+                .put("usage", new JsonObject().put("output_tokens", step.effectiveOutputTokens()))));
+        events.add(event("message_stop", new JsonObject()));
+        return events;
+    }
+
+    private static JsonObject toolUse(MockToolCall call, JsonObject input) {
+        return new JsonObject().put("type", "tool_use").put("id", call.id()).put("name", call.name()).put("input", input);
+    }
+
+    private static SseEvent blockStop(int index) {
+        return event("content_block_stop", new JsonObject().put("index", index));
+    }
+
+    private static SseEvent event(String type, JsonObject data) {
+        JsonObject withType = new JsonObject().put("type", type).mergeIn(data);
+        return SseEvent.named(type, withType.encode());
+    }
+
+    private static String stopReason(MockStep step) {
+        return switch (step.effectiveFinishReason()) {
+            case "length" -> "max_tokens";
+            case "tool_calls" -> "tool_use";
+            case "stop_sequence" -> "stop_sequence";
+            default -> "end_turn";
+        };
+    }
+}

@@ -1,0 +1,151 @@
+package io.agentfuse.gateway.mock;
+
+import io.agentfuse.gateway.mock.MockDialect.StreamIds;
+import io.agentfuse.gateway.sse.SseEvent;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Plays one {@link MockStep} as the answer to one provider request: waits, then answers with an
+ * error, a complete body or an SSE stream, or drops the connection. All waiting is done with
+ * Vert.x timers, so a slow scripted answer never blocks the event loop.
+ *
+ * <p>One instance per request; used on the request's event loop only.
+ */
+final class MockResponder {
+
+    private final Vertx vertx;
+    private final HttpServerRequest request;
+    private final MockDialect dialect;
+    private final RequestJournal.Entry journal;
+    private boolean droppedOnPurpose;
+    private boolean finished;
+
+    MockResponder(Vertx vertx, HttpServerRequest request, MockDialect dialect, RequestJournal.Entry journal) {
+        this.vertx = vertx;
+        this.request = request;
+        this.dialect = dialect;
+        this.journal = journal;
+        request.response().closeHandler(closed -> {
+            if (!finished && !droppedOnPurpose) {
+                journal.markDisconnected();
+            }
+        });
+    }
+
+    /** Answers the request according to {@code step}; {@code body} is the parsed request body. */
+    void answer(MockStep step, JsonObject body) {
+        after(step.delayMs(), () -> respond(step, body));
+    }
+
+    private void respond(MockStep step, JsonObject body) {
+        HttpServerResponse response = request.response();
+        if (step.drop() == MockStep.Drop.BEFORE_RESPONSE) {
+            drop();
+            return;
+        }
+        response.setStatusCode(step.status());
+        step.headers().forEach(response::putHeader);
+        if (step.retryAfter() != null) {
+            response.putHeader("retry-after", step.retryAfter());
+        }
+        if (step.retryAfterMs() != null) {
+            response.putHeader("retry-after-ms", step.retryAfterMs());
+        }
+        String model = body.getString("model", "mock-model");
+        boolean stream = Boolean.TRUE.equals(body.getValue("stream"));
+        if (!step.succeeds()) {
+            Object errorBody = step.body() != null ? step.body() : dialect.error(step.status());
+            send(errorBody, step);
+        } else if (stream) {
+            stream(step, model, body);
+        } else {
+            send(step.body() != null ? step.body() : dialect.success(step, model), step);
+        }
+    }
+
+    private void send(Object body, MockStep step) {
+        HttpServerResponse response = request.response();
+        String text = body instanceof JsonObject json ? json.encode() : String.valueOf(body);
+        response.putHeader("content-type", body instanceof JsonObject ? "application/json" : "text/plain");
+        if (step.drop() == MockStep.Drop.MID_STREAM) {
+            Buffer bytes = Buffer.buffer(text);
+            response.putHeader("content-length", String.valueOf(bytes.length()));
+            response.write(bytes.slice(0, bytes.length() / 2)).onComplete(written -> drop());
+            return;
+        }
+        finished = true;
+        response.end(text);
+    }
+
+    private void stream(MockStep step, String model, JsonObject body) {
+        HttpServerResponse response = request.response();
+        response.setChunked(true)
+                .putHeader("content-type", "text/event-stream")
+                .putHeader("cache-control", "no-cache");
+        if (step.body() != null) {
+            finished = true;
+            response.end(String.valueOf(step.body() instanceof JsonObject json ? json.encode() : step.body()));
+            return;
+        }
+        JsonObject streamOptions = body.getValue("stream_options") instanceof JsonObject options ? options : new JsonObject();
+        StreamIds ids = new StreamIds(dialect.nextId(), model, System.currentTimeMillis() / 1000,
+                Boolean.TRUE.equals(streamOptions.getValue("include_usage")));
+        response.writeHead();
+        streamPiece(step, ids, 0);
+    }
+
+    private void streamPiece(MockStep step, StreamIds ids, int index) {
+        if (step.drop() == MockStep.Drop.MID_STREAM && index == step.dropAfterChunks()) {
+            drop();
+            return;
+        }
+        after(index == 0 ? step.firstChunkDelayMs() : step.chunkDelayMs(), () -> {
+            List<SseEvent> events = new ArrayList<>();
+            if (index == 0) {
+                events.addAll(dialect.opening(step, ids.model(), ids));
+            }
+            events.addAll(dialect.text(step.chunks().get(index), ids));
+            boolean last = index == step.chunks().size() - 1;
+            if (last && step.drop() != MockStep.Drop.MID_STREAM) {
+                events.addAll(dialect.toolCalls(step, ids));
+                events.addAll(dialect.closing(step, ids));
+            }
+            Buffer frame = Buffer.buffer();
+            events.forEach(event -> frame.appendBuffer(event.toBuffer()));
+            request.response().write(frame);
+            if (!last) {
+                streamPiece(step, ids, index + 1);
+            } else if (step.drop() == MockStep.Drop.MID_STREAM) {
+                drop();
+            } else {
+                finished = true;
+                request.response().end();
+            }
+        });
+    }
+
+    private void after(long delayMs, Runnable action) {
+        Runnable guarded = () -> {
+            if (!request.response().closed()) {
+                action.run();
+            }
+        };
+        if (delayMs <= 0) {
+            guarded.run();
+        } else {
+            vertx.setTimer(delayMs, timer -> guarded.run());
+        }
+    }
+
+    private void drop() {
+        droppedOnPurpose = true;
+        request.connection().close();
+    }
+}

@@ -1,0 +1,134 @@
+package io.agentfuse.gateway.mock;
+
+import io.agentfuse.gateway.mock.MockStep.MockToolCall;
+import io.agentfuse.gateway.sse.SseEvent;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Writes OpenAI Chat Completions answers: {@code chat.completion} objects,
+ * {@code chat.completion.chunk} streams ending in {@code data: [DONE]}, and
+ * {@code {"error": {"message", "type", "param", "code"}}} errors. Thread-safe.
+ */
+final class OpenAiMockDialect implements MockDialect {
+
+    private final AtomicLong ids = new AtomicLong();
+
+    @Override
+    public String nextId() {
+        return "chatcmpl-mock" + ids.incrementAndGet();
+    }
+
+    @Override
+    public JsonObject success(MockStep step, String model) {
+        JsonObject message = new JsonObject().put("role", "assistant").put("refusal", null);
+        message.put("content", step.toolCalls().isEmpty() || !step.text().isEmpty() ? step.text() : null);
+        if (!step.toolCalls().isEmpty()) {
+            JsonArray calls = new JsonArray();
+            step.toolCalls().forEach(call -> calls.add(new JsonObject().put("id", call.id()).put("type", "function")
+                    .put("function", new JsonObject().put("name", call.name()).put("arguments", call.arguments().encode()))));
+            message.put("tool_calls", calls);
+        }
+        return new JsonObject()
+                .put("id", nextId())
+                .put("object", "chat.completion")
+                .put("created", System.currentTimeMillis() / 1000)
+                .put("model", model)
+                .put("choices", new JsonArray().add(new JsonObject().put("index", 0).put("message", message)
+                        .put("logprobs", null).put("finish_reason", finishReason(step))))
+                .put("usage", usage(step))
+                .put("system_fingerprint", "fp_mock");
+    }
+
+    @Override
+    public JsonObject error(int status) {
+        String type;
+        String code = null;
+        String message;
+        switch (status) {
+            case 401 -> { type = "invalid_request_error"; code = "invalid_api_key"; message = "Incorrect API key provided."; }
+            case 404 -> { type = "invalid_request_error"; code = "model_not_found"; message = "The model does not exist or you do not have access to it."; }
+            case 429 -> { type = "requests"; code = "rate_limit_exceeded"; message = "Rate limit reached for requests. Please try again later."; }
+            case 503 -> { type = "server_error"; message = "The server is overloaded or not ready yet."; }
+            default -> {
+                type = status >= 500 ? "server_error" : "invalid_request_error";
+                message = status >= 500 ? "The server had an error while processing your request. Sorry about that!"
+                        : "Invalid request (mock status " + status + ").";
+            }
+        }
+        return new JsonObject().put("error", new JsonObject()
+                .put("message", message).put("type", type).put("param", null).put("code", code));
+    }
+
+    @Override
+    public List<SseEvent> opening(MockStep step, String model, StreamIds ids) {
+        return List.of(chunk(ids, new JsonObject().put("role", "assistant").put("content", ""), null));
+    }
+
+    @Override
+    public List<SseEvent> text(String piece, StreamIds ids) {
+        return List.of(chunk(ids, new JsonObject().put("content", piece), null));
+    }
+
+    @Override
+    public List<SseEvent> toolCalls(MockStep step, StreamIds ids) {
+        List<SseEvent> events = new ArrayList<>();
+        for (int i = 0; i < step.toolCalls().size(); i++) {
+            MockToolCall call = step.toolCalls().get(i);
+            events.add(toolCallChunk(ids, new JsonObject().put("index", i).put("id", call.id()).put("type", "function")
+                    .put("function", new JsonObject().put("name", call.name()).put("arguments", ""))));
+            // Real streams split the arguments at arbitrary places; two pieces exercise the re-assembly.
+            String arguments = call.arguments().encode();
+            int half = arguments.length() / 2;
+            for (String part : new String[] {arguments.substring(0, half), arguments.substring(half)}) {
+                events.add(toolCallChunk(ids, new JsonObject().put("index", i)
+                        .put("function", new JsonObject().put("arguments", part))));
+            }
+        }
+        return events;
+    }
+
+    @Override
+    public List<SseEvent> closing(MockStep step, StreamIds ids) {
+        List<SseEvent> events = new ArrayList<>();
+        events.add(chunk(ids, new JsonObject(), finishReason(step)));
+        if (ids.includeUsage()) {
+            events.add(SseEvent.data(base(ids).put("choices", new JsonArray()).put("usage", usage(step)).encode()));
+        }
+        events.add(SseEvent.DONE);
+        return events;
+    }
+
+    private SseEvent toolCallChunk(StreamIds ids, JsonObject toolCall) {
+        return chunk(ids, new JsonObject().put("tool_calls", new JsonArray().add(toolCall)), null);
+    }
+
+    private static SseEvent chunk(StreamIds ids, JsonObject delta, String finishReason) {
+        JsonObject chunk = base(ids).put("choices", new JsonArray().add(new JsonObject()
+                .put("index", 0).put("delta", delta).put("logprobs", null).put("finish_reason", finishReason)));
+        if (ids.includeUsage()) {
+            chunk.put("usage", null);
+        }
+        return SseEvent.data(chunk.encode());
+    }
+
+    private static JsonObject base(StreamIds ids) {
+        return new JsonObject().put("id", ids.id()).put("object", "chat.completion.chunk")
+                .put("created", ids.created()).put("model", ids.model()).put("system_fingerprint", "fp_mock");
+    }
+
+    private static JsonObject usage(MockStep step) {
+        int output = step.effectiveOutputTokens();
+        return new JsonObject().put("prompt_tokens", step.inputTokens()).put("completion_tokens", output)
+                .put("total_tokens", step.inputTokens() + output);
+    }
+
+    private static String finishReason(MockStep step) {
+        String reason = step.effectiveFinishReason();
+        return "stop_sequence".equals(reason) ? "stop" : reason;
+    }
+}

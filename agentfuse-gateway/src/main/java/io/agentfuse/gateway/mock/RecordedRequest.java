@@ -1,0 +1,64 @@
+package io.agentfuse.gateway.mock;
+
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonObject;
+
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A request that the {@link MockProvider} received, as {@code GET /_mock/requests} reports it.
+ *
+ * <p>An immutable snapshot. {@link #clientDisconnected()} tells whether the caller closed the
+ * connection before the answer was complete (at the time of the snapshot) — this is how tests
+ * see that a cancelled upstream call really closed its connection.
+ *
+ * <pre>{@code
+ * RecordedRequest first = mock.requests().get(0);
+ * assertThat(first.header("x-api-key")).contains("test-key");
+ * }</pre>
+ *
+ * @param method     HTTP method
+ * @param path       request path
+ * @param headers    request headers, names in lower case (repeated headers keep the last value)
+ * @param body       the raw body text
+ * @param receivedAt         when the request arrived
+ * @param clientDisconnected whether the caller closed the connection before the mock finished answering
+ */
+public record RecordedRequest(String method, String path, Map<String, String> headers, String body,
+                              Instant receivedAt, boolean clientDisconnected) {
+
+    public RecordedRequest {
+        headers = Map.copyOf(headers);
+    }
+
+    /** The value of header {@code name} (case-insensitive). */
+    public Optional<String> header(String name) {
+        return Optional.ofNullable(headers.get(name.toLowerCase(Locale.ROOT)));
+    }
+
+    /** The body as JSON, or empty when it is not a JSON object. */
+    public Optional<JsonObject> jsonBody() {
+        try {
+            Object value = Json.decodeValue(body);
+            return value instanceof JsonObject json ? Optional.of(json) : Optional.empty();
+        } catch (DecodeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The JSON form served by the control API. */
+    public JsonObject toJson() {
+        JsonObject json = new JsonObject()
+                .put("method", method)
+                .put("path", path)
+                .put("headers", new JsonObject(Map.copyOf(headers)))
+                .put("receivedAt", receivedAt.toString())
+                .put("clientDisconnected", clientDisconnected());
+        Optional<JsonObject> parsed = jsonBody();
+        return parsed.isPresent() ? json.put("body", parsed.get()) : json.put("body", body);
+    }
+}

@@ -1,0 +1,175 @@
+package io.agentfuse.gateway.upstream;
+
+import io.agentfuse.core.CallTimeoutException;
+import io.agentfuse.gateway.sse.SseEvent;
+import io.agentfuse.gateway.sse.SseParser;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+
+import java.time.Duration;
+
+/**
+ * The state of one streamed provider call: the first-event and idle timers, the SSE parser,
+ * and the single transition to done (finished, failed or cancelled), after which the request
+ * is reset and nothing more is delivered.
+ *
+ * <p>Confined to one Vert.x context: every callback, timer and public entry point runs there,
+ * so no locks are needed.
+ */
+final class StreamingCall {
+
+    private final Vertx vertx;
+    private final Context context;
+    private final ProviderEndpoint provider;
+    private final StreamTimeouts timeouts;
+    private final Promise<UpstreamStream> ready = Promise.promise();
+    private HttpClientRequest request;
+    private HttpClientResponse response;
+    private UpstreamStream stream;
+    private long timer = -1;
+    private boolean done;
+    private boolean paused;
+
+    StreamingCall(Vertx vertx, Context context, ProviderEndpoint provider, StreamTimeouts timeouts) {
+        this.vertx = vertx;
+        this.context = context;
+        this.provider = provider;
+        this.timeouts = timeouts;
+        startTimer(timeouts.firstEvent());
+    }
+
+    Future<UpstreamStream> ready() {
+        return ready.future();
+    }
+
+    /** Runs {@code action} on this call's context (at once when already there). */
+    void onContext(Runnable action) {
+        if (Vertx.currentContext() == context) {
+            action.run();
+        } else {
+            context.runOnContext(v -> action.run());
+        }
+    }
+
+    /** Keeps the request so it can be reset; false (and reset) when the call already ended. */
+    boolean attach(HttpClientRequest httpRequest) {
+        request = httpRequest;
+        if (done) {
+            httpRequest.reset();
+            return false;
+        }
+        return true;
+    }
+
+    void onResponse(HttpClientResponse httpResponse) {
+        if (done) {
+            return;
+        }
+        if (httpResponse.statusCode() / 100 != 2) {
+            httpResponse.body().onComplete(body ->
+                    fail(UpstreamFailures.status(httpResponse, body.succeeded() ? body.result().toString() : null)));
+            return;
+        }
+        response = httpResponse;
+        stream = new UpstreamStream(this, httpResponse.statusCode(), httpResponse.headers());
+        SseParser parser = new SseParser(this::onEvent);
+        httpResponse.handler(buffer -> {
+            try {
+                parser.feed(buffer);
+            } catch (IllegalStateException tooLong) {
+                fail(tooLong);
+            }
+        });
+        httpResponse.endHandler(v -> {
+            parser.end();
+            onEnd();
+        });
+        httpResponse.exceptionHandler(this::fail);
+    }
+
+    void fail(Throwable error) {
+        if (done) {
+            return;
+        }
+        finish();
+        reset();
+        Throwable mapped = UpstreamFailures.transport(error, provider);
+        if (!ready.tryFail(mapped)) {
+            stream.deliverFailure(mapped);
+        }
+    }
+
+    void cancel() {
+        if (!done) {
+            finish();
+            reset();
+            ready.tryFail(new UpstreamConnectionException("call to provider " + provider.name() + " was cancelled", null));
+        }
+    }
+
+    void pause() {
+        if (!done && response != null && !paused) {
+            paused = true;
+            response.pause();
+            // A caller that cannot keep up is not a silent provider: the idle clock stops meanwhile.
+            cancelTimer();
+        }
+    }
+
+    void resume() {
+        if (!done && response != null && paused) {
+            paused = false;
+            startTimer(timeouts.idle());
+            response.resume();
+        }
+    }
+
+    private void onEvent(SseEvent event) {
+        if (done) {
+            return;
+        }
+        cancelTimer();
+        if (!paused) {
+            startTimer(timeouts.idle());
+        }
+        ready.tryComplete(stream);
+        stream.deliver(event);
+    }
+
+    private void onEnd() {
+        if (done) {
+            return;
+        }
+        finish();
+        if (!ready.tryFail(new UpstreamConnectionException(
+                "provider " + provider.name() + " ended the stream before sending any event", null))) {
+            stream.deliverEnd();
+        }
+    }
+
+    private void finish() {
+        done = true;
+        cancelTimer();
+    }
+
+    private void reset() {
+        if (request != null) {
+            request.reset();
+        }
+    }
+
+    private void startTimer(Duration limit) {
+        timer = vertx.setTimer(limit.toMillis(), id -> fail(new CallTimeoutException(limit)));
+    }
+
+    private void cancelTimer() {
+        if (timer >= 0) {
+            vertx.cancelTimer(timer);
+            timer = -1;
+        }
+    }
+}

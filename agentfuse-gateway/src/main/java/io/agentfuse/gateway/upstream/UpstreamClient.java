@@ -1,0 +1,201 @@
+package io.agentfuse.gateway.upstream;
+
+import io.agentfuse.core.CallTimeoutException;
+import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.dialect.Usage;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Calls model providers over pooled keep-alive HTTP connections, complete or streamed, and
+ * fails in the terms of {@code agentfuse-core} so that breakers, retries and fallbacks can act:
+ * <ul>
+ *   <li>non-2xx → {@link io.agentfuse.core.HttpStatusException} with the body and the
+ *       {@code Retry-After} / {@code retry-after-ms} headers;</li>
+ *   <li>no answer within the timeout, no first event within {@link StreamTimeouts#firstEvent()}
+ *       → {@link CallTimeoutException} (the request is reset, so the connection is freed);</li>
+ *   <li>refused connections → {@link java.net.ConnectException}; closed or reset connections →
+ *       {@link UpstreamConnectionException}.</li>
+ * </ul>
+ * Authentication is added per dialect: OpenAI {@code Authorization: Bearer KEY}, Anthropic
+ * {@code x-api-key} and {@code anthropic-version: 2023-06-01}. Keys are never logged.
+ *
+ * <p>Thread-safe; share one per Vert.x instance. Completion handlers run on a Vert.x event loop.
+ *
+ * <pre>{@code
+ * UpstreamClient client = new UpstreamClient(vertx, UpstreamClientOptions.defaults());
+ * client.stream(UpstreamRequest.of(provider, body), new StreamTimeouts(Duration.ofSeconds(20), Duration.ofSeconds(30)))
+ *       .onSuccess(stream -> stream.handler(event -> ...).endHandler(v -> ...).exceptionHandler(e -> ...));
+ * }</pre>
+ */
+public final class UpstreamClient {
+
+    /** The Anthropic API version sent with every Anthropic request. */
+    public static final String ANTHROPIC_VERSION = "2023-06-01";
+
+    private final Vertx vertx;
+    private final HttpClientAgent http;
+
+    public UpstreamClient(Vertx vertx, UpstreamClientOptions options) {
+        this.vertx = Objects.requireNonNull(vertx, "vertx");
+        HttpClientOptions clientOptions = new HttpClientOptions()
+                .setKeepAlive(true)
+                .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
+        this.http = vertx.createHttpClient(clientOptions, new PoolOptions().setHttp1MaxSize(options.maxConnectionsPerHost()));
+    }
+
+    /**
+     * Sends {@code request} and reads the complete answer.
+     *
+     * @param timeout limit for the whole call, from sending to the last byte
+     */
+    public Future<UpstreamResponse> send(UpstreamRequest request, Duration timeout) {
+        Promise<UpstreamResponse> result = Promise.promise();
+        onOwnContext(context -> {
+            RequestHolder holder = new RequestHolder();
+            long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
+                if (result.tryFail(new CallTimeoutException(timeout))) {
+                    holder.reset();
+                }
+            });
+            http.request(options(request, false))
+                    .compose(httpRequest -> {
+                        holder.set(httpRequest, result.future().isComplete());
+                        return httpRequest.send(body(request));
+                    })
+                    .compose(response -> response.body().map(body -> answer(request, response, body)))
+                    .onComplete(done -> {
+                        vertx.cancelTimer(timer);
+                        if (done.succeeded()) {
+                            result.tryComplete(done.result());
+                        } else {
+                            result.tryFail(UpstreamFailures.transport(done.cause(), request.provider()));
+                        }
+                    });
+        });
+        return result.future();
+    }
+
+    /**
+     * Sends {@code request} (which must ask the provider to stream) and completes once the
+     * first SSE event has arrived — so that a caller may still retry or fall back until then —
+     * with a handle that delivers that event and the rest.
+     */
+    public Future<UpstreamStream> stream(UpstreamRequest request, StreamTimeouts timeouts) {
+        Promise<UpstreamStream> ready = Promise.promise();
+        onOwnContext(context -> {
+            StreamingCall call = new StreamingCall(vertx, context, request.provider(), timeouts);
+            call.ready().onComplete(ready);
+            http.request(options(request, true))
+                    .onSuccess(httpRequest -> {
+                        if (call.attach(httpRequest)) {
+                            httpRequest.send(body(request)).onComplete(sent -> {
+                                if (sent.succeeded()) {
+                                    call.onResponse(sent.result());
+                                } else {
+                                    call.fail(sent.cause());
+                                }
+                            });
+                        }
+                    })
+                    .onFailure(call::fail);
+        });
+        return ready.future();
+    }
+
+    /** Closes the pooled connections. */
+    public Future<Void> close() {
+        return http.close();
+    }
+
+    /**
+     * Runs {@code action} on a Vert.x context, at once when already on one. The HTTP request, its
+     * callbacks and the timers then share that context: the whole future chain is wired before
+     * any response event can be handled (wired from a foreign thread, a response could end
+     * before {@code body()} is asked for, and its body would never arrive), and call state
+     * needs no locks.
+     */
+    private void onOwnContext(Handler<Context> action) {
+        Context current = Vertx.currentContext();
+        if (current != null && current.owner() == vertx) {
+            action.handle(current);
+        } else {
+            Context context = vertx.getOrCreateContext();
+            context.runOnContext(v -> action.handle(context));
+        }
+    }
+
+    private static UpstreamResponse answer(UpstreamRequest request, HttpClientResponse response, Buffer body) {
+        if (response.statusCode() / 100 != 2) {
+            throw UpstreamFailures.status(response, body.toString());
+        }
+        return new UpstreamResponse(response.statusCode(), response.headers(), body,
+                usage(request.provider().dialect(), body));
+    }
+
+    private static Usage usage(Dialect dialect, Buffer body) {
+        try {
+            return dialect.usageOf(new JsonObject(body));
+        } catch (DecodeException | ClassCastException e) {
+            return Usage.ZERO;
+        }
+    }
+
+    private static Buffer body(UpstreamRequest request) {
+        return request.body().toBuffer();
+    }
+
+    private static RequestOptions options(UpstreamRequest request, boolean stream) {
+        ProviderEndpoint provider = request.provider();
+        RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(provider.url());
+        request.headers().forEach(options::putHeader);
+        options.putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                .putHeader(HttpHeaders.ACCEPT, stream ? "text/event-stream" : "application/json");
+        if (provider.dialect() == Dialect.ANTHROPIC) {
+            options.putHeader("anthropic-version", ANTHROPIC_VERSION);
+            if (provider.hasApiKey()) {
+                options.putHeader("x-api-key", provider.apiKey());
+            }
+        } else if (provider.hasApiKey()) {
+            options.putHeader(HttpHeaders.AUTHORIZATION, "Bearer " + provider.apiKey());
+        }
+        return options;
+    }
+
+    /** The request of a call whose timeout may fire before the request object exists; confined to the call's context. */
+    private static final class RequestHolder {
+        private HttpClientRequest request;
+        private boolean resetWanted;
+
+        void set(HttpClientRequest request, boolean alreadyTimedOut) {
+            this.request = request;
+            if (resetWanted || alreadyTimedOut) {
+                request.reset();
+            }
+        }
+
+        void reset() {
+            resetWanted = true;
+            if (request != null) {
+                request.reset();
+            }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package io.agentfuse.gateway.upstream;
+
+import io.agentfuse.core.HttpStatusException;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpClosedException;
+import io.vertx.core.http.StreamResetException;
+
+import java.io.IOException;
+
+/**
+ * The one place where transport failures of provider calls become the exceptions that
+ * {@link io.agentfuse.core.OutcomeClassifier} understands: non-2xx answers become
+ * {@link HttpStatusException} (with {@code Retry-After} and {@code retry-after-ms}), broken
+ * connections {@link UpstreamConnectionException}; refused connections and other
+ * {@link IOException}s stay as they are. Stateless.
+ */
+final class UpstreamFailures {
+
+    private UpstreamFailures() {
+    }
+
+    /** The exception for a non-2xx answer with {@code body}. */
+    static HttpStatusException status(HttpClientResponse response, String body) {
+        return new HttpStatusException(response.statusCode(), body,
+                response.getHeader("retry-after"), response.getHeader("retry-after-ms"));
+    }
+
+    /** The exception a failed call of {@code provider} ends with. */
+    static Throwable transport(Throwable error, ProviderEndpoint provider) {
+        if (error instanceof HttpClosedException || error instanceof StreamResetException) {
+            return new UpstreamConnectionException("connection to provider " + provider.name() + " was closed", error);
+        }
+        return error;
+    }
+}

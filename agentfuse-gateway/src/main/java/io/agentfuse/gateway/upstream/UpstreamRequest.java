@@ -1,0 +1,40 @@
+package io.agentfuse.gateway.upstream;
+
+import io.vertx.core.json.JsonObject;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One call to a provider: where, which body (already in the provider's dialect), and any extra
+ * headers to pass on (for example {@code anthropic-beta}). Authentication and content headers
+ * are added by {@link UpstreamClient}; extra headers cannot replace them.
+ *
+ * <p>Immutable: the body is copied in and out.
+ *
+ * <pre>{@code
+ * UpstreamRequest request = UpstreamRequest.of(provider, body);
+ * }</pre>
+ *
+ * @param provider the provider to call
+ * @param body     the request body
+ * @param headers  extra request headers
+ */
+public record UpstreamRequest(ProviderEndpoint provider, JsonObject body, Map<String, String> headers) {
+
+    public UpstreamRequest {
+        Objects.requireNonNull(provider, "provider");
+        body = Objects.requireNonNull(body, "body").copy();
+        headers = Map.copyOf(headers);
+    }
+
+    /** A request without extra headers. */
+    public static UpstreamRequest of(ProviderEndpoint provider, JsonObject body) {
+        return new UpstreamRequest(provider, body, Map.of());
+    }
+
+    @Override
+    public JsonObject body() {
+        return body.copy();
+    }
+}

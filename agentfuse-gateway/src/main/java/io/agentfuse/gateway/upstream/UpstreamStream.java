@@ -1,0 +1,136 @@
+package io.agentfuse.gateway.upstream;
+
+import io.agentfuse.gateway.sse.SseEvent;
+import io.vertx.core.Handler;
+import io.vertx.core.MultiMap;
+import io.vertx.core.http.HttpHeaders;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+/**
+ * A provider's streamed answer that has begun: its status, headers and SSE events, delivered in
+ * order, then exactly one of end or failure.
+ *
+ * <p>Events that arrive before {@link #handler} is set are kept and delivered when it is, so
+ * nothing is lost between the future completing and the caller attaching handlers. A failure
+ * after the first event (an idle timeout as {@link io.agentfuse.core.CallTimeoutException}, a
+ * broken connection as {@link UpstreamConnectionException}) goes to {@link #exceptionHandler}.
+ * {@link #cancel()} closes the upstream request (and with HTTP/1.1 its connection) — call it
+ * when the gateway's own caller goes away; after it nothing more is delivered.
+ *
+ * <p>Thread-safe: methods may be called from any thread; handlers run on the call's event loop.
+ *
+ * <pre>{@code
+ * stream.handler(event -> relay(event))
+ *       .exceptionHandler(error -> endWithErrorEvent(error))
+ *       .endHandler(v -> clientResponse.end());
+ * clientResponse.closeHandler(v -> stream.cancel());
+ * }</pre>
+ */
+public final class UpstreamStream {
+
+    private final StreamingCall call;
+    private final int status;
+    private final MultiMap headers;
+    private final Deque<SseEvent> pending = new ArrayDeque<>();
+    private Handler<SseEvent> handler;
+    private Handler<Void> endHandler;
+    private Handler<Throwable> exceptionHandler;
+    private boolean ended;
+    private Throwable failure;
+    private boolean terminalDelivered;
+
+    UpstreamStream(StreamingCall call, int status, MultiMap headers) {
+        this.call = call;
+        this.status = status;
+        this.headers = HttpHeaders.headers().addAll(headers);
+    }
+
+    /** The HTTP status (2xx). */
+    public int status() {
+        return status;
+    }
+
+    /** A copy of the response headers. */
+    public MultiMap headers() {
+        return HttpHeaders.headers().addAll(headers);
+    }
+
+    /** Receives each SSE event, starting with the first one (already received). */
+    public UpstreamStream handler(Handler<SseEvent> handler) {
+        call.onContext(() -> {
+            this.handler = handler;
+            drain();
+        });
+        return this;
+    }
+
+    /** Called once when the provider ended the stream normally. */
+    public UpstreamStream endHandler(Handler<Void> endHandler) {
+        call.onContext(() -> {
+            this.endHandler = endHandler;
+            drain();
+        });
+        return this;
+    }
+
+    /** Called once when the stream failed after it began. */
+    public UpstreamStream exceptionHandler(Handler<Throwable> exceptionHandler) {
+        call.onContext(() -> {
+            this.exceptionHandler = exceptionHandler;
+            drain();
+        });
+        return this;
+    }
+
+    /** Stops reading from the provider (backpressure); the idle timeout is suspended meanwhile. */
+    public void pause() {
+        call.onContext(call::pause);
+    }
+
+    /** Resumes reading after {@link #pause()}. */
+    public void resume() {
+        call.onContext(call::resume);
+    }
+
+    /** Closes the upstream request; no handler is called afterwards. */
+    public void cancel() {
+        call.onContext(() -> {
+            call.cancel();
+            pending.clear();
+            terminalDelivered = true;
+        });
+    }
+
+    void deliver(SseEvent event) {
+        pending.addLast(event);
+        drain();
+    }
+
+    void deliverEnd() {
+        ended = true;
+        drain();
+    }
+
+    void deliverFailure(Throwable error) {
+        failure = error;
+        drain();
+    }
+
+    private void drain() {
+        while (handler != null && !pending.isEmpty() && !terminalDelivered) {
+            handler.handle(pending.removeFirst());
+        }
+        if (!pending.isEmpty() || terminalDelivered) {
+            return;
+        }
+        if (failure != null && exceptionHandler != null) {
+            terminalDelivered = true;
+            exceptionHandler.handle(failure);
+        } else if (ended && failure == null && endHandler != null) {
+            terminalDelivered = true;
+            endHandler.handle(null);
+        }
+    }
+}

@@ -1,0 +1,231 @@
+package io.agentfuse.gateway.dialect;
+
+import io.agentfuse.core.ManualClock;
+import io.agentfuse.gateway.sse.SseEvent;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class StreamTranslatorTest {
+
+    private final ManualClock clock = new ManualClock();
+
+    // --- OpenAI upstream events -------------------------------------------------------------
+
+    private static SseEvent openAiChunk(JsonObject delta, String finishReason) {
+        return SseEvent.data(new JsonObject().put("id", "chatcmpl-1").put("object", "chat.completion.chunk")
+                .put("created", 1).put("model", "gpt-4o-mini")
+                .put("choices", new JsonArray().add(new JsonObject().put("index", 0).put("delta", delta)
+                        .put("finish_reason", finishReason))).encode());
+    }
+
+    private static SseEvent openAiUsage(int prompt, int completion) {
+        return SseEvent.data(new JsonObject().put("id", "chatcmpl-1").put("object", "chat.completion.chunk")
+                .put("choices", new JsonArray()).put("usage", new JsonObject().put("prompt_tokens", prompt)
+                        .put("completion_tokens", completion).put("total_tokens", prompt + completion)).encode());
+    }
+
+    private static SseEvent openAiToolDelta(int index, String id, String name, String arguments) {
+        JsonObject call = new JsonObject().put("index", index).put("function", new JsonObject().put("arguments", arguments));
+        if (id != null) {
+            call.put("id", id).put("type", "function").getJsonObject("function").put("name", name);
+        }
+        return openAiChunk(new JsonObject().put("tool_calls", new JsonArray().add(call)), null);
+    }
+
+    private static List<SseEvent> openAiTextStream() {
+        return List.of(
+                openAiChunk(new JsonObject().put("role", "assistant").put("content", ""), null),
+                openAiChunk(new JsonObject().put("content", "Hel"), null),
+                openAiChunk(new JsonObject().put("content", "lo"), null),
+                openAiChunk(new JsonObject(), "stop"),
+                openAiUsage(9, 2),
+                SseEvent.DONE);
+    }
+
+    // --- Anthropic upstream events ----------------------------------------------------------
+
+    private static SseEvent anthropicEvent(String type, JsonObject data) {
+        return SseEvent.named(type, new JsonObject().put("type", type).mergeIn(data).encode());
+    }
+
+    private static List<SseEvent> anthropicToolStream() {
+        return List.of(
+                anthropicEvent("message_start", new JsonObject().put("message", new JsonObject().put("id", "msg_1")
+                        .put("model", "claude-haiku-4-5").put("usage", new JsonObject().put("input_tokens", 25).put("output_tokens", 1)))),
+                anthropicEvent("content_block_start", new JsonObject().put("index", 0)
+                        .put("content_block", new JsonObject().put("type", "text").put("text", ""))),
+                anthropicEvent("ping", new JsonObject()),
+                anthropicEvent("content_block_delta", new JsonObject().put("index", 0)
+                        .put("delta", new JsonObject().put("type", "text_delta").put("text", "Checking."))),
+                anthropicEvent("content_block_stop", new JsonObject().put("index", 0)),
+                anthropicEvent("content_block_start", new JsonObject().put("index", 1).put("content_block", new JsonObject()
+                        .put("type", "tool_use").put("id", "toolu_1").put("name", "get_weather").put("input", new JsonObject()))),
+                anthropicEvent("content_block_delta", new JsonObject().put("index", 1)
+                        .put("delta", new JsonObject().put("type", "input_json_delta").put("partial_json", "{\"city\":"))),
+                anthropicEvent("content_block_delta", new JsonObject().put("index", 1)
+                        .put("delta", new JsonObject().put("type", "input_json_delta").put("partial_json", "\"Oslo\"}"))),
+                anthropicEvent("content_block_stop", new JsonObject().put("index", 1)),
+                anthropicEvent("message_delta", new JsonObject().put("delta", new JsonObject().put("stop_reason", "tool_use"))
+                        .put("usage", new JsonObject().put("output_tokens", 17))),
+                anthropicEvent("message_stop", new JsonObject()));
+    }
+
+    private static List<SseEvent> feed(StreamTranslator translator, List<SseEvent> events) {
+        List<SseEvent> out = new ArrayList<>();
+        events.forEach(event -> out.addAll(translator.translate(event)));
+        out.addAll(translator.end());
+        return out;
+    }
+
+    private static List<JsonObject> data(List<SseEvent> events) {
+        return events.stream().filter(e -> !e.isDone()).map(e -> new JsonObject(e.data())).toList();
+    }
+
+    @Test
+    void translatesOpenAiTextStreamToAnthropicEvents() {
+        StreamTranslator translator = StreamTranslator.between(Dialect.OPENAI, Dialect.ANTHROPIC, false, clock);
+
+        List<SseEvent> out = feed(translator, openAiTextStream());
+
+        assertThat(out).extracting(SseEvent::event).containsExactly("message_start", "content_block_start",
+                "content_block_delta", "content_block_delta", "content_block_stop", "message_delta", "message_stop");
+        JsonObject messageDelta = data(out).get(5);
+        assertThat(messageDelta.getJsonObject("delta").getString("stop_reason")).isEqualTo("end_turn");
+        assertThat(messageDelta.getJsonObject("usage")).isEqualTo(new JsonObject().put("input_tokens", 9).put("output_tokens", 2));
+        assertThat(translator.usage()).isEqualTo(Usage.of(9, 2));
+        assertThat(translator.finished()).isTrue();
+    }
+
+    @Test
+    void translatesOpenAiToolCallDeltasToToolUseBlock() {
+        StreamTranslator translator = StreamTranslator.between(Dialect.OPENAI, Dialect.ANTHROPIC, false, clock);
+
+        List<JsonObject> out = data(feed(translator, List.of(
+                openAiChunk(new JsonObject().put("role", "assistant").put("content", null), null),
+                openAiToolDelta(0, "call_1", "get_weather", ""),
+                openAiToolDelta(0, null, null, "{\"city\":"),
+                openAiToolDelta(0, null, null, "\"Oslo\"}"),
+                openAiChunk(new JsonObject(), "tool_calls"),
+                SseEvent.DONE)));
+
+        assertThat(out.get(1).getJsonObject("content_block")).isEqualTo(new JsonObject().put("type", "tool_use")
+                .put("id", "call_1").put("name", "get_weather").put("input", new JsonObject()));
+        StringBuilder json = new StringBuilder();
+        out.stream().filter(e -> "content_block_delta".equals(e.getString("type")))
+                .forEach(e -> json.append(e.getJsonObject("delta").getString("partial_json")));
+        assertThat(new JsonObject(json.toString())).isEqualTo(new JsonObject().put("city", "Oslo"));
+        assertThat(out.get(out.size() - 2).getJsonObject("delta").getString("stop_reason")).isEqualTo("tool_use");
+    }
+
+    @Test
+    void translatesAnthropicToolStreamToOpenAiChunksWithUsage() {
+        StreamTranslator translator = StreamTranslator.between(Dialect.ANTHROPIC, Dialect.OPENAI, true, clock);
+
+        List<SseEvent> out = feed(translator, anthropicToolStream());
+
+        assertThat(out.get(out.size() - 1)).isEqualTo(SseEvent.DONE);
+        List<JsonObject> chunks = data(out);
+        assertThat(chunks).allSatisfy(c -> assertThat(c.getString("object")).isEqualTo("chat.completion.chunk"));
+        JsonObject first = chunks.get(0).getJsonArray("choices").getJsonObject(0).getJsonObject("delta");
+        assertThat(first.getString("role")).isEqualTo("assistant");
+        JsonObject toolStart = chunks.get(2).getJsonArray("choices").getJsonObject(0).getJsonObject("delta")
+                .getJsonArray("tool_calls").getJsonObject(0);
+        assertThat(toolStart.getInteger("index")).isZero();
+        assertThat(toolStart.getString("id")).isEqualTo("toolu_1");
+        JsonObject finish = chunks.get(chunks.size() - 2).getJsonArray("choices").getJsonObject(0);
+        assertThat(finish.getString("finish_reason")).isEqualTo("tool_calls");
+        JsonObject usage = chunks.get(chunks.size() - 1);
+        assertThat(usage.getJsonArray("choices")).isEmpty();
+        assertThat(usage.getJsonObject("usage")).isEqualTo(new JsonObject().put("prompt_tokens", 25)
+                .put("completion_tokens", 17).put("total_tokens", 42));
+    }
+
+    @Test
+    void leavesOutUsageChunkWhenOpenAiCallerDidNotAskForIt() {
+        StreamTranslator translator = StreamTranslator.between(Dialect.ANTHROPIC, Dialect.OPENAI, false, clock);
+
+        List<JsonObject> chunks = data(feed(translator, anthropicToolStream()));
+
+        assertThat(chunks).allSatisfy(c -> assertThat(c.getJsonArray("choices")).isNotEmpty());
+        assertThat(translator.usage()).isEqualTo(Usage.of(25, 17));
+    }
+
+    @Test
+    void passesSameDialectEventsThroughUnchanged() {
+        StreamTranslator translator = StreamTranslator.between(Dialect.ANTHROPIC, Dialect.ANTHROPIC, false, clock);
+
+        assertThat(feed(translator, anthropicToolStream())).isEqualTo(anthropicToolStream());
+        assertThat(translator.usage()).isEqualTo(Usage.of(25, 17));
+    }
+
+    @Test
+    void dropsUsageChunkTheOpenAiCallerDidNotAskFor() {
+        StreamTranslator translator = StreamTranslator.between(Dialect.OPENAI, Dialect.OPENAI, false, clock);
+
+        List<SseEvent> out = feed(translator, openAiTextStream());
+
+        assertThat(out).doesNotContain(openAiUsage(9, 2)).hasSize(openAiTextStream().size() - 1);
+        assertThat(translator.usage()).isEqualTo(Usage.of(9, 2));
+    }
+
+    @Test
+    void endsStreamCutShortWithErrorEventInCallerDialect() {
+        StreamTranslator translator = StreamTranslator.between(Dialect.OPENAI, Dialect.ANTHROPIC, false, clock);
+
+        List<SseEvent> out = feed(translator, openAiTextStream().subList(0, 2));
+
+        SseEvent last = out.get(out.size() - 1);
+        assertThat(last.event()).isEqualTo("error");
+        assertThat(new JsonObject(last.data()).getJsonObject("error").getString("message")).contains("ended");
+    }
+
+    @Test
+    void endsPassedThroughStreamCutShortWithErrorEvent() {
+        StreamTranslator translator = StreamTranslator.between(Dialect.ANTHROPIC, Dialect.ANTHROPIC, false, clock);
+
+        List<SseEvent> out = feed(translator, anthropicToolStream().subList(0, 4));
+
+        assertThat(out.get(out.size() - 1).event()).isEqualTo("error");
+        assertThat(translator.finished()).isTrue();
+    }
+
+    @Test
+    void relaysUpstreamErrorEventAcrossDialects() {
+        StreamTranslator translator = StreamTranslator.between(Dialect.ANTHROPIC, Dialect.OPENAI, false, clock);
+
+        List<SseEvent> out = feed(translator, List.of(anthropicToolStream().get(0), anthropicEvent("error",
+                new JsonObject().put("error", new JsonObject().put("type", "overloaded_error").put("message", "Overloaded")))));
+
+        JsonObject error = new JsonObject(out.get(out.size() - 1).data()).getJsonObject("error");
+        assertThat(error.getString("type")).isEqualTo("overloaded_error");
+        assertThat(error.getString("message")).isEqualTo("Overloaded");
+    }
+
+    @Test
+    void refusesInterleavedToolArgumentsForAnthropicCaller() {
+        StreamTranslator translator = StreamTranslator.between(Dialect.OPENAI, Dialect.ANTHROPIC, false, clock);
+        translator.translate(openAiToolDelta(0, "call_1", "a", ""));
+        translator.translate(openAiToolDelta(1, "call_2", "b", ""));
+
+        assertThatThrownBy(() -> translator.translate(openAiToolDelta(0, null, null, "{}")))
+                .isInstanceOf(UntranslatableException.class);
+    }
+
+    @Test
+    void writesGatewayErrorEventInCallerDialect() {
+        StreamTranslator toOpenAi = StreamTranslator.between(Dialect.ANTHROPIC, Dialect.OPENAI, false, clock);
+
+        SseEvent error = toOpenAi.error("timeout", "no chunk for 30 s");
+
+        assertThat(error.event()).isNull();
+        assertThat(new JsonObject(error.data())).isEqualTo(new JsonObject().put("error", new JsonObject()
+                .put("message", "no chunk for 30 s").put("type", "timeout").put("param", null).put("code", "timeout")));
+    }
+}

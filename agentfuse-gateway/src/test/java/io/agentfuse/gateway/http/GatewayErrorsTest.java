@@ -1,0 +1,123 @@
+package io.agentfuse.gateway.http;
+
+import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.dialect.InvalidRequestException;
+import io.agentfuse.gateway.testing.Await;
+import io.agentfuse.gateway.testing.LoopbackClient;
+import io.agentfuse.gateway.testing.LoopbackClient.Reply;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class GatewayErrorsTest {
+
+    private Vertx vertx;
+    private LoopbackClient client;
+    private final AtomicReference<Runnable> answer = new AtomicReference<>();
+    private final AtomicReference<io.vertx.core.http.HttpServerResponse> response = new AtomicReference<>();
+
+    @BeforeEach
+    void startServer() {
+        vertx = Vertx.vertx();
+        HttpServer server = Await.result(vertx.createHttpServer().requestHandler(request -> {
+            response.set(request.response());
+            answer.get().run();
+        }).listen(0, "127.0.0.1"));
+        client = new LoopbackClient(vertx, server.actualPort());
+    }
+
+    @AfterEach
+    void stopVertx() {
+        Await.result(vertx.close());
+    }
+
+    private Reply answerWith(Dialect dialect, GatewayException failure) {
+        answer.set(() -> GatewayErrors.respond(response.get(), dialect, failure));
+        return client.get("/");
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "CIRCUIT_OPEN, 503, circuit_open",
+            "TIMEOUT, 504, timeout",
+            "ALL_FALLBACKS_FAILED, 502, all_fallbacks_failed",
+            "CONTEXT_WINDOW_FULL, 413, context_window_full",
+            "INVALID_REQUEST, 400, invalid_request",
+            "MODEL_NOT_FOUND, 404, model_not_found",
+            "REQUEST_TOO_LARGE, 413, request_too_large"})
+    void answersEachErrorWithItsStatusAndType(GatewayError error, int status, String type) {
+        assertThat(error.status()).isEqualTo(status);
+        assertThat(error.type()).isEqualTo(type);
+    }
+
+    @Test
+    void writesOpenAiErrorBody() {
+        Reply reply = answerWith(Dialect.OPENAI, new GatewayException(GatewayError.MODEL_NOT_FOUND, "model 'gpt-5' is not configured"));
+
+        assertThat(reply.status()).isEqualTo(404);
+        assertThat(reply.headers().get("content-type")).isEqualTo("application/json");
+        assertThat(reply.json()).isEqualTo(new JsonObject().put("error", new JsonObject()
+                .put("message", "model 'gpt-5' is not configured").put("type", "model_not_found")
+                .put("param", null).put("code", "model_not_found")));
+    }
+
+    @Test
+    void writesAnthropicErrorBody() {
+        Reply reply = answerWith(Dialect.ANTHROPIC, new GatewayException(GatewayError.TIMEOUT, "every step timed out"));
+
+        assertThat(reply.status()).isEqualTo(504);
+        assertThat(reply.json()).isEqualTo(new JsonObject().put("type", "error")
+                .put("error", new JsonObject().put("type", "timeout").put("message", "every step timed out")));
+    }
+
+    @Test
+    void sendsRetryAfterInWholeSecondsRoundedUpWhenCircuitIsOpen() {
+        Reply reply = answerWith(Dialect.ANTHROPIC, GatewayException.circuitOpen("all open", Duration.ofMillis(41_200)));
+
+        assertThat(reply.status()).isEqualTo(503);
+        assertThat(reply.headers().get("retry-after")).isEqualTo("42");
+        assertThat(reply.json().getJsonObject("error").getString("type")).isEqualTo("circuit_open");
+    }
+
+    @Test
+    void sendsNoRetryAfterWhenUnknown() {
+        Reply reply = answerWith(Dialect.OPENAI, new GatewayException(GatewayError.ALL_FALLBACKS_FAILED, "a: 500; b: 529"));
+
+        assertThat(reply.headers().get("retry-after")).isNull();
+    }
+
+    @Test
+    void answersValidationFailureAsInvalidRequest() {
+        answer.set(() -> GatewayErrors.respond(response.get(), Dialect.OPENAI,
+                new InvalidRequestException("model", "model is required")));
+
+        Reply reply = client.get("/");
+
+        assertThat(reply.status()).isEqualTo(400);
+        assertThat(reply.json().getJsonObject("error").getString("message")).isEqualTo("model is required");
+        assertThat(reply.json().getJsonObject("error").getString("type")).isEqualTo("invalid_request");
+    }
+
+    @Test
+    void writesStreamErrorEventPerDialect() {
+        assertThat(GatewayErrors.streamEvent(Dialect.ANTHROPIC, GatewayError.TIMEOUT, "idle").event()).isEqualTo("error");
+        assertThat(new JsonObject(GatewayErrors.streamEvent(Dialect.OPENAI, GatewayError.TIMEOUT, "idle").data())
+                .getJsonObject("error").getString("type")).isEqualTo("timeout");
+    }
+
+    @Test
+    void roundsSubSecondWaitUpToOneSecond() {
+        assertThat(GatewayErrors.retryAfterSeconds(Duration.ZERO)).isEqualTo("1");
+        assertThat(GatewayErrors.retryAfterSeconds(Duration.ofSeconds(300))).isEqualTo("300");
+    }
+}

@@ -1,0 +1,120 @@
+package io.agentfuse.gateway.sse;
+
+import io.vertx.core.buffer.Buffer;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SseParserTest {
+
+    private final List<SseEvent> events = new ArrayList<>();
+    private final SseParser parser = new SseParser(events::add);
+
+    @Test
+    void parsesNamedEventWithData() {
+        parser.feed(Buffer.buffer("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"));
+
+        assertThat(events).containsExactly(SseEvent.named("message_stop", "{\"type\":\"message_stop\"}"));
+    }
+
+    @Test
+    void joinsSplitLinesAcrossBuffers() {
+        parser.feed(Buffer.buffer("da"));
+        parser.feed(Buffer.buffer("ta: hel"));
+        parser.feed(Buffer.buffer("lo\n"));
+        assertThat(events).isEmpty();
+
+        parser.feed(Buffer.buffer("\n"));
+
+        assertThat(events).containsExactly(SseEvent.data("hello"));
+    }
+
+    @Test
+    void treatsCrlfSplitBetweenBuffersAsOneLineEnd() {
+        parser.feed(Buffer.buffer("data: a\r"));
+        parser.feed(Buffer.buffer("\n\r"));
+        parser.feed(Buffer.buffer("\ndata: b\r\r"));
+
+        assertThat(events).containsExactly(SseEvent.data("a"), SseEvent.data("b"));
+    }
+
+    @Test
+    void joinsMultipleDataLinesWithNewline() {
+        parser.feed(Buffer.buffer("data: first\ndata: second\n\n"));
+
+        assertThat(events).containsExactly(SseEvent.data("first\nsecond"));
+    }
+
+    @Test
+    void ignoresCommentsAndEventsWithoutData() {
+        parser.feed(Buffer.buffer(": keep-alive\n\nevent: ping\n\nretry: 100\ndata:x\n\n"));
+
+        assertThat(events).containsExactly(SseEvent.data("x"));
+    }
+
+    @Test
+    void keepsMultiByteCharacterSplitAcrossBuffers() {
+        byte[] bytes = "data: héllo €\n\n".getBytes(StandardCharsets.UTF_8);
+        for (byte b : bytes) {
+            parser.feed(Buffer.buffer(new byte[] {b}));
+        }
+
+        assertThat(events).containsExactly(SseEvent.data("héllo €"));
+    }
+
+    @Test
+    void skipsLeadingByteOrderMark() {
+        parser.feed(Buffer.buffer(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}).appendString("data: x\n\n"));
+
+        assertThat(events).containsExactly(SseEvent.data("x"));
+    }
+
+    @Test
+    void dispatchesUnterminatedLastEventAtEnd() {
+        parser.feed(Buffer.buffer("data: [DONE]"));
+
+        parser.end();
+
+        assertThat(events).containsExactly(SseEvent.DONE);
+    }
+
+    @Test
+    void failsOnLineLongerThanLimit() {
+        SseParser small = new SseParser(events::add, 8);
+
+        assertThatThrownBy(() -> small.feed(Buffer.buffer("data: 123456789")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("8 bytes");
+    }
+
+    @Test
+    void encodedEventsParseBackToThemselves() {
+        SseEvent multiLine = new SseEvent("delta", "line one\nline two", "7");
+
+        parser.feed(multiLine.toBuffer());
+
+        assertThat(events).containsExactly(multiLine);
+    }
+
+    @Property
+    void anySplitOfAStreamYieldsTheSameEvents(@ForAll @IntRange(min = 1, max = 40) int pieceSize) {
+        String stream = "event: a\r\ndata: {\"x\": \"ü\"}\r\n\r\n: comment\ndata: b\rdata: c\r\rdata: [DONE]\n\n";
+        byte[] bytes = stream.getBytes(StandardCharsets.UTF_8);
+        List<SseEvent> parsed = new ArrayList<>();
+        SseParser pieces = new SseParser(parsed::add);
+
+        for (int i = 0; i < bytes.length; i += pieceSize) {
+            pieces.feed(Buffer.buffer(java.util.Arrays.copyOfRange(bytes, i, Math.min(bytes.length, i + pieceSize))));
+        }
+
+        assertThat(parsed).containsExactly(SseEvent.named("a", "{\"x\": \"ü\"}"), SseEvent.data("b\nc"), SseEvent.DONE);
+    }
+}

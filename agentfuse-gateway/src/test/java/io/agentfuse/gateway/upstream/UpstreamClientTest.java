@@ -1,0 +1,200 @@
+package io.agentfuse.gateway.upstream;
+
+import io.agentfuse.core.CallTimeoutException;
+import io.agentfuse.core.HttpStatusException;
+import io.agentfuse.core.Outcome;
+import io.agentfuse.core.OutcomeClassifier;
+import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.dialect.Usage;
+import io.agentfuse.gateway.mock.MockProvider;
+import io.agentfuse.gateway.mock.MockStep;
+import io.agentfuse.gateway.mock.RecordedRequest;
+import io.agentfuse.gateway.testing.Await;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.ConnectException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class UpstreamClientTest {
+
+    private Vertx vertx;
+    private MockProvider mock;
+    private UpstreamClient client;
+    private ProviderEndpoint openAi;
+    private ProviderEndpoint anthropic;
+
+    @BeforeEach
+    void start() {
+        vertx = Vertx.vertx();
+        mock = Await.result(MockProvider.start(vertx, 0));
+        client = new UpstreamClient(vertx, UpstreamClientOptions.defaults());
+        openAi = new ProviderEndpoint("openai", Dialect.OPENAI, mock.openAiBaseUrl(), "sk-test-openai");
+        anthropic = new ProviderEndpoint("anthropic", Dialect.ANTHROPIC, mock.anthropicBaseUrl(), "sk-test-anthropic");
+    }
+
+    @AfterEach
+    void stop() {
+        Await.result(vertx.close());
+    }
+
+    private static JsonObject body(String model) {
+        return new JsonObject().put("model", model).put("max_tokens", 50)
+                .put("messages", new JsonArray().add(new JsonObject().put("role", "user").put("content", "Hi")));
+    }
+
+    private UpstreamResponse send(ProviderEndpoint provider) {
+        return Await.result(client.send(UpstreamRequest.of(provider, body("m")), Duration.ofSeconds(10)));
+    }
+
+    private Throwable sendFailure(ProviderEndpoint provider, Duration timeout) {
+        return Await.failure(client.send(UpstreamRequest.of(provider, body("m")), timeout));
+    }
+
+    @Test
+    void sendsOpenAiRequestWithBearerKeyToChatCompletions() {
+        send(openAi);
+
+        RecordedRequest received = mock.requests().get(0);
+        assertThat(received.path()).isEqualTo("/v1/chat/completions");
+        assertThat(received.header("authorization")).contains("Bearer sk-test-openai");
+        assertThat(received.jsonBody()).contains(body("m"));
+    }
+
+    @Test
+    void sendsAnthropicRequestWithApiKeyAndVersion() {
+        send(anthropic);
+
+        RecordedRequest received = mock.requests().get(0);
+        assertThat(received.path()).isEqualTo("/v1/messages");
+        assertThat(received.header("x-api-key")).contains("sk-test-anthropic");
+        assertThat(received.header("anthropic-version")).contains("2023-06-01");
+        assertThat(received.header("authorization")).isEmpty();
+    }
+
+    @Test
+    void returnsBodyAndReportedUsage() {
+        mock.script(MockStep.builder().text("Hello").inputTokens(11).outputTokens(4).build());
+
+        UpstreamResponse answer = send(anthropic);
+
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.usage()).isEqualTo(Usage.of(11, 4));
+        assertThat(answer.json().getJsonArray("content").getJsonObject(0).getString("text")).isEqualTo("Hello");
+    }
+
+    @Test
+    void failsServerErrorAsHttpStatusExceptionWithBody() {
+        mock.script(MockStep.builder().status(500).build());
+
+        Throwable failure = sendFailure(openAi, Duration.ofSeconds(10));
+
+        assertThat(failure).isInstanceOfSatisfying(HttpStatusException.class, e -> {
+            assertThat(e.status()).isEqualTo(500);
+            assertThat(e.body()).hasValueSatisfying(body -> assertThat(body).contains("server_error"));
+        });
+        assertThat(OutcomeClassifier.defaults().classify(failure)).isEqualTo(Outcome.SERVER_ERROR);
+    }
+
+    @Test
+    void failsRateLimitWithRetryAfterHeaders() {
+        mock.script(MockStep.builder().status(429).retryAfter("7").retryAfterMs("6500").build());
+
+        Throwable failure = sendFailure(openAi, Duration.ofSeconds(10));
+
+        assertThat(failure).isInstanceOfSatisfying(HttpStatusException.class, e -> {
+            assertThat(e.retryAfter()).contains("7");
+            assertThat(e.retryAfterMs()).contains("6500");
+        });
+        assertThat(OutcomeClassifier.defaults().classify(failure)).isEqualTo(Outcome.RATE_LIMITED);
+    }
+
+    @Test
+    void failsAnthropicOverloadAsOverloaded() {
+        mock.script(MockStep.builder().status(529).build());
+
+        assertThat(OutcomeClassifier.defaults().classify(sendFailure(anthropic, Duration.ofSeconds(10))))
+                .isEqualTo(Outcome.OVERLOADED);
+    }
+
+    @Test
+    void failsLateAnswerWithCallTimeout() {
+        mock.script(MockStep.builder().delayMs(2000).build());
+
+        Throwable failure = sendFailure(openAi, Duration.ofMillis(200));
+
+        assertThat(failure).isInstanceOf(CallTimeoutException.class);
+        assertThat(OutcomeClassifier.defaults().classify(failure)).isEqualTo(Outcome.TIMEOUT);
+    }
+
+    @Test
+    void failsDroppedConnectionAsConnectionError() {
+        mock.script(MockStep.builder().drop(MockStep.Drop.BEFORE_RESPONSE).build());
+
+        Throwable failure = sendFailure(openAi, Duration.ofSeconds(10));
+
+        assertThat(failure).isInstanceOf(UpstreamConnectionException.class);
+        assertThat(OutcomeClassifier.defaults().classify(failure)).isEqualTo(Outcome.CONNECTION_ERROR);
+    }
+
+    @Test
+    void failsRefusedConnectionAsConnectionError() {
+        int port = mock.port();
+        Await.result(mock.close());
+        ProviderEndpoint gone = new ProviderEndpoint("gone", Dialect.OPENAI, "http://127.0.0.1:" + port + "/v1", null);
+
+        Throwable failure = sendFailure(gone, Duration.ofSeconds(10));
+
+        assertThat(failure).isInstanceOf(ConnectException.class);
+        assertThat(OutcomeClassifier.defaults().classify(failure)).isEqualTo(Outcome.CONNECTION_ERROR);
+    }
+
+    @Test
+    void completesEveryCallMadeConcurrentlyFromThreadsOutsideVertx() throws Exception {
+        // Calls wired from threads outside Vert.x must still read every body (see UpstreamClient#onOwnContext).
+        int threads = 8;
+        int callsPerThread = 25;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CountDownLatch start = new CountDownLatch(1);
+        List<java.util.concurrent.Future<Integer>> statuses = new ArrayList<>();
+        try {
+            for (int i = 0; i < threads * callsPerThread; i++) {
+                statuses.add(pool.submit(() -> {
+                    start.await();
+                    return send(openAi).status();
+                }));
+            }
+            start.countDown();
+            for (java.util.concurrent.Future<Integer> status : statuses) {
+                assertThat(status.get(30, TimeUnit.SECONDS)).isEqualTo(200);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(mock.requests()).hasSize(threads * callsPerThread);
+    }
+
+    @Test
+    void neverShowsApiKeyInEndpointDescription() {
+        assertThat(openAi.toString()).doesNotContain("sk-test-openai").contains("***");
+    }
+
+    @Test
+    void rejectsRelativeBaseUrlNamingIt() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> new ProviderEndpoint("x", Dialect.OPENAI, "api.openai.com/v1", "k"))
+                .hasMessage("baseUrl must be an absolute http(s) URL, but was api.openai.com/v1");
+    }
+}

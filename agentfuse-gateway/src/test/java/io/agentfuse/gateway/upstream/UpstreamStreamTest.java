@@ -1,0 +1,181 @@
+package io.agentfuse.gateway.upstream;
+
+import io.agentfuse.core.CallTimeoutException;
+import io.agentfuse.core.HttpStatusException;
+import io.agentfuse.core.Outcome;
+import io.agentfuse.core.OutcomeClassifier;
+import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.mock.MockProvider;
+import io.agentfuse.gateway.mock.MockStep;
+import io.agentfuse.gateway.sse.SseEvent;
+import io.agentfuse.gateway.testing.Await;
+import io.agentfuse.gateway.testing.Eventually;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class UpstreamStreamTest {
+
+    private static final StreamTimeouts GENEROUS = new StreamTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(10));
+    // Only the limit under test is short, so a slow first connection on a cold JVM cannot trip the other.
+    private static final StreamTimeouts SHORT_FIRST_EVENT = new StreamTimeouts(Duration.ofMillis(200), Duration.ofSeconds(10));
+    private static final StreamTimeouts SHORT_IDLE = new StreamTimeouts(Duration.ofSeconds(10), Duration.ofMillis(200));
+
+    private Vertx vertx;
+    private MockProvider mock;
+    private UpstreamClient client;
+    private ProviderEndpoint openAi;
+    private ProviderEndpoint anthropic;
+
+    @BeforeEach
+    void start() {
+        vertx = Vertx.vertx();
+        mock = Await.result(MockProvider.start(vertx, 0));
+        client = new UpstreamClient(vertx, UpstreamClientOptions.defaults());
+        openAi = new ProviderEndpoint("openai", Dialect.OPENAI, mock.openAiBaseUrl(), "k");
+        anthropic = new ProviderEndpoint("anthropic", Dialect.ANTHROPIC, mock.anthropicBaseUrl(), "k");
+    }
+
+    @AfterEach
+    void stop() {
+        Await.result(vertx.close());
+    }
+
+    private UpstreamRequest streamRequest(ProviderEndpoint provider) {
+        return UpstreamRequest.of(provider, new JsonObject().put("model", "m").put("max_tokens", 50).put("stream", true)
+                .put("messages", new JsonArray().add(new JsonObject().put("role", "user").put("content", "Hi"))));
+    }
+
+    /** Everything a stream delivered, and how it ended. */
+    private static final class Collected {
+        final List<SseEvent> events = new CopyOnWriteArrayList<>();
+        final Promise<Throwable> ended = Promise.promise();
+
+        Collected(UpstreamStream stream) {
+            stream.handler(events::add)
+                    .endHandler(v -> ended.tryComplete(null))
+                    .exceptionHandler(ended::tryComplete);
+        }
+
+        /** The failure that ended the stream, or null when it ended normally. */
+        Throwable end() {
+            return Await.result(ended.future());
+        }
+    }
+
+    @Test
+    void deliversEveryEventOfAnthropicStreamThenEnds() {
+        mock.script(MockStep.builder().chunks("Hel", "lo").build());
+
+        UpstreamStream stream = Await.result(client.stream(streamRequest(anthropic), GENEROUS));
+        Collected collected = new Collected(stream);
+
+        assertThat(collected.end()).isNull();
+        assertThat(stream.status()).isEqualTo(200);
+        assertThat(collected.events).extracting(SseEvent::event).startsWith("message_start").endsWith("message_stop");
+    }
+
+    @Test
+    void deliversOpenAiStreamEndingWithDone() {
+        mock.script(MockStep.builder().chunks("a", "b", "c").chunkDelayMs(20).build());
+
+        Collected collected = new Collected(Await.result(client.stream(streamRequest(openAi), GENEROUS)));
+
+        assertThat(collected.end()).isNull();
+        assertThat(collected.events.get(collected.events.size() - 1)).isEqualTo(SseEvent.DONE);
+        assertThat(mock.requests().get(0).header("accept")).contains("text/event-stream");
+    }
+
+    @Test
+    void failsWithRetryAfterWhenProviderRefusesBeforeStreaming() {
+        mock.script(MockStep.builder().status(429).retryAfter("3").build());
+
+        Throwable failure = Await.failure(client.stream(streamRequest(anthropic), GENEROUS));
+
+        assertThat(failure).isInstanceOfSatisfying(HttpStatusException.class, e -> {
+            assertThat(e.status()).isEqualTo(429);
+            assertThat(e.retryAfter()).contains("3");
+            assertThat(e.body()).hasValueSatisfying(body -> assertThat(body).contains("rate_limit_error"));
+        });
+    }
+
+    @Test
+    void failsWithFirstEventTimeoutWhenHeadersAreLate() {
+        mock.script(MockStep.builder().delayMs(2000).build());
+
+        Throwable failure = Await.failure(client.stream(streamRequest(openAi), SHORT_FIRST_EVENT));
+
+        assertThat(failure).isInstanceOf(CallTimeoutException.class);
+        assertThat(OutcomeClassifier.defaults().classify(failure)).isEqualTo(Outcome.TIMEOUT);
+    }
+
+    @Test
+    void failsWithFirstEventTimeoutWhenFirstTokenIsLate() {
+        mock.script(MockStep.builder().firstChunkDelayMs(2000).build());
+
+        Throwable failure = Await.failure(client.stream(streamRequest(anthropic), SHORT_FIRST_EVENT));
+
+        assertThat(failure).isInstanceOf(CallTimeoutException.class);
+    }
+
+    @Test
+    void endsWithIdleTimeoutWhenProviderFallsSilentMidStream() {
+        mock.script(MockStep.builder().chunks("a", "b").chunkDelayMs(2000).build());
+
+        Collected collected = new Collected(Await.result(client.stream(streamRequest(openAi), SHORT_IDLE)));
+
+        assertThat(collected.end()).isInstanceOf(CallTimeoutException.class);
+        assertThat(collected.events).isNotEmpty();
+    }
+
+    @Test
+    void closesUpstreamConnectionAfterIdleTimeout() {
+        mock.script(MockStep.builder().chunks("a", "b").chunkDelayMs(2000).build());
+
+        new Collected(Await.result(client.stream(streamRequest(openAi), SHORT_IDLE))).end();
+
+        Eventually.holds(vertx, () -> mock.requests().get(0).clientDisconnected());
+    }
+
+    @Test
+    void endsWithConnectionErrorWhenProviderDropsMidStream() {
+        mock.script(MockStep.builder().chunks("a", "b", "c").drop(MockStep.Drop.MID_STREAM).dropAfterChunks(1).build());
+
+        Collected collected = new Collected(Await.result(client.stream(streamRequest(anthropic), GENEROUS)));
+
+        Throwable failure = collected.end();
+        assertThat(failure).isInstanceOf(UpstreamConnectionException.class);
+        assertThat(OutcomeClassifier.defaults().classify(failure)).isEqualTo(Outcome.CONNECTION_ERROR);
+    }
+
+    @Test
+    void failsAsConnectionErrorWhenProviderDropsBeforeFirstEvent() {
+        mock.script(MockStep.builder().drop(MockStep.Drop.MID_STREAM).dropAfterChunks(0).build());
+
+        Throwable failure = Await.failure(client.stream(streamRequest(anthropic), GENEROUS));
+
+        assertThat(OutcomeClassifier.defaults().classify(failure)).isEqualTo(Outcome.CONNECTION_ERROR);
+    }
+
+    @Test
+    void cancelClosesTheUpstreamConnection() {
+        mock.script(MockStep.builder().chunks("a", "b", "c", "d").chunkDelayMs(300).build());
+        UpstreamStream stream = Await.result(client.stream(streamRequest(openAi), GENEROUS));
+        Collected collected = new Collected(stream);
+
+        stream.cancel();
+
+        Eventually.holds(vertx, () -> mock.requests().get(0).clientDisconnected());
+        assertThat(collected.ended.future().isComplete()).isFalse();
+    }
+}
