@@ -131,8 +131,8 @@ final class ChatExchange {
         deadlineTimer = -1;
         String message = "the subagent call did not finish within " + deadline.toMillis() + " ms (subagents.defaultTimeout)";
         if (!answered) {
+            fail(new GatewayException(GatewayError.TIMEOUT, message)); // answered first: the cancelled chain is not
             chain.cancel(true);
-            fail(new GatewayException(GatewayError.TIMEOUT, message));
         } else if (relay != null) {
             relay.abort(GatewayError.TIMEOUT, message);
         }
