@@ -13,6 +13,7 @@ final class CallTrace {
 
     private final AtomicInteger attempts = new AtomicInteger();
     private volatile String lastModel;
+    private volatile boolean abandoned;
 
     void attemptStarted(String model) {
         lastModel = model;
@@ -21,6 +22,15 @@ final class CallTrace {
 
     int attempts() {
         return attempts.get();
+    }
+
+    /** The exchange gave up on the chain (caller gone, deadline): a cancelled attempt is not a timeout then. */
+    void abandon() {
+        abandoned = true;
+    }
+
+    boolean abandoned() {
+        return abandoned;
     }
 
     /** The model of the latest attempt, or {@code null} before the first. */

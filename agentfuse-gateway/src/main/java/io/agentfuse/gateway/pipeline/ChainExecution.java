@@ -72,6 +72,8 @@ final class ChainExecution {
         answer.whenComplete((value, error) -> {
             if (!(error instanceof CancellationException)) {
                 metrics.upstreamAttempt(step.name(), error == null ? Outcome.SUCCESS : classifier(step).classify(error));
+            } else if (!trace.abandoned()) {
+                metrics.upstreamAttempt(step.name(), Outcome.TIMEOUT); // the guard's timeout cancelled it
             }
         });
         return answer;

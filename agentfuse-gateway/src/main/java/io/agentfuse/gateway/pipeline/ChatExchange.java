@@ -120,6 +120,7 @@ final class ChatExchange {
         if (!answered) {
             answered = true;
             if (chain != null) {
+                trace.abandon();
                 chain.cancel(true);
             }
         } else if (relay != null) {
@@ -132,6 +133,7 @@ final class ChatExchange {
         String message = "the subagent call did not finish within " + deadline.toMillis() + " ms (subagents.defaultTimeout)";
         if (!answered) {
             fail(new GatewayException(GatewayError.TIMEOUT, message)); // answered first: the cancelled chain is not
+            trace.abandon();
             chain.cancel(true);
         } else if (relay != null) {
             relay.abort(GatewayError.TIMEOUT, message);

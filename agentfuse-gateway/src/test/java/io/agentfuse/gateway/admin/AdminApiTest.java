@@ -59,6 +59,25 @@ class AdminApiTest {
     }
 
     @Test
+    void findsAToolBreakerWhoseNameHoldsASlashEncodedOrNot() {
+        harness = GatewayHarness.start(GatewayHarness.CONFIG + """
+                mcpServers:
+                  search: { url: "http://127.0.0.1:9/mcp" }
+                tools:
+                  search/web_search: { timeout: 5s }
+                """);
+
+        Reply plain = harness.client.get("/admin/breakers/tool:search/web_search");
+        Reply encoded = harness.client.get("/admin/breakers/tool%3Asearch%2Fweb_search");
+        Reply opened = operate("/admin/breakers/tool:search/web_search/open", TOKEN);
+
+        assertThat(plain.status()).isEqualTo(200);
+        assertThat(plain.json().getString("name")).isEqualTo("tool:search/web_search");
+        assertThat(encoded.json().getString("name")).isEqualTo("tool:search/web_search");
+        assertThat(opened.json().getString("state")).isEqualTo("FORCED_OPEN");
+    }
+
+    @Test
     void anUnknownBreakerIs404Json() {
         harness = GatewayHarness.start();
 
