@@ -8,7 +8,6 @@ import io.agentfuse.gateway.testing.GatewayClient.StreamReply;
 import io.agentfuse.gateway.testing.GatewayHarness;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -22,12 +21,6 @@ class StreamFailureScenarioTest {
 
     private GatewayHarness harness;
 
-    @BeforeEach
-    void start() {
-        harness = GatewayHarness.start(GatewayHarness.CONFIG.replace("{ provider: anthropic, upstreamModel: claude-haiku-4-5 }",
-                "{ provider: anthropic, upstreamModel: claude-haiku-4-5, timeout: 300ms }"));
-    }
-
     @AfterEach
     void stop() {
         harness.close();
@@ -35,6 +28,7 @@ class StreamFailureScenarioTest {
 
     @Test
     void aStreamThatBreaksMidWayEndsWithAnAnthropicErrorEventAndCountsAsAFailure() {
+        harness = GatewayHarness.start();
         harness.mock.script(MockStep.builder().chunks("one ", "two ", "three").drop(MockStep.Drop.MID_STREAM)
                 .dropAfterChunks(1).build());
 
@@ -50,6 +44,7 @@ class StreamFailureScenarioTest {
 
     @Test
     void aStreamThatBreaksMidWayEndsWithAnOpenAiErrorChunk() {
+        harness = GatewayHarness.start();
         harness.mock.script(MockStep.builder().chunks("one ", "two").drop(MockStep.Drop.MID_STREAM).dropAfterChunks(1).build());
 
         StreamReply reply = harness.client.stream("/v1/chat/completions", openAiRequest("claude-haiku-4", true), Map.of());
@@ -60,6 +55,9 @@ class StreamFailureScenarioTest {
 
     @Test
     void aStreamThatFallsSilentEndsWithATimeoutEvent() {
+        // The model's timeout is also the longest silence allowed between two events of a stream.
+        harness = GatewayHarness.start(GatewayHarness.CONFIG.replace("{ provider: anthropic, upstreamModel: claude-haiku-4-5 }",
+                "{ provider: anthropic, upstreamModel: claude-haiku-4-5, timeout: 1s }"));
         harness.mock.script(MockStep.builder().chunks("one ", "two").chunkDelayMs(10_000).build());
 
         StreamReply reply = harness.client.stream("/v1/messages", anthropicRequest("claude-haiku-4", true), Map.of());
@@ -72,6 +70,7 @@ class StreamFailureScenarioTest {
 
     @Test
     void aCallerWhoLeavesMidStreamCancelsTheUpstreamStream() {
+        harness = GatewayHarness.start();
         harness.mock.script(MockStep.builder().chunks("a ", "b ", "c ", "d").chunkDelayMs(200).build());
 
         harness.client.hangUp("/v1/messages", anthropicRequest("claude-sonnet-4", true), Map.of(), HangUp.AFTER_FIRST_EVENT);
@@ -82,6 +81,7 @@ class StreamFailureScenarioTest {
 
     @Test
     void aCallerWhoLeavesBeforeTheAnswerCancelsTheUpstreamCall() {
+        harness = GatewayHarness.start();
         harness.mock.script(MockStep.builder().delayMs(10_000).build());
 
         harness.client.hangUp("/v1/chat/completions", openAiRequest("gpt-4o-mini", false), Map.of(), HangUp.AFTER_SENDING);

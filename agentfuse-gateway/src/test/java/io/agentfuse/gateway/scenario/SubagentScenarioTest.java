@@ -40,7 +40,7 @@ class SubagentScenarioTest {
     @Test
     void atMostMaxConcurrentSubagentCallsAreInFlight() {
         harness = GatewayHarness.start(SUBAGENTS);
-        harness.mock.defaultStep(MockStep.builder().delayMs(500).build());
+        harness.mock.defaultStep(MockStep.builder().delayMs(1_500).build());
         Future<Reply> first = askInBackground(SUBAGENT);
         Future<Reply> second = askInBackground(SUBAGENT);
         Eventually.holds(harness.vertx, () -> harness.mock.requests().size() == 2);
