@@ -123,16 +123,21 @@ public final class GatewayServer {
         return router;
     }
 
-    /** A failure before the pipeline could answer: an oversized body, or a bug. */
+    /** A failure the pipeline did not answer itself: an oversized or unreadable body, or a bug. */
     private static void failed(RoutingContext ctx, Dialect dialect, long maxBodySize) {
         if (ctx.response().ended() || ctx.response().closed()) {
             return;
         }
-        GatewayException error = ctx.statusCode() == 413
-                ? new GatewayException(GatewayError.REQUEST_TOO_LARGE, "the request body is larger than "
-                        + maxBodySize + " bytes (server.maxBodySize)")
-                : new GatewayException(GatewayError.INVALID_REQUEST, "the request could not be read: "
-                        + (ctx.failure() == null ? "HTTP " + ctx.statusCode() : ctx.failure().getMessage()));
+        String cause = ctx.failure() == null ? "HTTP " + ctx.statusCode() : String.valueOf(ctx.failure().getMessage());
+        GatewayException error;
+        if (ctx.statusCode() == 413) {
+            error = new GatewayException(GatewayError.REQUEST_TOO_LARGE, "the request body is larger than "
+                    + maxBodySize + " bytes (server.maxBodySize)");
+        } else if (ctx.statusCode() >= 400 && ctx.statusCode() < 500) {
+            error = new GatewayException(GatewayError.INVALID_REQUEST, "the request could not be read: " + cause);
+        } else {
+            error = new GatewayException(GatewayError.INTERNAL_ERROR, "the gateway failed: " + cause);
+        }
         GatewayErrors.respond(ctx.response(), dialect, error);
     }
 

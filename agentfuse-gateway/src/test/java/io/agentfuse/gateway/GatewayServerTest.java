@@ -87,6 +87,20 @@ class GatewayServerTest {
     }
 
     @Test
+    void aContextStageThatThrowsStillGetsTheCallerAnAnswer() {
+        ContextStage.Factory broken = (runtime, models) -> request -> {
+            throw new IllegalStateException("stage bug");
+        };
+        harness = GatewayHarness.start(GatewayHarness.CONFIG, GatewayOptions.builder().port(0).contextStage(broken).build());
+
+        Reply reply = harness.client.post("/v1/messages", anthropicRequest("claude-haiku-4", false));
+
+        assertThat(reply.status()).isEqualTo(500);
+        assertThat(reply.json().getJsonObject("error").getString("type")).isEqualTo("internal_error");
+        assertThat(reply.json().getJsonObject("error").getString("message")).contains("stage bug");
+    }
+
+    @Test
     void theModelClientCallsThroughTheGuardedChain() {
         harness = GatewayHarness.start();
         JsonObject summaryRequest = openAiRequest("claude-haiku-4", false);

@@ -17,8 +17,9 @@ package io.agentfuse.gateway.http;
  *   <tr><td>REQUEST_TOO_LARGE</td><td>413</td><td>request_too_large</td><td>body over the size limit</td></tr>
  *   <tr><td>SUBAGENT_LIMIT</td><td>429 + Retry-After</td><td>subagent_limit</td><td>{@code subagents.maxConcurrent} subagent calls are in flight already</td></tr>
  *   <tr><td>UPSTREAM_ERROR</td><td>502</td><td>upstream_error</td><td>a stream already under way broke (sent as a stream error event)</td></tr>
+ *   <tr><td>INTERNAL_ERROR</td><td>500</td><td>internal_error</td><td>a fault of the gateway itself: a bug, never a provider's failure</td></tr>
  * </table>
- * The last two are not in the contract's table: they are the gateway's answers to cases it leaves open.
+ * The last three are not in the contract's table: they are the gateway's answers to cases it leaves open.
  *
  * <p>{@code GatewayError.CIRCUIT_OPEN.status() == 503}
  */
@@ -31,7 +32,8 @@ public enum GatewayError {
     MODEL_NOT_FOUND(404, "model_not_found"),
     REQUEST_TOO_LARGE(413, "request_too_large"),
     SUBAGENT_LIMIT(429, "subagent_limit"),
-    UPSTREAM_ERROR(502, "upstream_error");
+    UPSTREAM_ERROR(502, "upstream_error"),
+    INTERNAL_ERROR(500, "internal_error");
 
     private final int status;
     private final String type;

@@ -52,12 +52,16 @@ final class ChatExchange {
         ctx.response().closeHandler(v -> callerGone());
         Future<ModelRequest> checked;
         try {
-            ModelRequest parsed = RequestParser.parse(dialect, ctx.body().buffer(),
+            request = RequestParser.parse(dialect, ctx.body().buffer(),
                     ctx.request().getHeader(RequestParser.SUBAGENT_HEADER), pipeline.runtime().config());
-            request = parsed;
-            checked = pipeline.contextStage().apply(parsed);
-        } catch (RuntimeException invalid) {
+        } catch (GatewayException invalid) {
             fail(invalid);
+            return;
+        }
+        try {
+            checked = pipeline.contextStage().apply(request);
+        } catch (RuntimeException stageBug) {
+            bug(stageBug);
             return;
         }
         checked.onComplete(done -> onContext(() -> {
@@ -154,10 +158,21 @@ final class ChatExchange {
     }
 
     private void onContext(Runnable action) {
-        if (Vertx.currentContext() == context) {
-            action.run();
-        } else {
-            context.runOnContext(v -> action.run());
+        EventLoop.run(context, action, this::bug);
+    }
+
+    /** A fault of the gateway itself: whatever state the exchange is in, the response must still end. */
+    private void bug(RuntimeException bug) {
+        trace.abandon();
+        if (chain != null) {
+            chain.cancel(true);
+        }
+        if (relay != null) {
+            relay.abort(GatewayError.INTERNAL_ERROR, "the gateway failed: " + bug);
+        } else if (!ctx.response().headWritten()) {
+            fail(new GatewayException(GatewayError.INTERNAL_ERROR, "the gateway failed: " + bug));
+        } else if (!ctx.response().ended() && !ctx.response().closed()) {
+            ctx.response().end();
         }
     }
 }

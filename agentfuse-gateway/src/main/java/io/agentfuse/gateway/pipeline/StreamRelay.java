@@ -15,7 +15,6 @@ import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.upstream.UpstreamStream;
 import io.vertx.core.Context;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 
@@ -91,10 +90,14 @@ final class StreamRelay {
     /** Ends the stream now with an error event of {@code error} (e.g. a subagent deadline). */
     void abort(GatewayError error, String message) {
         if (!done) {
-            done = true;
-            stream.cancel();
-            endWith(List.of(GatewayErrors.streamEvent(request.dialect(), error, message)));
+            terminate(error, message);
         }
+    }
+
+    private void terminate(GatewayError error, String message) {
+        done = true;
+        stream.cancel();
+        endWith(List.of(GatewayErrors.streamEvent(request.dialect(), error, message)));
     }
 
     private void relay(SseEvent event) {
@@ -203,10 +206,7 @@ final class StreamRelay {
     }
 
     private void onContext(Runnable action) {
-        if (Vertx.currentContext() == context) {
-            action.run();
-        } else {
-            context.runOnContext(v -> action.run());
-        }
+        // Whatever state the relay is in after a bug, the stream ends now.
+        EventLoop.run(context, action, bug -> terminate(GatewayError.INTERNAL_ERROR, "the gateway failed: " + bug));
     }
 }

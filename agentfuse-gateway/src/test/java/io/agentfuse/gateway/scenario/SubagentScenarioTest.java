@@ -3,6 +3,7 @@ package io.agentfuse.gateway.scenario;
 import io.agentfuse.gateway.mock.MockStep;
 import io.agentfuse.gateway.testing.Await;
 import io.agentfuse.gateway.testing.Eventually;
+import io.agentfuse.gateway.testing.GatewayClient.HangUp;
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayHarness;
 import io.vertx.core.Future;
@@ -67,6 +68,18 @@ class SubagentScenarioTest {
         }
 
         assertThat(harness.gateway.runtime().subagentBulkhead().inFlight()).isZero();
+    }
+
+    @Test
+    void aSubagentThatHangsUpFreesItsPlace() {
+        harness = GatewayHarness.start(SUBAGENTS);
+        harness.mock.defaultStep(MockStep.builder().delayMs(10_000).build());
+
+        harness.client.hangUp("/v1/messages", anthropicRequest("claude-haiku-4", false), SUBAGENT, HangUp.AFTER_SENDING);
+
+        Eventually.holds(harness.vertx, () -> harness.gateway.runtime().subagentBulkhead().inFlight() == 0
+                && !harness.mock.requests().isEmpty());
+        assertThat(harness.mock.requests()).hasSize(1);
     }
 
     @Test
