@@ -73,7 +73,7 @@ public record GatewayOptions(String host, Integer port, UpstreamClientOptions up
             return this;
         }
 
-        /** The context-budget step of the pipeline (issue: context guard); default none. */
+        /** The context-budget step of the pipeline (see {@link ContextStage}); default none. */
         public Builder contextStage(ContextStage.Factory contextStage) {
             this.contextStage = contextStage;
             return this;

@@ -16,7 +16,7 @@ import io.vertx.core.Future;
  *
  * <pre>{@code
  * ContextStage.Factory factory = (runtime, models) -> request -> {
- *     ContextLevel level = runtime.contextBudget(request.model().name()).levelFor(tokens(request));
+ *     ContextLevel level = runtime.contextBudget(request.model().name()).levelOf(countTokens(request.chat()));
  *     return Future.succeededFuture(request.withContextLevel(level.name()));
  * };
  * }</pre>
