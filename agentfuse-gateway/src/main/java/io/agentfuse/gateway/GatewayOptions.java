@@ -10,7 +10,8 @@ import java.util.Objects;
  *
  * <p>Defaults: listen on {@code 127.0.0.1} (expose it deliberately, with {@code 0.0.0.0}: the
  * gateway calls providers with the configured keys), on {@code server.port} of the configuration,
- * {@link UpstreamClientOptions#defaults()}, and no context-budget stage. Immutable.
+ * {@link UpstreamClientOptions#defaults()}, and the configuration's context ladder
+ * ({@code ContextGuardStage}) as the context-budget stage. Immutable.
  *
  * <pre>{@code
  * GatewayOptions options = GatewayOptions.builder().host("0.0.0.0").port(0).build();
@@ -19,7 +20,8 @@ import java.util.Objects;
  * @param host         the address to listen on
  * @param port         the port, overriding {@code server.port}; {@code null} to use the configuration's
  * @param upstream     connection settings for calls to providers
- * @param contextStage builds the pipeline's context-budget step; {@code null} for none
+ * @param contextStage builds the pipeline's context-budget step; {@code null} for the configuration's
+ *                     ladder ({@code (runtime, models) -> ContextStage.NONE} turns it off)
  */
 public record GatewayOptions(String host, Integer port, UpstreamClientOptions upstream,
                              ContextStage.Factory contextStage) {

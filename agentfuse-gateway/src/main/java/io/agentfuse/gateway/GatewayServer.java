@@ -13,7 +13,9 @@ import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.internal.VertxScheduler;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
+import io.agentfuse.gateway.context.ContextGuardStage;
 import io.agentfuse.gateway.pipeline.ChatPipeline;
+import io.agentfuse.gateway.pipeline.ContextStage;
 import io.agentfuse.gateway.pipeline.ModelClient;
 import io.agentfuse.gateway.upstream.UpstreamClient;
 import io.vertx.core.Future;
@@ -67,7 +69,9 @@ public final class GatewayServer {
         this.upstream = new UpstreamClient(vertx, options.upstream());
         this.metrics = new GatewayMetrics(runtime.registry());
         this.events = new BreakerEventStream(vertx, runtime.registry());
-        this.pipeline = new ChatPipeline(runtime, upstream, metrics, Clock.system(), options.contextStage());
+        ContextStage.Factory context = options.contextStage() != null ? options.contextStage()
+                : ContextGuardStage.factory(Clock.system(), new VertxScheduler(vertx));
+        this.pipeline = new ChatPipeline(runtime, upstream, metrics, Clock.system(), context);
         this.host = options.host();
     }
 

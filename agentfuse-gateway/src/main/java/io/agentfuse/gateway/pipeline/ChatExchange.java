@@ -88,7 +88,7 @@ final class ChatExchange {
             Duration deadline = pipeline.subagents().deadline();
             deadlineTimer = ctx.vertx().setTimer(Math.max(1, deadline.toMillis()), id -> deadlineExceeded(deadline));
         }
-        var steps = pipeline.router().plan(checked, ctx.request().headers());
+        var steps = pipeline.router().plan(checked, ctx.request().headers(), pipeline.contextStage());
         chain = new ChainExecution(pipeline.client(), pipeline.metrics(), trace).run(checked, steps, checked.chat().stream());
         chain.whenComplete((result, error) -> onContext(() -> answer(result, error)));
     }

@@ -1,6 +1,8 @@
 package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.config.AgentfuseRuntime;
+import io.agentfuse.config.ModelConfig;
+import io.agentfuse.gateway.dialect.ChatRequest;
 import io.vertx.core.Future;
 
 /**
@@ -29,6 +31,19 @@ public interface ContextStage {
 
     /** The request to route, or a failed future that ends the request with that error. */
     Future<ModelRequest> apply(ModelRequest request);
+
+    /**
+     * {@code chat}, fitted for fallback step {@code step} of a request for {@code requested}: a
+     * model with a smaller window gets the ladder applied again for its own window. Must not
+     * block: it runs while the chain is planned. The default passes {@code chat} on unchanged.
+     *
+     * @throws io.agentfuse.gateway.http.GatewayException of
+     *         {@link io.agentfuse.gateway.http.GatewayError#CONTEXT_WINDOW_FULL} when it cannot fit;
+     *         the step is then skipped with that reason
+     */
+    default ChatRequest fitForFallback(ChatRequest chat, ModelConfig requested, ModelConfig step) {
+        return chat;
+    }
 
     /** Builds the stage once the gateway's runtime and model client exist. */
     @FunctionalInterface

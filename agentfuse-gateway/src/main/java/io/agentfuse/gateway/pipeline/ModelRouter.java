@@ -5,7 +5,9 @@ import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.ModelConfig;
 import io.agentfuse.config.ProviderConfig;
 import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.DialectTranslator;
+import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.agentfuse.gateway.upstream.ProviderEndpoint;
 import io.vertx.core.MultiMap;
@@ -43,6 +45,11 @@ final class ModelRouter {
 
     /** The steps for {@code request}, in order; {@code clientHeaders} may be empty. */
     List<PlannedStep> plan(ModelRequest request, MultiMap clientHeaders) {
+        return plan(request, clientHeaders, ContextStage.NONE);
+    }
+
+    /** The steps, each fallback's request fitted to its own window by {@code context}. */
+    List<PlannedStep> plan(ModelRequest request, MultiMap clientHeaders, ContextStage context) {
         AgentfuseConfig config = runtime.config();
         List<ModelConfig> chain = config.chainFor(request.model().name(), request.fromSubagent());
         List<PlannedStep> steps = new ArrayList<>(chain.size());
@@ -50,10 +57,12 @@ final class ModelRouter {
             ProviderEndpoint provider = endpoint(config.providerOf(model));
             var guard = runtime.modelGuard(model.name());
             try {
-                var body = DialectTranslator.upstreamRequest(request.chat(), provider.dialect(), model.upstreamModel());
+                ChatRequest chat = model.name().equals(request.model().name()) ? request.chat()
+                        : context.fitForFallback(request.chat(), request.model(), model);
+                var body = DialectTranslator.upstreamRequest(chat, provider.dialect(), model.upstreamModel());
                 steps.add(PlannedStep.runnable(model, provider, guard, body, forwarded(provider, clientHeaders)));
-            } catch (UntranslatableException untranslatable) {
-                steps.add(PlannedStep.skipped(model, provider, guard, untranslatable.getMessage()));
+            } catch (UntranslatableException | GatewayException unfit) {
+                steps.add(PlannedStep.skipped(model, provider, guard, unfit.getMessage()));
             }
         }
         return steps;
