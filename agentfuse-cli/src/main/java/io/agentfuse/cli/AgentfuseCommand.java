@@ -1,13 +1,15 @@
 package io.agentfuse.cli;
 
-import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.Callable;
-import java.util.function.Supplier;
+import io.agentfuse.cli.demo.DemoCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 /**
  * The {@code agentfuse} command line: the main class of {@code agentfuse.jar}.
@@ -29,7 +31,8 @@ import picocli.CommandLine.Spec;
         description = "Circuit breakers, retries, fallbacks and budgets for AI agents.",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
-        subcommands = {ValidateCommand.class, ServeCommand.class, MockProviderCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ValidateCommand.class, ServeCommand.class, MockProviderCommand.class, DemoCommand.class,
+                CommandLine.HelpCommand.class})
 public final class AgentfuseCommand implements Callable<Integer> {
 
     private final Map<String, String> environment;
