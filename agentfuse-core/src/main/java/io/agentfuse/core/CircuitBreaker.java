@@ -6,7 +6,6 @@ import io.agentfuse.core.event.StateTransition;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -53,7 +52,6 @@ import java.util.function.Supplier;
 public final class CircuitBreaker {
 
     private static final VarHandle STATE;
-    private static final CircuitBreakerListener[] NO_LISTENERS = new CircuitBreakerListener[0];
 
     static {
         try {
@@ -70,7 +68,7 @@ public final class CircuitBreaker {
     private final boolean triggersUseDuration;
     private final LongAdder rejected = new LongAdder();
     private volatile BreakerState state;
-    private volatile CircuitBreakerListener[] listeners = NO_LISTENERS;
+    private final BreakerListeners listeners = new BreakerListeners();
 
     private CircuitBreaker(String name, CircuitBreakerConfig config, Clock clock) {
         this.name = Objects.requireNonNull(name, "name");
@@ -153,16 +151,7 @@ public final class CircuitBreaker {
 
     private void record(Outcome outcome, long durationNanos, long retryAfterNanos) {
         state.record(outcome, durationNanos, retryAfterNanos);
-        CircuitBreakerListener[] current = listeners;
-        if (current.length != 0) {
-            for (CircuitBreakerListener listener : current) {
-                try {
-                    listener.onCallRecorded(this, outcome, durationNanos);
-                } catch (RuntimeException ignored) {
-                    // A listener must never break the call it observes.
-                }
-            }
-        }
+        listeners.recorded(this, outcome, durationNanos);
     }
 
     private long retryAfterNanosOf(Throwable error) {
@@ -175,7 +164,7 @@ public final class CircuitBreaker {
      * times are recorded as not measured (-1).
      */
     boolean timesCalls() {
-        return triggersUseDuration || listeners.length != 0;
+        return triggersUseDuration || !listeners.isEmpty();
     }
 
     private long elapsedSince(boolean timed, long start) {
@@ -302,50 +291,29 @@ public final class CircuitBreaker {
         if (!STATE.compareAndSet(this, from, to)) {
             return false;
         }
-        CircuitBreakerListener[] current = listeners;
-        if (current.length != 0) {
+        listeners.transitioned(() -> {
             Map<String, Long> counts = new LinkedHashMap<>();
             from.addCounts(counts, clock.nanoTime());
-            StateTransition event = new StateTransition(name, from.kind(), to.kind(), reason, counts, clock.epochMillis());
-            for (CircuitBreakerListener listener : current) {
-                try {
-                    listener.onStateTransition(event);
-                } catch (RuntimeException ignored) {
-                    // A listener must never break a transition.
-                }
-            }
-        }
+            return new StateTransition(name, from.kind(), to.kind(), reason, counts, clock.epochMillis());
+        });
         return true;
     }
 
     void rejected() {
         rejected.increment();
-        CircuitBreakerListener[] current = listeners;
-        if (current.length != 0) {
-            for (CircuitBreakerListener listener : current) {
-                try {
-                    listener.onCallRejected(this);
-                } catch (RuntimeException ignored) {
-                    // A listener must never break a rejection.
-                }
-            }
-        }
+        listeners.rejected(this);
     }
 
     // ---------------------------------------------------------------- observation
 
     /** Adds a listener; it sees every event from now on. */
-    public synchronized void addListener(CircuitBreakerListener listener) {
-        Objects.requireNonNull(listener, "listener");
-        CircuitBreakerListener[] next = Arrays.copyOf(listeners, listeners.length + 1);
-        next[next.length - 1] = listener;
-        listeners = next;
+    public void addListener(CircuitBreakerListener listener) {
+        listeners.add(listener);
     }
 
     /** Removes a listener added before; does nothing if it is not registered. */
-    public synchronized void removeListener(CircuitBreakerListener listener) {
-        listeners = Arrays.stream(listeners).filter(existing -> existing != listener)
-                .toArray(CircuitBreakerListener[]::new);
+    public void removeListener(CircuitBreakerListener listener) {
+        listeners.remove(listener);
     }
 
     /** The breaker's name, e.g. {@code model:claude-sonnet-4} or {@code tool:search/web_search}. */
