@@ -65,6 +65,7 @@ public final class CircuitBreaker {
     private final CircuitBreakerConfig config;
     private final Clock clock;
     private final long tokenLimit;
+    private final long maxRetryAfterNanos;
     private final boolean triggersUseDuration;
     private final LongAdder rejected = new LongAdder();
     private volatile BreakerState state;
@@ -80,6 +81,7 @@ public final class CircuitBreaker {
                 .findFirst().orElse(Long.MAX_VALUE);
         this.triggersUseDuration = config.triggers().stream().anyMatch(trigger ->
                 trigger instanceof Trigger.ConsecutiveTimeouts || trigger instanceof Trigger.SlowCallRate);
+        this.maxRetryAfterNanos = config.maxRetryAfter().toNanos();
         this.state = new ClosedState(this, clock.nanoTime());
     }
 
@@ -143,14 +145,14 @@ public final class CircuitBreaker {
     /**
      * Records a call that ended as {@code outcome} and asked to be left alone for
      * {@code retryAfterNanos} (a {@code Retry-After}; 0 if none): if this opens the breaker, or it
-     * is open already, it stays open at least that long.
+     * is open already, it stays open at least that long, up to {@code maxRetryAfter}.
      */
     public void onOutcome(Outcome outcome, long durationNanos, long retryAfterNanos) {
         record(outcome, durationNanos, retryAfterNanos);
     }
 
     private void record(Outcome outcome, long durationNanos, long retryAfterNanos) {
-        state.record(outcome, durationNanos, retryAfterNanos);
+        state.record(outcome, durationNanos, Math.min(retryAfterNanos, maxRetryAfterNanos));
         listeners.recorded(this, outcome, durationNanos);
     }
 

@@ -11,7 +11,8 @@ import java.util.Objects;
  *
  * <p>Defaults (from the seeds): the triggers of {@link Trigger#defaults()}, {@code resetTimeout}
  * 5 minutes, one half-open probe that must succeed to close, probes expire after 2 minutes
- * without an answer, no open-time backoff, automatic half-open, the default classifier.
+ * without an answer, no open-time backoff, automatic half-open, the default classifier, and a
+ * server's {@code Retry-After} honoured for up to 1 hour.
  *
  * <pre>{@code
  * CircuitBreakerConfig config = CircuitBreakerConfig.builder()
@@ -30,6 +31,8 @@ import java.util.Objects;
  * @param autoHalfOpen     {@code false} for user-led reset: OPEN is left only through
  *                         {@link CircuitBreaker#transitionToHalfOpen()} or an operator action
  * @param classifier       maps exceptions and results to outcomes
+ * @param maxRetryAfter    the longest a server's {@code Retry-After} may keep the breaker open;
+ *                         a bogus hint ({@code Retry-After: 99999999}) must not lock it for years
  */
 public record CircuitBreakerConfig(
         List<Trigger> triggers,
@@ -39,7 +42,8 @@ public record CircuitBreakerConfig(
         Duration probeTimeout,
         OpenBackoff openBackoff,
         boolean autoHalfOpen,
-        OutcomeClassifier classifier) {
+        OutcomeClassifier classifier,
+        Duration maxRetryAfter) {
 
     private static final CircuitBreakerConfig DEFAULTS = builder().build();
 
@@ -56,6 +60,7 @@ public record CircuitBreakerConfig(
         Checks.positive("probeTimeout", probeTimeout);
         Checks.notNull("openBackoff", openBackoff);
         Checks.notNull("classifier", classifier);
+        Checks.positive("maxRetryAfter", maxRetryAfter);
     }
 
     /** The seed's defaults. */
@@ -84,6 +89,7 @@ public record CircuitBreakerConfig(
         private OpenBackoff openBackoff = OpenBackoff.NONE;
         private boolean autoHalfOpen = true;
         private OutcomeClassifier classifier = OutcomeClassifier.defaults();
+        private Duration maxRetryAfter = Duration.ofHours(1);
 
         private Builder() {
             this.triggers = new ArrayList<>(Trigger.defaults());
@@ -99,6 +105,7 @@ public record CircuitBreakerConfig(
             this.openBackoff = config.openBackoff;
             this.autoHalfOpen = config.autoHalfOpen;
             this.classifier = config.classifier;
+            this.maxRetryAfter = config.maxRetryAfter;
         }
 
         /**
@@ -172,11 +179,18 @@ public record CircuitBreakerConfig(
             return this;
         }
 
+        /** The longest a server's {@code Retry-After} may keep the breaker open; default 1 hour. */
+        public Builder maxRetryAfter(Duration maxRetryAfter) {
+            Checks.positive("maxRetryAfter", maxRetryAfter);
+            this.maxRetryAfter = maxRetryAfter;
+            return this;
+        }
+
         /** The immutable configuration. */
         public CircuitBreakerConfig build() {
             int toClose = successesToClose == null ? halfOpenRequests : successesToClose;
             return new CircuitBreakerConfig(triggers, resetTimeout, halfOpenRequests, toClose,
-                    probeTimeout, openBackoff, autoHalfOpen, classifier);
+                    probeTimeout, openBackoff, autoHalfOpen, classifier, maxRetryAfter);
         }
     }
 }

@@ -34,6 +34,16 @@ class RetryAfterOpenTimeTest {
     }
 
     @Test
+    void aBogusRetryAfterKeepsTheBreakerOpenNoLongerThanMaxRetryAfter() {
+        // Given a server that asks for three years of quiet
+        tripWithRetryAfter(Duration.ofDays(3 * 365));
+
+        // Then the breaker honours it only up to maxRetryAfter (1 hour by default)
+        assertThat(breaker.rejection().retryAfter()).contains(Duration.ofHours(1));
+        assertOpenUntil(Duration.ofHours(1));
+    }
+
+    @Test
     void aTripWithALongerRetryAfterStaysOpenThatLong() {
         tripWithRetryAfter(Duration.ofMinutes(10));
 
