@@ -176,17 +176,7 @@ public final class CircuitBreaker {
     /** Runs {@code call} if permitted and records its outcome; throws {@link CircuitOpenException} if not. */
     public <T> T executeSupplier(Supplier<T> call) {
         acquirePermission();
-        boolean timed = timesCalls();
-        long start = timed ? clock.nanoTime() : 0L;
-        T result;
-        try {
-            result = call.get();
-        } catch (RuntimeException | Error e) {
-            onError(e, elapsedSince(timed, start));
-            throw e;
-        }
-        onResult(result, elapsedSince(timed, start));
-        return result;
+        return callAndRecord(call);
     }
 
     /** Like {@link #executeSupplier(Supplier)} for a call that throws checked exceptions. */
@@ -210,6 +200,11 @@ public final class CircuitBreaker {
         if (!state.tryAcquire()) {
             return whenOpen.apply(currentRejection());
         }
+        return callAndRecord(call);
+    }
+
+    /** Makes a permitted call and records how it ended. */
+    private <T> T callAndRecord(Supplier<T> call) {
         boolean timed = timesCalls();
         long start = timed ? clock.nanoTime() : 0L;
         T result;
