@@ -10,7 +10,9 @@ import io.agentfuse.agent.conversation.Conversation;
 import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Scheduler;
+import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.dialect.ContentPart;
 
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -72,6 +74,11 @@ public final class ContextGuard {
     /** Measures {@code request} against {@code target}'s window and compacts it if it must. */
     public CompletionStage<PreparedRequest> prepare(ChatRequest request, ContextTarget target) {
         Compactor compactor = compactors.computeIfAbsent(target, this::compactorFor);
+        if (compactor.budget().levelOf(tokenUpperBound(request)) == ContextLevel.NORMAL) {
+            // Most requests are far from the window: a bound on their tokens settles it without
+            // tokenising them, which would cost more than the rest of the gateway's work.
+            return CompletableFuture.completedFuture(new PreparedRequest(request, ContextLevel.NORMAL, null));
+        }
         Conversation conversation = ConversationMapper.toConversation(request);
         ContextLevel level;
         try {
@@ -90,6 +97,35 @@ public final class ContextGuard {
     /** The ladder level of {@code request} for {@code target}, without compacting anything. */
     public ContextLevel levelOf(ChatRequest request, ContextTarget target) {
         return compactors.computeIfAbsent(target, this::compactorFor).levelOf(ConversationMapper.toConversation(request));
+    }
+
+    /**
+     * More tokens than any of our counters can give {@code request}: a token covers at least one
+     * UTF-8 byte, a char is at most three bytes, the estimate for non-OpenAI models adds 15 %, and
+     * every message costs a few tokens of framing. Four per char and eight per message bound that.
+     */
+    static long tokenUpperBound(ChatRequest request) {
+        long chars = request.system() == null ? 0 : request.system().length();
+        for (ChatMessage message : request.messages()) {
+            for (ContentPart part : message.content()) {
+                chars += charsOf(part);
+            }
+        }
+        return 4 * chars + 8L * (request.messages().size() + 2);
+    }
+
+    private static long charsOf(ContentPart part) {
+        if (part instanceof ContentPart.Text text) {
+            return text.text().length();
+        }
+        if (part instanceof ContentPart.ToolCall call) {
+            return call.id().length() + call.name().length() + call.arguments().length();
+        }
+        if (part instanceof ContentPart.ToolResult result) {
+            return result.toolCallId().length() + result.content().length();
+        }
+        // An image counts by the JSON of its raw block: {"url":"..."}.
+        return ((ContentPart.Image) part).url().length() + 16;
     }
 
     private Compactor compactorFor(ContextTarget target) {

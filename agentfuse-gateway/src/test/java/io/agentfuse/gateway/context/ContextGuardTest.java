@@ -41,6 +41,25 @@ class ContextGuardTest {
     }
 
     @Test
+    void theTokenBoundNeverUndercountsWhatTheCountersMeasure() {
+        // Given conversations of every size, in a script whose words are many tokens per char
+        for (int turns = 0; turns <= 40; turns += 4) {
+            ChatRequest request = conversation(turns, 25);
+            ChatRequest dense = Dialect.OPENAI.parseRequest(request.original().put("messages", new JsonArray()
+                    .add(message("user", "\u8fc1\u79fb\u8ba1\u5212 ".repeat(turns * 10 + 1)))));
+
+            for (ChatRequest each : new ChatRequest[] {request, dense}) {
+                var conversation = ConversationMapper.toConversation(each);
+                for (String model : new String[] {"gpt-4o", "gpt-4", "claude-sonnet-4-5"}) {
+                    assertThat(ContextGuard.tokenUpperBound(each)).as(model + ", " + turns + " turns")
+                            .isGreaterThanOrEqualTo(io.agentfuse.agent.tokens.TokenCounter.forModel(model)
+                                    .countConversation(conversation));
+                }
+            }
+        }
+    }
+
+    @Test
     void aFallbackModelWithASmallerWindowGetsTheLadderAppliedAgain() {
         // Given one request that is small for the big model and large for the small one
         ChatRequest request = conversation(20, 100);
