@@ -117,10 +117,9 @@ public final class AgentfuseRuntime {
     public Guard modelGuard(String model) {
         Generation generation = current;
         ModelConfig settings = generation.model(model);
-        RetryPolicy retry = settings.retry().toRetryPolicy(budget("provider:" + settings.provider(),
-                settings.retry().budget()));
+        // Everything a guard needs is built only when the cached guard is missing or stale.
         return guard(generation, settings.breakerId(), settings.breaker(), breaker -> builder(settings.breakerId())
-                .retry(retry)
+                .retry(settings.retry().toRetryPolicy(budget("provider:" + settings.provider(), settings.retry().budget())))
                 .circuitBreaker(breaker)
                 .bulkhead(bulkhead(settings.breakerId(), settings.maxConcurrent()))
                 .timeout(settings.timeout())
@@ -211,11 +210,10 @@ public final class AgentfuseRuntime {
 
     private Guard toolGuard(Generation generation, String name, ToolConfig tool, String upstream) {
         RetryConfig retry = generation.config().retry();
-        RetryPolicy policy = retry.toRetryPolicy(budget(upstream, retry.budget())).toBuilder()
-                .maxAttempts(tool.maxAttempts())
-                .build();
         return guard(generation, name, tool.circuitBreaker(), breaker -> builder(name)
-                .retry(policy)
+                .retry(retry.toRetryPolicy(budget(upstream, retry.budget())).toBuilder()
+                        .maxAttempts(tool.maxAttempts())
+                        .build())
                 .circuitBreaker(breaker)
                 .timeout(tool.timeout()));
     }

@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -45,6 +46,9 @@ public final class GatewayMetrics {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final CircuitBreakerRegistry breakers;
     private final Set<String> watchedBreakers = ConcurrentHashMap.newKeySet();
+    private final Map<RequestKey, Counter> requests = new ConcurrentHashMap<>();
+    private final Map<DurationKey, Timer> durations = new ConcurrentHashMap<>();
+    private final Map<AttemptKey, Counter> attempts = new ConcurrentHashMap<>();
 
     /** Metrics that also report the state of every breaker of {@code breakers}. */
     public GatewayMetrics(CircuitBreakerRegistry breakers) {
@@ -54,19 +58,33 @@ public final class GatewayMetrics {
 
     /** Records one answered model request. */
     public void request(String model, String dialect, int status, long durationNanos) {
-        Counter.builder("agentfuse.requests").description("Model requests answered by the gateway")
-                .tags("model", model, "dialect", dialect, "status", Integer.toString(status))
-                .register(registry).increment();
-        Timer.builder("agentfuse.request.duration").description("Time to answer a model request")
-                .tags("model", model, "dialect", dialect)
-                .register(registry).record(durationNanos, TimeUnit.NANOSECONDS);
+        requests.computeIfAbsent(new RequestKey(model, dialect, status), key ->
+                Counter.builder("agentfuse.requests").description("Model requests answered by the gateway")
+                        .tags("model", model, "dialect", dialect, "status", Integer.toString(status))
+                        .register(registry)).increment();
+        durations.computeIfAbsent(new DurationKey(model, dialect), key ->
+                Timer.builder("agentfuse.request.duration").description("Time to answer a model request")
+                        .tags("model", model, "dialect", dialect)
+                        .register(registry)).record(durationNanos, TimeUnit.NANOSECONDS);
     }
 
     /** Records one call to a provider for {@code model} that ended as {@code outcome}. */
     public void upstreamAttempt(String model, Outcome outcome) {
-        Counter.builder("agentfuse.upstream.attempts").description("Calls to model providers")
-                .tags("model", model, "outcome", outcome.name())
-                .register(registry).increment();
+        attempts.computeIfAbsent(new AttemptKey(model, outcome), key ->
+                Counter.builder("agentfuse.upstream.attempts").description("Calls to model providers")
+                        .tags("model", model, "outcome", outcome.name())
+                        .register(registry)).increment();
+    }
+
+    // Meters are looked up per request; building and registering one each time cost more than
+    // the rest of the bookkeeping. The tags are bounded (configured models), so are these maps.
+    private record RequestKey(String model, String dialect, int status) {
+    }
+
+    private record DurationKey(String model, String dialect) {
+    }
+
+    private record AttemptKey(String model, Outcome outcome) {
     }
 
     /** Records that the step {@code model} was passed over for {@code reason} (e.g. circuit_open). */

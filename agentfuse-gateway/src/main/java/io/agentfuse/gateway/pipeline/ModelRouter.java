@@ -15,6 +15,7 @@ import io.vertx.core.MultiMap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The pipeline's routing step: a request for a model becomes the steps of its fallback chain
@@ -38,6 +39,7 @@ final class ModelRouter {
     private static final String ANTHROPIC_BETA = "anthropic-beta";
 
     private final AgentfuseRuntime runtime;
+    private final Map<ProviderConfig, ProviderEndpoint> endpoints = new ConcurrentHashMap<>();
 
     ModelRouter(AgentfuseRuntime runtime) {
         this.runtime = runtime;
@@ -68,8 +70,12 @@ final class ModelRouter {
         return steps;
     }
 
-    /** The endpoint of a configured provider. */
-    static ProviderEndpoint endpoint(ProviderConfig provider) {
+    /** The endpoint of a configured provider, made once per provider settings rather than per request. */
+    private ProviderEndpoint endpoint(ProviderConfig provider) {
+        return endpoints.computeIfAbsent(provider, ModelRouter::newEndpoint);
+    }
+
+    private static ProviderEndpoint newEndpoint(ProviderConfig provider) {
         Dialect dialect = provider.type() == ProviderConfig.Type.ANTHROPIC ? Dialect.ANTHROPIC : Dialect.OPENAI;
         return new ProviderEndpoint(provider.name(), dialect, provider.baseUrl().toString(), provider.apiKey());
     }

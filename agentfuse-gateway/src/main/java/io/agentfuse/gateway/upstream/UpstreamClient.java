@@ -19,10 +19,13 @@ import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 
+import java.net.URI;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Calls model providers over pooled keep-alive HTTP connections, complete or streamed, and
@@ -53,6 +56,7 @@ public final class UpstreamClient {
 
     private final Vertx vertx;
     private final HttpClientAgent http;
+    private final Map<ProviderEndpoint, Target> targets = new ConcurrentHashMap<>();
 
     public UpstreamClient(Vertx vertx, UpstreamClientOptions options) {
         this.vertx = Objects.requireNonNull(vertx, "vertx");
@@ -237,9 +241,9 @@ public final class UpstreamClient {
         return request.body().toBuffer();
     }
 
-    private static RequestOptions options(UpstreamRequest request, boolean stream) {
+    private RequestOptions options(UpstreamRequest request, boolean stream) {
         ProviderEndpoint provider = request.provider();
-        RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(provider.url());
+        RequestOptions options = targets.computeIfAbsent(provider, UpstreamClient::target).options();
         request.headers().forEach(options::putHeader);
         options.putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
                 .putHeader(HttpHeaders.ACCEPT, stream ? "text/event-stream" : "application/json");
@@ -252,6 +256,21 @@ public final class UpstreamClient {
             options.putHeader(HttpHeaders.AUTHORIZATION, "Bearer " + provider.apiKey());
         }
         return options;
+    }
+
+    /** A provider's chat URL, parsed once: host, port, TLS and path for {@link RequestOptions}. */
+    private record Target(String host, int port, boolean ssl, String path) {
+        RequestOptions options() {
+            return new RequestOptions().setMethod(HttpMethod.POST).setHost(host).setPort(port).setSsl(ssl).setURI(path);
+        }
+    }
+
+    private static Target target(ProviderEndpoint provider) {
+        URI url = URI.create(provider.url());
+        boolean ssl = "https".equals(url.getScheme());
+        int port = url.getPort() != -1 ? url.getPort() : ssl ? 443 : 80;
+        String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
+        return new Target(url.getHost(), port, ssl, url.getRawQuery() == null ? path : path + "?" + url.getRawQuery());
     }
 
     /** The request of a call whose timeout may fire before the request object exists; confined to the call's context. */
