@@ -23,6 +23,8 @@ final class OpenState extends BreakerState {
     private final String reason;
     private final int trip;
     private final CircuitOpen rejection;
+    private final boolean autoHalfOpen;
+    private final Clock clock;
     private volatile long openUntilNanos;
 
     OpenState(CircuitBreaker breaker, String reason, int trip, long openUntilNanos) {
@@ -31,6 +33,9 @@ final class OpenState extends BreakerState {
         this.trip = trip;
         this.openUntilNanos = openUntilNanos;
         this.rejection = new CircuitOpen(breaker, this);
+        // Held here so that a rejection, the hot path of an open breaker, reads no more than it must.
+        this.autoHalfOpen = breaker.config().autoHalfOpen();
+        this.clock = breaker.clock();
     }
 
     @Override
@@ -40,7 +45,7 @@ final class OpenState extends BreakerState {
 
     @Override
     boolean tryAcquire() {
-        if (breaker.config().autoHalfOpen() && breaker.clock().nanoTime() - openUntilNanos >= 0) {
+        if (autoHalfOpen && clock.nanoTime() - openUntilNanos >= 0) {
             breaker.transition(this, new HalfOpenState(breaker, trip), "resetTimeout elapsed");
             return breaker.tryAcquirePermission();
         }
