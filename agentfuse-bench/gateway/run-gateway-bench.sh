@@ -6,6 +6,8 @@
 # Usage, from anywhere:  agentfuse-bench/gateway/run-gateway-bench.sh
 # Settings (environment variables):
 #   DURATION=15 WARMUP=5        seconds of each measured run, and of the warm-up run before it
+#   PRIME=10                    seconds of load at the most connections each server gets once,
+#                               before its first warm-up, so that its JIT has compiled the hot path
 #   CONNECTIONS="1 8 32"        wrk connections; wrk threads = min(connections, 2)
 #   TARGETS="direct agentfuse portkey"
 #   AGENTFUSE_JAVA_OPTS=...     JVM flags of the agentfuse gateway (default below)
@@ -19,6 +21,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 HERE="$ROOT/agentfuse-bench/gateway"
 DURATION=${DURATION:-15}
 WARMUP=${WARMUP:-5}
+PRIME=${PRIME:-10}
 CONNECTIONS=${CONNECTIONS:-"1 8 32"}
 TARGETS=${TARGETS:-"direct agentfuse portkey"}
 PORTKEY_VERSION=${PORTKEY_VERSION:-1.15.2}
@@ -30,7 +33,7 @@ OUT=${OUT:-"$ROOT/agentfuse-bench/target/gateway-bench"}
 
 CHAT_PATH=/v1/chat/completions
 BENCH_JAR="$ROOT/agentfuse-bench/target/benchmarks.jar"
-AGENTFUSE_JAR="$ROOT/agentfuse-cli/target/agentfuse.jar"
+AGENTFUSE_JAR=${AGENTFUSE_JAR:-"$ROOT/agentfuse-cli/target/agentfuse.jar"}
 LUA="$HERE/chat-completion.lua"
 WORK="$(mktemp -d)"
 PIDS=()
@@ -134,7 +137,12 @@ check_forwarding() { # name url [curl header args...]
 
 # Warm-up run, then the measured run; appends one line to runs.tsv (columns: BenchRun.COLUMNS).
 measure() { # target url pid
-  local target=$1 url=$2 pid=$3 c threads ticks served result
+  local target=$1 url=$2 pid=$3 c threads ticks served result most
+  most=$(tr ' ' '\n' <<<"$CONNECTIONS" | sort -n | tail -1)
+  if ((PRIME > 0)); then
+    log "$target: ${PRIME}s priming at $most connections"
+    timeout $((PRIME + 30)) wrk -t2 -c"$most" -d"${PRIME}s" -s "$LUA" "$url" >"$OUT/wrk-$target-prime.txt"
+  fi
   for c in $CONNECTIONS; do
     threads=$((c < 2 ? c : 2))
     log "$target: ${WARMUP}s warm-up, then ${DURATION}s at $c connections"
@@ -166,7 +174,7 @@ measure() { # target url pid
   echo "node: $(node --version)"
   echo "wrk: $(wrk -v 2>&1 | head -1)"
   echo "agentfuse JVM flags: $AGENTFUSE_JAVA_OPTS"
-  echo "runs: warm-up ${WARMUP}s + ${DURATION}s at connections: $CONNECTIONS"
+  echo "runs: priming ${PRIME}s once per target, then warm-up ${WARMUP}s + ${DURATION}s at connections: $CONNECTIONS"
 } | tee "$OUT/machine.txt" >&2
 
 # --- upstream ------------------------------------------------------------------------------
