@@ -67,6 +67,7 @@ public final class CircuitBreaker {
     private final CircuitBreakerConfig config;
     private final Clock clock;
     private final long tokenLimit;
+    private final boolean triggersUseDuration;
     private final LongAdder rejected = new LongAdder();
     private volatile BreakerState state;
     private volatile CircuitBreakerListener[] listeners = NO_LISTENERS;
@@ -79,6 +80,8 @@ public final class CircuitBreaker {
                 .filter(Trigger.TokenOveruse.class::isInstance)
                 .mapToLong(trigger -> ((Trigger.TokenOveruse) trigger).maxTokensPerCall())
                 .findFirst().orElse(Long.MAX_VALUE);
+        this.triggersUseDuration = config.triggers().stream().anyMatch(trigger ->
+                trigger instanceof Trigger.ConsecutiveTimeouts || trigger instanceof Trigger.SlowCallRate);
         this.state = new ClosedState(this, clock.nanoTime());
     }
 
@@ -166,33 +169,48 @@ public final class CircuitBreaker {
         return Math.max(0L, RetryAfter.ofError(error, clock.epochMillis()));
     }
 
+    /**
+     * Whether a call's duration would be used, by a trigger that judges durations or by a
+     * listener. Reading the clock twice is most of what a guarded call costs, so calls nobody
+     * times are recorded as not measured (-1).
+     */
+    boolean timesCalls() {
+        return triggersUseDuration || listeners.length != 0;
+    }
+
+    private long elapsedSince(boolean timed, long start) {
+        return timed ? clock.nanoTime() - start : -1L;
+    }
+
     /** Runs {@code call} if permitted and records its outcome; throws {@link CircuitOpenException} if not. */
     public <T> T executeSupplier(Supplier<T> call) {
         acquirePermission();
-        long start = clock.nanoTime();
+        boolean timed = timesCalls();
+        long start = timed ? clock.nanoTime() : 0L;
         T result;
         try {
             result = call.get();
         } catch (RuntimeException | Error e) {
-            onError(e, clock.nanoTime() - start);
+            onError(e, elapsedSince(timed, start));
             throw e;
         }
-        onResult(result, clock.nanoTime() - start);
+        onResult(result, elapsedSince(timed, start));
         return result;
     }
 
     /** Like {@link #executeSupplier(Supplier)} for a call that throws checked exceptions. */
     public <T> T executeCallable(Callable<T> call) throws Exception {
         acquirePermission();
-        long start = clock.nanoTime();
+        boolean timed = timesCalls();
+        long start = timed ? clock.nanoTime() : 0L;
         T result;
         try {
             result = call.call();
         } catch (Exception | Error e) {
-            onError(e, clock.nanoTime() - start);
+            onError(e, elapsedSince(timed, start));
             throw e;
         }
-        onResult(result, clock.nanoTime() - start);
+        onResult(result, elapsedSince(timed, start));
         return result;
     }
 
@@ -201,15 +219,16 @@ public final class CircuitBreaker {
         if (!state.tryAcquire()) {
             return whenOpen.apply(currentRejection());
         }
-        long start = clock.nanoTime();
+        boolean timed = timesCalls();
+        long start = timed ? clock.nanoTime() : 0L;
         T result;
         try {
             result = call.get();
         } catch (RuntimeException | Error e) {
-            onError(e, clock.nanoTime() - start);
+            onError(e, elapsedSince(timed, start));
             throw e;
         }
-        onResult(result, clock.nanoTime() - start);
+        onResult(result, elapsedSince(timed, start));
         return result;
     }
 

@@ -86,12 +86,15 @@ public final class Guard {
         }
         long deadline = deadlineFromNow();
         long previousDelay = retry.initialDelay().toNanos();
+        RuntimeException lastFailure = null;
         for (int attempt = 1; ; attempt++) {
             T result;
             try {
                 result = attempt(call);
             } catch (CircuitOpenException | BulkheadFullException rejected) {
-                throw rejected;
+                // A retry refused by the breaker (opened meanwhile by another caller) or a full
+                // bulkhead: the caller learns more from the failure that led to the retry.
+                throw lastFailure != null ? lastFailure : rejected;
             } catch (RuntimeException | Error failure) {
                 long delay = nextDelayNanos(attempt, previousDelay, classifier.classify(failure), failure, deadline);
                 if (delay < 0) {
@@ -99,6 +102,7 @@ public final class Guard {
                 }
                 sleep(delay, failure);
                 previousDelay = delay;
+                lastFailure = failure instanceof RuntimeException runtime ? runtime : null;
                 continue;
             }
             if (!classifier.hasResultRules()) {
@@ -143,19 +147,24 @@ public final class Guard {
                 throw full;
             }
         }
-        long start = clock.nanoTime();
+        // The clock is read only when the breaker would use the duration: two reads cost more
+        // than the rest of a successful attempt.
+        boolean timed = breaker != null && breaker.timesCalls();
+        long start = timed ? clock.nanoTime() : 0L;
+        T result;
         try {
-            T result = timeout == null ? call.get() : timeout.call(call);
-            recordResult(result, clock.nanoTime() - start);
-            return result;
+            result = timeout == null ? call.get() : timeout.call(call);
         } catch (RuntimeException | Error failure) {
-            recordFailure(failure, clock.nanoTime() - start);
+            recordFailure(failure, timed ? clock.nanoTime() - start : -1L);
             throw failure;
         } finally {
             if (bulkhead != null) {
                 bulkhead.release();
             }
         }
+        // Outside the try: a result rule or token counter that throws is not the call's failure.
+        recordResult(result, timed ? clock.nanoTime() - start : -1L);
+        return result;
     }
 
     private void sleep(long delayNanos, Throwable cause) {
@@ -209,7 +218,8 @@ public final class Guard {
         if (listener != null) {
             if (delay >= 0) {
                 listener.onRetryScheduled(name, attemptsMade + 1, delay, error);
-            } else if (outcome.isFailure()) {
+            } else if (retry.isRetryable(outcome, error)) {
+                // Only a failure worth retrying can exhaust the retries; a 4xx never started them.
                 listener.onRetriesExhausted(name, attemptsMade, error);
             }
         }
@@ -230,7 +240,15 @@ public final class Guard {
         }
         Outcome outcome = classifier.hasResultRules() ? classifier.classifyResult(result) : Outcome.SUCCESS;
         if (outcome == Outcome.SUCCESS && tokens != null) {
-            breaker.onSuccess(durationNanos, tokens.applyAsLong(result));
+            long used;
+            try {
+                used = tokens.applyAsLong(result);
+            } catch (RuntimeException e) {
+                // The call succeeded; record it so that a half-open probe's permit is not lost.
+                breaker.onOutcome(Outcome.SUCCESS, durationNanos);
+                throw e;
+            }
+            breaker.onSuccess(durationNanos, used);
         } else {
             breaker.onOutcome(outcome, durationNanos);
         }

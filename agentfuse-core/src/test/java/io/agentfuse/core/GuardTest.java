@@ -72,6 +72,63 @@ class GuardTest {
         assertThat(answer).isEqualTo("CIRCUIT_OPEN maintenance");
     }
 
+    // ---------------------------------------------------------------- regressions
+
+    @Test
+    void aRetryRefusedByABreakerThatOpenedMeanwhileThrowsTheFailureThatLedToTheRetry() {
+        // Given a guard whose breaker another caller forces open while this call waits to retry
+        CircuitBreaker breaker = CircuitBreaker.of("model", CircuitBreakerConfig.defaults(), clock);
+        HttpStatusException serverError = new HttpStatusException(503);
+        Guard guard = Guard.builder("model").retry(RetryPolicy.defaults()).circuitBreaker(breaker)
+                .manualClock(clock).sleeper(nanos -> {
+                    breaker.forceOpen("another caller");
+                    clock.sleep(nanos);
+                }).build();
+
+        // When the first attempt fails with a 503
+        Throwable thrown = catchThrowable(() -> guard.execute(log.failingWith(attempt -> serverError)));
+
+        // Then the caller gets the 503, not the rejection of the retry
+        assertThat(thrown).isSameAs(serverError);
+        assertThat(log.count()).isEqualTo(1);
+    }
+
+    @Test
+    void aFailureThatIsNeverRetriedDoesNotReportTheRetriesAsExhausted() {
+        List<String> exhausted = new CopyOnWriteArrayList<>();
+        Guard guard = Guard.builder("model").retry(RetryPolicy.defaults()).manualClock(clock)
+                .retryListener(new RetryListener() {
+                    @Override
+                    public void onRetriesExhausted(String name, int attempts, Throwable last) {
+                        exhausted.add(name + " after " + attempts);
+                    }
+                }).build();
+
+        catchThrowable(() -> guard.execute(log.failingWith(attempt -> new HttpStatusException(400))));
+        catchThrowable(() -> guard.execute(log.failingWith(attempt -> new HttpStatusException(503))));
+
+        assertThat(exhausted).containsExactly("model after 4");
+    }
+
+    @Test
+    void aTokenCounterThatThrowsStillGivesTheHalfOpenProbeItsAnswer() {
+        // Given a half-open breaker with one probe, and a token counter that fails
+        CircuitBreaker breaker = CircuitBreaker.of("model", CircuitBreakerConfig.builder()
+                .trigger(Trigger.consecutiveErrors(1)).resetTimeout(Duration.ofSeconds(1)).build(), clock);
+        breaker.onOutcome(Outcome.SERVER_ERROR, 0);
+        clock.advance(Duration.ofSeconds(1));
+        Guard guard = Guard.builder("model").circuitBreaker(breaker).manualClock(clock)
+                .tokens(result -> {
+                    throw new IllegalStateException("no usage in the answer");
+                }).build();
+
+        // When the probe succeeds but its tokens cannot be counted
+        assertThatThrownBy(() -> guard.execute(() -> "answer")).hasMessage("no usage in the answer");
+
+        // Then the success was still recorded: the probe closed the breaker
+        assertThat(breaker.state()).isEqualTo(CircuitState.CLOSED);
+    }
+
     // ---------------------------------------------------------------- breaker inside the guard
 
     @Test

@@ -9,10 +9,11 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Turns one upstream stream into the caller's stream, event by event, and keeps track of its
- * usage and whether it completed — for the breaker's token and failure accounting.
+ * usage, whether it completed and how it failed — for the breaker's token and failure accounting.
  *
  * <p>Across dialects, each upstream event is decoded to neutral events and re-encoded. Within
  * one dialect the events pass through byte-for-byte, only observed; the one exception is
@@ -35,6 +36,7 @@ public final class StreamTranslator {
     private final boolean clientWantsUsage;
     private final StreamDecoder decoder;
     private final StreamEncoder encoder;
+    private StreamEvent.Error failure;
 
     private StreamTranslator(Dialect upstream, Dialect client, boolean clientWantsUsage, Clock clock) {
         this.upstream = Objects.requireNonNull(upstream, "upstream");
@@ -59,7 +61,7 @@ public final class StreamTranslator {
      * @throws UntranslatableException when the caller's dialect cannot express what arrived
      */
     public List<SseEvent> translate(SseEvent event) {
-        List<StreamEvent> decoded = decoder.decode(event);
+        List<StreamEvent> decoded = noteFailure(decoder.decode(event));
         if (upstream == client) {
             return dropsUnwantedUsageChunk(event) ? List.of() : List.of(event);
         }
@@ -68,7 +70,7 @@ public final class StreamTranslator {
 
     /** The upstream response ended: the caller's closing events, or an error event if it ended early. */
     public List<SseEvent> end() {
-        List<StreamEvent> owed = decoder.end();
+        List<StreamEvent> owed = noteFailure(decoder.end());
         if (upstream == client) {
             // A complete stream was already passed through; only a stream cut short needs an ending.
             return owed.stream().filter(StreamEvent.Error.class::isInstance).map(encoder::encode)
@@ -87,9 +89,26 @@ public final class StreamTranslator {
         return decoder.finished();
     }
 
+    /**
+     * How the stream failed, if it did: an error event from the provider, or an end before the
+     * answer was complete. Empty for a stream that is running or finished properly.
+     */
+    public Optional<StreamEvent.Error> failure() {
+        return Optional.ofNullable(failure);
+    }
+
     /** The tokens reported so far. */
     public Usage usage() {
         return decoder.usage();
+    }
+
+    private List<StreamEvent> noteFailure(List<StreamEvent> events) {
+        for (StreamEvent event : events) {
+            if (event instanceof StreamEvent.Error error && failure == null) {
+                failure = error;
+            }
+        }
+        return events;
     }
 
     private List<SseEvent> encode(List<StreamEvent> events) {

@@ -15,7 +15,11 @@ package io.agentfuse.gateway.http;
  *   <tr><td>INVALID_REQUEST</td><td>400</td><td>invalid_request</td><td>bad JSON, missing or unknown field</td></tr>
  *   <tr><td>MODEL_NOT_FOUND</td><td>404</td><td>model_not_found</td><td>the model is not configured</td></tr>
  *   <tr><td>REQUEST_TOO_LARGE</td><td>413</td><td>request_too_large</td><td>body over the size limit</td></tr>
+ *   <tr><td>SUBAGENT_LIMIT</td><td>429 + Retry-After</td><td>subagent_limit</td><td>{@code subagents.maxConcurrent} subagent calls are in flight already</td></tr>
+ *   <tr><td>UPSTREAM_ERROR</td><td>502</td><td>upstream_error</td><td>a stream already under way broke (sent as a stream error event)</td></tr>
+ *   <tr><td>INTERNAL_ERROR</td><td>500</td><td>internal_error</td><td>a fault of the gateway itself: a bug, never a provider's failure</td></tr>
  * </table>
+ * The last three are not in the contract's table: they are the gateway's answers to cases it leaves open.
  *
  * <p>{@code GatewayError.CIRCUIT_OPEN.status() == 503}
  */
@@ -26,7 +30,10 @@ public enum GatewayError {
     CONTEXT_WINDOW_FULL(413, "context_window_full"),
     INVALID_REQUEST(400, "invalid_request"),
     MODEL_NOT_FOUND(404, "model_not_found"),
-    REQUEST_TOO_LARGE(413, "request_too_large");
+    REQUEST_TOO_LARGE(413, "request_too_large"),
+    SUBAGENT_LIMIT(429, "subagent_limit"),
+    UPSTREAM_ERROR(502, "upstream_error"),
+    INTERNAL_ERROR(500, "internal_error");
 
     private final int status;
     private final String type;

@@ -13,7 +13,8 @@ import java.time.Duration;
  * The one place where gateway errors become HTTP answers: status, {@code Retry-After}, and a
  * JSON body in the caller's dialect — OpenAI {@code {"error": {"message", "type", "param": null,
  * "code"}}}, Anthropic {@code {"type": "error", "error": {"type", "message"}}} — or, once a
- * stream has begun, an SSE error event of that dialect.
+ * stream has begun, an SSE error event of that dialect. Admin API errors, which have no dialect,
+ * are answered here too ({@link #respondAdmin}).
  *
  * <p>Stateless and thread-safe.
  *
@@ -47,6 +48,15 @@ public final class GatewayErrors {
     /** The SSE event that ends a stream already under way with {@code error}. */
     public static SseEvent streamEvent(Dialect dialect, GatewayError error, String message) {
         return dialect.errorEvent(error.type(), message);
+    }
+
+    /**
+     * Answers an admin API request with {@code status} and the body
+     * {@code {"error": {"type": type, "message": message}}}: the admin API has no LLM dialect.
+     */
+    public static Future<Void> respondAdmin(HttpServerResponse response, int status, String type, String message) {
+        response.setStatusCode(status).putHeader("content-type", "application/json");
+        return response.end(new JsonObject().put("error", new JsonObject().put("type", type).put("message", message)).encode());
     }
 
     /** {@code wait} as a {@code Retry-After} value: whole seconds, rounded up, at least 1. */

@@ -73,7 +73,9 @@ final class MockResponder {
     private void send(Object body, MockStep step) {
         HttpServerResponse response = request.response();
         String text = body instanceof JsonObject json ? json.encode() : String.valueOf(body);
-        response.putHeader("content-type", body instanceof JsonObject ? "application/json" : "text/plain");
+        if (!response.headers().contains("content-type")) { // a scripted content type wins
+            response.putHeader("content-type", body instanceof JsonObject ? "application/json" : "text/plain");
+        }
         if (step.drop() == MockStep.Drop.MID_STREAM) {
             Buffer bytes = Buffer.buffer(text);
             response.putHeader("content-length", String.valueOf(bytes.length()));

@@ -5,7 +5,6 @@ import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.Usage;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -22,6 +21,8 @@ import io.vertx.core.json.JsonObject;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Calls model providers over pooled keep-alive HTTP connections, complete or streamed, and
@@ -68,8 +69,43 @@ public final class UpstreamClient {
      */
     public Future<UpstreamResponse> send(UpstreamRequest request, Duration timeout) {
         Promise<UpstreamResponse> result = Promise.promise();
-        onOwnContext(context -> {
-            RequestHolder holder = new RequestHolder();
+        startSend(callContext(), request, timeout, result);
+        return result.future();
+    }
+
+    /**
+     * Like {@link #send}, as a future whose cancellation aborts the call: the request is reset,
+     * which closes its connection, so the provider sees the caller leave. This is the form a
+     * {@link io.agentfuse.core.Guard} wants, since cancelling a guarded call cancels its attempt.
+     */
+    public CompletableFuture<UpstreamResponse> sendCancellable(UpstreamRequest request, Duration timeout) {
+        Promise<UpstreamResponse> result = Promise.promise();
+        Context context = callContext();
+        RequestHolder holder = startSend(context, request, timeout, result);
+        CompletableFuture<UpstreamResponse> answer = new CompletableFuture<>();
+        result.future().onComplete(done -> {
+            if (done.succeeded()) {
+                answer.complete(done.result());
+            } else {
+                answer.completeExceptionally(done.cause());
+            }
+        });
+        answer.whenComplete((value, error) -> {
+            if (answer.isCancelled()) {
+                runOn(context, () -> {
+                    if (result.tryFail(new CancellationException("cancelled by the caller"))) {
+                        holder.reset();
+                    }
+                });
+            }
+        });
+        return answer;
+    }
+
+    private RequestHolder startSend(Context context, UpstreamRequest request, Duration timeout,
+                                    Promise<UpstreamResponse> result) {
+        RequestHolder holder = new RequestHolder();
+        runOn(context, () -> {
             long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
                 if (result.tryFail(new CallTimeoutException(timeout))) {
                     holder.reset();
@@ -90,7 +126,7 @@ public final class UpstreamClient {
                         }
                     });
         });
-        return result.future();
+        return holder;
     }
 
     /**
@@ -100,8 +136,44 @@ public final class UpstreamClient {
      */
     public Future<UpstreamStream> stream(UpstreamRequest request, StreamTimeouts timeouts) {
         Promise<UpstreamStream> ready = Promise.promise();
-        onOwnContext(context -> {
+        startStream(request, timeouts, ready);
+        return ready.future();
+    }
+
+    /**
+     * Like {@link #stream}, as a future whose cancellation aborts the call: before the first
+     * event the request is reset; a stream that becomes ready after the cancellation is
+     * cancelled at once.
+     */
+    public CompletableFuture<UpstreamStream> streamCancellable(UpstreamRequest request, StreamTimeouts timeouts) {
+        Promise<UpstreamStream> ready = Promise.promise();
+        StreamStart start = startStream(request, timeouts, ready);
+        CompletableFuture<UpstreamStream> answer = new CompletableFuture<>();
+        ready.future().onComplete(done -> {
+            if (done.failed()) {
+                answer.completeExceptionally(done.cause());
+            } else if (!answer.complete(done.result())) {
+                done.result().cancel();
+            }
+        });
+        answer.whenComplete((value, error) -> {
+            if (answer.isCancelled()) {
+                start.cancel();
+            }
+        });
+        return answer;
+    }
+
+    private StreamStart startStream(UpstreamRequest request, StreamTimeouts timeouts, Promise<UpstreamStream> ready) {
+        Context context = callContext();
+        StreamStart start = new StreamStart(context);
+        runOn(context, () -> {
+            if (start.cancelled) {
+                ready.tryFail(new CancellationException("cancelled by the caller"));
+                return;
+            }
             StreamingCall call = new StreamingCall(vertx, context, request.provider(), timeouts);
+            start.call = call;
             call.ready().onComplete(ready);
             http.request(options(request, true))
                     .onSuccess(httpRequest -> {
@@ -117,7 +189,7 @@ public final class UpstreamClient {
                     })
                     .onFailure(call::fail);
         });
-        return ready.future();
+        return start;
     }
 
     /** Closes the pooled connections. */
@@ -126,19 +198,22 @@ public final class UpstreamClient {
     }
 
     /**
-     * Runs {@code action} on a Vert.x context, at once when already on one. The HTTP request, its
-     * callbacks and the timers then share that context: the whole future chain is wired before
-     * any response event can be handled (wired from a foreign thread, a response could end
-     * before {@code body()} is asked for, and its body would never arrive), and call state
-     * needs no locks.
+     * The context a call runs on: the caller's when it is one of ours, else a fresh one. The HTTP
+     * request, its callbacks and the timers then share that context: the whole future chain is
+     * wired before any response event can be handled (wired from a foreign thread, a response
+     * could end before {@code body()} is asked for, and its body would never arrive), and call
+     * state needs no locks.
      */
-    private void onOwnContext(Handler<Context> action) {
+    private Context callContext() {
         Context current = Vertx.currentContext();
-        if (current != null && current.owner() == vertx) {
-            action.handle(current);
+        return current != null && current.owner() == vertx ? current : vertx.getOrCreateContext();
+    }
+
+    private static void runOn(Context context, Runnable action) {
+        if (Vertx.currentContext() == context) {
+            action.run();
         } else {
-            Context context = vertx.getOrCreateContext();
-            context.runOnContext(v -> action.handle(context));
+            context.runOnContext(v -> action.run());
         }
     }
 
@@ -196,6 +271,26 @@ public final class UpstreamClient {
             if (request != null) {
                 request.reset();
             }
+        }
+    }
+
+    /** A streamed call that may be cancelled before it has even started; confined to the call's context. */
+    private static final class StreamStart {
+        private final Context context;
+        private StreamingCall call;
+        private boolean cancelled;
+
+        StreamStart(Context context) {
+            this.context = context;
+        }
+
+        void cancel() {
+            runOn(context, () -> {
+                cancelled = true;
+                if (call != null) {
+                    call.cancel();
+                }
+            });
         }
     }
 }

@@ -10,7 +10,7 @@ import java.io.IOException;
 /**
  * The one place where transport failures of provider calls become the exceptions that
  * {@link io.agentfuse.core.OutcomeClassifier} understands: non-2xx answers become
- * {@link HttpStatusException} (with {@code Retry-After} and {@code retry-after-ms}), broken
+ * {@link UpstreamStatusException} (with {@code Retry-After}, {@code retry-after-ms} and the content type), broken
  * connections {@link UpstreamConnectionException}; refused connections and other
  * {@link IOException}s stay as they are. Stateless.
  */
@@ -21,8 +21,8 @@ final class UpstreamFailures {
 
     /** The exception for a non-2xx answer with {@code body}. */
     static HttpStatusException status(HttpClientResponse response, String body) {
-        return new HttpStatusException(response.statusCode(), body,
-                response.getHeader("retry-after"), response.getHeader("retry-after-ms"));
+        return new UpstreamStatusException(response.statusCode(), body, response.getHeader("retry-after"),
+                response.getHeader("retry-after-ms"), response.getHeader("content-type"));
     }
 
     /** The exception a failed call of {@code provider} ends with. */

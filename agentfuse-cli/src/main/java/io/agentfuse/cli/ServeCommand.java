@@ -1,0 +1,86 @@
+package io.agentfuse.cli;
+
+import io.agentfuse.config.AgentfuseConfig;
+import io.agentfuse.config.ConfigException;
+import io.agentfuse.config.ConfigLoader;
+import io.agentfuse.gateway.GatewayOptions;
+import io.agentfuse.gateway.GatewayServer;
+import io.vertx.core.Vertx;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code agentfuse serve --config FILE [--port N] [--host ADDRESS]}: runs the gateway until the
+ * process is stopped (SIGTERM, Ctrl-C), then closes the server and Vert.x, in that order.
+ * Breaker state is kept in memory. Prints one line once listening:
+ * {@code agentfuse gateway listening on http://127.0.0.1:8787}.
+ *
+ * <p>A configuration with errors prints every error and exits with 2 — nothing starts; so does a
+ * configuration this gateway cannot serve ({@code state.store: redis}). A port that cannot be
+ * bound exits with 1.
+ */
+@Command(name = "serve",
+        description = "Run the gateway: OpenAI- and Anthropic-compatible endpoints, admin API, metrics, dashboard.",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:stopped normally", "1:the gateway could not start (e.g. the port is taken)",
+                "2:the configuration has errors or asks for what the gateway cannot do; nothing started"})
+final class ServeCommand implements Callable<Integer> {
+
+    @Option(names = {"-c", "--config"}, required = true, paramLabel = "FILE", description = "The YAML configuration file.")
+    private Path config;
+
+    @Option(names = {"-p", "--port"}, paramLabel = "N", description = "Port to listen on; default server.port of the file.")
+    private Integer port;
+
+    @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+            description = "Address to listen on; default ${DEFAULT-VALUE}. Use 0.0.0.0 to serve other hosts.")
+    private String host;
+
+    @ParentCommand
+    private AgentfuseCommand parent;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        AgentfuseConfig loaded;
+        try {
+            loaded = ConfigLoader.load(config, parent.environment());
+        } catch (ConfigException e) {
+            err.println(e.getMessage());
+            int count = e.errors().size();
+            err.println(config + ": " + count + (count == 1 ? " error" : " errors") + "; nothing started.");
+            err.flush();
+            return ValidateCommand.INVALID;
+        }
+        GatewayOptions.Builder options = GatewayOptions.builder().host(host);
+        if (port != null) {
+            options.port(port);
+        }
+        Vertx vertx = Vertx.vertx();
+        GatewayServer gateway;
+        try {
+            gateway = GatewayServer.start(vertx, loaded, options.build()).await();
+        } catch (RuntimeException e) {
+            vertx.close().await();
+            err.println("agentfuse: the gateway could not start: " + e.getMessage());
+            err.flush();
+            return e instanceof UnsupportedOperationException ? ValidateCommand.INVALID : CommandLine.ExitCode.SOFTWARE;
+        }
+        out.println("agentfuse gateway listening on " + gateway.baseUrl());
+        out.flush();
+        return Foreground.runUntilStopped(parent.stopSignal(), gateway::close, vertx);
+    }
+}

@@ -1,0 +1,192 @@
+package io.agentfuse.gateway;
+
+import io.agentfuse.config.AgentfuseConfig;
+import io.agentfuse.config.AgentfuseRuntime;
+import io.agentfuse.config.StateConfig;
+import io.agentfuse.core.Clock;
+import io.agentfuse.gateway.admin.BreakerAdminHandler;
+import io.agentfuse.gateway.admin.BreakerEventStream;
+import io.agentfuse.gateway.admin.DashboardHandler;
+import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.http.GatewayError;
+import io.agentfuse.gateway.http.GatewayErrors;
+import io.agentfuse.gateway.http.GatewayException;
+import io.agentfuse.gateway.internal.VertxScheduler;
+import io.agentfuse.gateway.metrics.GatewayMetrics;
+import io.agentfuse.gateway.context.ContextGuardStage;
+import io.agentfuse.gateway.pipeline.ChatPipeline;
+import io.agentfuse.gateway.pipeline.ContextStage;
+import io.agentfuse.gateway.pipeline.ModelClient;
+import io.agentfuse.gateway.upstream.UpstreamClient;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+
+import java.util.Objects;
+
+/**
+ * The agentfuse HTTP gateway on Vert.x: an OpenAI- ({@code POST /v1/chat/completions}) and
+ * Anthropic-compatible ({@code POST /v1/messages}) proxy whose every model call goes through the
+ * model's fallback chain and guards, plus {@code GET /healthz}, the admin API
+ * ({@code /admin/breakers}, {@code /admin/events}), {@code GET /metrics} (Prometheus) and a live
+ * dashboard at {@code GET /}.
+ *
+ * <p>Breaker state lives in memory ({@code state.store: memory}); {@code redis} is refused at
+ * start. Request bodies over {@code server.maxBodySize} are answered 413 {@code request_too_large}.
+ * {@link #close()} stops accepting requests, ends event streams and closes the upstream pool;
+ * the Vert.x instance belongs to the caller, who closes it afterwards.
+ *
+ * <p>Thread-safe.
+ *
+ * <pre>{@code
+ * Vertx vertx = Vertx.vertx();
+ * GatewayServer gateway = GatewayServer.start(vertx, ConfigLoader.load(Path.of("agentfuse.yaml")),
+ *         GatewayOptions.builder().port(0).build()).await();
+ * System.out.println("listening on " + gateway.port());
+ * gateway.close().await();
+ * vertx.close().await();
+ * }</pre>
+ */
+public final class GatewayServer {
+
+    private final AgentfuseRuntime runtime;
+    private final UpstreamClient upstream;
+    private final GatewayMetrics metrics;
+    private final BreakerEventStream events;
+    private final ChatPipeline pipeline;
+    private final String host;
+    private HttpServer server;
+
+    private GatewayServer(Vertx vertx, AgentfuseConfig config, GatewayOptions options) {
+        this.runtime = AgentfuseRuntime.builder(config)
+                .scheduler(new VertxScheduler(vertx))
+                .tokens(ChatPipeline.TOKENS)
+                .build();
+        this.upstream = new UpstreamClient(vertx, options.upstream());
+        this.metrics = new GatewayMetrics(runtime.registry());
+        this.events = new BreakerEventStream(vertx, runtime.registry());
+        ContextStage.Factory context = options.contextStage() != null ? options.contextStage()
+                : ContextGuardStage.factory(Clock.system(), new VertxScheduler(vertx));
+        this.pipeline = new ChatPipeline(runtime, upstream, metrics, Clock.system(), context);
+        this.host = options.host();
+    }
+
+    /** Starts a gateway for {@code config} with {@link GatewayOptions#defaults()}. */
+    public static Future<GatewayServer> start(Vertx vertx, AgentfuseConfig config) {
+        return start(vertx, config, GatewayOptions.defaults());
+    }
+
+    /**
+     * Starts a gateway for {@code config}; the future fails if the configuration asks for what
+     * this gateway cannot do ({@code state.store: redis}) or the port cannot be bound.
+     */
+    public static Future<GatewayServer> start(Vertx vertx, AgentfuseConfig config, GatewayOptions options) {
+        Objects.requireNonNull(vertx, "vertx");
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(options, "options");
+        if (config.state().store() == StateConfig.Store.REDIS) {
+            return Future.failedFuture(new UnsupportedOperationException(
+                    "state.store: redis is not supported yet by the gateway; use state.store: memory (the default)"));
+        }
+        GatewayServer gateway;
+        try {
+            gateway = new GatewayServer(vertx, config, options);
+        } catch (RuntimeException e) {
+            return Future.failedFuture(e);
+        }
+        int port = options.port() != null ? options.port() : config.server().port();
+        return vertx.createHttpServer()
+                .requestHandler(gateway.router(vertx, config.server().maxBodySize()))
+                .listen(port, options.host())
+                .map(server -> {
+                    gateway.server = server;
+                    return gateway;
+                })
+                .recover(failure -> gateway.release().transform(ignored -> Future.failedFuture(failure)));
+    }
+
+    private Router router(Vertx vertx, long maxBodySize) {
+        Router router = Router.router(vertx);
+        for (Dialect dialect : Dialect.values()) {
+            router.post(dialect.path())
+                    .handler(BodyHandler.create(false).setBodyLimit(maxBodySize))
+                    .handler(pipeline.handler(dialect))
+                    .failureHandler(ctx -> failed(ctx, dialect, maxBodySize));
+        }
+        router.get("/healthz").handler(ctx -> json(ctx, new JsonObject().put("status", "ok")));
+        new BreakerAdminHandler(runtime.registry(), () -> runtime.config().server().adminToken()).mount(router);
+        router.get("/admin/events").handler(events::subscribe);
+        router.get("/metrics").handler(ctx -> ctx.response().putHeader("content-type", metrics.contentType())
+                .end(metrics.scrape()));
+        DashboardHandler dashboard = new DashboardHandler();
+        router.get("/").handler(dashboard::handle);
+        return router;
+    }
+
+    /** A failure the pipeline did not answer itself: an oversized or unreadable body, or a bug. */
+    private static void failed(RoutingContext ctx, Dialect dialect, long maxBodySize) {
+        if (ctx.response().ended() || ctx.response().closed()) {
+            return;
+        }
+        String cause = ctx.failure() == null ? "HTTP " + ctx.statusCode() : String.valueOf(ctx.failure().getMessage());
+        GatewayException error;
+        if (ctx.statusCode() == 413) {
+            error = new GatewayException(GatewayError.REQUEST_TOO_LARGE, "the request body is larger than "
+                    + maxBodySize + " bytes (server.maxBodySize)");
+        } else if (ctx.statusCode() >= 400 && ctx.statusCode() < 500) {
+            error = new GatewayException(GatewayError.INVALID_REQUEST, "the request could not be read: " + cause);
+        } else {
+            error = new GatewayException(GatewayError.INTERNAL_ERROR, "the gateway failed: " + cause);
+        }
+        GatewayErrors.respond(ctx.response(), dialect, error);
+    }
+
+    private static void json(RoutingContext ctx, JsonObject body) {
+        ctx.response().putHeader("content-type", "application/json").end(body.encode());
+    }
+
+    /** The port the gateway listens on (the bound one when started on port 0). */
+    public int port() {
+        return server.actualPort();
+    }
+
+    /** The address the gateway listens on. */
+    public String host() {
+        return host;
+    }
+
+    /** {@code http://host:port}, the base URL clients use. */
+    public String baseUrl() {
+        return "http://" + host + ":" + port();
+    }
+
+    /** The guards, breakers and configuration in force. */
+    public AgentfuseRuntime runtime() {
+        return runtime;
+    }
+
+    /** The metrics served at {@code /metrics}. */
+    public GatewayMetrics metrics() {
+        return metrics;
+    }
+
+    /** Complete model calls through the gateway's guarded chains, without HTTP. */
+    public ModelClient models() {
+        return pipeline.models();
+    }
+
+    /** Stops listening (requests in flight are cut), ends event streams, closes the upstream pool. */
+    public Future<Void> close() {
+        Future<Void> stopped = server == null ? Future.succeededFuture() : server.close();
+        return stopped.eventually(this::release);
+    }
+
+    private Future<Void> release() {
+        events.close();
+        return upstream.close();
+    }
+}

@@ -1,0 +1,111 @@
+package io.agentfuse.gateway.admin;
+
+import io.agentfuse.core.CircuitBreakerRegistry;
+import io.agentfuse.core.event.CircuitBreakerListener;
+import io.agentfuse.core.event.StateTransition;
+import io.agentfuse.gateway.sse.SseEvent;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * {@code GET /admin/events}: a live SSE stream of every breaker state transition, as
+ * {@code event: transition} with {@link BreakerJson#of(StateTransition) the transition} as data.
+ * A comment is sent on connect (so the head goes out at once) and every 15 s (so that proxies
+ * keep an idle stream open).
+ *
+ * <p>One registry listener feeds every subscriber; a transition, published on whatever thread
+ * caused it, is written on each subscriber's own context. Thread-safe. {@link #close()} ends
+ * every stream.
+ *
+ * <pre>{@code
+ * BreakerEventStream events = new BreakerEventStream(vertx, runtime.registry());
+ * router.get("/admin/events").handler(events::subscribe);
+ * }</pre>
+ */
+public final class BreakerEventStream {
+
+    private static final long HEARTBEAT_MILLIS = 15_000;
+
+    private final Vertx vertx;
+    private final Set<Subscriber> subscribers = ConcurrentHashMap.newKeySet();
+    private final long heartbeat;
+    private volatile boolean closed;
+
+    /** Streams the transitions of every breaker of {@code registry}, present and future. */
+    public BreakerEventStream(Vertx vertx, CircuitBreakerRegistry registry) {
+        this.vertx = Objects.requireNonNull(vertx, "vertx");
+        registry.addListener(new CircuitBreakerListener() {
+            @Override
+            public void onStateTransition(StateTransition event) {
+                publish(event);
+            }
+        });
+        this.heartbeat = vertx.setPeriodic(HEARTBEAT_MILLIS, id -> broadcast(Buffer.buffer(": ping\n\n")));
+    }
+
+    /** The handler of {@code GET /admin/events}. */
+    public void subscribe(RoutingContext ctx) {
+        HttpServerResponse response = ctx.response();
+        response.setChunked(true)
+                .putHeader("content-type", "text/event-stream")
+                .putHeader("cache-control", "no-cache");
+        if (closed) {
+            response.end();
+            return;
+        }
+        Subscriber subscriber = new Subscriber(response, Vertx.currentContext());
+        subscribers.add(subscriber);
+        response.closeHandler(v -> subscribers.remove(subscriber));
+        response.write(": connected\n\n");
+    }
+
+    /** How many streams are open. */
+    public int subscribers() {
+        return subscribers.size();
+    }
+
+    /** Ends every stream and stops listening for new ones; transitions are no longer sent. */
+    public void close() {
+        closed = true;
+        vertx.cancelTimer(heartbeat);
+        subscribers.forEach(subscriber -> subscriber.onContext(() -> {
+            if (!subscriber.response.ended() && !subscriber.response.closed()) {
+                subscriber.response.end();
+            }
+        }));
+        subscribers.clear();
+    }
+
+    private void publish(StateTransition transition) {
+        if (!subscribers.isEmpty()) {
+            broadcast(SseEvent.named("transition", BreakerJson.of(transition).encode()).toBuffer());
+        }
+    }
+
+    private void broadcast(Buffer frame) {
+        for (Subscriber subscriber : subscribers) {
+            subscriber.onContext(() -> {
+                if (!subscriber.response.closed() && !subscriber.response.ended()) {
+                    subscriber.response.write(frame.copy());
+                }
+            });
+        }
+    }
+
+    private record Subscriber(HttpServerResponse response, Context context) {
+        void onContext(Runnable action) {
+            if (Vertx.currentContext() == context) {
+                action.run();
+            } else {
+                context.runOnContext(v -> action.run());
+            }
+        }
+    }
+}

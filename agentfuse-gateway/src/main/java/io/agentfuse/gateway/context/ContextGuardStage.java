@@ -1,0 +1,133 @@
+package io.agentfuse.gateway.context;
+
+import io.agentfuse.agent.context.CompactionConfig;
+import io.agentfuse.agent.context.ContextConfig;
+import io.agentfuse.agent.context.ContextWindowFullException;
+import io.agentfuse.agent.context.Summarizer;
+import io.agentfuse.config.AgentfuseRuntime;
+import io.agentfuse.config.ModelConfig;
+import io.agentfuse.core.Clock;
+import io.agentfuse.core.OutcomeClassifier;
+import io.agentfuse.core.Scheduler;
+import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.dialect.ChatResponse;
+import io.agentfuse.gateway.dialect.ContentPart;
+import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.http.GatewayError;
+import io.agentfuse.gateway.http.GatewayException;
+import io.agentfuse.gateway.pipeline.ContextStage;
+import io.agentfuse.gateway.pipeline.ModelClient;
+import io.agentfuse.gateway.pipeline.ModelRequest;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.concurrent.CompletionStage;
+import java.util.stream.Collectors;
+
+/**
+ * The gateway's context-budget step: applies the {@code context:} ladder of the configuration to
+ * every request, against the window of the model it asks for, before it is routed.
+ *
+ * <p>Summaries at AUTO_COMPACT are written by {@code context.compactModel}, called through the
+ * gateway's own guarded route (its breaker, retries and fallbacks); without a compact model the
+ * ladder snips. The level and what was done go into {@code x-agentfuse-context}; a request that
+ * stays at REJECT is refused with 413 {@code context_window_full}.
+ *
+ * <p>A fallback model with a smaller window gets the request fitted again for its own window by
+ * {@link #fitForFallback}: by snipping only, because that step may never run and a summary would
+ * cost a model call. A request that cannot fit it makes that step skipped, with the reason.
+ *
+ * <p>Thread-safe: one instance serves every request; nothing blocks an event loop.
+ *
+ * <pre>{@code
+ * GatewayOptions options = GatewayOptions.builder()
+ *     .contextStage(ContextGuardStage.factory(Clock.system(), Scheduler.shared()))
+ *     .build();
+ * }</pre>
+ */
+public final class ContextGuardStage implements ContextStage {
+
+    private final ContextGuard ladder;
+    private final ContextGuard snipOnly;
+
+    private ContextGuardStage(ContextConfig config, Summarizer summarizer, Clock clock, Scheduler scheduler) {
+        this.ladder = new ContextGuard(config, summarizer, CompactionConfig.defaults(), clock, scheduler);
+        this.snipOnly = new ContextGuard(config, null, CompactionConfig.defaults(), clock, scheduler);
+    }
+
+    /** The factory the gateway installs: the ladder of {@code runtime}'s configuration. */
+    public static ContextStage.Factory factory(Clock clock, Scheduler scheduler) {
+        return (runtime, models) -> new ContextGuardStage(runtime.config().context().toContextConfig(),
+                summarizer(runtime, models), clock, scheduler);
+    }
+
+    private static Summarizer summarizer(AgentfuseRuntime runtime, ModelClient models) {
+        return runtime.config().context().compactModel()
+                .map(compactModel -> (Summarizer) new TranscriptSummarizer((system, prompt, maxTokens) ->
+                        summarize(models, compactModel, system, prompt, maxTokens)))
+                .orElse(null);
+    }
+
+    private static CompletionStage<String> summarize(ModelClient models, String compactModel, String system,
+                                                     String prompt, int maxTokens) {
+        ChatRequest request = Dialect.OPENAI.parseRequest(new JsonObject()
+                .put("model", compactModel)
+                .put("max_tokens", Math.max(1, maxTokens))
+                .put("messages", new JsonArray()
+                        .add(new JsonObject().put("role", "system").put("content", system))
+                        .add(new JsonObject().put("role", "user").put("content", prompt))));
+        return models.complete(request).map(ContextGuardStage::text).toCompletionStage();
+    }
+
+    private static String text(ChatResponse response) {
+        return response.content().stream()
+                .filter(ContentPart.Text.class::isInstance)
+                .map(part -> ((ContentPart.Text) part).text())
+                .collect(Collectors.joining("\n"));
+    }
+
+    @Override
+    public Future<ModelRequest> apply(ModelRequest request) {
+        Promise<ModelRequest> result = Promise.promise();
+        ladder.prepare(request.chat(), target(request.model())).whenComplete((prepared, error) -> {
+            if (error == null) {
+                result.complete(request.withChat(prepared.request()).withContextLevel(prepared.header()));
+            } else {
+                result.fail(refusal(OutcomeClassifier.unwrap(error)));
+            }
+        });
+        return result.future();
+    }
+
+    @Override
+    public ChatRequest fitForFallback(ChatRequest chat, ModelConfig requested, ModelConfig step) {
+        if (step.contextWindow() >= requested.contextWindow()) {
+            return chat;
+        }
+        try {
+            return snipOnly.prepare(chat, target(step)).toCompletableFuture().join().request();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (OutcomeClassifier.unwrap(e) instanceof ContextWindowFullException full) {
+                throw new GatewayException(GatewayError.CONTEXT_WINDOW_FULL, message(full));
+            }
+            throw e;
+        }
+    }
+
+    private static ContextTarget target(ModelConfig model) {
+        return new ContextTarget(model.name(), model.upstreamModel(), model.contextWindow());
+    }
+
+    private static Throwable refusal(Throwable error) {
+        return error instanceof ContextWindowFullException full
+                ? new GatewayException(GatewayError.CONTEXT_WINDOW_FULL, message(full))
+                : error;
+    }
+
+    private static String message(ContextWindowFullException full) {
+        return "context window full: the request needs " + full.usedTokens() + " tokens of a "
+                + full.windowTokens() + "-token window even after compaction and snipping";
+    }
+}

@@ -1,0 +1,107 @@
+package io.agentfuse.gateway.context;
+
+import io.agentfuse.agent.conversation.ContentBlock;
+import io.agentfuse.agent.conversation.Conversation;
+import io.agentfuse.agent.conversation.Message;
+import io.agentfuse.agent.conversation.RawBlock;
+import io.agentfuse.agent.conversation.Role;
+import io.agentfuse.agent.conversation.TextBlock;
+import io.agentfuse.agent.conversation.ToolResultBlock;
+import io.agentfuse.agent.conversation.ToolUseBlock;
+import io.agentfuse.gateway.dialect.ChatMessage;
+import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.dialect.ContentPart;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Carries a gateway request to the agent module's conversation model and back, so that the
+ * context ladder and compaction work on requests of either dialect.
+ *
+ * <p>The system prompt becomes a SYSTEM message (which snipping never drops); text, tool calls
+ * and tool results map one to one; images travel as raw blocks holding their URL, counted by it.
+ * Going back, the compacted messages replace the body's {@code messages} (and Anthropic's
+ * {@code system}) while every other field of the caller's body is kept as sent.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class ConversationMapper {
+
+    private static final String IMAGE = "image";
+
+    private ConversationMapper() {
+    }
+
+    /** The conversation of {@code request}: its system prompt, then its messages. */
+    public static Conversation toConversation(ChatRequest request) {
+        List<Message> messages = new ArrayList<>();
+        if (request.system() != null && !request.system().isEmpty()) {
+            messages.add(Message.system(request.system()));
+        }
+        for (ChatMessage message : request.messages()) {
+            List<ContentBlock> blocks = message.content().stream().map(ConversationMapper::toBlock).toList();
+            Role role = message.role() == ChatMessage.Role.ASSISTANT ? Role.ASSISTANT : Role.USER;
+            messages.add(new Message(role, blocks, false, Map.of()));
+        }
+        return new Conversation(messages);
+    }
+
+    /** {@code request} with its conversation replaced by {@code conversation}. */
+    public static ChatRequest withConversation(ChatRequest request, Conversation conversation) {
+        StringBuilder system = new StringBuilder();
+        List<ChatMessage> messages = new ArrayList<>();
+        for (Message message : conversation.messages()) {
+            if (message.role() == Role.SYSTEM) {
+                system.append(system.length() == 0 ? "" : "\n\n").append(message.text());
+                continue;
+            }
+            ChatMessage.Role role = message.role() == Role.ASSISTANT ? ChatMessage.Role.ASSISTANT : ChatMessage.Role.USER;
+            messages.add(new ChatMessage(role, message.content().stream().map(ConversationMapper::toPart).toList()));
+        }
+        String systemPrompt = system.length() == 0 ? null : system.toString();
+        ChatRequest draft = new ChatRequest(request.dialect(), request.original(), request.model(), systemPrompt,
+                messages, request.tools(), request.toolChoice(), request.sampling(), request.streamMode(),
+                request.endUser(), request.untranslatable());
+        JsonObject written = request.dialect().writeRequest(draft, request.model());
+        JsonObject body = request.original();
+        body.put("messages", written.getValue("messages"));
+        if (written.containsKey("system")) {
+            body.put("system", written.getValue("system"));
+        } else {
+            body.remove("system");
+        }
+        return new ChatRequest(request.dialect(), body, request.model(), systemPrompt, messages, request.tools(),
+                request.toolChoice(), request.sampling(), request.streamMode(), request.endUser(), request.untranslatable());
+    }
+
+    private static ContentBlock toBlock(ContentPart part) {
+        if (part instanceof ContentPart.Text text) {
+            return new TextBlock(text.text());
+        }
+        if (part instanceof ContentPart.ToolCall call) {
+            return new ToolUseBlock(call.id(), call.name(), call.arguments());
+        }
+        if (part instanceof ContentPart.ToolResult result) {
+            return new ToolResultBlock(result.toolCallId(), result.content(), result.isError());
+        }
+        ContentPart.Image image = (ContentPart.Image) part;
+        return new RawBlock(IMAGE, new JsonObject().put("url", image.url()).encode());
+    }
+
+    private static ContentPart toPart(ContentBlock block) {
+        if (block instanceof TextBlock text) {
+            return new ContentPart.Text(text.text());
+        }
+        if (block instanceof ToolUseBlock use) {
+            return new ContentPart.ToolCall(use.id(), use.name(), use.inputJson());
+        }
+        if (block instanceof ToolResultBlock result) {
+            return new ContentPart.ToolResult(result.toolUseId(), result.content(), result.isError());
+        }
+        RawBlock raw = (RawBlock) block;
+        return new ContentPart.Image(new JsonObject(raw.json()).getString("url"));
+    }
+}

@@ -1,0 +1,81 @@
+package io.agentfuse.gateway.context;
+
+import io.agentfuse.agent.context.Summarizer;
+import io.agentfuse.agent.conversation.ContentBlock;
+import io.agentfuse.agent.conversation.Conversation;
+import io.agentfuse.agent.conversation.Message;
+import io.agentfuse.agent.conversation.RawBlock;
+import io.agentfuse.agent.conversation.TextBlock;
+import io.agentfuse.agent.conversation.ToolResultBlock;
+import io.agentfuse.agent.conversation.ToolUseBlock;
+
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * A {@link Summarizer} that asks a model (the config's {@code context.compactModel}) to
+ * summarise the older turns, given as a plain-text transcript, so that it works with a model of
+ * either dialect.
+ *
+ * <p>The model is reached through a {@link Completion} function: in the gateway, a
+ * non-streaming call through the compact model's own guarded route, with its breaker, retries
+ * and fallbacks. Thread-safe if the function is.
+ */
+public final class TranscriptSummarizer implements Summarizer {
+
+    /** The instruction sent as the system prompt. */
+    static final String INSTRUCTION = "You compact the history of a conversation between a user and an AI assistant. "
+            + "Write a faithful summary that keeps every fact, decision, open task, file name, identifier and tool "
+            + "result the assistant still needs. Do not address the user; output only the summary.";
+
+    private final Completion completion;
+
+    /** @param completion sends one prompt to the compact model and returns its text */
+    public TranscriptSummarizer(Completion completion) {
+        this.completion = Objects.requireNonNull(completion, "completion");
+    }
+
+    @Override
+    public CompletionStage<String> summarize(Conversation older, int maxTokens) {
+        String prompt = "Summarise this conversation in at most " + maxTokens + " tokens.\n\n" + transcript(older);
+        return completion.complete(INSTRUCTION, prompt, maxTokens);
+    }
+
+    /** The conversation as text: one paragraph per message, tool calls and results marked. */
+    static String transcript(Conversation conversation) {
+        StringBuilder text = new StringBuilder();
+        for (Message message : conversation.messages()) {
+            text.append(message.role().name().toLowerCase(Locale.ROOT)).append(": ");
+            for (ContentBlock block : message.content()) {
+                text.append(describe(block)).append('\n');
+            }
+            text.append('\n');
+        }
+        return text.toString();
+    }
+
+    private static String describe(ContentBlock block) {
+        if (block instanceof TextBlock textBlock) {
+            return textBlock.text();
+        }
+        if (block instanceof ToolUseBlock use) {
+            return "[called tool " + use.name() + " with " + use.inputJson() + "]";
+        }
+        if (block instanceof ToolResultBlock result) {
+            return "[tool " + (result.isError() ? "failed" : "returned") + ": " + result.content() + "]";
+        }
+        return "[" + ((RawBlock) block).type() + "]";
+    }
+
+    /** Sends one prompt to a model and completes with its answer's text. */
+    @FunctionalInterface
+    public interface Completion {
+        /**
+         * @param systemPrompt the instruction
+         * @param userText     the prompt
+         * @param maxTokens    the answer's token limit
+         */
+        CompletionStage<String> complete(String systemPrompt, String userText, int maxTokens);
+    }
+}

@@ -1,0 +1,113 @@
+package io.agentfuse.gateway.metrics;
+
+import io.agentfuse.core.CircuitBreaker;
+import io.agentfuse.core.CircuitBreakerRegistry;
+import io.agentfuse.core.CircuitState;
+import io.agentfuse.core.Outcome;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The gateway's metrics, in a Micrometer Prometheus registry served at {@code GET /metrics}:
+ * <ul>
+ *   <li>{@code agentfuse_requests_total{model, dialect, status}} — answered model requests;</li>
+ *   <li>{@code agentfuse_request_duration_seconds{model, dialect}} — their latency (a timer);</li>
+ *   <li>{@code agentfuse_upstream_attempts_total{model, outcome}} — every call to a provider, by
+ *       {@link Outcome};</li>
+ *   <li>{@code agentfuse_fallbacks_total{model, reason}} — steps passed over (skipped or failed);</li>
+ *   <li>{@code agentfuse_stream_interruptions_total{model}} — streams that broke after their first byte;</li>
+ *   <li>{@code agentfuse_breaker_state{breaker, state}} — 1 for each breaker's current state, 0 for the others.</li>
+ * </ul>
+ * The {@code model} tag only ever holds configured model names ({@code unknown} otherwise), so
+ * callers cannot grow the number of series.
+ *
+ * <p>Thread-safe.
+ *
+ * <pre>{@code
+ * GatewayMetrics metrics = new GatewayMetrics(runtime.registry());
+ * metrics.upstreamAttempt("claude-sonnet-4", Outcome.SERVER_ERROR);
+ * String text = metrics.scrape();
+ * }</pre>
+ */
+public final class GatewayMetrics {
+
+    /** The {@code model} tag of requests that named no configured model. */
+    public static final String UNKNOWN_MODEL = "unknown";
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final CircuitBreakerRegistry breakers;
+    private final Set<String> watchedBreakers = ConcurrentHashMap.newKeySet();
+
+    /** Metrics that also report the state of every breaker of {@code breakers}. */
+    public GatewayMetrics(CircuitBreakerRegistry breakers) {
+        this.breakers = Objects.requireNonNull(breakers, "breakers");
+        watchNewBreakers();
+    }
+
+    /** Records one answered model request. */
+    public void request(String model, String dialect, int status, long durationNanos) {
+        Counter.builder("agentfuse.requests").description("Model requests answered by the gateway")
+                .tags("model", model, "dialect", dialect, "status", Integer.toString(status))
+                .register(registry).increment();
+        Timer.builder("agentfuse.request.duration").description("Time to answer a model request")
+                .tags("model", model, "dialect", dialect)
+                .register(registry).record(durationNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Records one call to a provider for {@code model} that ended as {@code outcome}. */
+    public void upstreamAttempt(String model, Outcome outcome) {
+        Counter.builder("agentfuse.upstream.attempts").description("Calls to model providers")
+                .tags("model", model, "outcome", outcome.name())
+                .register(registry).increment();
+    }
+
+    /** Records that the step {@code model} was passed over for {@code reason} (e.g. circuit_open). */
+    public void fallback(String model, String reason) {
+        Counter.builder("agentfuse.fallbacks").description("Fallback steps passed over")
+                .tags("model", model, "reason", reason)
+                .register(registry).increment();
+    }
+
+    /** Records a stream from {@code model} that broke after its first byte. */
+    public void streamInterrupted(String model) {
+        Counter.builder("agentfuse.stream.interruptions").description("Streams that failed after the first byte")
+                .tags("model", model)
+                .register(registry).increment();
+    }
+
+    /** The Prometheus text exposition of every metric. */
+    public String scrape() {
+        watchNewBreakers();
+        return registry.scrape();
+    }
+
+    /** The content type of {@link #scrape()}. */
+    public String contentType() {
+        return "text/plain; version=0.0.4; charset=utf-8";
+    }
+
+    /** Adds state gauges for breakers created since the last look (tool breakers appear on first use). */
+    private void watchNewBreakers() {
+        for (CircuitBreaker breaker : breakers.all()) {
+            String name = breaker.name();
+            if (watchedBreakers.add(name)) {
+                for (CircuitState state : CircuitState.values()) {
+                    Gauge.builder("agentfuse.breaker.state", breakers, all -> all.find(name)
+                                    .filter(current -> current.state() == state).isPresent() ? 1 : 0)
+                            .description("1 when the breaker is in this state, else 0")
+                            .tags("breaker", name, "state", state.name())
+                            .strongReference(true)
+                            .register(registry);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package io.agentfuse.gateway.pipeline;
+
+import io.agentfuse.core.CircuitBreaker;
+import io.agentfuse.core.FallbackChain;
+import io.agentfuse.core.FallbackExhaustedException;
+import io.agentfuse.core.FallbackResult;
+import io.agentfuse.core.Outcome;
+import io.agentfuse.core.OutcomeClassifier;
+import io.agentfuse.core.StepFailure;
+import io.agentfuse.gateway.metrics.GatewayMetrics;
+import io.agentfuse.gateway.upstream.StreamTimeouts;
+import io.agentfuse.gateway.upstream.UpstreamClient;
+import io.agentfuse.gateway.upstream.UpstreamStream;
+
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The pipeline's guard and upstream steps for one request: runs the planned steps as a
+ * {@link FallbackChain}, each behind its own guard, each attempt a call through the one pooled
+ * {@link UpstreamClient}.
+ *
+ * <p>A complete answer is one guarded unit. A stream's guarded unit is "a stream that has
+ * produced its first event": {@link UpstreamClient#streamCancellable} completes only then, so
+ * retries and fallbacks stay invisible to the caller until its first byte; the model's
+ * {@code firstTokenTimeout} bounds the wait for that event and its {@code timeout} the silence
+ * between later events. Cancelling the returned future (the caller went away, a deadline passed)
+ * cancels the attempt in flight, which resets its upstream request.
+ *
+ * <p>Every attempt is counted in the {@link CallTrace} and the metrics. One instance per request.
+ */
+final class ChainExecution {
+
+    private final UpstreamClient client;
+    private final GatewayMetrics metrics;
+    private final CallTrace trace;
+
+    ChainExecution(UpstreamClient client, GatewayMetrics metrics, CallTrace trace) {
+        this.client = client;
+        this.metrics = metrics;
+        this.trace = trace;
+    }
+
+    /** Runs {@code steps} for {@code request}; the future fails as {@link FallbackChain#executeAsync} does. */
+    CompletableFuture<FallbackResult<StepAnswer>> run(ModelRequest request, List<PlannedStep> steps, boolean stream) {
+        FallbackChain.Builder<ModelRequest, StepAnswer> chain = FallbackChain.builder();
+        for (PlannedStep step : steps) {
+            chain.asyncStep(step.name(), step.guard(), ignored -> step.skipReason(), ignored -> attempt(step, stream));
+        }
+        CompletableFuture<FallbackResult<StepAnswer>> result = chain.build().executeAsync(request);
+        result.whenComplete((answer, error) -> {
+            if (answer != null) {
+                answer.passed().forEach(this::countPassed);
+            } else if (OutcomeClassifier.unwrap(error) instanceof FallbackExhaustedException exhausted) {
+                exhausted.steps().forEach(this::countPassed);
+            }
+        });
+        return result;
+    }
+
+    private CompletableFuture<StepAnswer> attempt(PlannedStep step, boolean stream) {
+        trace.attemptStarted(step.name());
+        long started = System.nanoTime();
+        CompletableFuture<StepAnswer> answer = stream
+                ? linked(client.streamCancellable(step.upstream(), timeouts(step)),
+                        opened -> new StepAnswer(step, null, opened, started), UpstreamStream::cancel)
+                : linked(client.sendCancellable(step.upstream(), step.model().timeout()),
+                        complete -> new StepAnswer(step, complete, null, started), unused -> { });
+        answer.whenComplete((value, error) -> {
+            if (!(error instanceof CancellationException)) {
+                metrics.upstreamAttempt(step.name(), error == null ? Outcome.SUCCESS : classifier(step).classify(error));
+            } else if (!trace.abandoned()) {
+                metrics.upstreamAttempt(step.name(), Outcome.TIMEOUT); // the guard's timeout cancelled it
+            }
+        });
+        return answer;
+    }
+
+    private static OutcomeClassifier classifier(PlannedStep step) {
+        CircuitBreaker breaker = step.guard().circuitBreaker();
+        return breaker == null ? OutcomeClassifier.defaults() : breaker.config().classifier();
+    }
+
+    private static StreamTimeouts timeouts(PlannedStep step) {
+        // The idle limit between chunks is the model's timeout: a stream may run long, but not stall that long.
+        return new StreamTimeouts(step.model().firstTokenTimeout(), step.model().timeout());
+    }
+
+    private void countPassed(StepFailure failure) {
+        metrics.fallback(failure.step(), FallbackHeader.reasonOf(failure));
+    }
+
+    /**
+     * {@code source} mapped by {@code mapper}, where — unlike {@code thenApply} — cancelling the
+     * result cancels {@code source}, so that the guard's cancellation reaches the upstream call;
+     * a value that arrives after the cancellation is handed to {@code discard} (a stream is closed).
+     */
+    private static <S, T> CompletableFuture<T> linked(CompletableFuture<S> source, Function<S, T> mapper,
+                                                      Consumer<S> discard) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        source.whenComplete((value, error) -> {
+            if (error != null) {
+                result.completeExceptionally(error);
+            } else if (!result.complete(mapper.apply(value))) {
+                discard.accept(value);
+            }
+        });
+        result.whenComplete((value, error) -> {
+            if (result.isCancelled()) {
+                source.cancel(true);
+            }
+        });
+        return result;
+    }
+}

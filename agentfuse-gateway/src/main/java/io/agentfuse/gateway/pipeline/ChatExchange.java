@@ -1,0 +1,178 @@
+package io.agentfuse.gateway.pipeline;
+
+import io.agentfuse.core.FallbackResult;
+import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.http.GatewayError;
+import io.agentfuse.gateway.http.GatewayException;
+import io.agentfuse.gateway.metrics.GatewayMetrics;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.RoutingContext;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One model request through the pipeline, from body to answer: parse → context stage → subagent
+ * admission → route → guarded chain → respond (complete or streamed), or the error the table
+ * prescribes. It also owns what spans the whole exchange: a caller that disconnects cancels the
+ * chain (and so the upstream call) or the stream; a subagent's deadline ends it with a timeout;
+ * the subagent place is released and the request counted when the exchange ends, however it ends.
+ *
+ * <p>Confined to the request's context: the chain's completion and the relay hop back to it.
+ */
+final class ChatExchange {
+
+    /** The status recorded for an exchange the caller abandoned (nginx's "client closed request"). */
+    private static final int CLIENT_CLOSED = 499;
+
+    private final RoutingContext ctx;
+    private final Dialect dialect;
+    private final ChatPipeline pipeline;
+    private final Context context = Vertx.currentContext();
+    private final CallTrace trace = new CallTrace();
+    private final long startedNanos = System.nanoTime();
+    private ModelRequest request;
+    private CompletableFuture<FallbackResult<StepAnswer>> chain;
+    private StreamRelay relay;
+    private SubagentLimit.Permit permit;
+    private long deadlineTimer = -1;
+    private boolean answered;
+
+    ChatExchange(RoutingContext ctx, Dialect dialect, ChatPipeline pipeline) {
+        this.ctx = ctx;
+        this.dialect = dialect;
+        this.pipeline = pipeline;
+    }
+
+    void run() {
+        ctx.addEndHandler(v -> ended());
+        ctx.response().closeHandler(v -> callerGone());
+        Future<ModelRequest> checked;
+        try {
+            request = RequestParser.parse(dialect, ctx.body().buffer(),
+                    ctx.request().getHeader(RequestParser.SUBAGENT_HEADER), pipeline.runtime().config());
+        } catch (GatewayException invalid) {
+            fail(invalid);
+            return;
+        }
+        try {
+            checked = pipeline.contextStage().apply(request);
+        } catch (RuntimeException stageBug) {
+            bug(stageBug);
+            return;
+        }
+        checked.onComplete(done -> onContext(() -> {
+            if (done.failed()) {
+                fail(done.cause());
+            } else {
+                route(done.result());
+            }
+        }));
+    }
+
+    private void route(ModelRequest checked) {
+        if (answered) {
+            return;
+        }
+        request = checked;
+        try {
+            permit = pipeline.subagents().admit(checked);
+        } catch (GatewayException full) {
+            fail(full);
+            return;
+        }
+        if (permit != null) {
+            Duration deadline = pipeline.subagents().deadline();
+            deadlineTimer = ctx.vertx().setTimer(Math.max(1, deadline.toMillis()), id -> deadlineExceeded(deadline));
+        }
+        var steps = pipeline.router().plan(checked, ctx.request().headers(), pipeline.contextStage());
+        chain = new ChainExecution(pipeline.client(), pipeline.metrics(), trace).run(checked, steps, checked.chat().stream());
+        chain.whenComplete((result, error) -> onContext(() -> answer(result, error)));
+    }
+
+    private void answer(FallbackResult<StepAnswer> result, Throwable error) {
+        if (answered) {
+            if (result != null && result.value().stream() != null) {
+                result.value().stream().cancel(); // nobody is left to read it
+            }
+            return;
+        }
+        if (error != null) {
+            fail(error);
+            return;
+        }
+        answered = true;
+        if (result.value().stream() != null) {
+            relay = new StreamRelay(ctx.response(), context, request, result.value(), pipeline.metrics(), pipeline.clock());
+            relay.start(trace, result.passed());
+        } else {
+            CompleteResponder.respond(ctx.response(), request, result, trace, pipeline.clock());
+        }
+    }
+
+    private void fail(Throwable error) {
+        answered = true;
+        if (!ctx.response().closed() && !ctx.response().ended()) {
+            FailureResponder.respond(ctx.response(), dialect, error, request, trace);
+        }
+    }
+
+    private void callerGone() {
+        if (!answered) {
+            answered = true;
+            if (chain != null) {
+                trace.abandon();
+                chain.cancel(true);
+            }
+        } else if (relay != null) {
+            relay.clientGone();
+        }
+    }
+
+    private void deadlineExceeded(Duration deadline) {
+        deadlineTimer = -1;
+        String message = "the subagent call did not finish within " + deadline.toMillis() + " ms (subagents.defaultTimeout)";
+        if (!answered) {
+            fail(new GatewayException(GatewayError.TIMEOUT, message)); // answered first: the cancelled chain is not
+            trace.abandon();
+            chain.cancel(true);
+        } else if (relay != null) {
+            relay.abort(GatewayError.TIMEOUT, message);
+        }
+    }
+
+    private void ended() {
+        if (deadlineTimer >= 0) {
+            ctx.vertx().cancelTimer(deadlineTimer);
+        }
+        if (permit != null) {
+            permit.release();
+        }
+        String model = request == null ? GatewayMetrics.UNKNOWN_MODEL : request.model().name();
+        int status = ctx.response().ended() ? ctx.response().getStatusCode() : CLIENT_CLOSED;
+        pipeline.metrics().request(model, dialect.name().toLowerCase(Locale.ROOT), status,
+                System.nanoTime() - startedNanos);
+    }
+
+    private void onContext(Runnable action) {
+        EventLoop.run(context, action, this::bug);
+    }
+
+    /** A fault of the gateway itself: whatever state the exchange is in, the response must still end. */
+    private void bug(RuntimeException bug) {
+        trace.abandon();
+        if (chain != null) {
+            chain.cancel(true);
+        }
+        if (relay != null) {
+            relay.abort(GatewayError.INTERNAL_ERROR, "the gateway failed: " + bug);
+        } else if (!ctx.response().headWritten()) {
+            fail(new GatewayException(GatewayError.INTERNAL_ERROR, "the gateway failed: " + bug));
+        } else if (!ctx.response().ended() && !ctx.response().closed()) {
+            ctx.response().end();
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package io.agentfuse.gateway.pipeline;
+
+import io.agentfuse.config.AgentfuseRuntime;
+import io.agentfuse.core.Clock;
+import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.metrics.GatewayMetrics;
+import io.agentfuse.gateway.upstream.UpstreamClient;
+import io.vertx.core.Handler;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.Objects;
+import java.util.function.ToLongFunction;
+
+/**
+ * The gateway's model-request pipeline, as small steps that can each be tested alone:
+ *
+ * <pre>
+ *   parse ({@link RequestParser}) → context budget ({@link ContextStage}) → subagent limits
+ *   → route ({@code ModelRouter}) → guard + upstream ({@code ChainExecution})
+ *   → respond ({@code CompleteResponder}, {@code StreamRelay}, {@code FailureResponder})
+ * </pre>
+ *
+ * {@link #handler(Dialect)} is the Vert.x handler for one dialect's endpoint; it expects the body
+ * read already (a {@code BodyHandler} before it). {@link #models()} runs the same chain for the
+ * gateway's own calls. Thread-safe: one pipeline serves every request.
+ *
+ * <pre>{@code
+ * AgentfuseRuntime runtime = AgentfuseRuntime.builder(config).tokens(ChatPipeline.TOKENS).build();
+ * ChatPipeline pipeline = new ChatPipeline(runtime, upstreamClient, metrics, Clock.system(), null);
+ * router.post("/v1/messages").handler(BodyHandler.create()).handler(pipeline.handler(Dialect.ANTHROPIC));
+ * }</pre>
+ */
+public final class ChatPipeline {
+
+    /**
+     * How many tokens a guarded model call used, for the {@code tokenOveruse} trigger: build the
+     * runtime with {@code AgentfuseRuntime.builder(config).tokens(ChatPipeline.TOKENS)}. A complete
+     * answer counts its reported usage; a stream counts when it ends (see {@code StreamRelay}).
+     */
+    public static final ToLongFunction<Object> TOKENS = StepAnswer::tokensOf;
+
+    private final AgentfuseRuntime runtime;
+    private final UpstreamClient client;
+    private final GatewayMetrics metrics;
+    private final Clock clock;
+    private final ModelRouter router;
+    private final SubagentLimit subagents;
+    private final ModelClient models;
+    private final ContextStage contextStage;
+
+    /**
+     * @param runtime      guards, breakers and the configuration in force; built with {@link #TOKENS}
+     * @param client       the one pooled client for every provider call
+     * @param metrics      where requests and attempts are counted
+     * @param clock        stamps translated answers
+     * @param contextStage builds the context-budget step; {@code null} for {@link ContextStage#NONE}
+     */
+    public ChatPipeline(AgentfuseRuntime runtime, UpstreamClient client, GatewayMetrics metrics, Clock clock,
+                        ContextStage.Factory contextStage) {
+        this.runtime = Objects.requireNonNull(runtime, "runtime");
+        this.client = Objects.requireNonNull(client, "client");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.router = new ModelRouter(runtime);
+        this.subagents = new SubagentLimit(runtime);
+        this.models = new GuardedModelClient(runtime::config, router, client, metrics, clock);
+        this.contextStage = contextStage == null ? ContextStage.NONE
+                : Objects.requireNonNull(contextStage.create(runtime, models), "the context stage factory returned null");
+    }
+
+    /** The handler of {@code POST} {@link Dialect#path()} for {@code dialect}. */
+    public Handler<RoutingContext> handler(Dialect dialect) {
+        Objects.requireNonNull(dialect, "dialect");
+        return ctx -> new ChatExchange(ctx, dialect, this).run();
+    }
+
+    /** Complete model calls through the same guarded chains, for the gateway's own use. */
+    public ModelClient models() {
+        return models;
+    }
+
+    AgentfuseRuntime runtime() {
+        return runtime;
+    }
+
+    UpstreamClient client() {
+        return client;
+    }
+
+    GatewayMetrics metrics() {
+        return metrics;
+    }
+
+    Clock clock() {
+        return clock;
+    }
+
+    ModelRouter router() {
+        return router;
+    }
+
+    SubagentLimit subagents() {
+        return subagents;
+    }
+
+    ContextStage contextStage() {
+        return contextStage;
+    }
+}

@@ -1,0 +1,51 @@
+package io.agentfuse.gateway.pipeline;
+
+import io.agentfuse.core.Clock;
+import io.agentfuse.core.FallbackResult;
+import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.dialect.DialectTranslator;
+import io.agentfuse.gateway.dialect.UntranslatableException;
+import io.agentfuse.gateway.http.GatewayError;
+import io.agentfuse.gateway.http.GatewayErrors;
+import io.agentfuse.gateway.http.GatewayException;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.DecodeException;
+
+/**
+ * The pipeline's last step for a complete (non-streamed) answer: the answering step's body in
+ * the caller's dialect — passed through as received when the provider speaks it, translated
+ * otherwise — with the gateway headers. An answer that cannot be translated (not JSON, or a tool
+ * call Anthropic cannot carry) ends as 502 {@code all_fallbacks_failed}.
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class CompleteResponder {
+
+    private CompleteResponder() {
+    }
+
+    static void respond(HttpServerResponse response, ModelRequest request, FallbackResult<StepAnswer> result,
+                        CallTrace trace, Clock clock) {
+        StepAnswer answer = result.value();
+        ResponseHeaders.put(response, request, trace, answer.step().name(), result.passed());
+        Buffer body;
+        try {
+            body = clientBody(request.dialect(), answer, clock);
+        } catch (DecodeException | UntranslatableException | ClassCastException untranslatable) {
+            GatewayErrors.respond(response, request.dialect(), new GatewayException(GatewayError.ALL_FALLBACKS_FAILED,
+                    "the answer of model " + answer.step().name() + " could not be translated: "
+                            + untranslatable.getMessage()));
+            return;
+        }
+        response.setStatusCode(answer.response().status()).putHeader("content-type", "application/json").end(body);
+    }
+
+    private static Buffer clientBody(Dialect client, StepAnswer answer, Clock clock) {
+        Dialect upstream = answer.step().provider().dialect();
+        if (upstream == client) {
+            return answer.response().body();
+        }
+        return DialectTranslator.clientResponse(answer.response().json(), upstream, client, clock).toBuffer();
+    }
+}

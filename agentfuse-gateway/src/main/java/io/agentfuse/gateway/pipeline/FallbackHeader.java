@@ -1,0 +1,80 @@
+package io.agentfuse.gateway.pipeline;
+
+import io.agentfuse.core.BulkheadFullException;
+import io.agentfuse.core.HttpStatusException;
+import io.agentfuse.core.StepFailure;
+
+import java.util.List;
+
+/**
+ * Writes the {@code x-agentfuse-fallbacks} header: each step that was skipped or failed before
+ * the answer (or before giving up), in order, as {@code model=reason}, separated by {@code "; "}:
+ *
+ * <pre>
+ * x-agentfuse-fallbacks: claude-sonnet-4=circuit_open; claude-haiku-4=SERVER_ERROR(HTTP 503)
+ * </pre>
+ *
+ * Reasons: {@code circuit_open}, {@code bulkhead_full}, {@code untranslatable}, or the
+ * {@link io.agentfuse.core.Outcome} of a failed step with the HTTP status when there was one.
+ * The value is one line of printable ASCII, at most {@value #MAX_LENGTH} characters (cut with
+ * {@code "..."}), so that no model name or error text can break or bloat the response head.
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class FallbackHeader {
+
+    /** The header's name. */
+    static final String NAME = "x-agentfuse-fallbacks";
+    /** The longest value written. */
+    static final int MAX_LENGTH = 512;
+
+    private FallbackHeader() {
+    }
+
+    /** The header value for {@code passed}, or {@code null} when nothing was passed over. */
+    static String format(List<StepFailure> passed) {
+        if (passed.isEmpty()) {
+            return null;
+        }
+        StringBuilder value = new StringBuilder();
+        for (StepFailure failure : passed) {
+            if (value.length() > 0) {
+                value.append("; ");
+            }
+            value.append(failure.step()).append('=').append(reasonOf(failure));
+            String status = statusOf(failure);
+            if (status != null) {
+                value.append('(').append(status).append(')');
+            }
+        }
+        return bounded(ascii(value));
+    }
+
+    /** The short reason of one step, also the {@code reason} tag of the fallback metric. */
+    static String reasonOf(StepFailure failure) {
+        if (failure.skippedByOpenCircuit()) {
+            return "circuit_open";
+        }
+        if (failure.cause() instanceof BulkheadFullException) {
+            return "bulkhead_full";
+        }
+        if (failure.skipped()) {
+            return "untranslatable";
+        }
+        return failure.outcome().name();
+    }
+
+    private static String statusOf(StepFailure failure) {
+        return !failure.skipped() && failure.cause() instanceof HttpStatusException http ? "HTTP " + http.status() : null;
+    }
+
+    private static String ascii(CharSequence text) {
+        StringBuilder clean = new StringBuilder(text.length());
+        text.chars().forEach(c -> clean.append(c >= 0x20 && c < 0x7f ? (char) c : '?'));
+        return clean.toString();
+    }
+
+    private static String bounded(String value) {
+        return value.length() <= MAX_LENGTH ? value : value.substring(0, MAX_LENGTH - 3) + "...";
+    }
+}

@@ -1,0 +1,71 @@
+package io.agentfuse.gateway.pipeline;
+
+import io.agentfuse.config.AgentfuseConfig;
+import io.agentfuse.config.ModelConfig;
+import io.agentfuse.core.Clock;
+import io.agentfuse.core.OutcomeClassifier;
+import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.dialect.ChatResponse;
+import io.agentfuse.gateway.http.GatewayError;
+import io.agentfuse.gateway.http.GatewayException;
+import io.agentfuse.gateway.metrics.GatewayMetrics;
+import io.agentfuse.gateway.upstream.UpstreamClient;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Promise;
+
+import java.util.function.Supplier;
+
+/**
+ * The {@link ModelClient} of the gateway: routes, guards and calls as a caller's request would
+ * be, without an HTTP exchange around it. Thread-safe.
+ */
+final class GuardedModelClient implements ModelClient {
+
+    private final Supplier<AgentfuseConfig> config;
+    private final ModelRouter router;
+    private final UpstreamClient client;
+    private final GatewayMetrics metrics;
+    private final Clock clock;
+
+    GuardedModelClient(Supplier<AgentfuseConfig> config, ModelRouter router, UpstreamClient client,
+                       GatewayMetrics metrics, Clock clock) {
+        this.config = config;
+        this.router = router;
+        this.client = client;
+        this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    @Override
+    public Future<ChatResponse> complete(ChatRequest chat) {
+        if (chat.stream()) {
+            return Future.failedFuture(new GatewayException(GatewayError.INVALID_REQUEST,
+                    "a ModelClient call cannot stream; send the request without \"stream\": true"));
+        }
+        ModelConfig model = config.get().model(chat.model()).orElse(null);
+        if (model == null) {
+            return Future.failedFuture(new GatewayException(GatewayError.MODEL_NOT_FOUND,
+                    "model '" + chat.model() + "' is not configured"));
+        }
+        ModelRequest request = new ModelRequest(chat, model, null, null);
+        Promise<ChatResponse> answer = Promise.promise();
+        new ChainExecution(client, metrics, new CallTrace())
+                .run(request, router.plan(request, MultiMap.caseInsensitiveMultiMap()), false)
+                .whenComplete((result, error) -> {
+                    if (error != null) {
+                        GatewayException mapped = FailureResponder.toGatewayError(error);
+                        answer.fail(mapped != null ? mapped : OutcomeClassifier.unwrap(error));
+                        return;
+                    }
+                    try {
+                        StepAnswer step = result.value();
+                        answer.complete(step.step().provider().dialect().parseResponse(step.response().json(), clock));
+                    } catch (RuntimeException unreadable) {
+                        answer.fail(new GatewayException(GatewayError.ALL_FALLBACKS_FAILED,
+                                "the answer of model " + result.step() + " could not be read: " + unreadable.getMessage()));
+                    }
+                });
+        return answer.future();
+    }
+}

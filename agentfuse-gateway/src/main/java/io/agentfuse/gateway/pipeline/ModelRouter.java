@@ -1,0 +1,81 @@
+package io.agentfuse.gateway.pipeline;
+
+import io.agentfuse.config.AgentfuseConfig;
+import io.agentfuse.config.AgentfuseRuntime;
+import io.agentfuse.config.ModelConfig;
+import io.agentfuse.config.ProviderConfig;
+import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.dialect.DialectTranslator;
+import io.agentfuse.gateway.http.GatewayException;
+import io.agentfuse.gateway.dialect.UntranslatableException;
+import io.agentfuse.gateway.upstream.ProviderEndpoint;
+import io.vertx.core.MultiMap;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The pipeline's routing step: a request for a model becomes the steps of its fallback chain
+ * ({@code config.chainFor(model, fromSubagent)}: the model, then its own fallbacks or, for a
+ * subagent's request to a model without any, {@code subagents.fallbacks}), each with its
+ * provider, its guard, and the request translated into that provider's dialect under the
+ * step's {@code upstreamModel}. A step that cannot take the request (an untranslatable
+ * feature) is planned as skipped, with the reason.
+ *
+ * <p>What goes upstream is built from the parsed request only: the caller's own credentials
+ * ({@code Authorization}, {@code x-api-key}) are never forwarded; the provider's configured key
+ * is added by the upstream client. Only {@code anthropic-beta} is passed on, to Anthropic
+ * providers. Thread-safe; reads the runtime's current configuration on every call.
+ *
+ * <pre>{@code
+ * List<PlannedStep> steps = new ModelRouter(runtime).plan(request, ctx.request().headers());
+ * }</pre>
+ */
+final class ModelRouter {
+
+    private static final String ANTHROPIC_BETA = "anthropic-beta";
+
+    private final AgentfuseRuntime runtime;
+
+    ModelRouter(AgentfuseRuntime runtime) {
+        this.runtime = runtime;
+    }
+
+    /** The steps for {@code request}, in order; {@code clientHeaders} may be empty. */
+    List<PlannedStep> plan(ModelRequest request, MultiMap clientHeaders) {
+        return plan(request, clientHeaders, ContextStage.NONE);
+    }
+
+    /** The steps, each fallback's request fitted to its own window by {@code context}. */
+    List<PlannedStep> plan(ModelRequest request, MultiMap clientHeaders, ContextStage context) {
+        AgentfuseConfig config = runtime.config();
+        List<ModelConfig> chain = config.chainFor(request.model().name(), request.fromSubagent());
+        List<PlannedStep> steps = new ArrayList<>(chain.size());
+        for (ModelConfig model : chain) {
+            ProviderEndpoint provider = endpoint(config.providerOf(model));
+            var guard = runtime.modelGuard(model.name());
+            try {
+                ChatRequest chat = model.name().equals(request.model().name()) ? request.chat()
+                        : context.fitForFallback(request.chat(), request.model(), model);
+                var body = DialectTranslator.upstreamRequest(chat, provider.dialect(), model.upstreamModel());
+                steps.add(PlannedStep.runnable(model, provider, guard, body, forwarded(provider, clientHeaders)));
+            } catch (UntranslatableException | GatewayException unfit) {
+                steps.add(PlannedStep.skipped(model, provider, guard, unfit.getMessage()));
+            }
+        }
+        return steps;
+    }
+
+    /** The endpoint of a configured provider. */
+    static ProviderEndpoint endpoint(ProviderConfig provider) {
+        Dialect dialect = provider.type() == ProviderConfig.Type.ANTHROPIC ? Dialect.ANTHROPIC : Dialect.OPENAI;
+        return new ProviderEndpoint(provider.name(), dialect, provider.baseUrl().toString(), provider.apiKey());
+    }
+
+    private static Map<String, String> forwarded(ProviderEndpoint provider, MultiMap clientHeaders) {
+        String beta = clientHeaders.get(ANTHROPIC_BETA);
+        return provider.dialect() == Dialect.ANTHROPIC && beta != null ? Map.of(ANTHROPIC_BETA, beta) : Map.of();
+    }
+}

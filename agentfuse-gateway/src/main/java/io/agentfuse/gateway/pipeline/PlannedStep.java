@@ -1,0 +1,49 @@
+package io.agentfuse.gateway.pipeline;
+
+import io.agentfuse.config.ModelConfig;
+import io.agentfuse.core.Guard;
+import io.agentfuse.gateway.upstream.ProviderEndpoint;
+import io.agentfuse.gateway.upstream.UpstreamRequest;
+import io.vertx.core.json.JsonObject;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One step of a request's fallback chain, ready to run: the model, its provider, its guard, and
+ * the request already written in the provider's dialect — or why it cannot be.
+ *
+ * <p>Immutable.
+ *
+ * @param model      the configured model of this step
+ * @param provider   where its calls go
+ * @param guard      its guard: breaker {@code model:<model>}, retry, bulkhead, timeout
+ * @param upstream   the request to send, or {@code null} when the step must be skipped
+ * @param skipReason why the step is skipped (e.g. "cannot translate: n > 1"), or {@code null}
+ */
+record PlannedStep(ModelConfig model, ProviderEndpoint provider, Guard guard, UpstreamRequest upstream,
+                   String skipReason) {
+
+    PlannedStep {
+        Objects.requireNonNull(model, "model");
+        Objects.requireNonNull(provider, "provider");
+        Objects.requireNonNull(guard, "guard");
+        if ((upstream == null) == (skipReason == null)) {
+            throw new IllegalArgumentException("a step has either a request or a reason to skip it");
+        }
+    }
+
+    static PlannedStep runnable(ModelConfig model, ProviderEndpoint provider, Guard guard, JsonObject body,
+                                Map<String, String> headers) {
+        return new PlannedStep(model, provider, guard, new UpstreamRequest(provider, body, headers), null);
+    }
+
+    static PlannedStep skipped(ModelConfig model, ProviderEndpoint provider, Guard guard, String reason) {
+        return new PlannedStep(model, provider, guard, null, reason);
+    }
+
+    /** The step's name in the chain and in headers: the configured model name. */
+    String name() {
+        return model.name();
+    }
+}

@@ -1,0 +1,79 @@
+package io.agentfuse.gateway.pipeline;
+
+import io.agentfuse.config.AgentfuseConfig;
+import io.agentfuse.config.ModelConfig;
+import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.dialect.InvalidRequestException;
+import io.agentfuse.gateway.http.GatewayError;
+import io.agentfuse.gateway.http.GatewayException;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The pipeline's first step: a request body in the caller's dialect becomes a
+ * {@link ModelRequest}, or a 400 {@code invalid_request} (not JSON, a missing or bad field) or a
+ * 404 {@code model_not_found} (the model is not configured) — as a {@link GatewayException}.
+ *
+ * <p>Stateless and thread-safe.
+ *
+ * <pre>{@code
+ * ModelRequest request = RequestParser.parse(Dialect.OPENAI, ctx.body().buffer(),
+ *         ctx.request().getHeader(RequestParser.SUBAGENT_HEADER), runtime.config());
+ * }</pre>
+ */
+public final class RequestParser {
+
+    /** The header that marks a subagent's request; its value is the subagent's id. */
+    public static final String SUBAGENT_HEADER = "x-agentfuse-subagent";
+
+    private RequestParser() {
+    }
+
+    /**
+     * Parses and validates {@code body}.
+     *
+     * @param subagent the {@value #SUBAGENT_HEADER} header, or {@code null}; blank counts as absent
+     * @throws GatewayException with {@link GatewayError#INVALID_REQUEST} or {@link GatewayError#MODEL_NOT_FOUND}
+     */
+    public static ModelRequest parse(Dialect dialect, Buffer body, String subagent, AgentfuseConfig config) {
+        ChatRequest chat;
+        try {
+            chat = dialect.parseRequest(json(body));
+        } catch (InvalidRequestException invalid) {
+            throw new GatewayException(GatewayError.INVALID_REQUEST, invalid.getMessage());
+        }
+        ModelConfig model = config.model(chat.model()).orElseThrow(() -> new GatewayException(
+                GatewayError.MODEL_NOT_FOUND, "model '" + chat.model() + "' is not configured; configured models: "
+                + String.join(", ", config.models().keySet())));
+        String id = subagent == null || subagent.isBlank() ? null : subagent.trim();
+        return new ModelRequest(chat, model, id, null);
+    }
+
+    private static JsonObject json(Buffer body) {
+        if (body == null || body.length() == 0) {
+            throw new GatewayException(GatewayError.INVALID_REQUEST, "the request body is empty; expected a JSON object");
+        }
+        Object value;
+        try {
+            value = Json.decodeValue(body);
+        } catch (DecodeException e) {
+            throw new GatewayException(GatewayError.INVALID_REQUEST, "the request body is not valid JSON: "
+                    + firstLine(e.getMessage()));
+        }
+        if (value instanceof JsonObject object) {
+            return object;
+        }
+        throw new GatewayException(GatewayError.INVALID_REQUEST, "the request body must be a JSON object");
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "malformed";
+        }
+        int end = message.indexOf('\n');
+        return end < 0 ? message : message.substring(0, end);
+    }
+}

@@ -1,0 +1,43 @@
+package io.agentfuse.gateway.pipeline;
+
+import io.agentfuse.core.StepFailure;
+import io.vertx.core.http.HttpServerResponse;
+
+import java.util.List;
+
+/**
+ * Puts the gateway's own headers on a model answer, success or error: {@code x-agentfuse-model}
+ * (the configured model that answered, or whose 4xx is passed through), {@code x-agentfuse-attempts}
+ * (upstream calls over all steps), {@code x-agentfuse-fallbacks} (see {@link FallbackHeader}) and
+ * {@code x-agentfuse-context} (the context-budget level, when the context stage set one).
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class ResponseHeaders {
+
+    static final String MODEL = "x-agentfuse-model";
+    static final String ATTEMPTS = "x-agentfuse-attempts";
+    static final String CONTEXT = "x-agentfuse-context";
+
+    private ResponseHeaders() {
+    }
+
+    /**
+     * @param model  the answering model, or {@code null} when none answered
+     * @param passed the steps passed over
+     */
+    static void put(HttpServerResponse response, ModelRequest request, CallTrace trace, String model,
+                    List<StepFailure> passed) {
+        if (model != null) {
+            response.putHeader(MODEL, model);
+        }
+        response.putHeader(ATTEMPTS, Integer.toString(trace.attempts()));
+        String fallbacks = FallbackHeader.format(passed);
+        if (fallbacks != null) {
+            response.putHeader(FallbackHeader.NAME, fallbacks);
+        }
+        if (request != null && request.contextLevel() != null) {
+            response.putHeader(CONTEXT, request.contextLevel());
+        }
+    }
+}

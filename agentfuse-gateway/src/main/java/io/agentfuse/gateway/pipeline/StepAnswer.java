@@ -1,0 +1,24 @@
+package io.agentfuse.gateway.pipeline;
+
+import io.agentfuse.gateway.upstream.UpstreamResponse;
+import io.agentfuse.gateway.upstream.UpstreamStream;
+
+/**
+ * What one step of the chain answered: a complete response, or a stream that has produced its
+ * first event (and may still fail later). Also the value the guards' token counter reads.
+ *
+ * @param step         the step that answered
+ * @param response     the complete answer, or {@code null} for a stream
+ * @param stream       the stream, or {@code null} for a complete answer
+ * @param startedNanos when the answering attempt started ({@link System#nanoTime()}), to time the whole stream
+ */
+record StepAnswer(PlannedStep step, UpstreamResponse response, UpstreamStream stream, long startedNanos) {
+
+    /**
+     * The tokens a guard records for a result: the usage of a complete answer; 0 for a stream,
+     * whose usage is only known at its end (see {@link StreamRelay}).
+     */
+    static long tokensOf(Object result) {
+        return result instanceof StepAnswer answer && answer.response != null ? answer.response.usage().total() : 0L;
+    }
+}

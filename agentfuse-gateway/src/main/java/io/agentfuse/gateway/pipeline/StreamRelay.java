@@ -1,0 +1,212 @@
+package io.agentfuse.gateway.pipeline;
+
+import io.agentfuse.core.CircuitBreaker;
+import io.agentfuse.core.Clock;
+import io.agentfuse.core.Outcome;
+import io.agentfuse.core.StepFailure;
+import io.agentfuse.core.Trigger;
+import io.agentfuse.gateway.dialect.DialectTranslator;
+import io.agentfuse.gateway.dialect.StreamEvent;
+import io.agentfuse.gateway.dialect.StreamTranslator;
+import io.agentfuse.gateway.dialect.UntranslatableException;
+import io.agentfuse.gateway.http.GatewayError;
+import io.agentfuse.gateway.http.GatewayErrors;
+import io.agentfuse.gateway.metrics.GatewayMetrics;
+import io.agentfuse.gateway.sse.SseEvent;
+import io.agentfuse.gateway.upstream.UpstreamStream;
+import io.vertx.core.Context;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerResponse;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The pipeline's last step for a streamed answer: relays a provider stream that has begun to
+ * the caller as SSE in the caller's dialect, with backpressure, and always ends the response —
+ * normally, with an error event, or silently when the caller has gone (then the upstream call is
+ * cancelled).
+ *
+ * <h2>Breaker accounting after the first byte</h2>
+ * The guarded unit of a stream is "the stream opened" (see {@link ChainExecution}); the guard has
+ * recorded that as a success in the answering model's breaker by the time this relay starts.
+ * What happens later is recorded here, in the same breaker, as one more call:
+ * <ul>
+ *   <li>a failure after the first byte (idle timeout, broken connection, an error event from the
+ *       provider, an end before the answer was complete) → one failure of its kind;</li>
+ *   <li>a complete stream whose reported usage exceeds the breaker's {@code tokenOveruse} limit →
+ *       one {@code TOKEN_OVERUSE}; within the limit nothing more is recorded, so a healthy stream
+ *       counts once.</li>
+ * </ul>
+ * The price: a stream that breaks counts as a success and a failure, so consecutive-failure
+ * triggers see streams that always break mid-way as alternating; a {@code failureRate} trigger
+ * above 50 % does not fire on them either. Failures before the first byte (the common case: 5xx,
+ * 429, timeouts to the first token) are counted exactly, by the guard.
+ *
+ * <p>Confined to the request's context: every handler hops there first.
+ */
+final class StreamRelay {
+
+    private final HttpServerResponse response;
+    private final Context context;
+    private final ModelRequest request;
+    private final StepAnswer answer;
+    private final UpstreamStream stream;
+    private final StreamTranslator translator;
+    private final GatewayMetrics metrics;
+    private boolean done;
+
+    StreamRelay(HttpServerResponse response, Context context, ModelRequest request, StepAnswer answer,
+                GatewayMetrics metrics, Clock clock) {
+        this.response = response;
+        this.context = context;
+        this.request = request;
+        this.answer = answer;
+        this.stream = answer.stream();
+        this.translator = DialectTranslator.streamTranslator(request.chat(), answer.step().provider().dialect(), clock);
+        this.metrics = metrics;
+    }
+
+    /** Sends the head (200, SSE, the gateway headers) and relays every event until the stream ends. */
+    void start(CallTrace trace, List<StepFailure> passed) {
+        response.setStatusCode(200).setChunked(true)
+                .putHeader("content-type", "text/event-stream")
+                .putHeader("cache-control", "no-cache");
+        ResponseHeaders.put(response, request, trace, answer.step().name(), passed);
+        response.drainHandler(v -> stream.resume());
+        stream.handler(event -> onContext(() -> relay(event)))
+                .exceptionHandler(error -> onContext(() -> broke(error)))
+                .endHandler(v -> onContext(this::ended));
+    }
+
+    /** The caller went away: stop reading from the provider; nothing is recorded against it. */
+    void clientGone() {
+        if (!done) {
+            done = true;
+            stream.cancel();
+        }
+    }
+
+    /** Ends the stream now with an error event of {@code error} (e.g. a subagent deadline). */
+    void abort(GatewayError error, String message) {
+        if (!done) {
+            terminate(error, message);
+        }
+    }
+
+    private void terminate(GatewayError error, String message) {
+        done = true;
+        stream.cancel();
+        endWith(List.of(GatewayErrors.streamEvent(request.dialect(), error, message)));
+    }
+
+    private void relay(SseEvent event) {
+        if (done) {
+            return;
+        }
+        List<SseEvent> out;
+        try {
+            out = translator.translate(event);
+        } catch (UntranslatableException untranslatable) {
+            abort(GatewayError.UPSTREAM_ERROR, "the answer of model " + answer.step().name()
+                    + " could not be translated: " + untranslatable.getMessage());
+            return;
+        }
+        write(out);
+        if (translator.failure().isPresent()) {
+            // The provider reported an error inside the stream; its error event has been relayed.
+            done = true;
+            stream.cancel();
+            recordFailure(outcomeOf(translator.failure().get()));
+            endWith(List.of());
+        } else if (response.writeQueueFull()) {
+            stream.pause();
+        }
+    }
+
+    private void ended() {
+        if (done) {
+            return;
+        }
+        done = true;
+        List<SseEvent> closing = translator.end();
+        if (translator.failure().isPresent()) {
+            recordFailure(Outcome.CONNECTION_ERROR); // ended before the answer was complete
+        } else {
+            recordTokens();
+        }
+        endWith(closing);
+    }
+
+    private void broke(Throwable error) {
+        if (done) {
+            return;
+        }
+        done = true;
+        CircuitBreaker breaker = answer.step().guard().circuitBreaker();
+        Outcome outcome = breaker == null ? Outcome.ERROR : breaker.config().classifier().classify(error);
+        if (breaker != null) {
+            breaker.onError(error, elapsedNanos());
+        }
+        metrics.streamInterrupted(answer.step().name());
+        GatewayError type = outcome == Outcome.TIMEOUT ? GatewayError.TIMEOUT : GatewayError.UPSTREAM_ERROR;
+        endWith(List.of(GatewayErrors.streamEvent(request.dialect(), type,
+                "the stream from model " + answer.step().name() + " broke off: " + error.getMessage())));
+    }
+
+    private void recordFailure(Outcome outcome) {
+        CircuitBreaker breaker = answer.step().guard().circuitBreaker();
+        if (breaker != null) {
+            breaker.onOutcome(outcome, elapsedNanos());
+        }
+        metrics.streamInterrupted(answer.step().name());
+    }
+
+    private void recordTokens() {
+        CircuitBreaker breaker = answer.step().guard().circuitBreaker();
+        long tokens = translator.usage().total();
+        if (breaker != null && tokens > tokenLimit(breaker)) {
+            breaker.onSuccess(elapsedNanos(), tokens); // recorded as TOKEN_OVERUSE
+        }
+    }
+
+    private static long tokenLimit(CircuitBreaker breaker) {
+        return breaker.config().triggers().stream()
+                .filter(Trigger.TokenOveruse.class::isInstance)
+                .mapToLong(trigger -> ((Trigger.TokenOveruse) trigger).maxTokensPerCall())
+                .min().orElse(Long.MAX_VALUE);
+    }
+
+    private static Outcome outcomeOf(StreamEvent.Error error) {
+        String type = error.type().toLowerCase(Locale.ROOT);
+        if (type.contains("overload")) {
+            return Outcome.OVERLOADED;
+        }
+        return type.contains("rate_limit") ? Outcome.RATE_LIMITED : Outcome.SERVER_ERROR;
+    }
+
+    private long elapsedNanos() {
+        return System.nanoTime() - answer.startedNanos();
+    }
+
+    private void write(List<SseEvent> events) {
+        if (events.isEmpty() || response.closed()) {
+            return;
+        }
+        Buffer frame = Buffer.buffer();
+        events.forEach(event -> frame.appendBuffer(event.toBuffer()));
+        response.write(frame);
+    }
+
+    private void endWith(List<SseEvent> events) {
+        write(events);
+        if (!response.closed() && !response.ended()) {
+            response.end();
+        }
+    }
+
+    private void onContext(Runnable action) {
+        // Whatever state the relay is in after a bug, the stream ends now.
+        EventLoop.run(context, action, bug -> terminate(GatewayError.INTERNAL_ERROR, "the gateway failed: " + bug));
+    }
+}

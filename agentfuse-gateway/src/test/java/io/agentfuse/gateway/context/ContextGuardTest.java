@@ -1,0 +1,159 @@
+package io.agentfuse.gateway.context;
+
+import io.agentfuse.agent.context.CompactionConfig;
+import io.agentfuse.agent.context.ContextConfig;
+import io.agentfuse.agent.context.ContextLevel;
+import io.agentfuse.agent.context.ContextWindowFullException;
+import io.agentfuse.agent.context.Summarizer;
+import io.agentfuse.core.ManualClock;
+import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.dialect.Dialect;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ContextGuardTest {
+
+    private static final ContextTarget BIG = new ContextTarget("gpt-4o", "gpt-4o", 100_000);
+    private static final ContextTarget SMALL = new ContextTarget("gpt-4o-mini", "gpt-4o-mini", 2_000);
+
+    private final ManualClock clock = new ManualClock();
+    private final AtomicInteger summaries = new AtomicInteger();
+
+    @Test
+    void aRequestWellWithinTheWindowGoesOutUntouched() {
+        ChatRequest request = conversation(4, 50);
+
+        PreparedRequest prepared = guard(working()).prepare(request, BIG).toCompletableFuture().join();
+
+        assertThat(prepared.request()).isSameAs(request);
+        assertThat(prepared.level()).isEqualTo(ContextLevel.NORMAL);
+        assertThat(prepared.header()).isEqualTo("NORMAL");
+        assertThat(summaries).hasValue(0);
+    }
+
+    @Test
+    void aFallbackModelWithASmallerWindowGetsTheLadderAppliedAgain() {
+        // Given one request that is small for the big model and large for the small one
+        ChatRequest request = conversation(20, 100);
+        ContextGuard guard = guard(working());
+
+        // When it is prepared for each
+        PreparedRequest forBig = guard.prepare(request, BIG).toCompletableFuture().join();
+        PreparedRequest forSmall = guard.prepare(request, SMALL).toCompletableFuture().join();
+
+        // Then only the small model's copy is compacted
+        assertThat(forBig.request()).isSameAs(request);
+        assertThat(forSmall.level().isAtLeast(ContextLevel.AUTO_COMPACT)).isTrue();
+        assertThat(forSmall.request().messages().size()).isLessThan(request.messages().size());
+    }
+
+    @Test
+    void atAutoCompactTheOlderTurnsAreSummarisedAndTheRestOfTheBodyIsKept() {
+        // Given a request between 80 % and 92 % of the small window
+        ChatRequest request = requestAtAutoCompact(SMALL);
+
+        // When it is prepared with a summariser that works
+        PreparedRequest prepared = guard(working()).prepare(request, SMALL).toCompletableFuture().join();
+
+        // Then a summary replaced the older turns, and the system prompt and other fields stay
+        assertThat(prepared.level()).isEqualTo(ContextLevel.AUTO_COMPACT);
+        assertThat(prepared.header()).startsWith("AUTO_COMPACT; action=SUMMARY; summary=SUCCEEDED; tokens=");
+        assertThat(summaries).hasValue(1);
+        JsonObject body = prepared.request().original();
+        assertThat(body.getDouble("temperature")).isEqualTo(0.3);
+        assertThat(body.getJsonArray("messages").getJsonObject(0).getString("role")).isEqualTo("system");
+        assertThat(body.getJsonArray("messages").encode()).contains("summary of the older turns");
+        assertThat(body.getJsonArray("messages").size()).isLessThan(request.original().getJsonArray("messages").size());
+    }
+
+    @Test
+    void aFailingSummaryIsRolledBackAndTheRequestIsSnippedInstead() {
+        ChatRequest request = requestAtAutoCompact(SMALL);
+        Summarizer failing = (older, maxTokens) -> CompletableFuture.failedFuture(new IllegalStateException("compact model down"));
+
+        PreparedRequest prepared = guard(failing).prepare(request, SMALL).toCompletableFuture().join();
+
+        assertThat(prepared.header()).startsWith("AUTO_COMPACT; action=SNIP; summary=FAILED; tokens=");
+        assertThat(prepared.report().failureCause()).get().extracting(Throwable::getMessage).asString()
+                .contains("compact model down");
+        assertThat(prepared.request().original().getJsonArray("messages").encode()).contains("[agentfuse]");
+    }
+
+    @Test
+    void aSummaryThatNeverComesTimesOutAndIsRolledBack() {
+        ChatRequest request = requestAtAutoCompact(SMALL);
+        Summarizer hanging = (older, maxTokens) -> new CompletableFuture<>();
+
+        CompletableFuture<PreparedRequest> prepared = guard(hanging).prepare(request, SMALL).toCompletableFuture();
+        assertThat(prepared).isNotDone();
+        clock.advance(Duration.ofSeconds(61));
+
+        assertThat(prepared.join().header()).contains("action=SNIP; summary=FAILED");
+    }
+
+    @Test
+    void aRequestThatCannotGetBelowRejectFailsWithContextWindowFull() {
+        // Given one prompt alone larger than the whole small window
+        ChatRequest request = request(new JsonArray().add(message("user", words(3_000))));
+
+        assertThatThrownBy(() -> guard(working()).prepare(request, SMALL).toCompletableFuture().join())
+                .isInstanceOf(CompletionException.class)
+                .hasCauseInstanceOf(ContextWindowFullException.class);
+    }
+
+    private ContextGuard guard(Summarizer summarizer) {
+        return new ContextGuard(ContextConfig.defaults(), summarizer, CompactionConfig.defaults(), clock, clock);
+    }
+
+    private Summarizer working() {
+        return (older, maxTokens) -> {
+            summaries.incrementAndGet();
+            return CompletableFuture.completedFuture("A summary of the older turns.");
+        };
+    }
+
+    /** The shortest conversation that reaches AUTO_COMPACT (80–92 %) of {@code target}'s window. */
+    private static ChatRequest requestAtAutoCompact(ContextTarget target) {
+        ContextGuard measure = new ContextGuard(ContextConfig.defaults(), null, CompactionConfig.defaults(),
+                new ManualClock(), new ManualClock());
+        for (int turns = 2; turns <= 500; turns += 2) {
+            ChatRequest request = conversation(turns, 40);
+            if (measure.levelOf(request, target) == ContextLevel.AUTO_COMPACT) {
+                return request;
+            }
+        }
+        throw new IllegalStateException("no conversation reached AUTO_COMPACT");
+    }
+
+    private static ChatRequest conversation(int turns, int wordsPerMessage) {
+        JsonArray messages = new JsonArray().add(message("system", "You are a careful assistant."));
+        for (int i = 0; i < turns; i++) {
+            messages.add(message(i % 2 == 0 ? "user" : "assistant", "turn " + i + ": " + words(wordsPerMessage)));
+        }
+        if (turns % 2 == 0) {
+            messages.add(message("user", "and now?"));
+        }
+        return request(messages);
+    }
+
+    private static ChatRequest request(JsonArray messages) {
+        return Dialect.OPENAI.parseRequest(new JsonObject().put("model", "gpt-4o").put("temperature", 0.3).put("messages", messages));
+    }
+
+    private static JsonObject message(String role, String content) {
+        return new JsonObject().put("role", role).put("content", content);
+    }
+
+    private static String words(int count) {
+        return "lorem ".repeat(count).trim();
+    }
+}

@@ -1,0 +1,64 @@
+package io.agentfuse.gateway.pipeline;
+
+import io.agentfuse.config.AgentfuseRuntime;
+import io.agentfuse.config.ConfigLoader;
+import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.testing.GatewayHarness;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ModelRouterTest {
+
+    private final AgentfuseRuntime runtime = AgentfuseRuntime.builder(
+            ConfigLoader.parse(GatewayHarness.CONFIG, "test.yaml", Map.of("MOCK_PORT", "9"))).build();
+    private final ModelRouter router = new ModelRouter(runtime);
+
+    private ModelRequest request(Dialect dialect, String body) {
+        return RequestParser.parse(dialect, Buffer.buffer(body), null, runtime.config());
+    }
+
+    @Test
+    void plansTheModelThenItsFallbacksEachInItsProvidersDialect() {
+        ModelRequest request = request(Dialect.OPENAI, GatewayHarness.openAiRequest("claude-sonnet-4", false).encode());
+
+        List<PlannedStep> steps = router.plan(request, MultiMap.caseInsensitiveMultiMap());
+
+        assertThat(steps).extracting(PlannedStep::name).containsExactly("claude-sonnet-4", "claude-haiku-4", "gpt-4o-mini");
+        assertThat(steps.get(0).upstream().provider().url()).isEqualTo("http://127.0.0.1:9/v1/messages");
+        assertThat(steps.get(0).upstream().body().getString("model")).isEqualTo("claude-sonnet-4-5");
+        assertThat(steps.get(0).upstream().body().getInteger("max_tokens")).isPositive(); // written as Anthropic
+        assertThat(steps.get(2).upstream().provider().url()).isEqualTo("http://127.0.0.1:9/v1/chat/completions");
+        assertThat(steps).extracting(step -> step.guard().name())
+                .containsExactly("model:claude-sonnet-4", "model:claude-haiku-4", "model:gpt-4o-mini");
+    }
+
+    @Test
+    void aStepThatCannotTakeTheRequestIsPlannedAsSkippedWithTheReason() {
+        ModelRequest request = request(Dialect.OPENAI,
+                GatewayHarness.openAiRequest("claude-sonnet-4", false).put("logprobs", true).encode());
+
+        List<PlannedStep> steps = router.plan(request, MultiMap.caseInsensitiveMultiMap());
+
+        assertThat(steps.get(0).upstream()).isNull();
+        assertThat(steps.get(0).skipReason()).contains("logprobs");
+        assertThat(steps.get(2).skipReason()).isNull();
+    }
+
+    @Test
+    void forwardsAnthropicBetaToAnthropicProvidersButNeverTheCallersCredentials() {
+        ModelRequest request = request(Dialect.ANTHROPIC, GatewayHarness.anthropicRequest("claude-sonnet-4", false).encode());
+        MultiMap headers = MultiMap.caseInsensitiveMultiMap()
+                .add("anthropic-beta", "tools-2024").add("x-api-key", "caller").add("authorization", "Bearer caller");
+
+        List<PlannedStep> steps = router.plan(request, headers);
+
+        assertThat(steps.get(0).upstream().headers()).containsExactly(Map.entry("anthropic-beta", "tools-2024"));
+        assertThat(steps.get(2).upstream().headers()).isEmpty();
+    }
+}

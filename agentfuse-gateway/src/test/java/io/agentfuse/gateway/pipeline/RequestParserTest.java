@@ -1,0 +1,63 @@
+package io.agentfuse.gateway.pipeline;
+
+import io.agentfuse.config.AgentfuseConfig;
+import io.agentfuse.config.ConfigLoader;
+import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.http.GatewayError;
+import io.agentfuse.gateway.http.GatewayException;
+import io.agentfuse.gateway.testing.GatewayHarness;
+import io.vertx.core.buffer.Buffer;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class RequestParserTest {
+
+    private static final AgentfuseConfig CONFIG = ConfigLoader.parse(GatewayHarness.CONFIG, "test.yaml", Map.of("MOCK_PORT", "1"));
+
+    private static ModelRequest parse(Dialect dialect, String body, String subagent) {
+        return RequestParser.parse(dialect, Buffer.buffer(body), subagent, CONFIG);
+    }
+
+    @Test
+    void parsesARequestForAConfiguredModel() {
+        ModelRequest request = parse(Dialect.OPENAI, GatewayHarness.openAiRequest("gpt-4o-mini", true).encode(), null);
+
+        assertThat(request.model().name()).isEqualTo("gpt-4o-mini");
+        assertThat(request.dialect()).isEqualTo(Dialect.OPENAI);
+        assertThat(request.chat().stream()).isTrue();
+        assertThat(request.fromSubagent()).isFalse();
+    }
+
+    @Test
+    void takesTheSubagentIdFromTheHeaderAndIgnoresABlankOne() {
+        String body = GatewayHarness.anthropicRequest("claude-haiku-4", false).encode();
+
+        assertThat(parse(Dialect.ANTHROPIC, body, " researcher ").subagent()).isEqualTo("researcher");
+        assertThat(parse(Dialect.ANTHROPIC, body, "  ").fromSubagent()).isFalse();
+    }
+
+    @Test
+    void anEmptyBodyIsAnInvalidRequest() {
+        assertThatThrownBy(() -> parse(Dialect.OPENAI, "", null))
+                .isInstanceOfSatisfying(GatewayException.class, e -> assertThat(e.error()).isEqualTo(GatewayError.INVALID_REQUEST));
+    }
+
+    @Test
+    void aJsonArrayIsAnInvalidRequest() {
+        assertThatThrownBy(() -> parse(Dialect.OPENAI, "[1, 2]", null))
+                .isInstanceOfSatisfying(GatewayException.class, e -> assertThat(e.getMessage()).contains("JSON object"));
+    }
+
+    @Test
+    void anUnknownModelIsModelNotFoundListingTheConfiguredOnes() {
+        assertThatThrownBy(() -> parse(Dialect.OPENAI, GatewayHarness.openAiRequest("gpt-9", false).encode(), null))
+                .isInstanceOfSatisfying(GatewayException.class, e -> {
+                    assertThat(e.error()).isEqualTo(GatewayError.MODEL_NOT_FOUND);
+                    assertThat(e.getMessage()).contains("gpt-9").contains("claude-sonnet-4, claude-haiku-4, gpt-4o-mini");
+                });
+    }
+}

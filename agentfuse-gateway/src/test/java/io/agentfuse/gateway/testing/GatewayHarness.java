@@ -1,0 +1,120 @@
+package io.agentfuse.gateway.testing;
+
+import io.agentfuse.config.AgentfuseConfig;
+import io.agentfuse.config.ConfigLoader;
+import io.agentfuse.core.CircuitBreaker;
+import io.agentfuse.gateway.GatewayOptions;
+import io.agentfuse.gateway.GatewayServer;
+import io.agentfuse.gateway.mock.MockProvider;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.Map;
+
+/**
+ * A gateway and a mock provider, both real servers on 127.0.0.1 with ephemeral ports, the gateway
+ * configured from YAML in which {@code ${MOCK_PORT}} names the mock's port. Retry waits and open
+ * times are scaled down (milliseconds, not seconds) so tests run fast; no test asserts timings.
+ */
+public final class GatewayHarness implements AutoCloseable {
+
+    /** The admin token of {@link #CONFIG}. */
+    public static final String ADMIN_TOKEN = "test-admin-token";
+
+    /**
+     * sonnet (Anthropic) → haiku (Anthropic) → gpt-4o-mini (OpenAI); one attempt per step; the
+     * default breaker opens after 3 server errors in a row and stays open 300 ms.
+     */
+    public static final String CONFIG = """
+            server:
+              port: 0
+              maxBodySize: 16KB
+              adminToken: "test-admin-token"
+            providers:
+              anthropic: { type: anthropic, baseUrl: "http://127.0.0.1:${MOCK_PORT}", apiKey: "sk-ant-configured" }
+              openai: { type: openai, baseUrl: "http://127.0.0.1:${MOCK_PORT}/v1", apiKey: "sk-oai-configured" }
+            retry:
+              maxAttempts: 1
+              initialDelay: 20ms
+              multiplier: 2
+              maxDelay: 5s
+            breakers:
+              default:
+                consecutive5xx: 3
+                resetTimeout: 300ms
+            models:
+              claude-sonnet-4:
+                provider: anthropic
+                upstreamModel: claude-sonnet-4-5
+                fallbacks: [claude-haiku-4, gpt-4o-mini]
+              claude-haiku-4: { provider: anthropic, upstreamModel: claude-haiku-4-5 }
+              gpt-4o-mini: { provider: openai, fallbacks: [claude-haiku-4] }
+            """;
+
+    public final Vertx vertx;
+    public final MockProvider mock;
+    public final GatewayServer gateway;
+    public final GatewayClient client;
+
+    private GatewayHarness(Vertx vertx, MockProvider mock, GatewayServer gateway) {
+        this.vertx = vertx;
+        this.mock = mock;
+        this.gateway = gateway;
+        this.client = new GatewayClient(vertx, gateway.port());
+    }
+
+    /** A gateway configured by {@link #CONFIG}. */
+    public static GatewayHarness start() {
+        return start(CONFIG);
+    }
+
+    /** A gateway configured by {@code yaml}, with {@code ${MOCK_PORT}} set. */
+    public static GatewayHarness start(String yaml) {
+        return start(yaml, GatewayOptions.builder().port(0).build());
+    }
+
+    /** A gateway configured by {@code yaml}, with {@code ${MOCK_PORT}} set, started with {@code options}. */
+    public static GatewayHarness start(String yaml, GatewayOptions options) {
+        Vertx vertx = Vertx.vertx();
+        MockProvider mock = Await.result(MockProvider.start(vertx, 0));
+        AgentfuseConfig config = ConfigLoader.parse(yaml, "test.yaml", Map.of("MOCK_PORT", Integer.toString(mock.port())));
+        GatewayServer gateway = Await.result(GatewayServer.start(vertx, config, options));
+        return new GatewayHarness(vertx, mock, gateway);
+    }
+
+    /** The breaker of {@code model}. */
+    public CircuitBreaker breaker(String model) {
+        return gateway.runtime().registry().find("model:" + model).orElseThrow();
+    }
+
+    /** The requests the mock received for the upstream model {@code upstreamModel}. */
+    public long requestsFor(String upstreamModel) {
+        return mock.requests().stream()
+                .filter(request -> request.jsonBody().map(body -> upstreamModel.equals(body.getString("model"))).orElse(false))
+                .count();
+    }
+
+    /** An OpenAI chat request for {@code model}. */
+    public static JsonObject openAiRequest(String model, boolean stream) {
+        JsonObject body = new JsonObject().put("model", model)
+                .put("messages", new JsonArray().add(new JsonObject().put("role", "user").put("content", "Hi")));
+        return stream ? body.put("stream", true) : body;
+    }
+
+    /** An Anthropic messages request for {@code model}. */
+    public static JsonObject anthropicRequest(String model, boolean stream) {
+        JsonObject body = new JsonObject().put("model", model).put("max_tokens", 100)
+                .put("messages", new JsonArray().add(new JsonObject().put("role", "user").put("content", "Hi")));
+        return stream ? body.put("stream", true) : body;
+    }
+
+    @Override
+    public void close() {
+        try {
+            Await.result(gateway.close());
+        } finally {
+            Await.result(vertx.close());
+        }
+    }
+}
