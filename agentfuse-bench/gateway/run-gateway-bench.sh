@@ -141,7 +141,7 @@ measure() { # target url pid
   most=$(tr ' ' '\n' <<<"$CONNECTIONS" | sort -n | tail -1)
   if ((PRIME > 0)); then
     log "$target: ${PRIME}s priming at $most connections"
-    timeout $((PRIME + 30)) wrk -t2 -c"$most" -d"${PRIME}s" -s "$LUA" "$url" >"$OUT/wrk-$target-prime.txt"
+    timeout $((PRIME + 30)) wrk -t$((most < 2 ? most : 2)) -c"$most" -d"${PRIME}s" -s "$LUA" "$url" >"$OUT/wrk-$target-prime.txt"
   fi
   for c in $CONNECTIONS; do
     threads=$((c < 2 ? c : 2))
