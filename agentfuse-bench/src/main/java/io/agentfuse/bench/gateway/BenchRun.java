@@ -7,7 +7,7 @@ import java.util.List;
  * One measured wrk run of the gateway benchmark, as {@code run-gateway-bench.sh} records it: one
  * tab-separated line of the columns in {@link #COLUMNS} order.
  *
- * <p>A run is valid only when every request was answered with 2xx, no socket error happened, and
+ * <p>A run is valid only when no answer had an error status, no socket error happened, and
  * the upstream served at least as many completions as wrk counted (so a gateway that answered
  * from elsewhere, or failed in a way wrk does not see, is caught). Latencies are in microseconds,
  * as wrk reports them; {@code cpuTicks} and {@code peakRssKb} belong to the measured server
@@ -26,7 +26,7 @@ import java.util.List;
  * @param durationMicros how long wrk ran
  * @param p50Micros      median latency
  * @param p99Micros      99th-percentile latency
- * @param non2xx         answers that were not 2xx or 3xx ("Non-2xx or 3xx responses")
+ * @param non2xx         answers with status 400 or more (what wrk prints as "Non-2xx or 3xx responses")
  * @param socketErrors   connect, read, write and timeout errors together
  * @param cpuTicks       user + system clock ticks the measured process used during the run
  * @param peakRssKb      the measured process's VmHWM after the run, in KiB
@@ -76,7 +76,7 @@ public record BenchRun(String target, int connections, long requests, long durat
             problems.add("no request completed");
         }
         if (non2xx > 0) {
-            problems.add(non2xx + " non-2xx answers");
+            problems.add(non2xx + " answers with status >= 400");
         }
         if (socketErrors > 0) {
             problems.add(socketErrors + " socket errors");

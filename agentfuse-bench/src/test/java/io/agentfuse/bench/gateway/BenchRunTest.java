@@ -44,11 +44,11 @@ class BenchRunTest {
     }
 
     @Test
-    void isInvalidWithNon2xxAnswers() {
+    void isInvalidWithErrorAnswers() {
         BenchRun run = run(1_000, 1_000_000, 3, 0, 1_000);
 
         assertThat(run.valid()).isFalse();
-        assertThat(run.problems()).containsExactly("3 non-2xx answers");
+        assertThat(run.problems()).containsExactly("3 answers with status >= 400");
     }
 
     @Test

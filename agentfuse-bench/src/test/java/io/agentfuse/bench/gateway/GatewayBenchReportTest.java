@@ -69,7 +69,7 @@ class GatewayBenchReportTest {
         String printed = print(report(failing, PORTKEY_32));
 
         assertThat(printed).contains("n/a (no valid run of both)")
-                .contains("INVALID: agentfuse at 32 connections: 12 non-2xx answers");
+                .contains("INVALID: agentfuse at 32 connections: 12 answers with status >= 400");
     }
 
     @Test
