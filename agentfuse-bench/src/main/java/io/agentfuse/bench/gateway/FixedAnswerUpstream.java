@@ -57,14 +57,21 @@ public final class FixedAnswerUpstream {
 
     /**
      * Starts the upstream on {@code 127.0.0.1:PORT} ({@code args[0]}, default 0 = any free port)
-     * and prints {@code listening on PORT} once it accepts connections.
+     * and prints {@code listening on PORT} once it accepts connections; exits with status 1 when
+     * it cannot listen.
      */
     public static void main(String[] args) {
         int port = args.length > 0 ? Integer.parseInt(args[0]) : 0;
         // One event loop: the load generator and the gateway need the other cycles of a small machine.
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
-        HttpServer server = new FixedAnswerUpstream().listen(vertx, port).await();
-        System.out.println("listening on " + server.actualPort());
+        try {
+            HttpServer server = new FixedAnswerUpstream().listen(vertx, port).await();
+            System.out.println("listening on " + server.actualPort());
+        } catch (Exception e) { // await() rethrows the bind failure as it is, checked or not
+            // Vert.x threads would keep a JVM that serves nothing alive: a taken port must end it.
+            System.err.println("cannot listen on 127.0.0.1:" + port + ": " + e.getMessage());
+            System.exit(1);
+        }
     }
 
     /** Starts answering on {@code 127.0.0.1:port}. */
