@@ -1,0 +1,27 @@
+-- wrk script of the gateway benchmark: every request is the same small OpenAI chat completion.
+-- Extra headers come from the environment (Portkey needs its routing headers):
+--   BENCH_HEADERS="name: value|name: value"
+-- At the end it prints one machine-readable line (latencies in microseconds):
+--   RESULT requests=N duration_us=N p50_us=N p99_us=N non2xx=N connect=N read=N write=N timeout=N
+
+wrk.method = "POST"
+wrk.body = '{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}]}'
+wrk.headers["Content-Type"] = "application/json"
+
+local extra = os.getenv("BENCH_HEADERS")
+if extra then
+  for pair in string.gmatch(extra, "[^|]+") do
+    local name, value = string.match(pair, "^%s*([^:]+):%s*(.-)%s*$")
+    if name then
+      wrk.headers[name] = value
+    end
+  end
+end
+
+function done(summary, latency, requests)
+  local errors = summary.errors
+  io.write(string.format(
+    "RESULT requests=%d duration_us=%d p50_us=%d p99_us=%d non2xx=%d connect=%d read=%d write=%d timeout=%d\n",
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
+    errors.status, errors.connect, errors.read, errors.write, errors.timeout))
+end

@@ -1,0 +1,245 @@
+#!/usr/bin/env bash
+# Gateway benchmark: wrk against a fixed-answer OpenAI upstream, directly, through agentfuse and
+# through Portkey, at 1, 8 and 32 connections; prints requests/s, p50, p99, the p50 each gateway
+# adds, its CPU time per request and its peak RSS. See gateway/README.md.
+#
+# Usage, from anywhere:  agentfuse-bench/gateway/run-gateway-bench.sh
+# Settings (environment variables):
+#   DURATION=15 WARMUP=5        seconds of each measured run, and of the warm-up run before it
+#   PRIME=10                    seconds of load at the most connections each server gets once,
+#                               before its first warm-up, so that its JIT has compiled the hot path
+#   CONNECTIONS="1 8 32"        wrk connections; wrk threads = min(connections, 2)
+#   TARGETS="direct agentfuse portkey"
+#   AGENTFUSE_JAVA_OPTS=...     JVM flags of the agentfuse gateway (default below)
+#   SKIP_BUILD=1                use the jars already in target/ instead of building
+#   PORTKEY_VERSION=1.15.2
+#   OUT=agentfuse-bench/target/gateway-bench   runs.tsv, report.md, wrk output and server logs
+# Exit status: 0 when every run was free of errors, 1 otherwise (or when something failed).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+HERE="$ROOT/agentfuse-bench/gateway"
+DURATION=${DURATION:-15}
+WARMUP=${WARMUP:-5}
+PRIME=${PRIME:-10}
+CONNECTIONS=${CONNECTIONS:-"1 8 32"}
+TARGETS=${TARGETS:-"direct agentfuse portkey"}
+PORTKEY_VERSION=${PORTKEY_VERSION:-1.15.2}
+# SerialGC and a small heap: the gateway keeps little per request, so a 2-core box gains nothing
+# from a concurrent collector's threads and footprint (see RESULTS.md for the measurements).
+AGENTFUSE_JAVA_OPTS=${AGENTFUSE_JAVA_OPTS:-"-Xms64m -Xmx128m -XX:+UseSerialGC"}
+UPSTREAM_JAVA_OPTS=${UPSTREAM_JAVA_OPTS:-"-Xms64m -Xmx256m -XX:+UseSerialGC"}
+OUT=${OUT:-"$ROOT/agentfuse-bench/target/gateway-bench"}
+
+CHAT_PATH=/v1/chat/completions
+BENCH_JAR="$ROOT/agentfuse-bench/target/benchmarks.jar"
+AGENTFUSE_JAR=${AGENTFUSE_JAR:-"$ROOT/agentfuse-cli/target/agentfuse.jar"}
+LUA="$HERE/chat-completion.lua"
+WORK="$(mktemp -d)"
+PIDS=()
+
+log() { printf '[gateway-bench] %s\n' "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+stop_process() {
+  local pid=$1 left=() p
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -9 "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  for p in "${PIDS[@]}"; do [[ $p == "$pid" ]] || left+=("$p"); done
+  PIDS=("${left[@]}")
+}
+
+cleanup() {
+  local pid
+  for pid in "${PIDS[@]}"; do stop_process "$pid"; done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --- tools ---------------------------------------------------------------------------------
+apt_install() {
+  log "installing $1 with apt-get"
+  apt-get install -y -q "$1" >"$WORK/apt.log" 2>&1 \
+    || { apt-get update -q >>"$WORK/apt.log" 2>&1 && apt-get install -y -q "$1" >>"$WORK/apt.log" 2>&1; } \
+    || { cat "$WORK/apt.log" >&2; die "could not install $1"; }
+}
+command -v wrk >/dev/null || apt_install wrk
+command -v curl >/dev/null || apt_install curl
+for tool in java node npm getconf; do command -v "$tool" >/dev/null || die "$tool is needed"; done
+
+# --- build ---------------------------------------------------------------------------------
+if [[ ${SKIP_BUILD:-} != 1 ]]; then
+  log "building (./mvnw -q -DskipTests package)"
+  (cd "$ROOT" && ./mvnw -q -B -DskipTests package) || die "the build failed"
+fi
+[[ -f $BENCH_JAR ]] || die "$BENCH_JAR is missing: build first"
+if [[ " $TARGETS " == *" agentfuse "* ]]; then
+  [[ -f $AGENTFUSE_JAR ]] || die "$AGENTFUSE_JAR is missing: build first"
+  java -jar "$AGENTFUSE_JAR" serve --help >/dev/null 2>&1 || die "agentfuse.jar has no 'serve' command"
+fi
+if [[ " $TARGETS " == *" portkey "* ]]; then
+  log "installing @portkey-ai/gateway@$PORTKEY_VERSION into a temporary folder"
+  npm install --prefix "$WORK/portkey" --no-audit --no-fund --loglevel=error \
+    "@portkey-ai/gateway@$PORTKEY_VERSION" >"$WORK/npm.log" 2>&1 \
+    || { cat "$WORK/npm.log" >&2; die "npm install failed"; }
+fi
+
+mkdir -p "$OUT"
+rm -f "$OUT"/runs.tsv "$OUT"/wrk-*.txt "$OUT"/*.log
+
+# --- helpers -------------------------------------------------------------------------------
+TAKEN_PORTS=" "
+free_port() {
+  local port
+  for _ in $(seq 100); do
+    port=$((20000 + RANDOM % 30000))
+    [[ $TAKEN_PORTS == *" $port "* ]] && continue
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      TAKEN_PORTS+="$port "
+      echo "$port"
+      return
+    fi
+  done
+  die "found no free port"
+}
+
+wait_for_port() { # pid port name log
+  for _ in $(seq 300); do
+    kill -0 "$1" 2>/dev/null || { tail -20 "$4" >&2; die "$3 exited before listening"; }
+    (exec 3<>"/dev/tcp/127.0.0.1/$2") 2>/dev/null && return
+    sleep 0.1
+  done
+  die "$3 did not listen on port $2 within 30 s"
+}
+
+upstream_served() { curl -sf "http://127.0.0.1:$UPSTREAM_PORT/requests" | tr -dc '0-9'; }
+
+cpu_ticks() { sed 's/^.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'; } # utime + stime
+peak_rss_kb() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status"; }
+
+# One request through the target, which must answer 200 with a completion and reach the upstream.
+check_forwarding() { # name url [curl header args...]
+  local name=$1 url=$2 before after status
+  shift 2
+  before=$(upstream_served)
+  status=$(curl -s -o "$WORK/check.json" -w '%{http_code}' --max-time 10 "$@" \
+    -H 'Content-Type: application/json' \
+    --data '{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}]}' "$url")
+  after=$(upstream_served)
+  [[ $status == 200 ]] || { cat "$WORK/check.json" >&2; die "$name answered $status"; }
+  grep -q '"chat.completion"' "$WORK/check.json" || die "$name did not answer a chat.completion"
+  [[ $after -eq $((before + 1)) ]] || die "$name did not forward to the upstream (served $before -> $after)"
+  log "$name reaches the upstream: OK"
+}
+
+# Warm-up run, then the measured run; appends one line to runs.tsv (columns: BenchRun.COLUMNS).
+measure() { # target url pid
+  local target=$1 url=$2 pid=$3 c threads ticks served result most
+  most=$(tr ' ' '\n' <<<"$CONNECTIONS" | sort -n | tail -1)
+  if ((PRIME > 0)); then
+    log "$target: ${PRIME}s priming at $most connections"
+    timeout $((PRIME + 30)) wrk -t$((most < 2 ? most : 2)) -c"$most" -d"${PRIME}s" -s "$LUA" "$url" >"$OUT/wrk-$target-prime.txt"
+  fi
+  for c in $CONNECTIONS; do
+    threads=$((c < 2 ? c : 2))
+    log "$target: ${WARMUP}s warm-up, then ${DURATION}s at $c connections"
+    timeout $((WARMUP + 30)) wrk -t"$threads" -c"$c" -d"${WARMUP}s" --latency -s "$LUA" "$url" \
+      >"$OUT/wrk-$target-$c-warmup.txt"
+    ticks=$(cpu_ticks "$pid")
+    served=$(upstream_served)
+    timeout $((DURATION + 30)) wrk -t"$threads" -c"$c" -d"${DURATION}s" --latency -s "$LUA" "$url" \
+      >"$OUT/wrk-$target-$c.txt"
+    ticks=$(($(cpu_ticks "$pid") - ticks))
+    served=$(($(upstream_served) - served))
+    result=$(grep '^RESULT ' "$OUT/wrk-$target-$c.txt") || die "wrk printed no RESULT line for $target at $c"
+    awk -v target="$target" -v c="$c" -v ticks="$ticks" -v rss="$(peak_rss_kb "$pid")" -v served="$served" '
+      { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+      END { printf "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", target, c, v["requests"], v["duration_us"],
+            v["p50_us"], v["p99_us"], v["non2xx"], v["connect"] + v["read"] + v["write"] + v["timeout"],
+            ticks, rss, served }' <<<"$result" >>"$OUT/runs.tsv"
+    grep -E 'Requests/sec|Non-2xx|Socket errors' "$OUT/wrk-$target-$c.txt" | sed 's/^/    /' >&2 || true
+  done
+}
+
+# --- machine -------------------------------------------------------------------------------
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "nproc: $(nproc)"
+  echo "cpu: $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+  echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "java: $(java -version 2>&1 | head -1)"
+  echo "node: $(node --version)"
+  echo "wrk: $(wrk -v 2>&1 | head -1)"
+  echo "agentfuse JVM flags: $AGENTFUSE_JAVA_OPTS"
+  echo "runs: priming ${PRIME}s once per target, then warm-up ${WARMUP}s + ${DURATION}s at connections: $CONNECTIONS"
+} | tee "$OUT/machine.txt" >&2
+
+# --- upstream ------------------------------------------------------------------------------
+UPSTREAM_PORT=$(free_port)
+# shellcheck disable=SC2086 # the JVM flags are words
+java $UPSTREAM_JAVA_OPTS -cp "$BENCH_JAR" io.agentfuse.bench.gateway.FixedAnswerUpstream "$UPSTREAM_PORT" \
+  >"$OUT/upstream.log" 2>&1 &
+UPSTREAM_PID=$!
+PIDS+=("$UPSTREAM_PID")
+wait_for_port "$UPSTREAM_PID" "$UPSTREAM_PORT" upstream "$OUT/upstream.log"
+check_forwarding upstream "http://127.0.0.1:$UPSTREAM_PORT$CHAT_PATH"
+
+for target in $TARGETS; do
+  case $target in
+    direct)
+      measure direct "http://127.0.0.1:$UPSTREAM_PORT$CHAT_PATH" "$UPSTREAM_PID"
+      ;;
+    agentfuse)
+      port=$(free_port)
+      cat >"$OUT/agentfuse.yaml" <<EOF
+# Generated by run-gateway-bench.sh: one model on the fixed-answer upstream, default breaker and retry.
+server:
+  port: $port
+providers:
+  openai:
+    type: openai
+    baseUrl: "http://127.0.0.1:$UPSTREAM_PORT/v1"
+    apiKey: dummy
+models:
+  gpt-4o-mini:
+    provider: openai
+    contextWindow: 128000
+EOF
+      # shellcheck disable=SC2086 # the JVM flags are words
+      java $AGENTFUSE_JAVA_OPTS -jar "$AGENTFUSE_JAR" serve --config "$OUT/agentfuse.yaml" --port "$port" \
+        >"$OUT/agentfuse.log" 2>&1 &
+      pid=$!
+      PIDS+=("$pid")
+      wait_for_port "$pid" "$port" agentfuse "$OUT/agentfuse.log"
+      check_forwarding agentfuse "http://127.0.0.1:$port$CHAT_PATH"
+      measure agentfuse "http://127.0.0.1:$port$CHAT_PATH" "$pid"
+      stop_process "$pid"
+      ;;
+    portkey)
+      port=$(free_port)
+      # --headless and NODE_ENV=production: no UI and no log streaming, Portkey's leanest setup.
+      NODE_ENV=production node --import "file://$HERE/loopback-only.mjs" \
+        "$WORK/portkey/node_modules/@portkey-ai/gateway/build/start-server.js" --port="$port" --headless \
+        >"$OUT/portkey.log" 2>&1 &
+      pid=$!
+      PIDS+=("$pid")
+      wait_for_port "$pid" "$port" portkey "$OUT/portkey.log"
+      headers=("x-portkey-provider: openai" "x-portkey-custom-host: http://127.0.0.1:$UPSTREAM_PORT/v1"
+        "Authorization: Bearer dummy")
+      check_forwarding portkey "http://127.0.0.1:$port$CHAT_PATH" \
+        -H "${headers[0]}" -H "${headers[1]}" -H "${headers[2]}"
+      BENCH_HEADERS="$(IFS='|'; echo "${headers[*]}")" \
+        measure portkey "http://127.0.0.1:$port$CHAT_PATH" "$pid"
+      stop_process "$pid"
+      ;;
+    *) die "unknown target '$target' (direct, agentfuse, portkey)" ;;
+  esac
+done
+
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/machine.txt" >&2
+log "report (also in $OUT/report.md):"
+java -cp "$BENCH_JAR" io.agentfuse.bench.gateway.GatewayBenchReport "$OUT/runs.tsv" "$(getconf CLK_TCK)" \
+  | tee "$OUT/report.md"

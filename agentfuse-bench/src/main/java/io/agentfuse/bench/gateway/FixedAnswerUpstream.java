@@ -1,0 +1,106 @@
+package io.agentfuse.bench.gateway;
+
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The upstream of the gateway benchmark: an OpenAI-compatible server that answers every
+ * {@code POST /v1/chat/completions} at once with the same realistic {@code chat.completion}
+ * (with {@code usage}), so that a load test measures the gateway in front of it, not a model.
+ *
+ * <p>It answers from one event loop with a body and headers built once, keeps connections alive,
+ * and logs nothing per request. {@code GET /requests} answers how many completions it served,
+ * so a benchmark can prove that a gateway really forwarded its load here. Anything else is 404.
+ *
+ * <p>Listens on {@code 127.0.0.1} only. Thread-safe; runs until the JVM is stopped.
+ *
+ * <pre>{@code
+ * java -cp agentfuse-bench/target/benchmarks.jar io.agentfuse.bench.gateway.FixedAnswerUpstream 18080
+ * curl -s -XPOST http://127.0.0.1:18080/v1/chat/completions -d '{"model":"gpt-4o-mini"}'
+ * }</pre>
+ */
+public final class FixedAnswerUpstream {
+
+    /** The path answered with the fixed completion. */
+    public static final String COMPLETIONS_PATH = "/v1/chat/completions";
+    /** The path that reports how many completions were served. */
+    public static final String COUNTER_PATH = "/requests";
+
+    private static final String COMPLETION = """
+            {"id":"chatcmpl-AgentfuseBench000000000001","object":"chat.completion",\
+            "created":1735689600,"model":"gpt-4o-mini-2024-07-18",\
+            "choices":[{"index":0,"message":{"role":"assistant",\
+            "content":"Hello! How can I help you today?","refusal":null,"annotations":[]},\
+            "logprobs":null,"finish_reason":"stop"}],\
+            "usage":{"prompt_tokens":8,"completion_tokens":9,"total_tokens":17,\
+            "prompt_tokens_details":{"cached_tokens":0,"audio_tokens":0},\
+            "completion_tokens_details":{"reasoning_tokens":0,"audio_tokens":0,\
+            "accepted_prediction_tokens":0,"rejected_prediction_tokens":0}},\
+            "service_tier":"default","system_fingerprint":"fp_bench000001"}""";
+
+    private static final CharSequence APPLICATION_JSON = HttpHeaders.createOptimized("application/json");
+
+    private final Buffer completion = Buffer.buffer(COMPLETION.getBytes(StandardCharsets.UTF_8));
+    private final CharSequence completionLength = HttpHeaders.createOptimized(
+            Integer.toString(completion.length()));
+    private final LongAdder served = new LongAdder();
+
+    /**
+     * Starts the upstream on {@code 127.0.0.1:PORT} ({@code args[0]}, default 0 = any free port)
+     * and prints {@code listening on PORT} once it accepts connections; exits with status 1 when
+     * it cannot listen.
+     */
+    public static void main(String[] args) {
+        int port = args.length > 0 ? Integer.parseInt(args[0]) : 0;
+        // One event loop: the load generator and the gateway need the other cycles of a small machine.
+        Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+        try {
+            HttpServer server = new FixedAnswerUpstream().listen(vertx, port).await();
+            System.out.println("listening on " + server.actualPort());
+        } catch (Exception e) { // await() rethrows the bind failure as it is, checked or not
+            // Vert.x threads would keep a JVM that serves nothing alive: a taken port must end it.
+            System.err.println("cannot listen on 127.0.0.1:" + port + ": " + e.getMessage());
+            System.exit(1);
+        }
+    }
+
+    /** Starts answering on {@code 127.0.0.1:port}. */
+    public io.vertx.core.Future<HttpServer> listen(Vertx vertx, int port) {
+        HttpServerOptions options = new HttpServerOptions()
+                .setHost("127.0.0.1")
+                .setPort(port)
+                .setTcpNoDelay(true)
+                .setCompressionSupported(false);
+        return vertx.createHttpServer(options).requestHandler(this::handle).listen();
+    }
+
+    private void handle(HttpServerRequest request) {
+        if (request.method() == HttpMethod.POST && COMPLETIONS_PATH.equals(request.path())) {
+            // Answer once the request body is fully read, so a keep-alive connection stays in step.
+            request.end().onSuccess(ignored -> answerCompletion(request));
+        } else if (request.method() == HttpMethod.GET && COUNTER_PATH.equals(request.path())) {
+            request.response().putHeader(HttpHeaders.CONTENT_TYPE, APPLICATION_JSON)
+                    .end("{\"requests\":" + served.sum() + "}");
+        } else {
+            request.response().setStatusCode(404).end();
+        }
+    }
+
+    private void answerCompletion(HttpServerRequest request) {
+        served.increment();
+        MultiMap headers = request.response().headers();
+        headers.set(HttpHeaders.CONTENT_TYPE, APPLICATION_JSON);
+        headers.set(HttpHeaders.CONTENT_LENGTH, completionLength);
+        request.response().end(completion);
+    }
+}

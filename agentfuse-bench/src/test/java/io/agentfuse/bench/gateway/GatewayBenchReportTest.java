@@ -1,0 +1,98 @@
+package io.agentfuse.bench.gateway;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class GatewayBenchReportTest {
+
+    private static final BenchRun DIRECT_1 = run("direct", 1, 300_000, 40, 300_000);
+    private static final BenchRun DIRECT_32 = run("direct", 32, 900_000, 400, 900_000);
+    private static final BenchRun AGENTFUSE_1 = run("agentfuse", 1, 150_000, 100, 150_000);
+    private static final BenchRun AGENTFUSE_32 = run("agentfuse", 32, 450_000, 1_000, 450_000);
+    private static final BenchRun PORTKEY_1 = run("portkey", 1, 7_000, 1_440, 7_000);
+    private static final BenchRun PORTKEY_32 = run("portkey", 32, 10_000, 42_000, 10_000);
+
+    @Test
+    void addedLatencyIsTheGatewayP50MinusTheDirectP50AtTheSameConnections() {
+        GatewayBenchReport report = report(DIRECT_1, DIRECT_32, AGENTFUSE_1, AGENTFUSE_32);
+
+        assertThat(report.addedP50Micros(AGENTFUSE_1)).contains(60L);
+        assertThat(report.addedP50Micros(AGENTFUSE_32)).contains(600L);
+    }
+
+    @Test
+    void theDirectRunAddsNothing() {
+        assertThat(report(DIRECT_1).addedP50Micros(DIRECT_1)).isEmpty();
+    }
+
+    @Test
+    void noAddedLatencyWithoutAValidDirectRun() {
+        BenchRun brokenDirect = new BenchRun("direct", 1, 1_000, 15_000_000, 40, 90, 5, 0, 100, 100_000, 1_000);
+
+        assertThat(report(brokenDirect, AGENTFUSE_1).addedP50Micros(AGENTFUSE_1)).isEmpty();
+    }
+
+    @Test
+    void printsOneRowPerRunWithItsFigures() {
+        String printed = print(report(DIRECT_1, AGENTFUSE_1));
+
+        assertThat(printed).contains("| agentfuse | 1 | 10,000 | 0.100 ms | 0.200 ms | 0.060 ms | 40.0 µs | 150.0 MiB | yes |");
+    }
+
+    @Test
+    void passesTheTargetsWhenAgentfuseBeatsThem() {
+        String printed = print(report(DIRECT_1, DIRECT_32, AGENTFUSE_1, AGENTFUSE_32, PORTKEY_1, PORTKEY_32));
+
+        assertThat(printed)
+                .contains("agentfuse 30,000, Portkey 667 = 45.0x: PASS")
+                .contains("agentfuse 0.060 ms, Portkey 1.400 ms: PASS (aim met)")
+                .contains("150.0 MiB: PASS");
+    }
+
+    @Test
+    void failsTheThroughputTargetBelowTenTimesPortkey() {
+        BenchRun slow = run("agentfuse", 32, 90_000, 1_000, 90_000);
+
+        assertThat(print(report(slow, PORTKEY_32))).contains("= 9.0x: FAIL");
+    }
+
+    @Test
+    void aTargetWithoutValidRunsIsNotPassed() {
+        BenchRun failing = new BenchRun("agentfuse", 32, 450_000, 15_000_000, 900, 4_000, 12, 0, 100, 100_000, 450_000);
+
+        String printed = print(report(failing, PORTKEY_32));
+
+        assertThat(printed).contains("n/a (no valid run of both)")
+                .contains("INVALID: agentfuse at 32 connections: 12 answers with status >= 400");
+    }
+
+    @Test
+    void anInvalidRunMakesTheReportInvalid() {
+        BenchRun failing = new BenchRun("portkey", 1, 10, 15_000_000, 900, 4_000, 0, 1, 100, 100_000, 10);
+
+        assertThat(report(DIRECT_1, failing).allValid()).isFalse();
+        assertThat(report(DIRECT_1, AGENTFUSE_1).allValid()).isTrue();
+    }
+
+    private static BenchRun run(String target, int connections, long requests, long p50Micros, long served) {
+        // 15 s runs; 40 µs of CPU per request at 100 ticks a second; 150 MiB peak.
+        return new BenchRun(target, connections, requests, 15_000_000, p50Micros, p50Micros * 2, 0, 0,
+                requests * 40 / 10_000, 153_600, served);
+    }
+
+    private static GatewayBenchReport report(BenchRun... runs) {
+        return new GatewayBenchReport(List.of(runs), 100);
+    }
+
+    private static String print(GatewayBenchReport report) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        report.print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+}
