@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -67,7 +66,6 @@ public final class CircuitBreaker {
     private final long tokenLimit;
     private final long maxRetryAfterNanos;
     private final boolean triggersUseDuration;
-    private final LongAdder rejected = new LongAdder();
     private volatile BreakerState state;
     private final BreakerListeners listeners = new BreakerListeners();
 
@@ -247,10 +245,9 @@ public final class CircuitBreaker {
         install(new ClosedState(this, clock.nanoTime()), "operator: " + reason);
     }
 
-    /** Back to the initial state: CLOSED, counters and rejection count cleared. */
+    /** Back to the initial state: CLOSED with fresh counters, the backoff of repeated trips forgotten. */
     public void reset() {
         install(new ClosedState(this, clock.nanoTime()), "reset");
-        rejected.reset();
     }
 
     /**
@@ -297,7 +294,6 @@ public final class CircuitBreaker {
     }
 
     void rejected() {
-        rejected.increment();
         listeners.rejected(this);
     }
 
@@ -333,18 +329,12 @@ public final class CircuitBreaker {
         return state.kind();
     }
 
-    /** Calls rejected since creation or the last {@link #reset()}. */
-    public long rejectedCalls() {
-        return rejected.sum();
-    }
-
     /** State, reason, open-until and counters, for operators. */
     public CircuitBreakerSnapshot snapshot() {
         BreakerState current = state;
         long now = clock.nanoTime();
         Map<String, Long> counts = new LinkedHashMap<>();
         current.addCounts(counts, now);
-        counts.put("rejected", rejected.sum());
         long until = current.openUntilNanos();
         Instant openUntil = until == Long.MIN_VALUE ? null : Instant.ofEpochMilli(clock.epochMillisAt(until));
         return new CircuitBreakerSnapshot(name, current.kind(), current.reason(), openUntil, counts);

@@ -10,7 +10,8 @@ import java.util.Map;
  * @param state     its state
  * @param reason    why it is in that state ("" for a plain CLOSED)
  * @param openUntil when an OPEN breaker lets calls through again; {@code null} otherwise
- * @param counts    trigger streaks, window sizes, probes, and {@code rejected}: calls rejected so far
+ * @param counts    trigger streaks, window sizes and probes (rejections are counted by a
+ *                  {@link io.agentfuse.core.event.RejectionCounter} when one listens)
  */
 public record CircuitBreakerSnapshot(String name, CircuitState state, String reason, Instant openUntil,
                                      Map<String, Long> counts) {

@@ -56,7 +56,7 @@ class HalfOpenBreakerTest {
         List<Boolean> granted = Race.run(16, breaker::tryAcquirePermission);
 
         assertThat(granted).filteredOn(Boolean::booleanValue).hasSize(3);
-        assertThat(breaker.rejectedCalls()).isEqualTo(13);
+        assertThat(listener.rejected()).isEqualTo(13);
         assertThat(breaker.state()).isEqualTo(CircuitState.HALF_OPEN);
         assertThat(listener.transitionsTo(CircuitState.HALF_OPEN)).hasSize(1);
     }

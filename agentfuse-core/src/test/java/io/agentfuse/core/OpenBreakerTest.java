@@ -1,5 +1,6 @@
 package io.agentfuse.core;
 
+import io.agentfuse.core.event.RejectionCounter;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -138,13 +139,16 @@ class OpenBreakerTest {
     }
 
     @Test
-    void countsRejectedCalls() {
+    void aRejectionCounterCountsEveryRejectedCall() {
+        RejectionCounter rejections = new RejectionCounter();
+        breaker.addListener(rejections);
+
         for (int i = 0; i < 4; i++) {
             breaker.execute(this::search, open -> "unavailable");
         }
 
-        assertThat(breaker.rejectedCalls()).isEqualTo(4);
-        assertThat(breaker.snapshot().counts()).containsEntry("rejected", 4L);
+        assertThat(rejections.rejected(breaker.name())).isEqualTo(4);
+        assertThat(rejections.rejected("some other breaker")).isZero();
     }
 
     @Test

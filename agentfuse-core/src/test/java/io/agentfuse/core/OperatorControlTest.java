@@ -74,7 +74,6 @@ class OperatorControlTest {
 
         assertThat(invocations).hasValue(10);
         assertThat(breaker.state()).isEqualTo(CircuitState.DISABLED);
-        assertThat(breaker.rejectedCalls()).isZero();
     }
 
     @Test
@@ -101,28 +100,14 @@ class OperatorControlTest {
     }
 
     @Test
-    void closeKeepsTheRejectedCount() {
+    void resetClosesTheBreakerWithFreshCounters() {
         fail(3);
         breaker.tryAcquirePermission();
-
-        breaker.close("fixed by hand");
-
-        assertThat(breaker.rejectedCalls()).isEqualTo(1);
-    }
-
-    @Test
-    void resetClearsTheRejectedCount() {
-        fail(3);
-        for (int i = 0; i < 3; i++) {
-            breaker.tryAcquirePermission();
-        }
-        assertThat(breaker.rejectedCalls()).isEqualTo(3);
 
         breaker.reset();
 
         assertThat(breaker.state()).isEqualTo(CircuitState.CLOSED);
-        assertThat(breaker.rejectedCalls()).isZero();
-        assertThat(breaker.snapshot().counts()).containsEntry("rejected", 0L);
+        assertThat(breaker.snapshot().counts()).containsEntry("consecutiveErrors", 0L);
     }
 
     @Test

@@ -2,7 +2,9 @@ package io.agentfuse.gateway.admin;
 
 import io.agentfuse.core.CircuitBreaker;
 import io.agentfuse.core.CircuitBreakerRegistry;
+import io.agentfuse.core.event.RejectionCounter;
 import io.agentfuse.gateway.http.GatewayErrors;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -36,11 +38,13 @@ public final class BreakerAdminHandler {
 
     private final CircuitBreakerRegistry registry;
     private final AdminAuthorization authorization;
+    private final RejectionCounter rejections = new RejectionCounter();
 
     /** Handles the breakers of {@code registry}; operations need {@code adminToken} (empty: read-only). */
     public BreakerAdminHandler(CircuitBreakerRegistry registry, Supplier<String> adminToken) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.authorization = new AdminAuthorization(adminToken);
+        registry.addListener(rejections);
     }
 
     /** Adds the routes to {@code router}. */
@@ -51,12 +55,14 @@ public final class BreakerAdminHandler {
     }
 
     private void list(RoutingContext ctx) {
-        json(ctx, 200, BreakerJson.list(registry.all().stream().map(CircuitBreaker::snapshot).toList()));
+        JsonArray breakers = new JsonArray();
+        registry.all().forEach(breaker -> breakers.add(view(breaker)));
+        json(ctx, 200, new JsonObject().put("breakers", breakers));
     }
 
     private void one(RoutingContext ctx) {
         String name = decode(ctx.request().path().substring(PREFIX.length()));
-        find(ctx, name).ifPresent(breaker -> json(ctx, 200, BreakerJson.of(breaker.snapshot())));
+        find(ctx, name).ifPresent(breaker -> json(ctx, 200, view(breaker)));
     }
 
     private void operate(RoutingContext ctx) {
@@ -76,11 +82,21 @@ public final class BreakerAdminHandler {
             switch (action) {
                 case "open" -> breaker.forceOpen(reason);
                 case "close" -> breaker.close(reason);
-                case "reset" -> breaker.reset();
+                case "reset" -> {
+                    breaker.reset();
+                    rejections.reset(breaker.name());
+                }
                 default -> breaker.disable(reason);
             }
-            json(ctx, 200, BreakerJson.of(breaker.snapshot()));
+            json(ctx, 200, view(breaker));
         });
+    }
+
+    /** The breaker's snapshot, its counts completed with the calls it rejected. */
+    private JsonObject view(CircuitBreaker breaker) {
+        JsonObject json = BreakerJson.of(breaker.snapshot());
+        json.getJsonObject("counts").put("rejected", rejections.rejected(breaker.name()));
+        return json;
     }
 
     private static boolean isAction(String action) {

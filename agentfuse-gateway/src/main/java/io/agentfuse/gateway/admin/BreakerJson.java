@@ -35,13 +35,6 @@ public final class BreakerJson {
                 .put("counts", counts(snapshot.counts()));
     }
 
-    /** {@code {"breakers": [...]}}, in the given order. */
-    public static JsonObject list(Collection<CircuitBreakerSnapshot> snapshots) {
-        JsonArray breakers = new JsonArray();
-        snapshots.forEach(snapshot -> breakers.add(of(snapshot)));
-        return new JsonObject().put("breakers", breakers);
-    }
-
     /** One state transition, as the event stream sends it. */
     public static JsonObject of(StateTransition transition) {
         return new JsonObject()

@@ -134,6 +134,20 @@ class AdminApiTest {
     }
 
     @Test
+    void countsTheCallsABreakerRejectedUntilAnOperatorResetsIt() {
+        harness = GatewayHarness.start();
+        operate("/admin/breakers/model:claude-sonnet-4/open", TOKEN);
+        harness.client.post("/v1/messages", anthropicRequest("claude-sonnet-4", false));
+        harness.client.post("/v1/messages", anthropicRequest("claude-sonnet-4", false));
+
+        JsonObject counts = harness.client.get("/admin/breakers/model:claude-sonnet-4").json().getJsonObject("counts");
+        JsonObject afterReset = operate("/admin/breakers/model:claude-sonnet-4/reset", TOKEN).json().getJsonObject("counts");
+
+        assertThat(counts.getLong("rejected")).isEqualTo(2);
+        assertThat(afterReset.getLong("rejected")).isZero();
+    }
+
+    @Test
     void closeResetAndDisableEachSetTheirState() {
         harness = GatewayHarness.start();
         String breaker = "/admin/breakers/model%3Aclaude-sonnet-4";
