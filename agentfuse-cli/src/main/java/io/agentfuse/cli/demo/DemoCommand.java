@@ -24,7 +24,7 @@ import java.util.concurrent.Callable;
  * }</pre>
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Plays the seeds' failure stories against a mock provider through the gateway.",
+        description = {"Play the seeds' failure stories against a mock provider through the gateway.",
                 "Scenarios: storm, rate-limit, token-overuse, context, permissions."})
 public final class DemoCommand implements Callable<Integer> {
 
