@@ -60,9 +60,18 @@ public final class OpenAiRequestWriter {
     }
 
     private static JsonObject assistant(ChatMessage message) {
+        return assistantMessage(message.content());
+    }
+
+    /**
+     * An OpenAI assistant message of {@code parts}: their text joined, their tool calls as
+     * {@code tool_calls}, and {@code content: null} when there are calls but no text (as OpenAI
+     * writes it). Shared by requests (history) and responses (the answer).
+     */
+    static JsonObject assistantMessage(List<ContentPart> parts) {
         StringBuilder text = new StringBuilder();
         JsonArray calls = new JsonArray();
-        for (ContentPart part : message.content()) {
+        for (ContentPart part : parts) {
             if (part instanceof ContentPart.Text t) {
                 text.append(t.text());
             } else if (part instanceof ContentPart.ToolCall call) {

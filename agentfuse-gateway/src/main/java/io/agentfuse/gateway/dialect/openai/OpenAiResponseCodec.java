@@ -54,22 +54,7 @@ public final class OpenAiResponseCodec {
 
     /** The {@code chat.completion} body of {@code response}. */
     public static JsonObject write(ChatResponse response) {
-        StringBuilder text = new StringBuilder();
-        JsonArray calls = new JsonArray();
-        for (ContentPart part : response.content()) {
-            if (part instanceof ContentPart.Text t) {
-                text.append(t.text());
-            } else if (part instanceof ContentPart.ToolCall call) {
-                calls.add(new JsonObject().put("id", call.id()).put("type", "function")
-                        .put("function", new JsonObject().put("name", call.name()).put("arguments", call.arguments())));
-            }
-        }
-        JsonObject message = new JsonObject().put("role", "assistant")
-                .put("content", text.length() == 0 && !calls.isEmpty() ? null : text.toString())
-                .put("refusal", null);
-        if (!calls.isEmpty()) {
-            message.put("tool_calls", calls);
-        }
+        JsonObject message = OpenAiRequestWriter.assistantMessage(response.content()).put("refusal", null);
         return new JsonObject()
                 .put("id", response.id())
                 .put("object", "chat.completion")
