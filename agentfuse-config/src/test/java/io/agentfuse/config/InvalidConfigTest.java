@@ -59,6 +59,8 @@ class InvalidConfigTest {
                         "must be between 0 and 65535, but was 70000"),
                 new Case("negative count", yaml("breakers:", "  b:", "    consecutive5xx: -1"),
                         "breakers.b.consecutive5xx", 3, "must be >= 1, but was -1"),
+                new Case("a token limit written as tokenOveruse's count", yaml("breakers:", "  b:", "    tokenOveruse: 50000"),
+                        "breakers.b.tokenOveruse", 3, "write {maxTokensPerCall: 50000} for a limit of that many tokens per call"),
                 new Case("zero halfOpenRequests", yaml("breakers:", "  b:", "    halfOpenRequests: 0"),
                         "breakers.b.halfOpenRequests", 3, "must be >= 1, but was 0"),
                 new Case("zero failureThreshold", yaml("tools:", "  web_search:",

@@ -28,6 +28,8 @@ final class BreakerBinder {
     private static final String FAILURE_THRESHOLD = "failureThreshold";
     private static final String CONSECUTIVE_ERRORS = "consecutiveErrors";
     private static final String WINDOW = "a number of calls like 20 or a duration like 60s";
+    /** More over-budget calls in a row than anyone means: such a number is a token limit written short. */
+    private static final int MAX_TOKEN_OVERUSE_COUNT = 1_000;
     private static final String COUNT_TRIGGER = "a count like 3, a map like {count: 3}, or off";
 
     private BreakerBinder() {
@@ -91,11 +93,25 @@ final class BreakerBinder {
 
     private static Optional<TokenOveruse> tokenOveruse(MapReader section, Optional<TokenOveruse> fallback) {
         TokenOveruse template = fallback.orElse(ConfigDefaults.TOKEN_OVERUSE);
+        if (looksLikeATokenLimit(section.find("tokenOveruse"))) {
+            // "A bare number is its count" would turn tokenOveruse: 50000 into 50 000 calls in a row.
+            section.error("tokenOveruse", "a bare number is the count of over-budget calls in a row, not a token limit;"
+                    + " write {maxTokensPerCall: " + ((ScalarNode) section.find("tokenOveruse").orElseThrow()).text()
+                    + "} for a limit of that many tokens per call");
+            return fallback;
+        }
         return trigger(section, "tokenOveruse", fallback,
                 count -> new TokenOveruse(template.maxTokensPerCall(), count),
                 map -> new TokenOveruse(
                         map.longInteger("maxTokensPerCall", template.maxTokensPerCall(), 1, Long.MAX_VALUE),
                         map.integer("count", template.count(), 1, Integer.MAX_VALUE)));
+    }
+
+    private static boolean looksLikeATokenLimit(Optional<Node> node) {
+        return node.filter(ScalarNode.class::isInstance)
+                .flatMap(scalar -> ScalarFormats.integer(((ScalarNode) scalar).text()))
+                .filter(count -> count > MAX_TOKEN_OVERUSE_COUNT)
+                .isPresent();
     }
 
     private static Optional<FailureRate> failureRate(MapReader section, Optional<FailureRate> fallback) {
