@@ -66,6 +66,9 @@ final class AsyncExecution<T> {
     }
 
     private void invoke() {
+        if (attempt == 1) {
+            guard.depositToBudget();
+        }
         long start = guard.clock().nanoTime();
         CompletableFuture<T> attemptFuture;
         try {

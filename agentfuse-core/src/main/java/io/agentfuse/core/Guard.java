@@ -80,17 +80,13 @@ public final class Guard {
 
     /** Runs {@code call} under the guard; returns its result or throws the last error. */
     public <T> T execute(Supplier<T> call) {
-        RetryBudget budget = retry.budget();
-        if (budget != null) {
-            budget.deposit();
-        }
         long deadline = deadlineFromNow();
         long previousDelay = retry.initialDelay().toNanos();
         RuntimeException lastFailure = null;
         for (int attempt = 1; ; attempt++) {
             T result;
             try {
-                result = attempt(call);
+                result = attempt(call, attempt == 1);
             } catch (CircuitOpenException | BulkheadFullException rejected) {
                 // A retry refused by the breaker (opened meanwhile by another caller) or a full
                 // bulkhead: the caller learns more from the failure that led to the retry.
@@ -135,7 +131,7 @@ public final class Guard {
         }
     }
 
-    private <T> T attempt(Supplier<T> call) {
+    private <T> T attempt(Supplier<T> call, boolean first) {
         if (breaker != null) {
             breaker.acquirePermission();
         }
@@ -146,6 +142,9 @@ public final class Guard {
                 releaseBreakerPermission();
                 throw full;
             }
+        }
+        if (first) {
+            depositToBudget();
         }
         // The clock is read only when the breaker would use the duration: two reads cost more
         // than the rest of a successful attempt.
@@ -187,14 +186,22 @@ public final class Guard {
      * the cancelled attempt is not held against the breaker (its permission is given back).
      */
     public <T> CompletableFuture<T> executeAsync(Supplier<? extends CompletionStage<T>> call) {
-        RetryBudget budget = retry.budget();
-        if (budget != null) {
-            budget.deposit();
-        }
         return new AsyncExecution<>(this, call, deadlineFromNow()).start();
     }
 
     // ---------------------------------------------------------------- shared by both paths
+
+    /**
+     * Counts a call in the retry budget once its first attempt is really made: a call that the
+     * breaker or bulkhead turned away sent nothing, and counting it would let an outage (every
+     * call rejected) raise everybody's retry allowance.
+     */
+    void depositToBudget() {
+        RetryBudget budget = retry.budget();
+        if (budget != null) {
+            budget.deposit();
+        }
+    }
 
     /**
      * The wait before the next attempt, or -1 to give up: no attempts left, an outcome not worth

@@ -1,6 +1,8 @@
 package io.agentfuse.core.scenario;
 
 import io.agentfuse.core.AttemptLog;
+import io.agentfuse.core.CircuitBreaker;
+import io.agentfuse.core.CircuitBreakerConfig;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.ManualClock;
@@ -67,6 +69,25 @@ class OutageRetryBudgetTest {
         assertThat(results).allMatch(CompletableFuture::isCompletedExceptionally);
         assertThat(log.count() - CALLS).isLessThanOrEqualTo(CALLS / 5);
         assertThat(clock.pendingTasks()).isZero();
+    }
+
+    @Test
+    void callsTurnedAwayByAnOpenBreakerDoNotRaiseTheRetryAllowance() {
+        // Given a budget shared by a guard whose breaker is open and one that still calls
+        RetryBudget budget = RetryBudget.of(0.2, 0, TTL, clock);
+        CircuitBreaker open = CircuitBreaker.of("model:down", CircuitBreakerConfig.defaults(), clock);
+        open.forceOpen("outage");
+        Guard rejected = Guard.builder("model:down").circuitBreaker(open)
+                .retry(RetryPolicy.builder().budget(budget).build()).manualClock(clock).build();
+
+        // When a thousand calls are turned away without being made
+        for (int call = 0; call < CALLS; call++) {
+            catchThrowable(() -> rejected.execute(() -> "never called"));
+        }
+
+        // Then they bought no retries
+        assertThat(budget.available()).isZero();
+        assertThat(budget.tryWithdraw()).isFalse();
     }
 
     /**
