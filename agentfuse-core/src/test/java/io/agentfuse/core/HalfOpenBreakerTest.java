@@ -207,4 +207,37 @@ class HalfOpenBreakerTest {
 
         assertThat(answer).isEqualTo("rejected in HALF_OPEN");
     }
+
+    @Test
+    void aLateAnswerOfACallAdmittedBeforeTheTripDoesNotCloseTheBreakerWithoutAProbe() {
+        // Given a call admitted while CLOSED, still running when the breaker trips and half-opens
+        CircuitBreaker breaker = breaker(CircuitBreakerConfig.builder());
+        assertThat(breaker.tryAcquirePermission()).isTrue();
+        breaker.onOutcome(Outcome.SERVER_ERROR, FAST);
+        breaker.transitionToHalfOpen();
+
+        // When that slow call finally succeeds, before any probe was let through
+        breaker.onOutcome(Outcome.SUCCESS, FAST);
+
+        // Then it proves nothing about the recovery: the breaker still waits for its probe
+        assertThat(breaker.state()).isEqualTo(CircuitState.HALF_OPEN);
+        assertThat(breaker.tryAcquirePermission()).as("the probe is still available").isTrue();
+    }
+
+    @Test
+    void releasesFromAnExpiredProbeNeverRaiseTheProbesAboveHalfOpenRequests() {
+        // Given a probe that went unanswered past probeTimeout, and a new probe taking its place
+        CircuitBreaker breaker = halfOpen(CircuitBreakerConfig.builder().probeTimeout(Duration.ofMinutes(1)));
+        assertThat(breaker.tryAcquirePermission()).as("the first probe").isTrue();
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(breaker.tryAcquirePermission()).as("a fresh probe after expiry").isTrue();
+
+        // When both the old probe and the new one give their permits back
+        breaker.releasePermission();
+        breaker.releasePermission();
+
+        // Then only the one permit outstanding comes back: still one probe at a time
+        assertThat(breaker.tryAcquirePermission()).isTrue();
+        assertThat(breaker.tryAcquirePermission()).as("still one probe at a time").isFalse();
+    }
 }
