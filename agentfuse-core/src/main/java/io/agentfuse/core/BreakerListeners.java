@@ -9,33 +9,62 @@ import java.util.function.Supplier;
 
 /**
  * The listeners of one breaker, and the one place that calls them. Reading the copy-on-write
- * array is one volatile read, so with no listener an event costs nothing more; a listener that
- * throws is ignored, because it must never break the call, rejection or transition it observes.
+ * array is one volatile read, so with no listener an event costs nothing more, and recorded calls
+ * are handed only to the listeners that override {@code onCallRecorded}; a listener that throws
+ * is ignored, because it must never break the call, rejection or transition it observes.
  */
 final class BreakerListeners {
 
     private static final CircuitBreakerListener[] NONE = new CircuitBreakerListener[0];
 
     private volatile CircuitBreakerListener[] listeners = NONE;
+    /** The listeners that override {@code onCallRecorded}: only they make every call pay. */
+    private volatile CircuitBreakerListener[] recording = NONE;
 
-    boolean isEmpty() {
-        return listeners.length == 0;
+    /** Whether a listener wants each recorded call (and so its duration). */
+    boolean wantsRecordedCalls() {
+        return recording.length != 0;
     }
 
     synchronized void add(CircuitBreakerListener listener) {
         Objects.requireNonNull(listener, "listener");
-        CircuitBreakerListener[] next = Arrays.copyOf(listeners, listeners.length + 1);
-        next[next.length - 1] = listener;
-        listeners = next;
+        listeners = appended(listeners, listener);
+        if (overridesOnCallRecorded(listener)) {
+            recording = appended(recording, listener);
+        }
     }
 
     synchronized void remove(CircuitBreakerListener listener) {
-        listeners = Arrays.stream(listeners).filter(existing -> existing != listener)
-                .toArray(CircuitBreakerListener[]::new);
+        listeners = without(listeners, listener);
+        recording = without(recording, listener);
+    }
+
+    private static CircuitBreakerListener[] appended(CircuitBreakerListener[] array, CircuitBreakerListener listener) {
+        CircuitBreakerListener[] next = Arrays.copyOf(array, array.length + 1);
+        next[next.length - 1] = listener;
+        return next;
+    }
+
+    private static CircuitBreakerListener[] without(CircuitBreakerListener[] array, CircuitBreakerListener listener) {
+        return Arrays.stream(array).filter(existing -> existing != listener).toArray(CircuitBreakerListener[]::new);
+    }
+
+    /**
+     * Whether {@code listener} does anything with recorded calls. A listener that only counts
+     * rejections or watches transitions (the admin API's, a dashboard's) must not make every
+     * call read the clock twice and run a loop.
+     */
+    private static boolean overridesOnCallRecorded(CircuitBreakerListener listener) {
+        try {
+            return listener.getClass().getMethod("onCallRecorded", CircuitBreaker.class, Outcome.class, long.class)
+                    .getDeclaringClass() != CircuitBreakerListener.class;
+        } catch (NoSuchMethodException impossible) {
+            return true;
+        }
     }
 
     void recorded(CircuitBreaker breaker, Outcome outcome, long durationNanos) {
-        for (CircuitBreakerListener listener : listeners) {
+        for (CircuitBreakerListener listener : recording) {
             try {
                 listener.onCallRecorded(breaker, outcome, durationNanos);
             } catch (RuntimeException ignored) {

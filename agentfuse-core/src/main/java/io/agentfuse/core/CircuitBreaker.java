@@ -164,7 +164,7 @@ public final class CircuitBreaker {
      * times are recorded as not measured (-1).
      */
     boolean timesCalls() {
-        return triggersUseDuration || !listeners.isEmpty();
+        return triggersUseDuration || listeners.wantsRecordedCalls();
     }
 
     private long elapsedSince(boolean timed, long start) {

@@ -152,4 +152,31 @@ class CircuitBreakerEventsTest {
         assertThat(listener.transitions()).isEmpty();
         assertThat(listener.rejected()).isZero();
     }
+
+    @Test
+    void onlyAListenerOfRecordedCallsMakesTheBreakerTimeItsCalls() {
+        // Given a breaker whose triggers judge no durations
+        CircuitBreaker untimed = CircuitBreaker.of("model", CircuitBreakerConfig.builder()
+                .trigger(Trigger.consecutiveErrors(3)).build(), clock);
+
+        // When a listener of rejections and transitions only is added, calls stay untimed
+        untimed.addListener(new io.agentfuse.core.event.RejectionCounter());
+        untimed.addListener(new CircuitBreakerListener() {
+            @Override
+            public void onStateTransition(StateTransition event) {
+            }
+        });
+        assertThat(untimed.timesCalls()).isFalse();
+
+        // Then a listener of recorded calls makes them timed, and removing it undoes that
+        untimed.addListener(listener);
+        assertThat(untimed.timesCalls()).isTrue();
+        untimed.executeSupplier(() -> {
+            clock.advance(Duration.ofMillis(250));
+            return "done";
+        });
+        assertThat(listener.durations()).containsExactly(Duration.ofMillis(250).toNanos());
+        untimed.removeListener(listener);
+        assertThat(untimed.timesCalls()).isFalse();
+    }
 }
