@@ -10,6 +10,9 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -46,9 +49,8 @@ public final class GatewayMetrics {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final CircuitBreakerRegistry breakers;
     private final Set<String> watchedBreakers = ConcurrentHashMap.newKeySet();
-    private final Map<RequestKey, Counter> requests = new ConcurrentHashMap<>();
-    private final Map<DurationKey, Timer> durations = new ConcurrentHashMap<>();
-    private final Map<AttemptKey, Counter> attempts = new ConcurrentHashMap<>();
+    private final Map<List<String>, Counter> counters = new ConcurrentHashMap<>();
+    private final Map<List<String>, Timer> timers = new ConcurrentHashMap<>();
 
     /** Metrics that also report the state of every breaker of {@code breakers}. */
     public GatewayMetrics(CircuitBreakerRegistry breakers) {
@@ -58,11 +60,9 @@ public final class GatewayMetrics {
 
     /** Records one answered model request. */
     public void request(String model, String dialect, int status, long durationNanos) {
-        requests.computeIfAbsent(new RequestKey(model, dialect, status), key ->
-                Counter.builder("agentfuse.requests").description("Model requests answered by the gateway")
-                        .tags("model", model, "dialect", dialect, "status", Integer.toString(status))
-                        .register(registry)).increment();
-        durations.computeIfAbsent(new DurationKey(model, dialect), key ->
+        counter("agentfuse.requests", "Model requests answered by the gateway",
+                "model", model, "dialect", dialect, "status", Integer.toString(status)).increment();
+        timers.computeIfAbsent(List.of(model, dialect), key ->
                 Timer.builder("agentfuse.request.duration").description("Time to answer a model request")
                         .tags("model", model, "dialect", dialect)
                         .register(registry)).record(durationNanos, TimeUnit.NANOSECONDS);
@@ -70,35 +70,33 @@ public final class GatewayMetrics {
 
     /** Records one call to a provider for {@code model} that ended as {@code outcome}. */
     public void upstreamAttempt(String model, Outcome outcome) {
-        attempts.computeIfAbsent(new AttemptKey(model, outcome), key ->
-                Counter.builder("agentfuse.upstream.attempts").description("Calls to model providers")
-                        .tags("model", model, "outcome", outcome.name())
-                        .register(registry)).increment();
-    }
-
-    // Meters are looked up per request; building and registering one each time cost more than
-    // the rest of the bookkeeping. The tags are bounded (configured models), so are these maps.
-    private record RequestKey(String model, String dialect, int status) {
-    }
-
-    private record DurationKey(String model, String dialect) {
-    }
-
-    private record AttemptKey(String model, Outcome outcome) {
+        counter("agentfuse.upstream.attempts", "Calls to model providers", "model", model, "outcome", outcome.name())
+                .increment();
     }
 
     /** Records that the step {@code model} was passed over for {@code reason} (e.g. circuit_open). */
     public void fallback(String model, String reason) {
-        Counter.builder("agentfuse.fallbacks").description("Fallback steps passed over")
-                .tags("model", model, "reason", reason)
-                .register(registry).increment();
+        counter("agentfuse.fallbacks", "Fallback steps passed over", "model", model, "reason", reason).increment();
     }
 
     /** Records a stream from {@code model} that broke after its first byte. */
     public void streamInterrupted(String model) {
-        Counter.builder("agentfuse.stream.interruptions").description("Streams that failed after the first byte")
-                .tags("model", model)
-                .register(registry).increment();
+        counter("agentfuse.stream.interruptions", "Streams that failed after the first byte", "model", model)
+                .increment();
+    }
+
+    /**
+     * The counter {@code name} with {@code tags} (name, value, name, value, ...), registered on first
+     * use. Meters are looked up per request, and building and registering one each time cost more
+     * than the rest of the bookkeeping; the tag values are bounded (configured models, outcomes),
+     * so this cache is too.
+     */
+    private Counter counter(String name, String description, String... tags) {
+        List<String> key = new ArrayList<>(tags.length + 1);
+        key.add(name);
+        key.addAll(Arrays.asList(tags));
+        return counters.computeIfAbsent(key, ignored ->
+                Counter.builder(name).description(description).tags(tags).register(registry));
     }
 
     /** The Prometheus text exposition of every metric. */
