@@ -4,6 +4,7 @@ import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.ConfigLoader;
 import io.agentfuse.gateway.GatewayServer;
 import io.agentfuse.gateway.mock.MockProvider;
+import io.agentfuse.gateway.mock.RecordedRequest;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
@@ -15,7 +16,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -53,7 +56,7 @@ final class DemoStage implements AutoCloseable {
         }
     }
 
-    private static <T> T await(java.util.concurrent.CompletableFuture<T> future) throws Exception {
+    private static <T> T await(CompletableFuture<T> future) throws Exception {
         return future.get(30, TimeUnit.SECONDS);
     }
 
@@ -72,6 +75,13 @@ final class DemoStage implements AutoCloseable {
     /** The mock provider, to script what the upstream models answer. */
     MockProvider mock() {
         return mock;
+    }
+
+    /** The requests the mock provider received for the upstream model {@code upstreamModel}, oldest first. */
+    List<RecordedRequest> requestsFor(String upstreamModel) {
+        return mock.requests().stream()
+                .filter(request -> request.jsonBody().map(body -> upstreamModel.equals(body.getString("model"))).orElse(false))
+                .toList();
     }
 
     /** Sends an OpenAI-dialect chat request for {@code model} with {@code messages}. */

@@ -71,9 +71,7 @@ final class StormScenario implements Scenario {
     }
 
     private static void narrateAttempts(DemoStage stage, Timeline timeline) {
-        List<RecordedRequest> attempts = stage.mock().requests().stream()
-                .filter(request -> request.jsonBody().map(body -> UPSTREAM.equals(body.getString("model"))).orElse(false))
-                .toList();
+        List<RecordedRequest> attempts = stage.requestsFor(UPSTREAM);
         String[] backoffs = {"", " (backoff 2 s)", " (backoff 4 s)", " (backoff 8 s)"};
         for (int i = 0; i < attempts.size(); i++) {
             String gap = i == 0 ? "" : ", " + timeline.seed(Duration.between(attempts.get(i - 1).receivedAt(),
@@ -83,8 +81,6 @@ final class StormScenario implements Scenario {
     }
 
     private static int upstreamCalls(DemoStage stage) {
-        return (int) stage.mock().requests().stream()
-                .filter(request -> request.jsonBody().map(body -> UPSTREAM.equals(body.getString("model"))).orElse(false))
-                .count();
+        return stage.requestsFor(UPSTREAM).size();
     }
 }

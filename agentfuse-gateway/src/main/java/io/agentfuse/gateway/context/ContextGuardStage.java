@@ -23,6 +23,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.stream.Collectors;
 
@@ -107,8 +108,10 @@ public final class ContextGuardStage implements ContextStage {
             return chat;
         }
         try {
+            // Without a summariser the ladder only snips, which completes before prepare returns:
+            // join() waits for nothing and never blocks the event loop.
             return snipOnly.prepare(chat, target(step)).toCompletableFuture().join().request();
-        } catch (java.util.concurrent.CompletionException e) {
+        } catch (CompletionException e) {
             if (OutcomeClassifier.unwrap(e) instanceof ContextWindowFullException full) {
                 throw new GatewayException(GatewayError.CONTEXT_WINDOW_FULL, message(full));
             }
