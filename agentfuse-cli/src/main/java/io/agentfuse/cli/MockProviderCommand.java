@@ -1,6 +1,6 @@
 package io.agentfuse.cli;
 
-import io.agentfuse.gateway.mock.MockProvider;
+import io.agentfuse.mock.MockProvider;
 import io.vertx.core.Vertx;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;

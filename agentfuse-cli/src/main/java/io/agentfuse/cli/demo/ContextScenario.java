@@ -3,7 +3,7 @@ package io.agentfuse.cli.demo;
 import io.agentfuse.agent.conversation.Conversation;
 import io.agentfuse.agent.conversation.Message;
 import io.agentfuse.agent.tokens.TokenCounter;
-import io.agentfuse.gateway.mock.MockStep;
+import io.agentfuse.mock.MockStep;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 

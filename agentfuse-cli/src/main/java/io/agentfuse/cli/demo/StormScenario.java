@@ -1,7 +1,7 @@
 package io.agentfuse.cli.demo;
 
-import io.agentfuse.gateway.mock.MockStep;
-import io.agentfuse.gateway.mock.RecordedRequest;
+import io.agentfuse.mock.MockStep;
+import io.agentfuse.mock.RecordedRequest;
 import io.vertx.core.json.JsonObject;
 
 import java.time.Duration;

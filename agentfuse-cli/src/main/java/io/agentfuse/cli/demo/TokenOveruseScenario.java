@@ -1,6 +1,6 @@
 package io.agentfuse.cli.demo;
 
-import io.agentfuse.gateway.mock.MockStep;
+import io.agentfuse.mock.MockStep;
 import io.vertx.core.json.JsonObject;
 
 /**

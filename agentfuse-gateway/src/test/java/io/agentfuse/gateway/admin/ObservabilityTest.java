@@ -1,6 +1,6 @@
 package io.agentfuse.gateway.admin;
 
-import io.agentfuse.gateway.mock.MockStep;
+import io.agentfuse.mock.MockStep;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.sse.SseParser;
 import io.agentfuse.gateway.testing.Await;

@@ -1,5 +1,7 @@
 package io.agentfuse.gateway.mock;
 
+import io.agentfuse.mock.*;
+
 import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.sse.SseParser;
 import io.agentfuse.gateway.testing.Await;

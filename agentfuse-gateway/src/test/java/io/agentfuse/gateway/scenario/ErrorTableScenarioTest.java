@@ -1,7 +1,7 @@
 package io.agentfuse.gateway.scenario;
 
 import io.agentfuse.core.CircuitState;
-import io.agentfuse.gateway.mock.MockStep;
+import io.agentfuse.mock.MockStep;
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayHarness;
 import io.vertx.core.buffer.Buffer;

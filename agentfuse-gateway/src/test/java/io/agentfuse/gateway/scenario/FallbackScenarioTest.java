@@ -1,6 +1,6 @@
 package io.agentfuse.gateway.scenario;
 
-import io.agentfuse.gateway.mock.MockStep;
+import io.agentfuse.mock.MockStep;
 import io.agentfuse.gateway.testing.Eventually;
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayClient.StreamReply;

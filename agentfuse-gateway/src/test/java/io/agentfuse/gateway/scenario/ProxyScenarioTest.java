@@ -1,7 +1,7 @@
 package io.agentfuse.gateway.scenario;
 
-import io.agentfuse.gateway.mock.MockStep;
-import io.agentfuse.gateway.mock.RecordedRequest;
+import io.agentfuse.mock.MockStep;
+import io.agentfuse.mock.RecordedRequest;
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayClient.StreamReply;
 import io.agentfuse.gateway.testing.GatewayHarness;

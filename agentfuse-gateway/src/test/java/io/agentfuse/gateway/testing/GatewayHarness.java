@@ -5,7 +5,7 @@ import io.agentfuse.config.ConfigLoader;
 import io.agentfuse.core.CircuitBreaker;
 import io.agentfuse.gateway.GatewayOptions;
 import io.agentfuse.gateway.GatewayServer;
-import io.agentfuse.gateway.mock.MockProvider;
+import io.agentfuse.mock.MockProvider;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -1,6 +1,5 @@
-package io.agentfuse.gateway.mock;
+package io.agentfuse.mock;
 
-import io.agentfuse.gateway.sse.SseEvent;
 import io.vertx.core.json.JsonObject;
 
 import java.util.List;
@@ -24,16 +23,16 @@ interface MockDialect {
     JsonObject error(int status);
 
     /** The events sent together with the first streamed piece. */
-    List<SseEvent> opening(MockStep step, String model, StreamIds ids);
+    List<MockEvent> opening(MockStep step, String model, StreamIds ids);
 
     /** The events carrying one streamed piece of text. */
-    List<SseEvent> text(String piece, StreamIds ids);
+    List<MockEvent> text(String piece, StreamIds ids);
 
     /** The events carrying the step's tool calls, after the text. */
-    List<SseEvent> toolCalls(MockStep step, StreamIds ids);
+    List<MockEvent> toolCalls(MockStep step, StreamIds ids);
 
     /** The events that end the stream (finish reason, usage, end marker). */
-    List<SseEvent> closing(MockStep step, StreamIds ids);
+    List<MockEvent> closing(MockStep step, StreamIds ids);
 
     /**
      * What stays constant over one streamed answer.

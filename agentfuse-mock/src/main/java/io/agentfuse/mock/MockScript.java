@@ -1,4 +1,4 @@
-package io.agentfuse.gateway.mock;
+package io.agentfuse.mock;
 
 import java.util.ArrayDeque;
 import java.util.Deque;

@@ -1,7 +1,6 @@
-package io.agentfuse.gateway.mock;
+package io.agentfuse.mock;
 
-import io.agentfuse.gateway.mock.MockStep.MockToolCall;
-import io.agentfuse.gateway.sse.SseEvent;
+import io.agentfuse.mock.MockStep.MockToolCall;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -65,18 +64,18 @@ final class OpenAiMockDialect implements MockDialect {
     }
 
     @Override
-    public List<SseEvent> opening(MockStep step, String model, StreamIds ids) {
+    public List<MockEvent> opening(MockStep step, String model, StreamIds ids) {
         return List.of(chunk(ids, new JsonObject().put("role", "assistant").put("content", ""), null));
     }
 
     @Override
-    public List<SseEvent> text(String piece, StreamIds ids) {
+    public List<MockEvent> text(String piece, StreamIds ids) {
         return List.of(chunk(ids, new JsonObject().put("content", piece), null));
     }
 
     @Override
-    public List<SseEvent> toolCalls(MockStep step, StreamIds ids) {
-        List<SseEvent> events = new ArrayList<>();
+    public List<MockEvent> toolCalls(MockStep step, StreamIds ids) {
+        List<MockEvent> events = new ArrayList<>();
         for (int i = 0; i < step.toolCalls().size(); i++) {
             MockToolCall call = step.toolCalls().get(i);
             events.add(toolCallChunk(ids, new JsonObject().put("index", i).put("id", call.id()).put("type", "function")
@@ -93,27 +92,27 @@ final class OpenAiMockDialect implements MockDialect {
     }
 
     @Override
-    public List<SseEvent> closing(MockStep step, StreamIds ids) {
-        List<SseEvent> events = new ArrayList<>();
+    public List<MockEvent> closing(MockStep step, StreamIds ids) {
+        List<MockEvent> events = new ArrayList<>();
         events.add(chunk(ids, new JsonObject(), finishReason(step)));
         if (ids.includeUsage()) {
-            events.add(SseEvent.data(base(ids).put("choices", new JsonArray()).put("usage", usage(step)).encode()));
+            events.add(MockEvent.data(base(ids).put("choices", new JsonArray()).put("usage", usage(step)).encode()));
         }
-        events.add(SseEvent.DONE);
+        events.add(MockEvent.DONE);
         return events;
     }
 
-    private SseEvent toolCallChunk(StreamIds ids, JsonObject toolCall) {
+    private MockEvent toolCallChunk(StreamIds ids, JsonObject toolCall) {
         return chunk(ids, new JsonObject().put("tool_calls", new JsonArray().add(toolCall)), null);
     }
 
-    private static SseEvent chunk(StreamIds ids, JsonObject delta, String finishReason) {
+    private static MockEvent chunk(StreamIds ids, JsonObject delta, String finishReason) {
         JsonObject chunk = base(ids).put("choices", new JsonArray().add(new JsonObject()
                 .put("index", 0).put("delta", delta).put("logprobs", null).put("finish_reason", finishReason)));
         if (ids.includeUsage()) {
             chunk.put("usage", null);
         }
-        return SseEvent.data(chunk.encode());
+        return MockEvent.data(chunk.encode());
     }
 
     private static JsonObject base(StreamIds ids) {

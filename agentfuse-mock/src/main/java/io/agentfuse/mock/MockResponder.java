@@ -1,7 +1,6 @@
-package io.agentfuse.gateway.mock;
+package io.agentfuse.mock;
 
-import io.agentfuse.gateway.mock.MockDialect.StreamIds;
-import io.agentfuse.gateway.sse.SseEvent;
+import io.agentfuse.mock.MockDialect.StreamIds;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
@@ -109,7 +108,7 @@ final class MockResponder {
             return;
         }
         after(index == 0 ? step.firstChunkDelayMs() : step.chunkDelayMs(), () -> {
-            List<SseEvent> events = new ArrayList<>();
+            List<MockEvent> events = new ArrayList<>();
             if (index == 0) {
                 events.addAll(dialect.opening(step, ids.model(), ids));
             }
@@ -120,7 +119,7 @@ final class MockResponder {
                 events.addAll(dialect.closing(step, ids));
             }
             Buffer frame = Buffer.buffer();
-            events.forEach(event -> frame.appendBuffer(event.toBuffer()));
+            events.forEach(event -> frame.appendBuffer(Buffer.buffer(event.encode())));
             request.response().write(frame);
             if (!last) {
                 streamPiece(step, ids, index + 1);

@@ -1,7 +1,6 @@
-package io.agentfuse.gateway.mock;
+package io.agentfuse.mock;
 
-import io.agentfuse.gateway.mock.MockStep.MockToolCall;
-import io.agentfuse.gateway.sse.SseEvent;
+import io.agentfuse.mock.MockStep.MockToolCall;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -67,7 +66,7 @@ final class AnthropicMockDialect implements MockDialect {
     }
 
     @Override
-    public List<SseEvent> opening(MockStep step, String model, StreamIds ids) {
+    public List<MockEvent> opening(MockStep step, String model, StreamIds ids) {
         JsonObject message = new JsonObject().put("id", ids.id()).put("type", "message").put("role", "assistant")
                 .put("model", ids.model()).put("content", new JsonArray())
                 .put("stop_reason", null).put("stop_sequence", null)
@@ -80,17 +79,17 @@ final class AnthropicMockDialect implements MockDialect {
     }
 
     @Override
-    public List<SseEvent> text(String piece, StreamIds ids) {
+    public List<MockEvent> text(String piece, StreamIds ids) {
         return List.of(event("content_block_delta", new JsonObject().put("index", 0)
                 .put("delta", new JsonObject().put("type", "text_delta").put("text", piece))));
     }
 
     @Override
-    public List<SseEvent> toolCalls(MockStep step, StreamIds ids) {
+    public List<MockEvent> toolCalls(MockStep step, StreamIds ids) {
         if (step.toolCalls().isEmpty()) {
             return List.of();
         }
-        List<SseEvent> events = new ArrayList<>();
+        List<MockEvent> events = new ArrayList<>();
         events.add(blockStop(0));
         for (int i = 0; i < step.toolCalls().size(); i++) {
             MockToolCall call = step.toolCalls().get(i);
@@ -109,8 +108,8 @@ final class AnthropicMockDialect implements MockDialect {
     }
 
     @Override
-    public List<SseEvent> closing(MockStep step, StreamIds ids) {
-        List<SseEvent> events = new ArrayList<>();
+    public List<MockEvent> closing(MockStep step, StreamIds ids) {
+        List<MockEvent> events = new ArrayList<>();
         if (step.toolCalls().isEmpty()) {
             events.add(blockStop(0));
         }
@@ -125,13 +124,13 @@ final class AnthropicMockDialect implements MockDialect {
         return new JsonObject().put("type", "tool_use").put("id", call.id()).put("name", call.name()).put("input", input);
     }
 
-    private static SseEvent blockStop(int index) {
+    private static MockEvent blockStop(int index) {
         return event("content_block_stop", new JsonObject().put("index", index));
     }
 
-    private static SseEvent event(String type, JsonObject data) {
+    private static MockEvent event(String type, JsonObject data) {
         JsonObject withType = new JsonObject().put("type", type).mergeIn(data);
-        return SseEvent.named(type, withType.encode());
+        return MockEvent.named(type, withType.encode());
     }
 
     private static String stopReason(MockStep step) {

@@ -1,4 +1,4 @@
-package io.agentfuse.gateway.mock;
+package io.agentfuse.mock;
 
 import io.vertx.core.http.HttpServerRequest;
 
