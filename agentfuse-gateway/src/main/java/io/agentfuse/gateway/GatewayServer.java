@@ -1,5 +1,6 @@
 package io.agentfuse.gateway;
 
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.StateConfig;
@@ -111,7 +112,7 @@ public final class GatewayServer {
 
     private Router router(Vertx vertx, long maxBodySize) {
         Router router = Router.router(vertx);
-        for (Dialect dialect : Dialect.values()) {
+        for (Dialect dialect : Dialects.all()) {
             router.post(dialect.path())
                     .handler(BodyHandler.create(false).setBodyLimit(maxBodySize))
                     .handler(pipeline.handler(dialect))
@@ -124,7 +125,19 @@ public final class GatewayServer {
                 .end(metrics.scrape()));
         DashboardHandler dashboard = new DashboardHandler();
         router.get("/").handler(dashboard::handle);
+        router.errorHandler(404, ctx -> unrouted(ctx, new GatewayException(GatewayError.NOT_FOUND,
+                "no endpoint at " + ctx.request().method() + " " + ctx.request().path()
+                        + "; the model endpoints are POST /v1/chat/completions and POST /v1/messages")));
+        router.errorHandler(405, ctx -> unrouted(ctx, new GatewayException(GatewayError.METHOD_NOT_ALLOWED,
+                ctx.request().method() + " is not allowed on " + ctx.request().path())));
         return router;
+    }
+
+    /** A request no route took: answered in JSON of the dialect its path or headers suggest. */
+    private static void unrouted(RoutingContext ctx, GatewayException error) {
+        if (!ctx.response().ended() && !ctx.response().closed()) {
+            GatewayErrors.respond(ctx.response(), Dialects.ofCaller(ctx.request().path(), ctx.request().headers()), error);
+        }
     }
 
     /** A failure the pipeline did not answer itself: an oversized or unreadable body, or a bug. */
@@ -140,7 +153,7 @@ public final class GatewayServer {
         } else if (ctx.statusCode() >= 400 && ctx.statusCode() < 500) {
             error = new GatewayException(GatewayError.INVALID_REQUEST, "the request could not be read: " + cause);
         } else {
-            error = new GatewayException(GatewayError.INTERNAL_ERROR, "the gateway failed: " + cause);
+            error = new GatewayException(GatewayError.INTERNAL_ERROR, "the gateway failed unexpectedly");
         }
         GatewayErrors.respond(ctx.response(), dialect, error);
     }

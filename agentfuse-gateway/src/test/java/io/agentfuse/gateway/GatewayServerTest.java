@@ -1,5 +1,6 @@
 package io.agentfuse.gateway;
 
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.ConfigLoader;
 import io.agentfuse.gateway.dialect.ChatResponse;
@@ -97,7 +98,8 @@ class GatewayServerTest {
 
         assertThat(reply.status()).isEqualTo(500);
         assertThat(reply.json().getJsonObject("error").getString("type")).isEqualTo("internal_error");
-        assertThat(reply.json().getJsonObject("error").getString("message")).contains("stage bug");
+        assertThat(reply.json().getJsonObject("error").getString("message")).doesNotContain("IllegalStateException")
+                .contains("gateway failed");
     }
 
     @Test
@@ -105,7 +107,7 @@ class GatewayServerTest {
         harness = GatewayHarness.start();
         JsonObject summaryRequest = openAiRequest("claude-haiku-4", false);
 
-        ChatResponse answer = Await.result(harness.gateway.models().complete(Dialect.OPENAI.parseRequest(summaryRequest)));
+        ChatResponse answer = Await.result(harness.gateway.models().complete(Dialects.OPENAI.parseRequest(summaryRequest)));
 
         assertThat(answer.content()).isNotEmpty();
         assertThat(harness.requestsFor("claude-haiku-4-5")).isEqualTo(1);

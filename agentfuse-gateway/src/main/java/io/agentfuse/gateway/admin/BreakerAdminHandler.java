@@ -61,7 +61,8 @@ public final class BreakerAdminHandler {
     }
 
     private void one(RoutingContext ctx) {
-        String name = decode(ctx.request().path().substring(PREFIX.length()));
+        String path = ctx.request().path();
+        String name = decode(path.length() > PREFIX.length() ? path.substring(PREFIX.length()) : "");
         find(ctx, name).ifPresent(breaker -> json(ctx, 200, view(breaker)));
     }
 
@@ -69,7 +70,8 @@ public final class BreakerAdminHandler {
         if (!authorization.permits(ctx.request(), ctx.response())) {
             return;
         }
-        String rest = ctx.request().path().substring(PREFIX.length());
+        String path = ctx.request().path();
+        String rest = path.length() > PREFIX.length() ? path.substring(PREFIX.length()) : "";
         int slash = rest.lastIndexOf('/');
         String action = slash < 0 ? "" : rest.substring(slash + 1);
         if (slash <= 0 || !isAction(action)) {

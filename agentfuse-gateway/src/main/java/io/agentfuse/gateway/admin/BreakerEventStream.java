@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.admin;
 
+import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.core.CircuitBreakerRegistry;
 import io.agentfuse.core.event.CircuitBreakerListener;
 import io.agentfuse.core.event.StateTransition;
@@ -101,11 +102,7 @@ public final class BreakerEventStream {
 
     private record Subscriber(HttpServerResponse response, Context context) {
         void onContext(Runnable action) {
-            if (Vertx.currentContext() == context) {
-                action.run();
-            } else {
-                context.runOnContext(v -> action.run());
-            }
+            OnContext.run(context, action);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.context;
 
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.agent.context.CompactionConfig;
 import io.agentfuse.agent.context.ContextConfig;
 import io.agentfuse.agent.context.ContextWindowFullException;
@@ -73,7 +74,7 @@ public final class ContextGuardStage implements ContextStage {
 
     private static CompletionStage<String> summarize(ModelClient models, String compactModel, String system,
                                                      String prompt, int maxTokens) {
-        ChatRequest request = Dialect.OPENAI.parseRequest(new JsonObject()
+        ChatRequest request = Dialects.OPENAI.parseRequest(new JsonObject()
                 .put("model", compactModel)
                 .put("max_tokens", Math.max(1, maxTokens))
                 .put("messages", new JsonArray()

@@ -21,8 +21,8 @@ import java.util.Objects;
  * <p>Immutable, except that {@link #original()} is a copy the caller may change freely.
  *
  * <pre>{@code
- * ChatRequest request = Dialect.OPENAI.parseRequest(body);
- * JsonObject upstream = DialectTranslator.upstreamRequest(request, Dialect.ANTHROPIC, "claude-haiku-4-5");
+ * ChatRequest request = Dialects.OPENAI.parseRequest(body);
+ * JsonObject upstream = DialectTranslator.upstreamRequest(request, Dialects.ANTHROPIC, "claude-haiku-4-5");
  * }</pre>
  *
  * @param dialect        the dialect it was parsed from

@@ -9,7 +9,7 @@ import java.util.Objects;
  * <p>Immutable.
  *
  * <pre>{@code
- * ChatResponse answer = Dialect.ANTHROPIC.parseResponse(upstreamBody);
+ * ChatResponse answer = Dialects.ANTHROPIC.parseResponse(upstreamBody);
  * long tokens = answer.usage().total();
  * }</pre>
  *

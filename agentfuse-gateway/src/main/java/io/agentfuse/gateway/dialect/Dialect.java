@@ -1,70 +1,69 @@
 package io.agentfuse.gateway.dialect;
 
 import io.agentfuse.core.Clock;
-import io.agentfuse.gateway.dialect.anthropic.AnthropicRequestParser;
-import io.agentfuse.gateway.dialect.anthropic.AnthropicRequestWriter;
-import io.agentfuse.gateway.dialect.anthropic.AnthropicResponseCodec;
-import io.agentfuse.gateway.dialect.anthropic.AnthropicStreamDecoder;
-import io.agentfuse.gateway.dialect.anthropic.AnthropicStreamEncoder;
-import io.agentfuse.gateway.dialect.openai.OpenAiRequestParser;
-import io.agentfuse.gateway.dialect.openai.OpenAiRequestWriter;
-import io.agentfuse.gateway.dialect.openai.OpenAiResponseCodec;
-import io.agentfuse.gateway.dialect.openai.OpenAiStreamDecoder;
-import io.agentfuse.gateway.dialect.openai.OpenAiStreamEncoder;
+import io.agentfuse.core.Outcome;
 import io.agentfuse.gateway.sse.SseEvent;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
-import java.util.Optional;
+import java.util.Map;
 
 /**
- * The two LLM API dialects the gateway speaks, to callers and to providers: OpenAI Chat
- * Completions and Anthropic Messages. Each constant reads and writes its requests, responses,
- * stream events and error bodies; {@link DialectTranslator} combines them to cross over.
+ * A provider dialect: everything the gateway knows about one LLM API, to speak it to callers and
+ * to providers — its paths, its authentication and version headers, its request and response
+ * codecs, its stream decoder and encoder, what a well-formed answer looks like, and how its
+ * errors are written and classified. The gateway asks the dialect and never branches on which
+ * one it is. Each implementation lives in a package of its own under
+ * {@code io.agentfuse.gateway.provider} and is registered in one line of
+ * {@code io.agentfuse.gateway.provider.Dialects}.
  *
- * <p>Stateless and thread-safe; the stream decoders and encoders it hands out are per stream.
+ * <p>Implementations are stateless singletons (compare them with {@code ==}) and thread-safe; the
+ * stream decoders and encoders they hand out are per stream.
  *
  * <pre>{@code
- * Dialect dialect = Dialect.forPath(request.path()).orElseThrow();
+ * Dialect dialect = Dialects.forPath(request.path()).orElseThrow();
  * ChatRequest parsed = dialect.parseRequest(body);
  * JsonObject error = dialect.errorBody("circuit_open", "every model of the chain is open");
  * }</pre>
  */
-public enum Dialect {
+public interface Dialect {
 
-    /** OpenAI Chat Completions, {@code POST /v1/chat/completions}. */
-    OPENAI("/v1/chat/completions"),
-    /** Anthropic Messages, {@code POST /v1/messages}. */
-    ANTHROPIC("/v1/messages");
+    /** The dialect's short name ({@code openai}, {@code anthropic}): the provider {@code type} in the config, and a metrics tag. */
+    String name();
 
-    private final String path;
+    // ---- paths and headers ----
 
-    Dialect(String path) {
-        this.path = path;
-    }
+    /** The gateway path that speaks this dialect to callers ({@code /v1/chat/completions}). */
+    String path();
 
-    /** The gateway path that speaks this dialect. */
-    public String path() {
-        return path;
-    }
-
-    /** The dialect spoken on {@code path}, if any. */
-    public static Optional<Dialect> forPath(String path) {
-        for (Dialect dialect : values()) {
-            if (dialect.path.equals(path)) {
-                return Optional.of(dialect);
-            }
-        }
-        return Optional.empty();
-    }
+    /** The path of the chat endpoint, appended to a provider's configured base URL. */
+    String upstreamPath();
 
     /**
-     * Parses and validates a request body of this dialect.
+     * Whether a caller on {@code path} with {@code headers} speaks this dialect — also for paths
+     * the gateway does not serve, so that even a 404 is answered in the caller's dialect.
+     */
+    boolean spokenBy(String path, MultiMap headers);
+
+    /** The headers that authenticate the gateway's own {@code apiKey} to a provider; empty for no key. */
+    Map<String, String> authHeaders(String apiKey);
+
+    /** Headers every upstream request carries unless the caller's forwarded ones replace them (API version). */
+    Map<String, String> defaultHeaders();
+
+    /** The caller's headers passed on to a provider of this dialect (never credentials). */
+    Map<String, String> forwardedHeaders(MultiMap callerHeaders);
+
+    // ---- requests ----
+
+    /**
+     * Parses and validates a request body of this dialect. Fields the dialect does not know are
+     * kept (they go upstream unchanged within the dialect) and listed as untranslatable.
      *
      * @throws InvalidRequestException naming the first bad field
      */
-    public ChatRequest parseRequest(JsonObject body) {
-        return this == OPENAI ? OpenAiRequestParser.parse(body) : AnthropicRequestParser.parse(body);
-    }
+    ChatRequest parseRequest(JsonObject body);
 
     /**
      * Writes {@code request} as a body of this dialect for {@code model}, ignoring
@@ -72,67 +71,67 @@ public enum Dialect {
      *
      * @throws UntranslatableException when part of the request cannot be written in this dialect
      */
-    public JsonObject writeRequest(ChatRequest request, String model) {
-        return this == OPENAI ? OpenAiRequestWriter.write(request, model) : AnthropicRequestWriter.write(request, model);
-    }
+    JsonObject writeRequest(ChatRequest request, String model);
 
-    /** Reads a complete response body of this dialect; {@code clock} stamps dialects that send no time. */
-    public ChatResponse parseResponse(JsonObject body, Clock clock) {
-        return this == OPENAI ? OpenAiResponseCodec.read(body)
-                : AnthropicResponseCodec.read(body, clock.epochMillis() / 1000);
-    }
+    /**
+     * The caller's own body, of this dialect, made ready for a provider of this dialect: the model
+     * replaced by {@code upstreamModel} and whatever the gateway needs added (OpenAI: usage in a stream).
+     * {@code body} is the caller's copy and may be changed and returned.
+     */
+    JsonObject sameDialectRequest(JsonObject body, String upstreamModel, boolean stream);
+
+    // ---- complete answers ----
+
+    /**
+     * The upstream's complete 2xx body as JSON, if it is a well-formed answer of this dialect.
+     *
+     * @throws MalformedAnswerException saying what is wrong (empty, not JSON, another shape, a field of the wrong type)
+     */
+    JsonObject checkAnswer(Buffer body);
+
+    /** Reads a complete response body of this dialect, already checked; {@code clock} stamps dialects that send no time. */
+    ChatResponse parseResponse(JsonObject body, Clock clock);
 
     /**
      * Writes {@code response} as a complete response body of this dialect.
      *
-     * @throws UntranslatableException when a tool call's arguments are not the JSON object Anthropic needs
+     * @throws UntranslatableException when part of the answer cannot be written in this dialect
      */
-    public JsonObject writeResponse(ChatResponse response) {
-        return this == OPENAI ? OpenAiResponseCodec.write(response) : AnthropicResponseCodec.write(response);
-    }
+    JsonObject writeResponse(ChatResponse response);
 
     /** The tokens reported in a complete response body of this dialect ({@link Usage#ZERO} if none). */
-    public Usage usageOf(JsonObject responseBody) {
-        Object usage = responseBody.getValue("usage");
-        JsonObject json = usage instanceof JsonObject object ? object : null;
-        return this == OPENAI ? OpenAiResponseCodec.usage(json) : AnthropicResponseCodec.usage(json);
-    }
+    Usage usageOf(JsonObject responseBody);
+
+    // ---- streams ----
 
     /** A new decoder for one upstream stream of this dialect. */
-    public StreamDecoder streamDecoder() {
-        return this == OPENAI ? new OpenAiStreamDecoder() : new AnthropicStreamDecoder();
-    }
+    StreamDecoder streamDecoder();
 
     /**
      * A new encoder for one client stream of this dialect.
      *
-     * @param includeUsage for OpenAI, whether the caller asked for the usage chunk (Anthropic always has usage)
-     * @param clock        stamps OpenAI's {@code created}
+     * @param includeUsage whether the caller asked for usage in the stream (dialects that always send it ignore this)
+     * @param clock        stamps dialects that put a time on their events
      */
-    public StreamEncoder streamEncoder(boolean includeUsage, Clock clock) {
-        return this == OPENAI ? new OpenAiStreamEncoder(includeUsage, clock.epochMillis() / 1000)
-                : new AnthropicStreamEncoder();
-    }
+    StreamEncoder streamEncoder(boolean includeUsage, Clock clock);
 
     /**
-     * An error body of this dialect: OpenAI {@code {"error": {"message", "type", "param": null, "code"}}}
-     * (with {@code code} equal to {@code type}), Anthropic {@code {"type": "error", "error": {"type", "message"}}}.
+     * Whether an upstream event of this dialect, already decoded without error, is relayed to a
+     * caller of the same dialect (OpenAI drops the usage chunk the gateway asked for on its own).
      */
-    public JsonObject errorBody(String type, String message) {
-        JsonObject error = new JsonObject();
-        if (this == OPENAI) {
-            return error.put("error", new JsonObject().put("message", message).put("type", type)
-                    .put("param", null).put("code", type));
-        }
-        return error.put("type", "error").put("error", new JsonObject().put("type", type).put("message", message));
-    }
+    boolean relaysToSameDialect(SseEvent event, boolean clientWantsUsage);
 
-    /**
-     * The same error as an SSE event that ends a stream: OpenAI {@code data: {"error": {...}}},
-     * Anthropic {@code event: error}.
-     */
-    public SseEvent errorEvent(String type, String message) {
-        String data = errorBody(type, message).encode();
-        return this == OPENAI ? SseEvent.data(data) : SseEvent.named("error", data);
-    }
+    /** The event that ends a complete stream ({@code data: [DONE]}, {@code message_stop}). */
+    SseEvent endMarker();
+
+    // ---- errors ----
+
+    /** The outcome of an error a provider of this dialect reported with {@code type} inside a stream. */
+    Outcome streamErrorOutcome(String type);
+
+    /** An error body of this dialect with {@code error.type} {@code type}. */
+    JsonObject errorBody(String type, String message);
+
+    /** The same error as an SSE event that ends a stream. */
+    SseEvent errorEvent(String type, String message);
 }

@@ -8,16 +8,17 @@ import io.vertx.core.json.JsonObject;
  * fallback chain may cross from Claude models to OpenAI models and back.
  *
  * <p>Within one dialect nothing is re-written: the caller's body goes upstream as received,
- * with only the model name replaced (and, for OpenAI streams, usage requested so tokens can be
- * counted), and the provider's body comes back as sent. Across dialects, the neutral model is
+ * with only the model name replaced (and what {@link Dialect#sameDialectRequest} adds, e.g. usage
+ * in OpenAI streams so that tokens can be counted), unknown fields included; the provider's body
+ * comes back as sent, once {@linkplain Dialect#checkAnswer checked}. Across dialects, the neutral model is
  * the bridge, and a request listing {@link ChatRequest#untranslatable()} features fails with
  * {@link UntranslatableException} — the fallback step is skipped with that reason.
  *
  * <p>Stateless and thread-safe.
  *
  * <pre>{@code
- * JsonObject upstreamBody = DialectTranslator.upstreamRequest(request, Dialect.OPENAI, "gpt-4o-mini");
- * JsonObject clientBody = DialectTranslator.clientResponse(answer, Dialect.OPENAI, request.dialect(), clock);
+ * JsonObject upstreamBody = DialectTranslator.upstreamRequest(request, Dialects.OPENAI, "gpt-4o-mini");
+ * JsonObject clientBody = DialectTranslator.clientResponse(answer, Dialects.OPENAI, request.dialect(), clock);
  * }</pre>
  */
 public final class DialectTranslator {
@@ -32,12 +33,7 @@ public final class DialectTranslator {
      */
     public static JsonObject upstreamRequest(ChatRequest request, Dialect target, String upstreamModel) {
         if (request.dialect() == target) {
-            JsonObject body = request.original().put("model", upstreamModel);
-            if (target == Dialect.OPENAI && request.stream()) {
-                JsonObject options = body.getValue("stream_options") instanceof JsonObject o ? o : new JsonObject();
-                body.put("stream_options", options.put("include_usage", true));
-            }
-            return body;
+            return target.sameDialectRequest(request.original(), upstreamModel, request.stream());
         }
         if (!request.untranslatable().isEmpty()) {
             throw new UntranslatableException(request.untranslatable());

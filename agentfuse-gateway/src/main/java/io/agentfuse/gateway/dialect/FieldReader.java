@@ -51,12 +51,19 @@ public final class FieldReader {
     }
 
     /** Fails on the first field not in {@code known}. */
-    public void rejectUnknown(Set<String> known) {
+    /**
+     * The fields of this object that are not in {@code known}, as "{@code path} (a field the gateway
+     * does not know)" — reasons for {@link ChatRequest#untranslatable()}: providers add fields every
+     * month, and within one dialect they pass through unchanged.
+     */
+    public List<String> unknownFields(Set<String> known) {
+        List<String> unknown = new ArrayList<>();
         for (String field : json.fieldNames()) {
             if (!known.contains(field)) {
-                throw invalid(path(field), path(field) + " is not a known field");
+                unknown.add(path(field) + " (a field the gateway does not know)");
             }
         }
+        return unknown;
     }
 
     public String requiredString(String field) {

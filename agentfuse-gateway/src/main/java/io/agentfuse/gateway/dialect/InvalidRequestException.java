@@ -9,9 +9,9 @@ package io.agentfuse.gateway.dialect;
  *
  * <pre>{@code
  * try {
- *     ChatRequest request = Dialect.OPENAI.parseRequest(body);
+ *     ChatRequest request = Dialects.OPENAI.parseRequest(body);
  * } catch (InvalidRequestException e) {
- *     errors.respond(response, Dialect.OPENAI, GatewayError.INVALID_REQUEST, e.getMessage());
+ *     errors.respond(response, Dialects.OPENAI, GatewayError.INVALID_REQUEST, e.getMessage());
  * }
  * }</pre>
  */

@@ -13,7 +13,7 @@ import java.util.List;
  * {@link Dialect#streamDecoder()}.
  *
  * <pre>{@code
- * StreamDecoder decoder = Dialect.ANTHROPIC.streamDecoder();
+ * StreamDecoder decoder = Dialects.ANTHROPIC.streamDecoder();
  * for (StreamEvent event : decoder.decode(sseEvent)) { ... }
  * }</pre>
  */

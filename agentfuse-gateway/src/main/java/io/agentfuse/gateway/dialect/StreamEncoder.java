@@ -11,7 +11,7 @@ import java.util.List;
  * <p>Not thread-safe: one encoder per stream. Get one from {@link Dialect#streamEncoder}.
  *
  * <pre>{@code
- * StreamEncoder encoder = Dialect.OPENAI.streamEncoder(true, clock);
+ * StreamEncoder encoder = Dialects.OPENAI.streamEncoder(true, clock);
  * encoder.encode(new StreamEvent.TextDelta("Hello")).forEach(e -> response.write(e.toBuffer()));
  * }</pre>
  */

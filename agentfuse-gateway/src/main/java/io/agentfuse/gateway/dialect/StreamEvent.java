@@ -52,11 +52,42 @@ public sealed interface StreamEvent {
         }
     }
 
-    /** The stream failed; {@code type} is an error type of the caller's dialect or the gateway's. */
-    record Error(String type, String message) implements StreamEvent {
+    /**
+     * The stream failed; {@code type} is an error type of the caller's dialect or the gateway's.
+     *
+     * @param cause whether the provider reported the failure, sent something that is not an event
+     *              of its dialect, or ended the stream before its terminator
+     */
+    record Error(String type, String message, Cause cause) implements StreamEvent {
         public Error {
             Objects.requireNonNull(type, "type");
             Objects.requireNonNull(message, "message");
+            Objects.requireNonNull(cause, "cause");
+        }
+
+        /** An error event sent by the provider. */
+        public Error(String type, String message) {
+            this(type, message, Cause.PROVIDER);
+        }
+
+        /** An upstream event that is not a well-formed event of its dialect. */
+        public static Error malformed(String message) {
+            return new Error("upstream_error", message, Cause.MALFORMED);
+        }
+
+        /** The upstream stream ended before its dialect's terminator. */
+        public static Error cut(String message) {
+            return new Error("upstream_error", message, Cause.CUT);
+        }
+
+        /** Why a stream failed. */
+        public enum Cause {
+            /** The provider sent an error event. */
+            PROVIDER,
+            /** The provider sent an event that is not a well-formed event of its dialect. */
+            MALFORMED,
+            /** The stream ended before the dialect's terminator. */
+            CUT
         }
     }
 }

@@ -2,9 +2,6 @@ package io.agentfuse.gateway.dialect;
 
 import io.agentfuse.core.Clock;
 import io.agentfuse.gateway.sse.SseEvent;
-import io.vertx.core.json.DecodeException;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,15 +13,15 @@ import java.util.Optional;
  * usage, whether it completed and how it failed — for the breaker's token and failure accounting.
  *
  * <p>Across dialects, each upstream event is decoded to neutral events and re-encoded. Within
- * one dialect the events pass through byte-for-byte, only observed; the one exception is
- * OpenAI's usage-only chunk, which the gateway always asks for (to count tokens) and which is
- * dropped when the caller did not ask for it, since clients that did not ask may not expect a
- * chunk with empty {@code choices}.
+ * one dialect the events pass through byte-for-byte, only observed, except what the dialect
+ * holds back ({@link Dialect#relaysToSameDialect}: OpenAI's usage chunk the caller did not ask
+ * for) and an event that is not well-formed, which is replaced by an error event: the caller
+ * never receives a broken event.
  *
  * <p>Not thread-safe: one per stream, fed in order.
  *
  * <pre>{@code
- * StreamTranslator translator = StreamTranslator.between(Dialect.OPENAI, Dialect.ANTHROPIC, false, clock);
+ * StreamTranslator translator = StreamTranslator.between(Dialects.OPENAI, Dialects.ANTHROPIC, false, clock);
  * upstream.handler(event -> translator.translate(event).forEach(e -> response.write(e.toBuffer())));
  * upstream.endHandler(v -> translator.end().forEach(e -> response.write(e.toBuffer())));
  * }</pre>
@@ -62,21 +59,34 @@ public final class StreamTranslator {
      */
     public List<SseEvent> translate(SseEvent event) {
         List<StreamEvent> decoded = noteFailure(decoder.decode(event));
-        if (upstream == client) {
-            return dropsUnwantedUsageChunk(event) ? List.of() : List.of(event);
+        if (upstream != client) {
+            return encode(decoded);
         }
-        return encode(decoded);
+        if (failure != null && failure.cause() != StreamEvent.Error.Cause.PROVIDER) {
+            // A broken event is never relayed, not even within one dialect: the caller gets an error event instead.
+            return encode(decoded);
+        }
+        return upstream.relaysToSameDialect(event, clientWantsUsage) ? List.of(event) : List.of();
     }
 
-    /** The upstream response ended: the caller's closing events, or an error event if it ended early. */
+    /**
+     * The upstream response ended: the caller's closing events — the dialect's end marker if the
+     * provider left it out after a complete answer — or an error event if it ended early.
+     */
     public List<SseEvent> end() {
         List<StreamEvent> owed = noteFailure(decoder.end());
-        if (upstream == client) {
-            // A complete stream was already passed through; only a stream cut short needs an ending.
-            return owed.stream().filter(StreamEvent.Error.class::isInstance).map(encoder::encode)
-                    .flatMap(List::stream).toList();
+        if (upstream != client) {
+            return encode(owed);
         }
-        return encode(owed);
+        List<SseEvent> closing = new ArrayList<>(1);
+        for (StreamEvent event : owed) {
+            if (event instanceof StreamEvent.Error) {
+                closing.addAll(encoder.encode(event));
+            } else if (event instanceof StreamEvent.Finish) {
+                closing.add(client.endMarker());
+            }
+        }
+        return closing;
     }
 
     /** The caller's event reporting a failure with {@code type} and {@code message}; ends the stream. */
@@ -120,18 +130,5 @@ public final class StreamTranslator {
             out.addAll(encoder.encode(event));
         }
         return out;
-    }
-
-    private boolean dropsUnwantedUsageChunk(SseEvent event) {
-        if (upstream != Dialect.OPENAI || clientWantsUsage || event.isDone()) {
-            return false;
-        }
-        try {
-            JsonObject chunk = new JsonObject(event.data());
-            return chunk.getValue("choices") instanceof JsonArray choices && choices.isEmpty()
-                    && chunk.getValue("usage") instanceof JsonObject;
-        } catch (DecodeException | ClassCastException e) {
-            return false;
-        }
     }
 }

@@ -11,7 +11,7 @@ import java.util.List;
  *
  * <pre>{@code
  * try {
- *     body = DialectTranslator.upstreamRequest(request, Dialect.ANTHROPIC, "claude-haiku-4-5");
+ *     body = DialectTranslator.upstreamRequest(request, Dialects.ANTHROPIC, "claude-haiku-4-5");
  * } catch (UntranslatableException e) {
  *     skipped.add(step + ": " + e.getMessage());
  * }
@@ -19,11 +19,14 @@ import java.util.List;
  */
 public final class UntranslatableException extends RuntimeException {
 
+    /** How the message of every such exception begins, so that a skip reason can be told apart. */
+    public static final String PREFIX = "cannot translate: ";
+
     private final List<String> reasons;
 
     /** @param reasons why, one entry per feature that cannot be translated; not empty */
     public UntranslatableException(List<String> reasons) {
-        super("cannot translate: " + String.join("; ", reasons), null, false, false);
+        super(PREFIX + String.join("; ", reasons), null, false, false);
         if (reasons.isEmpty()) {
             throw new IllegalArgumentException("reasons must not be empty");
         }

@@ -11,6 +11,11 @@ package io.agentfuse.gateway.http;
  *   <tr><td>CIRCUIT_OPEN</td><td>503 + Retry-After</td><td>circuit_open</td><td>every step of the chain was skipped by an open breaker</td></tr>
  *   <tr><td>TIMEOUT</td><td>504</td><td>timeout</td><td>every step that was called timed out</td></tr>
  *   <tr><td>ALL_FALLBACKS_FAILED</td><td>502</td><td>all_fallbacks_failed</td><td>the chain ended in failure otherwise</td></tr>
+ *   <tr><td>UNTRANSLATABLE</td><td>400</td><td>invalid_request</td><td>every step was skipped because the request cannot be translated to its dialect (names the field)</td></tr>
+ *   <tr><td>UPSTREAM_AUTH_FAILED</td><td>502</td><td>upstream_auth_failed</td><td>the chain ended with a provider refusing the gateway's own key (401/403)</td></tr>
+ *   <tr><td>OVERLOADED</td><td>429 + Retry-After</td><td>overloaded</td><td>no step was called and a step's bulkhead was full</td></tr>
+ *   <tr><td>NOT_FOUND</td><td>404</td><td>not_found</td><td>a path the gateway does not serve</td></tr>
+ *   <tr><td>METHOD_NOT_ALLOWED</td><td>405</td><td>invalid_request</td><td>a served path asked with the wrong method</td></tr>
  *   <tr><td>CONTEXT_WINDOW_FULL</td><td>413</td><td>context_window_full</td><td>context at REJECT after compaction and snipping</td></tr>
  *   <tr><td>INVALID_REQUEST</td><td>400</td><td>invalid_request</td><td>bad JSON, missing or unknown field</td></tr>
  *   <tr><td>MODEL_NOT_FOUND</td><td>404</td><td>model_not_found</td><td>the model is not configured</td></tr>
@@ -27,6 +32,11 @@ public enum GatewayError {
     CIRCUIT_OPEN(503, "circuit_open"),
     TIMEOUT(504, "timeout"),
     ALL_FALLBACKS_FAILED(502, "all_fallbacks_failed"),
+    UNTRANSLATABLE(400, "invalid_request"),
+    UPSTREAM_AUTH_FAILED(502, "upstream_auth_failed"),
+    OVERLOADED(429, "overloaded"),
+    NOT_FOUND(404, "not_found"),
+    METHOD_NOT_ALLOWED(405, "invalid_request"),
     CONTEXT_WINDOW_FULL(413, "context_window_full"),
     INVALID_REQUEST(400, "invalid_request"),
     MODEL_NOT_FOUND(404, "model_not_found"),

@@ -16,16 +16,41 @@ import java.time.Duration;
  * stream has begun, an SSE error event of that dialect. Admin API errors, which have no dialect,
  * are answered here too ({@link #respondAdmin}).
  *
+ * <p>Every answer carries {@value #SHOULD_RETRY}, the header the OpenAI and Anthropic SDKs obey
+ * before their own retry rules ({@link #shouldRetry}): the gateway has already retried and fallen
+ * back, so an SDK's retry only helps where it becomes the half-open probe of a breaker that
+ * reopens soon.
+ *
  * <p>Stateless and thread-safe.
  *
  * <pre>{@code
- * GatewayErrors.respond(ctx.response(), Dialect.ANTHROPIC,
+ * GatewayErrors.respond(ctx.response(), Dialects.ANTHROPIC,
  *         GatewayException.circuitOpen("claude-sonnet-4, claude-haiku-4, gpt-4o-mini: open", Duration.ofSeconds(30)));
  * }</pre>
  */
 public final class GatewayErrors {
 
+    /** The header that tells the OpenAI and Anthropic SDKs whether to retry. */
+    public static final String SHOULD_RETRY = "x-should-retry";
+
+    /**
+     * The longest {@code Retry-After} of a {@code circuit_open} that a client should wait out and
+     * retry: its retry then arrives as the breaker half-opens. Longer waits are not worth blocking an SDK for.
+     */
+    public static final Duration LONGEST_RETRY_WORTH_WAITING = Duration.ofSeconds(20);
+
     private GatewayErrors() {
+    }
+
+    /**
+     * Whether a client should retry {@code failure}: only a {@code circuit_open} that reopens within
+     * {@link #LONGEST_RETRY_WORTH_WAITING}. Not 502 or 504 (retried and fallen back already), not a
+     * 4xx (the same request fails the same way), not a longer or unknown wait.
+     */
+    public static boolean shouldRetry(GatewayException failure) {
+        return failure.error() == GatewayError.CIRCUIT_OPEN && failure.retryAfter()
+                .map(wait -> Long.parseLong(retryAfterSeconds(wait)) <= LONGEST_RETRY_WORTH_WAITING.getSeconds())
+                .orElse(false);
     }
 
     /** The error body for {@code error} in {@code dialect}. */
@@ -35,7 +60,8 @@ public final class GatewayErrors {
 
     /** Answers {@code response} with {@code failure} in {@code dialect}. */
     public static Future<Void> respond(HttpServerResponse response, Dialect dialect, GatewayException failure) {
-        response.setStatusCode(failure.error().status()).putHeader("content-type", "application/json");
+        response.setStatusCode(failure.error().status()).putHeader("content-type", "application/json")
+                .putHeader(SHOULD_RETRY, Boolean.toString(shouldRetry(failure)));
         failure.retryAfter().ifPresent(wait -> response.putHeader("retry-after", retryAfterSeconds(wait)));
         return response.end(body(dialect, failure.error(), failure.getMessage()).encode());
     }
@@ -55,7 +81,7 @@ public final class GatewayErrors {
      * {@code {"error": {"type": type, "message": message}}}: the admin API has no LLM dialect.
      */
     public static Future<Void> respondAdmin(HttpServerResponse response, int status, String type, String message) {
-        response.setStatusCode(status).putHeader("content-type", "application/json");
+        response.setStatusCode(status).putHeader("content-type", "application/json").putHeader(SHOULD_RETRY, "false");
         return response.end(new JsonObject().put("error", new JsonObject().put("type", type).put("message", message)).encode());
     }
 

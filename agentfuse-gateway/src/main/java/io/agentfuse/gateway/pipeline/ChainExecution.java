@@ -7,7 +7,12 @@ import io.agentfuse.core.FallbackResult;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.core.StepFailure;
+import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.dialect.MalformedAnswerException;
+import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
+import io.agentfuse.gateway.sse.SseEvent;
+import io.agentfuse.gateway.upstream.UpstreamStatusException;
 import io.agentfuse.gateway.upstream.StreamTimeouts;
 import io.agentfuse.gateway.upstream.UpstreamClient;
 import io.agentfuse.gateway.upstream.UpstreamStream;
@@ -66,7 +71,7 @@ final class ChainExecution {
         long started = System.nanoTime();
         CompletableFuture<StepAnswer> answer = stream
                 ? linked(client.streamCancellable(step.upstream(), timeouts(step)),
-                        opened -> new StepAnswer(step, null, opened, started), UpstreamStream::cancel)
+                        opened -> new StepAnswer(step, null, checkedFirstEvent(step, opened), started), UpstreamStream::cancel)
                 : linked(client.sendCancellable(step.upstream(), step.model().timeout()),
                         complete -> new StepAnswer(step, complete, null, started), unused -> { });
         answer.whenComplete((value, error) -> {
@@ -77,6 +82,35 @@ final class ChainExecution {
             }
         });
         return answer;
+    }
+
+    /**
+     * {@code stream}, unless its first event already says it failed — an error event or an event
+     * that is not of its dialect. Nothing has reached the caller yet, so that is a failed attempt
+     * (retried, fallen back from) rather than a broken stream: a provider error counts as the
+     * status it stands for (overloaded 529, rate limited 429, else 500), a malformed event as {@code ERROR}.
+     */
+    private static UpstreamStream checkedFirstEvent(PlannedStep step, UpstreamStream stream) {
+        Dialect dialect = step.provider().dialect();
+        SseEvent first = stream.firstEvent();
+        if (first == null) {
+            return stream;
+        }
+        for (StreamEvent event : dialect.streamDecoder().decode(first)) {
+            if (event instanceof StreamEvent.Error error) {
+                if (error.cause() != StreamEvent.Error.Cause.PROVIDER) {
+                    throw new MalformedAnswerException("provider " + step.provider().name() + " began its stream with "
+                            + error.message().replaceFirst("^upstream sent ", ""));
+                }
+                int status = switch (dialect.streamErrorOutcome(error.type())) {
+                    case OVERLOADED -> 529;
+                    case RATE_LIMITED -> 429;
+                    default -> 500;
+                };
+                throw new UpstreamStatusException(status, first.data(), null, null, "application/json");
+            }
+        }
+        return stream;
     }
 
     private static OutcomeClassifier classifier(PlannedStep step) {
@@ -96,7 +130,8 @@ final class ChainExecution {
     /**
      * {@code source} mapped by {@code mapper}, where — unlike {@code thenApply} — cancelling the
      * result cancels {@code source}, so that the guard's cancellation reaches the upstream call;
-     * a value that arrives after the cancellation is handed to {@code discard} (a stream is closed).
+     * a value that arrives after the cancellation, or that {@code mapper} refuses by throwing, is handed
+     * to {@code discard} (a stream is closed).
      */
     private static <S, T> CompletableFuture<T> linked(CompletableFuture<S> source, Function<S, T> mapper,
                                                       Consumer<S> discard) {
@@ -104,7 +139,17 @@ final class ChainExecution {
         source.whenComplete((value, error) -> {
             if (error != null) {
                 result.completeExceptionally(error);
-            } else if (!result.complete(mapper.apply(value))) {
+                return;
+            }
+            T mapped;
+            try {
+                mapped = mapper.apply(value);
+            } catch (RuntimeException refused) {
+                discard.accept(value);
+                result.completeExceptionally(refused);
+                return;
+            }
+            if (!result.complete(mapped)) {
                 discard.accept(value);
             }
         });

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.pipeline;
 
+import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.core.FallbackResult;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.http.GatewayError;
@@ -11,7 +12,6 @@ import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;
 
 import java.time.Duration;
-import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -27,10 +27,12 @@ final class ChatExchange {
 
     /** The status recorded for an exchange the caller abandoned (nginx's "client closed request"). */
     private static final int CLIENT_CLOSED = 499;
+    /** What a caller is told about a fault of the gateway itself (the details are no business of theirs). */
+    private static final String BUG_MESSAGE = "the gateway failed unexpectedly while handling the request";
 
     private final RoutingContext ctx;
     private final Dialect dialect;
-    private final ChatPipeline pipeline;
+    private final ExchangeStages stages;
     private final Context context = Vertx.currentContext();
     private final CallTrace trace = new CallTrace();
     private final long startedNanos = System.nanoTime();
@@ -41,10 +43,10 @@ final class ChatExchange {
     private long deadlineTimer = -1;
     private boolean answered;
 
-    ChatExchange(RoutingContext ctx, Dialect dialect, ChatPipeline pipeline) {
+    ChatExchange(RoutingContext ctx, Dialect dialect, ExchangeStages stages) {
         this.ctx = ctx;
         this.dialect = dialect;
-        this.pipeline = pipeline;
+        this.stages = stages;
     }
 
     void run() {
@@ -53,13 +55,13 @@ final class ChatExchange {
         Future<ModelRequest> checked;
         try {
             request = RequestParser.parse(dialect, ctx.body().buffer(),
-                    ctx.request().getHeader(RequestParser.SUBAGENT_HEADER), pipeline.runtime().config());
+                    ctx.request().getHeader(RequestParser.SUBAGENT_HEADER), stages.config().get());
         } catch (GatewayException invalid) {
             fail(invalid);
             return;
         }
         try {
-            checked = pipeline.contextStage().apply(request);
+            checked = stages.context().apply(request);
         } catch (RuntimeException stageBug) {
             bug(stageBug);
             return;
@@ -79,17 +81,17 @@ final class ChatExchange {
         }
         request = checked;
         try {
-            permit = pipeline.subagents().admit(checked);
+            permit = stages.subagents().admit(checked);
         } catch (GatewayException full) {
             fail(full);
             return;
         }
         if (permit != null) {
-            Duration deadline = pipeline.subagents().deadline();
+            Duration deadline = stages.subagents().deadline();
             deadlineTimer = ctx.vertx().setTimer(Math.max(1, deadline.toMillis()), id -> deadlineExceeded(deadline));
         }
-        var steps = pipeline.router().plan(checked, ctx.request().headers(), pipeline.contextStage());
-        chain = new ChainExecution(pipeline.client(), pipeline.metrics(), trace).run(checked, steps, checked.chat().stream());
+        var steps = stages.router().plan(checked, ctx.request().headers(), stages.context());
+        chain = new ChainExecution(stages.client(), stages.metrics(), trace).run(checked, steps, checked.chat().stream());
         chain.whenComplete((result, error) -> onContext(() -> answer(result, error)));
     }
 
@@ -106,10 +108,11 @@ final class ChatExchange {
         }
         answered = true;
         if (result.value().stream() != null) {
-            relay = new StreamRelay(ctx.response(), context, request, result.value(), pipeline.metrics(), pipeline.clock());
+            relay = new StreamRelay(ctx.response(), ctx.request().connection(), context, request, result.value(),
+                    stages.metrics(), stages.clock());
             relay.start(trace, result.passed());
         } else {
-            CompleteResponder.respond(ctx.response(), request, result, trace, pipeline.clock());
+            CompleteResponder.respond(ctx.response(), request, result, trace, stages.clock());
         }
     }
 
@@ -153,12 +156,12 @@ final class ChatExchange {
         }
         String model = request == null ? GatewayMetrics.UNKNOWN_MODEL : request.model().name();
         int status = ctx.response().ended() ? ctx.response().getStatusCode() : CLIENT_CLOSED;
-        pipeline.metrics().request(model, dialect.name().toLowerCase(Locale.ROOT), status,
+        stages.metrics().request(model, dialect.name(), status,
                 System.nanoTime() - startedNanos);
     }
 
     private void onContext(Runnable action) {
-        EventLoop.run(context, action, this::bug);
+        OnContext.run(context, action, this::bug);
     }
 
     /** A fault of the gateway itself: whatever state the exchange is in, the response must still end. */
@@ -168,9 +171,9 @@ final class ChatExchange {
             chain.cancel(true);
         }
         if (relay != null) {
-            relay.abort(GatewayError.INTERNAL_ERROR, "the gateway failed: " + bug);
+            relay.abort(GatewayError.INTERNAL_ERROR, BUG_MESSAGE);
         } else if (!ctx.response().headWritten()) {
-            fail(new GatewayException(GatewayError.INTERNAL_ERROR, "the gateway failed: " + bug));
+            fail(new GatewayException(GatewayError.INTERNAL_ERROR, BUG_MESSAGE));
         } else if (!ctx.response().ended() && !ctx.response().closed()) {
             ctx.response().end();
         }

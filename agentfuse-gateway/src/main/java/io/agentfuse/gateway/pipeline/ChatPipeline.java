@@ -27,7 +27,7 @@ import java.util.function.ToLongFunction;
  * <pre>{@code
  * AgentfuseRuntime runtime = AgentfuseRuntime.builder(config).tokens(ChatPipeline.TOKENS).build();
  * ChatPipeline pipeline = new ChatPipeline(runtime, upstreamClient, metrics, Clock.system(), null);
- * router.post("/v1/messages").handler(BodyHandler.create()).handler(pipeline.handler(Dialect.ANTHROPIC));
+ * router.post("/v1/messages").handler(BodyHandler.create()).handler(pipeline.handler(Dialects.ANTHROPIC));
  * }</pre>
  */
 public final class ChatPipeline {
@@ -39,14 +39,8 @@ public final class ChatPipeline {
      */
     public static final ToLongFunction<Object> TOKENS = StepAnswer::tokensOf;
 
-    private final AgentfuseRuntime runtime;
-    private final UpstreamClient client;
-    private final GatewayMetrics metrics;
-    private final Clock clock;
-    private final ModelRouter router;
-    private final SubagentLimit subagents;
     private final ModelClient models;
-    private final ContextStage contextStage;
+    private final ExchangeStages stages;
 
     /**
      * @param runtime      guards, breakers and the configuration in force; built with {@link #TOKENS}
@@ -57,21 +51,19 @@ public final class ChatPipeline {
      */
     public ChatPipeline(AgentfuseRuntime runtime, UpstreamClient client, GatewayMetrics metrics, Clock clock,
                         ContextStage.Factory contextStage) {
-        this.runtime = Objects.requireNonNull(runtime, "runtime");
-        this.client = Objects.requireNonNull(client, "client");
-        this.metrics = Objects.requireNonNull(metrics, "metrics");
-        this.clock = Objects.requireNonNull(clock, "clock");
-        this.router = new ModelRouter(runtime);
-        this.subagents = new SubagentLimit(runtime);
+        Objects.requireNonNull(runtime, "runtime");
+        ModelRouter router = new ModelRouter(runtime);
         this.models = new GuardedModelClient(runtime::config, router, client, metrics, clock);
-        this.contextStage = contextStage == null ? ContextStage.NONE
+        ContextStage context = contextStage == null ? ContextStage.NONE
                 : Objects.requireNonNull(contextStage.create(runtime, models), "the context stage factory returned null");
+        this.stages = new ExchangeStages(runtime::config, context, new SubagentLimit(runtime), router, client, metrics,
+                clock);
     }
 
     /** The handler of {@code POST} {@link Dialect#path()} for {@code dialect}. */
     public Handler<RoutingContext> handler(Dialect dialect) {
         Objects.requireNonNull(dialect, "dialect");
-        return ctx -> new ChatExchange(ctx, dialect, this).run();
+        return ctx -> new ChatExchange(ctx, dialect, stages).run();
     }
 
     /** Complete model calls through the same guarded chains, for the gateway's own use. */
@@ -79,31 +71,4 @@ public final class ChatPipeline {
         return models;
     }
 
-    AgentfuseRuntime runtime() {
-        return runtime;
-    }
-
-    UpstreamClient client() {
-        return client;
-    }
-
-    GatewayMetrics metrics() {
-        return metrics;
-    }
-
-    Clock clock() {
-        return clock;
-    }
-
-    ModelRouter router() {
-        return router;
-    }
-
-    SubagentLimit subagents() {
-        return subagents;
-    }
-
-    ContextStage contextStage() {
-        return contextStage;
-    }
 }

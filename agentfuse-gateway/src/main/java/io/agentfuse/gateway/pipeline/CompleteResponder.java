@@ -10,13 +10,13 @@ import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.json.DecodeException;
 
 /**
  * The pipeline's last step for a complete (non-streamed) answer: the answering step's body in
  * the caller's dialect — passed through as received when the provider speaks it, translated
- * otherwise — with the gateway headers. An answer that cannot be translated (not JSON, or a tool
- * call Anthropic cannot carry) ends as 502 {@code all_fallbacks_failed}.
+ * otherwise — with the gateway headers. The answer was checked to be well-formed when it arrived
+ * (see {@link io.agentfuse.gateway.dialect.Dialect#checkAnswer}); one that still cannot be
+ * translated (a tool call whose arguments Anthropic cannot carry) ends as 502 {@code all_fallbacks_failed}.
  *
  * <p>Stateless and thread-safe.
  */
@@ -32,7 +32,7 @@ final class CompleteResponder {
         Buffer body;
         try {
             body = clientBody(request.dialect(), answer, clock);
-        } catch (DecodeException | UntranslatableException | ClassCastException untranslatable) {
+        } catch (UntranslatableException untranslatable) {
             GatewayErrors.respond(response, request.dialect(), new GatewayException(GatewayError.ALL_FALLBACKS_FAILED,
                     "the answer of model " + answer.step().name() + " could not be translated: "
                             + untranslatable.getMessage()));

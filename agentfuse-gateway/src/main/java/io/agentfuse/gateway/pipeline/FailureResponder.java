@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.pipeline;
 
+import io.agentfuse.core.BulkheadFullException;
 import io.agentfuse.core.FallbackExhaustedException;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.Outcome;
@@ -9,6 +10,8 @@ import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
+import io.agentfuse.gateway.dialect.UntranslatableException;
+import io.agentfuse.gateway.upstream.UpstreamAuthException;
 import io.agentfuse.gateway.upstream.UpstreamStatusException;
 import io.vertx.core.http.HttpServerResponse;
 
@@ -20,9 +23,13 @@ import java.util.stream.Collectors;
  * The pipeline's answer when a request ends without a model answer, per the gateway's error
  * table:
  * <ul>
- *   <li>every step skipped by an open breaker → 503 {@code circuit_open} with {@code Retry-After}
+ *   <li>every step skipped because the request cannot be translated to its dialect → 400
+ *       {@code invalid_request}, naming the fields;</li>
+ *   <li>no step called and one skipped by a full bulkhead → 429 {@code overloaded}, {@code Retry-After: 1};</li>
+ *   <li>every step skipped, by an open breaker or as untranslatable → 503 {@code circuit_open} with {@code Retry-After}
  *       (the soonest reopening, whole seconds rounded up; none for an operator's forced open);</li>
  *   <li>every step that was called timed out → 504 {@code timeout};</li>
+ *   <li>the last step that was called refused the gateway's key → 502 {@code upstream_auth_failed};</li>
  *   <li>otherwise an exhausted chain → 502 {@code all_fallbacks_failed}, listing each step and why;</li>
  *   <li>an upstream 4xx → passed through unchanged: status, body, content type;</li>
  *   <li>a {@link GatewayException} from any stage → as it says.</li>
@@ -30,6 +37,9 @@ import java.util.stream.Collectors;
  * Bodies are written by {@link GatewayErrors} in the caller's dialect. Stateless and thread-safe.
  */
 final class FailureResponder {
+
+    /** When to come back after every model of the chain was busy: their calls are short. */
+    private static final Duration BUSY_RETRY_AFTER = Duration.ofSeconds(1);
 
     private FailureResponder() {
     }
@@ -47,7 +57,7 @@ final class FailureResponder {
         if (cause instanceof FallbackExhaustedException exhausted) {
             return exhausted(exhausted);
         }
-        return new GatewayException(GatewayError.ALL_FALLBACKS_FAILED, "the model call failed: " + cause);
+        return new GatewayException(GatewayError.ALL_FALLBACKS_FAILED, "the model call failed: " + describe(cause));
     }
 
     /** Answers {@code response} for {@code failure}, with the gateway headers. */
@@ -65,15 +75,43 @@ final class FailureResponder {
     }
 
     private static GatewayException exhausted(FallbackExhaustedException exhausted) {
-        if (exhausted.allCircuitsOpen()) {
+        List<StepFailure> steps = exhausted.steps();
+        if (!steps.isEmpty() && steps.stream().allMatch(FailureResponder::untranslatable)) {
+            return new GatewayException(GatewayError.UNTRANSLATABLE, "no model of the chain can take this request: "
+                    + steps(exhausted));
+        }
+        boolean noneCalled = steps.stream().allMatch(StepFailure::skipped);
+        if (noneCalled && steps.stream().anyMatch(step -> step.cause() instanceof BulkheadFullException)) {
+            return new GatewayException(GatewayError.OVERLOADED, "every model of the chain is busy: "
+                    + steps(exhausted), BUSY_RETRY_AFTER);
+        }
+        if (noneCalled && steps.stream().anyMatch(StepFailure::skippedByOpenCircuit)
+                && steps.stream().allMatch(step -> step.skippedByOpenCircuit() || untranslatable(step))) {
             long nanos = exhausted.soonestRetryAfterNanos();
             return new GatewayException(GatewayError.CIRCUIT_OPEN, "every model of the chain has an open circuit "
                     + "breaker: " + steps(exhausted), nanos < 0 ? null : Duration.ofNanos(nanos));
+        }
+        StepFailure lastCalled = steps.stream().filter(step -> !step.skipped()).reduce((a, b) -> b).orElse(null);
+        if (lastCalled != null && lastCalled.cause() instanceof UpstreamAuthException auth) {
+            return new GatewayException(GatewayError.UPSTREAM_AUTH_FAILED, auth.getMessage() + "; "
+                    + steps(exhausted));
         }
         if (exhausted.allCalledTimedOut()) {
             return new GatewayException(GatewayError.TIMEOUT, "every model that was called timed out: " + steps(exhausted));
         }
         return new GatewayException(GatewayError.ALL_FALLBACKS_FAILED, "all fallbacks failed: " + steps(exhausted));
+    }
+
+    /** Whether {@code step} was skipped because the request cannot be written in its provider's dialect. */
+    private static boolean untranslatable(StepFailure step) {
+        return step.skipped() && step.cause() == null && step.reason() != null
+                && step.reason().startsWith(UntranslatableException.PREFIX);
+    }
+
+    /** What went wrong, in words: the message, or for a bare exception its kind without a Java name. */
+    private static String describe(Throwable cause) {
+        String message = cause.getMessage();
+        return message == null || message.isBlank() ? "an unexpected failure" : message;
     }
 
     private static String steps(FallbackExhaustedException exhausted) {

@@ -63,7 +63,7 @@ final class GuardedModelClient implements ModelClient {
                         answer.complete(step.step().provider().dialect().parseResponse(step.response().json(), clock));
                     } catch (RuntimeException unreadable) {
                         answer.fail(new GatewayException(GatewayError.ALL_FALLBACKS_FAILED,
-                                "the answer of model " + result.step() + " could not be read: " + unreadable.getMessage()));
+                                "the answer of model " + result.step() + " could not be read"));
                     }
                 });
         return answer.future();

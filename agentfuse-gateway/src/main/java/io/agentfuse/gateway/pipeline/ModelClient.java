@@ -13,7 +13,7 @@ import io.vertx.core.Future;
  * <p>Thread-safe.
  *
  * <pre>{@code
- * models.complete(Dialect.OPENAI.parseRequest(summaryRequest))
+ * models.complete(Dialects.OPENAI.parseRequest(summaryRequest))
  *       .onSuccess(answer -> useSummary(answer.content()));
  * }</pre>
  */
@@ -21,9 +21,11 @@ import io.vertx.core.Future;
 public interface ModelClient {
 
     /**
-     * The answer to {@code request} (its {@code model} must be configured; streaming is ignored).
-     * Fails as the gateway would answer: a {@link io.agentfuse.gateway.http.GatewayException},
-     * an upstream 4xx as {@link io.agentfuse.gateway.upstream.UpstreamStatusException}.
+     * The answer to {@code request}, whose {@code model} must be configured and which must not ask
+     * to stream. Fails as the gateway would answer: a {@link io.agentfuse.gateway.http.GatewayException}
+     * ({@code invalid_request} for a streaming request, {@code model_not_found}, or the chain's
+     * {@code circuit_open} / {@code timeout} / {@code all_fallbacks_failed} …), an upstream 4xx as
+     * {@link io.agentfuse.gateway.upstream.UpstreamStatusException}.
      */
     Future<ChatResponse> complete(ChatRequest request);
 }

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.pipeline;
 
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.ModelConfig;
@@ -27,16 +28,15 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>What goes upstream is built from the parsed request only: the caller's own credentials
  * ({@code Authorization}, {@code x-api-key}) are never forwarded; the provider's configured key
- * is added by the upstream client. Only {@code anthropic-beta} is passed on, to Anthropic
- * providers. Thread-safe; reads the runtime's current configuration on every call.
+ * is added by the upstream client. The headers the provider's dialect forwards are passed on
+ * ({@link Dialect#forwardedHeaders}: {@code anthropic-version} and {@code anthropic-beta} to
+ * Anthropic providers). Thread-safe; reads the runtime's current configuration on every call.
  *
  * <pre>{@code
  * List<PlannedStep> steps = new ModelRouter(runtime).plan(request, ctx.request().headers());
  * }</pre>
  */
 final class ModelRouter {
-
-    private static final String ANTHROPIC_BETA = "anthropic-beta";
 
     private final AgentfuseRuntime runtime;
     private final Map<ProviderConfig, ProviderEndpoint> endpoints = new ConcurrentHashMap<>();
@@ -62,7 +62,8 @@ final class ModelRouter {
                 ChatRequest chat = model.name().equals(request.model().name()) ? request.chat()
                         : context.fitForFallback(request.chat(), request.model(), model);
                 var body = DialectTranslator.upstreamRequest(chat, provider.dialect(), model.upstreamModel());
-                steps.add(PlannedStep.runnable(model, provider, guard, body, forwarded(provider, clientHeaders)));
+                steps.add(PlannedStep.runnable(model, provider, guard, body,
+                        provider.dialect().forwardedHeaders(clientHeaders)));
             } catch (UntranslatableException | GatewayException unfit) {
                 steps.add(PlannedStep.skipped(model, provider, guard, unfit.getMessage()));
             }
@@ -76,12 +77,8 @@ final class ModelRouter {
     }
 
     private static ProviderEndpoint newEndpoint(ProviderConfig provider) {
-        Dialect dialect = provider.type() == ProviderConfig.Type.ANTHROPIC ? Dialect.ANTHROPIC : Dialect.OPENAI;
+        Dialect dialect = Dialects.named(provider.type().name()).orElseThrow(() -> new IllegalStateException(
+                "no dialect is registered for provider type " + provider.type()));
         return new ProviderEndpoint(provider.name(), dialect, provider.baseUrl().toString(), provider.apiKey());
-    }
-
-    private static Map<String, String> forwarded(ProviderEndpoint provider, MultiMap clientHeaders) {
-        String beta = clientHeaders.get(ANTHROPIC_BETA);
-        return provider.dialect() == Dialect.ANTHROPIC && beta != null ? Map.of(ANTHROPIC_BETA, beta) : Map.of();
     }
 }

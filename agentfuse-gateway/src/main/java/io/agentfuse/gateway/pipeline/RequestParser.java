@@ -20,7 +20,7 @@ import io.vertx.core.json.JsonObject;
  * <p>Stateless and thread-safe.
  *
  * <pre>{@code
- * ModelRequest request = RequestParser.parse(Dialect.OPENAI, ctx.body().buffer(),
+ * ModelRequest request = RequestParser.parse(Dialects.OPENAI, ctx.body().buffer(),
  *         ctx.request().getHeader(RequestParser.SUBAGENT_HEADER), runtime.config());
  * }</pre>
  */

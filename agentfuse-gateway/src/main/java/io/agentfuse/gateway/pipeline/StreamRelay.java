@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.pipeline;
 
+import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.core.CircuitBreaker;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Outcome;
@@ -16,24 +17,27 @@ import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.upstream.UpstreamStream;
 import io.vertx.core.Context;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerResponse;
 
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The pipeline's last step for a streamed answer: relays a provider stream that has begun to
- * the caller as SSE in the caller's dialect, with backpressure, and always ends the response —
- * normally, with an error event, or silently when the caller has gone (then the upstream call is
- * cancelled).
+ * the caller as SSE in the caller's dialect, with backpressure, and always ends the response:
+ * with the dialect's terminator after a complete answer; after a failure with an error event and
+ * then by closing the connection — never with a clean end of the chunked body, which clients such
+ * as LangChain4j's would take for a complete (truncated) answer; silently when the caller has gone
+ * (then the upstream call is cancelled). An upstream event that is not well-formed is never relayed.
  *
  * <h2>Breaker accounting after the first byte</h2>
  * The guarded unit of a stream is "the stream opened" (see {@link ChainExecution}); the guard has
  * recorded that as a success in the answering model's breaker by the time this relay starts.
  * What happens later is recorded here, in the same breaker, as one more call:
  * <ul>
- *   <li>a failure after the first byte (idle timeout, broken connection, an error event from the
- *       provider, an end before the answer was complete) → one failure of its kind;</li>
+ *   <li>a failure after the first byte → one failure of its kind: idle timeout or broken connection as
+ *       classified, an error event from the provider as its dialect maps it, a malformed event as
+ *       {@code ERROR}, an end before the terminator as {@code CONNECTION_ERROR};</li>
  *   <li>a complete stream whose reported usage exceeds the breaker's {@code tokenOveruse} limit →
  *       one {@code TOKEN_OVERUSE}; within the limit nothing more is recorded, so a healthy stream
  *       counts once.</li>
@@ -48,6 +52,7 @@ import java.util.Locale;
 final class StreamRelay {
 
     private final HttpServerResponse response;
+    private final HttpConnection connection;
     private final Context context;
     private final ModelRequest request;
     private final StepAnswer answer;
@@ -56,9 +61,10 @@ final class StreamRelay {
     private final GatewayMetrics metrics;
     private boolean done;
 
-    StreamRelay(HttpServerResponse response, Context context, ModelRequest request, StepAnswer answer,
-                GatewayMetrics metrics, Clock clock) {
+    StreamRelay(HttpServerResponse response, HttpConnection connection, Context context, ModelRequest request,
+                StepAnswer answer, GatewayMetrics metrics, Clock clock) {
         this.response = response;
+        this.connection = connection;
         this.context = context;
         this.request = request;
         this.answer = answer;
@@ -97,7 +103,7 @@ final class StreamRelay {
     private void terminate(GatewayError error, String message) {
         done = true;
         stream.cancel();
-        endWith(List.of(GatewayErrors.streamEvent(request.dialect(), error, message)));
+        failWith(List.of(GatewayErrors.streamEvent(request.dialect(), error, message)));
     }
 
     private void relay(SseEvent event) {
@@ -114,11 +120,11 @@ final class StreamRelay {
         }
         write(out);
         if (translator.failure().isPresent()) {
-            // The provider reported an error inside the stream; its error event has been relayed.
+            // The stream failed inside: the provider's error event, or ours for a broken event, has been written.
             done = true;
             stream.cancel();
             recordFailure(outcomeOf(translator.failure().get()));
-            endWith(List.of());
+            failWith(List.of());
         } else if (response.writeQueueFull()) {
             stream.pause();
         }
@@ -131,11 +137,12 @@ final class StreamRelay {
         done = true;
         List<SseEvent> closing = translator.end();
         if (translator.failure().isPresent()) {
-            recordFailure(Outcome.CONNECTION_ERROR); // ended before the answer was complete
+            recordFailure(outcomeOf(translator.failure().get())); // ended before the answer was complete
+            failWith(closing);
         } else {
             recordTokens();
+            endWith(closing);
         }
-        endWith(closing);
     }
 
     private void broke(Throwable error) {
@@ -150,7 +157,7 @@ final class StreamRelay {
         }
         metrics.streamInterrupted(answer.step().name());
         GatewayError type = outcome == Outcome.TIMEOUT ? GatewayError.TIMEOUT : GatewayError.UPSTREAM_ERROR;
-        endWith(List.of(GatewayErrors.streamEvent(request.dialect(), type,
+        failWith(List.of(GatewayErrors.streamEvent(request.dialect(), type,
                 "the stream from model " + answer.step().name() + " broke off: " + error.getMessage())));
     }
 
@@ -177,12 +184,12 @@ final class StreamRelay {
                 .min().orElse(Long.MAX_VALUE);
     }
 
-    private static Outcome outcomeOf(StreamEvent.Error error) {
-        String type = error.type().toLowerCase(Locale.ROOT);
-        if (type.contains("overload")) {
-            return Outcome.OVERLOADED;
-        }
-        return type.contains("rate_limit") ? Outcome.RATE_LIMITED : Outcome.SERVER_ERROR;
+    private Outcome outcomeOf(StreamEvent.Error error) {
+        return switch (error.cause()) {
+            case PROVIDER -> answer.step().provider().dialect().streamErrorOutcome(error.type());
+            case MALFORMED -> Outcome.ERROR;
+            case CUT -> Outcome.CONNECTION_ERROR;
+        };
     }
 
     private long elapsedNanos() {
@@ -205,8 +212,26 @@ final class StreamRelay {
         }
     }
 
+    /**
+     * Writes the error events, then closes the connection instead of ending the chunked body, so
+     * that every HTTP client sees the stream fail rather than end.
+     */
+    private void failWith(List<SseEvent> events) {
+        if (response.closed() || response.ended()) {
+            return;
+        }
+        if (events.isEmpty()) {
+            connection.close();
+            return;
+        }
+        Buffer frame = Buffer.buffer();
+        events.forEach(event -> frame.appendBuffer(event.toBuffer()));
+        response.write(frame).onComplete(written -> connection.close());
+    }
+
     private void onContext(Runnable action) {
         // Whatever state the relay is in after a bug, the stream ends now.
-        EventLoop.run(context, action, bug -> terminate(GatewayError.INTERNAL_ERROR, "the gateway failed: " + bug));
+        OnContext.run(context, action, bug -> terminate(GatewayError.INTERNAL_ERROR,
+                "the gateway failed while relaying the answer of model " + answer.step().name()));
     }
 }

@@ -8,15 +8,16 @@ import java.util.Objects;
 /**
  * Where and how to reach one model provider: its dialect, base URL and API key.
  *
- * <p>The request URL follows each provider's convention for its base URL: OpenAI's base
- * includes the version ({@code https://api.openai.com/v1} + {@code /chat/completions}),
- * Anthropic's does not ({@code https://api.anthropic.com} + {@code /v1/messages}). The key is
- * never part of {@link #toString()}.
+ * <p>The request URL is the base URL followed by the dialect's {@link Dialect#upstreamPath()},
+ * which follows each provider's convention for its base URL: OpenAI's base includes the version
+ * ({@code https://api.openai.com/v1} + {@code /chat/completions}), Anthropic's does not
+ * ({@code https://api.anthropic.com} + {@code /v1/messages}). The key is never part of
+ * {@link #toString()}.
  *
  * <p>Immutable and thread-safe.
  *
  * <pre>{@code
- * ProviderEndpoint anthropic = new ProviderEndpoint("anthropic", Dialect.ANTHROPIC,
+ * ProviderEndpoint anthropic = new ProviderEndpoint("anthropic", Dialects.ANTHROPIC,
  *         "https://api.anthropic.com", System.getenv("ANTHROPIC_API_KEY"));
  * }</pre>
  *
@@ -45,7 +46,7 @@ public record ProviderEndpoint(String name, Dialect dialect, String baseUrl, Str
 
     /** The absolute URL of the chat endpoint. */
     public String url() {
-        return baseUrl + (dialect == Dialect.OPENAI ? "/chat/completions" : "/v1/messages");
+        return baseUrl + dialect.upstreamPath();
     }
 
     /** Whether a key is configured. */

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.upstream;
 
+import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.core.CallTimeoutException;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.sse.SseParser;
@@ -48,11 +49,7 @@ final class StreamingCall {
 
     /** Runs {@code action} on this call's context (at once when already there). */
     void onContext(Runnable action) {
-        if (Vertx.currentContext() == context) {
-            action.run();
-        } else {
-            context.runOnContext(v -> action.run());
-        }
+        OnContext.run(context, action);
     }
 
     /** Keeps the request so it can be reset; false (and reset) when the call already ended. */
@@ -71,7 +68,7 @@ final class StreamingCall {
         }
         if (httpResponse.statusCode() / 100 != 2) {
             httpResponse.body().onComplete(body ->
-                    fail(UpstreamFailures.status(httpResponse, body.succeeded() ? body.result().toString() : null)));
+                    fail(UpstreamFailures.status(provider, httpResponse, body.succeeded() ? body.result().toString() : null)));
             return;
         }
         response = httpResponse;
@@ -136,8 +133,8 @@ final class StreamingCall {
         if (!paused) {
             startTimer(timeouts.idle());
         }
+        stream.deliver(event); // queued before the stream is handed out, so its first event can be looked at
         ready.tryComplete(stream);
-        stream.deliver(event);
     }
 
     private void onEnd() {

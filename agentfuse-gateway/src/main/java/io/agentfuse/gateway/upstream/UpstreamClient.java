@@ -1,8 +1,9 @@
 package io.agentfuse.gateway.upstream;
 
+import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.core.CallTimeoutException;
 import io.agentfuse.gateway.dialect.Dialect;
-import io.agentfuse.gateway.dialect.Usage;
+import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -16,7 +17,6 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
-import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 
 import java.net.URI;
@@ -31,15 +31,20 @@ import java.util.concurrent.ConcurrentHashMap;
  * Calls model providers over pooled keep-alive HTTP connections, complete or streamed, and
  * fails in the terms of {@code agentfuse-core} so that breakers, retries and fallbacks can act:
  * <ul>
- *   <li>non-2xx → {@link io.agentfuse.core.HttpStatusException} with the body and the
+ *   <li>non-2xx other than 401/403 → {@link io.agentfuse.core.HttpStatusException} with the body and the
  *       {@code Retry-After} / {@code retry-after-ms} headers;</li>
  *   <li>no answer within the timeout, no first event within {@link StreamTimeouts#firstEvent()}
  *       → {@link CallTimeoutException} (the request is reset, so the connection is freed);</li>
  *   <li>refused connections → {@link java.net.ConnectException}; closed or reset connections →
- *       {@link UpstreamConnectionException}.</li>
+ *       {@link UpstreamConnectionException};</li>
+ *   <li>401 or 403, a refusal of the gateway's own key → {@link UpstreamAuthException} (an
+ *       {@code ERROR}: not retried, fallen back from);</li>
+ *   <li>a 2xx whose body is not a well-formed answer of the provider's dialect →
+ *       {@link io.agentfuse.gateway.dialect.MalformedAnswerException} (an {@code ERROR}), never a response.</li>
  * </ul>
- * Authentication is added per dialect: OpenAI {@code Authorization: Bearer KEY}, Anthropic
- * {@code x-api-key} and {@code anthropic-version: 2023-06-01}. Keys are never logged.
+ * Headers come from the provider's {@link io.agentfuse.gateway.dialect.Dialect}: its defaults (the
+ * API version), then the request's forwarded headers (which may replace them), then its
+ * authentication, which nothing replaces. Keys are never logged.
  *
  * <p>Thread-safe; share one per Vert.x instance. Completion handlers run on a Vert.x event loop.
  *
@@ -50,9 +55,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * }</pre>
  */
 public final class UpstreamClient {
-
-    /** The Anthropic API version sent with every Anthropic request. */
-    public static final String ANTHROPIC_VERSION = "2023-06-01";
 
     private final Vertx vertx;
     private final HttpClientAgent http;
@@ -96,7 +98,7 @@ public final class UpstreamClient {
         });
         answer.whenComplete((value, error) -> {
             if (answer.isCancelled()) {
-                runOn(context, () -> {
+                OnContext.run(context, () -> {
                     if (result.tryFail(new CancellationException("cancelled by the caller"))) {
                         holder.reset();
                     }
@@ -109,7 +111,7 @@ public final class UpstreamClient {
     private RequestHolder startSend(Context context, UpstreamRequest request, Duration timeout,
                                     Promise<UpstreamResponse> result) {
         RequestHolder holder = new RequestHolder();
-        runOn(context, () -> {
+        OnContext.run(context, () -> {
             long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
                 if (result.tryFail(new CallTimeoutException(timeout))) {
                     holder.reset();
@@ -171,7 +173,7 @@ public final class UpstreamClient {
     private StreamStart startStream(UpstreamRequest request, StreamTimeouts timeouts, Promise<UpstreamStream> ready) {
         Context context = callContext();
         StreamStart start = new StreamStart(context);
-        runOn(context, () -> {
+        OnContext.run(context, () -> {
             if (start.cancelled) {
                 ready.tryFail(new CancellationException("cancelled by the caller"));
                 return;
@@ -213,28 +215,19 @@ public final class UpstreamClient {
         return current != null && current.owner() == vertx ? current : vertx.getOrCreateContext();
     }
 
-    private static void runOn(Context context, Runnable action) {
-        if (Vertx.currentContext() == context) {
-            action.run();
-        } else {
-            context.runOnContext(v -> action.run());
-        }
-    }
-
     private static UpstreamResponse answer(UpstreamRequest request, HttpClientResponse response, Buffer body) {
         if (response.statusCode() / 100 != 2) {
-            throw UpstreamFailures.status(response, body.toString());
+            throw UpstreamFailures.status(request.provider(), response, body.toString());
         }
-        return new UpstreamResponse(response.statusCode(), response.headers(), body,
-                usage(request.provider().dialect(), body));
-    }
-
-    private static Usage usage(Dialect dialect, Buffer body) {
+        Dialect dialect = request.provider().dialect();
+        JsonObject answer;
         try {
-            return dialect.usageOf(new JsonObject(body));
-        } catch (DecodeException | ClassCastException e) {
-            return Usage.ZERO;
+            answer = dialect.checkAnswer(body);
+        } catch (MalformedAnswerException malformed) {
+            throw new MalformedAnswerException("provider " + request.provider().name() + " answered "
+                    + response.statusCode() + " with a malformed " + dialect.name() + " answer: " + malformed.getMessage());
         }
+        return new UpstreamResponse(response.statusCode(), response.headers(), body, dialect.usageOf(answer));
     }
 
     private static Buffer body(UpstreamRequest request) {
@@ -244,17 +237,11 @@ public final class UpstreamClient {
     private RequestOptions options(UpstreamRequest request, boolean stream) {
         ProviderEndpoint provider = request.provider();
         RequestOptions options = targets.computeIfAbsent(provider, UpstreamClient::target).options();
+        provider.dialect().defaultHeaders().forEach(options::putHeader);
         request.headers().forEach(options::putHeader);
         options.putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
                 .putHeader(HttpHeaders.ACCEPT, stream ? "text/event-stream" : "application/json");
-        if (provider.dialect() == Dialect.ANTHROPIC) {
-            options.putHeader("anthropic-version", ANTHROPIC_VERSION);
-            if (provider.hasApiKey()) {
-                options.putHeader("x-api-key", provider.apiKey());
-            }
-        } else if (provider.hasApiKey()) {
-            options.putHeader(HttpHeaders.AUTHORIZATION, "Bearer " + provider.apiKey());
-        }
+        provider.dialect().authHeaders(provider.apiKey()).forEach(options::putHeader);
         return options;
     }
 
@@ -304,7 +291,7 @@ public final class UpstreamClient {
         }
 
         void cancel() {
-            runOn(context, () -> {
+            OnContext.run(context, () -> {
                 cancelled = true;
                 if (call != null) {
                     call.cancel();

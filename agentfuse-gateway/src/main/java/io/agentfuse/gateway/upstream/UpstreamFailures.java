@@ -10,7 +10,8 @@ import java.io.IOException;
 /**
  * The one place where transport failures of provider calls become the exceptions that
  * {@link io.agentfuse.core.OutcomeClassifier} understands: non-2xx answers become
- * {@link UpstreamStatusException} (with {@code Retry-After}, {@code retry-after-ms} and the content type), broken
+ * {@link UpstreamStatusException} (with {@code Retry-After}, {@code retry-after-ms} and the content type),
+ * except 401/403, which become {@link UpstreamAuthException}; broken
  * connections {@link UpstreamConnectionException}; refused connections and other
  * {@link IOException}s stay as they are. Stateless.
  */
@@ -19,8 +20,14 @@ final class UpstreamFailures {
     private UpstreamFailures() {
     }
 
-    /** The exception for a non-2xx answer with {@code body}. */
-    static HttpStatusException status(HttpClientResponse response, String body) {
+    /**
+     * The exception for a non-2xx answer of {@code provider} with {@code body}: a 401 or 403 is the
+     * provider refusing the gateway's own key, never the caller's fault.
+     */
+    static RuntimeException status(ProviderEndpoint provider, HttpClientResponse response, String body) {
+        if (response.statusCode() == 401 || response.statusCode() == 403) {
+            return new UpstreamAuthException(provider.name(), response.statusCode());
+        }
         return new UpstreamStatusException(response.statusCode(), body, response.getHeader("retry-after"),
                 response.getHeader("retry-after-ms"), response.getHeader("content-type"));
     }

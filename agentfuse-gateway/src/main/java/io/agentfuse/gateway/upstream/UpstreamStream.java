@@ -34,6 +34,7 @@ public final class UpstreamStream {
     private final int status;
     private final MultiMap headers;
     private final Deque<SseEvent> pending = new ArrayDeque<>();
+    private volatile SseEvent first;
     private Handler<SseEvent> handler;
     private Handler<Void> endHandler;
     private Handler<Throwable> exceptionHandler;
@@ -103,7 +104,15 @@ public final class UpstreamStream {
         });
     }
 
+    /** The stream's first event (it is also delivered to {@link #handler}); {@code null} before it arrived. */
+    public SseEvent firstEvent() {
+        return first;
+    }
+
     void deliver(SseEvent event) {
+        if (first == null) {
+            first = event;
+        }
         pending.addLast(event);
         drain();
     }

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.context;
 
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.agent.context.CompactionConfig;
 import io.agentfuse.agent.context.ContextConfig;
 import io.agentfuse.agent.context.ContextLevel;
@@ -45,7 +46,7 @@ class ContextGuardTest {
         // Given conversations of every size, in a script whose words are many tokens per char
         for (int turns = 0; turns <= 40; turns += 4) {
             ChatRequest request = conversation(turns, 25);
-            ChatRequest dense = Dialect.OPENAI.parseRequest(request.original().put("messages", new JsonArray()
+            ChatRequest dense = Dialects.OPENAI.parseRequest(request.original().put("messages", new JsonArray()
                     .add(message("user", "\u8fc1\u79fb\u8ba1\u5212 ".repeat(turns * 10 + 1)))));
 
             for (ChatRequest each : new ChatRequest[] {request, dense}) {
@@ -165,7 +166,7 @@ class ContextGuardTest {
     }
 
     private static ChatRequest request(JsonArray messages) {
-        return Dialect.OPENAI.parseRequest(new JsonObject().put("model", "gpt-4o").put("temperature", 0.3).put("messages", messages));
+        return Dialects.OPENAI.parseRequest(new JsonObject().put("model", "gpt-4o").put("temperature", 0.3).put("messages", messages));
     }
 
     private static JsonObject message(String role, String content) {

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.context;
 
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.agent.conversation.Conversation;
 import io.agentfuse.agent.conversation.Message;
 import io.agentfuse.agent.conversation.Role;
@@ -19,7 +20,7 @@ class ConversationMapperTest {
 
     @Test
     void toolCallsAndTheirResultsKeepTheirIdsSoSnippingCanKeepThemTogether() {
-        ChatRequest request = Dialect.OPENAI.parseRequest(new JsonObject()
+        ChatRequest request = Dialects.OPENAI.parseRequest(new JsonObject()
                 .put("model", "gpt-4o")
                 .put("messages", new JsonArray()
                         .add(new JsonObject().put("role", "system").put("content", "Be brief."))
@@ -40,7 +41,7 @@ class ConversationMapperTest {
     @Test
     void anAnthropicBodyGetsTheNewSystemAndMessagesAndKeepsItsOtherFields() {
         // Given an Anthropic request with metadata and a system prompt
-        ChatRequest request = Dialect.ANTHROPIC.parseRequest(new JsonObject()
+        ChatRequest request = Dialects.ANTHROPIC.parseRequest(new JsonObject()
                 .put("model", "claude-haiku-4").put("max_tokens", 256).put("system", "Be brief.")
                 .put("metadata", new JsonObject().put("user_id", "u-1"))
                 .put("messages", new JsonArray()

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.dialect;
 
+import io.agentfuse.gateway.provider.Dialects;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -23,17 +24,18 @@ class RequestParsingTest {
         JsonObject body = openAi();
         body.remove("model");
 
-        assertThatThrownBy(() -> Dialect.OPENAI.parseRequest(body))
+        assertThatThrownBy(() -> Dialects.OPENAI.parseRequest(body))
                 .isInstanceOf(InvalidRequestException.class)
                 .hasMessage("model is required")
                 .extracting(e -> ((InvalidRequestException) e).param()).isEqualTo("model");
     }
 
     @Test
-    void rejectsUnknownTopLevelField() {
-        assertThatThrownBy(() -> Dialect.OPENAI.parseRequest(openAi().put("temprature", 0.2)))
-                .isInstanceOf(InvalidRequestException.class)
-                .hasMessage("temprature is not a known field");
+    void keepsAnUnknownTopLevelFieldButCannotTranslateIt() {
+        ChatRequest request = Dialects.OPENAI.parseRequest(openAi().put("prompt_cache_retention", "24h"));
+
+        assertThat(request.original().getString("prompt_cache_retention")).isEqualTo("24h");
+        assertThat(request.untranslatable()).containsExactly("prompt_cache_retention (a field the gateway does not know)");
     }
 
     @Test
@@ -41,7 +43,7 @@ class RequestParsingTest {
         JsonObject body = openAi();
         body.getJsonArray("messages").getJsonObject(0).put("role", 42);
 
-        assertThatThrownBy(() -> Dialect.OPENAI.parseRequest(body))
+        assertThatThrownBy(() -> Dialects.OPENAI.parseRequest(body))
                 .isInstanceOf(InvalidRequestException.class)
                 .hasMessage("messages[0].role must be a string, but was 42");
     }
@@ -51,30 +53,30 @@ class RequestParsingTest {
         JsonObject body = openAi();
         body.getJsonArray("messages").getJsonObject(0).put("role", "robot");
 
-        assertThatThrownBy(() -> Dialect.OPENAI.parseRequest(body))
+        assertThatThrownBy(() -> Dialects.OPENAI.parseRequest(body))
                 .hasMessageContaining("messages[0].role must be one of")
                 .hasMessageContaining("\"robot\"");
     }
 
     @Test
-    void rejectsUnknownContentPartType() {
+    void keepsAnUnknownContentPartTypeButCannotTranslateIt() {
         JsonObject body = openAi();
         body.getJsonArray("messages").getJsonObject(0)
                 .put("content", new JsonArray().add(new JsonObject().put("type", "hologram")));
 
-        assertThatThrownBy(() -> Dialect.OPENAI.parseRequest(body))
-                .hasMessageStartingWith("messages[0].content[0].type must be one of");
+        assertThat(Dialects.OPENAI.parseRequest(body).untranslatable())
+                .containsExactly("messages[0].content[0].type 'hologram' parts");
     }
 
     @Test
     void rejectsEmptyMessages() {
-        assertThatThrownBy(() -> Dialect.OPENAI.parseRequest(openAi().put("messages", new JsonArray())))
+        assertThatThrownBy(() -> Dialects.OPENAI.parseRequest(openAi().put("messages", new JsonArray())))
                 .hasMessage("messages must not be empty");
     }
 
     @Test
     void rejectsOutOfRangeTemperature() {
-        assertThatThrownBy(() -> Dialect.ANTHROPIC.parseRequest(anthropic().put("temperature", 1.5)))
+        assertThatThrownBy(() -> Dialects.ANTHROPIC.parseRequest(anthropic().put("temperature", 1.5)))
                 .hasMessage("temperature must be between 0.0 and 1.0, but was 1.5");
     }
 
@@ -83,17 +85,28 @@ class RequestParsingTest {
         JsonObject body = anthropic();
         body.remove("max_tokens");
 
-        assertThatThrownBy(() -> Dialect.ANTHROPIC.parseRequest(body)).hasMessage("max_tokens is required");
+        assertThatThrownBy(() -> Dialects.ANTHROPIC.parseRequest(body)).hasMessage("max_tokens is required");
     }
 
     @Test
-    void rejectsUnknownAnthropicContentBlockType() {
+    void keepsAnUnknownAnthropicContentBlockTypeButCannotTranslateIt() {
         JsonObject body = anthropic();
         body.getJsonArray("messages").getJsonObject(0)
                 .put("content", new JsonArray().add(new JsonObject().put("type", "hologram")));
 
-        assertThatThrownBy(() -> Dialect.ANTHROPIC.parseRequest(body))
-                .hasMessage("messages[0].content[0].type is not a known content block type: \"hologram\"");
+        assertThat(Dialects.ANTHROPIC.parseRequest(body).untranslatable())
+                .containsExactly("messages[0].content[0].type 'hologram' blocks");
+    }
+
+    @Test
+    void keepsAnthropicOutputConfigAndTopLevelCacheControl() {
+        JsonObject body = anthropic().put("output_config", new JsonObject().put("effort", "low"))
+                .put("cache_control", new JsonObject().put("type", "ephemeral"));
+
+        ChatRequest request = Dialects.ANTHROPIC.parseRequest(body);
+
+        assertThat(request.original().getJsonObject("output_config").getString("effort")).isEqualTo("low");
+        assertThat(request.untranslatable()).hasSize(2);
     }
 
     @Test
@@ -102,7 +115,7 @@ class RequestParsingTest {
         body.getJsonArray("messages").add(new JsonObject().put("role", "assistant").put("content", new JsonArray()
                 .add(new JsonObject().put("type", "tool_result").put("tool_use_id", "t1").put("content", "x"))));
 
-        assertThatThrownBy(() -> Dialect.ANTHROPIC.parseRequest(body))
+        assertThatThrownBy(() -> Dialects.ANTHROPIC.parseRequest(body))
                 .hasMessageContaining("'tool_result' blocks belong in user messages");
     }
 
@@ -112,7 +125,7 @@ class RequestParsingTest {
         body.getJsonArray("messages").add(0, new JsonObject().put("role", "system").put("content", "Be brief."));
         body.getJsonArray("messages").add(new JsonObject().put("role", "developer").put("content", "Answer in French."));
 
-        ChatRequest request = Dialect.OPENAI.parseRequest(body);
+        ChatRequest request = Dialects.OPENAI.parseRequest(body);
 
         assertThat(request.system()).isEqualTo("Be brief.\n\nAnswer in French.");
         assertThat(request.messages()).hasSize(1);
@@ -120,7 +133,7 @@ class RequestParsingTest {
 
     @Test
     void listsEveryUntranslatableFeatureOfOpenAiRequest() {
-        ChatRequest request = Dialect.OPENAI.parseRequest(openAi().put("n", 2).put("logprobs", true)
+        ChatRequest request = Dialects.OPENAI.parseRequest(openAi().put("n", 2).put("logprobs", true)
                 .put("modalities", new JsonArray().add("text").add("audio"))
                 .put("response_format", new JsonObject().put("type", "json_schema")));
 
@@ -130,7 +143,7 @@ class RequestParsingTest {
 
     @Test
     void acceptsSamplingHintsWithoutMarkingThemUntranslatable() {
-        ChatRequest request = Dialect.OPENAI.parseRequest(openAi().put("seed", 7).put("presence_penalty", 0.5)
+        ChatRequest request = Dialects.OPENAI.parseRequest(openAi().put("seed", 7).put("presence_penalty", 0.5)
                 .put("n", 1).put("response_format", new JsonObject().put("type", "text")));
 
         assertThat(request.untranslatable()).isEmpty();
@@ -138,7 +151,7 @@ class RequestParsingTest {
 
     @Test
     void readsStreamOptionsAsStreamMode() {
-        ChatRequest request = Dialect.OPENAI.parseRequest(openAi().put("stream", true)
+        ChatRequest request = Dialects.OPENAI.parseRequest(openAi().put("stream", true)
                 .put("stream_options", new JsonObject().put("include_usage", true)));
 
         assertThat(request.streamMode()).isEqualTo(ChatRequest.StreamMode.STREAM_WITH_USAGE);
@@ -146,7 +159,7 @@ class RequestParsingTest {
 
     @Test
     void marksServerToolsOfAnthropicUntranslatable() {
-        ChatRequest request = Dialect.ANTHROPIC.parseRequest(anthropic().put("tools", new JsonArray()
+        ChatRequest request = Dialects.ANTHROPIC.parseRequest(anthropic().put("tools", new JsonArray()
                 .add(new JsonObject().put("type", "web_search_20250305").put("name", "web_search"))));
 
         assertThat(request.untranslatable()).containsExactly("tools[0].type 'web_search_20250305' tools");
@@ -159,7 +172,7 @@ class RequestParsingTest {
                 .add(new JsonObject().put("type", "thinking").put("thinking", "hmm").put("signature", "s"))
                 .add(new JsonObject().put("type", "text").put("text", "Hello"))));
 
-        ChatRequest request = Dialect.ANTHROPIC.parseRequest(body);
+        ChatRequest request = Dialects.ANTHROPIC.parseRequest(body);
 
         assertThat(request.untranslatable()).isEmpty();
         assertThat(request.messages().get(1).content()).containsExactly(new ContentPart.Text("Hello"));

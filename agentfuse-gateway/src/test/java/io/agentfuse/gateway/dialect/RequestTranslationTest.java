@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.dialect;
 
+import io.agentfuse.gateway.provider.Dialects;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -35,7 +36,7 @@ class RequestTranslationTest {
     }
 
     private static JsonObject toAnthropic(JsonObject openAi) {
-        return DialectTranslator.upstreamRequest(Dialect.OPENAI.parseRequest(openAi), Dialect.ANTHROPIC, "claude-haiku-4-5");
+        return DialectTranslator.upstreamRequest(Dialects.OPENAI.parseRequest(openAi), Dialects.ANTHROPIC, "claude-haiku-4-5");
     }
 
     @Test
@@ -106,9 +107,9 @@ class RequestTranslationTest {
 
     @Test
     void refusesToCrossWithUntranslatableFeaturesListingThem() {
-        ChatRequest request = Dialect.OPENAI.parseRequest(openAiToolConversation().put("n", 3).put("logprobs", true));
+        ChatRequest request = Dialects.OPENAI.parseRequest(openAiToolConversation().put("n", 3).put("logprobs", true));
 
-        assertThatThrownBy(() -> DialectTranslator.upstreamRequest(request, Dialect.ANTHROPIC, "claude-haiku-4-5"))
+        assertThatThrownBy(() -> DialectTranslator.upstreamRequest(request, Dialects.ANTHROPIC, "claude-haiku-4-5"))
                 .isInstanceOf(UntranslatableException.class)
                 .hasMessage("cannot translate: n=3 (Anthropic answers with one choice); logprobs");
     }
@@ -118,9 +119,9 @@ class RequestTranslationTest {
         JsonObject body = openAiToolConversation();
         body.getJsonArray("messages").getJsonObject(2).getJsonArray("tool_calls").getJsonObject(0)
                 .getJsonObject("function").put("arguments", "[1, 2]");
-        ChatRequest request = Dialect.OPENAI.parseRequest(body);
+        ChatRequest request = Dialects.OPENAI.parseRequest(body);
 
-        assertThatThrownBy(() -> DialectTranslator.upstreamRequest(request, Dialect.ANTHROPIC, "claude-haiku-4-5"))
+        assertThatThrownBy(() -> DialectTranslator.upstreamRequest(request, Dialects.ANTHROPIC, "claude-haiku-4-5"))
                 .isInstanceOf(UntranslatableException.class)
                 .hasMessageContaining("call_1");
     }
@@ -129,7 +130,7 @@ class RequestTranslationTest {
     void forwardsSameDialectRequestUntouchedExceptModel() {
         JsonObject original = openAiToolConversation().put("seed", 42).put("logprobs", true);
 
-        JsonObject body = DialectTranslator.upstreamRequest(Dialect.OPENAI.parseRequest(original), Dialect.OPENAI, "gpt-4o-mini-2024");
+        JsonObject body = DialectTranslator.upstreamRequest(Dialects.OPENAI.parseRequest(original), Dialects.OPENAI, "gpt-4o-mini-2024");
 
         assertThat(body).isEqualTo(original.copy().put("model", "gpt-4o-mini-2024"));
     }
@@ -138,7 +139,7 @@ class RequestTranslationTest {
     void asksForUsageWhenForwardingOpenAiStream() {
         JsonObject original = openAiToolConversation().put("stream", true);
 
-        JsonObject body = DialectTranslator.upstreamRequest(Dialect.OPENAI.parseRequest(original), Dialect.OPENAI, "gpt-4o-mini");
+        JsonObject body = DialectTranslator.upstreamRequest(Dialects.OPENAI.parseRequest(original), Dialects.OPENAI, "gpt-4o-mini");
 
         assertThat(body.getJsonObject("stream_options").getBoolean("include_usage")).isTrue();
     }
@@ -147,7 +148,7 @@ class RequestTranslationTest {
     void translatesAnthropicToolUseAndResultsToOpenAiMessages() {
         JsonObject anthropic = toAnthropic(openAiToolConversation()).put("model", "claude-haiku-4");
 
-        JsonObject body = DialectTranslator.upstreamRequest(Dialect.ANTHROPIC.parseRequest(anthropic), Dialect.OPENAI, "gpt-4o-mini");
+        JsonObject body = DialectTranslator.upstreamRequest(Dialects.ANTHROPIC.parseRequest(anthropic), Dialects.OPENAI, "gpt-4o-mini");
 
         JsonArray messages = body.getJsonArray("messages");
         assertThat(messages).extracting(m -> ((JsonObject) m).getString("role"))
@@ -165,15 +166,15 @@ class RequestTranslationTest {
 
     @Test
     void roundTripsOpenAiConversationThroughAnthropic() {
-        ChatRequest original = Dialect.OPENAI.parseRequest(openAiToolConversation());
-        JsonObject anthropic = DialectTranslator.upstreamRequest(original, Dialect.ANTHROPIC, "claude-haiku-4");
+        ChatRequest original = Dialects.OPENAI.parseRequest(openAiToolConversation());
+        JsonObject anthropic = DialectTranslator.upstreamRequest(original, Dialects.ANTHROPIC, "claude-haiku-4");
 
-        ChatRequest back = Dialect.ANTHROPIC.parseRequest(anthropic);
+        ChatRequest back = Dialects.ANTHROPIC.parseRequest(anthropic);
 
         assertThat(back.system()).isEqualTo(original.system());
         // Anthropic merges the tool result and the next user text into one turn; written back as
         // OpenAI, that turn becomes the original tool and user messages again.
-        assertThat(Dialect.OPENAI.writeRequest(back, "gpt-4o-mini").getJsonArray("messages"))
+        assertThat(Dialects.OPENAI.writeRequest(back, "gpt-4o-mini").getJsonArray("messages"))
                 .isEqualTo(openAiToolConversation().getJsonArray("messages"));
         assertThat(back.tools()).isEqualTo(original.tools());
         assertThat(back.toolChoice()).isEqualTo(original.toolChoice());
@@ -191,7 +192,7 @@ class RequestTranslationTest {
                                 .put("type", "tool_result").put("tool_use_id", "t1").put("is_error", true)
                                 .put("content", new JsonArray().add(new JsonObject().put("type", "text").put("text", "timeout")))))));
 
-        JsonArray messages = DialectTranslator.upstreamRequest(Dialect.ANTHROPIC.parseRequest(anthropic), Dialect.OPENAI,
+        JsonArray messages = DialectTranslator.upstreamRequest(Dialects.ANTHROPIC.parseRequest(anthropic), Dialects.OPENAI,
                 "gpt-4o-mini").getJsonArray("messages");
 
         assertThat(messages.getJsonObject(1).getString("content")).isEqualTo("Error: timeout");

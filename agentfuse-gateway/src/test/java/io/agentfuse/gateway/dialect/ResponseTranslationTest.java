@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.dialect;
 
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.core.ManualClock;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -33,7 +34,7 @@ class ResponseTranslationTest {
 
     @Test
     void translatesOpenAiToolCallAnswerToAnthropicMessage() {
-        JsonObject body = DialectTranslator.clientResponse(openAiToolAnswer(), Dialect.OPENAI, Dialect.ANTHROPIC, clock);
+        JsonObject body = DialectTranslator.clientResponse(openAiToolAnswer(), Dialects.OPENAI, Dialects.ANTHROPIC, clock);
 
         assertThat(body.getString("type")).isEqualTo("message");
         assertThat(body.getJsonArray("content")).containsExactly(
@@ -46,7 +47,7 @@ class ResponseTranslationTest {
 
     @Test
     void translatesAnthropicAnswerToOpenAiCompletionCountingCachedInput() {
-        JsonObject body = DialectTranslator.clientResponse(anthropicAnswer("end_turn"), Dialect.ANTHROPIC, Dialect.OPENAI, clock);
+        JsonObject body = DialectTranslator.clientResponse(anthropicAnswer("end_turn"), Dialects.ANTHROPIC, Dialects.OPENAI, clock);
 
         JsonObject choice = body.getJsonArray("choices").getJsonObject(0);
         assertThat(body.getString("object")).isEqualTo("chat.completion");
@@ -75,21 +76,21 @@ class ResponseTranslationTest {
     void keepsSameDialectAnswerAsSent() {
         JsonObject answer = openAiToolAnswer().put("system_fingerprint", "fp_x");
 
-        assertThat(DialectTranslator.clientResponse(answer, Dialect.OPENAI, Dialect.OPENAI, clock)).isEqualTo(answer);
+        assertThat(DialectTranslator.clientResponse(answer, Dialects.OPENAI, Dialects.OPENAI, clock)).isEqualTo(answer);
     }
 
     @Test
     void readsUsageOfEitherDialect() {
-        assertThat(Dialect.OPENAI.usageOf(openAiToolAnswer())).isEqualTo(Usage.of(30, 12));
-        assertThat(Dialect.ANTHROPIC.usageOf(anthropicAnswer("end_turn"))).isEqualTo(Usage.of(120, 3));
-        assertThat(Dialect.ANTHROPIC.usageOf(new JsonObject())).isEqualTo(Usage.ZERO);
+        assertThat(Dialects.OPENAI.usageOf(openAiToolAnswer())).isEqualTo(Usage.of(30, 12));
+        assertThat(Dialects.ANTHROPIC.usageOf(anthropicAnswer("end_turn"))).isEqualTo(Usage.of(120, 3));
+        assertThat(Dialects.ANTHROPIC.usageOf(new JsonObject())).isEqualTo(Usage.ZERO);
     }
 
     @Test
     void roundTripsAnswerThroughBothDialects() {
-        ChatResponse original = Dialect.OPENAI.parseResponse(openAiToolAnswer(), clock);
+        ChatResponse original = Dialects.OPENAI.parseResponse(openAiToolAnswer(), clock);
 
-        ChatResponse back = Dialect.ANTHROPIC.parseResponse(Dialect.ANTHROPIC.writeResponse(original), clock);
+        ChatResponse back = Dialects.ANTHROPIC.parseResponse(Dialects.ANTHROPIC.writeResponse(original), clock);
 
         assertThat(back.content()).isEqualTo(original.content());
         assertThat(back.finishReason()).isEqualTo(original.finishReason());
@@ -97,7 +98,7 @@ class ResponseTranslationTest {
     }
 
     private String finishReasonFor(String stopReason) {
-        return DialectTranslator.clientResponse(anthropicAnswer(stopReason), Dialect.ANTHROPIC, Dialect.OPENAI, clock)
+        return DialectTranslator.clientResponse(anthropicAnswer(stopReason), Dialects.ANTHROPIC, Dialects.OPENAI, clock)
                 .getJsonArray("choices").getJsonObject(0).getString("finish_reason");
     }
 }

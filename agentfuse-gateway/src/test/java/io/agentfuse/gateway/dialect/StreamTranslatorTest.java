@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.dialect;
 
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.core.ManualClock;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.vertx.core.json.JsonArray;
@@ -90,7 +91,7 @@ class StreamTranslatorTest {
 
     @Test
     void translatesOpenAiTextStreamToAnthropicEvents() {
-        StreamTranslator translator = StreamTranslator.between(Dialect.OPENAI, Dialect.ANTHROPIC, false, clock);
+        StreamTranslator translator = StreamTranslator.between(Dialects.OPENAI, Dialects.ANTHROPIC, false, clock);
 
         List<SseEvent> out = feed(translator, openAiTextStream());
 
@@ -105,7 +106,7 @@ class StreamTranslatorTest {
 
     @Test
     void translatesOpenAiToolCallDeltasToToolUseBlock() {
-        StreamTranslator translator = StreamTranslator.between(Dialect.OPENAI, Dialect.ANTHROPIC, false, clock);
+        StreamTranslator translator = StreamTranslator.between(Dialects.OPENAI, Dialects.ANTHROPIC, false, clock);
 
         List<JsonObject> out = data(feed(translator, List.of(
                 openAiChunk(new JsonObject().put("role", "assistant").put("content", null), null),
@@ -126,7 +127,7 @@ class StreamTranslatorTest {
 
     @Test
     void translatesAnthropicToolStreamToOpenAiChunksWithUsage() {
-        StreamTranslator translator = StreamTranslator.between(Dialect.ANTHROPIC, Dialect.OPENAI, true, clock);
+        StreamTranslator translator = StreamTranslator.between(Dialects.ANTHROPIC, Dialects.OPENAI, true, clock);
 
         List<SseEvent> out = feed(translator, anthropicToolStream());
 
@@ -149,7 +150,7 @@ class StreamTranslatorTest {
 
     @Test
     void leavesOutUsageChunkWhenOpenAiCallerDidNotAskForIt() {
-        StreamTranslator translator = StreamTranslator.between(Dialect.ANTHROPIC, Dialect.OPENAI, false, clock);
+        StreamTranslator translator = StreamTranslator.between(Dialects.ANTHROPIC, Dialects.OPENAI, false, clock);
 
         List<JsonObject> chunks = data(feed(translator, anthropicToolStream()));
 
@@ -159,7 +160,7 @@ class StreamTranslatorTest {
 
     @Test
     void passesSameDialectEventsThroughUnchanged() {
-        StreamTranslator translator = StreamTranslator.between(Dialect.ANTHROPIC, Dialect.ANTHROPIC, false, clock);
+        StreamTranslator translator = StreamTranslator.between(Dialects.ANTHROPIC, Dialects.ANTHROPIC, false, clock);
 
         assertThat(feed(translator, anthropicToolStream())).isEqualTo(anthropicToolStream());
         assertThat(translator.usage()).isEqualTo(Usage.of(25, 17));
@@ -167,7 +168,7 @@ class StreamTranslatorTest {
 
     @Test
     void dropsUsageChunkTheOpenAiCallerDidNotAskFor() {
-        StreamTranslator translator = StreamTranslator.between(Dialect.OPENAI, Dialect.OPENAI, false, clock);
+        StreamTranslator translator = StreamTranslator.between(Dialects.OPENAI, Dialects.OPENAI, false, clock);
 
         List<SseEvent> out = feed(translator, openAiTextStream());
 
@@ -177,7 +178,7 @@ class StreamTranslatorTest {
 
     @Test
     void endsStreamCutShortWithErrorEventInCallerDialect() {
-        StreamTranslator translator = StreamTranslator.between(Dialect.OPENAI, Dialect.ANTHROPIC, false, clock);
+        StreamTranslator translator = StreamTranslator.between(Dialects.OPENAI, Dialects.ANTHROPIC, false, clock);
 
         List<SseEvent> out = feed(translator, openAiTextStream().subList(0, 2));
 
@@ -188,7 +189,7 @@ class StreamTranslatorTest {
 
     @Test
     void endsPassedThroughStreamCutShortWithErrorEvent() {
-        StreamTranslator translator = StreamTranslator.between(Dialect.ANTHROPIC, Dialect.ANTHROPIC, false, clock);
+        StreamTranslator translator = StreamTranslator.between(Dialects.ANTHROPIC, Dialects.ANTHROPIC, false, clock);
 
         List<SseEvent> out = feed(translator, anthropicToolStream().subList(0, 4));
 
@@ -198,7 +199,7 @@ class StreamTranslatorTest {
 
     @Test
     void relaysUpstreamErrorEventAcrossDialects() {
-        StreamTranslator translator = StreamTranslator.between(Dialect.ANTHROPIC, Dialect.OPENAI, false, clock);
+        StreamTranslator translator = StreamTranslator.between(Dialects.ANTHROPIC, Dialects.OPENAI, false, clock);
 
         List<SseEvent> out = feed(translator, List.of(anthropicToolStream().get(0), anthropicEvent("error",
                 new JsonObject().put("error", new JsonObject().put("type", "overloaded_error").put("message", "Overloaded")))));
@@ -210,7 +211,7 @@ class StreamTranslatorTest {
 
     @Test
     void refusesInterleavedToolArgumentsForAnthropicCaller() {
-        StreamTranslator translator = StreamTranslator.between(Dialect.OPENAI, Dialect.ANTHROPIC, false, clock);
+        StreamTranslator translator = StreamTranslator.between(Dialects.OPENAI, Dialects.ANTHROPIC, false, clock);
         translator.translate(openAiToolDelta(0, "call_1", "a", ""));
         translator.translate(openAiToolDelta(1, "call_2", "b", ""));
 
@@ -220,7 +221,7 @@ class StreamTranslatorTest {
 
     @Test
     void writesGatewayErrorEventInCallerDialect() {
-        StreamTranslator toOpenAi = StreamTranslator.between(Dialect.ANTHROPIC, Dialect.OPENAI, false, clock);
+        StreamTranslator toOpenAi = StreamTranslator.between(Dialects.ANTHROPIC, Dialects.OPENAI, false, clock);
 
         SseEvent error = toOpenAi.error("timeout", "no chunk for 30 s");
 

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.dialect;
 
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.dialect.ChatMessage.Role;
 import io.agentfuse.gateway.dialect.ChatRequest.Sampling;
 import io.agentfuse.gateway.dialect.ChatRequest.StreamMode;
@@ -21,7 +22,7 @@ class TranslationPropertyTest {
 
     @Property(tries = 200)
     void writingWhatWasParsedIsStableInEachDialect(@ForAll("conversations") ChatRequest conversation) {
-        for (Dialect dialect : Dialect.values()) {
+        for (Dialect dialect : Dialects.all()) {
             JsonObject written = dialect.writeRequest(conversation, "m");
 
             JsonObject rewritten = dialect.writeRequest(dialect.parseRequest(written), "m");
@@ -32,22 +33,22 @@ class TranslationPropertyTest {
 
     @Property(tries = 200)
     void passingThroughAnthropicLosesNothingOpenAiCanExpress(@ForAll("conversations") ChatRequest conversation) {
-        JsonObject direct = Dialect.OPENAI.writeRequest(conversation, "m");
+        JsonObject direct = Dialects.OPENAI.writeRequest(conversation, "m");
 
-        ChatRequest viaAnthropic = Dialect.ANTHROPIC.parseRequest(Dialect.ANTHROPIC.writeRequest(conversation, "m"));
+        ChatRequest viaAnthropic = Dialects.ANTHROPIC.parseRequest(Dialects.ANTHROPIC.writeRequest(conversation, "m"));
 
-        assertThat(Dialect.OPENAI.writeRequest(viaAnthropic, "m").put("max_completion_tokens", 10))
+        assertThat(Dialects.OPENAI.writeRequest(viaAnthropic, "m").put("max_completion_tokens", 10))
                 .isEqualTo(direct.put("max_completion_tokens", 10));
     }
 
     @Property(tries = 200)
     void passingThroughOpenAiLosesOnlyTheToolErrorFlag(@ForAll("conversations") ChatRequest conversation) {
         // OpenAI tool messages have no error flag; the writer carries it as an "Error: " prefix instead.
-        JsonObject direct = Dialect.ANTHROPIC.writeRequest(withToolErrorsAsText(conversation), "m");
+        JsonObject direct = Dialects.ANTHROPIC.writeRequest(withToolErrorsAsText(conversation), "m");
 
-        ChatRequest viaOpenAi = Dialect.OPENAI.parseRequest(Dialect.OPENAI.writeRequest(conversation, "m"));
+        ChatRequest viaOpenAi = Dialects.OPENAI.parseRequest(Dialects.OPENAI.writeRequest(conversation, "m"));
 
-        assertThat(Dialect.ANTHROPIC.writeRequest(viaOpenAi, "m")).isEqualTo(direct);
+        assertThat(Dialects.ANTHROPIC.writeRequest(viaOpenAi, "m")).isEqualTo(direct);
     }
 
     private static ChatRequest withToolErrorsAsText(ChatRequest request) {
@@ -91,7 +92,7 @@ class TranslationPropertyTest {
             if (!pendingResults.isEmpty()) {
                 messages.add(new ChatMessage(Role.USER, pendingResults));
             }
-            return new ChatRequest(Dialect.OPENAI, new JsonObject(), "m", prompt, messages, List.of(), null,
+            return new ChatRequest(Dialects.OPENAI, new JsonObject(), "m", prompt, messages, List.of(), null,
                     new Sampling(10, null, null, List.of()), StreamMode.NONE, null, List.of());
         });
     }

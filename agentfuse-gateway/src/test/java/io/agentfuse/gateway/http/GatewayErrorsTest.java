@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.http;
 
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.testing.Await;
@@ -62,7 +63,7 @@ class GatewayErrorsTest {
 
     @Test
     void writesOpenAiErrorBody() {
-        Reply reply = answerWith(Dialect.OPENAI, new GatewayException(GatewayError.MODEL_NOT_FOUND, "model 'gpt-5' is not configured"));
+        Reply reply = answerWith(Dialects.OPENAI, new GatewayException(GatewayError.MODEL_NOT_FOUND, "model 'gpt-5' is not configured"));
 
         assertThat(reply.status()).isEqualTo(404);
         assertThat(reply.headers().get("content-type")).isEqualTo("application/json");
@@ -73,7 +74,7 @@ class GatewayErrorsTest {
 
     @Test
     void writesAnthropicErrorBody() {
-        Reply reply = answerWith(Dialect.ANTHROPIC, new GatewayException(GatewayError.TIMEOUT, "every step timed out"));
+        Reply reply = answerWith(Dialects.ANTHROPIC, new GatewayException(GatewayError.TIMEOUT, "every step timed out"));
 
         assertThat(reply.status()).isEqualTo(504);
         assertThat(reply.json()).isEqualTo(new JsonObject().put("type", "error")
@@ -82,7 +83,7 @@ class GatewayErrorsTest {
 
     @Test
     void sendsRetryAfterInWholeSecondsRoundedUpWhenCircuitIsOpen() {
-        Reply reply = answerWith(Dialect.ANTHROPIC, GatewayException.circuitOpen("all open", Duration.ofMillis(41_200)));
+        Reply reply = answerWith(Dialects.ANTHROPIC, GatewayException.circuitOpen("all open", Duration.ofMillis(41_200)));
 
         assertThat(reply.status()).isEqualTo(503);
         assertThat(reply.headers().get("retry-after")).isEqualTo("42");
@@ -91,14 +92,14 @@ class GatewayErrorsTest {
 
     @Test
     void sendsNoRetryAfterWhenUnknown() {
-        Reply reply = answerWith(Dialect.OPENAI, new GatewayException(GatewayError.ALL_FALLBACKS_FAILED, "a: 500; b: 529"));
+        Reply reply = answerWith(Dialects.OPENAI, new GatewayException(GatewayError.ALL_FALLBACKS_FAILED, "a: 500; b: 529"));
 
         assertThat(reply.headers().get("retry-after")).isNull();
     }
 
     @Test
     void answersValidationFailureAsInvalidRequest() {
-        answer.set(() -> GatewayErrors.respond(response.get(), Dialect.OPENAI,
+        answer.set(() -> GatewayErrors.respond(response.get(), Dialects.OPENAI,
                 new InvalidRequestException("model", "model is required")));
 
         Reply reply = client.get("/");
@@ -110,8 +111,8 @@ class GatewayErrorsTest {
 
     @Test
     void writesStreamErrorEventPerDialect() {
-        assertThat(GatewayErrors.streamEvent(Dialect.ANTHROPIC, GatewayError.TIMEOUT, "idle").event()).isEqualTo("error");
-        assertThat(new JsonObject(GatewayErrors.streamEvent(Dialect.OPENAI, GatewayError.TIMEOUT, "idle").data())
+        assertThat(GatewayErrors.streamEvent(Dialects.ANTHROPIC, GatewayError.TIMEOUT, "idle").event()).isEqualTo("error");
+        assertThat(new JsonObject(GatewayErrors.streamEvent(Dialects.OPENAI, GatewayError.TIMEOUT, "idle").data())
                 .getJsonObject("error").getString("type")).isEqualTo("timeout");
     }
 

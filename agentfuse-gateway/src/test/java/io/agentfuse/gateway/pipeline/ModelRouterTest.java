@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.pipeline;
 
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.ConfigLoader;
 import io.agentfuse.gateway.dialect.Dialect;
@@ -25,7 +26,7 @@ class ModelRouterTest {
 
     @Test
     void plansTheModelThenItsFallbacksEachInItsProvidersDialect() {
-        ModelRequest request = request(Dialect.OPENAI, GatewayHarness.openAiRequest("claude-sonnet-4", false).encode());
+        ModelRequest request = request(Dialects.OPENAI, GatewayHarness.openAiRequest("claude-sonnet-4", false).encode());
 
         List<PlannedStep> steps = router.plan(request, MultiMap.caseInsensitiveMultiMap());
 
@@ -40,7 +41,7 @@ class ModelRouterTest {
 
     @Test
     void aStepThatCannotTakeTheRequestIsPlannedAsSkippedWithTheReason() {
-        ModelRequest request = request(Dialect.OPENAI,
+        ModelRequest request = request(Dialects.OPENAI,
                 GatewayHarness.openAiRequest("claude-sonnet-4", false).put("logprobs", true).encode());
 
         List<PlannedStep> steps = router.plan(request, MultiMap.caseInsensitiveMultiMap());
@@ -52,7 +53,7 @@ class ModelRouterTest {
 
     @Test
     void forwardsAnthropicBetaToAnthropicProvidersButNeverTheCallersCredentials() {
-        ModelRequest request = request(Dialect.ANTHROPIC, GatewayHarness.anthropicRequest("claude-sonnet-4", false).encode());
+        ModelRequest request = request(Dialects.ANTHROPIC, GatewayHarness.anthropicRequest("claude-sonnet-4", false).encode());
         MultiMap headers = MultiMap.caseInsensitiveMultiMap()
                 .add("anthropic-beta", "tools-2024").add("x-api-key", "caller").add("authorization", "Bearer caller");
 

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.pipeline;
 
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.ConfigLoader;
 import io.agentfuse.gateway.dialect.Dialect;
@@ -24,10 +25,10 @@ class RequestParserTest {
 
     @Test
     void parsesARequestForAConfiguredModel() {
-        ModelRequest request = parse(Dialect.OPENAI, GatewayHarness.openAiRequest("gpt-4o-mini", true).encode(), null);
+        ModelRequest request = parse(Dialects.OPENAI, GatewayHarness.openAiRequest("gpt-4o-mini", true).encode(), null);
 
         assertThat(request.model().name()).isEqualTo("gpt-4o-mini");
-        assertThat(request.dialect()).isEqualTo(Dialect.OPENAI);
+        assertThat(request.dialect()).isEqualTo(Dialects.OPENAI);
         assertThat(request.chat().stream()).isTrue();
         assertThat(request.fromSubagent()).isFalse();
     }
@@ -36,25 +37,25 @@ class RequestParserTest {
     void takesTheSubagentIdFromTheHeaderAndIgnoresABlankOne() {
         String body = GatewayHarness.anthropicRequest("claude-haiku-4", false).encode();
 
-        assertThat(parse(Dialect.ANTHROPIC, body, " researcher ").subagent()).isEqualTo("researcher");
-        assertThat(parse(Dialect.ANTHROPIC, body, "  ").fromSubagent()).isFalse();
+        assertThat(parse(Dialects.ANTHROPIC, body, " researcher ").subagent()).isEqualTo("researcher");
+        assertThat(parse(Dialects.ANTHROPIC, body, "  ").fromSubagent()).isFalse();
     }
 
     @Test
     void anEmptyBodyIsAnInvalidRequest() {
-        assertThatThrownBy(() -> parse(Dialect.OPENAI, "", null))
+        assertThatThrownBy(() -> parse(Dialects.OPENAI, "", null))
                 .isInstanceOfSatisfying(GatewayException.class, e -> assertThat(e.error()).isEqualTo(GatewayError.INVALID_REQUEST));
     }
 
     @Test
     void aJsonArrayIsAnInvalidRequest() {
-        assertThatThrownBy(() -> parse(Dialect.OPENAI, "[1, 2]", null))
+        assertThatThrownBy(() -> parse(Dialects.OPENAI, "[1, 2]", null))
                 .isInstanceOfSatisfying(GatewayException.class, e -> assertThat(e.getMessage()).contains("JSON object"));
     }
 
     @Test
     void anUnknownModelIsModelNotFoundListingTheConfiguredOnes() {
-        assertThatThrownBy(() -> parse(Dialect.OPENAI, GatewayHarness.openAiRequest("gpt-9", false).encode(), null))
+        assertThatThrownBy(() -> parse(Dialects.OPENAI, GatewayHarness.openAiRequest("gpt-9", false).encode(), null))
                 .isInstanceOfSatisfying(GatewayException.class, e -> {
                     assertThat(e.error()).isEqualTo(GatewayError.MODEL_NOT_FOUND);
                     assertThat(e.getMessage()).contains("gpt-9").contains("claude-sonnet-4, claude-haiku-4, gpt-4o-mini");

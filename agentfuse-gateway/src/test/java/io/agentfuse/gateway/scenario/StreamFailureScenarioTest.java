@@ -39,6 +39,7 @@ class StreamFailureScenarioTest {
         SseEvent last = reply.events().get(reply.events().size() - 1);
         assertThat(last.event()).isEqualTo("error");
         assertThat(new JsonObject(last.data()).getJsonObject("error").getString("type")).isEqualTo("upstream_error");
+        assertThat(reply.cutOff()).as("the connection is closed after the error event").isTrue();
         assertThat(harness.breaker("claude-haiku-4").snapshot().counts()).containsEntry("consecutiveErrors", 1L);
     }
 
@@ -51,6 +52,7 @@ class StreamFailureScenarioTest {
 
         SseEvent last = reply.events().get(reply.events().size() - 1);
         assertThat(new JsonObject(last.data()).getJsonObject("error").getString("type")).isEqualTo("upstream_error");
+        assertThat(reply.cutOff()).isTrue();
     }
 
     @Test
@@ -65,6 +67,7 @@ class StreamFailureScenarioTest {
         SseEvent last = reply.events().get(reply.events().size() - 1);
         assertThat(last.event()).isEqualTo("error");
         assertThat(new JsonObject(last.data()).getJsonObject("error").getString("type")).isEqualTo("timeout");
+        assertThat(reply.cutOff()).isTrue();
         assertThat(harness.breaker("claude-haiku-4").snapshot().counts()).containsEntry("consecutiveTimeouts", 1L);
     }
 

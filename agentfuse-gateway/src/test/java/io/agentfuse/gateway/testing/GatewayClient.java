@@ -63,8 +63,8 @@ public final class GatewayClient {
         Promise<StreamReply> reply = Promise.promise();
         vertx.runOnContext(v -> client.request(options(HttpMethod.POST, path, headers))
                 .compose(request -> request.send(body.encode()))
-                .compose(response -> collect(response).map(events ->
-                        new StreamReply(response.statusCode(), response.headers(), events)))
+                .compose(response -> collect(response).map(collected ->
+                        new StreamReply(response.statusCode(), response.headers(), collected.events, collected.cutOff)))
                 .onComplete(reply));
         return Await.result(reply.future());
     }
@@ -95,17 +95,21 @@ public final class GatewayClient {
         AFTER_FIRST_EVENT
     }
 
-    private static Future<List<SseEvent>> collect(HttpClientResponse response) {
+    private static Future<Collected> collect(HttpClientResponse response) {
         List<SseEvent> events = new ArrayList<>();
         SseParser parser = new SseParser(events::add);
-        Promise<List<SseEvent>> done = Promise.promise();
+        Promise<Collected> done = Promise.promise();
         response.handler(parser::feed);
         response.endHandler(v -> {
             parser.end();
-            done.tryComplete(events);
+            done.tryComplete(new Collected(events, false));
         });
-        response.exceptionHandler(done::tryFail);
+        // A connection closed before the end of the chunked body: what every HTTP client sees as a failed stream.
+        response.exceptionHandler(error -> done.tryComplete(new Collected(events, true)));
         return done.future();
+    }
+
+    private record Collected(List<SseEvent> events, boolean cutOff) {
     }
 
     private RequestOptions options(HttpMethod method, String path, Map<String, String> headers) {
@@ -126,8 +130,12 @@ public final class GatewayClient {
         }
     }
 
-    /** A streamed answer. */
-    public record StreamReply(int status, MultiMap headers, List<SseEvent> events) {
+    /**
+     * A streamed answer.
+     *
+     * @param cutOff whether the connection closed before the body ended properly (how a failed stream ends)
+     */
+    public record StreamReply(int status, MultiMap headers, List<SseEvent> events, boolean cutOff) {
         public String header(String name) {
             return headers.get(name);
         }

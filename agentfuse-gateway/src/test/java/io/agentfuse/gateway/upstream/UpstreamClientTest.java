@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.upstream;
 
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.core.CallTimeoutException;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.Outcome;
@@ -41,8 +42,8 @@ class UpstreamClientTest {
         vertx = Vertx.vertx();
         mock = Await.result(MockProvider.start(vertx, 0));
         client = new UpstreamClient(vertx, UpstreamClientOptions.defaults());
-        openAi = new ProviderEndpoint("openai", Dialect.OPENAI, mock.openAiBaseUrl(), "sk-test-openai");
-        anthropic = new ProviderEndpoint("anthropic", Dialect.ANTHROPIC, mock.anthropicBaseUrl(), "sk-test-anthropic");
+        openAi = new ProviderEndpoint("openai", Dialects.OPENAI, mock.openAiBaseUrl(), "sk-test-openai");
+        anthropic = new ProviderEndpoint("anthropic", Dialects.ANTHROPIC, mock.anthropicBaseUrl(), "sk-test-anthropic");
     }
 
     @AfterEach
@@ -153,7 +154,7 @@ class UpstreamClientTest {
     void failsRefusedConnectionAsConnectionError() {
         int port = mock.port();
         Await.result(mock.close());
-        ProviderEndpoint gone = new ProviderEndpoint("gone", Dialect.OPENAI, "http://127.0.0.1:" + port + "/v1", null);
+        ProviderEndpoint gone = new ProviderEndpoint("gone", Dialects.OPENAI, "http://127.0.0.1:" + port + "/v1", null);
 
         Throwable failure = sendFailure(gone, Duration.ofSeconds(10));
 
@@ -194,7 +195,7 @@ class UpstreamClientTest {
     @Test
     void rejectsRelativeBaseUrlNamingIt() {
         org.assertj.core.api.Assertions.assertThatThrownBy(
-                        () -> new ProviderEndpoint("x", Dialect.OPENAI, "api.openai.com/v1", "k"))
+                        () -> new ProviderEndpoint("x", Dialects.OPENAI, "api.openai.com/v1", "k"))
                 .hasMessage("baseUrl must be an absolute http(s) URL, but was api.openai.com/v1");
     }
 }

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.upstream;
 
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.core.CallTimeoutException;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.Outcome;
@@ -42,8 +43,8 @@ class UpstreamStreamTest {
         vertx = Vertx.vertx();
         mock = Await.result(MockProvider.start(vertx, 0));
         client = new UpstreamClient(vertx, UpstreamClientOptions.defaults());
-        openAi = new ProviderEndpoint("openai", Dialect.OPENAI, mock.openAiBaseUrl(), "k");
-        anthropic = new ProviderEndpoint("anthropic", Dialect.ANTHROPIC, mock.anthropicBaseUrl(), "k");
+        openAi = new ProviderEndpoint("openai", Dialects.OPENAI, mock.openAiBaseUrl(), "k");
+        anthropic = new ProviderEndpoint("anthropic", Dialects.ANTHROPIC, mock.anthropicBaseUrl(), "k");
     }
 
     @AfterEach

@@ -1,4 +1,4 @@
-package io.agentfuse.gateway.dialect.openai;
+package io.agentfuse.gateway.provider.openai;
 
 import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatMessage.Role;
@@ -6,7 +6,6 @@ import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ChatRequest.Sampling;
 import io.agentfuse.gateway.dialect.ChatRequest.StreamMode;
 import io.agentfuse.gateway.dialect.ContentPart;
-import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.FieldReader;
 import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.dialect.ToolChoice;
@@ -21,7 +20,8 @@ import java.util.Set;
 /**
  * Parses and validates an OpenAI Chat Completions request into a {@link ChatRequest}.
  *
- * <p>Unknown top-level fields are rejected, as OpenAI itself does. Known fields fall in three
+ * <p>Unknown top-level fields and content parts of unknown type are kept: they go upstream
+ * unchanged to an OpenAI provider, and make the request untranslatable to Anthropic. Known fields fall in three
  * groups when the request must cross to Anthropic:
  * <ul>
  *   <li>translated: messages, system/developer messages (hoisted, in order, into the system
@@ -55,8 +55,7 @@ public final class OpenAiRequestParser {
     /** @throws InvalidRequestException naming the first bad field */
     public static ChatRequest parse(JsonObject body) {
         FieldReader root = FieldReader.root(body);
-        root.rejectUnknown(KNOWN);
-        List<String> untranslatable = new ArrayList<>();
+        List<String> untranslatable = new ArrayList<>(root.unknownFields(KNOWN));
         String model = root.requiredString("model");
         List<String> system = new ArrayList<>();
         List<ChatMessage> messages = parseMessages(root, system, untranslatable);
@@ -71,7 +70,7 @@ public final class OpenAiRequestParser {
         Sampling sampling = new Sampling(maxTokens, temperature, root.optionalNumber("top_p", 0, 1),
                 root.stringOrStrings("stop"));
         noteUntranslatableOptions(root, untranslatable);
-        return new ChatRequest(Dialect.OPENAI, body, model, system.isEmpty() ? null : String.join("\n\n", system),
+        return new ChatRequest(OpenAiDialect.INSTANCE, body, model, system.isEmpty() ? null : String.join("\n\n", system),
                 messages, tools, toolChoice, sampling, streamMode(root), root.optionalString("user"), untranslatable);
     }
 
@@ -118,8 +117,7 @@ public final class OpenAiRequestParser {
                     parts.add(new ContentPart.Image(url));
                 }
                 case "input_audio", "file" -> untranslatable.add(part.path("type") + " '" + type + "' parts");
-                default -> throw part.problem("type", "must be one of text, image_url, input_audio, file, but was \""
-                        + type + "\"");
+                default -> untranslatable.add(part.path("type") + " '" + type + "' parts");
             }
         }
         return parts;

@@ -1,5 +1,6 @@
-package io.agentfuse.gateway.dialect.anthropic;
+package io.agentfuse.gateway.provider.anthropic;
 
+import io.agentfuse.gateway.dialect.AnswerShape;
 import io.agentfuse.gateway.dialect.FinishReason;
 import io.agentfuse.gateway.dialect.StreamDecoder;
 import io.agentfuse.gateway.dialect.StreamEvent;
@@ -36,8 +37,16 @@ public final class AnthropicStreamDecoder implements StreamDecoder {
         try {
             data = new JsonObject(event.data());
         } catch (DecodeException | ClassCastException e) {
-            return fail("api_error", "upstream sent a malformed stream event");
+            return malformed("a stream event that is not a JSON object: " + AnswerShape.excerpt(event.data()));
         }
+        try {
+            return decodeEvent(event, data);
+        } catch (ClassCastException | NullPointerException e) {
+            return malformed("a stream event of the wrong shape: " + AnswerShape.excerpt(event.data()));
+        }
+    }
+
+    private List<StreamEvent> decodeEvent(SseEvent event, JsonObject data) {
         String type = data.getString("type", event.event() == null ? "" : event.event());
         return switch (type) {
             case "message_start" -> messageStart(data.getJsonObject("message", new JsonObject()));
@@ -59,7 +68,11 @@ public final class AnthropicStreamDecoder implements StreamDecoder {
 
     @Override
     public List<StreamEvent> end() {
-        return finished ? List.of() : fail("api_error", "upstream stream ended before message_stop");
+        if (finished) {
+            return List.of();
+        }
+        finished = true;
+        return List.of(StreamEvent.Error.cut("the upstream stream ended before message_stop"));
     }
 
     @Override
@@ -131,6 +144,11 @@ public final class AnthropicStreamDecoder implements StreamDecoder {
             }
         }
         return List.of();
+    }
+
+    private List<StreamEvent> malformed(String message) {
+        finished = true;
+        return List.of(StreamEvent.Error.malformed("upstream sent " + message));
     }
 
     private List<StreamEvent> fail(String type, String message) {

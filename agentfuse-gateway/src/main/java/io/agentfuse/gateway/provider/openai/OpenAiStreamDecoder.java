@@ -1,5 +1,6 @@
-package io.agentfuse.gateway.dialect.openai;
+package io.agentfuse.gateway.provider.openai;
 
+import io.agentfuse.gateway.dialect.AnswerShape;
 import io.agentfuse.gateway.dialect.FinishReason;
 import io.agentfuse.gateway.dialect.StreamDecoder;
 import io.agentfuse.gateway.dialect.StreamEvent;
@@ -43,8 +44,16 @@ public final class OpenAiStreamDecoder implements StreamDecoder {
         try {
             chunk = new JsonObject(event.data());
         } catch (DecodeException | ClassCastException e) {
-            return fail("server_error", "upstream sent a malformed stream event");
+            return malformed("a stream event that is not a JSON object: " + AnswerShape.excerpt(event.data()));
         }
+        try {
+            return decodeChunk(chunk);
+        } catch (ClassCastException | NullPointerException e) {
+            return malformed("a stream event of the wrong shape: " + AnswerShape.excerpt(event.data()));
+        }
+    }
+
+    private List<StreamEvent> decodeChunk(JsonObject chunk) {
         if (chunk.getValue("error") instanceof JsonObject error) {
             return fail(error.getString("type", "server_error"), error.getString("message", "upstream stream error"));
         }
@@ -72,7 +81,8 @@ public final class OpenAiStreamDecoder implements StreamDecoder {
             // Some OpenAI-compatible servers omit [DONE]; a finish reason already made the answer complete.
             return decode(SseEvent.DONE);
         }
-        return fail("server_error", "upstream stream ended before the answer was complete");
+        finished = true;
+        return List.of(StreamEvent.Error.cut("the upstream stream ended before the answer was complete"));
     }
 
     @Override
@@ -116,6 +126,11 @@ public final class OpenAiStreamDecoder implements StreamDecoder {
             started = true;
             out.add(new StreamEvent.Start(id, model, Usage.ZERO));
         }
+    }
+
+    private List<StreamEvent> malformed(String message) {
+        finished = true;
+        return List.of(StreamEvent.Error.malformed("upstream sent " + message));
     }
 
     private List<StreamEvent> fail(String type, String message) {

@@ -1,4 +1,4 @@
-package io.agentfuse.gateway.dialect.openai;
+package io.agentfuse.gateway.provider.openai;
 
 import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatRequest;

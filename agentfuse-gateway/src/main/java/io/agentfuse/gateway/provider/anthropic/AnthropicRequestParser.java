@@ -1,4 +1,4 @@
-package io.agentfuse.gateway.dialect.anthropic;
+package io.agentfuse.gateway.provider.anthropic;
 
 import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatMessage.Role;
@@ -6,7 +6,6 @@ import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ChatRequest.Sampling;
 import io.agentfuse.gateway.dialect.ChatRequest.StreamMode;
 import io.agentfuse.gateway.dialect.ContentPart;
-import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.FieldReader;
 import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.dialect.ToolChoice;
@@ -21,7 +20,9 @@ import java.util.Set;
 /**
  * Parses and validates an Anthropic Messages request into a {@link ChatRequest}.
  *
- * <p>Unknown top-level fields and content blocks of unknown type are rejected. When the request
+ * <p>Unknown top-level fields (such as {@code output_config} or {@code cache_control}) and content
+ * blocks of unknown type are kept: they go upstream unchanged to an Anthropic provider, and make
+ * the request untranslatable to OpenAI. When the request
  * must cross to OpenAI: {@code top_k}, {@code thinking}, {@code service_tier} and earlier
  * {@code thinking} blocks are dropped (hints and reasoning traces the other side cannot use);
  * documents, search results, server tools and their blocks, file image sources, images inside
@@ -35,10 +36,6 @@ public final class AnthropicRequestParser {
     private static final Set<String> KNOWN = Set.of("model", "messages", "max_tokens", "system", "temperature",
             "top_p", "top_k", "stop_sequences", "stream", "tools", "tool_choice", "metadata", "thinking",
             "service_tier", "container", "mcp_servers", "context_management");
-    private static final Set<String> UNTRANSLATABLE_BLOCKS = Set.of("document", "search_result", "server_tool_use",
-            "web_search_tool_result", "web_fetch_tool_result", "code_execution_tool_result", "mcp_tool_use",
-            "mcp_tool_result", "container_upload", "bash_code_execution_tool_result",
-            "text_editor_code_execution_tool_result");
     private static final Set<String> DROPPED_BLOCKS = Set.of("thinking", "redacted_thinking");
 
     private AnthropicRequestParser() {
@@ -47,8 +44,7 @@ public final class AnthropicRequestParser {
     /** @throws InvalidRequestException naming the first bad field */
     public static ChatRequest parse(JsonObject body) {
         FieldReader root = FieldReader.root(body);
-        root.rejectUnknown(KNOWN);
-        List<String> untranslatable = new ArrayList<>();
+        List<String> untranslatable = new ArrayList<>(root.unknownFields(KNOWN));
         String model = root.requiredString("model");
         Integer maxTokens = root.optionalInt("max_tokens", 1);
         if (maxTokens == null) {
@@ -69,7 +65,7 @@ public final class AnthropicRequestParser {
         FieldReader metadata = root.optionalObject("metadata");
         String endUser = metadata == null ? null : metadata.optionalString("user_id");
         StreamMode stream = Boolean.TRUE.equals(root.optionalBoolean("stream")) ? StreamMode.STREAM : StreamMode.NONE;
-        return new ChatRequest(Dialect.ANTHROPIC, body, model, system, messages, tools, toolChoice, sampling, stream,
+        return new ChatRequest(AnthropicDialect.INSTANCE, body, model, system, messages, tools, toolChoice, sampling, stream,
                 endUser, untranslatable);
     }
 
@@ -137,10 +133,8 @@ public final class AnthropicRequestParser {
                             toolResultText(block, untranslatable), Boolean.TRUE.equals(block.optionalBoolean("is_error"))));
                 }
                 default -> {
-                    if (UNTRANSLATABLE_BLOCKS.contains(type)) {
+                    if (!DROPPED_BLOCKS.contains(type)) {
                         untranslatable.add(block.path("type") + " '" + type + "' blocks");
-                    } else if (!DROPPED_BLOCKS.contains(type)) {
-                        throw block.problem("type", "is not a known content block type: \"" + type + "\"");
                     }
                 }
             }

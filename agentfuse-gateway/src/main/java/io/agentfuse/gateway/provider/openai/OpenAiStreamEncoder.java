@@ -1,6 +1,5 @@
-package io.agentfuse.gateway.dialect.openai;
+package io.agentfuse.gateway.provider.openai;
 
-import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.StreamEncoder;
 import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.sse.SseEvent;
@@ -61,7 +60,7 @@ public final class OpenAiStreamEncoder implements StreamEncoder {
             return out;
         }
         StreamEvent.Error error = (StreamEvent.Error) event;
-        return List.of(Dialect.OPENAI.errorEvent(error.type(), error.message()));
+        return List.of(OpenAiDialect.INSTANCE.errorEvent(error.type(), error.message()));
     }
 
     private SseEvent toolCall(JsonObject call) {

@@ -1,4 +1,4 @@
-package io.agentfuse.gateway.dialect.anthropic;
+package io.agentfuse.gateway.provider.anthropic;
 
 import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatRequest;

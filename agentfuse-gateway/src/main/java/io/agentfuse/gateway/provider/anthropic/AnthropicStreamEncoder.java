@@ -1,6 +1,5 @@
-package io.agentfuse.gateway.dialect.anthropic;
+package io.agentfuse.gateway.provider.anthropic;
 
-import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.StreamEncoder;
 import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.dialect.UntranslatableException;
@@ -57,7 +56,7 @@ public final class AnthropicStreamEncoder implements StreamEncoder {
             out.add(event("message_stop", new JsonObject()));
         } else {
             StreamEvent.Error error = (StreamEvent.Error) event;
-            out.add(Dialect.ANTHROPIC.errorEvent(error.type(), error.message()));
+            out.add(AnthropicDialect.INSTANCE.errorEvent(error.type(), error.message()));
         }
         return out;
     }

@@ -1,6 +1,8 @@
-package io.agentfuse.gateway.dialect.openai;
+package io.agentfuse.gateway.provider.openai;
 
+import io.agentfuse.gateway.dialect.AnswerShape;
 import io.agentfuse.gateway.dialect.ChatResponse;
+import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.FinishReason;
 import io.agentfuse.gateway.dialect.Usage;
@@ -25,7 +27,46 @@ public final class OpenAiResponseCodec {
     private OpenAiResponseCodec() {
     }
 
-    /** The neutral form of a {@code chat.completion} body. */
+    /**
+     * {@code body}, if it is a well-formed {@code chat.completion}: at least one choice, each with a
+     * message whose content, refusal and tool calls have their types, and numeric usage.
+     *
+     * @throws MalformedAnswerException naming the first field that is missing or of the wrong type
+     */
+    public static JsonObject check(JsonObject body) {
+        JsonArray choices = AnswerShape.requiredArray(body, "choices", "");
+        if (choices.isEmpty()) {
+            throw new MalformedAnswerException("choices is empty: the answer has no message");
+        }
+        AnswerShape.string(body, "id", "", false);
+        AnswerShape.string(body, "model", "", false);
+        for (int i = 0; i < choices.size(); i++) {
+            String path = "choices[" + i + "].";
+            JsonObject choice = AnswerShape.objectAt(choices, i, "choices");
+            AnswerShape.string(choice, "finish_reason", path, false);
+            JsonObject message = AnswerShape.object(choice, "message", path, true);
+            AnswerShape.string(message, "content", path + "message.", false);
+            AnswerShape.string(message, "refusal", path + "message.", false);
+            if (message.getValue("tool_calls") != null) {
+                JsonArray calls = AnswerShape.requiredArray(message, "tool_calls", path + "message.");
+                for (int c = 0; c < calls.size(); c++) {
+                    String callPath = path + "message.tool_calls[" + c + "].";
+                    JsonObject function = AnswerShape.object(AnswerShape.objectAt(calls, c, path + "message.tool_calls"),
+                            "function", callPath, true);
+                    AnswerShape.string(function, "name", callPath + "function.", true);
+                    AnswerShape.string(function, "arguments", callPath + "function.", false);
+                }
+            }
+        }
+        JsonObject usage = AnswerShape.object(body, "usage", "", false);
+        if (usage != null) {
+            AnswerShape.optionalNumber(usage, "prompt_tokens", "usage.");
+            AnswerShape.optionalNumber(usage, "completion_tokens", "usage.");
+        }
+        return body;
+    }
+
+    /** The neutral form of a {@code chat.completion} body, {@linkplain #check checked} before. */
     public static ChatResponse read(JsonObject body) {
         List<ContentPart> content = new ArrayList<>();
         String finishReason = null;

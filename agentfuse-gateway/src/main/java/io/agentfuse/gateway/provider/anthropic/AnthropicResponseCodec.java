@@ -1,6 +1,8 @@
-package io.agentfuse.gateway.dialect.anthropic;
+package io.agentfuse.gateway.provider.anthropic;
 
+import io.agentfuse.gateway.dialect.AnswerShape;
 import io.agentfuse.gateway.dialect.ChatResponse;
+import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.FinishReason;
 import io.agentfuse.gateway.dialect.UntranslatableException;
@@ -26,7 +28,52 @@ public final class AnthropicResponseCodec {
     private AnthropicResponseCodec() {
     }
 
-    /** The neutral form of a {@code message} body; {@code created} is {@code now} (Anthropic sends none). */
+    /**
+     * {@code body}, if it is a well-formed {@code message}: {@code "type": "message"}, content blocks
+     * with their types (text as a string, tool input as an object), and numeric usage.
+     *
+     * @throws MalformedAnswerException naming the first field that is missing or of the wrong type
+     */
+    public static JsonObject check(JsonObject body) {
+        String type = AnswerShape.string(body, "type", "", false);
+        if (!"message".equals(type)) {
+            throw new MalformedAnswerException("type must be \"message\", but was "
+                    + (type == null ? "missing" : "\"" + type + "\""));
+        }
+        AnswerShape.string(body, "id", "", false);
+        AnswerShape.string(body, "model", "", false);
+        AnswerShape.string(body, "stop_reason", "", false);
+        AnswerShape.string(body, "stop_sequence", "", false);
+        JsonArray blocks = AnswerShape.requiredArray(body, "content", "");
+        for (int i = 0; i < blocks.size(); i++) {
+            String path = "content[" + i + "].";
+            JsonObject block = AnswerShape.objectAt(blocks, i, "content");
+            switch (AnswerShape.string(block, "type", path, true)) {
+                case "text" -> AnswerShape.string(block, "text", path, true);
+                case "tool_use" -> {
+                    AnswerShape.string(block, "id", path, true);
+                    AnswerShape.string(block, "name", path, true);
+                    AnswerShape.object(block, "input", path, true);
+                }
+                default -> {
+                    // other blocks (thinking, server tools) are carried as they are
+                }
+            }
+        }
+        JsonObject usage = AnswerShape.object(body, "usage", "", false);
+        if (usage != null) {
+            for (String field : new String[] {"input_tokens", "output_tokens", "cache_creation_input_tokens",
+                    "cache_read_input_tokens"}) {
+                AnswerShape.optionalNumber(usage, field, "usage.");
+            }
+        }
+        return body;
+    }
+
+    /**
+     * The neutral form of a {@code message} body, {@linkplain #check checked} before; {@code created}
+     * is {@code now} (Anthropic sends none).
+     */
     public static ChatResponse read(JsonObject body, long createdEpochSeconds) {
         List<ContentPart> content = new ArrayList<>();
         JsonArray blocks = body.getJsonArray("content", new JsonArray());

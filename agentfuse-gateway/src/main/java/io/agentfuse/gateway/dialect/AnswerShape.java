@@ -1,0 +1,117 @@
+package io.agentfuse.gateway.dialect;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * Checks the shape of a provider's JSON answer, field by field, and says in words what is wrong
+ * ({@code "choices[0].message.content must be a string or null, but was a number"}) — for the
+ * dialects' {@link Dialect#checkAnswer} and their stream decoders.
+ *
+ * <p>Stateless and thread-safe.
+ *
+ * <pre>{@code
+ * JsonObject answer = AnswerShape.object(body);
+ * JsonArray choices = AnswerShape.requiredArray(answer, "choices", "");
+ * }</pre>
+ */
+public final class AnswerShape {
+
+    private AnswerShape() {
+    }
+
+    /**
+     * {@code body} as a JSON object.
+     *
+     * @throws MalformedAnswerException when it is empty, not JSON (or cut short), or not an object
+     */
+    public static JsonObject object(Buffer body) {
+        if (body == null || body.length() == 0) {
+            throw new MalformedAnswerException("the answer is empty");
+        }
+        Object value;
+        try {
+            value = Json.decodeValue(body);
+        } catch (DecodeException e) {
+            throw new MalformedAnswerException("the answer is not JSON, or cut short: " + excerpt(body.toString()));
+        }
+        if (!(value instanceof JsonObject object)) {
+            throw new MalformedAnswerException("the answer is " + kind(value) + ", not a JSON object");
+        }
+        return object;
+    }
+
+    /** Field {@code field} of {@code json}, which must be an array (at {@code path}). */
+    public static JsonArray requiredArray(JsonObject json, String field, String path) {
+        Object value = json.getValue(field);
+        if (value instanceof JsonArray array) {
+            return array;
+        }
+        throw wrong(path + field, "an array", value);
+    }
+
+    /** Field {@code field} of {@code json}: an object, or absent/null when not {@code required}. */
+    public static JsonObject object(JsonObject json, String field, String path, boolean required) {
+        Object value = json.getValue(field);
+        if (value instanceof JsonObject object || (!required && value == null)) {
+            return (JsonObject) value;
+        }
+        throw wrong(path + field, required ? "an object" : "an object or null", value);
+    }
+
+    /** Element {@code index} of {@code array}, which must be an object. */
+    public static JsonObject objectAt(JsonArray array, int index, String path) {
+        Object value = array.getValue(index);
+        if (value instanceof JsonObject object) {
+            return object;
+        }
+        throw wrong(path + "[" + index + "]", "an object", value);
+    }
+
+    /** Field {@code field} of {@code json}: a string, or absent/null when not {@code required}. */
+    public static String string(JsonObject json, String field, String path, boolean required) {
+        Object value = json.getValue(field);
+        if (value instanceof String text || (!required && value == null)) {
+            return (String) value;
+        }
+        throw wrong(path + field, required ? "a string" : "a string or null", value);
+    }
+
+    /** Checks that field {@code field} of {@code json} is a number, or absent/null. */
+    public static void optionalNumber(JsonObject json, String field, String path) {
+        Object value = json.getValue(field);
+        if (value != null && !(value instanceof Number)) {
+            throw wrong(path + field, "a number or null", value);
+        }
+    }
+
+    /** The start of {@code text}, for a message: at most 60 characters, on one line. */
+    public static String excerpt(String text) {
+        String line = text.replaceAll("\\s+", " ").trim();
+        return line.isEmpty() ? "(blank)" : "'" + (line.length() > 60 ? line.substring(0, 60) + "…" : line) + "'";
+    }
+
+    private static MalformedAnswerException wrong(String path, String expected, Object value) {
+        return new MalformedAnswerException(path + " must be " + expected + ", but was " + kind(value));
+    }
+
+    /** The JSON kind of {@code value} in words. */
+    public static String kind(Object value) {
+        if (value == null) {
+            return "missing or null";
+        }
+        if (value instanceof String) {
+            return "a string";
+        }
+        if (value instanceof Number) {
+            return "a number";
+        }
+        if (value instanceof Boolean) {
+            return "a boolean";
+        }
+        return value instanceof JsonArray ? "an array" : "an object";
+    }
+}

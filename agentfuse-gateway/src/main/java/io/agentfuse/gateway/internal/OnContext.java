@@ -1,0 +1,48 @@
+package io.agentfuse.gateway.internal;
+
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+
+import java.util.function.Consumer;
+
+/**
+ * Runs an action on a given Vert.x context: at once when the current thread is already on it,
+ * else queued to it. The one place for this hop, so that state confined to a context (a call, a
+ * stream, a subscriber, a request) is only ever touched there and needs no locks.
+ *
+ * <p>Stateless and thread-safe.
+ *
+ * <pre>{@code
+ * OnContext.run(call.context(), () -> call.cancel());
+ * OnContext.run(request.context(), this::relay, bug -> endWithError(bug));
+ * }</pre>
+ */
+public final class OnContext {
+
+    private OnContext() {
+    }
+
+    /** Runs {@code action} on {@code context}. */
+    public static void run(Context context, Runnable action) {
+        if (Vertx.currentContext() == context) {
+            action.run();
+        } else {
+            context.runOnContext(v -> action.run());
+        }
+    }
+
+    /**
+     * Runs {@code action} on {@code context}; a {@link RuntimeException} it throws goes to
+     * {@code onBug}, so that a bug in a callback still ends the response it was serving instead of
+     * leaving the caller waiting.
+     */
+    public static void run(Context context, Runnable action, Consumer<RuntimeException> onBug) {
+        run(context, () -> {
+            try {
+                action.run();
+            } catch (RuntimeException bug) {
+                onBug.accept(bug);
+            }
+        });
+    }
+}

@@ -1,0 +1,38 @@
+package io.agentfuse.gateway.pipeline;
+
+import io.agentfuse.config.AgentfuseConfig;
+import io.agentfuse.core.Clock;
+import io.agentfuse.gateway.metrics.GatewayMetrics;
+import io.agentfuse.gateway.upstream.UpstreamClient;
+
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * The pipeline's stages and services that one {@link ChatExchange} runs through, handed to it
+ * as one value so that an exchange depends on its stages, not on the {@link ChatPipeline} that
+ * assembled them (and can be run on its own in a test).
+ *
+ * <p>Immutable; every part is thread-safe and shared by all exchanges.
+ *
+ * @param config   the configuration in force, read anew for every request (reloads)
+ * @param context  the context-budget stage
+ * @param subagents the subagent limits
+ * @param router   plans the fallback chain
+ * @param client   the pooled upstream client
+ * @param metrics  where requests and attempts are counted
+ * @param clock    stamps translated answers
+ */
+record ExchangeStages(Supplier<AgentfuseConfig> config, ContextStage context, SubagentLimit subagents,
+                      ModelRouter router, UpstreamClient client, GatewayMetrics metrics, Clock clock) {
+
+    ExchangeStages {
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(context, "context");
+        Objects.requireNonNull(subagents, "subagents");
+        Objects.requireNonNull(router, "router");
+        Objects.requireNonNull(client, "client");
+        Objects.requireNonNull(metrics, "metrics");
+        Objects.requireNonNull(clock, "clock");
+    }
+}
