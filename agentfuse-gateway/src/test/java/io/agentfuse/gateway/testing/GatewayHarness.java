@@ -95,6 +95,17 @@ public final class GatewayHarness implements AutoCloseable {
                 .count();
     }
 
+    /** The gateway's metrics in Prometheus text. */
+    public String metricsText() {
+        return gateway.metrics().scrape();
+    }
+
+    /** How many model requests the gateway has answered so far (any status, any dialect). */
+    public long gatewayRequests() {
+        return metricsText().lines().filter(line -> line.startsWith("agentfuse_requests_total{"))
+                .mapToLong(line -> (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
+    }
+
     /** An OpenAI chat request for {@code model}. */
     public static JsonObject openAiRequest(String model, boolean stream) {
         JsonObject body = new JsonObject().put("model", model)
