@@ -1,0 +1,86 @@
+package io.agentfuse.gateway.pipeline;
+
+import io.agentfuse.gateway.http.GatewayError;
+import io.agentfuse.gateway.http.GatewayException;
+import io.agentfuse.gateway.provider.Dialects;
+import io.agentfuse.gateway.testing.Eventually;
+import io.agentfuse.gateway.testing.GatewayClient;
+import io.agentfuse.gateway.testing.GatewayClient.HangUp;
+import io.agentfuse.gateway.testing.GatewayClient.Reply;
+import io.agentfuse.gateway.testing.GatewayHarness;
+import io.agentfuse.mock.MockStep;
+import io.vertx.core.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static io.agentfuse.gateway.testing.GatewayHarness.anthropicRequest;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** One exchange from body to answer, on a bare loopback server whose only handler is a {@link ChatExchange}. */
+class ChatExchangeTest {
+
+    private final PipelineFixture fixture = new PipelineFixture(GatewayHarness.CONFIG
+            + "subagents:\n  maxConcurrent: 1\n  defaultTimeout: 300ms\n");
+
+    @AfterEach
+    void stop() {
+        fixture.close();
+    }
+
+    private GatewayClient serve(ContextStage context) {
+        ExchangeStages stages = fixture.stages(context);
+        return fixture.serve(ctx -> new ChatExchange(ctx, Dialects.ANTHROPIC, stages).run());
+    }
+
+    @Test
+    void aRequestIsAnsweredWithTheGatewayHeaders() {
+        GatewayClient http = serve(request -> Future.succeededFuture(request.withContextLevel("NORMAL")));
+
+        Reply reply = http.post("/v1/messages", anthropicRequest("claude-sonnet-4", false));
+
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(reply.json().getString("type")).isEqualTo("message");
+        assertThat(reply.header("x-agentfuse-model")).isEqualTo("claude-sonnet-4");
+        assertThat(reply.header("x-agentfuse-attempts")).isEqualTo("1");
+        assertThat(reply.header("x-agentfuse-context")).isEqualTo("NORMAL");
+    }
+
+    @Test
+    void aContextStageThatRefusesEndsTheExchangeBeforeAnyUpstreamCall() {
+        GatewayClient http = serve(request -> Future.failedFuture(
+                new GatewayException(GatewayError.CONTEXT_WINDOW_FULL, "context window full")));
+
+        Reply reply = http.post("/v1/messages", anthropicRequest("claude-sonnet-4", false));
+
+        assertThat(reply.status()).isEqualTo(413);
+        assertThat(reply.json().getJsonObject("error").getString("type")).isEqualTo("context_window_full");
+        assertThat(fixture.mock.requests()).isEmpty();
+    }
+
+    @Test
+    void aSubagentCallOverItsDeadlineIs504AndFreesItsPlace() {
+        fixture.mock.script(MockStep.builder().delayMs(5_000).build());
+        GatewayClient http = serve(ContextStage.NONE);
+
+        Reply reply = http.post("/v1/messages", anthropicRequest("claude-haiku-4", false), Map.of("x-agentfuse-subagent", "s1"));
+
+        assertThat(reply.status()).isEqualTo(504);
+        assertThat(reply.json().getJsonObject("error").getString("message")).contains("subagents.defaultTimeout");
+        Eventually.holds(fixture.vertx, () -> fixture.runtime.subagentBulkhead().inFlight() == 0);
+        Eventually.holds(fixture.vertx, () -> fixture.mock.requests().get(0).clientDisconnected());
+    }
+
+    @Test
+    void aCallerWhoLeavesCancelsTheChainAndIsCountedAs499() {
+        fixture.mock.script(MockStep.builder().delayMs(10_000).build());
+        GatewayClient http = serve(ContextStage.NONE);
+
+        http.hangUp("/v1/messages", anthropicRequest("claude-haiku-4", false), Map.of(), HangUp.AFTER_SENDING);
+
+        Eventually.holds(fixture.vertx, () -> !fixture.mock.requests().isEmpty()
+                && fixture.mock.requests().get(0).clientDisconnected());
+        Eventually.holds(fixture.vertx, () -> fixture.metrics.scrape().contains("status=\"499\""));
+    }
+}
