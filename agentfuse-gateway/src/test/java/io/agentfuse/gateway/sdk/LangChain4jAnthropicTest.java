@@ -75,7 +75,7 @@ class LangChain4jAnthropicTest {
     @Test
     void answersCompleteAndStreamed() throws Exception {
         assertThat(model("claude-haiku-4").chat("Hi")).isEqualTo("Hello from the mock provider.");
-        assertThat(stream("gpt-4o-mini").get(10, TimeUnit.SECONDS)).isEqualTo("Hello from the mock provider.");
+        assertThat(stream("gpt-4o-mini").get(60, TimeUnit.SECONDS)).isEqualTo("Hello from the mock provider.");
     }
 
     @Test
@@ -128,7 +128,7 @@ class LangChain4jAnthropicTest {
     void aBrokenStreamIsReportedAsAnErrorNotAsAShortAnswer() {
         gateway.streamsBreak();
 
-        assertThatThrownBy(() -> stream("claude-haiku-4").get(10, TimeUnit.SECONDS))
+        assertThatThrownBy(() -> stream("claude-haiku-4").get(60, TimeUnit.SECONDS))
                 .cause().isInstanceOf(LangChain4jException.class)
                 // the client reports the gateway's error event or the closed connection, whichever it reads first
                 .hasMessageMatching("closed|.*the stream from model claude-haiku-4 broke off.*|.*upstream_error.*");

@@ -74,7 +74,7 @@ class LangChain4jOpenAiTest {
     @Test
     void answersCompleteAndStreamed() throws Exception {
         assertThat(model("gpt-4o-mini").chat("Hi")).isEqualTo("Hello from the mock provider.");
-        assertThat(stream("claude-haiku-4").get(10, TimeUnit.SECONDS)).isEqualTo("Hello from the mock provider.");
+        assertThat(stream("claude-haiku-4").get(60, TimeUnit.SECONDS)).isEqualTo("Hello from the mock provider.");
     }
 
     @Test
@@ -127,7 +127,7 @@ class LangChain4jOpenAiTest {
     void aBrokenStreamIsReportedAsAnErrorNotAsAShortAnswer() {
         gateway.streamsBreak();
 
-        assertThatThrownBy(() -> stream("gpt-4o-mini").get(10, TimeUnit.SECONDS))
+        assertThatThrownBy(() -> stream("gpt-4o-mini").get(60, TimeUnit.SECONDS))
                 .cause().isInstanceOf(LangChain4jException.class)
                 // the client reports the gateway's error event or the closed connection, whichever it reads first
                 .hasMessageMatching("closed|.*the stream from model claude-haiku-4 broke off.*|.*upstream_error.*");
