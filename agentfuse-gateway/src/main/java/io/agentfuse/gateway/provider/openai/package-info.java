@@ -1,0 +1,5 @@
+/**
+ * OpenAI Chat Completions: {@link io.agentfuse.gateway.provider.openai.OpenAiDialect} and the
+ * request parser and writer, response codec and stream decoder and encoder it is made of.
+ */
+package io.agentfuse.gateway.provider.openai;

@@ -1,0 +1,79 @@
+package io.agentfuse.gateway.provider;
+
+import io.agentfuse.core.Outcome;
+import io.agentfuse.gateway.dialect.MalformedAnswerException;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** What each registered dialect answers when the gateway asks it instead of branching. */
+class DialectsTest {
+
+    private static MultiMap headers(String... namesAndValues) {
+        MultiMap headers = MultiMap.caseInsensitiveMultiMap();
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            headers.add(namesAndValues[i], namesAndValues[i + 1]);
+        }
+        return headers;
+    }
+
+    @Test
+    void aProviderTypeNamesItsDialect() {
+        assertThat(Dialects.named("ANTHROPIC")).contains(Dialects.ANTHROPIC);
+        assertThat(Dialects.named("openai")).contains(Dialects.OPENAI);
+        assertThat(Dialects.named("responses")).isEmpty();
+    }
+
+    @Test
+    void theCallersDialectIsToldFromAnyPathOrItsHeaders() {
+        assertThat(Dialects.ofCaller("/v1/messages/batches", headers())).isSameAs(Dialects.ANTHROPIC);
+        assertThat(Dialects.ofCaller("/v1/models", headers("anthropic-version", "2023-06-01"))).isSameAs(Dialects.ANTHROPIC);
+        assertThat(Dialects.ofCaller("/v1/models", headers())).isSameAs(Dialects.OPENAI);
+    }
+
+    @Test
+    void eachDialectAuthenticatesTheGatewaysKeyItsOwnWay() {
+        assertThat(Dialects.OPENAI.authHeaders("k")).containsEntry("authorization", "Bearer k");
+        assertThat(Dialects.ANTHROPIC.authHeaders("k")).containsEntry("x-api-key", "k");
+        assertThat(Dialects.ANTHROPIC.authHeaders("")).isEmpty();
+    }
+
+    @Test
+    void anthropicForwardsTheCallersVersionAndBetaAndNothingElse() {
+        MultiMap caller = headers("anthropic-version", "2024-10-22", "anthropic-beta", "b1", "x-api-key", "caller-key");
+
+        assertThat(Dialects.ANTHROPIC.forwardedHeaders(caller))
+                .containsOnlyKeys("anthropic-version", "anthropic-beta");
+        assertThat(Dialects.ANTHROPIC.defaultHeaders()).containsEntry("anthropic-version", "2023-06-01");
+        assertThat(Dialects.OPENAI.forwardedHeaders(caller)).isEmpty();
+    }
+
+    @Test
+    void anAnswerOfTheOtherDialectIsMalformed() {
+        Buffer anthropic = Buffer.buffer("{\"type\":\"message\",\"content\":[{\"type\":\"text\",\"text\":\"Hi\"}]}");
+
+        assertThatThrownBy(() -> Dialects.OPENAI.checkAnswer(anthropic)).isInstanceOf(MalformedAnswerException.class)
+                .hasMessage("choices must be an array, but was missing or null");
+        assertThatThrownBy(() -> Dialects.ANTHROPIC.checkAnswer(Buffer.buffer("{\"choices\":[]}")))
+                .hasMessage("type must be \"message\", but was missing");
+        assertThat(Dialects.ANTHROPIC.checkAnswer(anthropic).getString("type")).isEqualTo("message");
+    }
+
+    @Test
+    void aWrongTypeIsNamedInWordsNotJavaTypes() {
+        assertThatThrownBy(() -> Dialects.OPENAI.checkAnswer(Buffer.buffer(
+                "{\"choices\":[{\"message\":{\"content\":42}}]}")))
+                .hasMessage("choices[0].message.content must be a string or null, but was a number");
+        assertThatThrownBy(() -> Dialects.ANTHROPIC.checkAnswer(Buffer.buffer(""))).hasMessage("the answer is empty");
+    }
+
+    @Test
+    void streamErrorTypesMapToOutcomes() {
+        assertThat(Dialects.ANTHROPIC.streamErrorOutcome("overloaded_error")).isEqualTo(Outcome.OVERLOADED);
+        assertThat(Dialects.ANTHROPIC.streamErrorOutcome("rate_limit_error")).isEqualTo(Outcome.RATE_LIMITED);
+        assertThat(Dialects.OPENAI.streamErrorOutcome("server_error")).isEqualTo(Outcome.SERVER_ERROR);
+    }
+}
