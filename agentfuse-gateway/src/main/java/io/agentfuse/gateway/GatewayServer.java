@@ -36,8 +36,9 @@ import java.util.Objects;
  * ({@code /admin/breakers}, {@code /admin/events}), {@code GET /metrics} (Prometheus) and a live
  * dashboard at {@code GET /}.
  *
- * <p>Breaker state lives in memory ({@code state.store: memory}); {@code redis} is refused at
- * start. Request bodies over {@code server.maxBodySize} are answered 413 {@code request_too_large}.
+ * <p>Every error is JSON in the caller's dialect, on unknown paths (404 {@code not_found}) and
+ * for wrong methods (405) too. Breaker state lives in memory ({@code state.store: memory});
+ * {@code redis} is refused at start. Request bodies over {@code server.maxBodySize} are answered 413 {@code request_too_large}.
  * {@link #close()} stops accepting requests, ends event streams and closes the upstream pool;
  * the Vert.x instance belongs to the caller, who closes it afterwards.
  *
@@ -130,6 +131,8 @@ public final class GatewayServer {
                         + "; the model endpoints are POST /v1/chat/completions and POST /v1/messages")));
         router.errorHandler(405, ctx -> unrouted(ctx, new GatewayException(GatewayError.METHOD_NOT_ALLOWED,
                 ctx.request().method() + " is not allowed on " + ctx.request().path())));
+        router.errorHandler(500, ctx -> unrouted(ctx, new GatewayException(GatewayError.INTERNAL_ERROR,
+                "the gateway failed unexpectedly")));
         return router;
     }
 
