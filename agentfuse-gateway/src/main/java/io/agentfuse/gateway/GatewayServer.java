@@ -128,7 +128,8 @@ public final class GatewayServer {
         router.get("/").handler(dashboard::handle);
         router.errorHandler(404, ctx -> unrouted(ctx, new GatewayException(GatewayError.NOT_FOUND,
                 "no endpoint at " + ctx.request().method() + " " + ctx.request().path()
-                        + "; the model endpoints are POST /v1/chat/completions and POST /v1/messages")));
+                        + "; the model endpoints are POST /v1/chat/completions and POST /v1/messages"
+                        + (ctx.request().path().startsWith("/v1/") ? "" : " (does the client's base URL lack /v1?)"))));
         router.errorHandler(405, ctx -> unrouted(ctx, new GatewayException(GatewayError.METHOD_NOT_ALLOWED,
                 ctx.request().method() + " is not allowed on " + ctx.request().path())));
         router.errorHandler(500, ctx -> unrouted(ctx, new GatewayException(GatewayError.INTERNAL_ERROR,

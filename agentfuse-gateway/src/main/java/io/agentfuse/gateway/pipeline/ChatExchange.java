@@ -155,7 +155,8 @@ final class ChatExchange {
             permit.release();
         }
         String model = request == null ? GatewayMetrics.UNKNOWN_MODEL : request.model().name();
-        int status = ctx.response().ended() ? ctx.response().getStatusCode() : CLIENT_CLOSED;
+        boolean ended = ctx.response().ended() || (relay != null && relay.closedOnPurpose());
+        int status = ended ? ctx.response().getStatusCode() : CLIENT_CLOSED;
         stages.metrics().request(model, dialect.name(), status,
                 System.nanoTime() - startedNanos);
     }

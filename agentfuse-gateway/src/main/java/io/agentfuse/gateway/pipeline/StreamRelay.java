@@ -60,6 +60,7 @@ final class StreamRelay {
     private final StreamTranslator translator;
     private final GatewayMetrics metrics;
     private boolean done;
+    private boolean closedOnPurpose;
 
     StreamRelay(HttpServerResponse response, HttpConnection connection, Context context, ModelRequest request,
                 StepAnswer answer, GatewayMetrics metrics, Clock clock) {
@@ -83,6 +84,11 @@ final class StreamRelay {
         stream.handler(event -> onContext(() -> relay(event)))
                 .exceptionHandler(error -> onContext(() -> broke(error)))
                 .endHandler(v -> onContext(this::ended));
+    }
+
+    /** Whether the relay ended a failed stream by closing the connection (the caller did not leave). */
+    boolean closedOnPurpose() {
+        return closedOnPurpose;
     }
 
     /** The caller went away: stop reading from the provider; nothing is recorded against it. */
@@ -220,6 +226,7 @@ final class StreamRelay {
         if (response.closed() || response.ended()) {
             return;
         }
+        closedOnPurpose = true;
         if (events.isEmpty()) {
             connection.close();
             return;

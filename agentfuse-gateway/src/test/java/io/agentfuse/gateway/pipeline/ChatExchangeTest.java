@@ -7,6 +7,7 @@ import io.agentfuse.gateway.testing.Eventually;
 import io.agentfuse.gateway.testing.GatewayClient;
 import io.agentfuse.gateway.testing.GatewayClient.HangUp;
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
+import io.agentfuse.gateway.testing.GatewayClient.StreamReply;
 import io.agentfuse.gateway.testing.GatewayHarness;
 import io.agentfuse.mock.MockStep;
 import io.vertx.core.Future;
@@ -82,5 +83,17 @@ class ChatExchangeTest {
         Eventually.holds(fixture.vertx, () -> !fixture.mock.requests().isEmpty()
                 && fixture.mock.requests().get(0).clientDisconnected());
         Eventually.holds(fixture.vertx, () -> fixture.metrics.scrape().contains("status=\"499\""));
+    }
+
+    @Test
+    void aStreamThatFailsAfterItsHeadIsCountedWithItsStatusNotAsACallerWhoLeft() {
+        fixture.mock.script(MockStep.builder().chunks("one ", "two").drop(MockStep.Drop.MID_STREAM).build());
+        GatewayClient http = serve(ContextStage.NONE);
+
+        StreamReply reply = http.stream("/v1/messages", anthropicRequest("claude-haiku-4", true), Map.of());
+
+        assertThat(reply.cutOff()).isTrue();
+        Eventually.holds(fixture.vertx, () -> fixture.metrics.scrape().contains("status=\"200\""));
+        assertThat(fixture.metrics.scrape()).doesNotContain("status=\"499\"");
     }
 }
