@@ -229,4 +229,51 @@ class StreamTranslatorTest {
         assertThat(new JsonObject(error.data())).isEqualTo(new JsonObject().put("error", new JsonObject()
                 .put("message", "no chunk for 30 s").put("type", "timeout").put("param", null).put("code", "timeout")));
     }
+
+    // --- broken upstream streams --------------------------------------------------------------
+
+    @Test
+    void aMalformedEventIsNeverPassedThroughWithinOneDialect() {
+        StreamTranslator translator = StreamTranslator.between(Dialects.OPENAI, Dialects.OPENAI, false, clock);
+        translator.translate(openAiChunk(new JsonObject().put("content", "Hel"), null));
+
+        List<SseEvent> out = translator.translate(SseEvent.data("{\"choices\": [tru"));
+
+        assertThat(out).hasSize(1);
+        assertThat(new JsonObject(out.get(0).data()).getJsonObject("error").getString("type")).isEqualTo("upstream_error");
+        assertThat(translator.failure()).hasValueSatisfying(
+                error -> assertThat(error.cause()).isEqualTo(StreamEvent.Error.Cause.MALFORMED));
+    }
+
+    @Test
+    void anEventOfTheWrongShapeIsMalformedNotAGatewayBug() {
+        StreamTranslator translator = StreamTranslator.between(Dialects.ANTHROPIC, Dialects.OPENAI, false, clock);
+
+        List<SseEvent> out = translator.translate(anthropicEvent("message_start", new JsonObject().put("message", 42)));
+
+        assertThat(out).hasSize(1);
+        assertThat(out.get(0).data()).contains("wrong shape").doesNotContain("ClassCast", "java.");
+        assertThat(translator.failure().orElseThrow().cause()).isEqualTo(StreamEvent.Error.Cause.MALFORMED);
+    }
+
+    @Test
+    void aSameDialectStreamCutAfterItsFinishReasonGetsItsTerminator() {
+        StreamTranslator translator = StreamTranslator.between(Dialects.OPENAI, Dialects.OPENAI, true, clock);
+        translator.translate(openAiChunk(new JsonObject().put("content", "Hi"), null));
+        translator.translate(openAiChunk(new JsonObject(), "stop"));
+
+        assertThat(translator.end()).containsExactly(SseEvent.DONE);
+        assertThat(translator.failure()).isEmpty();
+    }
+
+    @Test
+    void aSameDialectStreamCutBeforeItsEndFailsWithAnErrorEvent() {
+        StreamTranslator translator = StreamTranslator.between(Dialects.ANTHROPIC, Dialects.ANTHROPIC, false, clock);
+        translator.translate(anthropicEvent("message_start", new JsonObject().put("message", new JsonObject())));
+
+        List<SseEvent> closing = translator.end();
+
+        assertThat(closing).extracting(SseEvent::event).containsExactly("error");
+        assertThat(translator.failure().orElseThrow().cause()).isEqualTo(StreamEvent.Error.Cause.CUT);
+    }
 }
