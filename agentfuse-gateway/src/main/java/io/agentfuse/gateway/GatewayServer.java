@@ -1,6 +1,5 @@
 package io.agentfuse.gateway;
 
-import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.StateConfig;
@@ -18,6 +17,7 @@ import io.agentfuse.gateway.context.ContextGuardStage;
 import io.agentfuse.gateway.pipeline.ChatPipeline;
 import io.agentfuse.gateway.pipeline.ContextStage;
 import io.agentfuse.gateway.pipeline.ModelClient;
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.upstream.UpstreamClient;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

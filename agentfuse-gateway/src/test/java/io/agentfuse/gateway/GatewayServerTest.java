@@ -1,13 +1,12 @@
 package io.agentfuse.gateway;
 
-import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.ConfigLoader;
 import io.agentfuse.gateway.dialect.ChatResponse;
-import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.pipeline.ContextStage;
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.testing.Await;
 import io.agentfuse.gateway.testing.GatewayClient;
 import io.agentfuse.gateway.testing.GatewayClient.Reply;

@@ -1,9 +1,9 @@
 package io.agentfuse.gateway.admin;
 
-import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.core.CircuitBreakerRegistry;
 import io.agentfuse.core.event.CircuitBreakerListener;
 import io.agentfuse.core.event.StateTransition;
+import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;

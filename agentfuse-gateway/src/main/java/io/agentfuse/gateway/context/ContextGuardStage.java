@@ -1,6 +1,5 @@
 package io.agentfuse.gateway.context;
 
-import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.agent.context.CompactionConfig;
 import io.agentfuse.agent.context.ContextConfig;
 import io.agentfuse.agent.context.ContextWindowFullException;
@@ -13,12 +12,12 @@ import io.agentfuse.core.Scheduler;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ChatResponse;
 import io.agentfuse.gateway.dialect.ContentPart;
-import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.pipeline.ContextStage;
 import io.agentfuse.gateway.pipeline.ModelClient;
 import io.agentfuse.gateway.pipeline.ModelRequest;
+import io.agentfuse.gateway.provider.Dialects;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.json.JsonArray;

@@ -1,10 +1,10 @@
 package io.agentfuse.gateway.pipeline;
 
-import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.core.FallbackResult;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
+import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.vertx.core.Context;
 import io.vertx.core.Future;

@@ -1,6 +1,5 @@
 package io.agentfuse.gateway.pipeline;
 
-import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.ModelConfig;
@@ -10,6 +9,7 @@ import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.DialectTranslator;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.dialect.UntranslatableException;
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.upstream.ProviderEndpoint;
 import io.vertx.core.MultiMap;
 

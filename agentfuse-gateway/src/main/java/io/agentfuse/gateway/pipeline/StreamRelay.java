@@ -1,6 +1,5 @@
 package io.agentfuse.gateway.pipeline;
 
-import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.core.CircuitBreaker;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Outcome;
@@ -12,6 +11,7 @@ import io.agentfuse.gateway.dialect.StreamTranslator;
 import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
+import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.upstream.UpstreamStream;

@@ -1,7 +1,7 @@
 package io.agentfuse.gateway.upstream;
 
-import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.core.CallTimeoutException;
+import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.sse.SseParser;
 import io.vertx.core.Context;

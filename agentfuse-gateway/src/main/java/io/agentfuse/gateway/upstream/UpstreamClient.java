@@ -1,9 +1,9 @@
 package io.agentfuse.gateway.upstream;
 
-import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.core.CallTimeoutException;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
+import io.agentfuse.gateway.internal.OnContext;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

@@ -1,6 +1,5 @@
 package io.agentfuse.gateway.upstream;
 
-import io.agentfuse.core.HttpStatusException;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.StreamResetException;

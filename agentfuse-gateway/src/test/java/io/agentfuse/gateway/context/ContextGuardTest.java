@@ -1,6 +1,5 @@
 package io.agentfuse.gateway.context;
 
-import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.agent.context.CompactionConfig;
 import io.agentfuse.agent.context.ContextConfig;
 import io.agentfuse.agent.context.ContextLevel;
@@ -8,7 +7,7 @@ import io.agentfuse.agent.context.ContextWindowFullException;
 import io.agentfuse.agent.context.Summarizer;
 import io.agentfuse.core.ManualClock;
 import io.agentfuse.gateway.dialect.ChatRequest;
-import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.provider.Dialects;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;

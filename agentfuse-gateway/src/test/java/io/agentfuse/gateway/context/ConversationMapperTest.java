@@ -1,13 +1,12 @@
 package io.agentfuse.gateway.context;
 
-import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.agent.conversation.Conversation;
 import io.agentfuse.agent.conversation.Message;
 import io.agentfuse.agent.conversation.Role;
 import io.agentfuse.agent.conversation.ToolResultBlock;
 import io.agentfuse.agent.conversation.ToolUseBlock;
 import io.agentfuse.gateway.dialect.ChatRequest;
-import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.provider.Dialects;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package io.agentfuse.gateway.dialect;
 
-import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.core.ManualClock;
+import io.agentfuse.gateway.provider.Dialects;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,9 @@
 package io.agentfuse.gateway.dialect;
 
-import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.dialect.ChatMessage.Role;
 import io.agentfuse.gateway.dialect.ChatRequest.Sampling;
 import io.agentfuse.gateway.dialect.ChatRequest.StreamMode;
+import io.agentfuse.gateway.provider.Dialects;
 import io.vertx.core.json.JsonObject;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;

@@ -1,8 +1,8 @@
 package io.agentfuse.gateway.http;
 
-import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.InvalidRequestException;
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.testing.Await;
 import io.agentfuse.gateway.testing.LoopbackClient;
 import io.agentfuse.gateway.testing.LoopbackClient.Reply;

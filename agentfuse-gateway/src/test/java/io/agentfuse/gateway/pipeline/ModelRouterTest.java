@@ -1,9 +1,9 @@
 package io.agentfuse.gateway.pipeline;
 
-import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.ConfigLoader;
 import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.testing.GatewayHarness;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;

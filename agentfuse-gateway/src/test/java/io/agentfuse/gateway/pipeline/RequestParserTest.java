@@ -1,11 +1,11 @@
 package io.agentfuse.gateway.pipeline;
 
-import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.ConfigLoader;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.testing.GatewayHarness;
 import io.vertx.core.buffer.Buffer;
 import org.junit.jupiter.api.Test;

@@ -1,12 +1,11 @@
 package io.agentfuse.gateway.upstream;
 
-import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.core.CallTimeoutException;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
-import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.Usage;
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.mock.MockProvider;
 import io.agentfuse.mock.MockStep;
 import io.agentfuse.mock.RecordedRequest;
