@@ -1,4 +1,5 @@
--- wrk script of the gateway benchmark: every request is the same small OpenAI chat completion.
+-- wrk script of the gateway benchmark: every request is the same OpenAI chat completion, the
+-- small one below, or the body in the file BENCH_BODY_FILE (the 150 KB conversation, the stream).
 -- Extra headers come from the environment (Portkey needs its routing headers):
 --   BENCH_HEADERS="name: value|name: value"
 -- At the end it prints one machine-readable line (latencies in microseconds):
@@ -6,6 +7,12 @@
 
 wrk.method = "POST"
 wrk.body = '{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}]}'
+local body_file = os.getenv("BENCH_BODY_FILE")
+if body_file and body_file ~= "" then
+  local file = assert(io.open(body_file, "rb"))
+  wrk.body = file:read("*a")
+  file:close()
+end
 wrk.headers["Content-Type"] = "application/json"
 
 local extra = os.getenv("BENCH_HEADERS")

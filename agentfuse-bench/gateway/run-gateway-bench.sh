@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
-# Gateway benchmark: wrk against a fixed-answer OpenAI upstream, directly, through agentfuse and
-# through Portkey, at 1, 8 and 32 connections; prints requests/s, p50, p99, the p50 each gateway
-# adds, its CPU time per request and its peak RSS. See gateway/README.md.
+# Gateway benchmark: wrk against a fixed-answer OpenAI upstream, directly, through nginx (a plain
+# proxy), through agentfuse and through Portkey, in one run of ROUNDS rounds, for three workloads:
+# a small chat request, the 150 KB coding-agent conversation and a stream of 20 events; prints
+# requests/s, p50, p99, the p50 each gateway adds, its CPU time per request and its peak RSS.
+# See gateway/README.md.
 #
 # Usage, from anywhere:  agentfuse-bench/gateway/run-gateway-bench.sh
 # Settings (environment variables):
 #   DURATION=15 WARMUP=5        seconds of each measured run, and of the warm-up run before it
 #   PRIME=10                    seconds of load at the most connections each server gets once,
 #                               before its first warm-up, so that its JIT has compiled the hot path
-#   CONNECTIONS="1 8 32"        wrk connections; wrk threads = min(connections, 2)
-#   TARGETS="direct agentfuse portkey"
+#   ROUNDS=2                    every target measured this many times, in turn, in one run
+#   WORKLOADS="small conversation stream"
+#   CONNECTIONS="1 8 32"        wrk connections of the small request; wrk threads = min(connections, 2)
+#   CONVERSATION_CONNECTIONS="1 8"   ... of the 150 KB conversation
+#   STREAM_CONNECTIONS="8"      ... of the 20-event stream
+#   TARGETS="direct nginx agentfuse portkey"
 #   AGENTFUSE_JAVA_OPTS=...     JVM flags of the agentfuse gateway (default below)
 #   SKIP_BUILD=1                use the jars already in target/ instead of building
 #   PORTKEY_VERSION=1.15.2
-#   OUT=agentfuse-bench/target/gateway-bench   runs.tsv, report.md, wrk output and server logs
+#   OUT=agentfuse-bench/target/gateway-bench   runs-WORKLOAD-rROUND.tsv, report.md, wrk output, logs
 # Exit status: 0 when every run was free of errors, 1 otherwise (or when something failed).
 set -euo pipefail
 
@@ -22,8 +28,12 @@ HERE="$ROOT/agentfuse-bench/gateway"
 DURATION=${DURATION:-15}
 WARMUP=${WARMUP:-5}
 PRIME=${PRIME:-10}
+ROUNDS=${ROUNDS:-2}
+WORKLOADS=${WORKLOADS:-"small conversation stream"}
 CONNECTIONS=${CONNECTIONS:-"1 8 32"}
-TARGETS=${TARGETS:-"direct agentfuse portkey"}
+CONVERSATION_CONNECTIONS=${CONVERSATION_CONNECTIONS:-"1 8"}
+STREAM_CONNECTIONS=${STREAM_CONNECTIONS:-"8"}
+TARGETS=${TARGETS:-"direct nginx agentfuse portkey"}
 PORTKEY_VERSION=${PORTKEY_VERSION:-1.15.2}
 # SerialGC and a small heap: the gateway keeps little per request, so a 2-core box gains nothing
 # from a concurrent collector's threads and footprint (see RESULTS.md for the measurements).
@@ -68,6 +78,10 @@ apt_install() {
 }
 command -v wrk >/dev/null || apt_install wrk
 command -v curl >/dev/null || apt_install curl
+if [[ " $TARGETS " == *" nginx "* ]]; then
+  [[ -x /usr/sbin/nginx ]] || command -v nginx >/dev/null || apt_install nginx
+  NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+fi
 for tool in java node npm getconf; do command -v "$tool" >/dev/null || die "$tool is needed"; done
 
 # --- build ---------------------------------------------------------------------------------
@@ -88,7 +102,20 @@ if [[ " $TARGETS " == *" portkey "* ]]; then
 fi
 
 mkdir -p "$OUT"
-rm -f "$OUT"/runs.tsv "$OUT"/wrk-*.txt "$OUT"/*.log
+rm -f "$OUT"/runs*.tsv "$OUT"/wrk-*.txt "$OUT"/*.log "$OUT"/skipped.txt
+
+# --- workloads -----------------------------------------------------------------------------
+# small: the lua script's own body. conversation: 60 turns with code and 4 tool schemas, ~150 KB,
+# written by the generator the JMH benchmark uses. stream: a small request with "stream": true,
+# which the upstream answers with 20 events.
+java -cp "$BENCH_JAR" io.agentfuse.bench.workload.CodingAgentConversation "$OUT/conversation.json" 60 gpt-4o-mini \
+  >/dev/null || die "could not write the conversation body"
+echo '{"model":"gpt-4o-mini","stream":true,"messages":[{"role":"user","content":"hi"}]}' >"$OUT/stream.json"
+workload_body() { case $1 in small) echo "" ;; conversation) echo "$OUT/conversation.json" ;; stream) echo "$OUT/stream.json" ;;
+  *) die "unknown workload '$1' (small, conversation, stream)" ;; esac; }
+workload_connections() { case $1 in small) echo "$CONNECTIONS" ;; conversation) echo "$CONVERSATION_CONNECTIONS" ;;
+  stream) echo "$STREAM_CONNECTIONS" ;; esac; }
+for workload in $WORKLOADS; do workload_body "$workload" >/dev/null; done
 
 # --- helpers -------------------------------------------------------------------------------
 TAKEN_PORTS=" "
@@ -117,8 +144,22 @@ wait_for_port() { # pid port name log
 
 upstream_served() { curl -sf "http://127.0.0.1:$UPSTREAM_PORT/requests" | tr -dc '0-9'; }
 
-cpu_ticks() { sed 's/^.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'; } # utime + stime
-peak_rss_kb() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status"; }
+# A server and its child processes (nginx's workers), by process id.
+process_tree() { echo "$1"; pgrep -P "$1" || true; }
+cpu_ticks() { # utime + stime of the process and its children
+  local pid total=0
+  for pid in $(process_tree "$1"); do
+    total=$((total + $(sed 's/^.*) //' "/proc/$pid/stat" 2>/dev/null | awk '{ print $12 + $13 }' || echo 0)))
+  done
+  echo "$total"
+}
+peak_rss_kb() { # VmHWM of the process and its children, summed
+  local pid total=0
+  for pid in $(process_tree "$1"); do
+    total=$((total + $(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0)))
+  done
+  echo "$total"
+}
 
 # One request through the target, which must answer 200 with a completion and reach the upstream.
 check_forwarding() { # name url [curl header args...]
@@ -135,32 +176,67 @@ check_forwarding() { # name url [curl header args...]
   log "$name reaches the upstream: OK"
 }
 
-# Warm-up run, then the measured run; appends one line to runs.tsv (columns: BenchRun.COLUMNS).
-measure() { # target url pid
-  local target=$1 url=$2 pid=$3 c threads ticks served result most
-  most=$(tr ' ' '\n' <<<"$CONNECTIONS" | sort -n | tail -1)
-  if ((PRIME > 0)); then
-    log "$target: ${PRIME}s priming at $most connections"
-    timeout $((PRIME + 30)) wrk -t$((most < 2 ? most : 2)) -c"$most" -d"${PRIME}s" -s "$LUA" "$url" >"$OUT/wrk-$target-prime.txt"
+# One streamed request through the target, which must relay the upstream's events up to [DONE].
+# A target that cannot is not measured on the stream workload (STREAMS=0), and the report says so.
+check_stream() { # name url [curl header args...]
+  local name=$1 url=$2
+  shift 2
+  STREAMS=1
+  if curl -s -N --max-time 10 "$@" -H 'Content-Type: application/json' --data @"$OUT/stream.json" "$url" \
+      >"$WORK/stream.txt" && grep -q '\[DONE\]' "$WORK/stream.txt"; then
+    log "$name relays a stream: OK"
+  else
+    STREAMS=0
+    log "$name does not relay the stream ($(head -c 200 "$WORK/stream.txt")): its stream workload is skipped"
+    echo "$name: stream workload skipped, it answered: $(head -c 200 "$WORK/stream.txt")" >>"$OUT/skipped.txt"
   fi
-  for c in $CONNECTIONS; do
+}
+
+# The checks every target passes before it is measured.
+check_target() { # name url [curl header args...]
+  check_forwarding "$@"
+  STREAMS=1
+  if [[ " $WORKLOADS " == *" stream "* ]]; then check_stream "$@"; fi
+}
+
+# Per workload: priming, then per connection count a warm-up run and the measured run; appends one
+# line per measured run to runs-WORKLOAD-rROUND.tsv (columns: BenchRun.COLUMNS).
+measure() { # target url pid
+  local workload
+  for workload in $WORKLOADS; do
+    if [[ $workload == stream && ${STREAMS:-1} == 0 ]]; then continue; fi
+    BENCH_BODY_FILE=$(workload_body "$workload") measure_workload "$@" "$workload"
+  done
+}
+
+measure_workload() { # target url pid workload
+  local target=$1 url=$2 pid=$3 workload=$4 c threads ticks served result most connections name
+  export BENCH_BODY_FILE
+  connections=$(workload_connections "$workload")
+  most=$(tr ' ' '\n' <<<"$connections" | sort -n | tail -1)
+  name="$target-$workload-r$ROUND"
+  if ((PRIME > 0)); then
+    log "$target, $workload: ${PRIME}s priming at $most connections"
+    timeout $((PRIME + 30)) wrk -t$((most < 2 ? most : 2)) -c"$most" -d"${PRIME}s" -s "$LUA" "$url" >"$OUT/wrk-$name-prime.txt"
+  fi
+  for c in $connections; do
     threads=$((c < 2 ? c : 2))
-    log "$target: ${WARMUP}s warm-up, then ${DURATION}s at $c connections"
+    log "$target, $workload, round $ROUND: ${WARMUP}s warm-up, then ${DURATION}s at $c connections"
     timeout $((WARMUP + 30)) wrk -t"$threads" -c"$c" -d"${WARMUP}s" --latency -s "$LUA" "$url" \
-      >"$OUT/wrk-$target-$c-warmup.txt"
+      >"$OUT/wrk-$name-$c-warmup.txt"
     ticks=$(cpu_ticks "$pid")
     served=$(upstream_served)
     timeout $((DURATION + 30)) wrk -t"$threads" -c"$c" -d"${DURATION}s" --latency -s "$LUA" "$url" \
-      >"$OUT/wrk-$target-$c.txt"
+      >"$OUT/wrk-$name-$c.txt"
     ticks=$(($(cpu_ticks "$pid") - ticks))
     served=$(($(upstream_served) - served))
-    result=$(grep '^RESULT ' "$OUT/wrk-$target-$c.txt") || die "wrk printed no RESULT line for $target at $c"
+    result=$(grep '^RESULT ' "$OUT/wrk-$name-$c.txt") || die "wrk printed no RESULT line for $name at $c"
     awk -v target="$target" -v c="$c" -v ticks="$ticks" -v rss="$(peak_rss_kb "$pid")" -v served="$served" '
       { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
       END { printf "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", target, c, v["requests"], v["duration_us"],
             v["p50_us"], v["p99_us"], v["non2xx"], v["connect"] + v["read"] + v["write"] + v["timeout"],
-            ticks, rss, served }' <<<"$result" >>"$OUT/runs.tsv"
-    grep -E 'Requests/sec|Non-2xx|Socket errors' "$OUT/wrk-$target-$c.txt" | sed 's/^/    /' >&2 || true
+            ticks, rss, served }' <<<"$result" >>"$OUT/runs-$workload-r$ROUND.tsv"
+    grep -E 'Requests/sec|Non-2xx|Socket errors' "$OUT/wrk-$name-$c.txt" | sed 's/^/    /' >&2 || true
   done
 }
 
@@ -174,7 +250,9 @@ measure() { # target url pid
   echo "node: $(node --version)"
   echo "wrk: $(wrk -v 2>&1 | head -1)"
   echo "agentfuse JVM flags: $AGENTFUSE_JAVA_OPTS"
-  echo "runs: priming ${PRIME}s once per target, then warm-up ${WARMUP}s + ${DURATION}s at connections: $CONNECTIONS"
+  echo "nginx: $([[ -n ${NGINX:-} ]] && "$NGINX" -v 2>&1 | head -1 || echo not measured)"
+  echo "runs: $ROUNDS rounds of targets $TARGETS; per workload ${PRIME}s priming, then warm-up ${WARMUP}s + ${DURATION}s;"
+  echo "      connections: small $CONNECTIONS, conversation $CONVERSATION_CONNECTIONS, stream $STREAM_CONNECTIONS"
 } | tee "$OUT/machine.txt" >&2
 
 # --- upstream ------------------------------------------------------------------------------
@@ -185,17 +263,63 @@ java $UPSTREAM_JAVA_OPTS -cp "$BENCH_JAR" io.agentfuse.bench.gateway.FixedAnswer
 UPSTREAM_PID=$!
 PIDS+=("$UPSTREAM_PID")
 wait_for_port "$UPSTREAM_PID" "$UPSTREAM_PORT" upstream "$OUT/upstream.log"
-check_forwarding upstream "http://127.0.0.1:$UPSTREAM_PORT$CHAT_PATH"
+check_target upstream "http://127.0.0.1:$UPSTREAM_PORT$CHAT_PATH"
+[[ $STREAMS == 1 || " $WORKLOADS " != *" stream "* ]] || die "the upstream does not stream"
 
+for ROUND in $(seq "$ROUNDS"); do
 for target in $TARGETS; do
   case $target in
     direct)
       measure direct "http://127.0.0.1:$UPSTREAM_PORT$CHAT_PATH" "$UPSTREAM_PID"
       ;;
+    nginx)
+      port=$(free_port)
+      nginx_dir="$WORK/nginx"
+      mkdir -p "$nginx_dir/logs"
+      # A plain reverse proxy: keep-alive to the upstream, no buffering (streams flow as they come),
+      # bodies up to 16 MB kept in memory, no access log.
+      cat >"$nginx_dir/nginx.conf" <<EOF
+daemon off;
+user $(id -un) $(id -gn);
+worker_processes auto;
+pid $nginx_dir/nginx.pid;
+error_log $OUT/nginx.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path $nginx_dir/body;
+  proxy_temp_path $nginx_dir/proxy;
+  fastcgi_temp_path $nginx_dir/fastcgi;
+  uwsgi_temp_path $nginx_dir/uwsgi;
+  scgi_temp_path $nginx_dir/scgi;
+  client_max_body_size 16m;
+  client_body_buffer_size 1m;
+  upstream llm { server 127.0.0.1:$UPSTREAM_PORT; keepalive 64; }
+  server {
+    listen 127.0.0.1:$port;
+    location / {
+      proxy_pass http://llm;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_buffering off;
+    }
+  }
+}
+EOF
+      cp "$nginx_dir/nginx.conf" "$OUT/nginx.conf"
+      "$NGINX" -p "$nginx_dir" -c "$nginx_dir/nginx.conf" -e "$OUT/nginx.log" >>"$OUT/nginx.log" 2>&1 &
+      pid=$!
+      PIDS+=("$pid")
+      wait_for_port "$pid" "$port" nginx "$OUT/nginx.log"
+      check_target nginx "http://127.0.0.1:$port$CHAT_PATH"
+      measure nginx "http://127.0.0.1:$port$CHAT_PATH" "$pid"
+      stop_process "$pid"
+      ;;
     agentfuse)
       port=$(free_port)
       cat >"$OUT/agentfuse.yaml" <<EOF
-# Generated by run-gateway-bench.sh: one model on the fixed-answer upstream, default breaker and retry.
+# Generated by run-gateway-bench.sh: one model on the fixed-answer upstream, default breaker and retry;
+# the window of the issue's workload (the 150 KB conversation is about a fifth of it).
 server:
   port: $port
 providers:
@@ -206,7 +330,7 @@ providers:
 models:
   gpt-4o-mini:
     provider: openai
-    contextWindow: 128000
+    contextWindow: 200000
 EOF
       # shellcheck disable=SC2086 # the JVM flags are words
       java $AGENTFUSE_JAVA_OPTS -jar "$AGENTFUSE_JAR" serve --config "$OUT/agentfuse.yaml" --port "$port" \
@@ -214,7 +338,7 @@ EOF
       pid=$!
       PIDS+=("$pid")
       wait_for_port "$pid" "$port" agentfuse "$OUT/agentfuse.log"
-      check_forwarding agentfuse "http://127.0.0.1:$port$CHAT_PATH"
+      check_target agentfuse "http://127.0.0.1:$port$CHAT_PATH"
       measure agentfuse "http://127.0.0.1:$port$CHAT_PATH" "$pid"
       stop_process "$pid"
       ;;
@@ -229,17 +353,30 @@ EOF
       wait_for_port "$pid" "$port" portkey "$OUT/portkey.log"
       headers=("x-portkey-provider: openai" "x-portkey-custom-host: http://127.0.0.1:$UPSTREAM_PORT/v1"
         "Authorization: Bearer dummy")
-      check_forwarding portkey "http://127.0.0.1:$port$CHAT_PATH" \
+      check_target portkey "http://127.0.0.1:$port$CHAT_PATH" \
         -H "${headers[0]}" -H "${headers[1]}" -H "${headers[2]}"
       BENCH_HEADERS="$(IFS='|'; echo "${headers[*]}")" \
         measure portkey "http://127.0.0.1:$port$CHAT_PATH" "$pid"
       stop_process "$pid"
       ;;
-    *) die "unknown target '$target' (direct, agentfuse, portkey)" ;;
+    *) die "unknown target '$target' (direct, nginx, agentfuse, portkey)" ;;
   esac
+done
 done
 
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/machine.txt" >&2
 log "report (also in $OUT/report.md):"
-java -cp "$BENCH_JAR" io.agentfuse.bench.gateway.GatewayBenchReport "$OUT/runs.tsv" "$(getconf CLK_TCK)" \
-  | tee "$OUT/report.md"
+status=0
+: >"$OUT/report.md"
+for ROUND in $(seq "$ROUNDS"); do
+  for workload in $WORKLOADS; do
+    printf '\n### Round %s: %s\n\n' "$ROUND" "$workload" | tee -a "$OUT/report.md"
+    java -cp "$BENCH_JAR" io.agentfuse.bench.gateway.GatewayBenchReport "$OUT/runs-$workload-r$ROUND.tsv" \
+      "$(getconf CLK_TCK)" | tee -a "$OUT/report.md" || status=1
+  done
+done
+if [[ -f $OUT/skipped.txt ]]; then
+  printf '\nSkipped:\n\n' | tee -a "$OUT/report.md"
+  sed 's/^/- /' "$OUT/skipped.txt" | sort -u | tee -a "$OUT/report.md"
+fi
+exit $status

@@ -21,7 +21,7 @@ class ConfigErrorsTest {
             models:
               claude-sonnet-4:
                 provider: anthropic
-                fallbacks: [claude-haiku-4]
+                fallbacks: [haiku-4]
             tools:
               web_search:
                 circuitBreaker:

@@ -1,6 +1,7 @@
 package io.agentfuse.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -72,6 +73,67 @@ class SeedSnippetsTest {
                 .containsExactly("claude-haiku-4", "gpt-4o-mini");
         assertThat(config.chainFor("claude-haiku-4", false)).extracting(ModelConfig::name)
                 .containsExactly("claude-haiku-4");
+    }
+
+    @Test
+    void subagentsBlockAloneRoutesItsModelsToTheirFamiliesProviders() {
+        // Given the seed's subagents block alone, with no providers: and no models:
+        AgentfuseConfig config = ConfigLoader.parse(resource("seed-subagents.yaml"), "seed-subagents.yaml", Map.of());
+
+        // Then each fallback is a model of its family's built-in provider, with its published window
+        ModelConfig haiku = config.model("claude-haiku-4").orElseThrow();
+        ModelConfig mini = config.model("gpt-4o-mini").orElseThrow();
+        assertThat(haiku.provider()).isEqualTo("anthropic");
+        assertThat(haiku.contextWindow()).isEqualTo(200_000);
+        assertThat(mini.provider()).isEqualTo("openai");
+        assertThat(mini.contextWindow()).isEqualTo(128_000);
+        assertThat(haiku.breakerName()).contains(ConfigDefaults.DEFAULT_BREAKER_NAME);
+        assertThat(haiku.breaker()).isEqualTo(config.breakers().get(ConfigDefaults.DEFAULT_BREAKER_NAME));
+        assertThat(haiku.retry()).isEqualTo(config.retry());
+        assertThat(config.chainFor("claude-haiku-4", true)).extracting(ModelConfig::name)
+                .containsExactly("claude-haiku-4", "gpt-4o-mini");
+    }
+
+    @Test
+    void aFamilyModelGetsTheDefaultBreakerTheFileDefines() {
+        String yaml = """
+                breakers:
+                  default: { consecutive5xx: 7 }
+                subagents: { fallbacks: ["claude-haiku-4", null] }
+                """;
+
+        AgentfuseConfig config = ConfigLoader.parse(yaml, "custom-default.yaml", Map.of());
+
+        assertThat(config.model("claude-haiku-4").orElseThrow().breaker().consecutive5xx()).isEqualTo(OptionalInt.of(7));
+    }
+
+    @Test
+    void aConfiguredModelWinsOverItsFamily() {
+        String yaml = MODELS.replace("claude-haiku-4: { provider: anthropic }",
+                "claude-haiku-4: { provider: anthropic, contextWindow: 50000 }") + resource("seed-subagents.yaml");
+
+        AgentfuseConfig config = ConfigLoader.parse(yaml, "seed.yaml", Map.of());
+
+        assertThat(config.model("claude-haiku-4").orElseThrow().contextWindow()).isEqualTo(50_000);
+        assertThat(config.models()).containsOnlyKeys("claude-haiku-4", "gpt-4o-mini");
+    }
+
+    @Test
+    void aNameOfNoFamilyIsStillAnErrorListingTheConfiguredModels() {
+        String yaml = MODELS + "subagents: { fallbacks: [\"claude-haiku-4\", \"llama-3.1-70b\", null] }\n";
+
+        assertThatThrownBy(() -> ConfigLoader.parse(yaml, "seed.yaml", Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("subagents.fallbacks[1]")
+                .hasMessageContaining("unknown model \"llama-3.1-70b\"; configured: claude-haiku-4, gpt-4o-mini");
+    }
+
+    @Test
+    void aCompactModelOfAFamilyNeedsNoEntry() {
+        AgentfuseConfig config = ConfigLoader.parse("context: { compactModel: claude-haiku-4-5 }\n", "compact.yaml", Map.of());
+
+        assertThat(config.context().compactModel()).contains("claude-haiku-4-5");
+        assertThat(config.model("claude-haiku-4-5").orElseThrow().provider()).isEqualTo("anthropic");
     }
 
     static String resource(String name) {

@@ -13,6 +13,8 @@ import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.internal.VertxScheduler;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
+import io.agentfuse.gateway.models.ModelListHandler;
+import io.agentfuse.gateway.models.TokenCountHandler;
 import io.agentfuse.gateway.context.ContextGuardStage;
 import io.agentfuse.gateway.pipeline.ChatPipeline;
 import io.agentfuse.gateway.pipeline.ContextStage;
@@ -119,6 +121,8 @@ public final class GatewayServer {
                     .handler(pipeline.handler(dialect))
                     .failureHandler(ctx -> failed(ctx, dialect, maxBodySize));
         }
+        new ModelListHandler(runtime::config).mount(router);
+        new TokenCountHandler(runtime::config, maxBodySize).mount(router);
         router.get("/healthz").handler(ctx -> json(ctx, new JsonObject().put("status", "ok")));
         new BreakerAdminHandler(runtime.registry(), () -> runtime.config().server().adminToken()).mount(router);
         router.get("/admin/events").handler(events::subscribe);

@@ -76,8 +76,15 @@ public final class Compactor {
         return new Builder(budget, counter);
     }
 
-    /** The ladder level of {@code conversation}. */
+    /**
+     * The ladder level of {@code conversation}. A conversation whose token bound is already below
+     * WARNING is NORMAL without being counted; the bound is never below the count, so the level is
+     * the one counting would give.
+     */
     public ContextLevel levelOf(Conversation conversation) {
+        if (budget.levelOf(counter.upperBoundConversation(conversation)) == ContextLevel.NORMAL) {
+            return ContextLevel.NORMAL;
+        }
         return budget.levelOf(counter.countConversation(conversation));
     }
 

@@ -53,6 +53,13 @@ public final class EstimatingTokenCounter implements TokenCounter {
         return counted == 0 ? 0 : (int) Math.ceil(counted * margin);
     }
 
+    /** The base's bound times the margin, rounded up: never below {@link #countText}, as rounding up is monotone. */
+    @Override
+    public int upperBoundText(String text) {
+        int bound = base.upperBoundText(text);
+        return bound == 0 ? 0 : (int) Math.min(Integer.MAX_VALUE, (long) Math.ceil(bound * margin));
+    }
+
     /** The factor applied to the base count. */
     public double margin() {
         return margin;

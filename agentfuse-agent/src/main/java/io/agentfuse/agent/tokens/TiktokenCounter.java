@@ -12,6 +12,7 @@ import java.util.Objects;
  * <p>Special-token markers such as {@code <|endoftext|>} in user text are counted as the
  * ordinary text they are, never rejected. Each encoding is loaded once per process, on first
  * use, and shared: encodings are immutable and thread-safe, and so is this counter.
+ * {@link #upperBoundText(String)} bounds a count without tokenising, for a fraction of its cost.
  *
  * <pre>{@code
  * TokenCounter counter = TiktokenCounter.o200k();
@@ -23,15 +24,21 @@ public final class TiktokenCounter implements TokenCounter {
     private static final EncodingRegistry REGISTRY = Encodings.newLazyEncodingRegistry();
 
     private final Encoding encoding;
+    private final BytePairBound bound;
 
     private TiktokenCounter(Encoding encoding) {
         this.encoding = encoding;
+        this.bound = BytePairBound.forEncoding(encoding);
     }
 
     /** A counter for {@code type}, such as {@link EncodingType#CL100K_BASE}. */
     public static TiktokenCounter of(EncodingType type) {
         Objects.requireNonNull(type, "type");
-        return new TiktokenCounter(REGISTRY.getEncoding(type));
+        return switch (type) {
+            case O200K_BASE -> Holder.O200K;
+            case CL100K_BASE -> Holder.CL100K;
+            default -> new TiktokenCounter(REGISTRY.getEncoding(type));
+        };
     }
 
     /** The {@code o200k_base} counter: gpt-4o, gpt-4.1, gpt-5 and the o-series. */
@@ -49,6 +56,24 @@ public final class TiktokenCounter implements TokenCounter {
         return text.isEmpty() ? 0 : encoding.countTokensOrdinary(text);
     }
 
+    /**
+     * A proven bound in one pass over the chars, about two thirds of the UTF-8 bytes for ASCII
+     * text ({@link BytePairBound} gives the argument); the UTF-8 bytes for encodings it does not cover.
+     */
+    @Override
+    public int upperBoundText(String text) {
+        return bound != null ? bound.upperBound(text) : utf8BytesAtMost(text);
+    }
+
+    private static int utf8BytesAtMost(String text) {
+        long bytes = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+        }
+        return (int) Math.min(Integer.MAX_VALUE, bytes);
+    }
+
     /** The encoding's name, such as {@code "o200k_base"}. */
     public String encodingName() {
         return encoding.getName();
@@ -61,7 +86,7 @@ public final class TiktokenCounter implements TokenCounter {
 
     // Loaded on first use only: reading a vocabulary costs tens of milliseconds.
     private static final class Holder {
-        static final TiktokenCounter O200K = of(EncodingType.O200K_BASE);
-        static final TiktokenCounter CL100K = of(EncodingType.CL100K_BASE);
+        static final TiktokenCounter O200K = new TiktokenCounter(REGISTRY.getEncoding(EncodingType.O200K_BASE));
+        static final TiktokenCounter CL100K = new TiktokenCounter(REGISTRY.getEncoding(EncodingType.CL100K_BASE));
     }
 }

@@ -23,7 +23,14 @@ import io.agentfuse.agent.conversation.ToolUseBlock;
  *   <li>the model's own encoding, through {@link TiktokenCounter} (OpenAI models);</li>
  *   <li>an estimate with a safety margin, through {@link EstimatingTokenCounter} (all others).</li>
  * </ol>
- * {@link #forModel(String)} picks between the last two. Implementations must be thread-safe.
+ * {@link #forModel(String)} picks between the last two, each behind a shared
+ * {@link CachingTokenCounter}. Implementations must be thread-safe.
+ *
+ * <p><b>Upper bounds.</b> {@link #upperBoundText(String)} and the message and conversation bounds
+ * built on it are never below the matching count and usually far cheaper, so a caller can settle
+ * "well within the window" without counting. By default the bound is the count itself; a counter
+ * that overrides {@link #countMessage} or {@link #countConversation} must override the matching
+ * bound too.
  *
  * <pre>{@code
  * TokenCounter counter = TokenCounter.forModel("gpt-4o");
@@ -76,14 +83,58 @@ public interface TokenCounter {
     }
 
     /**
+     * At least {@link #countText(String) countText(text)}, ideally much cheaper to compute; by
+     * default the count itself.
+     */
+    default int upperBoundText(String text) {
+        return countText(text);
+    }
+
+    /** At least {@link #countMessage(Message) countMessage(message)}: the same framing over text bounds. */
+    default int upperBoundMessage(Message message) {
+        int tokens = TOKENS_PER_MESSAGE;
+        for (ContentBlock block : message.content()) {
+            tokens += upperBoundBlock(block);
+        }
+        return tokens;
+    }
+
+    /** At least {@link #countConversation(Conversation) countConversation(conversation)}. */
+    default int upperBoundConversation(Conversation conversation) {
+        int tokens = TOKENS_PER_REPLY;
+        for (Message message : conversation.messages()) {
+            tokens += upperBoundMessage(message);
+        }
+        return tokens;
+    }
+
+    /** At least {@link #countBlock(ContentBlock) countBlock(block)}. */
+    default int upperBoundBlock(ContentBlock block) {
+        if (block instanceof TextBlock text) {
+            return upperBoundText(text.text());
+        }
+        if (block instanceof ToolUseBlock use) {
+            return upperBoundText(use.id()) + upperBoundText(use.name()) + upperBoundText(use.inputJson());
+        }
+        if (block instanceof ToolResultBlock result) {
+            return upperBoundText(result.toolUseId()) + upperBoundText(result.content());
+        }
+        return upperBoundText(((RawBlock) block).json());
+    }
+
+    /**
      * The best local counter for {@code model}: the exact encoding for OpenAI models
      * ({@code o200k_base} for the gpt-4o, gpt-4.1, gpt-4.5, gpt-5 and o-series families,
      * {@code cl100k_base} for gpt-4 and gpt-3.5), and {@link EstimatingTokenCounter#standard()}
      * for every other model. A provider prefix such as {@code "openai/"} is ignored.
+     *
+     * <p>The counter returned is shared by every model of the same encoding and remembers the
+     * counts of recent messages ({@link CachingTokenCounter}), so a conversation resent with one
+     * more turn costs the new turn only.
      */
     static TokenCounter forModel(String model) {
         return OpenAiEncodings.forModel(model)
-                .<TokenCounter>map(TiktokenCounter::of)
-                .orElseGet(EstimatingTokenCounter::standard);
+                .map(SharedCounters::forEncoding)
+                .orElseGet(SharedCounters::estimate);
     }
 }

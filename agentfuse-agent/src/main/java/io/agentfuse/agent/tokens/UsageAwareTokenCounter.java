@@ -72,6 +72,30 @@ public final class UsageAwareTokenCounter implements TokenCounter {
         return tokens;
     }
 
+    @Override
+    public int upperBoundText(String text) {
+        return base.upperBoundText(text);
+    }
+
+    @Override
+    public int upperBoundMessage(Message message) {
+        return base.upperBoundMessage(message);
+    }
+
+    /** As {@link #countConversation}, with the base's bounds for what the report does not cover. */
+    @Override
+    public int upperBoundConversation(Conversation conversation) {
+        Reported last = reported;
+        if (last == null || !conversation.startsWith(last.prompt)) {
+            return base.upperBoundConversation(conversation);
+        }
+        int tokens = last.promptTokens;
+        for (Message added : conversation.after(last.prompt.size())) {
+            tokens += base.upperBoundMessage(added);
+        }
+        return tokens;
+    }
+
     private record Reported(Conversation prompt, int promptTokens) {
     }
 }

@@ -11,12 +11,16 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The upstream of the gateway benchmark: an OpenAI-compatible server that answers every
  * {@code POST /v1/chat/completions} at once with the same realistic {@code chat.completion}
- * (with {@code usage}), so that a load test measures the gateway in front of it, not a model.
+ * (with {@code usage}), so that a load test measures the gateway in front of it, not a model. A
+ * small request with {@code "stream":true} is answered with a stream of {@value #STREAM_EVENTS}
+ * {@code chat.completion.chunk} events, each written on its own, then {@code data: [DONE]}.
  *
  * <p>It answers from one event loop with a body and headers built once, keeps connections alive,
  * and logs nothing per request. {@code GET /requests} answers how many completions it served,
@@ -49,10 +53,17 @@ public final class FixedAnswerUpstream {
             "service_tier":"default","system_fingerprint":"fp_bench000001"}""";
 
     private static final CharSequence APPLICATION_JSON = HttpHeaders.createOptimized("application/json");
+    private static final CharSequence EVENT_STREAM = HttpHeaders.createOptimized("text/event-stream");
+    /** The events of a streamed answer: 19 content chunks and a finishing one, then {@code [DONE]}. */
+    public static final int STREAM_EVENTS = 20;
+    // Only a small body is searched for "stream":true; the long conversations are never streamed.
+    private static final int STREAM_SCAN_LIMIT = 16 * 1024;
+    private static final byte[] STREAM_TRUE = "\"stream\":true".getBytes(StandardCharsets.UTF_8);
 
     private final Buffer completion = Buffer.buffer(COMPLETION.getBytes(StandardCharsets.UTF_8));
     private final CharSequence completionLength = HttpHeaders.createOptimized(
             Integer.toString(completion.length()));
+    private final List<Buffer> streamEvents = streamEvents();
     private final LongAdder served = new LongAdder();
 
     /**
@@ -87,13 +98,61 @@ public final class FixedAnswerUpstream {
     private void handle(HttpServerRequest request) {
         if (request.method() == HttpMethod.POST && COMPLETIONS_PATH.equals(request.path())) {
             // Answer once the request body is fully read, so a keep-alive connection stays in step.
-            request.end().onSuccess(ignored -> answerCompletion(request));
+            request.body().onSuccess(body -> {
+                if (asksForStream(body)) {
+                    answerStream(request);
+                } else {
+                    answerCompletion(request);
+                }
+            });
         } else if (request.method() == HttpMethod.GET && COUNTER_PATH.equals(request.path())) {
             request.response().putHeader(HttpHeaders.CONTENT_TYPE, APPLICATION_JSON)
                     .end("{\"requests\":" + served.sum() + "}");
         } else {
             request.response().setStatusCode(404).end();
         }
+    }
+
+    private static boolean asksForStream(Buffer body) {
+        int length = body.length();
+        if (length > STREAM_SCAN_LIMIT) {
+            return false;
+        }
+        outer:
+        for (int i = 0; i + STREAM_TRUE.length <= length; i++) {
+            for (int j = 0; j < STREAM_TRUE.length; j++) {
+                if (body.getByte(i + j) != STREAM_TRUE[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+
+    // Each event is its own write, as a provider's stream arrives: one chunk per token or two.
+    private void answerStream(HttpServerRequest request) {
+        served.increment();
+        var response = request.response().setChunked(true);
+        response.headers().set(HttpHeaders.CONTENT_TYPE, EVENT_STREAM);
+        for (Buffer event : streamEvents) {
+            response.write(event);
+        }
+        response.end();
+    }
+
+    private static List<Buffer> streamEvents() {
+        List<Buffer> events = new ArrayList<>();
+        String head = "data: {\"id\":\"chatcmpl-AgentfuseBench000000000002\",\"object\":\"chat.completion.chunk\","
+                + "\"created\":1735689600,\"model\":\"gpt-4o-mini-2024-07-18\",\"system_fingerprint\":\"fp_bench000001\","
+                + "\"choices\":[{\"index\":0,";
+        for (int i = 0; i < STREAM_EVENTS - 1; i++) {
+            String delta = i == 0 ? "{\"role\":\"assistant\",\"content\":\"Word\"}" : "{\"content\":\" word" + i + "\"}";
+            events.add(Buffer.buffer(head + "\"delta\":" + delta + ",\"logprobs\":null,\"finish_reason\":null}]}\n\n"));
+        }
+        events.add(Buffer.buffer(head + "\"delta\":{},\"logprobs\":null,\"finish_reason\":\"stop\"}]}\n\n"));
+        events.add(Buffer.buffer("data: [DONE]\n\n"));
+        return List.copyOf(events);
     }
 
     private void answerCompletion(HttpServerRequest request) {

@@ -57,6 +57,32 @@ class FixedAnswerUpstreamTest {
     }
 
     @Test
+    void streamsTwentyChunksThenDoneWhenAskedToStream() throws Exception {
+        HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(base + "/v1/chat/completions"))
+                .header("content-type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(CHAT.replaceFirst("\\{", "{\"stream\":true,")))
+                .build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(response.headers().firstValue("content-type")).contains("text/event-stream");
+        assertThat(response.body().split("\n\n")).hasSize(FixedAnswerUpstream.STREAM_EVENTS + 1)
+                .allMatch(event -> event.startsWith("data: "));
+        assertThat(response.body()).contains("\"object\":\"chat.completion.chunk\"").endsWith("data: [DONE]\n\n");
+    }
+
+    @Test
+    void answersTheLongConversationWithACompletion() throws Exception {
+        String conversation = io.agentfuse.bench.workload.CodingAgentConversation.of(60).body("gpt-4o-mini").toString();
+
+        HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(base + "/v1/chat/completions"))
+                .header("content-type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(conversation))
+                .build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(conversation.length()).isBetween(140_000, 170_000);
+        assertThat(response.body()).contains("\"object\":\"chat.completion\"");
+    }
+
+    @Test
     void answers404ElsewhereWithoutCountingIt() throws Exception {
         assertThat(post("/v1/messages").statusCode()).isEqualTo(404);
 

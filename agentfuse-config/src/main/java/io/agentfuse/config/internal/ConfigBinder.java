@@ -3,11 +3,17 @@ package io.agentfuse.config.internal;
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.BreakerConfig;
 import io.agentfuse.config.ConfigDefaults;
+import io.agentfuse.config.ContextBudgetConfig;
 import io.agentfuse.config.McpServerConfig;
 import io.agentfuse.config.ModelConfig;
 import io.agentfuse.config.ProviderConfig;
 import io.agentfuse.config.RetryConfig;
+import io.agentfuse.config.ServerConfig;
+import io.agentfuse.config.StateConfig;
+import io.agentfuse.config.SubagentsConfig;
 import io.agentfuse.config.internal.Node.MapNode;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -27,19 +33,31 @@ final class ConfigBinder {
         Map<String, ProviderConfig> providers = ProviderBinder.providers(root, environment);
         RetryConfig retry = RetryBinder.read(root.section("retry"), ConfigDefaults.RETRY);
         Map<String, BreakerConfig> breakers = ModelBinder.breakers(root);
-        Map<String, ModelConfig> models = ModelBinder.models(root, providers, breakers, retry, modelNames);
+        Map<String, ModelConfig> configured = ModelBinder.models(root, providers, breakers, retry, modelNames);
         var tools = new ToolBinder(root);
         Map<String, McpServerConfig> mcpServers = tools.mcpServers();
-        var config = new AgentfuseConfig(
-                ServerBinder.server(root.section("server")),
-                ServerBinder.state(root.section("state")),
-                providers, retry, breakers, models,
-                SessionBinder.subagents(root.section("subagents"), modelNames),
-                mcpServers, tools.tools(mcpServers),
-                SessionBinder.context(root.section("context"), modelNames, models),
+        ServerConfig server = ServerBinder.server(root.section("server"));
+        StateConfig state = ServerBinder.state(root.section("state"));
+        SubagentsConfig subagents = SessionBinder.subagents(root.section("subagents"), modelNames);
+        Map<String, ModelConfig> models = ModelBinder.withFamilyModels(configured, fallbacksOf(configured, subagents),
+                breakers, retry);
+        ContextBudgetConfig context = SessionBinder.context(root.section("context"), modelNames, models);
+        if (context.compactModel().isPresent()) {
+            models = ModelBinder.withFamilyModels(models, List.of(context.compactModel().get()), breakers, retry);
+        }
+        var config = new AgentfuseConfig(server, state, providers, retry, breakers, models, subagents,
+                mcpServers, tools.tools(mcpServers), context,
                 SessionBinder.permissions(root.section("permissions")));
         tools.finish();
         root.finish();
         return config;
+    }
+
+    /** Every model a fallback chain names, in the order the file names them. */
+    private static List<String> fallbacksOf(Map<String, ModelConfig> models, SubagentsConfig subagents) {
+        var names = new ArrayList<String>();
+        models.values().forEach(model -> names.addAll(model.fallbacks()));
+        names.addAll(subagents.fallbacks());
+        return names;
     }
 }

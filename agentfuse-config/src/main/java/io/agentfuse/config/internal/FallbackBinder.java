@@ -1,5 +1,6 @@
 package io.agentfuse.config.internal;
 
+import io.agentfuse.config.ModelFamilies;
 import io.agentfuse.config.internal.Node.ListNode;
 import io.agentfuse.config.internal.Node.ScalarNode;
 import java.util.ArrayList;
@@ -8,9 +9,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Reads a {@code fallbacks:} list (a model's, or the subagents'): configured model names in
- * order, optionally ended by {@code null}, the seed's "give up". Checks that each name is a
- * model, that none repeats or names the model itself, and that nothing follows {@code null}.
+ * Reads a {@code fallbacks:} list (a model's, or the subagents'): model names in order,
+ * optionally ended by {@code null}, the seed's "give up". Checks that each name is a configured
+ * model or one of a built-in provider's family ({@link ModelFamilies}), that none repeats or names
+ * the model itself, and that nothing follows {@code null}.
  */
 final class FallbackBinder {
 
@@ -43,7 +45,7 @@ final class FallbackBinder {
                 section.problems().add(item, "must be a model name or null, but was " + item.describe());
             } else if (self.filter(name.text()::equals).isPresent()) {
                 section.problems().add(item, "a model cannot fall back to itself");
-            } else if (!models.contains(name.text())) {
+            } else if (!models.contains(name.text()) && ModelFamilies.providerOf(name.text()).isEmpty()) {
                 section.problems().add(item, ClosestMatch.unknown("model", name.text(), models));
             } else if (fallbacks.contains(name.text())) {
                 section.problems().add(item, "\"" + name.text() + "\" is already in the list");

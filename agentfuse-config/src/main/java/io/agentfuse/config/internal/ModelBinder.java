@@ -3,6 +3,7 @@ package io.agentfuse.config.internal;
 import io.agentfuse.config.BreakerConfig;
 import io.agentfuse.config.ConfigDefaults;
 import io.agentfuse.config.ModelConfig;
+import io.agentfuse.config.ModelFamilies;
 import io.agentfuse.config.ProviderConfig;
 import io.agentfuse.config.RetryConfig;
 import io.agentfuse.config.internal.Node.MapNode;
@@ -17,7 +18,8 @@ import java.util.Set;
 /**
  * Reads the {@code breakers:} and {@code models:} sections, resolving each model's provider,
  * fallbacks, breaker (a name under {@code breakers} or an inline map) and retry (its own map
- * merged over the top-level {@code retry}).
+ * merged over the top-level {@code retry}); and adds the models of built-in families that the
+ * configuration names without configuring them.
  */
 final class ModelBinder {
 
@@ -57,6 +59,27 @@ final class ModelBinder {
                     modelRetry)));
         });
         return models;
+    }
+
+    /**
+     * {@code models} plus a model for each name in {@code references} that is not configured but
+     * belongs to a built-in provider's family: that provider, the published context window, the
+     * {@code default} breaker, the top-level retry and every other model default.
+     */
+    static Map<String, ModelConfig> withFamilyModels(Map<String, ModelConfig> models, Iterable<String> references,
+                                                     Map<String, BreakerConfig> breakers, RetryConfig retry) {
+        var all = new LinkedHashMap<>(models);
+        for (String name : references) {
+            if (all.containsKey(name)) {
+                continue;
+            }
+            ModelFamilies.providerOf(name).ifPresent(provider -> all.put(name, new ModelConfig(name, provider, name,
+                    ModelFamilies.contextWindowOf(name), ConfigDefaults.MODEL_TIMEOUT,
+                    ConfigDefaults.MODEL_FIRST_TOKEN_TIMEOUT, ConfigDefaults.MODEL_MAX_CONCURRENT, List.of(),
+                    Optional.of(ConfigDefaults.DEFAULT_BREAKER_NAME), breakers.get(ConfigDefaults.DEFAULT_BREAKER_NAME),
+                    retry)));
+        }
+        return all;
     }
 
     private static Optional<String> provider(MapReader section, Set<String> providers) {

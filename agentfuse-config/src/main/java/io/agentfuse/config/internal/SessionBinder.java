@@ -3,6 +3,7 @@ package io.agentfuse.config.internal;
 import io.agentfuse.config.ConfigDefaults;
 import io.agentfuse.config.ContextBudgetConfig;
 import io.agentfuse.config.ModelConfig;
+import io.agentfuse.config.ModelFamilies;
 import io.agentfuse.config.PermissionsConfig;
 import io.agentfuse.config.SubagentsConfig;
 import java.util.Comparator;
@@ -62,8 +63,8 @@ final class SessionBinder {
     }
 
     /**
-     * A {@code compactModel} written in the file must exist; the default one is used only if it
-     * is configured, so that a file without it still loads (compaction then degrades to snipping).
+     * A {@code compactModel} written in the file must be configured or of a built-in provider's
+     * family; the default one is used only if it is configured, so that a file without it still loads (compaction then degrades to snipping).
      */
     private static Optional<String> compactModel(MapReader section, Set<String> models) {
         Optional<Node> node = section.find("compactModel");
@@ -74,7 +75,7 @@ final class SessionBinder {
             return Optional.empty();
         }
         String model = section.string("compactModel", "");
-        if (!models.contains(model)) {
+        if (!models.contains(model) && ModelFamilies.providerOf(model).isEmpty()) {
             section.error("compactModel", ClosestMatch.unknown("model", model, models));
             return Optional.empty();
         }

@@ -1,0 +1,126 @@
+package io.agentfuse.agent.tokens;
+
+import io.agentfuse.agent.conversation.Message;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * Remembers the token counts of recent messages, so that an agent's conversation, resent every
+ * turn with the same prefix, is counted once per message instead of once per request.
+ *
+ * <p>Counts are kept per message in a fixed table of {@code capacity} slots (two-way set
+ * associative), keyed by a 64-bit {@linkplain ContentHash content hash} and the message's length
+ * in chars; a full set replaces one of its two entries. Memory is bounded by the capacity, a
+ * lookup allocates nothing, and only a miss stores one small entry. Results are exactly the base
+ * counter's: {@link #countMessage} answers a remembered count or counts with the base, and
+ * {@link #upperBoundMessage} answers a remembered count (the exact value, the tightest bound) or
+ * the base's bound. Conversations are the reply priming plus their messages, as in
+ * {@link TokenCounter}, so the base must count conversations that way (every counter here does but
+ * {@link UsageAwareTokenCounter}, which may wrap this one instead).
+ *
+ * <p>Thread-safe without locks: entries are immutable and published through an atomic array; two
+ * threads counting the same new message may both count it.
+ *
+ * <pre>{@code
+ * TokenCounter counter = new CachingTokenCounter(TiktokenCounter.o200k(), 8_192);
+ * counter.countConversation(turn1);
+ * counter.countConversation(turn1.append(reply).append(next));   // counts the two new messages only
+ * }</pre>
+ */
+public final class CachingTokenCounter implements TokenCounter {
+
+    /** The capacity of the counters of {@link TokenCounter#forModel(String)}: about 0.4 MB each when full. */
+    public static final int DEFAULT_CAPACITY = 8_192;
+
+    private final TokenCounter base;
+    private final AtomicReferenceArray<Entry> slots;
+    private final int mask;
+
+    /**
+     * @param base     the counter whose message counts are remembered
+     * @param capacity the most messages remembered; rounded up to a power of two, at least 2
+     */
+    public CachingTokenCounter(TokenCounter base, int capacity) {
+        this.base = Objects.requireNonNull(base, "base");
+        if (capacity < 1 || capacity > (1 << 24)) {
+            throw new IllegalArgumentException("capacity must be in [1, 16777216], but was " + capacity);
+        }
+        int size = Math.max(2, Integer.highestOneBit(capacity - 1) << 1);
+        this.slots = new AtomicReferenceArray<>(size);
+        this.mask = size - 1;
+    }
+
+    @Override
+    public int countText(String text) {
+        return base.countText(text);
+    }
+
+    @Override
+    public int upperBoundText(String text) {
+        return base.upperBoundText(text);
+    }
+
+    @Override
+    public int countMessage(Message message) {
+        long hash = ContentHash.of(message);
+        long chars = ContentHash.charsOf(message);
+        Entry known = find(hash, chars);
+        if (known != null) {
+            return known.tokens;
+        }
+        int tokens = base.countMessage(message);
+        store(new Entry(hash, chars, tokens));
+        return tokens;
+    }
+
+    @Override
+    public int upperBoundMessage(Message message) {
+        Entry known = find(ContentHash.of(message), ContentHash.charsOf(message));
+        return known != null ? known.tokens : base.upperBoundMessage(message);
+    }
+
+    /** The counter this one remembers counts of. */
+    public TokenCounter base() {
+        return base;
+    }
+
+    private Entry find(long hash, long chars) {
+        int first = (int) hash & mask & ~1;
+        Entry entry = slots.getAcquire(first);
+        if (entry != null && entry.matches(hash, chars)) {
+            return entry;
+        }
+        entry = slots.getAcquire(first + 1);
+        return entry != null && entry.matches(hash, chars) ? entry : null;
+    }
+
+    // An empty slot of the pair if there is one, else the one the hash's high bit picks.
+    private void store(Entry entry) {
+        int first = (int) entry.hash & mask & ~1;
+        int slot = slots.getAcquire(first) == null ? first
+                : slots.getAcquire(first + 1) == null ? first + 1
+                : first + (int) (entry.hash >>> 63);
+        slots.setRelease(slot, entry);
+    }
+
+    @Override
+    public String toString() {
+        return "CachingTokenCounter[" + base + ", capacity " + slots.length() + "]";
+    }
+
+    private static final class Entry {
+        final long hash;
+        final long chars;
+        final int tokens;
+
+        Entry(long hash, long chars, int tokens) {
+            this.hash = hash;
+            this.chars = chars;
+            this.tokens = tokens;
+        }
+
+        boolean matches(long otherHash, long otherChars) {
+            return hash == otherHash && chars == otherChars;
+        }
+    }
+}

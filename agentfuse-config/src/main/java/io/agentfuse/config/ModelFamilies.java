@@ -1,0 +1,95 @@
+package io.agentfuse.config;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Models that need no entry under {@code models:}: the families of the built-in providers and the
+ * context windows their vendors publish. The one table of published context windows.
+ *
+ * <p>A name of a family ({@code claude-*} → {@code anthropic}; {@code gpt-*}, {@code o1*},
+ * {@code o3*}, {@code o4*}, {@code chatgpt-*} → {@code openai}) that the configuration names as a
+ * fallback or {@code compactModel} without configuring it is routed to that provider with its
+ * published window and the {@code default} breaker. The window is that of the longest entry the
+ * name starts with, followed by the end or a {@code -} ({@code gpt-4o-2024-08-06} is
+ * {@code gpt-4o}, {@code gpt-4-0613} is {@code gpt-4}); a family name without an entry gets its
+ * family's window. Immutable and thread-safe.
+ *
+ * <pre>{@code
+ * ModelFamilies.providerOf("claude-haiku-4");       // Optional[anthropic]
+ * ModelFamilies.contextWindowOf("gpt-4o-mini");     // 128000
+ * ModelFamilies.providerOf("llama-3.1-70b");        // Optional.empty
+ * }</pre>
+ */
+public final class ModelFamilies {
+
+    private static final String ANTHROPIC = "anthropic";
+    private static final String OPENAI = "openai";
+
+    private static final List<Family> FAMILIES = List.of(
+            new Family("claude-", ANTHROPIC, 200_000),
+            new Family("gpt-", OPENAI, 128_000),
+            new Family("chatgpt-", OPENAI, 128_000),
+            new Family("o1", OPENAI, 200_000),
+            new Family("o3", OPENAI, 200_000),
+            new Family("o4", OPENAI, 200_000));
+
+    /** Published context windows, in tokens, by model name or name prefix. */
+    private static final Map<String, Integer> PUBLISHED_WINDOWS = Map.ofEntries(
+            Map.entry("claude-2.0", 100_000),
+            Map.entry("claude-instant-1.2", 100_000),
+            Map.entry("claude", 200_000),
+            Map.entry("gpt-3.5-turbo", 16_385),
+            Map.entry("gpt-4", 8_192),
+            Map.entry("gpt-4-32k", 32_768),
+            Map.entry("gpt-4-turbo", 128_000),
+            Map.entry("gpt-4o", 128_000),
+            Map.entry("gpt-4o-mini", 128_000),
+            Map.entry("chatgpt-4o-latest", 128_000),
+            Map.entry("gpt-4.1", 1_047_576),
+            Map.entry("gpt-4.5-preview", 128_000),
+            Map.entry("gpt-5", 400_000),
+            Map.entry("o1", 200_000),
+            Map.entry("o1-mini", 128_000),
+            Map.entry("o1-preview", 128_000),
+            Map.entry("o3", 200_000),
+            Map.entry("o3-mini", 200_000),
+            Map.entry("o4-mini", 200_000));
+
+    private ModelFamilies() {
+    }
+
+    /** The built-in provider whose family {@code model} belongs to, if any. */
+    public static Optional<String> providerOf(String model) {
+        return family(model).map(Family::provider);
+    }
+
+    /**
+     * The published context window of {@code model}.
+     *
+     * @throws IllegalArgumentException if {@code model} belongs to no family
+     */
+    public static int contextWindowOf(String model) {
+        Family family = family(model).orElseThrow(() ->
+                new IllegalArgumentException("model " + model + " belongs to no built-in provider's family"));
+        String name = model.toLowerCase(Locale.ROOT);
+        String best = null;
+        for (String entry : PUBLISHED_WINDOWS.keySet()) {
+            boolean matches = name.equals(entry) || (name.startsWith(entry) && name.charAt(entry.length()) == '-');
+            if (matches && (best == null || entry.length() > best.length())) {
+                best = entry;
+            }
+        }
+        return best == null ? family.contextWindow() : PUBLISHED_WINDOWS.get(best);
+    }
+
+    private static Optional<Family> family(String model) {
+        String name = model.toLowerCase(Locale.ROOT);
+        return FAMILIES.stream().filter(family -> name.startsWith(family.prefix())).findFirst();
+    }
+
+    private record Family(String prefix, String provider, int contextWindow) {
+    }
+}

@@ -1,0 +1,130 @@
+package io.agentfuse.gateway.models;
+
+import io.agentfuse.config.AgentfuseConfig;
+import io.agentfuse.config.ModelConfig;
+import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.http.GatewayError;
+import io.agentfuse.gateway.http.GatewayErrors;
+import io.agentfuse.gateway.http.GatewayException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * {@code GET /v1/models}: the models the configuration reaches — those under {@code models:} and
+ * the family models its fallbacks name — in the order of the file.
+ *
+ * <p>In OpenAI's list shape, {@code {"object": "list", "data": [{"id", "object": "model",
+ * "created", "owned_by"}]}} ({@code owned_by} is the provider's name); in Anthropic's,
+ * {@code {"data": [{"type": "model", "id", "display_name", "created_at"}], "has_more",
+ * "first_id", "last_id"}}, when the request carries {@code anthropic-version}, with Anthropic's
+ * paging parameters {@code limit} (1–1000, default 20), {@code after_id} and {@code before_id}.
+ * The configuration is read per request, so a reload shows at once. Thread-safe.
+ *
+ * <pre>{@code
+ * new ModelListHandler(runtime::config).mount(router);
+ * }</pre>
+ */
+public final class ModelListHandler {
+
+    /** The path served. */
+    public static final String PATH = "/v1/models";
+
+    private static final String ANTHROPIC_VERSION = "anthropic-version";
+    private static final String CREATED_AT = "1970-01-01T00:00:00Z";
+    private static final int DEFAULT_LIMIT = 20;
+    private static final int MAX_LIMIT = 1000;
+
+    private final Supplier<AgentfuseConfig> config;
+
+    /** @param config the configuration in force, read on every request */
+    public ModelListHandler(Supplier<AgentfuseConfig> config) {
+        this.config = Objects.requireNonNull(config, "config");
+    }
+
+    /** Serves {@code GET /v1/models} on {@code router}. */
+    public void mount(Router router) {
+        router.get(PATH).handler(this::handle);
+    }
+
+    private void handle(RoutingContext ctx) {
+        List<ModelConfig> models = List.copyOf(config.get().models().values());
+        if (ctx.request().getHeader(ANTHROPIC_VERSION) == null) {
+            json(ctx, openAiList(models));
+            return;
+        }
+        try {
+            json(ctx, anthropicPage(models, ctx));
+        } catch (GatewayException invalid) {
+            GatewayErrors.respond(ctx.response(), Dialect.ANTHROPIC, invalid);
+        }
+    }
+
+    private static JsonObject openAiList(List<ModelConfig> models) {
+        JsonArray data = new JsonArray();
+        models.forEach(model -> data.add(new JsonObject().put("id", model.name()).put("object", "model")
+                .put("created", 0).put("owned_by", model.provider())));
+        return new JsonObject().put("object", "list").put("data", data);
+    }
+
+    private static JsonObject anthropicPage(List<ModelConfig> models, RoutingContext ctx) {
+        int limit = limit(ctx.request().getParam("limit"));
+        List<String> names = new ArrayList<>(models.stream().map(ModelConfig::name).toList());
+        int from = 0;
+        int to = names.size();
+        String afterId = ctx.request().getParam("after_id");
+        String beforeId = ctx.request().getParam("before_id");
+        if (afterId != null) {
+            from = indexOf(names, afterId, "after_id") + 1;
+        }
+        if (beforeId != null) {
+            to = indexOf(names, beforeId, "before_id");
+        }
+        List<String> window = from >= to ? List.of() : names.subList(from, to);
+        // before_id pages backwards: the models just before it; otherwise the first ones from the start.
+        List<String> page = beforeId != null && afterId == null
+                ? window.subList(Math.max(0, window.size() - limit), window.size())
+                : window.subList(0, Math.min(limit, window.size()));
+        boolean hasMore = page.size() < window.size();
+        JsonArray data = new JsonArray();
+        page.forEach(name -> data.add(new JsonObject().put("type", "model").put("id", name)
+                .put("display_name", name).put("created_at", CREATED_AT)));
+        return new JsonObject().put("data", data).put("has_more", hasMore)
+                .put("first_id", page.isEmpty() ? null : page.get(0))
+                .put("last_id", page.isEmpty() ? null : page.get(page.size() - 1));
+    }
+
+    private static int limit(String value) {
+        if (value == null) {
+            return DEFAULT_LIMIT;
+        }
+        try {
+            int limit = Integer.parseInt(value);
+            if (limit >= 1 && limit <= MAX_LIMIT) {
+                return limit;
+            }
+        } catch (NumberFormatException notANumber) {
+            // answered below, with the value
+        }
+        throw new GatewayException(GatewayError.INVALID_REQUEST,
+                "limit must be a whole number from 1 to " + MAX_LIMIT + ", but was \"" + value + "\"");
+    }
+
+    private static int indexOf(List<String> names, String id, String param) {
+        int index = names.indexOf(id);
+        if (index < 0) {
+            throw new GatewayException(GatewayError.INVALID_REQUEST, param + " \"" + id + "\" is not a model of this gateway");
+        }
+        return index;
+    }
+
+    private static void json(RoutingContext ctx, JsonObject body) {
+        ctx.response().putHeader("content-type", "application/json").end(body.encode());
+    }
+}

@@ -1,0 +1,116 @@
+package io.agentfuse.gateway.models;
+
+import io.agentfuse.agent.tokens.TokenCounter;
+import io.agentfuse.config.AgentfuseConfig;
+import io.agentfuse.config.ModelConfig;
+import io.agentfuse.gateway.context.ConversationMapper;
+import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.dialect.InvalidRequestException;
+import io.agentfuse.gateway.http.GatewayError;
+import io.agentfuse.gateway.http.GatewayErrors;
+import io.agentfuse.gateway.http.GatewayException;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * {@code POST /v1/messages/count_tokens}, Anthropic-compatible: the body of a Messages request
+ * (without {@code max_tokens}) is answered {@code {"input_tokens": N}}.
+ *
+ * <p>N is the count the context ladder works with for that model: its conversation (system
+ * prompt, messages, tool calls and results) measured by {@link TokenCounter#forModel} for the
+ * model's upstream name, or for the name itself when it is not configured. Like the ladder it
+ * leaves tool definitions out. Counting runs on a worker thread, never the event loop; the
+ * shared counters remember messages, so a conversation resent with one more turn costs the new
+ * turn. A body that is not JSON, or not a valid Messages request, is answered 400
+ * {@code invalid_request} in Anthropic's error shape. Thread-safe.
+ *
+ * <pre>{@code
+ * new TokenCountHandler(runtime::config, config.server().maxBodySize()).mount(router);
+ * }</pre>
+ */
+public final class TokenCountHandler {
+
+    /** The path served. */
+    public static final String PATH = "/v1/messages/count_tokens";
+
+    private final Supplier<AgentfuseConfig> config;
+    private final long maxBodySize;
+
+    /**
+     * @param config      the configuration in force, read on every request
+     * @param maxBodySize the largest body accepted, in bytes ({@code server.maxBodySize})
+     */
+    public TokenCountHandler(Supplier<AgentfuseConfig> config, long maxBodySize) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.maxBodySize = maxBodySize;
+    }
+
+    /** Serves {@code POST /v1/messages/count_tokens} on {@code router}. */
+    public void mount(Router router) {
+        router.post(PATH)
+                .handler(BodyHandler.create(false).setBodyLimit(maxBodySize))
+                .handler(this::handle)
+                .failureHandler(this::failed);
+    }
+
+    private void handle(RoutingContext ctx) {
+        ChatRequest request;
+        try {
+            request = parse(ctx.body().buffer());
+        } catch (GatewayException invalid) {
+            GatewayErrors.respond(ctx.response(), Dialect.ANTHROPIC, invalid);
+            return;
+        }
+        TokenCounter counter = TokenCounter.forModel(upstreamModel(request.model()));
+        ctx.vertx().executeBlocking(() -> counter.countConversation(ConversationMapper.toConversation(request)), false)
+                .onSuccess(tokens -> ctx.response().putHeader("content-type", "application/json")
+                        .end(new JsonObject().put("input_tokens", tokens).encode()))
+                .onFailure(error -> GatewayErrors.respond(ctx.response(), Dialect.ANTHROPIC,
+                        new GatewayException(GatewayError.INVALID_REQUEST, "the messages could not be counted: "
+                                + error.getMessage())));
+    }
+
+    /** The request, read as a Messages request; {@code max_tokens} is not part of a count's body. */
+    static ChatRequest parse(Buffer body) {
+        JsonObject json;
+        try {
+            json = body == null || body.length() == 0 ? null : new JsonObject(body);
+        } catch (DecodeException | ClassCastException notJson) {
+            json = null;
+        }
+        if (json == null) {
+            throw new GatewayException(GatewayError.INVALID_REQUEST, "the body must be a JSON object");
+        }
+        if (!json.containsKey("max_tokens")) {
+            json.put("max_tokens", 1);
+        }
+        try {
+            return Dialect.ANTHROPIC.parseRequest(json);
+        } catch (InvalidRequestException invalid) {
+            throw new GatewayException(GatewayError.INVALID_REQUEST, invalid.getMessage());
+        }
+    }
+
+    private String upstreamModel(String model) {
+        return config.get().model(model).map(ModelConfig::upstreamModel).orElse(model);
+    }
+
+    private void failed(RoutingContext ctx) {
+        if (ctx.response().ended() || ctx.response().closed()) {
+            return;
+        }
+        GatewayError error = ctx.statusCode() == 413 ? GatewayError.REQUEST_TOO_LARGE : GatewayError.INVALID_REQUEST;
+        String message = ctx.statusCode() == 413
+                ? "the request body is larger than " + maxBodySize + " bytes (server.maxBodySize)"
+                : "the request could not be read";
+        GatewayErrors.respond(ctx.response(), Dialect.ANTHROPIC, new GatewayException(error, message));
+    }
+}
