@@ -120,7 +120,12 @@ final class McpHarness implements AutoCloseable {
 
     /** Opens a 2025-11-25 session through the proxy and returns its {@code Mcp-Session-Id}. */
     String initialize() {
-        HttpResponse<String> answer = post(rpc("initialize", new JsonObject().put("protocolVersion", "2025-11-25")
+        return initialize("/mcp/db");
+    }
+
+    /** Opens a 2025-11-25 session through the proxy at {@code path}. */
+    String initialize(String path) {
+        HttpResponse<String> answer = post(path, rpc("initialize", new JsonObject().put("protocolVersion", "2025-11-25")
                 .put("capabilities", new JsonObject())
                 .put("clientInfo", new JsonObject().put("name", "test").put("version", "1"))));
         return answer.headers().firstValue("mcp-session-id").orElseThrow();
