@@ -15,6 +15,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -22,6 +23,7 @@ import io.vertx.ext.web.handler.BodyHandler;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -181,7 +183,7 @@ public final class McpProxy {
             serverBreaker.releasePermission();
             new McpReply.Made(504, CircuitOpenAnswers.error(null, -32001, "MCP server " + server.name()
                     + " did not answer within " + server.defaults().timeout().toSeconds() + " s", null), -1).send(ctx.response());
-        } else if (cause instanceof java.util.concurrent.CancellationException) {
+        } else if (cause instanceof CancellationException) {
             serverBreaker.releasePermission();
         } else {
             serverBreaker.onOutcome(cause instanceof McpTransportException ? Outcome.CONNECTION_ERROR : Outcome.ERROR, -1L);
@@ -191,7 +193,7 @@ public final class McpProxy {
     }
 
     /** {@code answer} with its JSON-RPC response replaced by {@code message}, in the answer's own form. */
-    private static McpAnswer reencoded(McpAnswer answer, io.vertx.core.json.JsonObject message) {
+    private static McpAnswer reencoded(McpAnswer answer, JsonObject message) {
         Buffer body = answer.isEventStream()
                 ? Buffer.buffer("event: message\ndata: " + message.encode() + "\n\n")
                 : message.toBuffer();

@@ -3,6 +3,8 @@ package io.agentfuse.gateway.mcp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.Optional;
@@ -92,9 +94,9 @@ final class McpRequest {
         if (!parsedOnce) {
             parsedOnce = true;
             try {
-                Object value = io.vertx.core.json.Json.decodeValue(body);
+                Object value = Json.decodeValue(body);
                 parsed = value instanceof JsonObject json ? json : null;
-                if (value instanceof io.vertx.core.json.JsonArray) {
+                if (value instanceof JsonArray) {
                     parsed = new JsonObject(); // a batch: no single method or id
                 }
             } catch (DecodeException e) {

@@ -9,6 +9,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -32,7 +33,7 @@ final class McpPostHandler {
     /** The newest session revision, answered to clients that ask for one it does not know. */
     static final String SESSION_VERSION = "2025-11-25";
 
-    private static final java.util.Set<String> SESSION_VERSIONS = java.util.Set.of("2025-03-26", "2025-06-18", SESSION_VERSION);
+    private static final Set<String> SESSION_VERSIONS = Set.of("2025-03-26", "2025-06-18", SESSION_VERSION);
 
     private final Vertx vertx;
     private final McpToolScript script;

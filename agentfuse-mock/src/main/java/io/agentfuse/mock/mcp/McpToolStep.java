@@ -1,5 +1,6 @@
 package io.agentfuse.mock.mcp;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.Set;
@@ -95,7 +96,7 @@ public record McpToolStep(String text, boolean isError, Integer errorCode, Strin
     /** The JSON-RPC {@code result} of a successful or {@code isError} answer. */
     JsonObject toResult() {
         return new JsonObject()
-                .put("content", new io.vertx.core.json.JsonArray().add(new JsonObject().put("type", "text").put("text", text)))
+                .put("content", new JsonArray().add(new JsonObject().put("type", "text").put("text", text)))
                 .put("isError", isError);
     }
 

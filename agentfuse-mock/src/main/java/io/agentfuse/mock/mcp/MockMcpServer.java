@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -124,7 +125,7 @@ public final class MockMcpServer {
 
     /** How many {@code GET} streams are open now, over all sessions. */
     public int openStreams() {
-        return sessions.ids().stream().map(sessions::find).flatMap(java.util.Optional::stream)
+        return sessions.ids().stream().map(sessions::find).flatMap(Optional::stream)
                 .mapToInt(McpSessions.Session::openStreams).sum();
     }
 
