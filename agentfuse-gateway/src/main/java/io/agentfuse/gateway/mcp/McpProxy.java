@@ -72,7 +72,8 @@ public final class McpProxy {
 
     /** Adds the proxy's routes; request bodies over {@code maxBodySize} are refused with 413. */
     public void mount(Router router, long maxBodySize) {
-        router.post("/mcp/:server").handler(BodyHandler.create(false).setBodyLimit(maxBodySize)).handler(this::post);
+        router.post("/mcp/:server").handler(BodyHandler.create(false).setBodyLimit(maxBodySize)).handler(this::post)
+                .failureHandler(ctx -> failedRequest(ctx, maxBodySize));
         router.get("/mcp/:server").handler(ctx -> stream(ctx, HttpMethod.GET));
         router.delete("/mcp/:server").handler(ctx -> stream(ctx, HttpMethod.DELETE));
         router.route("/mcp/:server").handler(ctx -> GatewayErrors.respondAdmin(ctx.response().putHeader("allow",
@@ -94,15 +95,18 @@ public final class McpProxy {
         try {
             request = McpRequest.of(ctx.request(), body);
         } catch (IllegalArgumentException e) {
-            new McpReply.Made(400, CircuitOpenAnswers.error(null, -32700, "parse error: " + e.getMessage(), null), -1)
+            new McpReply.Made(400, ProxyAnswers.error(null, -32700, "invalid_request", "parse error: " + e.getMessage()), -1)
                     .send(ctx.response());
             return;
         }
         CircuitBreaker serverBreaker = runtime.mcpServerBreaker(server.name());
         if (!serverBreaker.tryAcquirePermission()) {
-            long retryAfter = CircuitOpenAnswers.retryAfterSeconds(serverBreaker);
+            if (request.isToolCall()) {
+                toolCalls.refusedByServerBreaker(server.name(), request.tool());
+            }
+            long retryAfter = ProxyAnswers.retryAfterSeconds(serverBreaker);
             new McpReply.Made(request.id() == null ? 503 : 200,
-                    CircuitOpenAnswers.serverOpen(request.id(), server.name(), retryAfter), retryAfter).send(ctx.response());
+                    ProxyAnswers.serverOpen(request.id(), server.name(), retryAfter), retryAfter).send(ctx.response());
             return;
         }
         MultiMap headers = forwarded(ctx.request());
@@ -118,6 +122,22 @@ public final class McpProxy {
         }
     }
 
+    /** A POST the proxy could not read: a body over the limit, or a bug; JSON, never an HTML page. */
+    private static void failedRequest(RoutingContext ctx, long maxBodySize) {
+        if (ctx.response().ended() || ctx.response().closed()) {
+            return;
+        }
+        if (ctx.statusCode() == 413) {
+            GatewayErrors.respondAdmin(ctx.response(), 413, "request_too_large",
+                    "the request body is larger than " + maxBodySize + " bytes (server.maxBodySize)");
+        } else if (ctx.statusCode() >= 400 && ctx.statusCode() < 500) {
+            GatewayErrors.respondAdmin(ctx.response(), ctx.statusCode(), "invalid_request", "the request could not be read");
+        } else {
+            GatewayErrors.respondAdmin(ctx.response(), 500, "internal_error", "the MCP proxy failed: "
+                    + (ctx.failure() == null ? "HTTP " + ctx.statusCode() : ctx.failure().getMessage()));
+        }
+    }
+
     /** {@code GET} (the server's message stream) and {@code DELETE} (end of a session). */
     private void stream(RoutingContext ctx, HttpMethod method) {
         McpServerConfig server = server(ctx);
@@ -126,8 +146,8 @@ public final class McpProxy {
         }
         CircuitBreaker serverBreaker = runtime.mcpServerBreaker(server.name());
         if (!serverBreaker.tryAcquirePermission()) {
-            long retryAfter = CircuitOpenAnswers.retryAfterSeconds(serverBreaker);
-            new McpReply.Made(503, CircuitOpenAnswers.serverOpen(null, server.name(), retryAfter), retryAfter)
+            long retryAfter = ProxyAnswers.retryAfterSeconds(serverBreaker);
+            new McpReply.Made(503, ProxyAnswers.serverOpen(null, server.name(), retryAfter), retryAfter)
                     .send(ctx.response());
             return;
         }
@@ -181,14 +201,14 @@ public final class McpProxy {
         Throwable cause = OutcomeClassifier.unwrap(error);
         if (cause instanceof CallTimeoutException) {
             serverBreaker.releasePermission();
-            new McpReply.Made(504, CircuitOpenAnswers.error(null, -32001, "MCP server " + server.name()
-                    + " did not answer within " + server.defaults().timeout().toSeconds() + " s", null), -1).send(ctx.response());
+            new McpReply.Made(504, ProxyAnswers.error(null, -32001, "timeout", "MCP server " + server.name()
+                    + " did not answer within " + server.defaults().timeout().toSeconds() + " s"), -1).send(ctx.response());
         } else if (cause instanceof CancellationException) {
             serverBreaker.releasePermission();
         } else {
             serverBreaker.onOutcome(cause instanceof McpTransportException ? Outcome.CONNECTION_ERROR : Outcome.ERROR, -1L);
-            new McpReply.Made(502, CircuitOpenAnswers.error(null, CircuitOpenAnswers.SERVER_OPEN_CODE,
-                    "MCP server " + server.name() + " is unreachable: " + cause.getMessage(), null), -1).send(ctx.response());
+            new McpReply.Made(502, ProxyAnswers.error(null, ProxyAnswers.SERVER_OPEN_CODE,
+                    "upstream_unreachable", "MCP server " + server.name() + " is unreachable: " + cause.getMessage()), -1).send(ctx.response());
         }
     }
 

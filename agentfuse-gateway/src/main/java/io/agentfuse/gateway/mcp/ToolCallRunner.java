@@ -76,6 +76,11 @@ final class ToolCallRunner {
         return reply;
     }
 
+    /** Counts a {@code tools/call} that the open server breaker refused before it reached the tool's guard. */
+    void refusedByServerBreaker(String server, String tool) {
+        metrics.mcpToolCall(server, catalog.metricName(server, tool), "server_circuit_open");
+    }
+
     /** The answer if the tool succeeded; otherwise the failure that the guard classifies. */
     private static McpAnswer judge(McpAnswer answer, Object id) {
         if (answer.status() / 100 != 2) {
@@ -110,14 +115,14 @@ final class ToolCallRunner {
         if (cause instanceof McpTransportException transport) {
             serverBreaker.onOutcome(Outcome.CONNECTION_ERROR, -1L);
             metrics.mcpToolCall(server, metricTool, "connection_error");
-            return new McpReply.Made(502, CircuitOpenAnswers.error(id, CircuitOpenAnswers.SERVER_OPEN_CODE,
-                    "MCP server " + server + " is unreachable: " + transport.getMessage(), null), -1);
+            return new McpReply.Made(502, ProxyAnswers.error(id, ProxyAnswers.SERVER_OPEN_CODE,
+                    "upstream_unreachable", "MCP server " + server + " is unreachable: " + transport.getMessage()), -1);
         }
         serverBreaker.releasePermission();
         if (cause instanceof CircuitOpenException open) {
             metrics.mcpToolCall(server, metricTool, "circuit_open");
-            return new McpReply.Made(200, CircuitOpenAnswers.toolOpen(id, tool,
-                    CircuitOpenAnswers.retryAfterSeconds(open.rejection())), -1);
+            return new McpReply.Made(200, ProxyAnswers.toolOpen(id, tool,
+                    ProxyAnswers.retryAfterSeconds(open.rejection())), -1);
         }
         if (cause instanceof CallTimeoutException) {
             metrics.mcpToolCall(server, metricTool, "timeout");
@@ -128,8 +133,8 @@ final class ToolCallRunner {
             throw cancelled;
         }
         metrics.mcpToolCall(server, metricTool, "error");
-        return new McpReply.Made(502, CircuitOpenAnswers.error(id, -32603,
-                "the call of " + tool + " failed in the proxy: " + cause.getMessage(), null), -1);
+        return new McpReply.Made(502, ProxyAnswers.error(id, -32603,
+                "internal_error", "the call of " + tool + " failed in the proxy: " + cause.getMessage()), -1);
     }
 
     private static JsonObject toolResultError(Object id, String text) {

@@ -81,7 +81,7 @@ final class ToolCatalog {
                 if (breaker.isPresent()) {
                     String description = tool.getValue("description") instanceof String text ? text + " " : "";
                     tool.put("description", description + "[agentfuse: this tool is failing; its circuit breaker is open, "
-                            + "calls fail fast for " + CircuitOpenAnswers.retryAfterSeconds(breaker.get()) + " s]");
+                            + "calls fail fast for " + ProxyAnswers.retryAfterSeconds(breaker.get()) + " s]");
                     changed = true;
                 }
             }

@@ -100,6 +100,10 @@ class McpBreakerIsolationTest {
         assertThat(error.getString("message")).isEqualTo("CIRCUIT_OPEN: db is unavailable, retry after 300 s");
         assertThat(error.getJsonObject("data").getLong("retryAfter")).isEqualTo(300L);
         assertThat(list.headers().firstValue("retry-after")).contains("300");
+        // and a tool call refused so is counted as such
+        harness.post(harness.toolCall("a"), "Mcp-Session-Id", "s");
+        assertThat(harness.metrics()).contains(
+                "agentfuse_mcp_tool_calls_total{outcome=\"server_circuit_open\",server=\"db\",tool=\"a\"} 1.0");
     }
 
     @Test

@@ -6,7 +6,8 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /**
- * What the proxy answers, without reaching the server, when a breaker is open (DESIGN §7):
+ * The JSON-RPC messages the proxy makes itself. When a breaker is open (DESIGN §7), without
+ * reaching the server:
  * <ul>
  *   <li>an open {@code tool:<server>/<tool>}: a {@code tools/call} result
  *       {@code {"isError": true, "content": [{"type": "text", "text": "CIRCUIT_OPEN: <tool> is unavailable, retry after <s> s"}]}},
@@ -14,14 +15,16 @@ import io.vertx.core.json.JsonObject;
  *   <li>an open {@code mcp:<server>}: a JSON-RPC error {@code -32000} with the same text and
  *       {@code data.retryAfter} (seconds).</li>
  * </ul>
- * Pure functions.
+ * Every error the proxy makes names its kind in {@code error.data.type} ({@code circuit_open},
+ * {@code invalid_request}, {@code timeout}, {@code upstream_unreachable}, {@code internal_error}),
+ * the gateway's error types. Pure functions.
  */
-final class CircuitOpenAnswers {
+final class ProxyAnswers {
 
     /** The JSON-RPC error code of an open server breaker. */
     static final int SERVER_OPEN_CODE = -32000;
 
-    private CircuitOpenAnswers() {
+    private ProxyAnswers() {
     }
 
     /** The text of a rejection of {@code subject}: the seed's fast-fail message. */
@@ -52,7 +55,12 @@ final class CircuitOpenAnswers {
     /** The answer to any request while the server's breaker is open. */
     static JsonObject serverOpen(Object id, String server, long retryAfterSeconds) {
         return error(id, SERVER_OPEN_CODE, text(server, retryAfterSeconds),
-                new JsonObject().put("retryAfter", retryAfterSeconds).put("breaker", "mcp:" + server));
+                new JsonObject().put("type", "circuit_open").put("retryAfter", retryAfterSeconds).put("breaker", "mcp:" + server));
+    }
+
+    /** A JSON-RPC error of kind {@code type} (a gateway error type). */
+    static JsonObject error(Object id, int code, String type, String message) {
+        return error(id, code, message, new JsonObject().put("type", type));
     }
 
     /** A JSON-RPC error message. */
