@@ -58,6 +58,23 @@ class McpBreakerIsolationTest {
     }
 
     @Test
+    void anIsErrorResultInsideAnSseAnswerIsAFailureToo() {
+        harness = McpHarness.start(McpHarness.CONFIG);
+        harness.mcp.tools(McpMockTool.of("flaky", "Fails")).sseAnswers(true);
+        String session = harness.initialize();
+        harness.mcp.script("flaky", McpToolStep.toolError("down", 3));
+
+        HttpResponse<String> answer = null;
+        for (int i = 0; i < 3; i++) {
+            answer = harness.post(harness.toolCall("flaky"), "Mcp-Session-Id", session);
+        }
+
+        assertThat(answer.headers().firstValue("content-type")).contains("text/event-stream");
+        assertThat(McpHarness.text(answer)).isEqualTo("down");
+        assertThat(harness.breaker("tool:db/flaky").orElseThrow().state()).isEqualTo(CircuitState.OPEN);
+    }
+
+    @Test
     void annotateToolsAddsANoteToAnOpenToolsDescriptionOnly() {
         harness = McpHarness.start(McpHarness.CONFIG.replace("retries: 2", "retries: 2\n    annotateTools: true"));
         harness.mcp.tools(McpMockTool.of("flaky", "Fails"), McpMockTool.of("query", "Works"));
