@@ -99,6 +99,20 @@ class ServeCommandTest {
         assertThat(listening.text()).contains("openai baseUrl:    " + baseUrl + "/v1").contains("/_mock/script");
     }
 
+    @Test
+    void theMockProviderAlsoRunsAMockMcpServerWhenAskedTo() throws Exception {
+        FirstMatch listening = new FirstMatch(Pattern.compile("mock MCP server listening on (http://\\S+)/mcp"));
+
+        CompletableFuture<Integer> exit = runInBackground(listening, "mock-provider", "--port", "0", "--mcp-port", "0");
+        String mcpBase = listening.group(1);
+        HttpResponse<String> requests = get(mcpBase + "/_mcp/requests");
+        stop.requestStop();
+
+        assertThat(requests.statusCode()).isEqualTo(200);
+        assertThat(requests.body()).isEqualTo("{\"requests\":[]}");
+        assertThat(exit.get(20, TimeUnit.SECONDS)).isZero();
+    }
+
     private static Throwable catching(ThrowingCall call) {
         try {
             call.run();

@@ -140,6 +140,53 @@ public final class AgentfuseRuntime {
         return toolGuard(generation, serverConfig.breakerId(tool), serverConfig.tool(tool), "mcp:" + server);
     }
 
+    /**
+     * The guard the MCP proxy runs {@code tools/call} of {@code tool} under: like
+     * {@link #mcpToolGuard(String, String)}, but it retries only when {@code idempotent} (the
+     * server's {@code annotations.idempotentHint}) or when the tool's {@code tools:} entry names
+     * {@code retries}; otherwise it makes one attempt. Both forms share the tool's breaker.
+     *
+     * @throws IllegalArgumentException if {@code server} is not configured
+     */
+    public Guard mcpToolGuard(String server, String tool, boolean idempotent) {
+        Generation generation = current;
+        McpServerConfig serverConfig = server(generation, server);
+        ToolConfig settings = serverConfig.tool(tool);
+        int attempts = settings.maxAttempts(idempotent);
+        if (attempts == settings.maxAttempts()) {
+            return toolGuard(generation, serverConfig.breakerId(tool), settings, "mcp:" + server);
+        }
+        String name = serverConfig.breakerId(tool);
+        return guard(generation, name + "#once", name, settings.circuitBreaker(), breaker -> builder(name)
+                .retry(RetryPolicy.none())
+                .circuitBreaker(breaker)
+                .timeout(settings.timeout()));
+    }
+
+    /**
+     * The breaker of the transport of the MCP server {@code server}, {@code mcp:<server>}: refused
+     * connections, resets and 5xx answers of any method count here, a tool's {@code isError}
+     * results do not. It trips like the server's tool breakers ({@code mcpServers.<server>.circuitBreaker}).
+     *
+     * @throws IllegalArgumentException if {@code server} is not configured
+     */
+    public CircuitBreaker mcpServerBreaker(String server) {
+        Generation generation = current;
+        McpServerConfig serverConfig = server(generation, server);
+        CircuitBreakerConfig settings = generation.breakerConfigs().computeIfAbsent(serverConfig.serverBreakerId(),
+                key -> serverConfig.defaults().circuitBreaker().toCircuitBreakerConfig());
+        CircuitBreaker breaker = registry.breaker(serverConfig.serverBreakerId(), settings);
+        return breaker.config().equals(settings) ? breaker : registry.replace(serverConfig.serverBreakerId(), settings);
+    }
+
+    private static McpServerConfig server(Generation generation, String server) {
+        McpServerConfig serverConfig = generation.config().mcpServers().get(server);
+        if (serverConfig == null) {
+            throw new IllegalArgumentException("MCP server " + server + " is not configured");
+        }
+        return serverConfig;
+    }
+
     /** The guard of calls to a tool outside MCP servers, named {@code tool:<tool>}. */
     public Guard toolGuard(String tool) {
         Generation generation = current;
@@ -224,6 +271,12 @@ public final class AgentfuseRuntime {
      */
     private Guard guard(Generation generation, String name, BreakerConfig settings,
                         Function<CircuitBreaker, GuardBuilder> build) {
+        return guard(generation, name, name, settings, build);
+    }
+
+    /** Like the above, caching the guard under {@code cacheKey} (one breaker may serve two guards). */
+    private Guard guard(Generation generation, String cacheKey, String name, BreakerConfig settings,
+                        Function<CircuitBreaker, GuardBuilder> build) {
         CircuitBreakerConfig breakerConfig = generation.breakerConfigs()
                 .computeIfAbsent(name, key -> settings.toCircuitBreakerConfig());
         CircuitBreaker breaker = registry.breaker(name, breakerConfig);
@@ -232,11 +285,11 @@ public final class AgentfuseRuntime {
             breaker = registry.replace(name, breakerConfig);
         }
         CircuitBreaker registered = breaker;
-        Guard cached = generation.guards().get(name);
+        Guard cached = generation.guards().get(cacheKey);
         if (cached != null && cached.circuitBreaker() == registered) {
             return cached;
         }
-        return generation.guards().compute(name, (key, existing) ->
+        return generation.guards().compute(cacheKey, (key, existing) ->
                 existing != null && existing.circuitBreaker() == registered ? existing : build.apply(registered).build());
     }
 

@@ -29,14 +29,27 @@ import java.util.Objects;
  * @param url       the server's streamable-HTTP endpoint ({@code http} or {@code https})
  * @param defaults  the settings of every tool of this server that {@code tools:} does not name
  * @param overrides the settings of the tools that {@code tools:} names, merged over {@code defaults}
+ * @param annotateTools whether the proxy adds a note to the description of a tool whose breaker
+ *                  is open in {@code tools/list} answers ({@code annotateTools}, default false)
  */
-public record McpServerConfig(String name, URI url, ToolConfig defaults, Map<String, ToolConfig> overrides) {
+public record McpServerConfig(String name, URI url, ToolConfig defaults, Map<String, ToolConfig> overrides,
+                              boolean annotateTools) {
 
     public McpServerConfig {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(url, "url");
         Objects.requireNonNull(defaults, "defaults");
         overrides = Collections.unmodifiableMap(new LinkedHashMap<>(overrides));
+    }
+
+    /** A server whose {@code tools/list} answers pass through unannotated. */
+    public McpServerConfig(String name, URI url, ToolConfig defaults, Map<String, ToolConfig> overrides) {
+        this(name, url, defaults, overrides, false);
+    }
+
+    /** The name of the breaker of this server's transport in registries and the admin API: {@code mcp:<server>}. */
+    public String serverBreakerId() {
+        return "mcp:" + name;
     }
 
     /** The settings of the tool {@code tool} of this server. */

@@ -23,15 +23,33 @@ import java.util.Objects;
  *       halfOpenRequests: 1
  * }</pre>
  *
- * @param timeout        a call's time limit ({@code > 0})
- * @param retries        retries after the first attempt ({@code >= 0})
- * @param circuitBreaker the breaker of this tool
+ * <p>The MCP proxy retries a tool only when it is safe to: when the server marks the tool
+ * {@code idempotentHint: true}, or when the tool's own {@code tools:} entry names {@code retries}
+ * ({@link #explicitRetries()}); a server-wide {@code retries} applies to idempotent tools only.
+ *
+ * @param timeout         a call's time limit ({@code > 0})
+ * @param retries         retries after the first attempt ({@code >= 0})
+ * @param circuitBreaker  the breaker of this tool
+ * @param explicitRetries whether {@code retries} was written in this tool's own {@code tools:} entry
  */
-public record ToolConfig(Duration timeout, int retries, BreakerConfig circuitBreaker) {
+public record ToolConfig(Duration timeout, int retries, BreakerConfig circuitBreaker, boolean explicitRetries) {
 
     public ToolConfig {
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(circuitBreaker, "circuitBreaker");
+    }
+
+    /** Settings whose {@code retries} is a default, not written for the tool itself. */
+    public ToolConfig(Duration timeout, int retries, BreakerConfig circuitBreaker) {
+        this(timeout, retries, circuitBreaker, false);
+    }
+
+    /**
+     * Attempts in all for a call of an MCP tool: {@link #maxAttempts()} when the tool is
+     * idempotent or its entry asks for retries explicitly, else one.
+     */
+    public int maxAttempts(boolean idempotent) {
+        return idempotent || explicitRetries ? maxAttempts() : 1;
     }
 
     /** Attempts in all, the first included. */

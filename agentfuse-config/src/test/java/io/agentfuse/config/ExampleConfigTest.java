@@ -134,8 +134,9 @@ class ExampleConfigTest {
 
     @Test
     void toolsOutsideMcpServers() {
+        // the entry names its retries, so they apply even to a tool not marked idempotent
         assertThat(config.tool("web_search")).isEqualTo(new ToolConfig(Duration.ofSeconds(30), 2,
-                ConfigDefaults.TOOL_BREAKER));
+                ConfigDefaults.TOOL_BREAKER, true));
         assertThat(config.tool("browser").timeout()).isEqualTo(Duration.ofSeconds(60));
         assertThat(config.tool("browser").circuitBreaker().consecutiveErrors()).isEqualTo(OptionalInt.of(3));
         assertThat(config.tool("browser").circuitBreaker().resetTimeout()).isEqualTo(Duration.ofMinutes(10));

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway;
 
+import io.agentfuse.core.Clock;
 import io.agentfuse.gateway.pipeline.ContextStage;
 import io.agentfuse.gateway.upstream.UpstreamClientOptions;
 
@@ -22,9 +23,11 @@ import java.util.Objects;
  * @param upstream     connection settings for calls to providers
  * @param contextStage builds the pipeline's context-budget step; {@code null} for the configuration's
  *                     ladder ({@code (runtime, models) -> ContextStage.NONE} turns it off)
+ * @param clock        the clock of every breaker (open times, half-open probes); default the system
+ *                     clock, a {@code ManualClock} in tests that play a timeline of minutes at once
  */
 public record GatewayOptions(String host, Integer port, UpstreamClientOptions upstream,
-                             ContextStage.Factory contextStage) {
+                             ContextStage.Factory contextStage, Clock clock) {
 
     public GatewayOptions {
         Objects.requireNonNull(host, "host");
@@ -35,6 +38,7 @@ public record GatewayOptions(String host, Integer port, UpstreamClientOptions up
             throw new IllegalArgumentException("port must be between 0 and 65535, but was " + port);
         }
         Objects.requireNonNull(upstream, "upstream");
+        Objects.requireNonNull(clock, "clock");
     }
 
     /** Every default. */
@@ -53,6 +57,7 @@ public record GatewayOptions(String host, Integer port, UpstreamClientOptions up
         private Integer port;
         private UpstreamClientOptions upstream = UpstreamClientOptions.defaults();
         private ContextStage.Factory contextStage;
+        private Clock clock = Clock.system();
 
         private Builder() {
         }
@@ -81,9 +86,15 @@ public record GatewayOptions(String host, Integer port, UpstreamClientOptions up
             return this;
         }
 
+        /** The clock of every breaker; default {@link Clock#system()}. */
+        public Builder clock(Clock clock) {
+            this.clock = clock;
+            return this;
+        }
+
         /** The validated options. @throws IllegalArgumentException naming the bad value */
         public GatewayOptions build() {
-            return new GatewayOptions(host, port, upstream, contextStage);
+            return new GatewayOptions(host, port, upstream, contextStage, clock);
         }
     }
 }

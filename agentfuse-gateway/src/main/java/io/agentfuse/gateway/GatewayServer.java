@@ -12,6 +12,8 @@ import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.internal.VertxScheduler;
+import io.agentfuse.gateway.mcp.McpProxy;
+import io.agentfuse.gateway.mcp.McpProxyOptions;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.models.ModelListHandler;
 import io.agentfuse.gateway.models.TokenCountHandler;
@@ -62,11 +64,13 @@ public final class GatewayServer {
     private final GatewayMetrics metrics;
     private final BreakerEventStream events;
     private final ChatPipeline pipeline;
+    private final McpProxy mcp;
     private final String host;
     private HttpServer server;
 
     private GatewayServer(Vertx vertx, AgentfuseConfig config, GatewayOptions options) {
         this.runtime = AgentfuseRuntime.builder(config)
+                .clock(options.clock())
                 .scheduler(new VertxScheduler(vertx))
                 .tokens(ChatPipeline.TOKENS)
                 .build();
@@ -77,6 +81,7 @@ public final class GatewayServer {
                 : ContextGuardStage.factory(Clock.system(), new VertxScheduler(vertx));
         this.pipeline = new ChatPipeline(runtime, upstream, metrics, Clock.system(), context);
         this.host = options.host();
+        this.mcp = new McpProxy(vertx, runtime, metrics, McpProxyOptions.defaults());
     }
 
     /** Starts a gateway for {@code config} with {@link GatewayOptions#defaults()}. */
@@ -123,6 +128,7 @@ public final class GatewayServer {
         }
         new ModelListHandler(runtime::config).mount(router);
         new TokenCountHandler(runtime::config, maxBodySize).mount(router);
+        mcp.mount(router, maxBodySize);
         router.get("/healthz").handler(ctx -> json(ctx, new JsonObject().put("status", "ok")));
         new BreakerAdminHandler(runtime.registry(), () -> runtime.config().server().adminToken()).mount(router);
         router.get("/admin/events").handler(events::subscribe);
@@ -208,6 +214,6 @@ public final class GatewayServer {
 
     private Future<Void> release() {
         events.close();
-        return upstream.close();
+        return Future.join(upstream.close(), mcp.close()).mapEmpty();
     }
 }

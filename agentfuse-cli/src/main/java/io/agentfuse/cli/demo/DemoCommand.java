@@ -25,11 +25,11 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = {"Play the seeds' failure stories against a mock provider through the gateway.",
-                "Scenarios: storm, rate-limit, token-overuse, context, permissions."})
+                "Scenarios: storm, rate-limit, token-overuse, context, permissions, mcp."})
 public final class DemoCommand implements Callable<Integer> {
 
     private static final List<Scenario> SCENARIOS = List.of(new StormScenario(), new RateLimitScenario(),
-            new TokenOveruseScenario(), new ContextScenario(), new PermissionScenario());
+            new TokenOveruseScenario(), new ContextScenario(), new PermissionScenario(), new McpScenario());
 
     @Spec
     private CommandSpec spec;

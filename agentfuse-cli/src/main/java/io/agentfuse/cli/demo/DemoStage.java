@@ -5,6 +5,7 @@ import io.agentfuse.config.ConfigLoader;
 import io.agentfuse.gateway.GatewayServer;
 import io.agentfuse.mock.MockProvider;
 import io.agentfuse.mock.RecordedRequest;
+import io.agentfuse.mock.mcp.MockMcpServer;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
@@ -22,7 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The stage the demo plays on: one process with a mock provider and the agentfuse gateway on
+ * The stage the demo plays on: one process with a mock provider, a mock MCP server and the agentfuse gateway on
  * free loopback ports, and an HTTP client that plays the agent. Closing it stops everything.
  */
 final class DemoStage implements AutoCloseable {
@@ -31,13 +32,15 @@ final class DemoStage implements AutoCloseable {
 
     private final Vertx vertx;
     private final MockProvider mock;
+    private final MockMcpServer mcp;
     private final GatewayServer gateway;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String baseUrl;
 
-    private DemoStage(Vertx vertx, MockProvider mock, GatewayServer gateway) {
+    private DemoStage(Vertx vertx, MockProvider mock, MockMcpServer mcp, GatewayServer gateway) {
         this.vertx = vertx;
         this.mock = mock;
+        this.mcp = mcp;
         this.gateway = gateway;
         this.baseUrl = "http://127.0.0.1:" + gateway.port();
     }
@@ -47,9 +50,11 @@ final class DemoStage implements AutoCloseable {
         Vertx vertx = Vertx.vertx();
         try {
             MockProvider mock = await(MockProvider.start(vertx, "127.0.0.1", 0).toCompletionStage().toCompletableFuture());
-            AgentfuseConfig config = ConfigLoader.parse(DemoConfig.yaml(mock.port(), speed), "demo.yaml", Map.of());
+            MockMcpServer mcp = await(MockMcpServer.start(vertx, 0).toCompletionStage().toCompletableFuture());
+            AgentfuseConfig config = ConfigLoader.parse(DemoConfig.yaml(mock.port(), speed)
+                    + McpScenario.yaml(mcp.url(), speed), "demo.yaml", Map.of());
             GatewayServer gateway = await(GatewayServer.start(vertx, config).toCompletionStage().toCompletableFuture());
-            return new DemoStage(vertx, mock, gateway);
+            return new DemoStage(vertx, mock, mcp, gateway);
         } catch (Exception e) {
             vertx.close();
             throw e;
@@ -95,6 +100,25 @@ final class DemoStage implements AutoCloseable {
         return chat(model, new JsonArray().add(new JsonObject().put("role", "user").put("content", prompt)));
     }
 
+    /** The mock MCP server behind {@code /mcp/database}. */
+    MockMcpServer mcp() {
+        return mcp;
+    }
+
+    /** POSTs the JSON-RPC message {@code body} to the MCP proxy at {@code path}, in the session {@code session}. */
+    Reply mcpPost(String path, JsonObject body, String session) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+                .timeout(REQUEST_TIMEOUT)
+                .header("content-type", "application/json")
+                .header("accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(body.encode()));
+        if (session != null) {
+            request.header("Mcp-Session-Id", session);
+        }
+        HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return new Reply(response.statusCode(), response, parse(response.body()));
+    }
+
     /** The admin view of breaker {@code name}. */
     JsonObject breaker(String name) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + "/admin/breakers/" + name))
@@ -125,6 +149,7 @@ final class DemoStage implements AutoCloseable {
         try {
             gateway.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
             mock.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            mcp.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         } finally {
             vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }

@@ -38,10 +38,24 @@ class DemoCommandTest {
                 .contains("token-overuse  ok")
                 .contains("context        ok")
                 .contains("permissions    ok")
+                .contains("mcp            ok")
                 .contains("OPEN: consecutive5xx: 4 in a row")
                 .contains("x-agentfuse-context: AUTO_COMPACT; action=SNIP; summary=FAILED")
                 .contains("413 context_window_full")
                 .doesNotContain("\u001B[");
+    }
+
+    @Test
+    void theMcpScenarioPlaysTheSeedsOutageThroughTheProxy() {
+        int exit = run("demo", "--scenario", "mcp", "--speed", "1000", "--no-color");
+
+        assertThat(exit).as(out + "\n" + err).isZero();
+        assertThat(out.toString())
+                .contains("mcp            ok")
+                .contains("3rd failure in a row → OPEN")
+                .contains("the server was not called: \"CIRCUIT_OPEN: query is unavailable, retry after")
+                .contains("one probe let through → HTTP 500 → OPEN")
+                .contains("→ CLOSED");
     }
 
     @Test

@@ -20,6 +20,7 @@ final class ToolBinder {
 
     private static final List<String> HTTP_SCHEMES = List.of("http", "https");
     private static final char SERVER_SEPARATOR = '/';
+    private static final String ANNOTATE_TOOLS = "annotateTools";
 
     private final Map<String, MapReader> servers;
     private final Map<String, MapReader> tools;
@@ -38,10 +39,11 @@ final class ToolBinder {
             }
             Optional<URI> url = section.requiredString("url")
                     .flatMap(text -> section.url("url", Optional.empty(), HTTP_SCHEMES));
-            ToolConfig defaults = read(section, ConfigDefaults.MCP_TOOL);
+            ToolConfig defaults = server(section);
+            boolean annotate = section.bool(ANNOTATE_TOOLS, false);
             section.finish();
             Map<String, ToolConfig> overrides = overrides(name, defaults);
-            url.ifPresent(uri -> configs.put(name, new McpServerConfig(name, uri, defaults, overrides)));
+            url.ifPresent(uri -> configs.put(name, new McpServerConfig(name, uri, defaults, overrides, annotate)));
         });
         return configs;
     }
@@ -95,11 +97,22 @@ final class ToolBinder {
         return overrides;
     }
 
+    /**
+     * A server's settings for its tools: a server-wide {@code retries} is not explicit for any
+     * one tool (the proxy only retries idempotent tools with it).
+     */
+    private static ToolConfig server(MapReader section) {
+        ToolConfig read = read(section, ConfigDefaults.MCP_TOOL);
+        return new ToolConfig(read.timeout(), read.retries(), read.circuitBreaker(), false);
+    }
+
     /** One tool's (or server's) settings, merged key by key over {@code defaults}. */
     private static ToolConfig read(MapReader section, ToolConfig defaults) {
+        boolean explicit = section.find("retries").isPresent();
         return new ToolConfig(
                 section.duration("timeout", defaults.timeout()),
                 section.integer("retries", defaults.retries(), 0, Integer.MAX_VALUE),
-                BreakerBinder.read(section.section("circuitBreaker"), defaults.circuitBreaker()));
+                BreakerBinder.read(section.section("circuitBreaker"), defaults.circuitBreaker()),
+                explicit || defaults.explicitRetries());
     }
 }

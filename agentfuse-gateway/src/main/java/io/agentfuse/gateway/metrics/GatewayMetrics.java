@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
  *       {@link Outcome};</li>
  *   <li>{@code agentfuse_fallbacks_total{model, reason}} — steps passed over (skipped or failed);</li>
  *   <li>{@code agentfuse_stream_interruptions_total{model}} — streams that broke after their first byte;</li>
+ *   <li>{@code agentfuse_mcp_tool_calls_total{server, tool, outcome}} — {@code tools/call} requests through the MCP proxy;</li>
  *   <li>{@code agentfuse_breaker_state{breaker, state}} — 1 for each breaker's current state, 0 for the others.</li>
  * </ul>
  * The {@code model} tag only ever holds configured model names ({@code unknown} otherwise), so
@@ -83,6 +84,16 @@ public final class GatewayMetrics {
     public void streamInterrupted(String model) {
         counter("agentfuse.stream.interruptions", "Streams that failed after the first byte", "model", model)
                 .increment();
+    }
+
+    /**
+     * Records one {@code tools/call} through the MCP proxy that ended as {@code outcome}
+     * ({@code success}, {@code is_error}, {@code rpc_error}, {@code circuit_open}, {@code timeout}, ...).
+     * The caller bounds the {@code tool} values.
+     */
+    public void mcpToolCall(String server, String tool, String outcome) {
+        counter("agentfuse.mcp.tool.calls", "MCP tool calls through the proxy",
+                "server", server, "tool", tool, "outcome", outcome).increment();
     }
 
     /**

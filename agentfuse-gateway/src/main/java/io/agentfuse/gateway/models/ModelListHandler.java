@@ -2,7 +2,7 @@ package io.agentfuse.gateway.models;
 
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.ModelConfig;
-import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
@@ -62,7 +62,7 @@ public final class ModelListHandler {
         try {
             json(ctx, anthropicPage(models, ctx));
         } catch (GatewayException invalid) {
-            GatewayErrors.respond(ctx.response(), Dialect.ANTHROPIC, invalid);
+            GatewayErrors.respond(ctx.response(), Dialects.ANTHROPIC, invalid);
         }
     }
 

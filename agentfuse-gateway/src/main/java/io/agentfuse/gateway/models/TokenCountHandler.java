@@ -5,7 +5,7 @@ import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.ModelConfig;
 import io.agentfuse.gateway.context.ConversationMapper;
 import io.agentfuse.gateway.dialect.ChatRequest;
-import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
@@ -66,14 +66,14 @@ public final class TokenCountHandler {
         try {
             request = parse(ctx.body().buffer());
         } catch (GatewayException invalid) {
-            GatewayErrors.respond(ctx.response(), Dialect.ANTHROPIC, invalid);
+            GatewayErrors.respond(ctx.response(), Dialects.ANTHROPIC, invalid);
             return;
         }
         TokenCounter counter = TokenCounter.forModel(upstreamModel(request.model()));
         ctx.vertx().executeBlocking(() -> counter.countConversation(ConversationMapper.toConversation(request)), false)
                 .onSuccess(tokens -> ctx.response().putHeader("content-type", "application/json")
                         .end(new JsonObject().put("input_tokens", tokens).encode()))
-                .onFailure(error -> GatewayErrors.respond(ctx.response(), Dialect.ANTHROPIC,
+                .onFailure(error -> GatewayErrors.respond(ctx.response(), Dialects.ANTHROPIC,
                         new GatewayException(GatewayError.INVALID_REQUEST, "the messages could not be counted: "
                                 + error.getMessage())));
     }
@@ -93,7 +93,7 @@ public final class TokenCountHandler {
             json.put("max_tokens", 1);
         }
         try {
-            return Dialect.ANTHROPIC.parseRequest(json);
+            return Dialects.ANTHROPIC.parseRequest(json);
         } catch (InvalidRequestException invalid) {
             throw new GatewayException(GatewayError.INVALID_REQUEST, invalid.getMessage());
         }
@@ -111,6 +111,6 @@ public final class TokenCountHandler {
         String message = ctx.statusCode() == 413
                 ? "the request body is larger than " + maxBodySize + " bytes (server.maxBodySize)"
                 : "the request could not be read";
-        GatewayErrors.respond(ctx.response(), Dialect.ANTHROPIC, new GatewayException(error, message));
+        GatewayErrors.respond(ctx.response(), Dialects.ANTHROPIC, new GatewayException(error, message));
     }
 }

@@ -7,7 +7,7 @@ import com.anthropic.models.models.ModelInfo;
 import com.anthropic.models.models.ModelListParams;
 import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.gateway.context.ConversationMapper;
-import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayHarness;
 import io.vertx.core.buffer.Buffer;
@@ -105,7 +105,7 @@ class ModelEndpointsTest {
                 .put("messages", new JsonArray().add(new JsonObject().put("role", "user")
                         .put("content", "Run the tests and tell me which one fails.")));
         int ladder = TokenCounter.forModel("claude-sonnet-4-5")
-                .countConversation(ConversationMapper.toConversation(Dialect.ANTHROPIC.parseRequest(same)));
+                .countConversation(ConversationMapper.toConversation(Dialects.ANTHROPIC.parseRequest(same)));
         assertThat(counted).isEqualTo(ladder).isPositive();
         assertThat(harness.mock.requests()).isEmpty();
     }

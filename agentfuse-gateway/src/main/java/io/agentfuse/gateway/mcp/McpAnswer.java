@@ -1,0 +1,80 @@
+package io.agentfuse.gateway.mcp;
+
+import io.agentfuse.gateway.sse.SseParser;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One complete answer of an MCP server to a POST: its status, headers and body, kept byte for
+ * byte so that the proxy can relay it untouched, plus a reading of the JSON-RPC response inside
+ * it (the body itself, or the {@code message} events of an SSE stream).
+ *
+ * @param status  the HTTP status
+ * @param headers the response headers
+ * @param body    the body as received
+ */
+record McpAnswer(int status, MultiMap headers, Buffer body) {
+
+    McpAnswer {
+        Objects.requireNonNull(headers, "headers");
+        Objects.requireNonNull(body, "body");
+    }
+
+    /** Whether the body is an SSE stream. */
+    boolean isEventStream() {
+        String type = headers.get("content-type");
+        return type != null && type.toLowerCase(Locale.ROOT).startsWith("text/event-stream");
+    }
+
+    /**
+     * The JSON-RPC response to the request {@code id} in this answer, if there is a well-formed one:
+     * a message with that id and a {@code result} or an {@code error}.
+     */
+    Optional<JsonObject> response(Object id) {
+        for (JsonObject message : messages()) {
+            if (Objects.equals(normalised(message.getValue("id")), normalised(id))
+                    && (message.containsKey("result") || message.containsKey("error"))) {
+                return Optional.of(message);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The JSON-RPC messages of the body; none when it is not JSON-RPC at all. */
+    List<JsonObject> messages() {
+        List<JsonObject> messages = new ArrayList<>();
+        if (isEventStream()) {
+            SseParser parser = new SseParser(event -> {
+                if (event.event() == null || "message".equals(event.event())) {
+                    parse(event.data()).ifPresent(messages::add);
+                }
+            });
+            parser.feed(body);
+            parser.end();
+        } else {
+            parse(body.toString()).ifPresent(messages::add);
+        }
+        return messages;
+    }
+
+    private static Optional<JsonObject> parse(String text) {
+        try {
+            return Optional.of(new JsonObject(text));
+        } catch (DecodeException | ClassCastException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** JSON numbers may come back as another numeric type; ids compare by value. */
+    private static Object normalised(Object id) {
+        return id instanceof Number number ? (Object) number.toString() : id;
+    }
+}

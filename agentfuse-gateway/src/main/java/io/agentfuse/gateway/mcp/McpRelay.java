@@ -1,0 +1,115 @@
+package io.agentfuse.gateway.mcp;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpServerResponse;
+
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * Relays a streamed answer of an MCP server (an SSE answer to a POST, the {@code GET} stream)
+ * byte for byte to the client, with bounded buffering: when the client's write queue is full the
+ * server's response is paused, and a client that stays stalled for {@code clientWriteTimeout} is
+ * cut off. A client that disconnects resets the upstream request (the server sees it leave); an
+ * upstream that breaks mid-way resets the client's connection, so a broken stream never looks like
+ * a clean end. An optional idle timeout ends a stream whose server went quiet.
+ *
+ * <p>Not thread-safe: one instance per relayed response, used on its event loop.
+ */
+final class McpRelay {
+
+    private final Vertx vertx;
+    private final McpUpstream.Streamed upstream;
+    private final HttpServerResponse client;
+    private final Duration writeTimeout;
+    private final Duration idleTimeout;
+    private long stallTimer = -1;
+    private long idleTimer = -1;
+    private boolean finished;
+
+    /**
+     * @param idleTimeout the longest silence between two chunks, or {@code null} for none (the GET
+     *                    stream of a quiet server may stay silent for long)
+     */
+    McpRelay(Vertx vertx, McpUpstream.Streamed upstream, HttpServerResponse client, Duration writeTimeout,
+             Duration idleTimeout) {
+        this.vertx = vertx;
+        this.upstream = upstream;
+        this.client = client;
+        this.writeTimeout = writeTimeout;
+        this.idleTimeout = idleTimeout;
+    }
+
+    /** Sends the status line and headers at once, then relays the body as it comes. */
+    void start() {
+        HttpClientResponse response = upstream.response();
+        if (client.closed()) {
+            abandon();
+            return;
+        }
+        client.setStatusCode(response.statusCode()).setChunked(true);
+        response.headers().forEach(header -> {
+            if (!McpUpstream.HOP_BY_HOP.contains(header.getKey().toLowerCase(Locale.ROOT))) {
+                client.headers().add(header.getKey(), header.getValue());
+            }
+        });
+        client.closeHandler(v -> abandon());
+        client.writeHead();
+        response.handler(chunk -> {
+            armIdleTimer();
+            client.write(chunk);
+            if (client.writeQueueFull()) {
+                response.pause();
+                stallTimer = vertx.setTimer(writeTimeout.toMillis(), id -> {
+                    // A client that stopped reading must not hold the server's connection.
+                    abandon();
+                    client.reset();
+                });
+                client.drainHandler(v -> {
+                    vertx.cancelTimer(stallTimer);
+                    response.resume();
+                });
+            }
+        });
+        response.exceptionHandler(failure -> {
+            finish();
+            client.reset();
+        });
+        response.endHandler(v -> {
+            finish();
+            if (!client.ended() && !client.closed()) {
+                client.end();
+            }
+        });
+        armIdleTimer();
+        response.resume();
+    }
+
+    private void armIdleTimer() {
+        if (idleTimeout == null) {
+            return;
+        }
+        if (idleTimer >= 0) {
+            vertx.cancelTimer(idleTimer);
+        }
+        idleTimer = vertx.setTimer(idleTimeout.toMillis(), id -> {
+            abandon();
+            client.reset();
+        });
+    }
+
+    /** The client left or stalled: stop reading and close the server's request. */
+    private void abandon() {
+        if (!finished) {
+            finish();
+            upstream.request().reset();
+        }
+    }
+
+    private void finish() {
+        finished = true;
+        vertx.cancelTimer(stallTimer);
+        vertx.cancelTimer(idleTimer);
+    }
+}

@@ -1,0 +1,54 @@
+package io.agentfuse.gateway.mcp;
+
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.JsonObject;
+
+import java.util.Locale;
+
+/**
+ * What the proxy sends back for one POST: the server's answer, untouched, or a JSON-RPC message
+ * the proxy made itself (a breaker's rejection, a timeout, an unreachable server).
+ */
+sealed interface McpReply {
+
+    /** Writes the reply, unless the client has gone. */
+    void send(HttpServerResponse response);
+
+    /** The server's answer as received (status, headers less those of one hop, body). */
+    record Relayed(McpAnswer answer) implements McpReply {
+        @Override
+        public void send(HttpServerResponse response) {
+            if (response.closed() || response.ended()) {
+                return;
+            }
+            response.setStatusCode(answer.status());
+            answer.headers().forEach(header -> {
+                if (!McpUpstream.HOP_BY_HOP.contains(header.getKey().toLowerCase(Locale.ROOT))) {
+                    response.headers().add(header.getKey(), header.getValue());
+                }
+            });
+            response.end(answer.body());
+        }
+    }
+
+    /**
+     * A message made by the proxy.
+     *
+     * @param status     the HTTP status
+     * @param message    the JSON-RPC message
+     * @param retryAfter whole seconds for a {@code Retry-After} header, or -1 for none
+     */
+    record Made(int status, JsonObject message, long retryAfter) implements McpReply {
+        @Override
+        public void send(HttpServerResponse response) {
+            if (response.closed() || response.ended()) {
+                return;
+            }
+            response.setStatusCode(status).putHeader("content-type", "application/json");
+            if (retryAfter >= 0) {
+                response.putHeader("retry-after", Long.toString(retryAfter));
+            }
+            response.end(message.encode());
+        }
+    }
+}

@@ -1,0 +1,173 @@
+package io.agentfuse.gateway.mcp;
+
+import io.agentfuse.core.CallTimeoutException;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The proxy's HTTP client to MCP servers, over pooled keep-alive connections: a POST read to the
+ * end into an {@link McpAnswer} (bounded by {@code maxUpstreamBody}), or a request whose response
+ * is handed over at its status line for streaming. Failures are in the terms the outcome
+ * classifier knows: no answer in time is a {@link CallTimeoutException}, a refused, reset or
+ * closed connection an {@link McpTransportException}. Cancelling a call resets its request, which
+ * closes the connection, so the server sees the caller leave.
+ *
+ * <p>Thread-safe. Each call runs on the Vert.x context it was started from.
+ */
+final class McpUpstream {
+
+    /** Headers that belong to one hop, or that the client recomputes. */
+    static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-authenticate",
+            "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "host", "content-length");
+
+    private final Vertx vertx;
+    private final HttpClientAgent http;
+    private final long maxBody;
+
+    McpUpstream(Vertx vertx, McpProxyOptions options) {
+        this.vertx = vertx;
+        this.maxBody = options.maxUpstreamBody();
+        this.http = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true)
+                        .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis())),
+                new PoolOptions().setHttp1MaxSize(options.maxConnectionsPerServer()));
+    }
+
+    /**
+     * POSTs {@code body} and reads the whole answer within {@code timeout}. The future fails with
+     * {@link CallTimeoutException}, {@link McpTransportException}, or {@link McpAnswerTooLargeException};
+     * cancelling it aborts the call.
+     */
+    CompletableFuture<McpAnswer> exchange(URI url, MultiMap headers, Buffer body, Duration timeout) {
+        CompletableFuture<McpAnswer> answer = new CompletableFuture<>();
+        Context context = vertx.getOrCreateContext();
+        context.runOnContext(start -> {
+            Holder holder = new Holder();
+            long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
+                if (answer.completeExceptionally(new CallTimeoutException(timeout))) {
+                    holder.reset();
+                }
+            });
+            answer.whenComplete((value, error) -> {
+                vertx.cancelTimer(timer);
+                if (answer.isCancelled()) {
+                    context.runOnContext(v -> holder.reset());
+                }
+            });
+            http.request(options(url, HttpMethod.POST, headers))
+                    .compose(request -> {
+                        holder.request = request;
+                        if (answer.isDone()) {
+                            request.reset();
+                        }
+                        return request.send(body);
+                    })
+                    .compose(this::readAll)
+                    .onComplete(done -> {
+                        if (done.succeeded()) {
+                            answer.complete(done.result());
+                        } else {
+                            answer.completeExceptionally(transport(done.cause(), url));
+                        }
+                    });
+        });
+        return answer;
+    }
+
+    /**
+     * Sends a request and completes at the response's status line, with the response paused so
+     * the caller attaches its handlers first; the call fails after {@code timeout} without one.
+     */
+    Future<Streamed> open(URI url, HttpMethod method, MultiMap headers, Buffer body, Duration timeout) {
+        Promise<Streamed> result = Promise.promise();
+        Holder holder = new Holder();
+        long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
+            if (result.tryFail(new CallTimeoutException(timeout))) {
+                holder.reset();
+            }
+        });
+        http.request(options(url, method, headers))
+                .compose(request -> {
+                    holder.request = request;
+                    return body == null ? request.send() : request.send(body);
+                })
+                .onComplete(done -> {
+                    vertx.cancelTimer(timer);
+                    if (done.succeeded()) {
+                        done.result().pause();
+                        if (!result.tryComplete(new Streamed(done.result(), holder.request))) {
+                            holder.reset();
+                        }
+                    } else {
+                        result.tryFail(transport(done.cause(), url));
+                    }
+                });
+        return result.future();
+    }
+
+    Future<Void> close() {
+        return http.close();
+    }
+
+    private Future<McpAnswer> readAll(HttpClientResponse response) {
+        Promise<McpAnswer> read = Promise.promise();
+        Buffer body = Buffer.buffer();
+        response.handler(chunk -> {
+            if (body.length() + chunk.length() > maxBody) {
+                read.tryFail(new McpAnswerTooLargeException(maxBody));
+                response.request().reset();
+                return;
+            }
+            body.appendBuffer(chunk);
+        });
+        response.exceptionHandler(read::tryFail);
+        response.endHandler(v -> read.tryComplete(new McpAnswer(response.statusCode(), response.headers(), body)));
+        return read.future();
+    }
+
+    private static RequestOptions options(URI url, HttpMethod method, MultiMap headers) {
+        RequestOptions options = new RequestOptions().setMethod(method).setAbsoluteURI(url.toString());
+        headers.forEach(header -> options.addHeader(header.getKey(), header.getValue()));
+        return options;
+    }
+
+    private static Throwable transport(Throwable cause, URI url) {
+        if (cause instanceof CallTimeoutException || cause instanceof McpAnswerTooLargeException
+                || cause instanceof CancellationException || cause instanceof McpTransportException) {
+            return cause;
+        }
+        return new McpTransportException("MCP server " + url + " could not be reached or closed the connection: "
+                + cause.getMessage(), cause);
+    }
+
+    /** A response being streamed, and the request to reset to abandon it. */
+    record Streamed(HttpClientResponse response, HttpClientRequest request) {
+    }
+
+    /** The request of a call, once there is one; resetting it closes its connection. */
+    private static final class Holder {
+        HttpClientRequest request;
+
+        void reset() {
+            if (request != null) {
+                request.reset();
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package io.agentfuse.gateway.mcp;
+
+import io.agentfuse.core.CircuitBreaker;
+import io.agentfuse.core.CircuitOpen;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The JSON-RPC messages the proxy makes itself. When a breaker is open (DESIGN §7), without
+ * reaching the server:
+ * <ul>
+ *   <li>an open {@code tool:<server>/<tool>}: a {@code tools/call} result
+ *       {@code {"isError": true, "content": [{"type": "text", "text": "CIRCUIT_OPEN: <tool> is unavailable, retry after <s> s"}]}},
+ *       which an agent reads like any failed tool and moves on;</li>
+ *   <li>an open {@code mcp:<server>}: a JSON-RPC error {@code -32000} with the same text and
+ *       {@code data.retryAfter} (seconds).</li>
+ * </ul>
+ * Every error the proxy makes names its kind in {@code error.data.type} ({@code circuit_open},
+ * {@code invalid_request}, {@code timeout}, {@code upstream_unreachable}, {@code internal_error}),
+ * the gateway's error types. Pure functions.
+ */
+final class ProxyAnswers {
+
+    /** The JSON-RPC error code of an open server breaker. */
+    static final int SERVER_OPEN_CODE = -32000;
+
+    private ProxyAnswers() {
+    }
+
+    /** The text of a rejection of {@code subject}: the seed's fast-fail message. */
+    static String text(String subject, long retryAfterSeconds) {
+        return CircuitOpen.ERROR + ": " + subject + " is unavailable, retry after " + retryAfterSeconds + " s";
+    }
+
+    /** Whole seconds until {@code open} lets a call through, rounded up; 0 when unknown. */
+    static long retryAfterSeconds(CircuitOpen open) {
+        long nanos = open == null ? -1 : open.retryAfterNanos();
+        return nanos <= 0 ? 0 : (nanos + 999_999_999L) / 1_000_000_000L;
+    }
+
+    /** Whole seconds until {@code breaker} lets a call through (0 while half-open or unknown). */
+    static long retryAfterSeconds(CircuitBreaker breaker) {
+        return retryAfterSeconds(breaker.rejection());
+    }
+
+    /** The {@code tools/call} answer for an open tool breaker. */
+    static JsonObject toolOpen(Object id, String tool, long retryAfterSeconds) {
+        JsonObject result = new JsonObject()
+                .put("content", new JsonArray().add(new JsonObject().put("type", "text")
+                        .put("text", text(tool, retryAfterSeconds))))
+                .put("isError", true);
+        return new JsonObject().put("jsonrpc", "2.0").put("id", id).put("result", result);
+    }
+
+    /** The answer to any request while the server's breaker is open. */
+    static JsonObject serverOpen(Object id, String server, long retryAfterSeconds) {
+        return error(id, SERVER_OPEN_CODE, text(server, retryAfterSeconds),
+                new JsonObject().put("type", "circuit_open").put("retryAfter", retryAfterSeconds).put("breaker", "mcp:" + server));
+    }
+
+    /** A JSON-RPC error of kind {@code type} (a gateway error type). */
+    static JsonObject error(Object id, int code, String type, String message) {
+        return error(id, code, message, new JsonObject().put("type", type));
+    }
+
+    /** A JSON-RPC error message. */
+    static JsonObject error(Object id, int code, String message, JsonObject data) {
+        JsonObject error = new JsonObject().put("code", code).put("message", message);
+        if (data != null) {
+            error.put("data", data);
+        }
+        return new JsonObject().put("jsonrpc", "2.0").put("id", id).put("error", error);
+    }
+}

@@ -1,0 +1,62 @@
+package io.agentfuse.gateway.mcp;
+
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Requests the proxy cannot route get a clear JSON answer, never an HTML page, and never reach the server. */
+class McpBadRequestTest {
+
+    private McpHarness harness;
+
+    @BeforeEach
+    void start() {
+        harness = McpHarness.start("server: { maxBodySize: 1KB }\n" + McpHarness.CONFIG.replace("server: { port: 0 }\n", ""));
+    }
+
+    @AfterEach
+    void stop() {
+        harness.close();
+    }
+
+    @Test
+    void aBodyThatIsNotJsonRpcIsAParseError() {
+        HttpResponse<String> answer = raw("POST", "not json");
+
+        assertThat(answer.statusCode()).isEqualTo(400);
+        JsonObject error = new JsonObject(answer.body()).getJsonObject("error");
+        assertThat(error.getInteger("code")).isEqualTo(-32700);
+        assertThat(error.getJsonObject("data").getString("type")).isEqualTo("invalid_request");
+        assertThat(harness.mcp.requests()).isEmpty();
+    }
+
+    @Test
+    void aBodyOverTheLimitIsRequestTooLarge() {
+        HttpResponse<String> answer = raw("POST", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"pad\":\"" + "x".repeat(2048) + "\"}");
+
+        assertThat(answer.statusCode()).isEqualTo(413);
+        assertThat(new JsonObject(answer.body()).getJsonObject("error").getString("type")).isEqualTo("request_too_large");
+        assertThat(harness.mcp.requests()).isEmpty();
+    }
+
+    @Test
+    void aMethodTheTransportDoesNotHaveIsAJson405() {
+        HttpResponse<String> answer = raw("PUT", "{}");
+
+        assertThat(answer.statusCode()).isEqualTo(405);
+        assertThat(new JsonObject(answer.body()).getJsonObject("error").getString("type")).isEqualTo("invalid_request");
+    }
+
+    private HttpResponse<String> raw(String method, String body) {
+        return harness.send(HttpRequest.newBuilder(URI.create(harness.gateway.baseUrl() + "/mcp/db"))
+                .header("content-type", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofString(body)).build());
+    }
+}
