@@ -7,6 +7,7 @@ import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.dialect.Usage;
 import io.agentfuse.gateway.dialect.responses.ResponsesResponseCodec;
 import io.agentfuse.gateway.dialect.responses.ResponsesStreamDecoder;
+import io.agentfuse.gateway.dialect.responses.ResponsesStreamEncoder;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.sse.SseParser;
 import io.agentfuse.gateway.testing.Await;
@@ -208,6 +209,11 @@ class ResponsesMockProviderTest {
         assertThat(streamed.last()).isEqualTo(
                 new StreamEvent.Error("server_error", "upstream stream ended before response.completed"));
         assertThat(streamed.neutral()).noneMatch(StreamEvent.Finish.class::isInstance);
+        // A relayed stream is ended with an error event that continues the provider's numbering.
+        JsonObject ending = new JsonObject(ResponsesStreamEncoder.errorEvent("server_error", "cut",
+                streamed.decoder().nextSequenceNumber()).data());
+        long lastRelayed = new JsonObject(streamed.wire().get(streamed.wire().size() - 1).data()).getLong("sequence_number");
+        assertThat(ending.getLong("sequence_number")).isEqualTo(lastRelayed + 1);
     }
 
     @Test

@@ -77,8 +77,12 @@ public final class ResponsesRequestParser {
             system.add(instructions);
         }
         List<ChatMessage> messages = ResponsesInputParser.parse(root, system, untranslatable);
-        if (messages.isEmpty() && STATEFUL.stream().noneMatch(root::has)) {
-            throw root.problem("input", "is required and must not be empty");
+        if (!root.has("input") && STATEFUL.stream().noneMatch(root::has)) {
+            throw root.problem("input", "is required");
+        }
+        if (messages.isEmpty() && untranslatable.isEmpty()) {
+            // Only a same-dialect route could make sense of it, and only through stored state.
+            throw root.problem("input", "must contain at least one message");
         }
         List<ToolDefinition> tools = parseTools(root, untranslatable);
         ToolChoice toolChoice = parseToolChoice(root, untranslatable);

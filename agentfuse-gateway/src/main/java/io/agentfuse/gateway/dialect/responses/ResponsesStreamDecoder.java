@@ -48,6 +48,7 @@ public final class ResponsesStreamDecoder implements StreamDecoder {
     private boolean started;
     private boolean finished;
     private Usage usage = Usage.ZERO;
+    private long nextSequenceNumber;
 
     /** A tool call being streamed: its neutral index, and whether arguments have arrived. */
     private static final class ToolCall {
@@ -74,6 +75,9 @@ public final class ResponsesStreamDecoder implements StreamDecoder {
             return fail(SERVER_ERROR, "upstream sent a stream event that is not a JSON object");
         }
         AnswerReader reader = AnswerReader.root(data);
+        if (data.getValue("sequence_number") instanceof Number number) {
+            nextSequenceNumber = Math.max(nextSequenceNumber, number.longValue() + 1);
+        }
         String type = data.getValue("type") instanceof String t ? t : event.event() == null ? "" : event.event();
         try {
             return decode(type, reader);
@@ -95,6 +99,14 @@ public final class ResponsesStreamDecoder implements StreamDecoder {
     @Override
     public Usage usage() {
         return usage;
+    }
+
+    /**
+     * The sequence number that follows the highest one seen (0 before any): what an error event
+     * added to a relayed stream must carry, see {@link ResponsesStreamEncoder#errorEvent}.
+     */
+    public long nextSequenceNumber() {
+        return nextSequenceNumber;
     }
 
     private List<StreamEvent> decode(String type, AnswerReader data) {

@@ -25,8 +25,8 @@ import java.util.List;
  *       {@code response.output_item.done};</li>
  *   <li>{@link StreamEvent.Finish}: {@code response.completed} (or {@code response.incomplete} when
  *       the answer was cut by length or a content filter) with the whole response and its usage;</li>
- *   <li>{@link StreamEvent.Error}: an {@code error} event, followed by {@code response.failed}
- *       when the response had begun.</li>
+ *   <li>{@link StreamEvent.Error}: an {@code error} event ({@link #errorEvent}), followed by
+ *       {@code response.failed} when the response had begun — the order OpenAI uses.</li>
  * </ul>
  * Items are numbered by {@code output_index} in the order they open; item ids are derived from
  * the response id, so the same stream always encodes the same way.
@@ -89,8 +89,7 @@ public final class ResponsesStreamEncoder implements StreamEncoder {
                     new JsonObject().put("response", response)));
         } else {
             StreamEvent.Error error = (StreamEvent.Error) event;
-            out.add(event("error", new JsonObject().put("code", error.type()).put("message", error.message())
-                    .put("param", null)));
+            out.add(errorEvent(error.type(), error.message(), sequence++));
             if (started) {
                 JsonObject response = response("failed", null).put("error",
                         new JsonObject().put("code", error.type()).put("message", error.message()));
@@ -98,6 +97,20 @@ public final class ResponsesStreamEncoder implements StreamEncoder {
             }
         }
         return out;
+    }
+
+    /**
+     * The {@code error} event that reports a failure as event number {@code sequenceNumber} — also
+     * for a same-dialect stream that was relayed as received and broke, whose next number
+     * {@link ResponsesStreamDecoder#nextSequenceNumber()} knows. It carries the error twice: as
+     * the documented top-level {@code code}/{@code message}, and nested in {@code error} as
+     * OpenAI sends it (the nested form is what makes the OpenAI SDKs raise).
+     */
+    public static SseEvent errorEvent(String type, String message, long sequenceNumber) {
+        JsonObject error = new JsonObject().put("type", type).put("code", type).put("message", message).put("param", null);
+        JsonObject data = new JsonObject().put("type", "error").put("sequence_number", sequenceNumber)
+                .put("code", type).put("message", message).put("param", null).put("error", error);
+        return SseEvent.named("error", data.encode());
     }
 
     private void start(List<SseEvent> out, String upstreamId, String upstreamModel) {

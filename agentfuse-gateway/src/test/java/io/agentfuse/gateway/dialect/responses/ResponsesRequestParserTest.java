@@ -230,7 +230,9 @@ class ResponsesRequestParserTest {
         assertThatThrownBy(() -> ResponsesRequestParser.parse(new JsonObject().put("input", "Hi")))
                 .isInstanceOf(InvalidRequestException.class).hasMessage("model is required");
         assertThatThrownBy(() -> ResponsesRequestParser.parse(new JsonObject().put("model", "m")))
-                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("input is required");
+                .isInstanceOf(InvalidRequestException.class).hasMessage("input is required");
+        assertThatThrownBy(() -> ResponsesRequestParser.parse(request(new JsonArray())))
+                .isInstanceOf(InvalidRequestException.class).hasMessage("input must contain at least one message");
         assertThatThrownBy(() -> ResponsesRequestParser.parse(request(42)))
                 .isInstanceOf(InvalidRequestException.class)
                 .hasMessage("input must be a string or an array of input items");

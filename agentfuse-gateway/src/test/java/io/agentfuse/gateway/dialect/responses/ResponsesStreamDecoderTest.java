@@ -158,6 +158,28 @@ class ResponsesStreamDecoderTest {
     }
 
     @Test
+    void readsTheNestedErrorThatOpenAiSends() {
+        SseEvent openAiError = SseEvent.named("error", new JsonObject().put("type", "error").put("sequence_number", 2)
+                .put("error", new JsonObject().put("code", "unknown-error").put("message", "Foobar").put("param", null))
+                .encode());
+
+        List<StreamEvent> decoded = decode(List.of(created(), openAiError));
+
+        assertThat(decoded.get(decoded.size() - 1)).isEqualTo(new StreamEvent.Error("unknown-error", "Foobar"));
+    }
+
+    @Test
+    void knowsTheSequenceNumberThatAnAddedErrorEventMustCarry() {
+        assertThat(decoder.nextSequenceNumber()).isZero();
+        decode(List.of(SseEvent.named("response.created", new JsonObject().put("type", "response.created")
+                        .put("sequence_number", 0).put("response", response("in_progress")).encode()),
+                SseEvent.named("response.in_progress", new JsonObject().put("type", "response.in_progress")
+                        .put("sequence_number", 1).put("response", response("in_progress")).encode())));
+
+        assertThat(decoder.nextSequenceNumber()).isEqualTo(2);
+    }
+
+    @Test
     void anEventThatIsNotJsonFailsTheStream() {
         List<StreamEvent> decoded = decode(List.of(created(), SseEvent.named("response.output_text.delta", "{\"type\":")));
 

@@ -158,6 +158,18 @@ class ResponsesStreamEncoderTest {
     }
 
     @Test
+    void theErrorEventCarriesTheErrorAtTopLevelAndNestedAsOpenAiSendsIt() {
+        JsonObject error = new JsonObject(ResponsesStreamEncoder.errorEvent("timeout", "idle for 75 s", 41).data());
+
+        assertThat(error.getString("type")).isEqualTo("error");
+        assertThat(error.getLong("sequence_number")).isEqualTo(41L);
+        assertThat(error.getString("code")).isEqualTo("timeout");
+        assertThat(error.getString("message")).isEqualTo("idle for 75 s");
+        assertThat(error.getJsonObject("error").getString("code")).isEqualTo("timeout");
+        assertThat(error.getJsonObject("error").getString("message")).isEqualTo("idle for 75 s");
+    }
+
+    @Test
     void aFailureBeforeTheStartIsOneErrorEvent() {
         List<SseEvent> events = encode(new StreamEvent.Error("timeout", "no first token in 10 s"));
 
