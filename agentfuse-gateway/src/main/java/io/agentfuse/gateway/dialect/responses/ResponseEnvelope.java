@@ -5,6 +5,8 @@ import io.agentfuse.gateway.dialect.Usage;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.util.List;
+
 /**
  * The one place that writes the Responses API's {@code response} object and its output items,
  * for the complete answer ({@link ResponsesResponseCodec}) and for every event of a stream
@@ -26,7 +28,28 @@ import io.vertx.core.json.JsonObject;
  */
 final class ResponseEnvelope {
 
+    /** The request fields a response object repeats. */
+    private static final List<String> ECHOED = List.of("instructions", "max_output_tokens", "metadata",
+            "parallel_tool_calls", "reasoning", "temperature", "text", "tool_choice", "tools", "top_p", "user");
+
     private ResponseEnvelope() {
+    }
+
+    /**
+     * The fields of a Responses request that its response objects repeat, copied — without the
+     * conversation, which can be large and is never repeated. {@code null} gives an empty object.
+     */
+    static JsonObject echo(JsonObject request) {
+        JsonObject echo = new JsonObject();
+        if (request != null) {
+            for (String field : ECHOED) {
+                Object value = request.getValue(field);
+                if (value != null) {
+                    echo.put(field, value instanceof JsonObject o ? o.copy() : value instanceof JsonArray a ? a.copy() : value);
+                }
+            }
+        }
+        return echo;
     }
 
     /** A Responses id for an upstream answer id ({@code msg_01…} becomes {@code resp_msg_01…}). */
@@ -65,12 +88,11 @@ final class ResponseEnvelope {
     /**
      * A {@code response} object.
      *
-     * @param request the caller's Responses request, for the echoed fields, or {@code null}
-     * @param usage   the tokens, or {@code null} while the answer is running
+     * @param usage the tokens, or {@code null} while the answer is running
+     * @param echo  the caller's settings to repeat, from {@link #echo}
      */
     static JsonObject response(String id, String model, long createdAt, String status, JsonArray output,
-                               Usage usage, JsonObject request) {
-        JsonObject echo = request == null ? new JsonObject() : request;
+                               Usage usage, JsonObject echo) {
         return new JsonObject()
                 .put("id", id)
                 .put("object", "response")

@@ -123,7 +123,7 @@ public final class ResponsesResponseCodec {
             }
         }
         JsonObject body = ResponseEnvelope.response(id, response.model(), response.created(),
-                ResponseEnvelope.status(response.finishReason()), output, response.usage(), request);
+                ResponseEnvelope.status(response.finishReason()), output, response.usage(), ResponseEnvelope.echo(request));
         return body.put("incomplete_details", ResponseEnvelope.incompleteDetails(response.finishReason()));
     }
 

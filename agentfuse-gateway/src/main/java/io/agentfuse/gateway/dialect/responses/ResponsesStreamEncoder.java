@@ -40,7 +40,7 @@ import java.util.List;
  */
 public final class ResponsesStreamEncoder implements StreamEncoder {
 
-    private final JsonObject request;
+    private final JsonObject echo;
     private final long createdAt;
     private final JsonArray output = new JsonArray();
     private long sequence;
@@ -54,7 +54,7 @@ public final class ResponsesStreamEncoder implements StreamEncoder {
      * @param createdAt the response's {@code created_at}, epoch seconds
      */
     public ResponsesStreamEncoder(JsonObject request, long createdAt) {
-        this.request = request == null ? null : request.copy();
+        this.echo = ResponseEnvelope.echo(request);
         this.createdAt = createdAt;
     }
 
@@ -159,7 +159,7 @@ public final class ResponsesStreamEncoder implements StreamEncoder {
     }
 
     private JsonObject response(String status, Usage usage) {
-        return ResponseEnvelope.response(id, model, createdAt, status, output.copy(), usage, request);
+        return ResponseEnvelope.response(id, model, createdAt, status, output.copy(), usage, echo);
     }
 
     private SseEvent itemEvent(String type, JsonObject item) {

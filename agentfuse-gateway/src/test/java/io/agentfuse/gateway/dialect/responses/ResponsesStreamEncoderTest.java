@@ -64,6 +64,7 @@ class ResponsesStreamEncoderTest {
         assertThat(response.getString("model")).isEqualTo("claude-haiku-4-5");
         assertThat(response.getLong("created_at")).isEqualTo(1_700_000_000L);
         assertThat(response.getString("instructions")).isEqualTo("Be brief.");
+        assertThat(response.containsKey("input")).as("the conversation is never repeated").isFalse();
         assertThat(response.getJsonArray("output")).isEmpty();
         assertThat(response.getValue("usage")).isNull();
     }
