@@ -131,23 +131,26 @@ public final class ResponsesStreamDecoder implements StreamDecoder {
             case "response.function_call_arguments.done" -> arguments(out, data, data.string("arguments"), false);
             case "response.completed", "response.incomplete" -> finish(out, data.object("response"));
             case "response.failed" -> {
-                AnswerReader error = data.object("response").optionalObject("error");
-                return fail(error == null || error.optionalString("code") == null ? SERVER_ERROR : error.optionalString("code"),
-                        error == null || error.optionalString("message") == null ? "upstream response failed"
-                                : error.optionalString("message"));
+                return providerError(data.object("response").optionalObject("error"), "upstream response failed");
             }
             case "error" -> {
-                AnswerReader error = data.has("error") ? data.object("error") : data;
-                String code = error.optionalString("code") != null ? error.optionalString("code") : error.optionalString("type");
-                String message = error.optionalString("message");
-                return fail(code == null || "error".equals(code) ? SERVER_ERROR : code,
-                        message == null ? "upstream stream error" : message);
+                // OpenAI nests the error; the documented event has it at top level.
+                return providerError(data.has("error") ? data.object("error") : data, "upstream stream error");
             }
             default -> {
                 // content_part.*, output_text.done, reasoning, built-in tool and future events carry nothing new.
             }
         }
         return out;
+    }
+
+    private List<StreamEvent> providerError(AnswerReader error, String fallbackMessage) {
+        String code = error == null ? null : error.optionalString("code");
+        if (code == null && error != null && !"error".equals(error.optionalString("type"))) {
+            code = error.optionalString("type");
+        }
+        String message = error == null ? null : error.optionalString("message");
+        return fail(code == null ? SERVER_ERROR : code, message == null ? fallbackMessage : message);
     }
 
     private void start(List<StreamEvent> out, AnswerReader response) {
