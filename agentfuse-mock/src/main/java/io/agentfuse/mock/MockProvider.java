@@ -18,8 +18,9 @@ import java.util.Objects;
 
 /**
  * A real HTTP server that fakes both an OpenAI ({@code POST /v1/chat/completions} and
- * {@code POST /v1/responses}) and an Anthropic ({@code POST /v1/messages}) upstream, scriptable over HTTP, so that the gateway's
- * breakers, retries, timeouts and fallbacks can be shown and tested without real providers.
+ * {@code POST /v1/responses}) and an Anthropic ({@code POST /v1/messages}) upstream,
+ * scriptable over HTTP, so that the gateway's breakers, retries, timeouts and fallbacks can be
+ * shown and tested without real providers.
  *
  * <p>Each provider request takes the next {@link MockStep} (see {@link MockScript} for the
  * order: per model, per path, then shared queue) and is answered in its path's dialect,
