@@ -17,9 +17,10 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A real HTTP server that fakes both an OpenAI ({@code POST /v1/chat/completions}) and an
- * Anthropic ({@code POST /v1/messages}) upstream, scriptable over HTTP, so that the gateway's
- * breakers, retries, timeouts and fallbacks can be shown and tested without real providers.
+ * A real HTTP server that fakes both an OpenAI ({@code POST /v1/chat/completions} and
+ * {@code POST /v1/responses}) and an Anthropic ({@code POST /v1/messages}) upstream,
+ * scriptable over HTTP, so that the gateway's breakers, retries, timeouts and fallbacks can be
+ * shown and tested without real providers.
  *
  * <p>Each provider request takes the next {@link MockStep} (see {@link MockScript} for the
  * order: per model, per path, then shared queue) and is answered in its path's dialect,
@@ -53,12 +54,15 @@ public final class MockProvider {
     public static final String OPENAI_PATH = "/v1/chat/completions";
     /** Path of the Anthropic Messages endpoint. */
     public static final String ANTHROPIC_PATH = "/v1/messages";
+    /** Path of the OpenAI Responses endpoint. */
+    public static final String RESPONSES_PATH = "/v1/responses";
 
     private final Vertx vertx;
     private final MockScript script = new MockScript();
     private final RequestJournal journal = new RequestJournal();
     private final MockDialect openAi = new OpenAiMockDialect();
     private final MockDialect anthropic = new AnthropicMockDialect();
+    private final MockDialect responses = new ResponsesMockDialect();
     private HttpServer server;
 
     private MockProvider(Vertx vertx) {
@@ -148,6 +152,7 @@ public final class MockProvider {
         router.route().handler(BodyHandler.create(false));
         router.post(OPENAI_PATH).handler(ctx -> answer(ctx, openAi));
         router.post(ANTHROPIC_PATH).handler(ctx -> answer(ctx, anthropic));
+        router.post(RESPONSES_PATH).handler(ctx -> answer(ctx, responses));
         router.post("/_mock/script").handler(this::appendScript);
         router.post("/_mock/default").handler(ctx -> control(ctx, () -> {
             script.defaultStep(MockStep.fromJson(ctx.body().asJsonObject()));

@@ -1,0 +1,170 @@
+package io.agentfuse.gateway.dialect.responses;
+
+import io.agentfuse.gateway.dialect.ChatMessage;
+import io.agentfuse.gateway.dialect.ChatMessage.Role;
+import io.agentfuse.gateway.dialect.ContentPart;
+import io.agentfuse.gateway.dialect.FieldReader;
+import io.vertx.core.json.JsonArray;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads a Responses request's {@code input} — a string, or a list of items — into neutral
+ * messages, for {@link ResponsesRequestParser}.
+ *
+ * <p>Items follow each other as turns; a {@code function_call} joins the assistant message before
+ * it and a {@code function_call_output} the tool results before it, so that one assistant turn
+ * with text and calls stays one turn. System and developer messages go to the system prompt.
+ * Stateless.
+ */
+final class ResponsesInputParser {
+
+    private ResponsesInputParser() {
+    }
+
+    /** The conversation; system text is appended to {@code system}, untranslatable parts to {@code untranslatable}. */
+    static List<ChatMessage> parse(FieldReader root, List<String> system, List<String> untranslatable) {
+        Object input = root.value("input");
+        List<ChatMessage> messages = new ArrayList<>();
+        if (input == null) {
+            return messages;
+        }
+        if (input instanceof String text) {
+            messages.add(new ChatMessage(Role.USER, List.of(new ContentPart.Text(text))));
+            return messages;
+        }
+        if (!(input instanceof JsonArray items)) {
+            throw root.problem("input", "must be a string or an array of input items");
+        }
+        for (int i = 0; i < items.size(); i++) {
+            FieldReader item = root.objectAt("input", i);
+            String type = item.optionalString("type");
+            if (type == null && item.has("role")) {
+                type = "message";
+            }
+            if (type == null) {
+                throw item.problem("type", "is required for items that are not messages");
+            }
+            switch (type) {
+                case "message" -> message(item, messages, system, untranslatable);
+                case "function_call" -> append(messages, Role.ASSISTANT, new ContentPart.ToolCall(
+                        item.requiredString("call_id"), item.requiredString("name"), item.requiredString("arguments")));
+                case "function_call_output" -> append(messages, Role.USER, new ContentPart.ToolResult(
+                        item.requiredString("call_id"), output(item, untranslatable), false));
+                case "reasoning" -> {
+                    // Earlier reasoning is the provider's own trace; another model cannot use it.
+                }
+                case "item_reference" -> untranslatable.add(item.path("type")
+                        + " 'item_reference' items (they need the provider's stored state)");
+                default -> untranslatable.add(item.path("type") + " '" + type + "' items");
+            }
+        }
+        return messages;
+    }
+
+    private static void message(FieldReader item, List<ChatMessage> messages, List<String> system,
+                                List<String> untranslatable) {
+        String role = item.requiredString("role");
+        switch (role) {
+            case "system", "developer" -> system.add(systemText(item));
+            case "user" -> messages.add(new ChatMessage(Role.USER, parts(item, untranslatable)));
+            case "assistant" -> {
+                for (ContentPart part : parts(item, untranslatable)) {
+                    append(messages, Role.ASSISTANT, part);
+                }
+            }
+            default -> throw item.problem("role",
+                    "must be one of user, assistant, system, developer, but was \"" + role + "\"");
+        }
+    }
+
+    private static List<ContentPart> parts(FieldReader item, List<String> untranslatable) {
+        Object content = item.value("content");
+        if (content instanceof String text) {
+            return List.of(new ContentPart.Text(text));
+        }
+        if (!(content instanceof JsonArray array)) {
+            throw item.problem("content", "is required and must be a string or an array of content parts");
+        }
+        List<ContentPart> parts = new ArrayList<>();
+        for (int i = 0; i < array.size(); i++) {
+            FieldReader part = item.objectAt("content", i);
+            String type = part.requiredString("type");
+            switch (type) {
+                case "input_text", "output_text" -> parts.add(new ContentPart.Text(part.requiredString("text")));
+                case "refusal" -> parts.add(new ContentPart.Text(part.requiredString("refusal")));
+                case "input_image" -> {
+                    String url = part.optionalString("image_url");
+                    if (url != null) {
+                        parts.add(new ContentPart.Image(url));
+                    } else {
+                        untranslatable.add(part.path("type") + " 'input_image' parts without an image_url");
+                    }
+                }
+                default -> untranslatable.add(part.path("type") + " '" + type + "' parts");
+            }
+        }
+        return parts;
+    }
+
+    private static String systemText(FieldReader item) {
+        Object content = item.value("content");
+        if (content instanceof String text) {
+            return text;
+        }
+        if (!(content instanceof JsonArray array)) {
+            throw item.problem("content", "is required and must be a string or an array of input_text parts");
+        }
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < array.size(); i++) {
+            FieldReader part = item.objectAt("content", i);
+            String type = part.requiredString("type");
+            if (!"input_text".equals(type)) {
+                throw part.problem("type", "must be \"input_text\" in a system or developer message, but was \""
+                        + type + "\"");
+            }
+            text.append(part.requiredString("text"));
+        }
+        return text.toString();
+    }
+
+    /** The output of a function call as text; non-text pieces cannot be carried over. */
+    private static String output(FieldReader item, List<String> untranslatable) {
+        Object output = item.value("output");
+        if (output instanceof String text) {
+            return text;
+        }
+        if (!(output instanceof JsonArray array)) {
+            throw item.problem("output", "is required and must be a string or an array of content parts");
+        }
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < array.size(); i++) {
+            FieldReader part = item.objectAt("output", i);
+            String type = part.requiredString("type");
+            if ("input_text".equals(type)) {
+                text.append(part.requiredString("text"));
+            } else {
+                untranslatable.add(part.path("type") + " '" + type + "' inside a function_call_output");
+            }
+        }
+        return text.toString();
+    }
+
+    /**
+     * Adds {@code part} to the last message when it is a turn of {@code role} that the part may
+     * join (tool calls join assistant turns; tool results join turns of tool results only).
+     */
+    private static void append(List<ChatMessage> messages, Role role, ContentPart part) {
+        ChatMessage last = messages.isEmpty() ? null : messages.get(messages.size() - 1);
+        boolean joins = last != null && last.role() == role
+                && (role == Role.ASSISTANT || last.content().stream().allMatch(ContentPart.ToolResult.class::isInstance));
+        if (!joins) {
+            messages.add(new ChatMessage(role, List.of(part)));
+            return;
+        }
+        List<ContentPart> content = new ArrayList<>(last.content());
+        content.add(part);
+        messages.set(messages.size() - 1, new ChatMessage(role, content));
+    }
+}

@@ -1,0 +1,210 @@
+package io.agentfuse.gateway.dialect.responses;
+
+import io.agentfuse.gateway.dialect.FinishReason;
+import io.agentfuse.gateway.dialect.StreamDecoder;
+import io.agentfuse.gateway.dialect.StreamEvent;
+import io.agentfuse.gateway.dialect.Usage;
+import io.agentfuse.gateway.sse.SseEvent;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decodes the Responses API's SSE events into neutral events — for translating a Responses
+ * stream into another dialect, and for checking a same-dialect stream and reading its usage.
+ *
+ * <ul>
+ *   <li>{@code response.created} is the {@link StreamEvent.Start};</li>
+ *   <li>{@code response.output_text.delta} and {@code response.refusal.delta} are text;</li>
+ *   <li>a {@code function_call} item ({@code response.output_item.added}) starts a tool call,
+ *       numbered from 0; {@code response.function_call_arguments.delta} carries its arguments
+ *       (when a provider sends only {@code .done} or the finished item, those arguments count);</li>
+ *   <li>{@code response.completed} and {@code response.incomplete} are the {@link StreamEvent.Finish},
+ *       with the usage of the response they carry;</li>
+ *   <li>{@code response.failed} and {@code error} are a {@link StreamEvent.Error}, with the
+ *       provider's error code as type ({@code server_error} when it gave none);</li>
+ *   <li>events that are not JSON, or whose fields have the wrong types, fail the stream with a
+ *       message that names the event and the field; reasoning, built-in tool and other events
+ *       are skipped.</li>
+ * </ul>
+ *
+ * <p>Not thread-safe: one decoder per upstream stream, fed in order.
+ *
+ * <pre>{@code
+ * StreamDecoder decoder = new ResponsesStreamDecoder();
+ * parser = new SseParser(event -> decoder.decode(event).forEach(relay::onEvent));
+ * }</pre>
+ */
+public final class ResponsesStreamDecoder implements StreamDecoder {
+
+    private static final String SERVER_ERROR = "server_error";
+
+    private final Map<String, ToolCall> toolCalls = new HashMap<>();
+    private boolean started;
+    private boolean finished;
+    private Usage usage = Usage.ZERO;
+    private long nextSequenceNumber;
+
+    /** A tool call being streamed: its neutral index, and whether arguments have arrived. */
+    private static final class ToolCall {
+        final int index;
+        boolean hasArguments;
+
+        ToolCall(int index) {
+            this.index = index;
+        }
+    }
+
+    @Override
+    public List<StreamEvent> decode(SseEvent event) {
+        if (finished) {
+            return List.of();
+        }
+        Object parsed;
+        try {
+            parsed = Json.decodeValue(event.data());
+        } catch (DecodeException e) {
+            return fail(SERVER_ERROR, "upstream sent a stream event that is not JSON");
+        }
+        if (!(parsed instanceof JsonObject data)) {
+            return fail(SERVER_ERROR, "upstream sent a stream event that is not a JSON object");
+        }
+        AnswerReader reader = AnswerReader.root(data);
+        if (data.getValue("sequence_number") instanceof Number number) {
+            nextSequenceNumber = Math.max(nextSequenceNumber, number.longValue() + 1);
+        }
+        String type = data.getValue("type") instanceof String t ? t : event.event() == null ? "" : event.event();
+        try {
+            return decode(type, reader);
+        } catch (MalformedAnswerException e) {
+            return fail(SERVER_ERROR, "upstream sent a malformed " + type + " event: " + e.getMessage());
+        }
+    }
+
+    @Override
+    public List<StreamEvent> end() {
+        return finished ? List.of() : fail(SERVER_ERROR, "upstream stream ended before response.completed");
+    }
+
+    @Override
+    public boolean finished() {
+        return finished;
+    }
+
+    @Override
+    public Usage usage() {
+        return usage;
+    }
+
+    /**
+     * The sequence number that follows the highest one seen (0 before any): what an error event
+     * added to a relayed stream must carry, see {@link ResponsesStreamEncoder#errorEvent}.
+     */
+    public long nextSequenceNumber() {
+        return nextSequenceNumber;
+    }
+
+    private List<StreamEvent> decode(String type, AnswerReader data) {
+        List<StreamEvent> out = new ArrayList<>(2);
+        switch (type) {
+            case "response.created", "response.in_progress", "response.queued" -> start(out, data.object("response"));
+            case "response.output_text.delta", "response.refusal.delta" -> {
+                start(out, null);
+                String delta = data.string("delta");
+                if (!delta.isEmpty()) {
+                    out.add(new StreamEvent.TextDelta(delta));
+                }
+            }
+            case "response.output_item.added", "response.output_item.done" -> {
+                start(out, null);
+                AnswerReader item = data.object("item");
+                if ("function_call".equals(item.string("type"))) {
+                    toolItem(out, itemKey(item.optionalString("id"), data), item);
+                }
+            }
+            case "response.function_call_arguments.delta" -> arguments(out, data, data.string("delta"), true);
+            case "response.function_call_arguments.done" -> arguments(out, data, data.string("arguments"), false);
+            case "response.completed", "response.incomplete" -> finish(out, data.object("response"));
+            case "response.failed" -> {
+                return providerError(data.object("response").optionalObject("error"), "upstream response failed");
+            }
+            case "error" -> {
+                // OpenAI nests the error; the documented event has it at top level.
+                return providerError(data.has("error") ? data.object("error") : data, "upstream stream error");
+            }
+            default -> {
+                // content_part.*, output_text.done, reasoning, built-in tool and future events carry nothing new.
+            }
+        }
+        return out;
+    }
+
+    private List<StreamEvent> providerError(AnswerReader error, String fallbackMessage) {
+        String code = error == null ? null : error.optionalString("code");
+        if (code == null && error != null && !"error".equals(error.optionalString("type"))) {
+            code = error.optionalString("type");
+        }
+        String message = error == null ? null : error.optionalString("message");
+        return fail(code == null ? SERVER_ERROR : code, message == null ? fallbackMessage : message);
+    }
+
+    private void start(List<StreamEvent> out, AnswerReader response) {
+        if (!started) {
+            started = true;
+            out.add(new StreamEvent.Start(response == null ? null : response.optionalString("id"),
+                    response == null ? null : response.optionalString("model"), Usage.ZERO));
+        }
+    }
+
+    /** A {@code function_call} item added or done: starts the call once, and counts arguments sent only here. */
+    private void toolItem(List<StreamEvent> out, String key, AnswerReader item) {
+        ToolCall call = toolCalls.get(key);
+        if (call == null) {
+            call = new ToolCall(toolCalls.size());
+            toolCalls.put(key, call);
+            out.add(new StreamEvent.ToolCallStart(call.index, item.string("call_id"), item.string("name")));
+        }
+        String arguments = item.optionalString("arguments");
+        if (!call.hasArguments && arguments != null && !arguments.isEmpty()) {
+            call.hasArguments = true;
+            out.add(new StreamEvent.ToolCallDelta(call.index, arguments));
+        }
+    }
+
+    private void arguments(List<StreamEvent> out, AnswerReader data, String arguments, boolean isDelta) {
+        String key = itemKey(data.optionalString("item_id"), data);
+        ToolCall call = toolCalls.get(key);
+        if (call == null) {
+            throw data.problem("item_id", "names no function_call item that was added before");
+        }
+        if ((isDelta || !call.hasArguments) && !arguments.isEmpty()) {
+            call.hasArguments = true;
+            out.add(new StreamEvent.ToolCallDelta(call.index, arguments));
+        }
+    }
+
+    private void finish(List<StreamEvent> out, AnswerReader response) {
+        start(out, response);
+        usage = ResponsesResponseCodec.usage(response.optionalObject("usage"));
+        AnswerReader incomplete = response.optionalObject("incomplete_details");
+        FinishReason reason = ResponseEnvelope.finishReason(response.string("status"),
+                incomplete == null ? null : incomplete.optionalString("reason"), !toolCalls.isEmpty());
+        finished = true;
+        out.add(new StreamEvent.Finish(reason, null, usage));
+    }
+
+    /** Items are matched by id; by output index when a provider leaves the id out. */
+    private static String itemKey(String itemId, AnswerReader data) {
+        return itemId != null ? itemId : "#" + data.count("output_index");
+    }
+
+    private List<StreamEvent> fail(String type, String message) {
+        finished = true;
+        return List.of(new StreamEvent.Error(type, message));
+    }
+}

@@ -1,0 +1,265 @@
+package io.agentfuse.gateway.dialect.responses;
+
+import io.agentfuse.gateway.dialect.ChatMessage;
+import io.agentfuse.gateway.dialect.ChatMessage.Role;
+import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.dialect.ContentPart;
+import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.dialect.InvalidRequestException;
+import io.agentfuse.gateway.dialect.ToolChoice;
+import io.agentfuse.gateway.dialect.UntranslatableException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ResponsesRequestParserTest {
+
+    private static JsonObject request(Object input) {
+        return new JsonObject().put("model", "gpt-4.1-mini").put("input", input);
+    }
+
+    private static JsonObject message(String role, Object content) {
+        return new JsonObject().put("type", "message").put("role", role).put("content", content);
+    }
+
+    private static JsonObject part(String type, String field, String value) {
+        return new JsonObject().put("type", type).put(field, value);
+    }
+
+    private static JsonObject weatherTool() {
+        return new JsonObject().put("type", "function").put("name", "get_weather").put("description", "Weather of a city")
+                .put("parameters", new JsonObject().put("type", "object").put("properties",
+                        new JsonObject().put("city", new JsonObject().put("type", "string"))))
+                .put("strict", true);
+    }
+
+    /** A tool-use conversation as an agent sends it on its second turn. */
+    private static JsonArray toolConversation() {
+        return new JsonArray()
+                .add(message("developer", "Be brief."))
+                .add(new JsonObject().put("role", "user").put("content", "Weather in Paris?"))
+                .add(new JsonObject().put("type", "reasoning").put("id", "rs_1").put("summary", new JsonArray())
+                        .put("encrypted_content", "opaque"))
+                .add(message("assistant", new JsonArray().add(part("output_text", "text", "Let me check."))))
+                .add(new JsonObject().put("type", "function_call").put("id", "fc_1").put("call_id", "call_1")
+                        .put("name", "get_weather").put("arguments", "{\"city\":\"Paris\"}"))
+                .add(new JsonObject().put("type", "function_call_output").put("call_id", "call_1").put("output", "18°C"));
+    }
+
+    @Test
+    void readsAStringInputAsOneUserMessage() {
+        ChatRequest parsed = ResponsesRequestParser.parse(request("Hello").put("instructions", "Answer in French."));
+
+        assertThat(parsed.dialect()).isEqualTo(Dialect.OPENAI);
+        assertThat(parsed.model()).isEqualTo("gpt-4.1-mini");
+        assertThat(parsed.system()).isEqualTo("Answer in French.");
+        assertThat(parsed.messages()).containsExactly(new ChatMessage(Role.USER, List.of(new ContentPart.Text("Hello"))));
+        assertThat(parsed.untranslatable()).isEmpty();
+        assertThat(parsed.stream()).isFalse();
+    }
+
+    @Test
+    void joinsInstructionsAndSystemMessagesIntoTheSystemPrompt() {
+        JsonArray input = new JsonArray().add(message("system", "Rule one."))
+                .add(message("developer", new JsonArray().add(part("input_text", "text", "Rule two."))))
+                .add(message("user", "Hi"));
+
+        ChatRequest parsed = ResponsesRequestParser.parse(request(input).put("instructions", "Be kind."));
+
+        assertThat(parsed.system()).isEqualTo("Be kind.\n\nRule one.\n\nRule two.");
+        assertThat(parsed.messages()).hasSize(1);
+    }
+
+    @Test
+    void readsTextAndImagePartsOfAUserMessage() {
+        JsonArray content = new JsonArray().add(part("input_text", "text", "What is this?"))
+                .add(part("input_image", "image_url", "https://example.com/cat.png").put("detail", "auto"));
+
+        ChatRequest parsed = ResponsesRequestParser.parse(request(new JsonArray().add(message("user", content))));
+
+        assertThat(parsed.messages().get(0).content()).containsExactly(new ContentPart.Text("What is this?"),
+                new ContentPart.Image("https://example.com/cat.png"));
+        assertThat(parsed.untranslatable()).isEmpty();
+    }
+
+    @Test
+    void readsFunctionCallsIntoTheAssistantTurnAndTheirOutputsAsToolResults() {
+        ChatRequest parsed = ResponsesRequestParser.parse(request(toolConversation()));
+
+        assertThat(parsed.system()).isEqualTo("Be brief.");
+        assertThat(parsed.messages()).containsExactly(
+                new ChatMessage(Role.USER, List.of(new ContentPart.Text("Weather in Paris?"))),
+                new ChatMessage(Role.ASSISTANT, List.of(new ContentPart.Text("Let me check."),
+                        new ContentPart.ToolCall("call_1", "get_weather", "{\"city\":\"Paris\"}"))),
+                new ChatMessage(Role.USER, List.of(new ContentPart.ToolResult("call_1", "18°C", false))));
+        assertThat(parsed.untranslatable()).isEmpty();
+    }
+
+    @Test
+    void keepsParallelFunctionCallOutputsInOneTurn() {
+        JsonArray input = new JsonArray().add(message("user", "Two cities"))
+                .add(new JsonObject().put("type", "function_call").put("call_id", "a").put("name", "w").put("arguments", "{}"))
+                .add(new JsonObject().put("type", "function_call").put("call_id", "b").put("name", "w").put("arguments", "{}"))
+                .add(new JsonObject().put("type", "function_call_output").put("call_id", "a").put("output", "1"))
+                .add(new JsonObject().put("type", "function_call_output").put("call_id", "b")
+                        .put("output", new JsonArray().add(part("input_text", "text", "2"))));
+
+        List<ChatMessage> messages = ResponsesRequestParser.parse(request(input)).messages();
+
+        assertThat(messages).hasSize(3);
+        assertThat(messages.get(1).content()).hasSize(2);
+        assertThat(messages.get(2).content()).containsExactly(new ContentPart.ToolResult("a", "1", false),
+                new ContentPart.ToolResult("b", "2", false));
+    }
+
+    @Test
+    void readsFlatFunctionToolsToolChoiceAndSampling() {
+        JsonObject body = request("Hi").put("tools", new JsonArray().add(weatherTool()))
+                .put("tool_choice", new JsonObject().put("type", "function").put("name", "get_weather"))
+                .put("parallel_tool_calls", false).put("max_output_tokens", 256).put("temperature", 0.5)
+                .put("top_p", 0.9).put("stream", true).put("user", "u-1")
+                .put("reasoning", new JsonObject().put("effort", "low")).put("store", false)
+                .put("metadata", new JsonObject().put("run", "7")).put("include", new JsonArray().add("reasoning.encrypted_content"));
+
+        ChatRequest parsed = ResponsesRequestParser.parse(body);
+
+        assertThat(parsed.tools()).hasSize(1);
+        assertThat(parsed.tools().get(0).name()).isEqualTo("get_weather");
+        assertThat(parsed.tools().get(0).description()).isEqualTo("Weather of a city");
+        assertThat(parsed.tools().get(0).parameters().getJsonObject("properties").containsKey("city")).isTrue();
+        assertThat(parsed.toolChoice()).isEqualTo(new ToolChoice(ToolChoice.Mode.TOOL, "get_weather", false));
+        assertThat(parsed.sampling().maxTokens()).isEqualTo(256);
+        assertThat(parsed.sampling().temperature()).isEqualTo(0.5);
+        assertThat(parsed.sampling().topP()).isEqualTo(0.9);
+        assertThat(parsed.stream()).isTrue();
+        assertThat(parsed.endUser()).isEqualTo("u-1");
+        assertThat(parsed.untranslatable()).isEmpty();
+    }
+
+    @Test
+    void readsStringToolChoices() {
+        for (String mode : List.of("auto", "required", "none")) {
+            ChatRequest parsed = ResponsesRequestParser.parse(request("Hi").put("tool_choice", mode));
+            assertThat(parsed.toolChoice().mode().name()).isEqualTo(mode.toUpperCase());
+        }
+    }
+
+    @Test
+    void listsEveryFieldThatNeedsTheProvidersStateOrTools() {
+        JsonObject body = request(new JsonArray().add(message("user", "Hi"))
+                        .add(new JsonObject().put("type", "item_reference").put("id", "msg_9")))
+                .put("previous_response_id", "resp_1").put("store", true)
+                .put("tools", new JsonArray().add(new JsonObject().put("type", "web_search")).add(weatherTool()))
+                .put("text", new JsonObject().put("format", new JsonObject().put("type", "json_schema")))
+                .put("include", new JsonArray().add("file_search_call.results"))
+                .put("brand_new_field", 1);
+
+        List<String> reasons = ResponsesRequestParser.parse(body).untranslatable();
+
+        assertThat(String.join("; ", reasons)).contains("previous_response_id", "store: true", "tools[0].type 'web_search'",
+                "input[1].type 'item_reference'", "text.format of type 'json_schema'", "include 'file_search_call.results'",
+                "brand_new_field");
+    }
+
+    @Test
+    void translatingAnUntranslatableRequestToAnthropicNamesTheField() {
+        ChatRequest parsed = ResponsesRequestParser.parse(request("Hi").put("previous_response_id", "resp_1"));
+
+        assertThatThrownBy(() -> ResponsesRequestWriter.translate(parsed, Dialect.ANTHROPIC, "claude-haiku-4-5"))
+                .isInstanceOf(UntranslatableException.class)
+                .hasMessageContaining("previous_response_id");
+    }
+
+    @Test
+    void forwardsTheOriginalBodyToAResponsesProviderWithOnlyTheModelChanged() {
+        JsonObject body = request("Hi").put("previous_response_id", "resp_1").put("store", true)
+                .put("tools", new JsonArray().add(new JsonObject().put("type", "web_search")))
+                .put("brand_new_field", new JsonObject().put("x", 1));
+
+        JsonObject forwarded = ResponsesRequestWriter.forward(ResponsesRequestParser.parse(body), "gpt-4.1");
+
+        assertThat(forwarded).isEqualTo(body.copy().put("model", "gpt-4.1"));
+    }
+
+    @Test
+    void translatesAToolConversationToAnthropicMessages() {
+        JsonObject body = request(toolConversation()).put("instructions", "Be kind.")
+                .put("tools", new JsonArray().add(weatherTool())).put("max_output_tokens", 100);
+
+        JsonObject anthropic = ResponsesRequestWriter.translate(ResponsesRequestParser.parse(body), Dialect.ANTHROPIC,
+                "claude-haiku-4-5");
+
+        assertThat(anthropic.getString("system")).isEqualTo("Be kind.\n\nBe brief.");
+        assertThat(anthropic.getInteger("max_tokens")).isEqualTo(100);
+        assertThat(anthropic.getJsonArray("tools").getJsonObject(0).getString("name")).isEqualTo("get_weather");
+        JsonArray messages = anthropic.getJsonArray("messages");
+        assertThat(messages).hasSize(3);
+        JsonArray assistant = messages.getJsonObject(1).getJsonArray("content");
+        assertThat(assistant.getJsonObject(1).getString("type")).isEqualTo("tool_use");
+        assertThat(assistant.getJsonObject(1).getJsonObject("input").getString("city")).isEqualTo("Paris");
+        JsonObject result = messages.getJsonObject(2).getJsonArray("content").getJsonObject(0);
+        assertThat(result.getString("type")).isEqualTo("tool_result");
+        assertThat(result.getString("tool_use_id")).isEqualTo("call_1");
+    }
+
+    @Test
+    void translatesToChatCompletionsForAProviderWithoutTheResponsesApi() {
+        JsonObject chat = ResponsesRequestWriter.translate(ResponsesRequestParser.parse(request(toolConversation())),
+                Dialect.OPENAI, "gpt-4o-mini");
+
+        JsonArray messages = chat.getJsonArray("messages");
+        assertThat(messages.getJsonObject(0).getString("role")).isEqualTo("system");
+        assertThat(messages.getJsonObject(2).getJsonArray("tool_calls").getJsonObject(0).getString("id")).isEqualTo("call_1");
+        assertThat(messages.getJsonObject(3).getString("role")).isEqualTo("tool");
+    }
+
+    @Test
+    void temperatureAboveOneCannotGoToAnthropic() {
+        List<String> reasons = ResponsesRequestParser.parse(request("Hi").put("temperature", 1.5)).untranslatable();
+
+        assertThat(reasons).anyMatch(reason -> reason.contains("temperature"));
+    }
+
+    @Test
+    void rejectsRequestsWithoutModelOrInputNamingTheField() {
+        assertThatThrownBy(() -> ResponsesRequestParser.parse(new JsonObject().put("input", "Hi")))
+                .isInstanceOf(InvalidRequestException.class).hasMessage("model is required");
+        assertThatThrownBy(() -> ResponsesRequestParser.parse(new JsonObject().put("model", "m")))
+                .isInstanceOf(InvalidRequestException.class).hasMessage("input is required");
+        assertThatThrownBy(() -> ResponsesRequestParser.parse(request(new JsonArray())))
+                .isInstanceOf(InvalidRequestException.class).hasMessage("input must contain at least one message");
+        assertThatThrownBy(() -> ResponsesRequestParser.parse(request(42)))
+                .isInstanceOf(InvalidRequestException.class)
+                .hasMessage("input must be a string or an array of input items");
+    }
+
+    @Test
+    void acceptsAMissingInputWhenThePreviousResponseCarriesTheConversation() {
+        ChatRequest parsed = ResponsesRequestParser.parse(new JsonObject().put("model", "m")
+                .put("previous_response_id", "resp_1"));
+
+        assertThat(parsed.messages()).isEmpty();
+        assertThat(parsed.untranslatable()).isNotEmpty();
+    }
+
+    @Test
+    void rejectsMalformedItemsNamingTheirPath() {
+        assertThatThrownBy(() -> ResponsesRequestParser.parse(request(new JsonArray().add(message("robot", "Hi")))))
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("input[0].role must be one of");
+        assertThatThrownBy(() -> ResponsesRequestParser.parse(request(new JsonArray()
+                .add(new JsonObject().put("type", "function_call").put("name", "w").put("arguments", "{}")))))
+                .isInstanceOf(InvalidRequestException.class).hasMessage("input[0].call_id is required");
+        assertThatThrownBy(() -> ResponsesRequestParser.parse(request("Hi")
+                .put("tools", new JsonArray().add(new JsonObject().put("type", "function")))))
+                .isInstanceOf(InvalidRequestException.class).hasMessage("tools[0].name is required");
+        assertThatThrownBy(() -> ResponsesRequestParser.parse(request("Hi").put("max_output_tokens", "many")))
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("max_output_tokens must be an integer");
+        assertThatThrownBy(() -> ResponsesRequestParser.parse(request("Hi").put("tool_choice", "sometimes")))
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("tool_choice must be");
+    }
+}
