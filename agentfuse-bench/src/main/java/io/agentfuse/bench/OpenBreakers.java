@@ -4,8 +4,8 @@ import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeExecutor;
 import dev.failsafe.Fallback;
 import dev.failsafe.function.CheckedSupplier;
-import io.agentfuse.core.CircuitOpen;
-import io.agentfuse.core.CircuitState;
+import io.agentfuse.core.breaker.Rejection;
+import io.agentfuse.core.breaker.CircuitState;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -30,9 +30,9 @@ public class OpenBreakers {
 
     final Supplier<String> call = () -> answer;
     final CheckedSupplier<String> checkedCall = () -> answer;
-    final Function<CircuitOpen, String> whenOpen = rejection -> fallback;
+    final Function<Rejection, String> whenOpen = rejection -> fallback;
 
-    io.agentfuse.core.CircuitBreaker agentfuse;
+    io.agentfuse.core.breaker.CircuitBreaker agentfuse;
     io.github.resilience4j.circuitbreaker.CircuitBreaker resilience4j;
     io.github.resilience4j.circuitbreaker.CircuitBreaker resilience4jTuned;
     Supplier<String> resilience4jCall;

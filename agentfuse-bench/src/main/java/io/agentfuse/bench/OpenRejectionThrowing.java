@@ -1,7 +1,7 @@
 package io.agentfuse.bench;
 
 import dev.failsafe.CircuitBreakerOpenException;
-import io.agentfuse.core.CircuitOpenException;
+import io.agentfuse.core.breaker.CircuitOpenException;
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public abstract class OpenRejectionToFallback {
 
-    /** agentfuse hands the shared {@code CircuitOpen} value to {@code whenOpen}. */
+    /** agentfuse hands the shared {@code Rejection} value to {@code whenOpen}. */
     @Benchmark
     public void agentfuse(OpenBreakers breakers, Blackhole blackhole) {
         blackhole.consume(breakers.agentfuse.execute(breakers.call, breakers.whenOpen));

@@ -4,7 +4,7 @@ import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeExecutor;
 import dev.failsafe.function.CheckedSupplier;
 import io.agentfuse.core.Guard;
-import io.agentfuse.core.RetryPolicy;
+import io.agentfuse.core.retry.RetryPolicy;
 import io.github.resilience4j.core.IntervalFunction;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;

@@ -1,5 +1,8 @@
 package io.agentfuse.core;
 
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.bulkhead.Bulkhead;
+
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;

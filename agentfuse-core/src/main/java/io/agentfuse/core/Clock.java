@@ -1,5 +1,7 @@
 package io.agentfuse.core;
 
+import io.agentfuse.core.breaker.CircuitBreaker;
+
 /**
  * The source of time for every agentfuse component.
  *

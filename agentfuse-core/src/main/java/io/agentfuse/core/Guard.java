@@ -1,5 +1,16 @@
 package io.agentfuse.core;
 
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitBreakerConfig;
+import io.agentfuse.core.breaker.CircuitOpenException;
+import io.agentfuse.core.bulkhead.Bulkhead;
+import io.agentfuse.core.bulkhead.BulkheadFullException;
+import io.agentfuse.core.fallback.FallbackChain;
+import io.agentfuse.core.retry.Jitter;
+import io.agentfuse.core.retry.RetryBudget;
+import io.agentfuse.core.retry.RetryPolicy;
+import io.agentfuse.core.timeout.Timeout;
+
 import io.agentfuse.core.event.RetryListener;
 
 import java.util.concurrent.CompletableFuture;
@@ -307,7 +318,8 @@ public final class Guard {
         return scheduler;
     }
 
-    OutcomeClassifier classifier() {
+    /** The classifier its attempts are judged by. */
+    public OutcomeClassifier classifier() {
         return classifier;
     }
 

@@ -1,5 +1,10 @@
 package io.agentfuse.core;
 
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.bulkhead.Bulkhead;
+import io.agentfuse.core.internal.Checks;
+import io.agentfuse.core.retry.RetryPolicy;
+
 import io.agentfuse.core.event.RetryListener;
 
 import java.time.Duration;

@@ -1,5 +1,7 @@
 package io.agentfuse.core;
 
+import io.agentfuse.core.timeout.CallTimeoutException;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

@@ -1,12 +1,12 @@
 package io.agentfuse.gateway.pipeline;
 
-import io.agentfuse.core.CircuitBreaker;
-import io.agentfuse.core.FallbackChain;
-import io.agentfuse.core.FallbackExhaustedException;
-import io.agentfuse.core.FallbackResult;
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.fallback.FallbackChain;
+import io.agentfuse.core.fallback.FallbackExhaustedException;
+import io.agentfuse.core.fallback.FallbackResult;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
-import io.agentfuse.core.StepFailure;
+import io.agentfuse.core.fallback.StepFailure;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.upstream.StreamTimeouts;
 import io.agentfuse.gateway.upstream.UpstreamClient;

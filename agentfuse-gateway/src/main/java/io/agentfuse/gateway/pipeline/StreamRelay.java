@@ -1,10 +1,10 @@
 package io.agentfuse.gateway.pipeline;
 
-import io.agentfuse.core.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Outcome;
-import io.agentfuse.core.StepFailure;
-import io.agentfuse.core.Trigger;
+import io.agentfuse.core.fallback.StepFailure;
+import io.agentfuse.core.breaker.Trigger;
 import io.agentfuse.gateway.dialect.DialectTranslator;
 import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.dialect.StreamTranslator;
