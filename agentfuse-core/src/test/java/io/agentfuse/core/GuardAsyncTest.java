@@ -259,7 +259,7 @@ class GuardAsyncTest {
                 .build();
         AttemptLog log = new AttemptLog(clock);
 
-        guard.executeAsync(log.failingAsyncWith(attempt -> new HttpStatusException(500, "attempt " + attempt, null, null)));
+        guard.executeAsync(log.failingAsyncWith(attempt -> HttpStatusException.builder(500).body("attempt " + attempt).build()));
         clock.advance(Duration.ofSeconds(6));
 
         assertThat(events).containsExactly(

@@ -231,7 +231,7 @@ class GuardTest {
                 })
                 .build();
 
-        catchThrowable(() -> guard.execute(log.failingWith(attempt -> new HttpStatusException(500, "#" + attempt, null, null))));
+        catchThrowable(() -> guard.execute(log.failingWith(attempt -> HttpStatusException.builder(500).body("#" + attempt).build())));
 
         assertThat(events).containsExactly(
                 "model:claude-sonnet-4 attempt 2 in 2000 ms after HTTP 500: #1",

@@ -61,7 +61,7 @@ class OutcomeClassifierTest {
 
         assertThat(OutcomeClassifier.ofStatus(503, anthropicBody)).isEqualTo(Outcome.OVERLOADED);
         assertThat(OutcomeClassifier.ofStatus(503, "Service OVERLOADED, try later")).isEqualTo(Outcome.OVERLOADED);
-        assertThat(classifier.classify(new HttpStatusException(503, anthropicBody, null, null)))
+        assertThat(classifier.classify(HttpStatusException.builder(503).body(anthropicBody).build()))
                 .isEqualTo(Outcome.OVERLOADED);
     }
 

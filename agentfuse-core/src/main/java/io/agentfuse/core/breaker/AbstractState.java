@@ -7,23 +7,55 @@ import java.util.Map;
 /**
  * One state of a {@link CircuitBreaker}: decides on permission and on recorded outcomes while it
  * is current. A state object is never reused: every transition installs a fresh one with a CAS,
- * so counters start clean and a late report on an old state does no harm.
+ * so counters start clean. Each state has its own {@link #stamp}, which is the permit it hands
+ * out: an outcome that comes back with another state's stamp belongs to an earlier state (a late
+ * answer, a written-off probe) and is not counted.
  */
 abstract class AbstractState {
 
     final CircuitBreaker breaker;
+    final long stamp;
 
     AbstractState(CircuitBreaker breaker) {
         this.breaker = breaker;
+        this.stamp = breaker.nextStamp();
     }
 
     abstract CircuitState kind();
 
-    /** Whether a call may proceed now; must be cheap. */
-    abstract boolean tryAcquire();
+    /**
+     * The permit for a call that may proceed now (the stamp of the state that let it through,
+     * which may be a successor this call installed), or {@link CircuitBreaker#NOT_PERMITTED}. Must be cheap.
+     */
+    abstract long tryAcquire();
 
-    /** Records the outcome of a call that was permitted (possibly under an earlier state). */
+    /** Records the outcome of a call that this state permitted. */
     abstract void record(Outcome outcome, long durationNanos, long retryAfterNanos);
+
+    /**
+     * Takes note of an outcome of a call permitted by an earlier state: it does not count, but a
+     * server's {@code Retry-After} may still extend an open time.
+     */
+    void recordLate(long retryAfterNanos) {
+    }
+
+    /** Whether outcomes are recorded at all (not in DISABLED). */
+    boolean records() {
+        return true;
+    }
+
+    /** The number this state's trip would be if it opened the breaker now. */
+    int nextTrip() {
+        return 1;
+    }
+
+    /**
+     * The state callers should see now: a due OPEN moves on to HALF_OPEN here, so a state read by
+     * an operator is never stale.
+     */
+    AbstractState current() {
+        return this;
+    }
 
     /** Gives back a permit for a call that was permitted but not made. */
     void release() {

@@ -1,21 +1,21 @@
 package io.agentfuse.core.breaker;
 
+import io.agentfuse.core.AttemptResult;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.ManualClock;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.RetryAfter;
-
 import io.agentfuse.core.event.CircuitBreakerListener;
 import io.agentfuse.core.event.StateTransition;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -29,19 +29,27 @@ import java.util.function.Supplier;
  *       DISABLED (see {@link CircuitState}). The first {@link Trigger} that fires opens the breaker
  *       and is its reason.</li>
  *   <li>Exactly one thread performs each transition (a CAS on the state), and each transition
- *       publishes exactly one {@link StateTransition}.</li>
+ *       publishes exactly one {@link StateTransition}; an operator action that leaves the state
+ *       as it was (forcing open a forced-open breaker) publishes nothing.</li>
+ *   <li>Every permit is a stamp ({@link #acquire()}): an outcome reported with the stamp of an
+ *       earlier state (a late answer, a written-off probe) is not counted, so HALF_OPEN counts
+ *       exactly its own probes. A long call (a stream) reports its final outcome with the permit it
+ *       started with.</li>
  *   <li>In CLOSED, a permission check is one volatile read and recording is lock-free; neither
  *       allocates. Rejection allocates nothing either: the {@link Rejection} value and the
- *       {@link CircuitOpenException} are made once per open period.</li>
- *   <li>Time comes only from the injected {@link Clock}.</li>
+ *       {@link CircuitOpenException} are made once per open period. Rejections are counted.</li>
+ *   <li>{@link #state()} is true when read: an OPEN breaker whose open time is over reports
+ *       HALF_OPEN without waiting for a call.</li>
+ *   <li>Time comes only from the injected {@link Clock}; durations are read from its
+ *       {@link Clock#coarse() coarse} view when every duration threshold is far coarser than its tick.</li>
  * </ul>
  *
- * <h2>Two ways to use it</h2>
+ * <h2>Ways to use it</h2>
  * Around a call: {@link #executeSupplier(Supplier)} (throws {@link CircuitOpenException}) or
- * {@link #execute(Supplier, Function)} (hands the rejection to a function instead). Or by hand,
- * when the call is asynchronous or measured elsewhere: {@link #tryAcquirePermission()}, then
- * exactly one of {@link #onSuccess}, {@link #onError}, {@link #onOutcome} or
- * {@link #releasePermission()}.
+ * {@link #tryExecute(Supplier)} (a typed {@link CallResult}, never throws a rejection). By hand,
+ * when the call is asynchronous or measured elsewhere: {@code long permit = }{@link #acquire()},
+ * then exactly one of {@link #onResult(long, AttemptResult)}, {@link #onOutcome(long, Outcome, long, long)}
+ * or {@link #release(long)} with that permit.
  *
  * <pre>{@code
  * CircuitBreaker breaker = CircuitBreaker.of("tool:search/web_search", CircuitBreakerConfig.builder()
@@ -54,6 +62,9 @@ import java.util.function.Supplier;
  * Thread-safe.
  */
 public final class CircuitBreaker {
+
+    /** The permit {@link #acquire()} returns when the call may not be made. */
+    public static final long NOT_PERMITTED = 0L;
 
     private static final VarHandle STATE;
 
@@ -68,22 +79,30 @@ public final class CircuitBreaker {
     private final String name;
     private final CircuitBreakerConfig config;
     private final Clock clock;
+    private final Clock durationClock;
+    private final Clock openClock;
     private final long tokenLimit;
+    private final long slowCallNanos;
     private final long maxRetryAfterNanos;
     private final boolean triggersUseDuration;
-    private volatile AbstractState state;
+    private final AtomicLong stamps = new AtomicLong();
+    private final LongAdder rejections = new LongAdder();
     private final BreakerListeners listeners = new BreakerListeners();
+    private final Transitions transitions = new Transitions(this);
+    private volatile AbstractState state;
 
     private CircuitBreaker(String name, CircuitBreakerConfig config, Clock clock) {
         this.name = Objects.requireNonNull(name, "name");
         this.config = Objects.requireNonNull(config, "config");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.tokenLimit = config.triggers().stream()
-                .filter(Trigger.TokenOveruse.class::isInstance)
-                .mapToLong(trigger -> ((Trigger.TokenOveruse) trigger).maxTokensPerCall())
-                .findFirst().orElse(Long.MAX_VALUE);
-        this.triggersUseDuration = config.triggers().stream().anyMatch(trigger ->
-                trigger instanceof Trigger.ConsecutiveTimeouts || trigger instanceof Trigger.SlowCallRate);
+        this.tokenLimit = config.tokenLimit();
+        this.slowCallNanos = config.slowCallNanos();
+        this.triggersUseDuration = slowCallNanos != Long.MAX_VALUE;
+        // Durations and open times far above the coarse clock's tick are read from it: one
+        // volatile read instead of System.nanoTime(), which is most of what a guarded call costs.
+        long coarseEnough = 100 * clock.coarse().tickNanos();
+        this.durationClock = slowCallNanos >= coarseEnough && config.minWindowNanos() >= coarseEnough ? clock.coarse() : clock;
+        this.openClock = config.resetTimeout().toNanos() >= coarseEnough ? clock.coarse() : clock;
         this.maxRetryAfterNanos = config.maxRetryAfter().toNanos();
         this.state = new ClosedState(this, clock.nanoTime());
     }
@@ -98,132 +117,198 @@ public final class CircuitBreaker {
         return new CircuitBreaker(name, config, clock);
     }
 
-    // ---------------------------------------------------------------- calls
+    // ---------------------------------------------------------------- permits
 
-    /** Whether a call may be made now. If {@code true}, report exactly one outcome or release. */
-    public boolean tryAcquirePermission() {
+    /**
+     * A permit for one call, or {@link #NOT_PERMITTED}. Report exactly one outcome with it
+     * ({@link #onResult}, {@link #onOutcome(long, Outcome, long, long)}) or give it back ({@link #release(long)}).
+     */
+    public long acquire() {
         return state.tryAcquire();
     }
 
-    /** Like {@link #tryAcquirePermission()}, but throws when the call may not be made. */
-    public void acquirePermission() {
-        if (!state.tryAcquire()) {
+    /** Whether a call may be made now; prefer {@link #acquire()}, whose permit tells late answers apart. */
+    public boolean tryAcquirePermission() {
+        return state.tryAcquire() != NOT_PERMITTED;
+    }
+
+    /** Like {@link #acquire()}, but throws {@link CircuitOpenException} when the call may not be made. */
+    public long acquirePermission() {
+        long permit = state.tryAcquire();
+        if (permit == NOT_PERMITTED) {
             throw currentRejection().exception();
+        }
+        return permit;
+    }
+
+    /** Gives back {@code permit} for a call that was not made after all (e.g. a full bulkhead). */
+    public void release(long permit) {
+        AbstractState current = state;
+        if (current.stamp == permit) {
+            current.release();
         }
     }
 
-    /** Gives back a permission for a call that was not made after all (e.g. a full bulkhead). */
+    /** Gives back a permission of the current state; prefer {@link #release(long)}. */
     public void releasePermission() {
         state.release();
     }
 
-    /** Records a success that took {@code durationNanos} (or -1 if not measured). */
+    /** Records the attempt {@code result} of the call that got {@code permit}. */
+    public void onResult(long permit, AttemptResult result) {
+        record(permit, result.outcome(), result.durationNanos(), result.retryAfterNanos());
+    }
+
+    /**
+     * Records that the call that got {@code permit} ended as {@code outcome} after
+     * {@code durationNanos} (-1 if not measured) and asked to be left alone for
+     * {@code retryAfterNanos} ({@link RetryAfter#NONE} if not): if this opens the breaker, or it is
+     * open already, it stays open at least that long, up to {@code maxRetryAfter}.
+     */
+    public void onOutcome(long permit, Outcome outcome, long durationNanos, long retryAfterNanos) {
+        record(permit, outcome, durationNanos, retryAfterNanos);
+    }
+
+    /** Records a success of the call that got {@code permit}; over the token limit it is {@link Outcome#TOKEN_OVERUSE}. */
+    public void onSuccess(long permit, long durationNanos, long tokens) {
+        record(permit, tokens > tokenLimit ? Outcome.TOKEN_OVERUSE : Outcome.SUCCESS, durationNanos, RetryAfter.NONE);
+    }
+
+    /** Records a success against the current state; prefer {@link #onSuccess(long, long, long)}. */
     public void onSuccess(long durationNanos) {
-        record(Outcome.SUCCESS, durationNanos, 0L);
+        record(state.stamp, Outcome.SUCCESS, durationNanos, RetryAfter.NONE);
     }
 
-    /**
-     * Records a success that used {@code tokens} tokens; over the {@code tokenOveruse} limit it
-     * counts as {@link Outcome#TOKEN_OVERUSE}.
-     */
+    /** Records a success that used {@code tokens} against the current state; prefer the stamped form. */
     public void onSuccess(long durationNanos, long tokens) {
-        record(tokens > tokenLimit ? Outcome.TOKEN_OVERUSE : Outcome.SUCCESS, durationNanos, 0L);
+        onSuccess(state.stamp, durationNanos, tokens);
     }
 
-    /** Records a call that returned {@code result}, classified by the configured result rules. */
-    public void onResult(Object result, long durationNanos) {
-        record(config.classifier().classifyResult(result), durationNanos, 0L);
-    }
-
-    /** Records a call that threw {@code error}, classified by the configured classifier. */
+    /** Records a call that threw {@code error}, against the current state; prefer {@link #onResult}. */
     public void onError(Throwable error, long durationNanos) {
-        record(config.classifier().classify(error), durationNanos, retryAfterNanosOf(error));
+        record(state.stamp, config.classifier().classify(error), durationNanos, RetryAfter.ofError(error, clock.epochMillis()));
     }
 
-    /** Records a call that ended as {@code outcome}. */
+    /** Records {@code outcome} against the current state; prefer {@link #onOutcome(long, Outcome, long, long)}. */
     public void onOutcome(Outcome outcome, long durationNanos) {
-        record(outcome, durationNanos, 0L);
+        record(state.stamp, outcome, durationNanos, RetryAfter.NONE);
     }
 
-    /**
-     * Records a call that ended as {@code outcome} and asked to be left alone for
-     * {@code retryAfterNanos} (a {@code Retry-After}; 0 if none): if this opens the breaker, or it
-     * is open already, it stays open at least that long, up to {@code maxRetryAfter}.
-     */
+    /** Records {@code outcome} and a {@code Retry-After} against the current state; prefer the stamped form. */
     public void onOutcome(Outcome outcome, long durationNanos, long retryAfterNanos) {
-        record(outcome, durationNanos, retryAfterNanos);
+        record(state.stamp, outcome, durationNanos, retryAfterNanos);
     }
 
-    private void record(Outcome outcome, long durationNanos, long retryAfterNanos) {
-        state.record(outcome, durationNanos, Math.min(retryAfterNanos, maxRetryAfterNanos));
+    private void record(long permit, Outcome outcome, long durationNanos, long retryAfterNanos) {
+        AbstractState current = state;
+        if (!current.records()) {
+            return;
+        }
+        long hint = Math.min(Math.max(0L, retryAfterNanos), maxRetryAfterNanos);
+        if (current.stamp == permit) {
+            current.record(outcome, durationNanos, hint);
+        } else {
+            current.recordLate(hint);
+        }
         listeners.recorded(this, outcome, durationNanos);
     }
 
-    private long retryAfterNanosOf(Throwable error) {
-        return Math.max(0L, RetryAfter.ofError(error, clock.epochMillis()));
+    /**
+     * Keeps the breaker open for at least {@code retryAfterNanos} (capped by {@code maxRetryAfter}):
+     * opens it if it is CLOSED or HALF_OPEN, extends an OPEN one, leaves operator states alone. What a
+     * caller does when a server asks for a longer wait than it will make (DESIGN §4, wait or fall over).
+     */
+    public void holdOpen(long retryAfterNanos, String reason) {
+        long nanos = Math.min(Math.max(0L, retryAfterNanos), maxRetryAfterNanos);
+        AbstractState current = state;
+        if (current instanceof OpenState open) {
+            open.extendUntil(clock.nanoTime() + nanos);
+        } else if (current instanceof ClosedState || current instanceof HalfOpenState) {
+            transitions.trip(current, reason, nanos);
+        }
+    }
+
+    // ---------------------------------------------------------------- around a call
+
+    /** Runs {@code call} if permitted and records its outcome; throws {@link CircuitOpenException} if not. */
+    public <T> T executeSupplier(Supplier<T> call) {
+        return callAndRecord(acquirePermission(), call);
+    }
+
+    /** Like {@link #executeSupplier(Supplier)} for a call that throws checked exceptions. */
+    public <T> T executeCallable(Callable<T> call) throws Exception {
+        long permit = acquirePermission();
+        try {
+            return callAndRecord(permit, () -> {
+                try {
+                    return call.call();
+                } catch (Exception e) {
+                    throw new CheckedFailure(e);
+                }
+            });
+        } catch (CheckedFailure wrapped) {
+            throw (Exception) wrapped.getCause();
+        }
+    }
+
+    /** Carries a checked exception through {@link #callAndRecord}, which classifies its cause. */
+    private static final class CheckedFailure extends RuntimeException {
+        CheckedFailure(Exception cause) {
+            super(null, cause, false, false);
+        }
+    }
+
+    /** Runs {@code call} if permitted; otherwise returns what {@code whenOpen} makes of the rejection. */
+    public <T> T execute(Supplier<T> call, Function<? super Rejection, ? extends T> whenOpen) {
+        long permit = state.tryAcquire();
+        return permit == NOT_PERMITTED ? whenOpen.apply(currentRejection()) : callAndRecord(permit, call);
+    }
+
+    /** Runs {@code call} if permitted; the result is its answer or the rejection, typed, never thrown. */
+    public <T> CallResult<T> tryExecute(Supplier<T> call) {
+        long permit = state.tryAcquire();
+        return permit == NOT_PERMITTED ? currentRejection().asResult() : new CallResult.Answered<>(callAndRecord(permit, call));
+    }
+
+    private <T> T callAndRecord(long permit, Supplier<T> call) {
+        boolean timed = timesCalls();
+        long start = timed ? durationClock.nanoTime() : 0L;
+        T result;
+        try {
+            result = call.get();
+        } catch (RuntimeException | Error e) {
+            long elapsed = timed ? durationClock.nanoTime() - start : -1L;
+            Throwable cause = e instanceof CheckedFailure ? e.getCause() : e;
+            if (isInnerRejection(cause)) {
+                release(permit);
+            } else {
+                record(permit, config.classifier().classify(cause), elapsed, RetryAfter.ofError(cause, clock.epochMillis()));
+            }
+            throw e;
+        }
+        record(permit, config.classifier().classifyResult(result), timed ? durationClock.nanoTime() - start : -1L, RetryAfter.NONE);
+        return result;
     }
 
     /**
-     * Whether a call's duration would be used, by a trigger that judges durations or by a
-     * listener. Reading the clock twice is most of what a guarded call costs, so calls nobody
-     * times are recorded as not measured (-1).
+     * Whether {@code failure} is another breaker's rejection: the call was refused further in,
+     * which says nothing about the callee this breaker guards, so it is neither a failure nor a success.
+     */
+    public boolean isInnerRejection(Throwable failure) {
+        return failure instanceof CircuitOpenException open && open.rejection().breaker() != this;
+    }
+
+    /**
+     * Whether a call's duration would be used, by a trigger that judges durations or by a listener.
+     * Calls nobody times are recorded as not measured (-1).
      */
     public boolean timesCalls() {
         return triggersUseDuration || listeners.wantsRecordedCalls();
     }
 
-    private long elapsedSince(boolean timed, long start) {
-        return timed ? clock.nanoTime() - start : -1L;
-    }
-
-    /** Runs {@code call} if permitted and records its outcome; throws {@link CircuitOpenException} if not. */
-    public <T> T executeSupplier(Supplier<T> call) {
-        acquirePermission();
-        return callAndRecord(call);
-    }
-
-    /** Like {@link #executeSupplier(Supplier)} for a call that throws checked exceptions. */
-    public <T> T executeCallable(Callable<T> call) throws Exception {
-        acquirePermission();
-        boolean timed = timesCalls();
-        long start = timed ? clock.nanoTime() : 0L;
-        T result;
-        try {
-            result = call.call();
-        } catch (Exception | Error e) {
-            onError(e, elapsedSince(timed, start));
-            throw e;
-        }
-        onResult(result, elapsedSince(timed, start));
-        return result;
-    }
-
-    /** Runs {@code call} if permitted; otherwise returns what {@code whenOpen} makes of the rejection. */
-    public <T> T execute(Supplier<T> call, Function<? super Rejection, ? extends T> whenOpen) {
-        if (!state.tryAcquire()) {
-            return whenOpen.apply(currentRejection());
-        }
-        return callAndRecord(call);
-    }
-
-    /** Makes a permitted call and records how it ended. */
-    private <T> T callAndRecord(Supplier<T> call) {
-        boolean timed = timesCalls();
-        long start = timed ? clock.nanoTime() : 0L;
-        T result;
-        try {
-            result = call.get();
-        } catch (RuntimeException | Error e) {
-            onError(e, elapsedSince(timed, start));
-            throw e;
-        }
-        onResult(result, elapsedSince(timed, start));
-        return result;
-    }
-
     /** The rejection of the current open period, or {@code null} while calls are let through. */
     public Rejection rejection() {
-        return state.rejection();
+        return state.current().rejection();
     }
 
     /** The rejection for a caller just refused: the open period's, or one naming a probing HALF_OPEN. */
@@ -235,24 +320,27 @@ public final class CircuitBreaker {
 
     // ---------------------------------------------------------------- operators
 
-    /** Opens the breaker until an operator closes it. */
+    /** Opens the breaker until an operator closes it. Does nothing if it is forced open already. */
     public void forceOpen(String reason) {
-        install(new OperatorState(this, CircuitState.FORCED_OPEN, reason), "operator: " + reason);
+        transitions.install(CircuitState.FORCED_OPEN, () -> new OperatorState(this, CircuitState.FORCED_OPEN, reason), "operator: " + reason);
     }
 
     /** Switches the breaker off: every call passes and nothing is recorded, until closed again. */
     public void disable(String reason) {
-        install(new OperatorState(this, CircuitState.DISABLED, reason), "operator: " + reason);
+        transitions.install(CircuitState.DISABLED, () -> new OperatorState(this, CircuitState.DISABLED, reason), "operator: " + reason);
     }
 
-    /** Closes the breaker with fresh counters, whatever its state. */
+    /**
+     * Closes the breaker with fresh counters and no memory of earlier trips, whatever its state;
+     * the event names {@code reason}. The same as {@link #reset()}, with an operator's reason.
+     */
     public void close(String reason) {
-        install(new ClosedState(this, clock.nanoTime()), "operator: " + reason);
+        transitions.install(null, () -> new ClosedState(this, clock.nanoTime()), "operator: " + reason);
     }
 
-    /** Back to the initial state: CLOSED with fresh counters, the backoff of repeated trips forgotten. */
+    /** {@link #close(String)} with the reason "reset": the breaker as it was when made. */
     public void reset() {
-        install(new ClosedState(this, clock.nanoTime()), "reset");
+        transitions.install(null, () -> new ClosedState(this, clock.nanoTime()), "reset");
     }
 
     /**
@@ -264,42 +352,45 @@ public final class CircuitBreaker {
     public boolean transitionToHalfOpen() {
         AbstractState current = state;
         return current instanceof OpenState open
-                && transition(current, new HalfOpenState(this, open.trip()), "probe requested");
+                && transitions.transition(current, new HalfOpenState(this, open.trip()), "probe requested");
     }
 
-    private void install(AbstractState next, String reason) {
-        AbstractState current;
-        do {
-            current = state;
-        } while (!transition(current, next, reason));
+    /** Installs {@code to} if the state is still {@code from}; only the winner goes on. */
+    boolean compareAndSetState(AbstractState from, AbstractState to) {
+        return STATE.compareAndSet(this, from, to);
     }
 
-    // ---------------------------------------------------------------- transitions
-
-    /** Opens the breaker from {@code from} for the {@code trip}-th trip in a row. */
-    void trip(AbstractState from, int trip, String reason, long retryAfterNanos) {
-        long now = clock.nanoTime();
-        double unit = config.openBackoff().jitter() == 0.0 ? 0.0 : ThreadLocalRandom.current().nextDouble();
-        long openNanos = config.openBackoff().openNanos(config.resetTimeout().toNanos(), trip, unit);
-        long until = now + Math.max(openNanos, retryAfterNanos);
-        transition(from, new OpenState(this, reason, trip, until), reason);
+    Transitions transitions() {
+        return transitions;
     }
 
-    /** Installs {@code to} if the state is still {@code from}; the winner publishes the event. */
-    boolean transition(AbstractState from, AbstractState to, String reason) {
-        if (!STATE.compareAndSet(this, from, to)) {
-            return false;
-        }
-        listeners.transitioned(() -> {
-            Map<String, Long> counts = new LinkedHashMap<>();
-            from.addCounts(counts, clock.nanoTime());
-            return new StateTransition(name, from.kind(), to.kind(), reason, counts, clock.epochMillis());
-        });
-        return true;
+    BreakerListeners listeners() {
+        return listeners;
     }
 
     void rejected() {
+        rejections.increment();
         listeners.rejected(this);
+    }
+
+    long nextStamp() {
+        return stamps.incrementAndGet();
+    }
+
+    AbstractState rawState() {
+        return state;
+    }
+
+    Clock durationClock() {
+        return durationClock;
+    }
+
+    Clock openClock() {
+        return openClock;
+    }
+
+    long slowCallNanos() {
+        return slowCallNanos;
     }
 
     // ---------------------------------------------------------------- observation
@@ -329,20 +420,34 @@ public final class CircuitBreaker {
         return clock;
     }
 
-    /** Its current state. */
-    public CircuitState state() {
-        return state.kind();
+    /** The clock call durations are measured with: {@link #clock()} or its coarse view. */
+    public Clock callClock() {
+        return durationClock;
     }
 
-    /** State, reason, open-until and counters, for operators. */
+    /** Its state now: an OPEN breaker whose open time is over is HALF_OPEN when read. */
+    public CircuitState state() {
+        return state.current().kind();
+    }
+
+    /** The most tokens a call may use: {@link CircuitBreakerConfig#tokenLimit()}, read once. */
+    public long tokenLimit() {
+        return tokenLimit;
+    }
+
+    /** How many calls it has rejected since it was made. */
+    public long rejectedCalls() {
+        return rejections.sum();
+    }
+
+    /** State, reason, open-until, counters (those that tripped it while OPEN) and rejections, for operators. */
     public CircuitBreakerSnapshot snapshot() {
-        AbstractState current = state;
+        AbstractState current = state.current();
         long now = clock.nanoTime();
-        Map<String, Long> counts = new LinkedHashMap<>();
-        current.addCounts(counts, now);
+        Map<String, Long> counts = Transitions.countsOf(current, now);
         long until = current.openUntilNanos();
         Instant openUntil = until == Long.MIN_VALUE ? null : Instant.ofEpochMilli(clock.epochMillisAt(until));
-        return new CircuitBreakerSnapshot(name, current.kind(), current.reason(), openUntil, counts);
+        return new CircuitBreakerSnapshot(name, current.kind(), current.reason(), openUntil, counts, rejections.sum());
     }
 
     @Override

@@ -66,6 +66,47 @@ public record CircuitBreakerConfig(
         Checks.positive("maxRetryAfter", maxRetryAfter);
     }
 
+    /**
+     * The most tokens a call may use before it counts as {@link io.agentfuse.core.Outcome#TOKEN_OVERUSE}:
+     * the {@code tokenOveruse} trigger's limit (the lowest, if several), or {@link Long#MAX_VALUE}.
+     * The one place this limit is decided.
+     */
+    public long tokenLimit() {
+        return triggers.stream().filter(Trigger.TokenOveruse.class::isInstance)
+                .mapToLong(trigger -> ((Trigger.TokenOveruse) trigger).maxTokensPerCall())
+                .min().orElse(Long.MAX_VALUE);
+    }
+
+    /**
+     * The shortest duration a trigger judges calls by ({@code slowerThan} of
+     * {@code consecutiveTimeouts} or {@code slowCallRate}), in nanoseconds, or {@link Long#MAX_VALUE}
+     * if none does. A call, or a half-open probe, slower than this is slow.
+     */
+    public long slowCallNanos() {
+        long slowest = Long.MAX_VALUE;
+        for (Trigger trigger : triggers) {
+            if (trigger instanceof Trigger.ConsecutiveTimeouts t) {
+                slowest = Math.min(slowest, t.slowerThan().toNanos());
+            } else if (trigger instanceof Trigger.SlowCallRate t) {
+                slowest = Math.min(slowest, t.slowerThan().toNanos());
+            }
+        }
+        return slowest;
+    }
+
+    /** The shortest time window of a rate trigger in nanoseconds, or {@link Long#MAX_VALUE} if none is time-based. */
+    public long minWindowNanos() {
+        long shortest = Long.MAX_VALUE;
+        for (Trigger trigger : triggers) {
+            Trigger.Window window = trigger instanceof Trigger.FailureRate t ? t.window()
+                    : trigger instanceof Trigger.SlowCallRate t ? t.window() : null;
+            if (window != null && !window.isCountBased()) {
+                shortest = Math.min(shortest, window.duration().toNanos());
+            }
+        }
+        return shortest;
+    }
+
     /** The seed's defaults. */
     public static CircuitBreakerConfig defaults() {
         return DEFAULTS;

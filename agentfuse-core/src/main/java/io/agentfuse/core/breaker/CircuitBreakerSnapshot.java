@@ -10,11 +10,11 @@ import java.util.Map;
  * @param state     its state
  * @param reason    why it is in that state ("" for a plain CLOSED)
  * @param openUntil when an OPEN breaker lets calls through again; {@code null} otherwise
- * @param counts    trigger streaks, window sizes and probes (rejections are counted by a
- *                  {@link io.agentfuse.core.event.RejectionCounter} when one listens)
+ * @param counts    trigger streaks, window sizes and probes; while OPEN, those that tripped it
+ * @param rejectedCalls calls the breaker has rejected since it was made
  */
 public record CircuitBreakerSnapshot(String name, CircuitState state, String reason, Instant openUntil,
-                                     Map<String, Long> counts) {
+                                     Map<String, Long> counts, long rejectedCalls) {
 
     /** Copies {@code counts}. */
     public CircuitBreakerSnapshot {

@@ -69,8 +69,8 @@ final class ClosedState extends AbstractState {
     }
 
     @Override
-    boolean tryAcquire() {
-        return true;
+    long tryAcquire() {
+        return stamp;
     }
 
     @Override
@@ -78,7 +78,7 @@ final class ClosedState extends AbstractState {
         if (outcome.isIgnoredByBreaker()) {
             return;
         }
-        long now = needsTime ? breaker.clock().nanoTime() : 0L;
+        long now = needsTime ? breaker.durationClock().nanoTime() : 0L;
         String reason = null;
         for (StreakCounter streak : streaks) {
             if (streak.record(outcome, durationNanos) && reason == null) {
@@ -92,7 +92,7 @@ final class ClosedState extends AbstractState {
             reason = slowCallRate.reason(now);
         }
         if (reason != null) {
-            breaker.trip(this, 1, reason, retryAfterNanos);
+            breaker.transitions().trip(this, reason, retryAfterNanos);
         }
     }
 

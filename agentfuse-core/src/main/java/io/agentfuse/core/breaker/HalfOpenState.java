@@ -2,6 +2,7 @@ package io.agentfuse.core.breaker;
 
 import io.agentfuse.core.Outcome;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -10,11 +11,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * one failure opens it again, for longer if the config backs off. A probe that gives no answer
  * within {@code probeTimeout} is written off, so a lost probe cannot wedge the breaker.
  *
- * <p>Only answers to permits this state handed out count: an outcome or a release that arrives
- * while none is outstanding belongs to a call admitted earlier (a slow call from CLOSED, a probe
- * already written off) and is ignored, so it can neither close the breaker without a probe nor
- * raise the number of probes. (With a probe outstanding, a late answer of an older call is still
- * taken for the probe's; telling them apart needs a permit stamp in the API.)
+ * <p>Only answers to permits this state handed out count: the breaker hands an outcome to this
+ * state only when it carries this state's stamp, so a late answer of a call admitted in CLOSED or
+ * of a probe already written off can neither close the breaker nor raise the number of probes.
+ * A probe slower than the breaker's slow-call threshold is a failed probe (DESIGN §2: slower than
+ * the threshold is a {@code TIMEOUT}), so a callee that answers too slowly is not declared healthy.
  */
 final class HalfOpenState extends AbstractState {
 
@@ -37,23 +38,23 @@ final class HalfOpenState extends AbstractState {
     }
 
     @Override
-    boolean tryAcquire() {
+    long tryAcquire() {
         while (true) {
             int available = permits.get();
             if (available > 0) {
                 if (permits.compareAndSet(available, available - 1)) {
                     outstanding.incrementAndGet();
                     lastPermitNanos = breaker.clock().nanoTime();
-                    return true;
+                    return stamp;
                 }
                 continue;
             }
             if (probesExpired()) {
-                breaker.transition(this, new HalfOpenState(breaker, trip), "probe expired without an answer");
-                return breaker.tryAcquirePermission();
+                breaker.transitions().transition(this, new HalfOpenState(breaker, trip), "probe expired without an answer");
+                return breaker.acquire();
             }
             breaker.rejected();
-            return false;
+            return CircuitBreaker.NOT_PERMITTED;
         }
     }
 
@@ -89,10 +90,17 @@ final class HalfOpenState extends AbstractState {
         if (outcome.isIgnoredByBreaker()) {
             permits.incrementAndGet();
         } else if (outcome.isFailure()) {
-            breaker.trip(this, trip + 1, "half-open probe failed: " + outcome, retryAfterNanos);
+            breaker.transitions().trip(this, "half-open probe failed: " + outcome, retryAfterNanos);
+        } else if (durationNanos > breaker.slowCallNanos()) {
+            breaker.transitions().trip(this, "half-open probe slower than " + Duration.ofNanos(breaker.slowCallNanos()), retryAfterNanos);
         } else if (successes.incrementAndGet() >= breaker.config().successesToClose()) {
-            breaker.transition(this, new ClosedState(breaker, breaker.clock().nanoTime()), "half-open probes succeeded");
+            breaker.transitions().transition(this, new ClosedState(breaker, breaker.clock().nanoTime()), "half-open probes succeeded");
         }
+    }
+
+    @Override
+    int nextTrip() {
+        return trip + 1;
     }
 
     @Override

@@ -5,11 +5,13 @@ import io.agentfuse.core.Outcome;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Map;
 
 /**
  * OPEN: calls are rejected at once until {@code openUntil}; then, unless the breaker is in
- * user-led mode, the first caller moves it to HALF_OPEN. A {@code Retry-After} reported while open
- * may extend the open time, never shorten it.
+ * user-led mode, the first caller (or the first reader of the state) moves it to HALF_OPEN. A
+ * {@code Retry-After} reported while open may extend the open time, never shorten it. The counts
+ * that tripped the breaker stay visible while it is open.
  */
 final class OpenState extends AbstractState {
 
@@ -28,17 +30,20 @@ final class OpenState extends AbstractState {
     private final Rejection rejection;
     private final boolean autoHalfOpen;
     private final Clock clock;
+    private final Map<String, Long> countsAtTrip;
     private volatile long openUntilNanos;
 
-    OpenState(CircuitBreaker breaker, String reason, int trip, long openUntilNanos) {
+    OpenState(CircuitBreaker breaker, String reason, int trip, long openUntilNanos, Map<String, Long> countsAtTrip) {
         super(breaker);
         this.reason = reason;
         this.trip = trip;
         this.openUntilNanos = openUntilNanos;
+        this.countsAtTrip = countsAtTrip;
         this.rejection = new Rejection(breaker, this);
-        // Held here so that a rejection, the hot path of an open breaker, reads no more than it must.
+        // Held here so that a rejection, the hot path of an open breaker, reads no more than it
+        // must; the clock is the coarse one whenever the open time is far longer than its tick.
         this.autoHalfOpen = breaker.config().autoHalfOpen();
-        this.clock = breaker.clock();
+        this.clock = breaker.openClock();
     }
 
     @Override
@@ -47,17 +52,31 @@ final class OpenState extends AbstractState {
     }
 
     @Override
-    boolean tryAcquire() {
+    long tryAcquire() {
         if (autoHalfOpen && clock.nanoTime() - openUntilNanos >= 0) {
-            breaker.transition(this, new HalfOpenState(breaker, trip), "resetTimeout elapsed");
-            return breaker.tryAcquirePermission();
+            breaker.transitions().transition(this, new HalfOpenState(breaker, trip), "resetTimeout elapsed");
+            return breaker.acquire();
         }
         breaker.rejected();
-        return false;
+        return CircuitBreaker.NOT_PERMITTED;
+    }
+
+    @Override
+    AbstractState current() {
+        if (autoHalfOpen && breaker.clock().nanoTime() - openUntilNanos >= 0) {
+            breaker.transitions().transition(this, new HalfOpenState(breaker, trip), "resetTimeout elapsed");
+            return breaker.rawState();
+        }
+        return this;
     }
 
     @Override
     void record(Outcome outcome, long durationNanos, long retryAfterNanos) {
+        recordLate(retryAfterNanos);
+    }
+
+    @Override
+    void recordLate(long retryAfterNanos) {
         if (retryAfterNanos > 0) {
             extendUntil(breaker.clock().nanoTime() + retryAfterNanos);
         }
@@ -91,5 +110,10 @@ final class OpenState extends AbstractState {
     @Override
     Rejection rejection() {
         return rejection;
+    }
+
+    @Override
+    void addCounts(Map<String, Long> counts, long nowNanos) {
+        counts.putAll(countsAtTrip);
     }
 }

@@ -25,12 +25,17 @@ final class OperatorState extends AbstractState {
     }
 
     @Override
-    boolean tryAcquire() {
+    long tryAcquire() {
         if (kind == CircuitState.DISABLED) {
-            return true;
+            return stamp;
         }
         breaker.rejected();
-        return false;
+        return CircuitBreaker.NOT_PERMITTED;
+    }
+
+    @Override
+    boolean records() {
+        return kind != CircuitState.DISABLED;
     }
 
     @Override

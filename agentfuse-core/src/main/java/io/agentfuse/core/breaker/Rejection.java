@@ -15,7 +15,7 @@ import java.util.Optional;
  * counts down and follows any {@code Retry-After} extension. Thread-safe.
  *
  * <pre>{@code
- * String answer = breaker.execute(() -> callTool(), open -> "unavailable, retry in " + open.retryAfter());
+ * String answer = breaker.tryExecute(() -> callTool()).orElse(open -> "unavailable, retry in " + open.retryAfter());
  * }</pre>
  */
 public final class Rejection {
@@ -27,6 +27,7 @@ public final class Rejection {
     private final AbstractState state;
     private final String message;
     private CircuitOpenException exception;
+    private final CallResult.Rejected<?> asResult = new CallResult.Rejected<>(this);
 
     Rejection(CircuitBreaker breaker, AbstractState state) {
         this.breaker = breaker;
@@ -43,6 +44,10 @@ public final class Rejection {
     /** A human sentence naming the breaker, its state and why it opened. */
     public String message() {
         return message;
+    }
+
+    CircuitBreaker breaker() {
+        return breaker;
     }
 
     /** The name of the breaker that rejected the call. */
@@ -106,6 +111,12 @@ public final class Rejection {
             exception = cached;
         }
         return cached;
+    }
+
+    /** This rejection as a {@link CallResult}; one instance, so rejecting allocates nothing. */
+    @SuppressWarnings("unchecked")
+    <T> CallResult<T> asResult() {
+        return (CallResult<T>) asResult;
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.agentfuse.core.fallback;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
+import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitOpenException;
 import io.agentfuse.core.bulkhead.BulkheadFullException;
 
@@ -18,8 +19,11 @@ import java.util.function.Predicate;
  * Ordered alternatives, each behind its own {@link Guard}: the seed's
  * {@code fallbacks: [claude-haiku-4, gpt-4o-mini, null]}.
  *
- * <p>Steps are tried in order. A step whose breaker is open is skipped without a call; so is a
- * step whose {@code skipWhen} names a reason (e.g. a request it cannot translate). A step that
+ * <p>Steps are tried in order. A step whose breaker is open before its first attempt is skipped
+ * without a call; so is a step whose {@code skipWhen} names a reason (e.g. a request it cannot
+ * translate), or whose bulkhead is full. A step that was called is never reported as skipped:
+ * if its breaker opens during its retries (another caller tripped it), the step failed with the
+ * failure that led to the retry; another breaker's rejection from inside its call is its failure too. A step that
  * fails with an outcome in {@code fallbackOn} (default: every failure but
  * {@link Outcome#CLIENT_ERROR} and {@link Outcome#TOKEN_OVERUSE}, see
  * {@link Outcome#isFallbackByDefault()}) passes to the next; any other error is thrown as it is,
@@ -139,7 +143,9 @@ public final class FallbackChain<I, T> {
     }
 
     private StepFailure passOrThrow(Step<I, T> step, Throwable failure) {
-        if (failure instanceof CircuitOpenException open) {
+        CircuitBreaker breaker = step.guard.circuitBreaker();
+        if (failure instanceof CircuitOpenException open && breaker != null && !breaker.isInnerRejection(open)) {
+            // The guard throws its own breaker's rejection only when no attempt was made.
             return StepFailure.circuitOpen(step.name, open);
         }
         if (failure instanceof BulkheadFullException full) {

@@ -112,17 +112,29 @@ public record RetryPolicy(int maxAttempts, Duration initialDelay, double multipl
     }
 
     /**
-     * The wait before retry number {@code retry}: the server's hint when it gave one and the
-     * policy honours it (capped by {@code maxDelay}), else {@link #backoffNanos}.
+     * Whether a server's wait of {@code hintNanos} is waited out (DESIGN §4, wait or fall over):
+     * the policy honours hints, and the wait fits {@code maxDelay} and the {@code remainingNanos}
+     * before the deadline. A longer one is not waited for at all: the caller falls over at once.
      */
-    public long delayNanos(int retry, long previousNanos, Throwable error, long nowEpochMillis, double randomUnit) {
-        if (honorRetryAfter) {
-            long hint = RetryAfter.ofError(error, nowEpochMillis);
-            if (hint != RetryAfter.NONE) {
-                return Math.min(hint, maxDelay.toNanos());
-            }
+    public boolean waitsOut(long hintNanos, long remainingNanos) {
+        return honorRetryAfter && hintNanos <= maxDelay.toNanos() && hintNanos <= remainingNanos;
+    }
+
+    /**
+     * The wait before retry number {@code retry}: the server's hint ({@code hintNanos}, or
+     * {@link RetryAfter#NONE}) when the policy honours it and it fits {@code maxDelay}, else
+     * {@link #backoffNanos}; -1 when the hint is too long to wait for (see {@link #waitsOut}).
+     */
+    public long delayNanos(int retry, long previousNanos, long hintNanos, double randomUnit) {
+        if (honorRetryAfter && hintNanos != RetryAfter.NONE) {
+            return hintNanos <= maxDelay.toNanos() ? hintNanos : -1;
         }
         return backoffNanos(retry, previousNanos, randomUnit);
+    }
+
+    /** {@link #delayNanos(int, long, long, double)} with the hint read from {@code error}. */
+    public long delayNanos(int retry, long previousNanos, Throwable error, long nowEpochMillis, double randomUnit) {
+        return delayNanos(retry, previousNanos, RetryAfter.ofError(error, nowEpochMillis), randomUnit);
     }
 
     /** Collects and validates settings; not thread-safe. */

@@ -89,7 +89,7 @@ class RetryAfterOpenTimeTest {
         tripWithRetryAfter(Duration.ZERO);
         clock.advance(Duration.ofMinutes(4));
 
-        breaker.onError(new HttpStatusException(429, "rate limited", "120", null), FAST);
+        breaker.onError(HttpStatusException.builder(429).body("rate limited").retryAfter("120").build(), FAST);
 
         assertOpenUntil(Duration.ofMinutes(6));
     }
@@ -98,7 +98,7 @@ class RetryAfterOpenTimeTest {
     void theRetryAfterHeaderOfTheErrorThatTripsSetsTheOpenTime() {
         breaker.onError(new HttpStatusException(429), FAST);
 
-        breaker.onError(new HttpStatusException(429, null, "Thu, 01 Jan 2026 00:15:00 GMT", null), FAST);
+        breaker.onError(HttpStatusException.builder(429).retryAfter("Thu, 01 Jan 2026 00:15:00 GMT").build(), FAST);
 
         assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
         assertOpenUntil(Duration.ofMinutes(15));
@@ -110,7 +110,7 @@ class RetryAfterOpenTimeTest {
         clock.advance(RESET);
         assertThat(breaker.tryAcquirePermission()).isTrue();
 
-        breaker.onError(new HttpStatusException(529, "overloaded", null, "1200000"), FAST);
+        breaker.onError(HttpStatusException.builder(529).body("overloaded").retryAfterMs("1200000").build(), FAST);
 
         assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
         assertThat(breaker.rejection().retryAfter()).contains(Duration.ofMinutes(20));

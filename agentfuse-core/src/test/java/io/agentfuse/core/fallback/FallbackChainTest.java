@@ -115,7 +115,7 @@ class FallbackChainTest {
 
     @Test
     void aClientErrorIsThrownAsItIsWithoutFallingBack() {
-        HttpStatusException badRequest = new HttpStatusException(400, "max_tokens too large", null, null);
+        HttpStatusException badRequest = HttpStatusException.builder(400).body("max_tokens too large").build();
 
         assertThatThrownBy(() -> chain(badRequest, null, null).execute("hello")).isSameAs(badRequest);
 

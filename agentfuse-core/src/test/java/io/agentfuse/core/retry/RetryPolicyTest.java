@@ -61,7 +61,7 @@ class RetryPolicyTest {
 
     @Test
     void serverSayingShouldRetryFalseStopsRetries() {
-        HttpStatusException refused = new HttpStatusException(503, null, null, null, false);
+        HttpStatusException refused = HttpStatusException.builder(503).shouldRetry(false).build();
 
         assertThat(RetryPolicy.defaults().isRetryable(Outcome.SERVER_ERROR, refused)).isFalse();
         assertThat(RetryPolicy.defaults().isRetryable(Outcome.SERVER_ERROR, new HttpStatusException(503))).isTrue();
@@ -77,14 +77,14 @@ class RetryPolicyTest {
 
     @Test
     void retryAfterSecondsReplacesTheBackoff() {
-        HttpStatusException limited = new HttpStatusException(429, null, "7", null);
+        HttpStatusException limited = HttpStatusException.builder(429).retryAfter("7").build();
 
         assertThat(RetryPolicy.defaults().delayNanos(1, 2 * SECOND, limited, NOW, 0.0)).isEqualTo(7 * SECOND);
     }
 
     @Test
     void retryAfterMillisWinsOverRetryAfterSeconds() {
-        HttpStatusException limited = new HttpStatusException(429, null, "7", "1500");
+        HttpStatusException limited = HttpStatusException.builder(429).retryAfter("7").retryAfterMs("1500").build();
 
         assertThat(RetryPolicy.defaults().delayNanos(1, 2 * SECOND, limited, NOW, 0.0)).isEqualTo(1_500_000_000L);
     }
@@ -93,29 +93,38 @@ class RetryPolicyTest {
     void retryAfterHttpDateWaitsUntilThatInstant() {
         String inTenSeconds = DateTimeFormatter.RFC_1123_DATE_TIME
                 .format(Instant.ofEpochMilli(NOW + 10_000).atOffset(ZoneOffset.UTC));
-        HttpStatusException limited = new HttpStatusException(429, null, inTenSeconds, null);
+        HttpStatusException limited = HttpStatusException.builder(429).retryAfter(inTenSeconds).build();
 
         assertThat(RetryPolicy.defaults().delayNanos(1, 2 * SECOND, limited, NOW, 0.0)).isEqualTo(10 * SECOND);
     }
 
     @Test
-    void retryAfterIsCappedByMaxDelay() {
-        HttpStatusException limited = new HttpStatusException(429, null, "120", null);
+    void retryAfterLongerThanMaxDelayIsNotWaitedFor() {
+        HttpStatusException limited = HttpStatusException.builder(429).retryAfter("120").build();
 
-        assertThat(RetryPolicy.defaults().delayNanos(1, 2 * SECOND, limited, NOW, 0.0)).isEqualTo(30 * SECOND);
+        assertThat(RetryPolicy.defaults().delayNanos(1, 2 * SECOND, limited, NOW, 0.0)).isEqualTo(-1);
+    }
+
+    @Test
+    void retryAfterUpToMaxDelayAndTheDeadlineIsWaitedOut() {
+        RetryPolicy policy = RetryPolicy.defaults();
+
+        assertThat(policy.waitsOut(30 * SECOND, 31 * SECOND)).isTrue();
+        assertThat(policy.waitsOut(30 * SECOND + 1, Long.MAX_VALUE)).as("past maxDelay").isFalse();
+        assertThat(policy.waitsOut(10 * SECOND, 9 * SECOND)).as("past the deadline").isFalse();
     }
 
     @Test
     void retryAfterIsIgnoredWhenNotHonoured() {
         RetryPolicy policy = RetryPolicy.builder().honorRetryAfter(false).build();
-        HttpStatusException limited = new HttpStatusException(429, null, "7", "1500");
+        HttpStatusException limited = HttpStatusException.builder(429).retryAfter("7").retryAfterMs("1500").build();
 
         assertThat(policy.delayNanos(2, 2 * SECOND, limited, NOW, 0.0)).isEqualTo(4 * SECOND);
     }
 
     @Test
     void malformedRetryAfterFallsBackToTheBackoff() {
-        HttpStatusException limited = new HttpStatusException(429, null, "soon", "-5");
+        HttpStatusException limited = HttpStatusException.builder(429).retryAfter("soon").retryAfterMs("-5").build();
 
         assertThat(RetryPolicy.defaults().delayNanos(1, 2 * SECOND, limited, NOW, 0.0)).isEqualTo(2 * SECOND);
     }

@@ -107,7 +107,7 @@ class McpServerOutageScenarioTest {
         String call(String sql) {
             invocations++;
             if (failing) {
-                throw new HttpStatusException(500, "{\"error\":\"connection pool exhausted\"}", null, null);
+                throw HttpStatusException.builder(500).body("{\"error\":\"connection pool exhausted\"}").build();
             }
             return "1 row";
         }

@@ -122,7 +122,7 @@ class SeedRetryTimelineTest {
     }
 
     private static HttpStatusException serverError(int attempt) {
-        return new HttpStatusException(500, "attempt " + attempt, null, null);
+        return HttpStatusException.builder(500).body("attempt " + attempt).build();
     }
 
     static Throwable causeOf(CompletableFuture<?> future) throws InterruptedException {
