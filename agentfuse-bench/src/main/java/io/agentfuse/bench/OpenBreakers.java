@@ -33,6 +33,7 @@ public class OpenBreakers {
     final Function<Rejection, String> whenOpen = rejection -> fallback;
 
     io.agentfuse.core.breaker.CircuitBreaker agentfuse;
+    io.agentfuse.core.breaker.CircuitBreaker agentfuseDefaults;
     io.github.resilience4j.circuitbreaker.CircuitBreaker resilience4j;
     io.github.resilience4j.circuitbreaker.CircuitBreaker resilience4jTuned;
     Supplier<String> resilience4jCall;
@@ -44,6 +45,7 @@ public class OpenBreakers {
     @Setup(Level.Trial)
     public void tripBreakers() {
         agentfuse = ComparableBreakers.tripped(ComparableBreakers.agentfuse());
+        agentfuseDefaults = ComparableBreakers.tripped(ComparableBreakers.agentfuseDefaults());
         resilience4j = ComparableBreakers.tripped(ComparableBreakers.resilience4j());
         resilience4jTuned = ComparableBreakers.tripped(ComparableBreakers.resilience4jTuned());
         resilience4jCall = io.github.resilience4j.circuitbreaker.CircuitBreaker.decorateSupplier(resilience4j, call);
@@ -57,6 +59,7 @@ public class OpenBreakers {
     @TearDown(Level.Trial)
     public void checkStillOpen() {
         boolean open = agentfuse.state() == CircuitState.OPEN
+                && agentfuseDefaults.state() == CircuitState.OPEN
                 && resilience4j.getState() == io.github.resilience4j.circuitbreaker.CircuitBreaker.State.OPEN
                 && resilience4jTuned.getState() == io.github.resilience4j.circuitbreaker.CircuitBreaker.State.OPEN
                 && failsafe.isOpen();

@@ -30,6 +30,16 @@ public abstract class OpenRejectionThrowing {
         }
     }
 
+    /** The same with the seed's default triggers. */
+    @Benchmark
+    public void agentfuseDefaults(OpenBreakers breakers, Blackhole blackhole) {
+        try {
+            blackhole.consume(breakers.agentfuseDefaults.executeSupplier(breakers.call));
+        } catch (CircuitOpenException rejected) {
+            blackhole.consume(rejected);
+        }
+    }
+
     /** resilience4j's decorated supplier throwing {@link CallNotPermittedException} (stack trace on, its default). */
     @Benchmark
     public void resilience4j(OpenBreakers breakers, Blackhole blackhole) {

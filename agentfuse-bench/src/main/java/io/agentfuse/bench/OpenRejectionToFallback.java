@@ -26,6 +26,12 @@ public abstract class OpenRejectionToFallback {
         blackhole.consume(breakers.agentfuse.execute(breakers.call, breakers.whenOpen));
     }
 
+    /** The same with the seed's default triggers. */
+    @Benchmark
+    public void agentfuseDefaults(OpenBreakers breakers, Blackhole blackhole) {
+        blackhole.consume(breakers.agentfuseDefaults.execute(breakers.call, breakers.whenOpen));
+    }
+
     /** Failsafe runs its fallback policy on the breaker's rejection. */
     @Benchmark
     public void failsafe(OpenBreakers breakers, Blackhole blackhole) {

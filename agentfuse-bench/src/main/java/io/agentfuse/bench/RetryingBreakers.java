@@ -39,6 +39,7 @@ public class RetryingBreakers {
     final CheckedSupplier<String> checkedCall = () -> answer;
 
     Guard agentfuse;
+    Guard agentfuseDefaults;
     Supplier<String> resilience4jCall;
     FailsafeExecutor<Object> failsafeExecutor;
 
@@ -52,6 +53,10 @@ public class RetryingBreakers {
                         .maxDelay(MAX_WAIT)
                         .build())
                 .circuitBreaker(ComparableBreakers.agentfuse())
+                .build();
+        agentfuseDefaults = Guard.builder("agentfuse-defaults")
+                .retry(agentfuse.retryPolicy())
+                .circuitBreaker(ComparableBreakers.agentfuseDefaults())
                 .build();
 
         Retry retry = Retry.of("resilience4j", RetryConfig.custom()
