@@ -199,7 +199,7 @@ public final class CircuitBreaker {
         record(state.stamp, outcome, durationNanos, retryAfterNanos);
     }
 
-    private void record(long permit, Outcome outcome, long durationNanos, long retryAfterNanos) {
+    void record(long permit, Outcome outcome, long durationNanos, long retryAfterNanos) {
         AbstractState current = state;
         if (!current.records()) {
             return;
@@ -232,62 +232,25 @@ public final class CircuitBreaker {
 
     /** Runs {@code call} if permitted and records its outcome; throws {@link CircuitOpenException} if not. */
     public <T> T executeSupplier(Supplier<T> call) {
-        return callAndRecord(acquirePermission(), call);
+        return BreakerCalls.callAndRecord(this, acquirePermission(), call);
     }
 
     /** Like {@link #executeSupplier(Supplier)} for a call that throws checked exceptions. */
     public <T> T executeCallable(Callable<T> call) throws Exception {
-        long permit = acquirePermission();
-        try {
-            return callAndRecord(permit, () -> {
-                try {
-                    return call.call();
-                } catch (Exception e) {
-                    throw new CheckedFailure(e);
-                }
-            });
-        } catch (CheckedFailure wrapped) {
-            throw (Exception) wrapped.getCause();
-        }
-    }
-
-    /** Carries a checked exception through {@link #callAndRecord}, which classifies its cause. */
-    private static final class CheckedFailure extends RuntimeException {
-        CheckedFailure(Exception cause) {
-            super(null, cause, false, false);
-        }
+        return BreakerCalls.callAndRecord(this, acquirePermission(), call);
     }
 
     /** Runs {@code call} if permitted; otherwise returns what {@code whenOpen} makes of the rejection. */
     public <T> T execute(Supplier<T> call, Function<? super Rejection, ? extends T> whenOpen) {
         long permit = state.tryAcquire();
-        return permit == NOT_PERMITTED ? whenOpen.apply(currentRejection()) : callAndRecord(permit, call);
+        return permit == NOT_PERMITTED ? whenOpen.apply(currentRejection()) : BreakerCalls.callAndRecord(this, permit, call);
     }
 
     /** Runs {@code call} if permitted; the result is its answer or the rejection, typed, never thrown. */
     public <T> CallResult<T> tryExecute(Supplier<T> call) {
         long permit = state.tryAcquire();
-        return permit == NOT_PERMITTED ? currentRejection().asResult() : new CallResult.Answered<>(callAndRecord(permit, call));
-    }
-
-    private <T> T callAndRecord(long permit, Supplier<T> call) {
-        boolean timed = timesCalls();
-        long start = timed ? durationClock.nanoTime() : 0L;
-        T result;
-        try {
-            result = call.get();
-        } catch (RuntimeException | Error e) {
-            long elapsed = timed ? durationClock.nanoTime() - start : -1L;
-            Throwable cause = e instanceof CheckedFailure ? e.getCause() : e;
-            if (isInnerRejection(cause)) {
-                release(permit);
-            } else {
-                record(permit, config.classifier().classify(cause), elapsed, RetryAfter.ofError(cause, clock.epochMillis()));
-            }
-            throw e;
-        }
-        record(permit, config.classifier().classifyResult(result), timed ? durationClock.nanoTime() - start : -1L, RetryAfter.NONE);
-        return result;
+        return permit == NOT_PERMITTED ? currentRejection().asResult()
+                : new CallResult.Answered<>(BreakerCalls.callAndRecord(this, permit, call));
     }
 
     /**
