@@ -3,8 +3,8 @@ package io.agentfuse.gateway.pipeline;
 import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Outcome;
+import io.agentfuse.core.RetryAfter;
 import io.agentfuse.core.fallback.StepFailure;
-import io.agentfuse.core.breaker.Trigger;
 import io.agentfuse.gateway.dialect.DialectTranslator;
 import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.dialect.StreamTranslator;
@@ -146,7 +146,8 @@ final class StreamRelay {
         CircuitBreaker breaker = answer.step().guard().circuitBreaker();
         Outcome outcome = breaker == null ? Outcome.ERROR : breaker.config().classifier().classify(error);
         if (breaker != null) {
-            breaker.onError(error, elapsedNanos());
+            // Classified once, above; the breaker records that outcome.
+            breaker.onOutcome(outcome, elapsedNanos(), RetryAfter.ofError(error, breaker.clock().epochMillis()));
         }
         metrics.streamInterrupted(answer.step().name());
         GatewayError type = outcome == Outcome.TIMEOUT ? GatewayError.TIMEOUT : GatewayError.UPSTREAM_ERROR;
@@ -165,16 +166,9 @@ final class StreamRelay {
     private void recordTokens() {
         CircuitBreaker breaker = answer.step().guard().circuitBreaker();
         long tokens = translator.usage().total();
-        if (breaker != null && tokens > tokenLimit(breaker)) {
+        if (breaker != null && tokens > breaker.tokenLimit()) {
             breaker.onSuccess(elapsedNanos(), tokens); // recorded as TOKEN_OVERUSE
         }
-    }
-
-    private static long tokenLimit(CircuitBreaker breaker) {
-        return breaker.config().triggers().stream()
-                .filter(Trigger.TokenOveruse.class::isInstance)
-                .mapToLong(trigger -> ((Trigger.TokenOveruse) trigger).maxTokensPerCall())
-                .min().orElse(Long.MAX_VALUE);
     }
 
     private static Outcome outcomeOf(StreamEvent.Error error) {
