@@ -228,6 +228,16 @@ public final class CircuitBreaker {
         }
     }
 
+    /**
+     * Opens the breaker now, as a trigger would, for a caller that judges failures its own way
+     * (the permission breaker counts the user's denials). From CLOSED or HALF_OPEN; an OPEN or
+     * operator state is left as it is. With {@code autoHalfOpen(false)} this is the user-led mode:
+     * OPEN is left only through {@link #transitionToHalfOpen()} and a probe, or an operator.
+     */
+    public void open(String reason) {
+        holdOpen(0L, reason);
+    }
+
     // ---------------------------------------------------------------- around a call
 
     /** Runs {@code call} if permitted and records its outcome; throws {@link CircuitOpenException} if not. */
