@@ -84,6 +84,7 @@ final class StreamRelay {
         if (!done) {
             done = true;
             stream.cancel();
+            answer.permit().release();
         }
     }
 
@@ -97,6 +98,7 @@ final class StreamRelay {
     private void terminate(GatewayError error, String message) {
         done = true;
         stream.cancel();
+        answer.permit().release();
         endWith(List.of(GatewayErrors.streamEvent(request.dialect(), error, message)));
     }
 
@@ -146,8 +148,8 @@ final class StreamRelay {
         CircuitBreaker breaker = answer.step().guard().circuitBreaker();
         Outcome outcome = breaker == null ? Outcome.ERROR : breaker.config().classifier().classify(error);
         if (breaker != null) {
-            // Classified once, above; the breaker records that outcome.
-            breaker.onOutcome(outcome, elapsedNanos(), RetryAfter.ofError(error, breaker.clock().epochMillis()));
+            // Classified once, above; recorded against the permit the stream started with.
+            answer.permit().record(outcome, elapsedNanos(), RetryAfter.ofError(error, breaker.clock().epochMillis()));
         }
         metrics.streamInterrupted(answer.step().name());
         GatewayError type = outcome == Outcome.TIMEOUT ? GatewayError.TIMEOUT : GatewayError.UPSTREAM_ERROR;
@@ -156,19 +158,12 @@ final class StreamRelay {
     }
 
     private void recordFailure(Outcome outcome) {
-        CircuitBreaker breaker = answer.step().guard().circuitBreaker();
-        if (breaker != null) {
-            breaker.onOutcome(outcome, elapsedNanos());
-        }
+        answer.permit().failed(outcome, elapsedNanos());
         metrics.streamInterrupted(answer.step().name());
     }
 
     private void recordTokens() {
-        CircuitBreaker breaker = answer.step().guard().circuitBreaker();
-        long tokens = translator.usage().total();
-        if (breaker != null && tokens > breaker.tokenLimit()) {
-            breaker.onSuccess(elapsedNanos(), tokens); // recorded as TOKEN_OVERUSE
-        }
+        answer.permit().finished(elapsedNanos(), translator.usage().total()); // over the limit: TOKEN_OVERUSE
     }
 
     private static Outcome outcomeOf(StreamEvent.Error error) {
