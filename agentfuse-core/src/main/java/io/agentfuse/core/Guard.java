@@ -35,8 +35,16 @@ import java.util.function.ToLongFunction;
  * <p>Each part is optional. The synchronous {@link #execute(Supplier)} waits between attempts with
  * the injected {@link Sleeper}; on its success path it allocates nothing (without a timeout). The
  * asynchronous {@link #executeAsync(Supplier)} never blocks a thread: waits go through the
- * {@link Scheduler}. Both give up with the last error once retries are exhausted, the budget or
- * deadline forbids another attempt, or the breaker rejects.
+ * {@link Scheduler}. Both make every decision in one shared place (each attempt classified once
+ * into an {@link AttemptResult}; retry, give up or stop decided from it), so they end alike: with
+ * the last error once retries are exhausted, the budget or deadline forbids another attempt, or
+ * the breaker rejects a retry (a call that was made never ends as {@code CircuitOpenException});
+ * with the rejection only when nothing was called. A server's wait ({@code Retry-After} and its
+ * relatives) that fits {@code maxDelay} and the deadline is waited out; a longer one ends the call
+ * at once, so a fallback chain moves on, and holds the breaker open that long. A breaker's
+ * rejection from inside the call (a nested breaker) is neither retried nor held against this
+ * guard's breaker; a {@link LongCall} result (a stream) records its own end against its permit.
+ * The guard measures time with its breaker's clock.
  *
  * <p>Built once, immutable, thread-safe; share it across calls.
  *

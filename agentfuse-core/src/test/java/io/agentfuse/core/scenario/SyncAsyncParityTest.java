@@ -5,6 +5,7 @@ import io.agentfuse.core.GuardBuilder;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.ManualClock;
 import io.agentfuse.core.Outcome;
+import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitBreakerConfig;
 import io.agentfuse.core.breaker.CircuitOpenException;
@@ -174,6 +175,43 @@ class SyncAsyncParityTest {
         assertThat(ended.failure).isSameAs(innerRejection);
         assertThat(attemptMillis).containsExactly(0L);
         assertThat(breaker.snapshot().counts()).containsEntry("consecutiveErrors", 0L);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Path.class)
+    void aRetriedResultWhoseRetryTheBreakerRefusesIsReturnedNotRejected(Path path) {
+        // Given answers that a result rule calls server errors, and another caller tripping the breaker meanwhile
+        duringFirstWait = this::tripByAnotherCaller;
+        Guard guard = Guard.builder("model:sonnet").retry(RetryPolicy.defaults()).circuitBreaker(breaker)
+                .classifier(OutcomeClassifier.builder().resultRule("answer"::equals, Outcome.SERVER_ERROR).build())
+                .manualClock(clock).sleeper(nanos -> {
+                    runFirstWaitHook();
+                    clock.sleep(nanos);
+                }).scheduler((task, delayNanos) -> {
+                    runFirstWaitHook();
+                    return clock.schedule(task, delayNanos);
+                }).build();
+
+        Ended ended = run(path, guard, attempt -> null);
+
+        // Then the answer that was received is returned
+        assertThat(ended.value).isEqualTo("answer");
+        assertThat(attemptMillis).containsExactly(0L);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Path.class)
+    void anOverTheLimitAnswerIsReturnedAndCountedAsTokenOveruseWithoutRetry(Path path) {
+        CircuitBreaker tokens = CircuitBreaker.of("model:sonnet", CircuitBreakerConfig.builder()
+                .trigger(Trigger.tokenOveruse(100)).build(), clock);
+        Guard guard = Guard.builder("model:sonnet").retry(RetryPolicy.defaults()).circuitBreaker(tokens)
+                .tokens(answer -> 500).manualClock(clock).build();
+
+        Ended ended = run(path, guard, attempt -> null);
+
+        assertThat(ended.value).isEqualTo("answer");
+        assertThat(attemptMillis).containsExactly(0L);
+        assertThat(tokens.state()).isEqualTo(CircuitState.OPEN);
     }
 
     // ---------------------------------------------------------------- the two paths
