@@ -3,7 +3,7 @@ package io.agentfuse.bench;
 import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeExecutor;
 import dev.failsafe.function.CheckedSupplier;
-import io.agentfuse.core.CircuitState;
+import io.agentfuse.core.breaker.CircuitState;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -31,8 +31,8 @@ public class ClosedBreakers {
     final Supplier<String> call = () -> answer;
     final CheckedSupplier<String> checkedCall = () -> answer;
 
-    io.agentfuse.core.CircuitBreaker agentfuse;
-    io.agentfuse.core.CircuitBreaker agentfuseDefaults;
+    io.agentfuse.core.breaker.CircuitBreaker agentfuse;
+    io.agentfuse.core.breaker.CircuitBreaker agentfuseDefaults;
     io.github.resilience4j.circuitbreaker.CircuitBreaker resilience4j;
     io.github.resilience4j.circuitbreaker.CircuitBreaker resilience4jTuned;
     Supplier<String> resilience4jCall;

@@ -1,5 +1,8 @@
 package io.agentfuse.bench;
 
+import io.agentfuse.core.Outcome;
+import io.agentfuse.core.RetryAfter;
+import io.agentfuse.core.breaker.CircuitBreaker;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -13,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * The breaker alone, without a call: take a permission from a closed breaker and record a success,
  * as an asynchronous client or a gateway that measures the call itself does.
  *
- * <p>agentfuse {@code tryAcquirePermission} + {@code onSuccess(nanos)}; resilience4j
+ * <p>agentfuse {@code acquire} + {@code onOutcome(permit, SUCCESS, nanos, NONE)} (the stamped permit); resilience4j
  * {@code tryAcquirePermission} + {@code onSuccess(nanos, NANOSECONDS)}; Failsafe
  * {@code tryAcquirePermit} + {@code recordSuccess} (it takes no duration).
  */
@@ -24,21 +27,21 @@ public abstract class ClosedPermitAndRecord {
     /** agentfuse with only the failure-rate trigger shared by all three libraries. */
     @Benchmark
     public void agentfuse(ClosedBreakers breakers, Blackhole blackhole) {
-        boolean permitted = breakers.agentfuse.tryAcquirePermission();
-        if (permitted) {
-            breakers.agentfuse.onSuccess(breakers.durationNanos);
+        long permit = breakers.agentfuse.acquire();
+        if (permit != CircuitBreaker.NOT_PERMITTED) {
+            breakers.agentfuse.onOutcome(permit, Outcome.SUCCESS, breakers.durationNanos, RetryAfter.NONE);
         }
-        blackhole.consume(permitted);
+        blackhole.consume(permit);
     }
 
     /** agentfuse with all six default triggers of the seed. */
     @Benchmark
     public void agentfuseDefaults(ClosedBreakers breakers, Blackhole blackhole) {
-        boolean permitted = breakers.agentfuseDefaults.tryAcquirePermission();
-        if (permitted) {
-            breakers.agentfuseDefaults.onSuccess(breakers.durationNanos);
+        long permit = breakers.agentfuseDefaults.acquire();
+        if (permit != CircuitBreaker.NOT_PERMITTED) {
+            breakers.agentfuseDefaults.onOutcome(permit, Outcome.SUCCESS, breakers.durationNanos, RetryAfter.NONE);
         }
-        blackhole.consume(permitted);
+        blackhole.consume(permit);
     }
 
     /** resilience4j with its defaults (synchronized sliding window). */

@@ -1,9 +1,9 @@
 package io.agentfuse.bench;
 
-import io.agentfuse.core.CircuitBreakerConfig;
-import io.agentfuse.core.CircuitState;
+import io.agentfuse.core.breaker.CircuitBreakerConfig;
+import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.core.Outcome;
-import io.agentfuse.core.Trigger;
+import io.agentfuse.core.breaker.Trigger;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowSynchronizationStrategy;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowType;
 
@@ -40,6 +40,8 @@ final class ComparableBreakers {
     static final int MIN_CALLS = 10;
     /** The failure share that opens the breaker (agentfuse: strictly above it). */
     static final double THRESHOLD = 0.5;
+    /** The slow-call threshold: the seed's 60 s of {@code consecutiveTimeouts}, resilience4j's default made explicit. */
+    static final Duration SLOW_CALL = Duration.ofSeconds(60);
     /** How long a tripped breaker stays open; far longer than any benchmark fork. */
     static final Duration OPEN_DURATION = Duration.ofHours(1);
 
@@ -47,8 +49,8 @@ final class ComparableBreakers {
     }
 
     /** agentfuse with only the common failure-rate trigger. */
-    static io.agentfuse.core.CircuitBreaker agentfuse() {
-        return io.agentfuse.core.CircuitBreaker.of("agentfuse", CircuitBreakerConfig.builder()
+    static io.agentfuse.core.breaker.CircuitBreaker agentfuse() {
+        return io.agentfuse.core.breaker.CircuitBreaker.of("agentfuse", CircuitBreakerConfig.builder()
                 .trigger(Trigger.failureRate(Trigger.Window.ofCalls(WINDOW), MIN_CALLS, THRESHOLD))
                 .resetTimeout(OPEN_DURATION)
                 .halfOpenRequests(1)
@@ -56,8 +58,8 @@ final class ComparableBreakers {
     }
 
     /** agentfuse with every default trigger of the seed (streaks, token overuse, failure rate). */
-    static io.agentfuse.core.CircuitBreaker agentfuseDefaults() {
-        return io.agentfuse.core.CircuitBreaker.of("agentfuse-defaults", CircuitBreakerConfig.builder()
+    static io.agentfuse.core.breaker.CircuitBreaker agentfuseDefaults() {
+        return io.agentfuse.core.breaker.CircuitBreaker.of("agentfuse-defaults", CircuitBreakerConfig.builder()
                 .resetTimeout(OPEN_DURATION)
                 .build());
     }
@@ -81,6 +83,7 @@ final class ComparableBreakers {
                 .slidingWindowSize(WINDOW)
                 .minimumNumberOfCalls(MIN_CALLS)
                 .failureRateThreshold((float) (THRESHOLD * 100))
+                .slowCallDurationThreshold(SLOW_CALL)
                 .waitDurationInOpenState(OPEN_DURATION)
                 .permittedNumberOfCallsInHalfOpenState(1);
     }
@@ -95,10 +98,11 @@ final class ComparableBreakers {
     }
 
     /** Trips {@code breaker} the way production would: by recording failures until it opens. */
-    static io.agentfuse.core.CircuitBreaker tripped(io.agentfuse.core.CircuitBreaker breaker) {
+    static io.agentfuse.core.breaker.CircuitBreaker tripped(io.agentfuse.core.breaker.CircuitBreaker breaker) {
         for (int i = 0; i < WINDOW && breaker.state() == CircuitState.CLOSED; i++) {
-            if (breaker.tryAcquirePermission()) {
-                breaker.onOutcome(Outcome.SERVER_ERROR, 1_000L);
+            long permit = breaker.acquire();
+            if (permit != io.agentfuse.core.breaker.CircuitBreaker.NOT_PERMITTED) {
+                breaker.onOutcome(permit, Outcome.SERVER_ERROR, 1_000L, -1L);
             }
         }
         return expectOpen(breaker.state() == CircuitState.OPEN, breaker.name(), breaker);

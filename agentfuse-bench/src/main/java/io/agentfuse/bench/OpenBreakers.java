@@ -4,8 +4,8 @@ import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeExecutor;
 import dev.failsafe.Fallback;
 import dev.failsafe.function.CheckedSupplier;
-import io.agentfuse.core.CircuitOpen;
-import io.agentfuse.core.CircuitState;
+import io.agentfuse.core.breaker.Rejection;
+import io.agentfuse.core.breaker.CircuitState;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -30,9 +30,10 @@ public class OpenBreakers {
 
     final Supplier<String> call = () -> answer;
     final CheckedSupplier<String> checkedCall = () -> answer;
-    final Function<CircuitOpen, String> whenOpen = rejection -> fallback;
+    final Function<Rejection, String> whenOpen = rejection -> fallback;
 
-    io.agentfuse.core.CircuitBreaker agentfuse;
+    io.agentfuse.core.breaker.CircuitBreaker agentfuse;
+    io.agentfuse.core.breaker.CircuitBreaker agentfuseDefaults;
     io.github.resilience4j.circuitbreaker.CircuitBreaker resilience4j;
     io.github.resilience4j.circuitbreaker.CircuitBreaker resilience4jTuned;
     Supplier<String> resilience4jCall;
@@ -44,6 +45,7 @@ public class OpenBreakers {
     @Setup(Level.Trial)
     public void tripBreakers() {
         agentfuse = ComparableBreakers.tripped(ComparableBreakers.agentfuse());
+        agentfuseDefaults = ComparableBreakers.tripped(ComparableBreakers.agentfuseDefaults());
         resilience4j = ComparableBreakers.tripped(ComparableBreakers.resilience4j());
         resilience4jTuned = ComparableBreakers.tripped(ComparableBreakers.resilience4jTuned());
         resilience4jCall = io.github.resilience4j.circuitbreaker.CircuitBreaker.decorateSupplier(resilience4j, call);
@@ -57,6 +59,7 @@ public class OpenBreakers {
     @TearDown(Level.Trial)
     public void checkStillOpen() {
         boolean open = agentfuse.state() == CircuitState.OPEN
+                && agentfuseDefaults.state() == CircuitState.OPEN
                 && resilience4j.getState() == io.github.resilience4j.circuitbreaker.CircuitBreaker.State.OPEN
                 && resilience4jTuned.getState() == io.github.resilience4j.circuitbreaker.CircuitBreaker.State.OPEN
                 && failsafe.isOpen();

@@ -24,6 +24,11 @@ public abstract class OpenPermissionDenied {
     }
 
     @Benchmark
+    public void agentfuseDefaults(OpenBreakers breakers, Blackhole blackhole) {
+        blackhole.consume(breakers.agentfuseDefaults.acquire());
+    }
+
+    @Benchmark
     public void resilience4j(OpenBreakers breakers, Blackhole blackhole) {
         blackhole.consume(breakers.resilience4j.tryAcquirePermission());
     }

@@ -1,7 +1,7 @@
 package io.agentfuse.bench;
 
 import dev.failsafe.CircuitBreakerOpenException;
-import io.agentfuse.core.CircuitOpenException;
+import io.agentfuse.core.breaker.CircuitOpenException;
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -25,6 +25,16 @@ public abstract class OpenRejectionThrowing {
     public void agentfuse(OpenBreakers breakers, Blackhole blackhole) {
         try {
             blackhole.consume(breakers.agentfuse.executeSupplier(breakers.call));
+        } catch (CircuitOpenException rejected) {
+            blackhole.consume(rejected);
+        }
+    }
+
+    /** The same with the seed's default triggers. */
+    @Benchmark
+    public void agentfuseDefaults(OpenBreakers breakers, Blackhole blackhole) {
+        try {
+            blackhole.consume(breakers.agentfuseDefaults.executeSupplier(breakers.call));
         } catch (CircuitOpenException rejected) {
             blackhole.consume(rejected);
         }

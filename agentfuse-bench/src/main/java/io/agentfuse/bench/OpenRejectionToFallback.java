@@ -20,10 +20,16 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public abstract class OpenRejectionToFallback {
 
-    /** agentfuse hands the shared {@code CircuitOpen} value to {@code whenOpen}. */
+    /** agentfuse hands the shared {@code Rejection} value to {@code whenOpen}. */
     @Benchmark
     public void agentfuse(OpenBreakers breakers, Blackhole blackhole) {
         blackhole.consume(breakers.agentfuse.execute(breakers.call, breakers.whenOpen));
+    }
+
+    /** The same with the seed's default triggers. */
+    @Benchmark
+    public void agentfuseDefaults(OpenBreakers breakers, Blackhole blackhole) {
+        blackhole.consume(breakers.agentfuseDefaults.execute(breakers.call, breakers.whenOpen));
     }
 
     /** Failsafe runs its fallback policy on the breaker's rejection. */

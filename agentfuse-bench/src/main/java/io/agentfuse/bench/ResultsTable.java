@@ -83,6 +83,11 @@ public final class ResultsTable {
                 .findFirst();
     }
 
+    /** Every row of the run, in table order. */
+    List<BenchmarkResult> rows() {
+        return results;
+    }
+
     List<Integer> threadCounts() {
         return results.stream().map(BenchmarkResult::threads).distinct().sorted().toList();
     }

@@ -25,6 +25,12 @@ public abstract class RetryAndBreakerCall {
         blackhole.consume(guards.agentfuse.execute(guards.call));
     }
 
+    /** The same guard over a breaker with the seed's default triggers. */
+    @Benchmark
+    public void agentfuseDefaults(RetryingBreakers guards, Blackhole blackhole) {
+        blackhole.consume(guards.agentfuseDefaults.execute(guards.call));
+    }
+
     @Benchmark
     public void resilience4j(RetryingBreakers guards, Blackhole blackhole) {
         blackhole.consume(guards.resilience4jCall.get());

@@ -4,7 +4,7 @@ import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeExecutor;
 import dev.failsafe.function.CheckedSupplier;
 import io.agentfuse.core.Guard;
-import io.agentfuse.core.RetryPolicy;
+import io.agentfuse.core.retry.RetryPolicy;
 import io.github.resilience4j.core.IntervalFunction;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
@@ -39,6 +39,7 @@ public class RetryingBreakers {
     final CheckedSupplier<String> checkedCall = () -> answer;
 
     Guard agentfuse;
+    Guard agentfuseDefaults;
     Supplier<String> resilience4jCall;
     FailsafeExecutor<Object> failsafeExecutor;
 
@@ -52,6 +53,10 @@ public class RetryingBreakers {
                         .maxDelay(MAX_WAIT)
                         .build())
                 .circuitBreaker(ComparableBreakers.agentfuse())
+                .build();
+        agentfuseDefaults = Guard.builder("agentfuse-defaults")
+                .retry(agentfuse.retryPolicy())
+                .circuitBreaker(ComparableBreakers.agentfuseDefaults())
                 .build();
 
         Retry retry = Retry.of("resilience4j", RetryConfig.custom()

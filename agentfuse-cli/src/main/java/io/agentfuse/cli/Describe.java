@@ -5,7 +5,7 @@ import io.agentfuse.config.BreakerConfig;
 import io.agentfuse.config.DurationFormat;
 import io.agentfuse.config.RetryConfig;
 import io.agentfuse.config.ToolConfig;
-import io.agentfuse.core.Jitter;
+import io.agentfuse.core.retry.Jitter;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;

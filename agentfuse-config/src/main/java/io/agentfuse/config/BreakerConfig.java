@@ -1,7 +1,7 @@
 package io.agentfuse.config;
 
-import io.agentfuse.core.CircuitBreakerConfig;
-import io.agentfuse.core.Trigger;
+import io.agentfuse.core.breaker.CircuitBreakerConfig;
+import io.agentfuse.core.breaker.Trigger;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.agentfuse.config;
 
-import io.agentfuse.core.CircuitBreakerConfig;
+import io.agentfuse.core.breaker.CircuitBreakerConfig;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;

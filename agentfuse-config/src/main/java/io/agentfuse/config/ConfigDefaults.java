@@ -6,7 +6,9 @@ import io.agentfuse.config.BreakerConfig.FailureRate;
 import io.agentfuse.config.BreakerConfig.SlowCallRate;
 import io.agentfuse.config.BreakerConfig.TokenOveruse;
 import io.agentfuse.config.BreakerConfig.Window;
-import io.agentfuse.core.Jitter;
+import io.agentfuse.core.breaker.CircuitBreakerConfig;
+import io.agentfuse.core.breaker.Trigger;
+import io.agentfuse.core.retry.RetryPolicy;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -22,6 +24,12 @@ import java.util.OptionalInt;
  *
  * <p>Trigger templates ({@link #CONSECUTIVE_TIMEOUTS}, {@link #SLOW_CALL_RATE}, ...) fill the
  * keys a trigger map leaves out, whether or not that trigger is on by default.
+ *
+ * <p>The defaults that core's builders also have (the seed's triggers, {@code resetTimeout},
+ * {@code halfOpenRequests}, the retry timeline) are not written again here: they are read from
+ * {@link Trigger#defaults()}, {@link CircuitBreakerConfig#defaults()} and
+ * {@link RetryPolicy#defaults()}, so a file that leaves them out gets exactly what a library
+ * user gets with no options.
  *
  * <pre>{@code
  * Duration open = ConfigDefaults.MODEL_BREAKER.resetTimeout(); // 5 minutes (seed)
@@ -40,28 +48,31 @@ public final class ConfigDefaults {
             new StateConfig.Redis("redis://127.0.0.1:6379", "agentfuse:"));
 
     /** {@code retry:} 4 attempts, waits of 2 s, 4 s, 8 s (seed), capped at 30 s; budget 20 %, 10/s, 10 s. */
-    public static final RetryConfig RETRY = new RetryConfig(4, Duration.ofSeconds(2), 2.0, Duration.ofSeconds(30),
-            Jitter.NONE, true, new RetryConfig.Budget(0.20, 10, Duration.ofSeconds(10)));
+    public static final RetryConfig RETRY = retryDefaults(new RetryConfig.Budget(0.20, 10, Duration.ofSeconds(10)));
 
     /** Trigger template: 3 calls in a row slower than 60 s (seed). */
-    public static final ConsecutiveTimeouts CONSECUTIVE_TIMEOUTS = new ConsecutiveTimeouts(3, Duration.ofSeconds(60));
+    public static final ConsecutiveTimeouts CONSECUTIVE_TIMEOUTS = new ConsecutiveTimeouts(
+            seed(Trigger.ConsecutiveTimeouts.class).count(), seed(Trigger.ConsecutiveTimeouts.class).slowerThan());
     /** Trigger template: 5 failures in a row (seed). */
-    public static final int CONSECUTIVE_ERRORS = 5;
+    public static final int CONSECUTIVE_ERRORS = seed(Trigger.ConsecutiveErrors.class).count();
     /** Trigger template: 3 server errors in a row, "tool unavailable" (seed). */
-    public static final int CONSECUTIVE_5XX = 3;
+    public static final int CONSECUTIVE_5XX = seed(Trigger.Consecutive5xx.class).count();
     /** Trigger template: 2 rate-limit answers in a row, "model overload" (seed). */
-    public static final int CONSECUTIVE_429 = 2;
+    public static final int CONSECUTIVE_429 = seed(Trigger.Consecutive429.class).count();
     /** Trigger template: one call over 50 000 tokens (seed). */
-    public static final TokenOveruse TOKEN_OVERUSE = new TokenOveruse(50_000, 1);
+    public static final TokenOveruse TOKEN_OVERUSE = new TokenOveruse(
+            seed(Trigger.TokenOveruse.class).maxTokensPerCall(), seed(Trigger.TokenOveruse.class).afterCalls());
     /** Trigger template: more than 50 % failures over the last 20 calls, judged from 10 calls. */
-    public static final FailureRate FAILURE_RATE = new FailureRate(new Window.Calls(20), 10, 0.5);
+    public static final FailureRate FAILURE_RATE = new FailureRate(
+            new Window.Calls(seed(Trigger.FailureRate.class).window().calls()),
+            seed(Trigger.FailureRate.class).minCalls(), seed(Trigger.FailureRate.class).threshold());
     /** Trigger template (off unless configured): more than 50 % of 20 calls slower than 60 s. */
     public static final SlowCallRate SLOW_CALL_RATE =
             new SlowCallRate(new Window.Calls(20), 10, 0.5, Duration.ofSeconds(60));
     /** An open breaker waits 5 minutes before a probe (seed). */
-    public static final Duration RESET_TIMEOUT = Duration.ofMinutes(5);
+    public static final Duration RESET_TIMEOUT = CircuitBreakerConfig.defaults().resetTimeout();
     /** One probe when half open (seed). */
-    public static final int HALF_OPEN_REQUESTS = 1;
+    public static final int HALF_OPEN_REQUESTS = CircuitBreakerConfig.defaults().halfOpenRequests();
 
     /** A model's breaker: every DESIGN trigger on except {@code slowCallRate}. */
     public static final BreakerConfig MODEL_BREAKER = new BreakerConfig(Optional.of(CONSECUTIVE_TIMEOUTS),
@@ -131,6 +142,19 @@ public final class ConfigDefaults {
             case ANTHROPIC -> URI.create("https://api.anthropic.com");
             case OPENAI -> URI.create("https://api.openai.com/v1");
         };
+    }
+
+    /** The seed's trigger of {@code type} among core's {@link Trigger#defaults()}. */
+    private static <T extends Trigger> T seed(Class<T> type) {
+        return Trigger.defaults().stream().filter(type::isInstance).map(type::cast).findFirst()
+                .orElseThrow(() -> new IllegalStateException("core's default triggers have no " + type.getSimpleName()));
+    }
+
+    /** Core's retry defaults (the seed's 4 attempts, 2 s doubling), with the fleet budget that only the gateway sets. */
+    private static RetryConfig retryDefaults(RetryConfig.Budget budget) {
+        RetryPolicy core = RetryPolicy.defaults();
+        return new RetryConfig(core.maxAttempts(), core.initialDelay(), core.multiplier(), core.maxDelay(),
+                core.jitter(), core.honorRetryAfter(), budget);
     }
 
     private static BreakerConfig consecutiveFailuresBreaker(int failures) {

@@ -1,9 +1,9 @@
 package io.agentfuse.config;
 
 import io.agentfuse.core.Clock;
-import io.agentfuse.core.Jitter;
-import io.agentfuse.core.RetryBudget;
-import io.agentfuse.core.RetryPolicy;
+import io.agentfuse.core.retry.Jitter;
+import io.agentfuse.core.retry.RetryBudget;
+import io.agentfuse.core.retry.RetryPolicy;
 import java.time.Duration;
 import java.util.Objects;
 

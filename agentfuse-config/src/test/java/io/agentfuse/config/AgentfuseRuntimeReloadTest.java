@@ -2,8 +2,8 @@ package io.agentfuse.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.agentfuse.core.CircuitBreaker;
-import io.agentfuse.core.CircuitState;
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.ManualClock;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.agentfuse.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.agentfuse.core.Jitter;
+import io.agentfuse.core.retry.Jitter;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;

@@ -8,7 +8,7 @@ import io.agentfuse.config.BreakerConfig.FailureRate;
 import io.agentfuse.config.BreakerConfig.SlowCallRate;
 import io.agentfuse.config.BreakerConfig.TokenOveruse;
 import io.agentfuse.config.BreakerConfig.Window;
-import io.agentfuse.core.Jitter;
+import io.agentfuse.core.retry.Jitter;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,7 +3,7 @@ package io.agentfuse.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.agentfuse.core.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.ManualClock;

@@ -3,8 +3,8 @@ package io.agentfuse.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.agentfuse.core.CircuitOpenException;
-import io.agentfuse.core.CircuitState;
+import io.agentfuse.core.breaker.CircuitOpenException;
+import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.ManualClock;

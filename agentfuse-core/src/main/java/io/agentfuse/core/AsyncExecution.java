@@ -1,5 +1,8 @@
 package io.agentfuse.core;
 
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.bulkhead.Bulkhead;
+
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -7,11 +10,13 @@ import java.util.function.Supplier;
 
 /**
  * One asynchronous guarded call: its attempts, its waits on the scheduler and its result. Lives
- * from {@link Guard#executeAsync} until the result completes; never blocks a thread.
+ * from {@link Guard#executeAsync} until the result completes; never blocks a thread. Every
+ * decision is the synchronous path's, made by the guard's {@link Attempts}.
  */
 final class AsyncExecution<T> {
 
     private final Guard guard;
+    private final Attempts attempts;
     private final Supplier<? extends CompletionStage<T>> call;
     private final long deadline;
     private final CompletableFuture<T> result = new CompletableFuture<>();
@@ -19,9 +24,12 @@ final class AsyncExecution<T> {
     private volatile Scheduler.Cancellable pendingRetry;
     private int attempt;
     private long previousDelay;
+    private AttemptResult last;
+    private T lastValue;
 
     AsyncExecution(Guard guard, Supplier<? extends CompletionStage<T>> call, long deadline) {
         this.guard = guard;
+        this.attempts = guard.attempts();
         this.call = call;
         this.deadline = deadline;
         this.previousDelay = guard.retryPolicy().initialDelay().toNanos();
@@ -42,34 +50,48 @@ final class AsyncExecution<T> {
             return;
         }
         attempt++;
-        CircuitBreaker breaker = guard.circuitBreaker();
-        if (breaker != null && !breaker.tryAcquirePermission()) {
-            result.completeExceptionally(breaker.currentRejection().exception());
-            return;
+        long permit = Attempts.NO_BREAKER;
+        if (guard.circuitBreaker() != null) {
+            permit = guard.circuitBreaker().acquire();
+            if (permit == CircuitBreaker.NOT_PERMITTED) {
+                refused(guard.circuitBreaker().currentRejection().exception());
+                return;
+            }
         }
+        long granted = permit;
         Bulkhead bulkhead = guard.bulkhead();
         if (bulkhead == null) {
-            invoke();
+            invoke(granted);
             return;
         }
         bulkhead.acquireAsync().whenComplete((ignored, full) -> {
             if (full != null) {
-                guard.releaseBreakerPermission();
-                result.completeExceptionally(bulkhead.rejection());
+                attempts.release(granted);
+                refused(bulkhead.rejection());
             } else if (result.isDone()) {
                 bulkhead.release();
-                guard.releaseBreakerPermission();
+                attempts.release(granted);
             } else {
-                invoke();
+                invoke(granted);
             }
         });
     }
 
-    private void invoke() {
-        if (attempt == 1) {
-            guard.depositToBudget();
+    /** A retry refused by the breaker or the bulkhead: ends as the synchronous path does. */
+    private void refused(RuntimeException rejection) {
+        if (last != null && last.cause() == null) {
+            result.complete(lastValue);
+        } else {
+            result.completeExceptionally(Attempts.stopped(last == null ? null : last.cause(), rejection));
         }
-        long start = guard.clock().nanoTime();
+    }
+
+    private void invoke(long permit) {
+        if (attempt == 1) {
+            attempts.depositToBudget();
+        }
+        Clock timer = attempts.timer();
+        long start = timer == null ? 0L : timer.nanoTime();
         CompletableFuture<T> attemptFuture;
         try {
             CompletionStage<T> stage = call.get();
@@ -80,7 +102,7 @@ final class AsyncExecution<T> {
         inFlight = attemptFuture;
         attemptFuture.whenComplete((value, error) -> {
             try {
-                finish(value, error, guard.clock().nanoTime() - start);
+                finish(permit, value, error, Attempts.elapsedSince(timer, start));
             } catch (RuntimeException | Error unexpected) {
                 // A throwing token counter, classifier rule or listener must not leave the caller waiting forever.
                 result.completeExceptionally(unexpected);
@@ -88,29 +110,22 @@ final class AsyncExecution<T> {
         });
     }
 
-    private void finish(T value, Throwable error, long durationNanos) {
+    private void finish(long permit, T value, Throwable error, long durationNanos) {
         if (guard.bulkhead() != null) {
             guard.bulkhead().release();
         }
         Throwable failure = error == null ? null : OutcomeClassifier.unwrap(error);
         if (failure instanceof CancellationException && result.isCancelled()) {
             // Our caller gave up (e.g. a client hung up): the callee neither failed nor succeeded.
-            guard.releaseBreakerPermission();
+            attempts.release(permit);
             return;
         }
-        Outcome outcome;
-        if (failure == null) {
-            guard.recordResult(value, durationNanos);
-            outcome = guard.classifier().hasResultRules() ? guard.classifier().classifyResult(value) : Outcome.SUCCESS;
-        } else {
-            guard.recordFailure(failure, durationNanos);
-            outcome = guard.classifier().classify(failure);
-        }
+        AttemptResult outcome = failure == null ? attempts.returned(permit, value, durationNanos)
+                : attempts.failed(permit, failure, durationNanos);
         if (result.isDone()) {
             return;
         }
-        long delay = outcome == Outcome.SUCCESS ? -1
-                : guard.nextDelayNanos(attempt, previousDelay, outcome, failure, deadline);
+        long delay = outcome == null ? -1 : attempts.nextDelayNanos(attempt, previousDelay, outcome, deadline);
         if (delay < 0) {
             if (failure == null) {
                 result.complete(value);
@@ -120,6 +135,8 @@ final class AsyncExecution<T> {
             return;
         }
         previousDelay = delay;
+        last = outcome;
+        lastValue = value;
         pendingRetry = guard.scheduler().schedule(this::attempt, delay);
     }
 

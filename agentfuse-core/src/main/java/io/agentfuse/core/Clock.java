@@ -1,5 +1,7 @@
 package io.agentfuse.core;
 
+import io.agentfuse.core.breaker.CircuitBreaker;
+
 /**
  * The source of time for every agentfuse component.
  *
@@ -27,8 +29,31 @@ public interface Clock {
         return epochMillis() + Math.floorDiv(nanos - nanoTime(), 1_000_000L);
     }
 
+    /**
+     * A view of this clock for measuring durations that only matter far above a millisecond (a
+     * 60 s slow-call threshold, a 5 min open time): as cheap to read as possible, at most
+     * {@link #tickNanos()} behind. This clock itself by default; the system clock answers with
+     * {@link #coarseSystem()}. A {@link ManualClock} is exact and returns itself.
+     */
+    default Clock coarse() {
+        return this;
+    }
+
+    /** How far behind the true time a reading may be: 0 for an exact clock. */
+    default long tickNanos() {
+        return 0L;
+    }
+
     /** The system clock: {@link System#nanoTime()} and {@link System#currentTimeMillis()}. */
     static Clock system() {
         return SystemClock.INSTANCE;
+    }
+
+    /**
+     * The system clock read coarsely: {@link #nanoTime()} is one volatile read of a value that a
+     * single daemon thread per JVM refreshes about every millisecond, started on first use.
+     */
+    static Clock coarseSystem() {
+        return CoarseClock.INSTANCE;
     }
 }

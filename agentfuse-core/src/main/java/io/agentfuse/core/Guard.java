@@ -1,10 +1,18 @@
 package io.agentfuse.core;
 
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitBreakerConfig;
+import io.agentfuse.core.breaker.CircuitOpenException;
+import io.agentfuse.core.bulkhead.Bulkhead;
+import io.agentfuse.core.bulkhead.BulkheadFullException;
+import io.agentfuse.core.fallback.FallbackChain;
+import io.agentfuse.core.retry.RetryPolicy;
+import io.agentfuse.core.timeout.Timeout;
+
 import io.agentfuse.core.event.RetryListener;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
@@ -27,8 +35,16 @@ import java.util.function.ToLongFunction;
  * <p>Each part is optional. The synchronous {@link #execute(Supplier)} waits between attempts with
  * the injected {@link Sleeper}; on its success path it allocates nothing (without a timeout). The
  * asynchronous {@link #executeAsync(Supplier)} never blocks a thread: waits go through the
- * {@link Scheduler}. Both give up with the last error once retries are exhausted, the budget or
- * deadline forbids another attempt, or the breaker rejects.
+ * {@link Scheduler}. Both make every decision in one shared place (each attempt classified once
+ * into an {@link AttemptResult}; retry, give up or stop decided from it), so they end alike: with
+ * the last error once retries are exhausted, the budget or deadline forbids another attempt, or
+ * the breaker rejects a retry (a call that was made never ends as {@code CircuitOpenException});
+ * with the rejection only when nothing was called. A server's wait ({@code Retry-After} and its
+ * relatives) that fits {@code maxDelay} and the deadline is waited out; a longer one ends the call
+ * at once, so a fallback chain moves on, and holds the breaker open that long. A breaker's
+ * rejection from inside the call (a nested breaker) is neither retried nor held against this
+ * guard's breaker; a {@link LongCall} result (a stream) records its own end against its permit.
+ * The guard measures time with its breaker's clock.
  *
  * <p>Built once, immutable, thread-safe; share it across calls.
  *
@@ -55,6 +71,7 @@ public final class Guard {
     private final OutcomeClassifier classifier;
     private final ToLongFunction<Object> tokens;
     private final RetryListener listener;
+    private final Attempts attempts;
 
     Guard(GuardBuilder builder) {
         this.name = builder.name;
@@ -69,6 +86,7 @@ public final class Guard {
                 : breaker != null ? breaker.config().classifier() : OutcomeClassifier.defaults();
         this.tokens = builder.tokens;
         this.listener = builder.listener;
+        this.attempts = new Attempts(name, retry, breaker, clock, classifier, tokens, listener);
     }
 
     /** A builder for a guard named {@code name} (used in events and errors). */
@@ -80,36 +98,58 @@ public final class Guard {
 
     /** Runs {@code call} under the guard; returns its result or throws the last error. */
     public <T> T execute(Supplier<T> call) {
-        long deadline = deadlineFromNow();
+        long deadline = attempts.deadlineFromNow();
         long previousDelay = retry.initialDelay().toNanos();
-        RuntimeException lastFailure = null;
+        AttemptResult last = null;
+        Throwable lastFailure = null;
+        T lastValue = null;
         for (int attempt = 1; ; attempt++) {
+            long permit;
+            try {
+                permit = acquire();
+            } catch (CircuitOpenException | BulkheadFullException rejected) {
+                if (last != null && last.cause() == null) {
+                    return lastValue; // the call was made and answered; a refused retry does not undo that
+                }
+                Throwable stopped = Attempts.stopped(lastFailure, rejected);
+                if (stopped instanceof Error error) {
+                    throw error;
+                }
+                throw (RuntimeException) stopped;
+            }
+            if (attempt == 1) {
+                attempts.depositToBudget();
+            }
+            Clock timer = attempts.timer();
+            long start = timer == null ? 0L : timer.nanoTime();
             T result;
             try {
-                result = attempt(call, attempt == 1);
-            } catch (CircuitOpenException | BulkheadFullException rejected) {
-                // A retry refused by the breaker (opened meanwhile by another caller) or a full
-                // bulkhead: the caller learns more from the failure that led to the retry.
-                throw lastFailure != null ? lastFailure : rejected;
+                result = timeout == null ? call.get() : timeout.call(call);
             } catch (RuntimeException | Error failure) {
-                long delay = nextDelayNanos(attempt, previousDelay, classifier.classify(failure), failure, deadline);
+                releaseBulkhead();
+                AttemptResult failed = attempts.failed(permit, failure, Attempts.elapsedSince(timer, start));
+                long delay = attempts.nextDelayNanos(attempt, previousDelay, failed, deadline);
                 if (delay < 0) {
                     throw failure;
                 }
                 sleep(delay, failure);
                 previousDelay = delay;
-                lastFailure = failure instanceof RuntimeException runtime ? runtime : null;
+                last = failed;
+                lastFailure = failure;
                 continue;
             }
-            if (!classifier.hasResultRules()) {
-                return result;
-            }
-            long delay = nextDelayNanos(attempt, previousDelay, classifier.classifyResult(result), null, deadline);
+            releaseBulkhead();
+            // Outside the try: a result rule or token counter that throws is not the call's failure.
+            AttemptResult returned = attempts.returned(permit, result, Attempts.elapsedSince(timer, start));
+            long delay = returned == null ? -1 : attempts.nextDelayNanos(attempt, previousDelay, returned, deadline);
             if (delay < 0) {
                 return result;
             }
             sleep(delay, null);
             previousDelay = delay;
+            last = returned;
+            lastFailure = null;
+            lastValue = result;
         }
     }
 
@@ -131,39 +171,24 @@ public final class Guard {
         }
     }
 
-    private <T> T attempt(Supplier<T> call, boolean first) {
-        if (breaker != null) {
-            breaker.acquirePermission();
-        }
+    /** Takes the breaker's permit and a bulkhead place; throws the rejection if either refuses. */
+    private long acquire() {
+        long permit = breaker == null ? Attempts.NO_BREAKER : breaker.acquirePermission();
         if (bulkhead != null) {
             try {
                 bulkhead.acquire();
             } catch (BulkheadFullException full) {
-                releaseBreakerPermission();
+                attempts.release(permit);
                 throw full;
             }
         }
-        if (first) {
-            depositToBudget();
+        return permit;
+    }
+
+    private void releaseBulkhead() {
+        if (bulkhead != null) {
+            bulkhead.release();
         }
-        // The clock is read only when the breaker would use the duration: two reads cost more
-        // than the rest of a successful attempt.
-        boolean timed = breaker != null && breaker.timesCalls();
-        long start = timed ? clock.nanoTime() : 0L;
-        T result;
-        try {
-            result = timeout == null ? call.get() : timeout.call(call);
-        } catch (RuntimeException | Error failure) {
-            recordFailure(failure, timed ? clock.nanoTime() - start : -1L);
-            throw failure;
-        } finally {
-            if (bulkhead != null) {
-                bulkhead.release();
-            }
-        }
-        // Outside the try: a result rule or token counter that throws is not the call's failure.
-        recordResult(result, timed ? clock.nanoTime() - start : -1L);
-        return result;
     }
 
     private void sleep(long delayNanos, Throwable cause) {
@@ -182,96 +207,12 @@ public final class Guard {
 
     /**
      * Runs {@code call} under the guard without blocking: the returned future completes with the
-     * result or the last error. Cancelling it cancels the attempt in flight and any pending retry;
-     * the cancelled attempt is not held against the breaker (its permission is given back).
+     * result or the last error, exactly as {@link #execute(Supplier)} returns or throws. Cancelling
+     * it cancels the attempt in flight and any pending retry; the cancelled attempt is not held
+     * against the breaker (its permission is given back).
      */
     public <T> CompletableFuture<T> executeAsync(Supplier<? extends CompletionStage<T>> call) {
-        return new AsyncExecution<>(this, call, deadlineFromNow()).start();
-    }
-
-    // ---------------------------------------------------------------- shared by both paths
-
-    /**
-     * Counts a call in the retry budget once its first attempt is really made: a call that the
-     * breaker or bulkhead turned away sent nothing, and counting it would let an outage (every
-     * call rejected) raise everybody's retry allowance.
-     */
-    void depositToBudget() {
-        RetryBudget budget = retry.budget();
-        if (budget != null) {
-            budget.deposit();
-        }
-    }
-
-    /**
-     * The wait before the next attempt, or -1 to give up: no attempts left, an outcome not worth
-     * retrying, a breaker that has opened, a wait past the deadline, or an empty budget.
-     */
-    long nextDelayNanos(int attemptsMade, long previousDelay, Outcome outcome, Throwable error, long deadline) {
-        if (!outcome.isFailure() && outcome != Outcome.CLIENT_ERROR) {
-            return -1;
-        }
-        boolean retryable = attemptsMade < retry.maxAttempts() && retry.isRetryable(outcome, error)
-                && (breaker == null || !breaker.state().rejectsCalls());
-        long delay = retryable
-                ? retry.delayNanos(attemptsMade, previousDelay, error, clock.epochMillis(), random())
-                : -1;
-        if (delay >= 0 && deadline != Long.MAX_VALUE && clock.nanoTime() + delay - deadline > 0) {
-            delay = -1;
-        }
-        if (delay >= 0 && retry.budget() != null && !retry.budget().tryWithdraw()) {
-            delay = -1;
-        }
-        if (listener != null) {
-            if (delay >= 0) {
-                listener.onRetryScheduled(name, attemptsMade + 1, delay, error);
-            } else if (retry.isRetryable(outcome, error)) {
-                // Only a failure worth retrying can exhaust the retries; a 4xx never started them.
-                listener.onRetriesExhausted(name, attemptsMade, error);
-            }
-        }
-        return delay;
-    }
-
-    private double random() {
-        return retry.jitter() == Jitter.NONE ? 0.0 : ThreadLocalRandom.current().nextDouble();
-    }
-
-    private long deadlineFromNow() {
-        return retry.deadline() == null ? Long.MAX_VALUE : clock.nanoTime() + retry.deadline().toNanos();
-    }
-
-    void recordResult(Object result, long durationNanos) {
-        if (breaker == null) {
-            return;
-        }
-        Outcome outcome = classifier.hasResultRules() ? classifier.classifyResult(result) : Outcome.SUCCESS;
-        if (outcome == Outcome.SUCCESS && tokens != null) {
-            long used;
-            try {
-                used = tokens.applyAsLong(result);
-            } catch (RuntimeException e) {
-                // The call succeeded; record it so that a half-open probe's permit is not lost.
-                breaker.onOutcome(Outcome.SUCCESS, durationNanos);
-                throw e;
-            }
-            breaker.onSuccess(durationNanos, used);
-        } else {
-            breaker.onOutcome(outcome, durationNanos);
-        }
-    }
-
-    void recordFailure(Throwable failure, long durationNanos) {
-        if (breaker != null) {
-            breaker.onOutcome(classifier.classify(failure), durationNanos,
-                    Math.max(0L, RetryAfter.ofError(failure, clock.epochMillis())));
-        }
-    }
-
-    void releaseBreakerPermission() {
-        if (breaker != null) {
-            breaker.releasePermission();
-        }
+        return new AsyncExecution<>(this, call, attempts.deadlineFromNow()).start();
     }
 
     /** The guard's name. */
@@ -303,11 +244,16 @@ public final class Guard {
         return clock;
     }
 
+    Attempts attempts() {
+        return attempts;
+    }
+
     Scheduler scheduler() {
         return scheduler;
     }
 
-    OutcomeClassifier classifier() {
+    /** The classifier its attempts are judged by. */
+    public OutcomeClassifier classifier() {
         return classifier;
     }
 

@@ -1,5 +1,10 @@
 package io.agentfuse.core;
 
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.bulkhead.Bulkhead;
+import io.agentfuse.core.internal.Checks;
+import io.agentfuse.core.retry.RetryPolicy;
+
 import io.agentfuse.core.event.RetryListener;
 
 import java.time.Duration;
@@ -11,8 +16,9 @@ import java.util.function.ToLongFunction;
  * makes one attempt, without a breaker nothing is recorded, and so on. Not thread-safe; the guard
  * it builds is.
  *
- * <p>Defaults: no retry, no breaker, no bulkhead, no timeout, the system clock, the shared
- * scheduler, {@link Sleeper#system()}, the breaker's classifier (or the default one).
+ * <p>Defaults: no retry, no breaker, no bulkhead, no timeout, the breaker's clock (or the system
+ * clock), the shared scheduler, {@link Sleeper#system()}, the breaker's classifier (or the default
+ * one). A guard and its breaker keep one time: a clock given here that is not the breaker's is an error.
  *
  * <pre>{@code
  * Guard guard = Guard.builder("tool:search/web_search")
@@ -29,7 +35,7 @@ public final class GuardBuilder {
     CircuitBreaker breaker;
     Bulkhead bulkhead;
     Duration timeout;
-    Clock clock = Clock.system();
+    Clock clock;
     Scheduler scheduler = Scheduler.shared();
     Sleeper sleeper = Sleeper.system();
     OutcomeClassifier classifier;
@@ -67,7 +73,7 @@ public final class GuardBuilder {
         return this;
     }
 
-    /** The clock for durations and deadlines. */
+    /** The clock for durations and deadlines; default the breaker's (it must be the same one). */
     public GuardBuilder clock(Clock clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
         return this;
@@ -111,8 +117,18 @@ public final class GuardBuilder {
         return this;
     }
 
-    /** The immutable guard. */
+    /** The immutable guard; throws if its clock is not its breaker's. */
     public Guard build() {
+        if (breaker != null) {
+            if (clock == null) {
+                clock = breaker.clock();
+            } else if (clock != breaker.clock()) {
+                throw new IllegalArgumentException("clock must be the breaker's clock (" + breaker.clock()
+                        + "), but was " + clock + ": a guard and its breaker measure one time");
+            }
+        } else if (clock == null) {
+            clock = Clock.system();
+        }
         return new Guard(this);
     }
 }

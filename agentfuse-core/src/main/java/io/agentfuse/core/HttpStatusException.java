@@ -1,19 +1,25 @@
 package io.agentfuse.core;
 
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * A call that ended with a non-2xx HTTP status. Throw it from a guarded call (or wrap your
  * client's exception in it) so that {@link OutcomeClassifier} can classify by status and the
- * retry policy can honour the server's {@code Retry-After}.
+ * retry policy can honour the server's wait ({@code Retry-After}, {@code retry-after-ms},
+ * {@code x-ratelimit-reset-*}, {@code anthropic-ratelimit-*-reset}; see {@link RetryAfter}).
  *
  * <p>Immutable and thread-safe. The stack trace is not filled in: these exceptions are expected,
  * frequent, and their origin is the remote server, not this thread.
  *
  * <pre>{@code
  * if (response.statusCode() >= 400) {
- *     throw new HttpStatusException(response.statusCode(), response.body(),
- *             response.headers().firstValue("retry-after").orElse(null), null);
+ *     throw HttpStatusException.builder(response.statusCode())
+ *             .body(response.body())
+ *             .header("retry-after", response.headers().firstValue("retry-after").orElse(null))
+ *             .build();
  * }
  * }</pre>
  */
@@ -21,39 +27,47 @@ public class HttpStatusException extends RuntimeException {
 
     private final int status;
     private final String body;
-    private final String retryAfter;
-    private final String retryAfterMs;
     private final Boolean shouldRetry;
+    private final Map<String, String> headers;
 
-    /**
-     * @param status       the HTTP status code
-     * @param body         the response body, or {@code null}
-     * @param retryAfter   the {@code Retry-After} header (seconds or an HTTP date), or {@code null}
-     * @param retryAfterMs the {@code retry-after-ms} header, or {@code null}
-     */
-    public HttpStatusException(int status, String body, String retryAfter, String retryAfterMs) {
-        this(status, body, retryAfter, retryAfterMs, null);
+    /** Made by {@link Builder#build()}, or by a subclass from its own builder. */
+    protected HttpStatusException(Builder builder) {
+        super("HTTP " + builder.status + (builder.body == null || builder.body.isEmpty() ? "" : ": " + abbreviate(builder.body)),
+                null, false, false);
+        this.status = builder.status;
+        this.body = builder.body;
+        this.shouldRetry = builder.shouldRetry;
+        this.headers = Map.copyOf(builder.headers);
     }
 
     /**
-     * @param status       the HTTP status code
-     * @param body         the response body, or {@code null}
-     * @param retryAfter   the {@code Retry-After} header (seconds or an HTTP date), or {@code null}
-     * @param retryAfterMs the {@code retry-after-ms} header, or {@code null}
-     * @param shouldRetry  the {@code x-should-retry} header as a boolean, or {@code null} if absent
+     * Four positional strings, two of them usually {@code null}: use {@link #builder(int)}.
+     *
+     * @deprecated use {@code HttpStatusException.builder(status).body(..).retryAfter(..).build()}
      */
+    @Deprecated
+    public HttpStatusException(int status, String body, String retryAfter, String retryAfterMs) {
+        this(builder(status).body(body).retryAfter(retryAfter).retryAfterMs(retryAfterMs));
+    }
+
+    /**
+     * Five positional values: use {@link #builder(int)}.
+     *
+     * @deprecated use {@code HttpStatusException.builder(status)...shouldRetry(..).build()}
+     */
+    @Deprecated
     public HttpStatusException(int status, String body, String retryAfter, String retryAfterMs, Boolean shouldRetry) {
-        super("HTTP " + status + (body == null || body.isEmpty() ? "" : ": " + abbreviate(body)), null, false, false);
-        this.status = status;
-        this.body = body;
-        this.retryAfter = retryAfter;
-        this.retryAfterMs = retryAfterMs;
-        this.shouldRetry = shouldRetry;
+        this(builder(status).body(body).retryAfter(retryAfter).retryAfterMs(retryAfterMs).shouldRetry(shouldRetry));
     }
 
     /** An exception for {@code status} without body or retry hints. */
     public HttpStatusException(int status) {
-        this(status, null, null, null);
+        this(builder(status));
+    }
+
+    /** A builder for an answer with {@code status}; everything else is optional. */
+    public static Builder builder(int status) {
+        return new Builder(status);
     }
 
     /** The HTTP status code. */
@@ -68,12 +82,22 @@ public class HttpStatusException extends RuntimeException {
 
     /** The raw {@code Retry-After} header, if any. */
     public Optional<String> retryAfter() {
-        return Optional.ofNullable(retryAfter);
+        return header("retry-after");
     }
 
     /** The raw {@code retry-after-ms} header, if any. */
     public Optional<String> retryAfterMs() {
-        return Optional.ofNullable(retryAfterMs);
+        return header("retry-after-ms");
+    }
+
+    /** A header kept from the answer (names are case-insensitive), if present. */
+    public Optional<String> header(String name) {
+        return Optional.ofNullable(headers.get(name.toLowerCase(Locale.ROOT)));
+    }
+
+    /** Every header kept from the answer, names in lower case. */
+    public Map<String, String> headers() {
+        return headers;
     }
 
     /** The server's {@code x-should-retry} verdict, if it gave one. */
@@ -83,5 +107,56 @@ public class HttpStatusException extends RuntimeException {
 
     private static String abbreviate(String text) {
         return text.length() <= 200 ? text : text.substring(0, 200) + "…";
+    }
+
+    /** Collects an HTTP failure; {@code null} values are ignored. Not thread-safe. */
+    public static class Builder {
+        private final int status;
+        private String body;
+        private Boolean shouldRetry;
+        private final Map<String, String> headers = new TreeMap<>();
+
+        /** A builder for {@code status}; subclasses extend it for their own exceptions. */
+        protected Builder(int status) {
+            if (status < 100 || status > 999) {
+                throw new IllegalArgumentException("status must be in [100, 999], but was " + status);
+            }
+            this.status = status;
+        }
+
+        /** The response body. */
+        public Builder body(String body) {
+            this.body = body;
+            return this;
+        }
+
+        /** The {@code Retry-After} header: delta-seconds or an HTTP date. */
+        public Builder retryAfter(String retryAfter) {
+            return header("retry-after", retryAfter);
+        }
+
+        /** The {@code retry-after-ms} header. */
+        public Builder retryAfterMs(String retryAfterMs) {
+            return header("retry-after-ms", retryAfterMs);
+        }
+
+        /** The {@code x-should-retry} header as a boolean. */
+        public Builder shouldRetry(Boolean shouldRetry) {
+            this.shouldRetry = shouldRetry;
+            return this;
+        }
+
+        /** Any answer header worth keeping, e.g. {@code x-ratelimit-reset-requests}; names are case-insensitive. */
+        public Builder header(String name, String value) {
+            if (name != null && value != null) {
+                headers.put(name.toLowerCase(Locale.ROOT), value);
+            }
+            return this;
+        }
+
+        /** The exception. */
+        public HttpStatusException build() {
+            return new HttpStatusException(this);
+        }
     }
 }

@@ -1,5 +1,7 @@
 package io.agentfuse.core;
 
+import io.agentfuse.core.breaker.CircuitBreaker;
+
 import java.time.Duration;
 import java.util.PriorityQueue;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,5 +1,7 @@
 package io.agentfuse.core;
 
+import io.agentfuse.core.timeout.CallTimeoutException;
+
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;

@@ -7,7 +7,10 @@ import java.time.format.DateTimeParseException;
 /**
  * Reads how long a server asked us to wait: {@code retry-after-ms} (milliseconds, OpenAI and
  * Anthropic send it) wins over {@code Retry-After}, which is either delta-seconds or an HTTP date
- * (RFC 9110 §10.2.3). Pure functions; thread-safe.
+ * (RFC 9110 §10.2.3). Without either, the rate-limit reset headers answer: OpenAI's
+ * {@code x-ratelimit-reset-requests} / {@code -tokens} (durations such as {@code 6m0s}) and
+ * Anthropic's {@code anthropic-ratelimit-*-reset} (RFC 3339 instants); the reset of a limit whose
+ * {@code remaining} header says 0 is the one that counts, else the latest. Pure functions; thread-safe.
  *
  * <pre>{@code
  * long waitNanos = RetryAfter.nanos(null, "120", clock.epochMillis());   // 120 s
@@ -49,7 +52,8 @@ public final class RetryAfter {
     /** The wait asked for by the server behind {@code error}, if it is an {@link HttpStatusException}. */
     public static long ofError(Throwable error, long nowEpochMillis) {
         if (OutcomeClassifier.unwrap(error) instanceof HttpStatusException http) {
-            return nanos(http.retryAfterMs().orElse(null), http.retryAfter().orElse(null), nowEpochMillis);
+            long hint = nanos(http.retryAfterMs().orElse(null), http.retryAfter().orElse(null), nowEpochMillis);
+            return hint != NONE ? hint : RateLimitReset.nanos(http.headers(), nowEpochMillis);
         }
         return NONE;
     }

@@ -13,4 +13,9 @@ enum SystemClock implements Clock {
     public long epochMillis() {
         return System.currentTimeMillis();
     }
+
+    @Override
+    public Clock coarse() {
+        return CoarseClock.INSTANCE;
+    }
 }

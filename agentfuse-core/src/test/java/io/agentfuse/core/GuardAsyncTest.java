@@ -1,5 +1,13 @@
 package io.agentfuse.core;
 
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitBreakerConfig;
+import io.agentfuse.core.breaker.CircuitOpenException;
+import io.agentfuse.core.breaker.CircuitState;
+import io.agentfuse.core.breaker.Trigger;
+import io.agentfuse.core.bulkhead.Bulkhead;
+import io.agentfuse.core.retry.RetryPolicy;
+
 import io.agentfuse.core.event.CircuitBreakerListener;
 import io.agentfuse.core.event.RetryListener;
 import org.junit.jupiter.api.AfterEach;
@@ -251,7 +259,7 @@ class GuardAsyncTest {
                 .build();
         AttemptLog log = new AttemptLog(clock);
 
-        guard.executeAsync(log.failingAsyncWith(attempt -> new HttpStatusException(500, "attempt " + attempt, null, null)));
+        guard.executeAsync(log.failingAsyncWith(attempt -> HttpStatusException.builder(500).body("attempt " + attempt).build()));
         clock.advance(Duration.ofSeconds(6));
 
         assertThat(events).containsExactly(

@@ -1,5 +1,12 @@
 package io.agentfuse.core;
 
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitBreakerConfig;
+import io.agentfuse.core.breaker.CircuitOpenException;
+import io.agentfuse.core.breaker.CircuitState;
+import io.agentfuse.core.breaker.Trigger;
+import io.agentfuse.core.retry.RetryPolicy;
+
 import io.agentfuse.core.event.RetryListener;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -224,7 +231,7 @@ class GuardTest {
                 })
                 .build();
 
-        catchThrowable(() -> guard.execute(log.failingWith(attempt -> new HttpStatusException(500, "#" + attempt, null, null))));
+        catchThrowable(() -> guard.execute(log.failingWith(attempt -> HttpStatusException.builder(500).body("#" + attempt).build())));
 
         assertThat(events).containsExactly(
                 "model:claude-sonnet-4 attempt 2 in 2000 ms after HTTP 500: #1",

@@ -1,5 +1,7 @@
 package io.agentfuse.core;
 
+import io.agentfuse.core.timeout.CallTimeoutException;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -59,7 +61,7 @@ class OutcomeClassifierTest {
 
         assertThat(OutcomeClassifier.ofStatus(503, anthropicBody)).isEqualTo(Outcome.OVERLOADED);
         assertThat(OutcomeClassifier.ofStatus(503, "Service OVERLOADED, try later")).isEqualTo(Outcome.OVERLOADED);
-        assertThat(classifier.classify(new HttpStatusException(503, anthropicBody, null, null)))
+        assertThat(classifier.classify(HttpStatusException.builder(503).body(anthropicBody).build()))
                 .isEqualTo(Outcome.OVERLOADED);
     }
 

@@ -13,13 +13,13 @@ import java.util.concurrent.TimeUnit;
  * Runs one task on many real threads that all start at the same moment (a barrier), to make
  * races on the breaker's CAS transitions and permits as likely as a test can make them.
  */
-final class Race {
+public final class Race {
 
     private Race() {
     }
 
     /** Runs {@code task} on {@code threads} threads released together; returns every result. */
-    static <T> List<T> run(int threads, Callable<T> task) throws Exception {
+    public static <T> List<T> run(int threads, Callable<T> task) throws Exception {
         CyclicBarrier start = new CyclicBarrier(threads);
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {

@@ -1,5 +1,8 @@
 package io.agentfuse.core;
 
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitState;
+
 import io.agentfuse.core.event.CircuitBreakerListener;
 import io.agentfuse.core.event.StateTransition;
 
@@ -9,7 +12,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A listener that remembers every event it receives; safe to share between threads. */
-final class RecordingListener implements CircuitBreakerListener {
+public final class RecordingListener implements CircuitBreakerListener {
 
     private final Queue<StateTransition> transitions = new ConcurrentLinkedQueue<>();
     private final Queue<Outcome> recorded = new ConcurrentLinkedQueue<>();
@@ -32,23 +35,23 @@ final class RecordingListener implements CircuitBreakerListener {
         durations.add(durationNanos);
     }
 
-    List<StateTransition> transitions() {
+    public List<StateTransition> transitions() {
         return List.copyOf(transitions);
     }
 
-    List<StateTransition> transitionsTo(CircuitState state) {
+    public List<StateTransition> transitionsTo(CircuitState state) {
         return transitions.stream().filter(event -> event.to() == state).toList();
     }
 
-    List<Outcome> recorded() {
+    public List<Outcome> recorded() {
         return List.copyOf(recorded);
     }
 
-    List<Long> durations() {
+    public List<Long> durations() {
         return List.copyOf(durations);
     }
 
-    int rejected() {
+    public int rejected() {
         return rejected.get();
     }
 }

@@ -57,15 +57,15 @@ class RetryAfterTest {
 
     @Test
     void readsTheHintsOfAnHttpStatusException() {
-        assertThat(RetryAfter.ofError(new HttpStatusException(429, "slow down", "120", null), NOW))
+        assertThat(RetryAfter.ofError(HttpStatusException.builder(429).body("slow down").retryAfter("120").build(), NOW))
                 .isEqualTo(120 * SECOND);
-        assertThat(RetryAfter.ofError(new HttpStatusException(429, null, "120", "800"), NOW))
+        assertThat(RetryAfter.ofError(HttpStatusException.builder(429).retryAfter("120").retryAfterMs("800").build(), NOW))
                 .isEqualTo(800_000_000L);
     }
 
     @Test
     void readsTheHintsOfAWrappedHttpStatusException() {
-        Throwable wrapped = new CompletionException(new HttpStatusException(529, null, "30", null));
+        Throwable wrapped = new CompletionException(HttpStatusException.builder(529).retryAfter("30").build());
 
         assertThat(RetryAfter.ofError(wrapped, NOW)).isEqualTo(30 * SECOND);
     }

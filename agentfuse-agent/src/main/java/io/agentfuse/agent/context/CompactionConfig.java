@@ -1,6 +1,6 @@
 package io.agentfuse.agent.context;
 
-import io.agentfuse.agent.internal.Require;
+import io.agentfuse.core.internal.Checks;
 import java.time.Duration;
 
 /**
@@ -27,9 +27,9 @@ public record CompactionConfig(Duration summaryTimeout, int maxSummaryFailures, 
 
     /** @throws IllegalArgumentException naming the first key with a bad value */
     public CompactionConfig {
-        Require.positive("summaryTimeout", summaryTimeout);
-        Require.atLeast("maxSummaryFailures", maxSummaryFailures, 1);
-        Require.positive("failureCooldown", failureCooldown);
+        Checks.positive("summaryTimeout", summaryTimeout);
+        Checks.atLeast("maxSummaryFailures", maxSummaryFailures, 1);
+        Checks.positive("failureCooldown", failureCooldown);
         requireSnipTarget(snipBelow);
     }
 
@@ -44,7 +44,7 @@ public record CompactionConfig(Duration summaryTimeout, int maxSummaryFailures, 
     }
 
     private static ContextLevel requireSnipTarget(ContextLevel level) {
-        Require.present("snipBelow", level);
+        Checks.notNull("snipBelow", level);
         if (level == ContextLevel.NORMAL) {
             throw new IllegalArgumentException("snipBelow must be WARNING or a fuller level, but was NORMAL");
         }
@@ -63,19 +63,19 @@ public record CompactionConfig(Duration summaryTimeout, int maxSummaryFailures, 
 
         /** How long to wait for a summary; default 60 s. */
         public Builder summaryTimeout(Duration timeout) {
-            this.summaryTimeout = Require.positive("summaryTimeout", timeout);
+            this.summaryTimeout = Checks.positive("summaryTimeout", timeout);
             return this;
         }
 
         /** Failed summaries in a row that start a cooldown; default 3. */
         public Builder maxSummaryFailures(int failures) {
-            this.maxSummaryFailures = Require.atLeast("maxSummaryFailures", failures, 1);
+            this.maxSummaryFailures = Checks.atLeast("maxSummaryFailures", failures, 1);
             return this;
         }
 
         /** How long to snip without summarising after too many failures; default 5 min. */
         public Builder failureCooldown(Duration cooldown) {
-            this.failureCooldown = Require.positive("failureCooldown", cooldown);
+            this.failureCooldown = Checks.positive("failureCooldown", cooldown);
             return this;
         }
 

@@ -1,6 +1,6 @@
 package io.agentfuse.agent.context;
 
-import io.agentfuse.agent.internal.Require;
+import io.agentfuse.core.internal.Checks;
 
 /**
  * Where each rung of the context ladder starts, as a share of the context window, plus the room
@@ -32,15 +32,15 @@ public record ContextConfig(double warnAt, double autoCompactAt, double snipAt, 
 
     /** @throws IllegalArgumentException naming the first key with a bad value */
     public ContextConfig {
-        Require.share("warnAt", warnAt);
-        Require.share("autoCompactAt", autoCompactAt);
-        Require.share("snipAt", snipAt);
-        Require.share("rejectAt", rejectAt);
+        Checks.share("warnAt", warnAt);
+        Checks.share("autoCompactAt", autoCompactAt);
+        Checks.share("snipAt", snipAt);
+        Checks.share("rejectAt", rejectAt);
         requireAbove("autoCompactAt", autoCompactAt, "warnAt", warnAt);
         requireAbove("snipAt", snipAt, "autoCompactAt", autoCompactAt);
         requireAbove("rejectAt", rejectAt, "snipAt", snipAt);
-        Require.atLeast("reserveOutputTokens", reserveOutputTokens, 0);
-        Require.atLeast("keepRecentTurns", keepRecentTurns, 0);
+        Checks.atLeast("reserveOutputTokens", reserveOutputTokens, 0);
+        Checks.atLeast("keepRecentTurns", keepRecentTurns, 0);
     }
 
     /** The seed's ladder: 70 %, 80 %, 92 %, 95 %, no reserve, keep 6 turns. */
@@ -95,37 +95,37 @@ public record ContextConfig(double warnAt, double autoCompactAt, double snipAt, 
 
         /** Share from which the level is WARNING; default 0.70. */
         public Builder warnAt(double share) {
-            this.warnAt = Require.share("warnAt", share);
+            this.warnAt = Checks.share("warnAt", share);
             return this;
         }
 
         /** Share from which the level is AUTO_COMPACT; default 0.80. */
         public Builder autoCompactAt(double share) {
-            this.autoCompactAt = Require.share("autoCompactAt", share);
+            this.autoCompactAt = Checks.share("autoCompactAt", share);
             return this;
         }
 
         /** Share from which the level is SNIP_COMPACT; default 0.92. */
         public Builder snipAt(double share) {
-            this.snipAt = Require.share("snipAt", share);
+            this.snipAt = Checks.share("snipAt", share);
             return this;
         }
 
         /** Share from which the level is REJECT; default 0.95. */
         public Builder rejectAt(double share) {
-            this.rejectAt = Require.share("rejectAt", share);
+            this.rejectAt = Checks.share("rejectAt", share);
             return this;
         }
 
         /** Tokens kept free for the reply, counted as used; default 0. */
         public Builder reserveOutputTokens(int tokens) {
-            this.reserveOutputTokens = Require.atLeast("reserveOutputTokens", tokens, 0);
+            this.reserveOutputTokens = Checks.atLeast("reserveOutputTokens", tokens, 0);
             return this;
         }
 
         /** Turns that summarising keeps verbatim; default 6. */
         public Builder keepRecentTurns(int turns) {
-            this.keepRecentTurns = Require.atLeast("keepRecentTurns", turns, 0);
+            this.keepRecentTurns = Checks.atLeast("keepRecentTurns", turns, 0);
             return this;
         }
 

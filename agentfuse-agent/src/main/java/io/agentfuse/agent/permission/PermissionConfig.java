@@ -1,6 +1,6 @@
 package io.agentfuse.agent.permission;
 
-import io.agentfuse.agent.internal.Require;
+import io.agentfuse.core.internal.Checks;
 import java.time.Duration;
 
 /**
@@ -30,14 +30,14 @@ public record PermissionConfig(int maxConsecutiveDenials, int maxTotalDenials, P
 
     /** @throws IllegalArgumentException naming the first key with a bad value */
     public PermissionConfig {
-        Require.atLeast("maxConsecutiveDenials", maxConsecutiveDenials, 1);
-        Require.atLeast("maxTotalDenials", maxTotalDenials, 1);
+        Checks.atLeast("maxConsecutiveDenials", maxConsecutiveDenials, 1);
+        Checks.atLeast("maxTotalDenials", maxTotalDenials, 1);
         if (maxTotalDenials < maxConsecutiveDenials) {
             throw new IllegalArgumentException("maxTotalDenials must be >= maxConsecutiveDenials ("
                     + maxConsecutiveDenials + "), but was " + maxTotalDenials);
         }
-        Require.present("scope", scope);
-        Require.positiveOrAbsent("halfOpenAfter", halfOpenAfter);
+        Checks.notNull("scope", scope);
+        Checks.positiveOrAbsent("halfOpenAfter", halfOpenAfter);
     }
 
     /** 3 in a row, 20 in all, per category, user-led reset only, interactive. */
@@ -63,25 +63,25 @@ public record PermissionConfig(int maxConsecutiveDenials, int maxTotalDenials, P
 
         /** Denials in a row that open the breaker; default 3. */
         public Builder maxConsecutiveDenials(int denials) {
-            this.maxConsecutiveDenials = Require.atLeast("maxConsecutiveDenials", denials, 1);
+            this.maxConsecutiveDenials = Checks.atLeast("maxConsecutiveDenials", denials, 1);
             return this;
         }
 
         /** Denials in the session that open the breaker; default 20. */
         public Builder maxTotalDenials(int denials) {
-            this.maxTotalDenials = Require.atLeast("maxTotalDenials", denials, 1);
+            this.maxTotalDenials = Checks.atLeast("maxTotalDenials", denials, 1);
             return this;
         }
 
         /** Which denials count together; default CATEGORY. */
         public Builder scope(PermissionScope scope) {
-            this.scope = Require.present("scope", scope);
+            this.scope = Checks.notNull("scope", scope);
             return this;
         }
 
         /** How long OPEN lasts before auto mode is retried on its own; default null (never). */
         public Builder halfOpenAfter(Duration delay) {
-            this.halfOpenAfter = Require.positiveOrAbsent("halfOpenAfter", delay);
+            this.halfOpenAfter = Checks.positiveOrAbsent("halfOpenAfter", delay);
             return this;
         }
 

@@ -5,7 +5,7 @@ import static io.agentfuse.agent.context.ConversationFixtures.WINDOW;
 import static io.agentfuse.agent.context.ConversationFixtures.systemAndTurns;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.agentfuse.core.CallTimeoutException;
+import io.agentfuse.core.timeout.CallTimeoutException;
 import io.agentfuse.agent.conversation.Conversation;
 import io.agentfuse.core.ManualClock;
 import java.time.Duration;

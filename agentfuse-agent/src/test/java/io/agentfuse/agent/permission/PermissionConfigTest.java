@@ -37,13 +37,13 @@ class PermissionConfigTest {
     void rejectsAHalfOpenDelayThatIsNotPositive() {
         assertThatThrownBy(() -> PermissionConfig.builder().halfOpenAfter(Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("halfOpenAfter must be > 0, but was PT0S");
+                .hasMessage("halfOpenAfter must be positive, but was PT0S");
     }
 
     @Test
     void rejectsAMissingScope() {
         assertThatThrownBy(() -> new PermissionConfig(3, 20, null, null, false))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("scope must not be null");
+                .hasMessage("scope must be set, but was null");
     }
 }

@@ -2,7 +2,7 @@ package io.agentfuse.config.internal;
 
 import io.agentfuse.config.DurationFormat;
 import io.agentfuse.config.RetryConfig;
-import io.agentfuse.core.Jitter;
+import io.agentfuse.core.retry.Jitter;
 import java.time.Duration;
 
 /** Reads a {@code retry:} section: the top-level one over the defaults, or a model's over the top-level one. */

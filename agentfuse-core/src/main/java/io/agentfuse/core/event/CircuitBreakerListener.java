@@ -1,6 +1,6 @@
 package io.agentfuse.core.event;
 
-import io.agentfuse.core.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.Outcome;
 
 /**

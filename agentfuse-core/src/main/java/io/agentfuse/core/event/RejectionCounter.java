@@ -1,6 +1,6 @@
 package io.agentfuse.core.event;
 
-import io.agentfuse.core.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitBreaker;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Counting is a listener rather than part of the breaker so that a breaker nobody watches
  * spends nothing on it: rejecting is the hot path of an open breaker. Register one counter on a
- * {@link io.agentfuse.core.CircuitBreakerRegistry} to count every breaker, present and future.
+ * {@link io.agentfuse.core.breaker.CircuitBreakerRegistry} to count every breaker, present and future.
  * Thread-safe; counting a rejection allocates nothing after a breaker's first.
  *
  * <pre>{@code

@@ -1,6 +1,6 @@
 package io.agentfuse.core.event;
 
-import io.agentfuse.core.CircuitState;
+import io.agentfuse.core.breaker.CircuitState;
 
 import java.util.Map;
 

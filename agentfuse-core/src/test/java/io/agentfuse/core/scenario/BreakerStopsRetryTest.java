@@ -1,14 +1,14 @@
 package io.agentfuse.core.scenario;
 
 import io.agentfuse.core.AttemptLog;
-import io.agentfuse.core.CircuitBreaker;
-import io.agentfuse.core.CircuitBreakerConfig;
-import io.agentfuse.core.CircuitState;
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitBreakerConfig;
+import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.ManualClock;
-import io.agentfuse.core.RetryPolicy;
-import io.agentfuse.core.Trigger;
+import io.agentfuse.core.retry.RetryPolicy;
+import io.agentfuse.core.breaker.Trigger;
 import io.agentfuse.core.event.RetryListener;
 import org.junit.jupiter.api.Test;
 

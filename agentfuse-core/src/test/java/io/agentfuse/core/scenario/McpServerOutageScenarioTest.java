@@ -1,11 +1,11 @@
 package io.agentfuse.core.scenario;
 
-import io.agentfuse.core.CircuitBreaker;
-import io.agentfuse.core.CircuitBreakerConfig;
-import io.agentfuse.core.CircuitState;
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitBreakerConfig;
+import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.ManualClock;
-import io.agentfuse.core.Trigger;
+import io.agentfuse.core.breaker.Trigger;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -107,7 +107,7 @@ class McpServerOutageScenarioTest {
         String call(String sql) {
             invocations++;
             if (failing) {
-                throw new HttpStatusException(500, "{\"error\":\"connection pool exhausted\"}", null, null);
+                throw HttpStatusException.builder(500).body("{\"error\":\"connection pool exhausted\"}").build();
             }
             return "1 row";
         }

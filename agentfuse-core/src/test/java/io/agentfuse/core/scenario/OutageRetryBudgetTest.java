@@ -1,13 +1,13 @@
 package io.agentfuse.core.scenario;
 
 import io.agentfuse.core.AttemptLog;
-import io.agentfuse.core.CircuitBreaker;
-import io.agentfuse.core.CircuitBreakerConfig;
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitBreakerConfig;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.ManualClock;
-import io.agentfuse.core.RetryBudget;
-import io.agentfuse.core.RetryPolicy;
+import io.agentfuse.core.retry.RetryBudget;
+import io.agentfuse.core.retry.RetryPolicy;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

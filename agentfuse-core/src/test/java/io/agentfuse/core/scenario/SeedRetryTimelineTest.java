@@ -4,7 +4,7 @@ import io.agentfuse.core.AttemptLog;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.ManualClock;
-import io.agentfuse.core.RetryPolicy;
+import io.agentfuse.core.retry.RetryPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -122,7 +122,7 @@ class SeedRetryTimelineTest {
     }
 
     private static HttpStatusException serverError(int attempt) {
-        return new HttpStatusException(500, "attempt " + attempt, null, null);
+        return HttpStatusException.builder(500).body("attempt " + attempt).build();
     }
 
     static Throwable causeOf(CompletableFuture<?> future) throws InterruptedException {

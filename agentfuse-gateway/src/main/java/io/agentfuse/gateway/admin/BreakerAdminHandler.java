@@ -1,7 +1,7 @@
 package io.agentfuse.gateway.admin;
 
-import io.agentfuse.core.CircuitBreaker;
-import io.agentfuse.core.CircuitBreakerRegistry;
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitBreakerRegistry;
 import io.agentfuse.core.event.RejectionCounter;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.vertx.core.json.JsonArray;

@@ -1,6 +1,6 @@
 package io.agentfuse.gateway.admin;
 
-import io.agentfuse.core.CircuitBreakerRegistry;
+import io.agentfuse.core.breaker.CircuitBreakerRegistry;
 import io.agentfuse.core.event.CircuitBreakerListener;
 import io.agentfuse.core.event.StateTransition;
 import io.agentfuse.gateway.internal.OnContext;

@@ -1,6 +1,6 @@
 package io.agentfuse.gateway.admin;
 
-import io.agentfuse.core.CircuitBreakerSnapshot;
+import io.agentfuse.core.breaker.CircuitBreakerSnapshot;
 import io.agentfuse.core.event.StateTransition;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

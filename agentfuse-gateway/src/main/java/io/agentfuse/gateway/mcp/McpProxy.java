@@ -2,8 +2,8 @@ package io.agentfuse.gateway.mcp;
 
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.McpServerConfig;
-import io.agentfuse.core.CallTimeoutException;
-import io.agentfuse.core.CircuitBreaker;
+import io.agentfuse.core.timeout.CallTimeoutException;
+import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.gateway.http.GatewayErrors;

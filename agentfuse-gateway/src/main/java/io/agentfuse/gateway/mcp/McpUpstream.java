@@ -1,6 +1,6 @@
 package io.agentfuse.gateway.mcp;
 
-import io.agentfuse.core.CallTimeoutException;
+import io.agentfuse.core.timeout.CallTimeoutException;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;

@@ -1,7 +1,7 @@
 package io.agentfuse.gateway.mcp;
 
-import io.agentfuse.core.CircuitBreaker;
-import io.agentfuse.core.CircuitOpen;
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.breaker.Rejection;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -29,11 +29,11 @@ final class ProxyAnswers {
 
     /** The text of a rejection of {@code subject}: the seed's fast-fail message. */
     static String text(String subject, long retryAfterSeconds) {
-        return CircuitOpen.ERROR + ": " + subject + " is unavailable, retry after " + retryAfterSeconds + " s";
+        return Rejection.ERROR + ": " + subject + " is unavailable, retry after " + retryAfterSeconds + " s";
     }
 
     /** Whole seconds until {@code open} lets a call through, rounded up; 0 when unknown. */
-    static long retryAfterSeconds(CircuitOpen open) {
+    static long retryAfterSeconds(Rejection open) {
         long nanos = open == null ? -1 : open.retryAfterNanos();
         return nanos <= 0 ? 0 : (nanos + 999_999_999L) / 1_000_000_000L;
     }

@@ -2,9 +2,9 @@ package io.agentfuse.gateway.mcp;
 
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.McpServerConfig;
-import io.agentfuse.core.CallTimeoutException;
-import io.agentfuse.core.CircuitBreaker;
-import io.agentfuse.core.CircuitOpenException;
+import io.agentfuse.core.timeout.CallTimeoutException;
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitOpenException;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;

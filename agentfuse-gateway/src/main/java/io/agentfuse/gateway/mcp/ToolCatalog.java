@@ -1,7 +1,7 @@
 package io.agentfuse.gateway.mcp;
 
-import io.agentfuse.core.CircuitBreaker;
-import io.agentfuse.core.CircuitBreakerRegistry;
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitBreakerRegistry;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 

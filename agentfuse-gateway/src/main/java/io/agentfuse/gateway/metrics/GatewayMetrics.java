@@ -1,8 +1,8 @@
 package io.agentfuse.gateway.metrics;
 
-import io.agentfuse.core.CircuitBreaker;
-import io.agentfuse.core.CircuitBreakerRegistry;
-import io.agentfuse.core.CircuitState;
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitBreakerRegistry;
+import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.core.Outcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;

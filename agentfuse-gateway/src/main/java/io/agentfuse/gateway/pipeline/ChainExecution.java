@@ -1,12 +1,12 @@
 package io.agentfuse.gateway.pipeline;
 
-import io.agentfuse.core.CircuitBreaker;
-import io.agentfuse.core.FallbackChain;
-import io.agentfuse.core.FallbackExhaustedException;
-import io.agentfuse.core.FallbackResult;
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.fallback.FallbackChain;
+import io.agentfuse.core.fallback.FallbackExhaustedException;
+import io.agentfuse.core.fallback.FallbackResult;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
-import io.agentfuse.core.StepFailure;
+import io.agentfuse.core.fallback.StepFailure;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.dialect.StreamEvent;

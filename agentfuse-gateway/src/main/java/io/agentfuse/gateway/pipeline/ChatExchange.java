@@ -1,6 +1,6 @@
 package io.agentfuse.gateway.pipeline;
 
-import io.agentfuse.core.FallbackResult;
+import io.agentfuse.core.fallback.FallbackResult;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;

@@ -1,7 +1,7 @@
 package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.core.Clock;
-import io.agentfuse.core.FallbackResult;
+import io.agentfuse.core.fallback.FallbackResult;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.DialectTranslator;
 import io.agentfuse.gateway.dialect.UntranslatableException;

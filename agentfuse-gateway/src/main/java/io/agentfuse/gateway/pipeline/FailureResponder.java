@@ -1,11 +1,11 @@
 package io.agentfuse.gateway.pipeline;
 
-import io.agentfuse.core.BulkheadFullException;
-import io.agentfuse.core.FallbackExhaustedException;
+import io.agentfuse.core.bulkhead.BulkheadFullException;
+import io.agentfuse.core.fallback.FallbackExhaustedException;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
-import io.agentfuse.core.StepFailure;
+import io.agentfuse.core.fallback.StepFailure;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;

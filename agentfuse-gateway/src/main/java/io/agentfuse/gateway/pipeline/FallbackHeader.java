@@ -1,8 +1,8 @@
 package io.agentfuse.gateway.pipeline;
 
-import io.agentfuse.core.BulkheadFullException;
+import io.agentfuse.core.bulkhead.BulkheadFullException;
 import io.agentfuse.core.HttpStatusException;
-import io.agentfuse.core.StepFailure;
+import io.agentfuse.core.fallback.StepFailure;
 
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package io.agentfuse.gateway.pipeline;
 
-import io.agentfuse.core.StepFailure;
+import io.agentfuse.core.fallback.StepFailure;
 import io.vertx.core.http.HttpServerResponse;
 
 import java.util.List;

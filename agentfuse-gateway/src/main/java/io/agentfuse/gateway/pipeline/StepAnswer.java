@@ -1,5 +1,8 @@
 package io.agentfuse.gateway.pipeline;
 
+import io.agentfuse.core.LongCall;
+import io.agentfuse.core.breaker.CircuitBreaker;
+
 import io.agentfuse.gateway.upstream.UpstreamResponse;
 import io.agentfuse.gateway.upstream.UpstreamStream;
 
@@ -11,8 +14,24 @@ import io.agentfuse.gateway.upstream.UpstreamStream;
  * @param response     the complete answer, or {@code null} for a stream
  * @param stream       the stream, or {@code null} for a complete answer
  * @param startedNanos when the answering attempt started ({@link System#nanoTime()}), to time the whole stream
+ * @param permit       the breaker permit a stream holds until it ends
  */
-record StepAnswer(PlannedStep step, UpstreamResponse response, UpstreamStream stream, long startedNanos) {
+record StepAnswer(PlannedStep step, UpstreamResponse response, UpstreamStream stream, long startedNanos,
+                  StreamPermit permit) implements LongCall {
+
+    StepAnswer(PlannedStep step, UpstreamResponse response, UpstreamStream stream, long startedNanos) {
+        this(step, response, stream, startedNanos, new StreamPermit());
+    }
+
+    /** A stream keeps its permit until it ends (see {@link StreamRelay}); a complete answer is recorded by the guard. */
+    @Override
+    public boolean holdPermit(CircuitBreaker breaker, long permit) {
+        if (stream == null) {
+            return false;
+        }
+        this.permit.hold(breaker, permit);
+        return true;
+    }
 
     /**
      * The tokens a guard records for a result: the usage of a complete answer; 0 for a stream,

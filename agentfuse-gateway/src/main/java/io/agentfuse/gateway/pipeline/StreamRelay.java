@@ -1,10 +1,10 @@
 package io.agentfuse.gateway.pipeline;
 
-import io.agentfuse.core.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Outcome;
-import io.agentfuse.core.StepFailure;
-import io.agentfuse.core.Trigger;
+import io.agentfuse.core.RetryAfter;
+import io.agentfuse.core.fallback.StepFailure;
 import io.agentfuse.gateway.dialect.DialectTranslator;
 import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.dialect.StreamTranslator;
@@ -96,6 +96,7 @@ final class StreamRelay {
         if (!done) {
             done = true;
             stream.cancel();
+            answer.permit().release();
         }
     }
 
@@ -109,6 +110,7 @@ final class StreamRelay {
     private void terminate(GatewayError error, String message) {
         done = true;
         stream.cancel();
+        answer.permit().release();
         failWith(List.of(GatewayErrors.streamEvent(request.dialect(), error, message)));
     }
 
@@ -159,7 +161,8 @@ final class StreamRelay {
         CircuitBreaker breaker = answer.step().guard().circuitBreaker();
         Outcome outcome = breaker == null ? Outcome.ERROR : breaker.config().classifier().classify(error);
         if (breaker != null) {
-            breaker.onError(error, elapsedNanos());
+            // Classified once, above; recorded against the permit the stream started with.
+            answer.permit().record(outcome, elapsedNanos(), RetryAfter.ofError(error, breaker.clock().epochMillis()));
         }
         metrics.streamInterrupted(answer.step().name());
         GatewayError type = outcome == Outcome.TIMEOUT ? GatewayError.TIMEOUT : GatewayError.UPSTREAM_ERROR;
@@ -168,26 +171,12 @@ final class StreamRelay {
     }
 
     private void recordFailure(Outcome outcome) {
-        CircuitBreaker breaker = answer.step().guard().circuitBreaker();
-        if (breaker != null) {
-            breaker.onOutcome(outcome, elapsedNanos());
-        }
+        answer.permit().failed(outcome, elapsedNanos());
         metrics.streamInterrupted(answer.step().name());
     }
 
     private void recordTokens() {
-        CircuitBreaker breaker = answer.step().guard().circuitBreaker();
-        long tokens = translator.usage().total();
-        if (breaker != null && tokens > tokenLimit(breaker)) {
-            breaker.onSuccess(elapsedNanos(), tokens); // recorded as TOKEN_OVERUSE
-        }
-    }
-
-    private static long tokenLimit(CircuitBreaker breaker) {
-        return breaker.config().triggers().stream()
-                .filter(Trigger.TokenOveruse.class::isInstance)
-                .mapToLong(trigger -> ((Trigger.TokenOveruse) trigger).maxTokensPerCall())
-                .min().orElse(Long.MAX_VALUE);
+        answer.permit().finished(elapsedNanos(), translator.usage().total()); // over the limit: TOKEN_OVERUSE
     }
 
     private Outcome outcomeOf(StreamEvent.Error error) {

@@ -1,7 +1,7 @@
 package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.config.AgentfuseRuntime;
-import io.agentfuse.core.Bulkhead;
+import io.agentfuse.core.bulkhead.Bulkhead;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
 

@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * The two limits of a streamed call: the time from sending the request to the first event
  * (the model's {@code firstTokenTimeout}), and the longest silence allowed between events once
- * the stream runs. Both end the call with {@link io.agentfuse.core.CallTimeoutException}.
+ * the stream runs. Both end the call with {@link io.agentfuse.core.timeout.CallTimeoutException}.
  *
  * <p>Immutable. {@code new StreamTimeouts(Duration.ofSeconds(20), Duration.ofSeconds(30))}
  *

@@ -1,6 +1,6 @@
 package io.agentfuse.gateway.upstream;
 
-import io.agentfuse.core.CallTimeoutException;
+import io.agentfuse.core.timeout.CallTimeoutException;
 import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.sse.SseParser;

@@ -14,7 +14,7 @@ import java.util.Deque;
  *
  * <p>Events that arrive before {@link #handler} is set are kept and delivered when it is, so
  * nothing is lost between the future completing and the caller attaching handlers. A failure
- * after the first event (an idle timeout as {@link io.agentfuse.core.CallTimeoutException}, a
+ * after the first event (an idle timeout as {@link io.agentfuse.core.timeout.CallTimeoutException}, a
  * broken connection as {@link UpstreamConnectionException}) goes to {@link #exceptionHandler}.
  * {@link #cancel()} closes the upstream request (and with HTTP/1.1 its connection) — call it
  * when the gateway's own caller goes away; after it nothing more is delivered.

@@ -1,6 +1,6 @@
 package io.agentfuse.gateway.admin;
 
-import io.agentfuse.core.CircuitState;
+import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayHarness;
 import io.vertx.core.buffer.Buffer;

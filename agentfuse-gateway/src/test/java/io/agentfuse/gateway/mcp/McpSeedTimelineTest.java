@@ -1,6 +1,6 @@
 package io.agentfuse.gateway.mcp;
 
-import io.agentfuse.core.CircuitState;
+import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.mock.mcp.McpMockTool;
 import io.agentfuse.mock.mcp.McpToolStep;
 import org.junit.jupiter.api.AfterEach;

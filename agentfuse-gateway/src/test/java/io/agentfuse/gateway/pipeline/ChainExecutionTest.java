@@ -1,7 +1,7 @@
 package io.agentfuse.gateway.pipeline;
 
-import io.agentfuse.core.FallbackExhaustedException;
-import io.agentfuse.core.FallbackResult;
+import io.agentfuse.core.fallback.FallbackExhaustedException;
+import io.agentfuse.core.fallback.FallbackResult;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.gateway.provider.Dialects;

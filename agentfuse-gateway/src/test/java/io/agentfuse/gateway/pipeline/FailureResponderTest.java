@@ -1,10 +1,10 @@
 package io.agentfuse.gateway.pipeline;
 
-import io.agentfuse.core.Bulkhead;
-import io.agentfuse.core.CallTimeoutException;
-import io.agentfuse.core.FallbackExhaustedException;
+import io.agentfuse.core.bulkhead.Bulkhead;
+import io.agentfuse.core.timeout.CallTimeoutException;
+import io.agentfuse.core.fallback.FallbackExhaustedException;
 import io.agentfuse.core.Outcome;
-import io.agentfuse.core.StepFailure;
+import io.agentfuse.core.fallback.StepFailure;
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;

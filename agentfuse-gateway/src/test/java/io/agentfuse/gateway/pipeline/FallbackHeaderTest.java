@@ -1,11 +1,11 @@
 package io.agentfuse.gateway.pipeline;
 
-import io.agentfuse.core.BulkheadFullException;
-import io.agentfuse.core.Bulkhead;
-import io.agentfuse.core.CallTimeoutException;
+import io.agentfuse.core.bulkhead.BulkheadFullException;
+import io.agentfuse.core.bulkhead.Bulkhead;
+import io.agentfuse.core.timeout.CallTimeoutException;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.Outcome;
-import io.agentfuse.core.StepFailure;
+import io.agentfuse.core.fallback.StepFailure;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.agentfuse.gateway.scenario;
 
-import io.agentfuse.core.CircuitState;
+import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.mock.MockStep;
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayHarness;

@@ -44,6 +44,20 @@ class StreamFailureScenarioTest {
     }
 
     @Test
+    void streamsThatAlwaysBreakMidWayCountAsFailuresInARowNotAsSuccessThenFailure() {
+        harness = GatewayHarness.start();
+        harness.mock.script(MockStep.builder().chunks("one ", "two ", "three").drop(MockStep.Drop.MID_STREAM)
+                .dropAfterChunks(2).times(3).build());
+
+        for (int i = 0; i < 3; i++) {
+            StreamReply reply = harness.client.stream("/v1/messages", anthropicRequest("claude-haiku-4", true), Map.of());
+            assertThat(reply.data()).contains("two ");
+        }
+
+        assertThat(harness.breaker("claude-haiku-4").snapshot().counts()).containsEntry("consecutiveErrors", 3L);
+    }
+
+    @Test
     void aStreamThatBreaksMidWayEndsWithAnOpenAiErrorChunk() {
         harness = GatewayHarness.start();
         harness.mock.script(MockStep.builder().chunks("one ", "two").drop(MockStep.Drop.MID_STREAM).dropAfterChunks(1).build());

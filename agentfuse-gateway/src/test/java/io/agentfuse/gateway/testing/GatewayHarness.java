@@ -2,7 +2,7 @@ package io.agentfuse.gateway.testing;
 
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.ConfigLoader;
-import io.agentfuse.core.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.gateway.GatewayOptions;
 import io.agentfuse.gateway.GatewayServer;
 import io.agentfuse.mock.MockProvider;

@@ -1,6 +1,6 @@
 package io.agentfuse.gateway.upstream;
 
-import io.agentfuse.core.CallTimeoutException;
+import io.agentfuse.core.timeout.CallTimeoutException;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;

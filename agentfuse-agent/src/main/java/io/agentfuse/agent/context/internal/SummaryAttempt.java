@@ -5,7 +5,7 @@ import io.agentfuse.agent.context.Summarizer;
 import io.agentfuse.agent.conversation.Conversation;
 import io.agentfuse.agent.conversation.Message;
 import io.agentfuse.agent.tokens.TokenCounter;
-import io.agentfuse.core.CallTimeoutException;
+import io.agentfuse.core.timeout.CallTimeoutException;
 import io.agentfuse.core.Scheduler;
 import java.time.Duration;
 import java.util.ArrayList;

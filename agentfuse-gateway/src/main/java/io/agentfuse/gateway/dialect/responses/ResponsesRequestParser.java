@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.dialect.responses;
 
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ChatRequest.Sampling;
@@ -93,7 +94,7 @@ public final class ResponsesRequestParser {
         Sampling sampling = new Sampling(root.optionalInt("max_output_tokens", 1), temperature,
                 root.optionalNumber("top_p", 0, 1), List.of());
         StreamMode stream = Boolean.TRUE.equals(root.optionalBoolean("stream")) ? StreamMode.STREAM : StreamMode.NONE;
-        return new ChatRequest(Dialect.OPENAI, body, model, system.isEmpty() ? null : String.join("\n\n", system),
+        return new ChatRequest(Dialects.OPENAI, body, model, system.isEmpty() ? null : String.join("\n\n", system),
                 messages, tools, toolChoice, sampling, stream, root.optionalString("user"), untranslatable);
     }
 

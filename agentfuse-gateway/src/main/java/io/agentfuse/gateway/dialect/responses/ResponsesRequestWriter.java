@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.dialect.responses;
 
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.UntranslatableException;
@@ -20,7 +21,7 @@ import io.vertx.core.json.JsonObject;
  * <pre>{@code
  * ChatRequest request = ResponsesRequestParser.parse(body);
  * JsonObject toOpenAi = ResponsesRequestWriter.forward(request, "gpt-4.1-mini");
- * JsonObject toAnthropic = ResponsesRequestWriter.translate(request, Dialect.ANTHROPIC, "claude-haiku-4-5");
+ * JsonObject toAnthropic = ResponsesRequestWriter.translate(request, Dialects.ANTHROPIC, "claude-haiku-4-5");
  * }</pre>
  */
 public final class ResponsesRequestWriter {

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.dialect.responses;
 
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatMessage.Role;
 import io.agentfuse.gateway.dialect.ChatRequest;
@@ -55,7 +56,7 @@ class ResponsesRequestParserTest {
     void readsAStringInputAsOneUserMessage() {
         ChatRequest parsed = ResponsesRequestParser.parse(request("Hello").put("instructions", "Answer in French."));
 
-        assertThat(parsed.dialect()).isEqualTo(Dialect.OPENAI);
+        assertThat(parsed.dialect()).isEqualTo(Dialects.OPENAI);
         assertThat(parsed.model()).isEqualTo("gpt-4.1-mini");
         assertThat(parsed.system()).isEqualTo("Answer in French.");
         assertThat(parsed.messages()).containsExactly(new ChatMessage(Role.USER, List.of(new ContentPart.Text("Hello"))));
@@ -170,7 +171,7 @@ class ResponsesRequestParserTest {
     void translatingAnUntranslatableRequestToAnthropicNamesTheField() {
         ChatRequest parsed = ResponsesRequestParser.parse(request("Hi").put("previous_response_id", "resp_1"));
 
-        assertThatThrownBy(() -> ResponsesRequestWriter.translate(parsed, Dialect.ANTHROPIC, "claude-haiku-4-5"))
+        assertThatThrownBy(() -> ResponsesRequestWriter.translate(parsed, Dialects.ANTHROPIC, "claude-haiku-4-5"))
                 .isInstanceOf(UntranslatableException.class)
                 .hasMessageContaining("previous_response_id");
     }
@@ -191,7 +192,7 @@ class ResponsesRequestParserTest {
         JsonObject body = request(toolConversation()).put("instructions", "Be kind.")
                 .put("tools", new JsonArray().add(weatherTool())).put("max_output_tokens", 100);
 
-        JsonObject anthropic = ResponsesRequestWriter.translate(ResponsesRequestParser.parse(body), Dialect.ANTHROPIC,
+        JsonObject anthropic = ResponsesRequestWriter.translate(ResponsesRequestParser.parse(body), Dialects.ANTHROPIC,
                 "claude-haiku-4-5");
 
         assertThat(anthropic.getString("system")).isEqualTo("Be kind.\n\nBe brief.");
@@ -210,7 +211,7 @@ class ResponsesRequestParserTest {
     @Test
     void translatesToChatCompletionsForAProviderWithoutTheResponsesApi() {
         JsonObject chat = ResponsesRequestWriter.translate(ResponsesRequestParser.parse(request(toolConversation())),
-                Dialect.OPENAI, "gpt-4o-mini");
+                Dialects.OPENAI, "gpt-4o-mini");
 
         JsonArray messages = chat.getJsonArray("messages");
         assertThat(messages.getJsonObject(0).getString("role")).isEqualTo("system");

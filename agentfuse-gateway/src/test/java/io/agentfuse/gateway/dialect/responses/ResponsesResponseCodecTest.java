@@ -1,10 +1,11 @@
 package io.agentfuse.gateway.dialect.responses;
 
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.dialect.ChatResponse;
 import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.FinishReason;
 import io.agentfuse.gateway.dialect.Usage;
-import io.agentfuse.gateway.dialect.anthropic.AnthropicResponseCodec;
+import io.agentfuse.gateway.provider.anthropic.AnthropicResponseCodec;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;

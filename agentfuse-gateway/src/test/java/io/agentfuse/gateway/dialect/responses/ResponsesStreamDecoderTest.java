@@ -1,9 +1,10 @@
 package io.agentfuse.gateway.dialect.responses;
 
+import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.dialect.FinishReason;
 import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.dialect.Usage;
-import io.agentfuse.gateway.dialect.anthropic.AnthropicStreamDecoder;
+import io.agentfuse.gateway.provider.anthropic.AnthropicStreamDecoder;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -1,0 +1,186 @@
+package io.agentfuse.core;
+
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitOpenException;
+import io.agentfuse.core.event.RetryListener;
+import io.agentfuse.core.retry.Jitter;
+import io.agentfuse.core.retry.RetryBudget;
+import io.agentfuse.core.retry.RetryPolicy;
+
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.ToLongFunction;
+
+/**
+ * The decisions about one attempt of a {@link Guard}, shared by its synchronous and asynchronous
+ * paths so that the two cannot disagree: how an attempt is classified (once, into an
+ * {@link AttemptResult}) and recorded against its permit, whether and how long to wait before the
+ * next one, and what a call ends with when a retry is refused. Immutable and thread-safe.
+ */
+final class Attempts {
+
+    /** The permit of an attempt when there is no breaker to ask. */
+    static final long NO_BREAKER = -1L;
+
+    private final String name;
+    private final RetryPolicy retry;
+    private final CircuitBreaker breaker;
+    private final Clock clock;
+    private final OutcomeClassifier classifier;
+    private final ToLongFunction<Object> tokens;
+    private final RetryListener listener;
+
+    Attempts(String name, RetryPolicy retry, CircuitBreaker breaker, Clock clock, OutcomeClassifier classifier,
+             ToLongFunction<Object> tokens, RetryListener listener) {
+        this.name = name;
+        this.retry = retry;
+        this.breaker = breaker;
+        this.clock = clock;
+        this.classifier = classifier;
+        this.tokens = tokens;
+        this.listener = listener;
+    }
+
+    /**
+     * What a call ends with when a retry is refused by the breaker or the bulkhead: the failure that
+     * led to the retry if an attempt was made (the step was called, so it must not be reported as
+     * skipped), else the rejection itself (nothing was called). The one place this is decided.
+     */
+    static Throwable stopped(Throwable lastFailure, RuntimeException rejection) {
+        return lastFailure != null ? lastFailure : rejection;
+    }
+
+    /**
+     * Counts a call in the retry budget once its first attempt is really made: a call that the
+     * breaker or bulkhead turned away sent nothing, and counting it would let an outage (every
+     * call rejected) raise everybody's retry allowance.
+     */
+    void depositToBudget() {
+        RetryBudget budget = retry.budget();
+        if (budget != null) {
+            budget.deposit();
+        }
+    }
+
+    /**
+     * The clock an attempt is timed with, or {@code null} when nobody uses the duration: reading
+     * the clock twice costs more than the rest of a successful attempt.
+     */
+    Clock timer() {
+        return breaker != null && breaker.timesCalls() ? breaker.callClock() : null;
+    }
+
+    static long elapsedSince(Clock timer, long start) {
+        return timer == null ? -1L : timer.nanoTime() - start;
+    }
+
+    /** Classifies a failed attempt once and records it against {@code permit}. */
+    AttemptResult failed(long permit, Throwable failure, long durationNanos) {
+        Throwable cause = OutcomeClassifier.unwrap(failure);
+        AttemptResult result = AttemptResult.failure(classifier.classify(cause), cause, durationNanos,
+                RetryAfter.ofError(cause, clock.epochMillis()));
+        if (breaker != null) {
+            if (breaker.isInnerRejection(cause)) {
+                breaker.release(permit); // refused further in: the callee was not reached
+            } else {
+                breaker.onResult(permit, result);
+            }
+        }
+        return result;
+    }
+
+    /**
+     * Classifies a normal return once (result rules, then the breaker's token limit) and records it
+     * against {@code permit}, unless it is a {@link LongCall} that takes the permit to record its own
+     * end; {@code null} for a plain success, which needs no decision (and so allocates nothing).
+     */
+    AttemptResult returned(long permit, Object value, long durationNanos) {
+        Outcome outcome = classifier.hasResultRules() ? classifier.classifyResult(value) : Outcome.SUCCESS;
+        if (outcome == Outcome.SUCCESS && breaker != null && value instanceof LongCall call && call.holdPermit(breaker, permit)) {
+            return null; // a stream: it records its final outcome against the permit when it ends
+        }
+        long used = 0L;
+        if (outcome == Outcome.SUCCESS && tokens != null && breaker != null) {
+            used = countTokens(permit, value, durationNanos);
+            if (used > breaker.tokenLimit()) {
+                outcome = Outcome.TOKEN_OVERUSE;
+            }
+        }
+        if (breaker != null) {
+            breaker.onOutcome(permit, outcome, durationNanos, RetryAfter.NONE);
+        }
+        return outcome == Outcome.SUCCESS ? null : AttemptResult.returned(outcome, durationNanos, used);
+    }
+
+    private long countTokens(long permit, Object value, long durationNanos) {
+        try {
+            return tokens.applyAsLong(value);
+        } catch (RuntimeException e) {
+            // The call succeeded; record it so that a half-open probe's permit is not lost.
+            breaker.onOutcome(permit, Outcome.SUCCESS, durationNanos, RetryAfter.NONE);
+            throw e;
+        }
+    }
+
+    /** Gives back {@code permit} for an attempt that was not made or whose caller gave up. */
+    void release(long permit) {
+        if (breaker != null) {
+            breaker.release(permit);
+        }
+    }
+
+    /**
+     * The wait before the next attempt, or -1 to give up: no attempts left, an outcome not worth
+     * retrying, a breaker that has opened, a wait past the deadline, or an empty budget. A server's
+     * wait too long to make (DESIGN §4, wait or fall over) gives up at once and holds the breaker
+     * open that long, so the chain moves on to its next step.
+     */
+    long nextDelayNanos(int attemptsMade, long previousDelay, AttemptResult result, long deadline) {
+        Outcome outcome = result.outcome();
+        Throwable error = result.cause();
+        if (!outcome.isFailure() && outcome != Outcome.CLIENT_ERROR) {
+            return -1;
+        }
+        // A rejection further in is not worth an immediate retry: that breaker is open.
+        boolean worthRetrying = retry.isRetryable(outcome, error) && !(error instanceof CircuitOpenException);
+        long remaining = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - clock.nanoTime();
+        if (worthRetrying && result.hasRetryAfter() && retry.honorRetryAfter()
+                && !retry.waitsOut(result.retryAfterNanos(), remaining)) {
+            if (breaker != null) {
+                breaker.holdOpen(result.retryAfterNanos(), "the server asked for a wait of "
+                        + Duration.ofNanos(result.retryAfterNanos()) + ", longer than a retry waits");
+            }
+            return exhausted(attemptsMade, error);
+        }
+        boolean retryable = worthRetrying && attemptsMade < retry.maxAttempts()
+                && (breaker == null || !breaker.state().rejectsCalls());
+        long delay = retryable ? retry.delayNanos(attemptsMade, previousDelay, result.retryAfterNanos(), random()) : -1;
+        if (delay > remaining || delay >= 0 && retry.budget() != null && !retry.budget().tryWithdraw()) {
+            delay = -1;
+        }
+        if (delay >= 0) {
+            if (listener != null) {
+                listener.onRetryScheduled(name, attemptsMade + 1, delay, error);
+            }
+            return delay;
+        }
+        // Only a failure worth retrying can exhaust the retries; a 4xx never started them.
+        return worthRetrying ? exhausted(attemptsMade, error) : -1;
+    }
+
+    private long exhausted(int attemptsMade, Throwable error) {
+        if (listener != null) {
+            listener.onRetriesExhausted(name, attemptsMade, error);
+        }
+        return -1;
+    }
+
+    private double random() {
+        return retry.jitter() == Jitter.NONE ? 0.0 : ThreadLocalRandom.current().nextDouble();
+    }
+
+    /** The monotonic deadline of a call starting now, or {@link Long#MAX_VALUE} if none. */
+    long deadlineFromNow() {
+        return retry.deadline() == null ? Long.MAX_VALUE : clock.nanoTime() + retry.deadline().toNanos();
+    }
+}

@@ -1,0 +1,430 @@
+package io.agentfuse.core.breaker;
+
+import io.agentfuse.core.AttemptResult;
+import io.agentfuse.core.Clock;
+import io.agentfuse.core.ManualClock;
+import io.agentfuse.core.Outcome;
+import io.agentfuse.core.RetryAfter;
+import io.agentfuse.core.event.CircuitBreakerListener;
+import io.agentfuse.core.event.StateTransition;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * A circuit breaker with agent-aware triggers: it stops calling what keeps failing, fails fast
+ * while it is open, probes when the open time ends, and closes again when the probes succeed.
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li>States {@code CLOSED → OPEN → HALF_OPEN → CLOSED}, plus operator states FORCED_OPEN and
+ *       DISABLED (see {@link CircuitState}). The first {@link Trigger} that fires opens the breaker
+ *       and is its reason.</li>
+ *   <li>Exactly one thread performs each transition (a CAS on the state), and each transition
+ *       publishes exactly one {@link StateTransition}; an operator action that leaves the state
+ *       as it was (forcing open a forced-open breaker) publishes nothing.</li>
+ *   <li>Every permit is a stamp ({@link #acquire()}): an outcome reported with the stamp of an
+ *       earlier state (a late answer, a written-off probe) is not counted, so HALF_OPEN counts
+ *       exactly its own probes. A long call (a stream) reports its final outcome with the permit it
+ *       started with.</li>
+ *   <li>In CLOSED, a permission check is one volatile read and recording is lock-free; neither
+ *       allocates. Rejection allocates nothing either: the {@link Rejection} value and the
+ *       {@link CircuitOpenException} are made once per open period. Rejections are counted.</li>
+ *   <li>{@link #state()} is true when read: an OPEN breaker whose open time is over reports
+ *       HALF_OPEN without waiting for a call.</li>
+ *   <li>Time comes only from the injected {@link Clock}; durations are read from its
+ *       {@link Clock#coarse() coarse} view when every duration threshold is far coarser than its tick.</li>
+ * </ul>
+ *
+ * <h2>Ways to use it</h2>
+ * Around a call: {@link #executeSupplier(Supplier)} (throws {@link CircuitOpenException}) or
+ * {@link #tryExecute(Supplier)} (a typed {@link CallResult}, never throws a rejection). By hand,
+ * when the call is asynchronous or measured elsewhere: {@code long permit = }{@link #acquire()},
+ * then exactly one of {@link #onResult(long, AttemptResult)}, {@link #onOutcome(long, Outcome, long, long)}
+ * or {@link #release(long)} with that permit.
+ *
+ * <pre>{@code
+ * CircuitBreaker breaker = CircuitBreaker.of("tool:search/web_search", CircuitBreakerConfig.builder()
+ *     .trigger(Trigger.consecutiveErrors(3))
+ *     .resetTimeout(Duration.ofMinutes(5))
+ *     .build());
+ * String page = breaker.executeSupplier(() -> search("circuit breakers"));
+ * }</pre>
+ *
+ * Thread-safe.
+ */
+public final class CircuitBreaker {
+
+    /** The permit {@link #acquire()} returns when the call may not be made. */
+    public static final long NOT_PERMITTED = 0L;
+
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(CircuitBreaker.class, "state", AbstractState.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final String name;
+    private final CircuitBreakerConfig config;
+    private final Clock clock;
+    private final Clock durationClock;
+    private final Clock openClock;
+    private final long tokenLimit;
+    private final long slowCallNanos;
+    private final long maxRetryAfterNanos;
+    private final boolean triggersUseDuration;
+    private final AtomicLong stamps = new AtomicLong();
+    private final LongAdder rejections = new LongAdder();
+    private final BreakerListeners listeners = new BreakerListeners();
+    private final Transitions transitions = new Transitions(this);
+    private volatile AbstractState state;
+
+    private CircuitBreaker(String name, CircuitBreakerConfig config, Clock clock) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.config = Objects.requireNonNull(config, "config");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.tokenLimit = config.tokenLimit();
+        this.slowCallNanos = config.slowCallNanos();
+        this.triggersUseDuration = slowCallNanos != Long.MAX_VALUE;
+        // Durations and open times far above the coarse clock's tick are read from it: one
+        // volatile read instead of System.nanoTime(), which is most of what a guarded call costs.
+        long coarseEnough = 100 * clock.coarse().tickNanos();
+        this.durationClock = slowCallNanos >= coarseEnough && config.minWindowNanos() >= coarseEnough ? clock.coarse() : clock;
+        this.openClock = config.resetTimeout().toNanos() >= coarseEnough ? clock.coarse() : clock;
+        this.maxRetryAfterNanos = config.maxRetryAfter().toNanos();
+        this.state = new ClosedState(this, clock.nanoTime());
+    }
+
+    /** A breaker on the system clock. */
+    public static CircuitBreaker of(String name, CircuitBreakerConfig config) {
+        return new CircuitBreaker(name, config, Clock.system());
+    }
+
+    /** A breaker on {@code clock} (a {@link ManualClock} in tests). */
+    public static CircuitBreaker of(String name, CircuitBreakerConfig config, Clock clock) {
+        return new CircuitBreaker(name, config, clock);
+    }
+
+    // ---------------------------------------------------------------- permits
+
+    /**
+     * A permit for one call, or {@link #NOT_PERMITTED}. Report exactly one outcome with it
+     * ({@link #onResult}, {@link #onOutcome(long, Outcome, long, long)}) or give it back ({@link #release(long)}).
+     */
+    public long acquire() {
+        return state.tryAcquire();
+    }
+
+    /** Whether a call may be made now; prefer {@link #acquire()}, whose permit tells late answers apart. */
+    public boolean tryAcquirePermission() {
+        return state.tryAcquire() != NOT_PERMITTED;
+    }
+
+    /** Like {@link #acquire()}, but throws {@link CircuitOpenException} when the call may not be made. */
+    public long acquirePermission() {
+        long permit = state.tryAcquire();
+        if (permit == NOT_PERMITTED) {
+            throw currentRejection().exception();
+        }
+        return permit;
+    }
+
+    /** Gives back {@code permit} for a call that was not made after all (e.g. a full bulkhead). */
+    public void release(long permit) {
+        AbstractState current = state;
+        if (current.stamp == permit) {
+            current.release();
+        }
+    }
+
+    /** Gives back a permission of the current state; prefer {@link #release(long)}. */
+    public void releasePermission() {
+        state.release();
+    }
+
+    /** Records the attempt {@code result} of the call that got {@code permit}. */
+    public void onResult(long permit, AttemptResult result) {
+        record(permit, result.outcome(), result.durationNanos(), result.retryAfterNanos());
+    }
+
+    /**
+     * Records that the call that got {@code permit} ended as {@code outcome} after
+     * {@code durationNanos} (-1 if not measured) and asked to be left alone for
+     * {@code retryAfterNanos} ({@link RetryAfter#NONE} if not): if this opens the breaker, or it is
+     * open already, it stays open at least that long, up to {@code maxRetryAfter}.
+     */
+    public void onOutcome(long permit, Outcome outcome, long durationNanos, long retryAfterNanos) {
+        record(permit, outcome, durationNanos, retryAfterNanos);
+    }
+
+    /** Records a success of the call that got {@code permit}; over the token limit it is {@link Outcome#TOKEN_OVERUSE}. */
+    public void onSuccess(long permit, long durationNanos, long tokens) {
+        record(permit, tokens > tokenLimit ? Outcome.TOKEN_OVERUSE : Outcome.SUCCESS, durationNanos, RetryAfter.NONE);
+    }
+
+    /** Records a success against the current state; prefer {@link #onSuccess(long, long, long)}. */
+    public void onSuccess(long durationNanos) {
+        record(state.stamp, Outcome.SUCCESS, durationNanos, RetryAfter.NONE);
+    }
+
+    /** Records a success that used {@code tokens} against the current state; prefer the stamped form. */
+    public void onSuccess(long durationNanos, long tokens) {
+        onSuccess(state.stamp, durationNanos, tokens);
+    }
+
+    /** Records a call that threw {@code error}, against the current state; prefer {@link #onResult}. */
+    public void onError(Throwable error, long durationNanos) {
+        record(state.stamp, config.classifier().classify(error), durationNanos, RetryAfter.ofError(error, clock.epochMillis()));
+    }
+
+    /** Records {@code outcome} against the current state; prefer {@link #onOutcome(long, Outcome, long, long)}. */
+    public void onOutcome(Outcome outcome, long durationNanos) {
+        record(state.stamp, outcome, durationNanos, RetryAfter.NONE);
+    }
+
+    /** Records {@code outcome} and a {@code Retry-After} against the current state; prefer the stamped form. */
+    public void onOutcome(Outcome outcome, long durationNanos, long retryAfterNanos) {
+        record(state.stamp, outcome, durationNanos, retryAfterNanos);
+    }
+
+    void record(long permit, Outcome outcome, long durationNanos, long retryAfterNanos) {
+        AbstractState current = state;
+        if (!current.records()) {
+            return;
+        }
+        long hint = Math.min(Math.max(0L, retryAfterNanos), maxRetryAfterNanos);
+        if (current.stamp == permit) {
+            current.record(outcome, durationNanos, hint);
+        } else {
+            current.recordLate(hint);
+        }
+        listeners.recorded(this, outcome, durationNanos);
+    }
+
+    /**
+     * Keeps the breaker open for at least {@code retryAfterNanos} (capped by {@code maxRetryAfter}):
+     * opens it if it is CLOSED or HALF_OPEN, extends an OPEN one, leaves operator states alone. What a
+     * caller does when a server asks for a longer wait than it will make (DESIGN §4, wait or fall over).
+     */
+    public void holdOpen(long retryAfterNanos, String reason) {
+        long nanos = Math.min(Math.max(0L, retryAfterNanos), maxRetryAfterNanos);
+        AbstractState current = state;
+        if (current instanceof OpenState open) {
+            open.extendUntil(clock.nanoTime() + nanos);
+        } else if (current instanceof ClosedState || current instanceof HalfOpenState) {
+            transitions.trip(current, reason, nanos);
+        }
+    }
+
+    /**
+     * Opens the breaker now, as a trigger would, for a caller that judges failures its own way
+     * (the permission breaker counts the user's denials). From CLOSED or HALF_OPEN; an OPEN or
+     * operator state is left as it is. With {@code autoHalfOpen(false)} this is the user-led mode:
+     * OPEN is left only through {@link #transitionToHalfOpen()} and a probe, or an operator.
+     */
+    public void open(String reason) {
+        holdOpen(0L, reason);
+    }
+
+    // ---------------------------------------------------------------- around a call
+
+    /** Runs {@code call} if permitted and records its outcome; throws {@link CircuitOpenException} if not. */
+    public <T> T executeSupplier(Supplier<T> call) {
+        return BreakerCalls.callAndRecord(this, acquirePermission(), call);
+    }
+
+    /** Like {@link #executeSupplier(Supplier)} for a call that throws checked exceptions. */
+    public <T> T executeCallable(Callable<T> call) throws Exception {
+        return BreakerCalls.callAndRecord(this, acquirePermission(), call);
+    }
+
+    /** Runs {@code call} if permitted; otherwise returns what {@code whenOpen} makes of the rejection. */
+    public <T> T execute(Supplier<T> call, Function<? super Rejection, ? extends T> whenOpen) {
+        long permit = state.tryAcquire();
+        return permit == NOT_PERMITTED ? whenOpen.apply(currentRejection()) : BreakerCalls.callAndRecord(this, permit, call);
+    }
+
+    /** Runs {@code call} if permitted; the result is its answer or the rejection, typed, never thrown. */
+    public <T> CallResult<T> tryExecute(Supplier<T> call) {
+        long permit = state.tryAcquire();
+        return permit == NOT_PERMITTED ? currentRejection().asResult()
+                : new CallResult.Answered<>(BreakerCalls.callAndRecord(this, permit, call));
+    }
+
+    /**
+     * Whether {@code failure} is another breaker's rejection: the call was refused further in,
+     * which says nothing about the callee this breaker guards, so it is neither a failure nor a success.
+     */
+    public boolean isInnerRejection(Throwable failure) {
+        return failure instanceof CircuitOpenException open && open.rejection().breaker() != this;
+    }
+
+    /**
+     * Whether a call's duration would be used, by a trigger that judges durations or by a listener.
+     * Calls nobody times are recorded as not measured (-1).
+     */
+    public boolean timesCalls() {
+        return triggersUseDuration || listeners.wantsRecordedCalls();
+    }
+
+    /** The rejection of the current open period, or {@code null} while calls are let through. */
+    public Rejection rejection() {
+        return state.current().rejection();
+    }
+
+    /** The rejection for a caller just refused: the open period's, or one naming a probing HALF_OPEN. */
+    public Rejection currentRejection() {
+        AbstractState current = state;
+        Rejection rejection = current.rejection();
+        return rejection != null ? rejection : new Rejection(this, current);
+    }
+
+    // ---------------------------------------------------------------- operators
+
+    /** Opens the breaker until an operator closes it. Does nothing if it is forced open already. */
+    public void forceOpen(String reason) {
+        transitions.install(CircuitState.FORCED_OPEN, () -> new OperatorState(this, CircuitState.FORCED_OPEN, reason), "operator: " + reason);
+    }
+
+    /** Switches the breaker off: every call passes and nothing is recorded, until closed again. */
+    public void disable(String reason) {
+        transitions.install(CircuitState.DISABLED, () -> new OperatorState(this, CircuitState.DISABLED, reason), "operator: " + reason);
+    }
+
+    /**
+     * Closes the breaker with fresh counters and no memory of earlier trips, whatever its state;
+     * the event names {@code reason}. The same as {@link #reset()}, with an operator's reason.
+     */
+    public void close(String reason) {
+        transitions.install(null, () -> new ClosedState(this, clock.nanoTime()), "operator: " + reason);
+    }
+
+    /** {@link #close(String)} with the reason "reset": the breaker as it was when made. */
+    public void reset() {
+        transitions.install(null, () -> new ClosedState(this, clock.nanoTime()), "reset");
+    }
+
+    /**
+     * Lets probes through now: the way out of OPEN in user-led mode ({@code autoHalfOpen=false}),
+     * e.g. when the user explicitly approves one action. Does nothing unless the breaker is OPEN.
+     *
+     * @return whether the breaker moved to HALF_OPEN
+     */
+    public boolean transitionToHalfOpen() {
+        AbstractState current = state;
+        return current instanceof OpenState open
+                && transitions.transition(current, new HalfOpenState(this, open.trip()), "probe requested");
+    }
+
+    /** Installs {@code to} if the state is still {@code from}; only the winner goes on. */
+    boolean compareAndSetState(AbstractState from, AbstractState to) {
+        return STATE.compareAndSet(this, from, to);
+    }
+
+    Transitions transitions() {
+        return transitions;
+    }
+
+    BreakerListeners listeners() {
+        return listeners;
+    }
+
+    void rejected() {
+        rejections.increment();
+        listeners.rejected(this);
+    }
+
+    long nextStamp() {
+        return stamps.incrementAndGet();
+    }
+
+    AbstractState rawState() {
+        return state;
+    }
+
+    Clock durationClock() {
+        return durationClock;
+    }
+
+    Clock openClock() {
+        return openClock;
+    }
+
+    long slowCallNanos() {
+        return slowCallNanos;
+    }
+
+    // ---------------------------------------------------------------- observation
+
+    /** Adds a listener; it sees every event from now on. */
+    public void addListener(CircuitBreakerListener listener) {
+        listeners.add(listener);
+    }
+
+    /** Removes a listener added before; does nothing if it is not registered. */
+    public void removeListener(CircuitBreakerListener listener) {
+        listeners.remove(listener);
+    }
+
+    /** The breaker's name, e.g. {@code model:claude-sonnet-4} or {@code tool:search/web_search}. */
+    public String name() {
+        return name;
+    }
+
+    /** Its configuration. */
+    public CircuitBreakerConfig config() {
+        return config;
+    }
+
+    /** Its clock. */
+    public Clock clock() {
+        return clock;
+    }
+
+    /** The clock call durations are measured with: {@link #clock()} or its coarse view. */
+    public Clock callClock() {
+        return durationClock;
+    }
+
+    /** Its state now: an OPEN breaker whose open time is over is HALF_OPEN when read. */
+    public CircuitState state() {
+        return state.current().kind();
+    }
+
+    /** The most tokens a call may use: {@link CircuitBreakerConfig#tokenLimit()}, read once. */
+    public long tokenLimit() {
+        return tokenLimit;
+    }
+
+    /** How many calls it has rejected since it was made. */
+    public long rejectedCalls() {
+        return rejections.sum();
+    }
+
+    /** State, reason, open-until, counters (those that tripped it while OPEN) and rejections, for operators. */
+    public CircuitBreakerSnapshot snapshot() {
+        AbstractState current = state.current();
+        long now = clock.nanoTime();
+        Map<String, Long> counts = Transitions.countsOf(current, now);
+        long until = current.openUntilNanos();
+        Instant openUntil = until == Long.MIN_VALUE ? null : Instant.ofEpochMilli(clock.epochMillisAt(until));
+        return new CircuitBreakerSnapshot(name, current.kind(), current.reason(), openUntil, counts, rejections.sum());
+    }
+
+    @Override
+    public String toString() {
+        return "CircuitBreaker[" + name + ", " + state.kind() + "]";
+    }
+}

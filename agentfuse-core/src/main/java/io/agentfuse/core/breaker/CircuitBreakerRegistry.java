@@ -1,0 +1,208 @@
+package io.agentfuse.core.breaker;
+
+import io.agentfuse.core.Clock;
+import io.agentfuse.core.internal.Checks;
+
+import io.agentfuse.core.event.CircuitBreakerListener;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Named breakers, created on first use from templates: one per model ({@code model:*}), per tool
+ * ({@code tool:search/*}), per anything.
+ *
+ * <p>A template pattern is an exact name or a prefix ending in {@code *}; the most specific
+ * (longest) matching pattern wins, else the default config. Breakers that stayed CLOSED and were
+ * not looked up for {@code idleTimeout} are dropped by {@link #evictIdle()}, so per-tool breakers
+ * for tools that come and go do not pile up. Registry listeners are attached to every breaker,
+ * present and future.
+ *
+ * <p>Thread-safe; lookups of existing breakers take no lock.
+ *
+ * <pre>{@code
+ * CircuitBreakerRegistry registry = CircuitBreakerRegistry.builder()
+ *     .template("tool:*", CircuitBreakerConfig.builder().trigger(Trigger.consecutiveErrors(3)).build())
+ *     .idleTimeout(Duration.ofHours(1))
+ *     .build();
+ * CircuitBreaker breaker = registry.breaker("tool:search/web_search");
+ * }</pre>
+ */
+public final class CircuitBreakerRegistry {
+
+    private final Clock clock;
+    private final CircuitBreakerConfig defaultConfig;
+    private final Map<String, CircuitBreakerConfig> templates;
+    private final long idleNanos;
+    private final ConcurrentHashMap<String, Entry> breakers = new ConcurrentHashMap<>();
+    private final List<CircuitBreakerListener> listeners = new CopyOnWriteArrayList<>();
+
+    private CircuitBreakerRegistry(Builder builder) {
+        this.clock = builder.clock;
+        this.defaultConfig = builder.defaultConfig;
+        this.templates = new LinkedHashMap<>(builder.templates);
+        this.idleNanos = builder.idleTimeout.toNanos();
+    }
+
+    /** A builder with the default config, no templates, the system clock and a 1-hour idle timeout. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The breaker named {@code name}, created from the best matching template if it is new. */
+    public CircuitBreaker breaker(String name) {
+        return breaker(name, configFor(name));
+    }
+
+    /** The breaker named {@code name}, created with {@code config} if it is new. */
+    public CircuitBreaker breaker(String name, CircuitBreakerConfig config) {
+        Entry entry = breakers.get(name);
+        if (entry == null) {
+            entry = breakers.computeIfAbsent(name, key -> new Entry(create(key, config)));
+        }
+        entry.lastUsedNanos = clock.nanoTime();
+        return entry.breaker;
+    }
+
+    /**
+     * Installs a breaker named {@code name} with {@code config}, replacing any existing one
+     * unless its config is equal (then the existing breaker and its state are kept).
+     */
+    public CircuitBreaker replace(String name, CircuitBreakerConfig config) {
+        Entry entry = breakers.compute(name, (key, existing) ->
+                existing != null && existing.breaker.config().equals(config) ? existing : new Entry(create(key, config)));
+        entry.lastUsedNanos = clock.nanoTime();
+        return entry.breaker;
+    }
+
+    private CircuitBreaker create(String name, CircuitBreakerConfig config) {
+        CircuitBreaker breaker = CircuitBreaker.of(name, config, clock);
+        listeners.forEach(breaker::addListener);
+        return breaker;
+    }
+
+    /** The config a new breaker named {@code name} would get. */
+    public CircuitBreakerConfig configFor(String name) {
+        CircuitBreakerConfig best = defaultConfig;
+        int bestLength = -1;
+        for (Map.Entry<String, CircuitBreakerConfig> template : templates.entrySet()) {
+            String pattern = template.getKey();
+            boolean matches = pattern.endsWith("*")
+                    ? name.startsWith(pattern.substring(0, pattern.length() - 1))
+                    : name.equals(pattern);
+            int length = pattern.endsWith("*") ? pattern.length() - 1 : Integer.MAX_VALUE;
+            if (matches && length > bestLength) {
+                best = template.getValue();
+                bestLength = length;
+            }
+        }
+        return best;
+    }
+
+    /** The breaker named {@code name}, if it exists; does not count as a use. */
+    public Optional<CircuitBreaker> find(String name) {
+        return Optional.ofNullable(breakers.get(name)).map(entry -> entry.breaker);
+    }
+
+    /** Every breaker, sorted by name. */
+    public List<CircuitBreaker> all() {
+        List<CircuitBreaker> all = new ArrayList<>();
+        breakers.values().forEach(entry -> all.add(entry.breaker));
+        all.sort(Comparator.comparing(CircuitBreaker::name));
+        return all;
+    }
+
+    /** Removes the breaker named {@code name}; returns whether there was one. */
+    public boolean remove(String name) {
+        return breakers.remove(name) != null;
+    }
+
+    /**
+     * Drops the breakers that are CLOSED and were not looked up for the idle timeout.
+     *
+     * @return how many were dropped
+     */
+    public int evictIdle() {
+        long now = clock.nanoTime();
+        int evicted = 0;
+        for (Map.Entry<String, Entry> candidate : breakers.entrySet()) {
+            Entry entry = candidate.getValue();
+            if (entry.breaker.state() == CircuitState.CLOSED && now - entry.lastUsedNanos >= idleNanos
+                    && breakers.remove(candidate.getKey(), entry)) {
+                evicted++;
+            }
+        }
+        return evicted;
+    }
+
+    /** Attaches {@code listener} to every breaker, existing and future. */
+    public void addListener(CircuitBreakerListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        listeners.add(listener);
+        breakers.values().forEach(entry -> entry.breaker.addListener(listener));
+    }
+
+    /** The registry's clock. */
+    public Clock clock() {
+        return clock;
+    }
+
+    private static final class Entry {
+        final CircuitBreaker breaker;
+        volatile long lastUsedNanos;
+
+        Entry(CircuitBreaker breaker) {
+            this.breaker = breaker;
+        }
+    }
+
+    /** Collects the registry's settings; not thread-safe. */
+    public static final class Builder {
+        private Clock clock = Clock.system();
+        private CircuitBreakerConfig defaultConfig = CircuitBreakerConfig.defaults();
+        private final Map<String, CircuitBreakerConfig> templates = new LinkedHashMap<>();
+        private Duration idleTimeout = Duration.ofHours(1);
+
+        private Builder() {
+        }
+
+        /** The clock for every breaker; default {@link Clock#system()}. */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** The config for names that match no template; default {@link CircuitBreakerConfig#defaults()}. */
+        public Builder defaultConfig(CircuitBreakerConfig config) {
+            this.defaultConfig = Objects.requireNonNull(config, "defaultConfig");
+            return this;
+        }
+
+        /** The config for names matching {@code pattern} (exact, or a prefix ending in {@code *}). */
+        public Builder template(String pattern, CircuitBreakerConfig config) {
+            Checks.notNull("template pattern", pattern);
+            templates.put(pattern, Objects.requireNonNull(config, "config"));
+            return this;
+        }
+
+        /** How long a CLOSED breaker may go unused before {@link #evictIdle()} drops it; default 1 hour. */
+        public Builder idleTimeout(Duration idleTimeout) {
+            Checks.positive("idleTimeout", idleTimeout);
+            this.idleTimeout = idleTimeout;
+            return this;
+        }
+
+        /** The registry. */
+        public CircuitBreakerRegistry build() {
+            return new CircuitBreakerRegistry(this);
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package io.agentfuse.core.breaker;
+
+import io.agentfuse.core.Clock;
+import io.agentfuse.core.Outcome;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Map;
+
+/**
+ * OPEN: calls are rejected at once until {@code openUntil}; then, unless the breaker is in
+ * user-led mode, the first caller (or the first reader of the state) moves it to HALF_OPEN. A
+ * {@code Retry-After} reported while open may extend the open time, never shorten it. The counts
+ * that tripped the breaker stay visible while it is open.
+ */
+final class OpenState extends AbstractState {
+
+    private static final VarHandle OPEN_UNTIL;
+
+    static {
+        try {
+            OPEN_UNTIL = MethodHandles.lookup().findVarHandle(OpenState.class, "openUntilNanos", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final String reason;
+    private final int trip;
+    private final Rejection rejection;
+    private final boolean autoHalfOpen;
+    private final Clock clock;
+    private final Map<String, Long> countsAtTrip;
+    private volatile long openUntilNanos;
+
+    OpenState(CircuitBreaker breaker, String reason, int trip, long openUntilNanos, Map<String, Long> countsAtTrip) {
+        super(breaker);
+        this.reason = reason;
+        this.trip = trip;
+        this.openUntilNanos = openUntilNanos;
+        this.countsAtTrip = countsAtTrip;
+        this.rejection = new Rejection(breaker, this);
+        // Held here so that a rejection, the hot path of an open breaker, reads no more than it
+        // must; the clock is the coarse one whenever the open time is far longer than its tick.
+        this.autoHalfOpen = breaker.config().autoHalfOpen();
+        this.clock = breaker.openClock();
+    }
+
+    @Override
+    CircuitState kind() {
+        return CircuitState.OPEN;
+    }
+
+    @Override
+    long tryAcquire() {
+        if (autoHalfOpen && clock.nanoTime() - openUntilNanos >= 0) {
+            breaker.transitions().transition(this, new HalfOpenState(breaker, trip), "resetTimeout elapsed");
+            return breaker.acquire();
+        }
+        breaker.rejected();
+        return CircuitBreaker.NOT_PERMITTED;
+    }
+
+    @Override
+    AbstractState current() {
+        if (autoHalfOpen && breaker.clock().nanoTime() - openUntilNanos >= 0) {
+            breaker.transitions().transition(this, new HalfOpenState(breaker, trip), "resetTimeout elapsed");
+            return breaker.rawState();
+        }
+        return this;
+    }
+
+    @Override
+    void record(Outcome outcome, long durationNanos, long retryAfterNanos) {
+        recordLate(retryAfterNanos);
+    }
+
+    @Override
+    void recordLate(long retryAfterNanos) {
+        if (retryAfterNanos > 0) {
+            extendUntil(breaker.clock().nanoTime() + retryAfterNanos);
+        }
+    }
+
+    /** Moves the end of the open time to {@code untilNanos} if that is later. */
+    void extendUntil(long untilNanos) {
+        long current;
+        do {
+            current = openUntilNanos;
+            if (untilNanos - current <= 0) {
+                return;
+            }
+        } while (!OPEN_UNTIL.compareAndSet(this, current, untilNanos));
+    }
+
+    int trip() {
+        return trip;
+    }
+
+    @Override
+    String reason() {
+        return reason;
+    }
+
+    @Override
+    long openUntilNanos() {
+        return openUntilNanos;
+    }
+
+    @Override
+    Rejection rejection() {
+        return rejection;
+    }
+
+    @Override
+    void addCounts(Map<String, Long> counts, long nowNanos) {
+        counts.putAll(countsAtTrip);
+    }
+}

@@ -1,0 +1,66 @@
+package io.agentfuse.core.breaker;
+
+import io.agentfuse.core.event.StateTransition;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+
+/**
+ * The transitions of one {@link CircuitBreaker}: trips, operator installs and the event each
+ * publishes. A transition is a CAS on the breaker's state, so exactly one thread makes it and
+ * publishes its event; a transition that leaves the visible state as it was (a written-off probe
+ * replaced by a fresh HALF_OPEN, a reset of a CLOSED breaker) publishes none.
+ */
+final class Transitions {
+
+    private final CircuitBreaker breaker;
+
+    Transitions(CircuitBreaker breaker) {
+        this.breaker = breaker;
+    }
+
+    /** Installs a fresh state; {@code unless} names an operator state that is kept as it is. */
+    void install(CircuitState unless, Supplier<AbstractState> next, String reason) {
+        AbstractState current;
+        AbstractState fresh = null;
+        do {
+            current = breaker.rawState();
+            if (current.kind() == unless) {
+                return;
+            }
+            fresh = fresh != null ? fresh : next.get();
+        } while (!transition(current, fresh, reason));
+    }
+
+    // ---------------------------------------------------------------- transitions
+
+    /** Opens the breaker from {@code from}, for at least {@code retryAfterNanos}. */
+    void trip(AbstractState from, String reason, long retryAfterNanos) {
+        long now = breaker.clock().nanoTime();
+        int trip = from.nextTrip();
+        double unit = breaker.config().openBackoff().jitter() == 0.0 ? 0.0 : ThreadLocalRandom.current().nextDouble();
+        long openNanos = breaker.config().openBackoff().openNanos(breaker.config().resetTimeout().toNanos(), trip, unit);
+        Map<String, Long> counts = countsOf(from, now);
+        transition(from, new OpenState(breaker, reason, trip, now + Math.max(openNanos, retryAfterNanos), counts), reason);
+    }
+
+    /** Installs {@code to} if the state is still {@code from}; the winner publishes the event. */
+    boolean transition(AbstractState from, AbstractState to, String reason) {
+        if (!breaker.compareAndSetState(from, to)) {
+            return false;
+        }
+        if (from.kind() != to.kind()) {
+            breaker.listeners().transitioned(() -> new StateTransition(breaker.name(), from.kind(), to.kind(), reason,
+                    countsOf(from, breaker.clock().nanoTime()), breaker.clock().epochMillis()));
+        }
+        return true;
+    }
+
+    static Map<String, Long> countsOf(AbstractState of, long now) {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        of.addCounts(counts, now);
+        return counts;
+    }
+}

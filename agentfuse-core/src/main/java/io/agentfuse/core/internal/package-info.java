@@ -1,0 +1,2 @@
+/** What core's packages share but do not offer: argument checks. Not API. */
+package io.agentfuse.core.internal;
