@@ -20,6 +20,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * A comment is sent on connect (so the head goes out at once) and every 15 s (so that proxies
  * keep an idle stream open).
  *
+ * <p>Each subscriber may have at most {@code maxQueueBytes} (default 1 MB, {@code server.maxEventQueue})
+ * written but not yet read; a subscriber that falls further behind is dropped (its connection
+ * closed), so slow readers cannot make the gateway buffer without end.
+ *
  * <p>One registry listener feeds every subscriber; a transition, published on whatever thread
  * caused it, is written on each subscriber's own context. Thread-safe. {@link #close()} ends
  * every stream.
@@ -32,15 +36,27 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class BreakerEventStream {
 
     private static final long HEARTBEAT_MILLIS = 15_000;
+    /** Bytes queued for one subscriber before it is dropped, unless told otherwise. */
+    public static final int DEFAULT_MAX_QUEUE_BYTES = 1024 * 1024;
 
     private final Vertx vertx;
     private final Set<Subscriber> subscribers = ConcurrentHashMap.newKeySet();
     private final long heartbeat;
+    private final int maxQueueBytes;
     private volatile boolean closed;
 
     /** Streams the transitions of every breaker of {@code registry}, present and future. */
     public BreakerEventStream(Vertx vertx, CircuitBreakerRegistry registry) {
+        this(vertx, registry, DEFAULT_MAX_QUEUE_BYTES);
+    }
+
+    /** Like {@link #BreakerEventStream(Vertx, CircuitBreakerRegistry)}, dropping subscribers over {@code maxQueueBytes}. */
+    public BreakerEventStream(Vertx vertx, CircuitBreakerRegistry registry, int maxQueueBytes) {
         this.vertx = Objects.requireNonNull(vertx, "vertx");
+        if (maxQueueBytes < 1) {
+            throw new IllegalArgumentException("maxQueueBytes must be >= 1, but was " + maxQueueBytes);
+        }
+        this.maxQueueBytes = maxQueueBytes;
         registry.addListener(new CircuitBreakerListener() {
             @Override
             public void onStateTransition(StateTransition event) {
@@ -54,6 +70,7 @@ public final class BreakerEventStream {
     public void subscribe(RoutingContext ctx) {
         HttpServerResponse response = ctx.response();
         response.setChunked(true)
+                .setWriteQueueMaxSize(maxQueueBytes)
                 .putHeader("content-type", "text/event-stream")
                 .putHeader("cache-control", "no-cache");
         if (closed) {
@@ -66,7 +83,7 @@ public final class BreakerEventStream {
         response.write(": connected\n\n");
     }
 
-    /** How many streams are open. */
+    /** How many streams are open (dropped subscribers are not counted). */
     public int subscribers() {
         return subscribers.size();
     }
@@ -92,9 +109,17 @@ public final class BreakerEventStream {
     private void broadcast(Buffer frame) {
         for (Subscriber subscriber : subscribers) {
             subscriber.onContext(() -> {
-                if (!subscriber.response.closed() && !subscriber.response.ended()) {
-                    subscriber.response.write(frame.copy());
+                HttpServerResponse response = subscriber.response;
+                if (response.closed() || response.ended()) {
+                    return;
                 }
+                if (response.writeQueueFull()) {
+                    // It has not read what it was sent: drop it rather than queue without end.
+                    subscribers.remove(subscriber);
+                    response.reset();
+                    return;
+                }
+                response.write(frame.copy());
             });
         }
     }

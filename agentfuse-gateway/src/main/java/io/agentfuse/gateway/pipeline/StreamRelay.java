@@ -74,6 +74,7 @@ final class StreamRelay {
                 .putHeader("cache-control", "no-cache");
         ResponseHeaders.put(response, request, trace, answer.step().name(), passed);
         response.drainHandler(v -> stream.resume());
+        stream.stallHandler(v -> onContext(this::callerStalled));
         stream.handler(event -> onContext(() -> relay(event)))
                 .exceptionHandler(error -> onContext(() -> broke(error)))
                 .endHandler(v -> onContext(this::ended));
@@ -84,6 +85,17 @@ final class StreamRelay {
         if (!done) {
             done = true;
             stream.cancel();
+        }
+    }
+
+    /**
+     * The caller stopped reading for {@code server.clientWriteTimeout}: the provider call is cancelled
+     * already (so it no longer holds the provider's pool); the caller is cut off. Not the provider's fault.
+     */
+    private void callerStalled() {
+        if (!done) {
+            done = true;
+            response.reset();
         }
     }
 

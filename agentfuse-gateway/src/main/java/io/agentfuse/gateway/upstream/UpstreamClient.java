@@ -36,7 +36,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>no answer within the timeout, no first event within {@link StreamTimeouts#firstEvent()}
  *       → {@link CallTimeoutException} (the request is reset, so the connection is freed);</li>
  *   <li>refused connections → {@link java.net.ConnectException}; closed or reset connections →
- *       {@link UpstreamConnectionException}.</li>
+ *       {@link UpstreamConnectionException};</li>
+ *   <li>an answer over {@link UpstreamClientOptions#maxBodyBytes()} (by its {@code Content-Length}
+ *       or as it arrives, error bodies too) or a stream event over
+ *       {@link UpstreamClientOptions#maxEventBytes()} → {@link UpstreamBodyTooLargeException}: reading
+ *       stops and the connection is closed.</li>
  * </ul>
  * Authentication is added per dialect: OpenAI {@code Authorization: Bearer KEY}, Anthropic
  * {@code x-api-key} and {@code anthropic-version: 2023-06-01}. Keys are never logged.
@@ -56,10 +60,12 @@ public final class UpstreamClient {
 
     private final Vertx vertx;
     private final HttpClientAgent http;
+    private final UpstreamClientOptions options;
     private final Map<ProviderEndpoint, Target> targets = new ConcurrentHashMap<>();
 
     public UpstreamClient(Vertx vertx, UpstreamClientOptions options) {
         this.vertx = Objects.requireNonNull(vertx, "vertx");
+        this.options = Objects.requireNonNull(options, "options");
         HttpClientOptions clientOptions = new HttpClientOptions()
                 .setKeepAlive(true)
                 .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
@@ -120,12 +126,16 @@ public final class UpstreamClient {
                         holder.set(httpRequest, result.future().isComplete());
                         return httpRequest.send(body(request));
                     })
-                    .compose(response -> response.body().map(body -> answer(request, response, body)))
+                    .compose(response -> BoundedBody.read(response, options.maxBodyBytes(), request.provider())
+                            .map(body -> answer(request, response, body)))
                     .onComplete(done -> {
                         vertx.cancelTimer(timer);
                         if (done.succeeded()) {
                             result.tryComplete(done.result());
                         } else {
+                            if (done.cause() instanceof UpstreamBodyTooLargeException) {
+                                holder.reset(); // stop reading: the rest of the body is never wanted
+                            }
                             result.tryFail(UpstreamFailures.transport(done.cause(), request.provider()));
                         }
                     });
@@ -176,7 +186,7 @@ public final class UpstreamClient {
                 ready.tryFail(new CancellationException("cancelled by the caller"));
                 return;
             }
-            StreamingCall call = new StreamingCall(vertx, context, request.provider(), timeouts);
+            StreamingCall call = new StreamingCall(vertx, context, request.provider(), timeouts, options);
             start.call = call;
             call.ready().onComplete(ready);
             http.request(options(request, true))

@@ -1,0 +1,78 @@
+package io.agentfuse.gateway.server;
+
+import io.agentfuse.gateway.http.GatewayError;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpServerRequest;
+
+import java.time.Duration;
+
+/**
+ * The deadlines of one client connection (slowloris): the first request's head must arrive within
+ * {@code headerTimeout} of connecting, each request's body within {@code headerTimeout} of its
+ * head, and the next request on a keep-alive connection within {@code idleTimeout} of the last
+ * answer. A connection whose head is late is closed; one whose body is late is answered 408 and
+ * closed. A request being answered (a long stream, say) is never cut by these deadlines.
+ *
+ * <p>One timer per connection, checked when it fires rather than reset on every byte, because
+ * Vert.x tells of a request only once its head is complete. Confined to the connection's event loop.
+ */
+final class RequestDeadline {
+
+    private final Vertx vertx;
+    private final HttpConnection connection;
+    private final long headerMillis;
+    private final long idleMillis;
+    private HttpServerRequest current;
+    private long timer = -1;
+    private boolean closed;
+
+    RequestDeadline(Vertx vertx, HttpConnection connection, Duration headerTimeout, Duration idleTimeout) {
+        this.vertx = vertx;
+        this.connection = connection;
+        this.headerMillis = Math.max(1, headerTimeout.toMillis());
+        this.idleMillis = Math.max(1, idleTimeout.toMillis());
+        arm(headerMillis);
+    }
+
+    /** A request's head arrived: its body now has {@code headerTimeout}. */
+    void onRequest(HttpServerRequest request) {
+        current = request;
+        arm(headerMillis);
+    }
+
+    void onClose() {
+        closed = true;
+        cancel();
+    }
+
+    private void fire() {
+        timer = -1;
+        if (closed) {
+            return;
+        }
+        if (current == null) {
+            connection.close(); // the head never arrived in time
+        } else if (!current.isEnded()) {
+            EdgeErrors.refuse(current, GatewayError.REQUEST_TIMEOUT, "the request body did not arrive within "
+                    + headerMillis + " ms (server.headerTimeout)");
+        } else if (!current.response().ended()) {
+            arm(headerMillis); // still being answered: look again later
+        } else {
+            current = null; // answered: the next request has idleTimeout to arrive
+            arm(idleMillis);
+        }
+    }
+
+    private void arm(long millis) {
+        cancel();
+        timer = vertx.setTimer(millis, id -> fire());
+    }
+
+    private void cancel() {
+        if (timer >= 0) {
+            vertx.cancelTimer(timer);
+            timer = -1;
+        }
+    }
+}
