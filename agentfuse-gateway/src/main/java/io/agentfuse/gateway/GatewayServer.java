@@ -64,6 +64,7 @@ public final class GatewayServer {
 
     /** The worker pool the context ladder counts and compacts on: bounded, off the event loops. */
     private static final String CONTEXT_POOL = "agentfuse-context";
+    private static final int SHARED_RANDOM_PORT = -1;
     private static final int CONTEXT_THREADS = Math.max(1, Runtime.getRuntime().availableProcessors());
 
     private final AgentfuseRuntime runtime;
@@ -127,22 +128,20 @@ public final class GatewayServer {
     }
 
     /**
-     * One server instance per event loop: the first binds (and so picks the port when asked for
-     * port 0), the others then share that port.
+     * One server instance per event loop on one port. Port 0 becomes -1, Vert.x's "a random port
+     * shared by every server asking for -1", so that the instances pick one free port together.
      */
     private Future<Void> deploy(GatewayVerticle.Shared shared, int requestedPort, int instances) {
-        GatewayVerticle first = new GatewayVerticle(shared, requestedPort);
-        return vertx.deployVerticle(first).compose(id -> {
+        int listenPort = requestedPort == 0 ? SHARED_RANDOM_PORT : requestedPort;
+        List<GatewayVerticle> started = new CopyOnWriteArrayList<>();
+        return vertx.deployVerticle(() -> {
+            GatewayVerticle verticle = new GatewayVerticle(shared, listenPort);
+            started.add(verticle);
+            return verticle;
+        }, new DeploymentOptions().setInstances(instances)).map(id -> {
             deployments.add(id);
-            port = first.actualPort();
-            if (instances == 1) {
-                return Future.succeededFuture();
-            }
-            return vertx.deployVerticle(() -> new GatewayVerticle(shared, port),
-                    new DeploymentOptions().setInstances(instances - 1)).map(more -> {
-                        deployments.add(more);
-                        return null;
-                    });
+            port = started.get(0).actualPort();
+            return null;
         });
     }
 

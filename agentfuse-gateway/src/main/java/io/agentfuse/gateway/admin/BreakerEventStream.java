@@ -3,10 +3,12 @@ package io.agentfuse.gateway.admin;
 import io.agentfuse.core.CircuitBreakerRegistry;
 import io.agentfuse.core.event.CircuitBreakerListener;
 import io.agentfuse.core.event.StateTransition;
+import io.agentfuse.gateway.http.Disconnect;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
@@ -77,7 +79,7 @@ public final class BreakerEventStream {
             response.end();
             return;
         }
-        Subscriber subscriber = new Subscriber(response, Vertx.currentContext());
+        Subscriber subscriber = new Subscriber(response, ctx.request().connection(), Vertx.currentContext());
         subscribers.add(subscriber);
         response.closeHandler(v -> subscribers.remove(subscriber));
         response.write(": connected\n\n");
@@ -116,7 +118,7 @@ public final class BreakerEventStream {
                 if (response.writeQueueFull()) {
                     // It has not read what it was sent: drop it rather than queue without end.
                     subscribers.remove(subscriber);
-                    response.reset();
+                    Disconnect.now(subscriber.connection); // a graceful close would wait for it to read
                     return;
                 }
                 response.write(frame.copy());
@@ -124,7 +126,7 @@ public final class BreakerEventStream {
         }
     }
 
-    private record Subscriber(HttpServerResponse response, Context context) {
+    private record Subscriber(HttpServerResponse response, HttpConnection connection, Context context) {
         void onContext(Runnable action) {
             if (Vertx.currentContext() == context) {
                 action.run();

@@ -10,12 +10,14 @@ import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.dialect.StreamTranslator;
 import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.agentfuse.gateway.http.GatewayError;
+import io.agentfuse.gateway.http.Disconnect;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.upstream.UpstreamStream;
 import io.vertx.core.Context;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerResponse;
 
 import java.util.List;
@@ -48,6 +50,7 @@ import java.util.Locale;
 final class StreamRelay {
 
     private final HttpServerResponse response;
+    private final HttpConnection connection;
     private final Context context;
     private final ModelRequest request;
     private final StepAnswer answer;
@@ -56,9 +59,10 @@ final class StreamRelay {
     private final GatewayMetrics metrics;
     private boolean done;
 
-    StreamRelay(HttpServerResponse response, Context context, ModelRequest request, StepAnswer answer,
+    StreamRelay(HttpServerResponse response, HttpConnection connection, Context context, ModelRequest request, StepAnswer answer,
                 GatewayMetrics metrics, Clock clock) {
         this.response = response;
+        this.connection = connection;
         this.context = context;
         this.request = request;
         this.answer = answer;
@@ -95,7 +99,7 @@ final class StreamRelay {
     private void callerStalled() {
         if (!done) {
             done = true;
-            response.reset();
+            Disconnect.now(connection); // a graceful close would wait for the caller to read
         }
     }
 

@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.server;
 
 import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.http.Disconnect;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
@@ -24,12 +25,12 @@ public final class EdgeErrors {
     public static void refuse(HttpServerRequest request, GatewayError error, String message) {
         HttpServerResponse response = request.response();
         if (response.ended() || response.closed() || response.headWritten()) {
-            request.connection().close();
+            Disconnect.now(request.connection());
             return;
         }
         response.putHeader("connection", "close").putHeader("x-should-retry", "false");
         GatewayErrors.respond(response, dialectOf(request), new GatewayException(error, message))
-                .onComplete(done -> request.connection().close());
+                .onComplete(done -> Disconnect.now(request.connection()));
     }
 
     /** The dialect errors to {@code request} are written in. */

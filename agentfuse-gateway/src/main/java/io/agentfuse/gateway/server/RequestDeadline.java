@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.server;
 
+import io.agentfuse.gateway.http.Disconnect;
 import io.agentfuse.gateway.http.GatewayError;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
@@ -12,7 +13,9 @@ import java.time.Duration;
  * {@code headerTimeout} of connecting, each request's body within {@code headerTimeout} of its
  * head, and the next request on a keep-alive connection within {@code idleTimeout} of the last
  * answer. A connection whose head is late is closed; one whose body is late is answered 408 and
- * closed. A request being answered (a long stream, say) is never cut by these deadlines.
+ * closed. A request being answered (a long stream, say) is not cut by these deadlines, unless its
+ * caller has stopped reading: a response whose write queue is full at two checks in a row is cut.
+ * Every close here is immediate ({@link Disconnect}): a graceful one would wait for the peer.
  *
  * <p>One timer per connection, checked when it fires rather than reset on every byte, because
  * Vert.x tells of a request only once its head is complete. Confined to the connection's event loop.
@@ -26,6 +29,7 @@ final class RequestDeadline {
     private HttpServerRequest current;
     private long timer = -1;
     private boolean closed;
+    private int stalledChecks;
 
     RequestDeadline(Vertx vertx, HttpConnection connection, Duration headerTimeout, Duration idleTimeout) {
         this.vertx = vertx;
@@ -38,6 +42,7 @@ final class RequestDeadline {
     /** A request's head arrived: its body now has {@code headerTimeout}. */
     void onRequest(HttpServerRequest request) {
         current = request;
+        stalledChecks = 0;
         arm(headerMillis);
     }
 
@@ -52,12 +57,17 @@ final class RequestDeadline {
             return;
         }
         if (current == null) {
-            connection.close(); // the head never arrived in time
+            Disconnect.now(connection); // the head never arrived in time, or the connection sat idle
         } else if (!current.isEnded()) {
             EdgeErrors.refuse(current, GatewayError.REQUEST_TIMEOUT, "the request body did not arrive within "
                     + headerMillis + " ms (server.headerTimeout)");
         } else if (!current.response().ended()) {
-            arm(headerMillis); // still being answered: look again later
+            stalledChecks = current.response().writeQueueFull() ? stalledChecks + 1 : 0;
+            if (stalledChecks >= 2) {
+                Disconnect.now(connection); // the caller stopped reading what it asked for
+            } else {
+                arm(headerMillis); // still being answered: look again later
+            }
         } else {
             current = null; // answered: the next request has idleTimeout to arrive
             arm(idleMillis);

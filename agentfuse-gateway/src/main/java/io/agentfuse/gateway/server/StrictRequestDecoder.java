@@ -1,9 +1,13 @@
 package io.agentfuse.gateway.server;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.HttpMessage;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.impl.VertxHttpRequestDecoder;
+
+import java.util.List;
 
 /**
  * Vert.x's HTTP/1.x request decoder, except that a request with both {@code Content-Length} and
@@ -23,10 +27,23 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
         super(options);
     }
 
+    private boolean refused;
+
     @Override
     protected void handleTransferEncodingChunkedWithContentLength(HttpMessage message) {
         super.handleTransferEncodingChunkedWithContentLength(message);
         message.setDecoderResult(DecoderResult.failure(new AmbiguousFramingException()));
+        refused = true;
+    }
+
+    /** After a refused request nothing more is read from the connection: what follows may be smuggled. */
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf buffer, List<Object> out) throws Exception {
+        if (refused) {
+            buffer.skipBytes(buffer.readableBytes());
+            return;
+        }
+        super.decode(ctx, buffer, out);
     }
 
     /** Why a request with both framings is refused. */
