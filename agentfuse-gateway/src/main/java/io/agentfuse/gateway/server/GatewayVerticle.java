@@ -7,7 +7,6 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -38,7 +37,7 @@ public final class GatewayVerticle extends VerticleBase {
                       Function<io.vertx.core.Vertx, Router> routes) {
             this.server = server;
             this.host = host;
-            this.options = options(server);
+            this.options = options();
             this.gate = new RequestGate(server, host);
             this.connections = new ConnectionGuard(vertx, server.limits(), options);
             this.routes = routes;
@@ -49,11 +48,12 @@ public final class GatewayVerticle extends VerticleBase {
             return connections.open();
         }
 
-        private static HttpServerOptions options(ServerConfig server) {
-            return new HttpServerOptions()
-                    .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, server.limits().idleTimeout().toMillis()))
-                    .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
-                    .setHttp2ClearTextEnabled(false);
+        /**
+         * No cleartext HTTP/2 upgrade. No Vert.x idle timeout: it would also cut a request that is
+         * waiting for a slow provider; {@link RequestDeadline} applies {@code idleTimeout} between requests.
+         */
+        private static HttpServerOptions options() {
+            return new HttpServerOptions().setHttp2ClearTextEnabled(false);
         }
     }
 

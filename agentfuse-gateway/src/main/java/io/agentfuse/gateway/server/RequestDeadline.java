@@ -18,7 +18,9 @@ import java.time.Duration;
  * Every close here is immediate ({@link Disconnect}): a graceful one would wait for the peer.
  *
  * <p>One timer per connection, checked when it fires rather than reset on every byte, because
- * Vert.x tells of a request only once its head is complete. Confined to the connection's event loop.
+ * Vert.x tells of a request only once its head is complete. This is also the gateway's idle
+ * timeout: Vert.x's own would cut a request that waits longer than it for its provider's answer.
+ * Confined to the connection's event loop.
  */
 final class RequestDeadline {
 

@@ -18,26 +18,31 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code endless-chunked}: 200, chunked, without end;</li>
  *   <li>{@code huge-error}: 400 with an error body without end;</li>
  *   <li>{@code endless-event}: an SSE stream whose first event never ends;</li>
- *   <li>{@code big-stream}: an SSE stream of 1 KB content events without end, as fast as it is read;</li>
+ *   <li>{@code big-stream}: an SSE stream of 16 KB content events without end, as fast as it is read;</li>
+ *   <li>{@code slow}: a normal answer after {@link #SLOW_MILLIS};</li>
  *   <li>anything else: a normal, small answer.</li>
  * </ul>
  */
 public final class HostileUpstream {
 
+    /** How long {@code slow} takes to answer. */
+    public static final long SLOW_MILLIS = 3_000;
     private static final Buffer FILLER = Buffer.buffer("x".repeat(64 * 1024));
 
+    private final Vertx vertx;
     private final HttpServer server;
     private final AtomicInteger requests = new AtomicInteger();
     private final AtomicInteger open = new AtomicInteger();
 
-    private HostileUpstream(HttpServer server) {
+    private HostileUpstream(Vertx vertx, HttpServer server) {
+        this.vertx = vertx;
         this.server = server;
     }
 
     /** Starts one on a free port. */
     public static Future<HostileUpstream> start(Vertx vertx) {
         HttpServer server = vertx.createHttpServer();
-        HostileUpstream upstream = new HostileUpstream(server);
+        HostileUpstream upstream = new HostileUpstream(vertx, server);
         return server.connectionHandler(connection -> {
                     upstream.open.incrementAndGet();
                     connection.closeHandler(v -> upstream.open.decrementAndGet());
@@ -65,7 +70,14 @@ public final class HostileUpstream {
 
     private void handle(HttpServerRequest request) {
         requests.incrementAndGet();
-        request.body().onSuccess(body -> answer(request.response(), new JsonObject(body).getString("model", "")));
+        request.body().onSuccess(body -> {
+            String model = new JsonObject(body).getString("model", "");
+            if (model.equals("slow")) {
+                vertx.setTimer(SLOW_MILLIS, id -> answer(request.response(), model));
+            } else {
+                answer(request.response(), model);
+            }
+        });
     }
 
     private static void answer(HttpServerResponse response, String model) {
@@ -84,7 +96,7 @@ public final class HostileUpstream {
             case "big-stream" -> pump(sse(response), Buffer.buffer("data: " + new JsonObject()
                     .put("id", "c1").put("object", "chat.completion.chunk").put("created", 0).put("model", model)
                     .put("choices", new io.vertx.core.json.JsonArray().add(new JsonObject().put("index", 0)
-                            .put("delta", new JsonObject().put("content", "y".repeat(1024))).putNull("finish_reason")))
+                            .put("delta", new JsonObject().put("content", "y".repeat(16 * 1024))).putNull("finish_reason")))
                     .encode() + "\n\n"));
             default -> response.putHeader("content-type", "application/json").end(new JsonObject()
                     .put("id", "c1").put("object", "chat.completion").put("created", 0).put("model", model)
