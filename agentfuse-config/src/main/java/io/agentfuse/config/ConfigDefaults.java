@@ -40,8 +40,20 @@ public final class ConfigDefaults {
     /** 1 MB, as sizes are counted: 1024 × 1024 bytes. */
     private static final long MEGABYTE = 1024L * 1024L;
 
-    /** {@code server:} port 8787, bodies up to 10 MB, no admin token (read-only admin API). */
-    public static final ServerConfig SERVER = new ServerConfig(8787, 10 * MEGABYTE, "");
+    /**
+     * {@code server:} limits of DESIGN §7: the request must arrive within 30 s, idle connections
+     * close after 75 s, 10 000 connections and 10 000 messages, provider answers up to 32 MB and
+     * their events up to 8 MB, 30 s for a caller to read on, 1 MB queued per event subscriber.
+     */
+    public static final ServerConfig.Limits SERVER_LIMITS = new ServerConfig.Limits(Duration.ofSeconds(30),
+            Duration.ofSeconds(75), 10_000, 10_000, 32 * MEGABYTE, 8 * MEGABYTE, Duration.ofSeconds(30), MEGABYTE);
+
+    /**
+     * {@code server:} port 8787, bodies up to 10 MB, no admin token (read-only admin API), one
+     * event loop per core, {@link #SERVER_LIMITS}, loopback hosts only, no cross-origin callers.
+     */
+    public static final ServerConfig SERVER = new ServerConfig(8787, 10 * MEGABYTE, "",
+            Runtime.getRuntime().availableProcessors(), SERVER_LIMITS, List.of(), new ServerConfig.Cors(List.of()));
 
     /** {@code state:} in memory; Redis on 127.0.0.1:6379 with key prefix {@code agentfuse:}. */
     public static final StateConfig STATE = new StateConfig(StateConfig.Store.MEMORY,

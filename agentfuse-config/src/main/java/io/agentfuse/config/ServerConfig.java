@@ -1,28 +1,92 @@
 package io.agentfuse.config;
 
+import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
- * The {@code server:} section: where the gateway listens and how it protects itself.
+ * The {@code server:} section: where the gateway listens and how it protects itself from
+ * careless or hostile callers and providers.
  *
- * <p>Defaults ({@link ConfigDefaults#SERVER}): port {@code 8787}, {@code maxBodySize: 10MB},
- * no admin token. Immutable and thread-safe.
+ * <p>Defaults ({@link ConfigDefaults#SERVER}): port {@code 8787}, {@code maxBodySize: 10MB}, no
+ * admin token, one event loop per core, the {@link Limits} below, loopback {@code Host} names only
+ * and no cross-origin browser requests. Immutable and thread-safe.
  *
  * <pre>{@code
  * server:
  *   port: 8787
  *   maxBodySize: 10MB                          # bytes; KB/MB/GB are powers of 1024
  *   adminToken: ${AGENTFUSE_ADMIN_TOKEN:-}     # empty: the admin API is read-only
+ *   eventLoops: 2                              # default: one per core
+ *   headerTimeout: 30s                         # the whole request (head and body) must arrive in time
+ *   idleTimeout: 75s
+ *   maxConnections: 10000
+ *   maxMessages: 10000
+ *   maxUpstreamBody: 32MB
+ *   maxSseEvent: 8MB
+ *   clientWriteTimeout: 30s
+ *   maxEventQueue: 1MB                         # per /admin/events subscriber
+ *   allowedHosts: [gateway.internal]           # added to the loopback names and the bind address
+ *   cors: { allowedOrigins: ["https://app.example.com"] }
  * }</pre>
  *
- * @param port        TCP port, 0 to 65535 (0 picks a free port, handy in tests)
- * @param maxBodySize the largest request body accepted, in bytes ({@code > 0})
- * @param adminToken  the bearer token that unlocks admin operations; empty means read-only
+ * @param port         TCP port, 0 to 65535 (0 picks a free port, handy in tests)
+ * @param maxBodySize  the largest request body accepted, in bytes ({@code > 0})
+ * @param adminToken   the bearer token that unlocks admin operations; empty means read-only
+ * @param eventLoops   how many HTTP server instances (one per event loop) serve requests, {@code >= 1}
+ * @param limits       time and size bounds on everything a peer controls
+ * @param allowedHosts {@code Host} names accepted besides the loopback names and the bind address;
+ *                     {@code "*"} accepts any
+ * @param cors         which browser origins may call the gateway
  */
-public record ServerConfig(int port, long maxBodySize, String adminToken) {
+public record ServerConfig(int port, long maxBodySize, String adminToken, int eventLoops, Limits limits,
+                           List<String> allowedHosts, Cors cors) {
 
     public ServerConfig {
         Objects.requireNonNull(adminToken, "adminToken");
+        Objects.requireNonNull(limits, "limits");
+        allowedHosts = List.copyOf(allowedHosts);
+        Objects.requireNonNull(cors, "cors");
+        if (eventLoops < 1) {
+            throw new IllegalArgumentException("eventLoops must be >= 1, but was " + eventLoops);
+        }
+    }
+
+    /**
+     * The bounds of DESIGN §7 "Limits".
+     *
+     * @param headerTimeout      a request's head and body must have arrived this long after the connection
+     *                           opened (slowloris); positive
+     * @param idleTimeout        a connection without traffic is closed after this long; also the time the
+     *                           next request on a keep-alive connection has to arrive; positive
+     * @param maxConnections     open client connections; beyond, new ones are closed at once, {@code >= 1}
+     * @param maxMessages        messages in one request, {@code >= 1}
+     * @param maxUpstreamBody    bytes of one provider answer (error bodies too), {@code > 0}
+     * @param maxSseEvent        bytes of one event of a provider's stream, {@code > 0}
+     * @param clientWriteTimeout how long a caller may stop reading a stream before it is cut off and the
+     *                           provider call cancelled; positive
+     * @param maxEventQueue      bytes queued for one {@code /admin/events} subscriber before it is dropped
+     */
+    public record Limits(Duration headerTimeout, Duration idleTimeout, int maxConnections, int maxMessages,
+                         long maxUpstreamBody, long maxSseEvent, Duration clientWriteTimeout, long maxEventQueue) {
+
+        public Limits {
+            Objects.requireNonNull(headerTimeout, "headerTimeout");
+            Objects.requireNonNull(idleTimeout, "idleTimeout");
+            Objects.requireNonNull(clientWriteTimeout, "clientWriteTimeout");
+        }
+    }
+
+    /**
+     * Cross-origin access from browsers: refused unless the origin is listed.
+     *
+     * @param allowedOrigins origins like {@code https://app.example.com} that may call the gateway
+     */
+    public record Cors(List<String> allowedOrigins) {
+
+        public Cors {
+            allowedOrigins = List.copyOf(allowedOrigins);
+        }
     }
 
     /** Whether admin operations (open, close, reset, disable a breaker) are allowed at all. */
@@ -34,6 +98,7 @@ public record ServerConfig(int port, long maxBodySize, String adminToken) {
     @Override
     public String toString() {
         return "ServerConfig[port=" + port + ", maxBodySize=" + maxBodySize
-                + ", adminToken=" + (adminEnabled() ? "***" : "") + "]";
+                + ", adminToken=" + (adminEnabled() ? "***" : "") + ", eventLoops=" + eventLoops
+                + ", limits=" + limits + ", allowedHosts=" + allowedHosts + ", cors=" + cors + "]";
     }
 }

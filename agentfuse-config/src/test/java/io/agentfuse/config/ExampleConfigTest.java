@@ -40,7 +40,7 @@ class ExampleConfigTest {
 
     @Test
     void serverAndState() {
-        assertThat(config.server()).isEqualTo(new ServerConfig(8787, 10L * 1024 * 1024, ""));
+        assertThat(config.server()).isEqualTo(ConfigDefaults.SERVER);
         assertThat(config.state()).isEqualTo(new StateConfig(StateConfig.Store.MEMORY,
                 new StateConfig.Redis("redis://127.0.0.1:6379", "agentfuse:")));
     }

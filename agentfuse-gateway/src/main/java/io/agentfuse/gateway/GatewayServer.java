@@ -2,6 +2,7 @@ package io.agentfuse.gateway;
 
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.AgentfuseRuntime;
+import io.agentfuse.config.ServerConfig;
 import io.agentfuse.config.StateConfig;
 import io.agentfuse.core.Clock;
 import io.agentfuse.gateway.admin.BreakerAdminHandler;
@@ -22,16 +23,21 @@ import io.agentfuse.gateway.pipeline.ChatPipeline;
 import io.agentfuse.gateway.pipeline.ContextStage;
 import io.agentfuse.gateway.pipeline.ModelClient;
 import io.agentfuse.gateway.provider.Dialects;
+import io.agentfuse.gateway.server.GatewayVerticle;
 import io.agentfuse.gateway.upstream.UpstreamClient;
+import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServer;
+import io.vertx.core.WorkerExecutor;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 
 /**
  * The agentfuse HTTP gateway on Vert.x: an OpenAI- ({@code POST /v1/chat/completions}) and
@@ -42,7 +48,11 @@ import java.util.Objects;
  *
  * <p>Every error is JSON in the caller's dialect, on unknown paths (404 {@code not_found}) and
  * for wrong methods (405) too. Breaker state lives in memory ({@code state.store: memory});
- * {@code redis} is refused at start. Request bodies over {@code server.maxBodySize} are answered 413 {@code request_too_large}.
+ * {@code redis} is refused at start. Request bodies over {@code server.maxBodySize} are answered
+ * 413 {@code request_too_large}. {@code server.eventLoops} server instances share one port and
+ * everything else (see {@link GatewayVerticle}); the limits of the {@code server:} section
+ * (DESIGN §7) are applied at the edge ({@code io.agentfuse.gateway.server}) and by the upstream
+ * client, as read at start.
  * {@link #close()} stops accepting requests, ends event streams and closes the upstream pool;
  * the Vert.x instance belongs to the caller, who closes it afterwards.
  *
@@ -59,6 +69,11 @@ import java.util.Objects;
  */
 public final class GatewayServer {
 
+    /** The worker pool the context ladder counts and compacts on: bounded, off the event loops. */
+    private static final String CONTEXT_POOL = "agentfuse-context";
+    private static final int SHARED_RANDOM_PORT = -1;
+    private static final int CONTEXT_THREADS = Math.max(1, Runtime.getRuntime().availableProcessors());
+
     private final AgentfuseRuntime runtime;
     private final UpstreamClient upstream;
     private final GatewayMetrics metrics;
@@ -66,7 +81,10 @@ public final class GatewayServer {
     private final ChatPipeline pipeline;
     private final McpProxy mcp;
     private final String host;
-    private HttpServer server;
+    private final WorkerExecutor contextWorkers;
+    private final List<String> deployments = new CopyOnWriteArrayList<>();
+    private final Vertx vertx;
+    private volatile int port;
 
     private GatewayServer(Vertx vertx, AgentfuseConfig config, GatewayOptions options) {
         this.runtime = AgentfuseRuntime.builder(config)
@@ -74,14 +92,20 @@ public final class GatewayServer {
                 .scheduler(new VertxScheduler(vertx))
                 .tokens(ChatPipeline.TOKENS)
                 .build();
-        this.upstream = new UpstreamClient(vertx, options.upstream());
+        this.vertx = vertx;
+        ServerConfig.Limits limits = config.server().limits();
+        this.upstream = new UpstreamClient(vertx, options.upstream()
+                .withLimits(limits.maxUpstreamBody(), (int) limits.maxSseEvent(), limits.clientWriteTimeout()));
         this.metrics = new GatewayMetrics(runtime.registry());
-        this.events = new BreakerEventStream(vertx, runtime.registry());
+        this.events = new BreakerEventStream(vertx, runtime.registry(), (int) limits.maxEventQueue());
+        this.contextWorkers = vertx.createSharedWorkerExecutor(CONTEXT_POOL, CONTEXT_THREADS);
         ContextStage.Factory context = options.contextStage() != null ? options.contextStage()
-                : ContextGuardStage.factory(Clock.system(), new VertxScheduler(vertx));
+                : ContextGuardStage.factory(Clock.system(), new VertxScheduler(vertx), onWorkers(contextWorkers));
         this.pipeline = new ChatPipeline(runtime, upstream, metrics, Clock.system(), context);
         this.host = options.host();
-        this.mcp = new McpProxy(vertx, runtime, metrics, McpProxyOptions.defaults());
+        McpProxyOptions mcpDefaults = McpProxyOptions.defaults();
+        this.mcp = new McpProxy(vertx, runtime, metrics, new McpProxyOptions(limits.maxUpstreamBody(),
+                limits.clientWriteTimeout(), mcpDefaults.connectTimeout(), mcpDefaults.maxConnectionsPerServer()));
     }
 
     /** Starts a gateway for {@code config} with {@link GatewayOptions#defaults()}. */
@@ -108,14 +132,36 @@ public final class GatewayServer {
             return Future.failedFuture(e);
         }
         int port = options.port() != null ? options.port() : config.server().port();
-        return vertx.createHttpServer()
-                .requestHandler(gateway.router(vertx, config.server().maxBodySize()))
-                .listen(port, options.host())
-                .map(server -> {
-                    gateway.server = server;
-                    return gateway;
-                })
-                .recover(failure -> gateway.release().transform(ignored -> Future.failedFuture(failure)));
+        GatewayVerticle.Shared shared = new GatewayVerticle.Shared(vertx, config.server(), options.host(),
+                routerVertx -> gateway.router(routerVertx, config.server().maxBodySize()));
+        return gateway.deploy(shared, port, config.server().eventLoops())
+                .map(ignored -> gateway)
+                .recover(failure -> gateway.close().transform(ignored -> Future.failedFuture(failure)));
+    }
+
+    /**
+     * One server instance per event loop on one port. Port 0 becomes -1, Vert.x's "a random port
+     * shared by every server asking for -1", so that the instances pick one free port together.
+     */
+    private Future<Void> deploy(GatewayVerticle.Shared shared, int requestedPort, int instances) {
+        int listenPort = requestedPort == 0 ? SHARED_RANDOM_PORT : requestedPort;
+        List<GatewayVerticle> started = new CopyOnWriteArrayList<>();
+        return vertx.deployVerticle(() -> {
+            GatewayVerticle verticle = new GatewayVerticle(shared, listenPort);
+            started.add(verticle);
+            return verticle;
+        }, new DeploymentOptions().setInstances(instances)).map(id -> {
+            deployments.add(id);
+            port = started.get(0).actualPort();
+            return null;
+        });
+    }
+
+    private static Executor onWorkers(WorkerExecutor workers) {
+        return task -> workers.executeBlocking(() -> {
+            task.run();
+            return null;
+        }, false);
     }
 
     private Router router(Vertx vertx, long maxBodySize) {
@@ -178,7 +224,7 @@ public final class GatewayServer {
 
     /** The port the gateway listens on (the bound one when started on port 0). */
     public int port() {
-        return server.actualPort();
+        return port;
     }
 
     /** The address the gateway listens on. */
@@ -208,12 +254,13 @@ public final class GatewayServer {
 
     /** Stops listening (requests in flight are cut), ends event streams, closes the upstream pool. */
     public Future<Void> close() {
-        Future<Void> stopped = server == null ? Future.succeededFuture() : server.close();
-        return stopped.eventually(this::release);
+        List<Future<Void>> stopped = deployments.stream().map(vertx::undeploy).toList();
+        deployments.clear();
+        return Future.join(stopped).transform(ignored -> release());
     }
 
     private Future<Void> release() {
         events.close();
-        return Future.join(upstream.close(), mcp.close()).mapEmpty();
+        return Future.join(upstream.close(), mcp.close()).eventually(contextWorkers::close).mapEmpty();
     }
 }

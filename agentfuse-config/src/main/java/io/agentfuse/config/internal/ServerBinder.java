@@ -3,15 +3,22 @@ package io.agentfuse.config.internal;
 import io.agentfuse.config.ConfigDefaults;
 import io.agentfuse.config.ServerConfig;
 import io.agentfuse.config.StateConfig;
+import io.agentfuse.config.internal.Node.ListNode;
+import io.agentfuse.config.internal.Node.ScalarNode;
 import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /** Reads the {@code server:} and {@code state:} sections: how the gateway process runs. */
 final class ServerBinder {
 
     private static final int MAX_PORT = 65_535;
     private static final List<String> REDIS_SCHEMES = List.of("redis", "rediss");
+    private static final int MAX_EVENT_LOOPS = 1024;
+    private static final long MAX_BUFFER = 1024L * 1024 * 1024;
 
     private ServerBinder() {
     }
@@ -21,9 +28,85 @@ final class ServerBinder {
         var server = new ServerConfig(
                 section.integer("port", defaults.port(), 0, MAX_PORT),
                 section.size("maxBodySize", defaults.maxBodySize()),
-                section.string("adminToken", defaults.adminToken()));
+                section.string("adminToken", defaults.adminToken()),
+                section.integer("eventLoops", defaults.eventLoops(), 1, MAX_EVENT_LOOPS),
+                limits(section, defaults.limits()),
+                strings(section, "allowedHosts", ServerBinder::hostProblem),
+                cors(section.section("cors")));
         section.finish();
         return server;
+    }
+
+    private static ServerConfig.Limits limits(MapReader section, ServerConfig.Limits defaults) {
+        return new ServerConfig.Limits(
+                section.duration("headerTimeout", defaults.headerTimeout()),
+                section.duration("idleTimeout", defaults.idleTimeout()),
+                section.integer("maxConnections", defaults.maxConnections(), 1, Integer.MAX_VALUE),
+                section.integer("maxMessages", defaults.maxMessages(), 1, Integer.MAX_VALUE),
+                atMost(section, "maxUpstreamBody", defaults.maxUpstreamBody()),
+                atMost(section, "maxSseEvent", defaults.maxSseEvent()),
+                section.duration("clientWriteTimeout", defaults.clientWriteTimeout()),
+                atMost(section, "maxEventQueue", defaults.maxEventQueue()));
+    }
+
+    /** A size the gateway buffers in one piece, so at most 1 GB (an {@code int} of bytes). */
+    private static long atMost(MapReader section, String key, long fallback) {
+        long size = section.size(key, fallback);
+        if (size > MAX_BUFFER) {
+            section.error(key, "must be at most 1GB, but was " + size + " bytes");
+            return fallback;
+        }
+        return size;
+    }
+
+    private static ServerConfig.Cors cors(MapReader section) {
+        var cors = new ServerConfig.Cors(strings(section, "allowedOrigins", ServerBinder::originProblem));
+        section.finish();
+        return cors;
+    }
+
+    /** A list of strings, each checked by {@code problem} (null when fine); wrong entries are reported and left out. */
+    private static List<String> strings(MapReader section, String key, Function<String, String> problem) {
+        Optional<Node> node = section.find(key);
+        if (node.isEmpty() || MapReader.isNull(node.get())) {
+            return List.of();
+        }
+        if (!(node.get() instanceof ListNode list)) {
+            section.error(key, "must be a list of strings, but was " + node.get().describe());
+            return List.of();
+        }
+        var values = new ArrayList<String>();
+        for (Node item : list.items()) {
+            String text = item instanceof ScalarNode scalar && !scalar.isNull() ? scalar.text().strip() : null;
+            String wrong = text == null ? "must be a string, but was " + item.describe() : problem.apply(text);
+            if (wrong != null) {
+                section.problems().add(item, wrong);
+            } else {
+                values.add(text);
+            }
+        }
+        return List.copyOf(values);
+    }
+
+    private static String hostProblem(String host) {
+        boolean plain = host.equals("*") || !host.isEmpty() && host.chars().noneMatch(c -> c == '/' || c == ' ' || c == '@');
+        return plain ? null : "must be a host name like gateway.internal or \"*\", but was \"" + host + "\"";
+    }
+
+    private static String originProblem(String origin) {
+        try {
+            URI uri = new URI(origin);
+            boolean bare = ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null
+                    && (uri.getRawPath() == null || uri.getRawPath().isEmpty()) && uri.getRawQuery() == null
+                    && uri.getRawUserInfo() == null;
+            if (bare) {
+                return null;
+            }
+        } catch (URISyntaxException e) {
+            // reported below
+        }
+        return "must be an origin like https://app.example.com (scheme, host, optional port; no path), but was \""
+                + origin + "\"";
     }
 
     static StateConfig state(MapReader section) {

@@ -18,6 +18,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 
 /**
  * The context ladder of the gateway: before a request goes to a model, it is measured against
@@ -38,7 +39,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * ladder is applied per target, a fallback model with a smaller window gets the request measured
  * (and compacted) again for its own window.
  *
- * <p>Thread-safe.
+ * <p>Thread-safe. The request body is never copied unless it is compacted (then once, for the
+ * new body); mapping, counting and compaction run on the executor given at construction.
  *
  * <pre>{@code
  * ContextGuard guard = new ContextGuard(ContextConfig.defaults(), summarizer, CompactionConfig.defaults(), clock, scheduler);
@@ -53,9 +55,12 @@ public final class ContextGuard {
     private final CompactionConfig compaction;
     private final Clock clock;
     private final Scheduler scheduler;
+    private final Executor executor;
     private final ConcurrentHashMap<ContextTarget, Compactor> compactors = new ConcurrentHashMap<>();
 
     /**
+     * A guard that counts and compacts on the calling thread.
+     *
      * @param config     the ladder's thresholds and the turns to keep
      * @param summarizer writes summaries at AUTO_COMPACT; {@code null} to always snip
      * @param compaction summary timeout, failure cooldown
@@ -64,14 +69,28 @@ public final class ContextGuard {
      */
     public ContextGuard(ContextConfig config, Summarizer summarizer, CompactionConfig compaction, Clock clock,
                         Scheduler scheduler) {
+        this(config, summarizer, compaction, clock, scheduler, Runnable::run);
+    }
+
+    /**
+     * A guard whose work proportional to the conversation (mapping, counting, snipping, writing the
+     * compacted body) runs on {@code executor} — a bounded worker pool in the gateway, so that a
+     * large request never blocks an event loop.
+     */
+    public ContextGuard(ContextConfig config, Summarizer summarizer, CompactionConfig compaction, Clock clock,
+                        Scheduler scheduler, Executor executor) {
         this.config = Objects.requireNonNull(config, "config");
         this.summarizer = summarizer;
         this.compaction = Objects.requireNonNull(compaction, "compaction");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        this.executor = Objects.requireNonNull(executor, "executor");
     }
 
-    /** Measures {@code request} against {@code target}'s window and compacts it if it must. */
+    /**
+     * Measures {@code request} against {@code target}'s window and compacts it if it must. Only a
+     * cheap bound is computed on the calling thread; anything more runs on the executor.
+     */
     public CompletionStage<PreparedRequest> prepare(ChatRequest request, ContextTarget target) {
         Compactor compactor = compactors.computeIfAbsent(target, this::compactorFor);
         if (compactor.budget().levelOf(tokenUpperBound(request)) == ContextLevel.NORMAL) {
@@ -79,19 +98,27 @@ public final class ContextGuard {
             // tokenising them, which would cost more than the rest of the gateway's work.
             return CompletableFuture.completedFuture(new PreparedRequest(request, ContextLevel.NORMAL, null));
         }
+        return CompletableFuture.supplyAsync(() -> measure(request, compactor), executor)
+                .thenCompose(measured -> fit(request, compactor, measured));
+    }
+
+    private static Measured measure(ChatRequest request, Compactor compactor) {
         Conversation conversation = ConversationMapper.toConversation(request);
-        ContextLevel level;
-        try {
-            level = compactor.levelOf(conversation);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
+        return new Measured(conversation, compactor.levelOf(conversation));
+    }
+
+    private CompletionStage<PreparedRequest> fit(ChatRequest request, Compactor compactor, Measured measured) {
+        if (!measured.level().isAtLeast(ContextLevel.AUTO_COMPACT)) {
+            return CompletableFuture.completedFuture(new PreparedRequest(request, measured.level(), null));
         }
-        if (!level.isAtLeast(ContextLevel.AUTO_COMPACT)) {
-            return CompletableFuture.completedFuture(new PreparedRequest(request, level, null));
-        }
-        return compactor.compact(conversation).thenApply(result -> new PreparedRequest(
-                result.conversation() == conversation ? request : ConversationMapper.withConversation(request, result.conversation()),
-                level, result.report()));
+        return compactor.compact(measured.conversation()).thenApplyAsync(result -> new PreparedRequest(
+                result.conversation() == measured.conversation() ? request
+                        : ConversationMapper.withConversation(request, result.conversation()),
+                measured.level(), result.report()), executor);
+    }
+
+    /** A request's conversation and its level, as counted. */
+    private record Measured(Conversation conversation, ContextLevel level) {
     }
 
     /** The ladder level of {@code request} for {@code target}, without compacting anything. */

@@ -25,6 +25,7 @@ import io.vertx.core.json.JsonObject;
 
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.stream.Collectors;
 
 /**
@@ -53,15 +54,25 @@ public final class ContextGuardStage implements ContextStage {
     private final ContextGuard ladder;
     private final ContextGuard snipOnly;
 
-    private ContextGuardStage(ContextConfig config, Summarizer summarizer, Clock clock, Scheduler scheduler) {
-        this.ladder = new ContextGuard(config, summarizer, CompactionConfig.defaults(), clock, scheduler);
+    private ContextGuardStage(ContextConfig config, Summarizer summarizer, Clock clock, Scheduler scheduler,
+                              Executor workers) {
+        this.ladder = new ContextGuard(config, summarizer, CompactionConfig.defaults(), clock, scheduler, workers);
+        // fitForFallback must answer at once while the chain is planned: it snips on the calling thread.
         this.snipOnly = new ContextGuard(config, null, CompactionConfig.defaults(), clock, scheduler);
     }
 
-    /** The factory the gateway installs: the ladder of {@code runtime}'s configuration. */
+    /** The ladder of {@code runtime}'s configuration, counting and compacting on the calling thread. */
     public static ContextStage.Factory factory(Clock clock, Scheduler scheduler) {
+        return factory(clock, scheduler, Runnable::run);
+    }
+
+    /**
+     * The factory the gateway installs: the ladder of {@code runtime}'s configuration, whose
+     * counting and compaction run on {@code workers} (a bounded pool, never an event loop).
+     */
+    public static ContextStage.Factory factory(Clock clock, Scheduler scheduler, Executor workers) {
         return (runtime, models) -> new ContextGuardStage(runtime.config().context().toContextConfig(),
-                summarizer(runtime, models), clock, scheduler);
+                summarizer(runtime, models), clock, scheduler, workers);
     }
 
     private static Summarizer summarizer(AgentfuseRuntime runtime, ModelClient models) {

@@ -62,7 +62,8 @@ public final class ConversationMapper {
             messages.add(new ChatMessage(role, message.content().stream().map(ConversationMapper::toPart).toList()));
         }
         String systemPrompt = system.length() == 0 ? null : system.toString();
-        ChatRequest draft = new ChatRequest(request.dialect(), request.original(), request.model(), systemPrompt,
+        // The writer reads the neutral fields only: the draft needs no copy of the caller's body.
+        ChatRequest draft = new ChatRequest(request.dialect(), new JsonObject(), request.model(), systemPrompt,
                 messages, request.tools(), request.toolChoice(), request.sampling(), request.streamMode(),
                 request.endUser(), request.untranslatable());
         JsonObject written = request.dialect().writeRequest(draft, request.model());

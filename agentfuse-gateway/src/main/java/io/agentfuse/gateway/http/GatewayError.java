@@ -23,8 +23,12 @@ package io.agentfuse.gateway.http;
  *   <tr><td>SUBAGENT_LIMIT</td><td>429 + Retry-After</td><td>subagent_limit</td><td>{@code subagents.maxConcurrent} subagent calls are in flight already</td></tr>
  *   <tr><td>UPSTREAM_ERROR</td><td>502</td><td>upstream_error</td><td>a stream already under way broke (sent as a stream error event)</td></tr>
  *   <tr><td>INTERNAL_ERROR</td><td>500</td><td>internal_error</td><td>a fault of the gateway itself: a bug, never a provider's failure</td></tr>
+ *   <tr><td>FORBIDDEN</td><td>403</td><td>forbidden</td><td>a {@code Host} not in {@code server.allowedHosts}, or a browser origin not in {@code server.cors.allowedOrigins}</td></tr>
+ *   <tr><td>UNSUPPORTED_MEDIA_TYPE</td><td>415</td><td>invalid_request</td><td>a request body that is not {@code application/json}</td></tr>
+ *   <tr><td>REQUEST_TIMEOUT</td><td>408</td><td>request_timeout</td><td>a request body that did not arrive within {@code server.headerTimeout}</td></tr>
  * </table>
- * The last three are not in the contract's table: they are the gateway's answers to cases it leaves open.
+ * UPSTREAM_ERROR, INTERNAL_ERROR and the last three are not in the contract's table: they are the
+ * gateway's answers to cases it leaves open.
  *
  * <p>{@code GatewayError.CIRCUIT_OPEN.status() == 503}
  */
@@ -43,7 +47,10 @@ public enum GatewayError {
     REQUEST_TOO_LARGE(413, "request_too_large"),
     SUBAGENT_LIMIT(429, "subagent_limit"),
     UPSTREAM_ERROR(502, "upstream_error"),
-    INTERNAL_ERROR(500, "internal_error");
+    INTERNAL_ERROR(500, "internal_error"),
+    FORBIDDEN(403, "forbidden"),
+    UNSUPPORTED_MEDIA_TYPE(415, "invalid_request"),
+    REQUEST_TIMEOUT(408, "request_timeout");
 
     private final int status;
     private final String type;

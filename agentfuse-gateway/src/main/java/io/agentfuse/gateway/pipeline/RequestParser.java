@@ -9,7 +9,8 @@ import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
-import io.vertx.core.json.Json;
+import io.agentfuse.gateway.http.StrictJson;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -41,7 +42,9 @@ public final class RequestParser {
     public static ModelRequest parse(Dialect dialect, Buffer body, String subagent, AgentfuseConfig config) {
         ChatRequest chat;
         try {
-            chat = dialect.parseRequest(json(body));
+            JsonObject json = json(body);
+            checkMessageCount(json, config.server().limits().maxMessages());
+            chat = dialect.parseRequest(json);
         } catch (InvalidRequestException invalid) {
             throw new GatewayException(GatewayError.INVALID_REQUEST, invalid.getMessage());
         }
@@ -58,7 +61,7 @@ public final class RequestParser {
         }
         Object value;
         try {
-            value = Json.decodeValue(body);
+            value = StrictJson.decode(body);
         } catch (DecodeException e) {
             throw new GatewayException(GatewayError.INVALID_REQUEST, "the request body is not valid JSON: "
                     + firstLine(e.getMessage()));
@@ -67,6 +70,14 @@ public final class RequestParser {
             return object;
         }
         throw new GatewayException(GatewayError.INVALID_REQUEST, "the request body must be a JSON object");
+    }
+
+    /** {@code server.maxMessages}, checked before the messages are read one by one. */
+    private static void checkMessageCount(JsonObject body, int maxMessages) {
+        if (body.getValue("messages") instanceof JsonArray messages && messages.size() > maxMessages) {
+            throw new GatewayException(GatewayError.INVALID_REQUEST, "the request has " + messages.size()
+                    + " messages, more than " + maxMessages + " (server.maxMessages)");
+        }
     }
 
     private static String firstLine(String message) {

@@ -10,6 +10,7 @@ import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.dialect.StreamTranslator;
 import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.agentfuse.gateway.http.GatewayError;
+import io.agentfuse.gateway.http.Disconnect;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
@@ -81,6 +82,7 @@ final class StreamRelay {
                 .putHeader("cache-control", "no-cache");
         ResponseHeaders.put(response, request, trace, answer.step().name(), passed);
         response.drainHandler(v -> stream.resume());
+        stream.stallHandler(v -> onContext(this::callerStalled));
         stream.handler(event -> onContext(() -> relay(event)))
                 .exceptionHandler(error -> onContext(() -> broke(error)))
                 .endHandler(v -> onContext(this::ended));
@@ -97,6 +99,17 @@ final class StreamRelay {
             done = true;
             stream.cancel();
             answer.permit().release();
+        }
+    }
+
+    /**
+     * The caller stopped reading for {@code server.clientWriteTimeout}: the provider call is cancelled
+     * already (so it no longer holds the provider's pool); the caller is cut off. Not the provider's fault.
+     */
+    private void callerStalled() {
+        if (!done) {
+            done = true;
+            Disconnect.now(connection); // a graceful close would wait for the caller to read
         }
     }
 

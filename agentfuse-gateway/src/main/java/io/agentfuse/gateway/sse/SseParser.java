@@ -20,8 +20,9 @@ import java.util.function.Consumer;
  * {@link SseEvent#id()} is the id given within that event only (not the standard's "last event
  * id", which matters for reconnecting browsers, not for a relaying proxy).
  *
- * <p>A line longer than {@code maxLineBytes} (default 8 MiB) fails with
- * {@link IllegalStateException}, so a broken upstream cannot make the gateway buffer without end.
+ * <p>A line longer than {@code maxEventBytes} (default 8 MiB, {@code server.maxSseEvent}), or an
+ * event whose data lines add up to more, fails with {@link IllegalStateException}, so a broken or
+ * hostile upstream cannot make the gateway buffer without end.
  *
  * <p>Not thread-safe: feed it from one thread at a time (Vert.x delivers a response's buffers on
  * one event loop).
@@ -34,7 +35,7 @@ import java.util.function.Consumer;
  */
 public final class SseParser {
 
-    /** Default upper bound on the length of one line. */
+    /** Default upper bound on the length of one line and on the data of one event. */
     public static final int DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
 
     private final Consumer<SseEvent> sink;
@@ -52,13 +53,13 @@ public final class SseParser {
         this(sink, DEFAULT_MAX_LINE_BYTES);
     }
 
-    /** A parser handing events to {@code sink}, failing on lines longer than {@code maxLineBytes}. */
-    public SseParser(Consumer<SseEvent> sink, int maxLineBytes) {
+    /** A parser handing events to {@code sink}, failing on lines or event data longer than {@code maxEventBytes}. */
+    public SseParser(Consumer<SseEvent> sink, int maxEventBytes) {
         this.sink = Objects.requireNonNull(sink, "sink");
-        if (maxLineBytes < 1) {
-            throw new IllegalArgumentException("maxLineBytes must be >= 1, but was " + maxLineBytes);
+        if (maxEventBytes < 1) {
+            throw new IllegalArgumentException("maxEventBytes must be >= 1, but was " + maxEventBytes);
         }
-        this.maxLineBytes = maxLineBytes;
+        this.maxLineBytes = maxEventBytes;
     }
 
     /** Parses the next piece of the stream, dispatching every event it completes. */
@@ -122,6 +123,10 @@ public final class SseParser {
         }
         switch (field) {
             case "data" -> {
+                if (data.length() + value.length() >= maxLineBytes) {
+                    // Checked in chars, each at least one byte: the data never exceeds the limit in bytes.
+                    throw new IllegalStateException("SSE event longer than " + maxLineBytes + " bytes");
+                }
                 if (hasData) {
                     data.append('\n');
                 }

@@ -14,9 +14,10 @@ import io.vertx.core.http.HttpClientResponse;
 import java.time.Duration;
 
 /**
- * The state of one streamed provider call: the first-event and idle timers, the SSE parser,
- * and the single transition to done (finished, failed or cancelled), after which the request
- * is reset and nothing more is delivered.
+ * The state of one streamed provider call: the first-event and idle timers, the timer of a
+ * caller that stopped reading ({@code clientWriteTimeout}), the SSE parser with its event bound,
+ * and the single transition to done (finished, failed, stalled or cancelled), after which the
+ * request is reset and nothing more is delivered.
  *
  * <p>Confined to one Vert.x context: every callback, timer and public entry point runs there,
  * so no locks are needed.
@@ -27,19 +28,23 @@ final class StreamingCall {
     private final Context context;
     private final ProviderEndpoint provider;
     private final StreamTimeouts timeouts;
+    private final UpstreamClientOptions limits;
     private final Promise<UpstreamStream> ready = Promise.promise();
     private HttpClientRequest request;
     private HttpClientResponse response;
     private UpstreamStream stream;
     private long timer = -1;
+    private long stallTimer = -1;
     private boolean done;
     private boolean paused;
 
-    StreamingCall(Vertx vertx, Context context, ProviderEndpoint provider, StreamTimeouts timeouts) {
+    StreamingCall(Vertx vertx, Context context, ProviderEndpoint provider, StreamTimeouts timeouts,
+                  UpstreamClientOptions limits) {
         this.vertx = vertx;
         this.context = context;
         this.provider = provider;
         this.timeouts = timeouts;
+        this.limits = limits;
         startTimer(timeouts.firstEvent());
     }
 
@@ -67,18 +72,19 @@ final class StreamingCall {
             return;
         }
         if (httpResponse.statusCode() / 100 != 2) {
-            httpResponse.body().onComplete(body ->
-                    fail(UpstreamFailures.status(provider, httpResponse, body.succeeded() ? body.result().toString() : null)));
+            BoundedBody.read(httpResponse, limits.maxBodyBytes(), provider).onComplete(body -> fail(body.succeeded()
+                    ? UpstreamFailures.status(provider, httpResponse, body.result().toString()) : body.cause()));
             return;
         }
         response = httpResponse;
         stream = new UpstreamStream(this, httpResponse.statusCode(), httpResponse.headers());
-        SseParser parser = new SseParser(this::onEvent);
+        SseParser parser = new SseParser(this::onEvent, limits.maxEventBytes());
         httpResponse.handler(buffer -> {
             try {
                 parser.feed(buffer);
             } catch (IllegalStateException tooLong) {
-                fail(tooLong);
+                fail(new UpstreamBodyTooLargeException("an event of provider " + provider.name() + " is longer than "
+                        + limits.maxEventBytes() + " bytes (server.maxSseEvent); reading stopped"));
             }
         });
         httpResponse.endHandler(v -> {
@@ -114,14 +120,28 @@ final class StreamingCall {
             response.pause();
             // A caller that cannot keep up is not a silent provider: the idle clock stops meanwhile.
             cancelTimer();
+            // But a caller that stops reading must not hold the provider's connection for ever.
+            long limit = limits.clientWriteTimeout().toMillis();
+            stallTimer = vertx.setTimer(limit, id -> callerStalled());
         }
     }
 
     void resume() {
         if (!done && response != null && paused) {
             paused = false;
+            cancelStallTimer();
             startTimer(timeouts.idle());
             response.resume();
+        }
+    }
+
+    /** The caller has not read on for {@code clientWriteTimeout}: free the provider's connection, tell the relay. */
+    private void callerStalled() {
+        stallTimer = -1;
+        if (!done) {
+            finish();
+            reset();
+            stream.deliverStall();
         }
     }
 
@@ -151,6 +171,14 @@ final class StreamingCall {
     private void finish() {
         done = true;
         cancelTimer();
+        cancelStallTimer();
+    }
+
+    private void cancelStallTimer() {
+        if (stallTimer >= 0) {
+            vertx.cancelTimer(stallTimer);
+            stallTimer = -1;
+        }
     }
 
     private void reset() {

@@ -40,7 +40,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>401 or 403, a refusal of the gateway's own key → {@link UpstreamAuthException} (an
  *       {@code ERROR}: not retried, fallen back from);</li>
  *   <li>a 2xx whose body is not a well-formed answer of the provider's dialect →
- *       {@link io.agentfuse.gateway.dialect.MalformedAnswerException} (an {@code ERROR}), never a response.</li>
+ *       {@link io.agentfuse.gateway.dialect.MalformedAnswerException} (an {@code ERROR}), never a response;</li>
+ *   <li>an answer over {@link UpstreamClientOptions#maxBodyBytes()} (by its {@code Content-Length}
+ *       or as it arrives, error bodies too) or a stream event over
+ *       {@link UpstreamClientOptions#maxEventBytes()} → {@link UpstreamBodyTooLargeException}: reading
+ *       stops and the connection is closed.</li>
  * </ul>
  * Headers come from the provider's {@link io.agentfuse.gateway.dialect.Dialect}: its defaults (the
  * API version), then the request's forwarded headers (which may replace them), then its
@@ -58,10 +62,12 @@ public final class UpstreamClient {
 
     private final Vertx vertx;
     private final HttpClientAgent http;
+    private final UpstreamClientOptions options;
     private final Map<ProviderEndpoint, Target> targets = new ConcurrentHashMap<>();
 
     public UpstreamClient(Vertx vertx, UpstreamClientOptions options) {
         this.vertx = Objects.requireNonNull(vertx, "vertx");
+        this.options = Objects.requireNonNull(options, "options");
         HttpClientOptions clientOptions = new HttpClientOptions()
                 .setKeepAlive(true)
                 .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
@@ -122,12 +128,16 @@ public final class UpstreamClient {
                         holder.set(httpRequest, result.future().isComplete());
                         return httpRequest.send(body(request));
                     })
-                    .compose(response -> response.body().map(body -> answer(request, response, body)))
+                    .compose(response -> BoundedBody.read(response, options.maxBodyBytes(), request.provider())
+                            .map(body -> answer(request, response, body)))
                     .onComplete(done -> {
                         vertx.cancelTimer(timer);
                         if (done.succeeded()) {
                             result.tryComplete(done.result());
                         } else {
+                            if (done.cause() instanceof UpstreamBodyTooLargeException) {
+                                holder.reset(); // stop reading: the rest of the body is never wanted
+                            }
                             result.tryFail(UpstreamFailures.transport(done.cause(), request.provider()));
                         }
                     });
@@ -178,7 +188,7 @@ public final class UpstreamClient {
                 ready.tryFail(new CancellationException("cancelled by the caller"));
                 return;
             }
-            StreamingCall call = new StreamingCall(vertx, context, request.provider(), timeouts);
+            StreamingCall call = new StreamingCall(vertx, context, request.provider(), timeouts, options);
             start.call = call;
             call.ready().onComplete(ready);
             http.request(options(request, true))

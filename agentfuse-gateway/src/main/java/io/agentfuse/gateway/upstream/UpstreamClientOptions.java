@@ -4,15 +4,32 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Connection settings of an {@link UpstreamClient}.
+ * Connection settings and limits of an {@link UpstreamClient}.
  *
- * <p>Immutable. {@code UpstreamClientOptions.defaults()} connects within 10 s and keeps up to
- * 64 keep-alive connections per provider host.
+ * <p>Immutable. {@code UpstreamClientOptions.defaults()} connects within 10 s, keeps up to 64
+ * keep-alive connections per provider host, reads answers (error bodies too) of at most 32 MB and
+ * stream events of at most 8 MB, and cancels a stream whose caller has not read on for 30 s — the
+ * {@code server.maxUpstreamBody}, {@code server.maxSseEvent} and {@code server.clientWriteTimeout}
+ * defaults.
+ *
+ * <pre>{@code
+ * UpstreamClientOptions options = UpstreamClientOptions.defaults()
+ *         .withLimits(32L << 20, 8 << 20, Duration.ofSeconds(30));
+ * }</pre>
  *
  * @param connectTimeout        limit for opening a connection; positive
  * @param maxConnectionsPerHost pooled HTTP/1.1 connections per host, {@code >= 1}
+ * @param maxBodyBytes          the most bytes of one answer read; beyond, the attempt fails, {@code > 0}
+ * @param maxEventBytes         the most bytes of one SSE event (and of one line), {@code > 0}
+ * @param clientWriteTimeout    how long a stream stays paused because its caller does not read before
+ *                              it is cancelled; positive
  */
-public record UpstreamClientOptions(Duration connectTimeout, int maxConnectionsPerHost) {
+public record UpstreamClientOptions(Duration connectTimeout, int maxConnectionsPerHost, long maxBodyBytes,
+                                    int maxEventBytes, Duration clientWriteTimeout) {
+
+    private static final long DEFAULT_MAX_BODY = 32L * 1024 * 1024;
+    private static final int DEFAULT_MAX_EVENT = 8 * 1024 * 1024;
+    private static final Duration DEFAULT_CLIENT_WRITE_TIMEOUT = Duration.ofSeconds(30);
 
     public UpstreamClientOptions {
         Objects.requireNonNull(connectTimeout, "connectTimeout");
@@ -22,10 +39,31 @@ public record UpstreamClientOptions(Duration connectTimeout, int maxConnectionsP
         if (maxConnectionsPerHost < 1) {
             throw new IllegalArgumentException("maxConnectionsPerHost must be >= 1, but was " + maxConnectionsPerHost);
         }
+        if (maxBodyBytes < 1) {
+            throw new IllegalArgumentException("maxBodyBytes must be >= 1, but was " + maxBodyBytes);
+        }
+        if (maxEventBytes < 1) {
+            throw new IllegalArgumentException("maxEventBytes must be >= 1, but was " + maxEventBytes);
+        }
+        Objects.requireNonNull(clientWriteTimeout, "clientWriteTimeout");
+        if (clientWriteTimeout.isNegative() || clientWriteTimeout.toMillis() < 1) {
+            throw new IllegalArgumentException("clientWriteTimeout must be >= 1ms, but was " + clientWriteTimeout);
+        }
     }
 
-    /** 10 s to connect, 64 connections per host. */
+    /** Connection settings with the default limits. */
+    public UpstreamClientOptions(Duration connectTimeout, int maxConnectionsPerHost) {
+        this(connectTimeout, maxConnectionsPerHost, DEFAULT_MAX_BODY, DEFAULT_MAX_EVENT, DEFAULT_CLIENT_WRITE_TIMEOUT);
+    }
+
+    /** 10 s to connect, 64 connections per host, the default limits. */
     public static UpstreamClientOptions defaults() {
         return new UpstreamClientOptions(Duration.ofSeconds(10), 64);
+    }
+
+    /** These connection settings with other limits. */
+    public UpstreamClientOptions withLimits(long maxBodyBytes, int maxEventBytes, Duration clientWriteTimeout) {
+        return new UpstreamClientOptions(connectTimeout, maxConnectionsPerHost, maxBodyBytes, maxEventBytes,
+                clientWriteTimeout);
     }
 }

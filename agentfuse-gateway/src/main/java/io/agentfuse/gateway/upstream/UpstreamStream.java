@@ -38,6 +38,7 @@ public final class UpstreamStream {
     private Handler<SseEvent> handler;
     private Handler<Void> endHandler;
     private Handler<Throwable> exceptionHandler;
+    private Handler<Void> stallHandler;
     private boolean ended;
     private Throwable failure;
     private boolean terminalDelivered;
@@ -85,7 +86,20 @@ public final class UpstreamStream {
         return this;
     }
 
-    /** Stops reading from the provider (backpressure); the idle timeout is suspended meanwhile. */
+    /**
+     * Called once when the stream stayed {@link #pause() paused} longer than the client's
+     * {@code clientWriteTimeout}: the provider call has been cancelled (its connection freed),
+     * nothing else is delivered, and the caller that stopped reading should be cut off.
+     */
+    public UpstreamStream stallHandler(Handler<Void> stallHandler) {
+        call.onContext(() -> this.stallHandler = stallHandler);
+        return this;
+    }
+
+    /**
+     * Stops reading from the provider (backpressure); the idle timeout is suspended meanwhile, and
+     * after {@code clientWriteTimeout} without {@link #resume()} the call is cancelled (see {@link #stallHandler}).
+     */
     public void pause() {
         call.onContext(call::pause);
     }
@@ -120,6 +134,16 @@ public final class UpstreamStream {
     void deliverEnd() {
         ended = true;
         drain();
+    }
+
+    void deliverStall() {
+        pending.clear();
+        if (!terminalDelivered) {
+            terminalDelivered = true;
+            if (stallHandler != null) {
+                stallHandler.handle(null);
+            }
+        }
     }
 
     void deliverFailure(Throwable error) {

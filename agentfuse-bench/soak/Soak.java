@@ -1,0 +1,188 @@
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Mixed good and hostile traffic against a running gateway, reporting every interval the
+ * gateway's open file descriptors, its RSS, and the count, errors, p50 and p99 of good requests.
+ *
+ * <p>Run by run-soak.sh: {@code java Soak.java PORT GATEWAY_PID SECONDS INTERVAL OUT_TSV}.
+ * Hostile kinds: half a head, a trickled head, a promised body never sent, idle keep-alive
+ * connections, Content-Length with Transfer-Encoding, a foreign Host, a cross-origin text/plain
+ * POST, a non-finite number, too many messages, streams whose callers never read.
+ */
+public final class Soak {
+
+    private static final String BODY = "{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}]}";
+    private static final String STREAM = "{\"model\":\"gpt-4o-mini\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}]}";
+
+    private static int port;
+    private static volatile boolean running = true;
+    private static final List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
+    private static final AtomicLong goodErrors = new AtomicLong();
+    private static final AtomicLong hostileSent = new AtomicLong();
+
+    public static void main(String[] args) throws Exception {
+        port = Integer.parseInt(args[0]);
+        long pid = Long.parseLong(args[1]);
+        long seconds = Long.parseLong(args[2]);
+        long interval = Long.parseLong(args[3]);
+        Path out = Path.of(args[4]);
+        ExecutorService pool = Executors.newCachedThreadPool();
+        for (int i = 0; i < 4; i++) {
+            pool.submit(Soak::good);
+        }
+        for (int i = 0; i < 4; i++) {
+            int seed = i;
+            pool.submit(() -> hostile(new Random(seed)));
+        }
+        List<String> rows = new ArrayList<>();
+        rows.add("seconds\tfds\trss_kib\tgood\tgood_errors\tp50_ms\tp99_ms\thostile_sent");
+        System.out.println(rows.get(0));
+        long start = System.nanoTime();
+        for (long t = interval; t <= seconds; t += interval) {
+            Thread.sleep(interval * 1000);
+            List<Long> window;
+            synchronized (latencies) {
+                window = new ArrayList<>(latencies);
+                latencies.clear();
+            }
+            Collections.sort(window);
+            String row = t + "\t" + fds(pid) + "\t" + rss(pid) + "\t" + window.size() + "\t" + goodErrors.getAndSet(0)
+                    + "\t" + percentile(window, 0.50) + "\t" + percentile(window, 0.99) + "\t" + hostileSent.getAndSet(0);
+            rows.add(row);
+            System.out.println(row);
+        }
+        running = false;
+        pool.shutdownNow();
+        pool.awaitTermination(10, TimeUnit.SECONDS);
+        Files.write(out, rows);
+        System.out.printf("soak: %.0f s done%n", (System.nanoTime() - start) / 1e9);
+        System.exit(0);
+    }
+
+    private static void good() {
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
+                .timeout(Duration.ofSeconds(10)).header("content-type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(BODY)).build();
+        while (running) {
+            long begin = System.nanoTime();
+            try {
+                HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() == 200) {
+                    latencies.add((System.nanoTime() - begin) / 1_000);
+                } else {
+                    goodErrors.incrementAndGet();
+                }
+            } catch (Exception e) {
+                goodErrors.incrementAndGet();
+            }
+        }
+    }
+
+    private static void hostile(Random random) {
+        while (running) {
+            try {
+                switch (random.nextInt(10)) {
+                    case 0 -> raw("POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Ty", 3000, false);
+                    case 1 -> trickle("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: " + "p".repeat(200) + "\r\n\r\n");
+                    case 2 -> raw("POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                            + "Content-Length: 100\r\n\r\n{", 3000, true);
+                    case 3 -> raw("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 6000, true);
+                    case 4 -> raw("POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                            + "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /admin/breakers HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 3000, true);
+                    case 5 -> raw(post("rebound.example", "application/json", BODY, ""), 3000, true);
+                    case 6 -> raw(post("127.0.0.1", "text/plain", BODY, "Origin: https://evil.example\r\n"), 3000, true);
+                    case 7 -> raw(post("127.0.0.1", "application/json", BODY.replace("\"messages\"", "\"seed\":1e999,\"messages\""), ""), 3000, true);
+                    case 8 -> raw(post("127.0.0.1", "application/json", manyMessages(20_000), ""), 5000, true);
+                    default -> raw(post("127.0.0.1", "application/json", STREAM, ""), 4000, false);
+                }
+                hostileSent.incrementAndGet();
+            } catch (Exception ignored) {
+                // the gateway closing on a hostile peer is the point
+            }
+        }
+    }
+
+    private static String post(String host, String type, String body, String extra) {
+        return "POST /v1/chat/completions HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: " + type + "\r\n" + extra
+                + "Content-Length: " + body.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + body;
+    }
+
+    private static String manyMessages(int count) {
+        StringBuilder body = new StringBuilder("{\"model\":\"gpt-4o-mini\",\"messages\":[");
+        for (int i = 0; i < count; i++) {
+            body.append(i == 0 ? "" : ",").append("{\"role\":\"user\",\"content\":\"a\"}");
+        }
+        return body.append("]}").toString();
+    }
+
+    /** Sends {@code text}, then reads (or, when {@code read} is false, does not read) until closed or {@code millis}. */
+    private static void raw(String text, int millis, boolean read) throws Exception {
+        try (Socket socket = new Socket()) {
+            socket.setReceiveBufferSize(4096);
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 2000);
+            socket.setSoTimeout(millis);
+            OutputStream out = socket.getOutputStream();
+            out.write(text.getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            byte[] sink = new byte[8192];
+            long deadline = System.currentTimeMillis() + millis;
+            if (!read) {
+                Thread.sleep(millis); // a caller that never reads
+                return;
+            }
+            while (System.currentTimeMillis() < deadline && in.read(sink) >= 0) {
+                // discard
+            }
+        }
+    }
+
+    private static void trickle(String head) throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            OutputStream out = socket.getOutputStream();
+            for (int i = 0; i < head.length() && running; i++) {
+                out.write(head.charAt(i));
+                out.flush();
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    private static String fds(long pid) {
+        String[] list = new java.io.File("/proc/" + pid + "/fd").list();
+        return list == null ? "-" : Integer.toString(list.length);
+    }
+
+    private static String rss(long pid) throws Exception {
+        return Files.readAllLines(Path.of("/proc/" + pid + "/status")).stream().filter(l -> l.startsWith("VmRSS:"))
+                .map(l -> l.replaceAll("[^0-9]", "")).findFirst().orElse("-");
+    }
+
+    private static String percentile(List<Long> sorted, double q) {
+        if (sorted.isEmpty()) {
+            return "-";
+        }
+        long micros = sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(q * sorted.size()) - 1));
+        return String.format("%.2f", micros / 1000.0);
+    }
+}

@@ -1,0 +1,62 @@
+package io.agentfuse.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The {@code server:} limits of DESIGN §7: every key has a default and reads as written. */
+class ServerLimitsConfigTest {
+
+    @Test
+    void everyLimitHasTheDesignDefault() {
+        ServerConfig server = ConfigLoader.parse("server: {}\n", "a.yaml", Map.of()).server();
+
+        assertThat(server.limits()).isEqualTo(new ServerConfig.Limits(Duration.ofSeconds(30), Duration.ofSeconds(75),
+                10_000, 10_000, 32L << 20, 8L << 20, Duration.ofSeconds(30), 1L << 20));
+        assertThat(server.eventLoops()).isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(server.allowedHosts()).isEmpty();
+        assertThat(server.cors().allowedOrigins()).isEmpty();
+    }
+
+    @Test
+    void everyLimitReadsAsWritten() {
+        ServerConfig server = ConfigLoader.parse("""
+                server:
+                  eventLoops: 3
+                  headerTimeout: 1s
+                  idleTimeout: 2
+                  maxConnections: 50
+                  maxMessages: 7
+                  maxUpstreamBody: 64KB
+                  maxSseEvent: 4KB
+                  clientWriteTimeout: 500ms
+                  maxEventQueue: 16KB
+                  allowedHosts: [gateway.internal, "*"]
+                  cors: { allowedOrigins: ["https://app.example.com", "http://127.0.0.1:3000"] }
+                """, "a.yaml", Map.of()).server();
+
+        assertThat(server.eventLoops()).isEqualTo(3);
+        assertThat(server.limits()).isEqualTo(new ServerConfig.Limits(Duration.ofSeconds(1), Duration.ofSeconds(2),
+                50, 7, 64 * 1024, 4 * 1024, Duration.ofMillis(500), 16 * 1024));
+        assertThat(server.allowedHosts()).containsExactly("gateway.internal", "*");
+        assertThat(server.cors().allowedOrigins()).containsExactly("https://app.example.com", "http://127.0.0.1:3000");
+    }
+
+    @Test
+    void everyBadLimitIsReportedAtOnce() {
+        ConfigException failure = org.assertj.core.api.Assertions.catchThrowableOfType(ConfigException.class,
+                () -> ConfigLoader.parse("""
+                        server:
+                          idleTimeout: soon
+                          maxMessages: -1
+                          maxUpstreamBody: 0
+                          allowedHosts: ["a/b"]
+                        """, "a.yaml", Map.of()));
+
+        assertThat(failure.errors()).extracting(ConfigError::path).containsExactlyInAnyOrderElementsOf(List.of(
+                "server.idleTimeout", "server.maxMessages", "server.maxUpstreamBody", "server.allowedHosts[0]"));
+    }
+}

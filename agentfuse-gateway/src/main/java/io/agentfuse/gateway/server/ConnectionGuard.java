@@ -1,0 +1,85 @@
+package io.agentfuse.gateway.server;
+
+import io.agentfuse.config.ServerConfig;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.impl.ConnectionBase;
+import io.netty.channel.ChannelPipeline;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Admits client connections, shared by every server instance of a gateway: at most
+ * {@code server.maxConnections} are open at once (fewer if the descriptor limit is lower, see
+ * {@link FileDescriptors}) — one more is closed at once, so the gateway refuses fast and keeps
+ * serving the others — and each admitted one gets its {@link RequestDeadline} and a
+ * {@link StrictRequestDecoder}.
+ *
+ * <p>Thread-safe: connections of every event loop pass through it.
+ */
+final class ConnectionGuard {
+
+    private final Vertx vertx;
+    private final ServerConfig.Limits limits;
+    private final HttpServerOptions options;
+    private final int maxConnections;
+    private final AtomicInteger open = new AtomicInteger();
+    private final Map<HttpConnection, RequestDeadline> deadlines = new ConcurrentHashMap<>();
+
+    ConnectionGuard(Vertx vertx, ServerConfig.Limits limits, HttpServerOptions options) {
+        this.vertx = vertx;
+        this.limits = limits;
+        this.options = options;
+        FileDescriptors.prepare();
+        this.maxConnections = FileDescriptors.connectionBudget(limits.maxConnections());
+    }
+
+    /** How many connections are admitted at most. */
+    int maxConnections() {
+        return maxConnections;
+    }
+
+    /** How many connections are open now. */
+    int open() {
+        return open.get();
+    }
+
+    /** The server's connection handler. */
+    void accept(HttpConnection connection) {
+        if (open.incrementAndGet() > maxConnections) {
+            open.decrementAndGet();
+            connection.close();
+            return;
+        }
+        RequestDeadline deadline = new RequestDeadline(vertx, connection, limits.headerTimeout(), limits.idleTimeout());
+        deadlines.put(connection, deadline);
+        connection.closeHandler(v -> {
+            open.decrementAndGet();
+            deadlines.remove(connection);
+            deadline.onClose();
+        });
+        strictFraming(connection);
+    }
+
+    /** Called for every request before it is routed. */
+    void onRequest(HttpServerRequest request) {
+        RequestDeadline deadline = deadlines.get(request.connection());
+        if (deadline != null) {
+            deadline.onRequest(request);
+        }
+    }
+
+    private void strictFraming(HttpConnection connection) {
+        if (connection instanceof ConnectionBase base) {
+            ChannelPipeline pipeline = base.channel().pipeline();
+            if (pipeline.get(StrictRequestDecoder.NAME) != null
+                    && !(pipeline.get(StrictRequestDecoder.NAME) instanceof StrictRequestDecoder)) {
+                pipeline.replace(StrictRequestDecoder.NAME, StrictRequestDecoder.NAME, new StrictRequestDecoder(options));
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package io.agentfuse.gateway.server;
+
+import io.agentfuse.config.ServerConfig;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.web.Router;
+
+import java.util.function.Function;
+
+/**
+ * One HTTP server of the gateway, on the event loop of its deployment; a gateway deploys
+ * {@code server.eventLoops} of them on one port, which Vert.x balances connections across. They
+ * share everything but their router: guards, breakers, pipeline and the {@link ConnectionGuard}.
+ *
+ * <p>Each request passes the connection deadlines and the {@link RequestGate} before it is routed.
+ */
+public final class GatewayVerticle extends VerticleBase {
+
+    /** What every instance shares. */
+    public static final class Shared {
+        private final ServerConfig server;
+        private final String host;
+        private final HttpServerOptions options;
+        private final RequestGate gate;
+        private final ConnectionGuard connections;
+        private final Function<io.vertx.core.Vertx, Router> routes;
+
+        /**
+         * @param vertx  the Vert.x instance the servers run on
+         * @param server the {@code server:} section in force at start (limits are not reloaded)
+         * @param host   the bind address
+         * @param routes builds one router (one per instance) serving the gateway's endpoints
+         */
+        public Shared(io.vertx.core.Vertx vertx, ServerConfig server, String host,
+                      Function<io.vertx.core.Vertx, Router> routes) {
+            this.server = server;
+            this.host = host;
+            this.options = options();
+            this.gate = new RequestGate(server, host);
+            this.connections = new ConnectionGuard(vertx, server.limits(), options);
+            this.routes = routes;
+        }
+
+        /** How many client connections are open now, over every instance. */
+        public int openConnections() {
+            return connections.open();
+        }
+
+        /**
+         * No cleartext HTTP/2 upgrade. No Vert.x idle timeout: it would also cut a request that is
+         * waiting for a slow provider; {@link RequestDeadline} applies {@code idleTimeout} between requests.
+         */
+        private static HttpServerOptions options() {
+            return new HttpServerOptions().setHttp2ClearTextEnabled(false);
+        }
+    }
+
+    private final Shared shared;
+    private final int port;
+    private HttpServer server;
+
+    /** An instance listening on {@code port} of {@code shared}'s host ({@code 0}: any free port). */
+    public GatewayVerticle(Shared shared, int port) {
+        this.shared = shared;
+        this.port = port;
+    }
+
+    @Override
+    public Future<?> start() {
+        Router router = shared.routes.apply(vertx);
+        server = vertx.createHttpServer(new HttpServerOptions(shared.options).setHost(shared.host).setPort(port))
+                .connectionHandler(shared.connections::accept)
+                .invalidRequestHandler(EdgeErrors::invalid)
+                .requestHandler(request -> {
+                    shared.connections.onRequest(request);
+                    if (shared.gate.admit(request)) {
+                        router.handle(request);
+                    }
+                });
+        return server.listen();
+    }
+
+    /** The port this instance listens on. */
+    public int actualPort() {
+        return server.actualPort();
+    }
+}

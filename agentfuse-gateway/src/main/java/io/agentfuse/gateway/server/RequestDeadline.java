@@ -1,0 +1,90 @@
+package io.agentfuse.gateway.server;
+
+import io.agentfuse.gateway.http.Disconnect;
+import io.agentfuse.gateway.http.GatewayError;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpServerRequest;
+
+import java.time.Duration;
+
+/**
+ * The deadlines of one client connection (slowloris): the first request's head must arrive within
+ * {@code headerTimeout} of connecting, each request's body within {@code headerTimeout} of its
+ * head, and the next request on a keep-alive connection within {@code idleTimeout} of the last
+ * answer. A connection whose head is late is closed; one whose body is late is answered 408 and
+ * closed. A request being answered (a long stream, say) is not cut by these deadlines, unless its
+ * caller has stopped reading: a response whose write queue is full at two checks in a row is cut.
+ * Every close here is immediate ({@link Disconnect}): a graceful one would wait for the peer.
+ *
+ * <p>One timer per connection, checked when it fires rather than reset on every byte, because
+ * Vert.x tells of a request only once its head is complete. This is also the gateway's idle
+ * timeout: Vert.x's own would cut a request that waits longer than it for its provider's answer.
+ * Confined to the connection's event loop.
+ */
+final class RequestDeadline {
+
+    private final Vertx vertx;
+    private final HttpConnection connection;
+    private final long headerMillis;
+    private final long idleMillis;
+    private HttpServerRequest current;
+    private long timer = -1;
+    private boolean closed;
+    private int stalledChecks;
+
+    RequestDeadline(Vertx vertx, HttpConnection connection, Duration headerTimeout, Duration idleTimeout) {
+        this.vertx = vertx;
+        this.connection = connection;
+        this.headerMillis = Math.max(1, headerTimeout.toMillis());
+        this.idleMillis = Math.max(1, idleTimeout.toMillis());
+        arm(headerMillis);
+    }
+
+    /** A request's head arrived: its body now has {@code headerTimeout}. */
+    void onRequest(HttpServerRequest request) {
+        current = request;
+        stalledChecks = 0;
+        arm(headerMillis);
+    }
+
+    void onClose() {
+        closed = true;
+        cancel();
+    }
+
+    private void fire() {
+        timer = -1;
+        if (closed) {
+            return;
+        }
+        if (current == null) {
+            Disconnect.now(connection); // the head never arrived in time, or the connection sat idle
+        } else if (!current.isEnded()) {
+            EdgeErrors.refuse(current, GatewayError.REQUEST_TIMEOUT, "the request body did not arrive within "
+                    + headerMillis + " ms (server.headerTimeout)");
+        } else if (!current.response().ended()) {
+            stalledChecks = current.response().writeQueueFull() ? stalledChecks + 1 : 0;
+            if (stalledChecks >= 2) {
+                Disconnect.now(connection); // the caller stopped reading what it asked for
+            } else {
+                arm(headerMillis); // still being answered: look again later
+            }
+        } else {
+            current = null; // answered: the next request has idleTimeout to arrive
+            arm(idleMillis);
+        }
+    }
+
+    private void arm(long millis) {
+        cancel();
+        timer = vertx.setTimer(millis, id -> fire());
+    }
+
+    private void cancel() {
+        if (timer >= 0) {
+            vertx.cancelTimer(timer);
+            timer = -1;
+        }
+    }
+}

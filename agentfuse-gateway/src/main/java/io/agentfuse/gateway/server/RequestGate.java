@@ -1,0 +1,142 @@
+package io.agentfuse.gateway.server;
+
+import io.agentfuse.config.ServerConfig;
+import io.agentfuse.gateway.http.GatewayError;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The rules every request passes before it is routed, so that a web page cannot spend the
+ * configured keys and a rebound DNS name cannot reach the gateway:
+ * <ol>
+ *   <li>exactly one {@code Host} header (two: 400), and it names an allowed host: a loopback name,
+ *       the bind address, or one of {@code server.allowedHosts} ({@code "*"} allows any) — else 403;</li>
+ *   <li>a browser's {@code Origin} must be the gateway itself (the dashboard) or one of
+ *       {@code server.cors.allowedOrigins} — else 403; an allowed cross-origin request gets CORS
+ *       headers, and its preflight ({@code OPTIONS} with {@code Access-Control-Request-Method})
+ *       is answered 204 here;</li>
+ *   <li>a request with a body must say {@code Content-Type: application/json} (or a {@code +json}
+ *       type) — else 415: a {@code text/plain} POST is what a page may send without a preflight.</li>
+ * </ol>
+ * Thread-safe and immutable.
+ */
+final class RequestGate {
+
+    private static final List<String> LOOPBACK = List.of("localhost", "127.0.0.1", "::1", "[::1]");
+    private static final String ANY = "*";
+    private static final String PREFLIGHT_MAX_AGE = "600";
+
+    private final Set<String> hosts = new HashSet<>();
+    private final boolean anyHost;
+    private final Set<String> origins = new HashSet<>();
+
+    RequestGate(ServerConfig server, String bindHost) {
+        LOOPBACK.forEach(host -> hosts.add(host));
+        hosts.add(bindHost.toLowerCase(Locale.ROOT));
+        server.allowedHosts().forEach(host -> hosts.add(host.toLowerCase(Locale.ROOT)));
+        this.anyHost = server.allowedHosts().contains(ANY);
+        server.cors().allowedOrigins().forEach(origin -> origins.add(origin.toLowerCase(Locale.ROOT)));
+    }
+
+    /** Whether {@code request} may be routed; if not, it has been answered already. */
+    boolean admit(HttpServerRequest request) {
+        List<String> hostHeaders = request.headers().getAll("host");
+        if (hostHeaders.size() > 1) {
+            EdgeErrors.refuse(request, GatewayError.INVALID_REQUEST, "the request has more than one Host header");
+            return false;
+        }
+        String host = hostHeaders.isEmpty() ? null : hostHeaders.get(0).trim();
+        if (host == null || host.isEmpty()) {
+            EdgeErrors.refuse(request, GatewayError.INVALID_REQUEST, "the request has no Host header");
+            return false;
+        }
+        if (!anyHost && !hosts.contains(hostName(host))) {
+            EdgeErrors.refuse(request, GatewayError.FORBIDDEN, "Host '" + host
+                    + "' is not allowed; add it to server.allowedHosts to serve it");
+            return false;
+        }
+        String origin = request.getHeader("origin");
+        if (origin != null && !sameOrigin(origin, host)) {
+            if (!origins.contains(origin.trim().toLowerCase(Locale.ROOT))) {
+                EdgeErrors.refuse(request, GatewayError.FORBIDDEN, "requests from origin '" + origin
+                        + "' are not allowed; add it to server.cors.allowedOrigins to serve it");
+                return false;
+            }
+            if (crossOrigin(request, origin)) {
+                return false;
+            }
+        }
+        if (hasBody(request) && !isJson(request.getHeader("content-type"))) {
+            EdgeErrors.refuse(request, GatewayError.UNSUPPORTED_MEDIA_TYPE, "the request body must be JSON "
+                    + "(Content-Type: application/json), but was " + describe(request.getHeader("content-type")));
+            return false;
+        }
+        return true;
+    }
+
+    /** Adds the CORS headers of an allowed origin; true when this was its preflight, answered here. */
+    private static boolean crossOrigin(HttpServerRequest request, String origin) {
+        HttpServerResponse response = request.response();
+        response.putHeader("access-control-allow-origin", origin).putHeader("vary", "origin")
+                .putHeader("access-control-expose-headers", "x-agentfuse-model, x-agentfuse-attempts, "
+                        + "x-agentfuse-fallbacks, x-agentfuse-context, x-should-retry, retry-after");
+        String method = request.getHeader("access-control-request-method");
+        if (request.method() != HttpMethod.OPTIONS || method == null) {
+            return false;
+        }
+        String headers = request.getHeader("access-control-request-headers");
+        response.setStatusCode(204)
+                .putHeader("access-control-allow-methods", "GET, POST, DELETE, OPTIONS")
+                .putHeader("access-control-max-age", PREFLIGHT_MAX_AGE);
+        if (headers != null) {
+            response.putHeader("access-control-allow-headers", headers);
+        }
+        response.end();
+        return true;
+    }
+
+    /** The dashboard's own requests: {@code Origin} is the scheme + the Host it was served from. */
+    private static boolean sameOrigin(String origin, String host) {
+        String trimmed = origin.trim().toLowerCase(Locale.ROOT);
+        String self = host.toLowerCase(Locale.ROOT);
+        return trimmed.equals("http://" + self) || trimmed.equals("https://" + self);
+    }
+
+    /** The name part of a Host header: without the port, brackets kept for IPv6 literals. */
+    static String hostName(String host) {
+        String lower = host.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("[")) {
+            int end = lower.indexOf(']');
+            return end < 0 ? lower : lower.substring(0, end + 1);
+        }
+        int colon = lower.indexOf(':');
+        return colon < 0 ? lower : lower.substring(0, colon);
+    }
+
+    private static boolean hasBody(HttpServerRequest request) {
+        String length = request.getHeader("content-length");
+        if (length != null) {
+            return !length.trim().equals("0");
+        }
+        return request.getHeader("transfer-encoding") != null;
+    }
+
+    private static boolean isJson(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        int semicolon = contentType.indexOf(';');
+        String type = (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim().toLowerCase(Locale.ROOT);
+        return type.equals("application/json") || type.startsWith("application/") && type.endsWith("+json");
+    }
+
+    private static String describe(String contentType) {
+        return contentType == null ? "none" : "'" + contentType + "'";
+    }
+}

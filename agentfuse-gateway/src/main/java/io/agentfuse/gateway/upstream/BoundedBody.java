@@ -1,0 +1,54 @@
+package io.agentfuse.gateway.upstream;
+
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpHeaders;
+
+/**
+ * Reads a provider's answer body up to a limit: a {@code Content-Length} over it fails before a
+ * byte is read, and a body that grows past it (chunked without end, say) fails as soon as it
+ * does. The caller resets the request on failure, which stops the reading and frees the
+ * connection. Must be called on the response's context, before its body starts to arrive.
+ */
+final class BoundedBody {
+
+    private BoundedBody() {
+    }
+
+    static Future<Buffer> read(HttpClientResponse response, long maxBytes, ProviderEndpoint provider) {
+        String declared = response.getHeader(HttpHeaders.CONTENT_LENGTH);
+        if (declared != null && isOver(declared, maxBytes)) {
+            return Future.failedFuture(tooLarge(provider, maxBytes, "declares a Content-Length of " + declared.trim() + ", more"));
+        }
+        Promise<Buffer> body = Promise.promise();
+        Buffer received = Buffer.buffer();
+        response.handler(chunk -> {
+            if (body.future().isComplete()) {
+                return;
+            }
+            if (received.length() + (long) chunk.length() > maxBytes) {
+                body.tryFail(tooLarge(provider, maxBytes, "sent more"));
+                return;
+            }
+            received.appendBuffer(chunk);
+        });
+        response.exceptionHandler(body::tryFail);
+        response.endHandler(v -> body.tryComplete(received));
+        return body.future();
+    }
+
+    private static boolean isOver(String declared, long maxBytes) {
+        try {
+            return Long.parseLong(declared.trim()) > maxBytes;
+        } catch (NumberFormatException e) {
+            return false; // the HTTP codec rejects it; nothing to decide here
+        }
+    }
+
+    private static UpstreamBodyTooLargeException tooLarge(ProviderEndpoint provider, long maxBytes, String what) {
+        return new UpstreamBodyTooLargeException("the answer of provider " + provider.name() + " " + what
+                + " than " + maxBytes + " bytes (server.maxUpstreamBody); reading stopped");
+    }
+}

@@ -1,0 +1,125 @@
+package io.agentfuse.gateway.testing;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.JsonObject;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An OpenAI-style provider on 127.0.0.1 that misbehaves by the model asked for — a real server,
+ * so the gateway's client meets it as it would meet a broken or hostile provider:
+ * <ul>
+ *   <li>{@code huge-length}: 200 declaring a 1 GiB body, and sending as long as it is read;</li>
+ *   <li>{@code endless-chunked}: 200, chunked, without end;</li>
+ *   <li>{@code huge-error}: 400 with an error body without end;</li>
+ *   <li>{@code endless-event}: an SSE stream whose first event never ends;</li>
+ *   <li>{@code big-stream}: an SSE stream of 16 KB content events without end, as fast as it is read;</li>
+ *   <li>{@code slow}: a normal answer after {@link #SLOW_MILLIS};</li>
+ *   <li>anything else: a normal, small answer.</li>
+ * </ul>
+ */
+public final class HostileUpstream {
+
+    /** How long {@code slow} takes to answer. */
+    public static final long SLOW_MILLIS = 3_000;
+    private static final Buffer FILLER = Buffer.buffer("x".repeat(64 * 1024));
+
+    private final Vertx vertx;
+    private final HttpServer server;
+    private final AtomicInteger requests = new AtomicInteger();
+    private final AtomicInteger open = new AtomicInteger();
+
+    private HostileUpstream(Vertx vertx, HttpServer server) {
+        this.vertx = vertx;
+        this.server = server;
+    }
+
+    /** Starts one on a free port. */
+    public static Future<HostileUpstream> start(Vertx vertx) {
+        HttpServer server = vertx.createHttpServer();
+        HostileUpstream upstream = new HostileUpstream(vertx, server);
+        return server.connectionHandler(connection -> {
+                    upstream.open.incrementAndGet();
+                    connection.closeHandler(v -> upstream.open.decrementAndGet());
+                })
+                .requestHandler(upstream::handle).listen(0, "127.0.0.1").map(ignored -> upstream);
+    }
+
+    public int port() {
+        return server.actualPort();
+    }
+
+    /** How many requests it has received. */
+    public int requests() {
+        return requests.get();
+    }
+
+    /** How many connections to it are open. */
+    public int openConnections() {
+        return open.get();
+    }
+
+    public Future<Void> close() {
+        return server.close();
+    }
+
+    private void handle(HttpServerRequest request) {
+        requests.incrementAndGet();
+        request.body().onSuccess(body -> {
+            String model = new JsonObject(body).getString("model", "");
+            if (model.equals("slow")) {
+                vertx.setTimer(SLOW_MILLIS, id -> answer(request.response(), model));
+            } else {
+                answer(request.response(), model);
+            }
+        });
+    }
+
+    private static void answer(HttpServerResponse response, String model) {
+        switch (model) {
+            case "huge-length" -> pump(response.putHeader("content-length", Long.toString(1L << 30)), FILLER);
+            case "endless-chunked" -> pump(response.setChunked(true), FILLER);
+            case "huge-error" -> {
+                response.setStatusCode(400).setChunked(true).putHeader("content-type", "application/json");
+                response.write("{\"error\": {\"type\": \"invalid_request_error\", \"message\": \"");
+                pump(response, FILLER);
+            }
+            case "endless-event" -> {
+                sse(response).write("data: ");
+                pump(response, FILLER);
+            }
+            case "big-stream" -> pump(sse(response), Buffer.buffer("data: " + new JsonObject()
+                    .put("id", "c1").put("object", "chat.completion.chunk").put("created", 0).put("model", model)
+                    .put("choices", new io.vertx.core.json.JsonArray().add(new JsonObject().put("index", 0)
+                            .put("delta", new JsonObject().put("content", "y".repeat(16 * 1024))).putNull("finish_reason")))
+                    .encode() + "\n\n"));
+            default -> response.putHeader("content-type", "application/json").end(new JsonObject()
+                    .put("id", "c1").put("object", "chat.completion").put("created", 0).put("model", model)
+                    .put("choices", new io.vertx.core.json.JsonArray().add(new JsonObject().put("index", 0)
+                            .put("message", new JsonObject().put("role", "assistant").put("content", "ok"))
+                            .put("finish_reason", "stop")))
+                    .put("usage", new JsonObject().put("prompt_tokens", 1).put("completion_tokens", 1)
+                            .put("total_tokens", 2))
+                    .encode());
+        }
+    }
+
+    private static HttpServerResponse sse(HttpServerResponse response) {
+        return response.setChunked(true).putHeader("content-type", "text/event-stream");
+    }
+
+    /**
+     * Writes {@code chunk} for as long as the peer reads, until it goes away: one chunk at a time,
+     * the next once the last has been written, so the event loop is never held.
+     */
+    private static void pump(HttpServerResponse response, Buffer chunk) {
+        if (!response.closed()) {
+            response.write(chunk).onSuccess(v -> pump(response, chunk));
+        }
+    }
+}
