@@ -54,9 +54,13 @@ final class SdkGateway implements AutoCloseable {
     /** Opens {@code model}'s breaker with three failed calls (sent by the test, not by the SDK). */
     void trip(String model, String upstreamModel) {
         harness.mock.scriptForModel(upstreamModel, MockStep.builder().status(500).times(3).build());
+        long before = requests();
         for (int i = 0; i < 3; i++) {
             harness.client.post("/v1/messages", anthropicRequest(model, false));
         }
+        // The count is taken on the event loop that served each request, possibly just after the
+        // client read the answer: wait for it, so that callers start counting from a settled value.
+        assertRequestsReceived(before + 3);
         assertThat(harness.breaker(model).state().name()).isEqualTo("OPEN");
     }
 
