@@ -106,7 +106,8 @@ final class ChatExchange {
         }
         answered = true;
         if (result.value().stream() != null) {
-            relay = new StreamRelay(ctx.response(), ctx.request().connection(), context, request, result.value(), pipeline.metrics(), pipeline.clock());
+            relay = new StreamRelay(ctx.response(), ctx.request().connection(), context, request, result.value(),
+                    pipeline.metrics(), pipeline.clock());
             relay.start(trace, result.passed());
         } else {
             CompleteResponder.respond(ctx.response(), request, result, trace, pipeline.clock());

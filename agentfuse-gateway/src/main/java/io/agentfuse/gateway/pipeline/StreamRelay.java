@@ -9,8 +9,8 @@ import io.agentfuse.gateway.dialect.DialectTranslator;
 import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.dialect.StreamTranslator;
 import io.agentfuse.gateway.dialect.UntranslatableException;
-import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.Disconnect;
+import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.sse.SseEvent;
@@ -59,8 +59,8 @@ final class StreamRelay {
     private final GatewayMetrics metrics;
     private boolean done;
 
-    StreamRelay(HttpServerResponse response, HttpConnection connection, Context context, ModelRequest request, StepAnswer answer,
-                GatewayMetrics metrics, Clock clock) {
+    StreamRelay(HttpServerResponse response, HttpConnection connection, Context context, ModelRequest request,
+                StepAnswer answer, GatewayMetrics metrics, Clock clock) {
         this.response = response;
         this.connection = connection;
         this.context = context;
