@@ -23,10 +23,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * Mixed good and hostile traffic against a running gateway, reporting every interval the
  * gateway's open file descriptors, its RSS, and the count, errors, p50 and p99 of good requests.
  *
- * <p>Run by run-soak.sh: {@code java Soak.java PORT GATEWAY_PID SECONDS INTERVAL OUT_TSV}.
+ * <p>Run by run-soak.sh: {@code java Soak.java PORT GATEWAY_PID SECONDS INTERVAL OUT_TSV MOCK_PORT}.
+ * The mock provider records every request it answers, so its journal is cleared every interval.
  * Hostile kinds: half a head, a trickled head, a promised body never sent, idle keep-alive
  * connections, Content-Length with Transfer-Encoding, a foreign Host, a cross-origin text/plain
- * POST, a non-finite number, too many messages, streams whose callers never read.
+ * POST, a non-finite number, too many messages, streams whose callers never read (kinds 0 to 9,
+ * in that order; the environment variable {@code HOSTILE_KINDS}, e.g. {@code 59}, restricts them).
  */
 public final class Soak {
 
@@ -45,6 +47,8 @@ public final class Soak {
         long seconds = Long.parseLong(args[2]);
         long interval = Long.parseLong(args[3]);
         Path out = Path.of(args[4]);
+        URI mockReset = URI.create("http://127.0.0.1:" + args[5] + "/_mock/reset");
+        HttpClient control = HttpClient.newHttpClient();
         ExecutorService pool = Executors.newCachedThreadPool();
         for (int i = 0; i < 4; i++) {
             pool.submit(Soak::good);
@@ -59,6 +63,8 @@ public final class Soak {
         long start = System.nanoTime();
         for (long t = interval; t <= seconds; t += interval) {
             Thread.sleep(interval * 1000);
+            control.send(HttpRequest.newBuilder(mockReset).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                    HttpResponse.BodyHandlers.discarding());
             List<Long> window;
             synchronized (latencies) {
                 window = new ArrayList<>(latencies);
@@ -99,9 +105,11 @@ public final class Soak {
     }
 
     private static void hostile(Random random) {
+        String only = System.getenv().getOrDefault("HOSTILE_KINDS", "0123456789");
         while (running) {
             try {
-                switch (random.nextInt(10)) {
+                int kind = only.charAt(random.nextInt(only.length())) - '0';
+                switch (kind) {
                     case 0 -> raw("POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Ty", 3000, false);
                     case 1 -> trickle("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: " + "p".repeat(200) + "\r\n\r\n");
                     case 2 -> raw("POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"

@@ -42,6 +42,6 @@ PIDS+=($GATEWAY_PID)
 wait_for "http://127.0.0.1:$GATEWAY_PORT/healthz"
 
 echo "[soak] gateway pid $GATEWAY_PID on port $GATEWAY_PORT, ${SECONDS_TOTAL}s, a row every ${INTERVAL}s" >&2
-java "$HERE/Soak.java" "$GATEWAY_PORT" "$GATEWAY_PID" "$SECONDS_TOTAL" "$INTERVAL" "$OUT/soak.tsv"
+java "$HERE/Soak.java" "$GATEWAY_PORT" "$GATEWAY_PID" "$SECONDS_TOTAL" "$INTERVAL" "$OUT/soak.tsv" "$MOCK_PORT"
 kill -0 "$GATEWAY_PID" || { echo "[soak] the gateway died" >&2; exit 1; }
 echo "[soak] results in $OUT/soak.tsv" >&2

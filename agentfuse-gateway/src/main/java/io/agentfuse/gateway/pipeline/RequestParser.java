@@ -7,9 +7,9 @@ import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
+import io.agentfuse.gateway.http.StrictJson;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
-import io.agentfuse.gateway.http.StrictJson;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 

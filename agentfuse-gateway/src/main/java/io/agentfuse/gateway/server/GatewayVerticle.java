@@ -3,6 +3,7 @@ package io.agentfuse.gateway.server;
 import io.agentfuse.config.ServerConfig;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
@@ -25,7 +26,7 @@ public final class GatewayVerticle extends VerticleBase {
         private final HttpServerOptions options;
         private final RequestGate gate;
         private final ConnectionGuard connections;
-        private final Function<io.vertx.core.Vertx, Router> routes;
+        private final Function<Vertx, Router> routes;
 
         /**
          * @param vertx  the Vert.x instance the servers run on
@@ -33,8 +34,8 @@ public final class GatewayVerticle extends VerticleBase {
          * @param host   the bind address
          * @param routes builds one router (one per instance) serving the gateway's endpoints
          */
-        public Shared(io.vertx.core.Vertx vertx, ServerConfig server, String host,
-                      Function<io.vertx.core.Vertx, Router> routes) {
+        public Shared(Vertx vertx, ServerConfig server, String host,
+                      Function<Vertx, Router> routes) {
             this.server = server;
             this.host = host;
             this.options = options();

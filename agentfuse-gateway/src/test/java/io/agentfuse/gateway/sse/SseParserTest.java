@@ -96,6 +96,16 @@ class SseParserTest {
     }
 
     @Test
+    void failsOnAnEventWhoseDataLinesAddUpPastTheLimit() {
+        SseParser small = new SseParser(events::add, 16);
+
+        assertThatThrownBy(() -> small.feed(Buffer.buffer("data: 123456\ndata: 123456\ndata: 123456\n")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("SSE event longer than 16 bytes");
+        assertThat(events).isEmpty();
+    }
+
+    @Test
     void encodedEventsParseBackToThemselves() {
         SseEvent multiLine = new SseEvent("delta", "line one\nline two", "7");
 
