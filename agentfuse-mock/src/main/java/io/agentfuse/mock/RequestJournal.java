@@ -3,7 +3,8 @@ package io.agentfuse.mock;
 import io.vertx.core.http.HttpServerRequest;
 
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -13,17 +14,26 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * The requests a {@link MockProvider} received, in arrival order. Each entry can still learn,
  * after it was recorded, that its caller disconnected early. Thread-safe.
+ *
+ * <p>Bounded: it keeps the newest {@link #MAX_ENTRIES} requests, so a mock that serves a soak or a
+ * load test for hours does not run out of memory (tests look at far fewer).
  */
 final class RequestJournal {
 
-    private final List<Entry> entries = new ArrayList<>();
+    /** The most requests remembered; older ones are forgotten first. */
+    static final int MAX_ENTRIES = 10_000;
+
+    private final Deque<Entry> entries = new ArrayDeque<>();
 
     /** Records {@code request} with its {@code body} and returns the live entry. */
     synchronized Entry record(HttpServerRequest request, String body) {
         Map<String, String> headers = new LinkedHashMap<>();
         request.headers().forEach(header -> headers.put(header.getKey().toLowerCase(Locale.ROOT), header.getValue()));
         Entry entry = new Entry(request.method().name(), request.path(), headers, body, Instant.now());
-        entries.add(entry);
+        if (entries.size() == MAX_ENTRIES) {
+            entries.removeFirst();
+        }
+        entries.addLast(entry);
         return entry;
     }
 
