@@ -24,8 +24,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * subagent's request to a model without any, {@code subagents.fallbacks}), each with its
  * provider, its guard, and the request in the dialect the provider speaks to this caller (the
  * caller's own when it can, so an {@code openai} provider takes Responses callers as Responses
- * requests and Chat Completions callers as Chat Completions) under the step's {@code upstreamModel}. A step that cannot take the request (an untranslatable
- * feature) is planned as skipped, with the reason.
+ * requests and Chat Completions callers as Chat Completions) under the step's
+ * {@code upstreamModel}. A step that cannot take the request (an untranslatable feature) is
+ * planned as skipped, with the reason.
  *
  * <p>What goes upstream is built from the parsed request only: the caller's own credentials
  * ({@code Authorization}, {@code x-api-key}) are never forwarded; the provider's configured key

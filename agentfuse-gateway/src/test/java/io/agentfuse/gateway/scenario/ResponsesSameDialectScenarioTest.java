@@ -188,6 +188,27 @@ class ResponsesSameDialectScenarioTest {
     }
 
     @Test
+    void theUsageOfAForwardedAnswerOrStreamCountsForTheTokenOveruseTrigger() {
+        harness.close();
+        harness = GatewayHarness.start(GatewayHarness.CONFIG.replace("consecutive5xx: 3",
+                "consecutive5xx: 3\n    tokenOveruse: { maxTokensPerCall: 100 }"));
+        harness.mock.script(MockStep.builder().inputTokens(90).outputTokens(60).build(),
+                MockStep.builder().chunks("a", "b").inputTokens(90).outputTokens(60).build());
+
+        Reply complete = harness.client.post("/v1/responses", responsesRequest("gpt-4o-mini", false));
+        String afterComplete = harness.breaker("gpt-4o-mini").snapshot().reason();
+        harness.breaker("gpt-4o-mini").reset();
+        StreamReply streamed = harness.client.stream("/v1/responses", responsesRequest("gpt-4o-mini", true), Map.of());
+
+        assertThat(complete.status()).isEqualTo(200);
+        assertThat(complete.json().getJsonObject("usage").getLong("total_tokens")).isEqualTo(150L);
+        assertThat(afterComplete).contains("tokenOveruse");
+        assertThat(streamed.cutOff()).isFalse();
+        assertThat(harness.breaker("gpt-4o-mini").state().name()).isEqualTo("OPEN");
+        assertThat(harness.breaker("gpt-4o-mini").snapshot().reason()).contains("tokenOveruse");
+    }
+
+    @Test
     void theModelListIsUnaffected() {
         Reply models = harness.client.get("/v1/models");
 
