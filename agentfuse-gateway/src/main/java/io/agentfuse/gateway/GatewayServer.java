@@ -40,8 +40,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 
 /**
- * The agentfuse HTTP gateway on Vert.x: an OpenAI- ({@code POST /v1/chat/completions}) and
- * Anthropic-compatible ({@code POST /v1/messages}) proxy whose every model call goes through the
+ * The agentfuse HTTP gateway on Vert.x: an OpenAI- ({@code POST /v1/chat/completions},
+ * {@code POST /v1/responses}) and Anthropic-compatible ({@code POST /v1/messages}) proxy whose every model call goes through the
  * model's fallback chain and guards, plus {@code GET /healthz}, the admin API
  * ({@code /admin/breakers}, {@code /admin/events}), {@code GET /metrics} (Prometheus) and a live
  * dashboard at {@code GET /}.
@@ -184,7 +184,7 @@ public final class GatewayServer {
         router.get("/").handler(dashboard::handle);
         router.errorHandler(404, ctx -> unrouted(ctx, new GatewayException(GatewayError.NOT_FOUND,
                 "no endpoint at " + ctx.request().method() + " " + ctx.request().path()
-                        + "; the model endpoints are POST /v1/chat/completions and POST /v1/messages"
+                        + "; the model endpoints are POST /v1/chat/completions, POST /v1/responses and POST /v1/messages"
                         + (ctx.request().path().startsWith("/v1/") ? "" : " (does the client's base URL lack /v1?)"))));
         router.errorHandler(405, ctx -> unrouted(ctx, new GatewayException(GatewayError.METHOD_NOT_ALLOWED,
                 ctx.request().method() + " is not allowed on " + ctx.request().path())));

@@ -23,8 +23,9 @@ import java.util.Map;
  *
  * <p>The system prompt becomes a SYSTEM message (which snipping never drops); text, tool calls
  * and tool results map one to one; images travel as raw blocks holding their URL, counted by it.
- * Going back, the compacted messages replace the body's {@code messages} (and Anthropic's
- * {@code system}) while every other field of the caller's body is kept as sent.
+ * Going back, the compacted conversation replaces the body's own (its dialect says which fields
+ * hold it, {@link io.agentfuse.gateway.dialect.Dialect#withConversation}) while every other field
+ * of the caller's body is kept as sent.
  *
  * <p>Stateless and thread-safe.
  */
@@ -67,13 +68,7 @@ public final class ConversationMapper {
                 messages, request.tools(), request.toolChoice(), request.sampling(), request.streamMode(),
                 request.endUser(), request.untranslatable());
         JsonObject written = request.dialect().writeRequest(draft, request.model());
-        JsonObject body = request.original();
-        body.put("messages", written.getValue("messages"));
-        if (written.containsKey("system")) {
-            body.put("system", written.getValue("system"));
-        } else {
-            body.remove("system");
-        }
+        JsonObject body = request.dialect().withConversation(request.original(), written);
         return new ChatRequest(request.dialect(), body, request.model(), systemPrompt, messages, request.tools(),
                 request.toolChoice(), request.sampling(), request.streamMode(), request.endUser(), request.untranslatable());
     }

@@ -29,8 +29,18 @@ import java.util.Map;
  */
 public interface Dialect {
 
-    /** The dialect's short name ({@code openai}, {@code anthropic}): the provider {@code type} in the config, and a metrics tag. */
+    /** The dialect's short name ({@code openai}, {@code anthropic}, {@code responses}), a metrics tag. */
     String name();
+
+    /**
+     * The provider {@code type} (in the config) whose providers speak this dialect; by default
+     * {@link #name()}. One type may speak several dialects — an {@code openai} provider serves Chat
+     * Completions and the Responses API — and then the dialect named like the type is the one its
+     * callers of other dialects are translated to.
+     */
+    default String providerType() {
+        return name();
+    }
 
     // ---- paths and headers ----
 
@@ -79,6 +89,23 @@ public interface Dialect {
      * {@code body} is the caller's copy and may be changed and returned.
      */
     JsonObject sameDialectRequest(JsonObject body, String upstreamModel, boolean stream);
+
+    /**
+     * The caller's {@code body} with its conversation replaced by that of {@code rewritten}, a
+     * body this dialect's {@link #writeRequest} wrote (after compaction or snipping); every other
+     * field stays as sent. {@code body} is the caller's copy and may be changed and returned. By
+     * default the conversation is {@code messages} and {@code system}, as in Chat Completions and
+     * Messages.
+     */
+    default JsonObject withConversation(JsonObject body, JsonObject rewritten) {
+        body.put("messages", rewritten.getValue("messages"));
+        if (rewritten.containsKey("system")) {
+            body.put("system", rewritten.getValue("system"));
+        } else {
+            body.remove("system");
+        }
+        return body;
+    }
 
     // ---- complete answers ----
 

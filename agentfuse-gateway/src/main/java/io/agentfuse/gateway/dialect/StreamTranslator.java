@@ -89,9 +89,14 @@ public final class StreamTranslator {
         return closing;
     }
 
-    /** The caller's event reporting a failure with {@code type} and {@code message}; ends the stream. */
-    public SseEvent error(String type, String message) {
-        return client.errorEvent(type, message);
+    /**
+     * The caller's events reporting a failure with {@code type} and {@code message}; they end the
+     * stream. Across dialects the encoder writes them, so they fit the events before them (the
+     * Responses API numbers its events and closes a begun response with {@code response.failed}).
+     */
+    public List<SseEvent> error(String type, String message) {
+        return upstream == client ? List.of(client.errorEvent(type, message))
+                : encoder.encode(new StreamEvent.Error(type, message));
     }
 
     /** Whether the upstream stream reached its end (finished or failed). */

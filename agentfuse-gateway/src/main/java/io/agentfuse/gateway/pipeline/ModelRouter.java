@@ -22,9 +22,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * The pipeline's routing step: a request for a model becomes the steps of its fallback chain
  * ({@code config.chainFor(model, fromSubagent)}: the model, then its own fallbacks or, for a
  * subagent's request to a model without any, {@code subagents.fallbacks}), each with its
- * provider, its guard, and the request translated into that provider's dialect under the
- * step's {@code upstreamModel}. A step that cannot take the request (an untranslatable
- * feature) is planned as skipped, with the reason.
+ * provider, its guard, and the request in the dialect the provider speaks to this caller (the
+ * caller's own when it can, so an {@code openai} provider takes Responses callers as Responses
+ * requests and Chat Completions callers as Chat Completions) under the step's
+ * {@code upstreamModel}. A step that cannot take the request (an untranslatable feature) is
+ * planned as skipped, with the reason.
  *
  * <p>What goes upstream is built from the parsed request only: the caller's own credentials
  * ({@code Authorization}, {@code x-api-key}) are never forwarded; the provider's configured key
@@ -39,7 +41,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class ModelRouter {
 
     private final AgentfuseRuntime runtime;
-    private final Map<ProviderConfig, ProviderEndpoint> endpoints = new ConcurrentHashMap<>();
+    private final Map<EndpointKey, ProviderEndpoint> endpoints = new ConcurrentHashMap<>();
 
     ModelRouter(AgentfuseRuntime runtime) {
         this.runtime = runtime;
@@ -56,7 +58,7 @@ final class ModelRouter {
         List<ModelConfig> chain = config.chainFor(request.model().name(), request.fromSubagent());
         List<PlannedStep> steps = new ArrayList<>(chain.size());
         for (ModelConfig model : chain) {
-            ProviderEndpoint provider = endpoint(config.providerOf(model));
+            ProviderEndpoint provider = endpoint(config.providerOf(model), request.dialect());
             var guard = runtime.modelGuard(model.name());
             try {
                 ChatRequest chat = model.name().equals(request.model().name()) ? request.chat()
@@ -71,14 +73,23 @@ final class ModelRouter {
         return steps;
     }
 
-    /** The endpoint of a configured provider, made once per provider settings rather than per request. */
-    private ProviderEndpoint endpoint(ProviderConfig provider) {
-        return endpoints.computeIfAbsent(provider, ModelRouter::newEndpoint);
+    /**
+     * The endpoint of a configured provider for a caller of dialect {@code caller} — the caller's
+     * own dialect when the provider speaks it ({@link Dialects#forProvider}) — made once per
+     * provider settings and dialect rather than per request.
+     */
+    private ProviderEndpoint endpoint(ProviderConfig provider, Dialect caller) {
+        return endpoints.computeIfAbsent(new EndpointKey(provider, caller), ModelRouter::newEndpoint);
     }
 
-    private static ProviderEndpoint newEndpoint(ProviderConfig provider) {
-        Dialect dialect = Dialects.named(provider.type().name()).orElseThrow(() -> new IllegalStateException(
-                "no dialect is registered for provider type " + provider.type()));
+    private static ProviderEndpoint newEndpoint(EndpointKey key) {
+        ProviderConfig provider = key.provider();
+        Dialect dialect = Dialects.forProvider(provider.type().name(), key.caller()).orElseThrow(() ->
+                new IllegalStateException("no dialect is registered for provider type " + provider.type()));
         return new ProviderEndpoint(provider.name(), dialect, provider.baseUrl().toString(), provider.apiKey());
+    }
+
+    /** A provider as seen by callers of one dialect. */
+    private record EndpointKey(ProviderConfig provider, Dialect caller) {
     }
 }

@@ -11,7 +11,6 @@ import io.agentfuse.gateway.dialect.StreamTranslator;
 import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.agentfuse.gateway.http.Disconnect;
 import io.agentfuse.gateway.http.GatewayError;
-import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.sse.SseEvent;
@@ -124,7 +123,7 @@ final class StreamRelay {
         done = true;
         stream.cancel();
         answer.permit().release();
-        failWith(List.of(GatewayErrors.streamEvent(request.dialect(), error, message)));
+        failWith(translator.error(error.type(), message));
     }
 
     private void relay(SseEvent event) {
@@ -179,8 +178,8 @@ final class StreamRelay {
         }
         metrics.streamInterrupted(answer.step().name());
         GatewayError type = outcome == Outcome.TIMEOUT ? GatewayError.TIMEOUT : GatewayError.UPSTREAM_ERROR;
-        failWith(List.of(GatewayErrors.streamEvent(request.dialect(), type,
-                "the stream from model " + answer.step().name() + " broke off: " + error.getMessage())));
+        failWith(translator.error(type.type(), "the stream from model " + answer.step().name() + " broke off: "
+                + error.getMessage()));
     }
 
     private void recordFailure(Outcome outcome) {

@@ -3,6 +3,7 @@ package io.agentfuse.gateway.provider;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.provider.anthropic.AnthropicDialect;
 import io.agentfuse.gateway.provider.openai.OpenAiDialect;
+import io.agentfuse.gateway.provider.responses.ResponsesDialect;
 import io.vertx.core.MultiMap;
 
 import java.util.List;
@@ -10,13 +11,15 @@ import java.util.Optional;
 
 /**
  * The provider dialects the gateway speaks, registered here once: each gets its endpoint, and
- * serves the providers whose configured {@code type} is its {@link Dialect#name()}. Adding a
- * dialect is a package beside {@code openai} and {@code anthropic} plus one entry in {@link #ALL}.
+ * is spoken to the providers whose configured {@code type} is its {@link Dialect#providerType()}
+ * ({@link #forProvider}). Adding a dialect is a package beside {@code openai} and
+ * {@code anthropic} plus one entry in {@link #ALL}.
  *
  * <p>Immutable and thread-safe.
  *
  * <pre>{@code
  * Dialect dialect = Dialects.named("anthropic").orElseThrow();
+ * Dialect upstream = Dialects.forProvider("openai", Dialects.RESPONSES).orElseThrow(); // RESPONSES
  * Dialect caller = Dialects.ofCaller("/v1/models", request.headers());
  * }</pre>
  */
@@ -26,9 +29,11 @@ public final class Dialects {
     public static final Dialect OPENAI = OpenAiDialect.INSTANCE;
     /** Anthropic Messages. */
     public static final Dialect ANTHROPIC = AnthropicDialect.INSTANCE;
+    /** The OpenAI Responses API, spoken to OpenAI providers. */
+    public static final Dialect RESPONSES = ResponsesDialect.INSTANCE;
 
     /** Every dialect; the first one that claims a caller wins, and OpenAI's is the default. */
-    private static final List<Dialect> ALL = List.of(ANTHROPIC, OPENAI);
+    private static final List<Dialect> ALL = List.of(ANTHROPIC, OPENAI, RESPONSES);
 
     private Dialects() {
     }
@@ -38,9 +43,18 @@ public final class Dialects {
         return ALL;
     }
 
-    /** The dialect called {@code name} (a provider {@code type}), case-insensitively. */
+    /** The dialect called {@code name}, case-insensitively. */
     public static Optional<Dialect> named(String name) {
         return ALL.stream().filter(dialect -> dialect.name().equalsIgnoreCase(name)).findFirst();
+    }
+
+    /**
+     * The dialect to speak to a provider of {@code type} for a caller of dialect {@code caller}:
+     * the caller's own when providers of that type speak it (the body then goes as sent), else
+     * the dialect named like the type (the request is translated). Empty for an unknown type.
+     */
+    public static Optional<Dialect> forProvider(String type, Dialect caller) {
+        return caller.providerType().equalsIgnoreCase(type) ? Optional.of(caller) : named(type);
     }
 
     /** The dialect served on gateway path {@code path}, if any. */

@@ -223,8 +223,10 @@ class StreamTranslatorTest {
     void writesGatewayErrorEventInCallerDialect() {
         StreamTranslator toOpenAi = StreamTranslator.between(Dialects.ANTHROPIC, Dialects.OPENAI, false, clock);
 
-        SseEvent error = toOpenAi.error("timeout", "no chunk for 30 s");
+        List<SseEvent> errors = toOpenAi.error("timeout", "no chunk for 30 s");
 
+        assertThat(errors).hasSize(1);
+        SseEvent error = errors.get(0);
         assertThat(error.event()).isNull();
         assertThat(new JsonObject(error.data())).isEqualTo(new JsonObject().put("error", new JsonObject()
                 .put("message", "no chunk for 30 s").put("type", "timeout").put("param", null).put("code", "timeout")));

@@ -5,9 +5,9 @@ import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.FinishReason;
 import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.dialect.Usage;
-import io.agentfuse.gateway.dialect.responses.ResponsesResponseCodec;
-import io.agentfuse.gateway.dialect.responses.ResponsesStreamDecoder;
-import io.agentfuse.gateway.dialect.responses.ResponsesStreamEncoder;
+import io.agentfuse.gateway.provider.responses.ResponsesResponseCodec;
+import io.agentfuse.gateway.provider.responses.ResponsesStreamDecoder;
+import io.agentfuse.gateway.provider.responses.ResponsesStreamEncoder;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.sse.SseParser;
 import io.agentfuse.gateway.testing.Await;
@@ -207,7 +207,7 @@ class ResponsesMockProviderTest {
 
         assertThat(streamed.text()).isEqualTo("Hel");
         assertThat(streamed.last()).isEqualTo(
-                new StreamEvent.Error("server_error", "upstream stream ended before response.completed"));
+                StreamEvent.Error.cut("upstream stream ended before response.completed"));
         assertThat(streamed.neutral()).noneMatch(StreamEvent.Finish.class::isInstance);
         // A relayed stream is ended with an error event that continues the provider's numbering.
         JsonObject ending = new JsonObject(ResponsesStreamEncoder.errorEvent("server_error", "cut",

@@ -24,7 +24,34 @@ class DialectsTest {
     void aProviderTypeNamesItsDialect() {
         assertThat(Dialects.named("ANTHROPIC")).contains(Dialects.ANTHROPIC);
         assertThat(Dialects.named("openai")).contains(Dialects.OPENAI);
-        assertThat(Dialects.named("responses")).isEmpty();
+        assertThat(Dialects.named("responses")).contains(Dialects.RESPONSES);
+    }
+
+    @Test
+    void anOpenAiProviderSpeaksToEachCallerInItsOwnOpenAiDialect() {
+        assertThat(Dialects.forProvider("OPENAI", Dialects.RESPONSES)).contains(Dialects.RESPONSES);
+        assertThat(Dialects.forProvider("openai", Dialects.OPENAI)).contains(Dialects.OPENAI);
+        assertThat(Dialects.forProvider("openai", Dialects.ANTHROPIC)).contains(Dialects.OPENAI);
+        assertThat(Dialects.forProvider("anthropic", Dialects.RESPONSES)).contains(Dialects.ANTHROPIC);
+        assertThat(Dialects.forProvider("bedrock", Dialects.RESPONSES)).isEmpty();
+    }
+
+    @Test
+    void theResponsesApiIsServedAtItsOwnPathsWithOpenAiAuthentication() {
+        assertThat(Dialects.forPath("/v1/responses")).contains(Dialects.RESPONSES);
+        assertThat(Dialects.ofCaller("/v1/responses/resp_1", headers())).isSameAs(Dialects.RESPONSES);
+        assertThat(Dialects.RESPONSES.upstreamPath()).isEqualTo("/responses");
+        assertThat(Dialects.RESPONSES.authHeaders("k")).containsEntry("authorization", "Bearer k");
+        assertThat(Dialects.RESPONSES.providerType()).isEqualTo("openai");
+    }
+
+    @Test
+    void aResponsesAnswerThatIsNotAFinishedResponseIsMalformed() {
+        assertThatThrownBy(() -> Dialects.RESPONSES.checkAnswer(Buffer.buffer("{\"choices\":[]}")))
+                .isInstanceOf(MalformedAnswerException.class).hasMessageContaining("object must be \"response\"");
+        assertThatThrownBy(() -> Dialects.RESPONSES.checkAnswer(Buffer.buffer(
+                "{\"object\":\"response\",\"id\":\"resp_1\",\"status\":\"failed\",\"output\":[]}")))
+                .isInstanceOf(MalformedAnswerException.class).hasMessageContaining("not a finished answer");
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.agentfuse.gateway.dialect.responses;
+package io.agentfuse.gateway.provider.responses;
 
 import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatMessage.Role;

@@ -1,4 +1,4 @@
-package io.agentfuse.gateway.dialect.responses;
+package io.agentfuse.gateway.provider.responses;
 
 import io.agentfuse.gateway.dialect.FinishReason;
 import io.agentfuse.gateway.dialect.StreamEvent;

@@ -1,11 +1,9 @@
-package io.agentfuse.gateway.dialect.responses;
+package io.agentfuse.gateway.provider.responses;
 
-import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ChatRequest.Sampling;
 import io.agentfuse.gateway.dialect.ChatRequest.StreamMode;
-import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.FieldReader;
 import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.dialect.ToolChoice;
@@ -19,9 +17,10 @@ import java.util.Set;
 
 /**
  * Parses and validates an OpenAI Responses API request ({@code POST /v1/responses}) into a
- * {@link ChatRequest}. On a route to an OpenAI provider the body is forwarded as received
- * ({@link ResponsesRequestWriter#forward}); the neutral form serves translation to another
- * dialect, and the fields it cannot carry are listed in {@link ChatRequest#untranslatable()}.
+ * {@link ChatRequest} of {@link ResponsesDialect}. On a route to an OpenAI provider the body is
+ * forwarded as received ({@link ResponsesDialect#sameDialectRequest}); the neutral form serves
+ * translation to another dialect, and the fields it cannot carry are listed in
+ * {@link ChatRequest#untranslatable()}.
  *
  * <ul>
  *   <li>translated: {@code input} (a string, or items: {@code message} with {@code input_text},
@@ -46,10 +45,6 @@ import java.util.Set;
  * </ul>
  * Unknown fields and item types are not rejected: a same-dialect route forwards them, since the
  * provider adds fields faster than the gateway learns them.
- *
- * <p>{@link ChatRequest#dialect()} is {@link Dialect#OPENAI}, the provider family this API belongs
- * to; a same-dialect route must forward with {@link ResponsesRequestWriter#forward}, not as Chat
- * Completions.
  *
  * <p>Stateless and thread-safe. {@code ChatRequest r = ResponsesRequestParser.parse(body);}
  */
@@ -94,7 +89,7 @@ public final class ResponsesRequestParser {
         Sampling sampling = new Sampling(root.optionalInt("max_output_tokens", 1), temperature,
                 root.optionalNumber("top_p", 0, 1), List.of());
         StreamMode stream = Boolean.TRUE.equals(root.optionalBoolean("stream")) ? StreamMode.STREAM : StreamMode.NONE;
-        return new ChatRequest(Dialects.OPENAI, body, model, system.isEmpty() ? null : String.join("\n\n", system),
+        return new ChatRequest(ResponsesDialect.INSTANCE, body, model, system.isEmpty() ? null : String.join("\n\n", system),
                 messages, tools, toolChoice, sampling, stream, root.optionalString("user"), untranslatable);
     }
 

@@ -1,5 +1,6 @@
-package io.agentfuse.gateway.dialect.responses;
+package io.agentfuse.gateway.provider.responses;
 
+import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.dialect.ChatResponse;
 import io.agentfuse.gateway.dialect.ContentPart;
@@ -63,7 +64,7 @@ class ResponsesResponseCodecTest {
         assertThat(call.getString("id")).startsWith("fc_").isNotEqualTo(message.getString("id"));
         assertThat(call.getString("arguments")).isEqualTo("{\"city\":\"Paris\"}");
         assertThat(body.getJsonObject("usage")).isEqualTo(new JsonObject().put("input_tokens", 12)
-                .put("input_tokens_details", new JsonObject().put("cached_tokens", 0)).put("output_tokens", 30)
+                .put("input_tokens_details", new JsonObject().put("cached_tokens", 0).put("cache_write_tokens", 0)).put("output_tokens", 30)
                 .put("output_tokens_details", new JsonObject().put("reasoning_tokens", 0)).put("total_tokens", 42));
     }
 

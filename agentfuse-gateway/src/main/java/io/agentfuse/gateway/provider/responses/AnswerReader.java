@@ -1,5 +1,6 @@
-package io.agentfuse.gateway.dialect.responses;
+package io.agentfuse.gateway.provider.responses;
 
+import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 

@@ -1,9 +1,10 @@
-package io.agentfuse.gateway.dialect.responses;
+package io.agentfuse.gateway.provider.responses;
 
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatMessage.Role;
 import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.dialect.DialectTranslator;
 import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.InvalidRequestException;
@@ -56,7 +57,7 @@ class ResponsesRequestParserTest {
     void readsAStringInputAsOneUserMessage() {
         ChatRequest parsed = ResponsesRequestParser.parse(request("Hello").put("instructions", "Answer in French."));
 
-        assertThat(parsed.dialect()).isEqualTo(Dialects.OPENAI);
+        assertThat(parsed.dialect()).isSameAs(Dialects.RESPONSES);
         assertThat(parsed.model()).isEqualTo("gpt-4.1-mini");
         assertThat(parsed.system()).isEqualTo("Answer in French.");
         assertThat(parsed.messages()).containsExactly(new ChatMessage(Role.USER, List.of(new ContentPart.Text("Hello"))));
@@ -171,7 +172,7 @@ class ResponsesRequestParserTest {
     void translatingAnUntranslatableRequestToAnthropicNamesTheField() {
         ChatRequest parsed = ResponsesRequestParser.parse(request("Hi").put("previous_response_id", "resp_1"));
 
-        assertThatThrownBy(() -> ResponsesRequestWriter.translate(parsed, Dialects.ANTHROPIC, "claude-haiku-4-5"))
+        assertThatThrownBy(() -> DialectTranslator.upstreamRequest(parsed, Dialects.ANTHROPIC, "claude-haiku-4-5"))
                 .isInstanceOf(UntranslatableException.class)
                 .hasMessageContaining("previous_response_id");
     }
@@ -182,7 +183,7 @@ class ResponsesRequestParserTest {
                 .put("tools", new JsonArray().add(new JsonObject().put("type", "web_search")))
                 .put("brand_new_field", new JsonObject().put("x", 1));
 
-        JsonObject forwarded = ResponsesRequestWriter.forward(ResponsesRequestParser.parse(body), "gpt-4.1");
+        JsonObject forwarded = DialectTranslator.upstreamRequest(ResponsesRequestParser.parse(body), Dialects.RESPONSES, "gpt-4.1");
 
         assertThat(forwarded).isEqualTo(body.copy().put("model", "gpt-4.1"));
     }
@@ -192,7 +193,7 @@ class ResponsesRequestParserTest {
         JsonObject body = request(toolConversation()).put("instructions", "Be kind.")
                 .put("tools", new JsonArray().add(weatherTool())).put("max_output_tokens", 100);
 
-        JsonObject anthropic = ResponsesRequestWriter.translate(ResponsesRequestParser.parse(body), Dialects.ANTHROPIC,
+        JsonObject anthropic = DialectTranslator.upstreamRequest(ResponsesRequestParser.parse(body), Dialects.ANTHROPIC,
                 "claude-haiku-4-5");
 
         assertThat(anthropic.getString("system")).isEqualTo("Be kind.\n\nBe brief.");
@@ -210,7 +211,7 @@ class ResponsesRequestParserTest {
 
     @Test
     void translatesToChatCompletionsForAProviderWithoutTheResponsesApi() {
-        JsonObject chat = ResponsesRequestWriter.translate(ResponsesRequestParser.parse(request(toolConversation())),
+        JsonObject chat = DialectTranslator.upstreamRequest(ResponsesRequestParser.parse(request(toolConversation())),
                 Dialects.OPENAI, "gpt-4o-mini");
 
         JsonArray messages = chat.getJsonArray("messages");

@@ -1,5 +1,6 @@
-package io.agentfuse.gateway.dialect.responses;
+package io.agentfuse.gateway.provider.responses;
 
+import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.dialect.ChatResponse;
 import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.FinishReason;

@@ -1,4 +1,4 @@
-package io.agentfuse.gateway.dialect.responses;
+package io.agentfuse.gateway.provider.responses;
 
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.dialect.FinishReason;
@@ -185,7 +185,7 @@ class ResponsesStreamDecoderTest {
         List<StreamEvent> decoded = decode(List.of(created(), SseEvent.named("response.output_text.delta", "{\"type\":")));
 
         assertThat(decoded.get(decoded.size() - 1))
-                .isEqualTo(new StreamEvent.Error("server_error", "upstream sent a stream event that is not JSON"));
+                .isEqualTo(StreamEvent.Error.malformed("upstream sent a stream event that is not JSON"));
         assertThat(decode(List.of(completed(1, 1)))).isEmpty();
     }
 
@@ -214,7 +214,7 @@ class ResponsesStreamDecoderTest {
 
         assertThat(decoder.finished()).isFalse();
         assertThat(decoder.end()).containsExactly(
-                new StreamEvent.Error("server_error", "upstream stream ended before response.completed"));
+                StreamEvent.Error.cut("upstream stream ended before response.completed"));
         assertThat(decoder.finished()).isTrue();
     }
 

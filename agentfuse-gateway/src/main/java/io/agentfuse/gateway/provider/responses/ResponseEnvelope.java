@@ -1,4 +1,4 @@
-package io.agentfuse.gateway.dialect.responses;
+package io.agentfuse.gateway.provider.responses;
 
 import io.agentfuse.gateway.dialect.FinishReason;
 import io.agentfuse.gateway.dialect.Usage;
@@ -142,7 +142,7 @@ final class ResponseEnvelope {
     static JsonObject usageJson(Usage usage) {
         return new JsonObject()
                 .put("input_tokens", usage.inputTokens())
-                .put("input_tokens_details", new JsonObject().put("cached_tokens", 0))
+                .put("input_tokens_details", new JsonObject().put("cached_tokens", 0).put("cache_write_tokens", 0))
                 .put("output_tokens", usage.outputTokens())
                 .put("output_tokens_details", new JsonObject().put("reasoning_tokens", 0))
                 .put("total_tokens", usage.total());

@@ -1,5 +1,6 @@
-package io.agentfuse.gateway.dialect.responses;
+package io.agentfuse.gateway.provider.responses;
 
+import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.dialect.FinishReason;
 import io.agentfuse.gateway.dialect.StreamDecoder;
 import io.agentfuse.gateway.dialect.StreamEvent;
@@ -28,8 +29,9 @@ import java.util.Map;
  *       with the usage of the response they carry;</li>
  *   <li>{@code response.failed} and {@code error} are a {@link StreamEvent.Error}, with the
  *       provider's error code as type ({@code server_error} when it gave none);</li>
- *   <li>events that are not JSON, or whose fields have the wrong types, fail the stream with a
- *       message that names the event and the field; reasoning, built-in tool and other events
+ *   <li>events that are not JSON, or whose fields have the wrong types, fail the stream as
+ *       {@linkplain StreamEvent.Error#malformed malformed}, with a message that names the event and
+ *       the field; a stream that ends before {@code response.completed} is {@linkplain StreamEvent.Error#cut cut}; reasoning, built-in tool and other events
  *       are skipped.</li>
  * </ul>
  *
@@ -69,10 +71,10 @@ public final class ResponsesStreamDecoder implements StreamDecoder {
         try {
             parsed = Json.decodeValue(event.data());
         } catch (DecodeException e) {
-            return fail(SERVER_ERROR, "upstream sent a stream event that is not JSON");
+            return fail(StreamEvent.Error.malformed("upstream sent a stream event that is not JSON"));
         }
         if (!(parsed instanceof JsonObject data)) {
-            return fail(SERVER_ERROR, "upstream sent a stream event that is not a JSON object");
+            return fail(StreamEvent.Error.malformed("upstream sent a stream event that is not a JSON object"));
         }
         AnswerReader reader = AnswerReader.root(data);
         if (data.getValue("sequence_number") instanceof Number number) {
@@ -82,13 +84,13 @@ public final class ResponsesStreamDecoder implements StreamDecoder {
         try {
             return decode(type, reader);
         } catch (MalformedAnswerException e) {
-            return fail(SERVER_ERROR, "upstream sent a malformed " + type + " event: " + e.getMessage());
+            return fail(StreamEvent.Error.malformed("upstream sent a malformed " + type + " event: " + e.getMessage()));
         }
     }
 
     @Override
     public List<StreamEvent> end() {
-        return finished ? List.of() : fail(SERVER_ERROR, "upstream stream ended before response.completed");
+        return finished ? List.of() : fail(StreamEvent.Error.cut("upstream stream ended before response.completed"));
     }
 
     @Override
@@ -150,7 +152,7 @@ public final class ResponsesStreamDecoder implements StreamDecoder {
             code = error.optionalString("type");
         }
         String message = error == null ? null : error.optionalString("message");
-        return fail(code == null ? SERVER_ERROR : code, message == null ? fallbackMessage : message);
+        return fail(new StreamEvent.Error(code == null ? SERVER_ERROR : code, message == null ? fallbackMessage : message));
     }
 
     private void start(List<StreamEvent> out, AnswerReader response) {
@@ -203,8 +205,8 @@ public final class ResponsesStreamDecoder implements StreamDecoder {
         return itemId != null ? itemId : "#" + data.count("output_index");
     }
 
-    private List<StreamEvent> fail(String type, String message) {
+    private List<StreamEvent> fail(StreamEvent.Error error) {
         finished = true;
-        return List.of(new StreamEvent.Error(type, message));
+        return List.of(error);
     }
 }
