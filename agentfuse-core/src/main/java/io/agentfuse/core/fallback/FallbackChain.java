@@ -71,7 +71,7 @@ public final class FallbackChain<I, T> {
             }
             String skipReason = step.skipWhen.apply(input);
             if (skipReason != null) {
-                passed.add(StepFailure.skipped(step.name, skipReason, null));
+                passed.add(StepFailure.unservable(step.name, skipReason));
                 continue;
             }
             T value;
@@ -117,7 +117,7 @@ public final class FallbackChain<I, T> {
             return;
         }
         if (skipReason != null) {
-            passed.add(StepFailure.skipped(step.name, skipReason, null));
+            passed.add(StepFailure.unservable(step.name, skipReason));
             tryStep(index + 1, input, passed, result);
             return;
         }
@@ -149,7 +149,7 @@ public final class FallbackChain<I, T> {
             return StepFailure.circuitOpen(step.name, open);
         }
         if (failure instanceof BulkheadFullException full) {
-            return StepFailure.skipped(step.name, full.getMessage(), full);
+            return StepFailure.bulkheadFull(step.name, full);
         }
         Outcome outcome = step.guard.classifier().classify(failure);
         if (fallbackOn.test(outcome)) {

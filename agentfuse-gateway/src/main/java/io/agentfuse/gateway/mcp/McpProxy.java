@@ -6,6 +6,7 @@ import io.agentfuse.core.timeout.CallTimeoutException;
 import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
+import io.agentfuse.core.RetryAfter;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.vertx.core.Context;
@@ -100,7 +101,8 @@ public final class McpProxy {
             return;
         }
         CircuitBreaker serverBreaker = runtime.mcpServerBreaker(server.name());
-        if (!serverBreaker.tryAcquirePermission()) {
+        long permit = serverBreaker.acquire();
+        if (permit == CircuitBreaker.NOT_PERMITTED) {
             if (request.isToolCall()) {
                 toolCalls.refusedByServerBreaker(server.name(), request.tool());
             }
@@ -112,13 +114,13 @@ public final class McpProxy {
         MultiMap headers = forwarded(ctx.request());
         if (request.isToolCall()) {
             Context context = vertx.getOrCreateContext();
-            CompletableFuture<McpReply> reply = toolCalls.run(server, serverBreaker, request, headers);
+            CompletableFuture<McpReply> reply = toolCalls.run(server, serverBreaker, permit, request, headers);
             ctx.response().closeHandler(v -> reply.cancel(true));
             reply.thenAccept(answer -> context.runOnContext(v -> answer.send(ctx.response())));
         } else if (request.isToolList()) {
-            listTools(ctx, server, serverBreaker, request, headers);
+            listTools(ctx, server, serverBreaker, permit, request, headers);
         } else {
-            relay(ctx, server, serverBreaker, HttpMethod.POST, headers, body, server.defaults().timeout());
+            relay(ctx, server, serverBreaker, permit, HttpMethod.POST, headers, body, server.defaults().timeout());
         }
     }
 
@@ -145,27 +147,29 @@ public final class McpProxy {
             return;
         }
         CircuitBreaker serverBreaker = runtime.mcpServerBreaker(server.name());
-        if (!serverBreaker.tryAcquirePermission()) {
+        long permit = serverBreaker.acquire();
+        if (permit == CircuitBreaker.NOT_PERMITTED) {
             long retryAfter = ProxyAnswers.retryAfterSeconds(serverBreaker);
             new McpReply.Made(503, ProxyAnswers.serverOpen(null, server.name(), retryAfter), retryAfter)
                     .send(ctx.response());
             return;
         }
         // The GET stream may stay quiet for long: no idle limit, only the client's own.
-        relay(ctx, server, serverBreaker, method, forwarded(ctx.request()), null, null);
+        relay(ctx, server, serverBreaker, permit, method, forwarded(ctx.request()), null, null);
     }
 
-    private void listTools(RoutingContext ctx, McpServerConfig server, CircuitBreaker serverBreaker, McpRequest request,
+    private void listTools(RoutingContext ctx, McpServerConfig server, CircuitBreaker serverBreaker, long permit,
+                           McpRequest request,
                            MultiMap headers) {
         Context context = vertx.getOrCreateContext();
         CompletableFuture<McpAnswer> call = upstream.exchange(server.url(), headers, request.body(), server.defaults().timeout());
         ctx.response().closeHandler(v -> call.cancel(true));
         call.whenComplete((answer, error) -> context.runOnContext(v -> {
             if (error != null) {
-                failed(ctx, server, serverBreaker, error);
+                failed(ctx, server, serverBreaker, permit, error);
                 return;
             }
-            serverBreaker.onOutcome(outcomeOf(answer.status()), -1L);
+            serverBreaker.onOutcome(permit, outcomeOf(answer.status()), -1L, RetryAfter.NONE);
             McpReply reply = new McpReply.Relayed(answer);
             if (answer.status() / 100 == 2) {
                 var response = answer.response(request.id());
@@ -182,31 +186,33 @@ public final class McpProxy {
         }));
     }
 
-    private void relay(RoutingContext ctx, McpServerConfig server, CircuitBreaker serverBreaker, HttpMethod method,
+    private void relay(RoutingContext ctx, McpServerConfig server, CircuitBreaker serverBreaker, long permit, HttpMethod method,
                        MultiMap headers, Buffer body, Duration idleTimeout) {
         Duration headTimeout = server.defaults().timeout();
         upstream.open(server.url(), method, headers, body, headTimeout).onComplete(done -> {
             if (done.failed()) {
-                failed(ctx, server, serverBreaker, done.cause());
+                failed(ctx, server, serverBreaker, permit, done.cause());
                 return;
             }
             McpUpstream.Streamed streamed = done.result();
-            serverBreaker.onOutcome(outcomeOf(streamed.response().statusCode()), -1L);
+            serverBreaker.onOutcome(permit, outcomeOf(streamed.response().statusCode()), -1L, RetryAfter.NONE);
             new McpRelay(vertx, streamed, ctx.response(), options.clientWriteTimeout(), idleTimeout).start();
         });
     }
 
     /** A request that got no answer: a timeout leaves the server's breaker alone, a broken connection counts. */
-    private static void failed(RoutingContext ctx, McpServerConfig server, CircuitBreaker serverBreaker, Throwable error) {
+    private static void failed(RoutingContext ctx, McpServerConfig server, CircuitBreaker serverBreaker, long permit,
+                               Throwable error) {
         Throwable cause = OutcomeClassifier.unwrap(error);
         if (cause instanceof CallTimeoutException) {
-            serverBreaker.releasePermission();
+            serverBreaker.release(permit);
             new McpReply.Made(504, ProxyAnswers.error(null, -32001, "timeout", "MCP server " + server.name()
                     + " did not answer within " + server.defaults().timeout().toSeconds() + " s"), -1).send(ctx.response());
         } else if (cause instanceof CancellationException) {
-            serverBreaker.releasePermission();
+            serverBreaker.release(permit);
         } else {
-            serverBreaker.onOutcome(cause instanceof McpTransportException ? Outcome.CONNECTION_ERROR : Outcome.ERROR, -1L);
+            serverBreaker.onOutcome(permit, cause instanceof McpTransportException ? Outcome.CONNECTION_ERROR : Outcome.ERROR,
+                    -1L, RetryAfter.NONE);
             new McpReply.Made(502, ProxyAnswers.error(null, ProxyAnswers.SERVER_OPEN_CODE,
                     "upstream_unreachable", "MCP server " + server.name() + " is unreachable: " + cause.getMessage()), -1).send(ctx.response());
         }

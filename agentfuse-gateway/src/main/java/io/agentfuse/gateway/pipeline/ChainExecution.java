@@ -107,7 +107,7 @@ final class ChainExecution {
                     case RATE_LIMITED -> 429;
                     default -> 500;
                 };
-                throw new UpstreamStatusException(status, first.data(), null, null, "application/json");
+                throw UpstreamStatusException.builder(status).body(first.data()).contentType("application/json").build();
             }
         }
         return stream;
