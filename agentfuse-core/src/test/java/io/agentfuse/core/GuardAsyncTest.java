@@ -1,6 +1,7 @@
 package io.agentfuse.core;
 
 import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.breaker.Unstamped;
 import io.agentfuse.core.breaker.CircuitBreakerConfig;
 import io.agentfuse.core.breaker.CircuitOpenException;
 import io.agentfuse.core.breaker.CircuitState;
@@ -231,7 +232,7 @@ class GuardAsyncTest {
         CircuitBreaker breaker = CircuitBreaker.of("model", CircuitBreakerConfig.builder()
                 .trigger(Trigger.consecutiveErrors(1)).resetTimeout(Duration.ofMinutes(1)).build(), clock);
         Guard guard = Guard.builder("model").circuitBreaker(breaker).manualClock(clock).build();
-        breaker.onOutcome(Outcome.SERVER_ERROR, 0);
+        Unstamped.outcome(breaker, Outcome.SERVER_ERROR, 0);
         clock.advance(Duration.ofMinutes(1));
 
         guard.executeAsync(CompletableFuture::new).cancel(true);

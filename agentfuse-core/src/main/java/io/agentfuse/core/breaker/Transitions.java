@@ -1,9 +1,9 @@
 package io.agentfuse.core.breaker;
 
+import io.agentfuse.core.Clock;
 import io.agentfuse.core.event.StateTransition;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 
@@ -42,7 +42,7 @@ final class Transitions {
         int trip = from.nextTrip();
         double unit = breaker.config().openBackoff().jitter() == 0.0 ? 0.0 : ThreadLocalRandom.current().nextDouble();
         long openNanos = breaker.config().openBackoff().openNanos(breaker.config().resetTimeout().toNanos(), trip, unit);
-        Map<String, Long> counts = countsOf(from, now);
+        BreakerCounts counts = countsOf(from, now);
         transition(from, new OpenState(breaker, reason, trip, now + Math.max(openNanos, retryAfterNanos), counts), reason);
     }
 
@@ -53,14 +53,23 @@ final class Transitions {
         }
         if (from.kind() != to.kind()) {
             breaker.listeners().transitioned(() -> new StateTransition(breaker.name(), from.kind(), to.kind(), reason,
-                    countsOf(from, breaker.clock().nanoTime()), breaker.clock().epochMillis()));
+                    countsOf(from, breaker.clock().nanoTime()).asMap(), breaker.clock().epochMillis()));
         }
         return true;
     }
 
-    static Map<String, Long> countsOf(AbstractState of, long now) {
-        Map<String, Long> counts = new LinkedHashMap<>();
+    static BreakerCounts countsOf(AbstractState of, long now) {
+        BreakerCounts.Builder counts = new BreakerCounts.Builder();
         of.addCounts(counts, now);
-        return counts;
+        return counts.build();
+    }
+
+    /** What operators see of {@code breaker} in {@code current}: state, reason, open-until, counts, rejections. */
+    static CircuitBreakerSnapshot snapshotOf(CircuitBreaker breaker, AbstractState current, long rejectedCalls) {
+        Clock clock = breaker.clock();
+        long until = current.openUntilNanos();
+        Instant openUntil = until == Long.MIN_VALUE ? null : Instant.ofEpochMilli(clock.epochMillisAt(until));
+        return new CircuitBreakerSnapshot(breaker.name(), current.kind(), current.reason(), openUntil,
+                countsOf(current, clock.nanoTime()), rejectedCalls);
     }
 }

@@ -1,6 +1,7 @@
 package io.agentfuse.core.bulkhead;
 
 import io.agentfuse.core.Guard;
+import io.agentfuse.core.breaker.Unstamped;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.ManualClock;
 import io.agentfuse.core.Outcome;
@@ -358,7 +359,7 @@ class BulkheadTest {
                 .trigger(Trigger.consecutiveErrors(1)).resetTimeout(Duration.ofMinutes(1)).build(), clock);
         Bulkhead bulkhead = Bulkhead.of("b", 1);
         Guard guard = Guard.builder("b").circuitBreaker(breaker).bulkhead(bulkhead).manualClock(clock).build();
-        breaker.onOutcome(Outcome.SERVER_ERROR, 0);
+        Unstamped.outcome(breaker, Outcome.SERVER_ERROR, 0);
         clock.advance(Duration.ofMinutes(1));
         bulkhead.tryAcquire();
 

@@ -1,6 +1,7 @@
 package io.agentfuse.core.fallback;
 
 import io.agentfuse.core.AttemptLog;
+import io.agentfuse.core.breaker.Unstamped;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.ManualClock;
@@ -46,7 +47,7 @@ class FallbackChainTest {
 
     private static void trip(CircuitBreaker breaker) {
         for (int i = 0; i < 3; i++) {
-            breaker.onOutcome(Outcome.SERVER_ERROR, 0);
+            Unstamped.outcome(breaker, Outcome.SERVER_ERROR, 0);
         }
         assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
     }
