@@ -176,13 +176,7 @@ public final class CircuitBreaker {
      * caller does when a server asks for a longer wait than it will make (DESIGN §4, wait or fall over).
      */
     public void holdOpen(long retryAfterNanos, String reason) {
-        long nanos = timing.cappedRetryAfter(retryAfterNanos);
-        AbstractState current = state;
-        if (current instanceof OpenState open) {
-            open.extendUntil(clock.nanoTime() + nanos);
-        } else if (current instanceof ClosedState || current instanceof HalfOpenState) {
-            transitions.trip(current, reason, nanos);
-        }
+        transitions.holdOpen(timing.cappedRetryAfter(retryAfterNanos), reason);
     }
 
     /**
@@ -252,12 +246,12 @@ public final class CircuitBreaker {
 
     /** Opens the breaker until an operator closes it. Does nothing if it is forced open already. */
     public void forceOpen(String reason) {
-        transitions.install(CircuitState.FORCED_OPEN, () -> new OperatorState(this, CircuitState.FORCED_OPEN, reason), "operator: " + reason);
+        transitions.installOperatorState(CircuitState.FORCED_OPEN, reason);
     }
 
     /** Switches the breaker off: every call passes and nothing is recorded, until closed again. */
     public void disable(String reason) {
-        transitions.install(CircuitState.DISABLED, () -> new OperatorState(this, CircuitState.DISABLED, reason), "operator: " + reason);
+        transitions.installOperatorState(CircuitState.DISABLED, reason);
     }
 
     /**
@@ -265,12 +259,12 @@ public final class CircuitBreaker {
      * the event names {@code reason}. The same as {@link #reset()}, with an operator's reason.
      */
     public void close(String reason) {
-        transitions.install(null, () -> new ClosedState(this, clock.nanoTime()), "operator: " + reason);
+        transitions.closeAfresh("operator: " + reason);
     }
 
     /** {@link #close(String)} with the reason "reset": the breaker as it was when made. */
     public void reset() {
-        transitions.install(null, () -> new ClosedState(this, clock.nanoTime()), "reset");
+        transitions.closeAfresh("reset");
     }
 
     /**
@@ -280,9 +274,7 @@ public final class CircuitBreaker {
      * @return whether the breaker moved to HALF_OPEN
      */
     public boolean transitionToHalfOpen() {
-        AbstractState current = state;
-        return current instanceof OpenState open
-                && transitions.transition(current, new HalfOpenState(this, open.trip()), "probe requested");
+        return transitions.probeNow();
     }
 
     /** Installs {@code to} if the state is still {@code from}; only the winner goes on. */

@@ -34,6 +34,33 @@ final class Transitions {
         } while (!transition(current, fresh, reason));
     }
 
+    /** An operator's {@code kind} (FORCED_OPEN or DISABLED); nothing happens if the breaker is in it already. */
+    void installOperatorState(CircuitState kind, String reason) {
+        install(kind, () -> new OperatorState(breaker, kind, reason), "operator: " + reason);
+    }
+
+    /** CLOSED with fresh counters and no memory of earlier trips, whatever the state. */
+    void closeAfresh(String reason) {
+        install(null, () -> new ClosedState(breaker, breaker.clock().nanoTime()), reason);
+    }
+
+    /** OPEN to HALF_OPEN now (user-led mode's way out); whether it moved. */
+    boolean probeNow() {
+        AbstractState current = breaker.rawState();
+        return current instanceof OpenState open
+                && transition(current, new HalfOpenState(breaker, open.trip()), "probe requested");
+    }
+
+    /** Opens a CLOSED or HALF_OPEN breaker for at least {@code nanos}, extends an OPEN one, leaves operator states alone. */
+    void holdOpen(long nanos, String reason) {
+        AbstractState current = breaker.rawState();
+        if (current instanceof OpenState open) {
+            open.extendUntil(breaker.clock().nanoTime() + nanos);
+        } else if (current instanceof ClosedState || current instanceof HalfOpenState) {
+            trip(current, reason, nanos);
+        }
+    }
+
     // ---------------------------------------------------------------- transitions
 
     /** Opens the breaker from {@code from}, for at least {@code retryAfterNanos}. */
