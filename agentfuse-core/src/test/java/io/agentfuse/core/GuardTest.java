@@ -1,11 +1,11 @@
 package io.agentfuse.core;
 
 import io.agentfuse.core.breaker.CircuitBreaker;
-import io.agentfuse.core.breaker.Unstamped;
 import io.agentfuse.core.breaker.CircuitBreakerConfig;
 import io.agentfuse.core.breaker.CircuitOpenException;
 import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.core.breaker.Trigger;
+import io.agentfuse.core.breaker.Unstamped;
 import io.agentfuse.core.retry.RetryPolicy;
 
 import io.agentfuse.core.event.RetryListener;

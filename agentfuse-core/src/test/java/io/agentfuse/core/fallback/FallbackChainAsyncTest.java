@@ -1,7 +1,6 @@
 package io.agentfuse.core.fallback;
 
 import io.agentfuse.core.AttemptLog;
-import io.agentfuse.core.breaker.Unstamped;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.ManualClock;
@@ -9,6 +8,7 @@ import io.agentfuse.core.Outcome;
 import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitBreakerConfig;
 import io.agentfuse.core.breaker.Trigger;
+import io.agentfuse.core.breaker.Unstamped;
 import io.agentfuse.core.retry.RetryPolicy;
 
 import org.junit.jupiter.api.Test;

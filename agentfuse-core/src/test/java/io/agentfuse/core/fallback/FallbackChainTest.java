@@ -1,7 +1,6 @@
 package io.agentfuse.core.fallback;
 
 import io.agentfuse.core.AttemptLog;
-import io.agentfuse.core.breaker.Unstamped;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.ManualClock;
@@ -11,6 +10,7 @@ import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitBreakerConfig;
 import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.core.breaker.Trigger;
+import io.agentfuse.core.breaker.Unstamped;
 import io.agentfuse.core.bulkhead.Bulkhead;
 import io.agentfuse.core.retry.RetryPolicy;
 import io.agentfuse.core.timeout.CallTimeoutException;
