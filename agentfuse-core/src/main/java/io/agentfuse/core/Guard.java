@@ -44,7 +44,9 @@ import java.util.function.ToLongFunction;
  * at once, so a fallback chain moves on, and holds the breaker open that long. A breaker's
  * rejection from inside the call (a nested breaker) is neither retried nor held against this
  * guard's breaker; a {@link LongCall} result (a stream) records its own end against its permit.
- * The guard measures time with its breaker's clock.
+ * The guard measures time with its breaker's clock. A caller that counts or explains attempts (a
+ * fallback chain, metrics) passes an {@link AttemptObserver} and reads each attempt's one
+ * classification instead of classifying again.
  *
  * <p>Built once, immutable, thread-safe; share it across calls.
  *

@@ -3,12 +3,10 @@ package io.agentfuse.gateway.mcp;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.McpServerConfig;
 import io.agentfuse.core.timeout.CallTimeoutException;
-import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitOpenException;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
-import io.agentfuse.core.RetryAfter;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.vertx.core.MultiMap;
 import io.vertx.core.json.JsonArray;
@@ -52,8 +50,8 @@ final class ToolCallRunner {
      * Calls the tool of {@code request}; the future gives the reply (it never fails, except when
      * cancelled, which aborts the call in flight).
      */
-    CompletableFuture<McpReply> run(McpServerConfig server, CircuitBreaker serverBreaker, long serverPermit,
-                                    McpRequest request, MultiMap headers) {
+    CompletableFuture<McpReply> run(McpServerConfig server, ServerPermit serverPermit, McpRequest request,
+                                    MultiMap headers) {
         String tool = request.tool();
         Guard guard = runtime.mcpToolGuard(server.name(), tool, catalog.isIdempotent(server.name(), tool));
         Duration timeout = guard.timeout() == null ? server.tool(tool).timeout() : guard.timeout().duration();
@@ -69,7 +67,7 @@ final class ToolCallRunner {
             return judged;
         });
         CompletableFuture<McpReply> reply = call.handle((answer, error) ->
-                settle(server.name(), tool, id, timeout, new ServerPermit(serverBreaker, serverPermit), answer, error));
+                settle(server.name(), tool, id, timeout, serverPermit, answer, error));
         reply.whenComplete((value, error) -> {
             if (reply.isCancelled()) {
                 call.cancel(true);
@@ -99,28 +97,28 @@ final class ToolCallRunner {
         return answer;
     }
 
-    private McpReply settle(String server, String tool, Object id, Duration timeout, ServerPermit serverBreaker,
+    private McpReply settle(String server, String tool, Object id, Duration timeout, ServerPermit serverPermit,
                             McpAnswer answer, Throwable error) {
         String metricTool = catalog.metricName(server, tool);
         if (error == null) {
-            serverBreaker.record(Outcome.SUCCESS);
+            serverPermit.record(Outcome.SUCCESS);
             metrics.mcpToolCall(server, metricTool, "success");
             return new McpReply.Relayed(answer);
         }
         Throwable cause = OutcomeClassifier.unwrap(error);
         if (cause instanceof McpToolFailure failure) {
-            serverBreaker.record(failure.isTransportFailure() ? Outcome.SERVER_ERROR
+            serverPermit.record(failure.isTransportFailure() ? Outcome.SERVER_ERROR
                     : failure.status() / 100 == 4 ? Outcome.CLIENT_ERROR : Outcome.SUCCESS);
             metrics.mcpToolCall(server, metricTool, failure.kind().tag);
             return new McpReply.Relayed(failure.answer());
         }
         if (cause instanceof McpTransportException transport) {
-            serverBreaker.record(Outcome.CONNECTION_ERROR);
+            serverPermit.record(Outcome.CONNECTION_ERROR);
             metrics.mcpToolCall(server, metricTool, "connection_error");
             return new McpReply.Made(502, ProxyAnswers.error(id, ProxyAnswers.SERVER_OPEN_CODE,
                     "upstream_unreachable", "MCP server " + server + " is unreachable: " + transport.getMessage()), -1);
         }
-        serverBreaker.release();
+        serverPermit.release();
         if (cause instanceof CircuitOpenException open) {
             metrics.mcpToolCall(server, metricTool, "circuit_open");
             return new McpReply.Made(200, ProxyAnswers.toolOpen(id, tool,
@@ -143,16 +141,5 @@ final class ToolCallRunner {
         return new JsonObject().put("jsonrpc", "2.0").put("id", id).put("result", new JsonObject()
                 .put("content", new JsonArray().add(new JsonObject().put("type", "text").put("text", text)))
                 .put("isError", true));
-    }
-
-    /** The server breaker's permit of this request: settled once, against the state that granted it. */
-    private record ServerPermit(CircuitBreaker breaker, long permit) {
-        void record(Outcome outcome) {
-            breaker.onOutcome(permit, outcome, -1L, RetryAfter.NONE);
-        }
-
-        void release() {
-            breaker.release(permit);
-        }
     }
 }
