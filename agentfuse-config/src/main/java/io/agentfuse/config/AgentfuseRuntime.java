@@ -9,16 +9,11 @@ import io.agentfuse.core.breaker.CircuitBreakerRegistry;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.GuardBuilder;
-import io.agentfuse.core.retry.RetryBudget;
 import io.agentfuse.core.retry.RetryPolicy;
 import io.agentfuse.core.Scheduler;
 import io.agentfuse.core.Sleeper;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
@@ -49,21 +44,13 @@ import java.util.function.ToLongFunction;
  */
 public final class AgentfuseRuntime {
 
-    private static final String SUBAGENTS = "subagents";
-    private static final String LOCAL_TOOLS = "tools";
-
     private final CircuitBreakerRegistry registry;
     private final Clock clock;
     private final Scheduler scheduler;
     private final Sleeper sleeper;
     private final ToLongFunction<Object> tokens;
-    private final Map<String, Bulkhead> bulkheads = new ConcurrentHashMap<>();
-    private final Map<BudgetKey, RetryBudget> budgets = new ConcurrentHashMap<>();
+    private final SharedLimits shared;
     private volatile Generation current;
-
-    /** Budgets are shared per upstream, and only between guards that agree on the budget's settings. */
-    private record BudgetKey(String upstream, RetryConfig.Budget settings) {
-    }
 
     /** One configuration's guards; replaced whole on reload, so no guard mixes two configurations. */
     private record Generation(AgentfuseConfig config, Map<String, Guard> guards,
@@ -85,6 +72,7 @@ public final class AgentfuseRuntime {
         this.scheduler = builder.scheduler;
         this.sleeper = builder.sleeper;
         this.tokens = builder.tokens;
+        this.shared = new SharedLimits(clock);
         this.registry = CircuitBreakerRegistry.builder()
                 .clock(clock)
                 .defaultConfig(ConfigDefaults.MODEL_BREAKER.toCircuitBreakerConfig())
@@ -119,9 +107,9 @@ public final class AgentfuseRuntime {
         ModelConfig settings = generation.model(model);
         // Everything a guard needs is built only when the cached guard is missing or stale.
         return guard(generation, settings.breakerId(), settings.breaker(), breaker -> builder(settings.breakerId())
-                .retry(settings.retry().toRetryPolicy(budget("provider:" + settings.provider(), settings.retry().budget())))
+                .retry(settings.retry().toRetryPolicy(shared.budget("provider:" + settings.provider(), settings.retry().budget())))
                 .circuitBreaker(breaker)
-                .bulkhead(bulkhead(settings.breakerId(), settings.maxConcurrent()))
+                .bulkhead(shared.bulkhead(settings.breakerId(), settings.maxConcurrent()))
                 .timeout(settings.timeout())
                 .tokens(tokens));
     }
@@ -190,7 +178,7 @@ public final class AgentfuseRuntime {
     /** The guard of calls to a tool outside MCP servers, named {@code tool:<tool>}. */
     public Guard toolGuard(String tool) {
         Generation generation = current;
-        return toolGuard(generation, BreakerPlan.TOOL_PREFIX + tool, generation.config().tool(tool), LOCAL_TOOLS);
+        return toolGuard(generation, BreakerPlan.TOOL_PREFIX + tool, generation.config().tool(tool), SharedLimits.LOCAL_TOOLS);
     }
 
     /**
@@ -217,7 +205,7 @@ public final class AgentfuseRuntime {
 
     /** The bulkhead of subagent calls ({@code subagents.maxConcurrent}). */
     public Bulkhead subagentBulkhead() {
-        return bulkhead(SUBAGENTS, current.config().subagents().maxConcurrent());
+        return shared.bulkhead(SharedLimits.SUBAGENTS, current.config().subagents().maxConcurrent());
     }
 
     /**
@@ -227,38 +215,17 @@ public final class AgentfuseRuntime {
      */
     public synchronized ReloadReport reload(AgentfuseConfig config) {
         Objects.requireNonNull(config, "config");
-        var plan = new BreakerPlan(config);
-        Map<String, CircuitBreakerConfig> wanted = plan.eager();
-        var removed = new ArrayList<String>();
-        for (CircuitBreaker existing : registry.all()) {
-            String name = existing.name();
-            if (BreakerPlan.isManaged(name) && !wanted.containsKey(name)) {
-                plan.settingsOf(name).ifPresentOrElse(
-                        settings -> wanted.put(name, settings.toCircuitBreakerConfig()),
-                        () -> removed.add(name));
-            }
-        }
-        removed.forEach(registry::remove);
-        var added = new ArrayList<String>();
-        var kept = new ArrayList<String>();
-        var replaced = new ArrayList<String>();
         var next = new Generation(config);
-        wanted.forEach((name, breakerConfig) -> {
-            CircuitBreaker before = registry.find(name).orElse(null);
-            CircuitBreaker after = registry.replace(name, breakerConfig);
-            (before == null ? added : before == after ? kept : replaced).add(name);
-            next.breakerConfigs().put(name, after.config());
-        });
-        retainShared(config);
+        ReloadReport report = new BreakerPlan(config).apply(registry, next.breakerConfigs());
+        shared.retain(config);
         current = next;
-        removed.sort(null);
-        return new ReloadReport(added, kept, replaced, removed);
+        return report;
     }
 
     private Guard toolGuard(Generation generation, String name, ToolConfig tool, String upstream) {
         RetryConfig retry = generation.config().retry();
         return guard(generation, name, tool.circuitBreaker(), breaker -> builder(name)
-                .retry(retry.toRetryPolicy(budget(upstream, retry.budget())).toBuilder()
+                .retry(retry.toRetryPolicy(shared.budget(upstream, retry.budget())).toBuilder()
                         .maxAttempts(tool.maxAttempts())
                         .build())
                 .circuitBreaker(breaker)
@@ -295,28 +262,5 @@ public final class AgentfuseRuntime {
 
     private GuardBuilder builder(String name) {
         return Guard.builder(name).clock(clock).scheduler(scheduler).sleeper(sleeper);
-    }
-
-    private Bulkhead bulkhead(String name, int maxConcurrent) {
-        return bulkheads.compute(name, (key, existing) ->
-                existing != null && existing.maxConcurrent() == maxConcurrent ? existing : Bulkhead.of(key, maxConcurrent));
-    }
-
-    private RetryBudget budget(String upstream, RetryConfig.Budget settings) {
-        return budgets.computeIfAbsent(new BudgetKey(upstream, settings), key -> settings.toRetryBudget(clock));
-    }
-
-    /** Drops the bulkheads and budgets that {@code config} no longer uses; the others keep their counts. */
-    private void retainShared(AgentfuseConfig config) {
-        Set<String> bulkheadNames = new HashSet<>(List.of(SUBAGENTS));
-        Set<BudgetKey> budgetKeys = new HashSet<>(List.of(new BudgetKey(LOCAL_TOOLS, config.retry().budget())));
-        config.models().values().forEach(model -> {
-            bulkheadNames.add(model.breakerId());
-            budgetKeys.add(new BudgetKey("provider:" + model.provider(), model.retry().budget()));
-        });
-        config.mcpServers().keySet().forEach(server -> budgetKeys.add(new BudgetKey("mcp:" + server,
-                config.retry().budget())));
-        bulkheads.keySet().retainAll(bulkheadNames);
-        budgets.keySet().retainAll(budgetKeys);
     }
 }

@@ -1,6 +1,9 @@
 package io.agentfuse.config;
 
+import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitBreakerConfig;
+import io.agentfuse.core.breaker.CircuitBreakerRegistry;
+import java.util.ArrayList;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -8,7 +11,8 @@ import java.util.TreeMap;
 /**
  * The breakers a configuration asks for, by registry name, with their core settings: one per
  * model ({@code model:<model>}), one per MCP tool ({@code tool:<server>/<tool>}) and one per
- * tool outside MCP servers ({@code tool:<tool>}). Pure: the same configuration gives the same plan.
+ * tool outside MCP servers ({@code tool:<tool>}). Pure: the same configuration gives the same plan;
+ * {@link #apply} puts a plan in force in a registry.
  */
 final class BreakerPlan {
 
@@ -51,5 +55,35 @@ final class BreakerPlan {
         }
         return Optional.ofNullable(config.mcpServers().get(tool.substring(0, separator)))
                 .map(server -> server.tool(tool.substring(separator + 1)).circuitBreaker());
+    }
+
+    /**
+     * Makes {@code registry} hold exactly the plan's breakers: breakers whose settings are unchanged
+     * keep their state, changed ones start afresh, those no longer configured are removed (lazily
+     * made ones the plan still covers stay). Puts every planned breaker's settings in {@code settings}.
+     */
+    ReloadReport apply(CircuitBreakerRegistry registry, Map<String, CircuitBreakerConfig> settings) {
+        Map<String, CircuitBreakerConfig> wanted = eager();
+        var removed = new ArrayList<String>();
+        for (CircuitBreaker existing : registry.all()) {
+            String name = existing.name();
+            if (isManaged(name) && !wanted.containsKey(name)) {
+                settingsOf(name).ifPresentOrElse(
+                        kept -> wanted.put(name, kept.toCircuitBreakerConfig()),
+                        () -> removed.add(name));
+            }
+        }
+        removed.forEach(registry::remove);
+        var added = new ArrayList<String>();
+        var kept = new ArrayList<String>();
+        var replaced = new ArrayList<String>();
+        wanted.forEach((name, breakerConfig) -> {
+            CircuitBreaker before = registry.find(name).orElse(null);
+            CircuitBreaker after = registry.replace(name, breakerConfig);
+            (before == null ? added : before == after ? kept : replaced).add(name);
+            settings.put(name, after.config());
+        });
+        removed.sort(null);
+        return new ReloadReport(added, kept, replaced, removed);
     }
 }

@@ -17,6 +17,7 @@ final class AsyncExecution<T> {
 
     private final Guard guard;
     private final Attempts attempts;
+    private final AttemptObserver observer;
     private final Supplier<? extends CompletionStage<T>> call;
     private final long deadline;
     private final CompletableFuture<T> result = new CompletableFuture<>();
@@ -27,9 +28,10 @@ final class AsyncExecution<T> {
     private AttemptResult last;
     private T lastValue;
 
-    AsyncExecution(Guard guard, Supplier<? extends CompletionStage<T>> call, long deadline) {
+    AsyncExecution(Guard guard, AttemptObserver observer, Supplier<? extends CompletionStage<T>> call, long deadline) {
         this.guard = guard;
         this.attempts = guard.attempts();
+        this.observer = observer;
         this.call = call;
         this.deadline = deadline;
         this.previousDelay = guard.retryPolicy().initialDelay().toNanos();
@@ -120,8 +122,14 @@ final class AsyncExecution<T> {
             attempts.release(permit);
             return;
         }
-        AttemptResult outcome = failure == null ? attempts.returned(permit, value, durationNanos)
-                : attempts.failed(permit, failure, durationNanos);
+        AttemptResult outcome;
+        if (failure == null) {
+            outcome = attempts.returned(permit, value, durationNanos);
+            Attempts.reportReturned(observer, outcome, durationNanos);
+        } else {
+            outcome = attempts.failed(permit, failure, durationNanos);
+            Attempts.report(observer, outcome);
+        }
         if (result.isDone()) {
             return;
         }

@@ -122,6 +122,20 @@ final class Attempts {
         }
     }
 
+    /** Hands {@code result} to {@code observer}, if there is one. */
+    static void report(AttemptObserver observer, AttemptResult result) {
+        if (observer != null) {
+            observer.onAttempt(result);
+        }
+    }
+
+    /** Reports a normal return: {@code result}, or for a plain success (null) a SUCCESS made only for the observer. */
+    static void reportReturned(AttemptObserver observer, AttemptResult result, long durationNanos) {
+        if (observer != null) {
+            observer.onAttempt(result != null ? result : AttemptResult.returned(Outcome.SUCCESS, durationNanos, 0L));
+        }
+    }
+
     /** Gives back {@code permit} for an attempt that was not made or whose caller gave up. */
     void release(long permit) {
         if (breaker != null) {

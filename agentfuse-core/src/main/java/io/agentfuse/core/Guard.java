@@ -44,7 +44,9 @@ import java.util.function.ToLongFunction;
  * at once, so a fallback chain moves on, and holds the breaker open that long. A breaker's
  * rejection from inside the call (a nested breaker) is neither retried nor held against this
  * guard's breaker; a {@link LongCall} result (a stream) records its own end against its permit.
- * The guard measures time with its breaker's clock.
+ * The guard measures time with its breaker's clock. A caller that counts or explains attempts (a
+ * fallback chain, metrics) passes an {@link AttemptObserver} and reads each attempt's one
+ * classification instead of classifying again.
  *
  * <p>Built once, immutable, thread-safe; share it across calls.
  *
@@ -98,6 +100,14 @@ public final class Guard {
 
     /** Runs {@code call} under the guard; returns its result or throws the last error. */
     public <T> T execute(Supplier<T> call) {
+        return execute((AttemptObserver) null, call);
+    }
+
+    /**
+     * Like {@link #execute(Supplier)}, reporting each attempt's one classification to
+     * {@code observer} (a fallback chain reads why its step failed from it; {@code null} for none).
+     */
+    public <T> T execute(AttemptObserver observer, Supplier<T> call) {
         long deadline = attempts.deadlineFromNow();
         long previousDelay = retry.initialDelay().toNanos();
         AttemptResult last = null;
@@ -128,6 +138,7 @@ public final class Guard {
             } catch (RuntimeException | Error failure) {
                 releaseBulkhead();
                 AttemptResult failed = attempts.failed(permit, failure, Attempts.elapsedSince(timer, start));
+                Attempts.report(observer, failed);
                 long delay = attempts.nextDelayNanos(attempt, previousDelay, failed, deadline);
                 if (delay < 0) {
                     throw failure;
@@ -140,7 +151,9 @@ public final class Guard {
             }
             releaseBulkhead();
             // Outside the try: a result rule or token counter that throws is not the call's failure.
-            AttemptResult returned = attempts.returned(permit, result, Attempts.elapsedSince(timer, start));
+            long elapsed = Attempts.elapsedSince(timer, start);
+            AttemptResult returned = attempts.returned(permit, result, elapsed);
+            Attempts.reportReturned(observer, returned, elapsed);
             long delay = returned == null ? -1 : attempts.nextDelayNanos(attempt, previousDelay, returned, deadline);
             if (delay < 0) {
                 return result;
@@ -212,7 +225,12 @@ public final class Guard {
      * against the breaker (its permission is given back).
      */
     public <T> CompletableFuture<T> executeAsync(Supplier<? extends CompletionStage<T>> call) {
-        return new AsyncExecution<>(this, call, attempts.deadlineFromNow()).start();
+        return executeAsync(null, call);
+    }
+
+    /** Like {@link #executeAsync(Supplier)}, reporting each attempt's one classification to {@code observer}. */
+    public <T> CompletableFuture<T> executeAsync(AttemptObserver observer, Supplier<? extends CompletionStage<T>> call) {
+        return new AsyncExecution<>(this, observer, call, attempts.deadlineFromNow()).start();
     }
 
     /** The guard's name. */

@@ -40,26 +40,6 @@ public class HttpStatusException extends RuntimeException {
         this.headers = Map.copyOf(builder.headers);
     }
 
-    /**
-     * Four positional strings, two of them usually {@code null}: use {@link #builder(int)}.
-     *
-     * @deprecated use {@code HttpStatusException.builder(status).body(..).retryAfter(..).build()}
-     */
-    @Deprecated
-    public HttpStatusException(int status, String body, String retryAfter, String retryAfterMs) {
-        this(builder(status).body(body).retryAfter(retryAfter).retryAfterMs(retryAfterMs));
-    }
-
-    /**
-     * Five positional values: use {@link #builder(int)}.
-     *
-     * @deprecated use {@code HttpStatusException.builder(status)...shouldRetry(..).build()}
-     */
-    @Deprecated
-    public HttpStatusException(int status, String body, String retryAfter, String retryAfterMs, Boolean shouldRetry) {
-        this(builder(status).body(body).retryAfter(retryAfter).retryAfterMs(retryAfterMs).shouldRetry(shouldRetry));
-    }
-
     /** An exception for {@code status} without body or retry hints. */
     public HttpStatusException(int status) {
         this(builder(status));

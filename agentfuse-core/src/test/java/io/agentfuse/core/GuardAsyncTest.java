@@ -5,6 +5,7 @@ import io.agentfuse.core.breaker.CircuitBreakerConfig;
 import io.agentfuse.core.breaker.CircuitOpenException;
 import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.core.breaker.Trigger;
+import io.agentfuse.core.breaker.Unstamped;
 import io.agentfuse.core.bulkhead.Bulkhead;
 import io.agentfuse.core.retry.RetryPolicy;
 
@@ -231,7 +232,7 @@ class GuardAsyncTest {
         CircuitBreaker breaker = CircuitBreaker.of("model", CircuitBreakerConfig.builder()
                 .trigger(Trigger.consecutiveErrors(1)).resetTimeout(Duration.ofMinutes(1)).build(), clock);
         Guard guard = Guard.builder("model").circuitBreaker(breaker).manualClock(clock).build();
-        breaker.onOutcome(Outcome.SERVER_ERROR, 0);
+        Unstamped.outcome(breaker, Outcome.SERVER_ERROR, 0);
         clock.advance(Duration.ofMinutes(1));
 
         guard.executeAsync(CompletableFuture::new).cancel(true);

@@ -5,6 +5,7 @@ import io.agentfuse.core.breaker.CircuitBreakerConfig;
 import io.agentfuse.core.breaker.CircuitOpenException;
 import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.core.breaker.Trigger;
+import io.agentfuse.core.breaker.Unstamped;
 import io.agentfuse.core.retry.RetryPolicy;
 
 import io.agentfuse.core.event.RetryListener;
@@ -122,7 +123,7 @@ class GuardTest {
         // Given a half-open breaker with one probe, and a token counter that fails
         CircuitBreaker breaker = CircuitBreaker.of("model", CircuitBreakerConfig.builder()
                 .trigger(Trigger.consecutiveErrors(1)).resetTimeout(Duration.ofSeconds(1)).build(), clock);
-        breaker.onOutcome(Outcome.SERVER_ERROR, 0);
+        Unstamped.outcome(breaker, Outcome.SERVER_ERROR, 0);
         clock.advance(Duration.ofSeconds(1));
         Guard guard = Guard.builder("model").circuitBreaker(breaker).manualClock(clock)
                 .tokens(result -> {

@@ -12,21 +12,27 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The requests a {@link MockProvider} received, in arrival order. Each entry can still learn,
- * after it was recorded, that its caller disconnected early. Thread-safe.
+ * The requests a mock server ({@link MockProvider}, the mock MCP server) received, in arrival
+ * order, as {@link RecordedRequest}s. Each entry can still learn, after it was recorded, that its
+ * caller disconnected early. Thread-safe.
  *
  * <p>Bounded: it keeps the newest {@link #MAX_ENTRIES} requests, so a mock that serves a soak or a
  * load test for hours does not run out of memory (tests look at far fewer).
+ *
+ * <pre>{@code
+ * RequestJournal.Entry entry = journal.record(request, body);
+ * request.connection().closeHandler(v -> entry.markDisconnected());
+ * }</pre>
  */
-final class RequestJournal {
+public final class RequestJournal {
 
     /** The most requests remembered; older ones are forgotten first. */
-    static final int MAX_ENTRIES = 10_000;
+    public static final int MAX_ENTRIES = 10_000;
 
     private final Deque<Entry> entries = new ArrayDeque<>();
 
     /** Records {@code request} with its {@code body} and returns the live entry. */
-    synchronized Entry record(HttpServerRequest request, String body) {
+    public synchronized Entry record(HttpServerRequest request, String body) {
         Map<String, String> headers = new LinkedHashMap<>();
         request.headers().forEach(header -> headers.put(header.getKey().toLowerCase(Locale.ROOT), header.getValue()));
         Entry entry = new Entry(request.method().name(), request.path(), headers, body, Instant.now());
@@ -38,16 +44,17 @@ final class RequestJournal {
     }
 
     /** Snapshots of every entry, oldest first. */
-    synchronized List<RecordedRequest> snapshot() {
+    public synchronized List<RecordedRequest> snapshot() {
         return entries.stream().map(Entry::snapshot).toList();
     }
 
-    synchronized void clear() {
+    /** Forgets every entry. */
+    public synchronized void clear() {
         entries.clear();
     }
 
     /** One received request; {@link #markDisconnected()} may be called from any thread. */
-    static final class Entry {
+    public static final class Entry {
         private final String method;
         private final String path;
         private final Map<String, String> headers;
@@ -63,7 +70,8 @@ final class RequestJournal {
             this.receivedAt = receivedAt;
         }
 
-        void markDisconnected() {
+        /** Notes that the caller left before the answer was complete. */
+        public void markDisconnected() {
             disconnected.set(true);
         }
 

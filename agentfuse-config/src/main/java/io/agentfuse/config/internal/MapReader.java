@@ -4,6 +4,7 @@ import io.agentfuse.config.DurationFormat;
 import io.agentfuse.config.internal.Node.Entry;
 import io.agentfuse.config.internal.Node.MapNode;
 import io.agentfuse.config.internal.Node.ScalarNode;
+import io.agentfuse.core.internal.Checks;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -27,7 +28,6 @@ final class MapReader {
 
     /** How a value that fails to parse is described: "must be " + expected + ", but was ...". */
     private static final String DURATION = "a duration like 250ms, 30s, 5m or 1h";
-    private static final Duration MAX_DURATION = Duration.ofDays(36_500);
     private static final String FRACTION = "a percentage like 50% or a fraction like 0.5";
 
     private final MapNode map;
@@ -98,12 +98,12 @@ final class MapReader {
 
     private long longInteger(String key, long fallback, long min, long max, String expected) {
         return read(key, fallback, expected, ScalarFormats::integer,
-                value -> value < min || value > max ? range(min, max, value) : null);
+                value -> ValueRules.inRange(min, max, value));
     }
 
     double decimal(String key, double fallback, double min) {
         return read(key, fallback, "a number", ScalarFormats::decimal,
-                value -> value < min ? "must be >= " + plain(min) + ", but was " + plain(value) : null);
+                value -> ValueRules.atLeast(min, value));
     }
 
     boolean bool(String key, boolean fallback) {
@@ -134,18 +134,13 @@ final class MapReader {
      */
     Duration duration(String key, Duration fallback) {
         return read(key, fallback, DURATION, text -> DurationFormat.parse(text, DurationFormat.bareNumberUnit(key)),
-                value -> value.isZero() ? "must be > 0, but was " + describe(key) : tooLong(key, value));
+                value -> ValueRules.positiveDuration(value, describe(key)));
     }
 
     /** A duration that may be zero, at most 100 years. */
     Duration nonNegativeDuration(String key, Duration fallback) {
         return read(key, fallback, DURATION, text -> DurationFormat.parse(text, DurationFormat.bareNumberUnit(key)),
-                value -> tooLong(key, value));
-    }
-
-    /** The core turns durations into nanoseconds, so it refuses more than 100 years; so does the file. */
-    private String tooLong(String key, Duration value) {
-        return value.compareTo(MAX_DURATION) > 0 ? "must be at most 100 years (876000h), but was " + describe(key) : null;
+                value -> ValueRules.notTooLong(value, describe(key)));
     }
 
     /** A positive duration, or empty when written as {@code null}. */
@@ -160,27 +155,20 @@ final class MapReader {
     /** A share in (0, 1], written {@code 50%} or {@code 0.5}. */
     double fraction(String key, double fallback) {
         return read(key, fallback, FRACTION, ScalarFormats::fraction,
-                value -> value <= 0 || value > 1
-                        ? "must be more than 0% and at most 100% (a bare number is a fraction: 0.5 is 50%), but was "
-                        + describe(key) : null);
+                value -> ValueRules.share(value, describe(key)));
     }
 
-    /**
-     * The threshold of a rate trigger, in [0, 1): the rate must exceed it to fire, so 100% could
-     * never fire, while 0% fires on the first failure once the window has its minimum of calls.
-     */
+    /** The threshold of a rate trigger, in [0, 1) ({@link ValueRules#rateThreshold}). */
     double rateThreshold(String key, double fallback) {
         return read(key, fallback, FRACTION, ScalarFormats::fraction,
-                value -> value < 0 || value >= 1
-                        ? "must be at least 0% and less than 100% (a rate must exceed it to open the breaker), but was "
-                        + describe(key) : null);
+                value -> ValueRules.rateThreshold(value, describe(key)));
     }
 
     /** A size in bytes, {@code > 0}. */
     long size(String key, long fallback) {
         return read(key, fallback, "a size like 512KB, 10MB or 1GB",
                 ScalarFormats::size,
-                value -> value <= 0 ? "must be > 0, but was " + describe(key) : null);
+                value -> ValueRules.positiveSize(value, describe(key)));
     }
 
     /** One constant of {@code type}, written in lower case. */
@@ -220,7 +208,7 @@ final class MapReader {
             return of(section, entry.keyLocation(), problems);
         }
         if (!isNull(entry.value())) {
-            problems.add(entry.value(), "must be a map, but was " + entry.value().describe());
+            problems.add(entry.value(), Checks.mustBe("a map", entry.value().describe()));
         }
         return empty(pathOf(key), entry.keyLocation(), problems);
     }
@@ -236,7 +224,7 @@ final class MapReader {
             return sections;
         }
         if (!(node.get() instanceof MapNode names)) {
-            problems.add(node.get(), "must be a map of names to settings, but was " + node.get().describe());
+            problems.add(node.get(), Checks.mustBe("a map of names to settings", node.get().describe()));
             return sections;
         }
         names.entries().forEach((name, entry) -> {
@@ -246,7 +234,7 @@ final class MapReader {
             } else if (isNull(entry.value())) {
                 sections.put(name, empty(entryPath, entry.keyLocation(), problems));
             } else {
-                problems.add(entry.value(), "must be a map of settings, but was " + entry.value().describe());
+                problems.add(entry.value(), Checks.mustBe("a map of settings", entry.value().describe()));
             }
         });
         return sections;
@@ -289,7 +277,7 @@ final class MapReader {
                 ? parse.apply(scalar.text()) : Optional.empty();
         if (value.isEmpty()) {
             String text = node instanceof ScalarNode scalar ? scalar.text() : "";
-            problems.add(node, "must be " + expected + ", but was " + node.describe() + hint.apply(text));
+            problems.add(node, Checks.mustBe(expected, node.describe()) + hint.apply(text));
             return fallback;
         }
         String problem = check.apply(value.get());
@@ -302,16 +290,5 @@ final class MapReader {
 
     private String describe(String key) {
         return find(key).map(Node::describe).orElse("nothing");
-    }
-
-    private static String range(long min, long max, long value) {
-        if (max == Long.MAX_VALUE || max == Integer.MAX_VALUE) {
-            return "must be >= " + min + ", but was " + value;
-        }
-        return "must be between " + min + " and " + max + ", but was " + value;
-    }
-
-    private static String plain(double value) {
-        return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
     }
 }

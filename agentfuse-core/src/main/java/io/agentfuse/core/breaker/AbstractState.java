@@ -2,7 +2,6 @@ package io.agentfuse.core.breaker;
 
 import io.agentfuse.core.Outcome;
 
-import java.util.Map;
 
 /**
  * One state of a {@link CircuitBreaker}: decides on permission and on recorded outcomes while it
@@ -77,6 +76,6 @@ abstract class AbstractState {
     }
 
     /** Adds this state's counters to {@code counts}. */
-    void addCounts(Map<String, Long> counts, long nowNanos) {
+    void addCounts(BreakerCounts.Builder counts, long nowNanos) {
     }
 }

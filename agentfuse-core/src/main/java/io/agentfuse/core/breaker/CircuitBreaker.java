@@ -10,8 +10,6 @@ import io.agentfuse.core.event.StateTransition;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.time.Instant;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
@@ -79,12 +77,8 @@ public final class CircuitBreaker {
     private final String name;
     private final CircuitBreakerConfig config;
     private final Clock clock;
-    private final Clock durationClock;
-    private final Clock openClock;
+    private final BreakerTiming timing;
     private final long tokenLimit;
-    private final long slowCallNanos;
-    private final long maxRetryAfterNanos;
-    private final boolean triggersUseDuration;
     private final AtomicLong stamps = new AtomicLong();
     private final LongAdder rejections = new LongAdder();
     private final BreakerListeners listeners = new BreakerListeners();
@@ -96,14 +90,7 @@ public final class CircuitBreaker {
         this.config = Objects.requireNonNull(config, "config");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.tokenLimit = config.tokenLimit();
-        this.slowCallNanos = config.slowCallNanos();
-        this.triggersUseDuration = slowCallNanos != Long.MAX_VALUE;
-        // Durations and open times far above the coarse clock's tick are read from it: one
-        // volatile read instead of System.nanoTime(), which is most of what a guarded call costs.
-        long coarseEnough = 100 * clock.coarse().tickNanos();
-        this.durationClock = slowCallNanos >= coarseEnough && config.minWindowNanos() >= coarseEnough ? clock.coarse() : clock;
-        this.openClock = config.resetTimeout().toNanos() >= coarseEnough ? clock.coarse() : clock;
-        this.maxRetryAfterNanos = config.maxRetryAfter().toNanos();
+        this.timing = new BreakerTiming(config, clock);
         this.state = new ClosedState(this, clock.nanoTime());
     }
 
@@ -149,11 +136,6 @@ public final class CircuitBreaker {
         }
     }
 
-    /** Gives back a permission of the current state; prefer {@link #release(long)}. */
-    public void releasePermission() {
-        state.release();
-    }
-
     /** Records the attempt {@code result} of the call that got {@code permit}. */
     public void onResult(long permit, AttemptResult result) {
         record(permit, result.outcome(), result.durationNanos(), result.retryAfterNanos());
@@ -174,37 +156,12 @@ public final class CircuitBreaker {
         record(permit, tokens > tokenLimit ? Outcome.TOKEN_OVERUSE : Outcome.SUCCESS, durationNanos, RetryAfter.NONE);
     }
 
-    /** Records a success against the current state; prefer {@link #onSuccess(long, long, long)}. */
-    public void onSuccess(long durationNanos) {
-        record(state.stamp, Outcome.SUCCESS, durationNanos, RetryAfter.NONE);
-    }
-
-    /** Records a success that used {@code tokens} against the current state; prefer the stamped form. */
-    public void onSuccess(long durationNanos, long tokens) {
-        onSuccess(state.stamp, durationNanos, tokens);
-    }
-
-    /** Records a call that threw {@code error}, against the current state; prefer {@link #onResult}. */
-    public void onError(Throwable error, long durationNanos) {
-        record(state.stamp, config.classifier().classify(error), durationNanos, RetryAfter.ofError(error, clock.epochMillis()));
-    }
-
-    /** Records {@code outcome} against the current state; prefer {@link #onOutcome(long, Outcome, long, long)}. */
-    public void onOutcome(Outcome outcome, long durationNanos) {
-        record(state.stamp, outcome, durationNanos, RetryAfter.NONE);
-    }
-
-    /** Records {@code outcome} and a {@code Retry-After} against the current state; prefer the stamped form. */
-    public void onOutcome(Outcome outcome, long durationNanos, long retryAfterNanos) {
-        record(state.stamp, outcome, durationNanos, retryAfterNanos);
-    }
-
     void record(long permit, Outcome outcome, long durationNanos, long retryAfterNanos) {
         AbstractState current = state;
         if (!current.records()) {
             return;
         }
-        long hint = Math.min(Math.max(0L, retryAfterNanos), maxRetryAfterNanos);
+        long hint = timing.cappedRetryAfter(retryAfterNanos);
         if (current.stamp == permit) {
             current.record(outcome, durationNanos, hint);
         } else {
@@ -219,13 +176,7 @@ public final class CircuitBreaker {
      * caller does when a server asks for a longer wait than it will make (DESIGN §4, wait or fall over).
      */
     public void holdOpen(long retryAfterNanos, String reason) {
-        long nanos = Math.min(Math.max(0L, retryAfterNanos), maxRetryAfterNanos);
-        AbstractState current = state;
-        if (current instanceof OpenState open) {
-            open.extendUntil(clock.nanoTime() + nanos);
-        } else if (current instanceof ClosedState || current instanceof HalfOpenState) {
-            transitions.trip(current, reason, nanos);
-        }
+        transitions.holdOpen(timing.cappedRetryAfter(retryAfterNanos), reason);
     }
 
     /**
@@ -276,7 +227,7 @@ public final class CircuitBreaker {
      * Calls nobody times are recorded as not measured (-1).
      */
     public boolean timesCalls() {
-        return triggersUseDuration || listeners.wantsRecordedCalls();
+        return timing.triggersUseDuration() || listeners.wantsRecordedCalls();
     }
 
     /** The rejection of the current open period, or {@code null} while calls are let through. */
@@ -295,12 +246,12 @@ public final class CircuitBreaker {
 
     /** Opens the breaker until an operator closes it. Does nothing if it is forced open already. */
     public void forceOpen(String reason) {
-        transitions.install(CircuitState.FORCED_OPEN, () -> new OperatorState(this, CircuitState.FORCED_OPEN, reason), "operator: " + reason);
+        transitions.installOperatorState(CircuitState.FORCED_OPEN, reason);
     }
 
     /** Switches the breaker off: every call passes and nothing is recorded, until closed again. */
     public void disable(String reason) {
-        transitions.install(CircuitState.DISABLED, () -> new OperatorState(this, CircuitState.DISABLED, reason), "operator: " + reason);
+        transitions.installOperatorState(CircuitState.DISABLED, reason);
     }
 
     /**
@@ -308,12 +259,12 @@ public final class CircuitBreaker {
      * the event names {@code reason}. The same as {@link #reset()}, with an operator's reason.
      */
     public void close(String reason) {
-        transitions.install(null, () -> new ClosedState(this, clock.nanoTime()), "operator: " + reason);
+        transitions.closeAfresh("operator: " + reason);
     }
 
     /** {@link #close(String)} with the reason "reset": the breaker as it was when made. */
     public void reset() {
-        transitions.install(null, () -> new ClosedState(this, clock.nanoTime()), "reset");
+        transitions.closeAfresh("reset");
     }
 
     /**
@@ -323,9 +274,7 @@ public final class CircuitBreaker {
      * @return whether the breaker moved to HALF_OPEN
      */
     public boolean transitionToHalfOpen() {
-        AbstractState current = state;
-        return current instanceof OpenState open
-                && transitions.transition(current, new HalfOpenState(this, open.trip()), "probe requested");
+        return transitions.probeNow();
     }
 
     /** Installs {@code to} if the state is still {@code from}; only the winner goes on. */
@@ -354,16 +303,8 @@ public final class CircuitBreaker {
         return state;
     }
 
-    Clock durationClock() {
-        return durationClock;
-    }
-
-    Clock openClock() {
-        return openClock;
-    }
-
-    long slowCallNanos() {
-        return slowCallNanos;
+    BreakerTiming timing() {
+        return timing;
     }
 
     // ---------------------------------------------------------------- observation
@@ -395,7 +336,7 @@ public final class CircuitBreaker {
 
     /** The clock call durations are measured with: {@link #clock()} or its coarse view. */
     public Clock callClock() {
-        return durationClock;
+        return timing.durationClock();
     }
 
     /** Its state now: an OPEN breaker whose open time is over is HALF_OPEN when read. */
@@ -415,12 +356,7 @@ public final class CircuitBreaker {
 
     /** State, reason, open-until, counters (those that tripped it while OPEN) and rejections, for operators. */
     public CircuitBreakerSnapshot snapshot() {
-        AbstractState current = state.current();
-        long now = clock.nanoTime();
-        Map<String, Long> counts = Transitions.countsOf(current, now);
-        long until = current.openUntilNanos();
-        Instant openUntil = until == Long.MIN_VALUE ? null : Instant.ofEpochMilli(clock.epochMillisAt(until));
-        return new CircuitBreakerSnapshot(name, current.kind(), current.reason(), openUntil, counts, rejections.sum());
+        return Transitions.snapshotOf(this, state.current(), rejections.sum());
     }
 
     @Override

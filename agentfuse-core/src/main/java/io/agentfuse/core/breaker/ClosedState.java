@@ -9,7 +9,6 @@ import io.agentfuse.core.breaker.internal.TimeWindow;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * CLOSED: every call passes (one volatile read), and each recorded outcome feeds the triggers.
@@ -78,7 +77,7 @@ final class ClosedState extends AbstractState {
         if (outcome.isIgnoredByBreaker()) {
             return;
         }
-        long now = needsTime ? breaker.durationClock().nanoTime() : 0L;
+        long now = needsTime ? breaker.timing().durationClock().nanoTime() : 0L;
         String reason = null;
         for (StreakCounter streak : streaks) {
             if (streak.record(outcome, durationNanos) && reason == null) {
@@ -97,7 +96,7 @@ final class ClosedState extends AbstractState {
     }
 
     @Override
-    void addCounts(Map<String, Long> counts, long nowNanos) {
+    void addCounts(BreakerCounts.Builder counts, long nowNanos) {
         for (StreakCounter streak : streaks) {
             streak.addCounts(counts);
         }

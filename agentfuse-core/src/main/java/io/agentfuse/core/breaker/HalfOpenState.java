@@ -3,7 +3,6 @@ package io.agentfuse.core.breaker;
 import io.agentfuse.core.Outcome;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -91,8 +90,8 @@ final class HalfOpenState extends AbstractState {
             permits.incrementAndGet();
         } else if (outcome.isFailure()) {
             breaker.transitions().trip(this, "half-open probe failed: " + outcome, retryAfterNanos);
-        } else if (durationNanos > breaker.slowCallNanos()) {
-            breaker.transitions().trip(this, "half-open probe slower than " + Duration.ofNanos(breaker.slowCallNanos()), retryAfterNanos);
+        } else if (durationNanos > breaker.timing().slowCallNanos()) {
+            breaker.transitions().trip(this, "half-open probe slower than " + Duration.ofNanos(breaker.timing().slowCallNanos()), retryAfterNanos);
         } else if (successes.incrementAndGet() >= breaker.config().successesToClose()) {
             breaker.transitions().transition(this, new ClosedState(breaker, breaker.clock().nanoTime()), "half-open probes succeeded");
         }
@@ -109,8 +108,7 @@ final class HalfOpenState extends AbstractState {
     }
 
     @Override
-    void addCounts(Map<String, Long> counts, long nowNanos) {
-        counts.put("probePermitsLeft", (long) Math.max(0, permits.get()));
-        counts.put("probeSuccesses", (long) successes.get());
+    void addCounts(BreakerCounts.Builder counts, long nowNanos) {
+        counts.probes(Math.max(0, permits.get()), successes.get());
     }
 }

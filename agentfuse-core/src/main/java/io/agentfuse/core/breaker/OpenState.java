@@ -5,7 +5,6 @@ import io.agentfuse.core.Outcome;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.Map;
 
 /**
  * OPEN: calls are rejected at once until {@code openUntil}; then, unless the breaker is in
@@ -30,10 +29,10 @@ final class OpenState extends AbstractState {
     private final Rejection rejection;
     private final boolean autoHalfOpen;
     private final Clock clock;
-    private final Map<String, Long> countsAtTrip;
+    private final BreakerCounts countsAtTrip;
     private volatile long openUntilNanos;
 
-    OpenState(CircuitBreaker breaker, String reason, int trip, long openUntilNanos, Map<String, Long> countsAtTrip) {
+    OpenState(CircuitBreaker breaker, String reason, int trip, long openUntilNanos, BreakerCounts countsAtTrip) {
         super(breaker);
         this.reason = reason;
         this.trip = trip;
@@ -43,7 +42,7 @@ final class OpenState extends AbstractState {
         // Held here so that a rejection, the hot path of an open breaker, reads no more than it
         // must; the clock is the coarse one whenever the open time is far longer than its tick.
         this.autoHalfOpen = breaker.config().autoHalfOpen();
-        this.clock = breaker.openClock();
+        this.clock = breaker.timing().openClock();
     }
 
     @Override
@@ -113,7 +112,11 @@ final class OpenState extends AbstractState {
     }
 
     @Override
-    void addCounts(Map<String, Long> counts, long nowNanos) {
-        counts.putAll(countsAtTrip);
+    void addCounts(BreakerCounts.Builder counts, long nowNanos) {
+        countsAtTrip.streaks().forEach(streak -> counts.streak(streak.trigger(), streak.inARow()));
+        countsAtTrip.windows().forEach(window -> counts.window(window.trigger(), window.calls(), window.hits()));
+        if (countsAtTrip.probes() != null) {
+            counts.probes(countsAtTrip.probes().permitsLeft(), countsAtTrip.probes().successes());
+        }
     }
 }

@@ -1,9 +1,9 @@
 package io.agentfuse.core.breaker;
 
+import io.agentfuse.core.Clock;
 import io.agentfuse.core.event.StateTransition;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 
@@ -34,6 +34,33 @@ final class Transitions {
         } while (!transition(current, fresh, reason));
     }
 
+    /** An operator's {@code kind} (FORCED_OPEN or DISABLED); nothing happens if the breaker is in it already. */
+    void installOperatorState(CircuitState kind, String reason) {
+        install(kind, () -> new OperatorState(breaker, kind, reason), "operator: " + reason);
+    }
+
+    /** CLOSED with fresh counters and no memory of earlier trips, whatever the state. */
+    void closeAfresh(String reason) {
+        install(null, () -> new ClosedState(breaker, breaker.clock().nanoTime()), reason);
+    }
+
+    /** OPEN to HALF_OPEN now (user-led mode's way out); whether it moved. */
+    boolean probeNow() {
+        AbstractState current = breaker.rawState();
+        return current instanceof OpenState open
+                && transition(current, new HalfOpenState(breaker, open.trip()), "probe requested");
+    }
+
+    /** Opens a CLOSED or HALF_OPEN breaker for at least {@code nanos}, extends an OPEN one, leaves operator states alone. */
+    void holdOpen(long nanos, String reason) {
+        AbstractState current = breaker.rawState();
+        if (current instanceof OpenState open) {
+            open.extendUntil(breaker.clock().nanoTime() + nanos);
+        } else if (current instanceof ClosedState || current instanceof HalfOpenState) {
+            trip(current, reason, nanos);
+        }
+    }
+
     // ---------------------------------------------------------------- transitions
 
     /** Opens the breaker from {@code from}, for at least {@code retryAfterNanos}. */
@@ -42,7 +69,7 @@ final class Transitions {
         int trip = from.nextTrip();
         double unit = breaker.config().openBackoff().jitter() == 0.0 ? 0.0 : ThreadLocalRandom.current().nextDouble();
         long openNanos = breaker.config().openBackoff().openNanos(breaker.config().resetTimeout().toNanos(), trip, unit);
-        Map<String, Long> counts = countsOf(from, now);
+        BreakerCounts counts = countsOf(from, now);
         transition(from, new OpenState(breaker, reason, trip, now + Math.max(openNanos, retryAfterNanos), counts), reason);
     }
 
@@ -53,14 +80,23 @@ final class Transitions {
         }
         if (from.kind() != to.kind()) {
             breaker.listeners().transitioned(() -> new StateTransition(breaker.name(), from.kind(), to.kind(), reason,
-                    countsOf(from, breaker.clock().nanoTime()), breaker.clock().epochMillis()));
+                    countsOf(from, breaker.clock().nanoTime()).asMap(), breaker.clock().epochMillis()));
         }
         return true;
     }
 
-    static Map<String, Long> countsOf(AbstractState of, long now) {
-        Map<String, Long> counts = new LinkedHashMap<>();
+    static BreakerCounts countsOf(AbstractState of, long now) {
+        BreakerCounts.Builder counts = new BreakerCounts.Builder();
         of.addCounts(counts, now);
-        return counts;
+        return counts.build();
+    }
+
+    /** What operators see of {@code breaker} in {@code current}: state, reason, open-until, counts, rejections. */
+    static CircuitBreakerSnapshot snapshotOf(CircuitBreaker breaker, AbstractState current, long rejectedCalls) {
+        Clock clock = breaker.clock();
+        long until = current.openUntilNanos();
+        Instant openUntil = until == Long.MIN_VALUE ? null : Instant.ofEpochMilli(clock.epochMillisAt(until));
+        return new CircuitBreakerSnapshot(breaker.name(), current.kind(), current.reason(), openUntil,
+                countsOf(current, clock.nanoTime()), rejectedCalls);
     }
 }

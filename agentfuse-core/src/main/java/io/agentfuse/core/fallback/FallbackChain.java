@@ -1,5 +1,7 @@
 package io.agentfuse.core.fallback;
 
+import io.agentfuse.core.AttemptObserver;
+import io.agentfuse.core.AttemptResult;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
@@ -12,6 +14,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -29,7 +32,9 @@ import java.util.function.Predicate;
  * {@link Outcome#isFallbackByDefault()}) passes to the next; any other error is thrown as it is,
  * at once. The end of the list, or a {@link Builder#giveUp()} step, gives up with a
  * {@link FallbackExhaustedException} that lists every step and why. The result names the step
- * that answered and what was passed over.
+ * that answered and what was passed over. Why a step failed is read from its guard's classification
+ * of the last attempt ({@link AttemptResult}), never classified again; {@link Builder#onAttempt}
+ * sees every attempt of every step the same way (for metrics).
  *
  * <p>Immutable and thread-safe once built.
  *
@@ -50,10 +55,12 @@ public final class FallbackChain<I, T> {
 
     private final List<Step<I, T>> steps;
     private final Predicate<Outcome> fallbackOn;
+    private final BiConsumer<String, AttemptResult> onAttempt;
 
-    private FallbackChain(List<Step<I, T>> steps, Predicate<Outcome> fallbackOn) {
+    private FallbackChain(List<Step<I, T>> steps, Predicate<Outcome> fallbackOn, BiConsumer<String, AttemptResult> onAttempt) {
         this.steps = List.copyOf(steps);
         this.fallbackOn = fallbackOn;
+        this.onAttempt = onAttempt;
     }
 
     /** A builder for an empty chain. */
@@ -71,17 +78,18 @@ public final class FallbackChain<I, T> {
             }
             String skipReason = step.skipWhen.apply(input);
             if (skipReason != null) {
-                passed.add(StepFailure.skipped(step.name, skipReason, null));
+                passed.add(StepFailure.unservable(step.name, skipReason));
                 continue;
             }
             T value;
+            LastAttempt last = new LastAttempt(step.name);
             try {
-                value = step.guard.execute(() -> step.syncCall.apply(input));
+                value = step.guard.execute(last, () -> step.syncCall.apply(input));
             } catch (RuntimeException failure) {
-                passed.add(passOrThrow(step, failure));
+                passed.add(passOrThrow(step, failure, last.result));
                 continue;
             }
-            StepFailure badResult = failedResult(step, value);
+            StepFailure badResult = failedResult(step, value, last.result);
             if (badResult == null) {
                 return new FallbackResult<>(value, step.name, index, passed);
             }
@@ -117,11 +125,12 @@ public final class FallbackChain<I, T> {
             return;
         }
         if (skipReason != null) {
-            passed.add(StepFailure.skipped(step.name, skipReason, null));
+            passed.add(StepFailure.unservable(step.name, skipReason));
             tryStep(index + 1, input, passed, result);
             return;
         }
-        CompletableFuture<T> attempt = step.guard.executeAsync(() -> step.asyncCall.apply(input));
+        LastAttempt last = new LastAttempt(step.name);
+        CompletableFuture<T> attempt = step.guard.executeAsync(last, () -> step.asyncCall.apply(input));
         result.whenComplete((ignored, cancelled) -> {
             if (result.isCancelled()) {
                 attempt.cancel(true);
@@ -129,7 +138,8 @@ public final class FallbackChain<I, T> {
         });
         attempt.whenComplete((value, error) -> {
             try {
-                StepFailure failure = error != null ? passOrThrow(step, OutcomeClassifier.unwrap(error)) : failedResult(step, value);
+                StepFailure failure = error != null ? passOrThrow(step, OutcomeClassifier.unwrap(error), last.result)
+                        : failedResult(step, value, last.result);
                 if (failure == null) {
                     result.complete(new FallbackResult<>(value, step.name, index, passed));
                 } else {
@@ -142,16 +152,19 @@ public final class FallbackChain<I, T> {
         });
     }
 
-    private StepFailure passOrThrow(Step<I, T> step, Throwable failure) {
+    private StepFailure passOrThrow(Step<I, T> step, Throwable failure, AttemptResult last) {
         CircuitBreaker breaker = step.guard.circuitBreaker();
         if (failure instanceof CircuitOpenException open && breaker != null && !breaker.isInnerRejection(open)) {
             // The guard throws its own breaker's rejection only when no attempt was made.
             return StepFailure.circuitOpen(step.name, open);
         }
         if (failure instanceof BulkheadFullException full) {
-            return StepFailure.skipped(step.name, full.getMessage(), full);
+            return StepFailure.bulkheadFull(step.name, full);
         }
-        Outcome outcome = step.guard.classifier().classify(failure);
+        // The guard classified the attempt that failed; only a failure outside any attempt (a
+        // throwing result rule or token counter) has not been classified yet.
+        Outcome outcome = last != null && last.cause() == OutcomeClassifier.unwrap(failure) ? last.outcome()
+                : step.guard.classifier().classify(failure);
         if (fallbackOn.test(outcome)) {
             return StepFailure.failed(step.name, outcome, failure);
         }
@@ -161,18 +174,36 @@ public final class FallbackChain<I, T> {
         throw new IllegalStateException(failure);
     }
 
-    private StepFailure failedResult(Step<I, T> step, T value) {
+    private StepFailure failedResult(Step<I, T> step, T value, AttemptResult last) {
         OutcomeClassifier classifier = step.guard.classifier();
         if (!classifier.hasResultRules()) {
             return null;
         }
-        Outcome outcome = classifier.classifyResult(value);
+        Outcome outcome = last != null && last.cause() == null ? last.outcome() : classifier.classifyResult(value);
         return outcome.isFailure() && fallbackOn.test(outcome) ? StepFailure.failed(step.name, outcome, null) : null;
     }
 
     /** The steps' names, in order. */
     public List<String> stepNames() {
         return steps.stream().map(step -> step.name).toList();
+    }
+
+    /** Keeps a step's last classified attempt and hands every attempt to the chain's observer. */
+    private final class LastAttempt implements AttemptObserver {
+        private final String step;
+        private volatile AttemptResult result;
+
+        LastAttempt(String step) {
+            this.step = step;
+        }
+
+        @Override
+        public void onAttempt(AttemptResult attempt) {
+            result = attempt;
+            if (onAttempt != null) {
+                onAttempt.accept(step, attempt);
+            }
+        }
     }
 
     private record Step<I, T>(String name, Guard guard, Function<? super I, String> skipWhen,
@@ -184,6 +215,7 @@ public final class FallbackChain<I, T> {
     public static final class Builder<I, T> {
         private final List<Step<I, T>> steps = new ArrayList<>();
         private Predicate<Outcome> fallbackOn = Outcome::isFallbackByDefault;
+        private BiConsumer<String, AttemptResult> onAttempt;
         private boolean gaveUp;
 
         private Builder() {
@@ -236,12 +268,21 @@ public final class FallbackChain<I, T> {
             return this;
         }
 
+        /**
+         * Sees every attempt of every step, with the step's name, as its guard classified it (for
+         * metrics); called on the thread that finished the attempt, so it must be quick.
+         */
+        public Builder<I, T> onAttempt(BiConsumer<String, AttemptResult> onAttempt) {
+            this.onAttempt = Objects.requireNonNull(onAttempt, "onAttempt");
+            return this;
+        }
+
         /** The immutable chain. */
         public FallbackChain<I, T> build() {
             if (steps.isEmpty()) {
                 throw new IllegalStateException("a fallback chain needs at least one step");
             }
-            return new FallbackChain<>(steps, fallbackOn);
+            return new FallbackChain<>(steps, fallbackOn, onAttempt);
         }
     }
 }

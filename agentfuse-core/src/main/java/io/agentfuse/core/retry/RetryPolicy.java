@@ -2,6 +2,7 @@ package io.agentfuse.core.retry;
 
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.HttpStatusException;
+import io.agentfuse.core.MalformedAnswer;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.core.RetryAfter;
@@ -19,7 +20,8 @@ import java.util.Set;
  * <p>Defaults (the seed): 4 attempts in all, waiting 2 s, 4 s, 8 s, then giving up with the last
  * error; multiplier 2, at most 30 s per wait, no jitter, {@code Retry-After} honoured, no overall
  * deadline, no budget. Only the retryable outcome kinds are retried ({@link Outcome#isRetryableByDefault()}:
- * timeouts, 5xx, 429, 529, connection errors); a 4xx is returned at once. A server's
+ * timeouts, 5xx, 429, 529, connection errors, and a {@link MalformedAnswer} wherever 5xx are); a 4xx is
+ * returned at once. A server's
  * {@code Retry-After} / {@code retry-after-ms} replaces the computed wait (capped by
  * {@code maxDelay}); {@code x-should-retry: false} stops the retries.
  *
@@ -89,11 +91,14 @@ public record RetryPolicy(int maxAttempts, Duration initialDelay, double multipl
      * another attempt, leaving attempts, budget and deadline aside.
      */
     public boolean isRetryable(Outcome outcome, Throwable error) {
-        if (!retryOn.contains(outcome)) {
+        Throwable cause = OutcomeClassifier.unwrap(error);
+        // A malformed answer is the callee's fault, as a 5xx is: retried wherever a 5xx is.
+        boolean retried = retryOn.contains(outcome)
+                || outcome == Outcome.ERROR && cause instanceof MalformedAnswer && retryOn.contains(Outcome.SERVER_ERROR);
+        if (!retried) {
             return false;
         }
-        return !(OutcomeClassifier.unwrap(error) instanceof HttpStatusException http)
-                || http.shouldRetry().orElse(Boolean.TRUE);
+        return !(cause instanceof HttpStatusException http) || http.shouldRetry().orElse(Boolean.TRUE);
     }
 
     /**

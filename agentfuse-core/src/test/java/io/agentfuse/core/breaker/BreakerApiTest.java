@@ -61,7 +61,7 @@ class BreakerApiTest {
 
         long permit = breaker.acquire();
         breaker.onOutcome(permit, Outcome.SERVER_ERROR, 1_000L, RetryAfter.NONE);
-        breaker.onOutcome(Outcome.SERVER_ERROR, 1_000L);
+        Unstamped.outcome(breaker, Outcome.SERVER_ERROR, 1_000L);
 
         assertThat(listener.recorded()).isEmpty();
         assertThat(breaker.state()).isEqualTo(CircuitState.DISABLED);

@@ -80,7 +80,7 @@ class CircuitBreakerConfigTest {
                 .resetTimeout(Duration.ofDays(36_500))
                 .build(), clock);
 
-        breaker.onOutcome(Outcome.ERROR, 1_000);
+        Unstamped.outcome(breaker, Outcome.ERROR, 1_000);
         clock.advance(Duration.ofDays(36_500).minusMillis(1));
 
         assertThat(breaker.tryAcquirePermission()).isFalse();

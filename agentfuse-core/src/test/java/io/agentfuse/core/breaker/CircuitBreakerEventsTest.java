@@ -49,7 +49,7 @@ class CircuitBreakerEventsTest {
 
     private void fail(int times) {
         for (int i = 0; i < times; i++) {
-            breaker.onOutcome(Outcome.SERVER_ERROR, FAST);
+            Unstamped.outcome(breaker, Outcome.SERVER_ERROR, FAST);
         }
     }
 
@@ -120,9 +120,9 @@ class CircuitBreakerEventsTest {
     void everyRecordedCallIsReportedWithOutcomeAndDuration() {
         breaker.addListener(listener);
 
-        breaker.onSuccess(1_000);
-        breaker.onError(new HttpStatusException(429), 2_000);
-        breaker.onOutcome(Outcome.CLIENT_ERROR, 3_000);
+        Unstamped.success(breaker, 1_000);
+        Unstamped.error(breaker, new HttpStatusException(429), 2_000);
+        Unstamped.outcome(breaker, Outcome.CLIENT_ERROR, 3_000);
 
         assertThat(listener.recorded()).containsExactly(Outcome.SUCCESS, Outcome.RATE_LIMITED, Outcome.CLIENT_ERROR);
         assertThat(listener.durations()).containsExactly(1_000L, 2_000L, 3_000L);
@@ -148,7 +148,7 @@ class CircuitBreakerEventsTest {
     @Test
     void aRemovedListenerHearsNothingMore() {
         breaker.addListener(listener);
-        breaker.onSuccess(FAST);
+        Unstamped.success(breaker, FAST);
 
         breaker.removeListener(listener);
         fail(3);

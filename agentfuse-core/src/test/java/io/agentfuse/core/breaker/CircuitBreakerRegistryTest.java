@@ -40,7 +40,7 @@ class CircuitBreakerRegistryTest {
     }
 
     private static void trip(CircuitBreaker breaker) {
-        breaker.onOutcome(Outcome.SERVER_ERROR, FAST);
+        Unstamped.outcome(breaker, Outcome.SERVER_ERROR, FAST);
         assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
     }
 

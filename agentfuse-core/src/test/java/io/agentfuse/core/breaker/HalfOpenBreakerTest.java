@@ -30,7 +30,7 @@ class HalfOpenBreakerTest {
 
     private CircuitBreaker halfOpen(CircuitBreakerConfig.Builder config) {
         CircuitBreaker breaker = breaker(config);
-        breaker.onOutcome(Outcome.SERVER_ERROR, FAST);
+        Unstamped.outcome(breaker, Outcome.SERVER_ERROR, FAST);
         clock.advance(RESET);
         return breaker;
     }
@@ -38,7 +38,7 @@ class HalfOpenBreakerTest {
     /** Fails a probe and returns to the caller with the breaker OPEN again. */
     private static void failProbe(CircuitBreaker breaker) {
         assertThat(breaker.tryAcquirePermission()).as("probe admitted").isTrue();
-        breaker.onOutcome(Outcome.SERVER_ERROR, FAST);
+        Unstamped.outcome(breaker, Outcome.SERVER_ERROR, FAST);
         assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
     }
 
@@ -54,7 +54,7 @@ class HalfOpenBreakerTest {
     void admitsExactlyThreeProbesWhileSixteenThreadsRace() throws Exception {
         RecordingListener listener = new RecordingListener();
         CircuitBreaker breaker = breaker(CircuitBreakerConfig.builder().halfOpenRequests(3));
-        breaker.onOutcome(Outcome.SERVER_ERROR, FAST);
+        Unstamped.outcome(breaker, Outcome.SERVER_ERROR, FAST);
         breaker.addListener(listener);
         clock.advance(RESET);
 
@@ -73,10 +73,10 @@ class HalfOpenBreakerTest {
             assertThat(breaker.tryAcquirePermission()).isTrue();
         }
 
-        breaker.onSuccess(FAST);
+        Unstamped.success(breaker, FAST);
         assertThat(breaker.state()).isEqualTo(CircuitState.HALF_OPEN);
 
-        breaker.onSuccess(FAST);
+        Unstamped.success(breaker, FAST);
         assertThat(breaker.state()).isEqualTo(CircuitState.CLOSED);
     }
 
@@ -87,11 +87,11 @@ class HalfOpenBreakerTest {
             assertThat(breaker.tryAcquirePermission()).isTrue();
         }
 
-        breaker.onSuccess(FAST);
-        breaker.onSuccess(FAST);
+        Unstamped.success(breaker, FAST);
+        Unstamped.success(breaker, FAST);
         assertThat(breaker.state()).isEqualTo(CircuitState.HALF_OPEN);
 
-        breaker.onOutcome(Outcome.TIMEOUT, FAST);
+        Unstamped.outcome(breaker, Outcome.TIMEOUT, FAST);
         assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
     }
 
@@ -121,7 +121,7 @@ class HalfOpenBreakerTest {
                 .openBackoff(new OpenBackoff(2.0, Duration.ofMinutes(12), 0.0)));
         failProbe(breaker);
         assertOpenFor(breaker, Duration.ofMinutes(10));
-        breaker.onOutcome(Outcome.SERVER_ERROR, FAST);
+        Unstamped.outcome(breaker, Outcome.SERVER_ERROR, FAST);
 
         assertOpenFor(breaker, Duration.ofMinutes(12));
     }
@@ -130,7 +130,7 @@ class HalfOpenBreakerTest {
     void jitterKeepsTheOpenTimeWithinItsSpread() {
         CircuitBreaker breaker = breaker(CircuitBreakerConfig.builder()
                 .openBackoff(new OpenBackoff(1.0, Duration.ofHours(1), 0.1)));
-        breaker.onOutcome(Outcome.SERVER_ERROR, FAST);
+        Unstamped.outcome(breaker, Outcome.SERVER_ERROR, FAST);
 
         clock.advance(Duration.ofSeconds(270).minusMillis(1));
         assertThat(breaker.tryAcquirePermission()).as("before 90 % of 5 min").isFalse();
@@ -145,10 +145,10 @@ class HalfOpenBreakerTest {
         failProbe(breaker);
         clock.advance(RESET.multipliedBy(2));
         assertThat(breaker.tryAcquirePermission()).isTrue();
-        breaker.onSuccess(FAST);
+        Unstamped.success(breaker, FAST);
         assertThat(breaker.state()).isEqualTo(CircuitState.CLOSED);
 
-        breaker.onOutcome(Outcome.SERVER_ERROR, FAST);
+        Unstamped.outcome(breaker, Outcome.SERVER_ERROR, FAST);
 
         assertOpenFor(breaker, RESET);
     }
@@ -187,7 +187,7 @@ class HalfOpenBreakerTest {
         assertThat(breaker.tryAcquirePermission()).isTrue();
         assertThat(breaker.tryAcquirePermission()).isFalse();
 
-        breaker.releasePermission();
+        Unstamped.release(breaker);
 
         assertThat(breaker.tryAcquirePermission()).isTrue();
     }
@@ -197,7 +197,7 @@ class HalfOpenBreakerTest {
         CircuitBreaker breaker = halfOpen(CircuitBreakerConfig.builder());
         assertThat(breaker.tryAcquirePermission()).isTrue();
 
-        breaker.onOutcome(Outcome.CLIENT_ERROR, FAST);
+        Unstamped.outcome(breaker, Outcome.CLIENT_ERROR, FAST);
 
         assertThat(breaker.state()).isEqualTo(CircuitState.HALF_OPEN);
         assertThat(breaker.tryAcquirePermission()).isTrue();
@@ -218,11 +218,11 @@ class HalfOpenBreakerTest {
         // Given a call admitted while CLOSED, still running when the breaker trips and half-opens
         CircuitBreaker breaker = breaker(CircuitBreakerConfig.builder());
         assertThat(breaker.tryAcquirePermission()).isTrue();
-        breaker.onOutcome(Outcome.SERVER_ERROR, FAST);
+        Unstamped.outcome(breaker, Outcome.SERVER_ERROR, FAST);
         breaker.transitionToHalfOpen();
 
         // When that slow call finally succeeds, before any probe was let through
-        breaker.onOutcome(Outcome.SUCCESS, FAST);
+        Unstamped.outcome(breaker, Outcome.SUCCESS, FAST);
 
         // Then it proves nothing about the recovery: the breaker still waits for its probe
         assertThat(breaker.state()).isEqualTo(CircuitState.HALF_OPEN);
@@ -238,8 +238,8 @@ class HalfOpenBreakerTest {
         assertThat(breaker.tryAcquirePermission()).as("a fresh probe after expiry").isTrue();
 
         // When both the old probe and the new one give their permits back
-        breaker.releasePermission();
-        breaker.releasePermission();
+        Unstamped.release(breaker);
+        Unstamped.release(breaker);
 
         // Then only the one permit outstanding comes back: still one probe at a time
         assertThat(breaker.tryAcquirePermission()).isTrue();

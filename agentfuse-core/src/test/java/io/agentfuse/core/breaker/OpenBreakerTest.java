@@ -32,7 +32,7 @@ class OpenBreakerTest {
                 .resetTimeout(Duration.ofMinutes(5))
                 .build(), clock);
         for (int i = 0; i < 3; i++) {
-            breaker.onOutcome(Outcome.SERVER_ERROR, FAST);
+            Unstamped.outcome(breaker, Outcome.SERVER_ERROR, FAST);
         }
         assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
     }
@@ -166,7 +166,7 @@ class OpenBreakerTest {
     @Test
     void lateOutcomesOfCallsMadeBeforeTheTripDoNotCloseIt() {
         for (int i = 0; i < 10; i++) {
-            breaker.onSuccess(FAST);
+            Unstamped.success(breaker, FAST);
         }
 
         assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);

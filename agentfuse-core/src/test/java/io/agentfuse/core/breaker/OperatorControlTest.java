@@ -25,7 +25,7 @@ class OperatorControlTest {
 
     private void fail(int times) {
         for (int i = 0; i < times; i++) {
-            breaker.onOutcome(Outcome.SERVER_ERROR, FAST);
+            Unstamped.outcome(breaker, Outcome.SERVER_ERROR, FAST);
         }
     }
 
@@ -46,7 +46,7 @@ class OperatorControlTest {
         breaker.forceOpen("database migration");
 
         for (int i = 0; i < 10; i++) {
-            breaker.onSuccess(FAST);
+            Unstamped.success(breaker, FAST);
         }
         clock.advance(Duration.ofDays(1));
 

@@ -25,7 +25,7 @@ class RateTriggerTest {
 
     private static void record(CircuitBreaker breaker, Outcome outcome, int times) {
         for (int i = 0; i < times; i++) {
-            breaker.onOutcome(outcome, FAST);
+            Unstamped.outcome(breaker, outcome, FAST);
         }
     }
 
@@ -176,13 +176,13 @@ class RateTriggerTest {
         CircuitBreaker breaker = breakerWith(
                 Trigger.slowCallRate(Window.ofCalls(10), 5, 0.5, Duration.ofSeconds(2)));
 
-        breaker.onSuccess(FAST);
-        breaker.onSuccess(FAST);
-        breaker.onSuccess(SLOW);
-        breaker.onSuccess(SLOW);
+        Unstamped.success(breaker, FAST);
+        Unstamped.success(breaker, FAST);
+        Unstamped.success(breaker, SLOW);
+        Unstamped.success(breaker, SLOW);
         assertThat(breaker.state()).as("4 calls, fewer than minCalls").isEqualTo(CircuitState.CLOSED);
 
-        breaker.onSuccess(SLOW);
+        Unstamped.success(breaker, SLOW);
         assertThat(breaker.state()).as("3 of 5 calls slow").isEqualTo(CircuitState.OPEN);
         assertThat(breaker.snapshot().reason()).isEqualTo("slowCallRate: 3 of 5 calls (60.0% > 50.0%)");
     }
@@ -192,12 +192,12 @@ class RateTriggerTest {
         CircuitBreaker breaker = breakerWith(
                 Trigger.slowCallRate(Window.ofCalls(10), 4, 0.5, Duration.ofSeconds(2)));
 
-        breaker.onSuccess(FAST);
-        breaker.onOutcome(Outcome.SERVER_ERROR, SLOW);
-        breaker.onOutcome(Outcome.TIMEOUT, SLOW);
+        Unstamped.success(breaker, FAST);
+        Unstamped.outcome(breaker, Outcome.SERVER_ERROR, SLOW);
+        Unstamped.outcome(breaker, Outcome.TIMEOUT, SLOW);
         assertThat(breaker.state()).isEqualTo(CircuitState.CLOSED);
 
-        breaker.onOutcome(Outcome.SERVER_ERROR, SLOW);
+        Unstamped.outcome(breaker, Outcome.SERVER_ERROR, SLOW);
         assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
     }
 
@@ -207,7 +207,7 @@ class RateTriggerTest {
                 Trigger.slowCallRate(Window.ofCalls(10), 5, 0.5, Duration.ofSeconds(2)));
 
         for (int i = 0; i < 10; i++) {
-            breaker.onSuccess(Duration.ofSeconds(2).toNanos());
+            Unstamped.success(breaker, Duration.ofSeconds(2).toNanos());
         }
 
         assertThat(breaker.state()).isEqualTo(CircuitState.CLOSED);

@@ -23,8 +23,8 @@ class RetryAfterOpenTimeTest {
             .build(), clock);
 
     private void tripWithRetryAfter(Duration retryAfter) {
-        breaker.onOutcome(Outcome.RATE_LIMITED, FAST);
-        breaker.onOutcome(Outcome.RATE_LIMITED, FAST, retryAfter.toNanos());
+        Unstamped.outcome(breaker, Outcome.RATE_LIMITED, FAST);
+        Unstamped.outcome(breaker, Outcome.RATE_LIMITED, FAST, retryAfter.toNanos());
         assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
     }
 
@@ -67,7 +67,7 @@ class RetryAfterOpenTimeTest {
         tripWithRetryAfter(Duration.ZERO);
         clock.advance(Duration.ofMinutes(1));
 
-        breaker.onOutcome(Outcome.RATE_LIMITED, FAST, Duration.ofMinutes(10).toNanos());
+        Unstamped.outcome(breaker, Outcome.RATE_LIMITED, FAST, Duration.ofMinutes(10).toNanos());
 
         assertThat(breaker.rejection().retryAfter()).contains(Duration.ofMinutes(10));
         assertOpenUntil(Duration.ofMinutes(11));
@@ -78,7 +78,7 @@ class RetryAfterOpenTimeTest {
         tripWithRetryAfter(Duration.ZERO);
         clock.advance(Duration.ofMinutes(1));
 
-        breaker.onOutcome(Outcome.RATE_LIMITED, FAST, Duration.ofSeconds(10).toNanos());
+        Unstamped.outcome(breaker, Outcome.RATE_LIMITED, FAST, Duration.ofSeconds(10).toNanos());
 
         assertThat(breaker.rejection().retryAfter()).contains(Duration.ofMinutes(4));
         assertOpenUntil(RESET);
@@ -89,16 +89,16 @@ class RetryAfterOpenTimeTest {
         tripWithRetryAfter(Duration.ZERO);
         clock.advance(Duration.ofMinutes(4));
 
-        breaker.onError(HttpStatusException.builder(429).body("rate limited").retryAfter("120").build(), FAST);
+        Unstamped.error(breaker, HttpStatusException.builder(429).body("rate limited").retryAfter("120").build(), FAST);
 
         assertOpenUntil(Duration.ofMinutes(6));
     }
 
     @Test
     void theRetryAfterHeaderOfTheErrorThatTripsSetsTheOpenTime() {
-        breaker.onError(new HttpStatusException(429), FAST);
+        Unstamped.error(breaker, new HttpStatusException(429), FAST);
 
-        breaker.onError(HttpStatusException.builder(429).retryAfter("Thu, 01 Jan 2026 00:15:00 GMT").build(), FAST);
+        Unstamped.error(breaker, HttpStatusException.builder(429).retryAfter("Thu, 01 Jan 2026 00:15:00 GMT").build(), FAST);
 
         assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
         assertOpenUntil(Duration.ofMinutes(15));
@@ -110,7 +110,7 @@ class RetryAfterOpenTimeTest {
         clock.advance(RESET);
         assertThat(breaker.tryAcquirePermission()).isTrue();
 
-        breaker.onError(HttpStatusException.builder(529).body("overloaded").retryAfterMs("1200000").build(), FAST);
+        Unstamped.error(breaker, HttpStatusException.builder(529).body("overloaded").retryAfterMs("1200000").build(), FAST);
 
         assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
         assertThat(breaker.rejection().retryAfter()).contains(Duration.ofMinutes(20));

@@ -33,7 +33,7 @@ class StreakTriggerTest {
 
     private static void record(CircuitBreaker breaker, Outcome outcome, int times) {
         for (int i = 0; i < times; i++) {
-            breaker.onOutcome(outcome, FAST);
+            Unstamped.outcome(breaker, outcome, FAST);
         }
     }
 
@@ -52,11 +52,11 @@ class StreakTriggerTest {
     void opensAfterThreeSuccessesSlowerThanTheThreshold() {
         CircuitBreaker breaker = breakerWith(Trigger.consecutiveTimeouts(3, Duration.ofSeconds(60)));
 
-        breaker.onSuccess(SIXTY_ONE_SECONDS);
-        breaker.onSuccess(SIXTY_ONE_SECONDS);
+        Unstamped.success(breaker, SIXTY_ONE_SECONDS);
+        Unstamped.success(breaker, SIXTY_ONE_SECONDS);
         assertThat(breaker.state()).isEqualTo(CircuitState.CLOSED);
 
-        breaker.onSuccess(SIXTY_ONE_SECONDS);
+        Unstamped.success(breaker, SIXTY_ONE_SECONDS);
         assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
         assertThat(breaker.snapshot().reason()).startsWith("consecutiveTimeouts:");
     }
@@ -66,7 +66,7 @@ class StreakTriggerTest {
         CircuitBreaker breaker = breakerWith(Trigger.consecutiveTimeouts(3, Duration.ofSeconds(60)));
 
         for (int i = 0; i < 10; i++) {
-            breaker.onSuccess(Duration.ofSeconds(60).toNanos());
+            Unstamped.success(breaker, Duration.ofSeconds(60).toNanos());
         }
 
         assertThat(breaker.state()).isEqualTo(CircuitState.CLOSED);
@@ -91,13 +91,13 @@ class StreakTriggerTest {
     void opensAfterFiveConsecutiveErrorsOfAnyKind() {
         CircuitBreaker breaker = breakerWith(Trigger.consecutiveErrors(5));
 
-        breaker.onOutcome(Outcome.TIMEOUT, FAST);
-        breaker.onOutcome(Outcome.SERVER_ERROR, FAST);
-        breaker.onOutcome(Outcome.CONNECTION_ERROR, FAST);
-        breaker.onOutcome(Outcome.ERROR, FAST);
+        Unstamped.outcome(breaker, Outcome.TIMEOUT, FAST);
+        Unstamped.outcome(breaker, Outcome.SERVER_ERROR, FAST);
+        Unstamped.outcome(breaker, Outcome.CONNECTION_ERROR, FAST);
+        Unstamped.outcome(breaker, Outcome.ERROR, FAST);
         assertThat(breaker.state()).isEqualTo(CircuitState.CLOSED);
 
-        breaker.onOutcome(Outcome.RATE_LIMITED, FAST);
+        Unstamped.outcome(breaker, Outcome.RATE_LIMITED, FAST);
         assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
     }
 
@@ -151,7 +151,7 @@ class StreakTriggerTest {
     void opensAfterOneCallOverTheTokenLimit() {
         CircuitBreaker breaker = breakerWith(Trigger.tokenOveruse(50_000));
 
-        breaker.onSuccess(FAST, 50_001);
+        Unstamped.success(breaker, FAST, 50_001);
 
         assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
         assertThat(breaker.snapshot().reason()).isEqualTo("tokenOveruse: 1 in a row (threshold 1)");
@@ -162,7 +162,7 @@ class StreakTriggerTest {
         CircuitBreaker breaker = breakerWith(Trigger.tokenOveruse(50_000));
 
         for (int i = 0; i < 100; i++) {
-            breaker.onSuccess(FAST, 50_000);
+            Unstamped.success(breaker, FAST, 50_000);
         }
 
         assertThat(breaker.state()).isEqualTo(CircuitState.CLOSED);
@@ -173,7 +173,7 @@ class StreakTriggerTest {
         CircuitBreaker breaker = breakerWith(Trigger.consecutiveErrors(3));
 
         record(breaker, Outcome.SERVER_ERROR, 2);
-        breaker.onSuccess(FAST);
+        Unstamped.success(breaker, FAST);
         record(breaker, Outcome.SERVER_ERROR, 2);
         assertThat(breaker.state()).isEqualTo(CircuitState.CLOSED);
 

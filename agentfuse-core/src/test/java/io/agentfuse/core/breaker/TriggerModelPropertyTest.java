@@ -26,7 +26,7 @@ class TriggerModelPropertyTest {
     /** The index of the call after which {@code breaker} opened, or -1 if it stayed closed. */
     private static int openedAt(CircuitBreaker breaker, List<Outcome> outcomes) {
         for (int i = 0; i < outcomes.size(); i++) {
-            breaker.onOutcome(outcomes.get(i), FAST);
+            Unstamped.outcome(breaker, outcomes.get(i), FAST);
             if (breaker.state() == CircuitState.OPEN) {
                 return i;
             }

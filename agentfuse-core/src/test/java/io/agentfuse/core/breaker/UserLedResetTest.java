@@ -27,7 +27,7 @@ class UserLedResetTest {
     @BeforeEach
     void trip() {
         for (int i = 0; i < 3; i++) {
-            breaker.onOutcome(Outcome.ERROR, FAST);
+            Unstamped.outcome(breaker, Outcome.ERROR, FAST);
         }
         assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
     }
@@ -72,7 +72,7 @@ class UserLedResetTest {
         breaker.transitionToHalfOpen();
         assertThat(breaker.tryAcquirePermission()).isTrue();
 
-        breaker.onOutcome(Outcome.ERROR, FAST);
+        Unstamped.outcome(breaker, Outcome.ERROR, FAST);
         clock.advance(TEN_YEARS);
 
         assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);

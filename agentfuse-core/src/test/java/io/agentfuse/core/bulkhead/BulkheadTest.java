@@ -9,6 +9,7 @@ import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitBreakerConfig;
 import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.core.breaker.Trigger;
+import io.agentfuse.core.breaker.Unstamped;
 import io.agentfuse.core.retry.RetryPolicy;
 import io.agentfuse.core.timeout.CallTimeoutException;
 
@@ -358,7 +359,7 @@ class BulkheadTest {
                 .trigger(Trigger.consecutiveErrors(1)).resetTimeout(Duration.ofMinutes(1)).build(), clock);
         Bulkhead bulkhead = Bulkhead.of("b", 1);
         Guard guard = Guard.builder("b").circuitBreaker(breaker).bulkhead(bulkhead).manualClock(clock).build();
-        breaker.onOutcome(Outcome.SERVER_ERROR, 0);
+        Unstamped.outcome(breaker, Outcome.SERVER_ERROR, 0);
         clock.advance(Duration.ofMinutes(1));
         bulkhead.tryAcquire();
 

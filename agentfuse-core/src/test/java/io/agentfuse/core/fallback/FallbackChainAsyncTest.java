@@ -8,6 +8,7 @@ import io.agentfuse.core.Outcome;
 import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitBreakerConfig;
 import io.agentfuse.core.breaker.Trigger;
+import io.agentfuse.core.breaker.Unstamped;
 import io.agentfuse.core.retry.RetryPolicy;
 
 import org.junit.jupiter.api.Test;
@@ -47,7 +48,7 @@ class FallbackChainAsyncTest {
     @Test
     void aStepWhoseBreakerIsOpenIsSkippedWithoutACall() {
         CircuitBreaker primary = breaker("primary");
-        primary.onOutcome(Outcome.SERVER_ERROR, 0);
+        Unstamped.outcome(primary, Outcome.SERVER_ERROR, 0);
         FallbackChain<String, String> chain = FallbackChain.<String, String>builder()
                 .asyncStep("primary", guard(primary), counting(primaryCalls, CompletableFuture.completedFuture("p")))
                 .asyncStep("backup", guard(breaker("backup")), counting(backupCalls, CompletableFuture.completedFuture("b")))
@@ -115,9 +116,9 @@ class FallbackChainAsyncTest {
     void whenEveryBreakerIsOpenTheFutureFailsAtOnceWithTheSoonestReopening() {
         CircuitBreaker primary = breaker("primary");
         CircuitBreaker backup = breaker("backup");
-        primary.onOutcome(Outcome.SERVER_ERROR, 0);
+        Unstamped.outcome(primary, Outcome.SERVER_ERROR, 0);
         clock.advance(Duration.ofMinutes(1));
-        backup.onOutcome(Outcome.SERVER_ERROR, 0);
+        Unstamped.outcome(backup, Outcome.SERVER_ERROR, 0);
         FallbackChain<String, String> chain = FallbackChain.<String, String>builder()
                 .asyncStep("primary", guard(primary), counting(primaryCalls, CompletableFuture.completedFuture("p")))
                 .asyncStep("backup", guard(backup), counting(backupCalls, CompletableFuture.completedFuture("b")))

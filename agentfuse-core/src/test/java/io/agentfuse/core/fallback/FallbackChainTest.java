@@ -10,6 +10,7 @@ import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitBreakerConfig;
 import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.core.breaker.Trigger;
+import io.agentfuse.core.breaker.Unstamped;
 import io.agentfuse.core.bulkhead.Bulkhead;
 import io.agentfuse.core.retry.RetryPolicy;
 import io.agentfuse.core.timeout.CallTimeoutException;
@@ -46,7 +47,7 @@ class FallbackChainTest {
 
     private static void trip(CircuitBreaker breaker) {
         for (int i = 0; i < 3; i++) {
-            breaker.onOutcome(Outcome.SERVER_ERROR, 0);
+            Unstamped.outcome(breaker, Outcome.SERVER_ERROR, 0);
         }
         assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
     }

@@ -1,6 +1,7 @@
 package io.agentfuse.core.retry;
 
 import io.agentfuse.core.HttpStatusException;
+import io.agentfuse.core.MalformedAnswer;
 import io.agentfuse.core.ManualClock;
 import io.agentfuse.core.Outcome;
 
@@ -10,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.concurrent.CompletionException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -57,6 +59,24 @@ class RetryPolicyTest {
         assertThat(policy.isRetryable(Outcome.CLIENT_ERROR, new HttpStatusException(400))).isFalse();
         assertThat(policy.isRetryable(Outcome.TOKEN_OVERUSE, null)).isFalse();
         assertThat(policy.isRetryable(Outcome.ERROR, new IllegalStateException("bug"))).isFalse();
+    }
+
+    @Test
+    void retriesAMalformedAnswerWhereverItRetriesServerErrors() {
+        RuntimeException truncated = new TruncatedAnswer();
+
+        assertThat(RetryPolicy.defaults().isRetryable(Outcome.ERROR, truncated)).isTrue();
+        assertThat(RetryPolicy.defaults().isRetryable(Outcome.ERROR, new CompletionException(truncated))).isTrue();
+        assertThat(RetryPolicy.builder().noRetryOn(Outcome.SERVER_ERROR).build().isRetryable(Outcome.ERROR, truncated))
+                .isFalse();
+        assertThat(RetryPolicy.none().isRetryable(Outcome.ERROR, new IllegalStateException("bug"))).isFalse();
+    }
+
+    /** A 200 whose body was cut short. */
+    private static final class TruncatedAnswer extends RuntimeException implements MalformedAnswer {
+        TruncatedAnswer() {
+            super("the answer is cut short");
+        }
     }
 
     @Test

@@ -19,8 +19,8 @@ import java.util.List;
  */
 public final class UntranslatableException extends RuntimeException {
 
-    /** How the message of every such exception begins, so that a skip reason can be told apart. */
-    public static final String PREFIX = "cannot translate: ";
+    /** How the message of every such exception begins (a skip is told apart by its type, not by this text). */
+    private static final String PREFIX = "cannot translate: ";
 
     private final List<String> reasons;
 

@@ -100,7 +100,8 @@ public final class McpProxy {
             return;
         }
         CircuitBreaker serverBreaker = runtime.mcpServerBreaker(server.name());
-        if (!serverBreaker.tryAcquirePermission()) {
+        ServerPermit permit = ServerPermit.of(serverBreaker);
+        if (!permit.granted()) {
             if (request.isToolCall()) {
                 toolCalls.refusedByServerBreaker(server.name(), request.tool());
             }
@@ -112,13 +113,13 @@ public final class McpProxy {
         MultiMap headers = forwarded(ctx.request());
         if (request.isToolCall()) {
             Context context = vertx.getOrCreateContext();
-            CompletableFuture<McpReply> reply = toolCalls.run(server, serverBreaker, request, headers);
+            CompletableFuture<McpReply> reply = toolCalls.run(server, permit, request, headers);
             ctx.response().closeHandler(v -> reply.cancel(true));
             reply.thenAccept(answer -> context.runOnContext(v -> answer.send(ctx.response())));
         } else if (request.isToolList()) {
-            listTools(ctx, server, serverBreaker, request, headers);
+            listTools(ctx, server, permit, request, headers);
         } else {
-            relay(ctx, server, serverBreaker, HttpMethod.POST, headers, body, server.defaults().timeout());
+            relay(ctx, server, permit, HttpMethod.POST, headers, body, server.defaults().timeout());
         }
     }
 
@@ -145,27 +146,28 @@ public final class McpProxy {
             return;
         }
         CircuitBreaker serverBreaker = runtime.mcpServerBreaker(server.name());
-        if (!serverBreaker.tryAcquirePermission()) {
+        ServerPermit permit = ServerPermit.of(serverBreaker);
+        if (!permit.granted()) {
             long retryAfter = ProxyAnswers.retryAfterSeconds(serverBreaker);
             new McpReply.Made(503, ProxyAnswers.serverOpen(null, server.name(), retryAfter), retryAfter)
                     .send(ctx.response());
             return;
         }
         // The GET stream may stay quiet for long: no idle limit, only the client's own.
-        relay(ctx, server, serverBreaker, method, forwarded(ctx.request()), null, null);
+        relay(ctx, server, permit, method, forwarded(ctx.request()), null, null);
     }
 
-    private void listTools(RoutingContext ctx, McpServerConfig server, CircuitBreaker serverBreaker, McpRequest request,
+    private void listTools(RoutingContext ctx, McpServerConfig server, ServerPermit permit, McpRequest request,
                            MultiMap headers) {
         Context context = vertx.getOrCreateContext();
         CompletableFuture<McpAnswer> call = upstream.exchange(server.url(), headers, request.body(), server.defaults().timeout());
         ctx.response().closeHandler(v -> call.cancel(true));
         call.whenComplete((answer, error) -> context.runOnContext(v -> {
             if (error != null) {
-                failed(ctx, server, serverBreaker, error);
+                failed(ctx, server, permit, error);
                 return;
             }
-            serverBreaker.onOutcome(outcomeOf(answer.status()), -1L);
+            permit.record(outcomeOf(answer.status()));
             McpReply reply = new McpReply.Relayed(answer);
             if (answer.status() / 100 == 2) {
                 var response = answer.response(request.id());
@@ -182,31 +184,31 @@ public final class McpProxy {
         }));
     }
 
-    private void relay(RoutingContext ctx, McpServerConfig server, CircuitBreaker serverBreaker, HttpMethod method,
+    private void relay(RoutingContext ctx, McpServerConfig server, ServerPermit permit, HttpMethod method,
                        MultiMap headers, Buffer body, Duration idleTimeout) {
         Duration headTimeout = server.defaults().timeout();
         upstream.open(server.url(), method, headers, body, headTimeout).onComplete(done -> {
             if (done.failed()) {
-                failed(ctx, server, serverBreaker, done.cause());
+                failed(ctx, server, permit, done.cause());
                 return;
             }
             McpUpstream.Streamed streamed = done.result();
-            serverBreaker.onOutcome(outcomeOf(streamed.response().statusCode()), -1L);
+            permit.record(outcomeOf(streamed.response().statusCode()));
             new McpRelay(vertx, streamed, ctx.response(), options.clientWriteTimeout(), idleTimeout).start();
         });
     }
 
     /** A request that got no answer: a timeout leaves the server's breaker alone, a broken connection counts. */
-    private static void failed(RoutingContext ctx, McpServerConfig server, CircuitBreaker serverBreaker, Throwable error) {
+    private static void failed(RoutingContext ctx, McpServerConfig server, ServerPermit permit, Throwable error) {
         Throwable cause = OutcomeClassifier.unwrap(error);
         if (cause instanceof CallTimeoutException) {
-            serverBreaker.releasePermission();
+            permit.release();
             new McpReply.Made(504, ProxyAnswers.error(null, -32001, "timeout", "MCP server " + server.name()
                     + " did not answer within " + server.defaults().timeout().toSeconds() + " s"), -1).send(ctx.response());
         } else if (cause instanceof CancellationException) {
-            serverBreaker.releasePermission();
+            permit.release();
         } else {
-            serverBreaker.onOutcome(cause instanceof McpTransportException ? Outcome.CONNECTION_ERROR : Outcome.ERROR, -1L);
+            permit.record(cause instanceof McpTransportException ? Outcome.CONNECTION_ERROR : Outcome.ERROR);
             new McpReply.Made(502, ProxyAnswers.error(null, ProxyAnswers.SERVER_OPEN_CODE,
                     "upstream_unreachable", "MCP server " + server.name() + " is unreachable: " + cause.getMessage()), -1).send(ctx.response());
         }

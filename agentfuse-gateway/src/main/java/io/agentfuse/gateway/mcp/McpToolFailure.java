@@ -26,7 +26,7 @@ final class McpToolFailure extends HttpStatusException {
     private final Kind kind;
 
     McpToolFailure(McpAnswer answer, Kind kind) {
-        super(kind == Kind.HTTP_STATUS ? answer.status() : 500, null, answer.headers().get("retry-after"), null);
+        super(builder(kind == Kind.HTTP_STATUS ? answer.status() : 500).retryAfter(answer.headers().get("retry-after")));
         this.answer = answer;
         this.kind = kind;
     }

@@ -3,7 +3,6 @@ package io.agentfuse.gateway.mcp;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.McpServerConfig;
 import io.agentfuse.core.timeout.CallTimeoutException;
-import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitOpenException;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.Outcome;
@@ -30,7 +29,8 @@ import java.util.concurrent.CompletableFuture;
  *       a timeout or a call that never reached the server leaves it alone;</li>
  *   <li>an open tool breaker answers the {@code CIRCUIT_OPEN} result at once.</li>
  * </ul>
- * The server's breaker permit is taken by the caller, one per request, and settled here.
+ * The server's breaker permit is taken by the caller, one per request, and settled here against that
+ * permit, so an answer that arrives after the breaker moved on is not counted.
  */
 final class ToolCallRunner {
 
@@ -50,7 +50,7 @@ final class ToolCallRunner {
      * Calls the tool of {@code request}; the future gives the reply (it never fails, except when
      * cancelled, which aborts the call in flight).
      */
-    CompletableFuture<McpReply> run(McpServerConfig server, CircuitBreaker serverBreaker, McpRequest request,
+    CompletableFuture<McpReply> run(McpServerConfig server, ServerPermit serverPermit, McpRequest request,
                                     MultiMap headers) {
         String tool = request.tool();
         Guard guard = runtime.mcpToolGuard(server.name(), tool, catalog.isIdempotent(server.name(), tool));
@@ -67,7 +67,7 @@ final class ToolCallRunner {
             return judged;
         });
         CompletableFuture<McpReply> reply = call.handle((answer, error) ->
-                settle(server.name(), tool, id, timeout, serverBreaker, answer, error));
+                settle(server.name(), tool, id, timeout, serverPermit, answer, error));
         reply.whenComplete((value, error) -> {
             if (reply.isCancelled()) {
                 call.cancel(true);
@@ -97,28 +97,28 @@ final class ToolCallRunner {
         return answer;
     }
 
-    private McpReply settle(String server, String tool, Object id, Duration timeout, CircuitBreaker serverBreaker,
+    private McpReply settle(String server, String tool, Object id, Duration timeout, ServerPermit serverPermit,
                             McpAnswer answer, Throwable error) {
         String metricTool = catalog.metricName(server, tool);
         if (error == null) {
-            serverBreaker.onOutcome(Outcome.SUCCESS, -1L);
+            serverPermit.record(Outcome.SUCCESS);
             metrics.mcpToolCall(server, metricTool, "success");
             return new McpReply.Relayed(answer);
         }
         Throwable cause = OutcomeClassifier.unwrap(error);
         if (cause instanceof McpToolFailure failure) {
-            serverBreaker.onOutcome(failure.isTransportFailure() ? Outcome.SERVER_ERROR
-                    : failure.status() / 100 == 4 ? Outcome.CLIENT_ERROR : Outcome.SUCCESS, -1L);
+            serverPermit.record(failure.isTransportFailure() ? Outcome.SERVER_ERROR
+                    : failure.status() / 100 == 4 ? Outcome.CLIENT_ERROR : Outcome.SUCCESS);
             metrics.mcpToolCall(server, metricTool, failure.kind().tag);
             return new McpReply.Relayed(failure.answer());
         }
         if (cause instanceof McpTransportException transport) {
-            serverBreaker.onOutcome(Outcome.CONNECTION_ERROR, -1L);
+            serverPermit.record(Outcome.CONNECTION_ERROR);
             metrics.mcpToolCall(server, metricTool, "connection_error");
             return new McpReply.Made(502, ProxyAnswers.error(id, ProxyAnswers.SERVER_OPEN_CODE,
                     "upstream_unreachable", "MCP server " + server + " is unreachable: " + transport.getMessage()), -1);
         }
-        serverBreaker.releasePermission();
+        serverPermit.release();
         if (cause instanceof CircuitOpenException open) {
             metrics.mcpToolCall(server, metricTool, "circuit_open");
             return new McpReply.Made(200, ProxyAnswers.toolOpen(id, tool,

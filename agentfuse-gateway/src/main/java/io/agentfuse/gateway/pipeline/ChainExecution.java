@@ -1,10 +1,8 @@
 package io.agentfuse.gateway.pipeline;
 
-import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.fallback.FallbackChain;
 import io.agentfuse.core.fallback.FallbackExhaustedException;
 import io.agentfuse.core.fallback.FallbackResult;
-import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.core.fallback.StepFailure;
 import io.agentfuse.gateway.dialect.Dialect;
@@ -18,7 +16,6 @@ import io.agentfuse.gateway.upstream.UpstreamClient;
 import io.agentfuse.gateway.upstream.UpstreamStream;
 
 import java.util.List;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -35,7 +32,8 @@ import java.util.function.Function;
  * between later events. Cancelling the returned future (the caller went away, a deadline passed)
  * cancels the attempt in flight, which resets its upstream request.
  *
- * <p>Every attempt is counted in the {@link CallTrace} and the metrics. One instance per request.
+ * <p>Every attempt is counted in the {@link CallTrace} and, with the outcome its guard gave it, in
+ * the metrics. One instance per request.
  */
 final class ChainExecution {
 
@@ -51,7 +49,9 @@ final class ChainExecution {
 
     /** Runs {@code steps} for {@code request}; the future fails as {@link FallbackChain#executeAsync} does. */
     CompletableFuture<FallbackResult<StepAnswer>> run(ModelRequest request, List<PlannedStep> steps, boolean stream) {
-        FallbackChain.Builder<ModelRequest, StepAnswer> chain = FallbackChain.builder();
+        // Each attempt is counted as its guard classified it, once.
+        FallbackChain.Builder<ModelRequest, StepAnswer> chain = FallbackChain.<ModelRequest, StepAnswer>builder()
+                .onAttempt((name, attempt) -> metrics.upstreamAttempt(name, attempt.outcome()));
         for (PlannedStep step : steps) {
             chain.asyncStep(step.name(), step.guard(), ignored -> step.skipReason(), ignored -> attempt(step, stream));
         }
@@ -69,19 +69,11 @@ final class ChainExecution {
     private CompletableFuture<StepAnswer> attempt(PlannedStep step, boolean stream) {
         trace.attemptStarted(step.name());
         long started = System.nanoTime();
-        CompletableFuture<StepAnswer> answer = stream
+        return stream
                 ? linked(client.streamCancellable(step.upstream(), timeouts(step)),
                         opened -> new StepAnswer(step, null, checkedFirstEvent(step, opened), started), UpstreamStream::cancel)
                 : linked(client.sendCancellable(step.upstream(), step.model().timeout()),
                         complete -> new StepAnswer(step, complete, null, started), unused -> { });
-        answer.whenComplete((value, error) -> {
-            if (!(error instanceof CancellationException)) {
-                metrics.upstreamAttempt(step.name(), error == null ? Outcome.SUCCESS : classifier(step).classify(error));
-            } else if (!trace.abandoned()) {
-                metrics.upstreamAttempt(step.name(), Outcome.TIMEOUT); // the guard's timeout cancelled it
-            }
-        });
-        return answer;
     }
 
     /**
@@ -107,15 +99,10 @@ final class ChainExecution {
                     case RATE_LIMITED -> 429;
                     default -> 500;
                 };
-                throw new UpstreamStatusException(status, first.data(), null, null, "application/json");
+                throw UpstreamStatusException.builder(status).body(first.data()).contentType("application/json").build();
             }
         }
         return stream;
-    }
-
-    private static OutcomeClassifier classifier(PlannedStep step) {
-        CircuitBreaker breaker = step.guard().circuitBreaker();
-        return breaker == null ? OutcomeClassifier.defaults() : breaker.config().classifier();
     }
 
     private static StreamTimeouts timeouts(PlannedStep step) {

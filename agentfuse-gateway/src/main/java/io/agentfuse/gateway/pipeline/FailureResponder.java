@@ -1,6 +1,5 @@
 package io.agentfuse.gateway.pipeline;
 
-import io.agentfuse.core.bulkhead.BulkheadFullException;
 import io.agentfuse.core.fallback.FallbackExhaustedException;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.Outcome;
@@ -10,7 +9,6 @@ import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
-import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.agentfuse.gateway.upstream.UpstreamAuthException;
 import io.agentfuse.gateway.upstream.UpstreamStatusException;
 import io.vertx.core.http.HttpServerResponse;
@@ -81,7 +79,7 @@ final class FailureResponder {
                     + steps(exhausted));
         }
         boolean noneCalled = steps.stream().allMatch(StepFailure::skipped);
-        if (noneCalled && steps.stream().anyMatch(step -> step.cause() instanceof BulkheadFullException)) {
+        if (noneCalled && steps.stream().anyMatch(step -> step.kind() == StepFailure.Kind.BULKHEAD_FULL)) {
             return new GatewayException(GatewayError.OVERLOADED, "every model of the chain is busy: "
                     + steps(exhausted), BUSY_RETRY_AFTER);
         }
@@ -104,8 +102,7 @@ final class FailureResponder {
 
     /** Whether {@code step} was skipped because the request cannot be written in its provider's dialect. */
     private static boolean untranslatable(StepFailure step) {
-        return step.skipped() && step.cause() == null && step.reason() != null
-                && step.reason().startsWith(UntranslatableException.PREFIX);
+        return step.kind() == StepFailure.Kind.UNSERVABLE; // the gateway skips a step only when it cannot translate
     }
 
     /** What went wrong, in words: the message, or for a bare exception its kind without a Java name. */

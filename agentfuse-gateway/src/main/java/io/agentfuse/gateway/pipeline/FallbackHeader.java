@@ -1,6 +1,5 @@
 package io.agentfuse.gateway.pipeline;
 
-import io.agentfuse.core.bulkhead.BulkheadFullException;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.fallback.StepFailure;
 
@@ -52,16 +51,12 @@ final class FallbackHeader {
 
     /** The short reason of one step, also the {@code reason} tag of the fallback metric. */
     static String reasonOf(StepFailure failure) {
-        if (failure.skippedByOpenCircuit()) {
-            return "circuit_open";
-        }
-        if (failure.cause() instanceof BulkheadFullException) {
-            return "bulkhead_full";
-        }
-        if (failure.skipped()) {
-            return "untranslatable";
-        }
-        return failure.outcome().name();
+        return switch (failure.kind()) {
+            case CIRCUIT_OPEN -> "circuit_open";
+            case BULKHEAD_FULL -> "bulkhead_full";
+            case UNSERVABLE -> "untranslatable";
+            case FAILED -> failure.outcome().name();
+        };
     }
 
     private static String statusOf(StepFailure failure) {

@@ -27,8 +27,9 @@ final class UpstreamFailures {
         if (response.statusCode() == 401 || response.statusCode() == 403) {
             return new UpstreamAuthException(provider.name(), response.statusCode());
         }
-        return new UpstreamStatusException(response.statusCode(), body, response.getHeader("retry-after"),
-                response.getHeader("retry-after-ms"), response.getHeader("content-type"));
+        return UpstreamStatusException.builder(response.statusCode()).body(body)
+                .retryAfter(response.getHeader("retry-after")).retryAfterMs(response.getHeader("retry-after-ms"))
+                .contentType(response.getHeader("content-type")).build();
     }
 
     /** The exception a failed call of {@code provider} ends with. */

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class FailureResponderTest {
 
     private static StepFailure untranslatable(String step, String field) {
-        return StepFailure.skipped(step, "cannot translate: " + field, null);
+        return StepFailure.unservable(step, "cannot translate: " + field);
     }
 
     private static GatewayException answerTo(StepFailure... steps) {
@@ -42,7 +42,7 @@ class FailureResponderTest {
 
     @Test
     void aFullBulkheadWithNothingCalledIs429OverloadedAfterOneSecond() {
-        StepFailure busy = StepFailure.skipped("gpt-4o-mini", "full", Bulkhead.of("gpt-4o-mini", 1).rejection());
+        StepFailure busy = StepFailure.bulkheadFull("gpt-4o-mini", Bulkhead.of("gpt-4o-mini", 1).rejection());
 
         GatewayException error = answerTo(busy, untranslatable("claude-haiku-4", "n=2"));
 
@@ -53,7 +53,7 @@ class FailureResponderTest {
     @Test
     void aChainEndingWithARefusedKeyIsUpstreamAuthFailedNamingTheProvider() {
         GatewayException error = answerTo(
-                StepFailure.failed("claude-sonnet-4", Outcome.SERVER_ERROR, new UpstreamStatusException(500, "", null, null, null)),
+                StepFailure.failed("claude-sonnet-4", Outcome.SERVER_ERROR, UpstreamStatusException.builder(500).body("").build()),
                 StepFailure.failed("gpt-4o-mini", Outcome.ERROR, new UpstreamAuthException("openai", 401)));
 
         assertThat(error.error()).isEqualTo(GatewayError.UPSTREAM_AUTH_FAILED);
@@ -92,8 +92,8 @@ class FailureResponderTest {
         try (PipelineFixture fixture = new PipelineFixture()) {
             CallTrace trace = new CallTrace();
             trace.attemptStarted("claude-haiku-4");
-            UpstreamStatusException upstream = new UpstreamStatusException(422, "{\"why\":\"bad\"}", null, null,
-                    "application/problem+json");
+            UpstreamStatusException upstream = UpstreamStatusException.builder(422).body("{\"why\":\"bad\"}")
+                    .contentType("application/problem+json").build();
             GatewayClient http = fixture.serve(ctx -> FailureResponder.respond(ctx.response(), Dialects.ANTHROPIC,
                     upstream, null, trace));
 

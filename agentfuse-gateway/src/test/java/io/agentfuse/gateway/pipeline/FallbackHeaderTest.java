@@ -25,7 +25,7 @@ class FallbackHeaderTest {
         String header = FallbackHeader.format(List.of(
                 StepFailure.failed("claude-sonnet-4", Outcome.SERVER_ERROR, new HttpStatusException(503)),
                 StepFailure.failed("claude-haiku-4", Outcome.TIMEOUT, new CallTimeoutException(Duration.ofSeconds(1))),
-                StepFailure.skipped("gpt-4o-mini", "cannot translate: logprobs", null)));
+                StepFailure.unservable("gpt-4o-mini", "cannot translate: logprobs")));
 
         assertThat(header).isEqualTo("claude-sonnet-4=SERVER_ERROR(HTTP 503); claude-haiku-4=TIMEOUT; gpt-4o-mini=untranslatable");
     }
@@ -34,7 +34,7 @@ class FallbackHeaderTest {
     void aFullBulkheadIsNamedAsSuch() {
         BulkheadFullException full = Bulkhead.of("claude", 1).rejection();
 
-        assertThat(FallbackHeader.format(List.of(StepFailure.skipped("claude-haiku-4", full.getMessage(), full))))
+        assertThat(FallbackHeader.format(List.of(StepFailure.bulkheadFull("claude-haiku-4", full))))
                 .isEqualTo("claude-haiku-4=bulkhead_full");
     }
 

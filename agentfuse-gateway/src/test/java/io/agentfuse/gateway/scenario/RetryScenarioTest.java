@@ -59,6 +59,22 @@ class RetryScenarioTest {
     }
 
     @Test
+    void aTruncatedAnswerIsRetriedAndTheGoodAnswerReachesTheClient() {
+        harness = GatewayHarness.start(SEED_RETRY);
+        harness.mock.script(MockStep.builder().body("{\"id\":\"m1\",\"type\":\"mess").build(),
+                MockStep.builder().text("whole this time").build());
+
+        Reply reply = harness.client.post("/v1/messages", anthropicRequest("claude-haiku-4", false));
+
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(reply.body()).contains("whole this time");
+        assertThat(reply.header("x-agentfuse-model")).isEqualTo("claude-haiku-4");
+        assertThat(reply.header("x-agentfuse-attempts")).isEqualTo("2");
+        assertThat(reply.header("x-agentfuse-fallbacks")).isNull();
+        assertThat(harness.mock.requests()).hasSize(2);
+    }
+
+    @Test
     void aClientErrorIsNeverRetried() {
         harness = GatewayHarness.start(SEED_RETRY);
         harness.mock.defaultStep(MockStep.builder().status(422).build());

@@ -1,5 +1,6 @@
 package io.agentfuse.mock.mcp;
 
+import io.agentfuse.mock.RequestJournal;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -38,10 +39,10 @@ final class McpPostHandler {
     private final Vertx vertx;
     private final McpToolScript script;
     private final McpSessions sessions;
-    private final McpJournal journal;
+    private final RequestJournal journal;
     private final BooleanSupplier sseAnswers;
 
-    McpPostHandler(Vertx vertx, McpToolScript script, McpSessions sessions, McpJournal journal, BooleanSupplier sseAnswers) {
+    McpPostHandler(Vertx vertx, McpToolScript script, McpSessions sessions, RequestJournal journal, BooleanSupplier sseAnswers) {
         this.vertx = vertx;
         this.script = script;
         this.sessions = sessions;
@@ -52,7 +53,7 @@ final class McpPostHandler {
     void handle(RoutingContext ctx) {
         HttpServerRequest request = ctx.request();
         String text = ctx.body().asString();
-        McpJournal.Entry entry = journal.record(request, text == null ? "" : text);
+        RequestJournal.Entry entry = journal.record(request, text == null ? "" : text);
         ctx.response().closeHandler(v -> entry.markDisconnected());
         JsonObject message;
         try {

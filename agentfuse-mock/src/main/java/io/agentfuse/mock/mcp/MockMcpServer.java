@@ -1,6 +1,7 @@
 package io.agentfuse.mock.mcp;
 
 import io.agentfuse.mock.RecordedRequest;
+import io.agentfuse.mock.RequestJournal;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -58,7 +59,7 @@ public final class MockMcpServer {
     private final Vertx vertx;
     private final McpToolScript script = new McpToolScript();
     private final McpSessions sessions = new McpSessions();
-    private final McpJournal journal = new McpJournal();
+    private final RequestJournal journal = new RequestJournal();
     private volatile boolean sseAnswers;
     private HttpServer server;
 

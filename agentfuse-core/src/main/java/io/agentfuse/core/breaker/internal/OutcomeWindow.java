@@ -1,7 +1,8 @@
 package io.agentfuse.core.breaker.internal;
 
+import io.agentfuse.core.breaker.BreakerCounts;
+
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * The share of "hits" (failures, or slow calls) among recent calls, for the rate triggers.
@@ -58,8 +59,7 @@ public abstract class OutcomeWindow {
     }
 
     /** Adds the window's calls and hits to {@code counts}. */
-    public void addCounts(Map<String, Long> counts, long nowNanos) {
-        counts.put(triggerName + ".calls", calls(nowNanos));
-        counts.put(triggerName + ".hits", hits(nowNanos));
+    public void addCounts(BreakerCounts.Builder counts, long nowNanos) {
+        counts.window(triggerName, calls(nowNanos), hits(nowNanos));
     }
 }

@@ -1,10 +1,10 @@
 package io.agentfuse.core.breaker.internal;
 
 import io.agentfuse.core.Outcome;
+import io.agentfuse.core.breaker.BreakerCounts;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.Map;
 
 /**
  * Counts calls "in a row" that match one kind of failure; any other recorded outcome breaks the
@@ -86,7 +86,7 @@ public final class StreakCounter {
     }
 
     /** Adds this streak's current length to {@code counts}. */
-    public void addCounts(Map<String, Long> counts) {
-        counts.put(triggerName, (long) streak);
+    public void addCounts(BreakerCounts.Builder counts) {
+        counts.streak(triggerName, streak);
     }
 }

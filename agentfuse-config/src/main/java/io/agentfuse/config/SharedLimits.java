@@ -1,0 +1,60 @@
+package io.agentfuse.config;
+
+import io.agentfuse.core.Clock;
+import io.agentfuse.core.bulkhead.Bulkhead;
+import io.agentfuse.core.retry.RetryBudget;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The limits an {@link AgentfuseRuntime} shares between guards and keeps across reloads: one
+ * bulkhead per model (and one for subagents), and one retry budget per upstream (a provider, an MCP
+ * server, the tools outside MCP servers) and budget setting, as a budget must be shared to stop a
+ * retry storm. A reload keeps the counts of what it still uses and drops the rest. Thread-safe.
+ */
+final class SharedLimits {
+
+    static final String SUBAGENTS = "subagents";
+    static final String LOCAL_TOOLS = "tools";
+
+    private final Clock clock;
+    private final Map<String, Bulkhead> bulkheads = new ConcurrentHashMap<>();
+    private final Map<BudgetKey, RetryBudget> budgets = new ConcurrentHashMap<>();
+
+    /** Budgets are shared per upstream, and only between guards that agree on the budget's settings. */
+    private record BudgetKey(String upstream, RetryConfig.Budget settings) {
+    }
+
+    SharedLimits(Clock clock) {
+        this.clock = clock;
+    }
+
+    /** The bulkhead {@code name}, made anew only when its {@code maxConcurrent} changed. */
+    Bulkhead bulkhead(String name, int maxConcurrent) {
+        return bulkheads.compute(name, (key, existing) ->
+                existing != null && existing.maxConcurrent() == maxConcurrent ? existing : Bulkhead.of(key, maxConcurrent));
+    }
+
+    /** The retry budget of {@code upstream} with {@code settings}. */
+    RetryBudget budget(String upstream, RetryConfig.Budget settings) {
+        return budgets.computeIfAbsent(new BudgetKey(upstream, settings), key -> settings.toRetryBudget(clock));
+    }
+
+    /** Drops the bulkheads and budgets that {@code config} no longer uses; the others keep their counts. */
+    void retain(AgentfuseConfig config) {
+        Set<String> bulkheadNames = new HashSet<>(List.of(SUBAGENTS));
+        Set<BudgetKey> budgetKeys = new HashSet<>(List.of(new BudgetKey(LOCAL_TOOLS, config.retry().budget())));
+        config.models().values().forEach(model -> {
+            bulkheadNames.add(model.breakerId());
+            budgetKeys.add(new BudgetKey("provider:" + model.provider(), model.retry().budget()));
+        });
+        config.mcpServers().keySet().forEach(server -> budgetKeys.add(new BudgetKey("mcp:" + server,
+                config.retry().budget())));
+        bulkheads.keySet().retainAll(bulkheadNames);
+        budgets.keySet().retainAll(budgetKeys);
+    }
+}
