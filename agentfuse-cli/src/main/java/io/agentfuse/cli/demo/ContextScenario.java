@@ -46,7 +46,8 @@ final class ContextScenario implements Scenario {
         Reply compacted = send(stage, timeline, 0.86);
         timeline.good("context ladder", "x-agentfuse-context: " + compacted.header("x-agentfuse-context"));
         expect.expect(compacted.status() == 200 && compacted.header("x-agentfuse-context").contains("action=SUMMARY"),
-                "86 % is compacted with a summary");
+                "86 % is compacted with a summary (HTTP " + compacted.status() + " " + compacted.errorType() + "; "
+                        + compacted.header("x-agentfuse-fallbacks") + "; " + compacted.text() + ")");
 
         stage.mock().scriptForModel(COMPACT_UPSTREAM, MockStep.builder().status(500).times(10).build());
         timeline.note("the compact model now fails with HTTP 500");
@@ -54,7 +55,8 @@ final class ContextScenario implements Scenario {
         timeline.good("context ladder", "x-agentfuse-context: " + snipped.header("x-agentfuse-context"));
         expect.expect(snipped.status() == 200 && snipped.header("x-agentfuse-context").contains("action=SNIP")
                 && snipped.header("x-agentfuse-context").contains("summary=FAILED"),
-                "a failed summary is rolled back and the request snipped");
+                "a failed summary is rolled back and the request snipped (HTTP " + snipped.status() + "; "
+                        + snipped.header("x-agentfuse-context") + "; " + snipped.text() + ")");
 
         JsonArray huge = new JsonArray().add(message("user", words(DemoConfig.NOTES_WINDOW + 500)));
         timeline.agent("pastes one message larger than the whole window");

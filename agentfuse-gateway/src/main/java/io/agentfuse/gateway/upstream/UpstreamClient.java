@@ -8,6 +8,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientOptions;
@@ -63,6 +64,8 @@ public final class UpstreamClient {
     private final Vertx vertx;
     private final HttpClientAgent http;
     private final UpstreamClientOptions options;
+    /** Where calls made off our event loops run (from a worker thread, say, during compaction). */
+    private final Context offLoopCalls;
     private final Map<ProviderEndpoint, Target> targets = new ConcurrentHashMap<>();
 
     public UpstreamClient(Vertx vertx, UpstreamClientOptions options) {
@@ -72,6 +75,8 @@ public final class UpstreamClient {
                 .setKeepAlive(true)
                 .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
         this.http = vertx.createHttpClient(clientOptions, new PoolOptions().setHttp1MaxSize(options.maxConnectionsPerHost()));
+        Context created = vertx.getOrCreateContext();
+        this.offLoopCalls = created.isEventLoopContext() ? created : ((VertxInternal) vertx).createEventLoopContext();
     }
 
     /**
@@ -214,15 +219,16 @@ public final class UpstreamClient {
     }
 
     /**
-     * The context a call runs on: the caller's when it is one of ours, else a fresh one. The HTTP
-     * request, its callbacks and the timers then share that context: the whole future chain is
-     * wired before any response event can be handled (wired from a foreign thread, a response
-     * could end before {@code body()} is asked for, and its body would never arrive), and call
-     * state needs no locks.
+     * The context a call runs on: the caller's when it is one of our event loops, else an event
+     * loop of ours. The HTTP request, its callbacks and the timers then share that context: the
+     * whole future chain is wired before any response event can be handled, and call state needs
+     * no locks. Never a worker context: its callbacks queue behind other work, so a response
+     * could end before its body handler is set, and the body would never arrive (compaction's
+     * summary call is made from the context worker pool).
      */
     private Context callContext() {
         Context current = Vertx.currentContext();
-        return current != null && current.owner() == vertx ? current : vertx.getOrCreateContext();
+        return current != null && current.owner() == vertx && current.isEventLoopContext() ? current : offLoopCalls;
     }
 
     private static UpstreamResponse answer(UpstreamRequest request, HttpClientResponse response, Buffer body) {
