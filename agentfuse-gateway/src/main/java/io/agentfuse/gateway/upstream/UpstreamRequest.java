@@ -10,7 +10,8 @@ import java.util.Objects;
  * headers to pass on (for example {@code anthropic-beta}). Authentication and content headers
  * are added by {@link UpstreamClient}; extra headers cannot replace them.
  *
- * <p>Immutable: the body is copied in and out.
+ * <p>Immutable by contract: the body is taken over as given and shared, never copied (it may be
+ * a 150 KB conversation); neither the caller nor a reader may change it.
  *
  * <pre>{@code
  * UpstreamRequest request = UpstreamRequest.of(provider, body);
@@ -24,17 +25,12 @@ public record UpstreamRequest(ProviderEndpoint provider, JsonObject body, Map<St
 
     public UpstreamRequest {
         Objects.requireNonNull(provider, "provider");
-        body = Objects.requireNonNull(body, "body").copy();
+        Objects.requireNonNull(body, "body");
         headers = Map.copyOf(headers);
     }
 
     /** A request without extra headers. */
     public static UpstreamRequest of(ProviderEndpoint provider, JsonObject body) {
         return new UpstreamRequest(provider, body, Map.of());
-    }
-
-    @Override
-    public JsonObject body() {
-        return body.copy();
     }
 }
