@@ -7,11 +7,13 @@ import io.agentfuse.config.ProviderConfig;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.DialectTranslator;
+import io.agentfuse.gateway.dialect.ForwardedBody;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.upstream.ProviderEndpoint;
 import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -62,7 +64,10 @@ final class ModelRouter {
                 ChatRequest chat = model.name().equals(request.model().name()) ? request.chat()
                         : context.fitForFallback(request.chat(), request.model(), model);
                 var body = DialectTranslator.upstreamRequest(chat, provider.dialect(), model.upstreamModel());
-                steps.add(PlannedStep.runnable(model, provider, guard, body,
+                // The caller's bytes with the replaced fields patched in, when the body is the caller's own.
+                Buffer bytes = chat == request.chat() && chat.dialect() == provider.dialect()
+                        ? ForwardedBody.write(request.body(), chat.received(), body) : null;
+                steps.add(PlannedStep.runnable(model, provider, guard, body, bytes,
                         provider.dialect().forwardedHeaders(clientHeaders)));
             } catch (UntranslatableException | GatewayException unfit) {
                 steps.add(PlannedStep.skipped(model, provider, guard, unfit.getMessage()));

@@ -52,7 +52,7 @@ public final class RequestParser {
                 GatewayError.MODEL_NOT_FOUND, "model '" + chat.model() + "' is not configured; configured models: "
                 + String.join(", ", config.models().keySet())));
         String id = subagent == null || subagent.isBlank() ? null : subagent.trim();
-        return new ModelRequest(chat, model, id, null);
+        return new ModelRequest(chat, model, id, null, body);
     }
 
     private static JsonObject json(Buffer body) {

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.upstream;
 
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
 import java.util.Map;
@@ -20,13 +21,25 @@ import java.util.Objects;
  * @param provider the provider to call
  * @param body     the request body
  * @param headers  extra request headers
+ * @param encoded  {@code body} as bytes, when known (the caller's own bytes, patched); {@code null}
+ *                 to encode the body for each attempt
  */
-public record UpstreamRequest(ProviderEndpoint provider, JsonObject body, Map<String, String> headers) {
+public record UpstreamRequest(ProviderEndpoint provider, JsonObject body, Map<String, String> headers, Buffer encoded) {
 
     public UpstreamRequest {
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(body, "body");
         headers = Map.copyOf(headers);
+    }
+
+    /** A request whose body is encoded when it is sent. */
+    public UpstreamRequest(ProviderEndpoint provider, JsonObject body, Map<String, String> headers) {
+        this(provider, body, headers, null);
+    }
+
+    /** The bytes to send: {@link #encoded()} if known, else the body encoded now. */
+    public Buffer bytes() {
+        return encoded != null ? encoded : body.toBuffer();
     }
 
     /** A request without extra headers. */
