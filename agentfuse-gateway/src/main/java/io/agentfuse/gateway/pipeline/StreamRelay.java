@@ -52,6 +52,9 @@ import java.util.List;
  */
 final class StreamRelay {
 
+    /** The most bytes of events kept for one write. */
+    private static final int MAX_UNWRITTEN_BYTES = 32 * 1024;
+
     private final HttpServerResponse response;
     private final HttpConnection connection;
     private final Context context;
@@ -163,10 +166,15 @@ final class StreamRelay {
             return;
         }
         if (unwritten == null) {
-            unwritten = Buffer.buffer(256 * events.size());
+            unwritten = Buffer.buffer(1024);
             context.runOnContext(v -> onContext(this::flush));
         }
         events.forEach(event -> event.appendTo(unwritten));
+        if (unwritten.length() >= MAX_UNWRITTEN_BYTES) {
+            // A fast provider's batch can be large: written in pieces, so that backpressure
+            // (pausing the provider) works as promptly as for single events.
+            flush();
+        }
     }
 
     private void flush() {
