@@ -1,14 +1,10 @@
 package io.agentfuse.gateway.dialect;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
+import io.agentfuse.gateway.http.StrictJson;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
-import io.vertx.core.json.jackson.JacksonCodec;
 
-import java.io.IOException;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -18,35 +14,52 @@ import java.util.Objects;
  * Re-encoding a 150 KB conversation costs more than the rest of the gateway's work on it; copying
  * its bytes costs a scan.
  *
- * <p>The bytes are used only when they are sure to say what the parsed body says: one UTF-8 JSON
- * object without a duplicate key at any depth (a provider might read a duplicate otherwise than
- * the gateway did). Otherwise {@link #write} answers {@code null} and the caller encodes the body.
+ * <p>Where each field lies is noted while the body is decoded ({@link StrictJson#decode(Buffer,
+ * StrictJson.FieldSpans)}), so the bytes are not scanned again. They are used only when they are
+ * sure to say what the parsed body says: one UTF-8 JSON object without a repeated key at any depth
+ * (a provider might read a repeated key otherwise than the gateway did); otherwise there is no
+ * {@code ForwardedBody} and the body is encoded from its parsed form.
  *
- * <p>Stateless and thread-safe.
+ * <p>Immutable and thread-safe.
  *
  * <pre>{@code
+ * StrictJson.FieldSpans spans = new StrictJson.FieldSpans();
+ * JsonObject received = (JsonObject) StrictJson.decode(raw, spans);
  * JsonObject patched = dialect.sameDialectRequest(ChatRequest.shallowCopy(received), "gpt-4o-mini-2024", false);
- * Buffer body = ForwardedBody.write(rawBody, received, patched);   // null: encode patched instead
+ * Buffer body = ForwardedBody.of(raw, spans).write(received, patched);
  * }</pre>
  */
 public final class ForwardedBody {
 
-    private ForwardedBody() {
+    private final Buffer raw;
+    private final StrictJson.FieldSpans spans;
+
+    private ForwardedBody(Buffer raw, StrictJson.FieldSpans spans) {
+        this.raw = raw;
+        this.spans = spans;
     }
 
     /**
-     * {@code patched} written with the bytes of {@code raw} for every top-level field whose value
-     * is still the very value of {@code received} (the body parsed from {@code raw}; {@code patched}
-     * a {@linkplain ChatRequest#shallowCopy shallow copy} of it with some fields replaced), or
-     * {@code null} when the bytes cannot be used.
+     * The caller's bytes {@code raw}, as {@link StrictJson#decode(Buffer, StrictJson.FieldSpans)}
+     * decoded them into {@code spans}; {@code null} when they cannot be forwarded (not UTF-8, a key
+     * repeated, not an object).
      */
-    public static Buffer write(Buffer raw, JsonObject received, JsonObject patched) {
-        Objects.requireNonNull(patched, "patched");
-        if (raw == null || received == null || !looksLikeUtf8Object(raw)) {
+    public static ForwardedBody of(Buffer raw, StrictJson.FieldSpans spans) {
+        if (raw == null || spans == null || spans.repeatedKey() || spans.size() == 0 || !looksLikeUtf8(raw)) {
             return null;
         }
-        Map<String, long[]> spans = spans(raw);
-        if (spans == null || spans.size() != received.size()) {
+        return new ForwardedBody(raw, spans);
+    }
+
+    /**
+     * {@code patched} written with the caller's bytes for every top-level field whose value is
+     * still the very value of {@code received} (the body decoded from them; {@code patched} a
+     * {@linkplain ChatRequest#shallowCopy shallow copy} of it with some fields replaced), or
+     * {@code null} when {@code received} is not the body these bytes were decoded into.
+     */
+    public Buffer write(JsonObject received, JsonObject patched) {
+        Objects.requireNonNull(patched, "patched");
+        if (received == null || received.size() != spans.size()) {
             return null;
         }
         Buffer out = Buffer.buffer(raw.length() + 128).appendByte((byte) '{');
@@ -58,9 +71,10 @@ public final class ForwardedBody {
                 out.appendByte((byte) ',');
             }
             first = false;
-            long[] span = spans.get(field.getKey());
+            long[] span = spans.of(field.getKey());
             if (span != null && receivedFields.get(field.getKey()) == field.getValue()) {
-                out.appendBuffer(raw, (int) span[0], (int) (span[1] - span[0]));
+                int end = valueEnd(span[0], span[1]);
+                out.appendBuffer(raw, (int) span[0], end - (int) span[0]);
             } else {
                 out.appendString(Json.encode(field.getKey())).appendByte((byte) ':')
                         .appendString(Json.encode(field.getValue()));
@@ -70,7 +84,7 @@ public final class ForwardedBody {
     }
 
     // RFC 8259: JSON between systems is UTF-8; a UTF-16 or UTF-32 body has a zero among its first bytes.
-    private static boolean looksLikeUtf8Object(Buffer raw) {
+    private static boolean looksLikeUtf8(Buffer raw) {
         int length = Math.min(raw.length(), 4);
         for (int i = 0; i < length; i++) {
             if (raw.getByte(i) == 0) {
@@ -80,41 +94,11 @@ public final class ForwardedBody {
         return true;
     }
 
-    /** Each top-level field's bytes, from its name to the end of its value; {@code null} if unsure. */
-    private static Map<String, long[]> spans(Buffer raw) {
-        try (JsonParser parser = JacksonCodec.createParser(raw)) {
-            parser.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-            if (parser.nextToken() != JsonToken.START_OBJECT) {
-                return null;
-            }
-            Map<String, long[]> spans = new HashMap<>();
-            String name = null;
-            long start = -1;
-            JsonToken token;
-            while ((token = parser.nextToken()) == JsonToken.FIELD_NAME || token == JsonToken.END_OBJECT) {
-                long at = parser.currentTokenLocation().getByteOffset();
-                if (name != null) {
-                    spans.put(name, new long[] {start, valueEnd(raw, start, at)});
-                }
-                if (token == JsonToken.END_OBJECT) {
-                    return parser.nextToken() == null ? spans : null;
-                }
-                name = parser.currentName();
-                start = at;
-                parser.nextToken();
-                parser.skipChildren();
-            }
-            return null;
-        } catch (IOException | RuntimeException unsure) {
-            return null;
-        }
-    }
-
-    // The value ends before the comma and white space that precede the next token.
-    private static long valueEnd(Buffer raw, long start, long next) {
-        long end = next;
+    // A field's value ends before the comma and white space that precede the next token.
+    private int valueEnd(long start, long next) {
+        int end = (int) next;
         while (end > start) {
-            byte b = raw.getByte((int) end - 1);
+            byte b = raw.getByte(end - 1);
             if (b == ',' || b == ' ' || b == '\n' || b == '\r' || b == '\t') {
                 end--;
             } else {

@@ -3,7 +3,7 @@ package io.agentfuse.gateway.pipeline;
 import io.agentfuse.config.ModelConfig;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.Dialect;
-import io.vertx.core.buffer.Buffer;
+import io.agentfuse.gateway.dialect.ForwardedBody;
 
 import java.util.Objects;
 
@@ -22,11 +22,12 @@ import java.util.Objects;
  * @param model        the configured model named by {@code chat.model()}
  * @param subagent     the {@code x-agentfuse-subagent} header, or {@code null} for a main-agent request
  * @param contextLevel the context-budget level for the {@code x-agentfuse-context} header, or {@code null}
- * @param body         the bytes {@code chat} was parsed from, so that a same-dialect step can forward
- *                     them instead of encoding the body again; {@code null} when unknown, and dropped
- *                     when {@code chat} is replaced (e.g. compacted)
+ * @param forwarded    the caller's bytes that {@code chat} was parsed from, so that a same-dialect step
+ *                     sends them instead of encoding the body again; {@code null} when unknown or not
+ *                     usable, and dropped when {@code chat} is replaced (e.g. compacted)
  */
-public record ModelRequest(ChatRequest chat, ModelConfig model, String subagent, String contextLevel, Buffer body) {
+public record ModelRequest(ChatRequest chat, ModelConfig model, String subagent, String contextLevel,
+                           ForwardedBody forwarded) {
 
     public ModelRequest {
         Objects.requireNonNull(chat, "chat");
@@ -50,11 +51,11 @@ public record ModelRequest(ChatRequest chat, ModelConfig model, String subagent,
 
     /** This request with {@code chat} instead (e.g. compacted); the model stays the same. */
     public ModelRequest withChat(ChatRequest chat) {
-        return new ModelRequest(chat, model, subagent, contextLevel, chat == this.chat ? body : null);
+        return new ModelRequest(chat, model, subagent, contextLevel, chat == this.chat ? forwarded : null);
     }
 
     /** This request reporting {@code contextLevel} in {@code x-agentfuse-context}. */
     public ModelRequest withContextLevel(String contextLevel) {
-        return new ModelRequest(chat, model, subagent, contextLevel, body);
+        return new ModelRequest(chat, model, subagent, contextLevel, forwarded);
     }
 }

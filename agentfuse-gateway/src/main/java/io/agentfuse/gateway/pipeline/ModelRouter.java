@@ -7,7 +7,6 @@ import io.agentfuse.config.ProviderConfig;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.DialectTranslator;
-import io.agentfuse.gateway.dialect.ForwardedBody;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.agentfuse.gateway.provider.Dialects;
@@ -66,7 +65,7 @@ final class ModelRouter {
                 var body = DialectTranslator.upstreamRequest(chat, provider.dialect(), model.upstreamModel());
                 // The caller's bytes with the replaced fields patched in, when the body is the caller's own.
                 Buffer bytes = chat == request.chat() && chat.dialect() == provider.dialect()
-                        ? ForwardedBody.write(request.body(), chat.received(), body) : null;
+                        && request.forwarded() != null ? request.forwarded().write(chat.received(), body) : null;
                 steps.add(PlannedStep.runnable(model, provider, guard, body, bytes,
                         provider.dialect().forwardedHeaders(clientHeaders)));
             } catch (UntranslatableException | GatewayException unfit) {

@@ -20,11 +20,12 @@ class ForwardedBodyTest {
     void forwardsTheCallersBytesWithOnlyTheReplacedFieldsEncodedAgain() {
         // Given the caller's body and the same-dialect body the gateway makes of it
         Buffer raw = Buffer.buffer(RAW);
-        JsonObject received = (JsonObject) StrictJson.decode(raw);
+        StrictJson.FieldSpans spans = new StrictJson.FieldSpans();
+        JsonObject received = (JsonObject) StrictJson.decode(raw, spans);
         JsonObject patched = Dialects.OPENAI.sameDialectRequest(ChatRequest.shallowCopy(received), "gpt-4o-2024", true);
 
         // When it is written from the caller's bytes
-        Buffer written = ForwardedBody.write(raw, received, patched);
+        Buffer written = ForwardedBody.of(raw, spans).write(received, patched);
 
         // Then it says what the patched body says, with the untouched fields byte for byte as sent
         assertThat(new JsonObject(written)).isEqualTo(patched);
@@ -37,11 +38,12 @@ class ForwardedBodyTest {
     @Test
     void leavesOutAFieldTheGatewayRemoved() {
         Buffer raw = Buffer.buffer(RAW);
-        JsonObject received = (JsonObject) StrictJson.decode(raw);
+        StrictJson.FieldSpans spans = new StrictJson.FieldSpans();
+        JsonObject received = (JsonObject) StrictJson.decode(raw, spans);
         JsonObject patched = ChatRequest.shallowCopy(received);
         patched.remove("x");
 
-        Buffer written = ForwardedBody.write(raw, received, patched);
+        Buffer written = ForwardedBody.of(raw, spans).write(received, patched);
 
         assertThat(new JsonObject(written)).isEqualTo(patched);
     }
@@ -49,19 +51,32 @@ class ForwardedBodyTest {
     @Test
     void refusesBytesWithADuplicateKeyAtAnyDepth() {
         for (String body : new String[] {"{\"model\":\"a\",\"model\":\"b\"}",
-            "{\"model\":\"a\",\"messages\":[{\"role\":\"user\",\"content\":\"x\",\"content\":\"y\"}]}"}) {
+            "{\"model\":\"a\",\"messages\":[{\"role\":\"user\",\"content\":null,\"content\":null}]}"}) {
             Buffer raw = Buffer.buffer(body);
-            JsonObject received = (JsonObject) StrictJson.decode(raw);
+            StrictJson.FieldSpans spans = new StrictJson.FieldSpans();
+            StrictJson.decode(raw, spans);
 
-            assertThat(ForwardedBody.write(raw, received, ChatRequest.shallowCopy(received))).as(body).isNull();
+            assertThat(spans.repeatedKey()).as(body).isTrue();
+            assertThat(ForwardedBody.of(raw, spans)).as(body).isNull();
         }
+    }
+
+    @Test
+    void writesNothingForABodyOtherThanTheOneTheBytesWereDecodedInto() {
+        Buffer raw = Buffer.buffer(RAW);
+        StrictJson.FieldSpans spans = new StrictJson.FieldSpans();
+        StrictJson.decode(raw, spans);
+        JsonObject other = new JsonObject().put("model", "gpt-4o");
+
+        assertThat(ForwardedBody.of(raw, spans).write(other, ChatRequest.shallowCopy(other))).isNull();
     }
 
     @Test
     void refusesBytesThatAreNotUtf8() {
         Buffer raw = Buffer.buffer("{\"model\":\"a\"}".getBytes(StandardCharsets.UTF_16LE));
-        JsonObject received = (JsonObject) StrictJson.decode(raw);
+        StrictJson.FieldSpans spans = new StrictJson.FieldSpans();
+        StrictJson.decode(raw, spans);
 
-        assertThat(ForwardedBody.write(raw, received, ChatRequest.shallowCopy(received))).isNull();
+        assertThat(ForwardedBody.of(raw, spans)).isNull();
     }
 }
