@@ -54,7 +54,7 @@ public final class StrictJson {
             if (first == null) {
                 throw new DecodeException("no JSON value");
             }
-            Object value = unwrap(parseAny(parser, spans, true));
+            Object value = parseAny(parser, spans, true);
             if (parser.nextToken() != null) {
                 throw new DecodeException("unexpected content after the JSON value");
             }
@@ -64,15 +64,11 @@ public final class StrictJson {
         }
     }
 
-    private static Object unwrap(Object value) {
-        return value instanceof Map<?, ?> map ? new JsonObject(cast(map))
-                : value instanceof List<?> list ? new JsonArray(list) : value;
-    }
-
     private static Object parseAny(JsonParser parser, FieldSpans spans, boolean top) throws IOException {
         return switch (parser.currentToken()) {
-            case START_OBJECT -> parseObject(parser, spans, top);
-            case START_ARRAY -> parseArray(parser, spans);
+            // Wrapped once here: a raw map or list inside a JsonObject is wrapped anew on every read.
+            case START_OBJECT -> new JsonObject(parseObject(parser, spans, top));
+            case START_ARRAY -> new JsonArray(parseArray(parser, spans));
             case VALUE_STRING -> parser.getText();
             case VALUE_NUMBER_INT -> parser.getNumberValue();
             case VALUE_NUMBER_FLOAT -> finite(parser);
@@ -165,10 +161,4 @@ public final class StrictJson {
             field = name;
             start = at;
         }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> cast(Map<?, ?> map) {
-        return (Map<String, Object>) map;
-    }
-}
+    }}
