@@ -161,4 +161,5 @@ public final class StrictJson {
             field = name;
             start = at;
         }
-    }}
+    }
+}
