@@ -56,7 +56,17 @@ public record SseEvent(String event, String data, String id) {
 
     /** Appends the wire form to {@code out}, e.g. several events into one write. */
     public Buffer appendTo(Buffer out) {
-        return out.appendString(encode());
+        if (data.indexOf('\n') >= 0 || data.indexOf('\r') >= 0) {
+            return out.appendString(encode());
+        }
+        // One line of data, the usual relayed event: written in pieces, without building the text first.
+        if (event != null) {
+            out.appendString("event: ").appendString(event).appendByte((byte) '\n');
+        }
+        if (id != null) {
+            out.appendString("id: ").appendString(id).appendByte((byte) '\n');
+        }
+        return out.appendString("data: ").appendString(data).appendString("\n\n");
     }
 
     // One pass over the data, splitting it at CRLF, CR or LF (a relayed event is mostly a single line).
