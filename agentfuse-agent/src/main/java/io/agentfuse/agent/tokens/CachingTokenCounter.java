@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * lookup allocates nothing, and only a miss stores one small entry. Results are exactly the base
  * counter's: {@link #countMessage} answers a remembered count or counts with the base, and
  * {@link #upperBoundMessage} answers a remembered count (the exact value, the tightest bound) or
- * the base's bound. Conversations are the reply priming plus their messages, as in
+ * the base's bound. The bounds of long texts are remembered the same way, in a second table of
+ * the same size, so that bounding a resent conversation costs about a hash of it. Conversations are the reply priming plus their messages, as in
  * {@link TokenCounter}, so the base must count conversations that way (every counter here does but
  * {@link UsageAwareTokenCounter}, which may wrap this one instead).
  *
@@ -29,11 +30,15 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  */
 public final class CachingTokenCounter implements TokenCounter {
 
-    /** The capacity of the counters of {@link TokenCounter#forModel(String)}: about 0.4 MB each when full. */
+    /** The capacity of the counters of {@link TokenCounter#forModel(String)}: about 0.8 MB each when full (two tables). */
     public static final int DEFAULT_CAPACITY = 8_192;
 
     private final TokenCounter base;
+    /** Texts shorter than this are bounded afresh: a lookup would cost about as much. */
+    static final int REMEMBERED_BOUND_CHARS = 256;
+
     private final AtomicReferenceArray<Entry> slots;
+    private final AtomicReferenceArray<Entry> bounds;
     private final int mask;
 
     /**
@@ -47,6 +52,7 @@ public final class CachingTokenCounter implements TokenCounter {
         }
         int size = Math.max(2, Integer.highestOneBit(capacity - 1) << 1);
         this.slots = new AtomicReferenceArray<>(size);
+        this.bounds = new AtomicReferenceArray<>(size);
         this.mask = size - 1;
     }
 
@@ -55,27 +61,42 @@ public final class CachingTokenCounter implements TokenCounter {
         return base.countText(text);
     }
 
+    /**
+     * The base's bound, remembered for texts of at least {@value #REMEMBERED_BOUND_CHARS} chars:
+     * hashing a text costs a fraction of bounding it, and a gateway bounds the same long texts of a
+     * resent conversation on every turn, without counting them.
+     */
     @Override
     public int upperBoundText(String text) {
-        return base.upperBoundText(text);
+        if (text.length() < REMEMBERED_BOUND_CHARS) {
+            return base.upperBoundText(text);
+        }
+        long hash = ContentHash.ofText(text);
+        Entry known = find(bounds, hash, text.length());
+        if (known != null) {
+            return known.tokens;
+        }
+        int bound = base.upperBoundText(text);
+        store(bounds, new Entry(hash, text.length(), bound));
+        return bound;
     }
 
     @Override
     public int countMessage(Message message) {
         long hash = ContentHash.of(message);
         long chars = ContentHash.charsOf(message);
-        Entry known = find(hash, chars);
+        Entry known = find(slots, hash, chars);
         if (known != null) {
             return known.tokens;
         }
         int tokens = base.countMessage(message);
-        store(new Entry(hash, chars, tokens));
+        store(slots, new Entry(hash, chars, tokens));
         return tokens;
     }
 
     @Override
     public int upperBoundMessage(Message message) {
-        Entry known = find(ContentHash.of(message), ContentHash.charsOf(message));
+        Entry known = find(slots, ContentHash.of(message), ContentHash.charsOf(message));
         return known != null ? known.tokens : base.upperBoundMessage(message);
     }
 
@@ -84,23 +105,23 @@ public final class CachingTokenCounter implements TokenCounter {
         return base;
     }
 
-    private Entry find(long hash, long chars) {
+    private Entry find(AtomicReferenceArray<Entry> table, long hash, long chars) {
         int first = (int) hash & mask & ~1;
-        Entry entry = slots.getAcquire(first);
+        Entry entry = table.getAcquire(first);
         if (entry != null && entry.matches(hash, chars)) {
             return entry;
         }
-        entry = slots.getAcquire(first + 1);
+        entry = table.getAcquire(first + 1);
         return entry != null && entry.matches(hash, chars) ? entry : null;
     }
 
     // An empty slot of the pair if there is one, else the one the hash's high bit picks.
-    private void store(Entry entry) {
+    private void store(AtomicReferenceArray<Entry> table, Entry entry) {
         int first = (int) entry.hash & mask & ~1;
-        int slot = slots.getAcquire(first) == null ? first
-                : slots.getAcquire(first + 1) == null ? first + 1
+        int slot = table.getAcquire(first) == null ? first
+                : table.getAcquire(first + 1) == null ? first + 1
                 : first + (int) (entry.hash >>> 63);
-        slots.setRelease(slot, entry);
+        table.setRelease(slot, entry);
     }
 
     @Override

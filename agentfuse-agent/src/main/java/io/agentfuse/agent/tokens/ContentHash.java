@@ -43,6 +43,11 @@ final class ContentHash {
         return finish(h);
     }
 
+    /** The hash of one text, apart from every message's hash (another first word). */
+    static long ofText(String text) {
+        return finish(text(mix(SEED, -1L), text));
+    }
+
     /** The chars of every text that {@link #of(Message)} hashes. */
     static long charsOf(Message message) {
         long chars = 0;

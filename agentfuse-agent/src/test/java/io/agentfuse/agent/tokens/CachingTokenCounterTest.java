@@ -43,6 +43,37 @@ class CachingTokenCounterTest {
     }
 
     @Test
+    void remembersTheBoundsOfLongTextsAndBoundsShortOnesAfresh() {
+        // Given a base that tallies the texts it bounds
+        AtomicInteger bounded = new AtomicInteger();
+        TokenCounter base = new TokenCounter() {
+            @Override
+            public int countText(String text) {
+                return text.length();
+            }
+
+            @Override
+            public int upperBoundText(String text) {
+                bounded.incrementAndGet();
+                return 2 * text.length();
+            }
+        };
+        CachingTokenCounter counter = new CachingTokenCounter(base, 64);
+        String longText = "x".repeat(CachingTokenCounter.REMEMBERED_BOUND_CHARS);
+        String otherLongText = "y".repeat(CachingTokenCounter.REMEMBERED_BOUND_CHARS);
+
+        // When each is bounded twice
+        for (int i = 0; i < 2; i++) {
+            assertThat(counter.upperBoundText(longText)).isEqualTo(2 * longText.length());
+            assertThat(counter.upperBoundText(otherLongText)).isEqualTo(2 * otherLongText.length());
+            assertThat(counter.upperBoundText("short")).isEqualTo(10);
+        }
+
+        // Then the long texts went to the base once each, the short one every time
+        assertThat(bounded).hasValue(4);
+    }
+
+    @Test
     void tellsApartMessagesThatDifferOnlyInRoleOrWhereTheirTextSplits() {
         CachingTokenCounter counter = new CachingTokenCounter(TiktokenCounter.o200k(), 64);
         Message split = Message.of(Role.ASSISTANT, new ToolUseBlock("id", "Bash", "{}"));

@@ -39,8 +39,16 @@ import java.util.concurrent.Executor;
  * ladder is applied per target, a fallback model with a smaller window gets the request measured
  * (and compacted) again for its own window.
  *
- * <p>Thread-safe. The request body is never copied unless it is compacted (then once, for the
- * new body); mapping, counting and compaction run on the executor given at construction.
+ * <p>Measuring costs as little as the level allows, and the level is always the one counting
+ * would give: a bound of four tokens per char settles small requests on the calling thread; the
+ * target's counter's proven bound ({@link TokenCounter#upperBoundText}) settles NORMAL for most
+ * others without building the conversation; only the rest is counted, per message, by the shared
+ * counter of {@link TokenCounter#forModel}, which remembers the counts of messages it has seen
+ * (an agent resends its conversation every turn).
+ *
+ * <p>Thread-safe. The request body is never copied; a compacted request gets a shallow copy with
+ * its new messages. Bounding beyond the first, counting and compaction run on the executor given
+ * at construction.
  *
  * <pre>{@code
  * ContextGuard guard = new ContextGuard(ContextConfig.defaults(), summarizer, CompactionConfig.defaults(), clock, scheduler);
@@ -56,7 +64,7 @@ public final class ContextGuard {
     private final Clock clock;
     private final Scheduler scheduler;
     private final Executor executor;
-    private final ConcurrentHashMap<ContextTarget, Compactor> compactors = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<ContextTarget, Ladder> ladders = new ConcurrentHashMap<>();
 
     /**
      * A guard that counts and compacts on the calling thread.
@@ -89,22 +97,31 @@ public final class ContextGuard {
 
     /**
      * Measures {@code request} against {@code target}'s window and compacts it if it must. Only a
-     * cheap bound is computed on the calling thread; anything more runs on the executor.
+     * bound that costs one step per message is computed on the calling thread; anything
+     * proportional to the conversation runs on the executor.
      */
     public CompletionStage<PreparedRequest> prepare(ChatRequest request, ContextTarget target) {
-        Compactor compactor = compactors.computeIfAbsent(target, this::compactorFor);
-        if (compactor.budget().levelOf(tokenUpperBound(request)) == ContextLevel.NORMAL) {
-            // Most requests are far from the window: a bound on their tokens settles it without
-            // tokenising them, which would cost more than the rest of the gateway's work.
+        Ladder ladder = ladders.computeIfAbsent(target, this::ladderFor);
+        if (ladder.compactor.budget().levelOf(tokenUpperBound(request)) == ContextLevel.NORMAL) {
+            // Small requests: settled without leaving the event loop.
             return CompletableFuture.completedFuture(new PreparedRequest(request, ContextLevel.NORMAL, null));
         }
-        return CompletableFuture.supplyAsync(() -> measure(request, compactor), executor)
-                .thenCompose(measured -> fit(request, compactor, measured));
+        return CompletableFuture.supplyAsync(() -> measure(request, ladder), executor)
+                .thenCompose(measured -> fit(request, ladder.compactor, measured));
     }
 
-    private static Measured measure(ChatRequest request, Compactor compactor) {
+    /**
+     * The level by the cheapest measure that settles it: the counter's bound over the request as
+     * parsed (NORMAL below WARNING, and then no conversation is built), else the conversation
+     * counted, message by message and with the counts of messages seen before.
+     */
+    private static Measured measure(ChatRequest request, Ladder ladder) {
+        if (ladder.compactor.budget().levelOf(ConversationMapper.upperBound(request, ladder.counter))
+                == ContextLevel.NORMAL) {
+            return Measured.NORMAL;
+        }
         Conversation conversation = ConversationMapper.toConversation(request);
-        return new Measured(conversation, compactor.levelOf(conversation));
+        return new Measured(conversation, ladder.compactor.levelOf(conversation));
     }
 
     private CompletionStage<PreparedRequest> fit(ChatRequest request, Compactor compactor, Measured measured) {
@@ -117,19 +134,26 @@ public final class ContextGuard {
                 measured.level(), result.report()), executor);
     }
 
-    /** A request's conversation and its level, as counted. */
+    /** A request's conversation and its level, as counted; no conversation when a bound settled NORMAL. */
     private record Measured(Conversation conversation, ContextLevel level) {
+        static final Measured NORMAL = new Measured(null, ContextLevel.NORMAL);
+    }
+
+    /** The compactor of one target and the counter it measures with. */
+    private record Ladder(Compactor compactor, TokenCounter counter) {
     }
 
     /** The ladder level of {@code request} for {@code target}, without compacting anything. */
     public ContextLevel levelOf(ChatRequest request, ContextTarget target) {
-        return compactors.computeIfAbsent(target, this::compactorFor).levelOf(ConversationMapper.toConversation(request));
+        return measure(request, ladders.computeIfAbsent(target, this::ladderFor)).level();
     }
 
     /**
-     * More tokens than any of our counters can give {@code request}: a token covers at least one
-     * UTF-8 byte, a char is at most three bytes, the estimate for non-OpenAI models adds 15 %, and
-     * every message costs a few tokens of framing. Four per char and eight per message bound that.
+     * More tokens than any of our counters can give {@code request}, in one step per message (the
+     * lengths of its texts): a token covers at least one UTF-8 byte, a char is at most three bytes,
+     * the estimate for non-OpenAI models adds 15 %, and every message costs a few tokens of
+     * framing. Four per char and eight per message bound that. Loose (over 70 % of a 200 000-token
+     * window from about 35 000 chars on); what it does not settle, the counter's own bound does.
      */
     static long tokenUpperBound(ChatRequest request) {
         long chars = request.system() == null ? 0 : request.system().length();
@@ -155,15 +179,15 @@ public final class ContextGuard {
         return ((ContentPart.Image) part).url().length() + 16;
     }
 
-    private Compactor compactorFor(ContextTarget target) {
-        Compactor.Builder builder = Compactor.builder(ContextBudget.of(config, target.contextWindow()),
-                        TokenCounter.forModel(target.upstreamModel()))
+    private Ladder ladderFor(ContextTarget target) {
+        TokenCounter counter = TokenCounter.forModel(target.upstreamModel());
+        Compactor.Builder builder = Compactor.builder(ContextBudget.of(config, target.contextWindow()), counter)
                 .config(compaction)
                 .clock(clock)
                 .scheduler(scheduler);
         if (summarizer != null) {
             builder.summarizer(summarizer);
         }
-        return builder.build();
+        return new Ladder(builder.build(), counter);
     }
 }

@@ -8,6 +8,7 @@ import io.agentfuse.agent.conversation.Role;
 import io.agentfuse.agent.conversation.TextBlock;
 import io.agentfuse.agent.conversation.ToolResultBlock;
 import io.agentfuse.agent.conversation.ToolUseBlock;
+import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ContentPart;
@@ -50,6 +51,41 @@ public final class ConversationMapper {
         return new Conversation(messages);
     }
 
+    /**
+     * At least {@code counter.countConversation(toConversation(request))}, from the request itself:
+     * the counter's text bounds over the same blocks, with {@link TokenCounter}'s framing, so that
+     * a request the bound settles needs no conversation built. Holds for the counters of
+     * {@link TokenCounter#forModel}, which frame messages as {@link TokenCounter} does and remember
+     * exact counts only below their bounds.
+     */
+    public static long upperBound(ChatRequest request, TokenCounter counter) {
+        long tokens = TokenCounter.TOKENS_PER_REPLY;
+        if (request.system() != null && !request.system().isEmpty()) {
+            tokens += TokenCounter.TOKENS_PER_MESSAGE + counter.upperBoundText(request.system());
+        }
+        for (ChatMessage message : request.messages()) {
+            tokens += TokenCounter.TOKENS_PER_MESSAGE;
+            for (ContentPart part : message.content()) {
+                tokens += upperBound(part, counter);
+            }
+        }
+        return tokens;
+    }
+
+    private static long upperBound(ContentPart part, TokenCounter counter) {
+        if (part instanceof ContentPart.Text text) {
+            return counter.upperBoundText(text.text());
+        }
+        if (part instanceof ContentPart.ToolCall call) {
+            return (long) counter.upperBoundText(call.id()) + counter.upperBoundText(call.name())
+                    + counter.upperBoundText(call.arguments());
+        }
+        if (part instanceof ContentPart.ToolResult result) {
+            return (long) counter.upperBoundText(result.toolCallId()) + counter.upperBoundText(result.content());
+        }
+        return counter.upperBoundText(((RawBlock) toBlock(part)).json());
+    }
+
     /** {@code request} with its conversation replaced by {@code conversation}. */
     public static ChatRequest withConversation(ChatRequest request, Conversation conversation) {
         StringBuilder system = new StringBuilder();
@@ -68,7 +104,8 @@ public final class ConversationMapper {
                 messages, request.tools(), request.toolChoice(), request.sampling(), request.streamMode(),
                 request.endUser(), request.untranslatable());
         JsonObject written = request.dialect().writeRequest(draft, request.model());
-        JsonObject body = request.dialect().withConversation(request.original(), written);
+        // Only the conversation's top-level fields change: a shallow copy, the others shared as received.
+        JsonObject body = request.dialect().withConversation(ChatRequest.shallowCopy(request.received()), written);
         return new ChatRequest(request.dialect(), body, request.model(), systemPrompt, messages, request.tools(),
                 request.toolChoice(), request.sampling(), request.streamMode(), request.endUser(), request.untranslatable());
     }

@@ -2,6 +2,7 @@ package io.agentfuse.gateway.dialect;
 
 import io.vertx.core.json.JsonObject;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Objects;
 
@@ -18,7 +19,9 @@ import java.util.Objects;
  * model cannot carry are listed in {@link #untranslatable()} at parse time, and translating to
  * the other dialect then fails with those reasons.
  *
- * <p>Immutable, except that {@link #original()} is a copy the caller may change freely.
+ * <p>Immutable. The body is parsed once and never copied on the way through: the request takes
+ * over the {@code original} it is given (nobody may change it afterwards), {@link #received()}
+ * shares it for reading, and {@link #original()} is a deep copy for a caller that must change it.
  *
  * <pre>{@code
  * ChatRequest request = Dialects.OPENAI.parseRequest(body);
@@ -73,7 +76,7 @@ public record ChatRequest(Dialect dialect, JsonObject original, String model, St
 
     public ChatRequest {
         Objects.requireNonNull(dialect, "dialect");
-        original = Objects.requireNonNull(original, "original").copy();
+        Objects.requireNonNull(original, "original");
         Objects.requireNonNull(model, "model");
         messages = List.copyOf(messages);
         tools = List.copyOf(tools);
@@ -82,10 +85,26 @@ public record ChatRequest(Dialect dialect, JsonObject original, String model, St
         untranslatable = List.copyOf(untranslatable);
     }
 
-    /** A copy of the body as received. */
+    /** A deep copy of the body as received, to change freely; {@link #received()} reads it without copying. */
     @Override
     public JsonObject original() {
         return original.copy();
+    }
+
+    /**
+     * The body as received, shared and not copied: read it, never change it. To send it on with a
+     * few top-level fields replaced, change a {@linkplain #shallowCopy(JsonObject) shallow copy}.
+     */
+    public JsonObject received() {
+        return original;
+    }
+
+    /**
+     * A new object with the same top-level fields as {@code body}, whose values it shares: replacing
+     * a field of the copy leaves {@code body} as it was, changing a nested value would not.
+     */
+    public static JsonObject shallowCopy(JsonObject body) {
+        return new JsonObject(new LinkedHashMap<>(body.getMap()));
     }
 
     /** Whether the answer is streamed. */

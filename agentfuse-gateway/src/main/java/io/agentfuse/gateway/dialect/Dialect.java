@@ -86,7 +86,9 @@ public interface Dialect {
     /**
      * The caller's own body, of this dialect, made ready for a provider of this dialect: the model
      * replaced by {@code upstreamModel} and whatever the gateway needs added (OpenAI: usage in a stream).
-     * {@code body} is the caller's copy and may be changed and returned.
+     * {@code body} is a shallow copy of the caller's body: replace its top-level fields and return
+     * it, but never change a nested value in place (copy that value first), since it is shared with
+     * the request as received.
      */
     JsonObject sameDialectRequest(JsonObject body, String upstreamModel, boolean stream);
 

@@ -33,7 +33,8 @@ public final class DialectTranslator {
      */
     public static JsonObject upstreamRequest(ChatRequest request, Dialect target, String upstreamModel) {
         if (request.dialect() == target) {
-            return target.sameDialectRequest(request.original(), upstreamModel, request.stream());
+            // Top-level fields are replaced on a shallow copy: the messages go upstream as parsed, not copied.
+            return target.sameDialectRequest(ChatRequest.shallowCopy(request.received()), upstreamModel, request.stream());
         }
         if (!request.untranslatable().isEmpty()) {
             throw new UntranslatableException(request.untranslatable());

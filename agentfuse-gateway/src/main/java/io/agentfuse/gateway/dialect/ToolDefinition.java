@@ -8,7 +8,8 @@ import java.util.Objects;
  * A tool the model may call: OpenAI's {@code {"type": "function", "function": {name, description,
  * parameters}}} and Anthropic's {@code {name, description, input_schema}} are the same thing.
  *
- * <p>Immutable: the schema is copied in and out.
+ * <p>Immutable: the schema is taken over as given (part of a request body nobody changes) and
+ * copied out.
  *
  * @param name        the tool name
  * @param description what it does, or {@code null}
@@ -23,9 +24,11 @@ public record ToolDefinition(String name, String description, JsonObject paramet
 
     public ToolDefinition {
         Objects.requireNonNull(name, "name");
-        parameters = parameters == null ? emptySchema() : parameters.copy();
+        // Taken over as parsed, not copied: it is part of the request body, which nobody changes.
+        parameters = parameters == null ? emptySchema() : parameters;
     }
 
+    /** A copy of the schema, to change freely. */
     @Override
     public JsonObject parameters() {
         return parameters.copy();

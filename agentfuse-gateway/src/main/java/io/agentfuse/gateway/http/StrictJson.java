@@ -10,6 +10,7 @@ import io.vertx.core.json.jackson.JacksonCodec;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,12 +38,23 @@ public final class StrictJson {
      * @throws DecodeException if it is not one well-formed JSON value with finite numbers only
      */
     public static Object decode(Buffer body) {
+        return decode(body, null);
+    }
+
+    /**
+     * {@link #decode(Buffer)}, noting in {@code spans} (unless {@code null}) where each top-level
+     * field of an object lies in {@code body} and whether any object repeats a key — in the same
+     * pass, so that the body's own bytes can be forwarded without scanning them again.
+     *
+     * @throws DecodeException if it is not one well-formed JSON value with finite numbers only
+     */
+    public static Object decode(Buffer body, FieldSpans spans) {
         try (JsonParser parser = JacksonCodec.createParser(body)) {
             JsonToken first = parser.nextToken();
             if (first == null) {
                 throw new DecodeException("no JSON value");
             }
-            Object value = unwrap(parseAny(parser));
+            Object value = parseAny(parser, spans, true);
             if (parser.nextToken() != null) {
                 throw new DecodeException("unexpected content after the JSON value");
             }
@@ -52,15 +64,11 @@ public final class StrictJson {
         }
     }
 
-    private static Object unwrap(Object value) {
-        return value instanceof Map<?, ?> map ? new JsonObject(cast(map))
-                : value instanceof List<?> list ? new JsonArray(list) : value;
-    }
-
-    private static Object parseAny(JsonParser parser) throws IOException {
+    private static Object parseAny(JsonParser parser, FieldSpans spans, boolean top) throws IOException {
         return switch (parser.currentToken()) {
-            case START_OBJECT -> parseObject(parser);
-            case START_ARRAY -> parseArray(parser);
+            // Wrapped once here: a raw map or list inside a JsonObject is wrapped anew on every read.
+            case START_OBJECT -> new JsonObject(parseObject(parser, spans, top));
+            case START_ARRAY -> new JsonArray(parseArray(parser, spans));
             case VALUE_STRING -> parser.getText();
             case VALUE_NUMBER_INT -> parser.getNumberValue();
             case VALUE_NUMBER_FLOAT -> finite(parser);
@@ -80,26 +88,37 @@ public final class StrictJson {
         return value;
     }
 
-    private static Map<String, Object> parseObject(JsonParser parser) throws IOException {
+    private static Map<String, Object> parseObject(JsonParser parser, FieldSpans spans, boolean top) throws IOException {
         Map<String, Object> object = new LinkedHashMap<>();
+        boolean noting = top && spans != null;
         String name;
         while ((name = parser.nextFieldName()) != null) {
+            if (noting) {
+                spans.next(name, parser.currentTokenLocation().getByteOffset());
+            }
             parser.nextToken();
-            object.put(name, parseAny(parser));
+            int before = object.size();
+            object.put(name, parseAny(parser, spans, false)); // the last of a repeated key wins, as in Json.decodeValue
+            if (object.size() == before && spans != null) {
+                spans.repeatedKey = true;
+            }
         }
         if (parser.currentToken() != JsonToken.END_OBJECT) {
             throw new DecodeException("unexpected token " + parser.currentToken() + " in an object");
         }
+        if (noting) {
+            spans.next(null, parser.currentTokenLocation().getByteOffset());
+        }
         return object;
     }
 
-    private static List<Object> parseArray(JsonParser parser) throws IOException {
+    private static List<Object> parseArray(JsonParser parser, FieldSpans spans) throws IOException {
         List<Object> array = new ArrayList<>();
         while (parser.nextToken() != JsonToken.END_ARRAY) {
             if (parser.currentToken() == null) {
                 throw new DecodeException("the array is not closed");
             }
-            array.add(parseAny(parser));
+            array.add(parseAny(parser, spans, false));
         }
         return array;
     }
@@ -108,8 +127,39 @@ public final class StrictJson {
         return "line " + parser.currentLocation().getLineNr() + ", column " + parser.currentLocation().getColumnNr();
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> cast(Map<?, ?> map) {
-        return (Map<String, Object>) map;
+    /**
+     * Where the top-level fields of a decoded object lie in its bytes — each from the start of its
+     * name to the next token (the comma and white space before it included) — and whether any
+     * object of the document repeats a key. Filled by {@link #decode(Buffer, FieldSpans)}; not
+     * thread-safe, one per decode.
+     */
+    public static final class FieldSpans {
+        private final Map<String, long[]> spans = new HashMap<>();
+        private String field;
+        private long start;
+        private boolean repeatedKey;
+
+        /** {@code [start, next)} of {@code field}'s bytes, or {@code null} if it is not a top-level field. */
+        public long[] of(String field) {
+            return spans.get(field);
+        }
+
+        /** How many top-level fields were noted. */
+        public int size() {
+            return spans.size();
+        }
+
+        /** Whether an object at any depth had a key twice (then the bytes and the parsed value may differ). */
+        public boolean repeatedKey() {
+            return repeatedKey;
+        }
+
+        private void next(String name, long at) {
+            if (field != null) {
+                spans.put(field, new long[] {start, at});
+            }
+            field = name;
+            start = at;
+        }
     }
 }

@@ -24,11 +24,20 @@ public final class OnContext {
 
     /** Runs {@code action} on {@code context}. */
     public static void run(Context context, Runnable action) {
-        if (Vertx.currentContext() == context) {
+        if (isOn(context)) {
             action.run();
         } else {
             context.runOnContext(v -> action.run());
         }
+    }
+
+    /**
+     * Whether the current thread runs {@code context}'s tasks. The current context alone does not
+     * tell: blocking code that an event-loop context hands to a worker pool sees that context as
+     * current, on a worker thread, where state confined to the context must not be touched.
+     */
+    private static boolean isOn(Context context) {
+        return Vertx.currentContext() == context && (!context.isEventLoopContext() || Context.isOnEventLoopThread());
     }
 
     /**

@@ -3,6 +3,7 @@ package io.agentfuse.gateway.pipeline;
 import io.agentfuse.config.ModelConfig;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.dialect.ForwardedBody;
 
 import java.util.Objects;
 
@@ -21,12 +22,21 @@ import java.util.Objects;
  * @param model        the configured model named by {@code chat.model()}
  * @param subagent     the {@code x-agentfuse-subagent} header, or {@code null} for a main-agent request
  * @param contextLevel the context-budget level for the {@code x-agentfuse-context} header, or {@code null}
+ * @param forwarded    the caller's bytes that {@code chat} was parsed from, so that a same-dialect step
+ *                     sends them instead of encoding the body again; {@code null} when unknown or not
+ *                     usable, and dropped when {@code chat} is replaced (e.g. compacted)
  */
-public record ModelRequest(ChatRequest chat, ModelConfig model, String subagent, String contextLevel) {
+public record ModelRequest(ChatRequest chat, ModelConfig model, String subagent, String contextLevel,
+                           ForwardedBody forwarded) {
 
     public ModelRequest {
         Objects.requireNonNull(chat, "chat");
         Objects.requireNonNull(model, "model");
+    }
+
+    /** A request whose body bytes are not known: same-dialect steps encode the parsed body. */
+    public ModelRequest(ChatRequest chat, ModelConfig model, String subagent, String contextLevel) {
+        this(chat, model, subagent, contextLevel, null);
     }
 
     /** The caller's dialect, in which the answer and any error go back. */
@@ -41,11 +51,11 @@ public record ModelRequest(ChatRequest chat, ModelConfig model, String subagent,
 
     /** This request with {@code chat} instead (e.g. compacted); the model stays the same. */
     public ModelRequest withChat(ChatRequest chat) {
-        return new ModelRequest(chat, model, subagent, contextLevel);
+        return new ModelRequest(chat, model, subagent, contextLevel, chat == this.chat ? forwarded : null);
     }
 
     /** This request reporting {@code contextLevel} in {@code x-agentfuse-context}. */
     public ModelRequest withContextLevel(String contextLevel) {
-        return new ModelRequest(chat, model, subagent, contextLevel);
+        return new ModelRequest(chat, model, subagent, contextLevel, forwarded);
     }
 }

@@ -12,6 +12,7 @@ import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.upstream.ProviderEndpoint;
 import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -64,7 +65,10 @@ final class ModelRouter {
                 ChatRequest chat = model.name().equals(request.model().name()) ? request.chat()
                         : context.fitForFallback(request.chat(), request.model(), model);
                 var body = DialectTranslator.upstreamRequest(chat, provider.dialect(), model.upstreamModel());
-                steps.add(PlannedStep.runnable(model, provider, guard, body,
+                // The caller's bytes with the replaced fields patched in, when the body is the caller's own.
+                Buffer bytes = chat == request.chat() && chat.dialect() == provider.dialect()
+                        && request.forwarded() != null ? request.forwarded().write(chat.received(), body) : null;
+                steps.add(PlannedStep.runnable(model, provider, guard, body, bytes,
                         provider.dialect().forwardedHeaders(clientHeaders)));
             } catch (UntranslatableException | GatewayException unfit) {
                 steps.add(PlannedStep.skipped(model, provider, guard, unfit.getMessage()));

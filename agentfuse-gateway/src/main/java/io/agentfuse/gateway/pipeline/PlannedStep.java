@@ -4,6 +4,7 @@ import io.agentfuse.config.ModelConfig;
 import io.agentfuse.core.Guard;
 import io.agentfuse.gateway.upstream.ProviderEndpoint;
 import io.agentfuse.gateway.upstream.UpstreamRequest;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
 import java.util.Map;
@@ -35,7 +36,13 @@ record PlannedStep(ModelConfig model, ProviderEndpoint provider, Guard guard, Up
 
     static PlannedStep runnable(ModelConfig model, ProviderEndpoint provider, Guard guard, JsonObject body,
                                 Map<String, String> headers) {
-        return new PlannedStep(model, provider, guard, new UpstreamRequest(provider, body, headers), null);
+        return runnable(model, provider, guard, body, null, headers);
+    }
+
+    /** A step whose body goes upstream as {@code bytes} (its encoding), or encoded from {@code body} when {@code null}. */
+    static PlannedStep runnable(ModelConfig model, ProviderEndpoint provider, Guard guard, JsonObject body,
+                                Buffer bytes, Map<String, String> headers) {
+        return new PlannedStep(model, provider, guard, new UpstreamRequest(provider, body, headers, bytes), null);
     }
 
     static PlannedStep skipped(ModelConfig model, ProviderEndpoint provider, Guard guard, String reason) {

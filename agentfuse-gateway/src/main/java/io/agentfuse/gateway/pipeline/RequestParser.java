@@ -4,6 +4,7 @@ import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.ModelConfig;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.dialect.ForwardedBody;
 import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
@@ -41,8 +42,9 @@ public final class RequestParser {
      */
     public static ModelRequest parse(Dialect dialect, Buffer body, String subagent, AgentfuseConfig config) {
         ChatRequest chat;
+        StrictJson.FieldSpans spans = new StrictJson.FieldSpans();
         try {
-            JsonObject json = json(body);
+            JsonObject json = json(body, spans);
             checkMessageCount(json, config.server().limits().maxMessages());
             chat = dialect.parseRequest(json);
         } catch (InvalidRequestException invalid) {
@@ -52,16 +54,16 @@ public final class RequestParser {
                 GatewayError.MODEL_NOT_FOUND, "model '" + chat.model() + "' is not configured; configured models: "
                 + String.join(", ", config.models().keySet())));
         String id = subagent == null || subagent.isBlank() ? null : subagent.trim();
-        return new ModelRequest(chat, model, id, null);
+        return new ModelRequest(chat, model, id, null, ForwardedBody.of(body, spans));
     }
 
-    private static JsonObject json(Buffer body) {
+    private static JsonObject json(Buffer body, StrictJson.FieldSpans spans) {
         if (body == null || body.length() == 0) {
             throw new GatewayException(GatewayError.INVALID_REQUEST, "the request body is empty; expected a JSON object");
         }
         Object value;
         try {
-            value = StrictJson.decode(body);
+            value = StrictJson.decode(body, spans);
         } catch (DecodeException e) {
             throw new GatewayException(GatewayError.INVALID_REQUEST, "the request body is not valid JSON: "
                     + firstLine(e.getMessage()));

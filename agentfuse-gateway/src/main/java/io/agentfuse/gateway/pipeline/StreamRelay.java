@@ -51,6 +51,9 @@ import java.util.List;
  */
 final class StreamRelay {
 
+    /** The most bytes of events kept for one write. */
+    private static final int MAX_UNWRITTEN_BYTES = 32 * 1024;
+
     private final HttpServerResponse response;
     private final HttpConnection connection;
     private final Context context;
@@ -61,6 +64,8 @@ final class StreamRelay {
     private final GatewayMetrics metrics;
     private boolean done;
     private boolean closedOnPurpose;
+    /** Events translated but not yet written: one write per batch that arrived together. */
+    private Buffer unwritten;
 
     StreamRelay(HttpServerResponse response, HttpConnection connection, Context context, ModelRequest request,
                 StepAnswer answer, GatewayMetrics metrics, Clock clock) {
@@ -138,14 +143,47 @@ final class StreamRelay {
                     + " could not be translated: " + untranslatable.getMessage());
             return;
         }
-        write(out);
         if (translator.failure().isPresent()) {
-            // The stream failed inside: the provider's error event, or ours for a broken event, has been written.
+            // The stream failed inside: the provider's error event, or ours for a broken event, goes last.
             done = true;
             stream.cancel();
             recordFailure(outcomeOf(translator.failure().get()));
-            failWith(List.of());
-        } else if (response.writeQueueFull()) {
+            failWith(out);
+        } else {
+            buffer(out);
+        }
+    }
+
+    /**
+     * Keeps {@code events} for the write that follows the batch they arrived in: the events of one
+     * upstream read are parsed and relayed one after another on this context, and the task queued
+     * by the first of them runs after the last, so the caller gets one write (one chunk, one
+     * flush) per batch instead of one per event.
+     */
+    private void buffer(List<SseEvent> events) {
+        if (events.isEmpty()) {
+            return;
+        }
+        if (unwritten == null) {
+            unwritten = Buffer.buffer(1024);
+            context.runOnContext(v -> onContext(this::flush));
+        }
+        events.forEach(event -> event.appendTo(unwritten));
+        if (unwritten.length() >= MAX_UNWRITTEN_BYTES) {
+            // A fast provider's batch can be large: written in pieces, so that backpressure
+            // (pausing the provider) works as promptly as for single events.
+            flush();
+        }
+    }
+
+    private void flush() {
+        Buffer frame = unwritten;
+        unwritten = null;
+        if (frame == null || response.closed() || response.ended()) {
+            return;
+        }
+        response.write(frame);
+        if (!done && response.writeQueueFull()) {
             stream.pause();
         }
     }
@@ -203,19 +241,22 @@ final class StreamRelay {
         return System.nanoTime() - answer.startedNanos();
     }
 
-    private void write(List<SseEvent> events) {
-        if (events.isEmpty() || response.closed()) {
-            return;
-        }
-        Buffer frame = Buffer.buffer();
-        events.forEach(event -> frame.appendBuffer(event.toBuffer()));
-        response.write(frame);
+    /** What is still unwritten followed by {@code events}, as one buffer. */
+    private Buffer lastFrame(List<SseEvent> events) {
+        Buffer frame = unwritten != null ? unwritten : Buffer.buffer();
+        unwritten = null;
+        events.forEach(event -> event.appendTo(frame));
+        return frame;
     }
 
     private void endWith(List<SseEvent> events) {
-        write(events);
+        Buffer frame = lastFrame(events);
         if (!response.closed() && !response.ended()) {
-            response.end();
+            if (frame.length() == 0) {
+                response.end();
+            } else {
+                response.end(frame);
+            }
         }
     }
 
@@ -228,12 +269,11 @@ final class StreamRelay {
             return;
         }
         closedOnPurpose = true;
-        if (events.isEmpty()) {
+        Buffer frame = lastFrame(events);
+        if (frame.length() == 0) {
             connection.close();
             return;
         }
-        Buffer frame = Buffer.buffer();
-        events.forEach(event -> frame.appendBuffer(event.toBuffer()));
         response.write(frame).onComplete(written -> connection.close());
     }
 

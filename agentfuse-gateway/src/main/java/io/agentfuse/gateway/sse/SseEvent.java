@@ -46,21 +46,50 @@ public record SseEvent(String event, String data, String id) {
 
     /** The wire form, ending with the blank line that dispatches the event. */
     public String encode() {
-        StringBuilder out = new StringBuilder(data.length() + 32);
+        return appendTo(new StringBuilder(data.length() + 32)).toString();
+    }
+
+    /** The wire form as a UTF-8 buffer. */
+    public Buffer toBuffer() {
+        return Buffer.buffer(encode());
+    }
+
+    /** Appends the wire form to {@code out}, e.g. several events into one write. */
+    public Buffer appendTo(Buffer out) {
+        if (data.indexOf('\n') >= 0 || data.indexOf('\r') >= 0) {
+            return out.appendString(encode());
+        }
+        // One line of data, the usual relayed event: written in pieces, without building the text first.
+        if (event != null) {
+            out.appendString("event: ").appendString(event).appendByte((byte) '\n');
+        }
+        if (id != null) {
+            out.appendString("id: ").appendString(id).appendByte((byte) '\n');
+        }
+        return out.appendString("data: ").appendString(data).appendString("\n\n");
+    }
+
+    // One pass over the data, splitting it at CRLF, CR or LF (a relayed event is mostly a single line).
+    private StringBuilder appendTo(StringBuilder out) {
         if (event != null) {
             out.append("event: ").append(event).append('\n');
         }
         if (id != null) {
             out.append("id: ").append(id).append('\n');
         }
-        for (String line : data.split("\r\n|\r|\n", -1)) {
-            out.append("data: ").append(line).append('\n');
+        int length = data.length();
+        int lineStart = 0;
+        for (int i = 0; i < length; i++) {
+            char c = data.charAt(i);
+            if (c == '\n' || c == '\r') {
+                out.append("data: ").append(data, lineStart, i).append('\n');
+                if (c == '\r' && i + 1 < length && data.charAt(i + 1) == '\n') {
+                    i++;
+                }
+                lineStart = i + 1;
+            }
         }
-        return out.append('\n').toString();
-    }
-
-    /** The wire form as a UTF-8 buffer. */
-    public Buffer toBuffer() {
-        return Buffer.buffer(encode());
+        out.append("data: ").append(data, lineStart, length).append('\n');
+        return out.append('\n');
     }
 }

@@ -2,8 +2,8 @@ package io.agentfuse.gateway.sse;
 
 import io.vertx.core.buffer.Buffer;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.Consumer;
 
@@ -40,7 +40,9 @@ public final class SseParser {
 
     private final Consumer<SseEvent> sink;
     private final int maxLineBytes;
-    private final ByteArrayOutputStream line = new ByteArrayOutputStream(256);
+    /** The start of a line that the last buffer ended inside of; most lines never need it. */
+    private byte[] partial = new byte[256];
+    private int partialLength;
     private final StringBuilder data = new StringBuilder();
     private boolean hasData;
     private String eventName;
@@ -65,26 +67,48 @@ public final class SseParser {
     /** Parses the next piece of the stream, dispatching every event it completes. */
     public void feed(Buffer chunk) {
         byte[] bytes = chunk.getBytes();
-        int from = 0;
+        int i = 0;
         if (atStart && bytes.length > 0) {
-            from = skipByteOrderMark(bytes);
+            i = skipByteOrderMark(bytes);
         }
-        for (int i = from; i < bytes.length; i++) {
-            byte b = bytes[i];
-            if (b == '\n' && lastWasCarriageReturn) {
+        // Line by line, not byte by byte: a line within one buffer is decoded straight from it.
+        while (i < bytes.length) {
+            if (lastWasCarriageReturn) {
                 lastWasCarriageReturn = false;
-                continue;
-            }
-            lastWasCarriageReturn = b == '\r';
-            if (b == '\n' || b == '\r') {
-                endLine();
-            } else {
-                if (line.size() >= maxLineBytes) {
-                    throw new IllegalStateException("SSE line longer than " + maxLineBytes + " bytes");
+                if (bytes[i] == '\n') {
+                    i++;
+                    continue;
                 }
-                line.write(b);
             }
+            int end = i;
+            while (end < bytes.length && bytes[end] != '\n' && bytes[end] != '\r') {
+                end++;
+            }
+            int length = end - i;
+            if ((long) partialLength + length > maxLineBytes) {
+                throw new IllegalStateException("SSE line longer than " + maxLineBytes + " bytes");
+            }
+            if (end == bytes.length) {
+                appendPartial(bytes, i, length);
+                return;
+            }
+            lastWasCarriageReturn = bytes[end] == '\r';
+            if (partialLength == 0) {
+                endLine(new String(bytes, i, length, StandardCharsets.UTF_8));
+            } else {
+                appendPartial(bytes, i, length);
+                endLine(takePartial());
+            }
+            i = end + 1;
         }
+    }
+
+    private void appendPartial(byte[] bytes, int from, int length) {
+        if (partialLength + length > partial.length) {
+            partial = Arrays.copyOf(partial, Math.max(partial.length * 2, partialLength + length));
+        }
+        System.arraycopy(bytes, from, partial, partialLength, length);
+        partialLength += length;
     }
 
     /**
@@ -92,10 +116,16 @@ public final class SseParser {
      * the standard would drop it, but a lenient reading loses nothing a provider meant to send.
      */
     public void end() {
-        if (line.size() > 0) {
-            endLine();
+        if (partialLength > 0) {
+            endLine(takePartial());
         }
         dispatch();
+    }
+
+    private String takePartial() {
+        String line = new String(partial, 0, partialLength, StandardCharsets.UTF_8);
+        partialLength = 0;
+        return line;
     }
 
     private int skipByteOrderMark(byte[] bytes) {
@@ -105,9 +135,7 @@ public final class SseParser {
         return bom ? 3 : 0;
     }
 
-    private void endLine() {
-        String text = line.toString(StandardCharsets.UTF_8);
-        line.reset();
+    private void endLine(String text) {
         if (text.isEmpty()) {
             dispatch();
             return;
@@ -117,10 +145,11 @@ public final class SseParser {
         }
         int colon = text.indexOf(':');
         String field = colon < 0 ? text : text.substring(0, colon);
-        String value = colon < 0 ? "" : text.substring(colon + 1);
-        if (value.startsWith(" ")) {
-            value = value.substring(1);
+        int valueStart = colon < 0 ? text.length() : colon + 1;
+        if (valueStart < text.length() && text.charAt(valueStart) == ' ') {
+            valueStart++;
         }
+        String value = text.substring(valueStart);
         switch (field) {
             case "data" -> {
                 if (data.length() + value.length() >= maxLineBytes) {

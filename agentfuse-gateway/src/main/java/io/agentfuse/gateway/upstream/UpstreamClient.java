@@ -247,7 +247,7 @@ public final class UpstreamClient {
     }
 
     private static Buffer body(UpstreamRequest request) {
-        return request.body().toBuffer();
+        return request.bytes();
     }
 
     private RequestOptions options(UpstreamRequest request, boolean stream) {

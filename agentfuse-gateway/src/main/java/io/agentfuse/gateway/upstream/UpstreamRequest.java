@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.upstream;
 
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
 import java.util.Map;
@@ -10,7 +11,8 @@ import java.util.Objects;
  * headers to pass on (for example {@code anthropic-beta}). Authentication and content headers
  * are added by {@link UpstreamClient}; extra headers cannot replace them.
  *
- * <p>Immutable: the body is copied in and out.
+ * <p>Immutable by contract: the body is taken over as given and shared, never copied (it may be
+ * a 150 KB conversation); neither the caller nor a reader may change it.
  *
  * <pre>{@code
  * UpstreamRequest request = UpstreamRequest.of(provider, body);
@@ -19,22 +21,29 @@ import java.util.Objects;
  * @param provider the provider to call
  * @param body     the request body
  * @param headers  extra request headers
+ * @param encoded  {@code body} as bytes, when known (the caller's own bytes, patched); {@code null}
+ *                 to encode the body for each attempt
  */
-public record UpstreamRequest(ProviderEndpoint provider, JsonObject body, Map<String, String> headers) {
+public record UpstreamRequest(ProviderEndpoint provider, JsonObject body, Map<String, String> headers, Buffer encoded) {
 
     public UpstreamRequest {
         Objects.requireNonNull(provider, "provider");
-        body = Objects.requireNonNull(body, "body").copy();
+        Objects.requireNonNull(body, "body");
         headers = Map.copyOf(headers);
+    }
+
+    /** A request whose body is encoded when it is sent. */
+    public UpstreamRequest(ProviderEndpoint provider, JsonObject body, Map<String, String> headers) {
+        this(provider, body, headers, null);
+    }
+
+    /** The bytes to send: {@link #encoded()} if known, else the body encoded now. */
+    public Buffer bytes() {
+        return encoded != null ? encoded : body.toBuffer();
     }
 
     /** A request without extra headers. */
     public static UpstreamRequest of(ProviderEndpoint provider, JsonObject body) {
         return new UpstreamRequest(provider, body, Map.of());
-    }
-
-    @Override
-    public JsonObject body() {
-        return body.copy();
     }
 }

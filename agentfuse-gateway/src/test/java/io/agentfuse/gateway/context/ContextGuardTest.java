@@ -1,10 +1,12 @@
 package io.agentfuse.gateway.context;
 
 import io.agentfuse.agent.context.CompactionConfig;
+import io.agentfuse.agent.context.ContextBudget;
 import io.agentfuse.agent.context.ContextConfig;
 import io.agentfuse.agent.context.ContextLevel;
 import io.agentfuse.agent.context.ContextWindowFullException;
 import io.agentfuse.agent.context.Summarizer;
+import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.core.ManualClock;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.provider.Dialects;
@@ -13,6 +15,7 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -57,6 +60,62 @@ class ContextGuardTest {
                 }
             }
         }
+    }
+
+    @Test
+    void theCountersBoundOverTheRequestNeverUndercountsItsCount() {
+        // Given requests of every kind of content: prose, code, CJK, emoji, tool calls and results, images
+        Random random = new Random(14);
+        for (int round = 0; round < 60; round++) {
+            ChatRequest request = mixedRequest(random, 1 + random.nextInt(12));
+            var conversation = ConversationMapper.toConversation(request);
+            for (String model : new String[] {"gpt-4o", "gpt-4", "claude-sonnet-4-5"}) {
+                TokenCounter counter = TokenCounter.forModel(model);
+                // When bounded before and after its messages were counted (and so remembered)
+                long before = ConversationMapper.upperBound(request, counter);
+                int counted = counter.countConversation(conversation);
+
+                // Then the bound is never below the count, and the cheap char bound is above both
+                assertThat(before).as(model + ", round " + round).isGreaterThanOrEqualTo(counted);
+                assertThat(ConversationMapper.upperBound(request, counter)).isEqualTo(before);
+                assertThat(ContextGuard.tokenUpperBound(request)).isGreaterThanOrEqualTo(counted);
+            }
+        }
+    }
+
+    @Test
+    void theLevelIsTheOneCountingGivesAtEverySize() {
+        // Given conversations from far below the window to beyond it
+        ContextTarget target = new ContextTarget("gpt-4o", "gpt-4o", 8_000);
+        ContextGuard guard = new ContextGuard(ContextConfig.defaults(), null, CompactionConfig.defaults(),
+                new ManualClock(), new ManualClock());
+        ContextBudget budget = ContextBudget.of(ContextConfig.defaults(), target.contextWindow());
+        for (int turns = 0; turns <= 200; turns += 5) {
+            ChatRequest request = conversation(turns, 30);
+
+            // When its level is taken by the guard's cheapest measure
+            ContextLevel level = guard.levelOf(request, target);
+
+            // Then it is the level of the full count
+            int counted = TokenCounter.forModel("gpt-4o").countConversation(ConversationMapper.toConversation(request));
+            assertThat(level).as(turns + " turns, " + counted + " tokens").isEqualTo(budget.levelOf(counted));
+        }
+    }
+
+    @Test
+    void aLongConversationFarBelowTheWindowIsNormalWithoutCompaction() {
+        // Given 60 000 chars, whose four-per-char bound alone would be over 70 % of a 200 000 window
+        ChatRequest request = conversation(120, 80);
+        assertThat(ContextGuard.tokenUpperBound(request)).isGreaterThan(140_000);
+
+        // When it is prepared
+        PreparedRequest prepared = guard(working()).prepare(request, new ContextTarget("gpt-4o", "gpt-4o", 200_000))
+                .toCompletableFuture().join();
+
+        // Then it goes out as it came
+        assertThat(prepared.request()).isSameAs(request);
+        assertThat(prepared.header()).isEqualTo("NORMAL");
+        assertThat(summaries).hasValue(0);
     }
 
     @Test
@@ -174,5 +233,40 @@ class ContextGuardTest {
 
     private static String words(int count) {
         return "lorem ".repeat(count).trim();
+    }
+
+    private static ChatRequest mixedRequest(Random random, int turns) {
+        JsonArray messages = new JsonArray().add(message("system", text(random)));
+        for (int i = 0; i < turns; i++) {
+            String id = "call_" + i;
+            messages.add(message("user", text(random)));
+            messages.add(new JsonObject().put("role", "assistant").put("content", text(random))
+                    .put("tool_calls", new JsonArray().add(new JsonObject().put("id", id).put("type", "function")
+                            .put("function", new JsonObject().put("name", "read_file")
+                                    .put("arguments", new JsonObject().put("path", text(random)).encode())))));
+            messages.add(new JsonObject().put("role", "tool").put("tool_call_id", id).put("content", text(random)));
+            messages.add(new JsonObject().put("role", "user").put("content", new JsonArray()
+                    .add(new JsonObject().put("type", "text").put("text", text(random)))
+                    .add(new JsonObject().put("type", "image_url")
+                            .put("image_url", new JsonObject().put("url", "https://example.com/" + i + ".png")))));
+        }
+        return request(messages);
+    }
+
+    private static final String[] PIECES = {"the ", "don't ", "we'll ", "camelCaseName", "snake_case_name ", "    ",
+        "\n\n", "\t", "if (a != b) { return x->y; }", "//~~##@@!!", "12345", "3.14159 ", "\u8fc1\u79fb\u8ba1\u5212",
+        "\uD83D\uDE80\uD83D\uDD25", "caf\u00e9 ", "\u00fc\u00f6\u00e4", "<|endoftext|>", "'s", "ALLCAPS ", "a/b/c ",
+        "\r\n", "  \n", "/\n/", "\u0000"};
+
+    private static String text(Random random) {
+        StringBuilder text = new StringBuilder();
+        int pieces = random.nextInt(40);
+        for (int i = 0; i < pieces; i++) {
+            text.append(PIECES[random.nextInt(PIECES.length)]);
+            if (random.nextInt(4) == 0) {
+                text.append((char) (' ' + random.nextInt(95)));
+            }
+        }
+        return text.toString();
     }
 }

@@ -177,6 +177,21 @@ class StreamTranslatorTest {
     }
 
     @Test
+    void dropsAUsageChunkWrittenWithSpacesAndRelaysChunksWithoutEmptyArraysAsTheyCame() {
+        StreamTranslator translator = StreamTranslator.between(Dialects.OPENAI, Dialects.OPENAI, false, clock);
+        SseEvent spaced = SseEvent.data("{\"id\":\"c\",\"choices\": [ \n],\"usage\":{\"prompt_tokens\":9,"
+                + "\"completion_tokens\":2,\"total_tokens\":11}}");
+        List<SseEvent> stream = new ArrayList<>(openAiTextStream());
+        stream.set(stream.indexOf(openAiUsage(9, 2)), spaced);
+
+        List<SseEvent> out = feed(translator, stream);
+
+        assertThat(out).doesNotContain(spaced).hasSize(stream.size() - 1);
+        assertThat(out.get(0)).isSameAs(stream.get(0));
+        assertThat(translator.usage()).isEqualTo(Usage.of(9, 2));
+    }
+
+    @Test
     void endsStreamCutShortWithErrorEventInCallerDialect() {
         StreamTranslator translator = StreamTranslator.between(Dialects.OPENAI, Dialects.ANTHROPIC, false, clock);
 

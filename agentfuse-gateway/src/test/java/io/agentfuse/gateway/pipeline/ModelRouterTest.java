@@ -40,6 +40,18 @@ class ModelRouterTest {
     }
 
     @Test
+    void aStepInTheCallersDialectSendsTheCallersBytesWithOnlyTheModelReplaced() {
+        String body = GatewayHarness.anthropicRequest("claude-sonnet-4", false).encode();
+        ModelRequest request = request(Dialects.ANTHROPIC, body);
+
+        List<PlannedStep> steps = router.plan(request, MultiMap.caseInsensitiveMultiMap());
+
+        String sent = steps.get(0).upstream().bytes().toString();
+        assertThat(sent).isEqualTo(body.replace("\"model\":\"claude-sonnet-4\"", "\"model\":\"claude-sonnet-4-5\""));
+        assertThat(steps.get(2).upstream().encoded()).as("written in the other dialect").isNull();
+    }
+
+    @Test
     void aStepThatCannotTakeTheRequestIsPlannedAsSkippedWithTheReason() {
         ModelRequest request = request(Dialects.OPENAI,
                 GatewayHarness.openAiRequest("claude-sonnet-4", false).put("logprobs", true).encode());

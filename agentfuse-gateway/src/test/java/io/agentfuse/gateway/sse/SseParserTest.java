@@ -26,6 +26,17 @@ class SseParserTest {
     }
 
     @Test
+    void anEncodedEventParsesBackWithItsLinesJoinedByLineFeeds() {
+        SseEvent event = new SseEvent("delta", "one\r\ntwo\rthree\n\nfour\n", "7");
+
+        assertThat(event.encode()).isEqualTo("event: delta\nid: 7\ndata: one\ndata: two\ndata: three\ndata: \n"
+                + "data: four\ndata: \n\n");
+        parser.feed(event.appendTo(Buffer.buffer()));
+
+        assertThat(events).containsExactly(new SseEvent("delta", "one\ntwo\nthree\n\nfour\n", "7"));
+    }
+
+    @Test
     void joinsSplitLinesAcrossBuffers() {
         parser.feed(Buffer.buffer("da"));
         parser.feed(Buffer.buffer("ta: hel"));

@@ -85,7 +85,7 @@ public final class OpenAiDialect implements Dialect {
         body.put("model", upstreamModel);
         if (stream) {
             // The gateway counts a stream's tokens, so it always asks for the usage chunk.
-            JsonObject options = body.getValue("stream_options") instanceof JsonObject o ? o : new JsonObject();
+            JsonObject options = body.getValue("stream_options") instanceof JsonObject o ? o.copy() : new JsonObject();
             body.put("stream_options", options.put("include_usage", true));
         }
         return body;
@@ -126,7 +126,11 @@ public final class OpenAiDialect implements Dialect {
         if (clientWantsUsage || event.isDone()) {
             return true;
         }
-        // Clients that did not ask for usage may not expect a chunk with empty choices.
+        // Clients that did not ask for usage may not expect a chunk with empty choices. Only an
+        // event with an empty array somewhere can be one: the others are relayed without a parse.
+        if (!holdsEmptyArray(event.data())) {
+            return true;
+        }
         try {
             JsonObject chunk = new JsonObject(event.data());
             return !(chunk.getValue("choices") instanceof JsonArray choices && choices.isEmpty()
@@ -134,6 +138,20 @@ public final class OpenAiDialect implements Dialect {
         } catch (DecodeException e) {
             return true;
         }
+    }
+
+    /** Whether {@code json} has a '[' followed by nothing but white space and a ']'. */
+    private static boolean holdsEmptyArray(String json) {
+        for (int open = json.indexOf('['); open >= 0; open = json.indexOf('[', open + 1)) {
+            int i = open + 1;
+            while (i < json.length() && Character.isWhitespace(json.charAt(i))) {
+                i++;
+            }
+            if (i < json.length() && json.charAt(i) == ']') {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

@@ -1,0 +1,110 @@
+package io.agentfuse.gateway.dialect;
+
+import io.agentfuse.gateway.http.StrictJson;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonObject;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Writes a same-dialect upstream body from the caller's own bytes: the top-level fields the
+ * gateway left as they were are copied as received, only those it replaced or added are encoded.
+ * Re-encoding a 150 KB conversation costs more than the rest of the gateway's work on it; copying
+ * its bytes costs a scan.
+ *
+ * <p>Where each field lies is noted while the body is decoded ({@link StrictJson#decode(Buffer,
+ * StrictJson.FieldSpans)}), so the bytes are not scanned again. They are used only when they are
+ * sure to say what the parsed body says: one UTF-8 JSON object without a repeated key at any depth
+ * (a provider might read a repeated key otherwise than the gateway did); otherwise there is no
+ * {@code ForwardedBody} and the body is encoded from its parsed form.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * <pre>{@code
+ * StrictJson.FieldSpans spans = new StrictJson.FieldSpans();
+ * JsonObject received = (JsonObject) StrictJson.decode(raw, spans);
+ * JsonObject patched = dialect.sameDialectRequest(ChatRequest.shallowCopy(received), "gpt-4o-mini-2024", false);
+ * Buffer body = ForwardedBody.of(raw, spans).write(received, patched);
+ * }</pre>
+ */
+public final class ForwardedBody {
+
+    private final Buffer raw;
+    private final StrictJson.FieldSpans spans;
+
+    private ForwardedBody(Buffer raw, StrictJson.FieldSpans spans) {
+        this.raw = raw;
+        this.spans = spans;
+    }
+
+    /**
+     * The caller's bytes {@code raw}, as {@link StrictJson#decode(Buffer, StrictJson.FieldSpans)}
+     * decoded them into {@code spans}; {@code null} when they cannot be forwarded (not UTF-8, a key
+     * repeated, not an object).
+     */
+    public static ForwardedBody of(Buffer raw, StrictJson.FieldSpans spans) {
+        if (raw == null || spans == null || spans.repeatedKey() || spans.size() == 0 || !looksLikeUtf8(raw)) {
+            return null;
+        }
+        return new ForwardedBody(raw, spans);
+    }
+
+    /**
+     * {@code patched} written with the caller's bytes for every top-level field whose value is
+     * still the very value of {@code received} (the body decoded from them; {@code patched} a
+     * {@linkplain ChatRequest#shallowCopy shallow copy} of it with some fields replaced), or
+     * {@code null} when {@code received} is not the body these bytes were decoded into.
+     */
+    public Buffer write(JsonObject received, JsonObject patched) {
+        Objects.requireNonNull(patched, "patched");
+        if (received == null || received.size() != spans.size()) {
+            return null;
+        }
+        Buffer out = Buffer.buffer(raw.length() + 128).appendByte((byte) '{');
+        boolean first = true;
+        // The underlying maps: reading through the objects would wrap every nested value anew.
+        Map<String, Object> receivedFields = received.getMap();
+        for (Map.Entry<String, Object> field : patched.getMap().entrySet()) {
+            if (!first) {
+                out.appendByte((byte) ',');
+            }
+            first = false;
+            long[] span = spans.of(field.getKey());
+            if (span != null && receivedFields.get(field.getKey()) == field.getValue()) {
+                int end = valueEnd(span[0], span[1]);
+                out.appendBuffer(raw, (int) span[0], end - (int) span[0]);
+            } else {
+                out.appendString(Json.encode(field.getKey())).appendByte((byte) ':')
+                        .appendString(Json.encode(field.getValue()));
+            }
+        }
+        return out.appendByte((byte) '}');
+    }
+
+    // RFC 8259: JSON between systems is UTF-8; a UTF-16 or UTF-32 body has a zero among its first bytes.
+    private static boolean looksLikeUtf8(Buffer raw) {
+        int length = Math.min(raw.length(), 4);
+        for (int i = 0; i < length; i++) {
+            if (raw.getByte(i) == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // A field's value ends before the comma and white space that precede the next token.
+    private int valueEnd(long start, long next) {
+        int end = (int) next;
+        while (end > start) {
+            byte b = raw.getByte(end - 1);
+            if (b == ',' || b == ' ' || b == '\n' || b == '\r' || b == '\t') {
+                end--;
+            } else {
+                break;
+            }
+        }
+        return end;
+    }
+}

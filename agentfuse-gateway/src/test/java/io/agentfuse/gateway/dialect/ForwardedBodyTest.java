@@ -1,0 +1,82 @@
+package io.agentfuse.gateway.dialect;
+
+import io.agentfuse.gateway.http.StrictJson;
+import io.agentfuse.gateway.provider.Dialects;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ForwardedBodyTest {
+
+    private static final String MESSAGES = "[ {\"role\":\"user\",\n \"content\":\"h\\u00e9llo \\\"you\\\"\"} ]";
+    private static final String RAW = "{ \"model\" : \"gpt-4o\",\n  \"messages\": " + MESSAGES
+            + " , \"temperature\":1e0,\"stream\":true,\"x\":{\"a\":[1, 2]}\t}";
+
+    @Test
+    void forwardsTheCallersBytesWithOnlyTheReplacedFieldsEncodedAgain() {
+        // Given the caller's body and the same-dialect body the gateway makes of it
+        Buffer raw = Buffer.buffer(RAW);
+        StrictJson.FieldSpans spans = new StrictJson.FieldSpans();
+        JsonObject received = (JsonObject) StrictJson.decode(raw, spans);
+        JsonObject patched = Dialects.OPENAI.sameDialectRequest(ChatRequest.shallowCopy(received), "gpt-4o-2024", true);
+
+        // When it is written from the caller's bytes
+        Buffer written = ForwardedBody.of(raw, spans).write(received, patched);
+
+        // Then it says what the patched body says, with the untouched fields byte for byte as sent
+        assertThat(new JsonObject(written)).isEqualTo(patched);
+        assertThat(written.toString()).contains("\"messages\": " + MESSAGES).contains("\"temperature\":1e0")
+                .contains("\"x\":{\"a\":[1, 2]}").contains("\"model\":\"gpt-4o-2024\"")
+                .contains("\"stream_options\":{\"include_usage\":true}");
+        assertThat(received.getString("model")).isEqualTo("gpt-4o");
+    }
+
+    @Test
+    void leavesOutAFieldTheGatewayRemoved() {
+        Buffer raw = Buffer.buffer(RAW);
+        StrictJson.FieldSpans spans = new StrictJson.FieldSpans();
+        JsonObject received = (JsonObject) StrictJson.decode(raw, spans);
+        JsonObject patched = ChatRequest.shallowCopy(received);
+        patched.remove("x");
+
+        Buffer written = ForwardedBody.of(raw, spans).write(received, patched);
+
+        assertThat(new JsonObject(written)).isEqualTo(patched);
+    }
+
+    @Test
+    void refusesBytesWithADuplicateKeyAtAnyDepth() {
+        for (String body : new String[] {"{\"model\":\"a\",\"model\":\"b\"}",
+            "{\"model\":\"a\",\"messages\":[{\"role\":\"user\",\"content\":null,\"content\":null}]}"}) {
+            Buffer raw = Buffer.buffer(body);
+            StrictJson.FieldSpans spans = new StrictJson.FieldSpans();
+            StrictJson.decode(raw, spans);
+
+            assertThat(spans.repeatedKey()).as(body).isTrue();
+            assertThat(ForwardedBody.of(raw, spans)).as(body).isNull();
+        }
+    }
+
+    @Test
+    void writesNothingForABodyOtherThanTheOneTheBytesWereDecodedInto() {
+        Buffer raw = Buffer.buffer(RAW);
+        StrictJson.FieldSpans spans = new StrictJson.FieldSpans();
+        StrictJson.decode(raw, spans);
+        JsonObject other = new JsonObject().put("model", "gpt-4o");
+
+        assertThat(ForwardedBody.of(raw, spans).write(other, ChatRequest.shallowCopy(other))).isNull();
+    }
+
+    @Test
+    void refusesBytesThatAreNotUtf8() {
+        Buffer raw = Buffer.buffer("{\"model\":\"a\"}".getBytes(StandardCharsets.UTF_16LE));
+        StrictJson.FieldSpans spans = new StrictJson.FieldSpans();
+        StrictJson.decode(raw, spans);
+
+        assertThat(ForwardedBody.of(raw, spans)).isNull();
+    }
+}
