@@ -12,7 +12,7 @@ import java.util.Objects;
  * <p>Defaults: listen on {@code 127.0.0.1} (expose it deliberately, with {@code 0.0.0.0}: the
  * gateway calls providers with the configured keys), on {@code server.port} of the configuration,
  * {@link UpstreamClientOptions#defaults()}, and the configuration's context ladder
- * ({@code ContextGuardStage}) as the context-budget stage. Immutable.
+ * ({@code ContextLadderStage}) as the context-budget stage. Immutable.
  *
  * <pre>{@code
  * GatewayOptions options = GatewayOptions.builder().host("0.0.0.0").port(0).build();

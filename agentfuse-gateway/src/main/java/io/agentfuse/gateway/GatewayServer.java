@@ -18,7 +18,7 @@ import io.agentfuse.gateway.mcp.McpProxyOptions;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.models.ModelListHandler;
 import io.agentfuse.gateway.models.TokenCountHandler;
-import io.agentfuse.gateway.context.ContextGuardStage;
+import io.agentfuse.gateway.context.ContextLadderStage;
 import io.agentfuse.gateway.pipeline.ChatPipeline;
 import io.agentfuse.gateway.pipeline.ContextStage;
 import io.agentfuse.gateway.pipeline.ModelClient;
@@ -100,7 +100,7 @@ public final class GatewayServer {
         this.events = new BreakerEventStream(vertx, runtime.registry(), (int) limits.maxEventQueue());
         this.contextWorkers = vertx.createSharedWorkerExecutor(CONTEXT_POOL, CONTEXT_THREADS);
         ContextStage.Factory context = options.contextStage() != null ? options.contextStage()
-                : ContextGuardStage.factory(Clock.system(), new VertxScheduler(vertx), onWorkers(contextWorkers));
+                : ContextLadderStage.factory(Clock.system(), new VertxScheduler(vertx), onWorkers(contextWorkers));
         this.pipeline = new ChatPipeline(runtime, upstream, metrics, Clock.system(), context);
         this.host = options.host();
         McpProxyOptions mcpDefaults = McpProxyOptions.defaults();

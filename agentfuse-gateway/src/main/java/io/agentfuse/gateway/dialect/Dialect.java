@@ -59,11 +59,18 @@ public interface Dialect {
     /** The headers that authenticate the gateway's own {@code apiKey} to a provider; empty for no key. */
     Map<String, String> authHeaders(String apiKey);
 
-    /** Headers every upstream request carries unless the caller's forwarded ones replace them (API version). */
-    Map<String, String> defaultHeaders();
+    /**
+     * Headers every upstream request carries unless the caller's forwarded ones replace them (API
+     * version); none by default.
+     */
+    default Map<String, String> defaultHeaders() {
+        return Map.of();
+    }
 
-    /** The caller's headers passed on to a provider of this dialect (never credentials). */
-    Map<String, String> forwardedHeaders(MultiMap callerHeaders);
+    /** The caller's headers passed on to a provider of this dialect (never credentials); none by default. */
+    default Map<String, String> forwardedHeaders(MultiMap callerHeaders) {
+        return Map.of();
+    }
 
     // ---- requests ----
 

@@ -61,16 +61,6 @@ public final class OpenAiDialect implements Dialect {
     }
 
     @Override
-    public Map<String, String> defaultHeaders() {
-        return Map.of();
-    }
-
-    @Override
-    public Map<String, String> forwardedHeaders(MultiMap callerHeaders) {
-        return Map.of();
-    }
-
-    @Override
     public ChatRequest parseRequest(JsonObject body) {
         return OpenAiRequestParser.parse(body);
     }

@@ -78,16 +78,6 @@ public final class ResponsesDialect implements Dialect {
     }
 
     @Override
-    public Map<String, String> defaultHeaders() {
-        return Map.of();
-    }
-
-    @Override
-    public Map<String, String> forwardedHeaders(MultiMap callerHeaders) {
-        return Map.of();
-    }
-
-    @Override
     public ChatRequest parseRequest(JsonObject body) {
         return ResponsesRequestParser.parse(body);
     }

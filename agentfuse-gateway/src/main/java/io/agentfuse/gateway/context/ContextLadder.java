@@ -51,12 +51,12 @@ import java.util.concurrent.Executor;
  * at construction.
  *
  * <pre>{@code
- * ContextGuard guard = new ContextGuard(ContextConfig.defaults(), summarizer, CompactionConfig.defaults(), clock, scheduler);
+ * ContextLadder guard = new ContextLadder(ContextConfig.defaults(), summarizer, CompactionConfig.defaults(), clock, scheduler);
  * guard.prepare(request, new ContextTarget("claude-haiku-4", "claude-haiku-4-5", 200_000))
  *      .thenAccept(prepared -> send(prepared.request(), prepared.header()));
  * }</pre>
  */
-public final class ContextGuard {
+public final class ContextLadder {
 
     private final ContextConfig config;
     private final Summarizer summarizer;
@@ -75,7 +75,7 @@ public final class ContextGuard {
      * @param clock      measures the cooldown
      * @param scheduler  fires the summary timeout
      */
-    public ContextGuard(ContextConfig config, Summarizer summarizer, CompactionConfig compaction, Clock clock,
+    public ContextLadder(ContextConfig config, Summarizer summarizer, CompactionConfig compaction, Clock clock,
                         Scheduler scheduler) {
         this(config, summarizer, compaction, clock, scheduler, Runnable::run);
     }
@@ -85,7 +85,7 @@ public final class ContextGuard {
      * compacted body) runs on {@code executor} — a bounded worker pool in the gateway, so that a
      * large request never blocks an event loop.
      */
-    public ContextGuard(ContextConfig config, Summarizer summarizer, CompactionConfig compaction, Clock clock,
+    public ContextLadder(ContextConfig config, Summarizer summarizer, CompactionConfig compaction, Clock clock,
                         Scheduler scheduler, Executor executor) {
         this.config = Objects.requireNonNull(config, "config");
         this.summarizer = summarizer;

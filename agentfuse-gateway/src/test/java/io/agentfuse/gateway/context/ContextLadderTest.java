@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class ContextGuardTest {
+class ContextLadderTest {
 
     private static final ContextTarget BIG = new ContextTarget("gpt-4o", "gpt-4o", 100_000);
     private static final ContextTarget SMALL = new ContextTarget("gpt-4o-mini", "gpt-4o-mini", 2_000);
@@ -54,7 +54,7 @@ class ContextGuardTest {
             for (ChatRequest each : new ChatRequest[] {request, dense}) {
                 var conversation = ConversationMapper.toConversation(each);
                 for (String model : new String[] {"gpt-4o", "gpt-4", "claude-sonnet-4-5"}) {
-                    assertThat(ContextGuard.tokenUpperBound(each)).as(model + ", " + turns + " turns")
+                    assertThat(ContextLadder.tokenUpperBound(each)).as(model + ", " + turns + " turns")
                             .isGreaterThanOrEqualTo(io.agentfuse.agent.tokens.TokenCounter.forModel(model)
                                     .countConversation(conversation));
                 }
@@ -78,7 +78,7 @@ class ContextGuardTest {
                 // Then the bound is never below the count, and the cheap char bound is above both
                 assertThat(before).as(model + ", round " + round).isGreaterThanOrEqualTo(counted);
                 assertThat(ConversationMapper.upperBound(request, counter)).isEqualTo(before);
-                assertThat(ContextGuard.tokenUpperBound(request)).isGreaterThanOrEqualTo(counted);
+                assertThat(ContextLadder.tokenUpperBound(request)).isGreaterThanOrEqualTo(counted);
             }
         }
     }
@@ -87,7 +87,7 @@ class ContextGuardTest {
     void theLevelIsTheOneCountingGivesAtEverySize() {
         // Given conversations from far below the window to beyond it
         ContextTarget target = new ContextTarget("gpt-4o", "gpt-4o", 8_000);
-        ContextGuard guard = new ContextGuard(ContextConfig.defaults(), null, CompactionConfig.defaults(),
+        ContextLadder guard = new ContextLadder(ContextConfig.defaults(), null, CompactionConfig.defaults(),
                 new ManualClock(), new ManualClock());
         ContextBudget budget = ContextBudget.of(ContextConfig.defaults(), target.contextWindow());
         for (int turns = 0; turns <= 200; turns += 5) {
@@ -106,7 +106,7 @@ class ContextGuardTest {
     void aLongConversationFarBelowTheWindowIsNormalWithoutCompaction() {
         // Given 60 000 chars, whose four-per-char bound alone would be over 70 % of a 200 000 window
         ChatRequest request = conversation(120, 80);
-        assertThat(ContextGuard.tokenUpperBound(request)).isGreaterThan(140_000);
+        assertThat(ContextLadder.tokenUpperBound(request)).isGreaterThan(140_000);
 
         // When it is prepared
         PreparedRequest prepared = guard(working()).prepare(request, new ContextTarget("gpt-4o", "gpt-4o", 200_000))
@@ -122,7 +122,7 @@ class ContextGuardTest {
     void aFallbackModelWithASmallerWindowGetsTheLadderAppliedAgain() {
         // Given one request that is small for the big model and large for the small one
         ChatRequest request = conversation(20, 100);
-        ContextGuard guard = guard(working());
+        ContextLadder guard = guard(working());
 
         // When it is prepared for each
         PreparedRequest forBig = guard.prepare(request, BIG).toCompletableFuture().join();
@@ -188,8 +188,8 @@ class ContextGuardTest {
                 .hasCauseInstanceOf(ContextWindowFullException.class);
     }
 
-    private ContextGuard guard(Summarizer summarizer) {
-        return new ContextGuard(ContextConfig.defaults(), summarizer, CompactionConfig.defaults(), clock, clock);
+    private ContextLadder guard(Summarizer summarizer) {
+        return new ContextLadder(ContextConfig.defaults(), summarizer, CompactionConfig.defaults(), clock, clock);
     }
 
     private Summarizer working() {
@@ -201,7 +201,7 @@ class ContextGuardTest {
 
     /** The shortest conversation that reaches AUTO_COMPACT (80–92 %) of {@code target}'s window. */
     private static ChatRequest requestAtAutoCompact(ContextTarget target) {
-        ContextGuard measure = new ContextGuard(ContextConfig.defaults(), null, CompactionConfig.defaults(),
+        ContextLadder measure = new ContextLadder(ContextConfig.defaults(), null, CompactionConfig.defaults(),
                 new ManualClock(), new ManualClock());
         for (int turns = 2; turns <= 500; turns += 2) {
             ChatRequest request = conversation(turns, 40);

@@ -45,20 +45,20 @@ import java.util.stream.Collectors;
  *
  * <pre>{@code
  * GatewayOptions options = GatewayOptions.builder()
- *     .contextStage(ContextGuardStage.factory(Clock.system(), Scheduler.shared()))
+ *     .contextStage(ContextLadderStage.factory(Clock.system(), Scheduler.shared()))
  *     .build();
  * }</pre>
  */
-public final class ContextGuardStage implements ContextStage {
+public final class ContextLadderStage implements ContextStage {
 
-    private final ContextGuard ladder;
-    private final ContextGuard snipOnly;
+    private final ContextLadder ladder;
+    private final ContextLadder snipOnly;
 
-    private ContextGuardStage(ContextConfig config, Summarizer summarizer, Clock clock, Scheduler scheduler,
+    private ContextLadderStage(ContextConfig config, Summarizer summarizer, Clock clock, Scheduler scheduler,
                               Executor workers) {
-        this.ladder = new ContextGuard(config, summarizer, CompactionConfig.defaults(), clock, scheduler, workers);
+        this.ladder = new ContextLadder(config, summarizer, CompactionConfig.defaults(), clock, scheduler, workers);
         // fitForFallback must answer at once while the chain is planned: it snips on the calling thread.
-        this.snipOnly = new ContextGuard(config, null, CompactionConfig.defaults(), clock, scheduler);
+        this.snipOnly = new ContextLadder(config, null, CompactionConfig.defaults(), clock, scheduler);
     }
 
     /** The ladder of {@code runtime}'s configuration, counting and compacting on the calling thread. */
@@ -71,7 +71,7 @@ public final class ContextGuardStage implements ContextStage {
      * counting and compaction run on {@code workers} (a bounded pool, never an event loop).
      */
     public static ContextStage.Factory factory(Clock clock, Scheduler scheduler, Executor workers) {
-        return (runtime, models) -> new ContextGuardStage(runtime.config().context().toContextConfig(),
+        return (runtime, models) -> new ContextLadderStage(runtime.config().context().toContextConfig(),
                 summarizer(runtime, models), clock, scheduler, workers);
     }
 
@@ -90,7 +90,7 @@ public final class ContextGuardStage implements ContextStage {
                 .put("messages", new JsonArray()
                         .add(new JsonObject().put("role", "system").put("content", system))
                         .add(new JsonObject().put("role", "user").put("content", prompt))));
-        return models.complete(request).map(ContextGuardStage::text).toCompletionStage();
+        return models.complete(request).map(ContextLadderStage::text).toCompletionStage();
     }
 
     private static String text(ChatResponse response) {
