@@ -16,6 +16,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Parses and validates an OpenAI Chat Completions request into a {@link ChatRequest}.
@@ -60,7 +61,8 @@ public final class OpenAiRequestParser {
         List<String> system = new ArrayList<>();
         List<ChatMessage> messages = parseMessages(root, system, untranslatable);
         List<ToolDefinition> tools = parseTools(root, untranslatable);
-        ToolChoice toolChoice = parseToolChoice(root, untranslatable);
+        ToolChoice toolChoice = parseToolChoice(root, untranslatable,
+                choice -> choice.requiredObject("function").requiredString("name"));
         Integer maxTokens = root.has("max_completion_tokens")
                 ? root.optionalInt("max_completion_tokens", 1) : root.optionalInt("max_tokens", 1);
         Double temperature = root.optionalNumber("temperature", 0, 2);
@@ -197,7 +199,13 @@ public final class OpenAiRequestParser {
         return tools;
     }
 
-    private static ToolChoice parseToolChoice(FieldReader root, List<String> untranslatable) {
+    /**
+     * Reads {@code tool_choice} and {@code parallel_tool_calls} as both OpenAI APIs write them; they
+     * differ only in where a named function's name is ({@code functionName} reads it from the
+     * choice object). A choice of a built-in tool is recorded as untranslatable.
+     */
+    public static ToolChoice parseToolChoice(FieldReader root, List<String> untranslatable,
+                                             Function<FieldReader, String> functionName) {
         Boolean parallelFlag = root.optionalBoolean("parallel_tool_calls");
         boolean parallel = parallelFlag == null || parallelFlag;
         Object choice = root.value("tool_choice");
@@ -219,7 +227,7 @@ public final class OpenAiRequestParser {
             untranslatable.add("tool_choice of type '" + type + "'");
             return null;
         }
-        return new ToolChoice(ToolChoice.Mode.TOOL, object.requiredObject("function").requiredString("name"), parallel);
+        return new ToolChoice(ToolChoice.Mode.TOOL, functionName.apply(object), parallel);
     }
 
     private static StreamMode streamMode(FieldReader root) {

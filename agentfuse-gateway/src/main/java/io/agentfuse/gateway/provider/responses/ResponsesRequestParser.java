@@ -8,6 +8,7 @@ import io.agentfuse.gateway.dialect.FieldReader;
 import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
+import io.agentfuse.gateway.provider.openai.OpenAiRequestParser;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -81,7 +82,8 @@ public final class ResponsesRequestParser {
             throw root.problem("input", "must contain at least one message");
         }
         List<ToolDefinition> tools = parseTools(root, untranslatable);
-        ToolChoice toolChoice = parseToolChoice(root, untranslatable);
+        ToolChoice toolChoice = OpenAiRequestParser.parseToolChoice(root, untranslatable,
+                choice -> choice.requiredString("name"));
         Double temperature = root.optionalNumber("temperature", 0, 2);
         if (temperature != null && temperature > 1) {
             untranslatable.add("temperature " + temperature + " is above Anthropic's maximum of 1");
@@ -109,31 +111,6 @@ public final class ResponsesRequestParser {
                     parameters == null ? null : parameters.json()));
         }
         return tools;
-    }
-
-    private static ToolChoice parseToolChoice(FieldReader root, List<String> untranslatable) {
-        Boolean parallelFlag = root.optionalBoolean("parallel_tool_calls");
-        boolean parallel = parallelFlag == null || parallelFlag;
-        Object choice = root.value("tool_choice");
-        if (choice == null) {
-            return parallel ? null : new ToolChoice(ToolChoice.Mode.AUTO, null, false);
-        }
-        if (choice instanceof String mode) {
-            return switch (mode) {
-                case "auto" -> new ToolChoice(ToolChoice.Mode.AUTO, null, parallel);
-                case "required" -> new ToolChoice(ToolChoice.Mode.REQUIRED, null, parallel);
-                case "none" -> new ToolChoice(ToolChoice.Mode.NONE, null, parallel);
-                default -> throw root.problem("tool_choice",
-                        "must be \"none\", \"auto\", \"required\" or an object, but was \"" + mode + "\"");
-            };
-        }
-        FieldReader object = root.requiredObject("tool_choice");
-        String type = object.requiredString("type");
-        if (!"function".equals(type)) {
-            untranslatable.add("tool_choice of type '" + type + "'");
-            return null;
-        }
-        return new ToolChoice(ToolChoice.Mode.TOOL, object.requiredString("name"), parallel);
     }
 
     private static void noteUntranslatableOptions(FieldReader root, List<String> untranslatable) {
