@@ -153,9 +153,12 @@ public interface Dialect {
 
     /**
      * Whether an upstream event of this dialect, already decoded without error, is relayed to a
-     * caller of the same dialect (OpenAI drops the usage chunk the gateway asked for on its own).
+     * caller of the same dialect; every event by default (OpenAI drops the usage chunk the gateway
+     * asked for on its own).
      */
-    boolean relaysToSameDialect(SseEvent event, boolean clientWantsUsage);
+    default boolean relaysToSameDialect(SseEvent event, boolean clientWantsUsage) {
+        return true;
+    }
 
     /** The event that ends a complete stream ({@code data: [DONE]}, {@code message_stop}). */
     SseEvent endMarker();

@@ -8,7 +8,6 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientOptions;
@@ -64,8 +63,6 @@ public final class UpstreamClient {
     private final Vertx vertx;
     private final HttpClientAgent http;
     private final UpstreamClientOptions options;
-    /** Where calls made off our event loops run (from a worker thread, say, during compaction). */
-    private final Context offLoopCalls;
     private final Map<ProviderEndpoint, Target> targets = new ConcurrentHashMap<>();
 
     public UpstreamClient(Vertx vertx, UpstreamClientOptions options) {
@@ -75,8 +72,6 @@ public final class UpstreamClient {
                 .setKeepAlive(true)
                 .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
         this.http = vertx.createHttpClient(clientOptions, new PoolOptions().setHttp1MaxSize(options.maxConnectionsPerHost()));
-        Context created = vertx.getOrCreateContext();
-        this.offLoopCalls = created.isEventLoopContext() ? created : ((VertxInternal) vertx).createEventLoopContext();
     }
 
     /**
@@ -219,16 +214,15 @@ public final class UpstreamClient {
     }
 
     /**
-     * The context a call runs on: the caller's when it is one of our event loops, else an event
-     * loop of ours. The HTTP request, its callbacks and the timers then share that context: the
+     * The context a call runs on: the caller's when it is one of ours, else a fresh one. The HTTP
+     * request, its callbacks and the timers then share that context (the call is started through
+     * {@link OnContext}, which hops onto it from any other thread, a context worker's included): the
      * whole future chain is wired before any response event can be handled, and call state needs
-     * no locks. Never a worker context: its callbacks queue behind other work, so a response
-     * could end before its body handler is set, and the body would never arrive (compaction's
-     * summary call is made from the context worker pool).
+     * no locks.
      */
     private Context callContext() {
         Context current = Vertx.currentContext();
-        return current != null && current.owner() == vertx && current.isEventLoopContext() ? current : offLoopCalls;
+        return current != null && current.owner() == vertx ? current : vertx.getOrCreateContext();
     }
 
     private static UpstreamResponse answer(UpstreamRequest request, HttpClientResponse response, Buffer body) {

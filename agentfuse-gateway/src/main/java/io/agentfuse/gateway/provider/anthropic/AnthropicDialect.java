@@ -131,11 +131,6 @@ public final class AnthropicDialect implements Dialect {
     }
 
     @Override
-    public boolean relaysToSameDialect(SseEvent event, boolean clientWantsUsage) {
-        return true;
-    }
-
-    @Override
     public SseEvent endMarker() {
         return MESSAGE_STOP;
     }

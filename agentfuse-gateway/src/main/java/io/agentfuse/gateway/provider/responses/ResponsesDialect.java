@@ -137,11 +137,6 @@ public final class ResponsesDialect implements Dialect {
         return new ResponsesStreamEncoder(null, clock.epochMillis() / 1000);
     }
 
-    @Override
-    public boolean relaysToSameDialect(SseEvent event, boolean clientWantsUsage) {
-        return true;
-    }
-
     /**
      * Never sent: a Responses stream ends with {@code response.completed}, which carries the whole
      * answer, and its decoder reports a stream without it as cut rather than asking for this marker.
