@@ -34,7 +34,7 @@ final class AsyncExecution<T> {
         this.observer = observer;
         this.call = call;
         this.deadline = deadline;
-        this.previousDelay = guard.retryPolicy().initialDelay().toNanos();
+        this.previousDelay = attempts.firstDelayNanos();
     }
 
     CompletableFuture<T> start() {

@@ -29,6 +29,19 @@ final class Attempts {
     private final OutcomeClassifier classifier;
     private final ToLongFunction<Object> tokens;
     private final RetryListener listener;
+    // Read from the policy once: on the success path of every call, a call to a method whose
+    // return type was never loaded (no budget configured) is not inlined, and costs more than the rest.
+    private final RetryBudget budget;
+    private final long firstDelayNanos;
+    private final long deadlineNanos;
+    /**
+     * The last result class seen that is not a {@link LongCall}. An {@code instanceof} test against
+     * an interface that fails scans the class's interfaces every time (HotSpot caches only hits):
+     * about 17 ns, more than the rest of a successful attempt. A guard returns one type nearly
+     * always, so one class comparison settles it. Written without synchronisation on purpose: a
+     * stale or lost write only costs one more {@code instanceof}.
+     */
+    private Class<?> plainResultType;
 
     Attempts(String name, RetryPolicy retry, CircuitBreaker breaker, Clock clock, OutcomeClassifier classifier,
              ToLongFunction<Object> tokens, RetryListener listener) {
@@ -39,6 +52,9 @@ final class Attempts {
         this.classifier = classifier;
         this.tokens = tokens;
         this.listener = listener;
+        this.budget = retry.budget();
+        this.firstDelayNanos = retry.initialDelay().toNanos();
+        this.deadlineNanos = retry.deadline() == null ? Long.MAX_VALUE : retry.deadline().toNanos();
     }
 
     /**
@@ -56,7 +72,6 @@ final class Attempts {
      * call rejected) raise everybody's retry allowance.
      */
     void depositToBudget() {
-        RetryBudget budget = retry.budget();
         if (budget != null) {
             budget.deposit();
         }
@@ -96,7 +111,7 @@ final class Attempts {
      */
     AttemptResult returned(long permit, Object value, long durationNanos) {
         Outcome outcome = classifier.hasResultRules() ? classifier.classifyResult(value) : Outcome.SUCCESS;
-        if (outcome == Outcome.SUCCESS && breaker != null && value instanceof LongCall call && call.holdPermit(breaker, permit)) {
+        if (outcome == Outcome.SUCCESS && breaker != null && isLongCall(value) && ((LongCall) value).holdPermit(breaker, permit)) {
             return null; // a stream: it records its final outcome against the permit when it ends
         }
         long used = 0L;
@@ -110,6 +125,17 @@ final class Attempts {
             breaker.onOutcome(permit, outcome, durationNanos, RetryAfter.NONE);
         }
         return outcome == Outcome.SUCCESS ? null : AttemptResult.returned(outcome, durationNanos, used);
+    }
+
+    private boolean isLongCall(Object value) {
+        if (value == null || value.getClass() == plainResultType) {
+            return false;
+        }
+        if (value instanceof LongCall) {
+            return true;
+        }
+        plainResultType = value.getClass();
+        return false;
     }
 
     private long countTokens(long permit, Object value, long durationNanos) {
@@ -169,7 +195,7 @@ final class Attempts {
         boolean retryable = worthRetrying && attemptsMade < retry.maxAttempts()
                 && (breaker == null || !breaker.state().rejectsCalls());
         long delay = retryable ? retry.delayNanos(attemptsMade, previousDelay, result.retryAfterNanos(), random()) : -1;
-        if (delay > remaining || delay >= 0 && retry.budget() != null && !retry.budget().tryWithdraw()) {
+        if (delay > remaining || delay >= 0 && budget != null && !budget.tryWithdraw()) {
             delay = -1;
         }
         if (delay >= 0) {
@@ -195,6 +221,11 @@ final class Attempts {
 
     /** The monotonic deadline of a call starting now, or {@link Long#MAX_VALUE} if none. */
     long deadlineFromNow() {
-        return retry.deadline() == null ? Long.MAX_VALUE : clock.nanoTime() + retry.deadline().toNanos();
+        return deadlineNanos == Long.MAX_VALUE ? Long.MAX_VALUE : clock.nanoTime() + deadlineNanos;
+    }
+
+    /** The delay a first retry's backoff starts from: the policy's initial delay. */
+    long firstDelayNanos() {
+        return firstDelayNanos;
     }
 }

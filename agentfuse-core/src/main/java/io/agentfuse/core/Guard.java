@@ -109,7 +109,7 @@ public final class Guard {
      */
     public <T> T execute(AttemptObserver observer, Supplier<T> call) {
         long deadline = attempts.deadlineFromNow();
-        long previousDelay = retry.initialDelay().toNanos();
+        long previousDelay = attempts.firstDelayNanos();
         AttemptResult last = null;
         Throwable lastFailure = null;
         T lastValue = null;

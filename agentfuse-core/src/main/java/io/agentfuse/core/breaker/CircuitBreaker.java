@@ -8,11 +8,10 @@ import io.agentfuse.core.RetryAfter;
 import io.agentfuse.core.event.CircuitBreakerListener;
 import io.agentfuse.core.event.StateTransition;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -20,30 +19,13 @@ import java.util.function.Supplier;
 /**
  * A circuit breaker with agent-aware triggers: it stops calling what keeps failing, fails fast
  * while it is open, probes when the open time ends, and closes again when the probes succeed.
+ * States {@code CLOSED → OPEN → HALF_OPEN → CLOSED}, plus the operator states FORCED_OPEN and
+ * DISABLED ({@link CircuitState}); the first {@link Trigger} that fires opens it and is its reason.
+ * What it guarantees (one thread and one event per transition, permits as stamps, no allocation on
+ * the closed path, a state that is true when read, time only from the injected {@link Clock}) is
+ * written once, in the package documentation.
  *
- * <h2>Guarantees</h2>
- * <ul>
- *   <li>States {@code CLOSED → OPEN → HALF_OPEN → CLOSED}, plus operator states FORCED_OPEN and
- *       DISABLED (see {@link CircuitState}). The first {@link Trigger} that fires opens the breaker
- *       and is its reason.</li>
- *   <li>Exactly one thread performs each transition (a CAS on the state), and each transition
- *       publishes exactly one {@link StateTransition}; an operator action that leaves the state
- *       as it was (forcing open a forced-open breaker) publishes nothing.</li>
- *   <li>Every permit is a stamp ({@link #acquire()}): an outcome reported with the stamp of an
- *       earlier state (a late answer, a written-off probe) is not counted, so HALF_OPEN counts
- *       exactly its own probes. A long call (a stream) reports its final outcome with the permit it
- *       started with.</li>
- *   <li>In CLOSED, a permission check is one volatile read and recording is lock-free; neither
- *       allocates. Rejection allocates nothing either: the {@link Rejection} value and the
- *       {@link CircuitOpenException} are made once per open period. Rejections are counted.</li>
- *   <li>{@link #state()} is true when read: an OPEN breaker whose open time is over reports
- *       HALF_OPEN without waiting for a call.</li>
- *   <li>Time comes only from the injected {@link Clock}; durations are read from its
- *       {@link Clock#coarse() coarse} view when every duration threshold is far coarser than its tick.</li>
- * </ul>
- *
- * <h2>Ways to use it</h2>
- * Around a call: {@link #executeSupplier(Supplier)} (throws {@link CircuitOpenException}) or
+ * <p>Around a call: {@link #executeSupplier(Supplier)} (throws {@link CircuitOpenException}) or
  * {@link #tryExecute(Supplier)} (a typed {@link CallResult}, never throws a rejection). By hand,
  * when the call is asynchronous or measured elsewhere: {@code long permit = }{@link #acquire()},
  * then exactly one of {@link #onResult(long, AttemptResult)}, {@link #onOutcome(long, Outcome, long, long)}
@@ -64,15 +46,8 @@ public final class CircuitBreaker {
     /** The permit {@link #acquire()} returns when the call may not be made. */
     public static final long NOT_PERMITTED = 0L;
 
-    private static final VarHandle STATE;
-
-    static {
-        try {
-            STATE = MethodHandles.lookup().findVarHandle(CircuitBreaker.class, "state", AbstractState.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final AtomicReferenceFieldUpdater<CircuitBreaker, AbstractState> STATE =
+            AtomicReferenceFieldUpdater.newUpdater(CircuitBreaker.class, AbstractState.class, "state");
 
     private final String name;
     private final CircuitBreakerConfig config;

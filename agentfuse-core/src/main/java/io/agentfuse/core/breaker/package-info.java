@@ -3,13 +3,25 @@
  * {@link io.agentfuse.core.breaker.CircuitBreakerConfig} and {@link io.agentfuse.core.breaker.Trigger}s,
  * and the {@link io.agentfuse.core.breaker.CircuitBreakerRegistry} that makes named breakers from templates.
  *
- * <p>Guarantees: each transition is made by exactly one thread (a CAS on the state object) and
- * publishes exactly one event; a transition to the state the breaker is already in publishes
- * nothing; the closed-state permission check is one volatile read and recording is lock-free and
- * allocation-free; a rejected call gets a {@link io.agentfuse.core.breaker.Rejection} (or its
- * {@link io.agentfuse.core.breaker.CircuitOpenException}) made once per open period. The package-private
- * state classes ({@code ClosedState}, {@code OpenState}, {@code HalfOpenState}, {@code OperatorState},
- * all extending {@code AbstractState}) are the state machine; {@link io.agentfuse.core.breaker.CircuitState}
- * is what callers see of it.
+ * <p>What a {@link io.agentfuse.core.breaker.CircuitBreaker} guarantees:
+ * <ul>
+ *   <li>Each transition is made by exactly one thread (a CAS on the state object) and publishes
+ *       exactly one event; an action that leaves the state as it was (forcing open a forced-open
+ *       breaker) publishes nothing.</li>
+ *   <li>Every permit is a stamp ({@code acquire()}): an outcome reported with the stamp of an
+ *       earlier state (a late answer, a written-off probe) is not counted, so HALF_OPEN counts
+ *       exactly its own probes. A long call (a stream) reports its final outcome with the permit it
+ *       started with.</li>
+ *   <li>In CLOSED, the permission check is one volatile read and recording is lock-free; neither
+ *       allocates. A rejected call gets a {@link io.agentfuse.core.breaker.Rejection} (or its
+ *       {@link io.agentfuse.core.breaker.CircuitOpenException}) made once per open period, and is counted.</li>
+ *   <li>{@code state()} is true when read: an OPEN breaker whose open time is over reports
+ *       HALF_OPEN without waiting for a call.</li>
+ *   <li>Time comes only from the injected {@link io.agentfuse.core.Clock}; durations are read from
+ *       its coarse view when every duration threshold is far coarser than its tick.</li>
+ * </ul>
+ * The package-private state classes ({@code ClosedState}, {@code OpenState}, {@code HalfOpenState},
+ * {@code OperatorState}, all extending {@code AbstractState}) are the state machine;
+ * {@link io.agentfuse.core.breaker.CircuitState} is what callers see of it.
  */
 package io.agentfuse.core.breaker;

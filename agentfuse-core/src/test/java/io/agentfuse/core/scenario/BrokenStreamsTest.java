@@ -12,6 +12,7 @@ import io.agentfuse.core.breaker.Trigger;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -70,5 +71,30 @@ class BrokenStreamsTest {
         probe.finish();
 
         assertThat(breaker.state()).isEqualTo(CircuitState.CLOSED);
+    }
+
+    @Test
+    void aStreamAfterPlainAnswersOfOtherTypesStillHoldsItsPermit() {
+        // The guard remembers the last plain result type to skip the interface test; a stream must still be seen.
+        Supplier<Object> text = () -> "a complete answer";
+        Supplier<Object> number = () -> 42;
+        for (int i = 0; i < 3; i++) {
+            guard.execute(text);
+            guard.execute(number);
+            Stream stream = (Stream) guard.execute((Supplier<Object>) Stream::new);
+            assertThat(stream.breaker).as("the stream was handed the permit").isSameAs(breaker);
+            stream.finish();
+        }
+        for (int i = 0; i < 5; i++) {
+            guard.execute(text);
+            ((Stream) guard.execute((Supplier<Object>) Stream::new)).breakOff(clock);
+        }
+        assertThat(breaker.state()).as("plain answers in between reset the streak").isEqualTo(CircuitState.CLOSED);
+
+        guard.execute(number);
+        for (int i = 0; i < 5; i++) {
+            ((Stream) guard.execute((Supplier<Object>) Stream::new)).breakOff(clock);
+        }
+        assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
     }
 }
