@@ -136,6 +136,13 @@ public final class MockProvider {
         return journal.snapshot();
     }
 
+    /** The requests received for the upstream model {@code upstreamModel} (the body's {@code model}), oldest first. */
+    public List<RecordedRequest> requestsFor(String upstreamModel) {
+        return requests().stream()
+                .filter(request -> request.jsonBody().map(body -> upstreamModel.equals(body.getString("model"))).orElse(false))
+                .toList();
+    }
+
     /** Forgets the script, the default step and the recorded requests. */
     public void reset() {
         script.reset();

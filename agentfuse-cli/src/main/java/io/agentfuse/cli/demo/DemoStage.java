@@ -84,9 +84,7 @@ final class DemoStage implements AutoCloseable {
 
     /** The requests the mock provider received for the upstream model {@code upstreamModel}, oldest first. */
     List<RecordedRequest> requestsFor(String upstreamModel) {
-        return mock.requests().stream()
-                .filter(request -> request.jsonBody().map(body -> upstreamModel.equals(body.getString("model"))).orElse(false))
-                .toList();
+        return mock.requestsFor(upstreamModel);
     }
 
     /** Sends an OpenAI-dialect chat request for {@code model} with {@code messages}. */

@@ -1,10 +1,6 @@
 package io.agentfuse.gateway.scenario;
 
-import io.agentfuse.agent.conversation.Conversation;
-import io.agentfuse.agent.conversation.Message;
-import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.mock.MockStep;
-import io.agentfuse.mock.RecordedRequest;
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayHarness;
 import io.vertx.core.json.JsonArray;
@@ -13,8 +9,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
-import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,25 +18,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ContextScenarioTest {
 
-    private static final int WINDOW = 3_000;
-    private static final String CONFIG = """
-            server: { port: 0 }
-            providers:
-              openai: { baseUrl: "http://127.0.0.1:${MOCK_PORT}/v1", apiKey: "sk-test" }
-            retry: { maxAttempts: 1 }
-            models:
-              notes:
-                provider: openai
-                upstreamModel: gpt-4o
-                contextWindow: 3000
-                fallbacks: [tiny]
-              tiny: { provider: openai, upstreamModel: gpt-4o-tiny, contextWindow: 1500 }
+    private static final String CONFIG = LadderConversations.CONFIG + """
               compactor: { provider: openai, upstreamModel: gpt-4o-mini }
             context:
               compactModel: compactor
               keepRecentTurns: 2
             """;
-    private static final TokenCounter COUNTER = TokenCounter.forModel("gpt-4o");
 
     private GatewayHarness harness;
 
@@ -96,7 +77,7 @@ class ContextScenarioTest {
 
     @Test
     void aRequestThatCannotFitIsRefusedWith413ContextWindowFullWithoutAnUpstreamCall() {
-        JsonArray huge = new JsonArray().add(new JsonObject().put("role", "user").put("content", words(WINDOW + 500)));
+        JsonArray huge = new JsonArray().add(new JsonObject().put("role", "user").put("content", LadderConversations.words(LadderConversations.WINDOW + 500)));
 
         Reply reply = ask(huge);
 
@@ -127,32 +108,13 @@ class ContextScenarioTest {
     }
 
     private JsonObject sentTo(String upstreamModel) {
-        List<RecordedRequest> requests = harness.mock.requests().stream()
-                .filter(request -> request.jsonBody().map(body -> upstreamModel.equals(body.getString("model"))).orElse(false))
-                .toList();
-        assertThat(requests).as("requests for " + upstreamModel).isNotEmpty();
-        return requests.get(requests.size() - 1).jsonBody().orElseThrow();
+        return LadderConversations.lastSentTo(harness.mock, upstreamModel);
     }
 
-    /** A conversation of many turns that fills at least {@code share} of the window, ending with a prompt. */
+    /** A system prompt and the turns that fill at least {@code share} of the window. */
     private static JsonArray conversationAt(double share) {
-        List<Message> measured = new ArrayList<>();
-        JsonArray messages = new JsonArray();
-        String system = "You plan database migrations.";
-        measured.add(Message.system(system));
-        messages.add(new JsonObject().put("role", "system").put("content", system));
-        for (int turn = 1; ; turn++) {
-            boolean user = turn % 2 == 1;
-            String text = "Step " + turn + ": " + words(30);
-            measured.add(user ? Message.user(text) : Message.assistant(text));
-            messages.add(new JsonObject().put("role", user ? "user" : "assistant").put("content", text));
-            if (user && COUNTER.countConversation(new Conversation(measured)) >= share * WINDOW) {
-                return messages;
-            }
-        }
-    }
-
-    private static String words(int count) {
-        return "backfill replica ".repeat(count / 2 + 1).trim();
+        JsonArray messages = new JsonArray().add(new JsonObject().put("role", "system").put("content", LadderConversations.SYSTEM_PROMPT));
+        LadderConversations.turnsAt(share).forEach(messages::add);
+        return messages;
     }
 }

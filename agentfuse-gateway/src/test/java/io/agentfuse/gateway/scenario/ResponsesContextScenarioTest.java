@@ -1,20 +1,14 @@
 package io.agentfuse.gateway.scenario;
 
-import io.agentfuse.agent.conversation.Conversation;
-import io.agentfuse.agent.conversation.Message;
-import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayHarness;
 import io.agentfuse.mock.MockStep;
-import io.agentfuse.mock.RecordedRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
-import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,22 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ResponsesContextScenarioTest {
 
-    private static final int WINDOW = 3_000;
-    private static final String CONFIG = """
-            server: { port: 0 }
-            providers:
-              openai: { baseUrl: "http://127.0.0.1:${MOCK_PORT}/v1", apiKey: "sk-test" }
-            retry: { maxAttempts: 1 }
-            models:
-              notes:
-                provider: openai
-                upstreamModel: gpt-4o
-                contextWindow: 3000
-                fallbacks: [tiny]
-              tiny: { provider: openai, upstreamModel: gpt-4o-tiny, contextWindow: 1500 }
-            """;
-    private static final String INSTRUCTIONS = "You plan database migrations.";
-    private static final TokenCounter COUNTER = TokenCounter.forModel("gpt-4o");
+    private static final String CONFIG = LadderConversations.CONFIG;
+    private static final String INSTRUCTIONS = LadderConversations.SYSTEM_PROMPT;
 
     private GatewayHarness harness;
 
@@ -85,7 +65,7 @@ class ResponsesContextScenarioTest {
 
     @Test
     void anInputThatCannotFitIsRefusedWith413WithoutAnUpstreamCall() {
-        JsonArray huge = new JsonArray().add(new JsonObject().put("role", "user").put("content", words(WINDOW + 500)));
+        JsonArray huge = new JsonArray().add(new JsonObject().put("role", "user").put("content", LadderConversations.words(LadderConversations.WINDOW + 500)));
 
         Reply reply = ask(huge);
 
@@ -100,30 +80,11 @@ class ResponsesContextScenarioTest {
     }
 
     private JsonObject sentTo(String upstreamModel) {
-        List<RecordedRequest> requests = harness.mock.requests().stream()
-                .filter(request -> request.jsonBody().map(body -> upstreamModel.equals(body.getString("model"))).orElse(false))
-                .toList();
-        assertThat(requests).as("requests for " + upstreamModel).isNotEmpty();
-        return requests.get(requests.size() - 1).jsonBody().orElseThrow();
+        return LadderConversations.lastSentTo(harness.mock, upstreamModel);
     }
 
-    /** Input items of many turns that fill at least {@code share} of the window, ending with a user turn. */
+    /** Input items that, after the instructions, fill at least {@code share} of the window. */
     private static JsonArray conversationAt(double share) {
-        List<Message> measured = new ArrayList<>();
-        measured.add(Message.system(INSTRUCTIONS));
-        JsonArray input = new JsonArray();
-        for (int turn = 1; ; turn++) {
-            boolean user = turn % 2 == 1;
-            String text = "Step " + turn + ": " + words(30);
-            measured.add(user ? Message.user(text) : Message.assistant(text));
-            input.add(new JsonObject().put("role", user ? "user" : "assistant").put("content", text));
-            if (user && COUNTER.countConversation(new Conversation(measured)) >= share * WINDOW) {
-                return input;
-            }
-        }
-    }
-
-    private static String words(int count) {
-        return "backfill replica ".repeat(count / 2 + 1).trim();
+        return LadderConversations.turnsAt(share);
     }
 }

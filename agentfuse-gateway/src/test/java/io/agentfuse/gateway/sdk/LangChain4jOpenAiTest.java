@@ -1,136 +1,57 @@
 package io.agentfuse.gateway.sdk;
 
-import dev.langchain4j.exception.InternalServerException;
-import dev.langchain4j.exception.InvalidRequestException;
-import dev.langchain4j.exception.LangChain4jException;
-import dev.langchain4j.model.chat.response.ChatResponse;
-import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
+import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.chat.StreamingChatModel;
 import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+/** LangChain4j's OpenAI models behind the gateway ({@link LangChain4jContract}). */
+class LangChain4jOpenAiTest extends LangChain4jContract {
 
-/**
- * LangChain4j's OpenAI models behind the gateway, configured as its README advises:
- * {@code maxRetries(0)} (LangChain4j does not read {@code x-should-retry}; the gateway retries
- * and falls back already). Every failure reaches the application at once, as one request.
- */
-class LangChain4jOpenAiTest {
-
-    private SdkGateway gateway;
-
-    @BeforeEach
-    void start() {
-        gateway = new SdkGateway();
-    }
-
-    @AfterEach
-    void stop() {
-        gateway.close();
-    }
-
-    private OpenAiChatModel model(String name) {
+    private OpenAiChatModel.OpenAiChatModelBuilder builder(String name) {
         return OpenAiChatModel.builder().baseUrl(gateway.baseUrl() + "/v1").apiKey("sk-caller").modelName(name)
-                .maxRetries(0).build();
+                .maxRetries(0);
     }
 
-    private OpenAiChatModel model(String name, Map<String, Integer> logitBias) {
-        return OpenAiChatModel.builder().baseUrl(gateway.baseUrl() + "/v1").apiKey("sk-caller").modelName(name)
-                .logitBias(logitBias).maxRetries(0).build();
+    @Override
+    ChatModel model(String name) {
+        return builder(name).build();
     }
 
-    /** The streamed answer's text, or the error LangChain4j reported. */
-    private CompletableFuture<String> stream(String name) {
-        CompletableFuture<String> result = new CompletableFuture<>();
-        StringBuilder text = new StringBuilder();
-        OpenAiStreamingChatModel.builder().baseUrl(gateway.baseUrl() + "/v1").apiKey("sk-caller").modelName(name).build()
-                .chat("Hi", new StreamingChatResponseHandler() {
-                    @Override
-                    public void onPartialResponse(String partial) {
-                        text.append(partial);
-                    }
-
-                    @Override
-                    public void onCompleteResponse(ChatResponse response) {
-                        result.complete(text.toString());
-                    }
-
-                    @Override
-                    public void onError(Throwable error) {
-                        result.completeExceptionally(error);
-                    }
-                });
-        return result;
+    @Override
+    StreamingChatModel streamingModel(String name) {
+        return OpenAiStreamingChatModel.builder().baseUrl(gateway.baseUrl() + "/v1").apiKey("sk-caller").modelName(name).build();
     }
 
-    @Test
-    void answersCompleteAndStreamed() throws Exception {
-        assertThat(model("gpt-4o-mini").chat("Hi")).isEqualTo("Hello from the mock provider.");
-        assertThat(stream("claude-haiku-4").get(60, TimeUnit.SECONDS)).isEqualTo("Hello from the mock provider.");
+    @Override
+    String ownModel() {
+        return "gpt-4o-mini";
     }
 
-    @Test
-    void circuitOpenWithALongRetryAfterIsRaisedAtOnce() {
-        gateway.trip("gpt-long-open", "gpt-long-open");
-        long before = gateway.requests();
-
-        assertThatThrownBy(() -> model("gpt-long-open").chat("Hi"))
-                .isInstanceOf(InternalServerException.class).hasMessageContaining("\"circuit_open\"");
-        gateway.assertRequestsReceived(before + 1);
+    @Override
+    String ownUpstreamModel() {
+        return "gpt-4o-mini";
     }
 
-    @Test
-    void circuitOpenWithAShortRetryAfterIsRaisedAtOnceToo() {
-        gateway.trip("gpt-4o-mini", "gpt-4o-mini");
-        long before = gateway.requests();
-
-        assertThatThrownBy(() -> model("gpt-4o-mini").chat("Hi"))
-                .isInstanceOf(InternalServerException.class).hasMessageContaining("\"circuit_open\"");
-        gateway.assertRequestsReceived(before + 1);
+    @Override
+    String otherModel() {
+        return "claude-haiku-4";
     }
 
-    @Test
-    void a502IsRaisedAsOneRequest() {
-        gateway.upstreamFails();
-
-        assertThatThrownBy(() -> model("gpt-4o-mini").chat("Hi"))
-                .isInstanceOf(InternalServerException.class).hasMessageContaining("\"all_fallbacks_failed\"");
-        gateway.assertRequestsReceived(1);
+    @Override
+    String family() {
+        return "gpt";
     }
 
-    @Test
-    void a504IsRaisedAsOneRequest() {
-        gateway.upstreamHangs();
-
-        assertThatThrownBy(() -> model("gpt-slow").chat("Hi"))
-                .isInstanceOf(InternalServerException.class).hasMessageContaining("\"timeout\"");
-        gateway.assertRequestsReceived(1);
+    @Override
+    ChatModel untranslatableModel() {
+        return builder("claude-haiku-4").logitBias(Map.of("50256", -100)).build();
     }
 
-    @Test
-    void anUntranslatableRequestIsA400NamingTheField() {
-        assertThatThrownBy(() -> model("claude-haiku-4", Map.of("50256", -100)).chat("Hi"))
-                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("\"invalid_request\"").hasMessageContaining("logit_bias");
-        gateway.assertRequestsReceived(1);
-        assertThat(gateway.harness.mock.requests()).isEmpty();
-    }
-
-    @Test
-    void aBrokenStreamIsReportedAsAnErrorNotAsAShortAnswer() {
-        gateway.streamsBreak();
-
-        assertThatThrownBy(() -> stream("gpt-4o-mini").get(60, TimeUnit.SECONDS))
-                .cause().isInstanceOf(LangChain4jException.class)
-                // the client reports the gateway's error event or the closed connection, whichever it reads first
-                .hasMessageMatching("closed|.*the stream from model claude-haiku-4 broke off.*|.*upstream_error.*");
-        gateway.assertRequestsReceived(1);
+    @Override
+    String untranslatableField() {
+        return "logit_bias";
     }
 }

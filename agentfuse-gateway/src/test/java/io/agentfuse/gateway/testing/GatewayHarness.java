@@ -90,9 +90,7 @@ public final class GatewayHarness implements AutoCloseable {
 
     /** The requests the mock received for the upstream model {@code upstreamModel}. */
     public long requestsFor(String upstreamModel) {
-        return mock.requests().stream()
-                .filter(request -> request.jsonBody().map(body -> upstreamModel.equals(body.getString("model"))).orElse(false))
-                .count();
+        return mock.requestsFor(upstreamModel).size();
     }
 
     /** The gateway's metrics in Prometheus text. */
