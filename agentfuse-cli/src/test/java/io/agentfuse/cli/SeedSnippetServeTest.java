@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -116,37 +115,5 @@ class SeedSnippetServeTest {
         return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
                 .header("content-type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    /** Output that completes a future with the first match of a pattern, so a test can wait for a line. */
-    private static final class FirstMatch extends Writer {
-        private final Pattern pattern;
-        private final StringBuilder text = new StringBuilder();
-        private final CompletableFuture<Matcher> match = new CompletableFuture<>();
-
-        FirstMatch(Pattern pattern) {
-            this.pattern = pattern;
-        }
-
-        @Override
-        public synchronized void write(char[] buffer, int offset, int length) {
-            text.append(buffer, offset, length);
-            Matcher matcher = pattern.matcher(text);
-            if (!match.isDone() && matcher.find()) {
-                match.complete(matcher);
-            }
-        }
-
-        String group(int group) throws Exception {
-            return match.get(20, TimeUnit.SECONDS).group(group);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }

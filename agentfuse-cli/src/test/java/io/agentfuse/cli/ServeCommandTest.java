@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -125,41 +124,5 @@ class ServeCommandTest {
     @FunctionalInterface
     private interface ThrowingCall {
         void run() throws Exception;
-    }
-
-    /** Output that completes a future with the first match of a pattern, so a test can wait for a line. */
-    private static final class FirstMatch extends Writer {
-        private final Pattern pattern;
-        private final StringBuilder text = new StringBuilder();
-        private final CompletableFuture<Matcher> match = new CompletableFuture<>();
-
-        FirstMatch(Pattern pattern) {
-            this.pattern = pattern;
-        }
-
-        @Override
-        public synchronized void write(char[] buffer, int offset, int length) {
-            text.append(buffer, offset, length);
-            Matcher matcher = pattern.matcher(text);
-            if (!match.isDone() && matcher.find()) {
-                match.complete(matcher);
-            }
-        }
-
-        String group(int group) throws Exception {
-            return match.get(20, TimeUnit.SECONDS).group(group);
-        }
-
-        synchronized String text() {
-            return text.toString();
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }

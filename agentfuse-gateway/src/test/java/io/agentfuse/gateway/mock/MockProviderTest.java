@@ -11,8 +11,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -20,23 +18,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class MockProviderTest {
-
-    private Vertx vertx;
-    private MockProvider mock;
-    private LoopbackClient client;
-
-    @BeforeEach
-    void startMock() {
-        vertx = Vertx.vertx();
-        mock = Await.result(MockProvider.start(vertx, 0));
-        client = new LoopbackClient(vertx, mock.port());
-    }
-
-    @AfterEach
-    void stopVertx() {
-        Await.result(vertx.close());
-    }
+class MockProviderTest extends RunningMock {
 
     private static JsonObject openAiRequest(String model) {
         return new JsonObject().put("model", model)

@@ -21,8 +21,6 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -32,23 +30,7 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The mock's Responses API answers, fetched over loopback HTTP and read with the gateway's own Responses code. */
-class ResponsesMockProviderTest {
-
-    private Vertx vertx;
-    private MockProvider mock;
-    private LoopbackClient client;
-
-    @BeforeEach
-    void startMock() {
-        vertx = Vertx.vertx();
-        mock = Await.result(MockProvider.start(vertx, 0));
-        client = new LoopbackClient(vertx, mock.port());
-    }
-
-    @AfterEach
-    void stopVertx() {
-        Await.result(vertx.close());
-    }
+class ResponsesMockProviderTest extends RunningMock {
 
     private static JsonObject request(boolean stream) {
         return new JsonObject().put("model", "gpt-4.1-mini").put("input", "Hi").put("stream", stream);
