@@ -5,6 +5,7 @@ import io.agentfuse.config.ConfigException;
 import io.agentfuse.config.ConfigLoader;
 import io.agentfuse.gateway.GatewayOptions;
 import io.agentfuse.gateway.GatewayServer;
+import io.agentfuse.gateway.reload.ConfigFile;
 import io.vertx.core.Vertx;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -20,7 +21,9 @@ import picocli.CommandLine.Spec;
  * {@code agentfuse serve --config FILE [--port N] [--host ADDRESS]}: runs the gateway until the
  * process is stopped (SIGTERM, Ctrl-C), then closes the server and Vert.x, in that order.
  * Breaker state is kept in memory. Prints one line once listening:
- * {@code agentfuse gateway listening on http://127.0.0.1:8787}.
+ * {@code agentfuse gateway listening on http://127.0.0.1:8787}. The configuration file is read
+ * again on SIGHUP, on {@code POST /admin/reload} and when it changes (checked every 2 s); a file
+ * with errors is logged and changes nothing.
  *
  * <p>A configuration with errors prints every error and exits with 2 — nothing starts; so does a
  * configuration this gateway cannot serve ({@code state.store: redis}). A port that cannot be
@@ -65,7 +68,8 @@ final class ServeCommand implements Callable<Integer> {
             err.flush();
             return ValidateCommand.INVALID;
         }
-        GatewayOptions.Builder options = GatewayOptions.builder().host(host);
+        GatewayOptions.Builder options = GatewayOptions.builder().host(host)
+                .configFile(ConfigFile.of(config, parent.environment()));
         if (port != null) {
             options.port(port);
         }
@@ -79,6 +83,7 @@ final class ServeCommand implements Callable<Integer> {
             err.flush();
             return e instanceof UnsupportedOperationException ? ValidateCommand.INVALID : CommandLine.ExitCode.SOFTWARE;
         }
+        ReloadSignal.install(() -> gateway.reload("SIGHUP"));
         out.println("agentfuse gateway listening on " + gateway.baseUrl());
         out.flush();
         return Foreground.runUntilStopped(parent.stopSignal(), gateway::close, vertx);

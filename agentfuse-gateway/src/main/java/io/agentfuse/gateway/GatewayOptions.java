@@ -2,6 +2,7 @@ package io.agentfuse.gateway;
 
 import io.agentfuse.core.Clock;
 import io.agentfuse.gateway.pipeline.ContextStage;
+import io.agentfuse.gateway.reload.ConfigFile;
 import io.agentfuse.gateway.upstream.UpstreamClientOptions;
 
 import java.util.Objects;
@@ -25,9 +26,11 @@ import java.util.Objects;
  *                     ladder ({@code (runtime, models) -> ContextStage.NONE} turns it off)
  * @param clock        the clock of every breaker (open times, half-open probes); default the system
  *                     clock, a {@code ManualClock} in tests that play a timeline of minutes at once
+ * @param configFile   the file the configuration was read from, for hot reload ({@code POST /admin/reload},
+ *                     a change to the file); {@code null} when it came from elsewhere (no reload)
  */
 public record GatewayOptions(String host, Integer port, UpstreamClientOptions upstream,
-                             ContextStage.Factory contextStage, Clock clock) {
+                             ContextStage.Factory contextStage, Clock clock, ConfigFile configFile) {
 
     public GatewayOptions {
         Objects.requireNonNull(host, "host");
@@ -58,6 +61,7 @@ public record GatewayOptions(String host, Integer port, UpstreamClientOptions up
         private UpstreamClientOptions upstream = UpstreamClientOptions.defaults();
         private ContextStage.Factory contextStage;
         private Clock clock = Clock.system();
+        private ConfigFile configFile;
 
         private Builder() {
         }
@@ -92,9 +96,15 @@ public record GatewayOptions(String host, Integer port, UpstreamClientOptions up
             return this;
         }
 
+        /** The file the configuration was read from, so that it can be reloaded; default none. */
+        public Builder configFile(ConfigFile configFile) {
+            this.configFile = configFile;
+            return this;
+        }
+
         /** The validated options. @throws IllegalArgumentException naming the bad value */
         public GatewayOptions build() {
-            return new GatewayOptions(host, port, upstream, contextStage, clock);
+            return new GatewayOptions(host, port, upstream, contextStage, clock, configFile);
         }
     }
 }

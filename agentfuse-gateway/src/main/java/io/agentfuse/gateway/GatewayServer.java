@@ -6,6 +6,9 @@ import io.agentfuse.config.ServerConfig;
 import io.agentfuse.config.StateConfig;
 import io.agentfuse.core.Clock;
 import io.agentfuse.gateway.admin.BreakerAdminHandler;
+import io.agentfuse.gateway.admin.ReloadHandler;
+import io.agentfuse.gateway.reload.ConfigReloader;
+import io.agentfuse.gateway.reload.Reloaded;
 import io.agentfuse.gateway.admin.BreakerEventStream;
 import io.agentfuse.gateway.admin.DashboardHandler;
 import io.agentfuse.gateway.dialect.Dialect;
@@ -43,7 +46,7 @@ import java.util.concurrent.Executor;
  * The agentfuse HTTP gateway on Vert.x: an OpenAI- ({@code POST /v1/chat/completions},
  * {@code POST /v1/responses}) and Anthropic-compatible ({@code POST /v1/messages}) proxy whose every model call goes through the
  * model's fallback chain and guards, plus {@code GET /healthz}, the admin API
- * ({@code /admin/breakers}, {@code /admin/events}), {@code GET /metrics} (Prometheus) and a live
+ * ({@code /admin/breakers}, {@code /admin/reload}, {@code /admin/events}), {@code GET /metrics} (Prometheus) and a live
  * dashboard at {@code GET /}.
  *
  * <p>Every error is JSON in the caller's dialect, on unknown paths (404 {@code not_found}) and
@@ -80,6 +83,7 @@ public final class GatewayServer {
     private final BreakerEventStream events;
     private final ChatPipeline pipeline;
     private final McpProxy mcp;
+    private final ConfigReloader reloader;
     private final String host;
     private final WorkerExecutor contextWorkers;
     private final List<String> deployments = new CopyOnWriteArrayList<>();
@@ -106,6 +110,7 @@ public final class GatewayServer {
         McpProxyOptions mcpDefaults = McpProxyOptions.defaults();
         this.mcp = new McpProxy(vertx, runtime, metrics, new McpProxyOptions(limits.maxUpstreamBody(),
                 limits.clientWriteTimeout(), mcpDefaults.connectTimeout(), mcpDefaults.maxConnectionsPerServer()));
+        this.reloader = new ConfigReloader(vertx, runtime, metrics, options.configFile());
     }
 
     /** Starts a gateway for {@code config} with {@link GatewayOptions#defaults()}. */
@@ -135,7 +140,10 @@ public final class GatewayServer {
         GatewayVerticle.Shared shared = new GatewayVerticle.Shared(vertx, config.server(), options.host(),
                 routerVertx -> gateway.router(routerVertx, config.server().maxBodySize()));
         return gateway.deploy(shared, port, config.server().eventLoops())
-                .map(ignored -> gateway)
+                .map(ignored -> {
+                    gateway.reloader.watch();
+                    return gateway;
+                })
                 .recover(failure -> gateway.close().transform(ignored -> Future.failedFuture(failure)));
     }
 
@@ -177,6 +185,7 @@ public final class GatewayServer {
         mcp.mount(router, maxBodySize);
         router.get("/healthz").handler(ctx -> json(ctx, new JsonObject().put("status", "ok")));
         new BreakerAdminHandler(runtime.registry(), () -> runtime.config().server().adminToken()).mount(router);
+        new ReloadHandler(reloader, () -> runtime.config().server().adminToken()).mount(router);
         router.get("/admin/events").handler(events::subscribe);
         router.get("/metrics").handler(ctx -> ctx.response().putHeader("content-type", metrics.contentType())
                 .end(metrics.scrape()));
@@ -252,8 +261,17 @@ public final class GatewayServer {
         return pipeline.models();
     }
 
+    /**
+     * Reads the configuration file again and puts it in force (what {@code POST /admin/reload} and
+     * SIGHUP do); fails with the file's errors, leaving the configuration in force as it was.
+     */
+    public Future<Reloaded> reload(String trigger) {
+        return reloader.reload(trigger);
+    }
+
     /** Stops listening (requests in flight are cut), ends event streams, closes the upstream pool. */
     public Future<Void> close() {
+        reloader.close();
         List<Future<Void>> stopped = deployments.stream().map(vertx::undeploy).toList();
         deployments.clear();
         return Future.join(stopped).transform(ignored -> release());

@@ -29,6 +29,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code agentfuse_fallbacks_total{model, reason}} — steps passed over (skipped or failed);</li>
  *   <li>{@code agentfuse_stream_interruptions_total{model}} — streams that broke after their first byte;</li>
  *   <li>{@code agentfuse_mcp_tool_calls_total{server, tool, outcome}} — {@code tools/call} requests through the MCP proxy;</li>
+ *   <li>{@code agentfuse_config_reloads_total{result}} — reloads of the configuration file, {@code ok} or {@code failed}
+ *       (alert on {@code failed}: the file on disk is not what runs);</li>
  *   <li>{@code agentfuse_breaker_state{breaker, state}} — 1 for each breaker's current state, 0 for the others.</li>
  * </ul>
  * The {@code model} tag only ever holds configured model names ({@code unknown} otherwise), so
@@ -94,6 +96,11 @@ public final class GatewayMetrics {
     public void mcpToolCall(String server, String tool, String outcome) {
         counter("agentfuse.mcp.tool.calls", "MCP tool calls through the proxy",
                 "server", server, "tool", tool, "outcome", outcome).increment();
+    }
+
+    /** Records a reload of the configuration file that was put in force ({@code ok}) or refused ({@code failed}). */
+    public void configReload(boolean ok) {
+        counter("agentfuse.config.reloads", "Reloads of the configuration file", "result", ok ? "ok" : "failed").increment();
     }
 
     /**

@@ -5,11 +5,14 @@ import io.agentfuse.config.ConfigLoader;
 import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.gateway.GatewayOptions;
 import io.agentfuse.gateway.GatewayServer;
+import io.agentfuse.gateway.reload.ConfigFile;
 import io.agentfuse.mock.MockProvider;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -80,6 +83,20 @@ public final class GatewayHarness implements AutoCloseable {
         MockProvider mock = Await.result(MockProvider.start(vertx, 0));
         AgentfuseConfig config = ConfigLoader.parse(yaml, "test.yaml", Map.of("MOCK_PORT", Integer.toString(mock.port())));
         GatewayServer gateway = Await.result(GatewayServer.start(vertx, config, options));
+        return new GatewayHarness(vertx, mock, gateway);
+    }
+
+    /**
+     * A gateway configured by the YAML file {@code file}, with {@code ${MOCK_PORT}} set, that reloads
+     * it on request and checks it for changes every {@code pollInterval} ({@link Duration#ZERO}: never).
+     */
+    public static GatewayHarness startFromFile(Path file, Duration pollInterval) {
+        Vertx vertx = Vertx.vertx();
+        MockProvider mock = Await.result(MockProvider.start(vertx, 0));
+        Map<String, String> environment = Map.of("MOCK_PORT", Integer.toString(mock.port()));
+        GatewayOptions options = GatewayOptions.builder().port(0)
+                .configFile(new ConfigFile(file, environment, pollInterval)).build();
+        GatewayServer gateway = Await.result(GatewayServer.start(vertx, ConfigLoader.load(file, environment), options));
         return new GatewayHarness(vertx, mock, gateway);
     }
 

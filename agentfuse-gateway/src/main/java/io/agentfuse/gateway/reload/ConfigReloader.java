@@ -1,0 +1,167 @@
+package io.agentfuse.gateway.reload;
+
+import io.agentfuse.config.AgentfuseConfig;
+import io.agentfuse.config.AgentfuseRuntime;
+import io.agentfuse.config.ConfigError;
+import io.agentfuse.config.ConfigException;
+import io.agentfuse.config.ConfigLoader;
+import io.agentfuse.gateway.metrics.GatewayMetrics;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Reads the gateway's configuration file again and puts it in force (DESIGN §7), when asked
+ * ({@code POST /admin/reload}, SIGHUP) or when the file changes (polled every
+ * {@link ConfigFile#pollInterval()}).
+ *
+ * <p>What a reload guarantees:
+ * <ul>
+ *   <li>All or nothing: a file with any error (each named with its key and line) changes nothing;
+ *       the configuration in force stays, and the failure is logged and, for a request, answered.</li>
+ *   <li>Breakers whose settings did not change keep their state (an open breaker stays open); see
+ *       {@link AgentfuseRuntime#reload}. Requests already running finish under the old configuration.</li>
+ *   <li>The {@code server:} keys read only at start are reported as needing a restart, not applied
+ *       ({@link Reloaded#restartRequired()}); {@code state.store} cannot change at all.</li>
+ *   <li>Reloads are serialised; a file whose content is unchanged (touched, or saved as it was) is
+ *       not reloaded by the watcher; a file caught half-written fails to parse and is read again on
+ *       its next change.</li>
+ * </ul>
+ * File work runs on a worker thread, never on an event loop. Thread-safe.
+ */
+public final class ConfigReloader {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConfigReloader.class);
+
+    private final Vertx vertx;
+    private final AgentfuseRuntime runtime;
+    private final ConfigFile file;
+    private final GatewayMetrics metrics;
+    private final AtomicBoolean polling = new AtomicBoolean();
+    private long timer = -1;
+    private FileStamp seen;
+    private String loadedText;
+
+    /**
+     * A reloader for {@code runtime}, whose configuration was read from {@code file}; {@code null}
+     * for a configuration that came from elsewhere (then every reload fails, saying so). Each
+     * reload is counted in {@code metrics}.
+     */
+    public ConfigReloader(Vertx vertx, AgentfuseRuntime runtime, GatewayMetrics metrics, ConfigFile file) {
+        this.vertx = Objects.requireNonNull(vertx, "vertx");
+        this.runtime = Objects.requireNonNull(runtime, "runtime");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.file = file;
+        if (file != null) {
+            this.seen = FileStamp.of(file).orElse(null);
+            this.loadedText = read().orElse(null);
+        }
+    }
+
+    /** Whether there is a file to reload from. */
+    public boolean available() {
+        return file != null;
+    }
+
+    /**
+     * Reads the file and puts it in force; {@code trigger} says why, for the log and the answer.
+     * Fails with {@link ConfigException} (the configuration in force stays) or, without a file,
+     * {@link IllegalStateException}.
+     */
+    public Future<Reloaded> reload(String trigger) {
+        if (file == null) {
+            return Future.failedFuture(new IllegalStateException(
+                    "the gateway was started without a configuration file, so there is nothing to reload"));
+        }
+        return vertx.executeBlocking(() -> reloadNow(trigger), false)
+                .onSuccess(reloaded -> {
+                    metrics.configReload(true);
+                    LOG.info(reloaded.summary());
+                })
+                .onFailure(failure -> metrics.configReload(false))
+                .onFailure(failure -> LOG.warn("configuration not reloaded ({}); the one in force stays: {}", trigger,
+                        failure.getMessage()));
+    }
+
+    /** Starts checking the file for changes, if it has a poll interval. */
+    public void watch() {
+        if (file == null || file.pollInterval().isZero()) {
+            return;
+        }
+        timer = vertx.setPeriodic(file.pollInterval().toMillis(), id -> pollOnce());
+    }
+
+    /** Stops checking the file. */
+    public void close() {
+        if (timer >= 0) {
+            vertx.cancelTimer(timer);
+            timer = -1;
+        }
+    }
+
+    private void pollOnce() {
+        if (!polling.compareAndSet(false, true)) {
+            return; // the previous check is still running
+        }
+        vertx.executeBlocking(this::changedSinceLoaded, false)
+                .compose(changed -> changed ? reload("file changed").<Void>mapEmpty() : Future.<Void>succeededFuture())
+                .onComplete(ignored -> polling.set(false));
+    }
+
+    /** Whether the file's content differs from what was last put in force (or last failed to load). */
+    private synchronized boolean changedSinceLoaded() {
+        FileStamp now = FileStamp.of(file).orElse(null);
+        if (now == null || now.equals(seen)) {
+            return false; // missing for a moment (an editor replacing it), or untouched
+        }
+        seen = now;
+        String text = read().orElse(null);
+        return text != null && !text.equals(loadedText);
+    }
+
+    private synchronized Reloaded reloadNow(String trigger) {
+        String text = read().orElseThrow(() -> new ConfigException(file.path().toString(),
+                List.of(new ConfigError("", 0, 0, "cannot read the file"))));
+        seen = FileStamp.of(file).orElse(seen);
+        loadedText = text; // a broken file is not retried until it changes again
+        AgentfuseConfig before = runtime.config();
+        AgentfuseConfig next = ConfigLoader.parse(text, file.path().toString(), file.environment());
+        if (next.state().store() != before.state().store()) {
+            throw new ConfigException(file.path().toString(), List.of(new ConfigError("state.store", 0, 0,
+                    "state.store cannot change while the gateway runs (it is " + before.state().store().name().toLowerCase()
+                            + "); restart the gateway to change it")));
+        }
+        return new Reloaded(file.path().toString(), trigger, runtime.reload(next),
+                StartOnlyKeys.changed(before.server(), next.server()));
+    }
+
+    private Optional<String> read() {
+        try {
+            return Optional.of(Files.readString(file.path(), StandardCharsets.UTF_8));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** When the file was last modified and how long it is: a cheap test for "maybe changed". */
+    private record FileStamp(FileTime modified, long size) {
+
+        static Optional<FileStamp> of(ConfigFile file) {
+            try {
+                return Optional.of(new FileStamp(Files.getLastModifiedTime(file.path()), Files.size(file.path())));
+            } catch (IOException e) {
+                return Optional.empty();
+            }
+        }
+    }
+}

@@ -1,0 +1,170 @@
+package io.agentfuse.gateway.reload;
+
+import io.agentfuse.core.breaker.CircuitState;
+import io.agentfuse.gateway.testing.Eventually;
+import io.agentfuse.gateway.testing.GatewayClient.Reply;
+import io.agentfuse.gateway.testing.GatewayHarness;
+import io.agentfuse.mock.MockStep;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import static io.agentfuse.gateway.testing.GatewayHarness.openAiRequest;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Hot reload over real HTTP (DESIGN §7): {@code POST /admin/reload} and a change to the file put
+ * the new configuration in force all or nothing; unchanged breakers keep their state.
+ */
+class ConfigReloadTest {
+
+    private static final Map<String, String> ADMIN = Map.of("authorization", "Bearer " + GatewayHarness.ADMIN_TOKEN);
+    private static final String BASE = """
+            server:
+              port: 0
+              adminToken: "test-admin-token"
+            providers:
+              openai: { type: openai, baseUrl: "http://127.0.0.1:${MOCK_PORT}/v1", apiKey: "sk-oai" }
+            retry: { maxAttempts: 1 }
+            breakers:
+              default: { consecutive5xx: 3, resetTimeout: 5m }
+            models:
+              gpt-4o-mini: { provider: openai }
+            """;
+
+    @TempDir
+    Path dir;
+    private GatewayHarness harness;
+
+    @AfterEach
+    void stop() {
+        if (harness != null) {
+            harness.close();
+        }
+    }
+
+    private Path write(String yaml) throws IOException {
+        return Files.writeString(dir.resolve("agentfuse.yaml"), yaml);
+    }
+
+    private Reply reload() {
+        return harness.client.post("/admin/reload", new JsonObject(), ADMIN);
+    }
+
+    @Test
+    void aReloadAddsAModelAndKeepsTheStateOfAnUnchangedBreaker() throws IOException {
+        harness = GatewayHarness.startFromFile(write(BASE), Duration.ZERO);
+        harness.mock.scriptForModel("gpt-4o-mini", MockStep.builder().status(500).times(3).build());
+        for (int i = 0; i < 3; i++) {
+            harness.client.post("/v1/chat/completions", openAiRequest("gpt-4o-mini", false));
+        }
+        assertThat(harness.breaker("gpt-4o-mini").state()).isEqualTo(CircuitState.OPEN);
+        assertThat(harness.client.post("/v1/chat/completions", openAiRequest("gpt-4.1", false)).status()).isEqualTo(404);
+
+        write(BASE + "  gpt-4.1: { provider: openai }\n");
+        Reply reply = reload();
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        JsonObject answer = reply.json();
+        assertThat(answer.getBoolean("reloaded")).isTrue();
+        assertThat(answer.getString("trigger")).isEqualTo("admin API");
+        assertThat(answer.getJsonObject("breakers").getJsonArray("kept").getList()).contains("model:gpt-4o-mini");
+        assertThat(answer.getJsonArray("restartRequired")).isEmpty();
+        assertThat(harness.breaker("gpt-4o-mini").state()).as("an open breaker is not closed by a reload").isEqualTo(CircuitState.OPEN);
+        assertThat(harness.client.post("/v1/chat/completions", openAiRequest("gpt-4.1", false)).status()).isEqualTo(200);
+    }
+
+    @Test
+    void aFileWithAnErrorIsRefusedNamingKeyAndLineAndChangesNothing() throws IOException {
+        harness = GatewayHarness.startFromFile(write(BASE), Duration.ZERO);
+
+        write(BASE.replace("consecutive5xx: 3", "consecutive5xx: 0") + "  gpt-4.1: { provider: openai }\n");
+        Reply reply = reload();
+
+        assertThat(reply.status()).isEqualTo(400);
+        assertThat(reply.header("x-should-retry")).isEqualTo("false");
+        JsonObject error = reply.json().getJsonObject("error");
+        assertThat(error.getString("type")).isEqualTo("invalid_config");
+        assertThat(error.getString("message")).contains("breakers.default.consecutive5xx").contains("agentfuse.yaml:8:");
+        assertThat(error.getJsonArray("errors").getJsonObject(0).getInteger("line")).isEqualTo(8);
+        assertThat(harness.client.post("/v1/chat/completions", openAiRequest("gpt-4.1", false)).status())
+                .as("the configuration in force stays").isEqualTo(404);
+        assertThat(harness.client.post("/v1/chat/completions", openAiRequest("gpt-4o-mini", false)).status()).isEqualTo(200);
+    }
+
+    @Test
+    void serverKeysReadAtStartAreReportedAsNeedingARestart() throws IOException {
+        harness = GatewayHarness.startFromFile(write(BASE), Duration.ZERO);
+
+        write(BASE.replace("  port: 0\n", "  port: 0\n  maxBodySize: 1MB\n  headerTimeout: 5s\n"));
+        Reply reply = reload();
+
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(reply.json().getJsonArray("restartRequired").getList())
+                .containsExactly("server.maxBodySize", "server.headerTimeout");
+    }
+
+    @Test
+    void aChangedAdminTokenAppliesToTheNextRequest() throws IOException {
+        harness = GatewayHarness.startFromFile(write(BASE), Duration.ZERO);
+
+        write(BASE.replace("test-admin-token", "rotated-token"));
+        assertThat(reload().status()).isEqualTo(200);
+
+        assertThat(reload().status()).as("the old token").isEqualTo(403);
+        assertThat(harness.client.post("/admin/reload", new JsonObject(), Map.of("authorization", "Bearer rotated-token")).status())
+                .isEqualTo(200);
+    }
+
+    @Test
+    void aReloadNeedsTheAdminToken() throws IOException {
+        harness = GatewayHarness.startFromFile(write(BASE), Duration.ZERO);
+
+        Reply anonymous = harness.client.post("/admin/reload", new JsonObject());
+
+        assertThat(anonymous.status()).isEqualTo(401);
+        assertThat(anonymous.json().getJsonObject("error").getString("type")).isEqualTo("unauthorized");
+    }
+
+    @Test
+    void aGatewayStartedWithoutAFileSaysThereIsNothingToReload() {
+        harness = GatewayHarness.start();
+
+        Reply reply = reload();
+
+        assertThat(reply.status()).isEqualTo(409);
+        assertThat(reply.json().getJsonObject("error").getString("type")).isEqualTo("reload_unavailable");
+    }
+
+    @Test
+    void aChangeToTheFileIsPutInForceByTheWatcher() throws IOException {
+        harness = GatewayHarness.startFromFile(write(BASE), Duration.ofMillis(20));
+
+        write(BASE + "  gpt-4.1: { provider: openai }\n");
+
+        Eventually.holds(harness.vertx, () -> harness.gateway.runtime().config().models().containsKey("gpt-4.1"));
+        assertThat(harness.client.post("/v1/chat/completions", openAiRequest("gpt-4.1", false)).status()).isEqualTo(200);
+    }
+
+    @Test
+    void theWatcherKeepsTheConfigurationInForceWhenTheFileIsBrokenAndTakesTheFixedOne() throws IOException {
+        harness = GatewayHarness.startFromFile(write(BASE), Duration.ofMillis(20));
+
+        write(BASE + "  gpt-4.1: { provider: nowhere }\n");
+        Eventually.holds(harness.vertx, () -> harness.metricsText().contains("agentfuse_config_reloads_total{result=\"failed\"} 1.0"));
+        assertThat(harness.client.post("/v1/chat/completions", openAiRequest("gpt-4.1", false)).status()).isEqualTo(404);
+
+        write(BASE.replace("models:\n", "models:\n  gpt-4.1: { provider: openai }\n"));
+        Eventually.holds(harness.vertx, () -> harness.gateway.runtime().config().models().containsKey("gpt-4.1"));
+        assertThat(harness.metricsText()).contains("agentfuse_config_reloads_total{result=\"ok\"} 1.0")
+                .as("the broken file is not read again until it changes").contains("agentfuse_config_reloads_total{result=\"failed\"} 1.0");
+        assertThat(harness.client.post("/v1/chat/completions", openAiRequest("gpt-4o-mini", false)).status()).isEqualTo(200);
+    }
+}
