@@ -1,11 +1,8 @@
 package io.agentfuse.gateway.metrics;
 
-import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitBreakerRegistry;
-import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.core.Outcome;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -15,7 +12,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -31,7 +27,9 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code agentfuse_mcp_tool_calls_total{server, tool, outcome}} — {@code tools/call} requests through the MCP proxy;</li>
  *   <li>{@code agentfuse_config_reloads_total{result}} — reloads of the configuration file, {@code ok} or {@code failed}
  *       (alert on {@code failed}: the file on disk is not what runs);</li>
- *   <li>{@code agentfuse_breaker_state{breaker, state}} — 1 for each breaker's current state, 0 for the others.</li>
+ *   <li>the breakers' own meters, {@code agentfuse_breaker_state{name, state}}, {@code agentfuse_breaker_calls_total},
+ *       {@code agentfuse_breaker_not_permitted_calls_total} and {@code agentfuse_breaker_transitions_total}
+ *       (see {@link BreakerMeters}).</li>
  * </ul>
  * The {@code model} tag only ever holds configured model names ({@code unknown} otherwise), so
  * callers cannot grow the number of series.
@@ -50,15 +48,13 @@ public final class GatewayMetrics {
     public static final String UNKNOWN_MODEL = "unknown";
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    private final CircuitBreakerRegistry breakers;
-    private final Set<String> watchedBreakers = ConcurrentHashMap.newKeySet();
+    private final BreakerMeters breakerMeters;
     private final Map<List<String>, Counter> counters = new ConcurrentHashMap<>();
     private final Map<List<String>, Timer> timers = new ConcurrentHashMap<>();
 
     /** Metrics that also report the state of every breaker of {@code breakers}. */
     public GatewayMetrics(CircuitBreakerRegistry breakers) {
-        this.breakers = Objects.requireNonNull(breakers, "breakers");
-        watchNewBreakers();
+        this.breakerMeters = new BreakerMeters(registry, Objects.requireNonNull(breakers, "breakers"));
     }
 
     /** Records one answered model request. */
@@ -119,29 +115,12 @@ public final class GatewayMetrics {
 
     /** The Prometheus text exposition of every metric. */
     public String scrape() {
-        watchNewBreakers();
+        breakerMeters.watchNewBreakers();
         return registry.scrape();
     }
 
     /** The content type of {@link #scrape()}. */
     public String contentType() {
         return "text/plain; version=0.0.4; charset=utf-8";
-    }
-
-    /** Adds state gauges for breakers created since the last look (tool breakers appear on first use). */
-    private void watchNewBreakers() {
-        for (CircuitBreaker breaker : breakers.all()) {
-            String name = breaker.name();
-            if (watchedBreakers.add(name)) {
-                for (CircuitState state : CircuitState.values()) {
-                    Gauge.builder("agentfuse.breaker.state", breakers, all -> all.find(name)
-                                    .filter(current -> current.state() == state).isPresent() ? 1 : 0)
-                            .description("1 when the breaker is in this state, else 0")
-                            .tags("breaker", name, "state", state.name())
-                            .strongReference(true)
-                            .register(registry);
-                }
-            }
-        }
     }
 }

@@ -59,8 +59,25 @@ class ObservabilityTest {
                 .contains("agentfuse_upstream_attempts_total{model=\"claude-sonnet-4\",outcome=\"SERVER_ERROR\"} 1.0")
                 .contains("agentfuse_upstream_attempts_total{model=\"claude-haiku-4\",outcome=\"SUCCESS\"} 1.0")
                 .contains("agentfuse_fallbacks_total{model=\"claude-sonnet-4\",reason=\"SERVER_ERROR\"} 1.0")
-                .contains("agentfuse_breaker_state{breaker=\"model:claude-sonnet-4\",state=\"CLOSED\"} 1.0")
+                .contains("agentfuse_breaker_state{name=\"model:claude-sonnet-4\",state=\"CLOSED\"} 1.0")
+                .contains("agentfuse_breaker_calls_total{name=\"model:claude-sonnet-4\",outcome=\"SERVER_ERROR\"} 1.0")
+                .contains("agentfuse_breaker_calls_total{name=\"model:claude-haiku-4\",outcome=\"SUCCESS\"} 1.0")
                 .contains("agentfuse_request_duration_seconds_count");
+    }
+
+    @Test
+    void breakerMetricsCountTransitionsByTriggerAndRejectedCalls() {
+        harness.mock.scriptForModel("claude-haiku-4-5", MockStep.builder().status(500).times(3).build());
+        for (int i = 0; i < 4; i++) {
+            harness.client.post("/v1/messages", anthropicRequest("claude-haiku-4", false));
+        }
+
+        String metrics = harness.client.get("/metrics").body();
+
+        assertThat(metrics)
+                .contains("agentfuse_breaker_transitions_total{from=\"CLOSED\",name=\"model:claude-haiku-4\",reason=\"consecutive5xx\",to=\"OPEN\"} 1.0")
+                .contains("agentfuse_breaker_not_permitted_calls_total{name=\"model:claude-haiku-4\"} 1.0")
+                .contains("agentfuse_breaker_state{name=\"model:claude-haiku-4\",state=\"OPEN\"} 1.0");
     }
 
     @Test
