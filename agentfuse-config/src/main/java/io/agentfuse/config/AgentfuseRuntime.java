@@ -6,6 +6,7 @@ import io.agentfuse.core.bulkhead.Bulkhead;
 import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitBreakerConfig;
 import io.agentfuse.core.breaker.CircuitBreakerRegistry;
+import io.agentfuse.core.event.RetryListener;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.GuardBuilder;
@@ -49,6 +50,7 @@ public final class AgentfuseRuntime {
     private final Scheduler scheduler;
     private final Sleeper sleeper;
     private final ToLongFunction<Object> tokens;
+    private final RetryListener retryListener;
     private final SharedLimits shared;
     private volatile Generation current;
 
@@ -72,6 +74,7 @@ public final class AgentfuseRuntime {
         this.scheduler = builder.scheduler;
         this.sleeper = builder.sleeper;
         this.tokens = builder.tokens;
+        this.retryListener = builder.retryListener;
         this.shared = new SharedLimits(clock);
         this.registry = CircuitBreakerRegistry.builder()
                 .clock(clock)
@@ -261,6 +264,6 @@ public final class AgentfuseRuntime {
     }
 
     private GuardBuilder builder(String name) {
-        return Guard.builder(name).clock(clock).scheduler(scheduler).sleeper(sleeper);
+        return Guard.builder(name).clock(clock).scheduler(scheduler).sleeper(sleeper).retryListener(retryListener);
     }
 }

@@ -4,13 +4,15 @@ import io.agentfuse.core.Clock;
 import io.agentfuse.core.ManualClock;
 import io.agentfuse.core.Scheduler;
 import io.agentfuse.core.Sleeper;
+import io.agentfuse.core.event.RetryListener;
 import java.util.Objects;
 import java.util.function.ToLongFunction;
 
 /**
  * Collects the collaborators of an {@link AgentfuseRuntime}: the clock, scheduler and sleeper
- * every breaker, budget and guard uses, and how a model call's tokens are counted. Defaults: the
- * system clock, the shared scheduler, {@link Sleeper#system()}, no token counting. Not
+ * every breaker, budget and guard uses, how a model call's tokens are counted, and who hears of
+ * retries. Defaults: the system clock, the shared scheduler, {@link Sleeper#system()}, no token
+ * counting, no retry listener. Not
  * thread-safe; the runtime it builds is.
  *
  * <pre>{@code
@@ -24,6 +26,7 @@ public final class AgentfuseRuntimeBuilder {
     Scheduler scheduler = Scheduler.shared();
     Sleeper sleeper = Sleeper.system();
     ToLongFunction<Object> tokens;
+    RetryListener retryListener;
 
     AgentfuseRuntimeBuilder(AgentfuseConfig config) {
         this.config = Objects.requireNonNull(config, "config");
@@ -58,6 +61,12 @@ public final class AgentfuseRuntimeBuilder {
     /** How many tokens a model call's result used, for the {@code tokenOveruse} trigger. */
     public AgentfuseRuntimeBuilder tokens(ToLongFunction<Object> tokens) {
         this.tokens = tokens;
+        return this;
+    }
+
+    /** Told of every retry decision of every guard the runtime builds (for metrics); default none. */
+    public AgentfuseRuntimeBuilder retryListener(RetryListener listener) {
+        this.retryListener = listener;
         return this;
     }
 

@@ -195,8 +195,13 @@ final class Attempts {
         boolean retryable = worthRetrying && attemptsMade < retry.maxAttempts()
                 && (breaker == null || !breaker.state().rejectsCalls());
         long delay = retryable ? retry.delayNanos(attemptsMade, previousDelay, result.retryAfterNanos(), random()) : -1;
-        if (delay > remaining || delay >= 0 && budget != null && !budget.tryWithdraw()) {
+        if (delay > remaining) {
             delay = -1;
+        } else if (delay >= 0 && budget != null && !budget.tryWithdraw()) {
+            delay = -1;
+            if (listener != null) {
+                listener.onRetryRefusedByBudget(name, attemptsMade, error);
+            }
         }
         if (delay >= 0) {
             if (listener != null) {

@@ -91,7 +91,9 @@ public final class GatewayServer {
     private volatile int port;
 
     private GatewayServer(Vertx vertx, AgentfuseConfig config, GatewayOptions options) {
+        this.metrics = new GatewayMetrics();
         this.runtime = AgentfuseRuntime.builder(config)
+                .retryListener(metrics.retryListener())
                 .clock(options.clock())
                 .scheduler(new VertxScheduler(vertx))
                 .tokens(ChatPipeline.TOKENS)
@@ -100,7 +102,7 @@ public final class GatewayServer {
         ServerConfig.Limits limits = config.server().limits();
         this.upstream = new UpstreamClient(vertx, options.upstream()
                 .withLimits(limits.maxUpstreamBody(), (int) limits.maxSseEvent(), limits.clientWriteTimeout()));
-        this.metrics = new GatewayMetrics(runtime.registry());
+        metrics.watchBreakers(runtime.registry());
         this.events = new BreakerEventStream(vertx, runtime.registry(), (int) limits.maxEventQueue());
         this.contextWorkers = vertx.createSharedWorkerExecutor(CONTEXT_POOL, CONTEXT_THREADS);
         ContextStage.Factory context = options.contextStage() != null ? options.contextStage()

@@ -1,7 +1,7 @@
 package io.agentfuse.core.event;
 
 /**
- * Receives a guard's retry events. Both methods have empty defaults. Called synchronously on
+ * Receives a guard's retry events. Every method has an empty default. Called synchronously on
  * the thread that made the decision; must be fast and must not throw.
  *
  * <pre>{@code
@@ -26,5 +26,13 @@ public interface RetryListener {
 
     /** The guard gives up after {@code attempts} attempts; {@code last} is what it returns. */
     default void onRetriesExhausted(String guard, int attempts, Throwable last) {
+    }
+
+    /**
+     * A retry that was due was refused by the shared retry budget (too many retries lately across
+     * the guards that share it); the guard gives up after {@code attempts} attempts with {@code last}.
+     * {@link #onRetriesExhausted} follows.
+     */
+    default void onRetryRefusedByBudget(String guard, int attempts, Throwable last) {
     }
 }

@@ -8,12 +8,14 @@ import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.ManualClock;
 import io.agentfuse.core.retry.RetryBudget;
 import io.agentfuse.core.retry.RetryPolicy;
+import io.agentfuse.core.event.RetryListener;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -88,6 +90,36 @@ class OutageRetryBudgetTest {
         // Then they bought no retries
         assertThat(budget.available()).isZero();
         assertThat(budget.tryWithdraw()).isFalse();
+    }
+
+    @Test
+    void everyRetryTheBudgetRefusesIsReportedToTheListenerOnce() {
+        AtomicInteger scheduled = new AtomicInteger();
+        AtomicInteger refused = new AtomicInteger();
+        Guard guard = Guard.builder("model")
+                .retry(RetryPolicy.builder().maxAttempts(2).initialDelay(Duration.ZERO).budget(RetryBudget.of(0.2, 0, TTL, clock)).build())
+                .retryListener(new RetryListener() {
+                    @Override
+                    public void onRetryScheduled(String name, int nextAttempt, long delayNanos, Throwable cause) {
+                        scheduled.incrementAndGet();
+                    }
+
+                    @Override
+                    public void onRetryRefusedByBudget(String name, int attempts, Throwable last) {
+                        assertThat(name).isEqualTo("model");
+                        assertThat(attempts).isEqualTo(1);
+                        refused.incrementAndGet();
+                    }
+                })
+                .manualClock(clock)
+                .build();
+
+        for (int call = 0; call < 100; call++) {
+            catchThrowable(() -> guard.execute(log.failingWith(attempt -> new HttpStatusException(503))));
+        }
+
+        assertThat(scheduled.get()).as("retries made").isBetween(19, 20);
+        assertThat(scheduled.get() + refused.get()).as("every call wanted one retry").isEqualTo(100);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.agentfuse.gateway.metrics;
 
 import io.agentfuse.core.breaker.CircuitBreakerRegistry;
 import io.agentfuse.core.Outcome;
+import io.agentfuse.core.event.RetryListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -25,6 +26,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code agentfuse_fallbacks_total{model, reason}} — steps passed over (skipped or failed);</li>
  *   <li>{@code agentfuse_stream_interruptions_total{model}} — streams that broke after their first byte;</li>
  *   <li>{@code agentfuse_mcp_tool_calls_total{server, tool, outcome}} — {@code tools/call} requests through the MCP proxy;</li>
+ *   <li>{@code agentfuse_retry_attempts_total{name}}, {@code agentfuse_retry_budget_refused_total{name}} — retries
+ *       the guards scheduled, and those the retry budget refused ({@link #retryListener()});</li>
  *   <li>{@code agentfuse_config_reloads_total{result}} — reloads of the configuration file, {@code ok} or {@code failed}
  *       (alert on {@code failed}: the file on disk is not what runs);</li>
  *   <li>the breakers' own meters, {@code agentfuse_breaker_state{name, state}}, {@code agentfuse_breaker_calls_total},
@@ -48,13 +51,44 @@ public final class GatewayMetrics {
     public static final String UNKNOWN_MODEL = "unknown";
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    private final BreakerMeters breakerMeters;
+    private volatile BreakerMeters breakerMeters;
+    private final RetryListener retryMeters = new RetryListener() {
+        @Override
+        public void onRetryScheduled(String guard, int nextAttempt, long delayNanos, Throwable cause) {
+            counter("agentfuse.retry.attempts", "Retries scheduled by the guards", "name", guard).increment();
+        }
+
+        @Override
+        public void onRetryRefusedByBudget(String guard, int attempts, Throwable last) {
+            counter("agentfuse.retry.budget.refused", "Retries the shared retry budget refused", "name", guard).increment();
+        }
+    };
     private final Map<List<String>, Counter> counters = new ConcurrentHashMap<>();
     private final Map<List<String>, Timer> timers = new ConcurrentHashMap<>();
 
-    /** Metrics that also report the state of every breaker of {@code breakers}. */
+    /** Metrics without breakers yet; see {@link #watchBreakers}. */
+    public GatewayMetrics() {
+    }
+
+    /** Metrics that also report every breaker of {@code breakers}. */
     public GatewayMetrics(CircuitBreakerRegistry breakers) {
-        this.breakerMeters = new BreakerMeters(registry, Objects.requireNonNull(breakers, "breakers"));
+        watchBreakers(breakers);
+    }
+
+    /** Reports every breaker of {@code breakers} from now on (once; the runtime is made after its retry listener). */
+    public void watchBreakers(CircuitBreakerRegistry breakers) {
+        if (breakerMeters != null) {
+            throw new IllegalStateException("the breakers are watched already");
+        }
+        breakerMeters = new BreakerMeters(registry, Objects.requireNonNull(breakers, "breakers"));
+    }
+
+    /**
+     * The listener that counts {@code agentfuse_retry_attempts_total{name}} and
+     * {@code agentfuse_retry_budget_refused_total{name}}: give it to the runtime's guards.
+     */
+    public RetryListener retryListener() {
+        return retryMeters;
     }
 
     /** Records one answered model request. */
@@ -115,7 +149,10 @@ public final class GatewayMetrics {
 
     /** The Prometheus text exposition of every metric. */
     public String scrape() {
-        breakerMeters.watchNewBreakers();
+        BreakerMeters breakers = breakerMeters;
+        if (breakers != null) {
+            breakers.watchNewBreakers();
+        }
         return registry.scrape();
     }
 
