@@ -48,6 +48,10 @@ final class ServeCommand implements Callable<Integer> {
             description = "Address to listen on; default ${DEFAULT-VALUE}. Use 0.0.0.0 to serve other hosts.")
     private String host;
 
+    @Option(names = "--log-format", paramLabel = "FORMAT", defaultValue = "text",
+            description = "How log lines (on standard error) are written: text or json (one object per line); default ${DEFAULT-VALUE}.")
+    private LogFormat logFormat;
+
     @ParentCommand
     private AgentfuseCommand parent;
 
@@ -58,6 +62,7 @@ final class ServeCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        logFormat.select();
         AgentfuseConfig loaded;
         try {
             loaded = ConfigLoader.load(config, parent.environment());

@@ -1,5 +1,6 @@
 package io.agentfuse.cli;
 
+import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,6 +16,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -56,11 +59,13 @@ class ServeReloadTest {
         }
     }
 
-    private String start(Path config) throws IOException {
+    private String start(Path config, String... options) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        child = new ProcessBuilder(java, "-Xmx128m", "-cp", classpath, AgentfuseCommand.class.getName(),
-                "serve", "--config", config.toString(), "--port", "0").redirectErrorStream(true).start();
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx128m", "-cp", classpath, AgentfuseCommand.class.getName(),
+                "serve", "--config", config.toString(), "--port", "0"));
+        command.addAll(List.of(options));
+        child = new ProcessBuilder(command).redirectErrorStream(true).start();
         Thread reader = new Thread(() -> {
             try (BufferedReader output = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
                 output.lines().forEach(lines::add);
@@ -120,5 +125,19 @@ class ServeReloadTest {
         Matcher refused = awaitLine(Pattern.compile("WARN .*configuration not reloaded \\((SIGHUP|file changed)\\).*agentfuse.yaml:1:\\d+: server.port"));
         assertThat(refused.group()).contains("the one in force stays");
         assertThat(models(baseUrl)).contains("gpt-4.1");
+    }
+
+    @Test
+    void withLogFormatJsonEveryEventIsOneJsonObjectPerLine() throws Exception {
+        Path config = Files.writeString(directory.resolve("agentfuse.yaml"), CONFIG);
+        String baseUrl = start(config, "--log-format", "json");
+
+        HttpResponse<String> forced = http.send(HttpRequest.newBuilder(URI.create(baseUrl + "/admin/breakers/model:gpt-4o-mini/open?reason=drill"))
+                .header("authorization", "Bearer reload-token").POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(forced.statusCode()).isEqualTo(200);
+
+        Matcher line = awaitLine(Pattern.compile("^\\{\"timestamp\":\\d+,\"level\":\"WARN\".*\"formattedMessage\":\"breaker model:gpt-4o-mini CLOSED -> FORCED_OPEN: operator: drill\".*}$"));
+        assertThat(new JsonObject(line.group()).getJsonArray("kvpList").encode())
+                .contains("{\"breaker\":\"model:gpt-4o-mini\"}", "{\"to\":\"FORCED_OPEN\"}");
     }
 }

@@ -19,6 +19,7 @@ import io.agentfuse.gateway.internal.VertxScheduler;
 import io.agentfuse.gateway.mcp.McpProxy;
 import io.agentfuse.gateway.mcp.McpProxyOptions;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
+import io.agentfuse.gateway.metrics.TransitionLog;
 import io.agentfuse.gateway.models.ModelListHandler;
 import io.agentfuse.gateway.models.TokenCountHandler;
 import io.agentfuse.gateway.context.ContextLadderStage;
@@ -103,6 +104,7 @@ public final class GatewayServer {
         this.upstream = new UpstreamClient(vertx, options.upstream()
                 .withLimits(limits.maxUpstreamBody(), (int) limits.maxSseEvent(), limits.clientWriteTimeout()));
         metrics.watchBreakers(runtime.registry());
+        runtime.registry().addListener(new TransitionLog());
         this.events = new BreakerEventStream(vertx, runtime.registry(), (int) limits.maxEventQueue());
         this.contextWorkers = vertx.createSharedWorkerExecutor(CONTEXT_POOL, CONTEXT_THREADS);
         ContextStage.Factory context = options.contextStage() != null ? options.contextStage()
