@@ -79,7 +79,7 @@ export BENCH_BODY_FILE="$BODY"
 
 wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" -s "$LUA" "$URL" >"$OUT/wrk-warmup.txt"
 if [[ -n ${JFR:-} ]]; then
-  jcmd "$GATEWAY" JFR.start name=cost settings=profile filename="$JFR" >/dev/null
+  jcmd "$GATEWAY" JFR.start name=cost settings="${JFR_SETTINGS:-profile}" filename="$JFR" >/dev/null
 fi
 START_MS=$(date +%s%3N)
 ticks=$(cpu_ticks "$GATEWAY")
