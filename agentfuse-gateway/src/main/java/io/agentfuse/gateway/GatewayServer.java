@@ -28,6 +28,7 @@ import io.agentfuse.gateway.pipeline.ContextStage;
 import io.agentfuse.gateway.pipeline.ModelClient;
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.server.GatewayVerticle;
+import io.agentfuse.gateway.server.SizedBodyReader;
 import io.agentfuse.gateway.upstream.UpstreamClient;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -180,6 +181,7 @@ public final class GatewayServer {
         Router router = Router.router(vertx);
         for (Dialect dialect : Dialects.all()) {
             router.post(dialect.path())
+                    .handler(new SizedBodyReader(maxBodySize))
                     .handler(BodyHandler.create(false).setBodyLimit(maxBodySize))
                     .handler(pipeline.handler(dialect))
                     .failureHandler(ctx -> failed(ctx, dialect, maxBodySize));

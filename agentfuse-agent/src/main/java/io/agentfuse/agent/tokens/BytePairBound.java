@@ -1,6 +1,10 @@
 package io.agentfuse.agent.tokens;
 
 import com.knuddels.jtokkit.api.Encoding;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * A proven upper bound on the tokens of a text in one tiktoken encoding, in one pass over its
@@ -27,37 +31,90 @@ import com.knuddels.jtokkit.api.Encoding;
  *       starting with {@code /} (its pattern lets a piece end on a slash after a newline);</li>
  *   <li>two spaces followed by white space (only the last space of a run joins the next word).</li>
  * </ul>
- * A pair counts only if the encoding really has it as one token, which the table checks once per
- * encoding by encoding every such pair. Chars are counted at the most UTF-8 bytes they may take
+ * A pair counts only if the encoding really has it as one token, which its table records, written
+ * once from the encoding by encoding every such pair. Chars are counted at the most UTF-8 bytes they may take
  * (three for any char from U+0800 on, surrogates included), so non-ASCII text stays bounded.
  * Immutable and thread-safe.
  */
 final class BytePairBound {
 
     private static final int ASCII = 128;
+    private static final int HEX_PER_ROW = ASCII / 4;
 
-    private final boolean[] joins = new boolean[ASCII * ASCII];
+    private final boolean[] joins;
     private final boolean splitsCamelCase;
 
-    private BytePairBound(Encoding encoding, boolean splitsCamelCase) {
+    private BytePairBound(boolean[] joins, boolean splitsCamelCase) {
+        this.joins = joins;
         this.splitsCamelCase = splitsCamelCase;
-        for (char first = 0; first < ASCII; first++) {
-            for (char second = 0; second < ASCII; second++) {
-                if (sharesPieceByClass(first, second)
-                        && encoding.countTokensOrdinary(String.valueOf(new char[] {first, second})) == 1) {
-                    joins[first * ASCII + second] = true;
-                }
-            }
-        }
     }
 
-    /** The bound for {@code encoding}, or {@code null} if its pattern is not one the argument covers. */
-    static BytePairBound forEncoding(Encoding encoding) {
-        return switch (encoding.getName()) {
-            case "cl100k_base" -> new BytePairBound(encoding, false);
-            case "o200k_base" -> new BytePairBound(encoding, true);
+    /**
+     * The bound for the encoding named {@code encodingName}, or {@code null} if its pattern is not
+     * one the argument covers. Its table of joining pairs is read from the resource
+     * {@code <encodingName>.joins} beside this class, written from the encoding by
+     * {@link #joinTable} (a test checks that they agree), so that bounding never loads the
+     * vocabulary: o200k_base's takes over 40 MB of heap.
+     */
+    static BytePairBound forEncoding(String encodingName) {
+        return switch (encodingName) {
+            case "cl100k_base" -> new BytePairBound(readTable(encodingName), false);
+            case "o200k_base" -> new BytePairBound(readTable(encodingName), true);
             default -> null;
         };
+    }
+
+    /**
+     * The table of {@code encoding} as its resource holds it: one row of hex digits per first char
+     * (0 to 127); bit {@code 3 - k % 4} of digit {@code k / 4} is set when the pair (row, {@code k})
+     * shares a piece by its classes and is one token of the encoding.
+     */
+    static String joinTable(Encoding encoding) {
+        StringBuilder table = new StringBuilder();
+        for (char first = 0; first < ASCII; first++) {
+            for (int digit = 0; digit < HEX_PER_ROW; digit++) {
+                int bits = 0;
+                for (int k = 0; k < 4; k++) {
+                    char second = (char) (digit * 4 + k);
+                    if (sharesPieceByClass(first, second)
+                            && encoding.countTokensOrdinary(String.valueOf(new char[] {first, second})) == 1) {
+                        bits |= 1 << (3 - k);
+                    }
+                }
+                table.append(Character.forDigit(bits, 16));
+            }
+            table.append('\n');
+        }
+        return table.toString();
+    }
+
+    private static boolean[] readTable(String encodingName) {
+        String resource = encodingName + ".joins";
+        String table;
+        try (InputStream in = BytePairBound.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("the table " + resource + " is missing from the class path");
+            }
+            table = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not read " + resource, e);
+        }
+        String[] rows = table.strip().split("\n");
+        if (rows.length != ASCII) {
+            throw new IllegalStateException(resource + " has " + rows.length + " rows, not " + ASCII);
+        }
+        boolean[] joins = new boolean[ASCII * ASCII];
+        for (int first = 0; first < ASCII; first++) {
+            String row = rows[first].strip();
+            if (row.length() != HEX_PER_ROW) {
+                throw new IllegalStateException(resource + " row " + first + " has " + row.length() + " digits");
+            }
+            for (int second = 0; second < ASCII; second++) {
+                int bits = Character.digit(row.charAt(second / 4), 16);
+                joins[first * ASCII + second] = (bits >> (3 - second % 4) & 1) == 1;
+            }
+        }
+        return joins;
     }
 
     /** At least the tokens of {@code text}: its UTF-8 bytes minus its spaced joining pairs. */

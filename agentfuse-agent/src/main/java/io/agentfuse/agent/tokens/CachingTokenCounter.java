@@ -34,8 +34,11 @@ public final class CachingTokenCounter implements TokenCounter {
     public static final int DEFAULT_CAPACITY = 8_192;
 
     private final TokenCounter base;
-    /** Texts shorter than this are bounded afresh: a lookup would cost about as much. */
-    static final int REMEMBERED_BOUND_CHARS = 256;
+    /**
+     * Texts shorter than this are bounded afresh: a lookup would cost about as much. Bounding costs
+     * about six times as much per char as hashing (1.6 ns against 0.25 ns), plus some 25 ns a lookup.
+     */
+    static final int REMEMBERED_BOUND_CHARS = 32;
 
     private final AtomicReferenceArray<Entry> slots;
     private final AtomicReferenceArray<Entry> bounds;

@@ -10,9 +10,11 @@ import java.util.Objects;
  * Counts exactly as an OpenAI model's tokenizer does, with the tiktoken encodings of jtokkit.
  *
  * <p>Special-token markers such as {@code <|endoftext|>} in user text are counted as the
- * ordinary text they are, never rejected. Each encoding is loaded once per process, on first
- * use, and shared: encodings are immutable and thread-safe, and so is this counter.
- * {@link #upperBoundText(String)} bounds a count without tokenising, for a fraction of its cost.
+ * ordinary text they are, never rejected. Each encoding's vocabulary is loaded once per process,
+ * on the first text counted (not bounded), and shared: encodings are immutable and thread-safe,
+ * and so is this counter. {@link #upperBoundText(String)} bounds a count without tokenising and
+ * without the vocabulary (o200k_base's holds over 40 MB of heap), for a fraction of its cost: a
+ * gateway whose requests the bound settles never loads it.
  *
  * <pre>{@code
  * TokenCounter counter = TiktokenCounter.o200k();
@@ -23,12 +25,13 @@ public final class TiktokenCounter implements TokenCounter {
 
     private static final EncodingRegistry REGISTRY = Encodings.newLazyEncodingRegistry();
 
-    private final Encoding encoding;
+    private final EncodingType type;
     private final BytePairBound bound;
+    private volatile Encoding encoding;
 
-    private TiktokenCounter(Encoding encoding) {
-        this.encoding = encoding;
-        this.bound = BytePairBound.forEncoding(encoding);
+    TiktokenCounter(EncodingType type) {
+        this.type = type;
+        this.bound = BytePairBound.forEncoding(type.getName());
     }
 
     /** A counter for {@code type}, such as {@link EncodingType#CL100K_BASE}. */
@@ -37,7 +40,7 @@ public final class TiktokenCounter implements TokenCounter {
         return switch (type) {
             case O200K_BASE -> Holder.O200K;
             case CL100K_BASE -> Holder.CL100K;
-            default -> new TiktokenCounter(REGISTRY.getEncoding(type));
+            default -> new TiktokenCounter(type);
         };
     }
 
@@ -53,7 +56,17 @@ public final class TiktokenCounter implements TokenCounter {
 
     @Override
     public int countText(String text) {
-        return text.isEmpty() ? 0 : encoding.countTokensOrdinary(text);
+        return text.isEmpty() ? 0 : encoding().countTokensOrdinary(text);
+    }
+
+    // Two threads counting first may both look the encoding up; the registry loads it once.
+    private Encoding encoding() {
+        Encoding loaded = encoding;
+        if (loaded == null) {
+            loaded = REGISTRY.getEncoding(type);
+            encoding = loaded;
+        }
+        return loaded;
     }
 
     /**
@@ -74,9 +87,14 @@ public final class TiktokenCounter implements TokenCounter {
         return (int) Math.min(Integer.MAX_VALUE, bytes);
     }
 
+    /** Whether this counter has loaded its encoding's vocabulary (it has counted a text). */
+    boolean vocabularyLoaded() {
+        return encoding != null;
+    }
+
     /** The encoding's name, such as {@code "o200k_base"}. */
     public String encodingName() {
-        return encoding.getName();
+        return type.getName();
     }
 
     @Override
@@ -84,9 +102,8 @@ public final class TiktokenCounter implements TokenCounter {
         return "TiktokenCounter[" + encodingName() + "]";
     }
 
-    // Loaded on first use only: reading a vocabulary costs tens of milliseconds.
     private static final class Holder {
-        static final TiktokenCounter O200K = new TiktokenCounter(REGISTRY.getEncoding(EncodingType.O200K_BASE));
-        static final TiktokenCounter CL100K = new TiktokenCounter(REGISTRY.getEncoding(EncodingType.CL100K_BASE));
+        static final TiktokenCounter O200K = new TiktokenCounter(EncodingType.O200K_BASE);
+        static final TiktokenCounter CL100K = new TiktokenCounter(EncodingType.CL100K_BASE);
     }
 }

@@ -107,6 +107,16 @@ public record ChatRequest(Dialect dialect, JsonObject original, String model, St
         return new JsonObject(new LinkedHashMap<>(body.getMap()));
     }
 
+    /**
+     * This request without its conversation (no system prompt, no messages, an empty body): what
+     * the pipeline keeps of a request once every step holds the body it sends, so that a long
+     * conversation is not kept alive while the provider answers. Not a request to send.
+     */
+    public ChatRequest withoutConversation() {
+        return new ChatRequest(dialect, new JsonObject(), model, null, List.of(), tools, toolChoice, sampling,
+                streamMode, endUser, untranslatable);
+    }
+
     /** Whether the answer is streamed. */
     public boolean stream() {
         return streamMode.streams();

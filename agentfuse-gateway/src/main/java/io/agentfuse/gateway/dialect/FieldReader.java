@@ -22,32 +22,56 @@ import java.util.Set;
  */
 public final class FieldReader {
 
-    private final JsonObject json;
-    private final String path;
+    private static final int NOT_AN_ELEMENT = -1;
 
-    private FieldReader(JsonObject json, String path) {
+    private final JsonObject json;
+    // The path is written only for an error message: a 150 KB conversation has thousands of readers.
+    private final FieldReader parent;
+    private final String field;
+    private final int index;
+
+    private FieldReader(JsonObject json, FieldReader parent, String field, int index) {
         this.json = json;
-        this.path = path;
+        this.parent = parent;
+        this.field = field;
+        this.index = index;
     }
 
     /** A reader over the request body. */
     public static FieldReader root(JsonObject body) {
-        return new FieldReader(body, "");
+        return new FieldReader(body, null, null, NOT_AN_ELEMENT);
     }
 
     /** The full path of {@code field} of this object. */
     public String path(String field) {
-        return path.isEmpty() ? field : path + "." + field;
+        return parent == null ? field : ownPath() + "." + field;
+    }
+
+    private String ownPath() {
+        String own = parent.path(field);
+        return index == NOT_AN_ELEMENT ? own : own + "[" + index + "]";
     }
 
     /** Whether {@code field} is present and not {@code null}. */
     public boolean has(String field) {
-        return json.getValue(field) != null;
+        return value(field) != null;
     }
 
     /** The raw value of {@code field}, or {@code null}. */
     public Object value(String field) {
-        return json.getValue(field);
+        return plain(json.getMap().get(field), json, field);
+    }
+
+    /**
+     * {@code raw} as {@link JsonObject#getValue} would answer it, without its wrapping checks for
+     * the values a decoded body holds (decoded objects and arrays are wrapped once, at decode).
+     */
+    private static Object plain(Object raw, JsonObject object, String field) {
+        if (raw == null || raw instanceof String || raw instanceof JsonObject || raw instanceof JsonArray
+                || raw instanceof Number || raw instanceof Boolean) {
+            return raw;
+        }
+        return object.getValue(field);
     }
 
     /** Fails on the first field not in {@code known}. */
@@ -75,7 +99,7 @@ public final class FieldReader {
     }
 
     public String optionalString(String field) {
-        Object value = json.getValue(field);
+        Object value = value(field);
         if (value == null || value instanceof String) {
             return (String) value;
         }
@@ -83,7 +107,7 @@ public final class FieldReader {
     }
 
     public Boolean optionalBoolean(String field) {
-        Object value = json.getValue(field);
+        Object value = value(field);
         if (value == null || value instanceof Boolean) {
             return (Boolean) value;
         }
@@ -92,7 +116,7 @@ public final class FieldReader {
 
     /** An integer {@code >= min}, or {@code null}. */
     public Integer optionalInt(String field, int min) {
-        Object value = json.getValue(field);
+        Object value = value(field);
         if (value == null) {
             return null;
         }
@@ -108,7 +132,7 @@ public final class FieldReader {
 
     /** A number in {@code [min, max]}, or {@code null}. */
     public Double optionalNumber(String field, double min, double max) {
-        Object value = json.getValue(field);
+        Object value = value(field);
         if (value == null) {
             return null;
         }
@@ -131,7 +155,7 @@ public final class FieldReader {
     }
 
     public JsonArray optionalArray(String field) {
-        Object value = json.getValue(field);
+        Object value = value(field);
         if (value == null || value instanceof JsonArray) {
             return (JsonArray) value;
         }
@@ -140,12 +164,12 @@ public final class FieldReader {
 
     /** The object in {@code field}, or {@code null}. */
     public FieldReader optionalObject(String field) {
-        Object value = json.getValue(field);
+        Object value = value(field);
         if (value == null) {
             return null;
         }
         if (value instanceof JsonObject object) {
-            return new FieldReader(object, path(field));
+            return new FieldReader(object, this, field, NOT_AN_ELEMENT);
         }
         throw wrongType(field, "an object", value);
     }
@@ -161,16 +185,16 @@ public final class FieldReader {
     /** Element {@code index} of array {@code field}, which must be an object. */
     public FieldReader objectAt(String field, int index) {
         Object element = json.getJsonArray(field).getValue(index);
-        String elementPath = path(field) + "[" + index + "]";
         if (element instanceof JsonObject object) {
-            return new FieldReader(object, elementPath);
+            return new FieldReader(object, this, field, index);
         }
+        String elementPath = path(field) + "[" + index + "]";
         throw invalid(elementPath, elementPath + " must be an object, but was " + describe(element));
     }
 
     /** Array {@code field} as strings, or a single string as a one-element list; empty when absent. */
     public List<String> stringOrStrings(String field) {
-        Object value = json.getValue(field);
+        Object value = value(field);
         List<String> strings = new ArrayList<>();
         if (value == null) {
             return strings;

@@ -5,6 +5,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 
+import java.util.Iterator;
 import java.util.Map;
 import java.util.Objects;
 
@@ -19,6 +20,8 @@ import java.util.Objects;
  * sure to say what the parsed body says: one UTF-8 JSON object without a repeated key at any depth
  * (a provider might read a repeated key otherwise than the gateway did); otherwise there is no
  * {@code ForwardedBody} and the body is encoded from its parsed form.
+ *
+ * <p>A body whose fields all stay as received is forwarded as the very buffer received, without a copy.
  *
  * <p>Immutable and thread-safe.
  *
@@ -55,12 +58,16 @@ public final class ForwardedBody {
      * {@code patched} written with the caller's bytes for every top-level field whose value is
      * still the very value of {@code received} (the body decoded from them; {@code patched} a
      * {@linkplain ChatRequest#shallowCopy shallow copy} of it with some fields replaced), or
-     * {@code null} when {@code received} is not the body these bytes were decoded into.
+     * {@code null} when {@code received} is not the body these bytes were decoded into; the
+     * caller's buffer itself when no field was replaced.
      */
     public Buffer write(JsonObject received, JsonObject patched) {
         Objects.requireNonNull(patched, "patched");
         if (received == null || received.size() != spans.size()) {
             return null;
+        }
+        if (unchanged(received, patched)) {
+            return raw; // every field as received, in its order: the bytes say it all, and need no copy
         }
         Buffer out = Buffer.buffer(raw.length() + 128).appendByte((byte) '{');
         boolean first = true;
@@ -81,6 +88,34 @@ public final class ForwardedBody {
             }
         }
         return out.appendByte((byte) '}');
+    }
+
+    /**
+     * Whether {@code patched} has the fields of {@code received} in the same order with the same
+     * values: the very values, or equal strings, numbers or booleans (a model name replaced by
+     * itself, as when a model's {@code upstreamModel} is its own name).
+     */
+    private static boolean unchanged(JsonObject received, JsonObject patched) {
+        if (patched.size() != received.size()) {
+            return false;
+        }
+        Iterator<Map.Entry<String, Object>> receivedFields = received.getMap().entrySet().iterator();
+        for (Map.Entry<String, Object> field : patched.getMap().entrySet()) {
+            Map.Entry<String, Object> original = receivedFields.next();
+            if (!original.getKey().equals(field.getKey()) || !sameValue(original.getValue(), field.getValue())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean sameValue(Object received, Object patched) {
+        if (received == patched) {
+            return true;
+        }
+        boolean scalar = received instanceof String || received instanceof Boolean
+                || received instanceof Integer || received instanceof Long;
+        return scalar && received.equals(patched);
     }
 
     // RFC 8259: JSON between systems is UTF-8; a UTF-16 or UTF-32 body has a zero among its first bytes.

@@ -91,7 +91,12 @@ final class ChatExchange {
             deadlineTimer = ctx.vertx().setTimer(Math.max(1, deadline.toMillis()), id -> deadlineExceeded(deadline));
         }
         var steps = stages.router().plan(checked, ctx.request().headers(), stages.context());
-        chain = new ChainExecution(stages.client(), stages.metrics(), trace).run(checked, steps, checked.chat().stream());
+        boolean stream = checked.chat().stream();
+        // A complete answer needs the conversation no more: while the provider answers, 150 KB of
+        // parsed conversation per request in flight would outlive young collections (the relay of
+        // a stream still translates against the request).
+        request = stream ? checked : checked.withoutConversation();
+        chain = new ChainExecution(stages.client(), stages.metrics(), trace).run(request, steps, stream);
         chain.whenComplete((result, error) -> onContext(() -> answer(result, error)));
     }
 

@@ -54,6 +54,15 @@ public record ModelRequest(ChatRequest chat, ModelConfig model, String subagent,
         return new ModelRequest(chat, model, subagent, contextLevel, chat == this.chat ? forwarded : null);
     }
 
+    /**
+     * This request without its conversation ({@link ChatRequest#withoutConversation}) nor the
+     * caller's bytes, for the pipeline after planning a complete answer: the steps hold what they
+     * send, and answering reads only the dialect, model, subagent and context level.
+     */
+    public ModelRequest withoutConversation() {
+        return new ModelRequest(chat.withoutConversation(), model, subagent, contextLevel, null);
+    }
+
     /** This request reporting {@code contextLevel} in {@code x-agentfuse-context}. */
     public ModelRequest withContextLevel(String contextLevel) {
         return new ModelRequest(chat, model, subagent, contextLevel, forwarded);

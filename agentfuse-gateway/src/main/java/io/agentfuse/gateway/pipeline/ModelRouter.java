@@ -68,7 +68,8 @@ final class ModelRouter {
                 // The caller's bytes with the replaced fields patched in, when the body is the caller's own.
                 Buffer bytes = chat == request.chat() && chat.dialect() == provider.dialect()
                         && request.forwarded() != null ? request.forwarded().write(chat.received(), body) : null;
-                steps.add(PlannedStep.runnable(model, provider, guard, body, bytes,
+                // With the bytes known, the parsed body is not kept: it would hold the conversation's tree.
+                steps.add(PlannedStep.runnable(model, provider, guard, bytes == null ? body : null, bytes,
                         provider.dialect().forwardedHeaders(clientHeaders)));
             } catch (UntranslatableException | GatewayException unfit) {
                 steps.add(PlannedStep.skipped(model, provider, guard, unfit.getMessage()));

@@ -39,7 +39,10 @@ record PlannedStep(ModelConfig model, ProviderEndpoint provider, Guard guard, Up
         return runnable(model, provider, guard, body, null, headers);
     }
 
-    /** A step whose body goes upstream as {@code bytes} (its encoding), or encoded from {@code body} when {@code null}. */
+    /**
+     * A step whose body goes upstream as {@code bytes} (its encoding), or encoded from {@code body}
+     * when {@code null}; {@code body} may be {@code null} when {@code bytes} is given.
+     */
     static PlannedStep runnable(ModelConfig model, ProviderEndpoint provider, Guard guard, JsonObject body,
                                 Buffer bytes, Map<String, String> headers) {
         return new PlannedStep(model, provider, guard, new UpstreamRequest(provider, body, headers, bytes), null);

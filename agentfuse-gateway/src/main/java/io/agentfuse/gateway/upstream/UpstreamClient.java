@@ -1,31 +1,18 @@
 package io.agentfuse.gateway.upstream;
 
-import io.agentfuse.core.timeout.CallTimeoutException;
-import io.agentfuse.gateway.dialect.Dialect;
-import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.internal.OnContext;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpClientRequest;
-import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
-import io.vertx.core.http.RequestOptions;
-import io.vertx.core.json.JsonObject;
 
-import java.net.URI;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Calls model providers over pooled keep-alive HTTP connections, complete or streamed, and
@@ -34,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>non-2xx other than 401/403 → {@link io.agentfuse.core.HttpStatusException} with the body and the
  *       {@code Retry-After} / {@code retry-after-ms} headers;</li>
  *   <li>no answer within the timeout, no first event within {@link StreamTimeouts#firstEvent()}
- *       → {@link CallTimeoutException} (the request is reset, so the connection is freed);</li>
+ *       → {@link io.agentfuse.core.timeout.CallTimeoutException} (the request is reset, so the connection is freed);</li>
  *   <li>refused connections → {@link java.net.ConnectException}; closed or reset connections →
  *       {@link UpstreamConnectionException};</li>
  *   <li>401 or 403, a refusal of the gateway's own key → {@link UpstreamAuthException} (an
@@ -48,7 +35,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * </ul>
  * Headers come from the provider's {@link io.agentfuse.gateway.dialect.Dialect}: its defaults (the
  * API version), then the request's forwarded headers (which may replace them), then its
- * authentication, which nothing replaces. Keys are never logged.
+ * authentication, which nothing replaces ({@link ProviderRequests}). Keys are never logged. A
+ * complete call's state is a {@link CompleteCall}, a streamed one's a {@link StreamingCall}.
  *
  * <p>Thread-safe; share one per Vert.x instance. Completion handlers run on a Vert.x event loop.
  *
@@ -63,7 +51,7 @@ public final class UpstreamClient {
     private final Vertx vertx;
     private final HttpClientAgent http;
     private final UpstreamClientOptions options;
-    private final Map<ProviderEndpoint, Target> targets = new ConcurrentHashMap<>();
+    private final ProviderRequests heads = new ProviderRequests();
 
     public UpstreamClient(Vertx vertx, UpstreamClientOptions options) {
         this.vertx = Objects.requireNonNull(vertx, "vertx");
@@ -80,9 +68,7 @@ public final class UpstreamClient {
      * @param timeout limit for the whole call, from sending to the last byte
      */
     public Future<UpstreamResponse> send(UpstreamRequest request, Duration timeout) {
-        Promise<UpstreamResponse> result = Promise.promise();
-        startSend(callContext(), request, timeout, result);
-        return result.future();
+        return startSend(request, timeout).result();
     }
 
     /**
@@ -91,11 +77,9 @@ public final class UpstreamClient {
      * {@link io.agentfuse.core.Guard} wants, since cancelling a guarded call cancels its attempt.
      */
     public CompletableFuture<UpstreamResponse> sendCancellable(UpstreamRequest request, Duration timeout) {
-        Promise<UpstreamResponse> result = Promise.promise();
-        Context context = callContext();
-        RequestHolder holder = startSend(context, request, timeout, result);
+        CompleteCall call = startSend(request, timeout);
         CompletableFuture<UpstreamResponse> answer = new CompletableFuture<>();
-        result.future().onComplete(done -> {
+        call.result().onComplete(done -> {
             if (done.succeeded()) {
                 answer.complete(done.result());
             } else {
@@ -104,45 +88,15 @@ public final class UpstreamClient {
         });
         answer.whenComplete((value, error) -> {
             if (answer.isCancelled()) {
-                OnContext.run(context, () -> {
-                    if (result.tryFail(new CancellationException("cancelled by the caller"))) {
-                        holder.reset();
-                    }
-                });
+                call.cancel(new CancellationException("cancelled by the caller"));
             }
         });
         return answer;
     }
 
-    private RequestHolder startSend(Context context, UpstreamRequest request, Duration timeout,
-                                    Promise<UpstreamResponse> result) {
-        RequestHolder holder = new RequestHolder();
-        OnContext.run(context, () -> {
-            long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
-                if (result.tryFail(new CallTimeoutException(timeout))) {
-                    holder.reset();
-                }
-            });
-            http.request(options(request, false))
-                    .compose(httpRequest -> {
-                        holder.set(httpRequest, result.future().isComplete());
-                        return httpRequest.send(body(request));
-                    })
-                    .compose(response -> BoundedBody.read(response, options.maxBodyBytes(), request.provider())
-                            .map(body -> answer(request, response, body)))
-                    .onComplete(done -> {
-                        vertx.cancelTimer(timer);
-                        if (done.succeeded()) {
-                            result.tryComplete(done.result());
-                        } else {
-                            if (done.cause() instanceof UpstreamBodyTooLargeException) {
-                                holder.reset(); // stop reading: the rest of the body is never wanted
-                            }
-                            result.tryFail(UpstreamFailures.transport(done.cause(), request.provider()));
-                        }
-                    });
-        });
-        return holder;
+    private CompleteCall startSend(UpstreamRequest request, Duration timeout) {
+        return new CompleteCall(vertx, callContext())
+                .start(http, heads.head(request, false), request, timeout, options.maxBodyBytes());
     }
 
     /**
@@ -191,10 +145,10 @@ public final class UpstreamClient {
             StreamingCall call = new StreamingCall(vertx, context, request.provider(), timeouts, options);
             start.call = call;
             call.ready().onComplete(ready);
-            http.request(options(request, true))
+            http.request(heads.head(request, true))
                     .onSuccess(httpRequest -> {
                         if (call.attach(httpRequest)) {
-                            httpRequest.send(body(request)).onComplete(sent -> {
+                            httpRequest.send(request.bytes()).onComplete(sent -> {
                                 if (sent.succeeded()) {
                                     call.onResponse(sent.result());
                                 } else {
@@ -223,71 +177,6 @@ public final class UpstreamClient {
     private Context callContext() {
         Context current = Vertx.currentContext();
         return current != null && current.owner() == vertx ? current : vertx.getOrCreateContext();
-    }
-
-    private static UpstreamResponse answer(UpstreamRequest request, HttpClientResponse response, Buffer body) {
-        if (response.statusCode() / 100 != 2) {
-            throw UpstreamFailures.status(request.provider(), response, body.toString());
-        }
-        Dialect dialect = request.provider().dialect();
-        JsonObject answer;
-        try {
-            answer = dialect.checkAnswer(body);
-        } catch (MalformedAnswerException malformed) {
-            throw new MalformedAnswerException("provider " + request.provider().name() + " answered "
-                    + response.statusCode() + " with a malformed " + dialect.name() + " answer: " + malformed.getMessage());
-        }
-        return new UpstreamResponse(response.statusCode(), response.headers(), body, dialect.usageOf(answer));
-    }
-
-    private static Buffer body(UpstreamRequest request) {
-        return request.bytes();
-    }
-
-    private RequestOptions options(UpstreamRequest request, boolean stream) {
-        ProviderEndpoint provider = request.provider();
-        RequestOptions options = targets.computeIfAbsent(provider, UpstreamClient::target).options();
-        provider.dialect().defaultHeaders().forEach(options::putHeader);
-        request.headers().forEach(options::putHeader);
-        options.putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                .putHeader(HttpHeaders.ACCEPT, stream ? "text/event-stream" : "application/json");
-        provider.dialect().authHeaders(provider.apiKey()).forEach(options::putHeader);
-        return options;
-    }
-
-    /** A provider's chat URL, parsed once: host, port, TLS and path for {@link RequestOptions}. */
-    private record Target(String host, int port, boolean ssl, String path) {
-        RequestOptions options() {
-            return new RequestOptions().setMethod(HttpMethod.POST).setHost(host).setPort(port).setSsl(ssl).setURI(path);
-        }
-    }
-
-    private static Target target(ProviderEndpoint provider) {
-        URI url = URI.create(provider.url());
-        boolean ssl = "https".equals(url.getScheme());
-        int port = url.getPort() != -1 ? url.getPort() : ssl ? 443 : 80;
-        String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
-        return new Target(url.getHost(), port, ssl, url.getRawQuery() == null ? path : path + "?" + url.getRawQuery());
-    }
-
-    /** The request of a call whose timeout may fire before the request object exists; confined to the call's context. */
-    private static final class RequestHolder {
-        private HttpClientRequest request;
-        private boolean resetWanted;
-
-        void set(HttpClientRequest request, boolean alreadyTimedOut) {
-            this.request = request;
-            if (resetWanted || alreadyTimedOut) {
-                request.reset();
-            }
-        }
-
-        void reset() {
-            resetWanted = true;
-            if (request != null) {
-                request.reset();
-            }
-        }
     }
 
     /** A streamed call that may be cancelled before it has even started; confined to the call's context. */

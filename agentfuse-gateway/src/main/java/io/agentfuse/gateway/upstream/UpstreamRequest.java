@@ -19,7 +19,8 @@ import java.util.Objects;
  * }</pre>
  *
  * @param provider the provider to call
- * @param body     the request body
+ * @param body     the request body; {@code null} when {@code encoded} is given, so that a long
+ *                 conversation's parsed form need not stay alive while the provider answers
  * @param headers  extra request headers
  * @param encoded  {@code body} as bytes, when known (the caller's own bytes, patched); {@code null}
  *                 to encode the body for each attempt
@@ -28,7 +29,9 @@ public record UpstreamRequest(ProviderEndpoint provider, JsonObject body, Map<St
 
     public UpstreamRequest {
         Objects.requireNonNull(provider, "provider");
-        Objects.requireNonNull(body, "body");
+        if (body == null && encoded == null) {
+            throw new NullPointerException("body: a request needs its body or its encoding");
+        }
         headers = Map.copyOf(headers);
     }
 

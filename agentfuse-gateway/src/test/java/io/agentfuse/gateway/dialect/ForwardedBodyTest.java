@@ -36,6 +36,22 @@ class ForwardedBodyTest {
     }
 
     @Test
+    void forwardsTheCallersOwnBufferWhenNoFieldChanged() {
+        // Given a body whose model the gateway replaces by the same name (upstreamModel defaults to it)
+        Buffer raw = Buffer.buffer(RAW);
+        StrictJson.FieldSpans spans = new StrictJson.FieldSpans();
+        JsonObject received = (JsonObject) StrictJson.decode(raw, spans);
+        JsonObject patched = Dialects.OPENAI.sameDialectRequest(ChatRequest.shallowCopy(received),
+                new String("gpt-4o".toCharArray()), false);
+
+        // When it is written from the caller's bytes
+        Buffer written = ForwardedBody.of(raw, spans).write(received, patched);
+
+        // Then the caller's buffer goes as it came, not a copy of it
+        assertThat(written).isSameAs(raw);
+    }
+
+    @Test
     void leavesOutAFieldTheGatewayRemoved() {
         Buffer raw = Buffer.buffer(RAW);
         StrictJson.FieldSpans spans = new StrictJson.FieldSpans();

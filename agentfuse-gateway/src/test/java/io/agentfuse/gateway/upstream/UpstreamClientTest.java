@@ -163,7 +163,7 @@ class UpstreamClientTest {
 
     @Test
     void completesEveryCallMadeConcurrentlyFromThreadsOutsideVertx() throws Exception {
-        // Calls wired from threads outside Vert.x must still read every body (see UpstreamClient#onOwnContext).
+        // Calls wired from threads outside Vert.x must still read every body (see UpstreamClient#callContext).
         int threads = 8;
         int callsPerThread = 25;
         ExecutorService pool = Executors.newFixedThreadPool(threads);

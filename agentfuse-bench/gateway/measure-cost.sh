@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# What one request costs the gateway, robust to a busy machine: CPU time and bytes allocated per
+# request, and peak RSS, for one workload at one connection count. Unlike requests/s these do not
+# depend on how much of the CPU the other processes leave (contention adds little CPU per request).
+#
+#   agentfuse-bench/gateway/measure-cost.sh [small|conversation|stream] [CONNECTIONS]
+#
+# Environment (defaults in brackets):
+#   DURATION=15 WARMUP=10    seconds of the measured run, and of the warm-up before it
+#   AGENTFUSE_JAVA_OPTS      the README's flags ["-Xms64m -Xmx128m -XX:+UseSerialGC"]
+#   JFR=FILE                 also record a JFR profile of the measured run into FILE
+#   OUT                      where logs go [agentfuse-bench/target/gateway-cost]
+# Needs the built jars (./mvnw -q -DskipTests package) and wrk. Allocation is read from the GC log
+# (-Xlog:gc): the bytes the heap grew by between collections, over the collections of the run.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+WORKLOAD=${1:-conversation}
+CONNECTIONS=${2:-8}
+DURATION=${DURATION:-15}
+WARMUP=${WARMUP:-10}
+AGENTFUSE_JAVA_OPTS=${AGENTFUSE_JAVA_OPTS:-"-Xms64m -Xmx128m -XX:+UseSerialGC"}
+OUT=${OUT:-"$ROOT/agentfuse-bench/target/gateway-cost"}
+BENCH_JAR="$ROOT/agentfuse-bench/target/benchmarks.jar"
+AGENTFUSE_JAR=${AGENTFUSE_JAR:-"$ROOT/agentfuse-cli/target/agentfuse.jar"}
+LUA="$ROOT/agentfuse-bench/gateway/chat-completion.lua"
+PIDS=()
+
+die() { echo "measure-cost: $*" >&2; exit 1; }
+cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done; }
+trap cleanup EXIT
+
+[[ -f $BENCH_JAR && -f $AGENTFUSE_JAR ]] || die "build first: ./mvnw -q -DskipTests package"
+mkdir -p "$OUT"
+case $WORKLOAD in
+  small) BODY="" ;;
+  conversation)
+    BODY="$OUT/conversation.json"
+    java -cp "$BENCH_JAR" io.agentfuse.bench.workload.CodingAgentConversation "$BODY" 60 gpt-4o-mini >/dev/null ;;
+  stream)
+    BODY="$OUT/stream.json"
+    echo '{"model":"gpt-4o-mini","stream":true,"messages":[{"role":"user","content":"hi"}]}' >"$BODY" ;;
+  *) die "unknown workload '$WORKLOAD' (small, conversation, stream)" ;;
+esac
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_for_port() { for _ in $(seq 300); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return; sleep 0.1; done; die "no listener on $1"; }
+cpu_ticks() { sed 's/^.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'; }
+
+UPSTREAM_PORT=$(free_port)
+java -Xms64m -Xmx256m -XX:+UseSerialGC -cp "$BENCH_JAR" io.agentfuse.bench.gateway.FixedAnswerUpstream "$UPSTREAM_PORT" \
+  >"$OUT/upstream.log" 2>&1 &
+PIDS+=($!)
+wait_for_port "$UPSTREAM_PORT"
+
+PORT=$(free_port)
+cat >"$OUT/agentfuse.yaml" <<EOF
+server:
+  port: $PORT
+providers:
+  openai:
+    type: openai
+    baseUrl: "http://127.0.0.1:$UPSTREAM_PORT/v1"
+    apiKey: dummy
+models:
+  gpt-4o-mini:
+    provider: openai
+    contextWindow: 200000
+EOF
+# shellcheck disable=SC2086 # the JVM flags are words
+java $AGENTFUSE_JAVA_OPTS -Xlog:gc:file="$OUT/gc.log":timemillis -jar "$AGENTFUSE_JAR" \
+  serve --config "$OUT/agentfuse.yaml" --port "$PORT" >"$OUT/agentfuse.log" 2>&1 &
+GATEWAY=$!
+PIDS+=("$GATEWAY")
+wait_for_port "$PORT"
+URL="http://127.0.0.1:$PORT/v1/chat/completions"
+THREADS=$((CONNECTIONS < 2 ? CONNECTIONS : 2))
+export BENCH_BODY_FILE="$BODY"
+
+wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" -s "$LUA" "$URL" >"$OUT/wrk-warmup.txt"
+if [[ -n ${JFR:-} ]]; then
+  jcmd "$GATEWAY" JFR.start name=cost settings="${JFR_SETTINGS:-profile}" filename="$JFR" >/dev/null
+fi
+START_MS=$(date +%s%3N)
+ticks=$(cpu_ticks "$GATEWAY")
+wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$LUA" "$URL" >"$OUT/wrk.txt"
+ticks=$(( $(cpu_ticks "$GATEWAY") - ticks ))
+END_MS=$(date +%s%3N)
+if [[ -n ${JFR:-} ]]; then
+  jcmd "$GATEWAY" JFR.stop name=cost >/dev/null
+fi
+RSS_KB=$(awk '/^VmHWM:/ { print $2 }' "/proc/$GATEWAY/status")
+
+REQUESTS=$(awk '/^RESULT/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "requests") print kv[2] } }' "$OUT/wrk.txt")
+NON2XX=$(awk '/^RESULT/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "non2xx") print kv[2] } }' "$OUT/wrk.txt")
+HZ=$(getconf CLK_TCK)
+# GC lines: [12345ms] GC(7) Pause Young (Allocation Failure) 40M->9M(61M) 1.234ms. Allocation over
+# the run = what the heap grew by between consecutive collections inside it.
+ALLOC_RATE=$(awk -v from="$START_MS" -v to="$END_MS" '
+  function mb(s) { u = substr(s, length(s)); v = substr(s, 1, length(s) - 1) + 0;
+                   return u == "G" ? v * 1024 : u == "K" ? v / 1024 : v }
+  /Pause/ { t = substr($1, 2) + 0; match($0, /[0-9.]+[KMG]->[0-9.]+[KMG]/); if (RSTART == 0) next;
+            split(substr($0, RSTART, RLENGTH), p, "->");
+            if (t >= from && t <= to) { if (have) { sum += mb(p[1]) - after; last = t } else { first = t; have = 1 } }
+            after = mb(p[2]) }
+  END { if (last > first) printf "%.3f", sum / ((last - first) / 1000); else print "nan" }' "$OUT/gc.log")
+awk -v r="$REQUESTS" -v n="$NON2XX" -v t="$ticks" -v hz="$HZ" -v d="$DURATION" -v a="$ALLOC_RATE" -v rss="$RSS_KB" \
+    -v w="$WORKLOAD" -v c="$CONNECTIONS" 'BEGIN {
+  printf "%s c=%d: %d requests (%d non-2xx) in %d s = %.0f/s; CPU %.1f us/request; alloc %.1f KB/request; peak RSS %.1f MiB\n",
+    w, c, r, n, d, r / d, t / hz * 1e6 / r, a * 1024 * d / r, rss / 1024 }'

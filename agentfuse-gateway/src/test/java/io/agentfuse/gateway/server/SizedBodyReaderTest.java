@@ -1,0 +1,95 @@
+package io.agentfuse.gateway.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentfuse.gateway.testing.GatewayHarness;
+import io.agentfuse.gateway.testing.RawSocket;
+import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Bodies read in one buffer of their Content-Length, at the harness's limit of 16 KB. */
+class SizedBodyReaderTest {
+
+    private static final int LIMIT = 16 * 1024;
+    private static final Duration BOUND = Duration.ofSeconds(10);
+
+    private GatewayHarness harness;
+
+    @AfterEach
+    void stop() {
+        if (harness != null) {
+            harness.close();
+        }
+    }
+
+    @Test
+    void aBodyOfExactlyTheLimitReachesTheProviderByteForByte() {
+        // Given a gateway whose limit is 16 KB and a body of exactly that many bytes
+        harness = GatewayHarness.start();
+        String body = bodyOfBytes(LIMIT);
+
+        // When it is sent with its Content-Length
+        RawSocket.Response response = post(RawSocket.post("/v1/chat/completions", "127.0.0.1", body));
+
+        // Then it is answered, and the provider got the caller's very bytes (no field changed)
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(harness.mock.requests()).hasSize(1);
+        assertThat(harness.mock.requests().get(0).body()).isEqualTo(body);
+    }
+
+    @Test
+    void aBodyOneByteOverTheLimitIs413RequestTooLarge() {
+        harness = GatewayHarness.start();
+
+        RawSocket.Response response = post(RawSocket.post("/v1/chat/completions", "127.0.0.1", bodyOfBytes(LIMIT + 1)));
+
+        assertThat(response.status()).isEqualTo(413);
+        assertThat(new JsonObject(response.body()).getJsonObject("error").getString("type"))
+                .isEqualTo("request_too_large");
+        assertThat(harness.mock.requests()).isEmpty();
+    }
+
+    @Test
+    void aChunkedBodyIsStillReadAndStillLimited() {
+        harness = GatewayHarness.start();
+
+        RawSocket.Response small = post(chunked(bodyOfBytes(2_000)));
+        RawSocket.Response large = post(chunked(bodyOfBytes(LIMIT + 1_000)));
+
+        assertThat(small.status()).isEqualTo(200);
+        assertThat(large.status()).isEqualTo(413);
+        assertThat(new JsonObject(large.body()).getJsonObject("error").getString("type"))
+                .isEqualTo("request_too_large");
+        assertThat(harness.mock.requests()).hasSize(1);
+    }
+
+    private RawSocket.Response post(String request) {
+        try (RawSocket socket = RawSocket.open(harness.gateway.port())) {
+            socket.send(request);
+            return socket.read(BOUND);
+        }
+    }
+
+    /** An OpenAI request for gpt-4o-mini of exactly {@code bytes} bytes, padded in its {@code user} field. */
+    private static String bodyOfBytes(int bytes) {
+        String prefix = "{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}],\"user\":\"";
+        String suffix = "\"}";
+        return prefix + "u".repeat(bytes - prefix.length() - suffix.length()) + suffix;
+    }
+
+    /** {@code body} as a chunked request, in chunks of 1 000 bytes. */
+    private static String chunked(String body) {
+        StringBuilder request = new StringBuilder("POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        for (int start = 0; start < bytes.length; start += 1_000) {
+            int end = Math.min(bytes.length, start + 1_000);
+            request.append(Integer.toHexString(end - start)).append("\r\n")
+                    .append(new String(bytes, start, end - start, StandardCharsets.UTF_8)).append("\r\n");
+        }
+        return request.append("0\r\n\r\n").toString();
+    }
+}
