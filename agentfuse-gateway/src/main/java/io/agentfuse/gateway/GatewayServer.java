@@ -109,7 +109,7 @@ public final class GatewayServer {
         this.events = new BreakerEventStream(vertx, runtime.registry(), (int) limits.maxEventQueue());
         this.contextWorkers = vertx.createSharedWorkerExecutor(CONTEXT_POOL, CONTEXT_THREADS);
         ContextStage.Factory context = options.contextStage() != null ? options.contextStage()
-                : ContextLadderStage.factory(Clock.system(), new VertxScheduler(vertx), onWorkers(contextWorkers));
+                : ContextLadderStage.factory(Clock.system(), new VertxScheduler(vertx), onWorkers(contextWorkers), metrics);
         this.pipeline = new ChatPipeline(runtime, upstream, metrics, Clock.system(), context);
         this.host = options.host();
         McpProxyOptions mcpDefaults = McpProxyOptions.defaults();

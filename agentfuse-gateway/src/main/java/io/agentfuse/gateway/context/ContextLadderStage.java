@@ -2,6 +2,8 @@ package io.agentfuse.gateway.context;
 
 import io.agentfuse.agent.context.CompactionConfig;
 import io.agentfuse.agent.context.ContextConfig;
+import io.agentfuse.agent.context.CompactionStrategy;
+import io.agentfuse.agent.context.ContextLevel;
 import io.agentfuse.agent.context.ContextWindowFullException;
 import io.agentfuse.agent.context.Summarizer;
 import io.agentfuse.config.AgentfuseRuntime;
@@ -10,6 +12,7 @@ import io.agentfuse.core.Clock;
 import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.core.Scheduler;
 import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.dialect.ChatResponse;
 import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.http.GatewayError;
@@ -53,26 +56,29 @@ public final class ContextLadderStage implements ContextStage {
 
     private final ContextLadder ladder;
     private final ContextLadder snipOnly;
+    private final GatewayMetrics metrics;
 
     private ContextLadderStage(ContextConfig config, Summarizer summarizer, Clock clock, Scheduler scheduler,
-                              Executor workers) {
+                              Executor workers, GatewayMetrics metrics) {
+        this.metrics = metrics;
         this.ladder = new ContextLadder(config, summarizer, CompactionConfig.defaults(), clock, scheduler, workers);
         // fitForFallback must answer at once while the chain is planned: it snips on the calling thread.
         this.snipOnly = new ContextLadder(config, null, CompactionConfig.defaults(), clock, scheduler);
     }
 
-    /** The ladder of {@code runtime}'s configuration, counting and compacting on the calling thread. */
+    /** The ladder of {@code runtime}'s configuration, counting and compacting on the calling thread, unmetered. */
     public static ContextStage.Factory factory(Clock clock, Scheduler scheduler) {
-        return factory(clock, scheduler, Runnable::run);
+        return factory(clock, scheduler, Runnable::run, new GatewayMetrics());
     }
 
     /**
      * The factory the gateway installs: the ladder of {@code runtime}'s configuration, whose
-     * counting and compaction run on {@code workers} (a bounded pool, never an event loop).
+     * counting and compaction run on {@code workers} (a bounded pool, never an event loop), each
+     * request's level and each compaction counted in {@code metrics}.
      */
-    public static ContextStage.Factory factory(Clock clock, Scheduler scheduler, Executor workers) {
+    public static ContextStage.Factory factory(Clock clock, Scheduler scheduler, Executor workers, GatewayMetrics metrics) {
         return (runtime, models) -> new ContextLadderStage(runtime.config().context().toContextConfig(),
-                summarizer(runtime, models), clock, scheduler, workers);
+                summarizer(runtime, models), clock, scheduler, workers, metrics);
     }
 
     private static Summarizer summarizer(AgentfuseRuntime runtime, ModelClient models) {
@@ -103,11 +109,20 @@ public final class ContextLadderStage implements ContextStage {
     @Override
     public Future<ModelRequest> apply(ModelRequest request) {
         Promise<ModelRequest> result = Promise.promise();
+        String model = request.model().name();
         ladder.prepare(request.chat(), target(request.model())).whenComplete((prepared, error) -> {
             if (error == null) {
+                metrics.contextLevel(model, prepared.level());
+                if (prepared.report() != null && prepared.report().strategy() != CompactionStrategy.NONE) {
+                    metrics.compaction(model, prepared.report());
+                }
                 result.complete(request.withChat(prepared.request()).withContextLevel(prepared.header()));
             } else {
-                result.fail(refusal(OutcomeClassifier.unwrap(error)));
+                Throwable cause = OutcomeClassifier.unwrap(error);
+                if (cause instanceof ContextWindowFullException) {
+                    metrics.contextLevel(model, ContextLevel.REJECT);
+                }
+                result.fail(refusal(cause));
             }
         });
         return result.future();

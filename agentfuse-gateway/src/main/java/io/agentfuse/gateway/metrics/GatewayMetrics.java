@@ -1,6 +1,10 @@
 package io.agentfuse.gateway.metrics;
 
 import io.agentfuse.core.breaker.CircuitBreakerRegistry;
+import io.agentfuse.agent.context.CompactionReport;
+import io.agentfuse.agent.context.CompactionStrategy;
+import io.agentfuse.agent.context.ContextLevel;
+import io.agentfuse.agent.context.SummaryOutcome;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.event.RetryListener;
 import io.micrometer.core.instrument.Counter;
@@ -23,11 +27,14 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code agentfuse_request_duration_seconds{model, dialect}} — their latency (a timer);</li>
  *   <li>{@code agentfuse_upstream_attempts_total{model, outcome}} — every call to a provider, by
  *       {@link Outcome};</li>
- *   <li>{@code agentfuse_fallbacks_total{model, reason}} — steps passed over (skipped or failed);</li>
+ *   <li>{@code agentfuse_fallbacks_total{from, to, reason}} — steps passed over (skipped or failed), and where
+ *       the chain went next ({@code none}: nowhere);</li>
  *   <li>{@code agentfuse_stream_interruptions_total{model}} — streams that broke after their first byte;</li>
  *   <li>{@code agentfuse_mcp_tool_calls_total{server, tool, outcome}} — {@code tools/call} requests through the MCP proxy;</li>
  *   <li>{@code agentfuse_retry_attempts_total{name}}, {@code agentfuse_retry_budget_refused_total{name}} — retries
  *       the guards scheduled, and those the retry budget refused ({@link #retryListener()});</li>
+ *   <li>{@code agentfuse_context_level_total{model, level}}, {@code agentfuse_compactions_total{model, result}} — the
+ *       context ladder's levels and compactions ({@code summarized}, {@code rolled_back}, {@code snipped});</li>
  *   <li>{@code agentfuse_config_reloads_total{result}} — reloads of the configuration file, {@code ok} or {@code failed}
  *       (alert on {@code failed}: the file on disk is not what runs);</li>
  *   <li>the breakers' own meters, {@code agentfuse_breaker_state{name, state}}, {@code agentfuse_breaker_calls_total},
@@ -49,6 +56,9 @@ public final class GatewayMetrics {
 
     /** The {@code model} tag of requests that named no configured model. */
     public static final String UNKNOWN_MODEL = "unknown";
+
+    /** The {@code to} tag of a fallback that had no step left to go on to. */
+    public static final String NO_STEP = "none";
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private volatile BreakerMeters breakerMeters;
@@ -107,9 +117,12 @@ public final class GatewayMetrics {
                 .increment();
     }
 
-    /** Records that the step {@code model} was passed over for {@code reason} (e.g. circuit_open). */
-    public void fallback(String model, String reason) {
-        counter("agentfuse.fallbacks", "Fallback steps passed over", "model", model, "reason", reason).increment();
+    /**
+     * Records that the step {@code from} was passed over for {@code reason} (e.g. circuit_open) and
+     * the chain went on to {@code to} ({@link #NO_STEP} when it ended there).
+     */
+    public void fallback(String from, String to, String reason) {
+        counter("agentfuse.fallbacks", "Fallback steps passed over", "from", from, "to", to, "reason", reason).increment();
     }
 
     /** Records a stream from {@code model} that broke after its first byte. */
@@ -126,6 +139,24 @@ public final class GatewayMetrics {
     public void mcpToolCall(String server, String tool, String outcome) {
         counter("agentfuse.mcp.tool.calls", "MCP tool calls through the proxy",
                 "server", server, "tool", tool, "outcome", outcome).increment();
+    }
+
+    /** Records the context-ladder level a request for {@code model} arrived at (REJECT: refused with 413). */
+    public void contextLevel(String model, ContextLevel level) {
+        counter("agentfuse.context.level", "Requests by the context-ladder level they arrived at",
+                "model", model, "level", level.name()).increment();
+    }
+
+    /**
+     * Records a compaction of a request for {@code model}: {@code summarized} (older turns replaced by
+     * a summary), {@code rolled_back} (the summary failed, the original was kept and snipped instead)
+     * or {@code snipped} (snipped without a summary).
+     */
+    public void compaction(String model, CompactionReport report) {
+        String result = report.strategy() == CompactionStrategy.SUMMARY ? "summarized"
+                : report.summary() == SummaryOutcome.FAILED ? "rolled_back" : "snipped";
+        counter("agentfuse.compactions", "Compactions of requests by the context ladder", "model", model, "result", result)
+                .increment();
     }
 
     /** Records a reload of the configuration file that was put in force ({@code ok}) or refused ({@code failed}). */

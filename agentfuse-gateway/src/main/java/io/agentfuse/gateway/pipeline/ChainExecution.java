@@ -58,9 +58,9 @@ final class ChainExecution {
         CompletableFuture<FallbackResult<StepAnswer>> result = chain.build().executeAsync(request);
         result.whenComplete((answer, error) -> {
             if (answer != null) {
-                answer.passed().forEach(this::countPassed);
+                countPassed(answer.passed(), answer.step());
             } else if (OutcomeClassifier.unwrap(error) instanceof FallbackExhaustedException exhausted) {
-                exhausted.steps().forEach(this::countPassed);
+                countPassed(exhausted.steps(), GatewayMetrics.NO_STEP);
             }
         });
         return result;
@@ -110,8 +110,12 @@ final class ChainExecution {
         return new StreamTimeouts(step.model().firstTokenTimeout(), step.model().timeout());
     }
 
-    private void countPassed(StepFailure failure) {
-        metrics.fallback(failure.step(), FallbackHeader.reasonOf(failure));
+    /** Counts each step passed over with the step the chain went on to: the next one passed over, or {@code answeredBy}. */
+    private void countPassed(List<StepFailure> passed, String answeredBy) {
+        for (int i = 0; i < passed.size(); i++) {
+            String to = i + 1 < passed.size() ? passed.get(i + 1).step() : answeredBy;
+            metrics.fallback(passed.get(i).step(), to, FallbackHeader.reasonOf(passed.get(i)));
+        }
     }
 
     /**

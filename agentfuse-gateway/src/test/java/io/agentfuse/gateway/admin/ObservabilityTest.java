@@ -58,7 +58,7 @@ class ObservabilityTest {
                 .contains("agentfuse_requests_total{dialect=\"anthropic\",model=\"claude-sonnet-4\",status=\"200\"} 1.0")
                 .contains("agentfuse_upstream_attempts_total{model=\"claude-sonnet-4\",outcome=\"SERVER_ERROR\"} 1.0")
                 .contains("agentfuse_upstream_attempts_total{model=\"claude-haiku-4\",outcome=\"SUCCESS\"} 1.0")
-                .contains("agentfuse_fallbacks_total{model=\"claude-sonnet-4\",reason=\"SERVER_ERROR\"} 1.0")
+                .contains("agentfuse_fallbacks_total{from=\"claude-sonnet-4\",reason=\"SERVER_ERROR\",to=\"claude-haiku-4\"} 1.0")
                 .contains("agentfuse_breaker_state{name=\"model:claude-sonnet-4\",state=\"CLOSED\"} 1.0")
                 .contains("agentfuse_breaker_calls_total{name=\"model:claude-sonnet-4\",outcome=\"SERVER_ERROR\"} 1.0")
                 .contains("agentfuse_breaker_calls_total{name=\"model:claude-haiku-4\",outcome=\"SUCCESS\"} 1.0")

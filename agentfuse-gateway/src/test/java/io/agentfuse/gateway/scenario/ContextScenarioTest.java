@@ -58,6 +58,9 @@ class ContextScenarioTest {
         assertThat(reply.header("x-agentfuse-context")).startsWith("AUTO_COMPACT; action=SUMMARY; summary=SUCCEEDED");
         assertThat(sentTo("gpt-4o-mini").encode()).contains("Summarise this conversation");
         assertThat(sentTo("gpt-4o").encode()).contains("Summary: steps 1 to 9 are planned.");
+        assertThat(harness.metricsText())
+                .contains("agentfuse_context_level_total{level=\"AUTO_COMPACT\",model=\"notes\"} 1.0")
+                .contains("agentfuse_compactions_total{model=\"notes\",result=\"summarized\"} 1.0");
     }
 
     @Test
@@ -73,6 +76,7 @@ class ContextScenarioTest {
         assertThat(sent.size()).isLessThan(messages.size());
         assertThat(sent.getJsonObject(0)).isEqualTo(messages.getJsonObject(0)); // the system prompt stays
         assertThat(sent.encode()).contains("[agentfuse]");
+        assertThat(harness.metricsText()).contains("agentfuse_compactions_total{model=\"notes\",result=\"rolled_back\"} 1.0");
     }
 
     @Test
@@ -84,6 +88,7 @@ class ContextScenarioTest {
         assertThat(reply.status()).isEqualTo(413);
         assertThat(reply.json().getJsonObject("error").getString("type")).isEqualTo("context_window_full");
         assertThat(harness.mock.requests()).isEmpty();
+        assertThat(harness.metricsText()).contains("agentfuse_context_level_total{level=\"REJECT\",model=\"notes\"} 1.0");
     }
 
     @Test
