@@ -6,6 +6,7 @@ import io.agentfuse.agent.context.CompactionStrategy;
 import io.agentfuse.agent.context.ContextLevel;
 import io.agentfuse.agent.context.SummaryOutcome;
 import io.agentfuse.core.Outcome;
+import io.agentfuse.gateway.dialect.Usage;
 import io.agentfuse.core.event.RetryListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
@@ -35,6 +36,8 @@ import java.util.concurrent.TimeUnit;
  *       the guards scheduled, and those the retry budget refused ({@link #retryListener()});</li>
  *   <li>{@code agentfuse_context_level_total{model, level}}, {@code agentfuse_compactions_total{model, result}} — the
  *       context ladder's levels and compactions ({@code summarized}, {@code rolled_back}, {@code snipped});</li>
+ *   <li>the GenAI model-call meters {@code gen_ai_client_operation_duration_seconds},
+ *       {@code gen_ai_server_time_to_first_token_seconds} and {@code gen_ai_client_token_usage} (see {@link GenAiMeters});</li>
  *   <li>{@code agentfuse_config_reloads_total{result}} — reloads of the configuration file, {@code ok} or {@code failed}
  *       (alert on {@code failed}: the file on disk is not what runs);</li>
  *   <li>the breakers' own meters, {@code agentfuse_breaker_state{name, state}}, {@code agentfuse_breaker_calls_total},
@@ -62,6 +65,7 @@ public final class GatewayMetrics {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private volatile BreakerMeters breakerMeters;
+    private final GenAiMeters genAi = new GenAiMeters(registry);
     private final RetryListener retryMeters = new RetryListener() {
         @Override
         public void onRetryScheduled(String guard, int nextAttempt, long delayNanos, Throwable cause) {
@@ -139,6 +143,23 @@ public final class GatewayMetrics {
     public void mcpToolCall(String server, String tool, String outcome) {
         counter("agentfuse.mcp.tool.calls", "MCP tool calls through the proxy",
                 "server", server, "tool", tool, "outcome", outcome).increment();
+    }
+
+    /**
+     * Records one call to provider {@code provider} for upstream model {@code model} that took
+     * {@code durationNanos} and answered with {@code usage}, or failed with {@code errorType} (an
+     * {@link Outcome} name; {@code null} when it answered). See {@link GenAiMeters}.
+     */
+    public void modelCall(String provider, String model, long durationNanos, Usage usage, String errorType) {
+        genAi.call(provider, model, durationNanos, errorType == null ? "none" : errorType);
+        if (usage != null) {
+            genAi.usage(provider, model, usage);
+        }
+    }
+
+    /** Records that a stream from {@code provider} for {@code model} sent its first event after {@code durationNanos}. */
+    public void firstToken(String provider, String model, long durationNanos) {
+        genAi.firstToken(provider, model, durationNanos);
     }
 
     /** Records the context-ladder level a request for {@code model} arrived at (REJECT: refused with 413). */

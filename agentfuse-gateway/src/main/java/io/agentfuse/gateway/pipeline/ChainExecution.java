@@ -13,9 +13,11 @@ import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.upstream.UpstreamStatusException;
 import io.agentfuse.gateway.upstream.StreamTimeouts;
 import io.agentfuse.gateway.upstream.UpstreamClient;
+import io.agentfuse.gateway.upstream.UpstreamResponse;
 import io.agentfuse.gateway.upstream.UpstreamStream;
 
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -69,11 +71,36 @@ final class ChainExecution {
     private CompletableFuture<StepAnswer> attempt(PlannedStep step, boolean stream) {
         trace.attemptStarted(step.name());
         long started = System.nanoTime();
-        return stream
-                ? linked(client.streamCancellable(step.upstream(), timeouts(step)),
-                        opened -> new StepAnswer(step, null, checkedFirstEvent(step, opened), started), UpstreamStream::cancel)
-                : linked(client.sendCancellable(step.upstream(), step.model().timeout()),
-                        complete -> new StepAnswer(step, complete, null, started), unused -> { });
+        String provider = step.provider().name();
+        String model = step.model().upstreamModel();
+        if (stream) {
+            CompletableFuture<UpstreamStream> opened = client.streamCancellable(step.upstream(), timeouts(step));
+            opened.whenComplete((first, error) -> {
+                if (error instanceof CancellationException) {
+                    return; // the caller or the guard gave up on it: not a call that ended
+                }
+                if (error == null) {
+                    metrics.firstToken(provider, model, System.nanoTime() - started);
+                } else {
+                    metrics.modelCall(provider, model, System.nanoTime() - started, null, outcomeOf(step, error));
+                }
+            });
+            return linked(opened, first -> new StepAnswer(step, null, checkedFirstEvent(step, first), started),
+                    UpstreamStream::cancel);
+        }
+        CompletableFuture<UpstreamResponse> sent = client.sendCancellable(step.upstream(), step.model().timeout());
+        sent.whenComplete((complete, error) -> {
+            if (!(error instanceof CancellationException)) {
+                metrics.modelCall(provider, model, System.nanoTime() - started,
+                        complete == null ? null : complete.usage(), error == null ? null : outcomeOf(step, error));
+            }
+        });
+        return linked(sent, complete -> new StepAnswer(step, complete, null, started), unused -> { });
+    }
+
+    /** The outcome name a failed call's error stands for, as the step's breaker classifies it. */
+    private static String outcomeOf(PlannedStep step, Throwable error) {
+        return step.guard().classifier().classify(OutcomeClassifier.unwrap(error)).name();
     }
 
     /**

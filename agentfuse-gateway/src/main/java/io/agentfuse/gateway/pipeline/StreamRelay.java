@@ -215,6 +215,7 @@ final class StreamRelay {
             answer.permit().record(outcome, elapsedNanos(), RetryAfter.ofError(error, breaker.clock().epochMillis()));
         }
         metrics.streamInterrupted(answer.step().name());
+        meterCall(outcome.name());
         GatewayError type = outcome == Outcome.TIMEOUT ? GatewayError.TIMEOUT : GatewayError.UPSTREAM_ERROR;
         failWith(translator.error(type.type(), "the stream from model " + answer.step().name() + " broke off: "
                 + error.getMessage()));
@@ -223,10 +224,19 @@ final class StreamRelay {
     private void recordFailure(Outcome outcome) {
         answer.permit().failed(outcome, elapsedNanos());
         metrics.streamInterrupted(answer.step().name());
+        meterCall(outcome.name());
     }
 
     private void recordTokens() {
         answer.permit().finished(elapsedNanos(), translator.usage().total()); // over the limit: TOKEN_OVERUSE
+        meterCall(null);
+    }
+
+    /** The stream as one model call for the GenAI meters: its whole duration, its usage, how it ended. */
+    private void meterCall(String errorType) {
+        PlannedStep step = answer.step();
+        metrics.modelCall(step.provider().name(), step.model().upstreamModel(), elapsedNanos(),
+                errorType == null ? translator.usage() : null, errorType);
     }
 
     private Outcome outcomeOf(StreamEvent.Error error) {

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -63,6 +64,21 @@ class ObservabilityTest {
                 .contains("agentfuse_breaker_calls_total{name=\"model:claude-sonnet-4\",outcome=\"SERVER_ERROR\"} 1.0")
                 .contains("agentfuse_breaker_calls_total{name=\"model:claude-haiku-4\",outcome=\"SUCCESS\"} 1.0")
                 .contains("agentfuse_request_duration_seconds_count");
+    }
+
+    @Test
+    void modelCallsAreMeteredByTheGenAiConventions() {
+        harness.client.post("/v1/messages", anthropicRequest("claude-haiku-4", false));
+        harness.client.stream("/v1/messages", anthropicRequest("claude-haiku-4", true), Map.of());
+
+        String metrics = harness.client.get("/metrics").body();
+
+        String labels = "gen_ai_operation_name=\"chat\",gen_ai_provider_name=\"anthropic\",gen_ai_request_model=\"claude-haiku-4-5\"";
+        assertThat(metrics)
+                .contains("gen_ai_client_operation_duration_seconds_count{error_type=\"none\"," + labels + "} 2")
+                .contains("gen_ai_server_time_to_first_token_seconds_count{" + labels + "} 1")
+                .contains("gen_ai_client_token_usage_count{" + labels + ",gen_ai_token_type=\"input\"} 2")
+                .contains("gen_ai_client_token_usage_count{" + labels + ",gen_ai_token_type=\"output\"} 2");
     }
 
     @Test

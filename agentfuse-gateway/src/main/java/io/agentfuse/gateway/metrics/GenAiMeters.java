@@ -1,0 +1,72 @@
+package io.agentfuse.gateway.metrics;
+
+import io.agentfuse.gateway.dialect.Usage;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The model-call meters of the OpenTelemetry GenAI semantic conventions (DESIGN §9), one per call
+ * to a provider:
+ * <ul>
+ *   <li>{@code gen_ai_client_operation_duration_seconds{gen_ai_operation_name, gen_ai_provider_name,
+ *       gen_ai_request_model, error_type}} — how long each call took (a stream: to its end);
+ *       {@code error_type} is {@code none} for a call that answered;</li>
+ *   <li>{@code gen_ai_server_time_to_first_token_seconds{...}} — for streams, until the first event;</li>
+ *   <li>{@code gen_ai_client_token_usage{..., gen_ai_token_type}} — the tokens a call's answer
+ *       reported, {@code input} and {@code output}.</li>
+ * </ul>
+ * The provider is the configured provider's name, the model the upstream model; both are bounded
+ * by the configuration. Thread-safe.
+ */
+final class GenAiMeters {
+
+    private static final String OPERATION = "chat";
+
+    private final MeterRegistry registry;
+    private final Map<List<String>, Timer> timers = new ConcurrentHashMap<>();
+    private final Map<List<String>, DistributionSummary> tokens = new ConcurrentHashMap<>();
+
+    GenAiMeters(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    void call(String provider, String model, long durationNanos, String errorType) {
+        timers.computeIfAbsent(List.of("duration", provider, model, errorType), key ->
+                        Timer.builder("gen_ai.client.operation.duration").description("Duration of model calls")
+                                .tags("gen_ai.operation.name", OPERATION, "gen_ai.provider.name", provider,
+                                        "gen_ai.request.model", model, "error.type", errorType)
+                                .register(registry))
+                .record(durationNanos, TimeUnit.NANOSECONDS);
+    }
+
+    void firstToken(String provider, String model, long durationNanos) {
+        timers.computeIfAbsent(List.of("first", provider, model), key ->
+                        Timer.builder("gen_ai.server.time_to_first_token").description("Time to the first event of a stream")
+                                .tags("gen_ai.operation.name", OPERATION, "gen_ai.provider.name", provider,
+                                        "gen_ai.request.model", model)
+                                .register(registry))
+                .record(durationNanos, TimeUnit.NANOSECONDS);
+    }
+
+    void usage(String provider, String model, Usage usage) {
+        if (usage.total() == 0) {
+            return; // the provider reported none
+        }
+        summary(provider, model, "input").record(usage.inputTokens());
+        summary(provider, model, "output").record(usage.outputTokens());
+    }
+
+    private DistributionSummary summary(String provider, String model, String type) {
+        return tokens.computeIfAbsent(List.of(provider, model, type), key ->
+                DistributionSummary.builder("gen_ai.client.token.usage").description("Tokens used by model calls")
+                        .tags("gen_ai.operation.name", OPERATION, "gen_ai.provider.name", provider,
+                                "gen_ai.request.model", model, "gen_ai.token.type", type)
+                        .register(registry));
+    }
+}
