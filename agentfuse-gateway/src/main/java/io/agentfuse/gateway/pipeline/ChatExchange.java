@@ -36,6 +36,7 @@ final class ChatExchange {
     private final Context context = Vertx.currentContext();
     private final CallTrace trace = new CallTrace();
     private final long startedNanos = System.nanoTime();
+    private final String requestId;
     private ModelRequest request;
     private CompletableFuture<FallbackResult<StepAnswer>> chain;
     private StreamRelay relay;
@@ -47,6 +48,7 @@ final class ChatExchange {
         this.ctx = ctx;
         this.dialect = dialect;
         this.stages = stages;
+        this.requestId = RequestLog.idOf(ctx.request(), ctx.response());
     }
 
     void run() {
@@ -162,8 +164,9 @@ final class ChatExchange {
         String model = request == null ? GatewayMetrics.UNKNOWN_MODEL : request.model().name();
         boolean ended = ctx.response().ended() || (relay != null && relay.closedOnPurpose());
         int status = ended ? ctx.response().getStatusCode() : CLIENT_CLOSED;
-        stages.metrics().request(model, dialect.name(), status,
-                System.nanoTime() - startedNanos);
+        long duration = System.nanoTime() - startedNanos;
+        stages.metrics().request(model, dialect.name(), status, duration);
+        RequestLog.ended(requestId, model, status, ctx.response().headers().get(FallbackHeader.NAME), duration);
     }
 
     private void onContext(Runnable action) {
@@ -172,6 +175,7 @@ final class ChatExchange {
 
     /** A fault of the gateway itself: whatever state the exchange is in, the response must still end. */
     private void bug(RuntimeException bug) {
+        RequestLog.bug(requestId, bug);
         trace.abandon();
         if (chain != null) {
             chain.cancel(true);

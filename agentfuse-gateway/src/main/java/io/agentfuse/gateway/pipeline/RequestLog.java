@@ -1,0 +1,51 @@
+package io.agentfuse.gateway.pipeline;
+
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Pattern;
+
+/**
+ * A model request's id and its log line (DESIGN §9). Every answer carries {@code x-request-id}: the
+ * caller's own when it sent a sane one (letters, digits, {@code . _ : -}, at most 128), else a new
+ * one. A request that ends in a gateway error (5xx) or a gateway fault is logged as one line with
+ * that id, model, status and the steps passed over; an answer, a 4xx and a caller who leaves (499)
+ * are not errors and are not logged. Keys and prompts are never logged. Thread-safe.
+ */
+final class RequestLog {
+
+    static final String HEADER = "x-request-id";
+
+    private static final Logger LOG = LoggerFactory.getLogger(RequestLog.class);
+    private static final Pattern SANE = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+
+    private RequestLog() {
+    }
+
+    /** The id of {@code request}, which is also put on {@code response}. */
+    static String idOf(HttpServerRequest request, HttpServerResponse response) {
+        String given = request.getHeader(HEADER);
+        String id = given != null && SANE.matcher(given).matches() ? given
+                : Long.toHexString(ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE);
+        response.putHeader(HEADER, id);
+        return id;
+    }
+
+    /** Logs a request that ended with {@code status}, if that is a gateway error. */
+    static void ended(String id, String model, int status, String passedOver, long durationNanos) {
+        if (status >= 500) {
+            LOG.atWarn().addKeyValue("requestId", id).addKeyValue("model", model).addKeyValue("status", status)
+                    .addKeyValue("fallbacks", passedOver).addKeyValue("durationMs", durationNanos / 1_000_000)
+                    .log("request {} for model {} ended {} after {} ms{}", id, model, status, durationNanos / 1_000_000,
+                            passedOver == null ? "" : "; passed over: " + passedOver);
+        }
+    }
+
+    /** Logs a fault of the gateway itself while it handled request {@code id}. */
+    static void bug(String id, RuntimeException bug) {
+        LOG.atError().addKeyValue("requestId", id).setCause(bug).log("request {} failed inside the gateway", id);
+    }
+}
