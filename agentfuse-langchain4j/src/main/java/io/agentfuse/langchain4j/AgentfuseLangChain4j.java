@@ -1,6 +1,7 @@
 package io.agentfuse.langchain4j;
 
 import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.chat.StreamingChatModel;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.ModelConfig;
 import io.agentfuse.core.Guard;
@@ -87,6 +88,21 @@ public final class AgentfuseLangChain4j {
         return builder.build();
     }
 
+    /**
+     * A streaming chat model for {@code model}: it, then its configured {@code fallbacks}, each the
+     * LangChain4j model {@code models} returns for its name, with its {@code firstTokenTimeout}.
+     *
+     * @throws IllegalArgumentException if {@code model} is not configured, or {@code models} has
+     *                                  no model for a name in the chain
+     */
+    public GuardedStreamingChatModel streamingChatModel(String model, Function<String, ? extends StreamingChatModel> models) {
+        GuardedStreamingChatModel.Builder builder = GuardedStreamingChatModel.builder().scheduler(scheduler);
+        for (ModelConfig step : chain(model)) {
+            builder.model(step.name(), require(models, step.name(), model), modelGuard(step.name()), step.firstTokenTimeout());
+        }
+        return builder.build();
+    }
+
     /** The models of {@code model}'s chain, in order: the model and its {@code fallbacks}. */
     public List<ModelConfig> chain(String model) {
         return runtime.config().chainFor(model, false);
@@ -99,10 +115,6 @@ public final class AgentfuseLangChain4j {
                     + chainOf + "' names");
         }
         return found;
-    }
-
-    Scheduler scheduler() {
-        return scheduler;
     }
 
     /**
