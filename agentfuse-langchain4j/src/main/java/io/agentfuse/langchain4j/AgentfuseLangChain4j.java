@@ -1,7 +1,9 @@
 package io.agentfuse.langchain4j;
 
+import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.StreamingChatModel;
+import dev.langchain4j.service.tool.ToolExecutor;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.ModelConfig;
 import io.agentfuse.core.Guard;
@@ -9,7 +11,9 @@ import io.agentfuse.core.ManualClock;
 import io.agentfuse.core.Scheduler;
 import io.agentfuse.core.Sleeper;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -101,6 +105,21 @@ public final class AgentfuseLangChain4j {
             builder.model(step.name(), require(models, step.name(), model), modelGuard(step.name()), step.firstTokenTimeout());
         }
         return builder.build();
+    }
+
+    /** {@code executor}, the tool {@code tool}, behind the runtime's {@code tool:<tool>} guard. */
+    public GuardedToolExecutor toolExecutor(String tool, ToolExecutor executor) {
+        return GuardedToolExecutor.of(tool, executor, toolGuard(tool));
+    }
+
+    /**
+     * Every executor of {@code tools} behind its tool's guard (by the specification's name): the map
+     * an AI service's {@code tools(...)} takes, guarded. Keeps the order.
+     */
+    public Map<ToolSpecification, ToolExecutor> tools(Map<ToolSpecification, ? extends ToolExecutor> tools) {
+        Map<ToolSpecification, ToolExecutor> guarded = new LinkedHashMap<>();
+        tools.forEach((specification, executor) -> guarded.put(specification, toolExecutor(specification.name(), executor)));
+        return guarded;
     }
 
     /** The models of {@code model}'s chain, in order: the model and its {@code fallbacks}. */
