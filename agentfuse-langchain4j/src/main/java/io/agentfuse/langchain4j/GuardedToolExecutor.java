@@ -52,7 +52,7 @@ public final class GuardedToolExecutor implements ToolExecutor {
         try {
             return guard.execute(() -> delegate.execute(request, memoryId));
         } catch (CircuitOpenException open) {
-            return ToolRejections.text(tool, ownRejection(open));
+            return ToolErrors.circuitOpen(tool, ownRejection(open));
         }
     }
 
@@ -61,7 +61,7 @@ public final class GuardedToolExecutor implements ToolExecutor {
         try {
             return guard.execute(() -> delegate.executeWithContext(request, context));
         } catch (CircuitOpenException open) {
-            return ToolExecutionResult.builder().isError(true).resultText(ToolRejections.text(tool, ownRejection(open))).build();
+            return ToolExecutionResult.builder().isError(true).resultText(ToolErrors.circuitOpen(tool, ownRejection(open))).build();
         }
     }
 

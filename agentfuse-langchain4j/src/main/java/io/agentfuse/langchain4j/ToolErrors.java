@@ -2,24 +2,41 @@ package io.agentfuse.langchain4j;
 
 import io.agentfuse.core.breaker.Rejection;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What the model is told instead of a tool's answer when the tool's breaker is open: the seed's
+ * What the model is told instead of a tool's answer when the tool was not run, as JSON text, so
+ * that the agent can go on without it instead of failing: for an open breaker the seed's
  * structured error {@code {"error": "CIRCUIT_OPEN", "message": ..., "retryAfter": <s or null>}},
- * as JSON text, so that the agent can go on without the tool (or try again later) instead of
- * failing. The one place its wording is decided.
+ * for a refused permission {@code {"error": "PERMISSION_DENIED", "message": ...}}. The one place
+ * their wording is decided.
  */
-final class ToolRejections {
+final class ToolErrors {
 
-    private ToolRejections() {
+    /** The error code of a tool call the user (or the permission breaker) refused. */
+    static final String PERMISSION_DENIED = "PERMISSION_DENIED";
+
+    private ToolErrors() {
     }
 
     /** The structured error for a call of {@code tool} that {@code rejection} refused. */
-    static String text(String tool, Rejection rejection) {
-        StringBuilder json = new StringBuilder("{");
+    static String circuitOpen(String tool, Rejection rejection) {
         Map<String, Object> fields = rejection.toMap();
         fields.put("message", tool + " is unavailable: " + rejection.message());
+        return json(fields);
+    }
+
+    /** The structured error for a call of {@code tool} that was not permitted, for {@code reason}. */
+    static String permissionDenied(String tool, String reason) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("error", PERMISSION_DENIED);
+        fields.put("message", tool + " was not run: " + reason);
+        return json(fields);
+    }
+
+    private static String json(Map<String, Object> fields) {
+        StringBuilder json = new StringBuilder("{");
         boolean first = true;
         for (Map.Entry<String, Object> field : fields.entrySet()) {
             if (!first) {
