@@ -53,6 +53,7 @@ final class StreamAttempt implements StreamingChatResponseHandler, LongCall {
     private Outcome ended;
     private long endedNanos;
     private long tokens;
+    private StreamingHandle handle;
 
     private StreamAttempt(Clock clock) {
         this.clock = clock;
@@ -67,7 +68,7 @@ final class StreamAttempt implements StreamingChatResponseHandler, LongCall {
                 () -> attempt.giveUp(new FirstTokenTimeoutException(firstTokenTimeout)), firstTokenTimeout.toNanos());
         attempt.started.whenComplete((value, error) -> {
             if (attempt.started.isCancelled()) {
-                attempt.giveUp(null); // the guard's own timeout, or the caller, gave up on it
+                attempt.abandon(); // the guard's own timeout, or the caller, gave up on it
             }
         });
         try {
@@ -163,13 +164,14 @@ final class StreamAttempt implements StreamingChatResponseHandler, LongCall {
 
     // ---------------------------------------------------------------- the attempt's life
 
-    private void event(Consumer<StreamingChatResponseHandler> event, StreamingHandle handle) {
+    private void event(Consumer<StreamingChatResponseHandler> event, StreamingHandle eventHandle) {
         boolean first;
         synchronized (this) {
+            if (eventHandle != null) {
+                handle = eventHandle;
+            }
             if (state == State.GIVEN_UP) {
-                if (handle != null && !handle.isCancelled()) {
-                    handle.cancel(); // a late answer nobody waits for: stop paying for it
-                }
+                cancelStream(); // a late answer nobody waits for: stop paying for it
                 return;
             }
             first = begin();
@@ -188,6 +190,29 @@ final class StreamAttempt implements StreamingChatResponseHandler, LongCall {
         state = State.STARTED;
         cancelTimer();
         return true;
+    }
+
+    /**
+     * Gives up on an attempt whose future was cancelled: before its first token, or in the instant
+     * between its first token and the commit (the guard's timeout won that race). Either way no
+     * one will read it: drop what it kept and stop its stream.
+     */
+    private void abandon() {
+        synchronized (this) {
+            if (target != null) {
+                return;
+            }
+            state = State.GIVEN_UP;
+            pending.clear();
+            cancelTimer();
+            cancelStream();
+        }
+    }
+
+    private void cancelStream() {
+        if (handle != null && !handle.isCancelled()) {
+            handle.cancel();
+        }
     }
 
     private void cancelTimer() {
