@@ -26,7 +26,9 @@ import java.util.function.Consumer;
  * a failure, and whether it is retried, is {@link LangChain4jOutcomes}'s one decision: a 429, 5xx,
  * timeout or lost connection is retried and falls back; an authentication failure falls back
  * without retry; a bad request ({@code InvalidRequestException}) is thrown at once, as LangChain4j
- * threw it, since every model would refuse it. When every model fails the call throws an
+ * threw it, since every model would refuse it. A server's {@code Retry-After} is honoured when the
+ * models use a {@link HeaderKeepingHttpClientBuilder}: a short wait is waited out, a longer one
+ * falls over at once and keeps that model's breaker open as long. When every model fails the call throws an
  * {@link AllModelsFailedException} listing each and why. A response's {@code tokenUsage()} feeds
  * each breaker's {@code tokenOveruse} trigger.
  *
@@ -52,7 +54,7 @@ public final class GuardedChatModel implements ChatModel {
     private GuardedChatModel(Builder builder) {
         FallbackChain.Builder<ChatRequest, ChatResponse> steps = FallbackChain.builder();
         for (Step step : builder.steps) {
-            steps.step(step.name(), step.guard(), request -> step.model().chat(request));
+            steps.step(step.name(), step.guard(), request -> call(step.model(), request));
         }
         this.chain = steps.giveUp().build();
         this.primary = builder.steps.get(0).model();
@@ -76,11 +78,22 @@ public final class GuardedChatModel implements ChatModel {
             result = chain.execute(request);
         } catch (FallbackExhaustedException exhausted) {
             throw new AllModelsFailedException(exhausted);
+        } catch (RuntimeException notFallenBack) {
+            throw (RuntimeException) RetryHint.original(notFallenBack);
         }
         if (onAnswer != null) {
             onAnswer.accept(result);
         }
         return result.value();
+    }
+
+    /** One attempt: the model's answer, or its failure with the server's wait attached for the guard. */
+    private static ChatResponse call(ChatModel model, ChatRequest request) {
+        try {
+            return model.chat(request);
+        } catch (RuntimeException failure) {
+            throw (RuntimeException) RetryHint.attach(failure);
+        }
     }
 
     /** The models' names, primary first. */

@@ -76,7 +76,7 @@ public final class GuardedStreamingChatModel implements StreamingChatModel {
                 answered.value().commit(handler);
                 return;
             }
-            Throwable failure = OutcomeClassifier.unwrap(error);
+            Throwable failure = RetryHint.original(OutcomeClassifier.unwrap(error));
             handler.onError(failure instanceof FallbackExhaustedException exhausted
                     ? new AllModelsFailedException(exhausted) : failure);
         });

@@ -36,8 +36,8 @@ import io.agentfuse.core.OutcomeClassifier;
  *       {@code ConnectException} inside), else ERROR</td><td></td></tr>
  * </table>
  *
- * <p>LangChain4j's exceptions do not keep the answer's headers, so a {@code Retry-After} is not
- * seen through them: a rate-limited call waits its policy's backoff (see the module README).
+ * <p>LangChain4j's own HTTP client drops an error answer's headers; give the models a
+ * {@link HeaderKeepingHttpClientBuilder} and the guards honour {@code Retry-After} as well.
  * Stateless and thread-safe.
  *
  * <pre>{@code
@@ -95,6 +95,9 @@ public final class LangChain4jOutcomes {
 
     /** The outcome of a LangChain4j failure, or {@code null} to leave it to the built-in rules. */
     static Outcome decide(Throwable error) {
+        if (error instanceof RetryHint hint) {
+            return decide(hint.original());
+        }
         if (error instanceof RateLimitException) {
             return Outcome.RATE_LIMITED;
         }

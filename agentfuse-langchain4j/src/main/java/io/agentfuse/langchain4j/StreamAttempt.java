@@ -240,7 +240,7 @@ final class StreamAttempt implements StreamingChatResponseHandler, LongCall {
             cancelTimer();
         }
         if (error != null) {
-            started.completeExceptionally(error);
+            started.completeExceptionally(RetryHint.attach(error));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.agentfuse.langchain4j;
 
+import dev.langchain4j.http.client.HttpClientBuilder;
 import dev.langchain4j.model.anthropic.AnthropicChatModel;
 import dev.langchain4j.model.anthropic.AnthropicStreamingChatModel;
 import dev.langchain4j.model.chat.ChatModel;
@@ -27,24 +28,42 @@ final class MockModels implements AutoCloseable {
     final MockProvider mock = MockProvider.start(vertx, 0).await();
     final ManualClock clock = new ManualClock();
 
-    /** A blocking model called {@code name}. */
+    /** A blocking model called {@code name}, on LangChain4j's own HTTP client. */
     ChatModel chatModel(String name) {
-        if (name.startsWith("claude")) {
-            return AnthropicChatModel.builder().baseUrl(mock.anthropicBaseUrl() + "/v1/").apiKey("sk-test")
-                    .modelName(name).maxRetries(0).timeout(Duration.ofSeconds(20)).build();
-        }
-        return OpenAiChatModel.builder().baseUrl(mock.openAiBaseUrl()).apiKey("sk-test").modelName(name)
-                .maxRetries(0).timeout(Duration.ofSeconds(20)).build();
+        return chatModel(name, null);
     }
 
-    /** A streaming model called {@code name}. */
+    /** A blocking model called {@code name} on {@link HeaderKeepingHttpClientBuilder}'s client. */
+    ChatModel chatModelKeepingHeaders(String name) {
+        return chatModel(name, new HeaderKeepingHttpClientBuilder());
+    }
+
+    private ChatModel chatModel(String name, HttpClientBuilder http) {
+        if (name.startsWith("claude")) {
+            return AnthropicChatModel.builder().baseUrl(mock.anthropicBaseUrl() + "/v1/").apiKey("sk-test")
+                    .httpClientBuilder(http).modelName(name).maxRetries(0).timeout(Duration.ofSeconds(20)).build();
+        }
+        return OpenAiChatModel.builder().baseUrl(mock.openAiBaseUrl()).apiKey("sk-test").modelName(name)
+                .httpClientBuilder(http).maxRetries(0).timeout(Duration.ofSeconds(20)).build();
+    }
+
+    /** A streaming model called {@code name}, on LangChain4j's own HTTP client. */
     StreamingChatModel streamingModel(String name) {
+        return streamingModel(name, null);
+    }
+
+    /** A streaming model called {@code name} on {@link HeaderKeepingHttpClientBuilder}'s client. */
+    StreamingChatModel streamingModelKeepingHeaders(String name) {
+        return streamingModel(name, new HeaderKeepingHttpClientBuilder());
+    }
+
+    private StreamingChatModel streamingModel(String name, HttpClientBuilder http) {
         if (name.startsWith("claude")) {
             return AnthropicStreamingChatModel.builder().baseUrl(mock.anthropicBaseUrl() + "/v1/").apiKey("sk-test")
-                    .modelName(name).timeout(Duration.ofSeconds(20)).build();
+                    .httpClientBuilder(http).modelName(name).timeout(Duration.ofSeconds(20)).build();
         }
         return OpenAiStreamingChatModel.builder().baseUrl(mock.openAiBaseUrl()).apiKey("sk-test").modelName(name)
-                .timeout(Duration.ofSeconds(20)).build();
+                .httpClientBuilder(http).timeout(Duration.ofSeconds(20)).build();
     }
 
     /** A runtime of {@code yaml} on this fixture's clock. */

@@ -67,8 +67,10 @@ class ReadmeExampleTest {
 
         Map<String, ChatModel> models = Map.of(
                 "claude-sonnet-4", AnthropicChatModel.builder().baseUrl(anthropicUrl).apiKey("sk-ant-example")
+                        .httpClientBuilder(new HeaderKeepingHttpClientBuilder())
                         .modelName("claude-sonnet-4-5").maxRetries(0).build(),
                 "gpt-4o-mini", OpenAiChatModel.builder().baseUrl(openAiUrl).apiKey("sk-example")
+                        .httpClientBuilder(new HeaderKeepingHttpClientBuilder())
                         .modelName("gpt-4o-mini").maxRetries(0).build());
         ChatModel model = fuse.chatModel("claude-sonnet-4", models::get);
 
