@@ -1,9 +1,13 @@
 package io.agentfuse.langchain4j;
 
 import dev.langchain4j.agent.tool.ToolSpecification;
+import dev.langchain4j.memory.ChatMemory;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.StreamingChatModel;
 import dev.langchain4j.service.tool.ToolExecutor;
+import io.agentfuse.agent.context.Compactor;
+import io.agentfuse.agent.context.Summarizer;
+import io.agentfuse.agent.tokens.EstimatingTokenCounter;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.ModelConfig;
 import io.agentfuse.core.Guard;
@@ -120,6 +124,24 @@ public final class AgentfuseLangChain4j {
         Map<ToolSpecification, ToolExecutor> guarded = new LinkedHashMap<>();
         tools.forEach((specification, executor) -> guarded.put(specification, toolExecutor(specification.name(), executor)));
         return guarded;
+    }
+
+    /**
+     * {@code memory}, kept within {@code model}'s context window by the {@code context:} ladder,
+     * summarising older turns with {@code summarizer} (e.g. a {@link ChatModelSummarizer} over the
+     * {@code compactModel}) and snipping when that fails. Counts tokens with the agent module's
+     * standard estimate. One compactor per call: give each memory of a model the same one by
+     * building it yourself if the summariser's failure cooldown must be shared.
+     *
+     * @throws IllegalArgumentException if {@code model} is not configured
+     */
+    public GuardedChatMemory chatMemory(String model, ChatMemory memory, Summarizer summarizer) {
+        Compactor compactor = Compactor.builder(runtime.contextBudget(model), EstimatingTokenCounter.standard())
+                .summarizer(summarizer)
+                .clock(runtime.modelGuard(model).circuitBreaker().clock())
+                .scheduler(scheduler)
+                .build();
+        return GuardedChatMemory.of(memory, compactor);
     }
 
     /** The models of {@code model}'s chain, in order: the model and its {@code fallbacks}. */
