@@ -25,8 +25,8 @@ import java.util.function.Consumer;
  * is still at REJECT, reading throws {@link ContextWindowFullException}.
  *
  * <p>Reading may wait for the summary (bounded by the compactor's {@code summaryTimeout}): do not
- * read it on an event loop. Thread-safe if the wrapped memory is; reads are serialised so that
- * two threads never compact the same memory at once.
+ * read it on an event loop. Thread-safe: reads and writes are serialised, so two threads never
+ * compact the same memory at once and no message added meanwhile is lost by a compaction.
  *
  * <pre>{@code
  * ChatMemory memory = fuse.chatMemory("gpt-4o", MessageWindowChatMemory.withMaxMessages(500),
@@ -61,7 +61,7 @@ public final class GuardedChatMemory implements ChatMemory {
     }
 
     @Override
-    public void add(ChatMessage message) {
+    public synchronized void add(ChatMessage message) {
         delegate.add(message);
     }
 
@@ -90,7 +90,7 @@ public final class GuardedChatMemory implements ChatMemory {
     }
 
     @Override
-    public void clear() {
+    public synchronized void clear() {
         delegate.clear();
     }
 

@@ -57,23 +57,32 @@ final class HeaderKeepingHttpClient implements HttpClient {
         client.sendAsync(toJdk(request), HttpResponse.BodyHandlers.ofInputStream()).whenComplete((response, error) -> {
             if (error != null) {
                 Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-                listener.onError(cause instanceof HttpTimeoutException ? new TimeoutException(cause) : cause);
+                quietly(() -> listener.onError(cause instanceof HttpTimeoutException ? new TimeoutException(cause) : cause));
                 return;
             }
             try (InputStream body = response.body()) {
                 if (response.statusCode() >= 400) {
                     String text = new String(body.readAllBytes(), StandardCharsets.UTF_8);
-                    listener.onError(new HttpAnswerException(response.statusCode(), text, response.headers().map()));
+                    quietly(() -> listener.onError(new HttpAnswerException(response.statusCode(), text, response.headers().map())));
                     return;
                 }
-                listener.onOpen(SuccessfulHttpResponse.builder().statusCode(response.statusCode())
-                        .headers(response.headers().map()).build());
+                quietly(() -> listener.onOpen(SuccessfulHttpResponse.builder().statusCode(response.statusCode())
+                        .headers(response.headers().map()).build()));
                 parser.parse(body, listener);
-                listener.onClose();
+                quietly(listener::onClose);
             } catch (IOException | RuntimeException e) {
-                listener.onError(e);
+                quietly(() -> listener.onError(e));
             }
         });
+    }
+
+    /** Runs a listener's callback; as in LangChain4j's own client, what it throws is not the stream's failure. */
+    private static void quietly(Runnable callback) {
+        try {
+            callback.run();
+        } catch (RuntimeException ignored) {
+            // the listener's own bug must not be reported back to it as the stream's error
+        }
     }
 
     private java.net.http.HttpRequest toJdk(HttpRequest request) {

@@ -2,14 +2,22 @@ package io.agentfuse.langchain4j;
 
 import dev.langchain4j.exception.InvalidRequestException;
 import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.openai.OpenAiChatModel;
 import io.agentfuse.core.Guard;
+import io.agentfuse.core.Outcome;
+import io.agentfuse.core.event.CircuitBreakerListener;
+import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.core.fallback.StepFailure;
 import io.agentfuse.mock.MockStep;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -108,6 +116,36 @@ class GuardedChatModelTest {
 
         assertThat(models.requestsFor("gpt-4o")).isEqualTo(1);
         assertThat(models.requestsFor("claude-haiku-4")).isEqualTo(1);
+    }
+
+    @Test
+    void aRefusedConnectionIsRetriedThenFallsBack() throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = socket.getLocalPort();
+        }
+        List<Outcome> seen = new ArrayList<>();
+        ChatModel unreachable = OpenAiChatModel.builder().baseUrl("http://127.0.0.1:" + closedPort + "/v1")
+                .apiKey("sk-test").modelName("gpt-4o").maxRetries(0).build();
+        ChatModel chain = GuardedChatModel.builder()
+                .model("gpt-4o", unreachable, observed(fuse.modelGuard("gpt-4o"), seen))
+                .model("claude-haiku-4", models.chatModel("claude-haiku-4"), fuse.modelGuard("claude-haiku-4"))
+                .build();
+
+        assertThat(chain.chat("Hi")).isEqualTo(MockStep.DEFAULT_TEXT);
+
+        assertThat(seen).containsExactly(Outcome.CONNECTION_ERROR, Outcome.CONNECTION_ERROR, Outcome.CONNECTION_ERROR);
+    }
+
+    /** {@code guard}'s breaker, seeing the outcome of every attempt it records. */
+    private static Guard observed(Guard guard, List<Outcome> seen) {
+        guard.circuitBreaker().addListener(new CircuitBreakerListener() {
+            @Override
+            public void onCallRecorded(CircuitBreaker breaker, Outcome outcome, long durationNanos) {
+                seen.add(outcome);
+            }
+        });
+        return guard;
     }
 
     @Test
