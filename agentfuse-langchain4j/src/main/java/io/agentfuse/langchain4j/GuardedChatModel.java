@@ -68,11 +68,6 @@ public final class GuardedChatModel implements ChatModel {
 
     @Override
     public ChatResponse doChat(ChatRequest request) {
-        return chat(request, chain, onAnswer);
-    }
-
-    static ChatResponse chat(ChatRequest request, FallbackChain<ChatRequest, ChatResponse> chain,
-                             Consumer<FallbackResult<ChatResponse>> onAnswer) {
         FallbackResult<ChatResponse> result;
         try {
             result = chain.execute(request);

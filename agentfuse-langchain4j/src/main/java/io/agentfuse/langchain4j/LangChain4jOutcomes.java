@@ -95,9 +95,29 @@ public final class LangChain4jOutcomes {
 
     /** The outcome of a LangChain4j failure, or {@code null} to leave it to the built-in rules. */
     static Outcome decide(Throwable error) {
-        if (error instanceof RetryHint hint) {
-            return decide(hint.original());
+        Throwable subject = error instanceof RetryHint hint ? hint.original() : error;
+        Outcome outcome = ofType(subject);
+        if (outcome != null) {
+            return outcome;
         }
+        // A wrapper (LangChain4jException around an IOException, say): the first cause anyone knows.
+        for (Throwable cause = subject.getCause(); cause != null; cause = cause.getCause()) {
+            Outcome inner = ofType(cause);
+            if (inner == null) {
+                inner = OutcomeClassifier.defaults().classify(cause);
+            }
+            if (inner != Outcome.ERROR) {
+                return inner;
+            }
+            if (cause.getCause() == cause) {
+                break;
+            }
+        }
+        return null;
+    }
+
+    /** The outcome of {@code error} by its own LangChain4j type alone, or {@code null}. */
+    private static Outcome ofType(Throwable error) {
         if (error instanceof RateLimitException) {
             return Outcome.RATE_LIMITED;
         }
@@ -122,19 +142,6 @@ public final class LangChain4jOutcomes {
         if (error instanceof HttpException http) {
             int status = http.statusCode();
             return status == 401 || status == 403 ? Outcome.ERROR : OutcomeClassifier.ofStatus(status, http.getMessage());
-        }
-        // A wrapper (LangChain4jException around an IOException, say): the first cause the core knows.
-        for (Throwable cause = error.getCause(); cause != null && cause != error; cause = cause.getCause()) {
-            Outcome inner = decide(cause);
-            if (inner == null) {
-                inner = OutcomeClassifier.defaults().classify(cause);
-            }
-            if (inner != Outcome.ERROR) {
-                return inner;
-            }
-            if (cause.getCause() == cause) {
-                break;
-            }
         }
         return null;
     }
