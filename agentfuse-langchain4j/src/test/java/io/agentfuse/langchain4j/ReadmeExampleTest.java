@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The module README's example, as written there, against the mock provider instead of the real
- * providers (only the base URLs and keys differ): the primary fails, the fallback answers with a tool
+ * providers (only the base URLs, the keys and a retry that does not wait differ): the primary fails, the fallback answers with a tool
  * call, the approved tool runs behind its breaker, and the agent answers.
  */
 class ReadmeExampleTest {
@@ -57,7 +57,7 @@ class ReadmeExampleTest {
         AgentfuseRuntime runtime = AgentfuseRuntime.builder(ConfigLoader.parse("""
                 retry: { maxAttempts: 3, initialDelay: 0s }
                 models:
-                  claude-sonnet-4: { provider: anthropic, upstreamModel: claude-sonnet-4-5, fallbacks: [gpt-4o-mini] }
+                  claude-sonnet-4: { provider: anthropic, fallbacks: [gpt-4o-mini] }
                   gpt-4o-mini:     { provider: openai }
                 tools:
                   web_search: { timeout: 30, retries: 1, circuitBreaker: { failureThreshold: 3, resetTimeout: 5m } }
