@@ -22,8 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The module README's example, as written there, against the mock provider instead of the real
- * providers (only the base URLs, the keys and a retry that does not wait differ): the primary fails, the fallback answers with a tool
- * call, the approved tool runs behind its breaker, and the agent answers.
+ * providers (only the base URLs, the keys and a retry that does not wait differ): the primary
+ * fails, the fallback answers with a tool call, the approved tool runs behind its breaker, and
+ * the agent answers.
  */
 class ReadmeExampleTest {
 
