@@ -30,9 +30,10 @@ import java.util.function.Function;
  *
  * <p>Give it the scheduler and sleeper the runtime was built with (or the same
  * {@link ManualClock} in tests): the runtime does not hand them out, and the guards made here
- * wait and time out with them. Decorators keep the guards in force when they were made: after a
- * {@link AgentfuseRuntime#reload} that changes a model's or tool's settings, make them again.
- * Thread-safe.
+ * wait and time out with them. The models and tools it makes follow
+ * {@link AgentfuseRuntime#reload}: the first call after a reload is made under the new settings
+ * (breakers whose settings did not change keep their state, as the runtime keeps them). A chat
+ * memory keeps the context budget it was made with. Thread-safe.
  *
  * <pre>{@code
  * AgentfuseRuntime runtime = AgentfuseRuntime.builder(ConfigLoader.load(Path.of("agentfuse.yaml"))).build();
@@ -82,38 +83,44 @@ public final class AgentfuseLangChain4j {
     }
 
     /**
-     * A chat model for {@code model}: it, then its configured {@code fallbacks}, each the
-     * LangChain4j model {@code models} returns for its name.
+     * A chat model for {@code model} ({@link GuardedChatModel}): it, then its configured
+     * {@code fallbacks}, each the LangChain4j model {@code models} returns for its name.
      *
      * @throws IllegalArgumentException if {@code model} is not configured, or {@code models} has
      *                                  no model for a name in the chain
      */
-    public GuardedChatModel chatModel(String model, Function<String, ? extends ChatModel> models) {
-        GuardedChatModel.Builder builder = GuardedChatModel.builder();
-        for (ModelConfig step : chain(model)) {
-            builder.model(step.name(), require(models, step.name(), model), modelGuard(step.name()));
-        }
-        return builder.build();
+    public ChatModel chatModel(String model, Function<String, ? extends ChatModel> models) {
+        return new ConfiguredModels.Chat(new Following<>(runtime, () -> {
+            GuardedChatModel.Builder builder = GuardedChatModel.builder();
+            for (ModelConfig step : chain(model)) {
+                builder.model(step.name(), require(models, step.name(), model), modelGuard(step.name()));
+            }
+            return builder.build();
+        }));
     }
 
     /**
-     * A streaming chat model for {@code model}: it, then its configured {@code fallbacks}, each the
-     * LangChain4j model {@code models} returns for its name, with its {@code firstTokenTimeout}.
+     * A streaming chat model for {@code model} ({@link GuardedStreamingChatModel}): it, then its
+     * configured {@code fallbacks}, each the LangChain4j model {@code models} returns for its
+     * name, with its {@code firstTokenTimeout}.
      *
      * @throws IllegalArgumentException if {@code model} is not configured, or {@code models} has
      *                                  no model for a name in the chain
      */
-    public GuardedStreamingChatModel streamingChatModel(String model, Function<String, ? extends StreamingChatModel> models) {
-        GuardedStreamingChatModel.Builder builder = GuardedStreamingChatModel.builder().scheduler(scheduler);
-        for (ModelConfig step : chain(model)) {
-            builder.model(step.name(), require(models, step.name(), model), modelGuard(step.name()), step.firstTokenTimeout());
-        }
-        return builder.build();
+    public StreamingChatModel streamingChatModel(String model, Function<String, ? extends StreamingChatModel> models) {
+        return new ConfiguredModels.Streaming(new Following<>(runtime, () -> {
+            GuardedStreamingChatModel.Builder builder = GuardedStreamingChatModel.builder().scheduler(scheduler);
+            for (ModelConfig step : chain(model)) {
+                builder.model(step.name(), require(models, step.name(), model), modelGuard(step.name()),
+                        step.firstTokenTimeout());
+            }
+            return builder.build();
+        }));
     }
 
-    /** {@code executor}, the tool {@code tool}, behind the runtime's {@code tool:<tool>} guard. */
-    public GuardedToolExecutor toolExecutor(String tool, ToolExecutor executor) {
-        return GuardedToolExecutor.of(tool, executor, toolGuard(tool));
+    /** {@code executor}, the tool {@code tool}, behind the runtime's {@code tool:<tool>} guard ({@link GuardedToolExecutor}). */
+    public ToolExecutor toolExecutor(String tool, ToolExecutor executor) {
+        return new ConfiguredModels.Tool(new Following<>(runtime, () -> GuardedToolExecutor.of(tool, executor, toolGuard(tool))));
     }
 
     /**
