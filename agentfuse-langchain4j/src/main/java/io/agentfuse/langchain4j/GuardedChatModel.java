@@ -1,0 +1,145 @@
+package io.agentfuse.langchain4j;
+
+import dev.langchain4j.model.ModelProvider;
+import dev.langchain4j.model.chat.Capability;
+import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.model.chat.response.ChatResponse;
+import io.agentfuse.core.Guard;
+import io.agentfuse.core.fallback.FallbackChain;
+import io.agentfuse.core.fallback.FallbackExhaustedException;
+import io.agentfuse.core.fallback.FallbackResult;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * A LangChain4j {@link ChatModel} over a primary model and its fallbacks, each behind its own
+ * agentfuse {@link Guard} (retry, breaker, bulkhead, timeout): a drop-in for the model an AI
+ * service or an agent already calls.
+ *
+ * <p>A call tries the models in order ({@link FallbackChain}): a model whose breaker is open is
+ * skipped without a call; a model that fails after its retries passes to the next. What counts as
+ * a failure, and whether it is retried, is {@link LangChain4jOutcomes}'s one decision: a 429, 5xx,
+ * timeout or lost connection is retried and falls back; an authentication failure falls back
+ * without retry; a bad request ({@code InvalidRequestException}) is thrown at once, as LangChain4j
+ * threw it, since every model would refuse it. A server's {@code Retry-After} is honoured when the
+ * models use a {@link HeaderKeepingHttpClientBuilder}: a short wait is waited out, a longer one
+ * falls over at once and keeps that model's breaker open as long. When every model fails the call throws an
+ * {@link AllModelsFailedException} listing each and why. A response's {@code tokenUsage()} feeds
+ * each breaker's {@code tokenOveruse} trigger.
+ *
+ * <p>Set {@code maxRetries(0)} on the LangChain4j models you wrap: the guards retry, and a model
+ * that retries on its own multiplies the attempts and hides them from the breaker.
+ *
+ * <p>Immutable and thread-safe once built.
+ *
+ * <pre>{@code
+ * ChatModel model = GuardedChatModel.builder()
+ *     .model("claude-sonnet-4", anthropicModel, sonnetGuard)
+ *     .model("gpt-4o-mini", openAiModel, miniGuard)
+ *     .build();
+ * String answer = model.chat("Hi");
+ * }</pre>
+ */
+public final class GuardedChatModel implements ChatModel {
+
+    private final FallbackChain<ChatRequest, ChatResponse> chain;
+    private final ChatModel primary;
+    private final Consumer<FallbackResult<ChatResponse>> onAnswer;
+
+    private GuardedChatModel(Builder builder) {
+        FallbackChain.Builder<ChatRequest, ChatResponse> steps = FallbackChain.builder();
+        for (Step step : builder.steps) {
+            steps.step(step.name(), step.guard(), request -> call(step.model(), request));
+        }
+        this.chain = steps.giveUp().build();
+        this.primary = builder.steps.get(0).model();
+        this.onAnswer = builder.onAnswer;
+    }
+
+    /** A builder; the first model added is the primary. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public ChatResponse doChat(ChatRequest request) {
+        FallbackResult<ChatResponse> result;
+        try {
+            result = chain.execute(request);
+        } catch (FallbackExhaustedException exhausted) {
+            throw new AllModelsFailedException(exhausted);
+        } catch (RuntimeException notFallenBack) {
+            throw (RuntimeException) RetryHint.original(notFallenBack);
+        }
+        if (onAnswer != null) {
+            onAnswer.accept(result);
+        }
+        return result.value();
+    }
+
+    /** One attempt: the model's answer, or its failure with the server's wait attached for the guard. */
+    private static ChatResponse call(ChatModel model, ChatRequest request) {
+        try {
+            return model.chat(request);
+        } catch (RuntimeException failure) {
+            throw (RuntimeException) RetryHint.attach(failure);
+        }
+    }
+
+    /** The models' names, primary first. */
+    public List<String> modelNames() {
+        return chain.stepNames();
+    }
+
+    @Override
+    public Set<Capability> supportedCapabilities() {
+        return primary.supportedCapabilities();
+    }
+
+    @Override
+    public ModelProvider provider() {
+        return primary.provider();
+    }
+
+    private record Step(String name, ChatModel model, Guard guard) {
+    }
+
+    /** Collects the models in order; not thread-safe. */
+    public static final class Builder {
+        private final List<Step> steps = new ArrayList<>();
+        private Consumer<FallbackResult<ChatResponse>> onAnswer;
+
+        private Builder() {
+        }
+
+        /**
+         * Adds {@code model}, called under {@code guard}; {@code name} names it in errors. Build the
+         * guard with {@link LangChain4jOutcomes#classifier()} (as {@link AgentfuseLangChain4j} does).
+         */
+        public Builder model(String name, ChatModel model, Guard guard) {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(model, "model");
+            steps.add(new Step(name, model, GuardChecks.classifiesLangChain4j(name, guard)));
+            return this;
+        }
+
+        /** Sees which model answered each call and what was passed over (for logs or metrics). */
+        public Builder onAnswer(Consumer<FallbackResult<ChatResponse>> onAnswer) {
+            this.onAnswer = onAnswer;
+            return this;
+        }
+
+        /** The guarded model; throws if no model was added. */
+        public GuardedChatModel build() {
+            if (steps.isEmpty()) {
+                throw new IllegalStateException("a guarded chat model needs at least one model");
+            }
+            return new GuardedChatModel(this);
+        }
+    }
+}
