@@ -34,8 +34,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *   <li>The {@code server:} keys read only at start are reported as needing a restart, not applied
  *       ({@link Reloaded#restartRequired()}); {@code state.store} cannot change at all.</li>
  *   <li>Reloads are serialised; a file whose content is unchanged (touched, or saved as it was) is
- *       not reloaded by the watcher; a file caught half-written fails to parse and is read again on
- *       its next change.</li>
+ *       not reloaded by the watcher; the watcher reads a changed file only once it has held still
+ *       for one poll interval (a file written in place is not read half-written), and an empty
+ *       file is refused.</li>
  * </ul>
  * File work runs on a worker thread, never on an event loop. Thread-safe.
  */
@@ -50,6 +51,7 @@ public final class ConfigReloader {
     private final AtomicBoolean polling = new AtomicBoolean();
     private long timer = -1;
     private FileStamp seen;
+    private FileStamp pending;
     private String loadedText;
 
     /**
@@ -118,12 +120,22 @@ public final class ConfigReloader {
                 .onComplete(ignored -> polling.set(false));
     }
 
-    /** Whether the file's content differs from what was last put in force (or last failed to load). */
+    /**
+     * Whether the file's content differs from what was last put in force (or last failed to load),
+     * and has held still since the previous look: a file being written in place is not read until
+     * its writer is done, so that a truncated file that happens to parse is never put in force.
+     */
     private synchronized boolean changedSinceLoaded() {
         FileStamp now = FileStamp.of(file).orElse(null);
         if (now == null || now.equals(seen)) {
+            pending = null;
             return false; // missing for a moment (an editor replacing it), or untouched
         }
+        if (!now.equals(pending)) {
+            pending = now;
+            return false; // changed since the last look: wait one interval for it to hold still
+        }
+        pending = null;
         seen = now;
         String text = read().orElse(null);
         return text != null && !text.equals(loadedText);
@@ -134,6 +146,11 @@ public final class ConfigReloader {
                 List.of(new ConfigError("", 0, 0, "cannot read the file"))));
         seen = FileStamp.of(file).orElse(seen);
         loadedText = text; // a broken file is not retried until it changes again
+        if (text.isBlank()) {
+            // Almost always a file caught while being rewritten; "no models at all" is never meant this way.
+            throw new ConfigException(file.path().toString(), List.of(new ConfigError("", 1, 1,
+                    "the file is empty; the configuration in force stays")));
+        }
         AgentfuseConfig before = runtime.config();
         AgentfuseConfig next = ConfigLoader.parse(text, file.path().toString(), file.environment());
         if (next.state().store() != before.state().store()) {

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Map;
 
@@ -50,8 +51,13 @@ class ConfigReloadTest {
         }
     }
 
+    /**
+     * Replaces the file at once, as editors and orchestrators do (write a new file, rename it over
+     * the old): the watcher never reads it half-written, so each version is seen whole, once.
+     */
     private Path write(String yaml) throws IOException {
-        return Files.writeString(dir.resolve("agentfuse.yaml"), yaml);
+        Path next = Files.writeString(Files.createTempFile(dir, "next", ".yaml"), yaml);
+        return Files.move(next, dir.resolve("agentfuse.yaml"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     private Reply reload() {
@@ -165,6 +171,18 @@ class ConfigReloadTest {
         Eventually.holds(harness.vertx, () -> harness.gateway.runtime().config().models().containsKey("gpt-4.1"));
         assertThat(harness.metricsText()).contains("agentfuse_config_reloads_total{result=\"ok\"} 1.0")
                 .as("the broken file is not read again until it changes").contains("agentfuse_config_reloads_total{result=\"failed\"} 1.0");
+        assertThat(harness.client.post("/v1/chat/completions", openAiRequest("gpt-4o-mini", false)).status()).isEqualTo(200);
+    }
+
+    @Test
+    void anEmptyFileIsRefusedRatherThanTakenForAConfigurationWithoutModels() throws IOException {
+        harness = GatewayHarness.startFromFile(write(BASE), Duration.ZERO);
+
+        write("");
+        Reply reply = reload();
+
+        assertThat(reply.status()).isEqualTo(400);
+        assertThat(reply.json().getJsonObject("error").getString("message")).contains("the file is empty");
         assertThat(harness.client.post("/v1/chat/completions", openAiRequest("gpt-4o-mini", false)).status()).isEqualTo(200);
     }
 }
