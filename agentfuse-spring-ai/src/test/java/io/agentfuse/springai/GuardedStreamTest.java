@@ -12,7 +12,9 @@ import org.springframework.ai.chat.prompt.Prompt;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -27,7 +29,8 @@ class GuardedStreamTest {
     private static final Duration NEVER = Duration.ofSeconds(20);
 
     private static final String CONFIG = MockModels.CONFIG.replace("maxAttempts: 3", "maxAttempts: 1")
-            .replace("consecutive5xx: 3", "consecutive5xx: 1\n    consecutiveErrors: 1");
+            .replace("consecutive5xx: 3", "consecutive5xx: 1\n    consecutiveErrors: 1")
+            .replace("gpt-4o: { provider: openai,", "gpt-4o: { provider: openai, timeout: 5s,");
 
     private final MockModels models = new MockModels();
     private final AgentfuseRuntime runtime = models.runtime(CONFIG);
@@ -84,6 +87,19 @@ class GuardedStreamTest {
         assertThat(text(relayed)).isEqualTo("one ");
 
         assertThat(models.mock.requestsFor("gpt-4o-mini")).isEmpty();
+        assertThat(runtime.registry().breaker("model:gpt-4o").state()).isEqualTo(CircuitState.OPEN);
+    }
+
+    @Test
+    void aFirstChunkSlowerThanTheTimeoutFallsOver() throws Exception {
+        models.mock.scriptForModel("gpt-4o", MockStep.builder().chunks("too ", "late").firstChunkDelayMs(30_000).build());
+        models.mock.scriptForModel("gpt-4o-mini", MockStep.builder().chunks("in ", "time").build());
+
+        CompletableFuture<List<ChatResponse>> chunks = chat.stream(new Prompt("Hi")).collectList().toFuture();
+        assertThat(models.clock.pendingTasks()).isPositive(); // the primary's timeout is set
+        models.clock.advance(Duration.ofSeconds(5));
+
+        assertThat(text(chunks.get(NEVER.toSeconds(), TimeUnit.SECONDS))).isEqualTo("in time");
         assertThat(runtime.registry().breaker("model:gpt-4o").state()).isEqualTo(CircuitState.OPEN);
     }
 
