@@ -136,10 +136,10 @@ public final class GuardedChatModel implements ChatModel {
         return streams.stream(prompt);
     }
 
-    /** The primary model's default options. */
+    /** The primary model's options. */
     @Override
-    public ChatOptions getDefaultOptions() {
-        return steps.get(0).model().getDefaultOptions();
+    public ChatOptions getOptions() {
+        return steps.get(0).model().getOptions();
     }
 
     /** The names of the models, in the order they are tried. */
