@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * A Spring AI {@link ChatModel} over a primary model and its fallbacks, each behind its own agentfuse
@@ -31,6 +32,10 @@ import java.util.Objects;
  *       thrown at once, as the client threw it.</li>
  *   <li>{@link #stream(Prompt)} falls over only until the first chunk arrives; see {@link GuardedStream}.</li>
  * </ul>
+ *
+ * <p>Made {@link #of from a runtime}, each call takes the runtime's current guard of each model, so
+ * a config reload's new breaker and retry settings apply at once; the list of models is fixed when
+ * the chat model is made.
  *
  * <p>Put each model's name in its own {@code ChatModel}'s default options, not in the prompt: the
  * same prompt goes to every step. For the breaker's token limit, build the runtime with
@@ -48,21 +53,56 @@ import java.util.Objects;
 public final class GuardedChatModel implements ChatModel {
 
     private final List<Step> steps;
-    private final FallbackChain<Prompt, ChatResponse> chain;
-    private final GuardedStream streams;
+    private volatile Chains chains;
 
-    /** One model of the chain, with the guard it is called under. */
-    record Step(String name, Guard guard, ChatModel model) {
+    /** One model of the chain, with where its guard comes from (a runtime's guard follows reloads). */
+    record Step(String name, Supplier<Guard> guards, ChatModel model) {
+    }
+
+    /** One model of the chain with the guard it is called under this time. */
+    record GuardedStep(String name, Guard guard, ChatModel model) {
+    }
+
+    /** The chains built over one set of guards; rebuilt when a guard changes (after a config reload). */
+    private record Chains(List<Guard> guards, FallbackChain<Prompt, ChatResponse> calls, GuardedStream streams) {
+
+        static Chains over(List<Step> steps, List<Guard> guards) {
+            FallbackChain.Builder<Prompt, ChatResponse> builder = FallbackChain.builder();
+            List<GuardedStep> guarded = new ArrayList<>();
+            for (int i = 0; i < steps.size(); i++) {
+                Step step = steps.get(i);
+                builder.step(step.name(), guards.get(i), prompt -> callTranslated(step.model(), prompt));
+                guarded.add(new GuardedStep(step.name(), guards.get(i), step.model()));
+            }
+            return new Chains(List.copyOf(guards), builder.giveUp().build(), new GuardedStream(guarded));
+        }
     }
 
     private GuardedChatModel(List<Step> steps) {
         this.steps = List.copyOf(steps);
-        FallbackChain.Builder<Prompt, ChatResponse> builder = FallbackChain.builder();
-        for (Step step : this.steps) {
-            builder.step(step.name(), step.guard(), prompt -> callTranslated(step.model(), prompt));
+        this.chains = Chains.over(this.steps, currentGuards());
+    }
+
+    private List<Guard> currentGuards() {
+        List<Guard> guards = new ArrayList<>(steps.size());
+        for (Step step : steps) {
+            guards.add(Objects.requireNonNull(step.guards().get(), () -> "no guard for " + step.name()));
         }
-        this.chain = builder.giveUp().build();
-        this.streams = new GuardedStream(this.steps);
+        return guards;
+    }
+
+    /** The chains over the guards in force; a few map lookups when nothing changed. */
+    private Chains chains() {
+        Chains current = chains;
+        List<Guard> guards = currentGuards();
+        for (int i = 0; i < guards.size(); i++) {
+            if (guards.get(i) != current.guards().get(i)) {
+                current = Chains.over(steps, guards);
+                chains = current;
+                break;
+            }
+        }
+        return current;
     }
 
     /** A builder for a chain of models, in the order they are tried. */
@@ -89,7 +129,7 @@ public final class GuardedChatModel implements ChatModel {
                 throw new IllegalArgumentException("no ChatModel for the model " + name + " of the chain of " + model
                         + "; models given: " + models.keySet());
             }
-            builder.model(name, runtime.modelGuard(name), chatModel);
+            builder.step(name, () -> runtime.modelGuard(name), chatModel);
         }
         return builder.build();
     }
@@ -121,7 +161,7 @@ public final class GuardedChatModel implements ChatModel {
     public FallbackResult<ChatResponse> execute(Prompt prompt) {
         Objects.requireNonNull(prompt, "prompt");
         try {
-            return chain.execute(prompt);
+            return chains().calls().execute(prompt);
         } catch (FallbackExhaustedException exhausted) {
             throw exhausted;
         } catch (RuntimeException notFallenBack) {
@@ -133,7 +173,7 @@ public final class GuardedChatModel implements ChatModel {
     @Override
     public Flux<ChatResponse> stream(Prompt prompt) {
         Objects.requireNonNull(prompt, "prompt");
-        return streams.stream(prompt);
+        return chains().streams().stream(prompt);
     }
 
     /** The primary model's options. */
@@ -144,7 +184,7 @@ public final class GuardedChatModel implements ChatModel {
 
     /** The names of the models, in the order they are tried. */
     public List<String> modelNames() {
-        return chain.stepNames();
+        return steps.stream().map(Step::name).toList();
     }
 
     private static ChatResponse callTranslated(ChatModel model, Prompt prompt) {
@@ -169,13 +209,17 @@ public final class GuardedChatModel implements ChatModel {
 
         /** Adds {@code model}, called as {@code name} under {@code guard}, after those already added. */
         public Builder model(String name, Guard guard, ChatModel model) {
-            Objects.requireNonNull(name, "name");
             Objects.requireNonNull(guard, "guard");
+            return step(name, () -> guard, model);
+        }
+
+        private Builder step(String name, Supplier<Guard> guards, ChatModel model) {
+            Objects.requireNonNull(name, "name");
             Objects.requireNonNull(model, "model");
             if (steps.stream().anyMatch(step -> step.name().equals(name))) {
                 throw new IllegalArgumentException("model " + name + " is already in the chain");
             }
-            steps.add(new Step(name, guard, model));
+            steps.add(new Step(name, guards, model));
             return this;
         }
 

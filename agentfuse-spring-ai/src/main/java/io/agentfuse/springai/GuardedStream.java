@@ -32,9 +32,9 @@ final class GuardedStream {
 
     private final FallbackChain<Prompt, ChunkRelay> chain;
 
-    GuardedStream(List<GuardedChatModel.Step> steps) {
+    GuardedStream(List<GuardedChatModel.GuardedStep> steps) {
         FallbackChain.Builder<Prompt, ChunkRelay> builder = FallbackChain.builder();
-        for (GuardedChatModel.Step step : steps) {
+        for (GuardedChatModel.GuardedStep step : steps) {
             builder.asyncStep(step.name(), step.guard(), prompt -> start(step, prompt));
         }
         this.chain = builder.giveUp().build();
@@ -51,7 +51,7 @@ final class GuardedStream {
     }
 
     /** One attempt: subscribes to the model's stream; the future completes at the first chunk. */
-    private static CompletableFuture<ChunkRelay> start(GuardedChatModel.Step step, Prompt prompt) {
+    private static CompletableFuture<ChunkRelay> start(GuardedChatModel.GuardedStep step, Prompt prompt) {
         ChunkRelay relay = new ChunkRelay(step.guard().classifier());
         try {
             step.model().stream(prompt).subscribe(relay);

@@ -10,6 +10,7 @@ import org.springframework.ai.tool.definition.ToolDefinition;
 import org.springframework.ai.tool.metadata.ToolMetadata;
 
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * A Spring AI {@link ToolCallback} behind its tool's agentfuse {@link Guard} (breaker
@@ -30,21 +31,27 @@ import java.util.Objects;
 public final class GuardedToolCallback implements ToolCallback {
 
     private final ToolCallback tool;
-    private final Guard guard;
+    private final Supplier<Guard> guards;
 
-    private GuardedToolCallback(ToolCallback tool, Guard guard) {
+    private GuardedToolCallback(ToolCallback tool, Supplier<Guard> guards) {
         this.tool = Objects.requireNonNull(tool, "tool");
-        this.guard = Objects.requireNonNull(guard, "guard");
+        this.guards = guards;
     }
 
-    /** {@code tool} behind {@code runtime}'s guard for its name, {@code tool:<name>}. */
+    /**
+     * {@code tool} behind {@code runtime}'s guard for its name, {@code tool:<name>}, fetched at each
+     * call so that a config reload's settings apply at once.
+     */
     public static GuardedToolCallback of(AgentfuseRuntime runtime, ToolCallback tool) {
-        return new GuardedToolCallback(tool, runtime.toolGuard(tool.getToolDefinition().name()));
+        Objects.requireNonNull(runtime, "runtime");
+        String name = tool.getToolDefinition().name();
+        return new GuardedToolCallback(tool, () -> runtime.toolGuard(name));
     }
 
     /** {@code tool} behind {@code guard}. */
     public static GuardedToolCallback of(Guard guard, ToolCallback tool) {
-        return new GuardedToolCallback(tool, guard);
+        Objects.requireNonNull(guard, "guard");
+        return new GuardedToolCallback(tool, () -> guard);
     }
 
     @Override
@@ -65,7 +72,7 @@ public final class GuardedToolCallback implements ToolCallback {
     @Override
     public String call(String toolInput, ToolContext toolContext) {
         try {
-            return guard.execute(() -> {
+            return guards.get().execute(() -> {
                 try {
                     return toolContext == null ? tool.call(toolInput) : tool.call(toolInput, toolContext);
                 } catch (RuntimeException failure) {

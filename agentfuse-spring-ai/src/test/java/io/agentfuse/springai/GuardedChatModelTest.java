@@ -2,6 +2,7 @@ package io.agentfuse.springai;
 
 import com.openai.errors.BadRequestException;
 import io.agentfuse.config.AgentfuseRuntime;
+import io.agentfuse.config.ConfigLoader;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.core.fallback.FallbackExhaustedException;
@@ -154,6 +155,19 @@ class GuardedChatModelTest {
                 .isInstanceOfSatisfying(FallbackExhaustedException.class, exhausted ->
                         assertThat(exhausted.steps()).extracting(StepFailure::step).containsExactly("gpt-4o", "gpt-4o-mini"))
                 .hasMessageContaining("gpt-4o failed (SERVER_ERROR: HTTP 500: {\"code\"");
+    }
+
+    @Test
+    void aConfigReloadAppliesToAChatModelMadeBeforeIt() {
+        runtime.reload(ConfigLoader.parse(MockModels.CONFIG.replace("maxAttempts: 3", "maxAttempts: 1")
+                .replace("consecutive5xx: 3", "consecutive5xx: 1"), "reloaded.yaml", Map.of()));
+        models.mock.scriptForModel("gpt-4o", MockStep.builder().status(500).build());
+
+        FallbackResult<ChatResponse> result = chat.execute(new Prompt("Hello"));
+
+        assertThat(result.step()).isEqualTo("gpt-4o-mini");
+        assertThat(models.mock.requestsFor("gpt-4o")).hasSize(1);
+        assertThat(runtime.registry().breaker("model:gpt-4o").state()).isEqualTo(CircuitState.OPEN);
     }
 
     @Test
