@@ -12,10 +12,10 @@ import io.agentfuse.springai.internal.SpringAiRetryAnswers;
 import io.agentfuse.springai.internal.SpringWebAnswers;
 
 import java.io.IOException;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.Collections;
 
 /**
  * The one place where the exceptions of Spring AI's model clients become what agentfuse's
