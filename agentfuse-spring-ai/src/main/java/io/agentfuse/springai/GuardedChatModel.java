@@ -21,8 +21,9 @@ import java.util.function.Supplier;
 /**
  * A Spring AI {@link ChatModel} over a primary model and its fallbacks, each behind its own agentfuse
  * {@link Guard} (retry, circuit breaker, bulkhead, timeout). A call goes to the first model whose
- * breaker lets it through; a model that fails with a failure worth falling back on (5xx, 429 whose
- * wait is too long, timeouts, refused connections, a refused API key) passes the call to the next.
+ * breaker lets it through; a model that fails with a failure worth falling back on (5xx, 429,
+ * timeouts, refused connections once its retries are spent or the server's wait is too long; a
+ * refused API key at once) passes the call to the next.
  * What the model clients throw is classified in one place, {@link ModelFailures}.
  *
  * <ul>
@@ -30,7 +31,8 @@ import java.util.function.Supplier;
  *       model and why.</li>
  *   <li>A failure that is not worth falling back on (a 400: the request is wrong for every model) is
  *       thrown at once, as the client threw it.</li>
- *   <li>{@link #stream(Prompt)} falls over only until the first chunk arrives; see {@link GuardedStream}.</li>
+ *   <li>{@link #stream(Prompt)} falls over only until the first chunk arrives; after it, a break ends
+ *       the stream with the client's error and counts against the model that broke.</li>
  * </ul>
  *
  * <p>Made {@link #of from a runtime}, each call takes the runtime's current guard of each model, so
@@ -41,7 +43,7 @@ import java.util.function.Supplier;
  * same prompt goes to every step. For the breaker's token limit, build the runtime with
  * {@link ChatTokens#used(Object)}.
  *
- * <p>Immutable and thread-safe.
+ * <p>Thread-safe; its only state is a cache of the chains over the guards in force.
  *
  * <pre>{@code
  * AgentfuseRuntime runtime = AgentfuseRuntime.builder(ConfigLoader.load(Path.of("agentfuse.yaml")))
@@ -169,7 +171,7 @@ public final class GuardedChatModel implements ChatModel {
         }
     }
 
-    /** Streams from the first model that starts answering; see {@link GuardedStream}. */
+    /** Streams from the first model that starts answering; falls over only before the first chunk. */
     @Override
     public Flux<ChatResponse> stream(Prompt prompt) {
         Objects.requireNonNull(prompt, "prompt");
