@@ -1,0 +1,147 @@
+package io.agentfuse.springai.metrics;
+
+import io.agentfuse.core.Outcome;
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitBreakerRegistry;
+import io.agentfuse.core.breaker.CircuitState;
+import io.agentfuse.core.event.CircuitBreakerListener;
+import io.agentfuse.core.event.StateTransition;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Micrometer meters for every breaker of a {@link CircuitBreakerRegistry}, present and future, with
+ * the names of DESIGN §9 (as Prometheus shows them):
+ * <ul>
+ *   <li>{@code agentfuse_breaker_state{name, state}}: 1 for the breaker's current state, 0 for the others;</li>
+ *   <li>{@code agentfuse_breaker_calls_total{name, outcome}}: recorded calls, by {@link Outcome};</li>
+ *   <li>{@code agentfuse_breaker_not_permitted_calls_total{name}}: calls rejected without being made;</li>
+ *   <li>{@code agentfuse_breaker_transitions_total{name, from, to, reason}}: state changes; {@code reason} is
+ *       the trigger ({@code consecutive5xx}, {@code failureRate}, {@code operator}, ...), not the sentence
+ *       with its counts, so the number of series stays bounded.</li>
+ * </ul>
+ * Binding listens to the registry through {@link CircuitBreakerListener}; a breaker's state gauges
+ * appear when it is bound or at its first event. Binding twice to the same meter registry changes
+ * nothing. Counting a call allocates nothing after its breaker's first call with that outcome.
+ * Thread-safe.
+ *
+ * <pre>{@code
+ * new AgentfuseBreakerMetrics(runtime.registry()).bindTo(meterRegistry);
+ * }</pre>
+ */
+public final class AgentfuseBreakerMetrics implements MeterBinder {
+
+    private final CircuitBreakerRegistry breakers;
+    private final Set<MeterRegistry> bound = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+
+    /** Meters for the breakers of {@code breakers}. */
+    public AgentfuseBreakerMetrics(CircuitBreakerRegistry breakers) {
+        this.breakers = Objects.requireNonNull(breakers, "breakers");
+    }
+
+    @Override
+    public void bindTo(MeterRegistry meters) {
+        if (!bound.add(meters)) {
+            return;
+        }
+        Recorder recorder = new Recorder(meters);
+        for (CircuitBreaker breaker : breakers.all()) {
+            recorder.watch(breaker.name());
+        }
+        breakers.addListener(recorder);
+    }
+
+    /**
+     * The {@code reason} tag of a transition: the trigger's name before a colon
+     * ({@code "consecutive5xx: 3 in a row"} → {@code consecutive5xx}), a fixed phrase as it is
+     * ({@code "resetTimeout elapsed"}), and {@code other} for any other sentence with numbers in it.
+     */
+    static String reasonTag(String reason) {
+        if (reason == null || reason.isBlank()) {
+            return "unknown";
+        }
+        int colon = reason.indexOf(':');
+        if (colon > 0) {
+            String head = reason.substring(0, colon).trim();
+            if (!head.isEmpty() && head.chars().noneMatch(Character::isWhitespace)) {
+                return head;
+            }
+        }
+        return reason.chars().anyMatch(Character::isDigit) ? "other" : reason.trim();
+    }
+
+    /** Records one meter registry's meters from the breakers' events. */
+    private final class Recorder implements CircuitBreakerListener {
+        private final MeterRegistry meters;
+        private final Set<String> watched = ConcurrentHashMap.newKeySet();
+        private final Map<String, Counter[]> calls = new ConcurrentHashMap<>();
+        private final Map<String, Counter> rejected = new ConcurrentHashMap<>();
+
+        Recorder(MeterRegistry meters) {
+            this.meters = meters;
+        }
+
+        void watch(String name) {
+            if (!watched.add(name)) {
+                return;
+            }
+            for (CircuitState state : CircuitState.values()) {
+                Gauge.builder("agentfuse.breaker.state", breakers,
+                                all -> all.find(name).filter(breaker -> breaker.state() == state).isPresent() ? 1 : 0)
+                        .description("1 when the breaker is in this state, else 0")
+                        .tags("name", name, "state", state.name())
+                        .register(meters);
+            }
+        }
+
+        @Override
+        public void onCallRecorded(CircuitBreaker breaker, Outcome outcome, long durationNanos) {
+            Counter[] byOutcome = calls.get(breaker.name());
+            if (byOutcome == null) {
+                watch(breaker.name());
+                byOutcome = calls.computeIfAbsent(breaker.name(), name -> new Counter[Outcome.values().length]);
+            }
+            Counter counter = byOutcome[outcome.ordinal()];
+            if (counter == null) {
+                counter = Counter.builder("agentfuse.breaker.calls").description("Calls recorded by the breaker")
+                        .tags("name", breaker.name(), "outcome", outcome.name())
+                        .register(meters);
+                byOutcome[outcome.ordinal()] = counter;
+            }
+            counter.increment();
+        }
+
+        @Override
+        public void onCallRejected(CircuitBreaker breaker) {
+            Counter counter = rejected.get(breaker.name());
+            if (counter == null) {
+                watch(breaker.name());
+                counter = rejected.computeIfAbsent(breaker.name(), name ->
+                        Counter.builder("agentfuse.breaker.not.permitted.calls")
+                                .description("Calls the breaker rejected without making them")
+                                .tags("name", name)
+                                .register(meters));
+            }
+            counter.increment();
+        }
+
+        @Override
+        public void onStateTransition(StateTransition event) {
+            watch(event.breaker());
+            Counter.builder("agentfuse.breaker.transitions").description("State changes of the breaker")
+                    .tags("name", event.breaker(), "from", event.from().name(), "to", event.to().name(),
+                            "reason", reasonTag(event.reason()))
+                    .register(meters)
+                    .increment();
+        }
+    }
+}
