@@ -5,6 +5,7 @@ import io.agentfuse.agent.context.CompactionReport;
 import io.agentfuse.agent.context.CompactionStrategy;
 import io.agentfuse.agent.context.ContextLevel;
 import io.agentfuse.agent.context.SummaryOutcome;
+import io.agentfuse.config.metrics.AgentfuseBreakerMetrics;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.gateway.dialect.Usage;
 import io.agentfuse.core.event.RetryListener;
@@ -42,7 +43,7 @@ import java.util.concurrent.TimeUnit;
  *       (alert on {@code failed}: the file on disk is not what runs);</li>
  *   <li>the breakers' own meters, {@code agentfuse_breaker_state{name, state}}, {@code agentfuse_breaker_calls_total},
  *       {@code agentfuse_breaker_not_permitted_calls_total} and {@code agentfuse_breaker_transitions_total}
- *       (see {@link BreakerMeters}).</li>
+ *       (see {@link AgentfuseBreakerMetrics}).</li>
  * </ul>
  * The {@code model} tag only ever holds configured model names ({@code unknown} otherwise), so
  * callers cannot grow the number of series.
@@ -64,7 +65,7 @@ public final class GatewayMetrics {
     public static final String NO_STEP = "none";
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    private volatile BreakerMeters breakerMeters;
+    private volatile boolean breakersWatched;
     private final GenAiMeters genAi = new GenAiMeters(registry);
     private final RetryListener retryMeters = new RetryListener() {
         @Override
@@ -91,10 +92,11 @@ public final class GatewayMetrics {
 
     /** Reports every breaker of {@code breakers} from now on (once; the runtime is made after its retry listener). */
     public void watchBreakers(CircuitBreakerRegistry breakers) {
-        if (breakerMeters != null) {
+        if (breakersWatched) {
             throw new IllegalStateException("the breakers are watched already");
         }
-        breakerMeters = new BreakerMeters(registry, Objects.requireNonNull(breakers, "breakers"));
+        breakersWatched = true;
+        new AgentfuseBreakerMetrics(Objects.requireNonNull(breakers, "breakers")).bindTo(registry);
     }
 
     /**
@@ -201,10 +203,6 @@ public final class GatewayMetrics {
 
     /** The Prometheus text exposition of every metric. */
     public String scrape() {
-        BreakerMeters breakers = breakerMeters;
-        if (breakers != null) {
-            breakers.watchNewBreakers();
-        }
         return registry.scrape();
     }
 

@@ -7,7 +7,7 @@ import io.agentfuse.core.Clock;
 import io.agentfuse.core.ManualClock;
 import io.agentfuse.core.breaker.CircuitBreakerRegistry;
 import io.agentfuse.springai.ChatTokens;
-import io.agentfuse.springai.metrics.AgentfuseBreakerMetrics;
+import io.agentfuse.config.metrics.AgentfuseBreakerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;

@@ -9,7 +9,7 @@ import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.ManualClock;
 import io.agentfuse.core.breaker.CircuitBreakerRegistry;
 import io.agentfuse.core.breaker.CircuitOpenException;
-import io.agentfuse.springai.metrics.AgentfuseBreakerMetrics;
+import io.agentfuse.config.metrics.AgentfuseBreakerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;

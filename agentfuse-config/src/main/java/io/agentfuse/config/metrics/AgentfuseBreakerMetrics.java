@@ -1,4 +1,4 @@
-package io.agentfuse.springai.metrics;
+package io.agentfuse.config.metrics;
 
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.breaker.CircuitBreaker;
@@ -26,9 +26,13 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>{@code agentfuse_breaker_calls_total{name, outcome}}: recorded calls, by {@link Outcome};</li>
  *   <li>{@code agentfuse_breaker_not_permitted_calls_total{name}}: calls rejected without being made;</li>
  *   <li>{@code agentfuse_breaker_transitions_total{name, from, to, reason}}: state changes; {@code reason} is
- *       the trigger ({@code consecutive5xx}, {@code failureRate}, {@code operator}, ...), not the sentence
- *       with its counts, so the number of series stays bounded.</li>
+ *       the trigger or event ({@code consecutive5xx}, {@code failureRate}, {@code operator},
+ *       {@code resetTimeout elapsed}, ...) without its figures ({@link #reasonTag}), so the number of
+ *       series stays bounded.</li>
  * </ul>
+ * The one binder of these meters: the gateway binds it to its Prometheus registry, the Spring Boot
+ * auto-configuration to the application's. Micrometer is an optional dependency of this module:
+ * only a user of this class needs it.
  * Binding listens to the registry through {@link CircuitBreakerListener}; a breaker's state gauges
  * appear when it is bound or at its first event. Binding twice to the same meter registry changes
  * nothing. Counting a call allocates nothing after its breaker's first call with that outcome.
@@ -61,22 +65,28 @@ public final class AgentfuseBreakerMetrics implements MeterBinder {
     }
 
     /**
-     * The {@code reason} tag of a transition: the trigger's name before a colon
-     * ({@code "consecutive5xx: 3 in a row"} → {@code consecutive5xx}), a fixed phrase as it is
-     * ({@code "resetTimeout elapsed"}), and {@code other} for any other sentence with numbers in it.
+     * A transition's reason without its figures, for a tag: the part before a colon
+     * ({@code consecutive5xx: 3 in a row} → {@code consecutive5xx}, {@code operator: deploy} →
+     * {@code operator}), cut before the first word that is a number or a duration
+     * ({@code half-open probe slower than PT1M} → {@code half-open probe slower than}).
      */
     static String reasonTag(String reason) {
-        if (reason == null || reason.isBlank()) {
+        if (reason == null) {
             return "unknown";
         }
         int colon = reason.indexOf(':');
-        if (colon > 0) {
-            String head = reason.substring(0, colon).trim();
-            if (!head.isEmpty() && head.chars().noneMatch(Character::isWhitespace)) {
-                return head;
+        String head = colon > 0 ? reason.substring(0, colon) : reason;
+        StringBuilder tag = new StringBuilder();
+        for (String word : head.trim().split("\\s+")) {
+            if (word.isEmpty() || Character.isDigit(word.charAt(0)) || word.startsWith("PT")) {
+                break;
             }
+            if (tag.length() > 0) {
+                tag.append(' ');
+            }
+            tag.append(word);
         }
-        return reason.chars().anyMatch(Character::isDigit) ? "other" : reason.trim();
+        return tag.length() == 0 ? "unknown" : tag.toString();
     }
 
     /** Records one meter registry's meters from the breakers' events. */

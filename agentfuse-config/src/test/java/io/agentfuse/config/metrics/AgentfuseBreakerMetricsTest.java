@@ -1,4 +1,4 @@
-package io.agentfuse.springai.metrics;
+package io.agentfuse.config.metrics;
 
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.ManualClock;
@@ -7,6 +7,8 @@ import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,13 +32,23 @@ class AgentfuseBreakerMetricsTest {
                 .gauge().value()).isEqualTo(1.0);
     }
 
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "consecutive5xx: 3 in a row (threshold 3)|consecutive5xx",
+            "failureRate: 55% of the last 20 calls failed|failureRate",
+            "operator: deploy of v2.3|operator",
+            "half-open probe failed: SERVER_ERROR|half-open probe failed",
+            "half-open probe slower than PT1M|half-open probe slower than",
+            "the server asked for a wait of PT10M, longer than a retry waits|the server asked for a wait of",
+            "resetTimeout elapsed|resetTimeout elapsed",
+            "reset|reset",
+            "'  '|unknown"})
+    void theReasonTagIsTheTriggerOrEventWithoutItsFigures(String reason, String tag) {
+        assertThat(AgentfuseBreakerMetrics.reasonTag(reason)).isEqualTo(tag);
+    }
+
     @Test
-    void theReasonTagIsTheTriggerWithoutItsCounts() {
-        assertThat(AgentfuseBreakerMetrics.reasonTag("consecutive5xx: 3 in a row (threshold 3)")).isEqualTo("consecutive5xx");
-        assertThat(AgentfuseBreakerMetrics.reasonTag("operator: maintenance")).isEqualTo("operator");
-        assertThat(AgentfuseBreakerMetrics.reasonTag("resetTimeout elapsed")).isEqualTo("resetTimeout elapsed");
-        assertThat(AgentfuseBreakerMetrics.reasonTag("the server asked for a wait of PT2M, longer than a retry waits"))
-                .isEqualTo("other");
+    void aMissingReasonIsUnknown() {
         assertThat(AgentfuseBreakerMetrics.reasonTag(null)).isEqualTo("unknown");
     }
 }
