@@ -61,6 +61,33 @@ final class Transitions {
         }
     }
 
+    // ---------------------------------------------------------------- changes another instance shared
+
+    /**
+     * Opens a CLOSED or HALF_OPEN breaker until {@code untilNanos}, as another instance's trip did,
+     * with that trip's reason and counts; extends an OPEN one; leaves operator states alone.
+     */
+    void openShared(String reason, long untilNanos, BreakerCounts counts) {
+        AbstractState current = breaker.rawState();
+        while (current instanceof ClosedState || current instanceof HalfOpenState) {
+            OpenState open = new OpenState(breaker, reason, current.nextTrip(), untilNanos, counts);
+            if (transition(current, open, "fleet: " + reason)) {
+                return;
+            }
+            current = breaker.rawState();
+        }
+        if (current instanceof OpenState open) {
+            open.extendUntil(untilNanos);
+        }
+    }
+
+    /** CLOSED afresh, as another instance's close or probe did; a CLOSED breaker keeps its counters. */
+    void closeShared(String reason) {
+        if (breaker.rawState().kind() != CircuitState.CLOSED) {
+            closeAfresh("fleet: " + reason);
+        }
+    }
+
     // ---------------------------------------------------------------- transitions
 
     /** Opens the breaker from {@code from}, for at least {@code retryAfterNanos}. */

@@ -1,0 +1,165 @@
+package io.agentfuse.core.breaker;
+
+import io.agentfuse.core.Clock;
+import io.agentfuse.core.breaker.shared.BreakerStateStore;
+import io.agentfuse.core.breaker.shared.SharedBreakerState;
+import io.agentfuse.core.event.CircuitBreakerListener;
+import io.agentfuse.core.event.StateTransition;
+
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A registry's side of a {@link BreakerStateStore}: shares its breakers' trips, operator actions
+ * and closes, and applies those of the rest of the fleet.
+ *
+ * <p>Nothing here runs on a breaker's hot path: a breaker tells this class only of transitions
+ * (as a listener), and the store is asked only then, when a breaker is made, and on a resync. A
+ * change is applied only if its version is newer than the last one seen for that breaker, so late
+ * and duplicate messages are harmless; a change being applied is not shared again (no echo), which
+ * is known from the thread: the store delivers on its own thread and {@link #APPLYING} marks it.
+ * A change the store could not take is kept and shared on the next resync, unless the fleet moved
+ * on meanwhile (a newer version in the store wins).
+ *
+ * <p>Thread-safe.
+ */
+final class FleetSync implements BreakerStateStore.Listener {
+
+    private static final ThreadLocal<Boolean> APPLYING = ThreadLocal.withInitial(() -> Boolean.FALSE);
+
+    private final CircuitBreakerRegistry registry;
+    private final BreakerStateStore store;
+    private final String origin = UUID.randomUUID().toString();
+    private final ConcurrentHashMap<String, Long> versions = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, SharedBreakerState> unshared = new ConcurrentHashMap<>();
+
+    FleetSync(CircuitBreakerRegistry registry, BreakerStateStore store) {
+        this.registry = registry;
+        this.store = store;
+    }
+
+    /** Shares {@code breaker}'s changes from now on, and catches up with what the fleet shared before. */
+    void attach(CircuitBreaker breaker) {
+        breaker.addListener(new Publisher(breaker));
+        catchUp(breaker);
+    }
+
+    private void catchUp(CircuitBreaker breaker) {
+        store.read(breaker.name()).whenComplete((latest, failure) -> {
+            if (failure != null) {
+                return; // the store is away; the next resync tries again
+            }
+            boolean applied = latest.map(shared -> apply(breaker, shared)).orElse(false);
+            SharedBreakerState mine = unshared.get(breaker.name());
+            if (!applied && mine != null && latest.map(shared -> shared.version() <= seen(breaker.name())).orElse(true)) {
+                publish(mine);
+            }
+        });
+    }
+
+    @Override
+    public void onShared(SharedBreakerState shared) {
+        if (shared.origin().equals(origin)) {
+            versions.merge(shared.breaker(), shared.version(), Math::max);
+            return;
+        }
+        registry.find(shared.breaker()).ifPresent(breaker -> apply(breaker, shared));
+    }
+
+    @Override
+    public void onResync() {
+        registry.all().forEach(this::catchUp);
+    }
+
+    /** Applies {@code shared} to {@code breaker} if it is newer than what was seen; whether it was. */
+    private boolean apply(CircuitBreaker breaker, SharedBreakerState shared) {
+        String name = breaker.name();
+        boolean[] newer = {false};
+        versions.compute(name, (key, seen) -> {
+            newer[0] = seen == null || shared.version() > seen;
+            return newer[0] ? shared.version() : seen;
+        });
+        if (!newer[0]) {
+            return false;
+        }
+        unshared.remove(name);
+        if (shared.origin().equals(origin)) {
+            return true;
+        }
+        APPLYING.set(Boolean.TRUE);
+        try {
+            switch (shared.state()) {
+                case OPEN -> openUntil(breaker, shared);
+                case FORCED_OPEN, DISABLED -> breaker.transitions().installOperatorState(shared.state(), shared.reason());
+                case CLOSED -> breaker.transitions().closeShared(shared.reason());
+                default -> throw new IllegalStateException("not a shared state: " + shared.state());
+            }
+        } finally {
+            APPLYING.set(Boolean.FALSE);
+        }
+        return true;
+    }
+
+    private static void openUntil(CircuitBreaker breaker, SharedBreakerState shared) {
+        Clock clock = breaker.clock();
+        long leftMillis = shared.openUntilEpochMillis() - clock.epochMillis();
+        if (leftMillis > 0) {
+            breaker.transitions().openShared(shared.reason(), clock.nanoTime() + leftMillis * 1_000_000L,
+                    BreakerCounts.fromMap(shared.counts()));
+        }
+    }
+
+    private long seen(String breaker) {
+        return versions.getOrDefault(breaker, 0L);
+    }
+
+    private void publish(SharedBreakerState change) {
+        store.publish(change).whenComplete((version, failure) -> {
+            if (failure == null) {
+                versions.merge(change.breaker(), version, Math::max);
+                unshared.remove(change.breaker(), change);
+            } else {
+                unshared.put(change.breaker(), change);
+            }
+        });
+    }
+
+    /** Shares one breaker's own transitions: those worth sharing, and not those applied from the fleet. */
+    private final class Publisher implements CircuitBreakerListener {
+
+        private final CircuitBreaker breaker;
+
+        Publisher(CircuitBreaker breaker) {
+            this.breaker = breaker;
+        }
+
+        @Override
+        public void onStateTransition(StateTransition event) {
+            if (APPLYING.get() || event.to() == CircuitState.HALF_OPEN) {
+                return;
+            }
+            SharedBreakerState change = SharedBreakerState.unpublished(breaker.name(), event.to(), reasonOf(event),
+                    event.counts(), openUntilEpochMillis(event.to()), origin, event.epochMillis());
+            publish(change);
+        }
+
+        private String reasonOf(StateTransition event) {
+            boolean operator = event.to() == CircuitState.FORCED_OPEN || event.to() == CircuitState.DISABLED;
+            return operator ? breaker.rawState().reason() : event.reason();
+        }
+
+        private long openUntilEpochMillis(CircuitState to) {
+            AbstractState now = breaker.rawState();
+            if (to != CircuitState.OPEN || now.kind() != CircuitState.OPEN) {
+                return 0L;
+            }
+            return breaker.clock().epochMillisAt(now.openUntilNanos());
+        }
+    }
+
+    /** The version last seen of {@code breaker}'s shared state, for operators and tests; empty if none. */
+    Optional<Long> versionOf(String breaker) {
+        return Optional.ofNullable(versions.get(breaker));
+    }
+}

@@ -1,0 +1,61 @@
+package io.agentfuse.core.breaker.shared;
+
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Where the instances of a fleet share their breakers' changes: Redis in {@code agentfuse-redis}.
+ * A {@link io.agentfuse.core.breaker.CircuitBreakerRegistry} built with
+ * {@code .stateStore(store)} publishes its breakers' trips and operator actions here and applies
+ * the changes other instances publish.
+ *
+ * <p>What an implementation guarantees:
+ * <ul>
+ *   <li>No method blocks the calling thread: a breaker's transition publishes from whatever thread
+ *       made it, possibly an event loop. A store that cannot answer (down, slow) fails the stage;
+ *       the registry goes on with local state and shares again when the store is back.</li>
+ *   <li>Versions of one breaker's changes grow with every publish, across restarts of the store.</li>
+ *   <li>The {@link Listener} is called on the store's own thread, one call at a time, never on a
+ *       thread that called the store; the stages of {@link #read} complete on that thread too.</li>
+ * </ul>
+ *
+ * <pre>{@code
+ * CircuitBreakerRegistry registry = CircuitBreakerRegistry.builder()
+ *     .stateStore(RedisStateStore.create("redis://127.0.0.1:6379"))
+ *     .build();
+ * }</pre>
+ */
+public interface BreakerStateStore extends AutoCloseable {
+
+    /** Receives what the fleet shares. */
+    interface Listener {
+
+        /** A change published by any instance of the fleet, this one included; may come late or twice. */
+        void onShared(SharedBreakerState state);
+
+        /**
+         * The store is reachable again (or asks for a periodic check): read the breakers you hold
+         * and share what could not be shared while it was away.
+         */
+        void onResync();
+    }
+
+    /**
+     * Starts delivering the fleet's changes to {@code listener}. Called once, by the registry that
+     * owns this store.
+     */
+    void start(Listener listener);
+
+    /**
+     * Shares {@code state} (whose version is ignored) with the fleet; the stage completes with the
+     * version the store gave it, or fails if the store could not take it.
+     */
+    CompletionStage<Long> publish(SharedBreakerState state);
+
+    /** The latest change shared for {@code breaker}, if any; fails if the store cannot answer. */
+    CompletionStage<Optional<SharedBreakerState>> read(String breaker);
+
+    /** Stops sharing and releases connections and threads. */
+    @Override
+    void close();
+}

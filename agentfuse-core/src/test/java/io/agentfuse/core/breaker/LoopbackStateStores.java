@@ -1,0 +1,97 @@
+package io.agentfuse.core.breaker;
+
+import io.agentfuse.core.breaker.shared.BreakerStateStore;
+import io.agentfuse.core.breaker.shared.SharedBreakerState;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * A store shared by registries in one test, with the contract of a real one (versions grow per
+ * breaker, delivery to every instance, its own "thread": nothing is delivered until the test calls
+ * {@link #deliver()}, so the caller never sees the listener run on its own call). It can be taken
+ * away ({@link #down(boolean)}): then every call fails, as a real store's would.
+ */
+final class LoopbackStateStores {
+
+    private final Map<String, SharedBreakerState> latest = new HashMap<>();
+    private final List<BreakerStateStore.Listener> listeners = new ArrayList<>();
+    private final Queue<Runnable> pending = new ArrayDeque<>();
+    private final List<SharedBreakerState> published = new ArrayList<>();
+    private long lastVersion;
+    private boolean down;
+
+    /** One instance's store. */
+    BreakerStateStore connect() {
+        return new BreakerStateStore() {
+            @Override
+            public void start(Listener listener) {
+                listeners.add(listener);
+            }
+
+            @Override
+            public CompletionStage<Long> publish(SharedBreakerState state) {
+                if (down) {
+                    return CompletableFuture.failedFuture(new IllegalStateException("store is down"));
+                }
+                SharedBreakerState versioned = state.withVersion(++lastVersion);
+                latest.put(state.breaker(), versioned);
+                published.add(versioned);
+                CompletableFuture<Long> version = new CompletableFuture<>();
+                pending.add(() -> version.complete(versioned.version()));
+                broadcast(versioned);
+                return version;
+            }
+
+            @Override
+            public CompletionStage<Optional<SharedBreakerState>> read(String breaker) {
+                if (down) {
+                    return CompletableFuture.failedFuture(new IllegalStateException("store is down"));
+                }
+                CompletableFuture<Optional<SharedBreakerState>> answer = new CompletableFuture<>();
+                Optional<SharedBreakerState> value = Optional.ofNullable(latest.get(breaker));
+                pending.add(() -> answer.complete(value));
+                return answer;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    /** Delivers {@code state} to every instance as if someone had published it, version and all. */
+    void broadcast(SharedBreakerState state) {
+        for (BreakerStateStore.Listener listener : List.copyOf(listeners)) {
+            pending.add(() -> listener.onShared(state));
+        }
+    }
+
+    /** Runs everything queued (and what that queues) on the calling thread, the store's "thread". */
+    void deliver() {
+        Runnable next;
+        while ((next = pending.poll()) != null) {
+            next.run();
+        }
+    }
+
+    /** Takes the store away or brings it back; coming back asks every instance to resync. */
+    void down(boolean down) {
+        this.down = down;
+        if (!down) {
+            listeners.forEach(listener -> pending.add(listener::onResync));
+        }
+    }
+
+    /** Every change published, in order. */
+    List<SharedBreakerState> published() {
+        return published;
+    }
+}
