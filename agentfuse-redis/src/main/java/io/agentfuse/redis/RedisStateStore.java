@@ -1,0 +1,339 @@
+package io.agentfuse.redis;
+
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.breaker.shared.BreakerStateStore;
+import io.agentfuse.core.breaker.shared.SharedBreakerState;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionStateListener;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A fleet's shared breaker state on Redis (DESIGN §8): each breaker's latest change under
+ * {@code <prefix>breaker:<name>}, every change published on {@code <prefix>breakers}, and a version
+ * per breaker that Redis gives each change in one script (at least the last version + 1, and at
+ * least Redis's clock in microseconds, so versions keep growing when Redis restarts empty).
+ *
+ * <p>Never blocks: every call is asynchronous, with a command timeout (default 1 s), and fails at
+ * once while Redis is unreachable; the store's own calls go through a {@link CircuitBreaker}
+ * ({@link #breaker()}: 3 failures in a row open it for 2 s), so a slow or dead Redis costs the
+ * fleet nothing but sharing. Lettuce reconnects on its own; each (re)connection, and a periodic
+ * timer (default every 30 s), asks the registry to resync. The listener runs on the store's one
+ * thread, {@code agentfuse-redis}. Thread-safe.
+ *
+ * <pre>{@code
+ * RedisStateStore store = RedisStateStore.create("redis://127.0.0.1:6379", "agentfuse:");
+ * CircuitBreakerRegistry registry = CircuitBreakerRegistry.builder().stateStore(store).build();
+ * // ... at shutdown
+ * store.close();
+ * }</pre>
+ */
+public final class RedisStateStore implements BreakerStateStore {
+
+    /** The key prefix when none is given, as in the config key {@code state.redis.keyPrefix}. */
+    public static final String DEFAULT_KEY_PREFIX = "agentfuse:";
+
+    private static final Logger LOG = LoggerFactory.getLogger(RedisStateStore.class);
+
+    /** Stores the change under its breaker's key with the next version and publishes it, atomically. */
+    private static final String PUBLISH = """
+            local last = 0
+            local current = redis.call('GET', KEYS[1])
+            if current then last = tonumber(string.match(current, '^v=(%d+)')) or 0 end
+            local time = redis.call('TIME')
+            local version = math.max(last + 1, tonumber(time[1]) * 1000000 + tonumber(time[2]))
+            local record = 'v=' .. string.format('%.0f', version) .. '&' .. ARGV[1]
+            redis.call('SET', KEYS[1], record)
+            redis.call('PUBLISH', ARGV[2], record)
+            return version
+            """;
+
+    private final RedisURI uri;
+    private final String keyPrefix;
+    private final String channel;
+    private final Duration resyncInterval;
+    private final ClientResources resources;
+    private final RedisClient client;
+    private final ScheduledExecutorService thread;
+    private final GuardedRedis guarded;
+    private volatile Listener listener;
+    private volatile StatefulRedisConnection<String, String> commands;
+    private volatile StatefulRedisPubSubConnection<String, String> subscription;
+    private volatile boolean closed;
+
+    private RedisStateStore(Builder builder) {
+        this.uri = RedisURI.create(builder.uri);
+        this.uri.setTimeout(builder.commandTimeout);
+        this.keyPrefix = builder.keyPrefix;
+        this.channel = keyPrefix + "breakers";
+        this.resyncInterval = builder.resyncInterval;
+        this.resources = DefaultClientResources.builder()
+                .ioThreadPoolSize(2)
+                .computationThreadPoolSize(2)
+                .reconnectDelay(Delay.exponential(Duration.ofMillis(50), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
+                .build();
+        this.client = RedisClient.create(resources, uri);
+        client.setOptions(ClientOptions.builder()
+                .autoReconnect(true)
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .timeoutOptions(TimeoutOptions.enabled(builder.commandTimeout))
+                .socketOptions(SocketOptions.builder().connectTimeout(builder.commandTimeout).build())
+                .build());
+        this.thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread daemon = new Thread(runnable, "agentfuse-redis");
+            daemon.setDaemon(true);
+            return daemon;
+        });
+        this.guarded = new GuardedRedis(thread);
+    }
+
+    /** A store on the Redis at {@code uri} ({@code redis://} or {@code rediss://}) with the key prefix {@code agentfuse:}. */
+    public static RedisStateStore create(String uri) {
+        return builder(uri).build();
+    }
+
+    /** A store on the Redis at {@code uri} whose keys and channel start with {@code keyPrefix}. */
+    public static RedisStateStore create(String uri, String keyPrefix) {
+        return builder(uri).keyPrefix(keyPrefix).build();
+    }
+
+    /** A builder for a store on the Redis at {@code uri}. */
+    public static Builder builder(String uri) {
+        return new Builder(uri);
+    }
+
+    @Override
+    public void start(Listener listener) {
+        Objects.requireNonNull(listener, "listener");
+        if (this.listener != null) {
+            throw new IllegalStateException("the store is started already; one registry owns a store");
+        }
+        this.listener = listener;
+        client.addListener(new RedisConnectionStateListener() {
+            @Override
+            public void onRedisConnected(RedisChannelHandler<?, ?> connection, SocketAddress address) {
+                onThread(RedisStateStore.this::reconnected);
+            }
+        });
+        onThread(this::connect);
+        long every = resyncInterval.toMillis();
+        thread.scheduleWithFixedDelay(this::resync, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    /** Connects what is not connected yet; tries again in a second if Redis cannot be reached. */
+    private void connect() {
+        if (closed) {
+            return;
+        }
+        if (commands == null) {
+            client.connectAsync(StringCodec.UTF8, uri).whenCompleteAsync((connection, failure) -> {
+                if (failure != null) {
+                    retryConnect(failure);
+                } else if (closed) {
+                    connection.closeAsync();
+                } else {
+                    commands = connection;
+                    reconnected();
+                }
+            }, thread);
+        }
+        if (subscription == null) {
+            client.connectPubSubAsync(StringCodec.UTF8, uri).whenCompleteAsync((connection, failure) -> {
+                if (failure != null) {
+                    retryConnect(failure);
+                } else if (closed) {
+                    connection.closeAsync();
+                } else {
+                    connection.addListener(new RedisPubSubAdapter<>() {
+                        @Override
+                        public void message(String from, String message) {
+                            onThread(() -> deliver(message));
+                        }
+                    });
+                    connection.async().subscribe(channel);
+                    subscription = connection;
+                    reconnected();
+                }
+            }, thread);
+        }
+    }
+
+    private void retryConnect(Throwable failure) {
+        LOG.warn("cannot reach Redis at {}; breakers go on with local state and connecting is retried: {}",
+                uri.toURI(), failure.toString());
+        if (!closed && !thread.isShutdown()) {
+            thread.schedule(this::connect, 1, TimeUnit.SECONDS);
+        }
+    }
+
+    private void deliver(String message) {
+        SharedBreakerState state;
+        try {
+            state = SharedStateCodec.decode(message);
+        } catch (IllegalArgumentException malformed) {
+            LOG.warn("ignored a message on {} that is not a shared breaker state: {}", channel, malformed.getMessage());
+            return;
+        }
+        try {
+            listener.onShared(state);
+        } catch (RuntimeException e) {
+            LOG.warn("applying the shared state of {} failed", state.breaker(), e);
+        }
+    }
+
+    private void onThread(Runnable task) {
+        if (!closed) {
+            try {
+                thread.execute(task);
+            } catch (RejectedExecutionException closing) {
+                // closed meanwhile: nothing left to do
+            }
+        }
+    }
+
+    /** A connection came (back) up: Redis may be called at once, and what was missed is read back. */
+    private void reconnected() {
+        if (isConnected()) {
+            guarded.reconnected();
+            resync();
+        }
+    }
+
+    private void resync() {
+        if (closed || !isConnected()) {
+            return;
+        }
+        try {
+            listener.onResync();
+        } catch (RuntimeException e) {
+            LOG.warn("resyncing breakers with Redis failed", e);
+        }
+    }
+
+    @Override
+    public CompletionStage<Long> publish(SharedBreakerState state) {
+        StatefulRedisConnection<String, String> connection = commands;
+        return guarded.call(connection, () -> connection.async().<Long>eval(PUBLISH, ScriptOutputType.INTEGER,
+                new String[] {keyOf(state.breaker())}, SharedStateCodec.encodeUnversioned(state), channel));
+    }
+
+    @Override
+    public CompletionStage<Optional<SharedBreakerState>> read(String breaker) {
+        StatefulRedisConnection<String, String> connection = commands;
+        return guarded.call(connection, () -> connection.async().get(keyOf(breaker)))
+                .thenApply(text -> Optional.ofNullable(text).map(SharedStateCodec::decode));
+    }
+
+    private String keyOf(String breaker) {
+        return keyPrefix + "breaker:" + breaker;
+    }
+
+    /** Whether both connections to Redis are up now. */
+    public boolean isConnected() {
+        StatefulRedisConnection<String, String> connection = commands;
+        StatefulRedisPubSubConnection<String, String> messages = subscription;
+        return connection != null && connection.isOpen() && messages != null && messages.isOpen();
+    }
+
+    /** The breaker that guards the store's own calls to Redis, named {@code state:redis}. */
+    public CircuitBreaker breaker() {
+        return guarded.breaker();
+    }
+
+    /** The prefix of every key and of the channel. */
+    public String keyPrefix() {
+        return keyPrefix;
+    }
+
+    /** Closes the connections and stops the store's thread; never blocks for Redis. */
+    @Override
+    public void close() {
+        closed = true;
+        thread.shutdownNow();
+        StatefulRedisConnection<String, String> connection = commands;
+        StatefulRedisPubSubConnection<String, String> messages = subscription;
+        CompletableFuture<?> closing = CompletableFuture.allOf(
+                connection == null ? CompletableFuture.completedFuture(null) : connection.closeAsync(),
+                messages == null ? CompletableFuture.completedFuture(null) : messages.closeAsync());
+        closing.whenComplete((ignored, failure) -> client.shutdownAsync(0, 2, TimeUnit.SECONDS)
+                .whenComplete((done, error) -> resources.shutdown(0, 2, TimeUnit.SECONDS)));
+    }
+
+    @Override
+    public String toString() {
+        return "RedisStateStore[" + uri.toURI() + ", prefix " + keyPrefix + "]";
+    }
+
+    /**
+     * Collects a store's settings: key prefix ({@code agentfuse:}), command timeout (1 s), resync
+     * interval (30 s). Not thread-safe.
+     */
+    public static final class Builder {
+        private final String uri;
+        private String keyPrefix = DEFAULT_KEY_PREFIX;
+        private Duration commandTimeout = Duration.ofSeconds(1);
+        private Duration resyncInterval = Duration.ofSeconds(30);
+
+        private Builder(String uri) {
+            this.uri = Objects.requireNonNull(uri, "uri");
+            if (!uri.startsWith("redis://") && !uri.startsWith("rediss://")) {
+                throw new IllegalArgumentException("state.redis.uri must start with redis:// or rediss://, but was '" + uri + "'");
+            }
+        }
+
+        /** The prefix of every key and of the channel; default {@code agentfuse:}. */
+        public Builder keyPrefix(String keyPrefix) {
+            this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
+            return this;
+        }
+
+        /** How long a call to Redis may take before it counts as failed; default 1 s. */
+        public Builder commandTimeout(Duration commandTimeout) {
+            this.commandTimeout = positive("commandTimeout", commandTimeout);
+            return this;
+        }
+
+        /** How often every breaker is read back from Redis, in case a message was lost; default 30 s. */
+        public Builder resyncInterval(Duration resyncInterval) {
+            this.resyncInterval = positive("resyncInterval", resyncInterval);
+            return this;
+        }
+
+        private static Duration positive(String name, Duration value) {
+            if (value == null || value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException(name + " must be positive, but was " + value);
+            }
+            return value;
+        }
+
+        /** The store; it connects when a registry starts it. */
+        public RedisStateStore build() {
+            return new RedisStateStore(this);
+        }
+    }
+}

@@ -1,0 +1,188 @@
+package io.agentfuse.redis;
+
+import io.agentfuse.core.Outcome;
+import io.agentfuse.core.RetryAfter;
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitBreakerConfig;
+import io.agentfuse.core.breaker.CircuitBreakerRegistry;
+import io.agentfuse.core.breaker.CircuitState;
+import io.agentfuse.core.breaker.Trigger;
+import io.agentfuse.redis.testing.Eventually;
+import io.agentfuse.redis.testing.RedisServerProcess;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+/** Registries ("instances") on one real redis-server behave as a fleet, and as alone when it is gone. */
+class RedisFleetTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(5);
+    private static final String MODEL = "model:gpt-4o-mini";
+
+    private static RedisServerProcess redis;
+
+    private final String prefix = "test-" + UUID.randomUUID() + ":";
+    private final List<RedisStateStore> stores = new ArrayList<>();
+
+    @BeforeAll
+    static void startRedis() {
+        redis = RedisServerProcess.start();
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        redis.close();
+    }
+
+    @AfterEach
+    void closeStores() {
+        stores.forEach(RedisStateStore::close);
+    }
+
+    private CircuitBreakerRegistry instance() {
+        RedisStateStore store = RedisStateStore.create(redis.uri(), prefix);
+        stores.add(store);
+        CircuitBreakerRegistry registry = CircuitBreakerRegistry.builder()
+                .defaultConfig(CircuitBreakerConfig.builder()
+                        .trigger(Trigger.consecutive5xx(3))
+                        .resetTimeout(Duration.ofMinutes(5))
+                        .build())
+                .stateStore(store)
+                .build();
+        Eventually.await("the store connects to Redis", WAIT, store::isConnected);
+        return registry;
+    }
+
+    private static RedisStateStore storeOf(CircuitBreakerRegistry registry) {
+        return (RedisStateStore) registry.stateStore().orElseThrow();
+    }
+
+    private static void trip(CircuitBreaker breaker) {
+        for (int i = 0; i < 3; i++) {
+            breaker.onOutcome(breaker.acquire(), Outcome.SERVER_ERROR, -1, RetryAfter.NONE);
+        }
+    }
+
+    @Test
+    void aTripOnOneInstanceOpensTheSameBreakerOnTheOthersWithItsEvidence() {
+        CircuitBreakerRegistry a = instance();
+        CircuitBreakerRegistry b = instance();
+        CircuitBreakerRegistry c = instance();
+        CircuitBreaker onB = b.breaker(MODEL);
+        CircuitBreaker onC = c.breaker(MODEL);
+
+        trip(a.breaker(MODEL));
+
+        Eventually.await("B and C open", WAIT, () -> onB.state() == CircuitState.OPEN && onC.state() == CircuitState.OPEN);
+        assertThat(onB.snapshot().reason()).isEqualTo(a.breaker(MODEL).snapshot().reason());
+        assertThat(onB.snapshot().counts()).containsEntry("consecutive5xx", 3L);
+        assertThat(onC.snapshot().openUntil()).isEqualTo(a.breaker(MODEL).snapshot().openUntil());
+    }
+
+    @Test
+    void anInstanceThatStartsLaterLearnsOfTheTripWhenItMakesTheBreaker() {
+        CircuitBreakerRegistry a = instance();
+        trip(a.breaker(MODEL));
+        Eventually.await("A's trip is in Redis", WAIT, () -> rawGet(prefix + "breaker:" + MODEL) != null);
+
+        CircuitBreaker late = instance().breaker(MODEL);
+
+        Eventually.await("the late instance opens", WAIT, () -> late.state() == CircuitState.OPEN);
+    }
+
+    @Test
+    void operatorActionsOnOneInstanceApplyOnTheOthers() {
+        CircuitBreakerRegistry a = instance();
+        CircuitBreakerRegistry b = instance();
+        CircuitBreaker onB = b.breaker(MODEL);
+
+        a.breaker(MODEL).forceOpen("maintenance");
+        Eventually.await("B is forced open", WAIT, () -> onB.state() == CircuitState.FORCED_OPEN);
+        assertThat(onB.snapshot().reason()).isEqualTo("maintenance");
+
+        onB.close("maintenance over");
+        Eventually.await("A is closed", WAIT, () -> a.breaker(MODEL).state() == CircuitState.CLOSED);
+    }
+
+    @Test
+    void aRepeatedOrOlderMessageChangesNothing() {
+        CircuitBreakerRegistry a = instance();
+        CircuitBreakerRegistry b = instance();
+        CircuitBreaker onB = b.breaker(MODEL);
+        CircuitBreaker marker = b.breaker("model:marker");
+        a.breaker(MODEL).forceOpen("maintenance");
+        Eventually.await("B is forced open", WAIT, () -> onB.state() == CircuitState.FORCED_OPEN);
+        String forced = rawGet(prefix + "breaker:" + MODEL);
+        a.breaker(MODEL).close("maintenance over");
+        Eventually.await("B is closed", WAIT, () -> onB.state() == CircuitState.CLOSED);
+        String closed = rawGet(prefix + "breaker:" + MODEL);
+
+        rawPublish(forced);
+        rawPublish(forced);
+        rawPublish(closed);
+        a.breaker("model:marker").forceOpen("marks that B has read every message before it");
+
+        Eventually.await("B read the marker", WAIT, () -> marker.state() == CircuitState.FORCED_OPEN);
+        assertThat(onB.state()).isEqualTo(CircuitState.CLOSED);
+        assertThat(SharedStateCodec.decode(forced).version()).isLessThan(SharedStateCodec.decode(closed).version());
+    }
+
+    @Test
+    void withoutRedisEveryInstanceGoesOnAloneAndTheFleetResyncsWhenItReturns() {
+        CircuitBreakerRegistry a = instance();
+        CircuitBreakerRegistry b = instance();
+        CircuitBreaker onB = b.breaker(MODEL);
+        RedisStateStore storeOfA = storeOf(a);
+
+        redis.kill();
+        try {
+            Eventually.await("A notices", WAIT, () -> !storeOfA.isConnected());
+            assertThatCode(() -> {
+                trip(a.breaker(MODEL));
+                a.breaker("model:other").forceOpen("during the outage");
+                a.breaker("model:third").forceOpen("during the outage");
+                a.breaker("model:fourth").forceOpen("during the outage");
+            }).doesNotThrowAnyException();
+            assertThat(a.breaker(MODEL).state()).isEqualTo(CircuitState.OPEN);
+            assertThat(a.breaker("model:healthy").acquire()).isNotEqualTo(CircuitBreaker.NOT_PERMITTED);
+            Eventually.await("the store's breaker opens", WAIT, () -> storeOfA.breaker().state() == CircuitState.OPEN);
+            assertThat(onB.state()).isEqualTo(CircuitState.CLOSED);
+        } finally {
+            redis.restart();
+        }
+
+        Eventually.await("B learns of A's trip", Duration.ofSeconds(10), () -> onB.state() == CircuitState.OPEN);
+        assertThat(storeOfA.breaker().state()).isEqualTo(CircuitState.CLOSED);
+        assertThat(onB.snapshot().counts()).containsEntry("consecutive5xx", 3L);
+    }
+
+    private String rawGet(String key) {
+        RedisClient client = RedisClient.create(redis.uri());
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            return connection.sync().get(key);
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    private void rawPublish(String message) {
+        RedisClient client = RedisClient.create(redis.uri());
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            connection.sync().publish(prefix + "breakers", message);
+        } finally {
+            client.shutdown();
+        }
+    }
+}
