@@ -4,6 +4,7 @@ import io.agentfuse.core.Clock;
 import io.agentfuse.core.ManualClock;
 import io.agentfuse.core.Scheduler;
 import io.agentfuse.core.Sleeper;
+import io.agentfuse.core.breaker.shared.BreakerStateStore;
 import java.util.Objects;
 import java.util.function.ToLongFunction;
 
@@ -24,6 +25,7 @@ public final class AgentfuseRuntimeBuilder {
     Scheduler scheduler = Scheduler.shared();
     Sleeper sleeper = Sleeper.system();
     ToLongFunction<Object> tokens;
+    BreakerStateStore stateStore;
 
     AgentfuseRuntimeBuilder(AgentfuseConfig config) {
         this.config = Objects.requireNonNull(config, "config");
@@ -58,6 +60,17 @@ public final class AgentfuseRuntimeBuilder {
     /** How many tokens a model call's result used, for the {@code tokenOveruse} trigger. */
     public AgentfuseRuntimeBuilder tokens(ToLongFunction<Object> tokens) {
         this.tokens = tokens;
+        return this;
+    }
+
+    /**
+     * Where the breakers are shared with the rest of a fleet (DESIGN §8), e.g. a
+     * {@code RedisStateStore} made from {@code state.redis} when {@code state.store} is
+     * {@code redis}; default none: state is this runtime's alone. The caller makes and closes the
+     * store, so that configuration does not depend on Redis.
+     */
+    public AgentfuseRuntimeBuilder stateStore(BreakerStateStore stateStore) {
+        this.stateStore = Objects.requireNonNull(stateStore, "stateStore");
         return this;
     }
 
