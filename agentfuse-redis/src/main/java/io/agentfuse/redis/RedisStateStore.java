@@ -4,32 +4,17 @@ import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.shared.BreakerStateStore;
 import io.agentfuse.core.breaker.shared.SharedBreakerState;
 
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisChannelHandler;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.pubsub.RedisPubSubAdapter;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
-import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.DefaultClientResources;
-import io.lettuce.core.resource.Delay;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -73,42 +58,27 @@ public final class RedisStateStore implements BreakerStateStore {
             return version
             """;
 
-    private final RedisURI uri;
     private final String keyPrefix;
     private final String channel;
     private final Duration resyncInterval;
-    private final ClientResources resources;
-    private final RedisClient client;
     private final ScheduledExecutorService thread;
+    private final RedisLink link;
     private final GuardedRedis guarded;
     private volatile Listener listener;
-    private volatile StatefulRedisConnection<String, String> commands;
-    private volatile StatefulRedisPubSubConnection<String, String> subscription;
     private volatile boolean closed;
 
     private RedisStateStore(Builder builder) {
-        this.uri = RedisURI.create(builder.uri);
-        this.uri.setTimeout(builder.commandTimeout);
+        RedisURI uri = RedisURI.create(builder.uri);
+        uri.setTimeout(builder.commandTimeout);
         this.keyPrefix = builder.keyPrefix;
         this.channel = keyPrefix + "breakers";
         this.resyncInterval = builder.resyncInterval;
-        this.resources = DefaultClientResources.builder()
-                .ioThreadPoolSize(2)
-                .computationThreadPoolSize(2)
-                .reconnectDelay(Delay.exponential(Duration.ofMillis(50), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
-                .build();
-        this.client = RedisClient.create(resources, uri);
-        client.setOptions(ClientOptions.builder()
-                .autoReconnect(true)
-                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .timeoutOptions(TimeoutOptions.enabled(builder.commandTimeout))
-                .socketOptions(SocketOptions.builder().connectTimeout(builder.commandTimeout).build())
-                .build());
         this.thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread daemon = new Thread(runnable, "agentfuse-redis");
             daemon.setDaemon(true);
             return daemon;
         });
+        this.link = new RedisLink(uri, builder.commandTimeout, channel, thread);
         this.guarded = new GuardedRedis(thread);
     }
 
@@ -134,61 +104,9 @@ public final class RedisStateStore implements BreakerStateStore {
             throw new IllegalStateException("the store is started already; one registry owns a store");
         }
         this.listener = listener;
-        client.addListener(new RedisConnectionStateListener() {
-            @Override
-            public void onRedisConnected(RedisChannelHandler<?, ?> connection, SocketAddress address) {
-                onThread(RedisStateStore.this::reconnected);
-            }
-        });
-        onThread(this::connect);
+        link.open(this::deliver, this::reconnected);
         long every = resyncInterval.toMillis();
         thread.scheduleWithFixedDelay(this::resync, every, every, TimeUnit.MILLISECONDS);
-    }
-
-    /** Connects what is not connected yet; tries again in a second if Redis cannot be reached. */
-    private void connect() {
-        if (closed) {
-            return;
-        }
-        if (commands == null) {
-            client.connectAsync(StringCodec.UTF8, uri).whenCompleteAsync((connection, failure) -> {
-                if (failure != null) {
-                    retryConnect(failure);
-                } else if (closed) {
-                    connection.closeAsync();
-                } else {
-                    commands = connection;
-                    reconnected();
-                }
-            }, thread);
-        }
-        if (subscription == null) {
-            client.connectPubSubAsync(StringCodec.UTF8, uri).whenCompleteAsync((connection, failure) -> {
-                if (failure != null) {
-                    retryConnect(failure);
-                } else if (closed) {
-                    connection.closeAsync();
-                } else {
-                    connection.addListener(new RedisPubSubAdapter<>() {
-                        @Override
-                        public void message(String from, String message) {
-                            onThread(() -> deliver(message));
-                        }
-                    });
-                    connection.async().subscribe(channel);
-                    subscription = connection;
-                    reconnected();
-                }
-            }, thread);
-        }
-    }
-
-    private void retryConnect(Throwable failure) {
-        LOG.warn("cannot reach Redis at {}; breakers go on with local state and connecting is retried: {}",
-                uri.toURI(), failure.toString());
-        if (!closed && !thread.isShutdown()) {
-            thread.schedule(this::connect, 1, TimeUnit.SECONDS);
-        }
     }
 
     private void deliver(String message) {
@@ -206,26 +124,16 @@ public final class RedisStateStore implements BreakerStateStore {
         }
     }
 
-    private void onThread(Runnable task) {
-        if (!closed) {
-            try {
-                thread.execute(task);
-            } catch (RejectedExecutionException closing) {
-                // closed meanwhile: nothing left to do
-            }
-        }
-    }
-
     /** A connection came (back) up: Redis may be called at once, and what was missed is read back. */
     private void reconnected() {
-        if (isConnected()) {
+        if (link.isConnected()) {
             guarded.reconnected();
             resync();
         }
     }
 
     private void resync() {
-        if (closed || !isConnected()) {
+        if (closed || !link.isConnected()) {
             return;
         }
         try {
@@ -237,14 +145,14 @@ public final class RedisStateStore implements BreakerStateStore {
 
     @Override
     public CompletionStage<Long> publish(SharedBreakerState state) {
-        StatefulRedisConnection<String, String> connection = commands;
+        StatefulRedisConnection<String, String> connection = link.commands();
         return guarded.call(connection, () -> connection.async().<Long>eval(PUBLISH, ScriptOutputType.INTEGER,
                 new String[] {keyOf(state.breaker())}, SharedStateCodec.encodeUnversioned(state), channel));
     }
 
     @Override
     public CompletionStage<Optional<SharedBreakerState>> read(String breaker) {
-        StatefulRedisConnection<String, String> connection = commands;
+        StatefulRedisConnection<String, String> connection = link.commands();
         return guarded.call(connection, () -> connection.async().get(keyOf(breaker)))
                 .thenApply(text -> Optional.ofNullable(text).map(SharedStateCodec::decode));
     }
@@ -255,9 +163,7 @@ public final class RedisStateStore implements BreakerStateStore {
 
     /** Whether both connections to Redis are up now. */
     public boolean isConnected() {
-        StatefulRedisConnection<String, String> connection = commands;
-        StatefulRedisPubSubConnection<String, String> messages = subscription;
-        return connection != null && connection.isOpen() && messages != null && messages.isOpen();
+        return link.isConnected();
     }
 
     /** The breaker that guards the store's own calls to Redis, named {@code state:redis}. */
@@ -275,18 +181,12 @@ public final class RedisStateStore implements BreakerStateStore {
     public void close() {
         closed = true;
         thread.shutdownNow();
-        StatefulRedisConnection<String, String> connection = commands;
-        StatefulRedisPubSubConnection<String, String> messages = subscription;
-        CompletableFuture<?> closing = CompletableFuture.allOf(
-                connection == null ? CompletableFuture.completedFuture(null) : connection.closeAsync(),
-                messages == null ? CompletableFuture.completedFuture(null) : messages.closeAsync());
-        closing.whenComplete((ignored, failure) -> client.shutdownAsync(0, 2, TimeUnit.SECONDS)
-                .whenComplete((done, error) -> resources.shutdown(0, 2, TimeUnit.SECONDS)));
+        link.close();
     }
 
     @Override
     public String toString() {
-        return "RedisStateStore[" + uri.toURI() + ", prefix " + keyPrefix + "]";
+        return "RedisStateStore[" + link + ", prefix " + keyPrefix + "]";
     }
 
     /**
