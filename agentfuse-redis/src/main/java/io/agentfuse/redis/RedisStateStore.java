@@ -20,7 +20,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A fleet's shared breaker state on Redis (DESIGN §8): each breaker's latest change under
- * {@code <prefix>breaker:<name>}, every change published on {@code <prefix>breakers}, and a version
+ * {@code <prefix>breaker:<name>}, every change published on {@code <prefix>breakers}, the fleet's one
+ * half-open probe as a lease {@code <prefix>probe:<name>} (expiring after the breaker's
+ * {@code probeTimeout}), and a version
  * per breaker that Redis gives each change in one script (at least the last version + 1, and at
  * least Redis's clock in microseconds, so versions keep growing when Redis restarts empty).
  *
@@ -56,6 +58,22 @@ public final class RedisStateStore implements BreakerStateStore {
             redis.call('SET', KEYS[1], record)
             redis.call('PUBLISH', ARGV[2], record)
             return version
+            """;
+
+    /** Takes or renews the probe lease for ARGV[1] (the holder) for ARGV[2] milliseconds; 1 if it is the holder's. */
+    private static final String LEASE = """
+            if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
+            if redis.call('GET', KEYS[1]) == ARGV[1] then
+              redis.call('PEXPIRE', KEYS[1], ARGV[2])
+              return 1
+            end
+            return 0
+            """;
+
+    /** Deletes the probe lease if ARGV[1] holds it. */
+    private static final String RELEASE = """
+            if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+            return 0
             """;
 
     private final String keyPrefix;
@@ -155,6 +173,25 @@ public final class RedisStateStore implements BreakerStateStore {
         StatefulRedisConnection<String, String> connection = link.commands();
         return guarded.call(connection, () -> connection.async().get(keyOf(breaker)))
                 .thenApply(text -> Optional.ofNullable(text).map(SharedStateCodec::decode));
+    }
+
+    @Override
+    public CompletionStage<Boolean> tryProbeLease(String breaker, String holder, Duration ttl) {
+        StatefulRedisConnection<String, String> connection = link.commands();
+        return guarded.call(connection, () -> connection.async().<Long>eval(LEASE, ScriptOutputType.INTEGER,
+                        new String[] {leaseOf(breaker)}, holder, Long.toString(Math.max(1, ttl.toMillis()))))
+                .thenApply(held -> held == 1L);
+    }
+
+    @Override
+    public void releaseProbeLease(String breaker, String holder) {
+        StatefulRedisConnection<String, String> connection = link.commands();
+        guarded.call(connection, () -> connection.async().<Long>eval(RELEASE, ScriptOutputType.INTEGER,
+                new String[] {leaseOf(breaker)}, holder));
+    }
+
+    private String leaseOf(String breaker) {
+        return keyPrefix + "probe:" + breaker;
     }
 
     private String keyOf(String breaker) {

@@ -22,6 +22,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -169,6 +170,36 @@ class RedisFleetTest {
         Eventually.await("B learns of A's trip", Duration.ofSeconds(10), () -> onB.state() == CircuitState.OPEN);
         assertThat(storeOfA.breaker().state()).isEqualTo(CircuitState.CLOSED);
         assertThat(onB.snapshot().counts()).containsEntry("consecutive5xx", 3L);
+    }
+
+    @Test
+    void exactlyOneInstanceProbesWhenTheOpenTimeEndsAndItsResultClosesTheOthers() throws Exception {
+        CircuitBreakerConfig shortOpen = CircuitBreakerConfig.builder()
+                .trigger(Trigger.consecutive5xx(3))
+                .resetTimeout(Duration.ofMillis(200))
+                .build();
+        CircuitBreakerRegistry a = instance();
+        CircuitBreakerRegistry b = instance();
+        CircuitBreaker onA = a.breaker(MODEL, shortOpen);
+        CircuitBreaker onB = b.breaker(MODEL, shortOpen);
+        trip(onA);
+        Eventually.await("B opens", WAIT, () -> onB.state() != CircuitState.CLOSED);
+
+        Eventually.await("both half-open and ask for the lease", WAIT,
+                () -> onA.state() == CircuitState.HALF_OPEN && onB.state() == CircuitState.HALF_OPEN);
+        // a command sent after the lease request is answered after it, on the store's one thread
+        storeOf(a).read("model:sync").toCompletableFuture().get(5, TimeUnit.SECONDS);
+        storeOf(b).read("model:sync").toCompletableFuture().get(5, TimeUnit.SECONDS);
+        long permitOfA = onA.acquire();
+        long permitOfB = onB.acquire();
+
+        assertThat(List.of(permitOfA, permitOfB)).as("one probe across the fleet")
+                .filteredOn(permit -> permit != CircuitBreaker.NOT_PERMITTED).hasSize(1);
+        CircuitBreaker prober = permitOfA != CircuitBreaker.NOT_PERMITTED ? onA : onB;
+        CircuitBreaker other = prober == onA ? onB : onA;
+        prober.onOutcome(Math.max(permitOfA, permitOfB), Outcome.SUCCESS, -1, RetryAfter.NONE);
+        Eventually.await("the other instance closes", WAIT, () -> other.state() == CircuitState.CLOSED);
+        Eventually.await("the lease is given back", WAIT, () -> rawGet(prefix + "probe:" + MODEL) == null);
     }
 
     private String rawGet(String key) {

@@ -9,10 +9,15 @@ import io.agentfuse.core.event.StateTransition;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 
 /**
  * A registry's side of a {@link BreakerStateStore}: shares its breakers' trips, operator actions
  * and closes, and applies those of the rest of the fleet.
+ *
+ * <p>In HALF_OPEN only the instance holding the store's probe lease probes ({@link ProbeGate});
+ * it gives the lease back when its probes end, and the others learn the result as a shared close
+ * or trip.
  *
  * <p>Nothing here runs on a breaker's hot path: a breaker tells this class only of transitions
  * (as a listener), and the store is asked only then, when a breaker is made, and on a resync. A
@@ -24,7 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Thread-safe.
  */
-final class FleetSync implements BreakerStateStore.Listener {
+final class FleetSync implements BreakerStateStore.Listener, ProbeGate {
 
     private static final ThreadLocal<Boolean> APPLYING = ThreadLocal.withInitial(() -> Boolean.FALSE);
 
@@ -41,6 +46,7 @@ final class FleetSync implements BreakerStateStore.Listener {
 
     /** Shares {@code breaker}'s changes from now on, and catches up with what the fleet shared before. */
     void attach(CircuitBreaker breaker) {
+        breaker.probeGate(this);
         breaker.addListener(new Publisher(breaker));
         catchUp(breaker);
     }
@@ -65,6 +71,20 @@ final class FleetSync implements BreakerStateStore.Listener {
             return;
         }
         registry.find(shared.breaker()).ifPresent(breaker -> apply(breaker, shared));
+    }
+
+    /**
+     * The fleet's one probe: granted if this instance holds the store's lease for the probe
+     * timeout, and also if the store cannot answer, so that without it every instance probes alone.
+     */
+    @Override
+    public void request(CircuitBreaker breaker, BooleanSupplier granted) {
+        store.tryProbeLease(breaker.name(), origin, breaker.config().probeTimeout()).whenComplete((held, failure) -> {
+            boolean mine = failure == null && Boolean.TRUE.equals(held);
+            if ((failure != null || mine) && !granted.getAsBoolean() && mine) {
+                store.releaseProbeLease(breaker.name(), origin); // the breaker moved on while we asked
+            }
+        });
     }
 
     @Override
@@ -138,6 +158,9 @@ final class FleetSync implements BreakerStateStore.Listener {
         public void onStateTransition(StateTransition event) {
             if (APPLYING.get() || event.to() == CircuitState.HALF_OPEN) {
                 return;
+            }
+            if (event.from() == CircuitState.HALF_OPEN) {
+                store.releaseProbeLease(breaker.name(), origin);
             }
             SharedBreakerState change = SharedBreakerState.unpublished(breaker.name(), event.to(), reasonOf(event),
                     event.counts(), openUntilEpochMillis(event.to()), origin, event.epochMillis());

@@ -109,6 +109,9 @@ final class Transitions {
             breaker.listeners().transitioned(() -> new StateTransition(breaker.name(), from.kind(), to.kind(), reason,
                     countsOf(from, breaker.clock().nanoTime()).asMap(), breaker.clock().epochMillis()));
         }
+        if (to instanceof HalfOpenState probing) {
+            probing.installed();
+        }
         return true;
     }
 

@@ -3,6 +3,7 @@ package io.agentfuse.core.breaker;
 import io.agentfuse.core.breaker.shared.BreakerStateStore;
 import io.agentfuse.core.breaker.shared.SharedBreakerState;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,7 +18,8 @@ import java.util.concurrent.CompletionStage;
  * A store shared by registries in one test, with the contract of a real one (versions grow per
  * breaker, delivery to every instance, its own "thread": nothing is delivered until the test calls
  * {@link #deliver()}, so the caller never sees the listener run on its own call). It can be taken
- * away ({@link #down(boolean)}): then every call fails, as a real store's would.
+ * away ({@link #down(boolean)}): then every call fails, as a real store's would. Probe leases
+ * never expire here.
  */
 final class LoopbackStateStores {
 
@@ -25,6 +27,7 @@ final class LoopbackStateStores {
     private final List<BreakerStateStore.Listener> listeners = new ArrayList<>();
     private final Queue<Runnable> pending = new ArrayDeque<>();
     private final List<SharedBreakerState> published = new ArrayList<>();
+    private final Map<String, String> leases = new HashMap<>();
     private long lastVersion;
     private boolean down;
 
@@ -62,6 +65,24 @@ final class LoopbackStateStores {
             }
 
             @Override
+            public CompletionStage<Boolean> tryProbeLease(String breaker, String holder, Duration ttl) {
+                if (down) {
+                    return CompletableFuture.failedFuture(new IllegalStateException("store is down"));
+                }
+                boolean mine = leases.computeIfAbsent(breaker, name -> holder).equals(holder);
+                CompletableFuture<Boolean> answer = new CompletableFuture<>();
+                pending.add(() -> answer.complete(mine));
+                return answer;
+            }
+
+            @Override
+            public void releaseProbeLease(String breaker, String holder) {
+                if (!down) {
+                    leases.remove(breaker, holder);
+                }
+            }
+
+            @Override
             public void close() {
             }
         };
@@ -88,6 +109,11 @@ final class LoopbackStateStores {
         if (!down) {
             listeners.forEach(listener -> pending.add(listener::onResync));
         }
+    }
+
+    /** The probe leases held now: breaker name to holder. */
+    Map<String, String> leases() {
+        return leases;
     }
 
     /** Every change published, in order. */

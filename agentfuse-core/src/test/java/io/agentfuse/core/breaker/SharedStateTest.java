@@ -68,7 +68,41 @@ class SharedStateTest {
         clock.advance(Duration.ofMinutes(5));
 
         assertThat(onB.state()).isEqualTo(CircuitState.HALF_OPEN);
+        store.deliver();
         assertThat(onB.acquire()).isNotEqualTo(CircuitBreaker.NOT_PERMITTED);
+    }
+
+    @Test
+    void exactlyOneInstanceProbesAndItsResultReachesTheOthers() {
+        CircuitBreaker onA = a.breaker(MODEL);
+        CircuitBreaker onB = b.breaker(MODEL);
+        trip(onA);
+        store.deliver();
+        clock.advance(Duration.ofMinutes(5));
+
+        assertThat(onA.acquire()).as("no probe before the lease is granted").isEqualTo(CircuitBreaker.NOT_PERMITTED);
+        assertThat(onB.acquire()).isEqualTo(CircuitBreaker.NOT_PERMITTED);
+        store.deliver();
+        long probe = onA.acquire();
+        assertThat(probe).isNotEqualTo(CircuitBreaker.NOT_PERMITTED);
+        assertThat(onB.acquire()).as("B waits for A's probe").isEqualTo(CircuitBreaker.NOT_PERMITTED);
+
+        onA.onOutcome(probe, Outcome.SUCCESS, FAST, 0L);
+        store.deliver();
+
+        assertThat(onB.state()).isEqualTo(CircuitState.CLOSED);
+        assertThat(store.leases()).as("A gave the lease back").isEmpty();
+    }
+
+    @Test
+    void withoutTheStoreEveryInstanceProbesOnItsOwn() {
+        CircuitBreaker onA = a.breaker(MODEL);
+        store.deliver();
+        store.down(true);
+        trip(onA);
+        clock.advance(Duration.ofMinutes(5));
+
+        assertThat(onA.acquire()).isNotEqualTo(CircuitBreaker.NOT_PERMITTED);
     }
 
     @Test
@@ -138,6 +172,8 @@ class SharedStateTest {
         trip(onA);
         store.deliver();
         clock.advance(Duration.ofMinutes(5));
+        assertThat(onA.state()).isEqualTo(CircuitState.HALF_OPEN);
+        store.deliver();
 
         long probe = onA.acquire();
         onA.onOutcome(probe, Outcome.SUCCESS, FAST, 0L);

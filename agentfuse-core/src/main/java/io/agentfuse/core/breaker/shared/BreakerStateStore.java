@@ -1,6 +1,8 @@
 package io.agentfuse.core.breaker.shared;
 
+import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -54,6 +56,20 @@ public interface BreakerStateStore extends AutoCloseable {
 
     /** The latest change shared for {@code breaker}, if any; fails if the store cannot answer. */
     CompletionStage<Optional<SharedBreakerState>> read(String breaker);
+
+    /**
+     * Asks for the fleet's one half-open probe of {@code breaker} for {@code ttl}: the stage
+     * completes with {@code true} if {@code holder} holds it now (asking again while holding it
+     * renews it), {@code false} if another instance does. The default, for a store without leases,
+     * grants every request, so each instance probes on its own.
+     */
+    default CompletionStage<Boolean> tryProbeLease(String breaker, String holder, Duration ttl) {
+        return CompletableFuture.completedFuture(Boolean.TRUE);
+    }
+
+    /** Gives the probe lease of {@code breaker} back if {@code holder} holds it; fire and forget. */
+    default void releaseProbeLease(String breaker, String holder) {
+    }
 
     /** Stops sharing and releases connections and threads. */
     @Override
