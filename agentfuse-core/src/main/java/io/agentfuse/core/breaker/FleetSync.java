@@ -44,8 +44,13 @@ final class FleetSync implements BreakerStateStore.Listener, ProbeGate {
         this.store = store;
     }
 
-    /** Shares {@code breaker}'s changes from now on, and catches up with what the fleet shared before. */
+    /**
+     * Shares {@code breaker}'s changes from now on, and catches up with what the fleet shared before.
+     * A breaker that replaces another of its name (a reload with new settings) knows nothing yet,
+     * so the fleet's latest change applies to it even if its predecessor had seen it.
+     */
     void attach(CircuitBreaker breaker) {
+        versions.remove(breaker.name());
         breaker.probeGate(this);
         breaker.addListener(new Publisher(breaker));
         catchUp(breaker);

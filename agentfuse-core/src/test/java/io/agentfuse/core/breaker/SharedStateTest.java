@@ -195,6 +195,20 @@ class SharedStateTest {
     }
 
     @Test
+    void aBreakerReplacedWithNewSettingsTakesTheFleetsState() {
+        a.breaker(MODEL);
+        b.breaker(MODEL);
+        trip(a.breaker(MODEL));
+        store.deliver();
+
+        CircuitBreaker replaced = b.replace(MODEL, CircuitBreakerConfig.builder()
+                .trigger(Trigger.consecutive5xx(5)).resetTimeout(Duration.ofMinutes(5)).build());
+        store.deliver();
+
+        assertThat(replaced.state()).isEqualTo(CircuitState.OPEN);
+    }
+
+    @Test
     void aTripMadeWhileTheStoreWasAwayIsSharedWhenItReturns() {
         CircuitBreaker onA = a.breaker(MODEL);
         CircuitBreaker onB = b.breaker(MODEL);
