@@ -173,6 +173,28 @@ class RedisFleetTest {
     }
 
     @Test
+    void aRedisThatHangsCostsCallersNothingAndItsChangesArriveWhenItGoesOn() {
+        CircuitBreakerRegistry a = instance();
+        CircuitBreakerRegistry b = instance();
+        List<CircuitBreaker> onB = List.of(b.breaker("model:one"), b.breaker("model:two"), b.breaker("model:three"));
+        RedisStateStore storeOfA = storeOf(a);
+
+        redis.pause();
+        try {
+            for (CircuitBreaker breaker : onB) {
+                trip(a.breaker(breaker.name()));
+                assertThat(a.breaker(breaker.name()).state()).isEqualTo(CircuitState.OPEN);
+            }
+            Eventually.await("the store's breaker opens on timeouts", WAIT, () -> storeOfA.breaker().state() == CircuitState.OPEN);
+            assertThat(a.breaker("model:healthy").acquire()).isNotEqualTo(CircuitBreaker.NOT_PERMITTED);
+        } finally {
+            redis.resume();
+        }
+
+        Eventually.await("B learns of A's trips", WAIT, () -> onB.stream().allMatch(breaker -> breaker.state() == CircuitState.OPEN));
+    }
+
+    @Test
     void exactlyOneInstanceProbesWhenTheOpenTimeEndsAndItsResultClosesTheOthers() throws Exception {
         CircuitBreakerConfig shortOpen = CircuitBreakerConfig.builder()
                 .trigger(Trigger.consecutive5xx(3))

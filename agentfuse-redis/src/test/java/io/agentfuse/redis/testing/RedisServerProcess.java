@@ -25,7 +25,7 @@ import java.util.stream.Stream;
  * <p>The binary is {@code redis-server} from {@code PATH} if there is one; otherwise Debian's
  * packages ({@code redis-tools}, whose {@code redis-check-rdb} is the server when called
  * {@code redis-server}, and its libraries {@code liblzf1}, {@code libjemalloc2}) are fetched with
- * {@code apt-get download} and unpacked with {@code dpkg-deb -x} into {@code target/redis/}, once.
+ * {@code apt-get download} (after an {@code apt-get update} if the package lists lack them) and unpacked with {@code dpkg-deb -x} into {@code target/redis/}, once.
  * If neither works the test fails with the reason: a missing Redis must never look like a pass.
  */
 public final class RedisServerProcess implements AutoCloseable {
@@ -66,6 +66,33 @@ public final class RedisServerProcess implements AutoCloseable {
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("redis-server on port " + port + " did not die");
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Freezes the server (SIGSTOP): connections stay open and nothing is answered, as with a Redis
+     * that hangs; {@link #resume()} lets it go on with what it was sent meanwhile.
+     */
+    public void pause() {
+        signal("-STOP");
+    }
+
+    /** Lets a {@link #pause() paused} server go on (SIGCONT). */
+    public void resume() {
+        signal("-CONT");
+    }
+
+    private void signal(String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", signal, Long.toString(process.pid())).inheritIO().start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill " + signal + " " + process.pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run kill " + signal, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
@@ -155,7 +182,13 @@ public final class RedisServerProcess implements AutoCloseable {
         private static void unpack(Path root, Path server) {
             try {
                 Path debs = Files.createDirectories(HOME.resolve("debs"));
-                run(debs, "apt-get", "download", "redis-tools", "liblzf1", "libjemalloc2");
+                String[] download = {"apt-get", "download", "redis-tools", "liblzf1", "libjemalloc2"};
+                try {
+                    run(debs, download);
+                } catch (IllegalStateException noPackageLists) {
+                    run(debs, "apt-get", "update"); // a fresh machine may not know the packages yet
+                    run(debs, download);
+                }
                 try (Stream<Path> files = Files.list(debs)) {
                     for (Path deb : files.filter(file -> file.toString().endsWith(".deb")).toList()) {
                         run(debs, "dpkg-deb", "-x", deb.toString(), root.toString());
