@@ -6,9 +6,9 @@ import io.agentfuse.core.breaker.shared.SharedBreakerState;
 import io.agentfuse.core.event.CircuitBreakerListener;
 import io.agentfuse.core.event.StateTransition;
 
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -37,7 +37,9 @@ final class FleetSync implements BreakerStateStore.Listener, ProbeGate {
     private final BreakerStateStore store;
     private final String origin = UUID.randomUUID().toString();
     private final ConcurrentHashMap<String, Long> versions = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, SharedBreakerState> unshared = new ConcurrentHashMap<>();
+    /** Per breaker, its latest own change that the store could not take. */
+    private final ConcurrentHashMap<String, Unshared> unshared = new ConcurrentHashMap<>();
+    private final AtomicLong changes = new AtomicLong();
 
     FleetSync(CircuitBreakerRegistry registry, BreakerStateStore store) {
         this.registry = registry;
@@ -62,7 +64,7 @@ final class FleetSync implements BreakerStateStore.Listener, ProbeGate {
                 return; // the store is away; the next resync tries again
             }
             boolean applied = latest.map(shared -> apply(breaker, shared)).orElse(false);
-            SharedBreakerState mine = unshared.get(breaker.name());
+            Unshared mine = unshared.get(breaker.name());
             if (!applied && mine != null && latest.map(shared -> shared.version() <= seen(breaker.name())).orElse(true)) {
                 publish(mine);
             }
@@ -85,8 +87,11 @@ final class FleetSync implements BreakerStateStore.Listener, ProbeGate {
     @Override
     public void request(CircuitBreaker breaker, BooleanSupplier granted) {
         store.tryProbeLease(breaker.name(), origin, breaker.config().probeTimeout()).whenComplete((held, failure) -> {
-            boolean mine = failure == null && Boolean.TRUE.equals(held);
-            if ((failure != null || mine) && !granted.getAsBoolean() && mine) {
+            if (failure == null && !Boolean.TRUE.equals(held)) {
+                return; // another instance probes
+            }
+            boolean probing = granted.getAsBoolean();
+            if (!probing && failure == null) {
                 store.releaseProbeLease(breaker.name(), origin); // the breaker moved on while we asked
             }
         });
@@ -139,15 +144,24 @@ final class FleetSync implements BreakerStateStore.Listener, ProbeGate {
         return versions.getOrDefault(breaker, 0L);
     }
 
-    private void publish(SharedBreakerState change) {
+    /**
+     * Shares {@code change}; if the store cannot take it, it is kept for the next resync unless a
+     * later change of the same breaker is kept already, and a change taken drops every earlier one.
+     */
+    private void publish(Unshared pending) {
+        SharedBreakerState change = pending.change();
         store.publish(change).whenComplete((version, failure) -> {
             if (failure == null) {
                 versions.merge(change.breaker(), version, Math::max);
-                unshared.remove(change.breaker(), change);
+                unshared.computeIfPresent(change.breaker(), (name, kept) -> kept.sequence() <= pending.sequence() ? null : kept);
             } else {
-                unshared.put(change.breaker(), change);
+                unshared.compute(change.breaker(), (name, kept) -> kept == null || kept.sequence() < pending.sequence() ? pending : kept);
             }
         });
+    }
+
+    /** An own change, numbered in the order this instance made them. */
+    private record Unshared(long sequence, SharedBreakerState change) {
     }
 
     /** Shares one breaker's own transitions: those worth sharing, and not those applied from the fleet. */
@@ -169,7 +183,7 @@ final class FleetSync implements BreakerStateStore.Listener, ProbeGate {
             }
             SharedBreakerState change = SharedBreakerState.unpublished(breaker.name(), event.to(), reasonOf(event),
                     event.counts(), openUntilEpochMillis(event.to()), origin, event.epochMillis());
-            publish(change);
+            publish(new Unshared(changes.incrementAndGet(), change));
         }
 
         private String reasonOf(StateTransition event) {
@@ -184,10 +198,5 @@ final class FleetSync implements BreakerStateStore.Listener, ProbeGate {
             }
             return breaker.clock().epochMillisAt(now.openUntilNanos());
         }
-    }
-
-    /** The version last seen of {@code breaker}'s shared state, for operators and tests; empty if none. */
-    Optional<Long> versionOf(String breaker) {
-        return Optional.ofNullable(versions.get(breaker));
     }
 }

@@ -228,6 +228,22 @@ class SharedStateTest {
     }
 
     @Test
+    void aChangeTheStoreMissedIsDroppedOnceALaterOneIsShared() {
+        CircuitBreaker onA = a.breaker(MODEL);
+        CircuitBreaker onB = b.breaker(MODEL);
+        store.deliver();
+        store.down(true);
+        onA.forceOpen("during the outage");
+        store.down(false);
+
+        onA.close("after the outage");
+        store.deliver();
+
+        assertThat(store.published()).extracting(SharedBreakerState::state).containsExactly(CircuitState.CLOSED);
+        assertThat(onB.state()).isEqualTo(CircuitState.CLOSED);
+    }
+
+    @Test
     void anOperatorStateIsNotOverriddenByAnotherInstancesTrip() {
         CircuitBreaker onA = a.breaker(MODEL);
         CircuitBreaker onB = b.breaker(MODEL);
