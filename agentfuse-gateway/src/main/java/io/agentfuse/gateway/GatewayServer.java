@@ -95,8 +95,9 @@ public final class GatewayServer {
     private final Optional<BreakerStateStore> stateStore;
     private volatile int port;
 
-    private GatewayServer(Vertx vertx, AgentfuseConfig config, GatewayOptions options) {
-        this.stateStore = StateStores.open(config.state());
+    private GatewayServer(Vertx vertx, AgentfuseConfig config, GatewayOptions options,
+                          Optional<BreakerStateStore> stateStore) {
+        this.stateStore = stateStore;
         AgentfuseRuntimeBuilder runtimeBuilder = AgentfuseRuntime.builder(config)
                 .clock(options.clock())
                 .scheduler(new VertxScheduler(vertx))
@@ -134,9 +135,11 @@ public final class GatewayServer {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(options, "options");
         GatewayServer gateway;
+        Optional<BreakerStateStore> stateStore = StateStores.open(config.state());
         try {
-            gateway = new GatewayServer(vertx, config, options);
+            gateway = new GatewayServer(vertx, config, options, stateStore);
         } catch (RuntimeException e) {
+            stateStore.ifPresent(BreakerStateStore::close);
             return Future.failedFuture(e);
         }
         int port = options.port() != null ? options.port() : config.server().port();
