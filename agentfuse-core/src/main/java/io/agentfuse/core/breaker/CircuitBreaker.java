@@ -59,8 +59,8 @@ public final class CircuitBreaker {
     private final BreakerListeners listeners = new BreakerListeners();
     private final Transitions transitions = new Transitions(this);
     private volatile AbstractState state;
-    /** Set once by a registry that shares state; read only when a HALF_OPEN state is made. */
-    private volatile ProbeGate probeGate;
+    /** Set once by a registry that shares state; read only on transitions and operator actions. */
+    private volatile FleetLink fleet;
 
     private CircuitBreaker(String name, CircuitBreakerConfig config, Clock clock) {
         this.name = Objects.requireNonNull(name, "name");
@@ -259,12 +259,12 @@ public final class CircuitBreaker {
         return STATE.compareAndSet(this, from, to);
     }
 
-    ProbeGate probeGate() {
-        return probeGate;
+    FleetLink fleet() {
+        return fleet;
     }
 
-    void probeGate(ProbeGate gate) {
-        this.probeGate = gate;
+    void fleet(FleetLink fleet) {
+        this.fleet = fleet;
     }
 
     Transitions transitions() {

@@ -6,6 +6,7 @@ import io.agentfuse.core.breaker.shared.SharedBreakerState;
 import io.agentfuse.core.event.CircuitBreakerListener;
 import io.agentfuse.core.event.StateTransition;
 
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -15,7 +16,8 @@ import java.util.function.BooleanSupplier;
  * A registry's side of a {@link BreakerStateStore}: shares its breakers' trips, operator actions
  * and closes, and applies those of the rest of the fleet.
  *
- * <p>In HALF_OPEN only the instance holding the store's probe lease probes ({@link ProbeGate});
+ * <p>An operator's close or reset is shared even where it changed nothing (the breaker was CLOSED
+ * here), since it may not be CLOSED everywhere. In HALF_OPEN only the instance holding the store's probe lease probes ({@link FleetLink});
  * it gives the lease back when its probes end, and the others learn the result as a shared close
  * or trip.
  *
@@ -29,7 +31,7 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Thread-safe.
  */
-final class FleetSync implements BreakerStateStore.Listener, ProbeGate {
+final class FleetSync implements BreakerStateStore.Listener, FleetLink {
 
     private static final ThreadLocal<Boolean> APPLYING = ThreadLocal.withInitial(() -> Boolean.FALSE);
 
@@ -53,7 +55,7 @@ final class FleetSync implements BreakerStateStore.Listener, ProbeGate {
      */
     void attach(CircuitBreaker breaker) {
         versions.remove(breaker.name());
-        breaker.probeGate(this);
+        breaker.fleet(this);
         breaker.addListener(new Publisher(breaker));
         catchUp(breaker);
     }
@@ -85,7 +87,7 @@ final class FleetSync implements BreakerStateStore.Listener, ProbeGate {
      * timeout, and also if the store cannot answer, so that without it every instance probes alone.
      */
     @Override
-    public void request(CircuitBreaker breaker, BooleanSupplier granted) {
+    public void requestProbe(CircuitBreaker breaker, BooleanSupplier granted) {
         store.tryProbeLease(breaker.name(), origin, breaker.config().probeTimeout()).whenComplete((held, failure) -> {
             if (failure == null && !Boolean.TRUE.equals(held)) {
                 return; // another instance probes
@@ -95,6 +97,14 @@ final class FleetSync implements BreakerStateStore.Listener, ProbeGate {
                 store.releaseProbeLease(breaker.name(), origin); // the breaker moved on while we asked
             }
         });
+    }
+
+    @Override
+    public void closedAgain(CircuitBreaker breaker, String reason) {
+        if (!APPLYING.get()) {
+            publish(new Unshared(changes.incrementAndGet(), SharedBreakerState.unpublished(breaker.name(),
+                    CircuitState.CLOSED, reason, Map.of(), 0L, origin, breaker.clock().epochMillis())));
+        }
     }
 
     @Override

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class HalfOpenState extends AbstractState {
 
     private final int trip;
-    private final ProbeGate gate;
+    private final FleetLink gate;
     private final AtomicInteger permits;
     private final AtomicInteger successes = new AtomicInteger();
     private final AtomicInteger outstanding = new AtomicInteger();
@@ -28,7 +28,7 @@ final class HalfOpenState extends AbstractState {
     HalfOpenState(CircuitBreaker breaker, int trip) {
         super(breaker);
         this.trip = trip;
-        this.gate = breaker.probeGate();
+        this.gate = breaker.fleet();
         this.permits = new AtomicInteger(gate == null ? breaker.config().halfOpenRequests() : 0);
         this.lastPermitNanos = breaker.clock().nanoTime();
     }
@@ -42,7 +42,7 @@ final class HalfOpenState extends AbstractState {
      */
     void installed() {
         if (gate != null) {
-            gate.request(breaker, this::probeGranted);
+            gate.requestProbe(breaker, this::probeGranted);
         }
     }
 

@@ -39,9 +39,17 @@ final class Transitions {
         install(kind, () -> new OperatorState(breaker, kind, reason), "operator: " + reason);
     }
 
-    /** CLOSED with fresh counters and no memory of earlier trips, whatever the state. */
+    /**
+     * CLOSED with fresh counters and no memory of earlier trips, whatever the state. Closing a
+     * CLOSED breaker publishes no event, but in a fleet the others are told: they may be open.
+     */
     void closeAfresh(String reason) {
+        boolean wasClosed = breaker.rawState().kind() == CircuitState.CLOSED;
         install(null, () -> new ClosedState(breaker, breaker.clock().nanoTime()), reason);
+        FleetLink fleet = breaker.fleet();
+        if (wasClosed && fleet != null) {
+            fleet.closedAgain(breaker, reason);
+        }
     }
 
     /** OPEN to HALF_OPEN now (user-led mode's way out); whether it moved. */

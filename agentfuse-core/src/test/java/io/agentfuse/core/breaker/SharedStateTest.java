@@ -166,6 +166,22 @@ class SharedStateTest {
     }
 
     @Test
+    void anOperatorsResetOnAnInstanceWhereTheBreakerIsClosedStillClosesTheOthers() {
+        CircuitBreaker onA = a.breaker(MODEL);
+        CircuitBreaker onB = b.breaker(MODEL);
+        store.deliver();
+        store.down(true);
+        trip(onA);
+        store.down(false);
+
+        onB.reset();
+        store.deliver();
+
+        assertThat(onB.state()).isEqualTo(CircuitState.CLOSED);
+        assertThat(onA.state()).as("the reset is newer than A's unshared trip").isEqualTo(CircuitState.CLOSED);
+    }
+
+    @Test
     void aSuccessfulProbeOnOneInstanceClosesTheOthers() {
         CircuitBreaker onA = a.breaker(MODEL);
         CircuitBreaker onB = b.breaker(MODEL);
