@@ -18,7 +18,9 @@ import java.util.concurrent.CompletionStage;
  *       the registry goes on with local state and shares again when the store is back.</li>
  *   <li>Versions of one breaker's changes grow with every publish, across restarts of the store.</li>
  *   <li>The {@link Listener} is called on the store's own thread, one call at a time, never on a
- *       thread that called the store; the stages of {@link #read} complete on that thread too.</li>
+ *       thread that called the store; the stages of {@link #read}, {@link #publish} and
+ *       {@link #tryProbeLease} complete on that thread too, except a stage that fails at once
+ *       (the store is unreachable), which may complete on the caller's.</li>
  * </ul>
  *
  * <pre>{@code
