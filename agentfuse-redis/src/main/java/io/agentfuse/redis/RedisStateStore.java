@@ -1,7 +1,9 @@
 package io.agentfuse.redis;
 
 import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.core.breaker.shared.BreakerStateStore;
+import io.agentfuse.core.breaker.shared.FleetWindow;
 import io.agentfuse.core.breaker.shared.SharedBreakerState;
 
 import io.lettuce.core.RedisURI;
@@ -11,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -22,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  * A fleet's shared breaker state on Redis (DESIGN §8): each breaker's latest change under
  * {@code <prefix>breaker:<name>}, every change published on {@code <prefix>breakers}, the fleet's one
  * half-open probe as a lease {@code <prefix>probe:<name>} (expiring after the breaker's
- * {@code probeTimeout}), and a version
+ * {@code probeTimeout}), the rate triggers' windows of every instance in a hash
+ * {@code <prefix>window:<name>:<trigger>} (shared every second, summed in Redis), and a version
  * per breaker that Redis gives each change in one script (at least the last version + 1, and at
  * least Redis's clock in microseconds, so versions keep growing when Redis restarts empty).
  *
@@ -47,38 +51,10 @@ public final class RedisStateStore implements BreakerStateStore {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisStateStore.class);
 
-    /** Stores the change under its breaker's key with the next version and publishes it, atomically. */
-    private static final String PUBLISH = """
-            local last = 0
-            local current = redis.call('GET', KEYS[1])
-            if current then last = tonumber(string.match(current, '^v=(%d+)')) or 0 end
-            local time = redis.call('TIME')
-            local version = math.max(last + 1, tonumber(time[1]) * 1000000 + tonumber(time[2]))
-            local record = 'v=' .. string.format('%.0f', version) .. '&' .. ARGV[1]
-            redis.call('SET', KEYS[1], record)
-            redis.call('PUBLISH', ARGV[2], record)
-            return version
-            """;
-
-    /** Takes or renews the probe lease for ARGV[1] (the holder) for ARGV[2] milliseconds; 1 if it is the holder's. */
-    private static final String LEASE = """
-            if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
-            if redis.call('GET', KEYS[1]) == ARGV[1] then
-              redis.call('PEXPIRE', KEYS[1], ARGV[2])
-              return 1
-            end
-            return 0
-            """;
-
-    /** Deletes the probe lease if ARGV[1] holds it. */
-    private static final String RELEASE = """
-            if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-            return 0
-            """;
-
     private final String keyPrefix;
     private final String channel;
     private final Duration resyncInterval;
+    private final Duration windowInterval;
     private final ScheduledExecutorService thread;
     private final RedisLink link;
     private final GuardedRedis guarded;
@@ -91,6 +67,7 @@ public final class RedisStateStore implements BreakerStateStore {
         this.keyPrefix = builder.keyPrefix;
         this.channel = keyPrefix + "breakers";
         this.resyncInterval = builder.resyncInterval;
+        this.windowInterval = builder.windowInterval;
         this.thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread daemon = new Thread(runnable, "agentfuse-redis");
             daemon.setDaemon(true);
@@ -125,6 +102,19 @@ public final class RedisStateStore implements BreakerStateStore {
         link.open(this::deliver, this::reconnected);
         long every = resyncInterval.toMillis();
         thread.scheduleWithFixedDelay(this::resync, every, every, TimeUnit.MILLISECONDS);
+        long windows = windowInterval.toMillis();
+        thread.scheduleWithFixedDelay(this::windowsDue, windows, windows, TimeUnit.MILLISECONDS);
+    }
+
+    private void windowsDue() {
+        if (closed || !link.isConnected() || breaker().state() != CircuitState.CLOSED) {
+            return;
+        }
+        try {
+            listener.onWindowsDue();
+        } catch (RuntimeException e) {
+            LOG.warn("sharing breaker windows with Redis failed", e);
+        }
     }
 
     private void deliver(String message) {
@@ -163,9 +153,8 @@ public final class RedisStateStore implements BreakerStateStore {
 
     @Override
     public CompletionStage<Long> publish(SharedBreakerState state) {
-        StatefulRedisConnection<String, String> connection = link.commands();
-        return guarded.call(connection, () -> connection.async().<Long>eval(PUBLISH, ScriptOutputType.INTEGER,
-                new String[] {keyOf(state.breaker())}, SharedStateCodec.encodeUnversioned(state), channel));
+        return eval(RedisScripts.PUBLISH, ScriptOutputType.INTEGER, keyOf(state.breaker()),
+                SharedStateCodec.encodeUnversioned(state), channel);
     }
 
     @Override
@@ -177,17 +166,29 @@ public final class RedisStateStore implements BreakerStateStore {
 
     @Override
     public CompletionStage<Boolean> tryProbeLease(String breaker, String holder, Duration ttl) {
-        StatefulRedisConnection<String, String> connection = link.commands();
-        return guarded.call(connection, () -> connection.async().<Long>eval(LEASE, ScriptOutputType.INTEGER,
-                        new String[] {leaseOf(breaker)}, holder, Long.toString(Math.max(1, ttl.toMillis()))))
-                .thenApply(held -> held == 1L);
+        return this.<Long>eval(RedisScripts.LEASE, ScriptOutputType.INTEGER, leaseOf(breaker), holder,
+                Long.toString(Math.max(1, ttl.toMillis()))).thenApply(held -> held == 1L);
     }
 
     @Override
     public void releaseProbeLease(String breaker, String holder) {
+        eval(RedisScripts.RELEASE, ScriptOutputType.INTEGER, leaseOf(breaker), holder);
+    }
+
+    @Override
+    public CompletionStage<FleetWindow> shareWindow(String breaker, String trigger, long generation, String holder,
+                                                    long calls, long hits) {
+        long maxAgeMillis = 3 * windowInterval.toMillis();
+        String key = keyPrefix + "window:" + breaker + ":" + trigger;
+        return this.<List<Long>>eval(RedisScripts.WINDOW, ScriptOutputType.MULTI, key, holder, Long.toString(calls),
+                        Long.toString(hits), Long.toString(maxAgeMillis), Long.toString(generation))
+                .thenApply(sum -> new FleetWindow(sum.get(0), sum.get(1)));
+    }
+
+    /** Runs {@code script} on {@code key} with {@code args}, through the store's breaker. */
+    private <T> CompletionStage<T> eval(String script, ScriptOutputType type, String key, String... args) {
         StatefulRedisConnection<String, String> connection = link.commands();
-        guarded.call(connection, () -> connection.async().<Long>eval(RELEASE, ScriptOutputType.INTEGER,
-                new String[] {leaseOf(breaker)}, holder));
+        return guarded.call(connection, () -> connection.async().<T>eval(script, type, new String[] {key}, args));
     }
 
     private String leaseOf(String breaker) {
@@ -228,13 +229,14 @@ public final class RedisStateStore implements BreakerStateStore {
 
     /**
      * Collects a store's settings: key prefix ({@code agentfuse:}), command timeout (1 s), resync
-     * interval (30 s). Not thread-safe.
+     * interval (30 s), window interval (1 s). Not thread-safe.
      */
     public static final class Builder {
         private final String uri;
         private String keyPrefix = DEFAULT_KEY_PREFIX;
         private Duration commandTimeout = Duration.ofSeconds(1);
         private Duration resyncInterval = Duration.ofSeconds(30);
+        private Duration windowInterval = Duration.ofSeconds(1);
 
         private Builder(String uri) {
             this.uri = Objects.requireNonNull(uri, "uri");
@@ -252,6 +254,15 @@ public final class RedisStateStore implements BreakerStateStore {
         /** How long a call to Redis may take before it counts as failed; default 1 s. */
         public Builder commandTimeout(Duration commandTimeout) {
             this.commandTimeout = positive("commandTimeout", commandTimeout);
+            return this;
+        }
+
+        /**
+         * How often the rate triggers' windows are shared and summed across the fleet; default 1 s.
+         * A window not shared again within three intervals (its instance is gone) leaves the sum.
+         */
+        public Builder windowInterval(Duration windowInterval) {
+            this.windowInterval = positive("windowInterval", windowInterval);
             return this;
         }
 

@@ -7,6 +7,7 @@ import io.agentfuse.core.breaker.CircuitBreakerConfig;
 import io.agentfuse.core.breaker.CircuitBreakerRegistry;
 import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.core.breaker.Trigger;
+import io.agentfuse.core.breaker.shared.FleetWindow;
 import io.agentfuse.redis.testing.Eventually;
 import io.agentfuse.redis.testing.RedisServerProcess;
 
@@ -192,6 +193,42 @@ class RedisFleetTest {
         }
 
         Eventually.await("B learns of A's trips", WAIT, () -> onB.stream().allMatch(breaker -> breaker.state() == CircuitState.OPEN));
+    }
+
+    @Test
+    void aFailureRateNoInstanceReachesAloneTripsTheBreakerOnEveryInstance() {
+        CircuitBreakerConfig rate = CircuitBreakerConfig.builder()
+                .trigger(Trigger.failureRate(Trigger.Window.ofCalls(20), 10, 0.5))
+                .resetTimeout(Duration.ofMinutes(5))
+                .build();
+        CircuitBreakerRegistry a = instance();
+        CircuitBreakerRegistry b = instance();
+        CircuitBreaker onA = a.breaker(MODEL, rate);
+        CircuitBreaker onB = b.breaker(MODEL, rate);
+
+        for (CircuitBreaker breaker : List.of(onA, onB)) {
+            for (int i = 0; i < 6; i++) {
+                breaker.onOutcome(breaker.acquire(), i < 4 ? Outcome.SERVER_ERROR : Outcome.SUCCESS, -1, RetryAfter.NONE);
+            }
+        }
+        assertThat(onA.state()).as("6 calls each, under minCalls 10").isEqualTo(CircuitState.CLOSED);
+
+        Eventually.await("the fleet's 8 failures of 12 calls open both", WAIT,
+                () -> onA.state() == CircuitState.OPEN && onB.state() == CircuitState.OPEN);
+        assertThat(onA.snapshot().reason() + onB.snapshot().reason()).contains("failureRate across the fleet: 8 of 12 calls");
+    }
+
+    @Test
+    void windowsAddUpPerGenerationOfTheBreakersSharedState() throws Exception {
+        RedisStateStore store = storeOf(instance());
+
+        FleetWindow first = store.shareWindow(MODEL, "failureRate", 5, "a", 6, 4).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        FleetWindow both = store.shareWindow(MODEL, "failureRate", 5, "b", 6, 4).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        FleetWindow after = store.shareWindow(MODEL, "failureRate", 6, "a", 1, 1).toCompletableFuture().get(5, TimeUnit.SECONDS);
+
+        assertThat(first).isEqualTo(new FleetWindow(6, 4));
+        assertThat(both).isEqualTo(new FleetWindow(12, 8));
+        assertThat(after).as("b's window was counted before the change").isEqualTo(new FleetWindow(1, 1));
     }
 
     @Test

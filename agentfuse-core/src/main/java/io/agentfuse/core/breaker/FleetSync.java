@@ -6,7 +6,9 @@ import io.agentfuse.core.breaker.shared.SharedBreakerState;
 import io.agentfuse.core.event.CircuitBreakerListener;
 import io.agentfuse.core.event.StateTransition;
 
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -15,6 +17,10 @@ import java.util.function.BooleanSupplier;
 /**
  * A registry's side of a {@link BreakerStateStore}: shares its breakers' trips, operator actions
  * and closes, and applies those of the rest of the fleet.
+ *
+ * <p>Rate triggers ({@code failureRate}, {@code slowCallRate}) also count across the fleet: every
+ * second or so ({@link #onWindowsDue()}) each CLOSED breaker's windows are shared and summed, and a
+ * fleet whose sum crosses the threshold trips the breaker, everywhere.
  *
  * <p>An operator's close or reset is shared even where it changed nothing (the breaker was CLOSED
  * here), since it may not be CLOSED everywhere. In HALF_OPEN only the instance holding the store's probe lease probes ({@link FleetLink});
@@ -105,6 +111,41 @@ final class FleetSync implements BreakerStateStore.Listener, FleetLink {
             publish(new Unshared(changes.incrementAndGet(), SharedBreakerState.unpublished(breaker.name(),
                     CircuitState.CLOSED, reason, Map.of(), 0L, origin, breaker.clock().epochMillis())));
         }
+    }
+
+    /**
+     * Shares each CLOSED breaker's rate windows and trips it if the fleet's sum crosses the
+     * trigger's threshold though no instance's own window did: the same rule as the trigger's,
+     * over every instance's calls. Runs on the store's thread, never per call.
+     */
+    @Override
+    public void onWindowsDue() {
+        for (CircuitBreaker breaker : registry.all()) {
+            if (breaker.rawState() instanceof ClosedState closed) {
+                for (Trigger trigger : breaker.config().triggers()) {
+                    if (trigger instanceof Trigger.FailureRate rate) {
+                        shareWindow(breaker, closed, rate.name(), rate.minCalls(), rate.threshold());
+                    } else if (trigger instanceof Trigger.SlowCallRate rate) {
+                        shareWindow(breaker, closed, rate.name(), rate.minCalls(), rate.threshold());
+                    }
+                }
+            }
+        }
+    }
+
+    private void shareWindow(CircuitBreaker breaker, ClosedState closed, String trigger, int minCalls, double threshold) {
+        Optional<BreakerCounts.Window> window = Transitions.countsOf(closed, breaker.clock().nanoTime()).window(trigger);
+        if (window.isEmpty() || window.get().calls() == 0) {
+            return;
+        }
+        store.shareWindow(breaker.name(), trigger, seen(breaker.name()), origin, window.get().calls(), window.get().hits())
+                .whenComplete((fleet, failure) -> {
+                    if (failure == null && fleet.calls() >= minCalls && fleet.hits() > threshold * fleet.calls()) {
+                        breaker.transitions().trip(closed, String.format(Locale.ROOT,
+                                "%s across the fleet: %d of %d calls (%.1f%% > %.1f%%)", trigger, fleet.hits(),
+                                fleet.calls(), 100.0 * fleet.hits() / fleet.calls(), 100.0 * threshold), 0L);
+                    }
+                });
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.agentfuse.core.breaker;
 
 import io.agentfuse.core.breaker.shared.BreakerStateStore;
+import io.agentfuse.core.breaker.shared.FleetWindow;
 import io.agentfuse.core.breaker.shared.SharedBreakerState;
 
 import java.time.Duration;
@@ -19,7 +20,7 @@ import java.util.concurrent.CompletionStage;
  * breaker, delivery to every instance, its own "thread": nothing is delivered until the test calls
  * {@link #deliver()}, so the caller never sees the listener run on its own call). It can be taken
  * away ({@link #down(boolean)}): then every call fails, as a real store's would. Probe leases
- * never expire here.
+ * never expire here, and every window shared stays in the fleet's sum.
  */
 final class LoopbackStateStores {
 
@@ -28,6 +29,7 @@ final class LoopbackStateStores {
     private final Queue<Runnable> pending = new ArrayDeque<>();
     private final List<SharedBreakerState> published = new ArrayList<>();
     private final Map<String, String> leases = new HashMap<>();
+    private final Map<String, Map<String, long[]>> windows = new HashMap<>();
     private long lastVersion;
     private boolean down;
 
@@ -83,6 +85,22 @@ final class LoopbackStateStores {
             }
 
             @Override
+            public CompletionStage<FleetWindow> shareWindow(String breaker, String trigger, long generation, String holder,
+                                                            long calls, long hits) {
+                if (down) {
+                    return CompletableFuture.failedFuture(new IllegalStateException("store is down"));
+                }
+                Map<String, long[]> shared = windows.computeIfAbsent(breaker + "/" + trigger + "@" + generation,
+                        key -> new HashMap<>());
+                shared.put(holder, new long[] {calls, hits});
+                FleetWindow sum = new FleetWindow(shared.values().stream().mapToLong(window -> window[0]).sum(),
+                        shared.values().stream().mapToLong(window -> window[1]).sum());
+                CompletableFuture<FleetWindow> answer = new CompletableFuture<>();
+                pending.add(() -> answer.complete(sum));
+                return answer;
+            }
+
+            @Override
             public void close() {
             }
         };
@@ -101,6 +119,11 @@ final class LoopbackStateStores {
         while ((next = pending.poll()) != null) {
             next.run();
         }
+    }
+
+    /** Asks every instance to share its rate windows, as a real store's timer does. */
+    void windowsDue() {
+        listeners.forEach(listener -> pending.add(listener::onWindowsDue));
     }
 
     /** Takes the store away or brings it back; coming back asks every instance to resync. */

@@ -42,6 +42,10 @@ public interface BreakerStateStore extends AutoCloseable {
          * and share what could not be shared while it was away.
          */
         void onResync();
+
+        /** Time to share the rate triggers' windows ({@link #shareWindow}); the store calls it every second or so. */
+        default void onWindowsDue() {
+        }
     }
 
     /**
@@ -71,6 +75,18 @@ public interface BreakerStateStore extends AutoCloseable {
 
     /** Gives the probe lease of {@code breaker} back if {@code holder} holds it; fire and forget. */
     default void releaseProbeLease(String breaker, String holder) {
+    }
+
+    /**
+     * Shares {@code holder}'s current window of {@code breaker}'s rate trigger {@code trigger}
+     * ({@code calls}, {@code hits}) and answers the sum over every instance that shared one
+     * recently for the same {@code generation} (the version of the breaker's shared state the
+     * window was counted under, so that windows from before a trip never add up with those after
+     * it). The default, for a store that does not count, answers this instance's own.
+     */
+    default CompletionStage<FleetWindow> shareWindow(String breaker, String trigger, long generation, String holder,
+                                                     long calls, long hits) {
+        return CompletableFuture.completedFuture(new FleetWindow(calls, hits));
     }
 
     /** Stops sharing and releases connections and threads. */
