@@ -37,12 +37,6 @@ class SharedStateTest {
                 .build();
     }
 
-    private static void record(CircuitBreaker breaker, Outcome outcome, int times) {
-        for (int i = 0; i < times; i++) {
-            Unstamped.outcome(breaker, outcome, FAST);
-        }
-    }
-
     private void trip(CircuitBreaker breaker) {
         for (int i = 0; i < 3; i++) {
             Unstamped.outcome(breaker, Outcome.SERVER_ERROR, FAST);
@@ -262,47 +256,6 @@ class SharedStateTest {
         store.deliver();
 
         assertThat(store.published()).extracting(SharedBreakerState::state).containsExactly(CircuitState.CLOSED);
-        assertThat(onB.state()).isEqualTo(CircuitState.CLOSED);
-    }
-
-    @Test
-    void aFailureRateNoInstanceReachesAloneTripsTheBreakerAcrossTheFleet() {
-        CircuitBreakerConfig rate = CircuitBreakerConfig.builder()
-                .trigger(Trigger.failureRate(Trigger.Window.ofCalls(20), 10, 0.5))
-                .resetTimeout(Duration.ofMinutes(5))
-                .build();
-        CircuitBreaker onA = a.breaker(MODEL, rate);
-        CircuitBreaker onB = b.breaker(MODEL, rate);
-        for (CircuitBreaker breaker : List.of(onA, onB)) {
-            record(breaker, Outcome.SERVER_ERROR, 4);
-            record(breaker, Outcome.SUCCESS, 2);
-        }
-        assertThat(onA.state()).as("6 calls each, under minCalls 10").isEqualTo(CircuitState.CLOSED);
-
-        store.windowsDue();
-        store.deliver();
-
-        assertThat(onA.state()).isEqualTo(CircuitState.OPEN);
-        assertThat(onB.state()).isEqualTo(CircuitState.OPEN);
-        assertThat(onA.snapshot().reason() + onB.snapshot().reason()).contains("failureRate across the fleet: 8 of 12 calls");
-    }
-
-    @Test
-    void aFleetUnderTheThresholdStaysClosed() {
-        CircuitBreakerConfig rate = CircuitBreakerConfig.builder()
-                .trigger(Trigger.failureRate(Trigger.Window.ofCalls(20), 10, 0.5))
-                .build();
-        CircuitBreaker onA = a.breaker(MODEL, rate);
-        CircuitBreaker onB = b.breaker(MODEL, rate);
-        record(onA, Outcome.SERVER_ERROR, 3);
-        record(onA, Outcome.SUCCESS, 3);
-        record(onB, Outcome.SERVER_ERROR, 2);
-        record(onB, Outcome.SUCCESS, 4);
-
-        store.windowsDue();
-        store.deliver();
-
-        assertThat(onA.state()).isEqualTo(CircuitState.CLOSED);
         assertThat(onB.state()).isEqualTo(CircuitState.CLOSED);
     }
 
