@@ -107,7 +107,8 @@ public final class RedisStateStore implements BreakerStateStore {
     }
 
     private void windowsDue() {
-        if (closed || !link.isConnected() || breaker().state() != CircuitState.CLOSED) {
+        // while the store's breaker is OPEN nothing could be shared; HALF_OPEN lets one window probe
+        if (closed || !link.isConnected() || breaker().state() == CircuitState.OPEN) {
             return;
         }
         try {
