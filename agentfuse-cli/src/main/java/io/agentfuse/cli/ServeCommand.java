@@ -20,14 +20,13 @@ import picocli.CommandLine.Spec;
 /**
  * {@code agentfuse serve --config FILE [--port N] [--host ADDRESS]}: runs the gateway until the
  * process is stopped (SIGTERM, Ctrl-C), then closes the server and Vert.x, in that order.
- * Breaker state is kept in memory. Prints one line once listening:
+ * Breaker state is kept in memory, or shared on Redis with {@code state.store: redis}. Prints one line once listening:
  * {@code agentfuse gateway listening on http://127.0.0.1:8787}. The configuration file is read
  * again on SIGHUP, on {@code POST /admin/reload} and when it changes (checked every 2 s); a file
  * with errors is logged and changes nothing.
  *
- * <p>A configuration with errors prints every error and exits with 2 — nothing starts; so does a
- * configuration this gateway cannot serve ({@code state.store: redis}). A port that cannot be
- * bound exits with 1.
+ * <p>A configuration with errors prints every error and exits with 2 — nothing starts. A port
+ * that cannot be bound exits with 1.
  */
 @Command(name = "serve",
         description = "Run the gateway: OpenAI- and Anthropic-compatible endpoints, admin API, metrics, dashboard.",

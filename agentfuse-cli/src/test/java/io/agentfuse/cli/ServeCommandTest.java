@@ -2,6 +2,10 @@ package io.agentfuse.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.agentfuse.redis.testing.Eventually;
+import io.agentfuse.redis.testing.RedisServerProcess;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.Writer;
@@ -74,13 +78,31 @@ class ServeCommandTest {
     }
 
     @Test
-    void aRedisStateStoreIsRefusedAsNotSupportedYet(@TempDir Path directory) throws Exception {
-        Path file = Files.writeString(directory.resolve("redis.yaml"), "state: { store: redis }\n");
+    void aRedisStateStoreIsUsedAndTheGatewaySubscribesToItsFleet(@TempDir Path directory) throws Exception {
+        try (RedisServerProcess redis = RedisServerProcess.start()) {
+            Path file = Files.writeString(directory.resolve("redis.yaml"),
+                    "state: { store: redis, redis: { uri: \"" + redis.uri() + "\", keyPrefix: \"cli-test:\" } }\n");
+            FirstMatch listening = new FirstMatch(Pattern.compile("listening on (http://\\S+)"));
 
-        int exitCode = run("serve", "--config", file.toString(), "--port", "0");
+            CompletableFuture<Integer> exit = runInBackground(listening, "serve", "--config", file.toString(), "--port", "0");
+            String baseUrl = listening.group(1);
+            Eventually.await("the gateway subscribes to cli-test:breakers", Duration.ofSeconds(5),
+                    () -> subscribers(redis, "cli-test:breakers") == 1);
+            HttpResponse<String> health = get(baseUrl + "/healthz");
+            stop.requestStop();
 
-        assertThat(exitCode).isEqualTo(2);
-        assertThat(err.toString()).contains("state.store: redis is not supported yet");
+            assertThat(health.statusCode()).isEqualTo(200);
+            assertThat(exit.get(20, TimeUnit.SECONDS)).isZero();
+        }
+    }
+
+    private static long subscribers(RedisServerProcess redis, String channel) {
+        RedisClient client = RedisClient.create(redis.uri());
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            return connection.sync().pubsubNumsub(channel).getOrDefault(channel, 0L);
+        } finally {
+            client.shutdown();
+        }
     }
 
     @Test

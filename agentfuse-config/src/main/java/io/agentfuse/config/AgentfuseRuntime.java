@@ -76,11 +76,14 @@ public final class AgentfuseRuntime {
         this.tokens = builder.tokens;
         this.retryListener = builder.retryListener;
         this.shared = new SharedLimits(clock);
-        this.registry = CircuitBreakerRegistry.builder()
+        CircuitBreakerRegistry.Builder breakers = CircuitBreakerRegistry.builder()
                 .clock(clock)
                 .defaultConfig(ConfigDefaults.MODEL_BREAKER.toCircuitBreakerConfig())
-                .template(BreakerPlan.TOOL_PREFIX + "*", ConfigDefaults.TOOL_BREAKER.toCircuitBreakerConfig())
-                .build();
+                .template(BreakerPlan.TOOL_PREFIX + "*", ConfigDefaults.TOOL_BREAKER.toCircuitBreakerConfig());
+        if (builder.stateStore != null) {
+            breakers.stateStore(builder.stateStore);
+        }
+        this.registry = breakers.build();
         reload(builder.config);
     }
 

@@ -4,6 +4,7 @@ import io.agentfuse.core.Clock;
 import io.agentfuse.core.ManualClock;
 import io.agentfuse.core.Scheduler;
 import io.agentfuse.core.Sleeper;
+import io.agentfuse.core.breaker.shared.BreakerStateStore;
 import io.agentfuse.core.event.RetryListener;
 import java.util.Objects;
 import java.util.function.ToLongFunction;
@@ -27,6 +28,7 @@ public final class AgentfuseRuntimeBuilder {
     Sleeper sleeper = Sleeper.system();
     ToLongFunction<Object> tokens;
     RetryListener retryListener;
+    BreakerStateStore stateStore;
 
     AgentfuseRuntimeBuilder(AgentfuseConfig config) {
         this.config = Objects.requireNonNull(config, "config");
@@ -67,6 +69,17 @@ public final class AgentfuseRuntimeBuilder {
     /** Told of every retry decision of every guard the runtime builds (for metrics); default none. */
     public AgentfuseRuntimeBuilder retryListener(RetryListener listener) {
         this.retryListener = listener;
+        return this;
+    }
+
+    /**
+     * Where the breakers are shared with the rest of a fleet (DESIGN §8), e.g. a
+     * {@code RedisStateStore} made from {@code state.redis} when {@code state.store} is
+     * {@code redis}; default none: state is this runtime's alone. The caller makes and closes the
+     * store, so that configuration does not depend on Redis.
+     */
+    public AgentfuseRuntimeBuilder stateStore(BreakerStateStore stateStore) {
+        this.stateStore = Objects.requireNonNull(stateStore, "stateStore");
         return this;
     }
 

@@ -2,9 +2,10 @@ package io.agentfuse.gateway;
 
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.AgentfuseRuntime;
+import io.agentfuse.config.AgentfuseRuntimeBuilder;
 import io.agentfuse.config.ServerConfig;
-import io.agentfuse.config.StateConfig;
 import io.agentfuse.core.Clock;
+import io.agentfuse.core.breaker.shared.BreakerStateStore;
 import io.agentfuse.gateway.admin.BreakerAdminHandler;
 import io.agentfuse.gateway.admin.ReloadHandler;
 import io.agentfuse.gateway.reload.ConfigReloader;
@@ -29,6 +30,7 @@ import io.agentfuse.gateway.pipeline.ModelClient;
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.server.GatewayVerticle;
 import io.agentfuse.gateway.server.SizedBodyReader;
+import io.agentfuse.gateway.state.StateStores;
 import io.agentfuse.gateway.upstream.UpstreamClient;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -41,6 +43,7 @@ import io.vertx.ext.web.handler.BodyHandler;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 
@@ -52,8 +55,9 @@ import java.util.concurrent.Executor;
  * dashboard at {@code GET /}.
  *
  * <p>Every error is JSON in the caller's dialect, on unknown paths (404 {@code not_found}) and
- * for wrong methods (405) too. Breaker state lives in memory ({@code state.store: memory});
- * {@code redis} is refused at start. Request bodies over {@code server.maxBodySize} are answered
+ * for wrong methods (405) too. Breaker state lives in memory ({@code state.store: memory}), or is
+ * shared with every gateway on the same Redis ({@code state.store: redis}, DESIGN §8; see
+ * {@link StateStores}). Request bodies over {@code server.maxBodySize} are answered
  * 413 {@code request_too_large}. {@code server.eventLoops} server instances share one port and
  * everything else (see {@link GatewayVerticle}); the limits of the {@code server:} section
  * (DESIGN §7) are applied at the edge ({@code io.agentfuse.gateway.server}) and by the upstream
@@ -90,16 +94,20 @@ public final class GatewayServer {
     private final WorkerExecutor contextWorkers;
     private final List<String> deployments = new CopyOnWriteArrayList<>();
     private final Vertx vertx;
+    private final Optional<BreakerStateStore> stateStore;
     private volatile int port;
 
-    private GatewayServer(Vertx vertx, AgentfuseConfig config, GatewayOptions options) {
+    private GatewayServer(Vertx vertx, AgentfuseConfig config, GatewayOptions options,
+                          Optional<BreakerStateStore> stateStore) {
+        this.stateStore = stateStore;
         this.metrics = new GatewayMetrics();
-        this.runtime = AgentfuseRuntime.builder(config)
+        AgentfuseRuntimeBuilder runtimeBuilder = AgentfuseRuntime.builder(config)
                 .retryListener(metrics.retryListener())
                 .clock(options.clock())
                 .scheduler(new VertxScheduler(vertx))
-                .tokens(ChatPipeline.TOKENS)
-                .build();
+                .tokens(ChatPipeline.TOKENS);
+        stateStore.ifPresent(runtimeBuilder::stateStore);
+        this.runtime = runtimeBuilder.build();
         this.vertx = vertx;
         ServerConfig.Limits limits = config.server().limits();
         this.upstream = new UpstreamClient(vertx, options.upstream()
@@ -124,21 +132,19 @@ public final class GatewayServer {
     }
 
     /**
-     * Starts a gateway for {@code config}; the future fails if the configuration asks for what
-     * this gateway cannot do ({@code state.store: redis}) or the port cannot be bound.
+     * Starts a gateway for {@code config}; the future fails if the port cannot be bound. With
+     * {@code state.store: redis} it starts whether or not Redis answers yet.
      */
     public static Future<GatewayServer> start(Vertx vertx, AgentfuseConfig config, GatewayOptions options) {
         Objects.requireNonNull(vertx, "vertx");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(options, "options");
-        if (config.state().store() == StateConfig.Store.REDIS) {
-            return Future.failedFuture(new UnsupportedOperationException(
-                    "state.store: redis is not supported yet by the gateway; use state.store: memory (the default)"));
-        }
         GatewayServer gateway;
+        Optional<BreakerStateStore> stateStore = StateStores.open(config.state());
         try {
-            gateway = new GatewayServer(vertx, config, options);
+            gateway = new GatewayServer(vertx, config, options, stateStore);
         } catch (RuntimeException e) {
+            stateStore.ifPresent(BreakerStateStore::close);
             return Future.failedFuture(e);
         }
         int port = options.port() != null ? options.port() : config.server().port();
@@ -285,6 +291,7 @@ public final class GatewayServer {
 
     private Future<Void> release() {
         events.close();
+        stateStore.ifPresent(BreakerStateStore::close);
         return Future.join(upstream.close(), mcp.close()).eventually(contextWorkers::close).mapEmpty();
     }
 }

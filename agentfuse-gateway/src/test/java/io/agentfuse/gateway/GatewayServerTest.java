@@ -1,7 +1,6 @@
 package io.agentfuse.gateway;
 
 import io.agentfuse.config.AgentfuseConfig;
-import io.agentfuse.config.ConfigLoader;
 import io.agentfuse.gateway.dialect.ChatResponse;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
@@ -18,7 +17,6 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.util.Map;
 
 import static io.agentfuse.gateway.testing.GatewayHarness.anthropicRequest;
 import static io.agentfuse.gateway.testing.GatewayHarness.openAiRequest;
@@ -36,15 +34,6 @@ class GatewayServerTest {
             harness.close();
         }
         Await.result(vertx.close());
-    }
-
-    @Test
-    void refusesToStartWithARedisStateStore() {
-        AgentfuseConfig config = ConfigLoader.parse("state: { store: redis }\n", "redis.yaml", Map.of());
-
-        Throwable failure = Await.failure(GatewayServer.start(vertx, config, GatewayOptions.builder().port(0).build()));
-
-        assertThat(failure).isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("not supported yet");
     }
 
     @Test

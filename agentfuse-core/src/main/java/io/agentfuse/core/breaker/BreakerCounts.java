@@ -74,6 +74,28 @@ public record BreakerCounts(List<Streak> streaks, List<Window> windows, Probes p
         return flat;
     }
 
+    /** The typed counts of their flat form ({@link #asMap()}), e.g. as another instance shared them. */
+    static BreakerCounts fromMap(Map<String, Long> flat) {
+        Builder counts = new Builder();
+        Map<String, long[]> windows = new LinkedHashMap<>();
+        Long permitsLeft = flat.get("probePermitsLeft");
+        Long successes = flat.get("probeSuccesses");
+        flat.forEach((key, value) -> {
+            if (key.endsWith(".calls")) {
+                windows.computeIfAbsent(key.substring(0, key.length() - 6), trigger -> new long[2])[0] = value;
+            } else if (key.endsWith(".hits")) {
+                windows.computeIfAbsent(key.substring(0, key.length() - 5), trigger -> new long[2])[1] = value;
+            } else if (!key.equals("probePermitsLeft") && !key.equals("probeSuccesses")) {
+                counts.streak(key, value);
+            }
+        });
+        windows.forEach((trigger, window) -> counts.window(trigger, window[0], window[1]));
+        if (permitsLeft != null && successes != null) {
+            counts.probes(permitsLeft, successes);
+        }
+        return counts.build();
+    }
+
     /** Collects one state's counters; the breaker's states and trigger counters fill it. Not thread-safe. */
     public static final class Builder {
         private final List<Streak> streaks = new ArrayList<>();

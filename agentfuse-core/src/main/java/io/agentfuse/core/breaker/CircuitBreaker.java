@@ -59,6 +59,8 @@ public final class CircuitBreaker {
     private final BreakerListeners listeners = new BreakerListeners();
     private final Transitions transitions = new Transitions(this);
     private volatile AbstractState state;
+    /** Set once by a registry that shares state; read only on transitions and operator actions. */
+    private volatile FleetLink fleet;
 
     private CircuitBreaker(String name, CircuitBreakerConfig config, Clock clock) {
         this.name = Objects.requireNonNull(name, "name");
@@ -255,6 +257,14 @@ public final class CircuitBreaker {
     /** Installs {@code to} if the state is still {@code from}; only the winner goes on. */
     boolean compareAndSetState(AbstractState from, AbstractState to) {
         return STATE.compareAndSet(this, from, to);
+    }
+
+    FleetLink fleet() {
+        return fleet;
+    }
+
+    void fleet(FleetLink fleet) {
+        this.fleet = fleet;
     }
 
     Transitions transitions() {

@@ -1,9 +1,9 @@
 package io.agentfuse.core.breaker;
 
 import io.agentfuse.core.Clock;
-import io.agentfuse.core.internal.Checks;
-
+import io.agentfuse.core.breaker.shared.BreakerStateStore;
 import io.agentfuse.core.event.CircuitBreakerListener;
+import io.agentfuse.core.internal.Checks;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,6 +26,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * for tools that come and go do not pile up. Registry listeners are attached to every breaker,
  * present and future.
  *
+ * <p>With a {@link BreakerStateStore} ({@link Builder#stateStore}) the registry shares its
+ * breakers' trips, operator actions and closes with the other instances of a fleet and applies
+ * theirs; breakers stay local, so calls never wait for the store, and if the store is away each
+ * instance goes on with its own state. Without one, nothing is shared.
+ *
  * <p>Thread-safe; lookups of existing breakers take no lock.
  *
  * <pre>{@code
@@ -44,12 +49,16 @@ public final class CircuitBreakerRegistry {
     private final long idleNanos;
     private final ConcurrentHashMap<String, Entry> breakers = new ConcurrentHashMap<>();
     private final List<CircuitBreakerListener> listeners = new CopyOnWriteArrayList<>();
+    private final BreakerStateStore stateStore;
+    private final FleetSync fleet;
 
     private CircuitBreakerRegistry(Builder builder) {
         this.clock = builder.clock;
         this.defaultConfig = builder.defaultConfig;
         this.templates = new LinkedHashMap<>(builder.templates);
         this.idleNanos = builder.idleTimeout.toNanos();
+        this.stateStore = builder.stateStore;
+        this.fleet = stateStore == null ? null : new FleetSync(this, stateStore);
     }
 
     /** A builder with the default config, no templates, the system clock and a 1-hour idle timeout. */
@@ -86,6 +95,9 @@ public final class CircuitBreakerRegistry {
     private CircuitBreaker create(String name, CircuitBreakerConfig config) {
         CircuitBreaker breaker = CircuitBreaker.of(name, config, clock);
         listeners.forEach(breaker::addListener);
+        if (fleet != null) {
+            fleet.attach(breaker);
+        }
         return breaker;
     }
 
@@ -155,6 +167,11 @@ public final class CircuitBreakerRegistry {
         return clock;
     }
 
+    /** The store this registry shares its breakers through, if it was built with one. */
+    public Optional<BreakerStateStore> stateStore() {
+        return Optional.ofNullable(stateStore);
+    }
+
     private static final class Entry {
         final CircuitBreaker breaker;
         volatile long lastUsedNanos;
@@ -170,6 +187,7 @@ public final class CircuitBreakerRegistry {
         private CircuitBreakerConfig defaultConfig = CircuitBreakerConfig.defaults();
         private final Map<String, CircuitBreakerConfig> templates = new LinkedHashMap<>();
         private Duration idleTimeout = Duration.ofHours(1);
+        private BreakerStateStore stateStore;
 
         private Builder() {
         }
@@ -200,9 +218,23 @@ public final class CircuitBreakerRegistry {
             return this;
         }
 
+        /**
+         * Shares the breakers' trips, operator actions and closes with every registry on the same
+         * {@code store} (a fleet); default none, so state is this registry's alone. The registry
+         * starts the store; whoever made the store closes it.
+         */
+        public Builder stateStore(BreakerStateStore store) {
+            this.stateStore = Objects.requireNonNull(store, "stateStore");
+            return this;
+        }
+
         /** The registry. */
         public CircuitBreakerRegistry build() {
-            return new CircuitBreakerRegistry(this);
+            CircuitBreakerRegistry registry = new CircuitBreakerRegistry(this);
+            if (registry.fleet != null) {
+                stateStore.start(registry.fleet);
+            }
+            return registry;
         }
     }
 }

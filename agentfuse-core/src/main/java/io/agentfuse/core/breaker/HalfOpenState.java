@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class HalfOpenState extends AbstractState {
 
     private final int trip;
+    private final FleetLink gate;
     private final AtomicInteger permits;
     private final AtomicInteger successes = new AtomicInteger();
     private final AtomicInteger outstanding = new AtomicInteger();
@@ -27,8 +28,30 @@ final class HalfOpenState extends AbstractState {
     HalfOpenState(CircuitBreaker breaker, int trip) {
         super(breaker);
         this.trip = trip;
-        this.permits = new AtomicInteger(breaker.config().halfOpenRequests());
+        this.gate = breaker.fleet();
+        this.permits = new AtomicInteger(gate == null ? breaker.config().halfOpenRequests() : 0);
         this.lastPermitNanos = breaker.clock().nanoTime();
+    }
+
+    /**
+     * Called once this state is the breaker's: in a fleet, asks for the fleet's probe lease, and
+     * lets the probes through only when it is granted. Until then (or if another instance probes)
+     * no call passes; the state is written off after {@code probeTimeout} like a lost probe, and
+     * the fresh HALF_OPEN asks again, while the prober's result reaches this instance as a shared
+     * close or trip.
+     */
+    void installed() {
+        if (gate != null) {
+            gate.requestProbe(breaker, this::probeGranted);
+        }
+    }
+
+    private boolean probeGranted() {
+        if (breaker.rawState() == this && permits.compareAndSet(0, breaker.config().halfOpenRequests())) {
+            lastPermitNanos = breaker.clock().nanoTime();
+            return true;
+        }
+        return false;
     }
 
     @Override

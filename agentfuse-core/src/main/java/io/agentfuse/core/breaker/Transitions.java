@@ -39,9 +39,17 @@ final class Transitions {
         install(kind, () -> new OperatorState(breaker, kind, reason), "operator: " + reason);
     }
 
-    /** CLOSED with fresh counters and no memory of earlier trips, whatever the state. */
+    /**
+     * CLOSED with fresh counters and no memory of earlier trips, whatever the state. Closing a
+     * CLOSED breaker publishes no event, but in a fleet the others are told: they may be open.
+     */
     void closeAfresh(String reason) {
+        boolean wasClosed = breaker.rawState().kind() == CircuitState.CLOSED;
         install(null, () -> new ClosedState(breaker, breaker.clock().nanoTime()), reason);
+        FleetLink fleet = breaker.fleet();
+        if (wasClosed && fleet != null) {
+            fleet.closedAgain(breaker, reason);
+        }
     }
 
     /** OPEN to HALF_OPEN now (user-led mode's way out); whether it moved. */
@@ -58,6 +66,33 @@ final class Transitions {
             open.extendUntil(breaker.clock().nanoTime() + nanos);
         } else if (current instanceof ClosedState || current instanceof HalfOpenState) {
             trip(current, reason, nanos);
+        }
+    }
+
+    // ---------------------------------------------------------------- changes another instance shared
+
+    /**
+     * Opens a CLOSED or HALF_OPEN breaker until {@code untilNanos}, as another instance's trip did,
+     * with that trip's reason and counts; extends an OPEN one; leaves operator states alone.
+     */
+    void openShared(String reason, long untilNanos, BreakerCounts counts) {
+        AbstractState current = breaker.rawState();
+        while (current instanceof ClosedState || current instanceof HalfOpenState) {
+            OpenState open = new OpenState(breaker, reason, current.nextTrip(), untilNanos, counts);
+            if (transition(current, open, "fleet: " + reason)) {
+                return;
+            }
+            current = breaker.rawState();
+        }
+        if (current instanceof OpenState open) {
+            open.extendUntil(untilNanos);
+        }
+    }
+
+    /** CLOSED afresh, as another instance's close or probe did; a CLOSED breaker keeps its counters. */
+    void closeShared(String reason) {
+        if (breaker.rawState().kind() != CircuitState.CLOSED) {
+            closeAfresh("fleet: " + reason);
         }
     }
 
@@ -81,6 +116,9 @@ final class Transitions {
         if (from.kind() != to.kind()) {
             breaker.listeners().transitioned(() -> new StateTransition(breaker.name(), from.kind(), to.kind(), reason,
                     countsOf(from, breaker.clock().nanoTime()).asMap(), breaker.clock().epochMillis()));
+        }
+        if (to instanceof HalfOpenState probing) {
+            probing.installed();
         }
         return true;
     }

@@ -1,0 +1,253 @@
+package io.agentfuse.core.breaker;
+
+import io.agentfuse.core.Clock;
+import io.agentfuse.core.breaker.shared.BreakerStateStore;
+import io.agentfuse.core.breaker.shared.SharedBreakerState;
+import io.agentfuse.core.event.CircuitBreakerListener;
+import io.agentfuse.core.event.StateTransition;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A registry's side of a {@link BreakerStateStore}: shares its breakers' trips, operator actions
+ * and closes, and applies those of the rest of the fleet.
+ *
+ * <p>Rate triggers ({@code failureRate}, {@code slowCallRate}) also count across the fleet: every
+ * second or so ({@link #onWindowsDue()}) each CLOSED breaker's windows are shared and summed, and a
+ * fleet whose sum crosses the threshold trips the breaker, everywhere.
+ *
+ * <p>An operator's close or reset is shared even where it changed nothing (the breaker was CLOSED
+ * here), since it may not be CLOSED everywhere. In HALF_OPEN only the instance holding the store's probe lease probes ({@link FleetLink});
+ * it gives the lease back when its probes end, and the others learn the result as a shared close
+ * or trip.
+ *
+ * <p>Nothing here runs on a breaker's hot path: a breaker tells this class only of transitions
+ * (as a listener), and the store is asked only then, when a breaker is made, and on a resync. A
+ * change is applied only if its version is newer than the last one seen for that breaker, so late
+ * and duplicate messages are harmless; a change being applied is not shared again (no echo), which
+ * is known from the thread: the store delivers on its own thread and {@link #APPLYING} marks it.
+ * A change the store could not take is kept and shared on the next resync, unless the fleet moved
+ * on meanwhile (a newer version in the store wins).
+ *
+ * <p>Thread-safe.
+ */
+final class FleetSync implements BreakerStateStore.Listener, FleetLink {
+
+    private static final ThreadLocal<Boolean> APPLYING = ThreadLocal.withInitial(() -> Boolean.FALSE);
+
+    private final CircuitBreakerRegistry registry;
+    private final BreakerStateStore store;
+    private final String origin = UUID.randomUUID().toString();
+    private final ConcurrentHashMap<String, Long> versions = new ConcurrentHashMap<>();
+    /** Per breaker, its latest own change that the store could not take. */
+    private final ConcurrentHashMap<String, Unshared> unshared = new ConcurrentHashMap<>();
+    private final AtomicLong changes = new AtomicLong();
+
+    FleetSync(CircuitBreakerRegistry registry, BreakerStateStore store) {
+        this.registry = registry;
+        this.store = store;
+    }
+
+    /**
+     * Shares {@code breaker}'s changes from now on, and catches up with what the fleet shared before.
+     * A breaker that replaces another of its name (a reload with new settings) knows nothing yet,
+     * so the fleet's latest change applies to it even if its predecessor had seen it.
+     */
+    void attach(CircuitBreaker breaker) {
+        versions.remove(breaker.name());
+        breaker.fleet(this);
+        breaker.addListener(new Publisher(breaker));
+        catchUp(breaker);
+    }
+
+    private void catchUp(CircuitBreaker breaker) {
+        store.read(breaker.name()).whenComplete((latest, failure) -> {
+            if (failure != null) {
+                return; // the store is away; the next resync tries again
+            }
+            boolean applied = latest.map(shared -> apply(breaker, shared)).orElse(false);
+            Unshared mine = unshared.get(breaker.name());
+            if (!applied && mine != null && latest.map(shared -> shared.version() <= seen(breaker.name())).orElse(true)) {
+                publish(mine);
+            }
+        });
+    }
+
+    @Override
+    public void onShared(SharedBreakerState shared) {
+        if (shared.origin().equals(origin)) {
+            versions.merge(shared.breaker(), shared.version(), Math::max);
+            return;
+        }
+        registry.find(shared.breaker()).ifPresent(breaker -> apply(breaker, shared));
+    }
+
+    /**
+     * The fleet's one probe: granted if this instance holds the store's lease for the probe
+     * timeout, and also if the store cannot answer, so that without it every instance probes alone.
+     */
+    @Override
+    public void requestProbe(CircuitBreaker breaker, BooleanSupplier granted) {
+        store.tryProbeLease(breaker.name(), origin, breaker.config().probeTimeout()).whenComplete((held, failure) -> {
+            if (failure == null && !Boolean.TRUE.equals(held)) {
+                return; // another instance probes
+            }
+            boolean probing = granted.getAsBoolean();
+            if (!probing && failure == null) {
+                store.releaseProbeLease(breaker.name(), origin); // the breaker moved on while we asked
+            }
+        });
+    }
+
+    @Override
+    public void closedAgain(CircuitBreaker breaker, String reason) {
+        if (!APPLYING.get()) {
+            publish(new Unshared(changes.incrementAndGet(), SharedBreakerState.unpublished(breaker.name(),
+                    CircuitState.CLOSED, reason, Map.of(), 0L, origin, breaker.clock().epochMillis())));
+        }
+    }
+
+    /**
+     * Shares each CLOSED breaker's rate windows and trips it if the fleet's sum crosses the
+     * trigger's threshold though no instance's own window did: the same rule as the trigger's,
+     * over every instance's calls. Runs on the store's thread, never per call.
+     */
+    @Override
+    public void onWindowsDue() {
+        for (CircuitBreaker breaker : registry.all()) {
+            if (breaker.rawState() instanceof ClosedState closed) {
+                for (Trigger trigger : breaker.config().triggers()) {
+                    if (trigger instanceof Trigger.FailureRate rate) {
+                        shareWindow(breaker, closed, rate.name(), rate.minCalls(), rate.threshold());
+                    } else if (trigger instanceof Trigger.SlowCallRate rate) {
+                        shareWindow(breaker, closed, rate.name(), rate.minCalls(), rate.threshold());
+                    }
+                }
+            }
+        }
+    }
+
+    private void shareWindow(CircuitBreaker breaker, ClosedState closed, String trigger, int minCalls, double threshold) {
+        Optional<BreakerCounts.Window> window = Transitions.countsOf(closed, breaker.clock().nanoTime()).window(trigger);
+        if (window.isEmpty() || window.get().calls() == 0) {
+            return;
+        }
+        store.shareWindow(breaker.name(), trigger, seen(breaker.name()), origin, window.get().calls(), window.get().hits())
+                .whenComplete((fleet, failure) -> {
+                    if (failure == null && fleet.calls() >= minCalls && fleet.hits() > threshold * fleet.calls()) {
+                        breaker.transitions().trip(closed, String.format(Locale.ROOT,
+                                "%s across the fleet: %d of %d calls (%.1f%% > %.1f%%)", trigger, fleet.hits(),
+                                fleet.calls(), 100.0 * fleet.hits() / fleet.calls(), 100.0 * threshold), 0L);
+                    }
+                });
+    }
+
+    @Override
+    public void onResync() {
+        registry.all().forEach(this::catchUp);
+    }
+
+    /** Applies {@code shared} to {@code breaker} if it is newer than what was seen; whether it was. */
+    private boolean apply(CircuitBreaker breaker, SharedBreakerState shared) {
+        String name = breaker.name();
+        boolean[] newer = {false};
+        versions.compute(name, (key, seen) -> {
+            newer[0] = seen == null || shared.version() > seen;
+            return newer[0] ? shared.version() : seen;
+        });
+        if (!newer[0]) {
+            return false;
+        }
+        unshared.remove(name);
+        if (shared.origin().equals(origin)) {
+            return true;
+        }
+        APPLYING.set(Boolean.TRUE);
+        try {
+            switch (shared.state()) {
+                case OPEN -> openUntil(breaker, shared);
+                case FORCED_OPEN, DISABLED -> breaker.transitions().installOperatorState(shared.state(), shared.reason());
+                case CLOSED -> breaker.transitions().closeShared(shared.reason());
+                default -> throw new IllegalStateException("not a shared state: " + shared.state());
+            }
+        } finally {
+            APPLYING.set(Boolean.FALSE);
+        }
+        return true;
+    }
+
+    private static void openUntil(CircuitBreaker breaker, SharedBreakerState shared) {
+        Clock clock = breaker.clock();
+        long leftMillis = shared.openUntilEpochMillis() - clock.epochMillis();
+        if (leftMillis > 0) {
+            breaker.transitions().openShared(shared.reason(), clock.nanoTime() + leftMillis * 1_000_000L,
+                    BreakerCounts.fromMap(shared.counts()));
+        }
+    }
+
+    private long seen(String breaker) {
+        return versions.getOrDefault(breaker, 0L);
+    }
+
+    /**
+     * Shares {@code change}; if the store cannot take it, it is kept for the next resync unless a
+     * later change of the same breaker is kept already, and a change taken drops every earlier one.
+     */
+    private void publish(Unshared pending) {
+        SharedBreakerState change = pending.change();
+        store.publish(change).whenComplete((version, failure) -> {
+            if (failure == null) {
+                versions.merge(change.breaker(), version, Math::max);
+                unshared.computeIfPresent(change.breaker(), (name, kept) -> kept.sequence() <= pending.sequence() ? null : kept);
+            } else {
+                unshared.compute(change.breaker(), (name, kept) -> kept == null || kept.sequence() < pending.sequence() ? pending : kept);
+            }
+        });
+    }
+
+    /** An own change, numbered in the order this instance made them. */
+    private record Unshared(long sequence, SharedBreakerState change) {
+    }
+
+    /** Shares one breaker's own transitions: those worth sharing, and not those applied from the fleet. */
+    private final class Publisher implements CircuitBreakerListener {
+
+        private final CircuitBreaker breaker;
+
+        Publisher(CircuitBreaker breaker) {
+            this.breaker = breaker;
+        }
+
+        @Override
+        public void onStateTransition(StateTransition event) {
+            if (APPLYING.get() || event.to() == CircuitState.HALF_OPEN) {
+                return;
+            }
+            if (event.from() == CircuitState.HALF_OPEN) {
+                store.releaseProbeLease(breaker.name(), origin);
+            }
+            SharedBreakerState change = SharedBreakerState.unpublished(breaker.name(), event.to(), reasonOf(event),
+                    event.counts(), openUntilEpochMillis(event.to()), origin, event.epochMillis());
+            publish(new Unshared(changes.incrementAndGet(), change));
+        }
+
+        private String reasonOf(StateTransition event) {
+            boolean operator = event.to() == CircuitState.FORCED_OPEN || event.to() == CircuitState.DISABLED;
+            return operator ? breaker.rawState().reason() : event.reason();
+        }
+
+        private long openUntilEpochMillis(CircuitState to) {
+            AbstractState now = breaker.rawState();
+            if (to != CircuitState.OPEN || now.kind() != CircuitState.OPEN) {
+                return 0L;
+            }
+            return breaker.clock().epochMillisAt(now.openUntilNanos());
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package io.agentfuse.core.breaker.shared;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Where the instances of a fleet share their breakers' changes: Redis in {@code agentfuse-redis}.
+ * A {@link io.agentfuse.core.breaker.CircuitBreakerRegistry} built with
+ * {@code .stateStore(store)} publishes its breakers' trips and operator actions here and applies
+ * the changes other instances publish.
+ *
+ * <p>What an implementation guarantees:
+ * <ul>
+ *   <li>No method blocks the calling thread: a breaker's transition publishes from whatever thread
+ *       made it, possibly an event loop. A store that cannot answer (down, slow) fails the stage;
+ *       the registry goes on with local state and shares again when the store is back.</li>
+ *   <li>Versions of one breaker's changes grow with every publish, across restarts of the store.</li>
+ *   <li>The {@link Listener} is called on the store's own thread, one call at a time, never on a
+ *       thread that called the store; the stages of {@link #read}, {@link #publish} and
+ *       {@link #tryProbeLease} complete on that thread too, except a stage that fails at once
+ *       (the store is unreachable), which may complete on the caller's.</li>
+ * </ul>
+ *
+ * <pre>{@code
+ * CircuitBreakerRegistry registry = CircuitBreakerRegistry.builder()
+ *     .stateStore(RedisStateStore.create("redis://127.0.0.1:6379"))
+ *     .build();
+ * }</pre>
+ */
+public interface BreakerStateStore extends AutoCloseable {
+
+    /** Receives what the fleet shares. */
+    interface Listener {
+
+        /** A change published by any instance of the fleet, this one included; may come late or twice. */
+        void onShared(SharedBreakerState state);
+
+        /**
+         * The store is reachable again (or asks for a periodic check): read the breakers you hold
+         * and share what could not be shared while it was away.
+         */
+        void onResync();
+
+        /** Time to share the rate triggers' windows ({@link #shareWindow}); the store calls it every second or so. */
+        default void onWindowsDue() {
+        }
+    }
+
+    /**
+     * Starts delivering the fleet's changes to {@code listener}. Called once, by the registry that
+     * owns this store.
+     */
+    void start(Listener listener);
+
+    /**
+     * Shares {@code state} (whose version is ignored) with the fleet; the stage completes with the
+     * version the store gave it, or fails if the store could not take it.
+     */
+    CompletionStage<Long> publish(SharedBreakerState state);
+
+    /** The latest change shared for {@code breaker}, if any; fails if the store cannot answer. */
+    CompletionStage<Optional<SharedBreakerState>> read(String breaker);
+
+    /**
+     * Asks for the fleet's one half-open probe of {@code breaker} for {@code ttl}: the stage
+     * completes with {@code true} if {@code holder} holds it now (asking again while holding it
+     * renews it), {@code false} if another instance does. The default, for a store without leases,
+     * grants every request, so each instance probes on its own.
+     */
+    default CompletionStage<Boolean> tryProbeLease(String breaker, String holder, Duration ttl) {
+        return CompletableFuture.completedFuture(Boolean.TRUE);
+    }
+
+    /** Gives the probe lease of {@code breaker} back if {@code holder} holds it; fire and forget. */
+    default void releaseProbeLease(String breaker, String holder) {
+    }
+
+    /**
+     * Shares {@code holder}'s current window of {@code breaker}'s rate trigger {@code trigger}
+     * ({@code calls}, {@code hits}) and answers the sum over every instance that shared one
+     * recently for the same {@code generation} (the version of the breaker's shared state the
+     * window was counted under, so that windows from before a trip never add up with those after
+     * it). The default, for a store that does not count, answers this instance's own.
+     */
+    default CompletionStage<FleetWindow> shareWindow(String breaker, String trigger, long generation, String holder,
+                                                     long calls, long hits) {
+        return CompletableFuture.completedFuture(new FleetWindow(calls, hits));
+    }
+
+    /** Stops sharing and releases connections and threads. */
+    @Override
+    void close();
+}

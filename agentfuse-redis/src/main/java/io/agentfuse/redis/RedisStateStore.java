@@ -1,0 +1,288 @@
+package io.agentfuse.redis;
+
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitState;
+import io.agentfuse.core.breaker.shared.BreakerStateStore;
+import io.agentfuse.core.breaker.shared.FleetWindow;
+import io.agentfuse.core.breaker.shared.SharedBreakerState;
+
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A fleet's shared breaker state on Redis (DESIGN §8): each breaker's latest change under
+ * {@code <prefix>breaker:<name>}, every change published on {@code <prefix>breakers}, the fleet's one
+ * half-open probe as a lease {@code <prefix>probe:<name>} (expiring after the breaker's
+ * {@code probeTimeout}), the rate triggers' windows of every instance in a hash
+ * {@code <prefix>window:<name>:<trigger>} (shared every second, summed in Redis), and a version
+ * per breaker that Redis gives each change in one script (at least the last version + 1, and at
+ * least Redis's clock in microseconds, so versions keep growing when Redis restarts empty).
+ *
+ * <p>Never blocks: every call is asynchronous, with a command timeout (default 1 s), and fails at
+ * once while Redis is unreachable; the store's own calls go through a {@link CircuitBreaker}
+ * ({@link #breaker()}: 3 failures in a row open it for 2 s), so a slow or dead Redis costs the
+ * fleet nothing but sharing. Lettuce reconnects on its own; each (re)connection, and a periodic
+ * timer (default every 30 s), asks the registry to resync. The listener runs on the store's one
+ * thread, {@code agentfuse-redis}. Thread-safe.
+ *
+ * <pre>{@code
+ * RedisStateStore store = RedisStateStore.create("redis://127.0.0.1:6379", "agentfuse:");
+ * CircuitBreakerRegistry registry = CircuitBreakerRegistry.builder().stateStore(store).build();
+ * // ... at shutdown
+ * store.close();
+ * }</pre>
+ */
+public final class RedisStateStore implements BreakerStateStore {
+
+    /** The key prefix when none is given, as in the config key {@code state.redis.keyPrefix}. */
+    public static final String DEFAULT_KEY_PREFIX = "agentfuse:";
+
+    private static final Logger LOG = LoggerFactory.getLogger(RedisStateStore.class);
+
+    private final String keyPrefix;
+    private final String channel;
+    private final Duration resyncInterval;
+    private final Duration windowInterval;
+    private final ScheduledExecutorService thread;
+    private final RedisLink link;
+    private final GuardedRedis guarded;
+    private volatile Listener listener;
+    private volatile boolean closed;
+
+    private RedisStateStore(Builder builder) {
+        RedisURI uri = RedisURI.create(builder.uri);
+        uri.setTimeout(builder.commandTimeout);
+        this.keyPrefix = builder.keyPrefix;
+        this.channel = keyPrefix + "breakers";
+        this.resyncInterval = builder.resyncInterval;
+        this.windowInterval = builder.windowInterval;
+        this.thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread daemon = new Thread(runnable, "agentfuse-redis");
+            daemon.setDaemon(true);
+            return daemon;
+        });
+        this.link = new RedisLink(uri, builder.commandTimeout, channel, thread);
+        this.guarded = new GuardedRedis(thread);
+    }
+
+    /** A store on the Redis at {@code uri} ({@code redis://} or {@code rediss://}) with the key prefix {@code agentfuse:}. */
+    public static RedisStateStore create(String uri) {
+        return builder(uri).build();
+    }
+
+    /** A store on the Redis at {@code uri} whose keys and channel start with {@code keyPrefix}. */
+    public static RedisStateStore create(String uri, String keyPrefix) {
+        return builder(uri).keyPrefix(keyPrefix).build();
+    }
+
+    /** A builder for a store on the Redis at {@code uri}. */
+    public static Builder builder(String uri) {
+        return new Builder(uri);
+    }
+
+    @Override
+    public void start(Listener listener) {
+        Objects.requireNonNull(listener, "listener");
+        if (this.listener != null) {
+            throw new IllegalStateException("the store is started already; one registry owns a store");
+        }
+        this.listener = listener;
+        link.open(this::deliver, this::reconnected);
+        long every = resyncInterval.toMillis();
+        thread.scheduleWithFixedDelay(this::resync, every, every, TimeUnit.MILLISECONDS);
+        long windows = windowInterval.toMillis();
+        thread.scheduleWithFixedDelay(this::windowsDue, windows, windows, TimeUnit.MILLISECONDS);
+    }
+
+    private void windowsDue() {
+        // while the store's breaker is OPEN nothing could be shared; HALF_OPEN lets one window probe
+        if (closed || !link.isConnected() || breaker().state() == CircuitState.OPEN) {
+            return;
+        }
+        try {
+            listener.onWindowsDue();
+        } catch (RuntimeException e) {
+            LOG.warn("sharing breaker windows with Redis failed", e);
+        }
+    }
+
+    private void deliver(String message) {
+        SharedBreakerState state;
+        try {
+            state = SharedStateCodec.decode(message);
+        } catch (IllegalArgumentException malformed) {
+            LOG.warn("ignored a message on {} that is not a shared breaker state: {}", channel, malformed.getMessage());
+            return;
+        }
+        try {
+            listener.onShared(state);
+        } catch (RuntimeException e) {
+            LOG.warn("applying the shared state of {} failed", state.breaker(), e);
+        }
+    }
+
+    /** A connection came (back) up: Redis may be called at once, and what was missed is read back. */
+    private void reconnected() {
+        if (link.isConnected()) {
+            guarded.reconnected();
+            resync();
+        }
+    }
+
+    private void resync() {
+        if (closed || !link.isConnected()) {
+            return;
+        }
+        try {
+            listener.onResync();
+        } catch (RuntimeException e) {
+            LOG.warn("resyncing breakers with Redis failed", e);
+        }
+    }
+
+    @Override
+    public CompletionStage<Long> publish(SharedBreakerState state) {
+        return eval(RedisScripts.PUBLISH, ScriptOutputType.INTEGER, keyOf(state.breaker()),
+                SharedStateCodec.encodeUnversioned(state), channel);
+    }
+
+    @Override
+    public CompletionStage<Optional<SharedBreakerState>> read(String breaker) {
+        StatefulRedisConnection<String, String> connection = link.commands();
+        return guarded.call(connection, () -> connection.async().get(keyOf(breaker)))
+                .thenApply(text -> Optional.ofNullable(text).map(SharedStateCodec::decode));
+    }
+
+    @Override
+    public CompletionStage<Boolean> tryProbeLease(String breaker, String holder, Duration ttl) {
+        return this.<Long>eval(RedisScripts.LEASE, ScriptOutputType.INTEGER, leaseOf(breaker), holder,
+                Long.toString(Math.max(1, ttl.toMillis()))).thenApply(held -> held == 1L);
+    }
+
+    @Override
+    public void releaseProbeLease(String breaker, String holder) {
+        eval(RedisScripts.RELEASE, ScriptOutputType.INTEGER, leaseOf(breaker), holder);
+    }
+
+    @Override
+    public CompletionStage<FleetWindow> shareWindow(String breaker, String trigger, long generation, String holder,
+                                                    long calls, long hits) {
+        long maxAgeMillis = 3 * windowInterval.toMillis();
+        String key = keyPrefix + "window:" + breaker + ":" + trigger;
+        return this.<List<Long>>eval(RedisScripts.WINDOW, ScriptOutputType.MULTI, key, holder, Long.toString(calls),
+                        Long.toString(hits), Long.toString(maxAgeMillis), Long.toString(generation))
+                .thenApply(sum -> new FleetWindow(sum.get(0), sum.get(1)));
+    }
+
+    /** Runs {@code script} on {@code key} with {@code args}, through the store's breaker. */
+    private <T> CompletionStage<T> eval(String script, ScriptOutputType type, String key, String... args) {
+        StatefulRedisConnection<String, String> connection = link.commands();
+        return guarded.call(connection, () -> connection.async().<T>eval(script, type, new String[] {key}, args));
+    }
+
+    private String leaseOf(String breaker) {
+        return keyPrefix + "probe:" + breaker;
+    }
+
+    private String keyOf(String breaker) {
+        return keyPrefix + "breaker:" + breaker;
+    }
+
+    /** Whether both connections to Redis are up now. */
+    public boolean isConnected() {
+        return link.isConnected();
+    }
+
+    /** The breaker that guards the store's own calls to Redis, named {@code state:redis}. */
+    public CircuitBreaker breaker() {
+        return guarded.breaker();
+    }
+
+    /** The prefix of every key and of the channel. */
+    public String keyPrefix() {
+        return keyPrefix;
+    }
+
+    /** Closes the connections and stops the store's thread; never blocks for Redis. */
+    @Override
+    public void close() {
+        closed = true;
+        thread.shutdownNow();
+        link.close();
+    }
+
+    @Override
+    public String toString() {
+        return "RedisStateStore[" + link + ", prefix " + keyPrefix + "]";
+    }
+
+    /**
+     * Collects a store's settings: key prefix ({@code agentfuse:}), command timeout (1 s), resync
+     * interval (30 s), window interval (1 s). Not thread-safe.
+     */
+    public static final class Builder {
+        private final String uri;
+        private String keyPrefix = DEFAULT_KEY_PREFIX;
+        private Duration commandTimeout = Duration.ofSeconds(1);
+        private Duration resyncInterval = Duration.ofSeconds(30);
+        private Duration windowInterval = Duration.ofSeconds(1);
+
+        private Builder(String uri) {
+            this.uri = Objects.requireNonNull(uri, "uri");
+            if (!uri.startsWith("redis://") && !uri.startsWith("rediss://")) {
+                throw new IllegalArgumentException("state.redis.uri must start with redis:// or rediss://, but was '" + uri + "'");
+            }
+        }
+
+        /** The prefix of every key and of the channel; default {@code agentfuse:}. */
+        public Builder keyPrefix(String keyPrefix) {
+            this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
+            return this;
+        }
+
+        /** How long a call to Redis may take before it counts as failed; default 1 s. */
+        public Builder commandTimeout(Duration commandTimeout) {
+            this.commandTimeout = positive("commandTimeout", commandTimeout);
+            return this;
+        }
+
+        /**
+         * How often the rate triggers' windows are shared and summed across the fleet; default 1 s.
+         * A window not shared again within three intervals (its instance is gone) leaves the sum.
+         */
+        public Builder windowInterval(Duration windowInterval) {
+            this.windowInterval = positive("windowInterval", windowInterval);
+            return this;
+        }
+
+        /** How often every breaker is read back from Redis, in case a message was lost; default 30 s. */
+        public Builder resyncInterval(Duration resyncInterval) {
+            this.resyncInterval = positive("resyncInterval", resyncInterval);
+            return this;
+        }
+
+        private static Duration positive(String name, Duration value) {
+            if (value == null || value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException(name + " must be positive, but was " + value);
+            }
+            return value;
+        }
+
+        /** The store; it connects when a registry starts it. */
+        public RedisStateStore build() {
+            return new RedisStateStore(this);
+        }
+    }
+}
