@@ -4,6 +4,7 @@ import io.agentfuse.core.Clock;
 import io.agentfuse.core.ManualClock;
 import org.junit.jupiter.api.Test;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -203,6 +204,22 @@ class RecentTrafficTest {
         clock.advance(Duration.ofSeconds(1));
 
         assertThat(last().requests()).as("the old second's request is gone, none of the new ones").isEqualTo(8_000);
+    }
+
+    @Test
+    void recordingARequestAllocatesNothing() {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        for (int i = 0; i < 20_000; i++) {
+            traffic.record(200, i * 1_000L);
+        }
+
+        long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < 100_000; i++) {
+            traffic.record(i % 7 == 0 ? 503 : 200, i * 1_000L);
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+
+        assertThat(allocated).as("bytes allocated by 100 000 requests").isLessThan(1_024);
     }
 
     @Test
