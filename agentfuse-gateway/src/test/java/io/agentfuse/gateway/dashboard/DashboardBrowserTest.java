@@ -197,7 +197,7 @@ class DashboardBrowserTest {
 
     /** The highest point of the chart's lines, as SVG y (100 is the baseline, 5 the top). */
     private double lowestY(String chart) {
-        return browser.findElements(By.cssSelector("#chart-" + chart + " path")).stream()
+        return browser.findElements(By.cssSelector("#chart-" + chart + " path.line")).stream()
                 .map(path -> path.getDomAttribute("d"))
                 .flatMap(d -> Arrays.stream(d.split("[ML]")))
                 .map(String::trim).filter(point -> !point.isEmpty())
