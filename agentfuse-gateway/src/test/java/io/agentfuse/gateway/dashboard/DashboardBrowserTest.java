@@ -21,8 +21,6 @@ import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -51,7 +49,7 @@ class DashboardBrowserTest {
     private WebDriver browser;
 
     @BeforeAll
-    void startGatewayAndBrowser() throws Exception {
+    void startGatewayAndBrowser() {
         HeadlessChromium.Binaries chromium = HeadlessChromium.binaries();
         harness = GatewayHarness.start(CONFIG);
         service = new ChromeDriverService.Builder()
@@ -64,7 +62,7 @@ class DashboardBrowserTest {
         options.setBinary(chromium.browser().toFile());
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--no-first-run", "--disable-extensions", "--window-size=1280,1000",
-                "--user-data-dir=" + Files.createTempDirectory("dashboard-chromium"));
+                "--user-data-dir=" + HeadlessChromium.newProfile());
         LoggingPreferences logs = new LoggingPreferences();
         logs.enable(LogType.BROWSER, Level.ALL);
         options.setCapability("goog:loggingPrefs", logs);

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -61,9 +62,7 @@ final class HeadlessChromium {
         }
         Path browser = existing(unpacked.resolve("usr/lib/chromium/chromium"), Path.of("/usr/lib/chromium/chromium"));
         Path driver = existing(unpacked.resolve("usr/lib/chromium/chromedriver"), Path.of("/usr/lib/chromium/chromedriver"));
-        String libraries = unpacked.resolve("usr/lib/x86_64-linux-gnu") + ":"
-                + unpacked.resolve("usr/lib/x86_64-linux-gnu/pulseaudio") + ":" + unpacked.resolve("usr/lib/chromium");
-        Map<String, String> environment = Map.of("LD_LIBRARY_PATH", libraries);
+        Map<String, String> environment = Map.of("LD_LIBRARY_PATH", libraryPath(unpacked));
         for (Path binary : List.of(browser, driver)) {
             String missing = run(List.of("ldd", binary.toString()), environment, home).lines()
                     .filter(line -> line.contains("not found")).map(String::trim).reduce((a, b) -> a + ", " + b).orElse("");
@@ -75,10 +74,26 @@ final class HeadlessChromium {
         return new Binaries(browser, driver, environment);
     }
 
-    /** Downloads Chromium, ChromeDriver and the libraries this machine lacks, and unpacks them. */
+    /** The unpacked library folders ({@code usr/lib/<arch>-linux-gnu} and the ones below it that hold libraries). */
+    private static String libraryPath(Path unpacked) {
+        List<String> folders = new ArrayList<>();
+        try (Stream<Path> libs = Files.list(unpacked.resolve("usr/lib"))) {
+            for (Path arch : libs.filter(dir -> dir.getFileName().toString().endsWith("-linux-gnu")).toList()) {
+                folders.add(arch.toString());
+                folders.add(arch.resolve("pulseaudio").toString());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + unpacked.resolve("usr/lib"), e);
+        }
+        folders.add(unpacked.resolve("usr/lib/chromium").toString());
+        return String.join(":", folders);
+    }
+
+    /** Downloads Chromium, ChromeDriver and the libraries this machine lacks, and unpacks them, from scratch. */
     private static void unpack(Path home, Path unpacked) {
         Path debs = home.resolve("debs");
         try {
+            delete(home);
             Files.createDirectories(debs);
             Files.createDirectories(unpacked);
         } catch (IOException e) {
@@ -154,6 +169,28 @@ final class HeadlessChromium {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while running " + String.join(" ", command), e);
+        }
+    }
+
+    /** Removes what an interrupted earlier fetch left, so that it starts again cleanly. */
+    private static void delete(Path folder) throws IOException {
+        if (!Files.exists(folder)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(folder)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+
+    /** A fresh, empty browser profile folder under {@code target/chromium/}. */
+    static Path newProfile() {
+        try {
+            Path profiles = Files.createDirectories(Path.of("target", "chromium", "profiles").toAbsolutePath());
+            return Files.createTempDirectory(profiles, "profile");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a browser profile folder", e);
         }
     }
 
