@@ -36,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DashboardBrowserTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final Duration WAIT = Duration.ofSeconds(20);
 
     /** The harness's models, plus one whose name has a slash and one without fallbacks. */
     private static final String CONFIG = GatewayHarness.CONFIG + """
@@ -86,6 +86,8 @@ class DashboardBrowserTest {
     void openDashboard() {
         browser.get(harness.gateway.baseUrl() + "/");
         await().until(page -> !page.findElements(rowSelector("model:claude-sonnet-4")).isEmpty());
+        // Transitions are only listed from the moment the page's event stream is open.
+        await().until(page -> "true".equals(page.findElement(By.id("log")).getDomAttribute("data-live")));
     }
 
     @AfterEach
