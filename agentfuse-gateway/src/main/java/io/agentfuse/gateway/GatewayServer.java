@@ -8,6 +8,7 @@ import io.agentfuse.core.Clock;
 import io.agentfuse.core.breaker.shared.BreakerStateStore;
 import io.agentfuse.gateway.admin.BreakerAdminHandler;
 import io.agentfuse.gateway.admin.ReloadHandler;
+import io.agentfuse.gateway.admin.StatsHandler;
 import io.agentfuse.gateway.reload.ConfigReloader;
 import io.agentfuse.gateway.reload.Reloaded;
 import io.agentfuse.gateway.admin.BreakerEventStream;
@@ -199,6 +200,7 @@ public final class GatewayServer {
         new BreakerAdminHandler(runtime.registry(), () -> runtime.config().server().adminToken()).mount(router);
         new ReloadHandler(reloader, () -> runtime.config().server().adminToken()).mount(router);
         router.get("/admin/events").handler(events::subscribe);
+        new StatsHandler(metrics.recentTraffic()).mount(router);
         router.get("/metrics").handler(ctx -> ctx.response().putHeader("content-type", metrics.contentType())
                 .end(metrics.scrape()));
         DashboardHandler dashboard = new DashboardHandler();

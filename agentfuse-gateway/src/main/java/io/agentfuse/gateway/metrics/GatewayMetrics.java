@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.metrics;
 
+import io.agentfuse.core.Clock;
 import io.agentfuse.core.breaker.CircuitBreakerRegistry;
 import io.agentfuse.agent.context.CompactionReport;
 import io.agentfuse.agent.context.CompactionStrategy;
@@ -45,6 +46,8 @@ import java.util.concurrent.TimeUnit;
  *       {@code agentfuse_breaker_not_permitted_calls_total} and {@code agentfuse_breaker_transitions_total}
  *       (see {@link AgentfuseBreakerMetrics}).</li>
  * </ul>
+ * Answered requests are also counted second by second for the last five minutes
+ * ({@link #recentTraffic()}, what the dashboard draws).
  * The {@code model} tag only ever holds configured model names ({@code unknown} otherwise), so
  * callers cannot grow the number of series.
  *
@@ -80,13 +83,21 @@ public final class GatewayMetrics {
     };
     private final Map<List<String>, Counter> counters = new ConcurrentHashMap<>();
     private final Map<List<String>, Timer> timers = new ConcurrentHashMap<>();
+    private final RecentTraffic recentTraffic;
 
-    /** Metrics without breakers yet; see {@link #watchBreakers}. */
+    /** Metrics without breakers yet, on the system clock; see {@link #watchBreakers}. */
     public GatewayMetrics() {
+        this(Clock.system());
+    }
+
+    /** Metrics without breakers yet whose {@link #recentTraffic()} counts seconds of {@code clock}. */
+    public GatewayMetrics(Clock clock) {
+        this.recentTraffic = new RecentTraffic(clock);
     }
 
     /** Metrics that also report every breaker of {@code breakers}. */
     public GatewayMetrics(CircuitBreakerRegistry breakers) {
+        this();
         watchBreakers(breakers);
     }
 
@@ -115,6 +126,12 @@ public final class GatewayMetrics {
                 Timer.builder("agentfuse.request.duration").description("Time to answer a model request")
                         .tags("model", model, "dialect", dialect)
                         .register(registry)).record(durationNanos, TimeUnit.NANOSECONDS);
+        recentTraffic.record(status, durationNanos);
+    }
+
+    /** The requests answered over the last five minutes, second by second. */
+    public RecentTraffic recentTraffic() {
+        return recentTraffic;
     }
 
     /** Records one call to a provider for {@code model} that ended as {@code outcome}. */

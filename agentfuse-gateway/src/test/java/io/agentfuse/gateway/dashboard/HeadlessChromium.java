@@ -1,0 +1,204 @@
+package io.agentfuse.gateway.dashboard;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Chromium and its ChromeDriver for the dashboard's browser tests, found or fetched, never skipped:
+ * <ol>
+ *   <li>the system's ({@code /usr/bin/chromium} and {@code /usr/bin/chromedriver}) when both are installed;</li>
+ *   <li>else Debian's packages, fetched with {@code apt-get download} (Chromium, ChromeDriver and the
+ *       libraries the machine lacks, as {@code apt-get -s install} lists them) and unpacked with
+ *       {@code dpkg-deb -x} into {@code target/chromium/}, run with {@code LD_LIBRARY_PATH} pointing
+ *       into it; as root, {@code apt-get update} first when the package lists are missing.</li>
+ * </ol>
+ * Anything else fails with what went wrong and how to install Chromium by hand. Nothing is fetched
+ * by Selenium itself.
+ */
+final class HeadlessChromium {
+
+    private static final Path SYSTEM_BROWSER = Path.of("/usr/bin/chromium");
+    private static final Path SYSTEM_DRIVER = Path.of("/usr/bin/chromedriver");
+    private static final List<String> PACKAGES = List.of("chromium", "chromium-driver");
+    private static final String BY_HAND = "; install Chromium by hand (as root: apt-get update && apt-get install -y "
+            + "chromium chromium-driver) and run the tests again";
+
+    /** The browser, its driver, and the environment the driver (and so the browser) needs. */
+    record Binaries(Path browser, Path driver, Map<String, String> environment) {
+    }
+
+    private static Binaries found;
+
+    private HeadlessChromium() {
+    }
+
+    /** The binaries, fetched on first use; fails the test when they cannot be had. */
+    static synchronized Binaries binaries() {
+        if (found == null) {
+            found = locate();
+        }
+        return found;
+    }
+
+    private static Binaries locate() {
+        if (Files.isExecutable(SYSTEM_BROWSER) && Files.isExecutable(SYSTEM_DRIVER)) {
+            return new Binaries(SYSTEM_BROWSER, SYSTEM_DRIVER, Map.of());
+        }
+        Path home = Path.of("target", "chromium").toAbsolutePath();
+        Path unpacked = home.resolve("root");
+        Path complete = home.resolve("unpacked.ok");
+        if (!Files.exists(complete)) {
+            unpack(home, unpacked);
+            write(complete);
+        }
+        Path browser = existing(unpacked.resolve("usr/lib/chromium/chromium"), Path.of("/usr/lib/chromium/chromium"));
+        Path driver = existing(unpacked.resolve("usr/lib/chromium/chromedriver"), Path.of("/usr/lib/chromium/chromedriver"));
+        Map<String, String> environment = Map.of("LD_LIBRARY_PATH", libraryPath(unpacked));
+        for (Path binary : List.of(browser, driver)) {
+            String missing = run(List.of("ldd", binary.toString()), environment, home).lines()
+                    .filter(line -> line.contains("not found")).map(String::trim).reduce((a, b) -> a + ", " + b).orElse("");
+            if (!missing.isEmpty()) {
+                throw new IllegalStateException(binary + " lacks libraries: " + missing
+                        + " (delete " + home + " to fetch again)" + BY_HAND);
+            }
+        }
+        return new Binaries(browser, driver, environment);
+    }
+
+    /** The unpacked library folders ({@code usr/lib/<arch>-linux-gnu} and the ones below it that hold libraries). */
+    private static String libraryPath(Path unpacked) {
+        List<String> folders = new ArrayList<>();
+        try (Stream<Path> libs = Files.list(unpacked.resolve("usr/lib"))) {
+            for (Path arch : libs.filter(dir -> dir.getFileName().toString().endsWith("-linux-gnu")).toList()) {
+                folders.add(arch.toString());
+                folders.add(arch.resolve("pulseaudio").toString());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + unpacked.resolve("usr/lib"), e);
+        }
+        folders.add(unpacked.resolve("usr/lib/chromium").toString());
+        return String.join(":", folders);
+    }
+
+    /** Downloads Chromium, ChromeDriver and the libraries this machine lacks, and unpacks them, from scratch. */
+    private static void unpack(Path home, Path unpacked) {
+        Path debs = home.resolve("debs");
+        try {
+            delete(home);
+            Files.createDirectories(debs);
+            Files.createDirectories(unpacked);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + debs, e);
+        }
+        List<String> packages = missingPackages(home);
+        if (packages.isEmpty() && isRoot()) {
+            run(List.of("apt-get", "update", "-q"), Map.of(), home);
+            packages = missingPackages(home);
+        }
+        if (packages.isEmpty()) {
+            throw new IllegalStateException("apt-get knows no package chromium or chromium-driver to fetch"
+                    + (isRoot() ? "" : " (not root: cannot run apt-get update)") + BY_HAND);
+        }
+        List<String> download = new ArrayList<>(List.of("apt-get", "download"));
+        download.addAll(packages);
+        run(download, Map.of(), debs);
+        try (Stream<Path> files = Files.list(debs)) {
+            for (Path deb : files.filter(file -> file.toString().endsWith(".deb")).sorted().toList()) {
+                run(List.of("dpkg-deb", "-x", deb.toString(), unpacked.toString()), Map.of(), home);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + debs, e);
+        }
+    }
+
+    /** What {@code apt-get install chromium chromium-driver} would install here, without its recommendations. */
+    private static List<String> missingPackages(Path home) {
+        List<String> simulate = new ArrayList<>(List.of("apt-get", "-s", "install", "--no-install-recommends"));
+        simulate.addAll(PACKAGES);
+        String plan;
+        try {
+            plan = run(simulate, Map.of(), home);
+        } catch (IllegalStateException unknown) {
+            return List.of();
+        }
+        return plan.lines().filter(line -> line.startsWith("Inst ")).map(line -> line.split(" ")[1]).toList();
+    }
+
+    private static boolean isRoot() {
+        return run(List.of("id", "-u"), Map.of(), Path.of(".")).trim().equals("0");
+    }
+
+    private static Path existing(Path preferred, Path fallback) {
+        if (Files.isExecutable(preferred)) {
+            return preferred;
+        }
+        if (Files.isExecutable(fallback)) {
+            return fallback;
+        }
+        throw new IllegalStateException("neither " + preferred + " nor " + fallback + " exists" + BY_HAND);
+    }
+
+    /** Runs {@code command} in {@code directory}; its output, or a failure that shows it. */
+    private static String run(List<String> command, Map<String, String> environment, Path directory) {
+        ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        try {
+            Process process = builder.start();
+            byte[] output = process.getInputStream().readAllBytes();
+            if (!process.waitFor(10, TimeUnit.MINUTES)) {
+                process.destroyForcibly();
+                throw new IllegalStateException(String.join(" ", command) + " did not finish in 10 minutes" + BY_HAND);
+            }
+            String text = new String(output, StandardCharsets.UTF_8);
+            if (process.exitValue() != 0) {
+                throw new IllegalStateException(String.join(" ", command) + " failed (exit " + process.exitValue()
+                        + "): " + text.strip() + BY_HAND);
+            }
+            return text;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run " + String.join(" ", command) + ": " + e.getMessage() + BY_HAND, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running " + String.join(" ", command), e);
+        }
+    }
+
+    /** Removes what an interrupted earlier fetch left, so that it starts again cleanly. */
+    private static void delete(Path folder) throws IOException {
+        if (!Files.exists(folder)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(folder)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+
+    /** A fresh, empty browser profile folder under {@code target/chromium/}. */
+    static Path newProfile() {
+        try {
+            Path profiles = Files.createDirectories(Path.of("target", "chromium", "profiles").toAbsolutePath());
+            return Files.createTempDirectory(profiles, "profile");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a browser profile folder", e);
+        }
+    }
+
+    private static void write(Path marker) {
+        try {
+            Files.writeString(marker, "unpacked\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + marker, e);
+        }
+    }
+}
