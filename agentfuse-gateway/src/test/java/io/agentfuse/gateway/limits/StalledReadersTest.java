@@ -41,8 +41,11 @@ class StalledReadersTest {
             Response ordinary = gateway.chat("plain");
 
             assertThat(ordinary.status()).as(ordinary.body()).isEqualTo(200);
-            // Every stalled stream's provider call is cancelled (reading the callers first would un-stall them).
-            Eventually.holds(gateway.vertx(), () -> gateway.hostile().openConnections() <= 1);
+            // Every stalled stream's provider call is cancelled: no endless answer is being sent and
+            // the provider's connections are closed. Only then are the callers read: reading one
+            // whose stream still ran would un-stall it.
+            Eventually.holds(gateway.vertx(), () -> gateway.hostile().endlessAnswers() == 0
+                    && gateway.hostile().openConnections() <= 1);
             stalled.forEach(socket -> assertThat(socket.closedWithin(BOUND)).as("a stalled caller is cut off").isTrue());
         } finally {
             stalled.forEach(RawSocket::close);
@@ -57,6 +60,8 @@ class StalledReadersTest {
                 RawSocket socket = RawSocket.open(gateway.port(), 4096);
                 subscribers.add(socket);
                 socket.send("GET /admin/events HTTP/1.1\r\nHost: " + HOST + "\r\n\r\n");
+                // Subscribed once the head comes (with ": connected"); events before would be missed.
+                assertThat(socket.head(BOUND)).startsWith("HTTP/1.1 200");
             }
             // About 18 MB of events each, more than the kernel's socket buffers and the 16 KB queue hold.
             gateway.flipBreaker("model:plain", 30_000);
