@@ -4,7 +4,9 @@ import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.ConfigLoader;
 import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.gateway.GatewayServer;
+import io.netty.util.concurrent.EventExecutor;
 import io.vertx.core.Vertx;
+import io.vertx.core.internal.VertxInternal;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -27,7 +29,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code HEAP}: collects garbage and answers {@code HEAP <used KiB>};</li>
  *   <li>{@code FLIP <breaker> <n>}: forces breaker {@code <breaker>} open and closed {@code n}
  *       times (two events each, as an operator would over {@code /admin/breakers}), resets it and
- *       answers {@code FLIP done}.</li>
+ *       answers {@code FLIP done} once the event loops have written (or dropped) every event.</li>
  * </ul>
  */
 public final class ChildGateway {
@@ -51,13 +53,13 @@ public final class ChildGateway {
         System.out.flush();
         BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String command = commands.readLine(); command != null; command = commands.readLine()) {
-            System.out.println(obey(gateway, command.trim().split(" ")));
+            System.out.println(obey(vertx, gateway, command.trim().split(" ")));
             System.out.flush();
         }
         System.exit(0);
     }
 
-    private static String obey(GatewayServer gateway, String[] command) {
+    private static String obey(Vertx vertx, GatewayServer gateway, String[] command) throws Exception {
         switch (command[0]) {
             case "HEAP" -> {
                 System.gc();
@@ -71,6 +73,11 @@ public final class ChildGateway {
                     breaker.close("operator test " + i);
                 }
                 breaker.reset();
+                // Events are written on the subscribers' event loops; a task queued on every loop
+                // now runs after all of them.
+                for (EventExecutor loop : ((VertxInternal) vertx).nettyEventLoopGroup()) {
+                    loop.submit(() -> { }).get(60, TimeUnit.SECONDS);
+                }
                 return "FLIP done";
             }
             default -> {

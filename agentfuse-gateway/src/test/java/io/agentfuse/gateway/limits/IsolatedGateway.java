@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -143,16 +144,8 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
     public void afterEach(ExtensionContext context) {
         assertThat(child.isAlive()).as("the gateway process is alive: " + child.log()).isTrue();
         assertThat(healthz().status()).as("/healthz within 1 s").isEqualTo(200);
-        try {
-            Eventually.holds(vertx, () -> child.fileDescriptors() <= baselineFds + FD_SLACK);
-        } catch (IllegalStateException notYet) {
-            // the assertions below name the figures
-        }
-        try {
-            Eventually.holds(vertx, () -> child.residentKib() <= baselineRss + RSS_SLACK_KIB);
-        } catch (IllegalStateException notYet) {
-            // the assertion below names the figures
-        }
+        settle(() -> child.fileDescriptors() <= baselineFds + FD_SLACK);
+        settle(() -> child.residentKib() <= baselineRss + RSS_SLACK_KIB);
         int fds = child.fileDescriptors();
         long rss = child.residentKib();
         long heap = child.liveHeapKib();
@@ -181,7 +174,10 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
         return hostile;
     }
 
-    /** Forces breaker {@code name} in the gateway open and closed {@code times} times: two events each. */
+    /**
+     * Forces breaker {@code name} in the gateway open and closed {@code times} times (two events
+     * each); returns once its event loops have handled every event.
+     */
     void flipBreaker(String name, int times) {
         child.flip(name, times);
     }
@@ -248,6 +244,15 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
         try (RawSocket socket = RawSocket.open(port())) {
             socket.send(RawSocket.post("/v1/chat/completions", HOST, chatBody("endless-event").put("stream", true).encode()));
             assertThat(socket.read(BOUND).status()).isEqualTo(502);
+        }
+    }
+
+    /** Waits, within a bound, for what the gateway gives back after a case; the assertions that follow name the figures. */
+    private void settle(BooleanSupplier condition) {
+        try {
+            Eventually.holds(vertx, condition);
+        } catch (IllegalStateException notYet) {
+            // not within the bound: the assertion on the figure fails with both numbers
         }
     }
 

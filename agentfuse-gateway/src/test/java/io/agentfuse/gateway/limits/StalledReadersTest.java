@@ -64,6 +64,8 @@ class StalledReadersTest {
                 assertThat(socket.head(BOUND)).startsWith("HTTP/1.1 200");
             }
             // About 18 MB of events each, more than the kernel's socket buffers and the 16 KB queue hold.
+            // Returns once the event loops have written (or dropped) every event: reading a subscriber
+            // while its events were still being written would let it catch up.
             gateway.flipBreaker("model:plain", 30_000);
 
             subscribers.forEach(socket -> assertThat(socket.closedWithin(BOUND)).as("a slow subscriber is dropped").isTrue());
