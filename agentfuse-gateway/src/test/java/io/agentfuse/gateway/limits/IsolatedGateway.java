@@ -92,10 +92,9 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
     private static final int FD_SLACK = 10;
     /**
      * What RSS may grow by across one case: the direct-memory cap (Netty's pools keep what they grew
-     * to) plus 32 MiB for code, metaspace and malloc. Measured over repeated runs on a busy machine:
-     * +34 MiB at most (70 stalled streams: pooled direct buffers), +15 MiB for 60 000 events to slow
-     * subscribers, within ±10 MiB of the baseline for every other case (the trim makes RSS move both
-     * ways). A body read whole (1 GiB), an unbounded SSE event or event queue, or leaked buffers
+     * to) plus 32 MiB for code, metaspace and malloc. Measured over ten runs: +41 MiB at most (70
+     * stalled streams: pooled direct buffers), +17 MiB for 60 000 events to slow subscribers,
+     * between -15 and +7 MiB for every other case (the trim makes RSS move both ways). A body read whole (1 GiB), an unbounded SSE event or event queue, or leaked buffers
      * exceed it — or run into the fixed heap, which fails the case.
      */
     private static final long RSS_SLACK_KIB = 64L * 1024;
