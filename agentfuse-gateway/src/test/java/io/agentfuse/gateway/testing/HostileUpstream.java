@@ -33,6 +33,7 @@ public final class HostileUpstream {
     private final HttpServer server;
     private final AtomicInteger requests = new AtomicInteger();
     private final AtomicInteger open = new AtomicInteger();
+    private final AtomicInteger endless = new AtomicInteger();
 
     private HostileUpstream(Vertx vertx, HttpServer server) {
         this.vertx = vertx;
@@ -64,6 +65,11 @@ public final class HostileUpstream {
         return open.get();
     }
 
+    /** How many of its answers that never end are still being sent: until their connection closes. */
+    public int endlessAnswers() {
+        return endless.get();
+    }
+
     public Future<Void> close() {
         return server.close();
     }
@@ -80,7 +86,7 @@ public final class HostileUpstream {
         });
     }
 
-    private static void answer(HttpServerResponse response, String model) {
+    private void answer(HttpServerResponse response, String model) {
         switch (model) {
             case "huge-length" -> pump(response.putHeader("content-length", Long.toString(1L << 30)), FILLER);
             case "endless-chunked" -> pump(response.setChunked(true), FILLER);
@@ -117,9 +123,18 @@ public final class HostileUpstream {
      * Writes {@code chunk} for as long as the peer reads, until it goes away: one chunk at a time,
      * the next once the last has been written, so the event loop is never held.
      */
-    private static void pump(HttpServerResponse response, Buffer chunk) {
+    private void pump(HttpServerResponse response, Buffer chunk) {
+        if (response.closed()) {
+            return; // on the connection's event loop: its close handlers have run already
+        }
+        endless.incrementAndGet();
+        response.closeHandler(v -> endless.decrementAndGet());
+        write(response, chunk);
+    }
+
+    private static void write(HttpServerResponse response, Buffer chunk) {
         if (!response.closed()) {
-            response.write(chunk).onSuccess(v -> pump(response, chunk));
+            response.write(chunk).onSuccess(v -> write(response, chunk));
         }
     }
 }

@@ -92,6 +92,16 @@ public final class RawSocket implements AutoCloseable {
         }
     }
 
+    /** The head of the next response (status line and headers), read within {@code bound}; the body is left unread. */
+    public String head(Duration bound) {
+        try {
+            socket.setSoTimeout((int) bound.toMillis());
+            return readHead();
+        } catch (IOException e) {
+            throw new IllegalStateException("no response head within " + bound, e);
+        }
+    }
+
     /**
      * Whether the gateway closes the connection within {@code bound}: whatever it still sends is
      * read and discarded until the end of the stream or a reset.

@@ -1,0 +1,68 @@
+package io.agentfuse.gateway.limits;
+
+import static io.agentfuse.gateway.limits.IsolatedGateway.BOUND;
+import static io.agentfuse.gateway.limits.IsolatedGateway.HOST;
+import static io.agentfuse.gateway.limits.IsolatedGateway.errorType;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentfuse.gateway.testing.RawSocket;
+import io.agentfuse.gateway.testing.RawSocket.Response;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+
+/**
+ * One request under the body limit that is expensive to handle: it is refused or handled off the
+ * event loop, and {@code /healthz} keeps answering within 1 s meanwhile — in a gateway whose heap
+ * is bounded ({@link IsolatedGateway#JVM_FLAGS}), so that a deep copy would show as well.
+ */
+class OversizedRequestsTest {
+
+    @RegisterExtension
+    static final IsolatedGateway gateway = new IsolatedGateway();
+
+    @Test
+    void aQuarterMillionMessagesAreRefusedWithoutStallingOthers() {
+        JsonArray messages = new JsonArray();
+        for (int i = 0; i < 250_000; i++) {
+            messages.add(new JsonObject().put("role", "user").put("content", "a"));
+        }
+        String body = new JsonObject().put("model", "good").put("messages", messages).encode();
+        assertThat(body.length()).isGreaterThan(7_000_000);
+
+        Response response = gateway.whileHealthy(() -> {
+            try (RawSocket socket = RawSocket.open(gateway.port())) {
+                socket.send(RawSocket.post("/v1/chat/completions", HOST, body));
+                return socket.read(BOUND);
+            }
+        });
+
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(errorType(response)).isEqualTo("invalid_request");
+        assertThat(response.body()).contains("server.maxMessages");
+    }
+
+    @Test
+    void aLongConversationIsMeasuredOffTheEventLoop() {
+        JsonArray messages = new JsonArray();
+        for (int i = 0; i < 9_000; i++) {
+            messages.add(new JsonObject().put("role", i % 2 == 0 ? "user" : "assistant").put("content", "turn " + i + " of a long talk"));
+        }
+        String body = new JsonObject().put("model", "windowed").put("messages", messages).encode();
+
+        Response response = gateway.whileHealthy(() -> {
+            try (RawSocket socket = RawSocket.open(gateway.port())) {
+                socket.send(RawSocket.post("/v1/chat/completions", HOST, body));
+                return socket.read(Duration.ofSeconds(30));
+            }
+        });
+
+        assertThat(response.status()).as(response.body()).isIn(200, 413);
+        if (response.status() == 413) {
+            assertThat(errorType(response)).isEqualTo("context_window_full");
+        }
+    }
+}

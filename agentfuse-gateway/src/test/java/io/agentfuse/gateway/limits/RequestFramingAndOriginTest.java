@@ -1,0 +1,150 @@
+package io.agentfuse.gateway.limits;
+
+import static io.agentfuse.gateway.limits.IsolatedGateway.BOUND;
+import static io.agentfuse.gateway.limits.IsolatedGateway.HOST;
+import static io.agentfuse.gateway.limits.IsolatedGateway.chatBody;
+import static io.agentfuse.gateway.limits.IsolatedGateway.errorType;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentfuse.gateway.testing.RawSocket;
+import io.agentfuse.gateway.testing.RawSocket.Response;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Requests framed to be read two ways (RFC 9112 §6.1), two Hosts, cleartext HTTP/2, non-finite
+ * numbers, and the Host and Origin rules against DNS rebinding and cross-origin posts: each is
+ * refused with a clear error and nothing reaches the provider. {@link IsolatedGateway} checks the
+ * gateway's health after each.
+ */
+class RequestFramingAndOriginTest {
+
+    @RegisterExtension
+    static final IsolatedGateway gateway = new IsolatedGateway();
+
+    @Test
+    void contentLengthWithTransferEncodingIs400AndNothingIsSmuggled() {
+        try (RawSocket socket = RawSocket.open(gateway.port())) {
+            socket.send("POST /v1/chat/completions HTTP/1.1\r\nHost: " + HOST + "\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+                    + "GET /admin/breakers HTTP/1.1\r\nHost: " + HOST + "\r\n\r\n");
+
+            Response response = socket.read(BOUND);
+            assertThat(response.status()).isEqualTo(400);
+            assertThat(errorType(response)).isEqualTo("invalid_request");
+            assertThat(socket.rest(BOUND)).doesNotContain("HTTP/1.1");
+        }
+    }
+
+    @Test
+    void twoHostHeadersAre400() {
+        try (RawSocket socket = RawSocket.open(gateway.port())) {
+            socket.send("GET /healthz HTTP/1.1\r\nHost: " + HOST + "\r\nHost: evil.example\r\n\r\n");
+
+            Response response = socket.read(BOUND);
+            assertThat(response.status()).isEqualTo(400);
+            assertThat(errorType(response)).isEqualTo("invalid_request");
+        }
+    }
+
+    @Test
+    void cleartextHttp2IsNotSpoken() {
+        try (RawSocket upgrade = RawSocket.open(gateway.port())) {
+            upgrade.send("GET /healthz HTTP/1.1\r\nHost: " + HOST + "\r\nConnection: Upgrade, HTTP2-Settings\r\n"
+                    + "Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n");
+
+            Response response = upgrade.read(BOUND);
+            assertThat(response.status()).isEqualTo(200);
+            assertThat(response.header("upgrade")).isNull();
+        }
+        try (RawSocket priorKnowledge = RawSocket.open(gateway.port())) {
+            priorKnowledge.send("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+
+            String answer = priorKnowledge.rest(BOUND);
+            // Vert.x answers the HTTP/2 preface as a bad HTTP/1 request: no HTTP/2 frame ever comes back.
+            assertThat(answer.isEmpty() || answer.startsWith("HTTP/") && !answer.matches("(?s)HTTP/\\S+ 2.*"))
+                    .as(answer).isTrue();
+        }
+    }
+
+    @Test
+    void aNonFiniteNumberNeverReachesTheProvider() {
+        int before = gateway.mock().requests().size();
+        String body = "{\"model\": \"good\", \"seed\": 1e999, \"messages\": [{\"role\": \"user\", \"content\": \"Hi\"}]}";
+        try (RawSocket socket = RawSocket.open(gateway.port())) {
+            socket.send(RawSocket.post("/v1/chat/completions", HOST, body));
+
+            Response response = socket.read(BOUND);
+            assertThat(response.status()).isEqualTo(400);
+            assertThat(errorType(response)).isEqualTo("invalid_request");
+        }
+        assertThat(gateway.mock().requests()).hasSize(before);
+    }
+
+    @Test
+    void aForeignHostIsRefused() {
+        try (RawSocket socket = RawSocket.open(gateway.port())) {
+            socket.send(RawSocket.post("/v1/chat/completions", "rebound.evil.example", chatBody("good").encode()));
+
+            Response response = socket.read(BOUND);
+            assertThat(response.status()).isEqualTo(403);
+            assertThat(errorType(response)).isEqualTo("forbidden");
+        }
+        try (RawSocket socket = RawSocket.open(gateway.port())) {
+            socket.send("GET /healthz HTTP/1.1\r\nHost: localhost:" + gateway.port() + "\r\n\r\n");
+
+            assertThat(socket.read(BOUND).status()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void aCrossOriginTextPlainPostIsNotServed() {
+        int before = gateway.mock().requests().size();
+        try (RawSocket socket = RawSocket.open(gateway.port())) {
+            String body = chatBody("good").encode();
+            socket.send("POST /v1/chat/completions HTTP/1.1\r\nHost: " + HOST + "\r\nOrigin: https://evil.example\r\n"
+                    + "Content-Type: text/plain\r\nContent-Length: " + body.length() + "\r\n\r\n" + body);
+
+            Response response = socket.read(BOUND);
+            assertThat(response.status()).isEqualTo(403);
+            assertThat(errorType(response)).isEqualTo("forbidden");
+        }
+        assertThat(gateway.mock().requests()).hasSize(before);
+    }
+
+    @Test
+    void aTextPlainBodyIs415() {
+        try (RawSocket socket = RawSocket.open(gateway.port())) {
+            String body = chatBody("good").encode();
+            socket.send("POST /v1/chat/completions HTTP/1.1\r\nHost: " + HOST + "\r\nContent-Type: text/plain\r\n"
+                    + "Content-Length: " + body.length() + "\r\n\r\n" + body);
+
+            Response response = socket.read(BOUND);
+            assertThat(response.status()).isEqualTo(415);
+            assertThat(errorType(response)).isEqualTo("invalid_request");
+        }
+    }
+
+    @Test
+    void anAllowedOriginGetsPreflightAndCorsHeaders() {
+        try (RawSocket socket = RawSocket.open(gateway.port())) {
+            socket.send("OPTIONS /v1/chat/completions HTTP/1.1\r\nHost: " + HOST + "\r\nOrigin: https://app.example\r\n"
+                    + "Access-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type, authorization\r\n\r\n");
+
+            Response preflight = socket.read(BOUND);
+            assertThat(preflight.status()).isEqualTo(204);
+            assertThat(preflight.header("access-control-allow-origin")).isEqualTo("https://app.example");
+            assertThat(preflight.header("access-control-allow-methods")).contains("POST");
+            assertThat(preflight.header("access-control-allow-headers")).contains("content-type");
+        }
+        try (RawSocket socket = RawSocket.open(gateway.port())) {
+            String body = chatBody("good").encode();
+            socket.send("POST /v1/chat/completions HTTP/1.1\r\nHost: " + HOST + "\r\nOrigin: https://app.example\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n" + body);
+
+            Response response = socket.read(BOUND);
+            assertThat(response.status()).isEqualTo(200);
+            assertThat(response.header("access-control-allow-origin")).isEqualTo("https://app.example");
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package io.agentfuse.gateway.limits;
+
+import static io.agentfuse.gateway.limits.IsolatedGateway.BOUND;
+import static io.agentfuse.gateway.limits.IsolatedGateway.HOST;
+import static io.agentfuse.gateway.limits.IsolatedGateway.errorType;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentfuse.gateway.testing.RawSocket;
+import io.agentfuse.gateway.testing.RawSocket.Response;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Slow, idle and too many clients (slowloris and its kin): what they hold is taken back within
+ * {@code headerTimeout}/{@code idleTimeout}, and beyond {@code maxConnections} they are refused
+ * while the others are served. {@link IsolatedGateway} checks the gateway's health after each.
+ */
+class SlowClientsTest {
+
+    @RegisterExtension
+    static final IsolatedGateway gateway = new IsolatedGateway();
+
+    @Test
+    void halfAHeadIsClosed() {
+        try (RawSocket socket = RawSocket.open(gateway.port())) {
+            socket.send("POST /v1/chat/completions HTTP/1.1\r\nHost: " + HOST + "\r\nContent-Ty");
+
+            assertThat(socket.closedWithin(BOUND)).isTrue();
+        }
+    }
+
+    @Test
+    void aHeadTrickledByteByByteIsClosedBeforeItEnds() {
+        String head = "GET /healthz HTTP/1.1\r\nHost: " + HOST + "\r\nX-Padding: " + "p".repeat(400) + "\r\n\r\n";
+        ScheduledExecutorService trickle = Executors.newSingleThreadScheduledExecutor();
+        try (RawSocket socket = RawSocket.open(gateway.port())) {
+            int[] sent = {0};
+            // One byte every 50 ms: the head would take 20 s, far beyond headerTimeout, and the
+            // connection is never idle long enough for idleTimeout.
+            trickle.scheduleAtFixedRate(() -> {
+                if (sent[0] < head.length() && socket.send(head.substring(sent[0], sent[0] + 1))) {
+                    sent[0]++;
+                }
+            }, 0, 50, TimeUnit.MILLISECONDS);
+
+            assertThat(socket.closedWithin(BOUND)).isTrue();
+            assertThat(sent[0]).isLessThan(head.length());
+        } finally {
+            trickle.shutdownNow();
+        }
+    }
+
+    @Test
+    void aPromisedBodyThatNeverComesIsAnswered408() {
+        try (RawSocket socket = RawSocket.open(gateway.port())) {
+            socket.send("POST /v1/chat/completions HTTP/1.1\r\nHost: " + HOST
+                    + "\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"model\":");
+
+            Response response = socket.read(BOUND);
+            assertThat(response.status()).isEqualTo(408);
+            assertThat(errorType(response)).isEqualTo("request_timeout");
+            assertThat(socket.closedWithin(BOUND)).isTrue();
+        }
+    }
+
+    @Test
+    void anIdleKeepAliveConnectionIsClosed() {
+        try (RawSocket socket = RawSocket.open(gateway.port())) {
+            socket.send("GET /healthz HTTP/1.1\r\nHost: " + HOST + "\r\n\r\n");
+            assertThat(socket.read(BOUND).status()).isEqualTo(200);
+
+            assertThat(socket.closedWithin(BOUND)).isTrue();
+        }
+    }
+
+    @Test
+    void aRequestWaitingLongerThanIdleTimeoutForItsProviderIsNotCut() {
+        // idleTimeout is 2 s; the provider answers after 3 s.
+        assertThat(gateway.chat("slow").status()).isEqualTo(200);
+    }
+
+    @Test
+    void connectionsBeyondTheLimitAreRefusedAndTheOthersServed() {
+        List<RawSocket> sockets = new ArrayList<>();
+        try {
+            for (int i = 0; i < 170; i++) {
+                RawSocket socket = RawSocket.open(gateway.port());
+                sockets.add(socket);
+                socket.send("GET /healthz HTTP/1.1\r\nHost: " + HOST + "\r\n\r\n");
+            }
+            int served = 0;
+            int refused = 0;
+            for (RawSocket socket : sockets) {
+                try {
+                    assertThat(socket.read(BOUND).status()).isEqualTo(200);
+                    served++;
+                } catch (IllegalStateException closedWithoutAnswer) {
+                    refused++;
+                }
+            }
+            assertThat(refused).isGreaterThanOrEqualTo(20);
+            assertThat(served).isPositive().isLessThanOrEqualTo(150);
+        } finally {
+            sockets.forEach(RawSocket::close);
+        }
+    }
+}
