@@ -1,5 +1,8 @@
 package io.agentfuse.gateway.http;
 
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.net.impl.ConnectionBase;
 
@@ -16,10 +19,22 @@ public final class Disconnect {
     private Disconnect() {
     }
 
-    /** Closes {@code connection}'s channel now. */
+    /**
+     * Closes {@code connection}'s channel now. The close starts below Vert.x's own handlers (which
+     * would turn it into a graceful shutdown that waits for the peer) and, with lingering off, the
+     * kernel resets the connection instead of keeping it, and the process's descriptor, until a
+     * peer that stopped reading takes what is still in the socket's send buffer.
+     */
     public static void now(HttpConnection connection) {
         if (connection instanceof ConnectionBase base) {
-            base.channel().close();
+            Channel channel = base.channel();
+            channel.config().setOption(ChannelOption.SO_LINGER, 0);
+            ChannelHandlerContext first = channel.pipeline().firstContext();
+            if (first != null) {
+                first.close(); // travels only towards the socket: no handler above it sees the close
+            } else {
+                channel.close();
+            }
         } else {
             connection.close();
         }

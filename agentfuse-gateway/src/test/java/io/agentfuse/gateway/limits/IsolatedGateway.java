@@ -155,6 +155,17 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
         assertThat(chat("good").status()).as("an unrelated request").isEqualTo(200);
     }
 
+    /** The gateway's open file descriptors now. */
+    int fileDescriptors() {
+        return child.fileDescriptors();
+    }
+
+    /** Waits, within a bound, until the gateway holds at most {@code limit} descriptors; says whether it did. */
+    boolean fileDescriptorsFallTo(int limit) {
+        settle(() -> child.fileDescriptors() <= limit);
+        return child.fileDescriptors() <= limit;
+    }
+
     /** The gateway's port. */
     int port() {
         return child.port();

@@ -55,6 +55,7 @@ class StalledReadersTest {
     @Test
     void slowEventSubscribersAreDropped() {
         List<RawSocket> subscribers = new ArrayList<>();
+        int fdsBefore = gateway.fileDescriptors();
         try {
             for (int i = 0; i < 5; i++) {
                 RawSocket socket = RawSocket.open(gateway.port(), 4096);
@@ -68,6 +69,10 @@ class StalledReadersTest {
             // while its events were still being written would let it catch up.
             gateway.flipBreaker("model:plain", 30_000);
 
+            // Dropped means let go at once: the gateway's descriptors are back while the subscribers
+            // still have not read (a graceful close would hold each until its peer took the backlog).
+            assertThat(gateway.fileDescriptorsFallTo(fdsBefore + 2)).as("the gateway let go of the dropped subscribers' sockets "
+                    + "(%d descriptors before they came, %d now)", fdsBefore, gateway.fileDescriptors()).isTrue();
             subscribers.forEach(socket -> assertThat(socket.closedWithin(BOUND)).as("a slow subscriber is dropped").isTrue());
         } finally {
             subscribers.forEach(RawSocket::close);
