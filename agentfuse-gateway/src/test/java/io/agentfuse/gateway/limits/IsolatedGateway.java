@@ -220,6 +220,15 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
         return answer.join();
     }
 
+    /** A request for the {@code windowed} model (40 000 tokens) with {@code turns} short turns. */
+    static JsonObject longTalk(int turns) {
+        JsonArray messages = new JsonArray();
+        for (int i = 0; i < turns; i++) {
+            messages.add(new JsonObject().put("role", i % 2 == 0 ? "user" : "assistant").put("content", "turn " + i + " of a long talk"));
+        }
+        return new JsonObject().put("model", "windowed").put("messages", messages);
+    }
+
     static JsonObject chatBody(String model) {
         return new JsonObject().put("model", model)
                 .put("messages", new JsonArray().add(new JsonObject().put("role", "user").put("content", "Hi")));
@@ -249,6 +258,12 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
                 socket.send(RawSocket.post("/v1/chat/completions", HOST, conversation));
                 assertThat(socket.read(BOUND).status()).isEqualTo(200);
             }
+        }
+        // The tokenizer's vocabulary is loaded on the first request that must be counted exactly (a
+        // long talk near a small window): part of the baseline, not something a later case leaks.
+        try (RawSocket socket = RawSocket.open(port())) {
+            socket.send(RawSocket.post("/v1/chat/completions", HOST, longTalk(9_000).encode()));
+            assertThat(socket.read(Duration.ofSeconds(30)).status()).isIn(200, 413);
         }
         assertThat(chat("huge-error").status()).isEqualTo(502);
         try (RawSocket socket = RawSocket.open(port())) {

@@ -47,11 +47,7 @@ class OversizedRequestsTest {
 
     @Test
     void aLongConversationIsMeasuredOffTheEventLoop() {
-        JsonArray messages = new JsonArray();
-        for (int i = 0; i < 9_000; i++) {
-            messages.add(new JsonObject().put("role", i % 2 == 0 ? "user" : "assistant").put("content", "turn " + i + " of a long talk"));
-        }
-        String body = new JsonObject().put("model", "windowed").put("messages", messages).encode();
+        String body = IsolatedGateway.longTalk(9_000).encode();
 
         Response response = gateway.whileHealthy(() -> {
             try (RawSocket socket = RawSocket.open(gateway.port())) {

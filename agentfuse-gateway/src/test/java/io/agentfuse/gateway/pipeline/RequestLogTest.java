@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.agentfuse.gateway.testing.Eventually;
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayHarness;
 import io.agentfuse.mock.MockStep;
@@ -64,6 +65,8 @@ class RequestLogTest {
                 Map.of("x-request-id", "r-502", "authorization", "Bearer sk-secret-of-the-caller"));
 
         assertThat(reply.status()).isEqualTo(502);
+        // The line is written when the exchange ends, which may be just after the caller has read the answer.
+        Eventually.holds(harness.vertx, () -> lines.list.size() > 0);
         assertThat(lines.list).singleElement().satisfies(line -> {
             assertThat(line.getLevel()).isEqualTo(Level.WARN);
             assertThat(line.getFormattedMessage()).startsWith("request r-502 for model gpt-4o-mini ended 502 after ")
