@@ -121,8 +121,10 @@ for workload in $WORKLOADS; do workload_body "$workload" >/dev/null; done
 TAKEN_PORTS=" "
 free_port() {
   local port
+  # Below the kernel's ephemeral range (32768 and up on Linux): a port there may be the source port
+  # of one of wrk's or the proxies' outgoing connections, and binding it fails although nothing listens.
   for _ in $(seq 100); do
-    port=$((20000 + RANDOM % 30000))
+    port=$((20000 + RANDOM % 12000))
     [[ $TAKEN_PORTS == *" $port "* ]] && continue
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
       TAKEN_PORTS+="$port "
