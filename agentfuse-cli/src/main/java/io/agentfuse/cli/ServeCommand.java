@@ -87,9 +87,15 @@ final class ServeCommand implements Callable<Integer> {
             err.flush();
             return e instanceof UnsupportedOperationException ? ValidateCommand.INVALID : CommandLine.ExitCode.SOFTWARE;
         }
-        ReloadSignal.install(() -> gateway.reload("SIGHUP"));
+        // Installed before the line that tells a supervisor it may send signals.
+        ReloadSignal.Installed hangUp = ReloadSignal.install(() -> gateway.reload("SIGHUP"));
         out.println("agentfuse gateway listening on " + gateway.baseUrl());
         out.flush();
+        if (hangUp == ReloadSignal.Installed.IGNORED_BY_PARENT) {
+            err.println("agentfuse: SIGHUP is ignored by this process (started with nohup?), so it will not reload the "
+                    + "configuration; use POST /admin/reload or change the file");
+            err.flush();
+        }
         return Foreground.runUntilStopped(parent.stopSignal(), gateway::close, vertx);
     }
 }

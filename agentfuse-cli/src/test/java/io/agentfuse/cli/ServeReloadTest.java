@@ -106,21 +106,43 @@ class ServeReloadTest {
                 HttpResponse.BodyHandlers.ofString()).body();
     }
 
+    /**
+     * Whether this process was started with SIGHUP ignored ({@code nohup}): its children inherit
+     * that, and a JVM does not take over an ignored SIGHUP (bit 0 of /proc's SigIgn mask is signal 1).
+     */
+    private static boolean sighupIgnoredHere() throws IOException {
+        String mask = Files.readAllLines(Path.of("/proc/self/status")).stream().filter(line -> line.startsWith("SigIgn:"))
+                .findFirst().orElseThrow(() -> new AssertionError("no SigIgn in /proc/self/status")).substring(7).trim();
+        return (Long.parseUnsignedLong(mask, 16) & 1L) != 0;
+    }
+
+    private void hangUp() throws Exception {
+        assertThat(new ProcessBuilder("kill", "-HUP", Long.toString(child.pid())).inheritIO().start().waitFor()).isZero();
+    }
+
     @Test
     void sighupReloadsTheFileAndABrokenOneIsLoggedAndChangesNothing() throws Exception {
         Path config = Files.writeString(directory.resolve("agentfuse.yaml"), CONFIG);
         String baseUrl = start(config);
         assertThat(models(baseUrl)).contains("gpt-4o-mini").doesNotContain("gpt-4.1");
+        if (sighupIgnoredHere()) {
+            // Run under nohup: the gateway cannot reload on SIGHUP and must say so, and keep running when sent one.
+            awaitLine(Pattern.compile("SIGHUP is ignored by this process .* use POST /admin/reload or change the file"));
+            hangUp();
+            assertThat(models(baseUrl)).as("SIGHUP neither reloads nor stops it").doesNotContain("gpt-4.1");
+            assertThat(child.isAlive()).isTrue();
+            return;
+        }
 
         Files.writeString(config, CONFIG + "  gpt-4.1: { provider: openai }\n");
-        new ProcessBuilder("kill", "-HUP", Long.toString(child.pid())).inheritIO().start().waitFor();
+        hangUp();
 
         awaitLine(Pattern.compile("configuration reloaded from .*agentfuse.yaml \\(SIGHUP\\)"));
         assertThat(models(baseUrl)).contains("gpt-4.1");
         assertThat(child.isAlive()).as("SIGHUP does not stop the gateway").isTrue();
 
         Files.writeString(config, CONFIG.replace("port: 0", "port: -1"));
-        new ProcessBuilder("kill", "-HUP", Long.toString(child.pid())).inheritIO().start().waitFor();
+        hangUp();
 
         Matcher refused = awaitLine(Pattern.compile("WARN .*configuration not reloaded \\((SIGHUP|file changed)\\).*agentfuse.yaml:1:\\d+: server.port"));
         assertThat(refused.group()).contains("the one in force stays");
