@@ -47,6 +47,11 @@ public final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        // The timeline narrates every transition already; the gateway's own log lines would say it twice.
+        // Read by logback.xml when the first logger is made; an operator's AGENTFUSE_LOG_LEVEL still wins.
+        if (System.getenv("AGENTFUSE_LOG_LEVEL") == null) {
+            System.setProperty("AGENTFUSE_LOG_LEVEL", "ERROR");
+        }
         if (!(speed >= 1 && speed <= 10_000)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--speed must be between 1 and 10000, but was " + speed);
         }
