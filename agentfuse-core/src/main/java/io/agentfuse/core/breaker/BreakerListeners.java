@@ -7,10 +7,11 @@ import io.agentfuse.core.event.StateTransition;
 
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
- * The listeners of one breaker, and the one place that calls them. Reading the copy-on-write
+ * The listeners of one breaker, the one place that calls them, and its built-in rejection count. Reading the copy-on-write
  * array is one volatile read, so with no listener an event costs nothing more, and recorded calls
  * are handed only to the listeners that override {@code onCallRecorded}; a listener that throws
  * is ignored, because it must never break the call, rejection or transition it observes.
@@ -19,6 +20,7 @@ final class BreakerListeners {
 
     private static final CircuitBreakerListener[] NONE = new CircuitBreakerListener[0];
 
+    private final LongAdder rejections = new LongAdder();
     private volatile CircuitBreakerListener[] listeners = NONE;
     /** The listeners that override {@code onCallRecorded}: only they make every call pay. */
     private volatile CircuitBreakerListener[] recording = NONE;
@@ -65,6 +67,11 @@ final class BreakerListeners {
         }
     }
 
+    /** The calls rejected since the breaker was made. */
+    long rejections() {
+        return rejections.sum();
+    }
+
     void recorded(CircuitBreaker breaker, Outcome outcome, long durationNanos) {
         for (CircuitBreakerListener listener : recording) {
             try {
@@ -75,7 +82,9 @@ final class BreakerListeners {
         }
     }
 
+    /** Counts a rejected call (the built-in count, listeners or not) and tells the listeners. */
     void rejected(CircuitBreaker breaker) {
+        rejections.increment();
         for (CircuitBreakerListener listener : listeners) {
             try {
                 listener.onCallRejected(breaker);

@@ -12,7 +12,6 @@ import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -55,12 +54,9 @@ public final class CircuitBreaker {
     private final BreakerTiming timing;
     private final long tokenLimit;
     private final AtomicLong stamps = new AtomicLong();
-    private final LongAdder rejections = new LongAdder();
     private final BreakerListeners listeners = new BreakerListeners();
     private final Transitions transitions = new Transitions(this);
     private volatile AbstractState state;
-    /** Set once by a registry that shares state; read only on transitions and operator actions. */
-    private volatile FleetLink fleet;
 
     private CircuitBreaker(String name, CircuitBreakerConfig config, Clock clock) {
         this.name = Objects.requireNonNull(name, "name");
@@ -83,10 +79,7 @@ public final class CircuitBreaker {
 
     // ---------------------------------------------------------------- permits
 
-    /**
-     * A permit for one call, or {@link #NOT_PERMITTED}. Report exactly one outcome with it
-     * ({@link #onResult}, {@link #onOutcome(long, Outcome, long, long)}) or give it back ({@link #release(long)}).
-     */
+    /** A permit for one call, or {@link #NOT_PERMITTED}; report exactly one outcome with it, or {@link #release} it. */
     public long acquire() {
         return state.tryAcquire();
     }
@@ -119,10 +112,8 @@ public final class CircuitBreaker {
     }
 
     /**
-     * Records that the call that got {@code permit} ended as {@code outcome} after
-     * {@code durationNanos} (-1 if not measured) and asked to be left alone for
-     * {@code retryAfterNanos} ({@link RetryAfter#NONE} if not): if this opens the breaker, or it is
-     * open already, it stays open at least that long, up to {@code maxRetryAfter}.
+     * Records that the call of {@code permit} ended as {@code outcome} after {@code durationNanos} (-1:
+     * not measured), asking for a wait of {@code retryAfterNanos} ({@link RetryAfter#NONE}), which an open breaker honours.
      */
     public void onOutcome(long permit, Outcome outcome, long durationNanos, long retryAfterNanos) {
         record(permit, outcome, durationNanos, retryAfterNanos);
@@ -148,19 +139,16 @@ public final class CircuitBreaker {
     }
 
     /**
-     * Keeps the breaker open for at least {@code retryAfterNanos} (capped by {@code maxRetryAfter}):
-     * opens it if it is CLOSED or HALF_OPEN, extends an OPEN one, leaves operator states alone. What a
-     * caller does when a server asks for a longer wait than it will make (DESIGN §4, wait or fall over).
+     * Keeps the breaker open at least {@code retryAfterNanos} (capped by {@code maxRetryAfter}), opening or
+     * extending it; operator states are left alone. For a server's wait longer than a retry makes (DESIGN §4).
      */
     public void holdOpen(long retryAfterNanos, String reason) {
         transitions.holdOpen(timing.cappedRetryAfter(retryAfterNanos), reason);
     }
 
     /**
-     * Opens the breaker now, as a trigger would, for a caller that judges failures its own way
-     * (the permission breaker counts the user's denials). From CLOSED or HALF_OPEN; an OPEN or
-     * operator state is left as it is. With {@code autoHalfOpen(false)} this is the user-led mode:
-     * OPEN is left only through {@link #transitionToHalfOpen()} and a probe, or an operator.
+     * Opens the breaker now, as a trigger would, for a caller that judges failures its own way (the
+     * permission breaker); with {@code autoHalfOpen(false)}, OPEN is then left only through {@link #transitionToHalfOpen()}.
      */
     public void open(String reason) {
         holdOpen(0L, reason);
@@ -191,18 +179,12 @@ public final class CircuitBreaker {
                 : new CallResult.Answered<>(BreakerCalls.callAndRecord(this, permit, call));
     }
 
-    /**
-     * Whether {@code failure} is another breaker's rejection: the call was refused further in,
-     * which says nothing about the callee this breaker guards, so it is neither a failure nor a success.
-     */
+    /** Whether {@code failure} is another breaker's rejection: refused further in, neither a failure nor a success here. */
     public boolean isInnerRejection(Throwable failure) {
         return failure instanceof CircuitOpenException open && open.rejection().breaker() != this;
     }
 
-    /**
-     * Whether a call's duration would be used, by a trigger that judges durations or by a listener.
-     * Calls nobody times are recorded as not measured (-1).
-     */
+    /** Whether a trigger or listener uses call durations; calls nobody times are recorded as not measured (-1). */
     public boolean timesCalls() {
         return timing.triggersUseDuration() || listeners.wantsRecordedCalls();
     }
@@ -231,10 +213,7 @@ public final class CircuitBreaker {
         transitions.installOperatorState(CircuitState.DISABLED, reason);
     }
 
-    /**
-     * Closes the breaker with fresh counters and no memory of earlier trips, whatever its state;
-     * the event names {@code reason}. The same as {@link #reset()}, with an operator's reason.
-     */
+    /** Closes the breaker afresh (counters, trips) whatever its state: {@link #reset()} with an operator's reason. */
     public void close(String reason) {
         transitions.closeAfresh("operator: " + reason);
     }
@@ -244,12 +223,7 @@ public final class CircuitBreaker {
         transitions.closeAfresh("reset");
     }
 
-    /**
-     * Lets probes through now: the way out of OPEN in user-led mode ({@code autoHalfOpen=false}),
-     * e.g. when the user explicitly approves one action. Does nothing unless the breaker is OPEN.
-     *
-     * @return whether the breaker moved to HALF_OPEN
-     */
+    /** OPEN to HALF_OPEN now, the way out of user-led mode (an explicit approval); returns whether it moved. */
     public boolean transitionToHalfOpen() {
         return transitions.probeNow();
     }
@@ -257,14 +231,6 @@ public final class CircuitBreaker {
     /** Installs {@code to} if the state is still {@code from}; only the winner goes on. */
     boolean compareAndSetState(AbstractState from, AbstractState to) {
         return STATE.compareAndSet(this, from, to);
-    }
-
-    FleetLink fleet() {
-        return fleet;
-    }
-
-    void fleet(FleetLink fleet) {
-        this.fleet = fleet;
     }
 
     Transitions transitions() {
@@ -276,7 +242,6 @@ public final class CircuitBreaker {
     }
 
     void rejected() {
-        rejections.increment();
         listeners.rejected(this);
     }
 
@@ -336,12 +301,12 @@ public final class CircuitBreaker {
 
     /** How many calls it has rejected since it was made. */
     public long rejectedCalls() {
-        return rejections.sum();
+        return listeners.rejections();
     }
 
     /** State, reason, open-until, counters (those that tripped it while OPEN) and rejections, for operators. */
     public CircuitBreakerSnapshot snapshot() {
-        return Transitions.snapshotOf(this, state.current(), rejections.sum());
+        return Transitions.snapshotOf(this, state.current(), listeners.rejections());
     }
 
     @Override

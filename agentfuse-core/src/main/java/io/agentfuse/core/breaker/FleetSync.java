@@ -61,7 +61,7 @@ final class FleetSync implements BreakerStateStore.Listener, FleetLink {
      */
     void attach(CircuitBreaker breaker) {
         versions.remove(breaker.name());
-        breaker.fleet(this);
+        breaker.transitions().link(this);
         breaker.addListener(new Publisher(breaker));
         catchUp(breaker);
     }

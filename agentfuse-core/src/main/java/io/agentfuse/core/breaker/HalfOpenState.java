@@ -28,7 +28,7 @@ final class HalfOpenState extends AbstractState {
     HalfOpenState(CircuitBreaker breaker, int trip) {
         super(breaker);
         this.trip = trip;
-        this.gate = breaker.fleet();
+        this.gate = breaker.transitions().fleet();
         this.permits = new AtomicInteger(gate == null ? breaker.config().halfOpenRequests() : 0);
         this.lastPermitNanos = breaker.clock().nanoTime();
     }

@@ -16,9 +16,20 @@ import java.util.function.Supplier;
 final class Transitions {
 
     private final CircuitBreaker breaker;
+    /** Set once by a registry that shares state; read only on transitions and operator actions. */
+    private volatile FleetLink fleet;
 
     Transitions(CircuitBreaker breaker) {
         this.breaker = breaker;
+    }
+
+    /** The fleet this breaker's changes are shared with, or {@code null}. */
+    FleetLink fleet() {
+        return fleet;
+    }
+
+    void link(FleetLink fleet) {
+        this.fleet = fleet;
     }
 
     /** Installs a fresh state; {@code unless} names an operator state that is kept as it is. */
@@ -46,7 +57,7 @@ final class Transitions {
     void closeAfresh(String reason) {
         boolean wasClosed = breaker.rawState().kind() == CircuitState.CLOSED;
         install(null, () -> new ClosedState(breaker, breaker.clock().nanoTime()), reason);
-        FleetLink fleet = breaker.fleet();
+        FleetLink fleet = this.fleet;
         if (wasClosed && fleet != null) {
             fleet.closedAgain(breaker, reason);
         }
