@@ -43,10 +43,19 @@ public final class ConfigLoader {
      *                         {@linkplain ConfigException#source() source} is {@code file} as given
      */
     public static AgentfuseConfig load(Path file, Map<String, String> environment) {
+        return parse(read(file), file.toString(), environment);
+    }
+
+    /**
+     * The text of {@code file}, for a caller that parses it itself (a reload that compares it with
+     * what it read before).
+     *
+     * @throws ConfigException if the file is missing, unreadable or not UTF-8, saying which
+     */
+    public static String read(Path file) {
         String source = file.toString();
-        String yaml;
         try {
-            yaml = Files.readString(file, StandardCharsets.UTF_8);
+            return Files.readString(file, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
             throw unreadable(source, "no such file");
         } catch (CharacterCodingException e) {
@@ -54,7 +63,6 @@ public final class ConfigLoader {
         } catch (IOException e) {
             throw unreadable(source, "cannot read the file: " + e.getMessage());
         }
-        return parse(yaml, source, environment);
     }
 
     /**

@@ -44,13 +44,8 @@ import java.util.stream.Collectors;
  * {@link #fitForFallback}: by snipping only, because that step may never run and a summary would
  * cost a model call. A request that cannot fit it makes that step skipped, with the reason.
  *
- * <p>Thread-safe: one instance serves every request; nothing blocks an event loop.
- *
- * <pre>{@code
- * GatewayOptions options = GatewayOptions.builder()
- *     .contextStage(ContextLadderStage.factory(Clock.system(), Scheduler.shared()))
- *     .build();
- * }</pre>
+ * <p>Thread-safe: one instance serves every request; nothing blocks an event loop. The gateway
+ * installs it unless {@code GatewayOptions.contextStage} names another stage.
  */
 public final class ContextLadderStage implements ContextStage {
 
@@ -64,11 +59,6 @@ public final class ContextLadderStage implements ContextStage {
         this.ladder = new ContextLadder(config, summarizer, CompactionConfig.defaults(), clock, scheduler, workers);
         // fitForFallback must answer at once while the chain is planned: it snips on the calling thread.
         this.snipOnly = new ContextLadder(config, null, CompactionConfig.defaults(), clock, scheduler);
-    }
-
-    /** The ladder of {@code runtime}'s configuration, counting and compacting on the calling thread, unmetered. */
-    public static ContextStage.Factory factory(Clock clock, Scheduler scheduler) {
-        return factory(clock, scheduler, Runnable::run, new GatewayMetrics());
     }
 
     /**

@@ -13,7 +13,10 @@ import java.util.regex.Pattern;
  * caller's own when it sent a sane one (letters, digits, {@code . _ : -}, at most 128), else a new
  * one. A request that ends in a gateway error (5xx) or a gateway fault is logged as one line with
  * that id, model, status and the steps passed over; an answer, a 4xx and a caller who leaves (499)
- * are not errors and are not logged. Keys and prompts are never logged. Thread-safe.
+ * are not errors and are not logged, and neither is a 503 {@code circuit_open}: nothing was called,
+ * the breaker's opening was logged once, and during an outage every request would otherwise add a
+ * line at exactly the moment fast failing should cost nothing. Keys and prompts are never logged.
+ * Thread-safe.
  */
 final class RequestLog {
 
@@ -34,9 +37,12 @@ final class RequestLog {
         return id;
     }
 
-    /** Logs a request that ended with {@code status}, if that is a gateway error. */
+    /** The status of a request turned away by open breakers: not worth a line each. */
+    private static final int CIRCUIT_OPEN = 503;
+
+    /** Logs a request that ended with {@code status}, if that is a gateway error that called something. */
     static void ended(String id, String model, int status, String passedOver, long durationNanos) {
-        if (status >= 500) {
+        if (status >= 500 && status != CIRCUIT_OPEN) {
             LOG.atWarn().addKeyValue("requestId", id).addKeyValue("model", model).addKeyValue("status", status)
                     .addKeyValue("fallbacks", passedOver).addKeyValue("durationMs", durationNanos / 1_000_000)
                     .log("request {} for model {} ended {} after {} ms{}", id, model, status, durationNanos / 1_000_000,

@@ -12,7 +12,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
@@ -142,8 +141,7 @@ public final class ConfigReloader {
     }
 
     private synchronized Reloaded reloadNow(String trigger) {
-        String text = read().orElseThrow(() -> new ConfigException(file.path().toString(),
-                List.of(new ConfigError("", 0, 0, "cannot read the file"))));
+        String text = ConfigLoader.read(file.path());
         seen = FileStamp.of(file).orElse(seen);
         loadedText = text; // a broken file is not retried until it changes again
         if (text.isBlank()) {
@@ -162,10 +160,11 @@ public final class ConfigReloader {
                 StartOnlyKeys.changed(before.server(), next.server()));
     }
 
+    /** The file's text, or empty while it cannot be read (an editor replacing it): the watcher looks again later. */
     private Optional<String> read() {
         try {
-            return Optional.of(Files.readString(file.path(), StandardCharsets.UTF_8));
-        } catch (IOException | RuntimeException e) {
+            return Optional.of(ConfigLoader.read(file.path()));
+        } catch (ConfigException unreadable) {
             return Optional.empty();
         }
     }

@@ -41,10 +41,16 @@ class RequestLogTest {
     void theCallersRequestIdIsKeptAndAnAnswerIsNotLogged() {
         Reply reply = harness.client.post("/v1/chat/completions", openAiRequest("gpt-4o-mini", false),
                 Map.of("x-request-id", "agent-7:turn-12"));
-
         assertThat(reply.status()).isEqualTo(200);
         assertThat(reply.header("x-request-id")).isEqualTo("agent-7:turn-12");
-        assertThat(lines.list).isEmpty();
+
+        // A failing request after it: once its line is there, the answer's would have been too.
+        harness.mock.defaultStep(MockStep.builder().status(500).build());
+        harness.client.post("/v1/chat/completions", openAiRequest("gpt-4o-mini", false), Map.of("x-request-id", "after"));
+        Eventually.holds(harness.vertx, () -> lines.list.size() > 0);
+
+        assertThat(lines.list).extracting(ILoggingEvent::getFormattedMessage)
+                .singleElement().asString().startsWith("request after ");
     }
 
     @Test
@@ -76,5 +82,26 @@ class RequestLogTest {
                 assertThat(pair.value).isEqualTo("r-502");
             });
         });
+    }
+
+    @Test
+    void requestsTurnedAwayByOpenBreakersAreNotLoggedOneByOne() {
+        try (GatewayHarness longOpen = GatewayHarness.start(GatewayHarness.CONFIG.replace("resetTimeout: 300ms", "resetTimeout: 5m"))) {
+            longOpen.mock.defaultStep(MockStep.builder().status(500).build());
+            for (int i = 0; i < 3; i++) {
+                longOpen.client.post("/v1/chat/completions", openAiRequest("gpt-4o-mini", false));
+            }
+            Eventually.holds(longOpen.vertx, () -> lines.list.size() == 3);
+
+            Reply rejected = longOpen.client.post("/v1/chat/completions", openAiRequest("gpt-4o-mini", false),
+                    Map.of("x-request-id", "rejected"));
+            longOpen.client.post("/v1/chat/completions", openAiRequest("claude-sonnet-4", false), Map.of("x-request-id", "after"));
+            Eventually.holds(longOpen.vertx, () -> lines.list.size() == 4);
+
+            assertThat(rejected.status()).isEqualTo(503);
+            assertThat(lines.list).extracting(ILoggingEvent::getFormattedMessage)
+                    .noneMatch(line -> line.startsWith("request rejected "))
+                    .last().asString().startsWith("request after ");
+        }
     }
 }
