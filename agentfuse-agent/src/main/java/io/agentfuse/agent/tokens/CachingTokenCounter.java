@@ -1,6 +1,7 @@
 package io.agentfuse.agent.tokens;
 
 import io.agentfuse.agent.conversation.Message;
+import java.lang.ref.WeakReference;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -15,7 +16,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * counter's: {@link #countMessage} answers a remembered count or counts with the base, and
  * {@link #upperBoundMessage} answers a remembered count (the exact value, the tightest bound) or
  * the base's bound. The bounds of long texts are remembered the same way, in a second table of
- * the same size, so that bounding a resent conversation costs about a hash of it. Conversations are the reply priming plus their messages, as in
+ * the same size, so that bounding a resent conversation costs about a hash of it; and long texts
+ * by identity too (a third table, holding them weakly), which costs one comparison for a text seen before. Conversations are the reply priming plus their messages, as in
  * {@link TokenCounter}, so the base must count conversations that way (every counter here does but
  * {@link UsageAwareTokenCounter}, which may wrap this one instead).
  *
@@ -39,9 +41,16 @@ public final class CachingTokenCounter implements TokenCounter {
      * about six times as much per char as hashing (1.6 ns against 0.25 ns), plus some 25 ns a lookup.
      */
     static final int REMEMBERED_BOUND_CHARS = 32;
+    /**
+     * Texts from this length on are also remembered by identity: a gateway that takes a resent
+     * message's decoded value from its memo hands the very same {@code String} every turn, and
+     * knowing it again costs one comparison instead of a hash of all of its chars.
+     */
+    static final int IDENTITY_FROM_CHARS = 64;
 
     private final AtomicReferenceArray<Entry> slots;
     private final AtomicReferenceArray<Entry> bounds;
+    private final AtomicReferenceArray<SeenText> seenTexts;
     private final int mask;
 
     /**
@@ -56,6 +65,7 @@ public final class CachingTokenCounter implements TokenCounter {
         int size = Math.max(2, Integer.highestOneBit(capacity - 1) << 1);
         this.slots = new AtomicReferenceArray<>(size);
         this.bounds = new AtomicReferenceArray<>(size);
+        this.seenTexts = new AtomicReferenceArray<>(size);
         this.mask = size - 1;
     }
 
@@ -74,6 +84,22 @@ public final class CachingTokenCounter implements TokenCounter {
         if (text.length() < REMEMBERED_BOUND_CHARS) {
             return base.upperBoundText(text);
         }
+        boolean byIdentity = text.length() >= IDENTITY_FROM_CHARS;
+        int identitySlot = byIdentity ? System.identityHashCode(text) & mask : 0;
+        if (byIdentity) {
+            SeenText seen = seenTexts.getAcquire(identitySlot);
+            if (seen != null && seen.get() == text) {
+                return seen.tokens;
+            }
+        }
+        int bound = upperBoundByContent(text);
+        if (byIdentity) {
+            seenTexts.setRelease(identitySlot, new SeenText(text, bound));
+        }
+        return bound;
+    }
+
+    private int upperBoundByContent(String text) {
         long hash = ContentHash.ofText(text);
         Entry known = find(bounds, hash, text.length());
         if (known != null) {
@@ -130,6 +156,16 @@ public final class CachingTokenCounter implements TokenCounter {
     @Override
     public String toString() {
         return "CachingTokenCounter[" + base + ", capacity " + slots.length() + "]";
+    }
+
+    /** A text seen, by identity, without keeping it alive, and its bound. */
+    private static final class SeenText extends WeakReference<String> {
+        final int tokens;
+
+        SeenText(String text, int tokens) {
+            super(text);
+            this.tokens = tokens;
+        }
     }
 
     private static final class Entry {

@@ -74,6 +74,34 @@ class CachingTokenCounterTest {
     }
 
     @Test
+    void knowsALongTextAgainByIdentityAndAnEqualCopyByContent() {
+        // Given a base that bounds at three per char
+        TokenCounter base = new TokenCounter() {
+            @Override
+            public int countText(String text) {
+                return text.length();
+            }
+
+            @Override
+            public int upperBoundText(String text) {
+                return 3 * text.length();
+            }
+        };
+        CachingTokenCounter counter = new CachingTokenCounter(base, 64);
+        String text = "ab".repeat(CachingTokenCounter.IDENTITY_FROM_CHARS);
+        String copy = new String(text.toCharArray());
+        String sameLengthOther = "ba".repeat(CachingTokenCounter.IDENTITY_FROM_CHARS) + "";
+
+        // When the very text, an equal copy and another text of its length are bounded, twice over
+        for (int i = 0; i < 2; i++) {
+            // Then each gets the base's bound: identity never stands in for content
+            assertThat(counter.upperBoundText(text)).isEqualTo(3 * text.length());
+            assertThat(counter.upperBoundText(copy)).isEqualTo(3 * copy.length());
+            assertThat(counter.upperBoundText(sameLengthOther + "x")).isEqualTo(3 * (text.length() + 1));
+        }
+    }
+
+    @Test
     void tellsApartMessagesThatDifferOnlyInRoleOrWhereTheirTextSplits() {
         CachingTokenCounter counter = new CachingTokenCounter(TiktokenCounter.o200k(), 64);
         Message split = Message.of(Role.ASSISTANT, new ToolUseBlock("id", "Bash", "{}"));

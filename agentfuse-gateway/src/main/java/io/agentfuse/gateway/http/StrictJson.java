@@ -2,7 +2,9 @@ package io.agentfuse.gateway.http;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.netty.buffer.ByteBuf;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -29,6 +31,9 @@ import java.util.Map;
  */
 public final class StrictJson {
 
+    /** Bodies from this size on are worth a {@link ValueMemo}: below it, decoding costs a few microseconds. */
+    public static final int MEMO_FROM_BYTES = 8 * 1024;
+
     private StrictJson() {
     }
 
@@ -49,6 +54,31 @@ public final class StrictJson {
      * @throws DecodeException if it is not one well-formed JSON value with finite numbers only
      */
     public static Object decode(Buffer body, FieldSpans spans) {
+        return decode(body, spans, null);
+    }
+
+    /**
+     * {@link #decode(Buffer, FieldSpans)}, taking the values {@code memo} remembers instead of
+     * decoding them again (and remembering those it decodes), for a body of at least
+     * {@value #MEMO_FROM_BYTES} bytes whose bytes are in an array: the top-level fields' values
+     * and the elements of top-level arrays, where a resent conversation repeats itself. The
+     * result is the same as without a memo.
+     *
+     * @param memo {@code null} to decode everything
+     * @throws DecodeException if it is not one well-formed JSON value with finite numbers only
+     */
+    public static Object decode(Buffer body, FieldSpans spans, ValueMemo memo) {
+        ByteBuf bytes = memo != null && body.length() >= MEMO_FROM_BYTES ? heapBytes(body) : null;
+        if (bytes != null) {
+            JsonObject object = MemoizedDecoder.decode(body, bytes.array(), bytes.arrayOffset() + bytes.readerIndex(),
+                    spans, memo);
+            if (object != null) {
+                return object;
+            }
+            if (spans != null) {
+                spans.clear();
+            }
+        }
         try (JsonParser parser = JacksonCodec.createParser(body)) {
             JsonToken first = parser.nextToken();
             if (first == null) {
@@ -62,6 +92,20 @@ public final class StrictJson {
         } catch (IOException e) {
             throw new DecodeException("Failed to decode:" + e.getMessage(), e);
         }
+    }
+
+    // The buffer under body when its bytes are in an array (a request body always is), else null.
+    private static ByteBuf heapBytes(Buffer body) {
+        if (body instanceof BufferInternal internal) {
+            ByteBuf bytes = internal.getByteBuf();
+            return bytes.hasArray() ? bytes : null;
+        }
+        return null;
+    }
+
+    /** The value whose first token {@code parser} is at, with this class's checks; repeated keys noted in {@code spans}. */
+    static Object parseValue(JsonParser parser, FieldSpans spans) throws IOException {
+        return parseAny(parser, spans, false);
     }
 
     private static Object parseAny(JsonParser parser, FieldSpans spans, boolean top) throws IOException {
@@ -154,7 +198,18 @@ public final class StrictJson {
             return repeatedKey;
         }
 
-        private void next(String name, long at) {
+        void takeOver(FieldSpans noted, boolean repeated) {
+            spans.putAll(noted.spans);
+            repeatedKey |= repeated || noted.repeatedKey;
+        }
+
+        private void clear() {
+            spans.clear();
+            field = null;
+            repeatedKey = false;
+        }
+
+        void next(String name, long at) {
             if (field != null) {
                 spans.put(field, new long[] {start, at});
             }

@@ -9,6 +9,7 @@ import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.http.StrictJson;
+import io.agentfuse.gateway.http.ValueMemo;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
@@ -30,6 +31,13 @@ public final class RequestParser {
 
     /** The header that marks a subagent's request; its value is the subagent's id. */
     public static final String SUBAGENT_HEADER = "x-agentfuse-subagent";
+
+    /**
+     * The messages (and tools, system prompts) of recent long requests, by their bytes: an agent
+     * resends them every turn. One per process, as a cache of a pure function may be: 8 192
+     * values and 16 MiB of their bytes at most.
+     */
+    private static final ValueMemo RECENT_VALUES = new ValueMemo(8_192, 16L << 20);
 
     private RequestParser() {
     }
@@ -63,7 +71,7 @@ public final class RequestParser {
         }
         Object value;
         try {
-            value = StrictJson.decode(body, spans);
+            value = StrictJson.decode(body, spans, RECENT_VALUES);
         } catch (DecodeException e) {
             throw new GatewayException(GatewayError.INVALID_REQUEST, "the request body is not valid JSON: "
                     + firstLine(e.getMessage()));
