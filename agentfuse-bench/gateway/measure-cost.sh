@@ -46,6 +46,7 @@ esac
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 wait_for_port() { for _ in $(seq 300); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return; sleep 0.1; done; die "no listener on $1"; }
 cpu_ticks() { sed 's/^.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'; }
+kernel_ticks() { sed 's/^.*) //' "/proc/$1/stat" | awk '{ print $13 }'; }
 
 UPSTREAM_PORT=$(free_port)
 java -Xms64m -Xmx256m -XX:+UseSerialGC -cp "$BENCH_JAR" io.agentfuse.bench.gateway.FixedAnswerUpstream "$UPSTREAM_PORT" \
@@ -83,8 +84,10 @@ if [[ -n ${JFR:-} ]]; then
 fi
 START_MS=$(date +%s%3N)
 ticks=$(cpu_ticks "$GATEWAY")
+sys_ticks=$(kernel_ticks "$GATEWAY")
 wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$LUA" "$URL" >"$OUT/wrk.txt"
 ticks=$(( $(cpu_ticks "$GATEWAY") - ticks ))
+sys_ticks=$(( $(kernel_ticks "$GATEWAY") - sys_ticks ))
 END_MS=$(date +%s%3N)
 if [[ -n ${JFR:-} ]]; then
   jcmd "$GATEWAY" JFR.stop name=cost >/dev/null
@@ -104,7 +107,7 @@ ALLOC_RATE=$(awk -v from="$START_MS" -v to="$END_MS" '
             if (t >= from && t <= to) { if (have) { sum += mb(p[1]) - after; last = t } else { first = t; have = 1 } }
             after = mb(p[2]) }
   END { if (last > first) printf "%.3f", sum / ((last - first) / 1000); else print "nan" }' "$OUT/gc.log")
-awk -v r="$REQUESTS" -v n="$NON2XX" -v t="$ticks" -v hz="$HZ" -v d="$DURATION" -v a="$ALLOC_RATE" -v rss="$RSS_KB" \
+awk -v r="$REQUESTS" -v n="$NON2XX" -v t="$ticks" -v hz="$HZ" -v d="$DURATION" -v a="$ALLOC_RATE" -v rss="$RSS_KB" -v sys="$sys_ticks" \
     -v w="$WORKLOAD" -v c="$CONNECTIONS" 'BEGIN {
-  printf "%s c=%d: %d requests (%d non-2xx) in %d s = %.0f/s; CPU %.1f us/request; alloc %.1f KB/request; peak RSS %.1f MiB\n",
-    w, c, r, n, d, r / d, t / hz * 1e6 / r, a * 1024 * d / r, rss / 1024 }'
+  printf "%s c=%d: %d requests (%d non-2xx) in %d s = %.0f/s; CPU %.1f us/request (%.0f %% in the kernel); alloc %.1f KB/request; peak RSS %.1f MiB\n",
+    w, c, r, n, d, r / d, t / hz * 1e6 / r, (t > 0 ? 100 * sys / t : 0), a * 1024 * d / r, rss / 1024 }'

@@ -117,6 +117,15 @@ public record ChatRequest(Dialect dialect, JsonObject original, String model, St
                 streamMode, endUser, untranslatable);
     }
 
+    /**
+     * The system prompt of a request that gives it in {@code parts} (OpenAI's system and developer
+     * messages, in order): joined by blank lines; the one part itself when there is one, so that a
+     * prompt the gateway remembers from an earlier turn stays the very same string; {@code null} for none.
+     */
+    public static String systemPrompt(List<String> parts) {
+        return parts.isEmpty() ? null : parts.size() == 1 ? parts.get(0) : String.join("\n\n", parts);
+    }
+
     /** Whether the answer is streamed. */
     public boolean stream() {
         return streamMode.streams();

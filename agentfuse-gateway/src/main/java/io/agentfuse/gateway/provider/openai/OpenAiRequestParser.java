@@ -72,7 +72,7 @@ public final class OpenAiRequestParser {
         Sampling sampling = new Sampling(maxTokens, temperature, root.optionalNumber("top_p", 0, 1),
                 root.stringOrStrings("stop"));
         noteUntranslatableOptions(root, untranslatable);
-        return new ChatRequest(OpenAiDialect.INSTANCE, body, model, system.isEmpty() ? null : String.join("\n\n", system),
+        return new ChatRequest(OpenAiDialect.INSTANCE, body, model, ChatRequest.systemPrompt(system),
                 messages, tools, toolChoice, sampling, streamMode(root), root.optionalString("user"), untranslatable);
     }
 

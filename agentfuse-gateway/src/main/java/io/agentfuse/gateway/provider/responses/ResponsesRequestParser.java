@@ -91,7 +91,7 @@ public final class ResponsesRequestParser {
         Sampling sampling = new Sampling(root.optionalInt("max_output_tokens", 1), temperature,
                 root.optionalNumber("top_p", 0, 1), List.of());
         StreamMode stream = Boolean.TRUE.equals(root.optionalBoolean("stream")) ? StreamMode.STREAM : StreamMode.NONE;
-        return new ChatRequest(ResponsesDialect.INSTANCE, body, model, system.isEmpty() ? null : String.join("\n\n", system),
+        return new ChatRequest(ResponsesDialect.INSTANCE, body, model, ChatRequest.systemPrompt(system),
                 messages, tools, toolChoice, sampling, stream, root.optionalString("user"), untranslatable);
     }
 
