@@ -56,6 +56,9 @@ public final class ValueMemo {
     private static final long SEED = ThreadLocalRandom.current().nextLong() | 1L;
     private static final long MULTIPLIER = 0x9E3779B97F4A7C15L;
 
+    /** The class of the maps of frozen objects, which only this class makes for decoded values. */
+    private static final Class<?> FROZEN_MAP = Collections.unmodifiableMap(new LinkedHashMap<>()).getClass();
+
     private final AtomicReferenceArray<Remembered> slots;
     private final int setMask;
     private final long maxBytes;
@@ -182,6 +185,14 @@ public final class ValueMemo {
     private static long mix(long h, long word) {
         h = (h ^ word) * MULTIPLIER;
         return h ^ (h >>> 29);
+    }
+
+    /**
+     * Whether {@code value} is an object a memo handed out (or one inside it): shared by every
+     * request whose bytes held it, unmodifiable, and handed out again while it is remembered.
+     */
+    public static boolean isShared(Object value) {
+        return value instanceof JsonObject object && object.getMap().getClass() == FROZEN_MAP;
     }
 
     /** {@code value} with every object and array in it made unmodifiable (and wrapped, if it was a raw map or list). */

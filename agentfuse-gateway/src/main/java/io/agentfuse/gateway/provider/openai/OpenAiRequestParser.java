@@ -10,6 +10,7 @@ import io.agentfuse.gateway.dialect.FieldReader;
 import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
+import io.agentfuse.gateway.http.DerivedValues;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -50,6 +51,12 @@ public final class OpenAiRequestParser {
     private static final Set<String> UNTRANSLATABLE_IF_PRESENT = Set.of("audio", "prediction", "web_search_options",
             "functions", "function_call", "top_logprobs");
 
+    /**
+     * The turns of recent conversations, by the messages' decoded values: an agent resends them every
+     * turn, and the gateway's memo of decoded values hands out the very same objects for them.
+     */
+    private static final DerivedValues<Turn> RECENT_TURNS = new DerivedValues<>(8_192);
+
     private OpenAiRequestParser() {
     }
 
@@ -81,22 +88,47 @@ public final class OpenAiRequestParser {
         if (array.isEmpty()) {
             throw root.problem("messages", "must not be empty");
         }
-        List<ChatMessage> messages = new ArrayList<>();
+        List<ChatMessage> messages = new ArrayList<>(array.size());
         for (int i = 0; i < array.size(); i++) {
-            FieldReader message = root.objectAt("messages", i);
-            String role = message.requiredString("role");
-            switch (role) {
-                case "system", "developer" -> system.add(text(message, "content", true));
-                case "user" -> messages.add(new ChatMessage(Role.USER, userContent(message, untranslatable)));
-                case "assistant" -> messages.add(new ChatMessage(Role.ASSISTANT, assistantContent(message, untranslatable)));
-                case "tool" -> messages.add(new ChatMessage(Role.USER, List.of(new ContentPart.ToolResult(
-                        message.requiredString("tool_call_id"), text(message, "content", true), false))));
-                case "function" -> untranslatable.add(message.path("role") + " 'function' (the legacy functions API)");
-                default -> throw message.problem("role",
-                        "must be one of system, developer, user, assistant, tool, but was \"" + role + "\"");
+            Object element = array.getValue(i);
+            Turn turn = RECENT_TURNS.get(element);
+            if (turn == null) {
+                List<String> notes = new ArrayList<>(0);
+                turn = parseTurn(root.objectAt("messages", i), notes);
+                if (notes.isEmpty()) {
+                    RECENT_TURNS.put(element, turn); // notes name the message's index: those are not remembered
+                } else {
+                    untranslatable.addAll(notes);
+                }
+            }
+            if (turn.system() != null) {
+                system.add(turn.system());
+            } else if (turn.message() != null) {
+                messages.add(turn.message());
             }
         }
         return messages;
+    }
+
+    private static Turn parseTurn(FieldReader message, List<String> untranslatable) {
+        String role = message.requiredString("role");
+        return switch (role) {
+            case "system", "developer" -> new Turn(text(message, "content", true), null);
+            case "user" -> new Turn(null, new ChatMessage(Role.USER, userContent(message, untranslatable)));
+            case "assistant" -> new Turn(null, new ChatMessage(Role.ASSISTANT, assistantContent(message, untranslatable)));
+            case "tool" -> new Turn(null, new ChatMessage(Role.USER, List.of(new ContentPart.ToolResult(
+                    message.requiredString("tool_call_id"), text(message, "content", true), false))));
+            case "function" -> {
+                untranslatable.add(message.path("role") + " 'function' (the legacy functions API)");
+                yield new Turn(null, null);
+            }
+            default -> throw message.problem("role",
+                    "must be one of system, developer, user, assistant, tool, but was \"" + role + "\"");
+        };
+    }
+
+    /** One element of {@code messages} in the neutral model: a part of the system prompt, or a message. */
+    private record Turn(String system, ChatMessage message) {
     }
 
     private static List<ContentPart> userContent(FieldReader message, List<String> untranslatable) {

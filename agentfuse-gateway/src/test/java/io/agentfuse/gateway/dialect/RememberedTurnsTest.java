@@ -1,0 +1,81 @@
+package io.agentfuse.gateway.dialect;
+
+import io.agentfuse.gateway.http.StrictJson;
+import io.agentfuse.gateway.http.ValueMemo;
+import io.agentfuse.gateway.provider.Dialects;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A resent OpenAI conversation is parsed from the messages remembered the turn before, and says
+ * exactly what parsing it afresh says — including reasons it cannot be translated, which name the
+ * message's place in this request.
+ */
+class RememberedTurnsTest {
+
+    private final ValueMemo memo = new ValueMemo(1024, 1 << 22);
+
+    @Test
+    void aResentConversationIsParsedFromTheTurnsOfItsRememberedMessages() {
+        // Given a long conversation parsed once
+        JsonObject body = conversation(0);
+        ChatRequest first = parse(body);
+
+        // When it comes again
+        ChatRequest again = parse(body);
+
+        // Then its messages are the very turns of the first time (but the last, whose audio part is
+        // noted by its place), and say what a fresh parse says
+        assertThat(again.messages()).hasSameSizeAs(first.messages());
+        int last = first.messages().size() - 1;
+        for (int i = 0; i < last; i++) {
+            assertThat(again.messages().get(i)).isSameAs(first.messages().get(i));
+        }
+        assertThat(again.messages().get(last)).isNotSameAs(first.messages().get(last));
+        ChatRequest fresh = Dialects.OPENAI.parseRequest(body);
+        assertThat(again.messages()).isEqualTo(fresh.messages());
+        assertThat(again.system()).isEqualTo(fresh.system()).isSameAs(first.system());
+        assertThat(again.untranslatable()).isEqualTo(fresh.untranslatable());
+    }
+
+    @Test
+    void aMessageThatCannotBeTranslatedIsNamedAtItsPlaceInEachRequest() {
+        // Given a conversation whose last message (the fifth) has an audio part, parsed once
+        parse(conversation(0));
+
+        // When the same messages come with one more in front of them
+        ChatRequest shifted = parse(conversation(1));
+
+        // Then the audio part is named where it is now
+        assertThat(shifted.untranslatable()).containsExactly("messages[5].content[1].type 'input_audio' parts");
+        assertThat(shifted.untranslatable()).isEqualTo(Dialects.OPENAI.parseRequest(conversation(1)).untranslatable());
+    }
+
+    private ChatRequest parse(JsonObject body) {
+        JsonObject decoded = (JsonObject) StrictJson.decode(Buffer.buffer(body.encode()), new StrictJson.FieldSpans(), memo);
+        return Dialects.OPENAI.parseRequest(decoded);
+    }
+
+    /** Long enough to be decoded through the memo; {@code extra} short greetings go first. */
+    private static JsonObject conversation(int extra) {
+        String code = "public final class Example { int value() { return 42; } }\n".repeat(60);
+        JsonArray messages = new JsonArray().add(new JsonObject().put("role", "system").put("content", "Be brief. " + code));
+        for (int i = 0; i < extra; i++) {
+            messages.add(new JsonObject().put("role", "user").put("content", "hello " + i));
+        }
+        messages.add(new JsonObject().put("role", "user").put("content", "Read the file. " + code))
+                .add(new JsonObject().put("role", "assistant").putNull("content").put("tool_calls", new JsonArray()
+                        .add(new JsonObject().put("id", "call_1").put("type", "function").put("function",
+                                new JsonObject().put("name", "read_file").put("arguments", "{\"path\":\"Example.java\"}")))))
+                .add(new JsonObject().put("role", "tool").put("tool_call_id", "call_1").put("content", code))
+                .add(new JsonObject().put("role", "user").put("content", new JsonArray()
+                        .add(new JsonObject().put("type", "text").put("text", "And this recording? " + code))
+                        .add(new JsonObject().put("type", "input_audio").put("input_audio",
+                                new JsonObject().put("data", "AAAA").put("format", "wav")))));
+        return new JsonObject().put("model", "gpt-4o-mini").put("messages", messages);
+    }
+}
