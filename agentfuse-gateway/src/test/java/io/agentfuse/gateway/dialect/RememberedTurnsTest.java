@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A resent OpenAI conversation is parsed from the messages remembered the turn before, and says
+ * A resent conversation is parsed from the messages remembered the turn before, and says
  * exactly what parsing it afresh says — including reasons it cannot be translated, which name the
  * message's place in this request.
  */
@@ -55,9 +55,38 @@ class RememberedTurnsTest {
         assertThat(shifted.untranslatable()).isEqualTo(Dialects.OPENAI.parseRequest(conversation(1)).untranslatable());
     }
 
+    @Test
+    void aResentAnthropicConversationIsParsedFromItsRememberedMessages() {
+        // Given a long Anthropic conversation with a tool call, parsed once
+        String code = "fn main() { println!(\"hi\"); }\n".repeat(300);
+        JsonObject body = new JsonObject().put("model", "claude-haiku-4").put("max_tokens", 512).put("system", code)
+                .put("messages", new JsonArray()
+                        .add(new JsonObject().put("role", "user").put("content", "Run it. " + code))
+                        .add(new JsonObject().put("role", "assistant").put("content", new JsonArray()
+                                .add(new JsonObject().put("type", "tool_use").put("id", "toolu_1").put("name", "run")
+                                        .put("input", new JsonObject().put("command", "cargo run " + code)))))
+                        .add(new JsonObject().put("role", "user").put("content", new JsonArray()
+                                .add(new JsonObject().put("type", "tool_result").put("tool_use_id", "toolu_1")
+                                        .put("content", "hi\n" + code)))));
+        ChatRequest first = parse(Dialects.ANTHROPIC, body);
+
+        // When it comes again
+        ChatRequest again = parse(Dialects.ANTHROPIC, body);
+
+        // Then every message is the very one of the first time, as a fresh parse would say it
+        for (int i = 0; i < first.messages().size(); i++) {
+            assertThat(again.messages().get(i)).isSameAs(first.messages().get(i));
+        }
+        assertThat(again.messages()).isEqualTo(Dialects.ANTHROPIC.parseRequest(body).messages());
+    }
+
     private ChatRequest parse(JsonObject body) {
+        return parse(Dialects.OPENAI, body);
+    }
+
+    private ChatRequest parse(Dialect dialect, JsonObject body) {
         JsonObject decoded = (JsonObject) StrictJson.decode(Buffer.buffer(body.encode()), new StrictJson.FieldSpans(), memo);
-        return Dialects.OPENAI.parseRequest(decoded);
+        return dialect.parseRequest(decoded);
     }
 
     /** Long enough to be decoded through the memo; {@code extra} short greetings go first. */

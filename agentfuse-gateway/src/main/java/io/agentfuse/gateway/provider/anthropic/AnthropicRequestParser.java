@@ -7,6 +7,7 @@ import io.agentfuse.gateway.dialect.ChatRequest.Sampling;
 import io.agentfuse.gateway.dialect.ChatRequest.StreamMode;
 import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.FieldReader;
+import io.agentfuse.gateway.http.DerivedValues;
 import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
@@ -37,6 +38,12 @@ public final class AnthropicRequestParser {
             "top_p", "top_k", "stop_sequences", "stream", "tools", "tool_choice", "metadata", "thinking",
             "service_tier", "container", "mcp_servers", "context_management");
     private static final Set<String> DROPPED_BLOCKS = Set.of("thinking", "redacted_thinking");
+
+    /**
+     * The messages of recent conversations, by their decoded values: an agent resends them every
+     * turn, and the gateway's memo of decoded values hands out the very same objects for them.
+     */
+    private static final DerivedValues<ChatMessage> RECENT_MESSAGES = new DerivedValues<>(8_192);
 
     private AnthropicRequestParser() {
     }
@@ -93,18 +100,32 @@ public final class AnthropicRequestParser {
         if (array.isEmpty()) {
             throw root.problem("messages", "must not be empty");
         }
-        List<ChatMessage> messages = new ArrayList<>();
+        List<ChatMessage> messages = new ArrayList<>(array.size());
         for (int i = 0; i < array.size(); i++) {
-            FieldReader message = root.objectAt("messages", i);
-            String roleName = message.requiredString("role");
-            Role role = switch (roleName) {
-                case "user" -> Role.USER;
-                case "assistant" -> Role.ASSISTANT;
-                default -> throw message.problem("role", "must be \"user\" or \"assistant\", but was \"" + roleName + "\"");
-            };
-            messages.add(new ChatMessage(role, content(message, role, untranslatable)));
+            Object element = array.getValue(i);
+            ChatMessage message = RECENT_MESSAGES.get(element);
+            if (message == null) {
+                List<String> notes = new ArrayList<>(0);
+                message = parseMessage(root.objectAt("messages", i), notes);
+                if (notes.isEmpty()) {
+                    RECENT_MESSAGES.put(element, message); // notes name the message's index: those are not remembered
+                } else {
+                    untranslatable.addAll(notes);
+                }
+            }
+            messages.add(message);
         }
         return messages;
+    }
+
+    private static ChatMessage parseMessage(FieldReader message, List<String> untranslatable) {
+        String roleName = message.requiredString("role");
+        Role role = switch (roleName) {
+            case "user" -> Role.USER;
+            case "assistant" -> Role.ASSISTANT;
+            default -> throw message.problem("role", "must be \"user\" or \"assistant\", but was \"" + roleName + "\"");
+        };
+        return new ChatMessage(role, content(message, role, untranslatable));
     }
 
     private static List<ContentPart> content(FieldReader message, Role role, List<String> untranslatable) {
