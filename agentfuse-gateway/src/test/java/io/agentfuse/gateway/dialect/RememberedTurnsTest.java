@@ -80,6 +80,30 @@ class RememberedTurnsTest {
         assertThat(again.messages()).isEqualTo(Dialects.ANTHROPIC.parseRequest(body).messages());
     }
 
+    @Test
+    void aResentResponsesInputIsParsedFromItsRememberedItemsAndJoinedAsBefore() {
+        // Given Responses input items where an assistant's text and its call make one turn, parsed once
+        String code = "def main():\n    print('hi')\n".repeat(300);
+        JsonObject body = new JsonObject().put("model", "gpt-4o-mini").put("input", new JsonArray()
+                .add(new JsonObject().put("role", "developer").put("content", "Be brief. " + code))
+                .add(new JsonObject().put("role", "user").put("content", "Run it. " + code))
+                .add(new JsonObject().put("role", "assistant").put("content", "Running it. " + code))
+                .add(new JsonObject().put("type", "function_call").put("call_id", "c1").put("name", "run")
+                        .put("arguments", "{\"file\":\"main.py\"}"))
+                .add(new JsonObject().put("type", "function_call_output").put("call_id", "c1").put("output", "hi " + code)));
+        ChatRequest first = parse(Dialects.RESPONSES, body);
+
+        // When it comes again
+        ChatRequest again = parse(Dialects.RESPONSES, body);
+
+        // Then it says what a fresh parse says, and the user's message is the very one of the first time
+        ChatRequest fresh = Dialects.RESPONSES.parseRequest(body);
+        assertThat(again.messages()).isEqualTo(fresh.messages()).hasSize(3);
+        assertThat(again.messages().get(1).content()).hasSize(2);
+        assertThat(again.system()).isEqualTo(fresh.system());
+        assertThat(again.messages().get(0)).isSameAs(first.messages().get(0));
+    }
+
     private ChatRequest parse(JsonObject body) {
         return parse(Dialects.OPENAI, body);
     }

@@ -4,6 +4,7 @@ import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatMessage.Role;
 import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.FieldReader;
+import io.agentfuse.gateway.http.DerivedValues;
 import io.vertx.core.json.JsonArray;
 
 import java.util.ArrayList;
@@ -19,6 +20,12 @@ import java.util.List;
  * Stateless.
  */
 final class ResponsesInputParser {
+
+    /**
+     * The items of recent conversations, by their decoded values: an agent resends them every turn,
+     * and the gateway's memo of decoded values hands out the very same objects for them.
+     */
+    private static final DerivedValues<Item> RECENT_ITEMS = new DerivedValues<>(8_192);
 
     private ResponsesInputParser() {
     }
@@ -38,44 +45,80 @@ final class ResponsesInputParser {
             throw root.problem("input", "must be a string or an array of input items");
         }
         for (int i = 0; i < items.size(); i++) {
-            FieldReader item = root.objectAt("input", i);
-            String type = item.optionalString("type");
-            if (type == null && item.has("role")) {
-                type = "message";
-            }
-            if (type == null) {
-                throw item.problem("type", "is required for items that are not messages");
-            }
-            switch (type) {
-                case "message" -> message(item, messages, system, untranslatable);
-                case "function_call" -> append(messages, Role.ASSISTANT, new ContentPart.ToolCall(
-                        item.requiredString("call_id"), item.requiredString("name"), item.requiredString("arguments")));
-                case "function_call_output" -> append(messages, Role.USER, new ContentPart.ToolResult(
-                        item.requiredString("call_id"), output(item, untranslatable), false));
-                case "reasoning" -> {
-                    // Earlier reasoning is the provider's own trace; another model cannot use it.
+            Object element = items.getValue(i);
+            Item item = RECENT_ITEMS.get(element);
+            if (item == null) {
+                List<String> notes = new ArrayList<>(0);
+                item = item(root.objectAt("input", i), notes);
+                if (notes.isEmpty()) {
+                    RECENT_ITEMS.put(element, item); // notes name the item's index: those are not remembered
+                } else {
+                    untranslatable.addAll(notes);
                 }
-                case "item_reference" -> untranslatable.add(item.path("type")
-                        + " 'item_reference' items (they need the provider's stored state)");
-                default -> untranslatable.add(item.path("type") + " '" + type + "' items");
             }
+            item.addTo(messages, system);
         }
         return messages;
     }
 
-    private static void message(FieldReader item, List<ChatMessage> messages, List<String> system,
-                                List<String> untranslatable) {
-        String role = item.requiredString("role");
-        switch (role) {
-            case "system", "developer" -> system.add(systemText(item));
-            case "user" -> messages.add(new ChatMessage(Role.USER, parts(item, untranslatable)));
-            case "assistant" -> {
-                for (ContentPart part : parts(item, untranslatable)) {
-                    append(messages, Role.ASSISTANT, part);
-                }
+    private static Item item(FieldReader item, List<String> untranslatable) {
+        String type = item.optionalString("type");
+        if (type == null && item.has("role")) {
+            type = "message";
+        }
+        if (type == null) {
+            throw item.problem("type", "is required for items that are not messages");
+        }
+        return switch (type) {
+            case "message" -> message(item, untranslatable);
+            case "function_call" -> Item.joining(Role.ASSISTANT, new ContentPart.ToolCall(
+                    item.requiredString("call_id"), item.requiredString("name"), item.requiredString("arguments")));
+            case "function_call_output" -> Item.joining(Role.USER, new ContentPart.ToolResult(
+                    item.requiredString("call_id"), output(item, untranslatable), false));
+            // Earlier reasoning is the provider's own trace; another model cannot use it.
+            case "reasoning" -> Item.NOTHING;
+            case "item_reference" -> {
+                untranslatable.add(item.path("type") + " 'item_reference' items (they need the provider's stored state)");
+                yield Item.NOTHING;
             }
+            default -> {
+                untranslatable.add(item.path("type") + " '" + type + "' items");
+                yield Item.NOTHING;
+            }
+        };
+    }
+
+    private static Item message(FieldReader item, List<String> untranslatable) {
+        String role = item.requiredString("role");
+        return switch (role) {
+            case "system", "developer" -> new Item(systemText(item), null, null, List.of());
+            case "user" -> new Item(null, new ChatMessage(Role.USER, parts(item, untranslatable)), null, List.of());
+            case "assistant" -> new Item(null, null, Role.ASSISTANT, parts(item, untranslatable));
             default -> throw item.problem("role",
                     "must be one of user, assistant, system, developer, but was \"" + role + "\"");
+        };
+    }
+
+    /**
+     * One input item in the neutral model: a part of the system prompt, a message of its own, or
+     * parts that join the turn before them when it is of their role.
+     */
+    private record Item(String system, ChatMessage message, Role joiningRole, List<ContentPart> joiningParts) {
+        static final Item NOTHING = new Item(null, null, null, List.of());
+
+        static Item joining(Role role, ContentPart part) {
+            return new Item(null, null, role, List.of(part));
+        }
+
+        void addTo(List<ChatMessage> messages, List<String> systemParts) {
+            if (system != null) {
+                systemParts.add(system);
+            } else if (message != null) {
+                messages.add(message);
+            }
+            for (ContentPart part : joiningParts) {
+                append(messages, joiningRole, part);
+            }
         }
     }
 
