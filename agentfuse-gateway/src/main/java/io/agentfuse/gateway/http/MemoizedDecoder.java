@@ -2,7 +2,10 @@ package io.agentfuse.gateway.http;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.json.jackson.JacksonCodec;
@@ -39,6 +42,10 @@ final class MemoizedDecoder {
         "null".getBytes(StandardCharsets.US_ASCII)};
     private static final Object[] LITERAL_VALUES = {Boolean.TRUE, Boolean.FALSE, NULL};
 
+    private static final byte[] ARRAY_START = {'['};
+    /** A body with more new values than this remembers only this many: more would only churn the memo. */
+    private static final int MAX_REMEMBERED_PER_BODY = 4_096;
+
     private final Buffer body;
     private final byte[] bytes;
     private final int base;
@@ -47,6 +54,7 @@ final class MemoizedDecoder {
     private final ValueMemo memo;
     private int at;
     private boolean repeatedKey;
+    private int remembered;
 
     private MemoizedDecoder(Buffer body, byte[] bytes, int base, StrictJson.FieldSpans spans, ValueMemo memo) {
         this.body = body;
@@ -123,6 +131,8 @@ final class MemoizedDecoder {
     }
 
     // A top-level array, element by element: the array is new each turn, its elements mostly not.
+    // Elements are found in the memo by their bytes; from the first one that is not, the rest of the
+    // array is read by one parser, which looks each element up before decoding it.
     private JsonArray array() throws IOException {
         at++;
         List<Object> elements = new ArrayList<>();
@@ -132,7 +142,13 @@ final class MemoizedDecoder {
         }
         while (true) {
             skipSpace();
-            elements.add(value());
+            ValueMemo.Remembered known = memo.find(bytes, at, end);
+            if (known == null) {
+                return restOfArray(elements);
+            }
+            at += known.length();
+            repeatedKey |= known.repeatedKey();
+            elements.add(known.value());
             skipSpace();
             if (take(',')) {
                 continue;
@@ -142,6 +158,44 @@ final class MemoizedDecoder {
             }
             throw new IOException("expected , or ] at " + (at - base));
         }
+    }
+
+    // The elements from here to the end of the array, through one parser over "[" and the bytes from
+    // here on (so that it reads the commas between elements as an array's); offset o of the parser is
+    // body position from + o - 1.
+    private JsonArray restOfArray(List<Object> elements) throws IOException {
+        int from = at;
+        ByteBuf rest = Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(ARRAY_START),
+                ((BufferInternal) body).getByteBuf().slice(from - base, end - from));
+        try (JsonParser parser = JacksonCodec.createParser(BufferInternal.buffer(rest))) {
+            parser.nextToken(); // the "[" given, before the element that was not found
+            JsonToken token;
+            while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
+                if (token == null) {
+                    throw new IOException("the array is not closed");
+                }
+                int start = from + (int) parser.currentTokenLocation().getByteOffset() - 1;
+                ValueMemo.Remembered known = memo.find(bytes, start, end);
+                if (known != null) {
+                    parser.skipChildren();
+                    repeatedKey |= known.repeatedKey();
+                    elements.add(known.value());
+                    continue;
+                }
+                StrictJson.FieldSpans inner = new StrictJson.FieldSpans();
+                Object value = StrictJson.parseValue(parser, inner);
+                int stop = from + (int) parser.currentLocation().getByteOffset() - 1;
+                if (remembered < MAX_REMEMBERED_PER_BODY
+                        && (value instanceof String || value instanceof JsonObject || value instanceof JsonArray)) {
+                    value = memo.remember(bytes, start, stop, end, value, inner.repeatedKey());
+                    remembered++;
+                }
+                repeatedKey |= inner.repeatedKey();
+                elements.add(value);
+            }
+            at = from + (int) parser.currentLocation().getByteOffset() - 1;
+        }
+        return new JsonArray(elements);
     }
 
     private Object value() throws IOException {
@@ -188,8 +242,10 @@ final class MemoizedDecoder {
             }
             length = valueEnd != end ? valueEnd - at : (int) parser.currentLocation().getByteOffset();
         }
-        if (value instanceof String || value instanceof JsonObject || value instanceof JsonArray) {
+        if (remembered < MAX_REMEMBERED_PER_BODY
+                && (value instanceof String || value instanceof JsonObject || value instanceof JsonArray)) {
             value = memo.remember(bytes, at, at + length, end, value, inner.repeatedKey());
+            remembered++;
         }
         repeatedKey |= inner.repeatedKey();
         at += length;

@@ -64,6 +64,31 @@ class MemoizedDecodingTest {
         assertThat(found).isPositive();
     }
 
+    @Property(tries = 100)
+    void messagesAfterANewOneAreStillTheRememberedValues(@ForAll("seeds") long seed) {
+        // Given a conversation decoded once
+        BodyWriter writer = new BodyWriter(new Random(seed));
+        List<String> messages = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            messages.add(writer.message());
+        }
+        ValueMemo memo = new ValueMemo(1 << 16, 1 << 22);
+        JsonObject before = assertSameDecoding(writer.body(messages), memo);
+
+        // When a new message comes first (an edited history: every later one is read by one parser)
+        List<String> edited = new ArrayList<>(messages);
+        edited.add(0, writer.message());
+        JsonObject after = assertSameDecoding(writer.body(edited), memo);
+
+        // Then the messages after it that the memo can find are the very values decoded before
+        for (int i = 0; i < messages.size(); i++) {
+            if (messages.get(i).getBytes(StandardCharsets.UTF_8).length >= ValueMemo.WINDOW) {
+                assertThat(after.getJsonArray("messages").getValue(i + 1))
+                        .isSameAs(before.getJsonArray("messages").getValue(i));
+            }
+        }
+    }
+
     @Property(tries = 200)
     void aBrokenBodyFailsAsWithoutAMemo(@ForAll("seeds") long seed, @ForAll @IntRange(min = 0, max = 3) int damage) {
         Random random = new Random(seed);
