@@ -26,13 +26,15 @@ final class ConnectionGuard {
     private final Vertx vertx;
     private final ServerConfig.Limits limits;
     private final HttpServerOptions options;
+    private final long maxBodySize;
     private final int maxConnections;
     private final AtomicInteger open = new AtomicInteger();
     private final Map<HttpConnection, RequestDeadline> deadlines = new ConcurrentHashMap<>();
 
-    ConnectionGuard(Vertx vertx, ServerConfig.Limits limits, HttpServerOptions options) {
+    ConnectionGuard(Vertx vertx, ServerConfig.Limits limits, long maxBodySize, HttpServerOptions options) {
         this.vertx = vertx;
         this.limits = limits;
+        this.maxBodySize = maxBodySize;
         this.options = options;
         FileDescriptors.prepare();
         this.maxConnections = FileDescriptors.connectionBudget(limits.maxConnections());
@@ -78,7 +80,7 @@ final class ConnectionGuard {
             ChannelPipeline pipeline = base.channel().pipeline();
             if (pipeline.get(StrictRequestDecoder.NAME) != null
                     && !(pipeline.get(StrictRequestDecoder.NAME) instanceof StrictRequestDecoder)) {
-                pipeline.replace(StrictRequestDecoder.NAME, StrictRequestDecoder.NAME, new StrictRequestDecoder(options));
+                pipeline.replace(StrictRequestDecoder.NAME, StrictRequestDecoder.NAME, new StrictRequestDecoder(options, maxBodySize));
             }
         }
     }

@@ -40,7 +40,7 @@ public final class GatewayVerticle extends VerticleBase {
             this.host = host;
             this.options = options();
             this.gate = new RequestGate(server, host);
-            this.connections = new ConnectionGuard(vertx, server.limits(), options);
+            this.connections = new ConnectionGuard(vertx, server.limits(), server.maxBodySize(), options);
             this.routes = routes;
         }
 

@@ -10,7 +10,8 @@ import io.vertx.ext.web.impl.RoutingContextInternal;
 
 /**
  * Reads a request body whose {@code Content-Length} is known into one buffer of exactly that
- * size, allocated once. Vert.x's {@code BodyHandler} starts at 1 KB (64 KB at most when told to
+ * size, allocated once — or takes the one piece it comes in as the body, which is how the request
+ * decoder ({@link StrictRequestDecoder}) hands on a long one. Vert.x's {@code BodyHandler} starts at 1 KB (64 KB at most when told to
  * preallocate) and doubles: a 150 KB conversation cost 256 KB of final buffer, as much again in
  * the buffers it outgrew, and the copies between them.
  *
@@ -55,21 +56,28 @@ public final class SizedBodyReader implements PlatformHandler {
             return;
         }
         internal.visitHandler(RoutingContextInternal.BODY_HANDLER);
-        Buffer body = Buffer.buffer((int) length);
+        // The body as one piece when it comes so (the request decoder gathers long ones), else
+        // pieces appended to a buffer of its size.
+        Buffer[] body = new Buffer[1];
         boolean[] failed = new boolean[1];
         request.handler(chunk -> {
             if (failed[0]) {
                 return;
             }
-            if (body.length() + (long) chunk.length() > maxBodySize) {
+            long read = body[0] == null ? 0 : body[0].length();
+            if (read + chunk.length() > maxBodySize) {
                 failed[0] = true;
                 ctx.fail(TOO_LARGE);
                 return;
             }
-            body.appendBuffer(chunk);
+            if (body[0] == null) {
+                body[0] = chunk.length() == length ? chunk : Buffer.buffer((int) length).appendBuffer(chunk);
+            } else {
+                body[0].appendBuffer(chunk);
+            }
         }).endHandler(ignored -> {
             if (!failed[0]) {
-                internal.setBody(body);
+                internal.setBody(body[0] == null ? Buffer.buffer() : body[0]);
                 ctx.next();
             }
         }).resume();

@@ -2,8 +2,16 @@ package io.agentfuse.gateway.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMessage;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.impl.VertxHttpRequestDecoder;
 
@@ -16,6 +24,12 @@ import java.util.List;
  * chunk is served as a second request (request smuggling behind a proxy that trusts the length).
  * The request is marked failed and {@link EdgeErrors#invalid} answers 400 and closes the connection.
  *
+ * <p>A long body framed by its {@code Content-Length} alone (at least {@value #GATHER_FROM_BYTES}
+ * bytes, at most the server's body limit, nothing expected) is gathered here into one buffer of
+ * its size and passed on as one piece: Vert.x would copy every 8 KB piece out of Netty's pooled
+ * buffers into a buffer of its own, and {@link SizedBodyReader} copy them all once more into the
+ * body. One copy is left, and {@code SizedBodyReader} takes the piece as the body.
+ *
  * <p>One per connection, like any Netty decoder; installed by {@link ConnectionGuard}.
  */
 final class StrictRequestDecoder extends VertxHttpRequestDecoder {
@@ -23,11 +37,18 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
     /** The name Vert.x gives its request decoder in the channel pipeline. */
     static final String NAME = "httpDecoder";
 
-    StrictRequestDecoder(HttpServerOptions options) {
-        super(options);
-    }
+    /** Bodies from this size on are gathered; a shorter one mostly comes in one piece anyway. */
+    static final int GATHER_FROM_BYTES = 16 * 1024;
 
+    private final long maxBodySize;
     private boolean refused;
+    private ByteBuf gathered;
+
+    /** @param maxBodySize {@code server.maxBodySize}: a longer body is left to the body handler, which refuses it */
+    StrictRequestDecoder(HttpServerOptions options, long maxBodySize) {
+        super(options);
+        this.maxBodySize = maxBodySize;
+    }
 
     @Override
     protected void handleTransferEncodingChunkedWithContentLength(HttpMessage message) {
@@ -43,7 +64,56 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
             buffer.skipBytes(buffer.readableBytes());
             return;
         }
+        int from = out.size();
         super.decode(ctx, buffer, out);
+        gather(out, from);
+    }
+
+    // Turns the pieces of a gathered body among out[from..] into one last piece, in place.
+    private void gather(List<Object> out, int from) {
+        for (int i = from; i < out.size(); i++) {
+            Object message = out.get(i);
+            if (message instanceof HttpRequest request) {
+                long length = gatheredLength(request);
+                gathered = length < 0 ? null : Unpooled.buffer((int) length);
+            } else if (gathered != null && message instanceof HttpContent content && content.decoderResult().isSuccess()) {
+                gathered.writeBytes(content.content());
+                content.release();
+                if (content instanceof LastHttpContent last) {
+                    out.set(i, new DefaultLastHttpContent(gathered, last.trailingHeaders()));
+                    gathered = null;
+                } else {
+                    out.remove(i--);
+                }
+            } else if (gathered != null && message instanceof HttpContent) {
+                // A piece that failed to decode: what was gathered goes first, as it came.
+                out.add(i++, new DefaultHttpContent(gathered));
+                gathered = null;
+            }
+        }
+    }
+
+    // The Content-Length of a request framed by it alone, expecting nothing, within the limits; else -1.
+    private long gatheredLength(HttpRequest request) {
+        HttpHeaders headers = request.headers();
+        if (!request.decoderResult().isSuccess() || headers.contains(HttpHeaderNames.TRANSFER_ENCODING)
+                || headers.contains(HttpHeaderNames.EXPECT)) {
+            return -1;
+        }
+        String value = headers.get(HttpHeaderNames.CONTENT_LENGTH);
+        long length;
+        try {
+            length = value == null ? -1 : Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+        return length >= GATHER_FROM_BYTES && length <= maxBodySize && length <= Integer.MAX_VALUE ? length : -1;
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) throws Exception {
+        gathered = null; // heap memory: nothing to release, only to let go
+        super.handlerRemoved0(ctx);
     }
 
     /** Why a request with both framings is refused. */

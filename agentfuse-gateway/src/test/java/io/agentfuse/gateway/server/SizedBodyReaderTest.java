@@ -41,6 +41,50 @@ class SizedBodyReaderTest {
     }
 
     @Test
+    void aLongBodySentInManySmallPiecesArrivesWhole() {
+        // Given a body long enough to be gathered by the request decoder
+        harness = GatewayHarness.start();
+        String body = bodyOfBytes(LIMIT);
+        byte[] request = RawSocket.post("/v1/chat/completions", "127.0.0.1", body).getBytes(StandardCharsets.UTF_8);
+
+        // When it is written 700 bytes at a time
+        RawSocket.Response response;
+        try (RawSocket socket = RawSocket.open(harness.gateway.port())) {
+            for (int start = 0; start < request.length; start += 700) {
+                socket.send(java.util.Arrays.copyOfRange(request, start, Math.min(request.length, start + 700)));
+            }
+            response = socket.read(BOUND);
+        }
+
+        // Then the provider got it byte for byte
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(harness.mock.requests()).hasSize(1);
+        assertThat(harness.mock.requests().get(0).body()).isEqualTo(body);
+    }
+
+    @Test
+    void aRequestRightBehindAGatheredBodyIsItsOwnRequest() {
+        // Given a long body and a short one written in one go on one connection
+        harness = GatewayHarness.start();
+        String longBody = bodyOfBytes(LIMIT);
+        String shortBody = bodyOfBytes(300);
+
+        RawSocket.Response first;
+        RawSocket.Response second;
+        try (RawSocket socket = RawSocket.open(harness.gateway.port())) {
+            socket.send(RawSocket.post("/v1/chat/completions", "127.0.0.1", longBody)
+                    + RawSocket.post("/v1/chat/completions", "127.0.0.1", shortBody));
+            first = socket.read(BOUND);
+            second = socket.read(BOUND);
+        }
+
+        // Then each is answered, and the provider got each as it was sent
+        assertThat(first.status()).isEqualTo(200);
+        assertThat(second.status()).isEqualTo(200);
+        assertThat(harness.mock.requests()).extracting(request -> request.body()).containsExactly(longBody, shortBody);
+    }
+
+    @Test
     void aBodyOneByteOverTheLimitIs413RequestTooLarge() {
         harness = GatewayHarness.start();
 
