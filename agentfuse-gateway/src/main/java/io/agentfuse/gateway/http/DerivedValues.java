@@ -1,5 +1,7 @@
 package io.agentfuse.gateway.http;
 
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -11,8 +13,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <p>Only values {@link ValueMemo#isShared shared} by a memo are remembered: any other value is new
  * with every request, and remembering it would only fill the table. Values are held weakly, so a
- * value the memo let go is not kept alive here. A fixed table of {@code capacity} slots; a value
- * that hashes to a taken slot replaces what was there.
+ * value the memo let go is not kept alive here, and what was derived from it is let go at the next
+ * {@link #put} (as a {@code WeakHashMap} expunges): what this holds follows what the memo holds. A
+ * fixed table of {@code capacity} slots; a value that hashes to a taken slot replaces what was there.
  *
  * <p>Thread-safe without locks: slots are immutable and published through an atomic array.
  *
@@ -26,6 +29,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 public final class DerivedValues<V> {
 
     private final AtomicReferenceArray<Slot<V>> slots;
+    private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
     private final int mask;
 
     /** @param capacity the slots; rounded up to a power of two */
@@ -50,16 +54,30 @@ public final class DerivedValues<V> {
     /** Remembers {@code derived} for this very {@code value}, if a memo shares it; else does nothing. */
     public void put(Object value, V derived) {
         if (ValueMemo.isShared(value)) {
-            slots.setRelease(System.identityHashCode(value) & mask, new Slot<>(value, derived));
+            expunge();
+            int index = System.identityHashCode(value) & mask;
+            slots.setRelease(index, new Slot<>(value, derived, index, collected));
+        }
+    }
+
+    // Empties the slots whose values were collected, unless a newer slot took their place.
+    @SuppressWarnings("unchecked")
+    private void expunge() {
+        Reference<?> gone;
+        while ((gone = collected.poll()) != null) {
+            Slot<V> slot = (Slot<V>) gone;
+            slots.compareAndSet(slot.index, slot, null);
         }
     }
 
     private static final class Slot<V> extends WeakReference<Object> {
         final V derived;
+        final int index;
 
-        Slot(Object value, V derived) {
-            super(value);
+        Slot(Object value, V derived, int index, ReferenceQueue<Object> collected) {
+            super(value, collected);
             this.derived = derived;
+            this.index = index;
         }
     }
 }
