@@ -46,18 +46,7 @@ class CachingTokenCounterTest {
     void remembersTheBoundsOfLongTextsAndBoundsShortOnesAfresh() {
         // Given a base that tallies the texts it bounds
         AtomicInteger bounded = new AtomicInteger();
-        TokenCounter base = new TokenCounter() {
-            @Override
-            public int countText(String text) {
-                return text.length();
-            }
-
-            @Override
-            public int upperBoundText(String text) {
-                bounded.incrementAndGet();
-                return 2 * text.length();
-            }
-        };
+        TokenCounter base = boundingPerChar(2, bounded);
         CachingTokenCounter counter = new CachingTokenCounter(base, 64);
         String longText = "x".repeat(CachingTokenCounter.REMEMBERED_BOUND_CHARS);
         String otherLongText = "y".repeat(CachingTokenCounter.REMEMBERED_BOUND_CHARS);
@@ -76,17 +65,7 @@ class CachingTokenCounterTest {
     @Test
     void knowsALongTextAgainByIdentityAndAnEqualCopyByContent() {
         // Given a base that bounds at three per char
-        TokenCounter base = new TokenCounter() {
-            @Override
-            public int countText(String text) {
-                return text.length();
-            }
-
-            @Override
-            public int upperBoundText(String text) {
-                return 3 * text.length();
-            }
-        };
+        TokenCounter base = boundingPerChar(3, new AtomicInteger());
         CachingTokenCounter counter = new CachingTokenCounter(base, 64);
         String text = "ab".repeat(CachingTokenCounter.IDENTITY_FROM_CHARS);
         String copy = new String(text.toCharArray());
@@ -182,5 +161,21 @@ class CachingTokenCounterTest {
         assertThatThrownBy(() -> new CachingTokenCounter(characters, 0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("capacity must be in [1, 16777216], but was 0");
+    }
+
+    /** A base that counts one token per char, bounds {@code perChar} per char, and tallies its bounds in {@code bounded}. */
+    private static TokenCounter boundingPerChar(int perChar, AtomicInteger bounded) {
+        return new TokenCounter() {
+            @Override
+            public int countText(String text) {
+                return text.length();
+            }
+
+            @Override
+            public int upperBoundText(String text) {
+                bounded.incrementAndGet();
+                return perChar * text.length();
+            }
+        };
     }
 }

@@ -3,7 +3,10 @@ package io.agentfuse.gateway.http;
 import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Function;
 
 /**
  * Remembers what was derived from the values a {@link ValueMemo} hands out, by their identity:
@@ -21,7 +24,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <pre>{@code
  * DerivedValues<Turn> turns = new DerivedValues<>(8_192);
- * Turn turn = turns.get(element);                 // null: derive it, then turns.put(element, turn)
+ * Turn turn = turns.derive(element, untranslatable, notes -> parseTurn(element, notes));
  * }</pre>
  *
  * @param <V> what is derived
@@ -49,6 +52,27 @@ public final class DerivedValues<V> {
         }
         Slot<V> slot = slots.getAcquire(System.identityHashCode(value) & mask);
         return slot != null && slot.get() == value ? slot.derived : null;
+    }
+
+    /**
+     * What was derived from this very {@code value}, or what {@code derivation} derives from it now,
+     * remembered unless the derivation noted something: its notes go to {@code notes}, and may name
+     * this occurrence of the value (a parser's notes name a message's index in its request), so a
+     * derivation with notes is made again for every request.
+     */
+    public V derive(Object value, List<String> notes, Function<List<String>, V> derivation) {
+        V known = get(value);
+        if (known != null) {
+            return known;
+        }
+        List<String> noted = new ArrayList<>(0);
+        V derived = derivation.apply(noted);
+        if (noted.isEmpty()) {
+            put(value, derived);
+        } else {
+            notes.addAll(noted);
+        }
+        return derived;
     }
 
     /** Remembers {@code derived} for this very {@code value}, if a memo shares it; else does nothing. */

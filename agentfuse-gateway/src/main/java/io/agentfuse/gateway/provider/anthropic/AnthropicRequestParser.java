@@ -102,17 +102,9 @@ public final class AnthropicRequestParser {
         }
         List<ChatMessage> messages = new ArrayList<>(array.size());
         for (int i = 0; i < array.size(); i++) {
-            Object element = array.getValue(i);
-            ChatMessage message = RECENT_MESSAGES.get(element);
-            if (message == null) {
-                List<String> notes = new ArrayList<>(0);
-                message = parseMessage(root.objectAt("messages", i), notes);
-                if (notes.isEmpty()) {
-                    RECENT_MESSAGES.put(element, message); // notes name the message's index: those are not remembered
-                } else {
-                    untranslatable.addAll(notes);
-                }
-            }
+            int index = i;
+            ChatMessage message = RECENT_MESSAGES.derive(array.getValue(i), untranslatable,
+                    notes -> parseMessage(root.objectAt("messages", index), notes));
             messages.add(message);
         }
         return messages;

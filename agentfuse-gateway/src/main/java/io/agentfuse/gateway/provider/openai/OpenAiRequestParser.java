@@ -90,17 +90,9 @@ public final class OpenAiRequestParser {
         }
         List<ChatMessage> messages = new ArrayList<>(array.size());
         for (int i = 0; i < array.size(); i++) {
-            Object element = array.getValue(i);
-            Turn turn = RECENT_TURNS.get(element);
-            if (turn == null) {
-                List<String> notes = new ArrayList<>(0);
-                turn = parseTurn(root.objectAt("messages", i), notes);
-                if (notes.isEmpty()) {
-                    RECENT_TURNS.put(element, turn); // notes name the message's index: those are not remembered
-                } else {
-                    untranslatable.addAll(notes);
-                }
-            }
+            int index = i;
+            Turn turn = RECENT_TURNS.derive(array.getValue(i), untranslatable,
+                    notes -> parseTurn(root.objectAt("messages", index), notes));
             if (turn.system() != null) {
                 system.add(turn.system());
             } else if (turn.message() != null) {

@@ -45,17 +45,9 @@ final class ResponsesInputParser {
             throw root.problem("input", "must be a string or an array of input items");
         }
         for (int i = 0; i < items.size(); i++) {
-            Object element = items.getValue(i);
-            Item item = RECENT_ITEMS.get(element);
-            if (item == null) {
-                List<String> notes = new ArrayList<>(0);
-                item = item(root.objectAt("input", i), notes);
-                if (notes.isEmpty()) {
-                    RECENT_ITEMS.put(element, item); // notes name the item's index: those are not remembered
-                } else {
-                    untranslatable.addAll(notes);
-                }
-            }
+            int index = i;
+            Item item = RECENT_ITEMS.derive(items.getValue(i), untranslatable,
+                    notes -> item(root.objectAt("input", index), notes));
             item.addTo(messages, system);
         }
         return messages;
