@@ -34,10 +34,12 @@ public final class RequestParser {
 
     /**
      * The messages (and tools, system prompts) of recent long requests, by their bytes: an agent
-     * resends them every turn. One per process, as a cache of a pure function may be: 8 192
-     * values and 16 MiB of their bytes at most.
+     * resends them every turn. One per process, as a cache of a pure function may be: 8 192 values
+     * and 16 MiB of their bytes at most, or a sixteenth of the heap's limit when that is less (their
+     * decoded form takes about as much again), so that a small heap keeps room for the requests.
      */
-    private static final ValueMemo RECENT_VALUES = new ValueMemo(8_192, 16L << 20);
+    private static final ValueMemo RECENT_VALUES = new ValueMemo(8_192,
+            Math.max(ValueMemo.KEY_BYTES, Math.min(16L << 20, Runtime.getRuntime().maxMemory() / 16)));
 
     private RequestParser() {
     }
