@@ -138,6 +138,16 @@ public interface Dialect {
     /** The tokens reported in a complete response body of this dialect ({@link Usage#ZERO} if none). */
     Usage usageOf(JsonObject responseBody);
 
+    /**
+     * A shortcut for {@code usageOf(checkAnswer(body))} that may not build the body's tree: the
+     * tokens reported in {@code body} when it is plainly a well-formed answer of this dialect, or
+     * {@code null} when that cannot be told so cheaply — then {@link #checkAnswer} decides (and
+     * explains). Never accepts a body {@code checkAnswer} refuses. Default: always {@code null}.
+     */
+    default Usage usageIfWellFormed(Buffer body) {
+        return null;
+    }
+
     // ---- streams ----
 
     /** A new decoder for one upstream stream of this dialect. */

@@ -82,7 +82,7 @@ public final class GatewayMetrics {
         }
     };
     private final Map<List<String>, Counter> counters = new ConcurrentHashMap<>();
-    private final Map<List<String>, Timer> timers = new ConcurrentHashMap<>();
+    private final Map<String, ModelMeters> models = new ConcurrentHashMap<>();
     private final RecentTraffic recentTraffic;
 
     /** Metrics without breakers yet, on the system clock; see {@link #watchBreakers}. */
@@ -120,12 +120,9 @@ public final class GatewayMetrics {
 
     /** Records one answered model request. */
     public void request(String model, String dialect, int status, long durationNanos) {
-        counter("agentfuse.requests", "Model requests answered by the gateway",
-                "model", model, "dialect", dialect, "status", Integer.toString(status)).increment();
-        timers.computeIfAbsent(List.of(model, dialect), key ->
-                Timer.builder("agentfuse.request.duration").description("Time to answer a model request")
-                        .tags("model", model, "dialect", dialect)
-                        .register(registry)).record(durationNanos, TimeUnit.NANOSECONDS);
+        ModelMeters.Answers answers = meters(model).answers(dialect);
+        answers.count(status).increment();
+        answers.duration.record(durationNanos, TimeUnit.NANOSECONDS);
         recentTraffic.record(status, durationNanos);
     }
 
@@ -136,8 +133,7 @@ public final class GatewayMetrics {
 
     /** Records one call to a provider for {@code model} that ended as {@code outcome}. */
     public void upstreamAttempt(String model, Outcome outcome) {
-        counter("agentfuse.upstream.attempts", "Calls to model providers", "model", model, "outcome", outcome.name())
-                .increment();
+        meters(model).attempt(outcome).increment();
     }
 
     /**
@@ -183,8 +179,7 @@ public final class GatewayMetrics {
 
     /** Records the context-ladder level a request for {@code model} arrived at (REJECT: refused with 413). */
     public void contextLevel(String model, ContextLevel level) {
-        counter("agentfuse.context.level", "Requests by the context-ladder level they arrived at",
-                "model", model, "level", level.name()).increment();
+        meters(model).level(level).increment();
     }
 
     /**
@@ -216,6 +211,80 @@ public final class GatewayMetrics {
         key.addAll(Arrays.asList(tags));
         return counters.computeIfAbsent(key, ignored ->
                 Counter.builder(name).description(description).tags(tags).register(registry));
+    }
+
+    private ModelMeters meters(String model) {
+        ModelMeters meters = models.get(model);
+        return meters != null ? meters : models.computeIfAbsent(model, ModelMeters::new);
+    }
+
+    /**
+     * The meters every request of one model touches, found by the model's name alone: building a
+     * key of every tag for each meter of each request cost more than counting. Meters are made on
+     * first use through {@link #counter}, so each is the one that method would give. Two threads
+     * may make the same one at once; the registry hands both the same meter.
+     */
+    private final class ModelMeters {
+        private static final int STATUSES = 600;
+
+        private final String model;
+        private final Map<String, Answers> answers = new ConcurrentHashMap<>();
+        private final Counter[] attempts = new Counter[Outcome.values().length];
+        private final Counter[] levels = new Counter[ContextLevel.values().length];
+
+        ModelMeters(String model) {
+            this.model = model;
+        }
+
+        Answers answers(String dialect) {
+            Answers found = answers.get(dialect);
+            return found != null ? found : answers.computeIfAbsent(dialect, Answers::new);
+        }
+
+        Counter attempt(Outcome outcome) {
+            Counter counter = attempts[outcome.ordinal()];
+            if (counter == null) {
+                counter = counter("agentfuse.upstream.attempts", "Calls to model providers",
+                        "model", model, "outcome", outcome.name());
+                attempts[outcome.ordinal()] = counter;
+            }
+            return counter;
+        }
+
+        Counter level(ContextLevel level) {
+            Counter counter = levels[level.ordinal()];
+            if (counter == null) {
+                counter = counter("agentfuse.context.level", "Requests by the context-ladder level they arrived at",
+                        "model", model, "level", level.name());
+                levels[level.ordinal()] = counter;
+            }
+            return counter;
+        }
+
+        /** The answered requests of this model from callers of one dialect. */
+        final class Answers {
+            private final String dialect;
+            private final Timer duration;
+            private final Counter[] byStatus = new Counter[STATUSES];
+
+            Answers(String dialect) {
+                this.dialect = dialect;
+                this.duration = Timer.builder("agentfuse.request.duration").description("Time to answer a model request")
+                        .tags("model", model, "dialect", dialect).register(registry);
+            }
+
+            Counter count(int status) {
+                Counter counter = status >= 0 && status < STATUSES ? byStatus[status] : null;
+                if (counter == null) {
+                    counter = counter("agentfuse.requests", "Model requests answered by the gateway",
+                            "model", model, "dialect", dialect, "status", Integer.toString(status));
+                    if (status >= 0 && status < STATUSES) {
+                        byStatus[status] = counter;
+                    }
+                }
+                return counter;
+            }
+        }
     }
 
     /** The Prometheus text exposition of every metric. */

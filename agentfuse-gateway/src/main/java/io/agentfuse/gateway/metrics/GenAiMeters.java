@@ -5,7 +5,6 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -29,44 +28,72 @@ final class GenAiMeters {
     private static final String OPERATION = "chat";
 
     private final MeterRegistry registry;
-    private final Map<List<String>, Timer> timers = new ConcurrentHashMap<>();
-    private final Map<List<String>, DistributionSummary> tokens = new ConcurrentHashMap<>();
+    /** By provider, then upstream model: one lookup each per call instead of a key list per meter. */
+    private final Map<String, Map<String, ModelCalls>> calls = new ConcurrentHashMap<>();
 
     GenAiMeters(MeterRegistry registry) {
         this.registry = registry;
     }
 
     void call(String provider, String model, long durationNanos, String errorType) {
-        timers.computeIfAbsent(List.of("duration", provider, model, errorType), key ->
-                        Timer.builder("gen_ai.client.operation.duration").description("Duration of model calls")
-                                .tags("gen_ai.operation.name", OPERATION, "gen_ai.provider.name", provider,
-                                        "gen_ai.request.model", model, "error.type", errorType)
-                                .register(registry))
-                .record(durationNanos, TimeUnit.NANOSECONDS);
+        calls(provider, model).duration(errorType).record(durationNanos, TimeUnit.NANOSECONDS);
     }
 
     void firstToken(String provider, String model, long durationNanos) {
-        timers.computeIfAbsent(List.of("first", provider, model), key ->
-                        Timer.builder("gen_ai.server.time_to_first_token").description("Time to the first event of a stream")
-                                .tags("gen_ai.operation.name", OPERATION, "gen_ai.provider.name", provider,
-                                        "gen_ai.request.model", model)
-                                .register(registry))
-                .record(durationNanos, TimeUnit.NANOSECONDS);
+        calls(provider, model).firstToken.record(durationNanos, TimeUnit.NANOSECONDS);
     }
 
     void usage(String provider, String model, Usage usage) {
         if (usage.total() == 0) {
             return; // the provider reported none
         }
-        summary(provider, model, "input").record(usage.inputTokens());
-        summary(provider, model, "output").record(usage.outputTokens());
+        ModelCalls meters = calls(provider, model);
+        meters.input.record(usage.inputTokens());
+        meters.output.record(usage.outputTokens());
     }
 
-    private DistributionSummary summary(String provider, String model, String type) {
-        return tokens.computeIfAbsent(List.of(provider, model, type), key ->
-                DistributionSummary.builder("gen_ai.client.token.usage").description("Tokens used by model calls")
-                        .tags("gen_ai.operation.name", OPERATION, "gen_ai.provider.name", provider,
-                                "gen_ai.request.model", model, "gen_ai.token.type", type)
-                        .register(registry));
+    private ModelCalls calls(String provider, String model) {
+        Map<String, ModelCalls> ofProvider = calls.get(provider);
+        if (ofProvider == null) {
+            ofProvider = calls.computeIfAbsent(provider, ignored -> new ConcurrentHashMap<>());
+        }
+        ModelCalls meters = ofProvider.get(model);
+        return meters != null ? meters : ofProvider.computeIfAbsent(model, ignored -> new ModelCalls(provider, model));
+    }
+
+    /** The meters of the calls to one provider for one upstream model. */
+    private final class ModelCalls {
+        private final String provider;
+        private final String model;
+        private final Map<String, Timer> durations = new ConcurrentHashMap<>();
+        private final Timer firstToken;
+        private final DistributionSummary input;
+        private final DistributionSummary output;
+
+        ModelCalls(String provider, String model) {
+            this.provider = provider;
+            this.model = model;
+            this.firstToken = Timer.builder("gen_ai.server.time_to_first_token").description("Time to the first event of a stream")
+                    .tags("gen_ai.operation.name", OPERATION, "gen_ai.provider.name", provider, "gen_ai.request.model", model)
+                    .register(registry);
+            this.input = tokens("input");
+            this.output = tokens("output");
+        }
+
+        Timer duration(String errorType) {
+            Timer timer = durations.get(errorType);
+            return timer != null ? timer : durations.computeIfAbsent(errorType, type ->
+                    Timer.builder("gen_ai.client.operation.duration").description("Duration of model calls")
+                            .tags("gen_ai.operation.name", OPERATION, "gen_ai.provider.name", provider,
+                                    "gen_ai.request.model", model, "error.type", type)
+                            .register(registry));
+        }
+
+        private DistributionSummary tokens(String type) {
+            return DistributionSummary.builder("gen_ai.client.token.usage").description("Tokens used by model calls")
+                    .tags("gen_ai.operation.name", OPERATION, "gen_ai.provider.name", provider,
+                            "gen_ai.request.model", model, "gen_ai.token.type", type)
+                    .register(registry);
+        }
     }
 }

@@ -43,6 +43,7 @@ final class ModelRouter {
 
     private final AgentfuseRuntime runtime;
     private final Map<EndpointKey, ProviderEndpoint> endpoints = new ConcurrentHashMap<>();
+    private volatile Chains chains = new Chains(null);
 
     ModelRouter(AgentfuseRuntime runtime) {
         this.runtime = runtime;
@@ -56,7 +57,7 @@ final class ModelRouter {
     /** The steps, each fallback's request fitted to its own window by {@code context}. */
     List<PlannedStep> plan(ModelRequest request, MultiMap clientHeaders, ContextStage context) {
         AgentfuseConfig config = runtime.config();
-        List<ModelConfig> chain = config.chainFor(request.model().name(), request.fromSubagent());
+        List<ModelConfig> chain = chains(config).of(request.model().name(), request.fromSubagent());
         List<PlannedStep> steps = new ArrayList<>(chain.size());
         for (ModelConfig model : chain) {
             ProviderEndpoint provider = endpoint(config.providerOf(model), request.dialect());
@@ -92,6 +93,35 @@ final class ModelRouter {
         Dialect dialect = Dialects.forProvider(provider.type().name(), key.caller()).orElseThrow(() ->
                 new IllegalStateException("no dialect is registered for provider type " + provider.type()));
         return new ProviderEndpoint(provider.name(), dialect, provider.baseUrl().toString(), provider.apiKey());
+    }
+
+    private Chains chains(AgentfuseConfig config) {
+        Chains current = chains;
+        if (current.config != config) {
+            current = new Chains(config); // a reload: the chains of the configuration now in force
+            chains = current;
+        }
+        return current;
+    }
+
+    /**
+     * The fallback chains of one configuration, made once per configured model rather than per
+     * request (a name that is not configured is refused by {@code chainFor} and never kept).
+     */
+    private static final class Chains {
+        private final AgentfuseConfig config;
+        private final Map<String, List<ModelConfig>> direct = new ConcurrentHashMap<>();
+        private final Map<String, List<ModelConfig>> fromSubagents = new ConcurrentHashMap<>();
+
+        Chains(AgentfuseConfig config) {
+            this.config = config;
+        }
+
+        List<ModelConfig> of(String model, boolean fromSubagent) {
+            Map<String, List<ModelConfig>> known = fromSubagent ? fromSubagents : direct;
+            List<ModelConfig> chain = known.get(model);
+            return chain != null ? chain : known.computeIfAbsent(model, name -> config.chainFor(name, fromSubagent));
+        }
     }
 
     /** A provider as seen by callers of one dialect. */

@@ -7,6 +7,7 @@ import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerRequest;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The deadlines of one client connection (slowloris): the first request's head must arrive within
@@ -18,8 +19,11 @@ import java.time.Duration;
  * Every close here is immediate ({@link Disconnect}): a graceful one would wait for the peer.
  *
  * <p>One timer per connection, checked when it fires rather than reset on every byte, because
- * Vert.x tells of a request only once its head is complete. This is also the gateway's idle
- * timeout: Vert.x's own would cut a request that waits longer than it for its provider's answer.
+ * Vert.x tells of a request only once its head is complete. Nor is it reset on every request: a
+ * request only moves the deadline, and a timer that fires before the deadline it finds is set
+ * again for the rest (on a busy keep-alive connection, one timer per {@code headerTimeout}
+ * instead of a cancelled and a new one per request). This is also the gateway's idle timeout:
+ * Vert.x's own would cut a request that waits longer than it for its provider's answer.
  * Confined to the connection's event loop.
  */
 final class RequestDeadline {
@@ -30,6 +34,9 @@ final class RequestDeadline {
     private final long idleMillis;
     private HttpServerRequest current;
     private long timer = -1;
+    /** When the armed timer fires, and the deadline of the connection's current state (System.nanoTime). */
+    private long timerDue;
+    private long deadline;
     private boolean closed;
     private int stalledChecks;
 
@@ -45,7 +52,11 @@ final class RequestDeadline {
     void onRequest(HttpServerRequest request) {
         current = request;
         stalledChecks = 0;
-        arm(headerMillis);
+        long now = System.nanoTime();
+        deadline = now + TimeUnit.MILLISECONDS.toNanos(headerMillis);
+        if (timer < 0 || timerDue - deadline > 0) {
+            arm(headerMillis, now); // the armed timer would fire too late (an idle one), or none is armed
+        }
     }
 
     void onClose() {
@@ -56,6 +67,11 @@ final class RequestDeadline {
     private void fire() {
         timer = -1;
         if (closed) {
+            return;
+        }
+        long now = System.nanoTime();
+        if (deadline - now > 0) {
+            arm(TimeUnit.NANOSECONDS.toMillis(deadline - now + 999_999), now); // a later request moved the deadline
             return;
         }
         if (current == null) {
@@ -76,8 +92,16 @@ final class RequestDeadline {
         }
     }
 
+    /** Sets the deadline {@code millis} from now, and a timer for it. */
     private void arm(long millis) {
+        long now = System.nanoTime();
+        deadline = now + TimeUnit.MILLISECONDS.toNanos(millis);
+        arm(millis, now);
+    }
+
+    private void arm(long millis, long now) {
         cancel();
+        timerDue = now + TimeUnit.MILLISECONDS.toNanos(millis);
         timer = vertx.setTimer(millis, id -> fire());
     }
 

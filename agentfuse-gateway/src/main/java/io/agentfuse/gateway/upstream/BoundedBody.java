@@ -14,16 +14,21 @@ import io.vertx.core.http.HttpHeaders;
  */
 final class BoundedBody {
 
+    private static final int PRESIZE_LIMIT = 64 * 1024;
+
     private BoundedBody() {
     }
 
     static Future<Buffer> read(HttpClientResponse response, long maxBytes, ProviderEndpoint provider) {
         String declared = response.getHeader(HttpHeaders.CONTENT_LENGTH);
-        if (declared != null && isOver(declared, maxBytes)) {
+        long length = declared == null ? -1 : lengthOf(declared);
+        if (length > maxBytes) {
             return Future.failedFuture(tooLarge(provider, maxBytes, "declares a Content-Length of " + declared.trim() + ", more"));
         }
         Promise<Buffer> body = Promise.promise();
-        Buffer received = Buffer.buffer();
+        // Sized once when the length is known (growing from the default size copies the body as it
+        // grows), but not beyond what a peer may make the gateway hold before it has sent a byte.
+        Buffer received = length > 0 ? Buffer.buffer((int) Math.min(length, PRESIZE_LIMIT)) : Buffer.buffer();
         response.handler(chunk -> {
             if (body.future().isComplete()) {
                 return;
@@ -39,11 +44,12 @@ final class BoundedBody {
         return body.future();
     }
 
-    private static boolean isOver(String declared, long maxBytes) {
+    /** The declared length; -1 when it is not a number (the HTTP codec rejects it; nothing to decide here). */
+    private static long lengthOf(String declared) {
         try {
-            return Long.parseLong(declared.trim()) > maxBytes;
+            return Long.parseLong(declared.trim());
         } catch (NumberFormatException e) {
-            return false; // the HTTP codec rejects it; nothing to decide here
+            return -1;
         }
     }
 

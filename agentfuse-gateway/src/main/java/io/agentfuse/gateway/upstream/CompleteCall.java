@@ -3,6 +3,7 @@ package io.agentfuse.gateway.upstream;
 import io.agentfuse.core.timeout.CallTimeoutException;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
+import io.agentfuse.gateway.dialect.Usage;
 import io.agentfuse.gateway.internal.OnContext;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -103,13 +104,17 @@ final class CompleteCall {
             throw UpstreamFailures.status(request.provider(), response, body.toString());
         }
         Dialect dialect = request.provider().dialect();
-        JsonObject answer;
-        try {
-            answer = dialect.checkAnswer(body);
-        } catch (MalformedAnswerException malformed) {
-            throw new MalformedAnswerException("provider " + request.provider().name() + " answered "
-                    + response.statusCode() + " with a malformed " + dialect.name() + " answer: " + malformed.getMessage());
+        Usage usage = dialect.usageIfWellFormed(body);
+        if (usage == null) {
+            JsonObject answer;
+            try {
+                answer = dialect.checkAnswer(body);
+            } catch (MalformedAnswerException malformed) {
+                throw new MalformedAnswerException("provider " + request.provider().name() + " answered "
+                        + response.statusCode() + " with a malformed " + dialect.name() + " answer: " + malformed.getMessage());
+            }
+            usage = dialect.usageOf(answer);
         }
-        return new UpstreamResponse(response.statusCode(), response.headers(), body, dialect.usageOf(answer));
+        return new UpstreamResponse(response.statusCode(), response.headers(), body, usage);
     }
 }

@@ -3,6 +3,7 @@ package io.agentfuse.gateway.upstream;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.SocketAddress;
 
 import java.net.URI;
 import java.util.Map;
@@ -14,6 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * version), the request's forwarded headers (which may replace them), the content type and what
  * is accepted back, and last the authentication, which nothing replaces. Keys are never logged.
  *
+ * <p>A request without forwarded headers (most of them) gets its provider's head as built once:
+ * the client only reads a head, and copies its headers into the request it makes.
+ *
  * <p>Thread-safe.
  */
 final class ProviderRequests {
@@ -22,28 +26,48 @@ final class ProviderRequests {
 
     /** The head of {@code request}; {@code stream} asks for {@code text/event-stream}. */
     RequestOptions head(UpstreamRequest request, boolean stream) {
-        ProviderEndpoint provider = request.provider();
-        RequestOptions options = targets.computeIfAbsent(provider, ProviderRequests::target).options();
-        provider.dialect().defaultHeaders().forEach(options::putHeader);
-        request.headers().forEach(options::putHeader);
-        options.putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                .putHeader(HttpHeaders.ACCEPT, stream ? "text/event-stream" : "application/json");
-        provider.dialect().authHeaders(provider.apiKey()).forEach(options::putHeader);
-        return options;
-    }
-
-    /** A provider's chat URL, parsed once: host, port, TLS and path for {@link RequestOptions}. */
-    private record Target(String host, int port, boolean ssl, String path) {
-        RequestOptions options() {
-            return new RequestOptions().setMethod(HttpMethod.POST).setHost(host).setPort(port).setSsl(ssl).setURI(path);
+        Target target = targets.computeIfAbsent(request.provider(), Target::new);
+        if (request.headers().isEmpty()) {
+            return stream ? target.streamed : target.complete;
         }
+        return target.head(request.headers(), stream);
     }
 
-    private static Target target(ProviderEndpoint provider) {
-        URI url = URI.create(provider.url());
-        boolean ssl = "https".equals(url.getScheme());
-        int port = url.getPort() != -1 ? url.getPort() : ssl ? 443 : 80;
-        String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
-        return new Target(url.getHost(), port, ssl, url.getRawQuery() == null ? path : path + "?" + url.getRawQuery());
+    /**
+     * A provider's chat URL, parsed once — host, port, TLS and path for {@link RequestOptions} — and
+     * its heads without forwarded headers, complete and streamed, which are never changed once built.
+     */
+    private static final class Target {
+        private final ProviderEndpoint provider;
+        private final String host;
+        private final int port;
+        private final boolean ssl;
+        private final String path;
+        private final RequestOptions complete;
+        private final RequestOptions streamed;
+
+        private Target(ProviderEndpoint provider) {
+            URI url = URI.create(provider.url());
+            String rawPath = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
+            this.provider = provider;
+            this.host = url.getHost();
+            this.ssl = "https".equals(url.getScheme());
+            this.port = url.getPort() != -1 ? url.getPort() : ssl ? 443 : 80;
+            this.path = url.getRawQuery() == null ? rawPath : rawPath + "?" + url.getRawQuery();
+            this.complete = head(Map.of(), false);
+            this.streamed = head(Map.of(), true);
+        }
+
+        RequestOptions head(Map<String, String> forwarded, boolean stream) {
+            RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST)
+                    .setServer(SocketAddress.inetSocketAddress(port, host))
+                    .setHost(host).setPort(port).setSsl(ssl).setURI(path);
+            provider.dialect().defaultHeaders().forEach(options::putHeader);
+            forwarded.forEach(options::putHeader);
+            options.putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                    .putHeader(HttpHeaders.ACCEPT, stream ? "text/event-stream" : "application/json");
+            provider.dialect().authHeaders(provider.apiKey()).forEach(options::putHeader);
+            return options;
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.upstream;
 
 import io.agentfuse.gateway.internal.OnContext;
+import io.netty.channel.EventLoop;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -8,11 +9,14 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.PoolOptions;
+import io.vertx.core.internal.ContextInternal;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Calls model providers over pooled keep-alive HTTP connections, complete or streamed, and
@@ -38,6 +42,11 @@ import java.util.concurrent.CompletableFuture;
  * authentication, which nothing replaces ({@link ProviderRequests}). Keys are never logged. A
  * complete call's state is a {@link CompleteCall}, a streamed one's a {@link StreamingCall}.
  *
+ * <p>Each event loop has its own pool (of up to {@link UpstreamClientOptions#maxConnectionsPerHost()}
+ * connections per host): a call runs on its caller's event loop from start to end. One pool
+ * shared by every loop lends a connection of one loop to a request of another, and then every
+ * write and every answer crosses threads — a wake-up of the other loop each way.
+ *
  * <p>Thread-safe; share one per Vert.x instance. Completion handlers run on a Vert.x event loop.
  *
  * <pre>{@code
@@ -49,17 +58,20 @@ import java.util.concurrent.CompletableFuture;
 public final class UpstreamClient {
 
     private final Vertx vertx;
-    private final HttpClientAgent http;
     private final UpstreamClientOptions options;
+    private final HttpClientOptions clientOptions;
+    private final PoolOptions poolOptions;
+    private final Map<EventLoop, HttpClientAgent> pools = new ConcurrentHashMap<>();
     private final ProviderRequests heads = new ProviderRequests();
+    private volatile boolean closed;
 
     public UpstreamClient(Vertx vertx, UpstreamClientOptions options) {
         this.vertx = Objects.requireNonNull(vertx, "vertx");
         this.options = Objects.requireNonNull(options, "options");
-        HttpClientOptions clientOptions = new HttpClientOptions()
+        this.clientOptions = new HttpClientOptions()
                 .setKeepAlive(true)
                 .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
-        this.http = vertx.createHttpClient(clientOptions, new PoolOptions().setHttp1MaxSize(options.maxConnectionsPerHost()));
+        this.poolOptions = new PoolOptions().setHttp1MaxSize(options.maxConnectionsPerHost());
     }
 
     /**
@@ -95,8 +107,9 @@ public final class UpstreamClient {
     }
 
     private CompleteCall startSend(UpstreamRequest request, Duration timeout) {
-        return new CompleteCall(vertx, callContext())
-                .start(http, heads.head(request, false), request, timeout, options.maxBodyBytes());
+        Context context = callContext();
+        return new CompleteCall(vertx, context)
+                .start(pool(context), heads.head(request, false), request, timeout, options.maxBodyBytes());
     }
 
     /**
@@ -145,7 +158,7 @@ public final class UpstreamClient {
             StreamingCall call = new StreamingCall(vertx, context, request.provider(), timeouts, options);
             start.call = call;
             call.ready().onComplete(ready);
-            http.request(heads.head(request, true))
+            pool(context).request(heads.head(request, true))
                     .onSuccess(httpRequest -> {
                         if (call.attach(httpRequest)) {
                             httpRequest.send(request.bytes()).onComplete(sent -> {
@@ -164,7 +177,24 @@ public final class UpstreamClient {
 
     /** Closes the pooled connections. */
     public Future<Void> close() {
-        return http.close();
+        closed = true;
+        return Future.join(pools.values().stream().map(HttpClientAgent::close).toList()).mapEmpty();
+    }
+
+    /**
+     * The pool of {@code context}'s event loop, whose connections live on that loop. A call after
+     * {@link #close()} gets a closed pool, which fails it.
+     */
+    private HttpClientAgent pool(Context context) {
+        EventLoop loop = ((ContextInternal) context).nettyEventLoop();
+        HttpClientAgent pool = pools.get(loop);
+        if (pool == null) {
+            pool = pools.computeIfAbsent(loop, ignored -> vertx.createHttpClient(clientOptions, poolOptions));
+            if (closed) {
+                pool.close();
+            }
+        }
+        return pool;
     }
 
     /**

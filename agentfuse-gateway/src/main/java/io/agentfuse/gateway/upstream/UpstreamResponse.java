@@ -13,7 +13,9 @@ import java.util.Optional;
  * A provider's complete, successful (2xx) answer. Failures never arrive here: they fail the
  * future (see {@link UpstreamClient}).
  *
- * <p>Immutable: headers are copied at construction, and the body is only ever read.
+ * <p>Immutable by contract, like {@link UpstreamRequest}: the body and the headers are taken over
+ * as given and shared, never copied (an answer is relayed as it came, once per request), and
+ * neither the caller nor a reader may change them. {@link #headers()} hands out a copy.
  *
  * <pre>{@code
  * client.send(request, Duration.ofSeconds(60)).onSuccess(answer -> {
@@ -30,16 +32,12 @@ import java.util.Optional;
 public record UpstreamResponse(int status, MultiMap headers, Buffer body, Usage usage) {
 
     public UpstreamResponse {
-        headers = HttpHeaders.headers().addAll(Objects.requireNonNull(headers, "headers"));
-        body = Objects.requireNonNull(body, "body").copy();
+        Objects.requireNonNull(headers, "headers");
+        Objects.requireNonNull(body, "body");
         Objects.requireNonNull(usage, "usage");
     }
 
-    @Override
-    public Buffer body() {
-        return body.copy();
-    }
-
+    /** A copy of the response headers. */
     @Override
     public MultiMap headers() {
         return HttpHeaders.headers().addAll(headers);

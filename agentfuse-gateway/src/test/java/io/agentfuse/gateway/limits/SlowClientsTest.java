@@ -70,6 +70,21 @@ class SlowClientsTest {
     }
 
     @Test
+    void aLaterRequestOnAKeepAliveConnectionWhoseBodyNeverComesIsAnswered408() {
+        try (RawSocket socket = RawSocket.open(gateway.port())) {
+            socket.send("GET /healthz HTTP/1.1\r\nHost: " + HOST + "\r\n\r\n");
+            assertThat(socket.read(BOUND).status()).isEqualTo(200);
+            socket.send("POST /v1/chat/completions HTTP/1.1\r\nHost: " + HOST
+                    + "\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"model\":");
+
+            Response response = socket.read(BOUND);
+            assertThat(response.status()).isEqualTo(408);
+            assertThat(errorType(response)).isEqualTo("request_timeout");
+            assertThat(socket.closedWithin(BOUND)).isTrue();
+        }
+    }
+
+    @Test
     void anIdleKeepAliveConnectionIsClosed() {
         try (RawSocket socket = RawSocket.open(gateway.port())) {
             socket.send("GET /healthz HTTP/1.1\r\nHost: " + HOST + "\r\n\r\n");

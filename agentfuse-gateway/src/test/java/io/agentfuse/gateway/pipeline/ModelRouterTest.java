@@ -40,6 +40,18 @@ class ModelRouterTest {
     }
 
     @Test
+    void afterAReloadTheChainIsTheNewConfigurations() {
+        ModelRequest request = request(Dialects.OPENAI, GatewayHarness.openAiRequest("claude-sonnet-4", false).encode());
+        router.plan(request, MultiMap.caseInsensitiveMultiMap());
+
+        runtime.reload(ConfigLoader.parse(GatewayHarness.CONFIG.replace("fallbacks: [claude-haiku-4, gpt-4o-mini]",
+                "fallbacks: [gpt-4o-mini]"), "test.yaml", Map.of("MOCK_PORT", "9")));
+
+        assertThat(router.plan(request, MultiMap.caseInsensitiveMultiMap())).extracting(PlannedStep::name)
+                .containsExactly("claude-sonnet-4", "gpt-4o-mini");
+    }
+
+    @Test
     void aStepInTheCallersDialectSendsTheCallersBytesWithOnlyTheModelReplaced() {
         String body = GatewayHarness.anthropicRequest("claude-sonnet-4", false).encode();
         ModelRequest request = request(Dialects.ANTHROPIC, body);

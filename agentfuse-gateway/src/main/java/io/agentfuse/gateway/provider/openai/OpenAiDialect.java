@@ -97,6 +97,11 @@ public final class OpenAiDialect implements Dialect {
     }
 
     @Override
+    public Usage usageIfWellFormed(Buffer body) {
+        return OpenAiAnswerScan.usageIfWellFormed(body);
+    }
+
+    @Override
     public Usage usageOf(JsonObject responseBody) {
         return OpenAiResponseCodec.usage(responseBody.getValue("usage") instanceof JsonObject usage ? usage : null);
     }

@@ -1,0 +1,139 @@
+package io.agentfuse.gateway.provider.openai;
+
+import io.agentfuse.gateway.dialect.AnswerShape;
+import io.agentfuse.gateway.dialect.Usage;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.EdgeCasesMode;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import net.jqwik.api.statistics.Statistics;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+class OpenAiAnswerScanTest {
+
+    private static final String ANSWER = "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"created\":1,"
+            + "\"model\":\"gpt-4o-mini\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
+            + "\"content\":\"Hi \\u00e9\",\"refusal\":null,\"tool_calls\":[{\"id\":\"c1\",\"type\":\"function\","
+            + "\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]},\"logprobs\":null,\"finish_reason\":\"stop\"}],"
+            + "\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":30,\"total_tokens\":42,"
+            + "\"prompt_tokens_details\":{\"cached_tokens\":0}},\"system_fingerprint\":null}";
+
+    @Test
+    void aWellFormedAnswerIsReadInOnePassWithTheUsageTheTreeGives() {
+        Usage usage = OpenAiAnswerScan.usageIfWellFormed(Buffer.buffer(ANSWER));
+
+        assertThat(usage).isEqualTo(Usage.of(12, 30)).isEqualTo(treeUsage(ANSWER));
+    }
+
+    @Test
+    void anAnswerWithoutUsageHasNone() {
+        assertThat(OpenAiAnswerScan.usageIfWellFormed(Buffer.buffer("{\"choices\":[{\"message\":{}}]}")))
+                .isEqualTo(Usage.ZERO);
+        assertThat(OpenAiAnswerScan.usageIfWellFormed(Buffer.buffer("{\"choices\":[{\"message\":{}}],\"usage\":null}")))
+                .isEqualTo(Usage.ZERO);
+    }
+
+    @Test
+    void whatTheTreeMustDecideOrExplainIsLeftToIt() {
+        List<String> unclear = List.of(
+                "", "[]", "{", "not json", "{\"choices\":[]}", "{\"choices\":{}}",
+                "{\"choices\":[{\"message\":{\"content\":42}}]}",
+                "{\"choices\":[{\"finish_reason\":\"stop\"}]}",
+                "{\"choices\":[{\"message\":{\"tool_calls\":[{\"function\":{\"arguments\":\"{}\"}}]}}]}",
+                "{\"choices\":[{\"message\":{}}],\"choices\":[]}",
+                "{\"choices\":[{\"message\":{}}],\"usage\":{\"prompt_tokens\":null}}",
+                "{\"choices\":[{\"message\":{}}],\"usage\":{\"prompt_tokens\":-1}}",
+                "{\"choices\":[{\"message\":{}}],\"usage\":{\"prompt_tokens\":1.5}}",
+                "{\"choices\":[{\"message\":{}}],\"usage\":{\"prompt_tokens\":99999999999999999999}}",
+                "{\"choices\":[{\"message\":{}}]} {}",
+                "{\"choices\":[{\"message\":{}}],\"logprob\":-0.25}");
+
+        for (String body : unclear) {
+            assertThat(OpenAiAnswerScan.usageIfWellFormed(Buffer.buffer(body))).as(body).isNull();
+        }
+    }
+
+    /** The one promise the shortcut makes: what it accepts, the tree-based check accepts, with the same usage. */
+    @Property(tries = 2000, edgeCases = EdgeCasesMode.NONE)
+    void whatTheScanAcceptsTheTreeAcceptsWithTheSameUsage(@ForAll("answers") String body) {
+        Usage usage = OpenAiAnswerScan.usageIfWellFormed(Buffer.buffer(body));
+        Statistics.collect(usage != null ? "accepted" : "left to the tree");
+        Statistics.coverage(coverage -> {
+            coverage.check("accepted").percentage(share -> share > 5);
+            coverage.check("left to the tree").percentage(share -> share > 5);
+        });
+        if (usage != null) {
+            assertThatCode(() -> treeUsage(body)).as(body).doesNotThrowAnyException();
+            assertThat(treeUsage(body)).as(body).isEqualTo(usage);
+        }
+    }
+
+    private static Usage treeUsage(String body) {
+        JsonObject checked = OpenAiResponseCodec.check(AnswerShape.object(Buffer.buffer(body)));
+        return OpenAiDialect.INSTANCE.usageOf(checked);
+    }
+
+    /** Answers that are mostly well formed, each part now and then absent, given twice, of another kind, or cut short. */
+    @Provide
+    Arbitrary<String> answers() {
+        Arbitrary<String> stringOrNull = mostly(Arbitraries.of("null", "\"text\"", "\"\\u00e9\\n\""));
+        Arbitrary<String> function = object(field("name", mostly(Arbitraries.just("\"f\""))),
+                field("arguments", stringOrNull), field("strict", Arbitraries.of("true", "{}")));
+        Arbitrary<String> toolCall = mostly(object(field("id", stringOrNull), field("function", mostly(function))));
+        Arbitrary<String> toolCalls = mostly(Arbitraries.oneOf(Arbitraries.just("null"), array(toolCall)));
+        Arbitrary<String> message = object(field("role", stringOrNull), field("content", stringOrNull),
+                field("refusal", stringOrNull), field("tool_calls", toolCalls));
+        Arbitrary<String> choice = mostly(object(field("index", Arbitraries.just("0")), field("message", mostly(message)),
+                field("finish_reason", stringOrNull), field("logprobs", anyValue())));
+        Arbitrary<String> count = mostly(Arbitraries.of("0", "7", "12345"));
+        Arbitrary<String> usage = mostly(Arbitraries.oneOf(Arbitraries.just("null"), object(field("prompt_tokens", count),
+                field("completion_tokens", count), field("total_tokens", anyValue()))));
+        Arbitrary<String> body = object(field("id", stringOrNull), field("object", anyValue()), field("model", stringOrNull),
+                field("choices", mostly(array(choice))), field("usage", usage));
+        return Combinators.combine(body, Arbitraries.integers().between(0, 99), Arbitraries.integers().between(0, 7))
+                .as((text, cut, whether) -> whether == 0 ? text.substring(0, text.length() * cut / 100) : text);
+    }
+
+    private static Arbitrary<String> mostly(Arbitrary<String> valid) {
+        return Arbitraries.frequencyOf(Tuple.of(30, valid), Tuple.of(1, anyValue()));
+    }
+
+    /** {@code "name": value}, now and then absent (empty) or given twice. */
+    private static Arbitrary<String> field(String name, Arbitrary<String> value) {
+        return Arbitraries.frequencyOf(
+                Tuple.of(40, value.map(v -> quote(name) + ":" + v)),
+                Tuple.of(1, Arbitraries.just("")),
+                Tuple.of(1, Combinators.combine(value, value).as((a, b) -> quote(name) + ":" + a + "," + quote(name) + ":" + b)));
+    }
+
+    @SafeVarargs
+    private static Arbitrary<String> object(Arbitrary<String>... fields) {
+        return Combinators.combine(List.of(fields))
+                .as(parts -> "{" + parts.stream().filter(part -> !part.isEmpty()).collect(Collectors.joining(",")) + "}");
+    }
+
+    private static Arbitrary<String> array(Arbitrary<String> element) {
+        return element.list().ofMaxSize(2).map(elements -> "[" + String.join(",", elements) + "]");
+    }
+
+    private static Arbitrary<String> anyValue() {
+        return Arbitraries.of("null", "\"text\"", "\"\\u00e9\\n\"", "0", "7", "-3", "2.5", "1e3", "true", "[]", "{}",
+                "[1,\"a\",null]", "{\"a\":{\"b\":[]}}", "99999999999999999999", "\"\\ud800\"", "/* c */ 1");
+    }
+
+    private static String quote(String name) {
+        return "\"" + name + "\"";
+    }
+}
