@@ -25,10 +25,14 @@ import java.util.List;
  * The request is marked failed and {@link EdgeErrors#invalid} answers 400 and closes the connection.
  *
  * <p>A long body framed by its {@code Content-Length} alone (at least {@value #GATHER_FROM_BYTES}
- * bytes, at most the server's body limit, nothing expected) is gathered here into one buffer of
+ * bytes, at most {@value #GATHER_UP_TO_BYTES} and the server's body limit, nothing expected) is
+ * gathered here into one buffer of
  * its size and passed on as one piece: Vert.x would copy every 8 KB piece out of Netty's pooled
  * buffers into a buffer of its own, and {@link SizedBodyReader} copy them all once more into the
- * body. One copy is left, and {@code SizedBodyReader} takes the piece as the body.
+ * body. One copy is left, and {@code SizedBodyReader} takes the piece as the body. The buffer is
+ * made when the first byte of the body comes, not when the head announces it: this runs before the
+ * request is admitted, so a peer that only announces a length costs nothing, and one that sends a
+ * byte at most {@value #GATHER_UP_TO_BYTES} bytes (longer bodies flow in pieces, as before).
  *
  * <p>One per connection, like any Netty decoder; installed by {@link ConnectionGuard}.
  */
@@ -39,10 +43,13 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
 
     /** Bodies from this size on are gathered; a shorter one mostly comes in one piece anyway. */
     static final int GATHER_FROM_BYTES = 16 * 1024;
+    /** Longer bodies flow in pieces: what one sent byte may make the gateway hold before admission. */
+    static final int GATHER_UP_TO_BYTES = 1024 * 1024;
 
     private final long maxBodySize;
     private boolean refused;
     private ByteBuf gathered;
+    private int gatheredLength = -1;
 
     /** @param maxBodySize {@code server.maxBodySize}: a longer body is left to the body handler, which refuses it */
     StrictRequestDecoder(HttpServerOptions options, long maxBodySize) {
@@ -74,27 +81,34 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
         for (int i = from; i < out.size(); i++) {
             Object message = out.get(i);
             if (message instanceof HttpRequest request) {
-                long length = gatheredLength(request);
-                gathered = length < 0 ? null : Unpooled.buffer((int) length);
-            } else if (gathered != null && message instanceof HttpContent content && content.decoderResult().isSuccess()) {
+                gathered = null;
+                gatheredLength = gatheredLength(request);
+            } else if (gatheredLength >= 0 && message instanceof HttpContent content && content.decoderResult().isSuccess()) {
+                if (gathered == null) {
+                    gathered = Unpooled.buffer(gatheredLength, gatheredLength);
+                }
                 gathered.writeBytes(content.content());
                 content.release();
                 if (content instanceof LastHttpContent last) {
                     out.set(i, new DefaultLastHttpContent(gathered, last.trailingHeaders()));
                     gathered = null;
+                    gatheredLength = -1;
                 } else {
                     out.remove(i--);
                 }
-            } else if (gathered != null && message instanceof HttpContent) {
+            } else if (gatheredLength >= 0 && message instanceof HttpContent) {
                 // A piece that failed to decode: what was gathered goes first, as it came.
-                out.add(i++, new DefaultHttpContent(gathered));
+                if (gathered != null) {
+                    out.add(i++, new DefaultHttpContent(gathered));
+                }
                 gathered = null;
+                gatheredLength = -1;
             }
         }
     }
 
     // The Content-Length of a request framed by it alone, expecting nothing, within the limits; else -1.
-    private long gatheredLength(HttpRequest request) {
+    private int gatheredLength(HttpRequest request) {
         HttpHeaders headers = request.headers();
         if (!request.decoderResult().isSuccess() || headers.contains(HttpHeaderNames.TRANSFER_ENCODING)
                 || headers.contains(HttpHeaderNames.EXPECT)) {
@@ -107,12 +121,13 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
         } catch (NumberFormatException e) {
             return -1;
         }
-        return length >= GATHER_FROM_BYTES && length <= maxBodySize && length <= Integer.MAX_VALUE ? length : -1;
+        return length >= GATHER_FROM_BYTES && length <= Math.min(maxBodySize, GATHER_UP_TO_BYTES) ? (int) length : -1;
     }
 
     @Override
     protected void handlerRemoved0(ChannelHandlerContext ctx) throws Exception {
         gathered = null; // heap memory: nothing to release, only to let go
+        gatheredLength = -1;
         super.handlerRemoved0(ctx);
     }
 
