@@ -11,9 +11,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.core.json.jackson.JacksonCodec;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,15 +34,16 @@ final class MemoizedDecoder {
 
     /** Short plain strings are read here; longer ones go to the memo and the parser. */
     private static final int PLAIN_STRING_BYTES = ValueMemo.KEY_BYTES;
-    private static final Object NULL = new Object();
-    private static final byte[][] LITERALS = {
-        "true".getBytes(StandardCharsets.US_ASCII), "false".getBytes(StandardCharsets.US_ASCII),
-        "null".getBytes(StandardCharsets.US_ASCII)};
-    private static final Object[] LITERAL_VALUES = {Boolean.TRUE, Boolean.FALSE, NULL};
 
     private static final byte[] ARRAY_START = {'['};
     /** A body with more new values than this remembers only this many: more would only churn the memo. */
     private static final int MAX_REMEMBERED_PER_BODY = 4_096;
+    /**
+     * A body needing more parsers than this (one per top-level value not found, one per top-level
+     * array from its first new element) is decoded the ordinary way: a request has a few dozen
+     * fields, and a body of a hundred thousand numbers must cost one pass, not a parser each.
+     */
+    private static final int MAX_PARSERS_PER_BODY = 64;
 
     private final Buffer body;
     private final byte[] bytes;
@@ -52,16 +51,17 @@ final class MemoizedDecoder {
     private final int end;
     private final StrictJson.FieldSpans spans;
     private final ValueMemo memo;
-    private int at;
+    private final JsonCursor cursor;
     private boolean repeatedKey;
     private int remembered;
+    private int parsers;
 
     private MemoizedDecoder(Buffer body, byte[] bytes, int base, StrictJson.FieldSpans spans, ValueMemo memo) {
         this.body = body;
         this.bytes = bytes;
         this.base = base;
         this.end = base + body.length();
-        this.at = base;
+        this.cursor = new JsonCursor(bytes, base, end);
         this.spans = spans;
         this.memo = memo;
     }
@@ -89,42 +89,42 @@ final class MemoizedDecoder {
     }
 
     private JsonObject object() throws IOException {
-        skipSpace();
-        if (!take('{')) {
+        cursor.skipSpace();
+        if (!cursor.take('{')) {
             return null;
         }
         Map<String, Object> fields = new LinkedHashMap<>();
-        skipSpace();
-        if (take('}')) {
-            return endOfBody() ? new JsonObject(fields) : null;
+        cursor.skipSpace();
+        if (cursor.take('}')) {
+            return cursor.endOfBody() ? new JsonObject(fields) : null;
         }
         while (true) {
-            skipSpace();
-            int nameAt = at;
-            String name = plainName();
+            cursor.skipSpace();
+            int nameAt = cursor.at;
+            String name = cursor.plainName();
             if (name == null) {
                 return null;
             }
             spans.next(name, nameAt - base);
-            skipSpace();
-            if (!take(':')) {
+            cursor.skipSpace();
+            if (!cursor.take(':')) {
                 return null;
             }
-            skipSpace();
-            Object value = at < end && bytes[at] == '[' ? array() : value();
+            cursor.skipSpace();
+            Object value = cursor.is('[') ? array() : value();
             int before = fields.size();
             fields.put(name, value); // the last of a repeated key wins, as in StrictJson
             if (fields.size() == before) {
                 repeatedKey = true;
             }
-            skipSpace();
-            if (take(',')) {
+            cursor.skipSpace();
+            if (cursor.take(',')) {
                 continue;
             }
-            if (at < end && bytes[at] == '}') {
-                spans.next(null, at - base);
-                at++;
-                return endOfBody() ? new JsonObject(fields) : null;
+            if (cursor.is('}')) {
+                spans.next(null, cursor.at - base);
+                cursor.at++;
+                return cursor.endOfBody() ? new JsonObject(fields) : null;
             }
             return null;
         }
@@ -134,29 +134,29 @@ final class MemoizedDecoder {
     // Elements are found in the memo by their bytes; from the first one that is not, the rest of the
     // array is read by one parser, which looks each element up before decoding it.
     private JsonArray array() throws IOException {
-        at++;
+        cursor.at++;
         List<Object> elements = new ArrayList<>();
-        skipSpace();
-        if (take(']')) {
+        cursor.skipSpace();
+        if (cursor.take(']')) {
             return new JsonArray(elements);
         }
         while (true) {
-            skipSpace();
-            ValueMemo.Remembered known = memo.find(bytes, at, end);
+            cursor.skipSpace();
+            ValueMemo.Remembered known = memo.find(bytes, cursor.at, end);
             if (known == null) {
                 return restOfArray(elements);
             }
-            at += known.length();
+            cursor.at += known.length();
             repeatedKey |= known.repeatedKey();
             elements.add(known.value());
-            skipSpace();
-            if (take(',')) {
+            cursor.skipSpace();
+            if (cursor.take(',')) {
                 continue;
             }
-            if (take(']')) {
+            if (cursor.take(']')) {
                 return new JsonArray(elements);
             }
-            throw new IOException("expected , or ] at " + (at - base));
+            throw new IOException("expected , or ] at " + (cursor.at - base));
         }
     }
 
@@ -164,7 +164,8 @@ final class MemoizedDecoder {
     // here on (so that it reads the commas between elements as an array's); offset o of the parser is
     // body position from + o - 1.
     private JsonArray restOfArray(List<Object> elements) throws IOException {
-        int from = at;
+        int from = cursor.at;
+        countParser();
         ByteBuf rest = Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(ARRAY_START),
                 ((BufferInternal) body).getByteBuf().slice(from - base, end - from));
         try (JsonParser parser = JacksonCodec.createParser(BufferInternal.buffer(rest))) {
@@ -193,33 +194,33 @@ final class MemoizedDecoder {
                 repeatedKey |= inner.repeatedKey();
                 elements.add(value);
             }
-            at = from + (int) parser.currentLocation().getByteOffset() - 1;
+            cursor.at = from + (int) parser.currentLocation().getByteOffset() - 1;
         }
         return new JsonArray(elements);
     }
 
     private Object value() throws IOException {
-        if (at >= end) {
+        if (cursor.at >= end) {
             throw new IOException("the body ends before a value");
         }
-        byte first = bytes[at];
+        byte first = bytes[cursor.at];
         if (first == '"') {
-            String plain = plainString();
+            String plain = cursor.plainString(PLAIN_STRING_BYTES);
             if (plain != null) {
                 return plain;
             }
         } else if (first != '{' && first != '[') {
-            Object literal = literal();
+            Object literal = cursor.literal();
             if (literal != null) {
-                return literal == NULL ? null : literal;
+                return literal == JsonCursor.NULL_LITERAL ? null : literal;
             }
             // A number ends at the first byte that cannot be part of it; a parser given more
             // would refuse the comma after a root-level number.
-            return parsed(scalarEnd());
+            return parsed(cursor.scalarEnd());
         }
-        ValueMemo.Remembered known = memo.find(bytes, at, end);
+        ValueMemo.Remembered known = memo.find(bytes, cursor.at, end);
         if (known != null) {
-            at += known.length();
+            cursor.at += known.length();
             repeatedKey |= known.repeatedKey();
             return known.value();
         }
@@ -229,116 +230,33 @@ final class MemoizedDecoder {
     // The value from here decoded by StrictJson's rules (remembered if it is a string, object or
     // array); valueEnd is where a number ends, or the end of the body.
     private Object parsed(int valueEnd) throws IOException {
+        countParser();
         StrictJson.FieldSpans inner = new StrictJson.FieldSpans();
         Object value;
         int length;
-        try (JsonParser parser = JacksonCodec.createParser(body.slice(at - base, valueEnd - base))) {
+        try (JsonParser parser = JacksonCodec.createParser(body.slice(cursor.at - base, valueEnd - base))) {
             if (parser.nextToken() == null) {
-                throw new IOException("no value at " + (at - base));
+                throw new IOException("no value at " + (cursor.at - base));
             }
             value = StrictJson.parseValue(parser, inner);
             if (valueEnd != end && parser.nextToken() != null) {
-                throw new IOException("more than one value at " + (at - base));
+                throw new IOException("more than one value at " + (cursor.at - base));
             }
-            length = valueEnd != end ? valueEnd - at : (int) parser.currentLocation().getByteOffset();
+            length = valueEnd != end ? valueEnd - cursor.at : (int) parser.currentLocation().getByteOffset();
         }
         if (remembered < MAX_REMEMBERED_PER_BODY
                 && (value instanceof String || value instanceof JsonObject || value instanceof JsonArray)) {
-            value = memo.remember(bytes, at, at + length, end, value, inner.repeatedKey());
+            value = memo.remember(bytes, cursor.at, cursor.at + length, end, value, inner.repeatedKey());
             remembered++;
         }
         repeatedKey |= inner.repeatedKey();
-        at += length;
+        cursor.at += length;
         return value;
     }
 
-    // A string of printable ASCII without escapes (a model name, a role), as Jackson would decode it.
-    private String plainString() {
-        int start = at + 1;
-        for (int i = start; i < end && i - start < PLAIN_STRING_BYTES; i++) {
-            byte b = bytes[i];
-            if (b == '"') {
-                at = i + 1;
-                return new String(bytes, start, i - start, StandardCharsets.ISO_8859_1);
-            }
-            if (b < 0x20 || b == '\\' || b >= 0x7F) {
-                return null;
-            }
+    private void countParser() throws IOException {
+        if (++parsers > MAX_PARSERS_PER_BODY) {
+            throw new IOException("more than " + MAX_PARSERS_PER_BODY + " values to parse: decoded the ordinary way");
         }
-        return null;
-    }
-
-    // true, false or null followed by a delimiter; null is answered as NULL.
-    private Object literal() {
-        for (int i = 0; i < LITERALS.length; i++) {
-            byte[] word = LITERALS[i];
-            int after = at + word.length;
-            if (after <= end && Arrays.equals(bytes, at, after, word, 0, word.length)
-                    && (after == end || isDelimiter(bytes[after]))) {
-                at = after;
-                return LITERAL_VALUES[i];
-            }
-        }
-        return null;
-    }
-
-    private static boolean isDelimiter(byte b) {
-        return b == ',' || b == '}' || b == ']' || isSpace(b);
-    }
-
-    private int scalarEnd() {
-        int i = at;
-        while (i < end) {
-            byte b = bytes[i];
-            if (isDelimiter(b)) {
-                break;
-            }
-            i++;
-        }
-        return i;
-    }
-
-    // A field name of printable ASCII without escapes; anything else goes the ordinary way.
-    private String plainName() {
-        if (!take('"')) {
-            return null;
-        }
-        int start = at;
-        while (at < end) {
-            byte b = bytes[at];
-            if (b == '"') {
-                String name = new String(bytes, start, at - start, StandardCharsets.ISO_8859_1);
-                at++;
-                return name;
-            }
-            if (b < 0x20 || b == '\\' || b >= 0x7F) {
-                return null;
-            }
-            at++;
-        }
-        return null;
-    }
-
-    private boolean endOfBody() {
-        skipSpace();
-        return at == end;
-    }
-
-    private boolean take(char expected) {
-        if (at < end && bytes[at] == expected) {
-            at++;
-            return true;
-        }
-        return false;
-    }
-
-    private void skipSpace() {
-        while (at < end && isSpace(bytes[at])) {
-            at++;
-        }
-    }
-
-    private static boolean isSpace(byte b) {
-        return b == ' ' || b == '\n' || b == '\r' || b == '\t';
     }
 }

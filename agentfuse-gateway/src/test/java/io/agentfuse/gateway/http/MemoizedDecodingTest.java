@@ -117,6 +117,20 @@ class MemoizedDecodingTest {
     }
 
     @Test
+    void aBodyOfManyNumbersIsDecodedAsWithoutAMemo() {
+        // Given ten thousand top-level numbers (more values than the memo path makes parsers for)
+        StringBuilder raw = new StringBuilder("{\"model\":\"m\"");
+        for (int i = 0; i < 10_000; i++) {
+            raw.append(",\"n").append(i).append("\":").append(i).append(".5");
+        }
+        ValueMemo memo = new ValueMemo(64, 1 << 20);
+
+        // Then it decodes as the ordinary decoder does, and nothing is remembered
+        assertSameDecoding(raw.append('}').toString(), memo);
+        assertThat(memo.bytesHeld()).isZero();
+    }
+
+    @Test
     void aValueIsTakenOnlyForAllOfItsBytesNotForTheSameStart() {
         ValueMemo memo = new ValueMemo(64, 1 << 20);
         String text = "x".repeat(100);

@@ -1,0 +1,131 @@
+package io.agentfuse.gateway.http;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * A position in a JSON body's bytes and the few readings {@link MemoizedDecoder} does itself, on
+ * the narrow path where they agree with the parser by construction: white space, punctuation,
+ * names and short strings of printable ASCII without escapes, the literals. Anything else is left
+ * to the parser (a reading answers {@code null} and moves nothing).
+ *
+ * <p>Not thread-safe: one per body.
+ */
+final class JsonCursor {
+
+    /** What {@link #literal()} answers for {@code null}, which is not "no literal here". */
+    static final Object NULL_LITERAL = new Object();
+
+    private static final byte[][] LITERALS = {
+        "true".getBytes(StandardCharsets.US_ASCII), "false".getBytes(StandardCharsets.US_ASCII),
+        "null".getBytes(StandardCharsets.US_ASCII)};
+    private static final Object[] LITERAL_VALUES = {Boolean.TRUE, Boolean.FALSE, NULL_LITERAL};
+
+    final byte[] bytes;
+    final int end;
+    /** Where the next reading starts. */
+    int at;
+
+    JsonCursor(byte[] bytes, int at, int end) {
+        this.bytes = bytes;
+        this.at = at;
+        this.end = end;
+    }
+
+    /** Whether the byte here is {@code expected}; moves nothing. */
+    boolean is(char expected) {
+        return at < end && bytes[at] == expected;
+    }
+
+    /** Moves past {@code expected} if it is here. */
+    boolean take(char expected) {
+        if (is(expected)) {
+            at++;
+            return true;
+        }
+        return false;
+    }
+
+    /** Moves past JSON white space. */
+    void skipSpace() {
+        while (at < end && isSpace(bytes[at])) {
+            at++;
+        }
+    }
+
+    /** Whether only white space is left. */
+    boolean endOfBody() {
+        skipSpace();
+        return at == end;
+    }
+
+    /** A quoted name of printable ASCII without escapes, moved past; else {@code null}. */
+    String plainName() {
+        int start = at + 1;
+        if (!is('"')) {
+            return null;
+        }
+        for (int i = start; i < end; i++) {
+            byte b = bytes[i];
+            if (b == '"') {
+                at = i + 1;
+                return new String(bytes, start, i - start, StandardCharsets.ISO_8859_1);
+            }
+            if (!isPlain(b)) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    /** {@link #plainName()} for a string value, looking at most {@code maxBytes} into it. */
+    String plainString(int maxBytes) {
+        int start = at + 1;
+        for (int i = start; i < end && i - start < maxBytes; i++) {
+            byte b = bytes[i];
+            if (b == '"') {
+                at = i + 1;
+                return new String(bytes, start, i - start, StandardCharsets.ISO_8859_1);
+            }
+            if (!isPlain(b)) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    /** {@code true}, {@code false} or {@link #NULL_LITERAL} if one is here, followed by a delimiter, moved past; else {@code null}. */
+    Object literal() {
+        for (int i = 0; i < LITERALS.length; i++) {
+            byte[] word = LITERALS[i];
+            int after = at + word.length;
+            if (after <= end && Arrays.equals(bytes, at, after, word, 0, word.length)
+                    && (after == end || isDelimiter(bytes[after]))) {
+                at = after;
+                return LITERAL_VALUES[i];
+            }
+        }
+        return null;
+    }
+
+    /** Where a number starting here ends: at the first delimiter. Moves nothing. */
+    int scalarEnd() {
+        int i = at;
+        while (i < end && !isDelimiter(bytes[i])) {
+            i++;
+        }
+        return i;
+    }
+
+    private static boolean isPlain(byte b) {
+        return b >= 0x20 && b != '\\' && b < 0x7F;
+    }
+
+    private static boolean isDelimiter(byte b) {
+        return b == ',' || b == '}' || b == ']' || isSpace(b);
+    }
+
+    private static boolean isSpace(byte b) {
+        return b == ' ' || b == '\n' || b == '\r' || b == '\t';
+    }
+}
