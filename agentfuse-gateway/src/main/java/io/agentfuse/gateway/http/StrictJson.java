@@ -73,10 +73,7 @@ public final class StrictJson {
             JsonObject object = MemoizedDecoder.decode(body, bytes.array(), bytes.arrayOffset() + bytes.readerIndex(),
                     spans, memo);
             if (object != null) {
-                return object;
-            }
-            if (spans != null) {
-                spans.clear();
+                return object; // else spans are as given: the memo path notes into its own until it succeeds
             }
         }
         try (JsonParser parser = JacksonCodec.createParser(body)) {
@@ -198,15 +195,10 @@ public final class StrictJson {
             return repeatedKey;
         }
 
+        /** Takes what {@code noted} holds, and a repeated key if {@code repeated}. */
         void takeOver(FieldSpans noted, boolean repeated) {
             spans.putAll(noted.spans);
             repeatedKey |= repeated || noted.repeatedKey;
-        }
-
-        private void clear() {
-            spans.clear();
-            field = null;
-            repeatedKey = false;
         }
 
         void next(String name, long at) {
