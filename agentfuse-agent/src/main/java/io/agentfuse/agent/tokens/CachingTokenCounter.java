@@ -42,15 +42,17 @@ public final class CachingTokenCounter implements TokenCounter {
      */
     static final int REMEMBERED_BOUND_CHARS = 32;
     /**
-     * Texts from this length on are also remembered by identity: a gateway that takes a resent
-     * message's decoded value from its memo hands the very same {@code String} every turn, and
-     * knowing it again costs one comparison instead of a hash of all of its chars.
+     * Remembered texts are also known by identity, in sets of this many slots: a gateway that takes
+     * a resent message's decoded value from its memo hands the very same {@code String} every turn,
+     * and knowing it again costs a few comparisons instead of a hash of all of its chars.
      */
-    static final int IDENTITY_FROM_CHARS = 64;
+    private static final int SEEN_WAYS = 4;
 
     private final AtomicReferenceArray<Entry> slots;
     private final AtomicReferenceArray<Entry> bounds;
     private final AtomicReferenceArray<SeenText> seenTexts;
+    private final int seenMask;
+    private final byte[] seenTurns;
     private final int mask;
 
     /**
@@ -65,7 +67,9 @@ public final class CachingTokenCounter implements TokenCounter {
         int size = Math.max(2, Integer.highestOneBit(capacity - 1) << 1);
         this.slots = new AtomicReferenceArray<>(size);
         this.bounds = new AtomicReferenceArray<>(size);
-        this.seenTexts = new AtomicReferenceArray<>(size);
+        this.seenTexts = new AtomicReferenceArray<>(Math.max(SEEN_WAYS, size));
+        this.seenMask = seenTexts.length() - 1;
+        this.seenTurns = new byte[seenTexts.length() / SEEN_WAYS];
         this.mask = size - 1;
     }
 
@@ -84,19 +88,54 @@ public final class CachingTokenCounter implements TokenCounter {
         if (text.length() < REMEMBERED_BOUND_CHARS) {
             return base.upperBoundText(text);
         }
-        boolean byIdentity = text.length() >= IDENTITY_FROM_CHARS;
-        int identitySlot = byIdentity ? System.identityHashCode(text) & mask : 0;
-        if (byIdentity) {
-            SeenText seen = seenTexts.getAcquire(identitySlot);
-            if (seen != null && seen.get() == text) {
-                return seen.tokens;
-            }
+        SeenText seen = seen(text);
+        if (seen != null) {
+            return seen.tokens;
         }
         int bound = upperBoundByContent(text);
-        if (byIdentity) {
-            seenTexts.setRelease(identitySlot, new SeenText(text, bound));
-        }
+        rememberSeen(text, bound);
         return bound;
+    }
+
+    /**
+     * The bound of a text shorter than {@value #REMEMBERED_BOUND_CHARS} chars (a few steps), or of
+     * this very {@code String} object bounded before; else {@code -1}.
+     */
+    @Override
+    public int knownUpperBoundText(String text) {
+        if (text.length() < REMEMBERED_BOUND_CHARS) {
+            return base.upperBoundText(text);
+        }
+        SeenText seen = seen(text);
+        return seen != null ? seen.tokens : -1;
+    }
+
+    // The texts seen by identity: sets of four slots, as a conversation's hundred texts would
+    // often meet in single ones.
+    private SeenText seen(String text) {
+        int first = System.identityHashCode(text) & seenMask & ~(SEEN_WAYS - 1);
+        for (int way = 0; way < SEEN_WAYS; way++) {
+            SeenText seen = seenTexts.getAcquire(first + way);
+            if (seen != null && seen.get() == text) {
+                return seen;
+            }
+        }
+        return null;
+    }
+
+    // An empty way, or one whose text was collected, else the set's next in turn: the last four
+    // texts put in a set stay (a conversation's texts that meet in one set do not push each other out).
+    private void rememberSeen(String text, int bound) {
+        int first = System.identityHashCode(text) & seenMask & ~(SEEN_WAYS - 1);
+        int slot = first + (seenTurns[first / SEEN_WAYS]++ & (SEEN_WAYS - 1)); // a benign race: a hint
+        for (int way = 0; way < SEEN_WAYS; way++) {
+            SeenText seen = seenTexts.getAcquire(first + way);
+            if (seen == null || seen.get() == null) {
+                slot = first + way;
+                break;
+            }
+        }
+        seenTexts.setRelease(slot, new SeenText(text, bound));
     }
 
     private int upperBoundByContent(String text) {

@@ -90,6 +90,16 @@ public interface TokenCounter {
         return countText(text);
     }
 
+    /**
+     * {@link #upperBoundText(String) upperBoundText(text)} if it can be answered at once — a text
+     * bounded before, or one short enough to bound in a few steps — else {@code -1}: for a caller
+     * that must not spend time proportional to the text, such as a gateway's event loop, and asks
+     * the full bound elsewhere when this cannot answer. By default never known at once.
+     */
+    default int knownUpperBoundText(String text) {
+        return -1;
+    }
+
     /** At least {@link #countMessage(Message) countMessage(message)}: the same framing over text bounds. */
     default int upperBoundMessage(Message message) {
         int tokens = TOKENS_PER_MESSAGE;

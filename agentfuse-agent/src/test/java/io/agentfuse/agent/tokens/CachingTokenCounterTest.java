@@ -67,9 +67,9 @@ class CachingTokenCounterTest {
         // Given a base that bounds at three per char
         TokenCounter base = boundingPerChar(3, new AtomicInteger());
         CachingTokenCounter counter = new CachingTokenCounter(base, 64);
-        String text = "ab".repeat(CachingTokenCounter.IDENTITY_FROM_CHARS);
+        String text = "ab".repeat(CachingTokenCounter.REMEMBERED_BOUND_CHARS);
         String copy = new String(text.toCharArray());
-        String sameLengthOther = "ba".repeat(CachingTokenCounter.IDENTITY_FROM_CHARS) + "";
+        String sameLengthOther = "ba".repeat(CachingTokenCounter.REMEMBERED_BOUND_CHARS) + "";
 
         // When the very text, an equal copy and another text of its length are bounded, twice over
         for (int i = 0; i < 2; i++) {

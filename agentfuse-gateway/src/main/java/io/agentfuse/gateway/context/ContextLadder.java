@@ -40,11 +40,13 @@ import java.util.concurrent.Executor;
  * (and compacted) again for its own window.
  *
  * <p>Measuring costs as little as the level allows, and the level is always the one counting
- * would give: a bound of four tokens per char settles small requests on the calling thread; the
- * target's counter's proven bound ({@link TokenCounter#upperBoundText}) settles NORMAL for most
- * others without building the conversation; only the rest is counted, per message, by the shared
- * counter of {@link TokenCounter#forModel}, which remembers the counts of messages it has seen
- * (an agent resends its conversation every turn).
+ * would give: a bound of four tokens per char settles small requests on the calling thread, and
+ * so does the counter's bound when every text's is {@linkplain TokenCounter#knownUpperBoundText
+ * known at once} (a resent conversation); otherwise the target's counter's proven bound
+ * ({@link TokenCounter#upperBoundText}) settles NORMAL for most others without building the
+ * conversation; only the rest is counted, per message, by the shared counter of
+ * {@link TokenCounter#forModel}, which remembers the counts of messages it has seen (an agent
+ * resends its conversation every turn).
  *
  * <p>Thread-safe. The request body is never copied; a compacted request gets a shallow copy with
  * its new messages. Bounding beyond the first, counting and compaction run on the executor given
@@ -102,8 +104,14 @@ public final class ContextLadder {
      */
     public CompletionStage<PreparedRequest> prepare(ChatRequest request, ContextTarget target) {
         Ladder ladder = ladders.computeIfAbsent(target, this::ladderFor);
-        if (ladder.compactor.budget().levelOf(tokenUpperBound(request)) == ContextLevel.NORMAL) {
+        ContextBudget budget = ladder.compactor.budget();
+        if (budget.levelOf(tokenUpperBound(request)) == ContextLevel.NORMAL) {
             // Small requests: settled without leaving the event loop.
+            return CompletableFuture.completedFuture(new PreparedRequest(request, ContextLevel.NORMAL, null));
+        }
+        long known = ConversationMapper.knownUpperBound(request, ladder.counter);
+        if (known >= 0 && budget.levelOf(known) == ContextLevel.NORMAL) {
+            // A resent conversation whose every text was bounded before: the same bound, one step a text.
             return CompletableFuture.completedFuture(new PreparedRequest(request, ContextLevel.NORMAL, null));
         }
         return CompletableFuture.supplyAsync(() -> measure(request, ladder), executor)

@@ -17,6 +17,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToIntFunction;
 
 /**
  * Carries a gateway request to the agent module's conversation model and back, so that the
@@ -59,31 +60,57 @@ public final class ConversationMapper {
      * exact counts only below their bounds.
      */
     public static long upperBound(ChatRequest request, TokenCounter counter) {
+        return bound(request, counter::upperBoundText);
+    }
+
+    /**
+     * {@link #upperBound} when every text's bound is {@linkplain TokenCounter#knownUpperBoundText
+     * known at once} (a resent conversation), in one step per text; else {@code -1}.
+     */
+    public static long knownUpperBound(ChatRequest request, TokenCounter counter) {
+        return bound(request, counter::knownUpperBoundText);
+    }
+
+    // The framing of TokenCounter over the bound of each text; -1 as soon as one text answers -1.
+    private static long bound(ChatRequest request, ToIntFunction<String> textBound) {
         long tokens = TokenCounter.TOKENS_PER_REPLY;
         if (request.system() != null && !request.system().isEmpty()) {
-            tokens += TokenCounter.TOKENS_PER_MESSAGE + counter.upperBoundText(request.system());
+            tokens += TokenCounter.TOKENS_PER_MESSAGE;
+            int system = textBound.applyAsInt(request.system());
+            if (system < 0) {
+                return -1;
+            }
+            tokens += system;
         }
         for (ChatMessage message : request.messages()) {
             tokens += TokenCounter.TOKENS_PER_MESSAGE;
             for (ContentPart part : message.content()) {
-                tokens += upperBound(part, counter);
+                long partTokens = bound(part, textBound);
+                if (partTokens < 0) {
+                    return -1;
+                }
+                tokens += partTokens;
             }
         }
         return tokens;
     }
 
-    private static long upperBound(ContentPart part, TokenCounter counter) {
+    private static long bound(ContentPart part, ToIntFunction<String> textBound) {
         if (part instanceof ContentPart.Text text) {
-            return counter.upperBoundText(text.text());
+            return textBound.applyAsInt(text.text());
         }
         if (part instanceof ContentPart.ToolCall call) {
-            return (long) counter.upperBoundText(call.id()) + counter.upperBoundText(call.name())
-                    + counter.upperBoundText(call.arguments());
+            return sum(textBound.applyAsInt(call.id()), textBound.applyAsInt(call.name()),
+                    textBound.applyAsInt(call.arguments()));
         }
         if (part instanceof ContentPart.ToolResult result) {
-            return (long) counter.upperBoundText(result.toolCallId()) + counter.upperBoundText(result.content());
+            return sum(textBound.applyAsInt(result.toolCallId()), textBound.applyAsInt(result.content()), 0);
         }
-        return counter.upperBoundText(((RawBlock) toBlock(part)).json());
+        return textBound.applyAsInt(((RawBlock) toBlock(part)).json());
+    }
+
+    private static long sum(int a, int b, int c) {
+        return a < 0 || b < 0 || c < 0 ? -1 : (long) a + b + c;
     }
 
     /** {@code request} with its conversation replaced by {@code conversation}. */

@@ -18,7 +18,8 @@ import java.util.function.Function;
  * with every request, and remembering it would only fill the table. Values are held weakly, so a
  * value the memo let go is not kept alive here, and what was derived from it is let go at the next
  * {@link #put} (as a {@code WeakHashMap} expunges): what this holds follows what the memo holds. A
- * fixed table of {@code capacity} slots; a value that hashes to a taken slot replaces what was there.
+ * fixed table of {@code capacity} slots in sets of four (a conversation's hundred messages would
+ * often meet in a table of single slots); a value whose set is full replaces the oldest of the four.
  *
  * <p>Thread-safe without locks: slots are immutable and published through an atomic array.
  *
@@ -31,18 +32,22 @@ import java.util.function.Function;
  */
 public final class DerivedValues<V> {
 
+    private static final int WAYS = 4;
+
     private final AtomicReferenceArray<Slot<V>> slots;
     private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
-    private final int mask;
+    private final int setMask;
+    private final byte[] turns;
 
-    /** @param capacity the slots; rounded up to a power of two */
+    /** @param capacity the slots; rounded up to a power of two, at least {@value #WAYS} */
     public DerivedValues(int capacity) {
         if (capacity < 1 || capacity > (1 << 24)) {
             throw new IllegalArgumentException("capacity must be in [1, 16777216], but was " + capacity);
         }
-        int size = Integer.highestOneBit(Math.max(1, capacity - 1)) << 1;
+        int size = Math.max(WAYS, Integer.highestOneBit(Math.max(1, capacity - 1)) << 1);
         this.slots = new AtomicReferenceArray<>(size);
-        this.mask = size - 1;
+        this.setMask = size / WAYS - 1;
+        this.turns = new byte[size / WAYS];
     }
 
     /** What was derived from this very {@code value}, or {@code null}. */
@@ -50,8 +55,14 @@ public final class DerivedValues<V> {
         if (!ValueMemo.isShared(value)) {
             return null;
         }
-        Slot<V> slot = slots.getAcquire(System.identityHashCode(value) & mask);
-        return slot != null && slot.get() == value ? slot.derived : null;
+        int first = (System.identityHashCode(value) & setMask) * WAYS;
+        for (int way = 0; way < WAYS; way++) {
+            Slot<V> slot = slots.getAcquire(first + way);
+            if (slot != null && slot.get() == value) {
+                return slot.derived;
+            }
+        }
+        return null;
     }
 
     /**
@@ -79,9 +90,21 @@ public final class DerivedValues<V> {
     public void put(Object value, V derived) {
         if (ValueMemo.isShared(value)) {
             expunge();
-            int index = System.identityHashCode(value) & mask;
+            int index = freeWay((System.identityHashCode(value) & setMask) * WAYS);
             slots.setRelease(index, new Slot<>(value, derived, index, collected));
         }
+    }
+
+    // An empty way of the set, or one whose value was collected, else the set's next in turn: the
+    // last four put in a set stay (a conversation's messages that meet in one set do not push each other out).
+    private int freeWay(int first) {
+        for (int way = 0; way < WAYS; way++) {
+            Slot<V> slot = slots.get(first + way);
+            if (slot == null || slot.get() == null) {
+                return first + way;
+            }
+        }
+        return first + (turns[first / WAYS]++ & (WAYS - 1)); // a benign race: a hint
     }
 
     // Empties the slots whose values were collected, unless a newer slot took their place.

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -116,6 +117,30 @@ class ContextLadderTest {
         assertThat(prepared.request()).isSameAs(request);
         assertThat(prepared.header()).isEqualTo("NORMAL");
         assertThat(summaries).hasValue(0);
+    }
+
+    @Test
+    void aResentConversationIsSettledOnTheCallingThreadWithTheSameLevel() {
+        // Given a ladder whose workers tally what they are handed, and a long conversation prepared once
+        AtomicInteger handedOver = new AtomicInteger();
+        Executor workers = task -> {
+            handedOver.incrementAndGet();
+            task.run();
+        };
+        ContextLadder guard = new ContextLadder(ContextConfig.defaults(), null, CompactionConfig.defaults(), clock,
+                clock, workers);
+        ChatRequest request = conversation(120, 80);
+        ContextTarget target = new ContextTarget("gpt-4o", "gpt-4o", 200_000);
+        PreparedRequest first = guard.prepare(request, target).toCompletableFuture().join();
+        int afterFirst = handedOver.get();
+
+        // When its very texts come again (as the gateway's memo of decoded values hands them out)
+        PreparedRequest again = guard.prepare(request, target).toCompletableFuture().join();
+
+        // Then it gets the same level without going to the workers
+        assertThat(afterFirst).isPositive();
+        assertThat(again.level()).isEqualTo(first.level()).isEqualTo(ContextLevel.NORMAL);
+        assertThat(handedOver).hasValue(afterFirst);
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.agentfuse.agent.conversation.Message;
 import io.agentfuse.agent.conversation.Role;
 import io.agentfuse.agent.conversation.ToolResultBlock;
 import io.agentfuse.agent.conversation.ToolUseBlock;
+import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.provider.Dialects;
 import io.vertx.core.json.JsonArray;
@@ -16,6 +17,25 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ConversationMapperTest {
+
+    @Test
+    void theBoundKnownAtOnceIsTheBoundOnceEveryTextWasBounded() {
+        // Given a conversation with a tool call and its result, never bounded
+        TokenCounter counter = TokenCounter.forModel("claude-haiku-4-5");
+        String code = "int main() { return 0; }\n".repeat(40);
+        ChatRequest request = Dialects.OPENAI.parseRequest(new JsonObject().put("model", "m").put("messages", new JsonArray()
+                .add(new JsonObject().put("role", "system").put("content", "Be brief. " + code))
+                .add(new JsonObject().put("role", "user").put("content", "Compile this: " + code))
+                .add(new JsonObject().put("role", "assistant").putNull("content").put("tool_calls", new JsonArray()
+                        .add(new JsonObject().put("id", "call_1").put("type", "function").put("function",
+                                new JsonObject().put("name", "compile").put("arguments", "{\"source\":\"" + code.replace("\n", "\\n") + "\"}")))))
+                .add(new JsonObject().put("role", "tool").put("tool_call_id", "call_1").put("content", "ok " + code))));
+
+        // Then it is not known at once before, and is the very bound after
+        assertThat(ConversationMapper.knownUpperBound(request, counter)).isEqualTo(-1);
+        long bound = ConversationMapper.upperBound(request, counter);
+        assertThat(ConversationMapper.knownUpperBound(request, counter)).isEqualTo(bound);
+    }
 
     @Test
     void toolCallsAndTheirResultsKeepTheirIdsSoSnippingCanKeepThemTogether() {
