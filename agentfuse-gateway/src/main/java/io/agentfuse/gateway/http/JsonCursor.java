@@ -61,25 +61,14 @@ final class JsonCursor {
 
     /** A quoted name of printable ASCII without escapes, moved past; else {@code null}. */
     String plainName() {
-        int start = at + 1;
-        if (!is('"')) {
-            return null;
-        }
-        for (int i = start; i < end; i++) {
-            byte b = bytes[i];
-            if (b == '"') {
-                at = i + 1;
-                return new String(bytes, start, i - start, StandardCharsets.ISO_8859_1);
-            }
-            if (!isPlain(b)) {
-                return null;
-            }
-        }
-        return null;
+        return plainString(Integer.MAX_VALUE);
     }
 
     /** {@link #plainName()} for a string value, looking at most {@code maxBytes} into it. */
     String plainString(int maxBytes) {
+        if (!is('"')) {
+            return null;
+        }
         int start = at + 1;
         for (int i = start; i < end && i - start < maxBytes; i++) {
             byte b = bytes[i];
