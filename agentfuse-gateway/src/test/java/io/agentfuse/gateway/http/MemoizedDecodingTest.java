@@ -13,8 +13,15 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -99,7 +106,7 @@ class MemoizedDecodingTest {
         byte[] bytes = good.getBytes(StandardCharsets.UTF_8);
         int at = random.nextInt(bytes.length);
         byte[] broken = switch (damage) {
-            case 0 -> java.util.Arrays.copyOf(bytes, at);                      // cut short
+            case 0 -> Arrays.copyOf(bytes, at);                      // cut short
             case 1 -> replaced(bytes, at, (byte) "{}[]\",:\\x1-".charAt(random.nextInt(11)));
             case 2 -> concat(bytes, " {}".getBytes(StandardCharsets.US_ASCII));   // trailing content
             default -> replaced(bytes, at, (byte) 0x01);                        // a control char
@@ -113,6 +120,62 @@ class MemoizedDecodingTest {
             assertSameDecoding(new String(broken, StandardCharsets.UTF_8), memo);
         } else {
             assertThat(memoized).isInstanceOf(DecodeException.class).hasMessage(plain.getMessage());
+        }
+    }
+
+    @Test
+    void threadsSharingOneMemoEachGetWhatDecodingGives() throws Exception {
+        // Given eight conversations that share their first messages, and a memo too small for all of them
+        BodyWriter writer = new BodyWriter(new Random(42));
+        List<String> shared = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            shared.add(writer.message());
+        }
+        List<String> bodies = new ArrayList<>();
+        List<Object> expected = new ArrayList<>();
+        for (int b = 0; b < 8; b++) {
+            List<String> messages = new ArrayList<>(shared);
+            for (int i = 0; i < 10; i++) {
+                messages.add(writer.message());
+            }
+            String body = writer.body(messages);
+            bodies.add(body);
+            expected.add(StrictJson.decode(Buffer.buffer(body)));
+        }
+        ValueMemo memo = new ValueMemo(64, 64 * 1024);
+
+        // When eight threads, started together, each decode every body fifty times through it
+        int threads = 8;
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<Integer>> results = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int offset = t;
+                results.add(pool.submit(() -> {
+                    start.await();
+                    int checked = 0;
+                    for (int round = 0; round < 50; round++) {
+                        for (int b = 0; b < bodies.size(); b++) {
+                            int which = (b + offset) % bodies.size();
+                            Object decoded = StrictJson.decode(Buffer.buffer(bodies.get(which)),
+                                    new StrictJson.FieldSpans(), memo);
+                            assertThat(decoded).isEqualTo(expected.get(which));
+                            checked++;
+                        }
+                    }
+                    return checked;
+                }));
+            }
+            start.countDown();
+
+            // Then every decode was what the ordinary decoder gives, and the memo stayed in its bounds
+            for (Future<Integer> result : results) {
+                assertThat(result.get(60, TimeUnit.SECONDS)).isEqualTo(50 * bodies.size());
+            }
+            assertThat(memo.bytesHeld()).isLessThanOrEqualTo(64 * 1024);
+        } finally {
+            pool.shutdownNow();
         }
     }
 
@@ -220,7 +283,7 @@ class MemoizedDecodingTest {
     }
 
     private static byte[] concat(byte[] a, byte[] b) {
-        byte[] joined = java.util.Arrays.copyOf(a, a.length + b.length);
+        byte[] joined = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, joined, a.length, b.length);
         return joined;
     }
@@ -259,7 +322,7 @@ class MemoizedDecodingTest {
             if (random.nextInt(8) == 0) {
                 fields.add(field("model", string(3)));                 // a repeated top-level key
             }
-            java.util.Collections.shuffle(fields, random);
+            Collections.shuffle(fields, random);
             return body.append(String.join("," + space(), fields)).append(space()).append('}').append(space()).toString();
         }
 
