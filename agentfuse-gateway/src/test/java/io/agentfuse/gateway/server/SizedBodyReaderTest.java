@@ -7,6 +7,7 @@ import io.agentfuse.gateway.testing.RawSocket;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -51,7 +52,7 @@ class SizedBodyReaderTest {
         RawSocket.Response response;
         try (RawSocket socket = RawSocket.open(harness.gateway.port())) {
             for (int start = 0; start < request.length; start += 700) {
-                socket.send(java.util.Arrays.copyOfRange(request, start, Math.min(request.length, start + 700)));
+                socket.send(Arrays.copyOfRange(request, start, Math.min(request.length, start + 700)));
             }
             response = socket.read(BOUND);
         }
