@@ -87,6 +87,7 @@ public class RequestParsingBench {
     /** A memo and counter that have seen the 60-turn conversation, fresh before each call. */
     @State(Scope.Thread)
     public static class PreviousTurnRemembered {
+        private final Buffer previousTurn = body(CodingAgentConversation.DEFAULT_TURNS);
         ValueMemo memo;
         TokenCounter counter;
 
@@ -94,7 +95,7 @@ public class RequestParsingBench {
         public void rememberThePreviousTurn() {
             memo = new ValueMemo(8_192, 16L << 20);
             counter = new CachingTokenCounter(O200K, CachingTokenCounter.DEFAULT_CAPACITY);
-            parseAndBound(body(CodingAgentConversation.DEFAULT_TURNS), memo, counter);
+            parseAndBound(previousTurn, memo, counter);
         }
     }
 

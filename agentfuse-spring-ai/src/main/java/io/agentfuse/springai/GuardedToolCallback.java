@@ -3,7 +3,6 @@ package io.agentfuse.springai;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.breaker.CircuitOpenException;
-import io.agentfuse.core.breaker.Rejection;
 import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.definition.ToolDefinition;
@@ -80,15 +79,10 @@ public final class GuardedToolCallback implements ToolCallback {
                 }
             });
         } catch (CircuitOpenException open) {
-            return unavailable(open.rejection());
+            return open.rejection().unavailable(tool.getToolDefinition().name());
         } catch (RuntimeException failure) {
             throw ModelFailures.original(failure);
         }
-    }
-
-    private String unavailable(Rejection rejection) {
-        long seconds = rejection.retryAfter().map(wait -> (wait.toMillis() + 999) / 1000).orElse(0L); // whole seconds, rounded up
-        return Rejection.ERROR + ": " + tool.getToolDefinition().name() + " is unavailable, retry after " + seconds + " s";
     }
 
     @Override

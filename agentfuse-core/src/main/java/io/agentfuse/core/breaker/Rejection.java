@@ -86,6 +86,26 @@ public final class Rejection {
         return Math.max(0, until - breaker.clock().nanoTime());
     }
 
+    /** {@link #retryAfter()} in whole seconds, rounded up, or -1 when unknown; allocation-free. */
+    public long retryAfterSeconds() {
+        long nanos = retryAfterNanos();
+        return nanos < 0 ? -1 : (nanos + 999_999_999L) / 1_000_000_000L;
+    }
+
+    /**
+     * The seed's fast-fail message for a call of {@code subject} this rejection refused, which an
+     * agent reads like any failed tool: {@code "CIRCUIT_OPEN: <subject> is unavailable, retry after <s> s"}
+     * (0 s when the wait is unknown).
+     */
+    public String unavailable(String subject) {
+        return unavailable(subject, Math.max(0, retryAfterSeconds()));
+    }
+
+    /** {@link #unavailable(String)} with the wait given, in whole seconds. */
+    public static String unavailable(String subject, long retryAfterSeconds) {
+        return ERROR + ": " + subject + " is unavailable, retry after " + retryAfterSeconds + " s";
+    }
+
     /** When the breaker will let a call through again, or empty when unknown. */
     public Optional<Instant> openUntil() {
         long until = state.openUntilNanos();
@@ -98,8 +118,8 @@ public final class Rejection {
         Map<String, Object> map = new LinkedHashMap<>();
         map.put("error", ERROR);
         map.put("message", message);
-        long nanos = retryAfterNanos();
-        map.put("retryAfter", nanos < 0 ? null : (nanos + 999_999_999L) / 1_000_000_000L);
+        long seconds = retryAfterSeconds();
+        map.put("retryAfter", seconds < 0 ? null : seconds);
         return map;
     }
 

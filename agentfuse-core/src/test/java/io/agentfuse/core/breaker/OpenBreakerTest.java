@@ -102,6 +102,9 @@ class OpenBreakerTest {
         Map<String, Object> rejection = breaker.execute(() -> Map.of(), Rejection::toMap);
 
         assertThat(rejection).contains(entry("retryAfter", 210L));
+        assertThat(breaker.rejection().retryAfterSeconds()).isEqualTo(210L);
+        assertThat(breaker.rejection().unavailable("web_search"))
+                .isEqualTo("CIRCUIT_OPEN: web_search is unavailable, retry after 210 s");
     }
 
     @Test

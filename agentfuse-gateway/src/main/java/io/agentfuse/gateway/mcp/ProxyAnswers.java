@@ -29,13 +29,12 @@ final class ProxyAnswers {
 
     /** The text of a rejection of {@code subject}: the seed's fast-fail message. */
     static String text(String subject, long retryAfterSeconds) {
-        return Rejection.ERROR + ": " + subject + " is unavailable, retry after " + retryAfterSeconds + " s";
+        return Rejection.unavailable(subject, retryAfterSeconds);
     }
 
     /** Whole seconds until {@code open} lets a call through, rounded up; 0 when unknown. */
     static long retryAfterSeconds(Rejection open) {
-        long nanos = open == null ? -1 : open.retryAfterNanos();
-        return nanos <= 0 ? 0 : (nanos + 999_999_999L) / 1_000_000_000L;
+        return open == null ? 0 : Math.max(0, open.retryAfterSeconds());
     }
 
     /** Whole seconds until {@code breaker} lets a call through (0 while half-open or unknown). */

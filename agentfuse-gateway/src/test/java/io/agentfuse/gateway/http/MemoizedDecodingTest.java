@@ -181,16 +181,28 @@ class MemoizedDecodingTest {
 
     @Test
     void aBodyOfManyNumbersIsDecodedAsWithoutAMemo() {
-        // Given ten thousand top-level numbers (more values than the memo path makes parsers for)
         StringBuilder raw = new StringBuilder("{\"model\":\"m\"");
         for (int i = 0; i < 10_000; i++) {
             raw.append(",\"n").append(i).append("\":").append(i).append(".5");
         }
-        ValueMemo memo = new ValueMemo(64, 1 << 20);
 
-        // Then it decodes as the ordinary decoder does, and nothing is remembered
+        assertSameDecoding(raw.append('}').toString(), new ValueMemo(64, 1 << 20));
+    }
+
+    @Test
+    void aBodyOfThousandsOfFieldsGivesUpOnTheMemoAfterSixtyFourParsers() {
+        // Given a thousand top-level strings of 100 bytes, each one the memo would remember
+        StringBuilder raw = new StringBuilder("{\"model\":\"m\"");
+        for (int i = 0; i < 1_000; i++) {
+            raw.append(",\"s").append(i).append("\":\"").append(String.format("%04d", i)).append("z".repeat(96)).append('"');
+        }
+        ValueMemo memo = new ValueMemo(4_096, 1 << 24);
+
+        // When it is decoded
         assertSameDecoding(raw.append('}').toString(), memo);
-        assertThat(memo.bytesHeld()).isZero();
+
+        // Then only the values parsed before the memo path gave up were remembered, not a thousand
+        assertThat(memo.bytesHeld()).isPositive().isLessThanOrEqualTo(64 * 102);
     }
 
     @Test

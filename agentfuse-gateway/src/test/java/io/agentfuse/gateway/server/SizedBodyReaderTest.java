@@ -86,6 +86,39 @@ class SizedBodyReaderTest {
     }
 
     @Test
+    void aLongBodySentAgainReachesTheProviderByteForByteAgain() {
+        // Given a long body sent once (its long field is then taken from the memo of decoded values)
+        harness = GatewayHarness.start();
+        String body = bodyOfBytes(LIMIT);
+        assertThat(post(RawSocket.post("/v1/chat/completions", "127.0.0.1", body)).status()).isEqualTo(200);
+
+        // When it is sent again
+        RawSocket.Response again = post(RawSocket.post("/v1/chat/completions", "127.0.0.1", body));
+
+        // Then the provider got the caller's very bytes both times
+        assertThat(again.status()).isEqualTo(200);
+        assertThat(harness.mock.requests()).extracting(sent -> sent.body()).containsExactly(body, body);
+    }
+
+    @Test
+    void aLongBodyCutOffHalfWayCostsOnlyItsOwnRequest() {
+        // Given a long body of which only half is sent before its connection is closed
+        harness = GatewayHarness.start();
+        String body = bodyOfBytes(LIMIT);
+        byte[] request = RawSocket.post("/v1/chat/completions", "127.0.0.1", body).getBytes(StandardCharsets.UTF_8);
+        try (RawSocket socket = RawSocket.open(harness.gateway.port())) {
+            socket.send(Arrays.copyOf(request, request.length - body.length() / 2));
+        }
+
+        // When a whole one follows on a new connection
+        RawSocket.Response response = post(RawSocket.post("/v1/chat/completions", "127.0.0.1", body));
+
+        // Then that one is served, and the provider never saw the half one
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(harness.mock.requests()).extracting(sent -> sent.body()).containsExactly(body);
+    }
+
+    @Test
     void aBodyOneByteOverTheLimitIs413RequestTooLarge() {
         harness = GatewayHarness.start();
 
