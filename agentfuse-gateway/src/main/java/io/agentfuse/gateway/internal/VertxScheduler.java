@@ -4,15 +4,16 @@ import io.agentfuse.core.Scheduler;
 import io.vertx.core.Vertx;
 
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A {@link Scheduler} on Vert.x timers, so that the guards' retries and timeouts fire on the
  * event loop that scheduled them. A request's upstream attempts, waits and answer then all run
  * on the request's own event loop: no thread hops, no locks in the per-request state.
  *
- * <p>Delays are rounded up to whole milliseconds (Vert.x timers have no finer grain); a delay of
- * zero or less runs the task on the current context soon, not inline. Thread-safe.
+ * <p>On an event loop, a task is one of the loop's {@link LoopTimeouts} (most are timeouts that never
+ * fire, set and cancelled on every call); elsewhere, and for a loop already keeping many other
+ * delays, it is a Vert.x timer, its delay rounded up to whole milliseconds. A delay of zero or less
+ * runs the task on the current context soon, not inline. Thread-safe.
  *
  * <pre>{@code
  * AgentfuseRuntime runtime = AgentfuseRuntime.builder(config).scheduler(new VertxScheduler(vertx)).build();
@@ -33,8 +34,6 @@ public final class VertxScheduler implements Scheduler {
             vertx.getOrCreateContext().runOnContext(v -> task.run());
             return () -> { };
         }
-        long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(delayNanos + 999_999));
-        long timer = vertx.setTimer(millis, id -> task.run());
-        return () -> vertx.cancelTimer(timer);
+        return LoopTimeouts.schedule(vertx, delayNanos, task);
     }
 }

@@ -26,9 +26,7 @@ final class BoundedBody {
             return Future.failedFuture(tooLarge(provider, maxBytes, "declares a Content-Length of " + declared.trim() + ", more"));
         }
         Promise<Buffer> body = Promise.promise();
-        // Sized once when the length is known (growing from the default size copies the body as it
-        // grows), but not beyond what a peer may make the gateway hold before it has sent a byte.
-        Buffer received = length > 0 ? Buffer.buffer((int) Math.min(length, PRESIZE_LIMIT)) : Buffer.buffer();
+        Received received = new Received(length);
         response.handler(chunk -> {
             if (body.future().isComplete()) {
                 return;
@@ -37,11 +35,48 @@ final class BoundedBody {
                 body.tryFail(tooLarge(provider, maxBytes, "sent more"));
                 return;
             }
-            received.appendBuffer(chunk);
+            received.add(chunk);
         });
         response.exceptionHandler(body::tryFail);
-        response.endHandler(v -> body.tryComplete(received));
+        response.endHandler(v -> body.tryComplete(received.body()));
         return body.future();
+    }
+
+    /**
+     * The chunks received so far. An answer that comes in one chunk (most do) is that chunk: Vert.x
+     * hands each chunk over as a buffer of its own, so it is kept as it is, not copied into another.
+     */
+    private static final class Received {
+
+        private final long declaredLength;
+        private Buffer first;
+        private Buffer joined;
+
+        Received(long declaredLength) {
+            this.declaredLength = declaredLength;
+        }
+
+        long length() {
+            return joined != null ? joined.length() : first != null ? first.length() : 0;
+        }
+
+        void add(Buffer chunk) {
+            if (joined != null) {
+                joined.appendBuffer(chunk);
+            } else if (first == null) {
+                first = chunk;
+            } else {
+                // Sized once when the length is known (growing from the default size copies the body
+                // as it grows), but not beyond what a peer may make the gateway hold before it sends it.
+                long expected = Math.max(declaredLength, (long) first.length() + chunk.length());
+                joined = Buffer.buffer((int) Math.min(expected, PRESIZE_LIMIT)).appendBuffer(first).appendBuffer(chunk);
+                first = null;
+            }
+        }
+
+        Buffer body() {
+            return joined != null ? joined : first != null ? first : Buffer.buffer();
+        }
     }
 
     /** The declared length; -1 when it is not a number (the HTTP codec rejects it; nothing to decide here). */

@@ -1,9 +1,11 @@
 package io.agentfuse.gateway.upstream;
 
+import io.agentfuse.core.Scheduler;
 import io.agentfuse.core.timeout.CallTimeoutException;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.dialect.Usage;
+import io.agentfuse.gateway.internal.LoopTimeouts;
 import io.agentfuse.gateway.internal.OnContext;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -48,7 +50,7 @@ final class CompleteCall {
     CompleteCall start(HttpClientAgent http, RequestOptions head, UpstreamRequest call, Duration timeout,
                        long maxBodyBytes) {
         OnContext.run(context, () -> {
-            long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
+            Scheduler.Cancellable timer = LoopTimeouts.schedule(vertx, timeout.toNanos(), () -> {
                 if (result.tryFail(new CallTimeoutException(timeout))) {
                     reset();
                 }
@@ -61,7 +63,7 @@ final class CompleteCall {
                     .compose(response -> BoundedBody.read(response, maxBodyBytes, call.provider())
                             .map(body -> answer(call, response, body)))
                     .onComplete(done -> {
-                        vertx.cancelTimer(timer);
+                        timer.cancel();
                         if (done.succeeded()) {
                             result.tryComplete(done.result());
                         } else {

@@ -1,6 +1,8 @@
 package io.agentfuse.gateway.upstream;
 
+import io.agentfuse.core.Scheduler;
 import io.agentfuse.core.timeout.CallTimeoutException;
+import io.agentfuse.gateway.internal.LoopTimeouts;
 import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.sse.SseParser;
@@ -33,8 +35,8 @@ final class StreamingCall {
     private HttpClientRequest request;
     private HttpClientResponse response;
     private UpstreamStream stream;
-    private long timer = -1;
-    private long stallTimer = -1;
+    private Scheduler.Cancellable timer;
+    private Scheduler.Cancellable stallTimer;
     private boolean done;
     private boolean paused;
 
@@ -121,8 +123,7 @@ final class StreamingCall {
             // A caller that cannot keep up is not a silent provider: the idle clock stops meanwhile.
             cancelTimer();
             // But a caller that stops reading must not hold the provider's connection for ever.
-            long limit = limits.clientWriteTimeout().toMillis();
-            stallTimer = vertx.setTimer(limit, id -> callerStalled());
+            stallTimer = LoopTimeouts.schedule(vertx, limits.clientWriteTimeout().toNanos(), this::callerStalled);
         }
     }
 
@@ -137,7 +138,7 @@ final class StreamingCall {
 
     /** The caller has not read on for {@code clientWriteTimeout}: free the provider's connection, tell the relay. */
     private void callerStalled() {
-        stallTimer = -1;
+        stallTimer = null;
         if (!done) {
             finish();
             reset();
@@ -175,9 +176,9 @@ final class StreamingCall {
     }
 
     private void cancelStallTimer() {
-        if (stallTimer >= 0) {
-            vertx.cancelTimer(stallTimer);
-            stallTimer = -1;
+        if (stallTimer != null) {
+            stallTimer.cancel();
+            stallTimer = null;
         }
     }
 
@@ -188,13 +189,13 @@ final class StreamingCall {
     }
 
     private void startTimer(Duration limit) {
-        timer = vertx.setTimer(limit.toMillis(), id -> fail(new CallTimeoutException(limit)));
+        timer = LoopTimeouts.schedule(vertx, limit.toNanos(), () -> fail(new CallTimeoutException(limit)));
     }
 
     private void cancelTimer() {
-        if (timer >= 0) {
-            vertx.cancelTimer(timer);
-            timer = -1;
+        if (timer != null) {
+            timer.cancel();
+            timer = null;
         }
     }
 }
