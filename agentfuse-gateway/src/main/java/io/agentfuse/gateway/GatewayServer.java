@@ -30,6 +30,7 @@ import io.agentfuse.gateway.pipeline.ContextStage;
 import io.agentfuse.gateway.pipeline.ModelClient;
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.server.GatewayVerticle;
+import io.agentfuse.gateway.server.BodyAllowance;
 import io.agentfuse.gateway.server.SizedBodyReader;
 import io.agentfuse.gateway.state.StateStores;
 import io.agentfuse.gateway.upstream.UpstreamClient;
@@ -149,8 +150,9 @@ public final class GatewayServer {
             return Future.failedFuture(e);
         }
         int port = options.port() != null ? options.port() : config.server().port();
-        GatewayVerticle.Shared shared = new GatewayVerticle.Shared(vertx, config.server(), options.host(),
-                routerVertx -> gateway.router(routerVertx, config.server().maxBodySize()));
+        BodyAllowance bodies = BodyAllowance.ofHeap();
+        GatewayVerticle.Shared shared = new GatewayVerticle.Shared(vertx, config.server(), options.host(), bodies,
+                routerVertx -> gateway.router(routerVertx, config.server().maxBodySize(), bodies));
         return gateway.deploy(shared, port, config.server().eventLoops())
                 .map(ignored -> {
                     gateway.reloader.watch();
@@ -184,11 +186,11 @@ public final class GatewayServer {
         }, false);
     }
 
-    private Router router(Vertx vertx, long maxBodySize) {
+    private Router router(Vertx vertx, long maxBodySize, BodyAllowance bodies) {
         Router router = Router.router(vertx);
         for (Dialect dialect : Dialects.all()) {
             router.post(dialect.path())
-                    .handler(new SizedBodyReader(maxBodySize))
+                    .handler(new SizedBodyReader(maxBodySize, bodies))
                     .handler(BodyHandler.create(false).setBodyLimit(maxBodySize))
                     .handler(pipeline.handler(dialect))
                     .failureHandler(ctx -> failed(ctx, dialect, maxBodySize));

@@ -27,12 +27,15 @@ final class ConnectionGuard {
     private final ServerConfig.Limits limits;
     private final HttpServerOptions options;
     private final long maxBodySize;
+    private final BodyAllowance bodies;
     private final int maxConnections;
     private final AtomicInteger open = new AtomicInteger();
     private final Map<HttpConnection, RequestDeadline> deadlines = new ConcurrentHashMap<>();
 
-    ConnectionGuard(Vertx vertx, ServerConfig.Limits limits, long maxBodySize, HttpServerOptions options) {
+    ConnectionGuard(Vertx vertx, ServerConfig.Limits limits, long maxBodySize, HttpServerOptions options,
+                    BodyAllowance bodies) {
         this.vertx = vertx;
+        this.bodies = bodies;
         this.limits = limits;
         this.maxBodySize = maxBodySize;
         this.options = options;
@@ -80,7 +83,7 @@ final class ConnectionGuard {
             ChannelPipeline pipeline = base.channel().pipeline();
             if (pipeline.get(StrictRequestDecoder.NAME) != null
                     && !(pipeline.get(StrictRequestDecoder.NAME) instanceof StrictRequestDecoder)) {
-                pipeline.replace(StrictRequestDecoder.NAME, StrictRequestDecoder.NAME, new StrictRequestDecoder(options, maxBodySize));
+                pipeline.replace(StrictRequestDecoder.NAME, StrictRequestDecoder.NAME, new StrictRequestDecoder(options, maxBodySize, bodies));
             }
         }
     }

@@ -32,15 +32,16 @@ public final class GatewayVerticle extends VerticleBase {
          * @param vertx  the Vert.x instance the servers run on
          * @param server the {@code server:} section in force at start (limits are not reloaded)
          * @param host   the bind address
+         * @param bodies what request bodies not yet arrived may hold, over every instance
          * @param routes builds one router (one per instance) serving the gateway's endpoints
          */
-        public Shared(Vertx vertx, ServerConfig server, String host,
+        public Shared(Vertx vertx, ServerConfig server, String host, BodyAllowance bodies,
                       Function<Vertx, Router> routes) {
             this.server = server;
             this.host = host;
             this.options = options();
             this.gate = new RequestGate(server, host);
-            this.connections = new ConnectionGuard(vertx, server.limits(), server.maxBodySize(), options);
+            this.connections = new ConnectionGuard(vertx, server.limits(), server.maxBodySize(), options, bodies);
             this.routes = routes;
         }
 

@@ -8,10 +8,14 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.PlatformHandler;
 import io.vertx.ext.web.impl.RoutingContextInternal;
 
+import java.util.Objects;
+
 /**
  * Reads a request body whose {@code Content-Length} is known into one buffer of exactly that
- * size, allocated once — or takes the one piece it comes in as the body, which is how the request
- * decoder ({@link StrictRequestDecoder}) hands on a long one. Vert.x's {@code BodyHandler} starts at 1 KB (64 KB at most when told to
+ * size, allocated once when its first piece comes — or takes the one piece it comes in as the body,
+ * which is how the request decoder ({@link StrictRequestDecoder}) hands on a long one. The size is
+ * the peer's word, so a buffer of that size is made only within the server's {@link BodyAllowance}
+ * (until the body has arrived); beyond it, the buffer grows with what arrives. Vert.x's {@code BodyHandler} starts at 1 KB (64 KB at most when told to
  * preallocate) and doubles: a 150 KB conversation cost 256 KB of final buffer, as much again in
  * the buffers it outgrew, and the copies between them.
  *
@@ -26,7 +30,7 @@ import io.vertx.ext.web.impl.RoutingContextInternal;
  *
  * <pre>{@code
  * router.post("/v1/messages")
- *     .handler(new SizedBodyReader(maxBodySize))
+ *     .handler(new SizedBodyReader(maxBodySize, BodyAllowance.ofHeap()))
  *     .handler(BodyHandler.create(false).setBodyLimit(maxBodySize))
  *     .handler(pipeline.handler(Dialects.ANTHROPIC));
  * }</pre>
@@ -34,15 +38,22 @@ import io.vertx.ext.web.impl.RoutingContextInternal;
 public final class SizedBodyReader implements PlatformHandler {
 
     private static final int TOO_LARGE = 413;
+    /** The first buffer of a body that grows as it arrives (the size Vert.x's {@code BodyHandler} starts at). */
+    private static final int MIN_GROWING_BUFFER = 1024;
 
     private final long maxBodySize;
+    private final BodyAllowance allowance;
 
-    /** @param maxBodySize the limit of the {@code BodyHandler} that follows, in bytes ({@code server.maxBodySize}) */
-    public SizedBodyReader(long maxBodySize) {
+    /**
+     * @param maxBodySize the limit of the {@code BodyHandler} that follows, in bytes ({@code server.maxBodySize})
+     * @param allowance   what bodies not yet arrived may hold, over every request of the server
+     */
+    public SizedBodyReader(long maxBodySize, BodyAllowance allowance) {
         if (maxBodySize < 0) {
             throw new IllegalArgumentException("maxBodySize must be >= 0, but was " + maxBodySize);
         }
         this.maxBodySize = maxBodySize;
+        this.allowance = Objects.requireNonNull(allowance, "allowance");
     }
 
     @Override
@@ -56,31 +67,73 @@ public final class SizedBodyReader implements PlatformHandler {
             return;
         }
         internal.visitHandler(RoutingContextInternal.BODY_HANDLER);
-        // The body as one piece when it comes so (the request decoder gathers long ones), else
-        // pieces appended to a buffer of its size.
-        Buffer[] body = new Buffer[1];
-        boolean[] failed = new boolean[1];
+        Body body = new Body(ctx, length);
         request.handler(chunk -> {
-            if (failed[0]) {
+            if (body.failed) {
                 return;
             }
-            long read = body[0] == null ? 0 : body[0].length();
-            if (read + chunk.length() > maxBodySize) {
-                failed[0] = true;
+            if (body.length() + chunk.length() > maxBodySize) {
+                body.failed = true;
+                body.release();
                 ctx.fail(TOO_LARGE);
                 return;
             }
-            if (body[0] == null) {
-                body[0] = chunk.length() == length ? chunk : Buffer.buffer((int) length).appendBuffer(chunk);
-            } else {
-                body[0].appendBuffer(chunk);
-            }
+            body.add(chunk);
         }).endHandler(ignored -> {
-            if (!failed[0]) {
-                internal.setBody(body[0] == null ? Buffer.buffer() : body[0]);
+            body.release();
+            if (!body.failed) {
+                internal.setBody(body.received());
                 ctx.next();
             }
         }).resume();
+    }
+
+    /**
+     * The body of one request as it arrives: the one piece it comes in (the request decoder gathers
+     * long ones), else pieces appended to a buffer of its announced size when the allowance has room
+     * for it, or to a buffer that grows with what arrives when it has not.
+     */
+    private final class Body {
+        private final RoutingContext ctx;
+        private final long announced;
+        private Buffer received;
+        private BodyAllowance.Reservation reservation;
+        private boolean failed;
+
+        Body(RoutingContext ctx, long announced) {
+            this.ctx = ctx;
+            this.announced = announced;
+        }
+
+        long length() {
+            return received == null ? 0 : received.length();
+        }
+
+        void add(Buffer chunk) {
+            if (received != null) {
+                received.appendBuffer(chunk);
+            } else if (chunk.length() == announced) {
+                received = chunk;
+            } else {
+                reservation = allowance.reserve(announced);
+                if (reservation != null) {
+                    ctx.addEndHandler(ignored -> release()); // a request that ends before its body has arrived
+                }
+                int capacity = reservation != null ? (int) announced : Math.max(MIN_GROWING_BUFFER, 2 * chunk.length());
+                received = Buffer.buffer(capacity).appendBuffer(chunk);
+            }
+        }
+
+        Buffer received() {
+            return received == null ? Buffer.buffer() : received;
+        }
+
+        void release() {
+            if (reservation != null) {
+                reservation.release();
+                reservation = null;
+            }
+        }
     }
 
     /**

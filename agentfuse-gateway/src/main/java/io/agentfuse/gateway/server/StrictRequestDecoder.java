@@ -30,9 +30,11 @@ import java.util.List;
  * its size and passed on as one piece: Vert.x would copy every 8 KB piece out of Netty's pooled
  * buffers into a buffer of its own, and {@link SizedBodyReader} copy them all once more into the
  * body. One copy is left, and {@code SizedBodyReader} takes the piece as the body. The buffer is
- * made when the first byte of the body comes, not when the head announces it: this runs before the
- * request is admitted, so a peer that only announces a length costs nothing, and one that sends a
- * byte at most {@value #GATHER_UP_TO_BYTES} bytes (longer bodies flow in pieces, as before).
+ * made when the first byte of the body comes, not when the head announces it, and only within the
+ * server's {@link BodyAllowance}: this runs before the request is admitted, so a peer that only
+ * announces a length costs nothing, and peers that send a byte each can make the gateway hold no
+ * more than the allowance (beyond it, and for bodies over {@value #GATHER_UP_TO_BYTES} bytes, a
+ * body flows in pieces, as before).
  *
  * <p>One per connection, like any Netty decoder; installed by {@link ConnectionGuard}.
  */
@@ -47,14 +49,20 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
     static final int GATHER_UP_TO_BYTES = 1024 * 1024;
 
     private final long maxBodySize;
+    private final BodyAllowance allowance;
     private boolean refused;
     private ByteBuf gathered;
+    private BodyAllowance.Reservation reservation;
     private int gatheredLength = -1;
 
-    /** @param maxBodySize {@code server.maxBodySize}: a longer body is left to the body handler, which refuses it */
-    StrictRequestDecoder(HttpServerOptions options, long maxBodySize) {
+    /**
+     * @param maxBodySize {@code server.maxBodySize}: a longer body is left to the body handler, which refuses it
+     * @param allowance   what bodies not yet arrived may hold, over every connection of the server
+     */
+    StrictRequestDecoder(HttpServerOptions options, long maxBodySize, BodyAllowance allowance) {
         super(options);
         this.maxBodySize = maxBodySize;
+        this.allowance = allowance;
     }
 
     @Override
@@ -81,18 +89,22 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
         for (int i = from; i < out.size(); i++) {
             Object message = out.get(i);
             if (message instanceof HttpRequest request) {
-                gathered = null;
+                stopGathering();
                 gatheredLength = gatheredLength(request);
             } else if (gatheredLength >= 0 && message instanceof HttpContent content && content.decoderResult().isSuccess()) {
                 if (gathered == null) {
+                    reservation = allowance.reserve(gatheredLength);
+                    if (reservation == null) {
+                        gatheredLength = -1; // no room: this body flows in pieces
+                        continue;
+                    }
                     gathered = Unpooled.buffer(gatheredLength, gatheredLength);
                 }
                 gathered.writeBytes(content.content());
                 content.release();
                 if (content instanceof LastHttpContent last) {
                     out.set(i, new DefaultLastHttpContent(gathered, last.trailingHeaders()));
-                    gathered = null;
-                    gatheredLength = -1;
+                    stopGathering();
                 } else {
                     out.remove(i--);
                 }
@@ -101,9 +113,18 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
                 if (gathered != null) {
                     out.add(i++, new DefaultHttpContent(gathered));
                 }
-                gathered = null;
-                gatheredLength = -1;
+                stopGathering();
             }
+        }
+    }
+
+    // The body is handed on, or will not be gathered: the buffer is no longer this decoder's to hold.
+    private void stopGathering() {
+        gathered = null; // heap memory: nothing to release, only to let go
+        gatheredLength = -1;
+        if (reservation != null) {
+            reservation.release();
+            reservation = null;
         }
     }
 
@@ -126,8 +147,7 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
 
     @Override
     protected void handlerRemoved0(ChannelHandlerContext ctx) throws Exception {
-        gathered = null; // heap memory: nothing to release, only to let go
-        gatheredLength = -1;
+        stopGathering();
         super.handlerRemoved0(ctx);
     }
 

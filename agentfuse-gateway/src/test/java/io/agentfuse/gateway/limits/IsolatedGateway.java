@@ -166,6 +166,16 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
         return child.fileDescriptors() <= limit;
     }
 
+    /** The gateway's live heap (after a collection) now, in KiB. */
+    long liveHeapKib() {
+        return child.liveHeapKib();
+    }
+
+    /** The live heap measured after the warm-up, in KiB. */
+    long baselineHeapKib() {
+        return baselineHeap;
+    }
+
     /** The gateway's port. */
     int port() {
         return child.port();

@@ -84,6 +84,33 @@ class SlowClientsTest {
     }
 
     @Test
+    void bodiesAnnouncedButNotSentHoldNoMoreThanTheBodyAllowance() {
+        // Given peers that announce long bodies and send one byte of each: 70 of 10 MB (read by
+        // the body reader) and 70 of 1 MB (gathered by the request decoder) — 770 MB if a buffer of
+        // the announced size were made for each, in a heap of 160 MiB
+        List<RawSocket> sockets = new ArrayList<>();
+        try {
+            for (int i = 0; i < 140; i++) {
+                RawSocket socket = RawSocket.open(gateway.port());
+                sockets.add(socket);
+                socket.send("POST /v1/chat/completions HTTP/1.1\r\nHost: " + HOST + "\r\nContent-Type: application/json"
+                        + "\r\nContent-Length: " + (i % 2 == 0 ? 10_000_000 : 1_000_000) + "\r\n\r\n{");
+            }
+
+            // When the gateway's live heap is measured while they wait (before headerTimeout ends them)
+            long heap = gateway.liveHeapKib();
+
+            // Then it holds at most its allowance for bodies (an eighth of the heap) beyond its baseline
+            long allowanceKib = 160L * 1024 / 8;
+            assertThat(heap).as("live heap in KiB while 140 bodies are announced (baseline %d)", gateway.baselineHeapKib())
+                    .isLessThanOrEqualTo(gateway.baselineHeapKib() + allowanceKib + 16L * 1024);
+            assertThat(gateway.healthz().status()).isEqualTo(200);
+        } finally {
+            sockets.forEach(RawSocket::close);
+        }
+    }
+
+    @Test
     void anIdleKeepAliveConnectionIsClosed() {
         try (RawSocket socket = RawSocket.open(gateway.port())) {
             socket.send("GET /healthz HTTP/1.1\r\nHost: " + HOST + "\r\n\r\n");
