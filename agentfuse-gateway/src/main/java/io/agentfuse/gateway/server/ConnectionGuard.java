@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.server;
 
 import io.agentfuse.config.ServerConfig;
+import io.agentfuse.gateway.internal.WriteBatching;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerOptions;
@@ -68,6 +69,7 @@ final class ConnectionGuard {
             deadline.onClose();
         });
         strictFraming(connection);
+        WriteBatching.install(connection);
     }
 
     /** Called for every request before it is routed. */

@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.upstream;
 
 import io.agentfuse.gateway.internal.OnContext;
+import io.agentfuse.gateway.internal.WriteBatching;
 import io.netty.channel.EventLoop;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -189,7 +190,8 @@ public final class UpstreamClient {
         EventLoop loop = ((ContextInternal) context).nettyEventLoop();
         HttpClientAgent pool = pools.get(loop);
         if (pool == null) {
-            pool = pools.computeIfAbsent(loop, ignored -> vertx.createHttpClient(clientOptions, poolOptions));
+            pool = pools.computeIfAbsent(loop, ignored -> vertx.httpClientBuilder().with(clientOptions).with(poolOptions)
+                    .withConnectHandler(WriteBatching::install).build());
             if (closed) {
                 pool.close();
             }

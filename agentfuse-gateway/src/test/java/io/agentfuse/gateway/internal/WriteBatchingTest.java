@@ -1,0 +1,90 @@
+package io.agentfuse.gateway.internal;
+
+import io.agentfuse.gateway.testing.RawSocket;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.net.impl.ConnectionBase;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Batched flushes on a real server and raw-socket client: installed once, at the head, and nothing is left unflushed. */
+class WriteBatchingTest {
+
+    private static final Duration BOUND = Duration.ofSeconds(10);
+
+    private final Vertx vertx = Vertx.vertx();
+
+    @AfterEach
+    void close() throws Exception {
+        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aConnectionGetsOneBatchingHandlerAtTheHeadOfItsPipeline() throws Exception {
+        CompletableFuture<List<String>> pipeline = new CompletableFuture<>();
+        HttpServer server = start(vertx.createHttpServer().connectionHandler(connection -> {
+            WriteBatching.install(connection);
+            WriteBatching.install(connection);
+            pipeline.complete(((ConnectionBase) connection).channel().pipeline().names());
+        }).requestHandler(request -> request.response().end("ok")));
+
+        try (RawSocket socket = RawSocket.open(server.actualPort())) {
+            socket.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            assertThat(socket.read(BOUND).status()).isEqualTo(200);
+        }
+
+        List<String> handlers = pipeline.get(10, TimeUnit.SECONDS);
+        assertThat(handlers.get(0)).isEqualTo(WriteBatching.NAME);
+        assertThat(handlers.stream().filter(WriteBatching.NAME::equals)).hasSize(1);
+    }
+
+    @Test
+    void anAnswerWrittenLaterThanItsRequestWasReadStillReachesTheCaller() {
+        // Given an answer written by a timer, when nothing is being read on its connection: its
+        // flush is held for the end of the loop's turn, which must come without another read
+        HttpServer server = start(vertx.createHttpServer().connectionHandler(WriteBatching::install)
+                .requestHandler(request -> vertx.setTimer(50, id -> request.response().setChunked(true)
+                        .write("first ").onSuccess(v -> request.response().end("and last")))));
+
+        RawSocket.Response response;
+        try (RawSocket socket = RawSocket.open(server.actualPort())) {
+            socket.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            response = socket.read(BOUND);
+        }
+
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.body()).isEqualTo("first and last");
+    }
+
+    @Test
+    void twoRequestsInOneWriteAreBothAnswered() {
+        HttpServer server = start(vertx.createHttpServer().connectionHandler(WriteBatching::install)
+                .requestHandler(request -> request.response().end(request.path())));
+
+        RawSocket.Response first;
+        RawSocket.Response second;
+        try (RawSocket socket = RawSocket.open(server.actualPort())) {
+            socket.send("GET /one HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /two HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            first = socket.read(BOUND);
+            second = socket.read(BOUND);
+        }
+
+        assertThat(first.body()).isEqualTo("/one");
+        assertThat(second.body()).isEqualTo("/two");
+    }
+
+    private static HttpServer start(HttpServer server) {
+        try {
+            return server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
