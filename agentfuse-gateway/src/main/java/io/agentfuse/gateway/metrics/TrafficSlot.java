@@ -1,13 +1,14 @@
 package io.agentfuse.gateway.metrics;
 
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One slot of the {@link RecentTraffic} ring: the counters of the second it holds. Recording is
- * lock-free and allocation-free (striped adders, one atomic add per latency bucket); the first
- * writer of a new second clears the slot while the others wait for the few stores that takes.
+ * lock-free and allocation-free once warm (striped adders, for the latency buckets too: every
+ * request of every event loop adds to one, and a plain atomic counter would move its cache line
+ * between cores each time); the first writer of a new second clears the slot while the others
+ * wait for the few stores that takes.
  * Thread-safe.
  */
 final class TrafficSlot {
@@ -19,8 +20,14 @@ final class TrafficSlot {
     private final AtomicLong second = new AtomicLong(EMPTY);
     private final LongAdder requests = new LongAdder();
     private final LongAdder errors = new LongAdder();
-    private final AtomicLongArray latency = new AtomicLongArray(LatencyBuckets.COUNT);
+    private final LongAdder[] latency = new LongAdder[LatencyBuckets.COUNT];
     private final AtomicLong maxNanos = new AtomicLong();
+
+    TrafficSlot() {
+        for (int i = 0; i < latency.length; i++) {
+            latency[i] = new LongAdder();
+        }
+    }
 
     /**
      * Makes this slot count {@code epochSecond}, clearing an older second; false when it already
@@ -47,8 +54,8 @@ final class TrafficSlot {
     private void clear() {
         requests.reset();
         errors.reset();
-        for (int i = 0; i < LatencyBuckets.COUNT; i++) {
-            latency.set(i, 0);
+        for (LongAdder bucket : latency) {
+            bucket.reset();
         }
         maxNanos.set(0);
     }
@@ -59,7 +66,7 @@ final class TrafficSlot {
         if (error) {
             errors.increment();
         }
-        latency.incrementAndGet(LatencyBuckets.index(durationNanos));
+        latency[LatencyBuckets.index(durationNanos)].increment();
         long max = maxNanos.get();
         while (durationNanos > max && !maxNanos.compareAndSet(max, durationNanos)) {
             max = maxNanos.get();
@@ -74,7 +81,7 @@ final class TrafficSlot {
         long[] counts = new long[LatencyBuckets.COUNT];
         long total = 0;
         for (int i = 0; i < counts.length; i++) {
-            counts[i] = latency.get(i);
+            counts[i] = latency[i].sum();
             total += counts[i];
         }
         long maxMicros = Math.max(1, maxNanos.get() / 1_000L);
