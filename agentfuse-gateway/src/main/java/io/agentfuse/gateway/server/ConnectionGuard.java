@@ -1,7 +1,7 @@
 package io.agentfuse.gateway.server;
 
 import io.agentfuse.config.ServerConfig;
-import io.agentfuse.gateway.internal.WriteBatching;
+import io.agentfuse.gateway.internal.ConnectionTuning;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerOptions;
@@ -69,7 +69,7 @@ final class ConnectionGuard {
             deadline.onClose();
         });
         strictFraming(connection);
-        WriteBatching.install(connection);
+        ConnectionTuning.install(connection);
     }
 
     /** Called for every request before it is routed. */

@@ -1,7 +1,7 @@
 package io.agentfuse.gateway.upstream;
 
 import io.agentfuse.gateway.internal.OnContext;
-import io.agentfuse.gateway.internal.WriteBatching;
+import io.agentfuse.gateway.internal.ConnectionTuning;
 import io.netty.channel.EventLoop;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -191,7 +191,7 @@ public final class UpstreamClient {
         HttpClientAgent pool = pools.get(loop);
         if (pool == null) {
             pool = pools.computeIfAbsent(loop, ignored -> vertx.httpClientBuilder().with(clientOptions).with(poolOptions)
-                    .withConnectHandler(WriteBatching::install).build());
+                    .withConnectHandler(ConnectionTuning::install).build());
             if (closed) {
                 pool.close();
             }

@@ -1,6 +1,8 @@
 package io.agentfuse.gateway.internal;
 
 import io.agentfuse.gateway.testing.RawSocket;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.net.impl.ConnectionBase;
@@ -14,8 +16,8 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Batched flushes on a real server and raw-socket client: installed once, at the head, and nothing is left unflushed. */
-class WriteBatchingTest {
+/** Tuned connections on a real server and a raw-socket client: batching installed once, at the head, pooled buffers, nothing left unflushed. */
+class ConnectionTuningTest {
 
     private static final Duration BOUND = Duration.ofSeconds(10);
 
@@ -27,12 +29,14 @@ class WriteBatchingTest {
     }
 
     @Test
-    void aConnectionGetsOneBatchingHandlerAtTheHeadOfItsPipeline() throws Exception {
+    void aConnectionGetsOneBatchingHandlerAtTheHeadOfItsPipelineAndPooledBuffers() throws Exception {
         CompletableFuture<List<String>> pipeline = new CompletableFuture<>();
+        CompletableFuture<ByteBufAllocator> allocator = new CompletableFuture<>();
         HttpServer server = start(vertx.createHttpServer().connectionHandler(connection -> {
-            WriteBatching.install(connection);
-            WriteBatching.install(connection);
+            ConnectionTuning.install(connection);
+            ConnectionTuning.install(connection);
             pipeline.complete(((ConnectionBase) connection).channel().pipeline().names());
+            allocator.complete(((ConnectionBase) connection).channel().alloc());
         }).requestHandler(request -> request.response().end("ok")));
 
         try (RawSocket socket = RawSocket.open(server.actualPort())) {
@@ -41,15 +45,16 @@ class WriteBatchingTest {
         }
 
         List<String> handlers = pipeline.get(10, TimeUnit.SECONDS);
-        assertThat(handlers.get(0)).isEqualTo(WriteBatching.NAME);
-        assertThat(handlers.stream().filter(WriteBatching.NAME::equals)).hasSize(1);
+        assertThat(handlers.get(0)).isEqualTo(ConnectionTuning.NAME);
+        assertThat(handlers.stream().filter(ConnectionTuning.NAME::equals)).hasSize(1);
+        assertThat(allocator.get(10, TimeUnit.SECONDS)).isSameAs(PooledByteBufAllocator.DEFAULT);
     }
 
     @Test
     void anAnswerWrittenLaterThanItsRequestWasReadStillReachesTheCaller() {
         // Given an answer written by a timer, when nothing is being read on its connection: its
         // flush is held for the end of the loop's turn, which must come without another read
-        HttpServer server = start(vertx.createHttpServer().connectionHandler(WriteBatching::install)
+        HttpServer server = start(vertx.createHttpServer().connectionHandler(ConnectionTuning::install)
                 .requestHandler(request -> vertx.setTimer(50, id -> request.response().setChunked(true)
                         .write("first ").onSuccess(v -> request.response().end("and last")))));
 
@@ -65,7 +70,7 @@ class WriteBatchingTest {
 
     @Test
     void twoRequestsInOneWriteAreBothAnswered() {
-        HttpServer server = start(vertx.createHttpServer().connectionHandler(WriteBatching::install)
+        HttpServer server = start(vertx.createHttpServer().connectionHandler(ConnectionTuning::install)
                 .requestHandler(request -> request.response().end(request.path())));
 
         RawSocket.Response first;
