@@ -30,10 +30,11 @@ import io.vertx.core.net.impl.ConnectionBase;
  * <p><b>Pooled buffers.</b> Vert.x gives its channels Netty's default allocator, the adaptive
  * one, whose shared "magazines" the event loops sometimes contend on: such a process then ran
  * every request about 30 % slower for its whole life. Measured as CPU per small request with
- * {@code measure-cost.sh small 32}, one process per run: with the adaptive allocator 4 processes
- * of 8 took 34–38 µs and the others 26–29 µs (a profile of a slow one: the allocator's share up
+ * {@code measure-cost.sh small 32}, one process per run: with the adaptive allocator 7 processes
+ * of 14 took 34–39 µs and the others 26–30 µs (a profile of a slow one: the allocator's share up
  * from 0.4 to 1.5 µs per request); with {@link PooledByteBufAllocator#DEFAULT}, whose caches are
- * per event-loop thread, five processes in a row took 23.8–28.0 µs.
+ * per event-loop thread, five processes in a row took 23.8–28.0 µs. (The gateway bench still saw
+ * one slow round after this: the allocator is one cause of the slow processes, not the only one.)
  *
  * <pre>{@code
  * server.connectionHandler(ConnectionTuning::install);
