@@ -8,8 +8,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.ContextInternal;
 
-import java.util.HashMap;
-import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -59,7 +58,9 @@ public final class LoopTimeouts {
     private final LoopTimer timer;
     private final Dispatcher dispatcher;
     private final EventExecutor loop;
-    private final Map<Long, DelayList> byDelay = new HashMap<>();
+    /** The lists of the delays pending, in no order: few, so looked through rather than hashed (no boxed keys). */
+    private final DelayList[] byDelay = new DelayList[MAX_DELAYS];
+    private int delays;
 
     /** Timeouts on {@code loop} ({@code null}: the caller's thread is the only one that touches them). */
     LoopTimeouts(LongSupplier nanoTime, LoopTimer timer, Dispatcher dispatcher, EventExecutor loop) {
@@ -114,13 +115,13 @@ public final class LoopTimeouts {
      * @return the timeout, or {@code null} when {@value #MAX_DELAYS} other delays are pending
      */
     Entry add(long delayNanos, Object context, Runnable task) {
-        DelayList list = byDelay.get(delayNanos);
+        DelayList list = listOf(delayNanos);
         if (list == null) {
-            if (byDelay.size() >= MAX_DELAYS) {
+            if (delays == MAX_DELAYS) {
                 return null;
             }
             list = new DelayList(delayNanos);
-            byDelay.put(delayNanos, list);
+            byDelay[delays++] = list;
         }
         Entry entry = new Entry(this, list, nanoTime.getAsLong() + delayNanos, context, task);
         list.append(entry);
@@ -139,8 +140,8 @@ public final class LoopTimeouts {
     /** How many timeouts are pending. */
     int pending() {
         int pending = 0;
-        for (DelayList list : byDelay.values()) {
-            for (Entry entry = list.head; entry != null; entry = entry.next) {
+        for (int i = 0; i < delays; i++) {
+            for (Entry entry = byDelay[i].head; entry != null; entry = entry.next) {
                 pending++;
             }
         }
@@ -149,7 +150,26 @@ public final class LoopTimeouts {
 
     /** How many delays have a list. */
     int delays() {
-        return byDelay.size();
+        return delays;
+    }
+
+    private DelayList listOf(long delayNanos) {
+        for (int i = 0; i < delays; i++) {
+            if (byDelay[i].delay == delayNanos) {
+                return byDelay[i];
+            }
+        }
+        return null;
+    }
+
+    private void forget(DelayList list) {
+        for (int i = 0; i < delays; i++) {
+            if (byDelay[i] == list) {
+                byDelay[i] = byDelay[--delays];
+                byDelay[delays] = null;
+                return;
+            }
+        }
     }
 
     private void arm(DelayList list, long delayNanos) {
@@ -168,8 +188,8 @@ public final class LoopTimeouts {
         list.armed = false;
         if (list.head != null) {
             arm(list, list.head.deadline - nanoTime.getAsLong());
-        } else if (byDelay.get(list.delay) == list) {
-            byDelay.remove(list.delay); // a delay that is no longer used frees its place
+        } else {
+            forget(list); // a delay that is no longer used frees its place
         }
     }
 
@@ -233,7 +253,11 @@ public final class LoopTimeouts {
         @Override
         public void cancel() {
             if (owner.loop != null && !owner.loop.inEventLoop()) {
-                owner.loop.execute(this::unlink);
+                try {
+                    owner.loop.execute(this::unlink);
+                } catch (RejectedExecutionException loopClosed) {
+                    // the loop is shut down: none of its timeouts will run
+                }
                 return;
             }
             unlink();
