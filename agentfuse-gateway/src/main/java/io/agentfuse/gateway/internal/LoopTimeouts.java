@@ -4,7 +4,6 @@ import io.agentfuse.core.Scheduler;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.FastThreadLocal;
-import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.ContextInternal;
 
@@ -93,8 +92,8 @@ public final class LoopTimeouts {
      */
     public static Scheduler.Cancellable onCurrentLoop(long delayNanos, Runnable task) {
         ContextInternal context = ContextInternal.current();
-        if (delayNanos <= 0 || context == null || !context.isEventLoopContext() || !Context.isOnEventLoopThread()
-                || !context.nettyEventLoop().inEventLoop()) {
+        // On the context's own loop thread: not on a worker running blocking code for it.
+        if (delayNanos <= 0 || context == null || !context.isEventLoopContext() || !context.nettyEventLoop().inEventLoop()) {
             return null;
         }
         LoopTimeouts timeouts = OF_THIS_LOOP.get();

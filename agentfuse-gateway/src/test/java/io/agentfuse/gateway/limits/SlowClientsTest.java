@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 /**
  * Slow, idle and too many clients (slowloris and its kin): what they hold is taken back within
@@ -88,19 +89,25 @@ class SlowClientsTest {
         // Given peers that announce long bodies and send one byte of each: 70 of 10 MB (read by
         // the body reader) and 70 of 1 MB (gathered by the request decoder) — 770 MB if a buffer of
         // the announced size were made for each, in a heap of 160 MiB
-        List<RawSocket> sockets = new ArrayList<>();
+        List<RawSocket> sockets = openEach(140, i -> "POST /v1/chat/completions HTTP/1.1\r\nHost: " + HOST
+                + "\r\nContent-Type: application/json\r\nContent-Length: " + (i % 2 == 0 ? 10_000_000 : 1_000_000)
+                + "\r\n\r\n{");
         try {
-            for (int i = 0; i < 140; i++) {
-                RawSocket socket = RawSocket.open(gateway.port());
-                sockets.add(socket);
-                socket.send("POST /v1/chat/completions HTTP/1.1\r\nHost: " + HOST + "\r\nContent-Type: application/json"
-                        + "\r\nContent-Length: " + (i % 2 == 0 ? 10_000_000 : 1_000_000) + "\r\n\r\n{");
+            // When a real request with a 200 KB body comes meanwhile (its buffer grows as it arrives),
+            // and the gateway's live heap is measured while they wait (before headerTimeout ends them)
+            String padding = "u".repeat(200_000);
+            String longBody = IsolatedGateway.chatBody("good").put("user", padding).encode();
+            Response real;
+            try (RawSocket socket = RawSocket.open(gateway.port())) {
+                socket.send(RawSocket.post("/v1/chat/completions", HOST, longBody));
+                real = socket.read(BOUND);
             }
-
-            // When the gateway's live heap is measured while they wait (before headerTimeout ends them)
             long heap = gateway.liveHeapKib();
 
-            // Then it holds at most its allowance for bodies (an eighth of the heap) beyond its baseline
+            // Then the real request is served with its whole body, and the gateway holds at most its
+            // allowance for bodies (an eighth of the heap) beyond its baseline
+            assertThat(real.status()).as(real.body()).isEqualTo(200);
+            assertThat(gateway.mock().requests()).anySatisfy(sent -> assertThat(sent.body()).contains(padding));
             long allowanceKib = 160L * 1024 / 8;
             assertThat(heap).as("live heap in KiB while 140 bodies are announced (baseline %d)", gateway.baselineHeapKib())
                     .isLessThanOrEqualTo(gateway.baselineHeapKib() + allowanceKib + 16L * 1024);
@@ -128,13 +135,8 @@ class SlowClientsTest {
 
     @Test
     void connectionsBeyondTheLimitAreRefusedAndTheOthersServed() {
-        List<RawSocket> sockets = new ArrayList<>();
+        List<RawSocket> sockets = openEach(170, i -> "GET /healthz HTTP/1.1\r\nHost: " + HOST + "\r\n\r\n");
         try {
-            for (int i = 0; i < 170; i++) {
-                RawSocket socket = RawSocket.open(gateway.port());
-                sockets.add(socket);
-                socket.send("GET /healthz HTTP/1.1\r\nHost: " + HOST + "\r\n\r\n");
-            }
             int served = 0;
             int refused = 0;
             for (RawSocket socket : sockets) {
@@ -150,5 +152,16 @@ class SlowClientsTest {
         } finally {
             sockets.forEach(RawSocket::close);
         }
+    }
+
+    /** Opens {@code count} connections, writing {@code request.apply(i)} on the i-th as it opens. */
+    private static List<RawSocket> openEach(int count, IntFunction<String> request) {
+        List<RawSocket> sockets = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            RawSocket socket = RawSocket.open(gateway.port());
+            sockets.add(socket);
+            socket.send(request.apply(i));
+        }
+        return sockets;
     }
 }
