@@ -44,7 +44,7 @@ final class MockProviderCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
-        Vertx vertx = Vertx.vertx();
+        Vertx vertx = CliVertx.create();
         MockProvider mock;
         try {
             mock = MockProvider.start(vertx, port).await();

@@ -8,6 +8,7 @@ import io.agentfuse.gateway.GatewayServer;
 import io.agentfuse.gateway.reload.ConfigFile;
 import io.vertx.core.Vertx;
 import java.io.PrintWriter;
+import org.slf4j.LoggerFactory;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -77,7 +78,7 @@ final class ServeCommand implements Callable<Integer> {
         if (port != null) {
             options.port(port);
         }
-        Vertx vertx = Vertx.vertx();
+        Vertx vertx = CliVertx.create();
         GatewayServer gateway;
         try {
             gateway = GatewayServer.start(vertx, loaded, options.build()).await();
@@ -89,6 +90,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         // Installed before the line that tells a supervisor it may send signals.
         ReloadSignal.Installed hangUp = ReloadSignal.install(() -> gateway.reload("SIGHUP"));
+        LoggerFactory.getLogger(ServeCommand.class).info("network transport: {}", CliVertx.transport(vertx));
         out.println("agentfuse gateway listening on " + gateway.baseUrl());
         out.flush();
         if (hangUp == ReloadSignal.Installed.IGNORED_BY_PARENT) {

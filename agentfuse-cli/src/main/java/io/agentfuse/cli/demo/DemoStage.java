@@ -1,5 +1,6 @@
 package io.agentfuse.cli.demo;
 
+import io.agentfuse.cli.CliVertx;
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.ConfigLoader;
 import io.agentfuse.gateway.GatewayServer;
@@ -47,7 +48,7 @@ final class DemoStage implements AutoCloseable {
 
     /** Starts the mock provider and the gateway, with time divided by {@code speed}. */
     static DemoStage start(double speed) throws Exception {
-        Vertx vertx = Vertx.vertx();
+        Vertx vertx = CliVertx.create();
         try {
             MockProvider mock = await(MockProvider.start(vertx, "127.0.0.1", 0).toCompletionStage().toCompletableFuture());
             MockMcpServer mcp = await(MockMcpServer.start(vertx, 0).toCompletionStage().toCompletableFuture());
