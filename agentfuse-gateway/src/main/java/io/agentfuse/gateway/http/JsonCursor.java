@@ -7,7 +7,8 @@ import java.util.Arrays;
  * A position in a JSON body's bytes and the few readings {@link MemoizedDecoder} does itself, on
  * the narrow path where they agree with the parser by construction: white space, punctuation,
  * names and short strings of printable ASCII without escapes, the literals. Anything else is left
- * to the parser (a reading answers {@code null} and moves nothing).
+ * to the parser (a reading answers {@code null} and moves nothing). {@link JsonScan} checks whole
+ * bodies with it.
  *
  * <p>Not thread-safe: one per body.
  */
@@ -44,6 +45,12 @@ final class JsonCursor {
             return true;
         }
         return false;
+    }
+
+    /** Moves past white space, then past {@code expected} if it is there. */
+    boolean takeAfterSpace(char expected) {
+        skipSpace();
+        return take(expected);
     }
 
     /** Moves past JSON white space. */
@@ -110,7 +117,7 @@ final class JsonCursor {
         return b >= 0x20 && b != '\\' && b < 0x7F;
     }
 
-    private static boolean isDelimiter(byte b) {
+    static boolean isDelimiter(byte b) {
         return b == ',' || b == '}' || b == ']' || isSpace(b);
     }
 

@@ -1,26 +1,41 @@
 package io.agentfuse.gateway.provider.openai;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import io.agentfuse.gateway.dialect.Usage;
+import io.agentfuse.gateway.http.JsonScan;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.json.jackson.JacksonCodec;
 
-import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+import static io.agentfuse.gateway.http.JsonScan.noteOnce;
 
 /**
- * The fast path of {@link OpenAiResponseCodec#check}: one pass over a {@code chat.completion} body
- * with the parser Vert.x's JSON uses, which checks the same shape and reads the usage without
- * building the tree (for a small answer the tree cost as much as the rest of the gateway's
- * bookkeeping). It only ever says yes: anything it does not recognise as plainly well formed —
- * a syntax error, a field of the wrong type, a key given twice, a fraction, a token count that
- * is null or negative — makes it give up, and the tree-based check decides and explains. So
- * whatever it accepts, the check accepts too, with the same usage.
+ * The fast path of {@link OpenAiResponseCodec#check}: one pass over a {@code chat.completion}
+ * body's bytes ({@link JsonScan}) that checks the same shape and reads the usage without building
+ * the tree or even a parser (for a small answer the tree cost as much as the rest of the
+ * gateway's bookkeeping, a Jackson parser a tenth of a request). It only ever says yes: anything
+ * it does not recognise as plainly well formed — a syntax error, a field of the wrong type, a key
+ * given twice, a fraction, a token count that is null or negative — makes it give up, and the
+ * tree-based check decides and explains. So whatever it accepts, the check accepts too, with the
+ * same usage.
  *
- * <p>Every value is decoded as the tree would decode it (strings and numbers too), so that input
- * the tree refuses is refused here as well. Stateless and thread-safe.
+ * <p>Thread-safe: a scan is made per body.
  */
 final class OpenAiAnswerScan {
+
+    private static final byte[] CHOICES = ascii("choices");
+    private static final byte[] ID = ascii("id");
+    private static final byte[] MODEL = ascii("model");
+    private static final byte[] USAGE = ascii("usage");
+    private static final byte[] FINISH_REASON = ascii("finish_reason");
+    private static final byte[] MESSAGE = ascii("message");
+    private static final byte[] CONTENT = ascii("content");
+    private static final byte[] REFUSAL = ascii("refusal");
+    private static final byte[] TOOL_CALLS = ascii("tool_calls");
+    private static final byte[] FUNCTION = ascii("function");
+    private static final byte[] NAME = ascii("name");
+    private static final byte[] ARGUMENTS = ascii("arguments");
+    private static final byte[] PROMPT_TOKENS = ascii("prompt_tokens");
+    private static final byte[] COMPLETION_TOKENS = ascii("completion_tokens");
 
     private long promptTokens;
     private long completionTokens;
@@ -30,249 +45,99 @@ final class OpenAiAnswerScan {
 
     /** The usage of {@code body} if it is plainly a well-formed answer; {@code null}: ask the tree-based check. */
     static Usage usageIfWellFormed(Buffer body) {
-        if (body == null || body.length() == 0) {
+        JsonScan scan = JsonScan.of(body);
+        if (scan == null) {
             return null;
         }
-        OpenAiAnswerScan scan = new OpenAiAnswerScan();
-        try (JsonParser parser = JacksonCodec.createParser(body)) {
-            if (parser.nextToken() != JsonToken.START_OBJECT || !scan.answer(parser) || parser.nextToken() != null) {
-                return null;
-            }
-        } catch (IOException | RuntimeException unclear) {
+        OpenAiAnswerScan answer = new OpenAiAnswerScan();
+        int seen = scan.object(answer::answerMember);
+        if (seen < 0 || (seen & 1) == 0 || !scan.atEnd()) {
             return null;
         }
-        return Usage.of(scan.promptTokens, scan.completionTokens);
+        return Usage.of(answer.promptTokens, answer.completionTokens);
     }
 
-    private boolean answer(JsonParser parser) throws IOException {
-        int seen = 0;
-        for (String name = parser.nextFieldName(); name != null; name = parser.nextFieldName()) {
-            JsonToken token = parser.nextToken();
-            int field = switch (name) {
-                case "choices" -> 1;
-                case "id" -> 2;
-                case "model" -> 4;
-                case "usage" -> 8;
-                default -> 0;
-            };
-            if ((seen & field) != 0) {
-                return false; // given twice: the tree keeps the last one
-            }
-            seen |= field;
-            boolean plain = switch (field) {
-                case 1 -> token == JsonToken.START_ARRAY && choices(parser);
-                case 2, 4 -> optionalString(parser, token);
-                case 8 -> token == JsonToken.VALUE_NULL || token == JsonToken.START_OBJECT && usage(parser);
-                default -> value(parser, token);
-            };
-            if (!plain) {
-                return false;
-            }
+    private int answerMember(JsonScan scan, int seen) {
+        if (scan.nameIs(CHOICES)) {
+            return scan.array(OpenAiAnswerScan::choice) > 0 ? noteOnce(seen, 1) : -1;
         }
-        return (seen & 1) != 0 && parser.currentToken() == JsonToken.END_OBJECT;
-    }
-
-    private static boolean choices(JsonParser parser) throws IOException {
-        int count = 0;
-        for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
-            if (token != JsonToken.START_OBJECT || !choice(parser)) {
-                return false;
-            }
-            count++;
+        int text = scan.nameIs(ID) ? 2 : scan.nameIs(MODEL) ? 4 : 0;
+        if (text != 0) {
+            return scan.stringOrNull() ? noteOnce(seen, text) : -1;
         }
-        return count > 0;
-    }
-
-    private static boolean choice(JsonParser parser) throws IOException {
-        int seen = 0;
-        for (String name = parser.nextFieldName(); name != null; name = parser.nextFieldName()) {
-            JsonToken token = parser.nextToken();
-            int field = switch (name) {
-                case "finish_reason" -> 1;
-                case "message" -> 2;
-                default -> 0;
-            };
-            if ((seen & field) != 0) {
-                return false;
-            }
-            seen |= field;
-            boolean plain = switch (field) {
-                case 1 -> optionalString(parser, token);
-                case 2 -> token == JsonToken.START_OBJECT && message(parser);
-                default -> value(parser, token);
-            };
-            if (!plain) {
-                return false;
-            }
+        if (scan.nameIs(USAGE)) {
+            return scan.takeNull() || scan.object(this::usageMember) >= 0 ? noteOnce(seen, 8) : -1;
         }
-        return (seen & 2) != 0;
+        return scan.skipValue() ? seen : -1;
     }
 
-    private static boolean message(JsonParser parser) throws IOException {
-        int seen = 0;
-        for (String name = parser.nextFieldName(); name != null; name = parser.nextFieldName()) {
-            JsonToken token = parser.nextToken();
-            int field = switch (name) {
-                case "content" -> 1;
-                case "refusal" -> 2;
-                case "tool_calls" -> 4;
-                default -> 0;
-            };
-            if ((seen & field) != 0) {
-                return false;
-            }
-            seen |= field;
-            boolean plain = switch (field) {
-                case 1, 2 -> optionalString(parser, token);
-                case 4 -> token == JsonToken.VALUE_NULL || token == JsonToken.START_ARRAY && toolCalls(parser);
-                default -> value(parser, token);
-            };
-            if (!plain) {
-                return false;
-            }
+    private static boolean choice(JsonScan scan) {
+        int seen = scan.object(OpenAiAnswerScan::choiceMember);
+        return seen >= 0 && (seen & 2) != 0;
+    }
+
+    private static int choiceMember(JsonScan scan, int seen) {
+        if (scan.nameIs(FINISH_REASON)) {
+            return scan.stringOrNull() ? noteOnce(seen, 1) : -1;
         }
-        return true;
-    }
-
-    private static boolean toolCalls(JsonParser parser) throws IOException {
-        for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
-            if (token != JsonToken.START_OBJECT || !toolCall(parser)) {
-                return false;
-            }
+        if (scan.nameIs(MESSAGE)) {
+            return scan.object(OpenAiAnswerScan::messageMember) >= 0 ? noteOnce(seen, 2) : -1;
         }
-        return true;
+        return scan.skipValue() ? seen : -1;
     }
 
-    private static boolean toolCall(JsonParser parser) throws IOException {
-        boolean function = false;
-        for (String name = parser.nextFieldName(); name != null; name = parser.nextFieldName()) {
-            JsonToken token = parser.nextToken();
-            if (name.equals("function")) {
-                if (function || token != JsonToken.START_OBJECT || !function(parser)) {
-                    return false;
-                }
-                function = true;
-            } else if (!value(parser, token)) {
-                return false;
-            }
+    private static int messageMember(JsonScan scan, int seen) {
+        int text = scan.nameIs(CONTENT) ? 1 : scan.nameIs(REFUSAL) ? 2 : 0;
+        if (text != 0) {
+            return scan.stringOrNull() ? noteOnce(seen, text) : -1;
         }
-        return function;
-    }
-
-    private static boolean function(JsonParser parser) throws IOException {
-        int seen = 0;
-        for (String name = parser.nextFieldName(); name != null; name = parser.nextFieldName()) {
-            JsonToken token = parser.nextToken();
-            int field = switch (name) {
-                case "name" -> 1;
-                case "arguments" -> 2;
-                default -> 0;
-            };
-            if ((seen & field) != 0) {
-                return false;
-            }
-            seen |= field;
-            boolean plain = switch (field) {
-                case 1 -> token == JsonToken.VALUE_STRING && optionalString(parser, token);
-                case 2 -> optionalString(parser, token);
-                default -> value(parser, token);
-            };
-            if (!plain) {
-                return false;
-            }
+        if (scan.nameIs(TOOL_CALLS)) {
+            return scan.takeNull() || scan.array(OpenAiAnswerScan::toolCall) >= 0 ? noteOnce(seen, 4) : -1;
         }
-        return (seen & 1) != 0;
+        return scan.skipValue() ? seen : -1;
     }
 
-    private boolean usage(JsonParser parser) throws IOException {
-        int seen = 0;
-        for (String name = parser.nextFieldName(); name != null; name = parser.nextFieldName()) {
-            JsonToken token = parser.nextToken();
-            int field = switch (name) {
-                case "prompt_tokens" -> 1;
-                case "completion_tokens" -> 2;
-                default -> 0;
-            };
-            if ((seen & field) != 0) {
-                return false;
-            }
-            seen |= field;
-            if (field == 0) {
-                if (!value(parser, token)) {
-                    return false;
-                }
-                continue;
-            }
-            long count = tokenCount(parser, token);
-            if (count < 0) {
-                return false;
-            }
-            if (field == 1) {
-                promptTokens = count;
-            } else {
-                completionTokens = count;
-            }
+    private static boolean toolCall(JsonScan scan) {
+        int seen = scan.object(OpenAiAnswerScan::toolCallMember);
+        return seen >= 0 && (seen & 1) != 0;
+    }
+
+    private static int toolCallMember(JsonScan scan, int seen) {
+        if (scan.nameIs(FUNCTION)) {
+            int function = scan.object(OpenAiAnswerScan::functionMember);
+            return function >= 0 && (function & 1) != 0 ? noteOnce(seen, 1) : -1;
         }
-        return true;
+        return scan.skipValue() ? seen : -1;
     }
 
-    /** A whole, non-negative count that fits a long; -1 for anything else. */
-    private static long tokenCount(JsonParser parser, JsonToken token) throws IOException {
-        if (token != JsonToken.VALUE_NUMBER_INT) {
+    private static int functionMember(JsonScan scan, int seen) {
+        if (scan.nameIs(NAME)) {
+            return scan.string() ? noteOnce(seen, 1) : -1;
+        }
+        if (scan.nameIs(ARGUMENTS)) {
+            return scan.stringOrNull() ? noteOnce(seen, 2) : -1;
+        }
+        return scan.skipValue() ? seen : -1;
+    }
+
+    private int usageMember(JsonScan scan, int seen) {
+        boolean prompt = scan.nameIs(PROMPT_TOKENS);
+        if (!prompt && !scan.nameIs(COMPLETION_TOKENS)) {
+            return scan.skipValue() ? seen : -1;
+        }
+        long count = scan.count();
+        if (count < 0) {
             return -1;
         }
-        JsonParser.NumberType type = parser.getNumberType();
-        if (type != JsonParser.NumberType.INT && type != JsonParser.NumberType.LONG) {
-            return -1;
+        if (prompt) {
+            promptTokens = count;
+        } else {
+            completionTokens = count;
         }
-        return Math.max(-1, parser.getLongValue());
+        return noteOnce(seen, prompt ? 1 : 2);
     }
 
-    /** A string (decoded, as the tree would) or null. */
-    private static boolean optionalString(JsonParser parser, JsonToken token) throws IOException {
-        if (token == JsonToken.VALUE_STRING) {
-            parser.getTextLength();
-            return true;
-        }
-        return token == JsonToken.VALUE_NULL;
-    }
-
-    /** Walks any value, decoding its strings and numbers as the tree would; fractions are left to the tree. */
-    private static boolean value(JsonParser parser, JsonToken token) throws IOException {
-        if (token == null) {
-            return false;
-        }
-        switch (token) {
-            case START_OBJECT -> {
-                for (String name = parser.nextFieldName(); name != null; name = parser.nextFieldName()) {
-                    if (!value(parser, parser.nextToken())) {
-                        return false;
-                    }
-                }
-                return parser.currentToken() == JsonToken.END_OBJECT;
-            }
-            case START_ARRAY -> {
-                for (JsonToken element = parser.nextToken(); element != JsonToken.END_ARRAY; element = parser.nextToken()) {
-                    if (!value(parser, element)) {
-                        return false;
-                    }
-                }
-                return true;
-            }
-            case VALUE_STRING -> {
-                parser.getTextLength();
-                return true;
-            }
-            case VALUE_NUMBER_INT -> {
-                parser.getNumberValue();
-                return true;
-            }
-            case VALUE_TRUE, VALUE_FALSE, VALUE_NULL -> {
-                return true;
-            }
-            default -> {
-                return false;
-            }
-        }
+    private static byte[] ascii(String name) {
+        return name.getBytes(StandardCharsets.US_ASCII);
     }
 }

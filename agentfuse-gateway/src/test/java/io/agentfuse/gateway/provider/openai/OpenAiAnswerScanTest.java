@@ -15,6 +15,7 @@ import net.jqwik.api.Tuple;
 import net.jqwik.api.statistics.Statistics;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -66,28 +67,36 @@ class OpenAiAnswerScanTest {
     }
 
     /** The one promise the shortcut makes: what it accepts, the tree-based check accepts, with the same usage. */
-    @Property(tries = 2000, edgeCases = EdgeCasesMode.NONE)
-    void whatTheScanAcceptsTheTreeAcceptsWithTheSameUsage(@ForAll("answers") String body) {
-        Usage usage = OpenAiAnswerScan.usageIfWellFormed(Buffer.buffer(body));
+    @Property(tries = 3000, edgeCases = EdgeCasesMode.NONE)
+    void whatTheScanAcceptsTheTreeAcceptsWithTheSameUsage(@ForAll("answers") byte[] bytes) {
+        Buffer body = Buffer.buffer(bytes);
+        Usage usage = OpenAiAnswerScan.usageIfWellFormed(body);
         Statistics.collect(usage != null ? "accepted" : "left to the tree");
         Statistics.coverage(coverage -> {
             coverage.check("accepted").percentage(share -> share > 5);
             coverage.check("left to the tree").percentage(share -> share > 5);
         });
         if (usage != null) {
-            assertThatCode(() -> treeUsage(body)).as(body).doesNotThrowAnyException();
-            assertThat(treeUsage(body)).as(body).isEqualTo(usage);
+            assertThatCode(() -> treeUsage(body)).as(body.toString()).doesNotThrowAnyException();
+            assertThat(treeUsage(body)).as(body.toString()).isEqualTo(usage);
         }
     }
 
     private static Usage treeUsage(String body) {
-        JsonObject checked = OpenAiResponseCodec.check(AnswerShape.object(Buffer.buffer(body)));
+        return treeUsage(Buffer.buffer(body));
+    }
+
+    private static Usage treeUsage(Buffer body) {
+        JsonObject checked = OpenAiResponseCodec.check(AnswerShape.object(body));
         return OpenAiDialect.INSTANCE.usageOf(checked);
     }
 
-    /** Answers that are mostly well formed, each part now and then absent, given twice, of another kind, or cut short. */
+    /**
+     * Answers that are mostly well formed, each part now and then absent, given twice, of another
+     * kind, named with an escape, or cut short, and now and then with a stray byte put in anywhere.
+     */
     @Provide
-    Arbitrary<String> answers() {
+    Arbitrary<byte[]> answers() {
         Arbitrary<String> stringOrNull = mostly(Arbitraries.of("null", "\"text\"", "\"\\u00e9\\n\""));
         Arbitrary<String> function = object(field("name", mostly(Arbitraries.just("\"f\""))),
                 field("arguments", stringOrNull), field("strict", Arbitraries.of("true", "{}")));
@@ -102,18 +111,28 @@ class OpenAiAnswerScanTest {
                 field("completion_tokens", count), field("total_tokens", anyValue()))));
         Arbitrary<String> body = object(field("id", stringOrNull), field("object", anyValue()), field("model", stringOrNull),
                 field("choices", mostly(array(choice))), field("usage", usage));
-        return Combinators.combine(body, Arbitraries.integers().between(0, 99), Arbitraries.integers().between(0, 7))
+        Arbitrary<String> shortened = Combinators.combine(body, Arbitraries.integers().between(0, 99),
+                Arbitraries.integers().between(0, 7))
                 .as((text, cut, whether) -> whether == 0 ? text.substring(0, text.length() * cut / 100) : text);
+        return Combinators.combine(shortened, Arbitraries.integers().between(-1600, 400), Arbitraries.integers().between(0, 255))
+                .as((text, at, stray) -> {
+                    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+                    if (at >= 0 && at < bytes.length) {
+                        bytes[at] = (byte) (int) stray;
+                    }
+                    return bytes;
+                });
     }
 
     private static Arbitrary<String> mostly(Arbitrary<String> valid) {
-        return Arbitraries.frequencyOf(Tuple.of(30, valid), Tuple.of(1, anyValue()));
+        return Arbitraries.frequencyOf(Tuple.of(40, valid), Tuple.of(1, anyValue()));
     }
 
-    /** {@code "name": value}, now and then absent (empty) or given twice. */
+    /** {@code "name": value}, now and then absent (empty), given twice, or named with an escape. */
     private static Arbitrary<String> field(String name, Arbitrary<String> value) {
         return Arbitraries.frequencyOf(
-                Tuple.of(40, value.map(v -> quote(name) + ":" + v)),
+                Tuple.of(60, value.map(v -> quote(name) + ":" + v)),
+                Tuple.of(1, value.map(v -> "\"\\u00" + Integer.toHexString(name.charAt(0)) + name.substring(1) + "\":" + v)),
                 Tuple.of(1, Arbitraries.just("")),
                 Tuple.of(1, Combinators.combine(value, value).as((a, b) -> quote(name) + ":" + a + "," + quote(name) + ":" + b)));
     }
@@ -125,12 +144,14 @@ class OpenAiAnswerScanTest {
     }
 
     private static Arbitrary<String> array(Arbitrary<String> element) {
-        return element.list().ofMaxSize(2).map(elements -> "[" + String.join(",", elements) + "]");
+        return Arbitraries.frequencyOf(Tuple.of(6, element.list().ofMinSize(1).ofMaxSize(2)), Tuple.of(1, Arbitraries.just(List.<String>of())))
+                .map(elements -> "[" + String.join(",", elements) + "]");
     }
 
     private static Arbitrary<String> anyValue() {
         return Arbitraries.of("null", "\"text\"", "\"\\u00e9\\n\"", "0", "7", "-3", "2.5", "1e3", "true", "[]", "{}",
-                "[1,\"a\",null]", "{\"a\":{\"b\":[]}}", "99999999999999999999", "\"\\ud800\"", "/* c */ 1");
+                "[1,\"a\",null]", "{\"a\":{\"b\":[]}}", "99999999999999999999", "\"\\ud800\"", "/* c */ 1",
+                "\"é 中文\"", "01", "-0", "[1,]", "\"\\q\"", " { \"k\" : [ 1 , 2 ] } ");
     }
 
     private static String quote(String name) {

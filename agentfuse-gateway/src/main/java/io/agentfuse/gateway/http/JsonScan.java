@@ -1,0 +1,345 @@
+package io.agentfuse.gateway.http;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
+import io.netty.buffer.ByteBuf;
+
+import java.util.Arrays;
+
+/**
+ * One pass over a JSON body's bytes that checks its syntax without building anything, for a
+ * shortcut that must only ever say yes: every reading accepts a subset of what the parser
+ * (Jackson, as Vert.x configures it) accepts, and answers {@code false} (or {@code -1}) for the
+ * rest, after which the scan is over and the caller leaves the body to the parser. Left to the
+ * parser: fractions and exponents, integers of more than {@value #MAX_INTEGER_DIGITS} digits,
+ * names with escapes (they may spell a name the caller looks for), malformed or overlong UTF-8,
+ * strings of more than {@value #MAX_STRING_BYTES} bytes, nesting deeper than {@value #MAX_DEPTH},
+ * and of course anything the parser refuses too.
+ *
+ * <p>Costs a few nanoseconds per byte and allocates nothing per value; a Jackson parser over a
+ * small answer costs more to create than this costs to read it.
+ *
+ * <pre>{@code
+ * JsonScan scan = JsonScan.of(body);
+ * int seen = scan == null ? -1 : scan.object((s, noted) -> s.nameIs(USAGE) ? usage(s, noted) : s.skipValue() ? noted : -1);
+ * if (seen < 0 || !scan.atEnd()) { ... ask the parser ... }
+ * }</pre>
+ *
+ * <p>Not thread-safe: one per body.
+ */
+public final class JsonScan {
+
+    /** Integers longer than this are left to the parser (which has its own limit, and big numbers). */
+    static final int MAX_INTEGER_DIGITS = 18;
+    /** Strings longer than this are left to the parser, whose limits start higher (5 M characters). */
+    static final int MAX_STRING_BYTES = 1 << 20;
+    /** Deeper nesting is left to the parser, whose limit is higher (1 000). */
+    static final int MAX_DEPTH = 200;
+
+    /** Reads one member of an object: the scan stands after its name and colon. */
+    @FunctionalInterface
+    public interface Member {
+        /**
+         * Reads the member's value.
+         *
+         * @param noted what the object's earlier members noted (0 before the first)
+         * @return what is noted after this member (never negative), or -1 when its value is not plain
+         */
+        int read(JsonScan scan, int noted);
+    }
+
+    /** Reads one element of an array: the scan stands before it. */
+    @FunctionalInterface
+    public interface Element {
+        /** Reads the element; {@code false} when it is not plain. */
+        boolean read(JsonScan scan);
+    }
+
+    private final JsonCursor cursor;
+    private int nameStart;
+    private int nameEnd;
+
+    private JsonScan(byte[] bytes, int at, int end) {
+        this.cursor = new JsonCursor(bytes, at, end);
+    }
+
+    /** A scan from the start of {@code body}; {@code null} for an empty or absent body. */
+    public static JsonScan of(Buffer body) {
+        if (body == null || body.length() == 0) {
+            return null;
+        }
+        if (body instanceof BufferInternal internal) {
+            ByteBuf bytes = internal.getByteBuf();
+            if (bytes.hasArray()) {
+                int start = bytes.arrayOffset() + bytes.readerIndex();
+                return new JsonScan(bytes.array(), start, start + bytes.readableBytes());
+            }
+        }
+        byte[] copy = body.getBytes();
+        return new JsonScan(copy, 0, copy.length);
+    }
+
+    /**
+     * An object here, member by member: {@code member} reads each value, with what the earlier
+     * members noted.
+     *
+     * @return what the last member noted (0 for an empty object), or -1 when something is not plain
+     */
+    public int object(Member member) {
+        if (!cursor.takeAfterSpace('{')) {
+            return -1;
+        }
+        int noted = 0;
+        if (cursor.takeAfterSpace('}')) {
+            return 0;
+        }
+        do {
+            if (!name()) {
+                return -1;
+            }
+            noted = member.read(this, noted);
+            if (noted < 0) {
+                return -1;
+            }
+        } while (cursor.takeAfterSpace(','));
+        return cursor.takeAfterSpace('}') ? noted : -1;
+    }
+
+    /** An array here, element by element. @return how many elements, or -1 when something is not plain */
+    public int array(Element element) {
+        if (!cursor.takeAfterSpace('[')) {
+            return -1;
+        }
+        if (cursor.takeAfterSpace(']')) {
+            return 0;
+        }
+        int count = 0;
+        do {
+            if (!element.read(this)) {
+                return -1;
+            }
+            count++;
+        } while (cursor.takeAfterSpace(','));
+        return cursor.takeAfterSpace(']') ? count : -1;
+    }
+
+    /**
+     * Whether the name of the member being read is {@code name} (ASCII bytes); ask before reading
+     * its value, whose own members have names too.
+     */
+    public boolean nameIs(byte[] name) {
+        return Arrays.equals(cursor.bytes, nameStart, nameEnd, name, 0, name.length);
+    }
+
+    /** {@code noted} with {@code bit} added, or -1 when an earlier member had it already (a name given twice). */
+    public static int noteOnce(int noted, int bit) {
+        return (noted & bit) != 0 ? -1 : noted | bit;
+    }
+
+    /** Whether a value of any kind is here (checked, moved past). */
+    public boolean skipValue() {
+        return value(0);
+    }
+
+    /** Whether a string is here (checked, moved past). */
+    public boolean string() {
+        cursor.skipSpace();
+        return string(false);
+    }
+
+    /** Whether a string or {@code null} is here (moved past). */
+    public boolean stringOrNull() {
+        return takeNull() || string();
+    }
+
+    /** Whether {@code null} is here (moved past if it is). */
+    public boolean takeNull() {
+        cursor.skipSpace();
+        return cursor.is('n') && cursor.literal() == JsonCursor.NULL_LITERAL;
+    }
+
+    /**
+     * A whole, non-negative number of at most {@value #MAX_INTEGER_DIGITS} digits here (moved
+     * past), or -1 for anything else ({@code -0} included: the parser decides).
+     */
+    public long count() {
+        cursor.skipSpace();
+        byte[] bytes = cursor.bytes;
+        int i = cursor.at;
+        int digits = integerDigits(bytes, i, cursor.end);
+        if (digits <= 0) {
+            return -1;
+        }
+        long value = 0;
+        for (int end = i + digits; i < end; i++) {
+            value = value * 10 + (bytes[i] - '0');
+        }
+        cursor.at = i;
+        return value;
+    }
+
+    /** Whether only white space is left. */
+    public boolean atEnd() {
+        return cursor.endOfBody();
+    }
+
+    private boolean name() {
+        cursor.skipSpace();
+        return string(true) && cursor.takeAfterSpace(':');
+    }
+
+    private boolean value(int depth) {
+        cursor.skipSpace();
+        if (cursor.at >= cursor.end) {
+            return false;
+        }
+        return switch (cursor.bytes[cursor.at]) {
+            case '{' -> depth < MAX_DEPTH && object((scan, noted) -> scan.value(depth + 1) ? 0 : -1) >= 0;
+            case '[' -> depth < MAX_DEPTH && array(scan -> scan.value(depth + 1)) >= 0;
+            case '"' -> string(false);
+            case 't', 'f', 'n' -> cursor.literal() != null;
+            case '-' -> integer(1);
+            case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9' -> integer(0);
+            default -> false;
+        };
+    }
+
+    // An integer whose digits start `sign` bytes from here, followed by a delimiter; moved past.
+    private boolean integer(int sign) {
+        int digits = integerDigits(cursor.bytes, cursor.at + sign, cursor.end);
+        if (digits <= 0) {
+            return false;
+        }
+        cursor.at += sign + digits;
+        return true;
+    }
+
+    /** How many digits of a plain integer start at {@code i} and end at a delimiter (or the body's end); 0 if none. */
+    private static int integerDigits(byte[] bytes, int i, int end) {
+        int start = i;
+        while (i < end && bytes[i] >= '0' && bytes[i] <= '9') {
+            i++;
+        }
+        int digits = i - start;
+        boolean leadingZero = digits > 1 && bytes[start] == '0';
+        boolean delimited = i == end || JsonCursor.isDelimiter(bytes[i]); // not a fraction, an exponent, junk
+        return digits == 0 || digits > MAX_INTEGER_DIGITS || leadingZero || !delimited ? 0 : digits;
+    }
+
+    // A string starting here (at its quote): checked, moved past; a name keeps its span and may not have escapes.
+    private boolean string(boolean name) {
+        byte[] bytes = cursor.bytes;
+        int end = cursor.end;
+        int i = cursor.at;
+        if (i >= end || bytes[i] != '"') {
+            return false;
+        }
+        int start = ++i;
+        while (i < end) {
+            int b = bytes[i] & 0xFF;
+            if (b == '"') {
+                if (i - start > MAX_STRING_BYTES) {
+                    return false;
+                }
+                if (name) {
+                    nameStart = start;
+                    nameEnd = i;
+                }
+                cursor.at = i + 1;
+                return true;
+            }
+            if (b < 0x20) {
+                return false; // a control character must be escaped
+            }
+            if (b == '\\') {
+                if (name) {
+                    return false;
+                }
+                int length = escapeLength(bytes, i, end);
+                if (length == 0) {
+                    return false;
+                }
+                i += length;
+            } else if (b < 0x80) {
+                i++;
+            } else {
+                int length = utf8Length(bytes, i, end);
+                if (length == 0) {
+                    return false;
+                }
+                i += length;
+            }
+        }
+        return false;
+    }
+
+    /** How long the escape at {@code i} (its backslash) is, or 0 if it is not one JSON knows. */
+    private static int escapeLength(byte[] bytes, int i, int end) {
+        if (i + 1 >= end) {
+            return 0;
+        }
+        switch (bytes[i + 1]) {
+            case '"', '\\', '/', 'b', 'f', 'n', 'r', 't' -> {
+                return 2;
+            }
+            case 'u' -> {
+                if (i + 6 > end) {
+                    return 0;
+                }
+                for (int k = i + 2; k < i + 6; k++) {
+                    if (Character.digit(bytes[k], 16) < 0) {
+                        return 0;
+                    }
+                }
+                return 6;
+            }
+            default -> {
+                return 0;
+            }
+        }
+    }
+
+    /**
+     * How long the well-formed UTF-8 sequence at {@code i} is (2 to 4 bytes), or 0 if it is not
+     * one: a stray continuation byte, an overlong form, an encoded surrogate, beyond U+10FFFF, cut short.
+     */
+    static int utf8Length(byte[] bytes, int i, int end) {
+        int first = bytes[i] & 0xFF;
+        int length;
+        int secondMin = 0x80;
+        int secondMax = 0xBF;
+        if (first >= 0xC2 && first <= 0xDF) {
+            length = 2;
+        } else if (first >= 0xE0 && first <= 0xEF) {
+            length = 3;
+            if (first == 0xE0) {
+                secondMin = 0xA0;
+            } else if (first == 0xED) {
+                secondMax = 0x9F;
+            }
+        } else if (first >= 0xF0 && first <= 0xF4) {
+            length = 4;
+            if (first == 0xF0) {
+                secondMin = 0x90;
+            } else if (first == 0xF4) {
+                secondMax = 0x8F;
+            }
+        } else {
+            return 0;
+        }
+        if (i + length > end) {
+            return 0;
+        }
+        int second = bytes[i + 1] & 0xFF;
+        if (second < secondMin || second > secondMax) {
+            return 0;
+        }
+        for (int k = i + 2; k < i + length; k++) {
+            int next = bytes[k] & 0xFF;
+            if (next < 0x80 || next > 0xBF) {
+                return 0;
+            }
+        }
+        return length;
+    }
+}
