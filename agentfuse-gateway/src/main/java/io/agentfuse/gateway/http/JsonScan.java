@@ -194,14 +194,41 @@ public final class JsonScan {
             return false;
         }
         return switch (cursor.bytes[cursor.at]) {
-            case '{' -> depth < MAX_DEPTH && object((scan, noted) -> scan.value(depth + 1) ? 0 : -1) >= 0;
-            case '[' -> depth < MAX_DEPTH && array(scan -> scan.value(depth + 1)) >= 0;
+            case '{' -> depth < MAX_DEPTH && skipObject(depth + 1);
+            case '[' -> depth < MAX_DEPTH && skipArray(depth + 1);
             case '"' -> string(false);
             case 't', 'f', 'n' -> cursor.literal() != null;
             case '-' -> integer(1);
             case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9' -> integer(0);
             default -> false;
         };
+    }
+
+    // object() and array() for values skipped, without a reader per level.
+    private boolean skipObject(int depth) {
+        cursor.at++;
+        if (cursor.takeAfterSpace('}')) {
+            return true;
+        }
+        do {
+            if (!name() || !value(depth)) {
+                return false;
+            }
+        } while (cursor.takeAfterSpace(','));
+        return cursor.takeAfterSpace('}');
+    }
+
+    private boolean skipArray(int depth) {
+        cursor.at++;
+        if (cursor.takeAfterSpace(']')) {
+            return true;
+        }
+        do {
+            if (!value(depth)) {
+                return false;
+            }
+        } while (cursor.takeAfterSpace(','));
+        return cursor.takeAfterSpace(']');
     }
 
     // An integer whose digits start `sign` bytes from here, followed by a delimiter; moved past.
