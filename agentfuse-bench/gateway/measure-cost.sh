@@ -10,6 +10,8 @@
 #   AGENTFUSE_JAVA_OPTS      the README's flags ["-Xms64m -Xmx128m -XX:+UseSerialGC"]
 #   JFR=FILE                 also record a JFR profile of the measured run into FILE
 #   OUT                      where logs go [agentfuse-bench/target/gateway-cost]
+#   TARGET                   what is measured: agentfuse, or vertx-floor (VertxFloorProxy: the least
+#                            a Vert.x proxy costs, for what agentfuse adds above it) [agentfuse]
 # Needs the built jars (./mvnw -q -DskipTests package) and wrk. Allocation is read from the GC log
 # (-Xlog:gc): the bytes the heap grew by between collections, over the collections of the run.
 set -euo pipefail
@@ -20,6 +22,7 @@ CONNECTIONS=${2:-8}
 DURATION=${DURATION:-15}
 WARMUP=${WARMUP:-10}
 AGENTFUSE_JAVA_OPTS=${AGENTFUSE_JAVA_OPTS:-"-Xms64m -Xmx128m -XX:+UseSerialGC"}
+TARGET=${TARGET:-agentfuse}
 OUT=${OUT:-"$ROOT/agentfuse-bench/target/gateway-cost"}
 BENCH_JAR="$ROOT/agentfuse-bench/target/benchmarks.jar"
 AGENTFUSE_JAR=${AGENTFUSE_JAR:-"$ROOT/agentfuse-cli/target/agentfuse.jar"}
@@ -31,6 +34,7 @@ cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; wait "$
 trap cleanup EXIT
 
 [[ -f $BENCH_JAR && -f $AGENTFUSE_JAR ]] || die "build first: ./mvnw -q -DskipTests package"
+[[ $TARGET == agentfuse || $TARGET == vertx-floor ]] || die "unknown TARGET '$TARGET' (agentfuse, vertx-floor)"
 mkdir -p "$OUT"
 case $WORKLOAD in
   small) BODY="" ;;
@@ -69,8 +73,14 @@ models:
     contextWindow: 200000
 EOF
 # shellcheck disable=SC2086 # the JVM flags are words
-java $AGENTFUSE_JAVA_OPTS -Xlog:gc:file="$OUT/gc.log":timemillis -jar "$AGENTFUSE_JAR" \
-  serve --config "$OUT/agentfuse.yaml" --port "$PORT" >"$OUT/agentfuse.log" 2>&1 &
+case $TARGET in
+  agentfuse)
+    java $AGENTFUSE_JAVA_OPTS -Xlog:gc:file="$OUT/gc.log":timemillis -jar "$AGENTFUSE_JAR" \
+      serve --config "$OUT/agentfuse.yaml" --port "$PORT" >"$OUT/agentfuse.log" 2>&1 & ;;
+  vertx-floor)
+    java $AGENTFUSE_JAVA_OPTS -Xlog:gc:file="$OUT/gc.log":timemillis -cp "$BENCH_JAR" \
+      io.agentfuse.bench.gateway.VertxFloorProxy "$PORT" "$UPSTREAM_PORT" >"$OUT/agentfuse.log" 2>&1 & ;;
+esac
 GATEWAY=$!
 PIDS+=("$GATEWAY")
 wait_for_port "$PORT"

@@ -1,0 +1,66 @@
+package io.agentfuse.bench.gateway;
+
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+
+/**
+ * The floor under the gateway's cost: the least a proxy built on Vert.x 5 does for a chat
+ * request — read the body, send it to the upstream on a pooled keep-alive connection, read the
+ * answer, send it back — with one server verticle per core and the native transport where it
+ * loads, as the gateway runs, but no router, no checks, no guards, no metrics. What the gateway
+ * costs above this is agentfuse's; what this costs above nginx is Vert.x's and the JVM's.
+ *
+ * <pre>{@code
+ * java -cp agentfuse-bench/target/benchmarks.jar io.agentfuse.bench.gateway.VertxFloorProxy PORT UPSTREAM_PORT
+ * TARGET=vertx-floor agentfuse-bench/gateway/measure-cost.sh small 32
+ * }</pre>
+ *
+ * <p>Listens on {@code 127.0.0.1} only; any failure is a 502 without a body. A benchmark
+ * reference, not a product.
+ */
+public final class VertxFloorProxy {
+
+    private static final CharSequence APPLICATION_JSON = HttpHeaders.createOptimized("application/json");
+
+    private VertxFloorProxy() {
+    }
+
+    /** Proxies {@code 127.0.0.1:args[0]} to {@code 127.0.0.1:args[1]} until the JVM is stopped. */
+    public static void main(String[] args) {
+        int port = Integer.parseInt(args[0]);
+        int upstream = Integer.parseInt(args[1]);
+        Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
+        HttpClient client = vertx.createHttpClient(new HttpClientOptions().setDefaultHost("127.0.0.1")
+                .setDefaultPort(upstream).setKeepAlive(true).setTcpNoDelay(true), new PoolOptions().setHttp1MaxSize(64));
+        int loops = Runtime.getRuntime().availableProcessors();
+        vertx.deployVerticle(() -> new VerticleBase() {
+            @Override
+            public Future<?> start() {
+                return vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(port).setTcpNoDelay(true))
+                        .requestHandler(request -> proxy(client, request)).listen();
+            }
+        }, new DeploymentOptions().setInstances(loops)).await();
+        System.out.println("listening on " + port + " (native transport: " + vertx.isNativeTransportEnabled() + ")");
+    }
+
+    private static void proxy(HttpClient client, HttpServerRequest request) {
+        request.body()
+                .compose(body -> client.request(new RequestOptions().setMethod(HttpMethod.POST).setURI(request.uri())
+                                .putHeader(HttpHeaders.CONTENT_TYPE, APPLICATION_JSON))
+                        .compose(upstream -> upstream.send(body)))
+                .compose(answer -> answer.body().map(body -> request.response().setStatusCode(answer.statusCode())
+                        .putHeader(HttpHeaders.CONTENT_TYPE, APPLICATION_JSON).end(body)))
+                .onFailure(error -> request.response().setStatusCode(502).end());
+    }
+}
