@@ -7,7 +7,7 @@
 #
 # Environment (defaults in brackets):
 #   DURATION=15 WARMUP=10    seconds of the measured run, and of the warm-up before it
-#   AGENTFUSE_JAVA_OPTS      the README's flags ["-Xms64m -Xmx128m -XX:+UseSerialGC"]
+#   AGENTFUSE_JAVA_OPTS      the README's flags ["-Xms128m -Xmx128m -XX:+UseSerialGC"]
 #   JFR=FILE                 also record a JFR profile of the measured run into FILE
 #   OUT                      where logs go [agentfuse-bench/target/gateway-cost]
 #   TARGET                   what is measured: agentfuse, or vertx-floor (VertxFloorProxy: the least
@@ -21,7 +21,7 @@ WORKLOAD=${1:-conversation}
 CONNECTIONS=${2:-8}
 DURATION=${DURATION:-15}
 WARMUP=${WARMUP:-10}
-AGENTFUSE_JAVA_OPTS=${AGENTFUSE_JAVA_OPTS:-"-Xms64m -Xmx128m -XX:+UseSerialGC"}
+AGENTFUSE_JAVA_OPTS=${AGENTFUSE_JAVA_OPTS:-"-Xms128m -Xmx128m -XX:+UseSerialGC"}
 TARGET=${TARGET:-agentfuse}
 OUT=${OUT:-"$ROOT/agentfuse-bench/target/gateway-cost"}
 BENCH_JAR="$ROOT/agentfuse-bench/target/benchmarks.jar"

@@ -37,7 +37,7 @@ TARGETS=${TARGETS:-"direct nginx agentfuse portkey"}
 PORTKEY_VERSION=${PORTKEY_VERSION:-1.15.2}
 # SerialGC and a small heap: the gateway keeps little per request, so a 2-core box gains nothing
 # from a concurrent collector's threads and footprint (see RESULTS.md for the measurements).
-AGENTFUSE_JAVA_OPTS=${AGENTFUSE_JAVA_OPTS:-"-Xms64m -Xmx128m -XX:+UseSerialGC"}
+AGENTFUSE_JAVA_OPTS=${AGENTFUSE_JAVA_OPTS:-"-Xms128m -Xmx128m -XX:+UseSerialGC"}
 UPSTREAM_JAVA_OPTS=${UPSTREAM_JAVA_OPTS:-"-Xms64m -Xmx256m -XX:+UseSerialGC"}
 OUT=${OUT:-"$ROOT/agentfuse-bench/target/gateway-bench"}
 
