@@ -51,11 +51,14 @@ public final class GatewayVerticle extends VerticleBase {
         }
 
         /**
-         * No cleartext HTTP/2 upgrade. No Vert.x idle timeout: it would also cut a request that is
+         * No cleartext HTTP/2 upgrade. No WebSocket compression: the gateway serves no WebSockets,
+         * and with it on Vert.x puts an extension handler in every connection's pipeline that looks
+         * at every request and response. No Vert.x idle timeout: it would also cut a request that is
          * waiting for a slow provider; {@link RequestDeadline} applies {@code idleTimeout} between requests.
          */
         private static HttpServerOptions options() {
-            return new HttpServerOptions().setHttp2ClearTextEnabled(false);
+            return new HttpServerOptions().setHttp2ClearTextEnabled(false)
+                    .setPerMessageWebSocketCompressionSupported(false).setPerFrameWebSocketCompressionSupported(false);
         }
     }
 
