@@ -7,8 +7,10 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Why: one {@link System#nanoTime()} costs about 18 ns on a virtualised machine, and timing a
  * call takes two. Thresholds of seconds or minutes do not need that precision, so breakers read
- * this clock instead: one volatile read. One daemon thread per JVM keeps it fresh; it starts when
- * the clock is first used and costs one wake-up a millisecond.
+ * this clock instead: one volatile read. The wall clock is read at the same tick, for what only
+ * needs to know which second it is (the gateway's per-second traffic, its meters' max windows).
+ * One daemon thread per JVM keeps both fresh; it starts when the clock is first used and costs one
+ * wake-up a millisecond.
  */
 final class CoarseClock implements Clock {
 
@@ -18,6 +20,7 @@ final class CoarseClock implements Clock {
     static final long TICK_NANOS = 1_000_000L;
 
     private volatile long nanos = System.nanoTime();
+    private volatile long millis = System.currentTimeMillis();
 
     private CoarseClock() {
         Thread ticker = new Thread(this::tick, "agentfuse-coarse-clock");
@@ -29,6 +32,7 @@ final class CoarseClock implements Clock {
         while (true) {
             LockSupport.parkNanos(TICK_NANOS);
             nanos = System.nanoTime();
+            millis = System.currentTimeMillis();
         }
     }
 
@@ -39,7 +43,7 @@ final class CoarseClock implements Clock {
 
     @Override
     public long epochMillis() {
-        return System.currentTimeMillis();
+        return millis;
     }
 
     @Override

@@ -86,5 +86,6 @@ class CoarseCallClockTest {
         assertThat(Clock.system().coarse()).isSameAs(Clock.coarseSystem());
         assertThat(Clock.coarseSystem().tickNanos()).isPositive();
         assertThat(Clock.coarseSystem().nanoTime()).isLessThanOrEqualTo(System.nanoTime());
+        assertThat(Clock.coarseSystem().epochMillis()).isLessThanOrEqualTo(System.currentTimeMillis());
     }
 }

@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -67,9 +68,9 @@ public final class GatewayMetrics {
     /** The {@code to} tag of a fallback that had no step left to go on to. */
     public static final String NO_STEP = "none";
 
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final PrometheusMeterRegistry registry;
     private volatile boolean breakersWatched;
-    private final GenAiMeters genAi = new GenAiMeters(registry);
+    private final GenAiMeters genAi;
     private final RetryListener retryMeters = new RetryListener() {
         @Override
         public void onRetryScheduled(String guard, int nextAttempt, long delayNanos, Throwable cause) {
@@ -90,9 +91,14 @@ public final class GatewayMetrics {
         this(Clock.system());
     }
 
-    /** Metrics without breakers yet whose {@link #recentTraffic()} counts seconds of {@code clock}. */
+    /**
+     * Metrics without breakers yet on {@code clock}: {@link #recentTraffic()} counts its seconds and
+     * the meters' max windows rotate by it, both read from its coarse view.
+     */
     public GatewayMetrics(Clock clock) {
-        this.recentTraffic = new RecentTraffic(clock);
+        this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT, new PrometheusRegistry(), new MeterClock(clock));
+        this.genAi = new GenAiMeters(registry);
+        this.recentTraffic = new RecentTraffic(clock.coarse());
     }
 
     /** Metrics that also report every breaker of {@code breakers}. */
