@@ -18,7 +18,7 @@ import java.util.Arrays;
  *
  * <p>Allocates nothing per value (the scan itself, and a reader object per member kind at most).
  * Replacing a Jackson pass over a small answer with it took the answer check from 3.9 % to about
- * 2.5 % of a small request's CPU samples in perf (agentfuse-bench/gateway/RESULTS.md, runs 13–14).
+ * 2.5 % of a small request's CPU samples in perf (agentfuse-bench/gateway/RESULTS.md, runs 13–15).
  *
  * <pre>{@code
  * JsonScan scan = JsonScan.of(body);
