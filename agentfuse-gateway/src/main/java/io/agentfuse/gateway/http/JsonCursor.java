@@ -14,6 +14,13 @@ import java.util.Arrays;
  */
 final class JsonCursor {
 
+    /**
+     * The longest name read here, in bytes: the parser refuses names of more than 50 000
+     * characters (Jackson's default {@code StreamReadConstraints}), and a name of fewer bytes has
+     * fewer characters. A longer one is left to the parser, which says so.
+     */
+    static final int MAX_NAME_BYTES = 50_000;
+
     /** What {@link #literal()} answers for {@code null}, which is not "no literal here". */
     static final Object NULL_LITERAL = new Object();
 
@@ -66,9 +73,9 @@ final class JsonCursor {
         return at == end;
     }
 
-    /** A quoted name of printable ASCII without escapes, moved past; else {@code null}. */
+    /** A quoted name of printable ASCII without escapes, at most {@link #MAX_NAME_BYTES} long, moved past; else {@code null}. */
     String plainName() {
-        return plainString(Integer.MAX_VALUE);
+        return plainString(MAX_NAME_BYTES);
     }
 
     /** {@link #plainName()} for a string value, looking at most {@code maxBytes} into it. */

@@ -2,7 +2,6 @@ package io.agentfuse.gateway.http;
 
 import io.netty.buffer.ByteBuf;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.internal.buffer.BufferInternal;
 
 import java.util.Arrays;
 
@@ -12,8 +11,9 @@ import java.util.Arrays;
  * (Jackson, as Vert.x configures it) accepts, and answers {@code false} (or {@code -1}) for the
  * rest, after which the scan is over and the caller leaves the body to the parser. Left to the
  * parser: fractions and exponents, integers of more than {@value #MAX_INTEGER_DIGITS} digits,
- * names with escapes (they may spell a name the caller looks for), malformed or overlong UTF-8,
- * strings of more than {@value #MAX_STRING_BYTES} bytes, nesting deeper than {@value #MAX_DEPTH},
+ * names with escapes (they may spell a name the caller looks for) or of more than
+ * {@value JsonCursor#MAX_NAME_BYTES} bytes, malformed or overlong UTF-8, strings of more than
+ * {@value #MAX_STRING_BYTES} bytes, nesting deeper than {@value #MAX_DEPTH},
  * and of course anything the parser refuses too.
  *
  * <p>Allocates nothing per value (the scan itself, and a reader object per member kind at most).
@@ -32,7 +32,7 @@ public final class JsonScan {
 
     /** Integers longer than this are left to the parser (which has its own limit, and big numbers). */
     static final int MAX_INTEGER_DIGITS = 18;
-    /** Strings longer than this are left to the parser, whose limits start higher (5 M characters). */
+    /** Strings longer than this are left to the parser, whose limit is higher (20 M characters). */
     static final int MAX_STRING_BYTES = 1 << 20;
     /** Deeper nesting is left to the parser, whose limit is higher (1 000). */
     static final int MAX_DEPTH = 200;
@@ -69,12 +69,10 @@ public final class JsonScan {
         if (body == null || body.length() == 0) {
             return null;
         }
-        if (body instanceof BufferInternal internal) {
-            ByteBuf bytes = internal.getByteBuf();
-            if (bytes.hasArray()) {
-                int start = bytes.arrayOffset() + bytes.readerIndex();
-                return new JsonScan(bytes.array(), start, start + bytes.readableBytes());
-            }
+        ByteBuf bytes = StrictJson.heapBytes(body);
+        if (bytes != null) {
+            int start = bytes.arrayOffset() + bytes.readerIndex();
+            return new JsonScan(bytes.array(), start, start + bytes.readableBytes());
         }
         byte[] copy = body.getBytes();
         return new JsonScan(copy, 0, copy.length);
@@ -266,7 +264,7 @@ public final class JsonScan {
         while (i < end) {
             int b = bytes[i] & 0xFF;
             if (b == '"') {
-                if (i - start > MAX_STRING_BYTES) {
+                if (i - start > (name ? JsonCursor.MAX_NAME_BYTES : MAX_STRING_BYTES)) {
                     return false;
                 }
                 if (name) {

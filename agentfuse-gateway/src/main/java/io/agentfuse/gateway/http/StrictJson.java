@@ -91,8 +91,8 @@ public final class StrictJson {
         }
     }
 
-    // The buffer under body when its bytes are in an array (a request body always is), else null.
-    private static ByteBuf heapBytes(Buffer body) {
+    /** The buffer under {@code body} when its bytes are in an array (a body read by Vert.x always is), else null. */
+    static ByteBuf heapBytes(Buffer body) {
         if (body instanceof BufferInternal internal) {
             ByteBuf bytes = internal.getByteBuf();
             return bytes.hasArray() ? bytes : null;

@@ -20,6 +20,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class JsonScanTest {
 
@@ -66,6 +67,15 @@ class JsonScanTest {
         assertThat(JsonScan.utf8Length(bytes("😀"), 0, 4)).isEqualTo(4);
         assertThat(JsonScan.utf8Length(bytes("\uFFFF"), 0, 3)).isEqualTo(3);
         assertThat(JsonScan.utf8Length(bytes("\uDBFF\uDFFF"), 0, 4)).isEqualTo(4); // U+10FFFF
+    }
+
+    @Test
+    void aNameLongerThanTheParserTakesIsLeftToIt() {
+        byte[] body = bytes("{\"" + "n".repeat(60_000) + "\":1}");
+
+        assertThatThrownBy(() -> Json.decodeValue(Buffer.buffer(body))).hasMessageContaining("Name length");
+        assertThat(scansWhole(body)).isFalse();
+        assertThat(scansWhole(bytes("{\"" + "n".repeat(40_000) + "\":1}"))).isTrue();
     }
 
     @Test

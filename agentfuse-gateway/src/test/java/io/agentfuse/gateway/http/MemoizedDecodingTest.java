@@ -180,6 +180,19 @@ class MemoizedDecodingTest {
     }
 
     @Test
+    void aNameLongerThanTheParserTakesFailsAsWithoutAMemo() {
+        String raw = "{\"model\":\"m\",\"" + "n".repeat(60_000) + "\":1}";
+        Buffer body = Buffer.buffer(raw);
+
+        Throwable plain = catchThrowable(() -> StrictJson.decode(body, new StrictJson.FieldSpans()));
+        Throwable memoized = catchThrowable(() -> StrictJson.decode(body, new StrictJson.FieldSpans(),
+                new ValueMemo(64, 1 << 20)));
+
+        assertThat(plain).isInstanceOf(DecodeException.class);
+        assertThat(memoized).isInstanceOf(DecodeException.class).hasMessage(plain.getMessage());
+    }
+
+    @Test
     void aBodyOfManyNumbersIsDecodedAsWithoutAMemo() {
         StringBuilder raw = new StringBuilder("{\"model\":\"m\"");
         for (int i = 0; i < 10_000; i++) {
