@@ -11,7 +11,8 @@
 #   JFR=FILE                 also record a JFR profile of the measured run into FILE
 #   OUT                      where logs go [agentfuse-bench/target/gateway-cost]
 #   TARGET                   what is measured: agentfuse, or vertx-floor (VertxFloorProxy: the least
-#                            a Vert.x proxy costs, for what agentfuse adds above it) [agentfuse]
+#                            a Vert.x proxy costs, for what agentfuse adds above it; small and
+#                            conversation only) [agentfuse]
 # Needs the built jars (./mvnw -q -DskipTests package) and wrk. Allocation is read from the GC log
 # (-Xlog:gc): the bytes the heap grew by between collections, over the collections of the run.
 set -euo pipefail
@@ -35,6 +36,8 @@ trap cleanup EXIT
 
 [[ -f $BENCH_JAR && -f $AGENTFUSE_JAR ]] || die "build first: ./mvnw -q -DskipTests package"
 [[ $TARGET == agentfuse || $TARGET == vertx-floor ]] || die "unknown TARGET '$TARGET' (agentfuse, vertx-floor)"
+# The floor proxy answers with the upstream's whole body: a stream would be measured as one answer.
+[[ $TARGET == agentfuse || $WORKLOAD != stream ]] || die "TARGET=vertx-floor relays no streams (small, conversation)"
 mkdir -p "$OUT"
 case $WORKLOAD in
   small) BODY="" ;;

@@ -25,6 +25,6 @@ public final class CliVertx {
             return "native";
         }
         Throwable cause = vertx.unavailableNativeTransportCause();
-        return "nio" + (cause == null ? "" : " (native transport unavailable: " + cause.getMessage() + ")");
+        return "nio" + (cause == null ? "" : " (native transport unavailable: " + cause + ")");
     }
 }
