@@ -13,6 +13,12 @@
 #   TARGET                   what is measured: agentfuse, or vertx-floor (VertxFloorProxy: the least
 #                            a Vert.x proxy costs, for what agentfuse adds above it; small and
 #                            conversation only) [agentfuse]
+#   COMPARE_JAR, COMPARE_JAVA_OPTS  either set: compare a second gateway B (that jar, those flags;
+#                            the other defaults to A's) with A on the same upstream. Both are warmed
+#                            up, then measured in ROUNDS=8 pairs of DURATION-second windows, the order
+#                            alternating (AB BA AB ...), so that a drift of the machine's speed
+#                            falls on both alike; prints each pair and the median difference B - A
+#                            of the CPU per request. agentfuse targets only.
 # Needs the built jars (./mvnw -q -DskipTests package) and wrk. Allocation is read from the GC log
 # (-Xlog:gc): the bytes the heap grew by between collections, over the collections of the run.
 set -euo pipefail
@@ -61,10 +67,11 @@ java -Xms64m -Xmx256m -XX:+UseSerialGC -cp "$BENCH_JAR" io.agentfuse.bench.gatew
 PIDS+=($!)
 wait_for_port "$UPSTREAM_PORT"
 
-PORT=$(free_port)
-cat >"$OUT/agentfuse.yaml" <<EOF
+# agentfuse_config NAME PORT: the configuration of a gateway on PORT in front of the upstream.
+agentfuse_config() {
+  cat >"$OUT/$1.yaml" <<EOF
 server:
-  port: $PORT
+  port: $2
 providers:
   openai:
     type: openai
@@ -75,21 +82,67 @@ models:
     provider: openai
     contextWindow: 200000
 EOF
-# shellcheck disable=SC2086 # the JVM flags are words
-case $TARGET in
-  agentfuse)
-    java $AGENTFUSE_JAVA_OPTS -Xlog:gc:file="$OUT/gc.log":timemillis -jar "$AGENTFUSE_JAR" \
-      serve --config "$OUT/agentfuse.yaml" --port "$PORT" >"$OUT/agentfuse.log" 2>&1 & ;;
-  vertx-floor)
-    java $AGENTFUSE_JAVA_OPTS -Xlog:gc:file="$OUT/gc.log":timemillis -cp "$BENCH_JAR" \
-      io.agentfuse.bench.gateway.VertxFloorProxy "$PORT" "$UPSTREAM_PORT" >"$OUT/agentfuse.log" 2>&1 & ;;
-esac
-GATEWAY=$!
-PIDS+=("$GATEWAY")
-wait_for_port "$PORT"
-URL="http://127.0.0.1:$PORT/v1/chat/completions"
+}
+# start_gateway NAME JAR "FLAGS" PORT: starts it (GC log NAME-gc.log); its PID lands in GATEWAY.
+start_gateway() {
+  agentfuse_config "$1" "$4"
+  # shellcheck disable=SC2086 # the JVM flags are words
+  java $3 -Xlog:gc:file="$OUT/$1-gc.log":timemillis -jar "$2" serve --config "$OUT/$1.yaml" --port "$4" \
+    >"$OUT/$1.log" 2>&1 &
+  GATEWAY=$!
+  PIDS+=("$GATEWAY")
+  wait_for_port "$4"
+}
 THREADS=$((CONNECTIONS < 2 ? CONNECTIONS : 2))
 export BENCH_BODY_FILE="$BODY"
+# window PID PORT SECONDS: wrk against the gateway PID on PORT; prints "requests/s CPU-us/request".
+window() {
+  local before after requests
+  before=$(cpu_ticks "$1")
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"${3}s" -s "$LUA" "http://127.0.0.1:$2/v1/chat/completions" >"$OUT/wrk-window.txt"
+  after=$(cpu_ticks "$1")
+  requests=$(awk '/^RESULT/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "requests") print kv[2] } }' "$OUT/wrk-window.txt")
+  awk -v r="$requests" -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v d="$3" 'BEGIN { printf "%.0f %.2f\n", r / d, t / hz * 1e6 / r }'
+}
+
+if [[ -n ${COMPARE_JAR:-}${COMPARE_JAVA_OPTS:-} ]]; then
+  [[ $TARGET == agentfuse ]] || die "COMPARE_JAR and COMPARE_JAVA_OPTS compare agentfuse builds (TARGET=agentfuse)"
+  COMPARE_JAR=${COMPARE_JAR:-$AGENTFUSE_JAR}
+  COMPARE_JAVA_OPTS=${COMPARE_JAVA_OPTS:-$AGENTFUSE_JAVA_OPTS}
+  [[ -f $COMPARE_JAR ]] || die "no jar $COMPARE_JAR"
+  ROUNDS=${ROUNDS:-8}
+  PORT_A=$(free_port); start_gateway a "$AGENTFUSE_JAR" "$AGENTFUSE_JAVA_OPTS" "$PORT_A"; PID_A=$GATEWAY
+  PORT_B=$(free_port); start_gateway b "$COMPARE_JAR" "$COMPARE_JAVA_OPTS" "$PORT_B"; PID_B=$GATEWAY
+  window "$PID_A" "$PORT_A" "$WARMUP" >/dev/null
+  window "$PID_B" "$PORT_B" "$WARMUP" >/dev/null
+  echo "A: $AGENTFUSE_JAR $AGENTFUSE_JAVA_OPTS"
+  echo "B: $COMPARE_JAR $COMPARE_JAVA_OPTS"
+  for round in $(seq "$ROUNDS"); do
+    if ((round % 2)); then a=$(window "$PID_A" "$PORT_A" "$DURATION"); b=$(window "$PID_B" "$PORT_B" "$DURATION")
+    else b=$(window "$PID_B" "$PORT_B" "$DURATION"); a=$(window "$PID_A" "$PORT_A" "$DURATION"); fi
+    echo "$round $a $b"
+  done | awk -v w="$WORKLOAD" -v c="$CONNECTIONS" '
+    { printf "%s c=%d, pair %d: A %.0f/s %.1f us/request, B %.0f/s %.1f us/request, B - A %+.1f us\n", w, c, $1, $2, $3, $4, $5, $5 - $3
+      a += $3; b += $5; d[NR] = $5 - $3 }
+    END { for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++) if (d[j] < d[i]) { t = d[i]; d[i] = d[j]; d[j] = t }
+          m = NR % 2 ? d[(NR + 1) / 2] : (d[NR / 2] + d[NR / 2 + 1]) / 2
+          printf "%s c=%d: A %.2f, B %.2f us/request (means of %d windows); median B - A %+.2f us (pairs from %+.1f to %+.1f)\n", w, c, a / NR, b / NR, NR, m, d[1], d[NR] }'
+  exit 0
+fi
+
+PORT=$(free_port)
+case $TARGET in
+  agentfuse)
+    start_gateway agentfuse "$AGENTFUSE_JAR" "$AGENTFUSE_JAVA_OPTS" "$PORT" ;;
+  vertx-floor)
+    # shellcheck disable=SC2086 # the JVM flags are words
+    java $AGENTFUSE_JAVA_OPTS -Xlog:gc:file="$OUT/agentfuse-gc.log":timemillis -cp "$BENCH_JAR" \
+      io.agentfuse.bench.gateway.VertxFloorProxy "$PORT" "$UPSTREAM_PORT" >"$OUT/agentfuse.log" 2>&1 &
+    GATEWAY=$!
+    PIDS+=("$GATEWAY")
+    wait_for_port "$PORT" ;;
+esac
+URL="http://127.0.0.1:$PORT/v1/chat/completions"
 
 wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" -s "$LUA" "$URL" >"$OUT/wrk-warmup.txt"
 if [[ -n ${JFR:-} ]]; then
@@ -119,7 +172,7 @@ ALLOC_RATE=$(awk -v from="$START_MS" -v to="$END_MS" '
             split(substr($0, RSTART, RLENGTH), p, "->");
             if (t >= from && t <= to) { if (have) { sum += mb(p[1]) - after; last = t } else { first = t; have = 1 } }
             after = mb(p[2]) }
-  END { if (last > first) printf "%.3f", sum / ((last - first) / 1000); else print "nan" }' "$OUT/gc.log")
+  END { if (last > first) printf "%.3f", sum / ((last - first) / 1000); else print "nan" }' "$OUT/agentfuse-gc.log")
 awk -v r="$REQUESTS" -v n="$NON2XX" -v t="$ticks" -v hz="$HZ" -v d="$DURATION" -v a="$ALLOC_RATE" -v rss="$RSS_KB" -v sys="$sys_ticks" \
     -v w="$WORKLOAD" -v c="$CONNECTIONS" 'BEGIN {
   printf "%s c=%d: %d requests (%d non-2xx) in %d s = %.0f/s; CPU %.1f us/request (%.0f %% in the kernel); alloc %.1f KB/request; peak RSS %.1f MiB\n",
