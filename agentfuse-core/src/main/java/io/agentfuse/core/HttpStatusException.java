@@ -25,6 +25,9 @@ import java.util.TreeMap;
  */
 public class HttpStatusException extends RuntimeException {
 
+    /** The header with which OpenAI and Anthropic tell their SDKs whether to retry. */
+    public static final String SHOULD_RETRY = "x-should-retry";
+
     private final int status;
     private final String body;
     private final Boolean shouldRetry;
@@ -123,6 +126,26 @@ public class HttpStatusException extends RuntimeException {
         /** The {@code x-should-retry} header as a boolean. */
         public Builder shouldRetry(Boolean shouldRetry) {
             this.shouldRetry = shouldRetry;
+            return this;
+        }
+
+        /**
+         * What an answer's {@code headers} say about retrying: every header {@link RetryAfter} reads
+         * ({@code Retry-After}, {@code retry-after-ms}, the rate-limit headers), and
+         * {@code x-should-retry}, read as the OpenAI and Anthropic SDKs read it ({@code true} or
+         * {@code false}; anything else is no verdict). Other headers are left out.
+         */
+        public Builder retryHints(Iterable<? extends Map.Entry<String, String>> headers) {
+            for (Map.Entry<String, String> header : headers) {
+                String name = header.getKey();
+                if (RetryAfter.readsHeader(name)) {
+                    header(name, header.getValue());
+                } else if (name.equalsIgnoreCase(SHOULD_RETRY)) {
+                    String verdict = header.getValue().trim();
+                    shouldRetry(verdict.equalsIgnoreCase("true") ? Boolean.TRUE
+                            : verdict.equalsIgnoreCase("false") ? Boolean.FALSE : null);
+                }
+            }
             return this;
         }
 

@@ -15,12 +15,19 @@ import java.util.regex.Pattern;
  */
 final class RateLimitReset {
 
-    private static final String OPENAI_RESET = "x-ratelimit-reset-";
+    private static final String OPENAI_LIMITS = "x-ratelimit-";
+    private static final String OPENAI_RESET = OPENAI_LIMITS + "reset-";
     private static final String ANTHROPIC = "anthropic-ratelimit-";
     private static final Pattern GO_DURATION = Pattern.compile("(?:(\\d+(?:\\.\\d+)?)h)?(?:(\\d+(?:\\.\\d+)?)m(?!s))?"
             + "(?:(\\d+(?:\\.\\d+)?)s)?(?:(\\d+(?:\\.\\d+)?)ms)?");
 
     private RateLimitReset() {
+    }
+
+    /** Whether {@code name} (any case) is an OpenAI or Anthropic rate-limit header. */
+    static boolean isRateLimitHeader(String name) {
+        return name.regionMatches(true, 0, OPENAI_LIMITS, 0, OPENAI_LIMITS.length())
+                || name.regionMatches(true, 0, ANTHROPIC, 0, ANTHROPIC.length());
     }
 
     /** The wait in nanoseconds, or {@link RetryAfter#NONE} when no reset header is usable. */

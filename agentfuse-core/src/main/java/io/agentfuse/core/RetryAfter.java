@@ -7,10 +7,12 @@ import java.time.format.DateTimeParseException;
 /**
  * Reads how long a server asked us to wait: {@code retry-after-ms} (milliseconds, OpenAI and
  * Anthropic send it) wins over {@code Retry-After}, which is either delta-seconds or an HTTP date
- * (RFC 9110 §10.2.3). Without either, the rate-limit reset headers answer: OpenAI's
+ * (RFC 9110 §10.2.3). Without either, on a 429 the rate-limit reset headers answer: OpenAI's
  * {@code x-ratelimit-reset-requests} / {@code -tokens} (durations such as {@code 6m0s}) and
  * Anthropic's {@code anthropic-ratelimit-*-reset} (RFC 3339 instants); the reset of a limit whose
- * {@code remaining} header says 0 is the one that counts, else the latest. Pure functions; thread-safe.
+ * {@code remaining} header says 0 is the one that counts, else the latest. Providers send those
+ * headers on every answer, a 500 included, where they describe the quota, not a wait. Pure
+ * functions; thread-safe.
  *
  * <pre>{@code
  * long waitNanos = RetryAfter.nanos(null, "120", clock.epochMillis());   // 120 s
@@ -20,6 +22,8 @@ public final class RetryAfter {
 
     /** Returned when no usable hint is present. */
     public static final long NONE = -1L;
+
+    private static final int RATE_LIMITED = 429;
 
     private RetryAfter() {
     }
@@ -53,9 +57,19 @@ public final class RetryAfter {
     public static long ofError(Throwable error, long nowEpochMillis) {
         if (OutcomeClassifier.unwrap(error) instanceof HttpStatusException http) {
             long hint = nanos(http.retryAfterMs().orElse(null), http.retryAfter().orElse(null), nowEpochMillis);
-            return hint != NONE ? hint : RateLimitReset.nanos(http.headers(), nowEpochMillis);
+            return hint != NONE || http.status() != RATE_LIMITED ? hint : RateLimitReset.nanos(http.headers(), nowEpochMillis);
         }
         return NONE;
+    }
+
+    /**
+     * Whether an answer header named {@code name} (any case) is one this class reads:
+     * {@code Retry-After}, {@code retry-after-ms}, or a rate-limit header of OpenAI
+     * ({@code x-ratelimit-*}) or Anthropic ({@code anthropic-ratelimit-*}).
+     */
+    public static boolean readsHeader(String name) {
+        return name.equalsIgnoreCase("retry-after") || name.equalsIgnoreCase("retry-after-ms")
+                || RateLimitReset.isRateLimitHeader(name);
     }
 
     private static long parseMillis(String value) {

@@ -115,13 +115,7 @@ public final class ModelFailures {
         for (Map.Entry<String, String> header : answer.headers().entrySet()) {
             builder.header(header.getKey(), header.getValue());
         }
-        String shouldRetry = answer.headers().entrySet().stream()
-                .filter(header -> header.getKey().equalsIgnoreCase("x-should-retry"))
-                .map(Map.Entry::getValue).findFirst().orElse(null);
-        if (shouldRetry != null) {
-            builder.shouldRetry(Boolean.parseBoolean(shouldRetry.trim()));
-        }
-        return builder.build();
+        return builder.retryHints(answer.headers().entrySet()).build();
     }
 
     private static boolean present(String className) {

@@ -9,7 +9,8 @@ import java.io.IOException;
 /**
  * The one place where transport failures of provider calls become the exceptions that
  * {@link io.agentfuse.core.OutcomeClassifier} understands: non-2xx answers become
- * {@link UpstreamStatusException} (with {@code Retry-After}, {@code retry-after-ms} and the content type),
+ * {@link UpstreamStatusException} (with the answer's retry hints — {@code Retry-After},
+ * {@code retry-after-ms}, the rate-limit headers, {@code x-should-retry} — and its content type),
  * except 401/403, which become {@link UpstreamAuthException}; broken
  * connections {@link UpstreamConnectionException}; refused connections and other
  * {@link IOException}s stay as they are. Stateless.
@@ -28,8 +29,7 @@ final class UpstreamFailures {
             return new UpstreamAuthException(provider.name(), response.statusCode());
         }
         return UpstreamStatusException.builder(response.statusCode()).body(body)
-                .retryAfter(response.getHeader("retry-after")).retryAfterMs(response.getHeader("retry-after-ms"))
-                .contentType(response.getHeader("content-type")).build();
+                .retryHints(response.headers()).contentType(response.getHeader("content-type")).build();
     }
 
     /** The exception a failed call of {@code provider} ends with. */

@@ -2,6 +2,7 @@ package io.agentfuse.gateway.upstream;
 
 import io.agentfuse.core.HttpStatusException;
 
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -68,6 +69,18 @@ public final class UpstreamStatusException extends HttpStatusException {
         @Override
         public Builder retryAfterMs(String retryAfterMs) {
             super.retryAfterMs(retryAfterMs);
+            return this;
+        }
+
+        @Override
+        public Builder retryHints(Iterable<? extends Map.Entry<String, String>> headers) {
+            super.retryHints(headers);
+            return this;
+        }
+
+        @Override
+        public Builder shouldRetry(Boolean shouldRetry) {
+            super.shouldRetry(shouldRetry);
             return this;
         }
 

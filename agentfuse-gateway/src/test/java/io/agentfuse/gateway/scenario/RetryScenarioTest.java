@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.scenario;
 
+import io.agentfuse.core.breaker.Rejection;
 import io.agentfuse.mock.MockStep;
 import io.agentfuse.mock.RecordedRequest;
 import io.agentfuse.gateway.testing.Await;
@@ -10,6 +11,7 @@ import io.vertx.core.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
 
 import static io.agentfuse.gateway.testing.GatewayHarness.anthropicRequest;
@@ -108,5 +110,24 @@ class RetryScenarioTest {
         List<RecordedRequest> haiku = harness.mock.requests().stream()
                 .filter(request -> request.body().contains("claude-haiku-4-5")).toList();
         assertThat(haiku.get(1).receivedAt()).isAfterOrEqualTo(haiku.get(0).receivedAt());
+    }
+
+    @Test
+    void aRateLimitWhoseResetIsMinutesAwayFallsOverAtOnceAndHoldsTheBreakerOpen() {
+        // OpenAI's way of saying "not for six minutes": no Retry-After, the reset of the exhausted
+        // limit. Longer than maxDelay (5 s): not waited out, the chain falls over at once.
+        harness = GatewayHarness.start(SEED_RETRY);
+        harness.mock.scriptForModel("gpt-4o-mini", MockStep.builder().status(429)
+                .header("x-ratelimit-remaining-requests", "0").header("x-ratelimit-reset-requests", "6m0s")
+                .header("x-ratelimit-remaining-tokens", "149000").header("x-ratelimit-reset-tokens", "20ms").build());
+
+        Reply reply = harness.client.post("/v1/chat/completions", openAiRequest("gpt-4o-mini", false));
+
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(reply.header("x-agentfuse-model")).isEqualTo("claude-haiku-4");
+        assertThat(harness.requestsFor("gpt-4o-mini")).isEqualTo(1);
+        Rejection open = harness.breaker("gpt-4o-mini").rejection();
+        assertThat(open).isNotNull();
+        assertThat(open.retryAfter()).hasValueSatisfying(wait -> assertThat(wait).isGreaterThan(Duration.ofMinutes(5)));
     }
 }

@@ -4,6 +4,7 @@ import io.agentfuse.core.timeout.CallTimeoutException;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
+import io.agentfuse.core.RetryAfter;
 import io.agentfuse.gateway.dialect.Usage;
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.mock.MockProvider;
@@ -119,6 +120,22 @@ class UpstreamClientTest {
             assertThat(e.retryAfterMs()).contains("6500");
         });
         assertThat(OutcomeClassifier.defaults().classify(failure)).isEqualTo(Outcome.RATE_LIMITED);
+    }
+
+    @Test
+    void failsRateLimitWithTheResetHeadersAndTheShouldRetryVerdict() {
+        mock.script(MockStep.builder().status(429).header("x-ratelimit-remaining-requests", "0")
+                .header("x-ratelimit-reset-requests", "6m0s").header("x-should-retry", "false")
+                .header("x-request-id", "req_1").build());
+
+        Throwable failure = sendFailure(openAi, Duration.ofSeconds(10));
+
+        assertThat(failure).isInstanceOfSatisfying(HttpStatusException.class, e -> {
+            assertThat(e.header("x-ratelimit-reset-requests")).contains("6m0s");
+            assertThat(e.header("x-request-id")).isEmpty();
+            assertThat(e.shouldRetry()).contains(false);
+        });
+        assertThat(RetryAfter.ofError(failure, System.currentTimeMillis())).isEqualTo(Duration.ofMinutes(6).toNanos());
     }
 
     @Test
