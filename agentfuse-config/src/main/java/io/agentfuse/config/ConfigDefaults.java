@@ -143,6 +143,14 @@ public final class ConfigDefaults {
         return providers;
     }
 
+    /** The variable {@code server.adminToken} defaults to, as {@code ${AGENTFUSE_ADMIN_TOKEN:-}} would. */
+    public static final String ADMIN_TOKEN_VARIABLE = "AGENTFUSE_ADMIN_TOKEN";
+
+    /** The admin token when {@code server.adminToken} is left out: {@value #ADMIN_TOKEN_VARIABLE}, empty when unset. */
+    public static String adminToken(Map<String, String> environment) {
+        return environment.getOrDefault(ADMIN_TOKEN_VARIABLE, "");
+    }
+
     /** The API key of a provider of {@code type} whose entry leaves {@code apiKey} out. */
     public static String apiKey(ProviderConfig.Type type, Map<String, String> environment) {
         return environment.getOrDefault(type.name() + "_API_KEY", "");

@@ -125,6 +125,19 @@ class ConfigValuesTest {
     }
 
     @Test
+    void anAdminTokenLeftOutIsTheEnvironmentsAgentfuseAdminToken() {
+        AgentfuseConfig fromEnvironment = ConfigLoader.parse("server:\n  port: 7000\n", "a.yaml",
+                Map.of("AGENTFUSE_ADMIN_TOKEN", "from-env"));
+        AgentfuseConfig written = ConfigLoader.parse("server:\n  adminToken: written\n", "a.yaml",
+                Map.of("AGENTFUSE_ADMIN_TOKEN", "from-env"));
+        AgentfuseConfig neither = ConfigLoader.parse("server:\n  port: 7000\n", "a.yaml", Map.of());
+
+        assertThat(fromEnvironment.server().adminToken()).isEqualTo("from-env");
+        assertThat(written.server().adminToken()).isEqualTo("written");
+        assertThat(neither.server().adminEnabled()).isFalse();
+    }
+
+    @Test
     void setVariableWinsOverItsDefault() {
         AgentfuseConfig config = ConfigLoader.parse("server:\n  port: ${PORT:-9000}\n", "a.yaml", Map.of("PORT", "7000"));
 

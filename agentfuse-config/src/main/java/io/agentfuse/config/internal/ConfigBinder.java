@@ -36,7 +36,7 @@ final class ConfigBinder {
         Map<String, ModelConfig> configured = ModelBinder.models(root, providers, breakers, retry, modelNames);
         var tools = new ToolBinder(root);
         Map<String, McpServerConfig> mcpServers = tools.mcpServers();
-        ServerConfig server = ServerBinder.server(root.section("server"));
+        ServerConfig server = ServerBinder.server(root.section("server"), environment);
         StateConfig state = ServerBinder.state(root.section("state"));
         SubagentsConfig subagents = SessionBinder.subagents(root.section("subagents"), modelNames);
         Map<String, ModelConfig> models = ModelBinder.withFamilyModels(configured, fallbacksOf(configured, subagents),

@@ -9,6 +9,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -23,12 +24,12 @@ final class ServerBinder {
     private ServerBinder() {
     }
 
-    static ServerConfig server(MapReader section) {
+    static ServerConfig server(MapReader section, Map<String, String> environment) {
         ServerConfig defaults = ConfigDefaults.SERVER;
         var server = new ServerConfig(
                 section.integer("port", defaults.port(), 0, MAX_PORT),
                 section.size("maxBodySize", defaults.maxBodySize()),
-                section.string("adminToken", defaults.adminToken()),
+                section.string("adminToken", ConfigDefaults.adminToken(environment)),
                 section.integer("eventLoops", defaults.eventLoops(), 1, MAX_EVENT_LOOPS),
                 limits(section, defaults.limits()),
                 strings(section, "allowedHosts", ServerBinder::hostProblem),
