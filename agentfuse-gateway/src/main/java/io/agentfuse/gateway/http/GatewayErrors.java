@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.http;
 
+import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.sse.SseEvent;
@@ -31,7 +32,7 @@ import java.time.Duration;
 public final class GatewayErrors {
 
     /** The header that tells the OpenAI and Anthropic SDKs whether to retry. */
-    public static final String SHOULD_RETRY = "x-should-retry";
+    public static final String SHOULD_RETRY = HttpStatusException.SHOULD_RETRY;
 
     /**
      * The longest {@code Retry-After} of a {@code circuit_open} that a client should wait out and
@@ -49,8 +50,16 @@ public final class GatewayErrors {
      */
     public static boolean shouldRetry(GatewayException failure) {
         return failure.error() == GatewayError.CIRCUIT_OPEN && failure.retryAfter()
-                .map(wait -> Long.parseLong(retryAfterSeconds(wait)) <= LONGEST_RETRY_WORTH_WAITING.getSeconds())
+                .map(wait -> shouldRetryCircuitOpen(Long.parseLong(retryAfterSeconds(wait))))
                 .orElse(false);
+    }
+
+    /**
+     * Whether a client should retry a refusal by an open breaker that sent {@code Retry-After:
+     * retryAfterSeconds} (negative: none): only when it reopens within {@link #LONGEST_RETRY_WORTH_WAITING}.
+     */
+    public static boolean shouldRetryCircuitOpen(long retryAfterSeconds) {
+        return retryAfterSeconds >= 0 && retryAfterSeconds <= LONGEST_RETRY_WORTH_WAITING.getSeconds();
     }
 
     /** The error body for {@code error} in {@code dialect}. */

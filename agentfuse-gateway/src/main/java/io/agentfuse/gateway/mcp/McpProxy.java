@@ -106,7 +106,7 @@ public final class McpProxy {
                 toolCalls.refusedByServerBreaker(server.name(), request.tool());
             }
             long retryAfter = ProxyAnswers.retryAfterSeconds(serverBreaker);
-            new McpReply.Made(request.id() == null ? 503 : 200,
+            new McpReply.Made(request.id() == null ? McpReply.Made.SERVER_OPEN : 200,
                     ProxyAnswers.serverOpen(request.id(), server.name(), retryAfter), retryAfter).send(ctx.response());
             return;
         }
@@ -149,7 +149,7 @@ public final class McpProxy {
         ServerPermit permit = ServerPermit.of(serverBreaker);
         if (!permit.granted()) {
             long retryAfter = ProxyAnswers.retryAfterSeconds(serverBreaker);
-            new McpReply.Made(503, ProxyAnswers.serverOpen(null, server.name(), retryAfter), retryAfter)
+            new McpReply.Made(McpReply.Made.SERVER_OPEN, ProxyAnswers.serverOpen(null, server.name(), retryAfter), retryAfter)
                     .send(ctx.response());
             return;
         }

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.mcp;
 
+import io.agentfuse.gateway.http.GatewayErrors;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 
@@ -32,13 +33,19 @@ sealed interface McpReply {
     }
 
     /**
-     * A message made by the proxy.
+     * A message made by the proxy. An HTTP error carries {@code x-should-retry} by the gateway's
+     * rule ({@link GatewayErrors#shouldRetryCircuitOpen}): {@code true} only on a 503, which the
+     * proxy sends for an open server breaker alone, that reopens soon.
      *
      * @param status     the HTTP status
      * @param message    the JSON-RPC message
      * @param retryAfter whole seconds for a {@code Retry-After} header, or -1 for none
      */
     record Made(int status, JsonObject message, long retryAfter) implements McpReply {
+
+        /** The status of a message refused because the server's breaker is open. */
+        static final int SERVER_OPEN = 503;
+
         @Override
         public void send(HttpServerResponse response) {
             if (response.closed() || response.ended()) {
@@ -47,6 +54,10 @@ sealed interface McpReply {
             response.setStatusCode(status).putHeader("content-type", "application/json");
             if (retryAfter >= 0) {
                 response.putHeader("retry-after", Long.toString(retryAfter));
+            }
+            if (status >= 400) {
+                response.putHeader(GatewayErrors.SHOULD_RETRY,
+                        Boolean.toString(status == SERVER_OPEN && GatewayErrors.shouldRetryCircuitOpen(retryAfter)));
             }
             response.end(message.encode());
         }

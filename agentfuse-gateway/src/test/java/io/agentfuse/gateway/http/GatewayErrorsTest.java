@@ -91,6 +91,14 @@ class GatewayErrorsTest {
     }
 
     @Test
+    void anOpenBreakerIsWorthRetryingOnlyWhenItReopensWithinTwentySeconds() {
+        assertThat(GatewayErrors.shouldRetryCircuitOpen(0)).isTrue();
+        assertThat(GatewayErrors.shouldRetryCircuitOpen(20)).isTrue();
+        assertThat(GatewayErrors.shouldRetryCircuitOpen(21)).isFalse();
+        assertThat(GatewayErrors.shouldRetryCircuitOpen(-1)).isFalse();
+    }
+
+    @Test
     void sendsNoRetryAfterWhenUnknown() {
         Reply reply = answerWith(Dialects.OPENAI, new GatewayException(GatewayError.ALL_FALLBACKS_FAILED, "a: 500; b: 529"));
 

@@ -105,6 +105,7 @@ class McpBreakerIsolationTest {
         for (String tool : new String[] {"a", "b", "c"}) {
             HttpResponse<String> answer = harness.post(harness.toolCall(tool), "Mcp-Session-Id", "s");
             assertThat(answer.statusCode()).isEqualTo(502);
+            assertThat(answer.headers().firstValue("x-should-retry")).contains("false");
         }
 
         // Then the server's breaker is open (no single tool failed three times)
