@@ -23,6 +23,16 @@ public interface StreamDecoder {
     List<StreamEvent> decode(SseEvent event);
 
     /**
+     * {@link #decode} for a stream relayed to a caller of the same dialect, who gets the event as
+     * it came: the same {@link StreamEvent.Error}s and {@link StreamEvent.Finish}es, the same state
+     * afterwards ({@link #usage()}, {@link #finished()}, what {@link #end()} owes), but other events
+     * may be left out, so that a decoder can skip building what nobody reads.
+     */
+    default List<StreamEvent> observe(SseEvent event) {
+        return decode(event);
+    }
+
+    /**
      * The upstream response ended. Returns the events still owed: nothing after a proper end, a
      * {@link StreamEvent.Finish} when the dialect's end marker is merely missing after a finish
      * reason, else an {@link StreamEvent.Error} — a stream cut short must not look complete.

@@ -58,10 +58,10 @@ public final class StreamTranslator {
      * @throws UntranslatableException when the caller's dialect cannot express what arrived
      */
     public List<SseEvent> translate(SseEvent event) {
-        List<StreamEvent> decoded = noteFailure(decoder.decode(event));
         if (upstream != client) {
-            return encode(decoded);
+            return encode(noteFailure(decoder.decode(event)));
         }
+        List<StreamEvent> decoded = noteFailure(decoder.observe(event));
         if (failure != null && failure.cause() != StreamEvent.Error.Cause.PROVIDER) {
             // A broken event is never relayed, not even within one dialect: the caller gets an error event instead.
             return encode(decoded);

@@ -3,6 +3,7 @@ package io.agentfuse.gateway.http;
 import io.netty.buffer.ByteBuf;
 import io.vertx.core.buffer.Buffer;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -78,6 +79,11 @@ public final class JsonScan {
         return new JsonScan(copy, 0, copy.length);
     }
 
+    /** A scan of all of {@code bytes}; {@code null} when there are none. */
+    public static JsonScan of(byte[] bytes) {
+        return bytes.length == 0 ? null : new JsonScan(bytes, 0, bytes.length);
+    }
+
     /**
      * An object here, member by member: {@code member} reads each value, with what the earlier
      * members noted.
@@ -149,6 +155,32 @@ public final class JsonScan {
     /** Whether a string or {@code null} is here (moved past). */
     public boolean stringOrNull() {
         return takeNull() || string();
+    }
+
+    /**
+     * The string here if it is plain — printable ASCII without escapes, at most {@code maxBytes}
+     * long — moved past; else {@code null}, and the scan is over.
+     */
+    public String plainString(int maxBytes) {
+        cursor.skipSpace();
+        byte[] bytes = cursor.bytes;
+        int i = cursor.at;
+        if (i >= cursor.end || bytes[i] != '"') {
+            return null;
+        }
+        int start = ++i;
+        int end = Math.min(cursor.end, start + maxBytes + 1);
+        for (; i < end; i++) {
+            byte b = bytes[i];
+            if (b == '"') {
+                cursor.at = i + 1;
+                return new String(bytes, start, i - start, StandardCharsets.US_ASCII);
+            }
+            if (b < 0x20 || b > 0x7E || b == '\\') {
+                return null;
+            }
+        }
+        return null;
     }
 
     /** Whether {@code null} is here (moved past if it is). */

@@ -41,7 +41,8 @@ public final class AnthropicStreamDecoder implements StreamDecoder {
         }
         try {
             return decodeEvent(event, data);
-        } catch (ClassCastException | NullPointerException e) {
+        } catch (ClassCastException | NullPointerException | IllegalArgumentException e) {
+            // IllegalArgumentException: a value our types refuse, such as a negative token count.
             return malformed("a stream event of the wrong shape: " + AnswerShape.excerpt(event.data()));
         }
     }

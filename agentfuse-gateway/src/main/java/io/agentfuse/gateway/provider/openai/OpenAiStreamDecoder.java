@@ -48,9 +48,31 @@ public final class OpenAiStreamDecoder implements StreamDecoder {
         }
         try {
             return decodeChunk(chunk);
-        } catch (ClassCastException | NullPointerException e) {
+        } catch (ClassCastException | NullPointerException | IllegalArgumentException e) {
+            // IllegalArgumentException: a value our types refuse, such as a negative token count.
             return malformed("a stream event of the wrong shape: " + AnswerShape.excerpt(event.data()));
         }
+    }
+
+    /**
+     * {@link #decode} without the text and tool-call events: a chunk plainly well formed, without
+     * an error, usage or tool calls ({@link OpenAiChunkScan}, most chunks of a stream), is only
+     * scanned for its finish reason; any other goes to {@link #decode}.
+     */
+    @Override
+    public List<StreamEvent> observe(SseEvent event) {
+        if (finished || event.isDone()) {
+            return decode(event);
+        }
+        OpenAiChunkScan.Chunk chunk = OpenAiChunkScan.read(event.data());
+        if (chunk == null) {
+            return decode(event);
+        }
+        started = true;
+        if (chunk.finishReason() != null) {
+            finishReason = FinishReason.fromOpenAi(chunk.finishReason());
+        }
+        return List.of();
     }
 
     private List<StreamEvent> decodeChunk(JsonObject chunk) {

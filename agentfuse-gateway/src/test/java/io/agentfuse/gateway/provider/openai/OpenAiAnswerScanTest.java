@@ -6,19 +6,20 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
 import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
 import net.jqwik.api.statistics.Statistics;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.stream.Collectors;
 
+import static io.agentfuse.gateway.provider.openai.JsonFragments.anyValue;
+import static io.agentfuse.gateway.provider.openai.JsonFragments.array;
+import static io.agentfuse.gateway.provider.openai.JsonFragments.field;
+import static io.agentfuse.gateway.provider.openai.JsonFragments.mostly;
+import static io.agentfuse.gateway.provider.openai.JsonFragments.object;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
@@ -111,50 +112,6 @@ class OpenAiAnswerScanTest {
                 field("completion_tokens", count), field("total_tokens", anyValue()))));
         Arbitrary<String> body = object(field("id", stringOrNull), field("object", anyValue()), field("model", stringOrNull),
                 field("choices", mostly(array(choice))), field("usage", usage));
-        Arbitrary<String> shortened = Combinators.combine(body, Arbitraries.integers().between(0, 99),
-                Arbitraries.integers().between(0, 7))
-                .as((text, cut, whether) -> whether == 0 ? text.substring(0, text.length() * cut / 100) : text);
-        return Combinators.combine(shortened, Arbitraries.integers().between(-1600, 400), Arbitraries.integers().between(0, 255))
-                .as((text, at, stray) -> {
-                    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-                    if (at >= 0 && at < bytes.length) {
-                        bytes[at] = (byte) (int) stray;
-                    }
-                    return bytes;
-                });
-    }
-
-    private static Arbitrary<String> mostly(Arbitrary<String> valid) {
-        return Arbitraries.frequencyOf(Tuple.of(40, valid), Tuple.of(1, anyValue()));
-    }
-
-    /** {@code "name": value}, now and then absent (empty), given twice, or named with an escape. */
-    private static Arbitrary<String> field(String name, Arbitrary<String> value) {
-        return Arbitraries.frequencyOf(
-                Tuple.of(60, value.map(v -> quote(name) + ":" + v)),
-                Tuple.of(1, value.map(v -> "\"\\u00" + Integer.toHexString(name.charAt(0)) + name.substring(1) + "\":" + v)),
-                Tuple.of(1, Arbitraries.just("")),
-                Tuple.of(1, Combinators.combine(value, value).as((a, b) -> quote(name) + ":" + a + "," + quote(name) + ":" + b)));
-    }
-
-    @SafeVarargs
-    private static Arbitrary<String> object(Arbitrary<String>... fields) {
-        return Combinators.combine(List.of(fields))
-                .as(parts -> "{" + parts.stream().filter(part -> !part.isEmpty()).collect(Collectors.joining(",")) + "}");
-    }
-
-    private static Arbitrary<String> array(Arbitrary<String> element) {
-        return Arbitraries.frequencyOf(Tuple.of(6, element.list().ofMinSize(1).ofMaxSize(2)), Tuple.of(1, Arbitraries.just(List.<String>of())))
-                .map(elements -> "[" + String.join(",", elements) + "]");
-    }
-
-    private static Arbitrary<String> anyValue() {
-        return Arbitraries.of("null", "\"text\"", "\"\\u00e9\\n\"", "0", "7", "-3", "2.5", "1e3", "true", "[]", "{}",
-                "[1,\"a\",null]", "{\"a\":{\"b\":[]}}", "99999999999999999999", "\"\\ud800\"", "/* c */ 1",
-                "\"é 中文\"", "01", "-0", "[1,]", "\"\\q\"", " { \"k\" : [ 1 , 2 ] } ");
-    }
-
-    private static String quote(String name) {
-        return "\"" + name + "\"";
+        return JsonFragments.damaged(body);
     }
 }

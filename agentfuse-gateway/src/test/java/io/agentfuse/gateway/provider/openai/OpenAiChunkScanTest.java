@@ -1,0 +1,129 @@
+package io.agentfuse.gateway.provider.openai;
+
+import io.agentfuse.gateway.dialect.FinishReason;
+import io.agentfuse.gateway.dialect.StreamEvent;
+import io.agentfuse.gateway.dialect.Usage;
+import io.agentfuse.gateway.sse.SseEvent;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.EdgeCasesMode;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import net.jqwik.api.statistics.Statistics;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static io.agentfuse.gateway.provider.openai.JsonFragments.anyValue;
+import static io.agentfuse.gateway.provider.openai.JsonFragments.array;
+import static io.agentfuse.gateway.provider.openai.JsonFragments.field;
+import static io.agentfuse.gateway.provider.openai.JsonFragments.mostly;
+import static io.agentfuse.gateway.provider.openai.JsonFragments.object;
+import static io.agentfuse.gateway.provider.openai.JsonFragments.rarely;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class OpenAiChunkScanTest {
+
+    private static final String FIRST = "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1,"
+            + "\"model\":\"gpt-4o-mini\",\"system_fingerprint\":\"fp_1\",\"usage\":null,\"choices\":[{\"index\":0,"
+            + "\"delta\":{\"role\":\"assistant\",\"content\":\"\",\"refusal\":null},\"logprobs\":null,\"finish_reason\":null}],"
+            + "\"obfuscation\":\"x1\"}";
+    private static final String TEXT = "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1,"
+            + "\"model\":\"gpt-4o-mini\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"line\\n\\\"quoted\\\" \\u00e9 ü 😀\"},"
+            + "\"logprobs\":null,\"finish_reason\":null}]}";
+    private static final String LAST = "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1,"
+            + "\"model\":\"gpt-4o-mini\",\"choices\":[{\"index\":0,\"delta\":{},\"logprobs\":null,\"finish_reason\":\"length\"}]}";
+
+    @Test
+    void theChunksOfAPlainStreamAreScannedAndTheFinishReasonOfChoiceZeroKept() {
+        assertThat(OpenAiChunkScan.read(FIRST)).isEqualTo(new OpenAiChunkScan.Chunk(null));
+        assertThat(OpenAiChunkScan.read(TEXT)).isEqualTo(new OpenAiChunkScan.Chunk(null));
+        assertThat(OpenAiChunkScan.read(LAST)).isEqualTo(new OpenAiChunkScan.Chunk("length"));
+        assertThat(OpenAiChunkScan.read("{\"choices\":[{\"index\":1,\"delta\":{},\"finish_reason\":\"stop\"},"
+                + "{\"delta\":{},\"finish_reason\":\"tool_calls\"}]}")).isEqualTo(new OpenAiChunkScan.Chunk("tool_calls"));
+
+        OpenAiStreamDecoder decoder = new OpenAiStreamDecoder();
+        for (String chunk : List.of(FIRST, TEXT, LAST)) {
+            assertThat(decoder.observe(SseEvent.data(chunk))).isEmpty();
+        }
+        assertThat(decoder.observe(SseEvent.DONE)).containsExactly(new StreamEvent.Finish(FinishReason.LENGTH, null, Usage.ZERO));
+    }
+
+    @Test
+    void whatTheDecoderMustReadOrExplainIsLeftToIt() {
+        List<String> unclear = List.of(
+                "", "[]", "{", "not json", "{} {}", "{\"choices\":{}}",
+                "{\"error\":{\"type\":\"server_error\",\"message\":\"boom\"}}",
+                "{\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":7}}",
+                "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{}\"}}]}}]}",
+                "{\"choices\":[{\"index\":\"0\",\"delta\":{}}]}",
+                "{\"choices\":[{\"index\":0.0,\"delta\":{}}]}",
+                "{\"choices\":[{\"delta\":{},\"finish_reason\":5}]}",
+                "{\"choices\":[{\"delta\":{},\"finish_reason\":\"st\\u006fp\"}]}",
+                "{\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\",\"finish_reason\":null}]}",
+                "{\"choices\":[null]}",
+                "{\"id\":5,\"choices\":[]}",
+                "{\"choices\":[],\"choices\":[]}",
+                "{\"ch\\u006fices\":[]}");
+
+        for (String chunk : unclear) {
+            assertThat(OpenAiChunkScan.read(chunk)).as(chunk).isNull();
+        }
+    }
+
+    /**
+     * The one promise the shortcut makes: observing a chunk leaves the decoder where decoding it
+     * does — the same errors and finishes, usage, end of stream, and what {@link OpenAiStreamDecoder#end} owes.
+     */
+    @Property(tries = 3000, edgeCases = EdgeCasesMode.NONE)
+    void observingAChunkReportsWhatDecodingItReports(@ForAll("chunks") byte[] bytes) {
+        // As the SSE parser hands it over: decoded from UTF-8, a malformed sequence replaced.
+        String data = new String(bytes, StandardCharsets.UTF_8);
+        Statistics.collect(OpenAiChunkScan.read(data) != null ? "scanned" : "left to the decoder");
+        Statistics.coverage(coverage -> {
+            coverage.check("scanned").percentage(share -> share > 5);
+            coverage.check("left to the decoder").percentage(share -> share > 5);
+        });
+        OpenAiStreamDecoder decoding = new OpenAiStreamDecoder();
+        OpenAiStreamDecoder observing = new OpenAiStreamDecoder();
+
+        List<StreamEvent> decoded = decoding.decode(SseEvent.data(data));
+        List<StreamEvent> observed = observing.observe(SseEvent.data(data));
+
+        assertThat(errorsAndFinishes(observed)).as(data).isEqualTo(errorsAndFinishes(decoded));
+        assertThat(observing.usage()).as(data).isEqualTo(decoding.usage());
+        assertThat(observing.finished()).as(data).isEqualTo(decoding.finished());
+        assertThat(observing.end()).as(data).isEqualTo(decoding.end());
+    }
+
+    private static List<StreamEvent> errorsAndFinishes(List<StreamEvent> events) {
+        return events.stream().filter(event -> event instanceof StreamEvent.Error || event instanceof StreamEvent.Finish).toList();
+    }
+
+    /**
+     * Chunks that are mostly well formed, each part now and then absent, given twice, of another
+     * kind, named with an escape, or cut short, and now and then with a stray byte put in anywhere.
+     */
+    @Provide
+    Arbitrary<byte[]> chunks() {
+        Arbitrary<String> stringOrNull = mostly(Arbitraries.of("null", "\"text\"", "\"\\u00e9\\n\"", "\"é 中文\""));
+        Arbitrary<String> toolCall = mostly(object(field("index", Arbitraries.of("0", "1")), field("id", stringOrNull),
+                field("function", mostly(object(field("name", stringOrNull), field("arguments", stringOrNull))))));
+        Arbitrary<String> delta = object(field("role", stringOrNull), field("content", stringOrNull),
+                field("refusal", stringOrNull), rarely(field("tool_calls", mostly(array(toolCall)))));
+        Arbitrary<String> finishReason = mostly(Arbitraries.of("null", "\"stop\"", "\"length\"", "\"tool_calls\"",
+                "\"content_filter\"", "\"new_reason\""));
+        Arbitrary<String> choice = mostly(object(field("index", mostly(Arbitraries.of("0", "1", "4294967296"))),
+                field("delta", mostly(delta)), field("logprobs", anyValue()), field("finish_reason", finishReason)));
+        Arbitrary<String> count = mostly(Arbitraries.of("0", "7", "12345"));
+        Arbitrary<String> usage = mostly(Arbitraries.frequencyOf(Tuple.of(6, Arbitraries.just("null")),
+                Tuple.of(1, object(field("prompt_tokens", count), field("completion_tokens", count)))));
+        Arbitrary<String> error = mostly(object(field("type", stringOrNull), field("message", stringOrNull)));
+        Arbitrary<String> chunk = object(field("id", stringOrNull), field("object", anyValue()), field("model", stringOrNull),
+                field("choices", mostly(array(choice))), field("usage", usage), rarely(field("error", error)));
+        return JsonFragments.damaged(chunk);
+    }
+}
