@@ -27,6 +27,10 @@ public class HttpStatusException extends RuntimeException {
 
     /** The header with which OpenAI and Anthropic tell their SDKs whether to retry. */
     public static final String SHOULD_RETRY = "x-should-retry";
+    /** The standard wait header: delta-seconds or an HTTP date. */
+    public static final String RETRY_AFTER = "retry-after";
+    /** The wait in milliseconds that OpenAI and Anthropic send beside {@code Retry-After}. */
+    public static final String RETRY_AFTER_MS = "retry-after-ms";
 
     private final int status;
     private final String body;
@@ -65,12 +69,12 @@ public class HttpStatusException extends RuntimeException {
 
     /** The raw {@code Retry-After} header, if any. */
     public Optional<String> retryAfter() {
-        return header("retry-after");
+        return header(RETRY_AFTER);
     }
 
     /** The raw {@code retry-after-ms} header, if any. */
     public Optional<String> retryAfterMs() {
-        return header("retry-after-ms");
+        return header(RETRY_AFTER_MS);
     }
 
     /** A header kept from the answer (names are case-insensitive), if present. */
@@ -115,12 +119,12 @@ public class HttpStatusException extends RuntimeException {
 
         /** The {@code Retry-After} header: delta-seconds or an HTTP date. */
         public Builder retryAfter(String retryAfter) {
-            return header("retry-after", retryAfter);
+            return header(RETRY_AFTER, retryAfter);
         }
 
         /** The {@code retry-after-ms} header. */
         public Builder retryAfterMs(String retryAfterMs) {
-            return header("retry-after-ms", retryAfterMs);
+            return header(RETRY_AFTER_MS, retryAfterMs);
         }
 
         /** The {@code x-should-retry} header as a boolean. */

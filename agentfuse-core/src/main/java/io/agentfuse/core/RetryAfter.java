@@ -68,7 +68,8 @@ public final class RetryAfter {
      * ({@code x-ratelimit-*}) or Anthropic ({@code anthropic-ratelimit-*}).
      */
     public static boolean readsHeader(String name) {
-        return name.equalsIgnoreCase("retry-after") || name.equalsIgnoreCase("retry-after-ms")
+        return name.equalsIgnoreCase(HttpStatusException.RETRY_AFTER)
+                || name.equalsIgnoreCase(HttpStatusException.RETRY_AFTER_MS)
                 || RateLimitReset.isRateLimitHeader(name);
     }
 

@@ -14,7 +14,6 @@ import io.agentfuse.springai.internal.SpringWebAnswers;
 import java.io.IOException;
 import java.util.Collections;
 import java.util.IdentityHashMap;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -111,11 +110,8 @@ public final class ModelFailures {
         if (answer.status() == 401 || answer.status() == 403) {
             return new ModelAuthException(answer.status(), original);
         }
-        HttpStatusException.Builder builder = UpstreamHttpException.builder(answer.status(), original).body(answer.body());
-        for (Map.Entry<String, String> header : answer.headers().entrySet()) {
-            builder.header(header.getKey(), header.getValue());
-        }
-        return builder.retryHints(answer.headers().entrySet()).build();
+        return UpstreamHttpException.builder(answer.status(), original).body(answer.body())
+                .retryHints(answer.headers().entrySet()).build();
     }
 
     private static boolean present(String className) {
