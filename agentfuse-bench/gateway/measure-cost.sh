@@ -10,15 +10,17 @@
 #   AGENTFUSE_JAVA_OPTS      the README's flags ["-Xms128m -Xmx128m -XX:+UseSerialGC"]
 #   JFR=FILE                 also record a JFR profile of the measured run into FILE
 #   OUT                      where logs go [agentfuse-bench/target/gateway-cost]
-#   TARGET                   what is measured: agentfuse, or vertx-floor (VertxFloorProxy: the least
-#                            a Vert.x proxy costs, for what agentfuse adds above it; small and
-#                            conversation only) [agentfuse]
-#   COMPARE_JAR, COMPARE_JAVA_OPTS  either set: compare a second gateway B (that jar, those flags;
-#                            the other defaults to A's) with A on the same upstream. Both are warmed
-#                            up, then measured in ROUNDS=8 pairs of DURATION-second windows, the order
-#                            alternating (AB BA AB ...), so that a drift of the machine's speed
-#                            falls on both alike; prints each pair and the median difference B - A
-#                            of the CPU per request. agentfuse targets only.
+#   TARGET                   what is measured: agentfuse; vertx-floor (VertxFloorProxy: the least a
+#                            Vert.x proxy costs, for what agentfuse adds above it); or netty-floor
+#                            (NettyFloorProxy: the least a proxy on Netty's codecs costs, for what
+#                            Vert.x adds above them). The floors answer small and conversation only
+#                            [agentfuse]
+#   COMPARE_JAR, COMPARE_JAVA_OPTS, COMPARE_TARGET  any set: compare a second target B (that jar,
+#                            those flags, that TARGET; each defaults to A's) with A on the same
+#                            upstream. Both are warmed up, then measured in ROUNDS=8 pairs of
+#                            DURATION-second windows, the order alternating (AB BA AB ...), so that
+#                            a drift of the machine's speed falls on both alike; prints each pair
+#                            and the median difference B - A of the CPU per request.
 # Needs the built jars (./mvnw -q -DskipTests package) and wrk. Allocation is read from the GC log
 # (-Xlog:gc): the bytes the heap grew by between collections, over the collections of the run.
 set -euo pipefail
@@ -41,9 +43,12 @@ cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; wait "$
 trap cleanup EXIT
 
 [[ -f $BENCH_JAR && -f $AGENTFUSE_JAR ]] || die "build first: ./mvnw -q -DskipTests package"
-[[ $TARGET == agentfuse || $TARGET == vertx-floor ]] || die "unknown TARGET '$TARGET' (agentfuse, vertx-floor)"
-# The floor proxy answers with the upstream's whole body: a stream would be measured as one answer.
-[[ $TARGET == agentfuse || $WORKLOAD != stream ]] || die "TARGET=vertx-floor relays no streams (small, conversation)"
+COMPARE_TARGET=${COMPARE_TARGET:-}
+for target in "$TARGET" ${COMPARE_TARGET:+"$COMPARE_TARGET"}; do
+  case $target in agentfuse | vertx-floor | netty-floor) ;; *) die "unknown TARGET '$target' (agentfuse, vertx-floor, netty-floor)" ;; esac
+  # A floor proxy answers with the upstream's whole body: a stream would be measured as one answer.
+  [[ $target == agentfuse || $WORKLOAD != stream ]] || die "TARGET=$target relays no streams (small, conversation)"
+done
 mkdir -p "$OUT"
 case $WORKLOAD in
   small) BODY="" ;;
@@ -83,15 +88,23 @@ models:
     contextWindow: 200000
 EOF
 }
-# start_gateway NAME JAR "FLAGS" PORT: starts it (GC log NAME-gc.log); its PID lands in GATEWAY.
-start_gateway() {
-  agentfuse_config "$1" "$4"
+# start_target NAME TARGET JAR "FLAGS" PORT: starts it (GC log NAME-gc.log); its PID lands in GATEWAY.
+start_target() {
   # shellcheck disable=SC2086 # the JVM flags are words
-  java $3 -Xlog:gc:file="$OUT/$1-gc.log":timemillis -jar "$2" serve --config "$OUT/$1.yaml" --port "$4" \
-    >"$OUT/$1.log" 2>&1 &
+  case $2 in
+    agentfuse)
+      agentfuse_config "$1" "$5"
+      java $4 -Xlog:gc:file="$OUT/$1-gc.log":timemillis -jar "$3" serve --config "$OUT/$1.yaml" --port "$5" \
+        >"$OUT/$1.log" 2>&1 & ;;
+    vertx-floor | netty-floor)
+      local floor=VertxFloorProxy
+      [[ $2 == netty-floor ]] && floor=NettyFloorProxy
+      java $4 -Xlog:gc:file="$OUT/$1-gc.log":timemillis -cp "$BENCH_JAR" "io.agentfuse.bench.gateway.$floor" \
+        "$5" "$UPSTREAM_PORT" >"$OUT/$1.log" 2>&1 & ;;
+  esac
   GATEWAY=$!
   PIDS+=("$GATEWAY")
-  wait_for_port "$4"
+  wait_for_port "$5"
 }
 THREADS=$((CONNECTIONS < 2 ? CONNECTIONS : 2))
 export BENCH_BODY_FILE="$BODY"
@@ -105,18 +118,18 @@ window() {
   awk -v r="$requests" -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v d="$3" 'BEGIN { printf "%.0f %.2f\n", r / d, t / hz * 1e6 / r }'
 }
 
-if [[ -n ${COMPARE_JAR:-}${COMPARE_JAVA_OPTS:-} ]]; then
-  [[ $TARGET == agentfuse ]] || die "COMPARE_JAR and COMPARE_JAVA_OPTS compare agentfuse builds (TARGET=agentfuse)"
+if [[ -n ${COMPARE_JAR:-}${COMPARE_JAVA_OPTS:-}$COMPARE_TARGET ]]; then
+  COMPARE_TARGET=${COMPARE_TARGET:-$TARGET}
   COMPARE_JAR=${COMPARE_JAR:-$AGENTFUSE_JAR}
   COMPARE_JAVA_OPTS=${COMPARE_JAVA_OPTS:-$AGENTFUSE_JAVA_OPTS}
   [[ -f $COMPARE_JAR ]] || die "no jar $COMPARE_JAR"
   ROUNDS=${ROUNDS:-8}
-  PORT_A=$(free_port); start_gateway a "$AGENTFUSE_JAR" "$AGENTFUSE_JAVA_OPTS" "$PORT_A"; PID_A=$GATEWAY
-  PORT_B=$(free_port); start_gateway b "$COMPARE_JAR" "$COMPARE_JAVA_OPTS" "$PORT_B"; PID_B=$GATEWAY
+  PORT_A=$(free_port); start_target a "$TARGET" "$AGENTFUSE_JAR" "$AGENTFUSE_JAVA_OPTS" "$PORT_A"; PID_A=$GATEWAY
+  PORT_B=$(free_port); start_target b "$COMPARE_TARGET" "$COMPARE_JAR" "$COMPARE_JAVA_OPTS" "$PORT_B"; PID_B=$GATEWAY
   window "$PID_A" "$PORT_A" "$WARMUP" >/dev/null
   window "$PID_B" "$PORT_B" "$WARMUP" >/dev/null
-  echo "A: $AGENTFUSE_JAR $AGENTFUSE_JAVA_OPTS"
-  echo "B: $COMPARE_JAR $COMPARE_JAVA_OPTS"
+  echo "A: $TARGET $AGENTFUSE_JAR $AGENTFUSE_JAVA_OPTS"
+  echo "B: $COMPARE_TARGET $COMPARE_JAR $COMPARE_JAVA_OPTS"
   for round in $(seq "$ROUNDS"); do
     if ((round % 2)); then a=$(window "$PID_A" "$PORT_A" "$DURATION"); b=$(window "$PID_B" "$PORT_B" "$DURATION")
     else b=$(window "$PID_B" "$PORT_B" "$DURATION"); a=$(window "$PID_A" "$PORT_A" "$DURATION"); fi
@@ -131,17 +144,7 @@ if [[ -n ${COMPARE_JAR:-}${COMPARE_JAVA_OPTS:-} ]]; then
 fi
 
 PORT=$(free_port)
-case $TARGET in
-  agentfuse)
-    start_gateway agentfuse "$AGENTFUSE_JAR" "$AGENTFUSE_JAVA_OPTS" "$PORT" ;;
-  vertx-floor)
-    # shellcheck disable=SC2086 # the JVM flags are words
-    java $AGENTFUSE_JAVA_OPTS -Xlog:gc:file="$OUT/agentfuse-gc.log":timemillis -cp "$BENCH_JAR" \
-      io.agentfuse.bench.gateway.VertxFloorProxy "$PORT" "$UPSTREAM_PORT" >"$OUT/agentfuse.log" 2>&1 &
-    GATEWAY=$!
-    PIDS+=("$GATEWAY")
-    wait_for_port "$PORT" ;;
-esac
+start_target agentfuse "$TARGET" "$AGENTFUSE_JAR" "$AGENTFUSE_JAVA_OPTS" "$PORT"
 URL="http://127.0.0.1:$PORT/v1/chat/completions"
 
 wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" -s "$LUA" "$URL" >"$OUT/wrk-warmup.txt"
