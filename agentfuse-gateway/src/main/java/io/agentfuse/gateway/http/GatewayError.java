@@ -26,8 +26,10 @@ package io.agentfuse.gateway.http;
  *   <tr><td>FORBIDDEN</td><td>403</td><td>forbidden</td><td>a {@code Host} not in {@code server.allowedHosts}, or a browser origin not in {@code server.cors.allowedOrigins}</td></tr>
  *   <tr><td>UNSUPPORTED_MEDIA_TYPE</td><td>415</td><td>invalid_request</td><td>a request body that is not {@code application/json}</td></tr>
  *   <tr><td>REQUEST_TIMEOUT</td><td>408</td><td>request_timeout</td><td>a request body that did not arrive within {@code server.headerTimeout}</td></tr>
+ *   <tr><td>HEADERS_TOO_LARGE</td><td>431</td><td>request_too_large</td><td>request headers over the HTTP codec's limit</td></tr>
+ *   <tr><td>REQUEST_LINE_TOO_LONG</td><td>414</td><td>request_too_large</td><td>a request line over the HTTP codec's limit</td></tr>
  * </table>
- * UPSTREAM_ERROR, INTERNAL_ERROR and the last three are not in the contract's table: they are the
+ * UPSTREAM_ERROR, INTERNAL_ERROR and the last five are not in the contract's table: they are the
  * gateway's answers to cases it leaves open.
  *
  * <p>{@code GatewayError.CIRCUIT_OPEN.status() == 503}
@@ -50,7 +52,9 @@ public enum GatewayError {
     INTERNAL_ERROR(500, "internal_error"),
     FORBIDDEN(403, "forbidden"),
     UNSUPPORTED_MEDIA_TYPE(415, "invalid_request"),
-    REQUEST_TIMEOUT(408, "request_timeout");
+    REQUEST_TIMEOUT(408, "request_timeout"),
+    HEADERS_TOO_LARGE(431, "request_too_large"),
+    REQUEST_LINE_TOO_LONG(414, "request_too_large");
 
     private final int status;
     private final String type;

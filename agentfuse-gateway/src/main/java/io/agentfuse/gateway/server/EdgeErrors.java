@@ -6,6 +6,9 @@ import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.provider.Dialects;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 
@@ -39,17 +42,25 @@ public final class EdgeErrors {
     }
 
     /**
-     * The handler of requests the HTTP codec could not read: framing the gateway refuses, such as
-     * {@code Content-Length} together with {@code Transfer-Encoding}, is answered 400
-     * {@code invalid_request}; everything else as Vert.x does (431 for a head too large, 414 for a
-     * request line too long, 400 otherwise).
+     * The handler of requests the HTTP codec could not read, each answered as JSON and its
+     * connection closed: a head over {@code options}' limit 431 and a request line over it 414
+     * ({@code request_too_large}); framing the gateway refuses, such as {@code Content-Length}
+     * together with {@code Transfer-Encoding}, and anything else that is not HTTP/1.1 400
+     * {@code invalid_request}.
      */
-    public static void invalid(HttpServerRequest request) {
+    public static void invalid(HttpServerRequest request, HttpServerOptions options) {
         Throwable cause = request.decoderResult().cause();
         if (cause instanceof StrictRequestDecoder.AmbiguousFramingException ambiguous) {
             refuse(request, GatewayError.INVALID_REQUEST, ambiguous.getMessage());
+        } else if (cause instanceof TooLongHttpHeaderException) {
+            refuse(request, GatewayError.HEADERS_TOO_LARGE,
+                    "The request's headers are larger than " + options.getMaxHeaderSize() + " bytes together.");
+        } else if (cause instanceof TooLongHttpLineException) {
+            refuse(request, GatewayError.REQUEST_LINE_TOO_LONG,
+                    "The request line is longer than " + options.getMaxInitialLineLength() + " bytes.");
         } else {
-            HttpServerRequest.DEFAULT_INVALID_REQUEST_HANDLER.handle(request);
+            refuse(request, GatewayError.INVALID_REQUEST, "The request is not valid HTTP/1.1"
+                    + (cause == null || cause.getMessage() == null ? "." : ": " + cause.getMessage()));
         }
     }
 }

@@ -77,7 +77,7 @@ public final class GatewayVerticle extends VerticleBase {
         Router router = shared.routes.apply(vertx);
         server = vertx.createHttpServer(new HttpServerOptions(shared.options).setHost(shared.host).setPort(port))
                 .connectionHandler(shared.connections::accept)
-                .invalidRequestHandler(EdgeErrors::invalid)
+                .invalidRequestHandler(request -> EdgeErrors.invalid(request, shared.options))
                 .requestHandler(request -> {
                     shared.connections.onRequest(request);
                     if (shared.gate.admit(request)) {

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentfuse.gateway.testing.RawSocket;
 import io.agentfuse.gateway.testing.RawSocket.Response;
+import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -33,6 +34,50 @@ class RequestFramingAndOriginTest {
             assertThat(response.status()).isEqualTo(400);
             assertThat(errorType(response)).isEqualTo("invalid_request");
             assertThat(socket.rest(BOUND)).doesNotContain("HTTP/1.1");
+        }
+    }
+
+    @Test
+    void aHeadOverTheLimitIs431Json() {
+        try (RawSocket socket = RawSocket.open(gateway.port())) {
+            socket.send("POST /v1/messages HTTP/1.1\r\nHost: " + HOST + "\r\nanthropic-version: 2023-06-01\r\n"
+                    + "x-padding: " + "a".repeat(9 * 1024) + "\r\n\r\n");
+
+            Response response = socket.read(BOUND);
+            assertThat(response.status()).isEqualTo(431);
+            assertThat(response.header("content-type")).startsWith("application/json");
+            assertThat(response.header("x-should-retry")).isEqualTo("false");
+            JsonObject body = new JsonObject(response.body());
+            // The request line was read, so the error is in the caller's dialect: Anthropic's here.
+            assertThat(body.getString("type")).isEqualTo("error");
+            assertThat(body.getJsonObject("error").getString("type")).isEqualTo("request_too_large");
+            assertThat(body.getJsonObject("error").getString("message")).contains("8192");
+            assertThat(socket.rest(BOUND)).isEmpty();
+        }
+    }
+
+    @Test
+    void aRequestLineOverTheLimitIs414Json() {
+        try (RawSocket socket = RawSocket.open(gateway.port())) {
+            socket.send("GET /v1/models?q=" + "a".repeat(5 * 1024) + " HTTP/1.1\r\nHost: " + HOST + "\r\n\r\n");
+
+            Response response = socket.read(BOUND);
+            assertThat(response.status()).isEqualTo(414);
+            assertThat(response.header("x-should-retry")).isEqualTo("false");
+            assertThat(errorType(response)).isEqualTo("request_too_large");
+            assertThat(new JsonObject(response.body()).getJsonObject("error").getString("message")).contains("4096");
+        }
+    }
+
+    @Test
+    void aHeadThatIsNotHttpIs400Json() {
+        try (RawSocket socket = RawSocket.open(gateway.port())) {
+            socket.send("GET /healthz HTTP/1.1\r\nHost: " + HOST + "\r\nthis line has no colon\r\n\r\n");
+
+            Response response = socket.read(BOUND);
+            assertThat(response.status()).isEqualTo(400);
+            assertThat(response.header("x-should-retry")).isEqualTo("false");
+            assertThat(errorType(response)).isEqualTo("invalid_request");
         }
     }
 
