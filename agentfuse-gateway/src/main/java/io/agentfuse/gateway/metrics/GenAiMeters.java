@@ -17,8 +17,10 @@ import java.util.concurrent.TimeUnit;
  *       gen_ai_request_model, error_type}} — how long each call took (a stream: to its end);
  *       {@code error_type} is {@code none} for a call that answered;</li>
  *   <li>{@code gen_ai_server_time_to_first_token_seconds{...}} — for streams, until the first event;</li>
- *   <li>{@code gen_ai_client_token_usage{..., gen_ai_token_type}} — the tokens a call's answer
- *       reported, {@code input} and {@code output}.</li>
+ *   <li>{@code gen_ai_client_token_usage{..., gen_ai_token_type, type}} — the tokens a call's
+ *       answer reported, {@code input} and {@code output}; the value twice, under the
+ *       conventions' name and under DESIGN §9's {@code type}, so that queries written to either
+ *       find the one series.</li>
  * </ul>
  * The provider is the configured provider's name, the model the upstream model; both are bounded
  * by the configuration. Thread-safe.
@@ -92,7 +94,7 @@ final class GenAiMeters {
         private DistributionSummary tokens(String type) {
             return DistributionSummary.builder("gen_ai.client.token.usage").description("Tokens used by model calls")
                     .tags("gen_ai.operation.name", OPERATION, "gen_ai.provider.name", provider,
-                            "gen_ai.request.model", model, "gen_ai.token.type", type)
+                            "gen_ai.request.model", model, "gen_ai.token.type", type, "type", type)
                     .register(registry);
         }
     }
