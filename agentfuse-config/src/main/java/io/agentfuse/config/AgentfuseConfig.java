@@ -89,12 +89,19 @@ public record AgentfuseConfig(ServerConfig server, StateConfig state, Map<String
      * @throws IllegalArgumentException if {@code model} is not configured
      */
     public List<ModelConfig> chainFor(String model, boolean subagent) {
-        ModelConfig first = model(model).orElseThrow(
-                () -> new IllegalArgumentException("model " + model + " is not configured"));
+        return chainFor(model(model).orElseThrow(
+                () -> new IllegalArgumentException("model " + model + " is not configured")), subagent);
+    }
+
+    /**
+     * The models to try for a request for {@code first}, configured or not (a model of a
+     * built-in family without an entry, {@link AgentfuseRuntime#model}), as {@link #chainFor(String, boolean)}.
+     */
+    public List<ModelConfig> chainFor(ModelConfig first, boolean subagent) {
         List<String> fallbacks = first.fallbacks().isEmpty() && subagent ? subagents.fallbacks() : first.fallbacks();
         var chain = new ArrayList<ModelConfig>();
         chain.add(first);
-        fallbacks.stream().filter(name -> !name.equals(model)).map(models::get).forEach(chain::add);
+        fallbacks.stream().filter(name -> !name.equals(first.name())).map(models::get).forEach(chain::add);
         return List.copyOf(chain);
     }
 

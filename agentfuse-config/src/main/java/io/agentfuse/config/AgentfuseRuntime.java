@@ -15,6 +15,7 @@ import io.agentfuse.core.Scheduler;
 import io.agentfuse.core.Sleeper;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
@@ -57,15 +58,42 @@ public final class AgentfuseRuntime {
     /** One configuration's guards; replaced whole on reload, so no guard mixes two configurations. */
     private record Generation(AgentfuseConfig config, Map<String, Guard> guards,
                               Map<String, CircuitBreakerConfig> breakerConfigs,
-                              Map<String, ContextBudget> contextBudgets) {
+                              Map<String, ContextBudget> contextBudgets, Map<String, ModelConfig> familyModels) {
 
         Generation(AgentfuseConfig config) {
-            this(config, new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
+            this(config, new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), new ConcurrentHashMap<>(),
+                    new ConcurrentHashMap<>());
+        }
+
+        Optional<ModelConfig> find(String name) {
+            ModelConfig model = config.models().get(name);
+            if (model == null) {
+                model = familyModels.get(name);
+            }
+            return model != null ? Optional.of(model) : familyModel(name);
+        }
+
+        /** A family model not seen before, while fewer than the bound are in use. */
+        private Optional<ModelConfig> familyModel(String name) {
+            Optional<ModelConfig> model = ModelFamilies.modelOf(name, config.breakers(), config.retry());
+            if (model.isEmpty()) {
+                return model;
+            }
+            synchronized (familyModels) {
+                ModelConfig known = familyModels.get(name);
+                if (known != null) {
+                    return Optional.of(known);
+                }
+                if (familyModels.size() >= ConfigDefaults.UNCONFIGURED_FAMILY_MODELS) {
+                    return Optional.empty();
+                }
+                familyModels.put(name, model.get());
+                return model;
+            }
         }
 
         ModelConfig model(String name) {
-            return config.model(name)
-                    .orElseThrow(() -> new IllegalArgumentException("model " + name + " is not configured"));
+            return find(name).orElseThrow(() -> new IllegalArgumentException("model " + name + " is not configured"));
         }
     }
 
@@ -103,10 +131,20 @@ public final class AgentfuseRuntime {
     }
 
     /**
+     * The model a request for {@code name} is served by: its entry under {@code models:}, or, for
+     * a name of a built-in provider's family without one, the model {@link ModelFamilies#modelOf}
+     * makes of it — for the first {@value ConfigDefaults#UNCONFIGURED_FAMILY_MODELS} such names
+     * of the configuration in force; empty beyond them and for any other name.
+     */
+    public Optional<ModelConfig> model(String name) {
+        return current.find(name);
+    }
+
+    /**
      * The guard of calls to {@code model}: its retry (with the provider's budget), its breaker
      * {@code model:<model>}, its bulkhead and its timeout.
      *
-     * @throws IllegalArgumentException if {@code model} is not configured
+     * @throws IllegalArgumentException if {@code model} is neither configured nor served by {@link #model}
      */
     public Guard modelGuard(String model) {
         Generation generation = current;

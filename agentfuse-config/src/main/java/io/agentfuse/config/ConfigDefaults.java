@@ -112,6 +112,12 @@ public final class ConfigDefaults {
     public static final Duration MODEL_FIRST_TOKEN_TIMEOUT = Duration.ofSeconds(20);
     /** {@code models.*.maxConcurrent}: 64. */
     public static final int MODEL_MAX_CONCURRENT = 64;
+    /**
+     * How many models of the built-in families without an entry under {@code models:} one
+     * configuration serves ({@link ModelFamilies}): each has a breaker, a guard and metrics of its
+     * own, so that a client inventing names cannot grow them without end.
+     */
+    public static final int UNCONFIGURED_FAMILY_MODELS = 32;
 
     /** {@code subagents:} 5 at a time, 120 s each (seed), no fallbacks. */
     public static final SubagentsConfig SUBAGENTS = new SubagentsConfig(5, Duration.ofSeconds(120), List.of());

@@ -159,6 +159,71 @@ class AgentfuseRuntimeTest {
     }
 
     @Test
+    void aFamilyModelWithoutAnEntryGetsItsProviderItsWindowAndTheDefaultBreaker() {
+        AgentfuseRuntime runtime = runtime(MODELS);
+
+        ModelConfig opus = runtime.model("claude-opus-4-1").orElseThrow();
+        Guard guard = runtime.modelGuard("claude-opus-4-1");
+
+        assertThat(opus.provider()).isEqualTo("anthropic");
+        assertThat(opus.upstreamModel()).isEqualTo("claude-opus-4-1");
+        assertThat(opus.contextWindow()).isEqualTo(200_000);
+        assertThat(opus.breakerName()).contains(ConfigDefaults.DEFAULT_BREAKER_NAME);
+        assertThat(guard.name()).isEqualTo("model:claude-opus-4-1");
+        assertThat(runtime.model("claude-opus-4-1").orElseThrow()).isSameAs(opus);
+        assertThat(runtime.model("sonnet").orElseThrow()).isSameAs(runtime.config().models().get("sonnet"));
+        assertThat(runtime.model("llama-3")).isEmpty();
+    }
+
+    @Test
+    void familyModelsWithoutAnEntryAreBoundedPerConfiguration() {
+        AgentfuseRuntime runtime = runtime(MODELS);
+        for (int i = 0; i < ConfigDefaults.UNCONFIGURED_FAMILY_MODELS; i++) {
+            assertThat(runtime.model("gpt-made-up-" + i)).isPresent();
+        }
+
+        assertThat(runtime.model("gpt-made-up-x")).isEmpty();
+        assertThat(runtime.model("gpt-made-up-0")).isPresent();
+        assertThatThrownBy(() -> runtime.modelGuard("gpt-made-up-x")).hasMessageContaining("is not configured");
+
+        runtime.reload(runtime.config());
+        assertThat(runtime.model("gpt-made-up-x")).isPresent();
+    }
+
+    @Test
+    void familyModelsAreBoundedUnderConcurrentFirstRequests() throws InterruptedException {
+        AgentfuseRuntime runtime = runtime(MODELS);
+        int threads = 8;
+        int namesEach = ConfigDefaults.UNCONFIGURED_FAMILY_MODELS;
+        var start = new java.util.concurrent.CountDownLatch(1);
+        var served = java.util.concurrent.ConcurrentHashMap.<String>newKeySet();
+        var workers = new java.util.ArrayList<Thread>();
+        for (int t = 0; t < threads; t++) {
+            int thread = t;
+            Thread worker = new Thread(() -> {
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                for (int i = 0; i < namesEach; i++) {
+                    String name = "gpt-t" + thread + "-" + i;
+                    runtime.model(name).ifPresent(model -> served.add(model.name()));
+                }
+            });
+            worker.start();
+            workers.add(worker);
+        }
+        start.countDown();
+        for (Thread worker : workers) {
+            worker.join();
+        }
+
+        assertThat(served).hasSize(ConfigDefaults.UNCONFIGURED_FAMILY_MODELS);
+    }
+
+    @Test
     void unknownModelOrServerIsRejected() {
         AgentfuseRuntime runtime = runtime(MODELS);
 

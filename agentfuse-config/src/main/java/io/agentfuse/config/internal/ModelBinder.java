@@ -73,11 +73,7 @@ final class ModelBinder {
             if (all.containsKey(name)) {
                 continue;
             }
-            ModelFamilies.providerOf(name).ifPresent(provider -> all.put(name, new ModelConfig(name, provider, name,
-                    ModelFamilies.contextWindowOf(name), ConfigDefaults.MODEL_TIMEOUT,
-                    ConfigDefaults.MODEL_FIRST_TOKEN_TIMEOUT, ConfigDefaults.MODEL_MAX_CONCURRENT, List.of(),
-                    Optional.of(ConfigDefaults.DEFAULT_BREAKER_NAME), breakers.get(ConfigDefaults.DEFAULT_BREAKER_NAME),
-                    retry)));
+            ModelFamilies.modelOf(name, breakers, retry).ifPresent(model -> all.put(name, model));
         }
         return all;
     }

@@ -18,7 +18,7 @@ package io.agentfuse.gateway.http;
  *   <tr><td>METHOD_NOT_ALLOWED</td><td>405</td><td>invalid_request</td><td>a served path asked with the wrong method</td></tr>
  *   <tr><td>CONTEXT_WINDOW_FULL</td><td>413</td><td>context_window_full</td><td>context at REJECT after compaction and snipping</td></tr>
  *   <tr><td>INVALID_REQUEST</td><td>400</td><td>invalid_request</td><td>bad JSON, missing or unknown field</td></tr>
- *   <tr><td>MODEL_NOT_FOUND</td><td>404</td><td>model_not_found</td><td>the model is not configured</td></tr>
+ *   <tr><td>MODEL_NOT_FOUND</td><td>404</td><td>model_not_found</td><td>the model is neither configured nor served as a built-in family's</td></tr>
  *   <tr><td>REQUEST_TOO_LARGE</td><td>413</td><td>request_too_large</td><td>body over the size limit</td></tr>
  *   <tr><td>SUBAGENT_LIMIT</td><td>429 + Retry-After</td><td>subagent_limit</td><td>{@code subagents.maxConcurrent} subagent calls are in flight already</td></tr>
  *   <tr><td>UPSTREAM_ERROR</td><td>502</td><td>upstream_error</td><td>a stream already under way broke (sent as a stream error event)</td></tr>

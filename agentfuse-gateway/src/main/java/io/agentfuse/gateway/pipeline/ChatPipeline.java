@@ -53,7 +53,7 @@ public final class ChatPipeline {
                         ContextStage.Factory contextStage) {
         Objects.requireNonNull(runtime, "runtime");
         ModelRouter router = new ModelRouter(runtime);
-        this.models = new GuardedModelClient(runtime::config, router, client, metrics, clock);
+        this.models = new GuardedModelClient(router, client, metrics, clock);
         ContextStage context = contextStage == null ? ContextStage.NONE
                 : Objects.requireNonNull(contextStage.create(runtime, models), "the context stage factory returned null");
         this.stages = new ExchangeStages(runtime::config, context, new SubagentLimit(runtime), router, client, metrics,

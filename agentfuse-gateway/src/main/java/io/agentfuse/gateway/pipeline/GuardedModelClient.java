@@ -1,6 +1,5 @@
 package io.agentfuse.gateway.pipeline;
 
-import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.ModelConfig;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.OutcomeClassifier;
@@ -14,23 +13,18 @@ import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
 
-import java.util.function.Supplier;
-
 /**
  * The {@link ModelClient} of the gateway: routes, guards and calls as a caller's request would
  * be, without an HTTP exchange around it. Thread-safe.
  */
 final class GuardedModelClient implements ModelClient {
 
-    private final Supplier<AgentfuseConfig> config;
     private final ModelRouter router;
     private final UpstreamClient client;
     private final GatewayMetrics metrics;
     private final Clock clock;
 
-    GuardedModelClient(Supplier<AgentfuseConfig> config, ModelRouter router, UpstreamClient client,
-                       GatewayMetrics metrics, Clock clock) {
-        this.config = config;
+    GuardedModelClient(ModelRouter router, UpstreamClient client, GatewayMetrics metrics, Clock clock) {
         this.router = router;
         this.client = client;
         this.metrics = metrics;
@@ -43,7 +37,7 @@ final class GuardedModelClient implements ModelClient {
             return Future.failedFuture(new GatewayException(GatewayError.INVALID_REQUEST,
                     "a ModelClient call cannot stream; send the request without \"stream\": true"));
         }
-        ModelConfig model = config.get().model(chat.model()).orElse(null);
+        ModelConfig model = router.model(chat.model()).orElse(null);
         if (model == null) {
             return Future.failedFuture(new GatewayException(GatewayError.MODEL_NOT_FOUND,
                     "model '" + chat.model() + "' is not configured"));

@@ -17,6 +17,7 @@ import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -49,6 +50,14 @@ final class ModelRouter {
         this.runtime = runtime;
     }
 
+    /**
+     * The model a request for {@code name} is served by, configured or of a built-in family
+     * ({@link AgentfuseRuntime#model}); empty for a name the gateway does not serve.
+     */
+    Optional<ModelConfig> model(String name) {
+        return runtime.model(name);
+    }
+
     /** The steps for {@code request}, in order; {@code clientHeaders} may be empty. */
     List<PlannedStep> plan(ModelRequest request, MultiMap clientHeaders) {
         return plan(request, clientHeaders, ContextStage.NONE);
@@ -57,7 +66,7 @@ final class ModelRouter {
     /** The steps, each fallback's request fitted to its own window by {@code context}. */
     List<PlannedStep> plan(ModelRequest request, MultiMap clientHeaders, ContextStage context) {
         AgentfuseConfig config = runtime.config();
-        List<ModelConfig> chain = chains(config).of(request.model().name(), request.fromSubagent());
+        List<ModelConfig> chain = chains(config).of(request.model(), request.fromSubagent());
         List<PlannedStep> steps = new ArrayList<>(chain.size());
         for (ModelConfig model : chain) {
             ProviderEndpoint provider = endpoint(config.providerOf(model), request.dialect());
@@ -105,8 +114,8 @@ final class ModelRouter {
     }
 
     /**
-     * The fallback chains of one configuration, made once per configured model rather than per
-     * request (a name that is not configured is refused by {@code chainFor} and never kept).
+     * The fallback chains of one configuration, made once per model rather than per request: the
+     * configured ones and the family models the runtime serves, which it bounds.
      */
     private static final class Chains {
         private final AgentfuseConfig config;
@@ -117,10 +126,12 @@ final class ModelRouter {
             this.config = config;
         }
 
-        List<ModelConfig> of(String model, boolean fromSubagent) {
+        List<ModelConfig> of(ModelConfig model, boolean fromSubagent) {
             Map<String, List<ModelConfig>> known = fromSubagent ? fromSubagents : direct;
-            List<ModelConfig> chain = known.get(model);
-            return chain != null ? chain : known.computeIfAbsent(model, name -> config.chainFor(name, fromSubagent));
+            List<ModelConfig> chain = known.get(model.name());
+            // The model as this configuration has it: a request parsed before a reload holds the old one.
+            return chain != null ? chain : known.computeIfAbsent(model.name(),
+                    name -> config.chainFor(config.model(name).orElse(model), fromSubagent));
         }
     }
 

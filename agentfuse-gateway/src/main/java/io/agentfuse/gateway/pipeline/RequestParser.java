@@ -1,7 +1,9 @@
 package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.config.AgentfuseConfig;
+import io.agentfuse.config.ConfigDefaults;
 import io.agentfuse.config.ModelConfig;
+import io.agentfuse.config.ModelFamilies;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.ForwardedBody;
@@ -15,16 +17,20 @@ import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.util.Optional;
+import java.util.function.Function;
+
 /**
  * The pipeline's first step: a request body in the caller's dialect becomes a
  * {@link ModelRequest}, or a 400 {@code invalid_request} (not JSON, a missing or bad field) or a
- * 404 {@code model_not_found} (the model is not configured) — as a {@link GatewayException}.
+ * 404 {@code model_not_found} (a model the gateway does not serve: neither configured nor of a
+ * built-in family, {@link io.agentfuse.config.AgentfuseRuntime#model}) — as a {@link GatewayException}.
  *
  * <p>Stateless and thread-safe.
  *
  * <pre>{@code
  * ModelRequest request = RequestParser.parse(Dialects.OPENAI, ctx.body().buffer(),
- *         ctx.request().getHeader(RequestParser.SUBAGENT_HEADER), runtime.config());
+ *         ctx.request().getHeader(RequestParser.SUBAGENT_HEADER), runtime.config(), runtime::model);
  * }</pre>
  */
 public final class RequestParser {
@@ -48,9 +54,11 @@ public final class RequestParser {
      * Parses and validates {@code body}.
      *
      * @param subagent the {@value #SUBAGENT_HEADER} header, or {@code null}; blank counts as absent
+     * @param models   the model a name is served by, if any
      * @throws GatewayException with {@link GatewayError#INVALID_REQUEST} or {@link GatewayError#MODEL_NOT_FOUND}
      */
-    public static ModelRequest parse(Dialect dialect, Buffer body, String subagent, AgentfuseConfig config) {
+    public static ModelRequest parse(Dialect dialect, Buffer body, String subagent, AgentfuseConfig config,
+                                     Function<String, Optional<ModelConfig>> models) {
         ChatRequest chat;
         StrictJson.FieldSpans spans = new StrictJson.FieldSpans();
         try {
@@ -60,11 +68,20 @@ public final class RequestParser {
         } catch (InvalidRequestException invalid) {
             throw new GatewayException(GatewayError.INVALID_REQUEST, invalid.getMessage());
         }
-        ModelConfig model = config.model(chat.model()).orElseThrow(() -> new GatewayException(
-                GatewayError.MODEL_NOT_FOUND, "model '" + chat.model() + "' is not configured; configured models: "
-                + String.join(", ", config.models().keySet())));
+        ModelConfig model = models.apply(chat.model()).orElseThrow(() -> new GatewayException(
+                GatewayError.MODEL_NOT_FOUND, notServed(chat.model(), config)));
         String id = subagent == null || subagent.isBlank() ? null : subagent.trim();
         return new ModelRequest(chat, model, id, null, ForwardedBody.of(body, spans));
+    }
+
+    private static String notServed(String model, AgentfuseConfig config) {
+        String configured = "; configured models: " + String.join(", ", config.models().keySet());
+        if (ModelFamilies.providerOf(model).isPresent()) {
+            return "model '" + model + "' is not configured, and " + ConfigDefaults.UNCONFIGURED_FAMILY_MODELS
+                    + " models of the built-in families without an entry are served already (the most one"
+                    + " configuration serves); add it under models:" + configured;
+        }
+        return "model '" + model + "' is not configured" + configured;
     }
 
     private static JsonObject json(Buffer body, StrictJson.FieldSpans spans) {

@@ -21,7 +21,7 @@ class ModelRouterTest {
     private final ModelRouter router = new ModelRouter(runtime);
 
     private ModelRequest request(Dialect dialect, String body) {
-        return RequestParser.parse(dialect, Buffer.buffer(body), null, runtime.config());
+        return RequestParser.parse(dialect, Buffer.buffer(body), null, runtime.config(), runtime::model);
     }
 
     @Test

@@ -53,7 +53,7 @@ final class PipelineFixture implements AutoCloseable {
 
     /** {@code body}, of {@code dialect}, as the request the pipeline routes. */
     ModelRequest request(Dialect dialect, JsonObject body, String subagent) {
-        return RequestParser.parse(dialect, body.toBuffer(), subagent, runtime.config());
+        return RequestParser.parse(dialect, body.toBuffer(), subagent, runtime.config(), runtime::model);
     }
 
     /** The planned chain for {@code request}. */

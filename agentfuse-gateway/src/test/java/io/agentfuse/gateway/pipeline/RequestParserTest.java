@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.config.AgentfuseConfig;
+import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.ConfigLoader;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.http.GatewayError;
@@ -18,9 +19,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class RequestParserTest {
 
     private static final AgentfuseConfig CONFIG = ConfigLoader.parse(GatewayHarness.CONFIG, "test.yaml", Map.of("MOCK_PORT", "1"));
+    private static final AgentfuseRuntime RUNTIME = AgentfuseRuntime.builder(CONFIG).build();
 
     private static ModelRequest parse(Dialect dialect, String body, String subagent) {
-        return RequestParser.parse(dialect, Buffer.buffer(body), subagent, CONFIG);
+        return RequestParser.parse(dialect, Buffer.buffer(body), subagent, CONFIG, RUNTIME::model);
     }
 
     @Test
@@ -55,10 +57,19 @@ class RequestParserTest {
 
     @Test
     void anUnknownModelIsModelNotFoundListingTheConfiguredOnes() {
-        assertThatThrownBy(() -> parse(Dialects.OPENAI, GatewayHarness.openAiRequest("gpt-9", false).encode(), null))
+        assertThatThrownBy(() -> parse(Dialects.OPENAI, GatewayHarness.openAiRequest("llama-9", false).encode(), null))
                 .isInstanceOfSatisfying(GatewayException.class, e -> {
                     assertThat(e.error()).isEqualTo(GatewayError.MODEL_NOT_FOUND);
-                    assertThat(e.getMessage()).contains("gpt-9").contains("claude-sonnet-4, claude-haiku-4, gpt-4o-mini");
+                    assertThat(e.getMessage()).contains("llama-9").contains("claude-sonnet-4, claude-haiku-4, gpt-4o-mini");
                 });
+    }
+
+    @Test
+    void aModelOfABuiltInFamilyNeedsNoEntry() {
+        ModelRequest request = parse(Dialects.OPENAI, GatewayHarness.openAiRequest("gpt-4.1-mini", false).encode(), null);
+
+        assertThat(request.model().name()).isEqualTo("gpt-4.1-mini");
+        assertThat(request.model().provider()).isEqualTo("openai");
+        assertThat(request.model().contextWindow()).isEqualTo(1_047_576);
     }
 }

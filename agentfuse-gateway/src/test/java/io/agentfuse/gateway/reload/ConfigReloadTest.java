@@ -72,9 +72,9 @@ class ConfigReloadTest {
             harness.client.post("/v1/chat/completions", openAiRequest("gpt-4o-mini", false));
         }
         assertThat(harness.breaker("gpt-4o-mini").state()).isEqualTo(CircuitState.OPEN);
-        assertThat(harness.client.post("/v1/chat/completions", openAiRequest("gpt-4.1", false)).status()).isEqualTo(404);
+        assertThat(harness.client.post("/v1/chat/completions", openAiRequest("mistral-large", false)).status()).isEqualTo(404);
 
-        write(BASE + "  gpt-4.1: { provider: openai }\n");
+        write(BASE + "  mistral-large: { provider: openai }\n");
         Reply reply = reload();
 
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
@@ -84,14 +84,14 @@ class ConfigReloadTest {
         assertThat(answer.getJsonObject("breakers").getJsonArray("kept").getList()).contains("model:gpt-4o-mini");
         assertThat(answer.getJsonArray("restartRequired")).isEmpty();
         assertThat(harness.breaker("gpt-4o-mini").state()).as("an open breaker is not closed by a reload").isEqualTo(CircuitState.OPEN);
-        assertThat(harness.client.post("/v1/chat/completions", openAiRequest("gpt-4.1", false)).status()).isEqualTo(200);
+        assertThat(harness.client.post("/v1/chat/completions", openAiRequest("mistral-large", false)).status()).isEqualTo(200);
     }
 
     @Test
     void aFileWithAnErrorIsRefusedNamingKeyAndLineAndChangesNothing() throws IOException {
         harness = GatewayHarness.startFromFile(write(BASE), Duration.ZERO);
 
-        write(BASE.replace("consecutive5xx: 3", "consecutive5xx: 0") + "  gpt-4.1: { provider: openai }\n");
+        write(BASE.replace("consecutive5xx: 3", "consecutive5xx: 0") + "  mistral-large: { provider: openai }\n");
         Reply reply = reload();
 
         assertThat(reply.status()).isEqualTo(400);
@@ -100,7 +100,7 @@ class ConfigReloadTest {
         assertThat(error.getString("type")).isEqualTo("invalid_config");
         assertThat(error.getString("message")).contains("breakers.default.consecutive5xx").contains("agentfuse.yaml:8:");
         assertThat(error.getJsonArray("errors").getJsonObject(0).getInteger("line")).isEqualTo(8);
-        assertThat(harness.client.post("/v1/chat/completions", openAiRequest("gpt-4.1", false)).status())
+        assertThat(harness.client.post("/v1/chat/completions", openAiRequest("mistral-large", false)).status())
                 .as("the configuration in force stays").isEqualTo(404);
         assertThat(harness.client.post("/v1/chat/completions", openAiRequest("gpt-4o-mini", false)).status()).isEqualTo(200);
     }
@@ -153,22 +153,22 @@ class ConfigReloadTest {
     void aChangeToTheFileIsPutInForceByTheWatcher() throws IOException {
         harness = GatewayHarness.startFromFile(write(BASE), Duration.ofMillis(20));
 
-        write(BASE + "  gpt-4.1: { provider: openai }\n");
+        write(BASE + "  mistral-large: { provider: openai }\n");
 
-        Eventually.holds(harness.vertx, () -> harness.gateway.runtime().config().models().containsKey("gpt-4.1"));
-        assertThat(harness.client.post("/v1/chat/completions", openAiRequest("gpt-4.1", false)).status()).isEqualTo(200);
+        Eventually.holds(harness.vertx, () -> harness.gateway.runtime().config().models().containsKey("mistral-large"));
+        assertThat(harness.client.post("/v1/chat/completions", openAiRequest("mistral-large", false)).status()).isEqualTo(200);
     }
 
     @Test
     void theWatcherKeepsTheConfigurationInForceWhenTheFileIsBrokenAndTakesTheFixedOne() throws IOException {
         harness = GatewayHarness.startFromFile(write(BASE), Duration.ofMillis(20));
 
-        write(BASE + "  gpt-4.1: { provider: nowhere }\n");
+        write(BASE + "  mistral-large: { provider: nowhere }\n");
         Eventually.holds(harness.vertx, () -> harness.metricsText().contains("agentfuse_config_reloads_total{result=\"failed\"} 1.0"));
-        assertThat(harness.client.post("/v1/chat/completions", openAiRequest("gpt-4.1", false)).status()).isEqualTo(404);
+        assertThat(harness.client.post("/v1/chat/completions", openAiRequest("mistral-large", false)).status()).isEqualTo(404);
 
-        write(BASE.replace("models:\n", "models:\n  gpt-4.1: { provider: openai }\n"));
-        Eventually.holds(harness.vertx, () -> harness.gateway.runtime().config().models().containsKey("gpt-4.1"));
+        write(BASE.replace("models:\n", "models:\n  mistral-large: { provider: openai }\n"));
+        Eventually.holds(harness.vertx, () -> harness.gateway.runtime().config().models().containsKey("mistral-large"));
         assertThat(harness.metricsText()).contains("agentfuse_config_reloads_total{result=\"ok\"} 1.0")
                 .as("the broken file is not read again until it changes").contains("agentfuse_config_reloads_total{result=\"failed\"} 1.0");
         assertThat(harness.client.post("/v1/chat/completions", openAiRequest("gpt-4o-mini", false)).status()).isEqualTo(200);

@@ -65,7 +65,7 @@ class ClientContractScenarioTest {
         harness.mock.script(MockStep.builder().status(500).build());
 
         Reply failed = harness.client.post("/v1/messages", anthropicRequest("claude-haiku-4", false));
-        Reply unknownModel = harness.client.post("/v1/messages", anthropicRequest("claude-opus-99", false));
+        Reply unknownModel = harness.client.post("/v1/messages", anthropicRequest("llama-99", false));
 
         assertThat(failed.status()).isEqualTo(502);
         assertThat(failed.header("x-should-retry")).isEqualTo("false");

@@ -141,11 +141,11 @@ class ErrorTableScenarioTest {
     void anUnknownModelIs404ModelNotFound() {
         harness = GatewayHarness.start();
 
-        Reply reply = harness.client.post("/v1/chat/completions", openAiRequest("gpt-5-ultra", false));
+        Reply reply = harness.client.post("/v1/chat/completions", openAiRequest("llama-5-ultra", false));
 
         assertThat(reply.status()).isEqualTo(404);
         assertThat(reply.json().getJsonObject("error").getString("type")).isEqualTo("model_not_found");
-        assertThat(reply.json().getJsonObject("error").getString("message")).contains("gpt-5-ultra");
+        assertThat(reply.json().getJsonObject("error").getString("message")).contains("llama-5-ultra");
         assertThat(harness.mock.requests()).isEmpty();
     }
 

@@ -177,7 +177,7 @@ class ResponsesSameDialectScenarioTest {
     @Test
     void badRequestsAreAnsweredInOpenAiErrorShape() {
         Reply noInput = harness.client.post("/v1/responses", new JsonObject().put("model", "gpt-4o-mini"));
-        Reply unknown = harness.client.post("/v1/responses", responsesRequest("gpt-7", false));
+        Reply unknown = harness.client.post("/v1/responses", responsesRequest("llama-7", false));
 
         assertThat(noInput.status()).isEqualTo(400);
         assertThat(noInput.json().getJsonObject("error").getString("type")).isEqualTo("invalid_request");

@@ -1,0 +1,82 @@
+package io.agentfuse.gateway.scenario;
+
+import io.agentfuse.config.ConfigDefaults;
+import io.agentfuse.gateway.testing.GatewayClient.Reply;
+import io.agentfuse.gateway.testing.GatewayHarness;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static io.agentfuse.gateway.testing.GatewayHarness.anthropicRequest;
+import static io.agentfuse.gateway.testing.GatewayHarness.openAiRequest;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Models that need no entry (DESIGN §6): a request for a model of a built-in provider's family
+ * that {@code models:} does not name is served by that provider under its own name, with a
+ * breaker of its own — for a bounded number of such names, so that a client inventing names
+ * cannot grow the gateway's breakers and metrics without end.
+ */
+class FamilyModelScenarioTest {
+
+    private GatewayHarness harness;
+
+    @AfterEach
+    void stop() {
+        if (harness != null) {
+            harness.close();
+        }
+    }
+
+    @Test
+    void aFamilyModelWithoutAnEntryIsServedByItsProvider() {
+        harness = GatewayHarness.start();
+
+        Reply openAi = harness.client.post("/v1/chat/completions", openAiRequest("gpt-4o", false));
+        Reply anthropic = harness.client.post("/v1/messages", anthropicRequest("claude-opus-4-1", false));
+
+        assertThat(openAi.status()).isEqualTo(200);
+        assertThat(anthropic.status()).isEqualTo(200);
+        assertThat(harness.mock.requests()).hasSize(2);
+        assertThat(harness.mock.requests().get(0).path()).isEqualTo("/v1/chat/completions");
+        assertThat(harness.mock.requests().get(0).jsonBody().orElseThrow().getString("model")).isEqualTo("gpt-4o");
+        assertThat(harness.mock.requests().get(1).path()).isEqualTo("/v1/messages");
+        assertThat(harness.mock.requests().get(1).jsonBody().orElseThrow().getString("model")).isEqualTo("claude-opus-4-1");
+        assertThat(harness.gateway.runtime().registry().find("model:gpt-4o")).isPresent();
+        assertThat(harness.gateway.runtime().registry().find("model:claude-opus-4-1")).isPresent();
+    }
+
+    @Test
+    void invitedNamesBeyondTheBoundAre404AndGrowNothing() {
+        harness = GatewayHarness.start();
+        for (int i = 0; i < ConfigDefaults.UNCONFIGURED_FAMILY_MODELS; i++) {
+            assertThat(harness.client.post("/v1/chat/completions", openAiRequest("gpt-invented-" + i, false)).status())
+                    .isEqualTo(200);
+        }
+        int breakers = harness.gateway.runtime().registry().all().size();
+
+        Reply beyond = harness.client.post("/v1/chat/completions", openAiRequest("gpt-invented-x", false));
+        Reply again = harness.client.post("/v1/chat/completions", openAiRequest("gpt-invented-0", false));
+        Reply configured = harness.client.post("/v1/chat/completions", openAiRequest("gpt-4o-mini", false));
+
+        assertThat(beyond.status()).isEqualTo(404);
+        assertThat(beyond.json().getJsonObject("error").getString("type")).isEqualTo("model_not_found");
+        assertThat(beyond.json().getJsonObject("error").getString("message"))
+                .contains("gpt-invented-x").contains("add it under models:");
+        assertThat(again.status()).isEqualTo(200);
+        assertThat(configured.status()).isEqualTo(200);
+        assertThat(harness.gateway.runtime().registry().all()).hasSize(breakers);
+        assertThat(harness.gateway.runtime().registry().find("model:gpt-invented-x")).isEmpty();
+    }
+
+    @Test
+    void aNameOfNoFamilyIsStill404ListingTheConfiguredModels() {
+        harness = GatewayHarness.start();
+
+        Reply reply = harness.client.post("/v1/chat/completions", openAiRequest("llama-3.1-70b", false));
+
+        assertThat(reply.status()).isEqualTo(404);
+        assertThat(reply.json().getJsonObject("error").getString("message"))
+                .contains("llama-3.1-70b").contains("claude-sonnet-4, claude-haiku-4, gpt-4o-mini");
+        assertThat(harness.mock.requests()).isEmpty();
+    }
+}
