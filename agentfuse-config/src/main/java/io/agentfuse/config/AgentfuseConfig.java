@@ -59,11 +59,22 @@ public record AgentfuseConfig(ServerConfig server, StateConfig state, Map<String
         Objects.requireNonNull(permissions, "permissions");
     }
 
-    /** A configuration with no providers, models, servers or tools, and every default. */
+    /**
+     * The configuration of an empty file: the built-in providers, every default, and the models
+     * the defaults name ({@code subagents.fallbacks} and {@code context.compactModel}), each a model
+     * of its family ({@link ModelFamilies#modelOf}); no servers or tools.
+     */
     public static AgentfuseConfig defaults() {
-        return new AgentfuseConfig(ConfigDefaults.SERVER, ConfigDefaults.STATE, ConfigDefaults.builtInProviders(Map.of()), ConfigDefaults.RETRY,
-                Map.of(ConfigDefaults.DEFAULT_BREAKER_NAME, ConfigDefaults.MODEL_BREAKER), Map.of(),
-                ConfigDefaults.SUBAGENTS, Map.of(), Map.of(), withoutCompactModel(), ConfigDefaults.PERMISSIONS);
+        Map<String, BreakerConfig> breakers = Map.of(ConfigDefaults.DEFAULT_BREAKER_NAME, ConfigDefaults.MODEL_BREAKER);
+        var models = new LinkedHashMap<String, ModelConfig>();
+        var named = new ArrayList<>(ConfigDefaults.SUBAGENTS.fallbacks());
+        ConfigDefaults.CONTEXT.compactModel().ifPresent(named::add);
+        for (String name : named) {
+            ModelFamilies.modelOf(name, breakers, ConfigDefaults.RETRY).ifPresent(model -> models.putIfAbsent(name, model));
+        }
+        return new AgentfuseConfig(ConfigDefaults.SERVER, ConfigDefaults.STATE, ConfigDefaults.builtInProviders(Map.of()),
+                ConfigDefaults.RETRY, breakers, models, ConfigDefaults.SUBAGENTS, Map.of(), Map.of(),
+                ConfigDefaults.CONTEXT, ConfigDefaults.PERMISSIONS);
     }
 
     /** The model named {@code name}, if configured. */
@@ -121,12 +132,6 @@ public record AgentfuseConfig(ServerConfig server, StateConfig state, Map<String
             throw new IllegalArgumentException("MCP server " + server + " is not configured");
         }
         return config.tool(tool);
-    }
-
-    private static ContextBudgetConfig withoutCompactModel() {
-        ContextBudgetConfig context = ConfigDefaults.CONTEXT;
-        return new ContextBudgetConfig(context.warnAt(), context.autoCompactAt(), context.snipAt(), context.rejectAt(),
-                context.reserveOutputTokens(), Optional.empty(), context.keepRecentTurns());
     }
 
     private static <V> Map<String, V> ordered(Map<String, V> map) {

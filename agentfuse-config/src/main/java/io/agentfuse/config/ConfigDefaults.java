@@ -119,8 +119,12 @@ public final class ConfigDefaults {
      */
     public static final int UNCONFIGURED_FAMILY_MODELS = 32;
 
-    /** {@code subagents:} 5 at a time, 120 s each (seed), no fallbacks. */
-    public static final SubagentsConfig SUBAGENTS = new SubagentsConfig(5, Duration.ofSeconds(120), List.of());
+    /**
+     * {@code subagents:} 5 at a time, 120 s each, falling back to {@code claude-haiku-4}, then
+     * {@code gpt-4o-mini}, then giving up (the seed's, and DESIGN §6's defaults).
+     */
+    public static final SubagentsConfig SUBAGENTS = new SubagentsConfig(5, Duration.ofSeconds(120),
+            List.of("claude-haiku-4", "gpt-4o-mini"));
 
     /** The model that writes summaries when {@code context.compactModel} is not given. */
     public static final String COMPACT_MODEL = "claude-haiku-4";

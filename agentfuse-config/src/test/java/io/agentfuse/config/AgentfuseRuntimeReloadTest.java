@@ -75,7 +75,8 @@ class AgentfuseRuntimeReloadTest {
 
         ReloadReport report = runtime.reload(config(AFTER));
 
-        assertThat(report).isEqualTo(new ReloadReport(List.of("model:fresh"), List.of("model:sonnet"),
+        assertThat(report).isEqualTo(new ReloadReport(List.of("model:fresh"),
+                List.of("model:claude-haiku-4", "model:gpt-4o-mini", "model:sonnet"),
                 List.of("model:haiku"), List.of("model:opus")));
         assertThat(runtime.modelGuard("haiku").circuitBreaker().state()).isEqualTo(CircuitState.CLOSED);
         assertThat(runtime.registry().find("model:opus")).isEmpty();
@@ -101,7 +102,9 @@ class AgentfuseRuntimeReloadTest {
 
         ReloadReport report = runtime.reload(config(BEFORE));
 
-        assertThat(report.kept()).containsExactly("model:haiku", "model:opus", "model:sonnet");
+        // claude-haiku-4 and gpt-4o-mini: the default subagents.fallbacks, models of their families.
+        assertThat(report.kept()).containsExactly("model:claude-haiku-4", "model:gpt-4o-mini", "model:haiku",
+                "model:opus", "model:sonnet");
         assertThat(report.added()).isEmpty();
         assertThat(report.replaced()).isEmpty();
         assertThat(report.removed()).isEmpty();

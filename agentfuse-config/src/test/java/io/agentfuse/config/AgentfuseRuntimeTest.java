@@ -52,7 +52,8 @@ class AgentfuseRuntimeTest {
         AgentfuseRuntime runtime = runtime(MODELS);
 
         assertThat(runtime.registry().all()).extracting(CircuitBreaker::name)
-                .containsExactly("model:haiku", "model:mini", "model:sonnet", "tool:search/web_search");
+                .containsExactly("model:claude-haiku-4", "model:gpt-4o-mini", "model:haiku", "model:mini", "model:sonnet",
+                        "tool:search/web_search");
     }
 
     @Test

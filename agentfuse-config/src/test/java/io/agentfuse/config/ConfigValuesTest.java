@@ -171,12 +171,25 @@ class ConfigValuesTest {
     }
 
     @Test
-    void compactModelDefaultIsUsedOnlyWhenThatModelIsConfigured() {
-        AgentfuseConfig without = parse("providers: { anthropic: {} }\nmodels: { other: { provider: anthropic } }\n");
-        AgentfuseConfig with = parse("providers: { anthropic: {} }\nmodels: { claude-haiku-4: { provider: anthropic } }\n");
+    void theDefaultCompactModelAndSubagentFallbacksAreTheSeedsAndNeedNoEntry() {
+        AgentfuseConfig config = parse("providers: { anthropic: {} }\nmodels: { other: { provider: anthropic } }\n");
 
-        assertThat(without.context().compactModel()).isEmpty();
-        assertThat(with.context().compactModel()).isEqualTo(Optional.of("claude-haiku-4"));
+        assertThat(config.context().compactModel()).isEqualTo(Optional.of("claude-haiku-4"));
+        assertThat(config.subagents().fallbacks()).containsExactly("claude-haiku-4", "gpt-4o-mini");
+        assertThat(config.model("claude-haiku-4").orElseThrow().provider()).isEqualTo("anthropic");
+        assertThat(config.model("gpt-4o-mini").orElseThrow().provider()).isEqualTo("openai");
+        assertThat(config.chainFor("other", true)).extracting(ModelConfig::name)
+                .containsExactly("other", "claude-haiku-4", "gpt-4o-mini");
+    }
+
+    @Test
+    void theDefaultCompactModelAndSubagentFallbacksCanBeTurnedOff() {
+        AgentfuseConfig config = parse("providers: { anthropic: {} }\nmodels: { other: { provider: anthropic } }\n"
+                + "subagents: { fallbacks: [] }\ncontext: { compactModel: null }\n");
+
+        assertThat(config.context().compactModel()).isEmpty();
+        assertThat(config.subagents().fallbacks()).isEmpty();
+        assertThat(config.models()).containsOnlyKeys("other");
     }
 
     @Test

@@ -28,7 +28,8 @@ final class SessionBinder {
         var subagents = new SubagentsConfig(
                 section.integer("maxConcurrent", defaults.maxConcurrent(), 1, Integer.MAX_VALUE),
                 section.duration("defaultTimeout", defaults.defaultTimeout()),
-                FallbackBinder.read(section, models, Optional.empty()));
+                section.find("fallbacks").isPresent() ? FallbackBinder.read(section, models, Optional.empty())
+                        : defaults.fallbacks());
         section.finish();
         return subagents;
     }
@@ -64,12 +65,12 @@ final class SessionBinder {
 
     /**
      * A {@code compactModel} written in the file must be configured or of a built-in provider's
-     * family; the default one is used only if it is configured, so that a file without it still loads (compaction then degrades to snipping).
+     * family, or {@code null} for none; left out, it is the default, a family's model.
      */
     private static Optional<String> compactModel(MapReader section, Set<String> models) {
         Optional<Node> node = section.find("compactModel");
         if (node.isEmpty()) {
-            return Optional.of(ConfigDefaults.COMPACT_MODEL).filter(models::contains);
+            return Optional.of(ConfigDefaults.COMPACT_MODEL);
         }
         if (MapReader.isNull(node.get())) {
             return Optional.empty();
