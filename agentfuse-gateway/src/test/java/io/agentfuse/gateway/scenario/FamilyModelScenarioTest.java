@@ -1,10 +1,13 @@
 package io.agentfuse.gateway.scenario;
 
 import io.agentfuse.config.ConfigDefaults;
+import io.agentfuse.mock.MockStep;
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayHarness;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+
+import java.util.Map;
 
 import static io.agentfuse.gateway.testing.GatewayHarness.anthropicRequest;
 import static io.agentfuse.gateway.testing.GatewayHarness.openAiRequest;
@@ -14,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Models that need no entry (DESIGN §6): a request for a model of a built-in provider's family
  * that {@code models:} does not name is served by that provider under its own name, with a
  * breaker of its own — for a bounded number of such names, so that a client inventing names
- * cannot grow the gateway's breakers and metrics without end.
+ * cannot grow the gateway's breakers and metrics without end; and the default
+ * {@code subagents.fallbacks}, which name such models.
  */
 class FamilyModelScenarioTest {
 
@@ -66,6 +70,28 @@ class FamilyModelScenarioTest {
         assertThat(configured.status()).isEqualTo(200);
         assertThat(harness.gateway.runtime().registry().all()).hasSize(breakers);
         assertThat(harness.gateway.runtime().registry().find("model:gpt-invented-x")).isEmpty();
+    }
+
+    @Test
+    void aSubagentFallsBackAlongTheDefaultFallbacksThatNoEntryNames() {
+        harness = GatewayHarness.start("""
+                server: { port: 0 }
+                providers:
+                  anthropic: { type: anthropic, baseUrl: "http://127.0.0.1:${MOCK_PORT}", apiKey: "sk-ant-configured" }
+                  openai: { type: openai, baseUrl: "http://127.0.0.1:${MOCK_PORT}/v1", apiKey: "sk-oai-configured" }
+                retry: { maxAttempts: 1 }
+                models:
+                  local-primary: { provider: openai }
+                """);
+        harness.mock.scriptForModel("local-primary", MockStep.builder().status(500).build());
+
+        Reply reply = harness.client.post("/v1/chat/completions", openAiRequest("local-primary", false),
+                Map.of("x-agentfuse-subagent", "researcher-1"));
+
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(reply.header("x-agentfuse-model")).isEqualTo("claude-haiku-4");
+        assertThat(harness.mock.requests()).extracting(request -> request.jsonBody().orElseThrow().getString("model"))
+                .containsExactly("local-primary", "claude-haiku-4");
     }
 
     @Test
