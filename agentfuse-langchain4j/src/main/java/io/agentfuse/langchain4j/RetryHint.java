@@ -4,10 +4,11 @@ import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.RetryAfter;
 
 /**
- * A LangChain4j failure that carries a server's wait, in the form the guards read it: an
- * {@link HttpStatusException} with the answer's headers, holding the original LangChain4j
+ * A LangChain4j failure that carries a server's hints, in the form the guards read them: an
+ * {@link HttpStatusException} with the answer's wait ({@code Retry-After}, {@code retry-after-ms},
+ * the rate-limit headers) and its {@code x-should-retry} verdict, holding the original LangChain4j
  * exception. It lives only inside a guarded call: the decorators attach it to what a model threw
- * ({@link #attach}) so that the retry and the breaker honour {@code Retry-After}, and take it off
+ * ({@link #attach}) so that the retry and the breaker honour them, and take it off
  * again ({@link #original}) before anything reaches the caller, who sees LangChain4j's exception.
  * {@link LangChain4jOutcomes} classifies it as its original.
  */
@@ -21,14 +22,14 @@ final class RetryHint extends HttpStatusException {
     }
 
     private static Builder builder(HttpAnswerException answer) {
-        Builder builder = HttpStatusException.builder(answer.statusCode()).body(answer.getMessage());
-        answer.headers().forEach(builder::header);
-        return builder;
+        return HttpStatusException.builder(answer.statusCode()).body(answer.getMessage())
+                .retryHints(answer.headers().entrySet());
     }
 
     /**
-     * {@code error} with the wait its answer asked for attached, when it came from a
-     * {@link HeaderKeepingHttpClientBuilder} client and the answer named one; else {@code error}.
+     * {@code error} with its answer's hints attached, when it came from a
+     * {@link HeaderKeepingHttpClientBuilder} client and the answer gave a wait or an
+     * {@code x-should-retry} verdict; else {@code error}.
      */
     static Throwable attach(Throwable error) {
         if (!(error instanceof RuntimeException runtime) || error instanceof RetryHint) {
@@ -37,7 +38,9 @@ final class RetryHint extends HttpStatusException {
         for (Throwable cause = error; cause != null; cause = cause.getCause()) {
             if (cause instanceof HttpAnswerException answer) {
                 RetryHint hint = new RetryHint(answer, runtime);
-                return RetryAfter.ofError(hint, System.currentTimeMillis()) == RetryAfter.NONE ? error : hint;
+                boolean hinted = hint.shouldRetry().isPresent()
+                        || RetryAfter.ofError(hint, System.currentTimeMillis()) != RetryAfter.NONE;
+                return hinted ? hint : error;
             }
             if (cause.getCause() == cause) {
                 break;

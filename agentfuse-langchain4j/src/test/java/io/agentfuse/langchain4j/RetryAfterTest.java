@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * A provider's {@code Retry-After}, seen through {@link HeaderKeepingHttpClientBuilder}: a short
  * wait is waited out on the same model, a long one falls over at once and holds the breaker open
- * (DESIGN §4, wait or fall over). The caller still sees LangChain4j's own exceptions.
+ * (DESIGN §4, wait or fall over); {@code x-should-retry: false} is not retried. The caller still
+ * sees LangChain4j's own exceptions.
  */
 class RetryAfterTest {
 
@@ -80,6 +81,27 @@ class RetryAfterTest {
         assertThat(breaker.state()).as("past resetTimeout (30 s), within Retry-After").isEqualTo(CircuitState.OPEN);
         models.clock.advance(Duration.ofSeconds(61));
         assertThat(breaker.state()).isEqualTo(CircuitState.HALF_OPEN);
+    }
+
+    @Test
+    void aServerThatSaysDoNotRetryIsNotRetriedButFallenBackFrom() {
+        // What an agentfuse gateway in front says on its 502: it has retried and fallen back already.
+        models.mock.scriptForModel("gpt-4o", MockStep.builder().status(502).header("x-should-retry", "false").times(3).build());
+
+        assertThat(model.chat("Hi")).isEqualTo(MockStep.DEFAULT_TEXT);
+
+        assertThat(models.requestsFor("gpt-4o")).isEqualTo(1);
+        assertThat(models.requestsFor("claude-haiku-4")).isEqualTo(1);
+    }
+
+    @Test
+    void aServerThatSaysRetryIsRetriedAsItsStatusAllows() {
+        models.mock.scriptForModel("gpt-4o", MockStep.builder().status(502).header("x-should-retry", "true").build());
+
+        assertThat(model.chat("Hi")).isEqualTo(MockStep.DEFAULT_TEXT);
+
+        assertThat(models.requestsFor("gpt-4o")).isEqualTo(2);
+        assertThat(models.requestsFor("claude-haiku-4")).isZero();
     }
 
     @Test
