@@ -54,13 +54,13 @@ public final class EdgeErrors {
             refuse(request, GatewayError.INVALID_REQUEST, ambiguous.getMessage());
         } else if (cause instanceof TooLongHttpHeaderException) {
             refuse(request, GatewayError.HEADERS_TOO_LARGE,
-                    "The request's headers are larger than " + options.getMaxHeaderSize() + " bytes together.");
+                    "the request's headers are larger than " + options.getMaxHeaderSize() + " bytes together");
         } else if (cause instanceof TooLongHttpLineException) {
             refuse(request, GatewayError.REQUEST_LINE_TOO_LONG,
-                    "The request line is longer than " + options.getMaxInitialLineLength() + " bytes.");
+                    "the request line is longer than " + options.getMaxInitialLineLength() + " bytes");
         } else {
-            refuse(request, GatewayError.INVALID_REQUEST, "The request is not valid HTTP/1.1"
-                    + (cause == null || cause.getMessage() == null ? "." : ": " + cause.getMessage()));
+            refuse(request, GatewayError.INVALID_REQUEST, "the request is not valid HTTP/1.1"
+                    + (cause == null || cause.getMessage() == null ? "" : ": " + cause.getMessage()));
         }
     }
 }
