@@ -261,9 +261,35 @@ public final class AgentfuseRuntime {
         Objects.requireNonNull(config, "config");
         var next = new Generation(config);
         ReloadReport report = new BreakerPlan(config).apply(registry, next.breakerConfigs());
+        keepFamilyModels(current, next);
         shared.retain(config);
         current = next;
         return report;
+    }
+
+    /**
+     * The family models {@code previous} served stay served, and their breakers with their state
+     * (a reload never closes an open breaker by accident); so does a configured model of a family
+     * name that the reload removed, while the bound has room. Any other breaker of a model that
+     * {@code next} does not serve is removed.
+     */
+    private void keepFamilyModels(Generation previous, Generation next) {
+        if (previous != null) {
+            previous.familyModels().keySet().stream()
+                    .filter(model -> !next.config().models().containsKey(model))
+                    .forEach(next::find);
+        }
+        for (CircuitBreaker breaker : registry.all()) {
+            String name = breaker.name();
+            if (!name.startsWith(BreakerPlan.MODEL_PREFIX)) {
+                continue;
+            }
+            String model = name.substring(BreakerPlan.MODEL_PREFIX.length());
+            // find admits a family name while the bound has room: a configured model the reload removed
+            if (!next.config().models().containsKey(model) && next.find(model).isEmpty()) {
+                registry.remove(name);
+            }
+        }
     }
 
     private Guard toolGuard(Generation generation, String name, ToolConfig tool, String upstream) {

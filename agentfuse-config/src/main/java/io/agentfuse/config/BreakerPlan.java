@@ -42,11 +42,15 @@ final class BreakerPlan {
 
     /**
      * The settings of the managed breaker {@code name} under this configuration, or empty if the
-     * configuration no longer has it (its model or MCP server is gone).
+     * configuration no longer has it (its model or MCP server is gone; a model of a built-in
+     * family stays, served without an entry).
      */
     Optional<BreakerConfig> settingsOf(String name) {
         if (name.startsWith(MODEL_PREFIX)) {
-            return config.model(name.substring(MODEL_PREFIX.length())).map(ModelConfig::breaker);
+            // A model of a built-in family is still served without an entry (AgentfuseRuntime#model).
+            String model = name.substring(MODEL_PREFIX.length());
+            return config.model(model).or(() -> ModelFamilies.modelOf(model, config.breakers(), config.retry()))
+                    .map(ModelConfig::breaker);
         }
         String tool = name.substring(TOOL_PREFIX.length());
         int separator = tool.indexOf('/');

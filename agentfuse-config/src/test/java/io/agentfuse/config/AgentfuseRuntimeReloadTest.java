@@ -97,6 +97,17 @@ class AgentfuseRuntimeReloadTest {
     }
 
     @Test
+    void aRemovedModelOfAFamilyNameKeepsItsOpenBreakerAsAFamilyModel() {
+        AgentfuseRuntime runtime = runtime(BEFORE.replace("models:\n", "models:\n  claude-opus-4-1: { provider: anthropic }\n"));
+        runtime.modelGuard("claude-opus-4-1").circuitBreaker().forceOpen("operator");
+
+        runtime.reload(config(BEFORE));
+
+        assertThat(runtime.model("claude-opus-4-1").orElseThrow().fallbacks()).isEmpty();
+        assertThat(runtime.modelGuard("claude-opus-4-1").circuitBreaker().state()).isEqualTo(CircuitState.FORCED_OPEN);
+    }
+
+    @Test
     void reloadingTheSameConfigurationKeepsEveryBreaker() {
         AgentfuseRuntime runtime = runtime(BEFORE);
 

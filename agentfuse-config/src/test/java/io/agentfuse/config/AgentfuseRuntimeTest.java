@@ -187,8 +187,12 @@ class AgentfuseRuntimeTest {
         assertThat(runtime.model("gpt-made-up-0")).isPresent();
         assertThatThrownBy(() -> runtime.modelGuard("gpt-made-up-x")).hasMessageContaining("is not configured");
 
+        runtime.modelGuard("gpt-made-up-0").circuitBreaker().forceOpen("operator");
         runtime.reload(runtime.config());
-        assertThat(runtime.model("gpt-made-up-x")).isPresent();
+        assertThat(runtime.model("gpt-made-up-x")).as("a reload keeps the models served, and the bound").isEmpty();
+        assertThat(runtime.model("gpt-made-up-31")).isPresent();
+        assertThat(runtime.modelGuard("gpt-made-up-0").circuitBreaker().state())
+                .as("a reload never closes an open breaker by accident").isEqualTo(CircuitState.FORCED_OPEN);
     }
 
     @Test
