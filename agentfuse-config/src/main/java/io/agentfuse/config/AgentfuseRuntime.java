@@ -75,6 +75,10 @@ public final class AgentfuseRuntime {
 
         /** A family model not seen before, while fewer than the bound are in use. */
         private Optional<ModelConfig> familyModel(String name) {
+            // Once the bound is reached, a client sending invented names costs no lock and no model.
+            if (familyModels.size() >= ConfigDefaults.UNCONFIGURED_FAMILY_MODELS) {
+                return Optional.empty();
+            }
             Optional<ModelConfig> model = ModelFamilies.modelOf(name, config.breakers(), config.retry());
             if (model.isEmpty()) {
                 return model;

@@ -18,7 +18,11 @@ import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.ManualClock;
 import io.agentfuse.core.breaker.Trigger;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -200,9 +204,9 @@ class AgentfuseRuntimeTest {
         AgentfuseRuntime runtime = runtime(MODELS);
         int threads = 8;
         int namesEach = ConfigDefaults.UNCONFIGURED_FAMILY_MODELS;
-        var start = new java.util.concurrent.CountDownLatch(1);
-        var served = java.util.concurrent.ConcurrentHashMap.<String>newKeySet();
-        var workers = new java.util.ArrayList<Thread>();
+        var start = new CountDownLatch(1);
+        Set<String> served = ConcurrentHashMap.newKeySet();
+        var workers = new ArrayList<Thread>();
         for (int t = 0; t < threads; t++) {
             int thread = t;
             Thread worker = new Thread(() -> {
