@@ -13,6 +13,8 @@ import io.agentfuse.core.GuardBuilder;
 import io.agentfuse.core.retry.RetryPolicy;
 import io.agentfuse.core.Scheduler;
 import io.agentfuse.core.Sleeper;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -265,24 +267,25 @@ public final class AgentfuseRuntime {
         Objects.requireNonNull(config, "config");
         var next = new Generation(config);
         ReloadReport report = new BreakerPlan(config).apply(registry, next.breakerConfigs());
-        keepFamilyModels(current, next);
+        List<String> unserved = keepFamilyModels(current, next);
         shared.retain(config);
         current = next;
-        return report;
+        return report.withRemoved(unserved);
     }
 
     /**
      * The family models {@code previous} served stay served, and their breakers with their state
      * (a reload never closes an open breaker by accident); so does a configured model of a family
      * name that the reload removed, while the bound has room. Any other breaker of a model that
-     * {@code next} does not serve is removed.
+     * {@code next} does not serve is removed; returns their names.
      */
-    private void keepFamilyModels(Generation previous, Generation next) {
+    private List<String> keepFamilyModels(Generation previous, Generation next) {
         if (previous != null) {
             previous.familyModels().keySet().stream()
                     .filter(model -> !next.config().models().containsKey(model))
                     .forEach(next::find);
         }
+        var removed = new ArrayList<String>();
         for (CircuitBreaker breaker : registry.all()) {
             String name = breaker.name();
             if (!name.startsWith(BreakerPlan.MODEL_PREFIX)) {
@@ -292,8 +295,10 @@ public final class AgentfuseRuntime {
             // find admits a family name while the bound has room: a configured model the reload removed
             if (!next.config().models().containsKey(model) && next.find(model).isEmpty()) {
                 registry.remove(name);
+                removed.add(name);
             }
         }
+        return removed;
     }
 
     private Guard toolGuard(Generation generation, String name, ToolConfig tool, String upstream) {

@@ -1,6 +1,9 @@
 package io.agentfuse.config;
 
+import java.util.Collection;
 import java.util.List;
+import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * What {@link AgentfuseRuntime#reload} did to the breakers it manages ({@code model:*} and
@@ -23,5 +26,17 @@ public record ReloadReport(List<String> added, List<String> kept, List<String> r
         kept = List.copyOf(kept);
         replaced = List.copyOf(replaced);
         removed = List.copyOf(removed);
+    }
+
+    /** This report with {@code names} moved to {@link #removed()}, from whichever list held them. */
+    ReloadReport withRemoved(Collection<String> names) {
+        if (names.isEmpty()) {
+            return this;
+        }
+        Predicate<String> stays = name -> !names.contains(name);
+        var allRemoved = new TreeSet<>(removed);
+        allRemoved.addAll(names);
+        return new ReloadReport(added.stream().filter(stays).toList(), kept.stream().filter(stays).toList(),
+                replaced.stream().filter(stays).toList(), List.copyOf(allRemoved));
     }
 }

@@ -108,6 +108,22 @@ class AgentfuseRuntimeReloadTest {
     }
 
     @Test
+    void aRemovedModelOfAFamilyNameIsReportedRemovedWhenTheBoundIsFull() {
+        AgentfuseRuntime runtime = runtime(BEFORE.replace("models:\n", "models:\n  claude-opus-4-1: { provider: anthropic }\n"));
+        runtime.modelGuard("claude-opus-4-1");
+        for (int i = 0; i < ConfigDefaults.UNCONFIGURED_FAMILY_MODELS; i++) {
+            runtime.modelGuard("gpt-made-up-" + i);
+        }
+
+        ReloadReport report = runtime.reload(config(BEFORE));
+
+        assertThat(runtime.model("claude-opus-4-1")).as("no room left for it as a family model").isEmpty();
+        assertThat(runtime.registry().find("model:claude-opus-4-1")).isEmpty();
+        assertThat(report.removed()).containsExactly("model:claude-opus-4-1");
+        assertThat(report.kept()).doesNotContain("model:claude-opus-4-1").contains("model:gpt-made-up-0");
+    }
+
+    @Test
     void reloadingTheSameConfigurationKeepsEveryBreaker() {
         AgentfuseRuntime runtime = runtime(BEFORE);
 

@@ -100,4 +100,18 @@ class GatewayServerTest {
         assertThat(answer.content()).isNotEmpty();
         assertThat(harness.requestsFor("claude-haiku-4-5")).isEqualTo(1);
     }
+
+    @Test
+    void theModelClientRefusesAModelItDoesNotServeSayingWhichItServes() {
+        harness = GatewayHarness.start();
+
+        Throwable refused = Await.failure(harness.gateway.models().complete(
+                Dialects.OPENAI.parseRequest(openAiRequest("llama-3", false))));
+
+        assertThat(refused).isInstanceOfSatisfying(GatewayException.class, e -> {
+            assertThat(e.error()).isEqualTo(GatewayError.MODEL_NOT_FOUND);
+            assertThat(e.getMessage()).startsWith("model 'llama-3' is not configured; configured models: ")
+                    .contains("claude-haiku-4");
+        });
+    }
 }

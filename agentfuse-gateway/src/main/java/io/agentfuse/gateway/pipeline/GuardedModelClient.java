@@ -39,8 +39,7 @@ final class GuardedModelClient implements ModelClient {
         }
         ModelConfig model = router.model(chat.model()).orElse(null);
         if (model == null) {
-            return Future.failedFuture(new GatewayException(GatewayError.MODEL_NOT_FOUND,
-                    "model '" + chat.model() + "' is not configured"));
+            return Future.failedFuture(router.notServed(chat.model()));
         }
         ModelRequest request = new ModelRequest(chat, model, null, null);
         Promise<ChatResponse> answer = Promise.promise();

@@ -2,11 +2,14 @@ package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.AgentfuseRuntime;
+import io.agentfuse.config.ConfigDefaults;
+import io.agentfuse.config.ModelFamilies;
 import io.agentfuse.config.ModelConfig;
 import io.agentfuse.config.ProviderConfig;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.DialectTranslator;
+import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.agentfuse.gateway.provider.Dialects;
@@ -56,6 +59,25 @@ final class ModelRouter {
      */
     Optional<ModelConfig> model(String name) {
         return runtime.model(name);
+    }
+
+    /** The error for a request of a model {@link #model} does not serve, under the configuration in force. */
+    GatewayException notServed(String name) {
+        return notServed(name, runtime.config());
+    }
+
+    /**
+     * The error for a request of a model that {@code config} does not serve: which models it
+     * configures, and for a family name why it is not served without an entry (the bound).
+     */
+    static GatewayException notServed(String model, AgentfuseConfig config) {
+        String configured = "; configured models: " + String.join(", ", config.models().keySet());
+        if (ModelFamilies.providerOf(model).isPresent()) {
+            return new GatewayException(GatewayError.MODEL_NOT_FOUND, "model '" + model + "' is not configured, and "
+                    + ConfigDefaults.UNCONFIGURED_FAMILY_MODELS + " models of the built-in families without an entry"
+                    + " are served already (the most one configuration serves); add it under models:" + configured);
+        }
+        return new GatewayException(GatewayError.MODEL_NOT_FOUND, "model '" + model + "' is not configured" + configured);
     }
 
     /** The steps for {@code request}, in order; {@code clientHeaders} may be empty. */

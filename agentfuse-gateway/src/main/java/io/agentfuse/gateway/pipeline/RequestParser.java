@@ -1,9 +1,7 @@
 package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.config.AgentfuseConfig;
-import io.agentfuse.config.ConfigDefaults;
 import io.agentfuse.config.ModelConfig;
-import io.agentfuse.config.ModelFamilies;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.ForwardedBody;
@@ -68,20 +66,9 @@ public final class RequestParser {
         } catch (InvalidRequestException invalid) {
             throw new GatewayException(GatewayError.INVALID_REQUEST, invalid.getMessage());
         }
-        ModelConfig model = models.apply(chat.model()).orElseThrow(() -> new GatewayException(
-                GatewayError.MODEL_NOT_FOUND, notServed(chat.model(), config)));
+        ModelConfig model = models.apply(chat.model()).orElseThrow(() -> ModelRouter.notServed(chat.model(), config));
         String id = subagent == null || subagent.isBlank() ? null : subagent.trim();
         return new ModelRequest(chat, model, id, null, ForwardedBody.of(body, spans));
-    }
-
-    private static String notServed(String model, AgentfuseConfig config) {
-        String configured = "; configured models: " + String.join(", ", config.models().keySet());
-        if (ModelFamilies.providerOf(model).isPresent()) {
-            return "model '" + model + "' is not configured, and " + ConfigDefaults.UNCONFIGURED_FAMILY_MODELS
-                    + " models of the built-in families without an entry are served already (the most one"
-                    + " configuration serves); add it under models:" + configured;
-        }
-        return "model '" + model + "' is not configured" + configured;
     }
 
     private static JsonObject json(Buffer body, StrictJson.FieldSpans spans) {
