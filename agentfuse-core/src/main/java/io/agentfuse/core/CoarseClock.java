@@ -1,48 +1,161 @@
 package io.agentfuse.core;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 
 /**
  * The system clock at a tick of about a millisecond; see {@link Clock#coarseSystem()}.
  *
  * <p>Why: one {@link System#nanoTime()} costs about 18 ns on a virtualised machine, and timing a
  * call takes two. Thresholds of seconds or minutes do not need that precision, so breakers read
- * this clock instead: one volatile read. The wall clock is read at the same tick, for what only
+ * this clock instead: two volatile reads. The wall clock is read at the same tick, for what only
  * needs to know which second it is (the gateway's per-second traffic, its meters' max windows).
- * One daemon thread per JVM keeps both fresh; it starts when the clock is first used and costs one
- * wake-up a millisecond.
+ *
+ * <p>One daemon thread per JVM keeps both fresh, started when the clock is first used. It wakes
+ * once a millisecond while the clock is read, and parks after {@link #IDLE_TICKS} ticks in which
+ * nothing read it, so an idle process is not woken a thousand times a second: the next reading
+ * then refreshes the fields itself before it returns, and wakes the thread. Readings never go
+ * backwards: every writer only raises {@code nanos}.
  */
 final class CoarseClock implements Clock {
-
-    static final CoarseClock INSTANCE = new CoarseClock();
 
     /** The refresh period; readings are at most about this much behind. */
     static final long TICK_NANOS = 1_000_000L;
 
-    private volatile long nanos = System.nanoTime();
-    private volatile long millis = System.currentTimeMillis();
+    /** Ticks in a row without a reading after which the ticker parks until the next one. */
+    static final int IDLE_TICKS = 100;
 
-    private CoarseClock() {
-        Thread ticker = new Thread(this::tick, "agentfuse-coarse-clock");
-        ticker.setDaemon(true);
-        ticker.start();
+    static final CoarseClock INSTANCE = startTicking();
+
+    private static final VarHandle NANOS;
+
+    static {
+        try {
+            NANOS = MethodHandles.lookup().findVarHandle(CoarseClock.class, "nanos", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
-    private void tick() {
+    private final LongSupplier systemNanos;
+    private final LongSupplier systemMillis;
+    private volatile Runnable wakeTicker = () -> { };
+
+    private volatile long nanos;
+    private volatile long millis;
+    /** Whether the clock was read since the ticker last looked; set by readers, cleared by the ticker. */
+    private volatile boolean read;
+    /** Whether the ticker is parked until a reading wakes it. */
+    private volatile boolean asleep;
+    /** Ticks since the ticker last looked at {@link #read}; the ticker's alone. */
+    private int ticksUnlooked;
+
+    /** A clock over {@code systemNanos} and {@code systemMillis} whose {@link #tick} someone else calls. */
+    CoarseClock(LongSupplier systemNanos, LongSupplier systemMillis) {
+        this.systemNanos = systemNanos;
+        this.systemMillis = systemMillis;
+        this.nanos = systemNanos.getAsLong();
+        this.millis = systemMillis.getAsLong();
+    }
+
+    private static CoarseClock startTicking() {
+        CoarseClock clock = new CoarseClock(System::nanoTime, System::currentTimeMillis);
+        Thread ticker = new Thread(clock::tickForever, "agentfuse-coarse-clock");
+        ticker.setDaemon(true);
+        clock.wakeTicker(() -> LockSupport.unpark(ticker));
+        ticker.start();
+        return clock;
+    }
+
+    /** What a reading that finds the ticker parked runs to wake it. */
+    void wakeTicker(Runnable wake) {
+        this.wakeTicker = wake;
+    }
+
+    private void tickForever() {
         while (true) {
             LockSupport.parkNanos(TICK_NANOS);
-            nanos = System.nanoTime();
-            millis = System.currentTimeMillis();
+            if (tick()) {
+                LockSupport.park(this);
+                wokenUp();
+            }
         }
+    }
+
+    /**
+     * One tick of the ticker: refreshes the readings. Returns true when nothing read the clock
+     * for {@link #IDLE_TICKS} ticks: the ticker is then {@linkplain #isAsleep asleep} and parks
+     * until a reading wakes it, then calls {@link #wokenUp}.
+     */
+    boolean tick() {
+        refresh();
+        if (++ticksUnlooked < IDLE_TICKS) {
+            return false;
+        }
+        ticksUnlooked = 0;
+        if (read) {
+            read = false;
+            return false;
+        }
+        asleep = true;
+        // A reader sets read, then looks at asleep; this thread sets asleep, then looks at read:
+        // one of the two sees the other, so a reading in between is never left to a parked ticker.
+        if (read) {
+            asleep = false;
+            return false;
+        }
+        return true;
+    }
+
+    /** The ticker resumes after a park: it ticks again from a fresh reading. */
+    void wokenUp() {
+        asleep = false;
+        ticksUnlooked = 0;
+        refresh();
+    }
+
+    /** Whether the ticker is parked until the next reading. */
+    boolean isAsleep() {
+        return asleep;
+    }
+
+    private void noteRead() {
+        // Parked, the ticker left the fields as old as its sleep: refresh them before any other
+        // reader can see read set and trust them.
+        if (asleep) {
+            refresh();
+        }
+        read = true;
+        if (asleep) {
+            refresh();
+            wakeTicker.run();
+        }
+    }
+
+    private void refresh() {
+        long now = systemNanos.getAsLong();
+        long seen = nanos;
+        while (now > seen && !NANOS.compareAndSet(this, seen, now)) {
+            seen = nanos;
+        }
+        millis = systemMillis.getAsLong();
     }
 
     @Override
     public long nanoTime() {
+        if (!read) {
+            noteRead();
+        }
         return nanos;
     }
 
     @Override
     public long epochMillis() {
+        if (!read) {
+            noteRead();
+        }
         return millis;
     }
 
