@@ -60,21 +60,19 @@ public record AgentfuseConfig(ServerConfig server, StateConfig state, Map<String
     }
 
     /**
-     * The configuration of an empty file: the built-in providers, every default, and the models
-     * the defaults name ({@code subagents.fallbacks} and {@code context.compactModel}), each a model
-     * of its family ({@link ModelFamilies#modelOf}); no servers or tools.
+     * The configuration of a file that sets nothing ({@code {}}), bound as such a file is, so the
+     * two cannot drift apart: the built-in providers without credentials, every
+     * default, and the models the defaults name ({@code subagents.fallbacks} and
+     * {@code context.compactModel}), each a model of its family ({@link ModelFamilies#modelOf});
+     * no servers or tools.
      */
     public static AgentfuseConfig defaults() {
-        Map<String, BreakerConfig> breakers = Map.of(ConfigDefaults.DEFAULT_BREAKER_NAME, ConfigDefaults.MODEL_BREAKER);
-        var models = new LinkedHashMap<String, ModelConfig>();
-        var named = new ArrayList<>(ConfigDefaults.SUBAGENTS.fallbacks());
-        ConfigDefaults.CONTEXT.compactModel().ifPresent(named::add);
-        for (String name : named) {
-            ModelFamilies.modelOf(name, breakers, ConfigDefaults.RETRY).ifPresent(model -> models.putIfAbsent(name, model));
-        }
-        return new AgentfuseConfig(ConfigDefaults.SERVER, ConfigDefaults.STATE, ConfigDefaults.builtInProviders(Map.of()),
-                ConfigDefaults.RETRY, breakers, models, ConfigDefaults.SUBAGENTS, Map.of(), Map.of(),
-                ConfigDefaults.CONTEXT, ConfigDefaults.PERMISSIONS);
+        return Defaults.CONFIG;
+    }
+
+    /** Bound on first use, not when this class loads: binding builds instances of it. */
+    private static final class Defaults {
+        static final AgentfuseConfig CONFIG = ConfigLoader.parse("{}", "the built-in defaults", Map.of());
     }
 
     /** The model named {@code name}, if configured. */
