@@ -112,7 +112,9 @@ final class StreamingCall {
         if (!done) {
             finish();
             reset();
-            ready.tryFail(new UpstreamConnectionException("call to provider " + provider.name() + " was cancelled", null));
+            if (!ready.future().isComplete()) {
+                ready.fail(new UpstreamConnectionException("call to provider " + provider.name() + " was cancelled", null));
+            }
         }
     }
 
@@ -163,9 +165,12 @@ final class StreamingCall {
             return;
         }
         finish();
-        if (!ready.tryFail(new UpstreamConnectionException(
-                "provider " + provider.name() + " ended the stream before sending any event", null))) {
+        // The usual end follows events: no exception is made for it (its stack trace costs more than a whole event).
+        if (ready.future().isComplete()) {
             stream.deliverEnd();
+        } else {
+            ready.fail(new UpstreamConnectionException(
+                    "provider " + provider.name() + " ended the stream before sending any event", null));
         }
     }
 
