@@ -93,12 +93,32 @@ public final class Rejection {
     }
 
     /**
+     * How long to tell a rejected caller to stay away, in nanoseconds: {@link #retryAfterNanos()}
+     * when the breaker lets calls through again by itself; when nothing but an operator or the user
+     * will (forced open, user-led reset), the breaker's {@code resetTimeout}, so a caller told to come
+     * back does not come back at once, only to be refused again; 0 while half-open (the probe's
+     * answer is near). Allocation-free.
+     */
+    public long suggestedWaitNanos() {
+        long nanos = retryAfterNanos();
+        if (nanos >= 0) {
+            return nanos;
+        }
+        return state.kind() == CircuitState.HALF_OPEN ? 0 : breaker.config().resetTimeout().toNanos();
+    }
+
+    /** {@link #suggestedWaitNanos()} in whole seconds, rounded up; allocation-free. */
+    public long suggestedWaitSeconds() {
+        return (suggestedWaitNanos() + 999_999_999L) / 1_000_000_000L;
+    }
+
+    /**
      * The seed's fast-fail message for a call of {@code subject} this rejection refused, which an
-     * agent reads like any failed tool: {@code "CIRCUIT_OPEN: <subject> is unavailable, retry after <s> s"}
-     * (0 s when the wait is unknown).
+     * agent reads like any failed tool: {@code "CIRCUIT_OPEN: <subject> is unavailable, retry after <s> s"},
+     * the wait being {@link #suggestedWaitSeconds()}.
      */
     public String unavailable(String subject) {
-        return unavailable(subject, Math.max(0, retryAfterSeconds()));
+        return unavailable(subject, suggestedWaitSeconds());
     }
 
     /** {@link #unavailable(String)} with the wait given, in whole seconds. */

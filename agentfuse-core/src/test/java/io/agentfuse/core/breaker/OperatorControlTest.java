@@ -42,6 +42,23 @@ class OperatorControlTest {
     }
 
     @Test
+    void aCallerRefusedByAForcedOpenBreakerIsToldToStayAwayForItsResetTimeout() {
+        breaker.forceOpen("database migration");
+
+        assertThat(breaker.rejection().suggestedWaitNanos()).isEqualTo(Duration.ofMinutes(5).toNanos());
+        assertThat(breaker.rejection().unavailable("query")).isEqualTo("CIRCUIT_OPEN: query is unavailable, retry after 300 s");
+    }
+
+    @Test
+    void aTrippedBreakerSuggestsTheWaitUntilItHalfOpens() {
+        fail(3);
+        clock.advance(Duration.ofMinutes(2));
+
+        assertThat(breaker.rejection().suggestedWaitSeconds()).isEqualTo(180);
+        assertThat(breaker.rejection().unavailable("query")).endsWith("retry after 180 s");
+    }
+
+    @Test
     void forcedOpenIsNotChangedByOutcomesOrTime() {
         breaker.forceOpen("database migration");
 

@@ -9,6 +9,7 @@ package io.agentfuse.gateway.http;
  *   <caption>gateway errors</caption>
  *   <tr><th>error</th><th>status</th><th>{@code error.type}</th><th>when</th></tr>
  *   <tr><td>CIRCUIT_OPEN</td><td>503 + Retry-After</td><td>circuit_open</td><td>every step of the chain was skipped by an open breaker</td></tr>
+ *   <tr><td>CIRCUIT_HELD_OPEN</td><td>503 + Retry-After</td><td>circuit_open</td><td>the same, but no breaker of the chain reopens by itself (forced open by an operator, or waiting for the user): {@code Retry-After} is their {@code resetTimeout}, {@code x-should-retry} is false</td></tr>
  *   <tr><td>TIMEOUT</td><td>504</td><td>timeout</td><td>every step that was called timed out</td></tr>
  *   <tr><td>ALL_FALLBACKS_FAILED</td><td>502</td><td>all_fallbacks_failed</td><td>the chain ended in failure otherwise</td></tr>
  *   <tr><td>UNTRANSLATABLE</td><td>400</td><td>invalid_request</td><td>every step was skipped because the request cannot be translated to its dialect (names the field)</td></tr>
@@ -36,6 +37,7 @@ package io.agentfuse.gateway.http;
  */
 public enum GatewayError {
     CIRCUIT_OPEN(503, "circuit_open"),
+    CIRCUIT_HELD_OPEN(503, "circuit_open"),
     TIMEOUT(504, "timeout"),
     ALL_FALLBACKS_FAILED(502, "all_fallbacks_failed"),
     UNTRANSLATABLE(400, "invalid_request"),

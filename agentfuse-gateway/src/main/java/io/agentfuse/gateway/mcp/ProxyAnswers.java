@@ -32,12 +32,12 @@ final class ProxyAnswers {
         return Rejection.unavailable(subject, retryAfterSeconds);
     }
 
-    /** Whole seconds until {@code open} lets a call through, rounded up; 0 when unknown. */
+    /** Whole seconds a caller refused by {@code open} is told to wait ({@link Rejection#suggestedWaitSeconds}). */
     static long retryAfterSeconds(Rejection open) {
-        return open == null ? 0 : Math.max(0, open.retryAfterSeconds());
+        return open == null ? 0 : open.suggestedWaitSeconds();
     }
 
-    /** Whole seconds until {@code breaker} lets a call through (0 while half-open or unknown). */
+    /** Whole seconds a caller refused by {@code breaker} is told to wait (0 when it lets calls through). */
     static long retryAfterSeconds(CircuitBreaker breaker) {
         return retryAfterSeconds(breaker.rejection());
     }

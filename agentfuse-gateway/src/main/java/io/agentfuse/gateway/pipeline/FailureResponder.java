@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.pipeline;
 
+import io.agentfuse.core.breaker.CircuitOpenException;
 import io.agentfuse.core.fallback.FallbackExhaustedException;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.Outcome;
@@ -25,7 +26,9 @@ import java.util.stream.Collectors;
  *       {@code invalid_request}, naming the fields;</li>
  *   <li>no step called and one skipped by a full bulkhead → 429 {@code overloaded}, {@code Retry-After: 1};</li>
  *   <li>every step skipped, by an open breaker or as untranslatable → 503 {@code circuit_open} with {@code Retry-After}
- *       (the soonest reopening, whole seconds rounded up; none for an operator's forced open);</li>
+ *       (the soonest reopening, whole seconds rounded up; when no breaker of the chain reopens by
+ *       itself, forced open or waiting for the user, the shortest of their {@code resetTimeout}s, and
+ *       {@code x-should-retry: false}: {@link GatewayError#CIRCUIT_HELD_OPEN});</li>
  *   <li>every step that was called timed out → 504 {@code timeout};</li>
  *   <li>the last step that was called refused the gateway's key → 502 {@code upstream_auth_failed};</li>
  *   <li>otherwise an exhausted chain → 502 {@code all_fallbacks_failed}, listing each step and why;</li>
@@ -85,9 +88,16 @@ final class FailureResponder {
         }
         if (noneCalled && steps.stream().anyMatch(StepFailure::skippedByOpenCircuit)
                 && steps.stream().allMatch(step -> step.skippedByOpenCircuit() || untranslatable(step))) {
+            String message = "every model of the chain has an open circuit breaker: " + steps(exhausted);
             long nanos = exhausted.soonestRetryAfterNanos();
-            return new GatewayException(GatewayError.CIRCUIT_OPEN, "every model of the chain has an open circuit "
-                    + "breaker: " + steps(exhausted), nanos < 0 ? null : Duration.ofNanos(nanos));
+            if (nanos >= 0) {
+                return GatewayException.circuitOpen(message, Duration.ofNanos(nanos));
+            }
+            // No breaker of the chain reopens by itself: an operator or the user holds them open.
+            long held = steps.stream().filter(step -> step.cause() instanceof CircuitOpenException)
+                    .mapToLong(step -> ((CircuitOpenException) step.cause()).rejection().suggestedWaitNanos())
+                    .min().orElse(0);
+            return new GatewayException(GatewayError.CIRCUIT_HELD_OPEN, message, Duration.ofNanos(held));
         }
         StepFailure lastCalled = steps.stream().filter(step -> !step.skipped()).reduce((a, b) -> b).orElse(null);
         if (lastCalled != null && lastCalled.cause() instanceof UpstreamAuthException auth) {

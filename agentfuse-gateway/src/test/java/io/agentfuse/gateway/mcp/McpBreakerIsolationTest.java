@@ -93,6 +93,19 @@ class McpBreakerIsolationTest {
     }
 
     @Test
+    void aServerHeldOpenByAnOperatorTellsCallersToComeBackAfterItsResetTimeoutNotAtOnce() {
+        harness = McpHarness.start(McpHarness.CONFIG);
+        harness.breaker("mcp:db").orElseThrow().forceOpen("maintenance");
+
+        HttpResponse<String> list = harness.post(harness.rpc("tools/list", new JsonObject()), "Mcp-Session-Id", "s");
+
+        JsonObject error = McpHarness.message(list).getJsonObject("error");
+        assertThat(error.getString("message")).isEqualTo("CIRCUIT_OPEN: db is unavailable, retry after 300 s");
+        assertThat(error.getJsonObject("data").getLong("retryAfter")).isEqualTo(300L);
+        assertThat(list.headers().firstValue("retry-after")).contains("300");
+    }
+
+    @Test
     void aDeadServerTripsTheServerBreakerAndThenEveryRequestGetsMinus32000() throws IOException {
         // Given a server URL where nothing listens
         int port;

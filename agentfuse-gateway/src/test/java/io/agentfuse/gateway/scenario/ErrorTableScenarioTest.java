@@ -67,6 +67,20 @@ class ErrorTableScenarioTest {
     }
 
     @Test
+    void aChainHeldOpenByAnOperatorSaysComeBackAfterTheResetTimeoutAndNotToRetry() {
+        harness = GatewayHarness.start(GatewayHarness.CONFIG.replace("resetTimeout: 300ms", "resetTimeout: 10s"));
+        harness.gateway.runtime().registry().all().forEach(breaker -> breaker.forceOpen("maintenance"));
+
+        Reply reply = harness.client.post("/v1/chat/completions", openAiRequest("claude-sonnet-4", false));
+
+        assertThat(reply.status()).isEqualTo(503);
+        assertThat(reply.json().getJsonObject("error").getString("type")).isEqualTo("circuit_open");
+        assertThat(reply.header("retry-after")).isEqualTo("10");
+        assertThat(reply.header("x-should-retry")).as("nothing reopens it: a retry is no probe").isEqualTo("false");
+        assertThat(harness.mock.requests()).isEmpty();
+    }
+
+    @Test
     void everyCalledStepTimingOutIs504Timeout() {
         harness = GatewayHarness.start(GatewayHarness.CONFIG
                 .replace("upstreamModel: claude-sonnet-4-5", "upstreamModel: claude-sonnet-4-5\n    timeout: 200ms")
