@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.mcp;
 
+import io.agentfuse.gateway.http.HopByHop;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.McpServerConfig;
 import io.agentfuse.core.timeout.CallTimeoutException;
@@ -21,7 +22,6 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -239,11 +239,7 @@ public final class McpProxy {
     /** The client's headers for the server, less those of one hop (the session and version headers stay). */
     private static MultiMap forwarded(HttpServerRequest request) {
         MultiMap headers = MultiMap.caseInsensitiveMultiMap();
-        request.headers().forEach(header -> {
-            if (!McpUpstream.HOP_BY_HOP.contains(header.getKey().toLowerCase(Locale.ROOT))) {
-                headers.add(header.getKey(), header.getValue());
-            }
-        });
+        HopByHop.forEachEndToEnd(request.headers(), headers::add);
         return headers;
     }
 }

@@ -1,11 +1,11 @@
 package io.agentfuse.gateway.mcp;
 
+import io.agentfuse.gateway.http.HopByHop;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpServerResponse;
 
 import java.time.Duration;
-import java.util.Locale;
 
 /**
  * Relays a streamed answer of an MCP server (an SSE answer to a POST, the {@code GET} stream)
@@ -49,11 +49,7 @@ final class McpRelay {
             return;
         }
         client.setStatusCode(response.statusCode()).setChunked(true);
-        response.headers().forEach(header -> {
-            if (!McpUpstream.HOP_BY_HOP.contains(header.getKey().toLowerCase(Locale.ROOT))) {
-                client.headers().add(header.getKey(), header.getValue());
-            }
-        });
+        HopByHop.forEachEndToEnd(response.headers(), client.headers()::add);
         client.closeHandler(v -> abandon());
         client.writeHead();
         response.handler(chunk -> {

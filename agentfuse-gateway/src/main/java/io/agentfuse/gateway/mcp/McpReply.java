@@ -1,10 +1,10 @@
 package io.agentfuse.gateway.mcp;
 
+import io.agentfuse.gateway.http.HopByHop;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 
-import java.util.Locale;
 
 /**
  * What the proxy sends back for one POST: the server's answer, untouched, or a JSON-RPC message
@@ -23,11 +23,7 @@ sealed interface McpReply {
                 return;
             }
             response.setStatusCode(answer.status());
-            answer.headers().forEach(header -> {
-                if (!McpUpstream.HOP_BY_HOP.contains(header.getKey().toLowerCase(Locale.ROOT))) {
-                    response.headers().add(header.getKey(), header.getValue());
-                }
-            });
+            HopByHop.forEachEndToEnd(answer.headers(), response.headers()::add);
             response.end(answer.body());
         }
     }

@@ -17,7 +17,6 @@ import io.vertx.core.http.RequestOptions;
 
 import java.net.URI;
 import java.time.Duration;
-import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 
@@ -32,10 +31,6 @@ import java.util.concurrent.CompletableFuture;
  * <p>Thread-safe. Each call runs on the Vert.x context it was started from.
  */
 final class McpUpstream {
-
-    /** Headers that belong to one hop, or that the client recomputes. */
-    static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-authenticate",
-            "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "host", "content-length");
 
     private final Vertx vertx;
     private final HttpClientAgent http;

@@ -16,6 +16,8 @@ import io.vertx.core.http.HttpServerResponse;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -125,9 +127,23 @@ final class FailureResponder {
         return exhausted.steps().stream().map(StepFailure::toString).collect(Collectors.joining("; "));
     }
 
+    /**
+     * The provider's answer as it came: status, body and its end-to-end headers (its request id,
+     * rate-limit and retry headers), except the gateway's own ({@code x-agentfuse-*}, set already)
+     * and the content encoding, the body having been read as text.
+     */
     private static void passThrough(HttpServerResponse response, HttpStatusException answer) {
-        String contentType = answer instanceof UpstreamStatusException upstream
-                ? upstream.contentType().orElse("application/json") : "application/json";
+        String contentType = "application/json";
+        if (answer instanceof UpstreamStatusException upstream) {
+            contentType = upstream.contentType().orElse(contentType);
+            for (Map.Entry<String, String> header : upstream.answerHeaders()) {
+                String name = header.getKey().toLowerCase(Locale.ROOT);
+                if (!name.startsWith(ResponseHeaders.PREFIX) && !name.equals("content-encoding")
+                        && !name.equals("content-type")) {
+                    response.headers().add(header.getKey(), header.getValue());
+                }
+            }
+        }
         response.setStatusCode(answer.status()).putHeader("content-type", contentType)
                 .end(answer.body().orElse(""));
     }

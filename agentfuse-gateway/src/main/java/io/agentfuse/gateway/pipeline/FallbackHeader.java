@@ -23,7 +23,7 @@ import java.util.List;
 final class FallbackHeader {
 
     /** The header's name. */
-    static final String NAME = "x-agentfuse-fallbacks";
+    static final String NAME = ResponseHeaders.PREFIX + "fallbacks";
     /** The longest value written. */
     static final int MAX_LENGTH = 512;
 

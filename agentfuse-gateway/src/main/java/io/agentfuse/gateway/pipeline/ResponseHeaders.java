@@ -15,9 +15,11 @@ import java.util.List;
  */
 final class ResponseHeaders {
 
-    static final String MODEL = "x-agentfuse-model";
-    static final String ATTEMPTS = "x-agentfuse-attempts";
-    static final String CONTEXT = "x-agentfuse-context";
+    /** What every name of the gateway's own headers begins with. */
+    static final String PREFIX = "x-agentfuse-";
+    static final String MODEL = PREFIX + "model";
+    static final String ATTEMPTS = PREFIX + "attempts";
+    static final String CONTEXT = PREFIX + "context";
 
     private ResponseHeaders() {
     }

@@ -29,7 +29,8 @@ final class UpstreamFailures {
             return new UpstreamAuthException(provider.name(), response.statusCode());
         }
         return UpstreamStatusException.builder(response.statusCode()).body(body)
-                .retryHints(response.headers()).contentType(response.getHeader("content-type")).build();
+                .retryHints(response.headers()).answerHeaders(response.headers())
+                .contentType(response.getHeader("content-type")).build();
     }
 
     /** The exception a failed call of {@code provider} ends with. */

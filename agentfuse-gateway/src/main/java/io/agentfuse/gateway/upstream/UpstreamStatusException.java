@@ -2,12 +2,16 @@ package io.agentfuse.gateway.upstream;
 
 import io.agentfuse.core.HttpStatusException;
 
+import io.agentfuse.gateway.http.HopByHop;
+
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * A provider's non-2xx answer, with the content type it came with, so that an upstream 4xx can
- * be passed back to the caller unchanged (status, body and content type). Classified by
+ * A provider's non-2xx answer, with the content type and the end-to-end headers it came with, so
+ * that an upstream 4xx can be passed back to the caller unchanged (status, headers, body). Classified by
  * {@link io.agentfuse.core.OutcomeClassifier} like any {@link HttpStatusException}.
  *
  * <p>Immutable; no stack trace.
@@ -24,10 +28,12 @@ import java.util.Optional;
 public final class UpstreamStatusException extends HttpStatusException {
 
     private final String contentType;
+    private final List<Map.Entry<String, String>> answerHeaders;
 
     private UpstreamStatusException(Builder builder) {
         super(builder);
         this.contentType = builder.contentType;
+        this.answerHeaders = List.copyOf(builder.answerHeaders);
     }
 
     /** A builder for a provider's answer with {@code status}; everything else is optional. */
@@ -40,12 +46,27 @@ public final class UpstreamStatusException extends HttpStatusException {
         return Optional.ofNullable(contentType);
     }
 
+    /**
+     * The answer's headers as received, in order and repeated ones repeated, less those of one hop
+     * ({@link HopByHop}); empty unless the builder was given them.
+     */
+    public List<Map.Entry<String, String>> answerHeaders() {
+        return answerHeaders;
+    }
+
     /** Collects a provider's failed answer; {@code null} values are ignored. Not thread-safe. */
     public static final class Builder extends HttpStatusException.Builder {
         private String contentType;
+        private final List<Map.Entry<String, String>> answerHeaders = new ArrayList<>();
 
         private Builder(int status) {
             super(status);
+        }
+
+        /** Keeps the answer's end-to-end {@code headers}, for passing the answer through. */
+        public Builder answerHeaders(Iterable<? extends Map.Entry<String, String>> headers) {
+            HopByHop.forEachEndToEnd(headers, (name, value) -> answerHeaders.add(Map.entry(name, value)));
+            return this;
         }
 
         /** The {@code Content-Type} header of the body. */

@@ -179,13 +179,17 @@ class ErrorTableScenarioTest {
     void anUpstream4xxIsPassedThroughUnchangedWithoutRetryOrFallback() {
         harness = GatewayHarness.start(GatewayHarness.CONFIG.replace("maxAttempts: 1", "maxAttempts: 4"));
         String body = "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"max_tokens: too large\"}}";
-        harness.mock.script(MockStep.builder().status(400).body(body).header("content-type", "application/problem+json").build());
+        harness.mock.script(MockStep.builder().status(400).body(body).header("content-type", "application/problem+json")
+                .header("request-id", "req_011CV").header("x-agentfuse-model", "an-inner-gateway")
+                .header("connection", "keep-alive").build());
 
         Reply reply = harness.client.post("/v1/messages", anthropicRequest("claude-sonnet-4", false));
 
         assertThat(reply.status()).isEqualTo(400);
         assertThat(reply.body()).isEqualTo(body);
         assertThat(reply.header("content-type")).isEqualTo("application/problem+json");
+        assertThat(reply.header("request-id")).as("the provider's own headers come along").isEqualTo("req_011CV");
+        assertThat(reply.header("connection")).as("one hop's headers do not").isNotEqualTo("keep-alive");
         assertThat(reply.header("x-agentfuse-model")).isEqualTo("claude-sonnet-4");
         assertThat(harness.mock.requests()).hasSize(1);
         assertThat(harness.breaker("claude-sonnet-4").snapshot().counts()).containsEntry("consecutiveErrors", 0L);
