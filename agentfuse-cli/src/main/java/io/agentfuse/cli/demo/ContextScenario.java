@@ -38,25 +38,25 @@ final class ContextScenario implements Scenario {
         stage.mock().reset();
 
         Reply warning = send(stage, timeline, 0.74);
-        timeline.guard("context ladder", "x-agentfuse-context: " + warning.header("x-agentfuse-context"));
+        timeline.guard("context ladder", contextHeaders(warning));
         expect.expect(warning.header("x-agentfuse-context").startsWith("WARNING"), "74 % of the window is WARNING");
 
         stage.mock().scriptForModel(COMPACT_UPSTREAM, MockStep.builder().text("Summary: the user and the assistant "
                 + "planned the migration; tasks 1-9 are done, task 10 is open.").build());
         Reply compacted = send(stage, timeline, 0.86);
-        timeline.good("context ladder", "x-agentfuse-context: " + compacted.header("x-agentfuse-context"));
-        expect.expect(compacted.status() == 200 && compacted.header("x-agentfuse-context").contains("action=SUMMARY"),
+        timeline.good("context ladder", contextHeaders(compacted));
+        expect.expect(compacted.status() == 200 && compaction(compacted).contains("action=SUMMARY"),
                 "86 % is compacted with a summary (HTTP " + compacted.status() + " " + compacted.errorType() + "; "
                         + compacted.header("x-agentfuse-fallbacks") + "; " + compacted.text() + ")");
 
         stage.mock().scriptForModel(COMPACT_UPSTREAM, MockStep.builder().status(500).times(10).build());
         timeline.note("the compact model now fails with HTTP 500");
         Reply snipped = send(stage, timeline, 0.86);
-        timeline.good("context ladder", "x-agentfuse-context: " + snipped.header("x-agentfuse-context"));
-        expect.expect(snipped.status() == 200 && snipped.header("x-agentfuse-context").contains("action=SNIP")
-                && snipped.header("x-agentfuse-context").contains("summary=FAILED"),
+        timeline.good("context ladder", contextHeaders(snipped));
+        expect.expect(snipped.status() == 200 && compaction(snipped).contains("action=SNIP")
+                && compaction(snipped).contains("summary=FAILED"),
                 "a failed summary is rolled back and the request snipped (HTTP " + snipped.status() + "; "
-                        + snipped.header("x-agentfuse-context") + "; " + snipped.text() + ")");
+                        + contextHeaders(snipped) + "; " + snipped.text() + ")");
 
         JsonArray huge = new JsonArray().add(message("user", words(DemoConfig.NOTES_WINDOW + 500)));
         timeline.agent("pastes one message larger than the whole window");
@@ -104,5 +104,18 @@ final class ContextScenario implements Scenario {
             text.append(i == 0 ? "" : " ").append(pool[i % pool.length]);
         }
         return text.toString();
+    }
+
+    /** The context headers of {@code reply}, as the timeline shows them. */
+    private static String contextHeaders(Reply reply) {
+        String compaction = reply.header("x-agentfuse-compaction");
+        return "x-agentfuse-context: " + reply.header("x-agentfuse-context")
+                + (compaction == null ? "" : ", x-agentfuse-compaction: " + compaction);
+    }
+
+    /** What compaction did to the request of {@code reply}; empty when it was not compacted. */
+    private static String compaction(Reply reply) {
+        String compaction = reply.header("x-agentfuse-compaction");
+        return compaction == null ? "" : compaction;
     }
 }

@@ -40,7 +40,7 @@ class DemoCommandTest {
                 .contains("permissions    ok")
                 .contains("mcp            ok")
                 .contains("OPEN: consecutive5xx: 4 in a row")
-                .contains("x-agentfuse-context: AUTO_COMPACT; action=SNIP; summary=FAILED")
+                .contains("x-agentfuse-context: AUTO_COMPACT, x-agentfuse-compaction: action=SNIP; summary=FAILED")
                 .contains("413 context_window_full")
                 .doesNotContain("\u001B[");
     }

@@ -55,7 +55,7 @@ import java.util.concurrent.Executor;
  * <pre>{@code
  * ContextLadder guard = new ContextLadder(ContextConfig.defaults(), summarizer, CompactionConfig.defaults(), clock, scheduler);
  * guard.prepare(request, new ContextTarget("claude-haiku-4", "claude-haiku-4-5", 200_000))
- *      .thenAccept(prepared -> send(prepared.request(), prepared.header()));
+ *      .thenAccept(prepared -> send(prepared.request(), prepared.contextReport()));
  * }</pre>
  */
 public final class ContextLadder {

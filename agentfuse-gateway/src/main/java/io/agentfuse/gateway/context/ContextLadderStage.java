@@ -37,7 +37,7 @@ import java.util.stream.Collectors;
  *
  * <p>Summaries at AUTO_COMPACT are written by {@code context.compactModel}, called through the
  * gateway's own guarded route (its breaker, retries and fallbacks); without a compact model the
- * ladder snips. The level and what was done go into {@code x-agentfuse-context}; a request that
+ * ladder snips. The level goes into {@code x-agentfuse-context}, what was done into {@code x-agentfuse-compaction}; a request that
  * stays at REJECT is refused with 413 {@code context_window_full}.
  *
  * <p>A fallback model with a smaller window gets the request fitted again for its own window by
@@ -106,7 +106,7 @@ public final class ContextLadderStage implements ContextStage {
                 if (prepared.report() != null && prepared.report().strategy() != CompactionStrategy.NONE) {
                     metrics.compaction(model, prepared.report());
                 }
-                result.complete(request.withChat(prepared.request()).withContextLevel(prepared.header()));
+                result.complete(request.withChat(prepared.request()).withContext(prepared.contextReport()));
             } else {
                 Throwable cause = OutcomeClassifier.unwrap(error);
                 if (cause instanceof ContextWindowFullException) {

@@ -4,6 +4,7 @@ import io.agentfuse.agent.context.CompactionReport;
 import io.agentfuse.agent.context.CompactionStrategy;
 import io.agentfuse.agent.context.ContextLevel;
 import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.pipeline.ContextReport;
 
 /**
  * A request that passed the context ladder for one target model: as it goes upstream (compacted
@@ -16,16 +17,16 @@ import io.agentfuse.gateway.dialect.ChatRequest;
 public record PreparedRequest(ChatRequest request, ContextLevel level, CompactionReport report) {
 
     /**
-     * The value of the {@code x-agentfuse-context} header: the level, and when the request was
-     * compacted, how and with what effect, e.g.
-     * {@code AUTO_COMPACT; action=SNIP; summary=FAILED; tokens=171200->139020; dropped=14}.
+     * What the gateway reports of this request: the level ({@code x-agentfuse-context}) and, when
+     * the request was compacted, how and with what effect ({@code x-agentfuse-compaction}), e.g.
+     * {@code action=SNIP; summary=FAILED; tokens=171200->139020; dropped=14}.
      */
-    public String header() {
+    public ContextReport contextReport() {
         if (report == null || report.strategy() == CompactionStrategy.NONE) {
-            return level.name();
+            return new ContextReport(level.name(), null);
         }
-        return level + "; action=" + report.strategy() + "; summary=" + report.summary()
+        return new ContextReport(level.name(), "action=" + report.strategy() + "; summary=" + report.summary()
                 + "; tokens=" + report.tokensBefore() + "->" + report.tokensAfter()
-                + (report.messagesDropped() > 0 ? "; dropped=" + report.messagesDropped() : "");
+                + (report.messagesDropped() > 0 ? "; dropped=" + report.messagesDropped() : ""));
     }
 }

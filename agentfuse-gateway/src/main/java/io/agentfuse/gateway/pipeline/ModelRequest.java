@@ -10,7 +10,7 @@ import java.util.Objects;
 /**
  * One model request on its way through the gateway's pipeline: the parsed chat request, the
  * configured model it asked for, whether a subagent sent it, and — once the context stage has
- * looked at it — the context-budget level to report.
+ * looked at it — what that stage reports (level, compaction).
  *
  * <p>Immutable; stages hand on changed copies ({@link #withChat}, {@link #withContextLevel}).
  *
@@ -21,12 +21,12 @@ import java.util.Objects;
  * @param chat         the request, parsed from the caller's dialect
  * @param model        the configured model named by {@code chat.model()}
  * @param subagent     the {@code x-agentfuse-subagent} header, or {@code null} for a main-agent request
- * @param contextLevel the context-budget level for the {@code x-agentfuse-context} header, or {@code null}
+ * @param context      what the context stage reports, for the response headers, or {@code null} before it
  * @param forwarded    the caller's bytes that {@code chat} was parsed from, so that a same-dialect step
  *                     sends them instead of encoding the body again; {@code null} when unknown or not
  *                     usable, and dropped when {@code chat} is replaced (e.g. compacted)
  */
-public record ModelRequest(ChatRequest chat, ModelConfig model, String subagent, String contextLevel,
+public record ModelRequest(ChatRequest chat, ModelConfig model, String subagent, ContextReport context,
                            ForwardedBody forwarded) {
 
     public ModelRequest {
@@ -35,8 +35,8 @@ public record ModelRequest(ChatRequest chat, ModelConfig model, String subagent,
     }
 
     /** A request whose body bytes are not known: same-dialect steps encode the parsed body. */
-    public ModelRequest(ChatRequest chat, ModelConfig model, String subagent, String contextLevel) {
-        this(chat, model, subagent, contextLevel, null);
+    public ModelRequest(ChatRequest chat, ModelConfig model, String subagent, ContextReport context) {
+        this(chat, model, subagent, context, null);
     }
 
     /** The caller's dialect, in which the answer and any error go back. */
@@ -51,20 +51,25 @@ public record ModelRequest(ChatRequest chat, ModelConfig model, String subagent,
 
     /** This request with {@code chat} instead (e.g. compacted); the model stays the same. */
     public ModelRequest withChat(ChatRequest chat) {
-        return new ModelRequest(chat, model, subagent, contextLevel, chat == this.chat ? forwarded : null);
+        return new ModelRequest(chat, model, subagent, context, chat == this.chat ? forwarded : null);
     }
 
     /**
      * This request without its conversation ({@link ChatRequest#withoutConversation}) nor the
      * caller's bytes, for the pipeline after planning a complete answer: the steps hold what they
-     * send, and answering reads only the dialect, model, subagent and context level.
+     * send, and answering reads only the dialect, model, subagent and context report.
      */
     public ModelRequest withoutConversation() {
-        return new ModelRequest(chat.withoutConversation(), model, subagent, contextLevel, null);
+        return new ModelRequest(chat.withoutConversation(), model, subagent, context, null);
     }
 
-    /** This request reporting {@code contextLevel} in {@code x-agentfuse-context}. */
-    public ModelRequest withContextLevel(String contextLevel) {
-        return new ModelRequest(chat, model, subagent, contextLevel, forwarded);
+    /** This request reporting the ladder level {@code level} in {@code x-agentfuse-context}, not compacted. */
+    public ModelRequest withContextLevel(String level) {
+        return withContext(new ContextReport(level, null));
+    }
+
+    /** This request reporting {@code context} in the response headers. */
+    public ModelRequest withContext(ContextReport context) {
+        return new ModelRequest(chat, model, subagent, context, forwarded);
     }
 }

@@ -9,7 +9,8 @@ import java.util.List;
  * Puts the gateway's own headers on a model answer, success or error: {@code x-agentfuse-model}
  * (the configured model that answered, or whose 4xx is passed through), {@code x-agentfuse-attempts}
  * (upstream calls over all steps), {@code x-agentfuse-fallbacks} (see {@link FallbackHeader}) and
- * {@code x-agentfuse-context} (the context-budget level, when the context stage set one).
+ * {@code x-agentfuse-context} (the context-budget level, when the context stage set one) and
+ * {@code x-agentfuse-compaction} (what compaction did, when the request was compacted).
  *
  * <p>Stateless and thread-safe.
  */
@@ -20,6 +21,7 @@ final class ResponseHeaders {
     static final String MODEL = PREFIX + "model";
     static final String ATTEMPTS = PREFIX + "attempts";
     static final String CONTEXT = PREFIX + "context";
+    static final String COMPACTION = PREFIX + "compaction";
 
     private ResponseHeaders() {
     }
@@ -38,8 +40,11 @@ final class ResponseHeaders {
         if (fallbacks != null) {
             response.putHeader(FallbackHeader.NAME, fallbacks);
         }
-        if (request != null && request.contextLevel() != null) {
-            response.putHeader(CONTEXT, request.contextLevel());
+        if (request != null && request.context() != null) {
+            response.putHeader(CONTEXT, request.context().level());
+            if (request.context().compaction() != null) {
+                response.putHeader(COMPACTION, request.context().compaction());
+            }
         }
     }
 }

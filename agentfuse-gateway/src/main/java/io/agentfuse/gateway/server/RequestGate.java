@@ -85,7 +85,8 @@ final class RequestGate {
         HttpServerResponse response = request.response();
         response.putHeader("access-control-allow-origin", origin).putHeader("vary", "origin")
                 .putHeader("access-control-expose-headers", "x-agentfuse-model, x-agentfuse-attempts, "
-                        + "x-agentfuse-fallbacks, x-agentfuse-context, x-should-retry, retry-after, x-request-id");
+                        + "x-agentfuse-fallbacks, x-agentfuse-context, x-agentfuse-compaction, x-should-retry, retry-after, "
+                        + "x-request-id");
         String method = request.getHeader("access-control-request-method");
         if (request.method() != HttpMethod.OPTIONS || method == null) {
             return false;

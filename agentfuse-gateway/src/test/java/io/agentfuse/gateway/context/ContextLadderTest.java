@@ -1,5 +1,7 @@
 package io.agentfuse.gateway.context;
 
+import io.agentfuse.gateway.pipeline.ContextReport;
+
 import io.agentfuse.agent.context.CompactionConfig;
 import io.agentfuse.agent.context.ContextBudget;
 import io.agentfuse.agent.context.ContextConfig;
@@ -40,7 +42,7 @@ class ContextLadderTest {
 
         assertThat(prepared.request()).isSameAs(request);
         assertThat(prepared.level()).isEqualTo(ContextLevel.NORMAL);
-        assertThat(prepared.header()).isEqualTo("NORMAL");
+        assertThat(prepared.contextReport()).isEqualTo(new ContextReport("NORMAL", null));
         assertThat(summaries).hasValue(0);
     }
 
@@ -115,7 +117,7 @@ class ContextLadderTest {
 
         // Then it goes out as it came
         assertThat(prepared.request()).isSameAs(request);
-        assertThat(prepared.header()).isEqualTo("NORMAL");
+        assertThat(prepared.contextReport()).isEqualTo(new ContextReport("NORMAL", null));
         assertThat(summaries).hasValue(0);
     }
 
@@ -169,7 +171,8 @@ class ContextLadderTest {
 
         // Then a summary replaced the older turns, and the system prompt and other fields stay
         assertThat(prepared.level()).isEqualTo(ContextLevel.AUTO_COMPACT);
-        assertThat(prepared.header()).startsWith("AUTO_COMPACT; action=SUMMARY; summary=SUCCEEDED; tokens=");
+        assertThat(prepared.contextReport().level()).isEqualTo("AUTO_COMPACT");
+        assertThat(prepared.contextReport().compaction()).startsWith("action=SUMMARY; summary=SUCCEEDED; tokens=");
         assertThat(summaries).hasValue(1);
         JsonObject body = prepared.request().original();
         assertThat(body.getDouble("temperature")).isEqualTo(0.3);
@@ -185,7 +188,8 @@ class ContextLadderTest {
 
         PreparedRequest prepared = guard(failing).prepare(request, SMALL).toCompletableFuture().join();
 
-        assertThat(prepared.header()).startsWith("AUTO_COMPACT; action=SNIP; summary=FAILED; tokens=");
+        assertThat(prepared.contextReport().level()).isEqualTo("AUTO_COMPACT");
+        assertThat(prepared.contextReport().compaction()).startsWith("action=SNIP; summary=FAILED; tokens=");
         assertThat(prepared.report().failureCause()).get().extracting(Throwable::getMessage).asString()
                 .contains("compact model down");
         assertThat(prepared.request().original().getJsonArray("messages").encode()).contains("[agentfuse]");
@@ -200,7 +204,7 @@ class ContextLadderTest {
         assertThat(prepared).isNotDone();
         clock.advance(Duration.ofSeconds(61));
 
-        assertThat(prepared.join().header()).contains("action=SNIP; summary=FAILED");
+        assertThat(prepared.join().contextReport().compaction()).contains("action=SNIP; summary=FAILED");
     }
 
     @Test

@@ -55,7 +55,8 @@ class ContextScenarioTest {
         Reply reply = ask(conversationAt(0.86));
 
         assertThat(reply.status()).isEqualTo(200);
-        assertThat(reply.header("x-agentfuse-context")).startsWith("AUTO_COMPACT; action=SUMMARY; summary=SUCCEEDED");
+        assertThat(reply.header("x-agentfuse-context")).isEqualTo("AUTO_COMPACT");
+        assertThat(reply.header("x-agentfuse-compaction")).startsWith("action=SUMMARY; summary=SUCCEEDED");
         assertThat(sentTo("gpt-4o-mini").encode()).contains("Summarise this conversation");
         assertThat(sentTo("gpt-4o").encode()).contains("Summary: steps 1 to 9 are planned.");
         assertThat(harness.metricsText())
@@ -71,7 +72,8 @@ class ContextScenarioTest {
         Reply reply = ask(messages);
 
         assertThat(reply.status()).isEqualTo(200);
-        assertThat(reply.header("x-agentfuse-context")).startsWith("AUTO_COMPACT; action=SNIP; summary=FAILED");
+        assertThat(reply.header("x-agentfuse-context")).isEqualTo("AUTO_COMPACT");
+        assertThat(reply.header("x-agentfuse-compaction")).startsWith("action=SNIP; summary=FAILED");
         JsonArray sent = sentTo("gpt-4o").getJsonArray("messages");
         assertThat(sent.size()).isLessThan(messages.size());
         assertThat(sent.getJsonObject(0)).isEqualTo(messages.getJsonObject(0)); // the system prompt stays
