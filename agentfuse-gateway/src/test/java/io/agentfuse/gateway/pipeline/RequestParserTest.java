@@ -50,6 +50,24 @@ class RequestParserTest {
     }
 
     @Test
+    void aTruncatedBodySaysWhatIsWrongAndWhereWithoutTheParsersInternals() {
+        String truncated = "{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"";
+
+        assertThatThrownBy(() -> parse(Dialects.OPENAI, truncated, null))
+                .isInstanceOfSatisfying(GatewayException.class, e -> assertThat(e.getMessage()).isEqualTo(
+                        "the request body is not valid JSON: unexpected end-of-input: expected close marker for"
+                                + " Object (start marker at line 1, column 36) at line 1, column 65"));
+    }
+
+    @Test
+    void aMisspelledLiteralNamesTheTokenAndWhere() {
+        assertThatThrownBy(() -> parse(Dialects.OPENAI, "{\"model\": tru}", null))
+                .isInstanceOfSatisfying(GatewayException.class, e -> assertThat(e.getMessage())
+                        .startsWith("the request body is not valid JSON: unrecognized token 'tru'")
+                        .endsWith("at line 1, column 15").doesNotContain("Source", "REDACTED", "\n"));
+    }
+
+    @Test
     void aJsonArrayIsAnInvalidRequest() {
         assertThatThrownBy(() -> parse(Dialects.OPENAI, "[1, 2]", null))
                 .isInstanceOfSatisfying(GatewayException.class, e -> assertThat(e.getMessage()).contains("JSON object"));
