@@ -108,14 +108,12 @@ final class ContextScenario implements Scenario {
 
     /** The context headers of {@code reply}, as the timeline shows them. */
     private static String contextHeaders(Reply reply) {
-        String compaction = reply.header("x-agentfuse-compaction");
         return "x-agentfuse-context: " + reply.header("x-agentfuse-context")
-                + (compaction == null ? "" : ", x-agentfuse-compaction: " + compaction);
+                + reply.optionalHeader("x-agentfuse-compaction").map(done -> ", x-agentfuse-compaction: " + done).orElse("");
     }
 
     /** What compaction did to the request of {@code reply}; empty when it was not compacted. */
     private static String compaction(Reply reply) {
-        String compaction = reply.header("x-agentfuse-compaction");
-        return compaction == null ? "" : compaction;
+        return reply.optionalHeader("x-agentfuse-compaction").orElse("");
     }
 }

@@ -3,6 +3,7 @@ package io.agentfuse.cli.demo;
 import io.vertx.core.json.JsonObject;
 
 import java.net.http.HttpResponse;
+import java.util.Optional;
 
 /**
  * One answer of the gateway, as the demo's agent saw it.
@@ -16,6 +17,11 @@ record Reply(int status, HttpResponse<String> response, JsonObject body) {
     /** The first value of header {@code name}, or "-" when absent. */
     String header(String name) {
         return response.headers().firstValue(name).orElse("-");
+    }
+
+    /** The header {@code name}, if the answer has it. */
+    Optional<String> optionalHeader(String name) {
+        return response.headers().firstValue(name);
     }
 
     /** The answer's text (OpenAI dialect), or the error's message. */
