@@ -33,9 +33,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * The one binder of these meters: the gateway binds it to its Prometheus registry, the Spring Boot
  * auto-configuration to the application's. Micrometer is an optional dependency of this module:
  * only a user of this class needs it.
- * Binding listens to the registry through {@link CircuitBreakerListener}; a breaker's state gauges
- * appear when it is bound or at its first event. Binding twice to the same meter registry changes
- * nothing. Counting a call allocates nothing after its breaker's first call with that outcome.
+ * Binding listens to the registry through {@link CircuitBreakerListener}; a breaker's gauges and
+ * counters (at 0) all appear when it is bound or at its first event, so a scrape finds every name
+ * before the first failure. Binding twice to the same meter registry changes nothing. Counting a
+ * call allocates nothing.
  * Thread-safe.
  *
  * <pre>{@code
@@ -100,6 +101,7 @@ public final class AgentfuseBreakerMetrics implements MeterBinder {
             this.meters = meters;
         }
 
+        /** Registers every meter of the breaker {@code name} at once, counters at 0, as resilience4j does. */
         void watch(String name) {
             if (!watched.add(name)) {
                 return;
@@ -111,6 +113,26 @@ public final class AgentfuseBreakerMetrics implements MeterBinder {
                         .tags("name", name, "state", state.name())
                         .register(meters);
             }
+            calls.computeIfAbsent(name, this::callCounters);
+            rejected.computeIfAbsent(name, this::rejectedCounter);
+        }
+
+        private Counter[] callCounters(String name) {
+            Counter[] byOutcome = new Counter[Outcome.values().length];
+            for (Outcome outcome : Outcome.values()) {
+                byOutcome[outcome.ordinal()] = Counter.builder("agentfuse.breaker.calls")
+                        .description("Calls recorded by the breaker")
+                        .tags("name", name, "outcome", outcome.name())
+                        .register(meters);
+            }
+            return byOutcome;
+        }
+
+        private Counter rejectedCounter(String name) {
+            return Counter.builder("agentfuse.breaker.not.permitted.calls")
+                    .description("Calls the breaker rejected without making them")
+                    .tags("name", name)
+                    .register(meters);
         }
 
         @Override
@@ -118,16 +140,9 @@ public final class AgentfuseBreakerMetrics implements MeterBinder {
             Counter[] byOutcome = calls.get(breaker.name());
             if (byOutcome == null) {
                 watch(breaker.name());
-                byOutcome = calls.computeIfAbsent(breaker.name(), name -> new Counter[Outcome.values().length]);
+                byOutcome = calls.computeIfAbsent(breaker.name(), this::callCounters);
             }
-            Counter counter = byOutcome[outcome.ordinal()];
-            if (counter == null) {
-                counter = Counter.builder("agentfuse.breaker.calls").description("Calls recorded by the breaker")
-                        .tags("name", breaker.name(), "outcome", outcome.name())
-                        .register(meters);
-                byOutcome[outcome.ordinal()] = counter;
-            }
-            counter.increment();
+            byOutcome[outcome.ordinal()].increment();
         }
 
         @Override
@@ -135,11 +150,7 @@ public final class AgentfuseBreakerMetrics implements MeterBinder {
             Counter counter = rejected.get(breaker.name());
             if (counter == null) {
                 watch(breaker.name());
-                counter = rejected.computeIfAbsent(breaker.name(), name ->
-                        Counter.builder("agentfuse.breaker.not.permitted.calls")
-                                .description("Calls the breaker rejected without making them")
-                                .tags("name", name)
-                                .register(meters));
+                counter = rejected.computeIfAbsent(breaker.name(), this::rejectedCounter);
             }
             counter.increment();
         }

@@ -32,6 +32,22 @@ class AgentfuseBreakerMetricsTest {
                 .gauge().value()).isEqualTo(1.0);
     }
 
+    @Test
+    void aBoundBreakerShowsEveryCounterAtZeroBeforeItsFirstCall() {
+        CircuitBreakerRegistry breakers = CircuitBreakerRegistry.builder().clock(new ManualClock()).build();
+        breakers.breaker("model:claude-sonnet-4");
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+        new AgentfuseBreakerMetrics(breakers).bindTo(meters);
+
+        for (Outcome outcome : Outcome.values()) {
+            assertThat(meters.get("agentfuse.breaker.calls").tags("name", "model:claude-sonnet-4", "outcome", outcome.name())
+                    .counter().count()).isZero();
+        }
+        assertThat(meters.get("agentfuse.breaker.not.permitted.calls").tags("name", "model:claude-sonnet-4")
+                .counter().count()).isZero();
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "consecutive5xx: 3 in a row (threshold 3)|consecutive5xx",
