@@ -13,8 +13,9 @@
 #   TARGET                   what is measured: agentfuse; vertx-floor (VertxFloorProxy: the least a
 #                            Vert.x proxy costs, for what agentfuse adds above it); or netty-floor
 #                            (NettyFloorProxy: the least a proxy on Netty's codecs costs, for what
-#                            Vert.x adds above them). The floors answer small and conversation only
-#                            [agentfuse]
+#                            Vert.x adds above them); or hybrid-floor (HybridFloorProxy: Vert.x's
+#                            server, Netty's client, for which side of Vert.x costs what). The
+#                            floors answer small and conversation only [agentfuse]
 #   COMPARE_JAR, COMPARE_JAVA_OPTS, COMPARE_TARGET  any set: compare a second target B (that jar,
 #                            those flags, that TARGET; each defaults to A's) with A on the same
 #                            upstream. Both are warmed up, then measured in ROUNDS=8 pairs of
@@ -45,7 +46,8 @@ trap cleanup EXIT
 [[ -f $BENCH_JAR && -f $AGENTFUSE_JAR ]] || die "build first: ./mvnw -q -DskipTests package"
 COMPARE_TARGET=${COMPARE_TARGET:-}
 for target in "$TARGET" ${COMPARE_TARGET:+"$COMPARE_TARGET"}; do
-  case $target in agentfuse | vertx-floor | netty-floor) ;; *) die "unknown TARGET '$target' (agentfuse, vertx-floor, netty-floor)" ;; esac
+  case $target in agentfuse | vertx-floor | netty-floor | hybrid-floor) ;;
+    *) die "unknown TARGET '$target' (agentfuse, vertx-floor, netty-floor, hybrid-floor)" ;; esac
   # A floor proxy answers with the upstream's whole body: a stream would be measured as one answer.
   [[ $target == agentfuse || $WORKLOAD != stream ]] || die "TARGET=$target relays no streams (small, conversation)"
 done
@@ -96,9 +98,10 @@ start_target() {
       agentfuse_config "$1" "$5"
       java $4 -Xlog:gc:file="$OUT/$1-gc.log":timemillis -jar "$3" serve --config "$OUT/$1.yaml" --port "$5" \
         >"$OUT/$1.log" 2>&1 & ;;
-    vertx-floor | netty-floor)
+    vertx-floor | netty-floor | hybrid-floor)
       local floor=VertxFloorProxy
       [[ $2 == netty-floor ]] && floor=NettyFloorProxy
+      [[ $2 == hybrid-floor ]] && floor=HybridFloorProxy
       java $4 -Xlog:gc:file="$OUT/$1-gc.log":timemillis -cp "$BENCH_JAR" "io.agentfuse.bench.gateway.$floor" \
         "$5" "$UPSTREAM_PORT" >"$OUT/$1.log" 2>&1 & ;;
   esac
