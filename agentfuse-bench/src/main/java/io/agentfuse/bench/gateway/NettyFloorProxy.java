@@ -1,14 +1,9 @@
 package io.agentfuse.bench.gateway;
 
-import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -17,16 +12,13 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
@@ -35,9 +27,6 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.AsciiString;
-import io.netty.util.concurrent.FastThreadLocal;
-
-import java.util.ArrayDeque;
 
 /**
  * The floor under a proxy built on Netty alone: the least a chat proxy does — read the whole
@@ -57,29 +46,18 @@ import java.util.ArrayDeque;
 public final class NettyFloorProxy {
 
     private static final AsciiString APPLICATION_JSON = AsciiString.cached("application/json");
-    private static final int MAX_BODY = 16 * 1024 * 1024;
-    private static final String UPSTREAM_HOST = "127.0.0.1";
 
-    private final int upstreamPort;
-    private final boolean epoll;
-    /** Each event loop's idle upstream connections: used only from that loop, so never locked. */
-    private final FastThreadLocal<ArrayDeque<Channel>> idleUpstreams = new FastThreadLocal<>() {
-        @Override
-        protected ArrayDeque<Channel> initialValue() {
-            return new ArrayDeque<>();
-        }
-    };
+    private final NettyUpstreams upstreams;
 
-    private NettyFloorProxy(int upstreamPort, boolean epoll) {
-        this.upstreamPort = upstreamPort;
-        this.epoll = epoll;
+    private NettyFloorProxy(NettyUpstreams upstreams) {
+        this.upstreams = upstreams;
     }
 
     /** Proxies {@code 127.0.0.1:args[0]} to {@code 127.0.0.1:args[1]} until the JVM is stopped. */
     public static void main(String[] args) throws InterruptedException {
         int port = Integer.parseInt(args[0]);
         boolean epoll = Epoll.isAvailable();
-        NettyFloorProxy proxy = new NettyFloorProxy(Integer.parseInt(args[1]), epoll);
+        NettyFloorProxy proxy = new NettyFloorProxy(new NettyUpstreams(Integer.parseInt(args[1]), epoll));
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         EventLoopGroup loops = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(), io);
         Class<? extends ServerChannel> serverChannel = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
@@ -88,7 +66,7 @@ public final class NettyFloorProxy {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
-                        channel.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_BODY),
+                        channel.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(NettyUpstreams.MAX_BODY),
                                 proxy.new ClientSide());
                     }
                 })
@@ -103,21 +81,19 @@ public final class NettyFloorProxy {
         protected void channelRead0(ChannelHandlerContext client, FullHttpRequest request) {
             FullHttpRequest forwarded = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, request.uri(),
                     request.content().retain());
-            forwarded.headers().set(HttpHeaderNames.HOST, UPSTREAM_HOST)
+            forwarded.headers().set(HttpHeaderNames.HOST, NettyUpstreams.HOST)
                     .set(HttpHeaderNames.CONTENT_TYPE, APPLICATION_JSON)
                     .set(HttpHeaderNames.CONTENT_LENGTH, forwarded.content().readableBytes());
-            Channel idle = idleUpstreams.get().pollFirst();
-            if (idle != null && idle.isActive()) {
-                send(idle, forwarded, client);
-                return;
-            }
-            connect(client.channel().eventLoop()).addListener((ChannelFutureListener) connected -> {
-                if (connected.isSuccess()) {
-                    send(connected.channel(), forwarded, client);
-                } else {
-                    forwarded.release();
+            upstreams.send(client.channel().eventLoop(), forwarded, answer -> {
+                if (answer == null) {
                     badGateway(client);
+                    return;
                 }
+                FullHttpResponse relayed = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, answer.status(),
+                        answer.content().retain());
+                relayed.headers().set(HttpHeaderNames.CONTENT_TYPE, APPLICATION_JSON)
+                        .set(HttpHeaderNames.CONTENT_LENGTH, relayed.content().readableBytes());
+                client.writeAndFlush(relayed);
             });
         }
 
@@ -127,63 +103,9 @@ public final class NettyFloorProxy {
         }
     }
 
-    private ChannelFuture connect(EventLoop loop) {
-        return new Bootstrap().group(loop).channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
-                .option(ChannelOption.TCP_NODELAY, true)
-                .handler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel channel) {
-                        channel.pipeline().addLast(new HttpClientCodec(), new HttpObjectAggregator(MAX_BODY),
-                                new UpstreamSide());
-                    }
-                })
-                .connect(UPSTREAM_HOST, upstreamPort);
-    }
-
-    private static void send(Channel upstream, FullHttpRequest forwarded, ChannelHandlerContext client) {
-        upstream.pipeline().get(UpstreamSide.class).waiting = client;
-        upstream.writeAndFlush(forwarded).addListener((ChannelFutureListener) written -> {
-            if (!written.isSuccess()) {
-                upstream.close();
-            }
-        });
-    }
-
     private static void badGateway(ChannelHandlerContext client) {
         FullHttpResponse answer = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.BAD_GATEWAY);
         answer.headers().set(HttpHeaderNames.CONTENT_LENGTH, HttpHeaderValues.ZERO);
         client.writeAndFlush(answer);
-    }
-
-    /** One upstream connection: its answer goes to the client waiting for it, then it is idle again. */
-    private final class UpstreamSide extends SimpleChannelInboundHandler<FullHttpResponse> {
-
-        ChannelHandlerContext waiting;
-
-        @Override
-        protected void channelRead0(ChannelHandlerContext upstream, FullHttpResponse answer) {
-            ChannelHandlerContext client = waiting;
-            waiting = null;
-            FullHttpResponse relayed = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, answer.status(),
-                    answer.content().retain());
-            relayed.headers().set(HttpHeaderNames.CONTENT_TYPE, APPLICATION_JSON)
-                    .set(HttpHeaderNames.CONTENT_LENGTH, relayed.content().readableBytes());
-            idleUpstreams.get().addFirst(upstream.channel());
-            client.writeAndFlush(relayed);
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext upstream) {
-            idleUpstreams.get().remove(upstream.channel());
-            if (waiting != null) {
-                badGateway(waiting);
-                waiting = null;
-            }
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext upstream, Throwable cause) {
-            upstream.close();
-        }
     }
 }

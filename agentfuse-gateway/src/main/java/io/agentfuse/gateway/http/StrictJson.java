@@ -105,7 +105,9 @@ public final class StrictJson {
      * expected close marker for Object (start marker at line 1, column 27) at line 1, column 68}.
      */
     static String describe(JsonProcessingException e) {
-        String what = SOURCE_LOCATION.matcher(String.valueOf(e.getOriginalMessage())).replaceAll("line $1, column $2");
+        String original = e.getOriginalMessage();
+        String what = original == null || original.isBlank() ? "malformed JSON"
+                : SOURCE_LOCATION.matcher(original).replaceAll("line $1, column $2");
         if (!what.isEmpty()) {
             what = Character.toLowerCase(what.charAt(0)) + what.substring(1);
         }
