@@ -9,6 +9,7 @@ import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 
 /**
@@ -38,7 +39,8 @@ final class CompleteResponder {
                             + untranslatable.getMessage()));
             return;
         }
-        response.setStatusCode(answer.response().status()).putHeader("content-type", "application/json").end(body);
+        response.setStatusCode(answer.response().status()).putHeader(HttpHeaders.CONTENT_TYPE, ResponseHeaders.APPLICATION_JSON)
+                .end(body);
     }
 
     private static Buffer clientBody(Dialect client, StepAnswer answer, Clock clock) {

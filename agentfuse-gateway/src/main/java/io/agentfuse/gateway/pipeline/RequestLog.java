@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.pipeline;
 
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import org.slf4j.Logger;
@@ -21,6 +22,7 @@ import java.util.regex.Pattern;
 final class RequestLog {
 
     static final String HEADER = "x-request-id";
+    private static final CharSequence ENCODED_HEADER = HttpHeaders.createOptimized(HEADER);
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestLog.class);
     private static final Pattern SANE = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
@@ -33,7 +35,7 @@ final class RequestLog {
         String given = request.getHeader(HEADER);
         String id = given != null && SANE.matcher(given).matches() ? given
                 : Long.toHexString(ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE);
-        response.putHeader(HEADER, id);
+        response.putHeader(ENCODED_HEADER, id);
         return id;
     }
 

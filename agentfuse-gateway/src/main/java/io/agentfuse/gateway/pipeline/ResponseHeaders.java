@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.core.fallback.StepFailure;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 
 import java.util.List;
@@ -22,6 +23,21 @@ final class ResponseHeaders {
     static final String ATTEMPTS = PREFIX + "attempts";
     static final String CONTEXT = PREFIX + "context";
     static final String COMPACTION = PREFIX + "compaction";
+    /** The content type of every model answer, encoded once. */
+    static final CharSequence APPLICATION_JSON = HttpHeaders.createOptimized("application/json");
+
+    // The names as Vert.x writes them fastest: ASCII bytes with their hash computed once, not per answer.
+    private static final CharSequence MODEL_HEADER = HttpHeaders.createOptimized(MODEL);
+    private static final CharSequence ATTEMPTS_HEADER = HttpHeaders.createOptimized(ATTEMPTS);
+    private static final CharSequence CONTEXT_HEADER = HttpHeaders.createOptimized(CONTEXT);
+    /** {@code x-agentfuse-attempts} values up to this many are encoded once. */
+    private static final CharSequence[] FEW_ATTEMPTS = new CharSequence[16];
+
+    static {
+        for (int i = 0; i < FEW_ATTEMPTS.length; i++) {
+            FEW_ATTEMPTS[i] = HttpHeaders.createOptimized(Integer.toString(i));
+        }
+    }
 
     private ResponseHeaders() {
     }
@@ -33,15 +49,17 @@ final class ResponseHeaders {
     static void put(HttpServerResponse response, ModelRequest request, CallTrace trace, String model,
                     List<StepFailure> passed) {
         if (model != null) {
-            response.putHeader(MODEL, model);
+            response.putHeader(MODEL_HEADER, model);
         }
-        response.putHeader(ATTEMPTS, Integer.toString(trace.attempts()));
+        int attempts = trace.attempts();
+        response.putHeader(ATTEMPTS_HEADER, attempts >= 0 && attempts < FEW_ATTEMPTS.length ? FEW_ATTEMPTS[attempts]
+                : Integer.toString(attempts));
         String fallbacks = FallbackHeader.format(passed);
         if (fallbacks != null) {
             response.putHeader(FallbackHeader.NAME, fallbacks);
         }
         if (request != null && request.context() != null) {
-            response.putHeader(CONTEXT, request.context().level());
+            response.putHeader(CONTEXT_HEADER, request.context().level());
             if (request.context().compaction() != null) {
                 response.putHeader(COMPACTION, request.context().compaction());
             }
