@@ -13,7 +13,6 @@ import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.upstream.UpstreamStatusException;
 import io.agentfuse.gateway.upstream.StreamTimeouts;
 import io.agentfuse.gateway.upstream.UpstreamClient;
-import io.agentfuse.gateway.upstream.UpstreamResponse;
 import io.agentfuse.gateway.upstream.UpstreamStream;
 
 import java.util.List;
@@ -88,14 +87,16 @@ final class ChainExecution {
             return linked(opened, first -> new StepAnswer(step, null, checkedFirstEvent(step, first), started),
                     UpstreamStream::cancel);
         }
-        CompletableFuture<UpstreamResponse> sent = client.sendCancellable(step.upstream(), step.model().timeout());
-        sent.whenComplete((complete, error) -> {
+        // Cancelling the answer (the guard's timeout, a caller who left) cancels the call itself.
+        CompletableFuture<StepAnswer> answered = client.sendCancellable(step.upstream(), step.model().timeout(),
+                complete -> new StepAnswer(step, complete, null, started));
+        answered.whenComplete((answer, error) -> {
             if (!(error instanceof CancellationException)) {
                 metrics.modelCall(provider, model, System.nanoTime() - started,
-                        complete == null ? null : complete.usage(), error == null ? null : outcomeOf(step, error));
+                        answer == null ? null : answer.response().usage(), error == null ? null : outcomeOf(step, error));
             }
         });
-        return linked(sent, complete -> new StepAnswer(step, complete, null, started), unused -> { });
+        return answered;
     }
 
     /** The outcome name a failed call's error stands for, as the step's breaker classifies it. */

@@ -18,6 +18,7 @@ import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * Calls model providers over pooled keep-alive HTTP connections, complete or streamed, and
@@ -90,14 +91,33 @@ public final class UpstreamClient {
      * {@link io.agentfuse.core.Guard} wants, since cancelling a guarded call cancels its attempt.
      */
     public CompletableFuture<UpstreamResponse> sendCancellable(UpstreamRequest request, Duration timeout) {
+        return sendCancellable(request, timeout, Function.identity());
+    }
+
+    /**
+     * Like {@link #sendCancellable(UpstreamRequest, Duration)}, with the answer mapped by
+     * {@code mapper} (on the call's context) before the future completes — one future for the call
+     * and what its caller makes of the answer, instead of a second one for the mapping. A mapper
+     * that throws fails the future with what it threw.
+     */
+    public <T> CompletableFuture<T> sendCancellable(UpstreamRequest request, Duration timeout,
+                                                    Function<UpstreamResponse, T> mapper) {
+        Objects.requireNonNull(mapper, "mapper");
         CompleteCall call = startSend(request, timeout);
-        CompletableFuture<UpstreamResponse> answer = new CompletableFuture<>();
+        CompletableFuture<T> answer = new CompletableFuture<>();
         call.result().onComplete(done -> {
-            if (done.succeeded()) {
-                answer.complete(done.result());
-            } else {
+            if (done.failed()) {
                 answer.completeExceptionally(done.cause());
+                return;
             }
+            T mapped;
+            try {
+                mapped = mapper.apply(done.result());
+            } catch (RuntimeException refused) {
+                answer.completeExceptionally(refused);
+                return;
+            }
+            answer.complete(mapped);
         });
         answer.whenComplete((value, error) -> {
             if (answer.isCancelled()) {

@@ -23,11 +23,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class UpstreamClientTest {
 
@@ -94,6 +96,28 @@ class UpstreamClientTest {
         assertThat(answer.status()).isEqualTo(200);
         assertThat(answer.usage()).isEqualTo(Usage.of(11, 4));
         assertThat(answer.json().getJsonArray("content").getJsonObject(0).getString("text")).isEqualTo("Hello");
+    }
+
+    @Test
+    void cancellableSendHandsOnWhatTheMapperMadeOfTheAnswer() throws Exception {
+        mock.script(MockStep.builder().text("Hello").inputTokens(11).outputTokens(4).build());
+
+        Usage usage = client.sendCancellable(UpstreamRequest.of(anthropic, body("m")), Duration.ofSeconds(10),
+                UpstreamResponse::usage).get(10, TimeUnit.SECONDS);
+
+        assertThat(usage).isEqualTo(Usage.of(11, 4));
+    }
+
+    @Test
+    void cancellableSendFailsWithWhatTheMapperThrew() {
+        mock.script(MockStep.builder().text("Hello").build());
+        IllegalStateException refused = new IllegalStateException("not this answer");
+
+        var answer = client.sendCancellable(UpstreamRequest.of(openAi, body("m")), Duration.ofSeconds(10),
+                response -> { throw refused; });
+
+        assertThatThrownBy(() -> answer.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .cause().isSameAs(refused);
     }
 
     @Test
