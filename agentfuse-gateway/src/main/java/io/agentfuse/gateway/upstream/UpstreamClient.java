@@ -89,16 +89,9 @@ public final class UpstreamClient {
      * Like {@link #send}, as a future whose cancellation aborts the call: the request is reset,
      * which closes its connection, so the provider sees the caller leave. This is the form a
      * {@link io.agentfuse.core.Guard} wants, since cancelling a guarded call cancels its attempt.
-     */
-    public CompletableFuture<UpstreamResponse> sendCancellable(UpstreamRequest request, Duration timeout) {
-        return sendCancellable(request, timeout, Function.identity());
-    }
-
-    /**
-     * Like {@link #sendCancellable(UpstreamRequest, Duration)}, with the answer mapped by
-     * {@code mapper} (on the call's context) before the future completes — one future for the call
-     * and what its caller makes of the answer, instead of a second one for the mapping. A mapper
-     * that throws fails the future with what it threw.
+     * The future completes with what {@code mapper} makes of the answer (on the call's context):
+     * one future for the call and its caller's view of it, not a second one for the mapping. A
+     * mapper that throws fails the future with what it threw.
      */
     public <T> CompletableFuture<T> sendCancellable(UpstreamRequest request, Duration timeout,
                                                     Function<UpstreamResponse, T> mapper) {
