@@ -16,6 +16,15 @@ import io.agentfuse.gateway.pipeline.ContextReport;
  */
 public record PreparedRequest(ChatRequest request, ContextLevel level, CompactionReport report) {
 
+    /** The report of a request that went as it came, per level: made once, not per request. */
+    private static final ContextReport[] AS_IT_CAME = new ContextReport[ContextLevel.values().length];
+
+    static {
+        for (ContextLevel level : ContextLevel.values()) {
+            AS_IT_CAME[level.ordinal()] = new ContextReport(level.name(), null);
+        }
+    }
+
     /**
      * What the gateway reports of this request: the level ({@code x-agentfuse-context}) and, when
      * the request was compacted, how and with what effect ({@code x-agentfuse-compaction}), e.g.
@@ -23,7 +32,7 @@ public record PreparedRequest(ChatRequest request, ContextLevel level, Compactio
      */
     public ContextReport contextReport() {
         if (report == null || report.strategy() == CompactionStrategy.NONE) {
-            return new ContextReport(level.name(), null);
+            return AS_IT_CAME[level.ordinal()];
         }
         return new ContextReport(level.name(), "action=" + report.strategy() + "; summary=" + report.summary()
                 + "; tokens=" + report.tokensBefore() + "->" + report.tokensAfter()

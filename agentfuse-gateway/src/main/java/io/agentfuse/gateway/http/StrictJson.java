@@ -108,9 +108,7 @@ public final class StrictJson {
         String original = e.getOriginalMessage();
         String what = original == null || original.isBlank() ? "malformed JSON"
                 : SOURCE_LOCATION.matcher(original).replaceAll("line $1, column $2");
-        if (!what.isEmpty()) {
-            what = Character.toLowerCase(what.charAt(0)) + what.substring(1);
-        }
+        what = Character.toLowerCase(what.charAt(0)) + what.substring(1); // never empty: a blank one is "malformed JSON"
         JsonLocation at = e.getLocation();
         return at == null ? what : what + " at line " + at.getLineNr() + ", column " + at.getColumnNr();
     }

@@ -96,8 +96,8 @@ final class FailureResponder {
                 return GatewayException.circuitOpen(message, Duration.ofNanos(nanos));
             }
             // No breaker of the chain reopens by itself: an operator or the user holds them open.
-            long held = steps.stream().filter(step -> step.cause() instanceof CircuitOpenException)
-                    .mapToLong(step -> ((CircuitOpenException) step.cause()).rejection().suggestedWaitNanos())
+            long held = steps.stream().map(StepFailure::cause).filter(CircuitOpenException.class::isInstance)
+                    .mapToLong(open -> ((CircuitOpenException) open).rejection().suggestedWaitNanos())
                     .min().orElse(0);
             return new GatewayException(GatewayError.CIRCUIT_HELD_OPEN, message, Duration.ofNanos(held));
         }
