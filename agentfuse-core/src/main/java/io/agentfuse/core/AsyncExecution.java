@@ -2,10 +2,14 @@ package io.agentfuse.core;
 
 import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.bulkhead.Bulkhead;
+import io.agentfuse.core.timeout.CallTimeoutException;
+import io.agentfuse.core.timeout.Timeout;
 
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -13,14 +17,13 @@ import java.util.function.Supplier;
  * from {@link Guard#executeAsync} until the result completes; never blocks a thread. Every
  * decision is the synchronous path's, made by the guard's {@link Attempts}.
  */
-final class AsyncExecution<T> {
+final class AsyncExecution<T> extends CompletableFuture<T> {
 
     private final Guard guard;
     private final Attempts attempts;
     private final AttemptObserver observer;
     private final Supplier<? extends CompletionStage<T>> call;
     private final long deadline;
-    private final CompletableFuture<T> result = new CompletableFuture<>();
     private volatile CompletableFuture<T> inFlight;
     private volatile Scheduler.Cancellable pendingRetry;
     private int attempt;
@@ -37,18 +40,24 @@ final class AsyncExecution<T> {
         this.previousDelay = attempts.firstDelayNanos();
     }
 
+    /** Makes the first attempt; the execution is its own result. */
     CompletableFuture<T> start() {
-        result.whenComplete((value, error) -> {
-            if (result.isCancelled()) {
-                cancelInFlight();
-            }
-        });
         attempt();
-        return result;
+        return this;
+    }
+
+    /** Cancels the result, and with it the attempt in flight and any pending retry. */
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+        boolean cancelled = super.cancel(mayInterruptIfRunning);
+        if (cancelled) {
+            cancelInFlight();
+        }
+        return cancelled;
     }
 
     private void attempt() {
-        if (result.isDone()) {
+        if (isDone()) {
             return;
         }
         attempt++;
@@ -62,15 +71,15 @@ final class AsyncExecution<T> {
         }
         long granted = permit;
         Bulkhead bulkhead = guard.bulkhead();
-        if (bulkhead == null) {
-            invoke(granted);
+        if (bulkhead == null || bulkhead.tryAcquire()) {
+            invoke(granted); // no stage to wait on when a place is free at once
             return;
         }
         bulkhead.acquireAsync().whenComplete((ignored, full) -> {
             if (full != null) {
                 attempts.release(granted);
                 refused(bulkhead.rejection());
-            } else if (result.isDone()) {
+            } else if (isDone()) {
                 bulkhead.release();
                 attempts.release(granted);
             } else {
@@ -82,9 +91,9 @@ final class AsyncExecution<T> {
     /** A retry refused by the breaker or the bulkhead: ends as the synchronous path does. */
     private void refused(RuntimeException rejection) {
         if (last != null && last.cause() == null) {
-            result.complete(lastValue);
+            complete(lastValue);
         } else {
-            result.completeExceptionally(Attempts.stopped(last == null ? null : last.cause(), rejection));
+            completeExceptionally(Attempts.stopped(last == null ? null : last.cause(), rejection));
         }
     }
 
@@ -94,22 +103,77 @@ final class AsyncExecution<T> {
         }
         Clock timer = attempts.timer();
         long start = timer == null ? 0L : timer.nanoTime();
-        CompletableFuture<T> attemptFuture;
+        CompletableFuture<T> call;
         try {
-            CompletionStage<T> stage = call.get();
-            attemptFuture = guard.timeout() == null ? stage.toCompletableFuture() : guard.timeout().within(stage);
+            call = this.call.get().toCompletableFuture();
         } catch (RuntimeException | Error thrown) {
-            attemptFuture = CompletableFuture.failedFuture(thrown);
+            call = CompletableFuture.failedFuture(thrown);
         }
-        inFlight = attemptFuture;
-        attemptFuture.whenComplete((value, error) -> {
-            try {
-                finish(permit, value, error, Attempts.elapsedSince(timer, start));
-            } catch (RuntimeException | Error unexpected) {
-                // A throwing token counter, classifier rule or listener must not leave the caller waiting forever.
-                result.completeExceptionally(unexpected);
+        inFlight = call;
+        if (isCancelled()) {
+            call.cancel(true); // cancelled before the call was known to cancel()
+        }
+        AttemptEnd end = new AttemptEnd(permit, timer, start, call);
+        Timeout timeout = guard.timeout();
+        if (timeout != null && !call.isDone()) {
+            end.limit = timeout.start(end);
+        }
+        call.whenComplete(end);
+    }
+
+    /**
+     * How one attempt ends: with its call's answer or with its timeout, whichever comes first, once.
+     * The timeout cancels the call (which aborts its work) and the call's late answer is ignored;
+     * an answer cancels the timer. One object per attempt instead of a second future around the
+     * call only to race it against the timer.
+     */
+    private final class AttemptEnd extends AtomicBoolean implements BiConsumer<T, Throwable>, Runnable {
+        private final long permit;
+        private final Clock timer;
+        private final long start;
+        private final CompletableFuture<T> call;
+        /** Set before the call's completion is followed, so whoever ends the attempt sees it. */
+        private Scheduler.Cancellable limit;
+
+        AttemptEnd(long permit, Clock timer, long start, CompletableFuture<T> call) {
+            this.permit = permit;
+            this.timer = timer;
+            this.start = start;
+            this.call = call;
+        }
+
+        @Override
+        public void accept(T value, Throwable error) {
+            if (limit != null) {
+                limit.cancel();
             }
-        });
+            end(value, error);
+        }
+
+        /** The timeout: the limit passed before the call ended. */
+        @Override
+        public void run() {
+            if (compareAndSet(false, true)) {
+                call.cancel(true);
+                finishOrFail(permit, null, new CallTimeoutException(guard.timeout().duration()),
+                        Attempts.elapsedSince(timer, start));
+            }
+        }
+
+        private void end(T value, Throwable error) {
+            if (compareAndSet(false, true)) {
+                finishOrFail(permit, value, error, Attempts.elapsedSince(timer, start));
+            }
+        }
+    }
+
+    private void finishOrFail(long permit, T value, Throwable error, long durationNanos) {
+        try {
+            finish(permit, value, error, durationNanos);
+        } catch (RuntimeException | Error unexpected) {
+            // A throwing token counter, classifier rule or listener must not leave the caller waiting forever.
+            completeExceptionally(unexpected);
+        }
     }
 
     private void finish(long permit, T value, Throwable error, long durationNanos) {
@@ -117,7 +181,7 @@ final class AsyncExecution<T> {
             guard.bulkhead().release();
         }
         Throwable failure = error == null ? null : OutcomeClassifier.unwrap(error);
-        if (failure instanceof CancellationException && result.isCancelled()) {
+        if (failure instanceof CancellationException && isCancelled()) {
             // Our caller gave up (e.g. a client hung up): the callee neither failed nor succeeded.
             attempts.release(permit);
             return;
@@ -130,15 +194,15 @@ final class AsyncExecution<T> {
             outcome = attempts.failed(permit, failure, durationNanos);
             Attempts.report(observer, outcome);
         }
-        if (result.isDone()) {
+        if (isDone()) {
             return;
         }
         long delay = outcome == null ? -1 : attempts.nextDelayNanos(attempt, previousDelay, outcome, deadline);
         if (delay < 0) {
             if (failure == null) {
-                result.complete(value);
+                complete(value);
             } else {
-                result.completeExceptionally(failure);
+                completeExceptionally(failure);
             }
             return;
         }

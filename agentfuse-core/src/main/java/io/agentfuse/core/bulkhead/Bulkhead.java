@@ -130,21 +130,29 @@ public final class Bulkhead {
      *                               raise the limit
      */
     public void release() {
+        if (maxWait.isZero()) {
+            returnPlace(); // nobody ever waits: no queue to look at, no lock
+            return;
+        }
         while (true) {
             CompletableFuture<Void> next;
             synchronized (waiters) {
                 next = waiters.pollFirst();
                 if (next == null) {
-                    if (inFlight.getAndDecrement() <= 0) {
-                        inFlight.incrementAndGet();
-                        throw new IllegalStateException("bulkhead '" + name + "' released more places than were taken");
-                    }
+                    returnPlace();
                     return;
                 }
             }
             if (next.complete(null)) {
                 return;
             }
+        }
+    }
+
+    private void returnPlace() {
+        if (inFlight.getAndDecrement() <= 0) {
+            inFlight.incrementAndGet();
+            throw new IllegalStateException("bulkhead '" + name + "' released more places than were taken");
         }
     }
 

@@ -103,53 +103,84 @@ public final class FallbackChain<I, T> {
      * Cancelling it cancels the step in flight, and no further step is tried.
      */
     public CompletableFuture<FallbackResult<T>> executeAsync(I input) {
-        CompletableFuture<FallbackResult<T>> result = new CompletableFuture<>();
-        tryStep(0, input, new ArrayList<>(), result);
-        return result;
+        AsyncRun run = new AsyncRun(input);
+        run.tryStep(0);
+        return run;
     }
 
-    private void tryStep(int index, I input, List<StepFailure> passed, CompletableFuture<FallbackResult<T>> result) {
-        if (result.isDone()) {
-            return; // cancelled by the caller: nobody waits for another step
+    /**
+     * One asynchronous execution and the future of its result. Cancelling it cancels the step in
+     * flight directly, rather than through a completion stage registered on every step for that.
+     */
+    private final class AsyncRun extends CompletableFuture<FallbackResult<T>> {
+        private final I input;
+        /** Written by each step before the next starts; the attempt's completion orders the writes. */
+        private List<StepFailure> passed = List.of();
+        private volatile CompletableFuture<T> inFlight;
+
+        AsyncRun(I input) {
+            this.input = input;
         }
-        if (index == steps.size()) {
-            result.completeExceptionally(new FallbackExhaustedException(passed));
-            return;
-        }
-        Step<I, T> step = steps.get(index);
-        String skipReason;
-        try {
-            skipReason = step.skipWhen.apply(input);
-        } catch (RuntimeException e) {
-            result.completeExceptionally(e);
-            return;
-        }
-        if (skipReason != null) {
-            passed.add(StepFailure.unservable(step.name, skipReason));
-            tryStep(index + 1, input, passed, result);
-            return;
-        }
-        LastAttempt last = new LastAttempt(step.name);
-        CompletableFuture<T> attempt = step.guard.executeAsync(last, () -> step.asyncCall.apply(input));
-        result.whenComplete((ignored, cancelled) -> {
-            if (result.isCancelled()) {
-                attempt.cancel(true);
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            boolean cancelled = super.cancel(mayInterruptIfRunning);
+            CompletableFuture<T> attempt = inFlight;
+            if (cancelled && attempt != null) {
+                attempt.cancel(mayInterruptIfRunning);
             }
-        });
-        attempt.whenComplete((value, error) -> {
+            return cancelled;
+        }
+
+        void tryStep(int index) {
+            if (isDone()) {
+                return; // cancelled by the caller: nobody waits for another step
+            }
+            if (index == steps.size()) {
+                completeExceptionally(new FallbackExhaustedException(passed));
+                return;
+            }
+            Step<I, T> step = steps.get(index);
+            String skipReason;
             try {
-                StepFailure failure = error != null ? passOrThrow(step, OutcomeClassifier.unwrap(error), last.result)
-                        : failedResult(step, value, last.result);
-                if (failure == null) {
-                    result.complete(new FallbackResult<>(value, step.name, index, passed));
-                } else {
-                    passed.add(failure);
-                    tryStep(index + 1, input, passed, result);
-                }
-            } catch (RuntimeException notPassed) {
-                result.completeExceptionally(notPassed);
+                skipReason = step.skipWhen.apply(input);
+            } catch (RuntimeException e) {
+                completeExceptionally(e);
+                return;
             }
-        });
+            if (skipReason != null) {
+                passed = with(passed, StepFailure.unservable(step.name, skipReason));
+                tryStep(index + 1);
+                return;
+            }
+            LastAttempt last = new LastAttempt(step.name);
+            CompletableFuture<T> attempt = step.guard.executeAsync(last, () -> step.asyncCall.apply(input));
+            inFlight = attempt;
+            if (isCancelled()) {
+                attempt.cancel(true); // cancelled before the attempt was known to cancel()
+            }
+            attempt.whenComplete((value, error) -> {
+                try {
+                    StepFailure failure = error != null ? passOrThrow(step, OutcomeClassifier.unwrap(error), last.result)
+                            : failedResult(step, value, last.result);
+                    if (failure == null) {
+                        complete(new FallbackResult<>(value, step.name, index, passed));
+                    } else {
+                        passed = with(passed, failure);
+                        tryStep(index + 1);
+                    }
+                } catch (RuntimeException notPassed) {
+                    completeExceptionally(notPassed);
+                }
+            });
+        }
+    }
+
+    /** {@code passed} and {@code failure}: most requests pass over no step, so the list is made with the first. */
+    private static List<StepFailure> with(List<StepFailure> passed, StepFailure failure) {
+        List<StepFailure> more = passed.isEmpty() ? new ArrayList<>(2) : passed;
+        more.add(failure);
+        return more;
     }
 
     private StepFailure passOrThrow(Step<I, T> step, Throwable failure, AttemptResult last) {

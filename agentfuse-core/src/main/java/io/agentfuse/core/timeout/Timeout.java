@@ -63,11 +63,11 @@ public final class Timeout {
      */
     public <T> CompletableFuture<T> within(CompletionStage<T> stage) {
         CompletableFuture<T> result = new CompletableFuture<>();
-        Scheduler.Cancellable timer = scheduler.schedule(() -> {
+        Scheduler.Cancellable timer = start(() -> {
             if (result.completeExceptionally(new CallTimeoutException(duration))) {
                 stage.toCompletableFuture().cancel(true);
             }
-        }, nanos);
+        });
         stage.whenComplete((value, error) -> {
             timer.cancel();
             if (error == null) {
@@ -84,6 +84,16 @@ public final class Timeout {
             }
         });
         return result;
+    }
+
+    /**
+     * Arms this limit for a call that its caller ends itself: {@code onTimeout} runs on the
+     * scheduler once the limit has passed, unless the returned handle was cancelled first. For a
+     * caller that already follows its call's completion and would otherwise wrap it in
+     * {@link #within} only to learn of the timeout.
+     */
+    public Scheduler.Cancellable start(Runnable onTimeout) {
+        return scheduler.schedule(onTimeout, nanos);
     }
 
     /** Runs {@code call} on this thread, interrupting it if it outlives the timeout. */

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -209,5 +210,25 @@ class FallbackChainAsyncTest {
 
         assertThat(primaryAnswer).as("the step in flight is cancelled").isCancelled();
         assertThat(backupCalls).as("nobody waits for a fallback any more").hasValue(0);
+    }
+
+    @Test
+    void aChainCancelledWhileItsNextStepStartsCancelsThatStep() {
+        CompletableFuture<String> backupCall = new CompletableFuture<>();
+        AtomicReference<CompletableFuture<FallbackResult<String>>> result = new AtomicReference<>();
+        CompletableFuture<String> primaryCall = new CompletableFuture<>();
+        FallbackChain<String, String> chain = FallbackChain.<String, String>builder()
+                .asyncStep("primary", guard(breaker("primary")), counting(primaryCalls, primaryCall))
+                .asyncStep("backup", guard(breaker("backup")), prompt -> {
+                    result.get().cancel(true); // the caller gives up before the chain knows of this step's call
+                    return backupCall;
+                })
+                .build();
+
+        result.set(chain.executeAsync("hello"));
+        primaryCall.completeExceptionally(new HttpStatusException(503));
+
+        assertThat(result.get()).isCancelled();
+        assertThat(backupCall).isCancelled();
     }
 }

@@ -1,6 +1,8 @@
 package io.agentfuse.core.timeout;
 
 import io.agentfuse.core.AttemptLog;
+import io.agentfuse.core.AttemptResult;
+import io.agentfuse.core.Outcome;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.ManualClock;
@@ -15,6 +17,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -22,6 +26,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -199,6 +205,68 @@ class TimeoutTest {
         assertThatThrownBy(second::join).cause().isInstanceOf(CallTimeoutException.class);
         assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
         assertThat(breaker.snapshot().reason()).startsWith("consecutiveTimeouts");
+    }
+
+    @Test
+    void aGuardedAsyncAttemptThatTimesOutCancelsItsCallAndIgnoresItsLateAnswer() {
+        Guard guard = Guard.builder("model").timeout(Duration.ofSeconds(5)).manualClock(clock).build();
+        CompletableFuture<String> call = new CompletableFuture<>();
+        List<AttemptResult> attempts = new ArrayList<>();
+
+        CompletableFuture<String> result = guard.executeAsync(attempts::add, () -> call);
+        clock.advance(Duration.ofSeconds(5));
+        call.complete("late"); // no effect: the call was cancelled, and the attempt ended already
+
+        assertThatThrownBy(result::join).cause().isInstanceOf(CallTimeoutException.class);
+        assertThat(call).isCancelled();
+        assertThat(attempts).extracting(AttemptResult::outcome).containsExactly(Outcome.TIMEOUT);
+    }
+
+    @Test
+    void aGuardedAsyncAnswerInTimeStopsItsTimer() {
+        Guard guard = Guard.builder("model").timeout(Duration.ofSeconds(5)).manualClock(clock).build();
+        CompletableFuture<String> call = new CompletableFuture<>();
+
+        CompletableFuture<String> result = guard.executeAsync(() -> call);
+        assertThat(clock.pendingTasks()).isEqualTo(1);
+        call.complete("answer");
+
+        assertThat(clock.pendingTasks()).isZero();
+        clock.advance(Duration.ofSeconds(10));
+        assertThat(result.join()).isEqualTo("answer");
+    }
+
+    @Test
+    void aGuardedAsyncCallThatAnswersAtOnceSetsNoTimer() {
+        Guard guard = Guard.builder("model").timeout(Duration.ofSeconds(5)).manualClock(clock).build();
+
+        CompletableFuture<String> result = guard.executeAsync(() -> CompletableFuture.completedFuture("at once"));
+
+        assertThat(result.join()).isEqualTo("at once");
+        assertThat(clock.pendingTasks()).isZero();
+    }
+
+    @Test
+    void aRetryWhoseCallerGivesUpWhileItStartsIsCancelled() {
+        Guard guard = Guard.builder("model").retry(RetryPolicy.defaults()).timeout(Duration.ofSeconds(5))
+                .manualClock(clock).build();
+        CompletableFuture<String> retried = new CompletableFuture<>();
+        AtomicReference<CompletableFuture<String>> result = new AtomicReference<>();
+        AtomicInteger calls = new AtomicInteger();
+
+        result.set(guard.executeAsync(() -> {
+            if (calls.incrementAndGet() == 1) {
+                return CompletableFuture.failedFuture(new HttpStatusException(503));
+            }
+            result.get().cancel(true); // the caller gives up before the guard knows of this call
+            return retried;
+        }));
+        clock.advance(Duration.ofSeconds(2));
+
+        assertThat(calls).hasValue(2);
+        assertThat(result.get()).isCancelled();
+        assertThat(retried).isCancelled();
+        assertThat(clock.pendingTasks()).isZero();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.pipeline;
 
+import io.agentfuse.core.Guard;
 import io.agentfuse.core.fallback.FallbackChain;
 import io.agentfuse.core.fallback.FallbackExhaustedException;
 import io.agentfuse.core.fallback.FallbackResult;
@@ -22,7 +23,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * The pipeline's guard and upstream steps for one request: runs the planned steps as a
+ * The pipeline's guard and upstream steps: runs a request's planned steps as a
  * {@link FallbackChain}, each behind its own guard, each attempt a call through the one pooled
  * {@link UpstreamClient}.
  *
@@ -33,30 +34,27 @@ import java.util.function.Function;
  * between later events. Cancelling the returned future (the caller went away, a deadline passed)
  * cancels the attempt in flight, which resets its upstream request.
  *
- * <p>Every attempt is counted in the {@link CallTrace} and, with the outcome its guard gave it, in
- * the metrics. One instance per request.
+ * <p>The chain of a {@link Route} is made once, for the guards its steps have, and kept on the
+ * route: its steps read the request's own planned steps from their input ({@link ChainRun}), so
+ * a request pays for running the chain, not for building it. A guard replaced since (a reload, an
+ * evicted breaker) makes a new chain.
+ *
+ * <p>Every attempt is counted in the request's {@link CallTrace} and, with the outcome its guard
+ * gave it, in the metrics. Thread-safe: one instance serves every request of a pipeline.
  */
 final class ChainExecution {
 
     private final UpstreamClient client;
     private final GatewayMetrics metrics;
-    private final CallTrace trace;
 
-    ChainExecution(UpstreamClient client, GatewayMetrics metrics, CallTrace trace) {
+    ChainExecution(UpstreamClient client, GatewayMetrics metrics) {
         this.client = client;
         this.metrics = metrics;
-        this.trace = trace;
     }
 
-    /** Runs {@code steps} for {@code request}; the future fails as {@link FallbackChain#executeAsync} does. */
-    CompletableFuture<FallbackResult<StepAnswer>> run(ModelRequest request, List<PlannedStep> steps, boolean stream) {
-        // Each attempt is counted as its guard classified it, once.
-        FallbackChain.Builder<ModelRequest, StepAnswer> chain = FallbackChain.<ModelRequest, StepAnswer>builder()
-                .onAttempt((name, attempt) -> metrics.upstreamAttempt(name, attempt.outcome()));
-        for (PlannedStep step : steps) {
-            chain.asyncStep(step.name(), step.guard(), ignored -> step.skipReason(), ignored -> attempt(step, stream));
-        }
-        CompletableFuture<FallbackResult<StepAnswer>> result = chain.build().executeAsync(request);
+    /** Runs {@code plan}'s steps; the future fails as {@link FallbackChain#executeAsync} does. */
+    CompletableFuture<FallbackResult<StepAnswer>> run(Plan plan, boolean stream, CallTrace trace) {
+        CompletableFuture<FallbackResult<StepAnswer>> result = chainOf(plan).executeAsync(new ChainRun(plan.steps(), stream, trace));
         result.whenComplete((answer, error) -> {
             if (answer != null) {
                 countPassed(answer.passed(), answer.step());
@@ -67,8 +65,70 @@ final class ChainExecution {
         return result;
     }
 
-    private CompletableFuture<StepAnswer> attempt(PlannedStep step, boolean stream) {
-        trace.attemptStarted(step.name());
+    private FallbackChain<ChainRun, StepAnswer> chainOf(Plan plan) {
+        Compiled compiled = plan.route().compiled();
+        if (compiled == null || !compiled.runs(this, plan.steps())) {
+            compiled = new Compiled(this, plan.steps());
+            plan.route().compiled(compiled);
+        }
+        return compiled.chain();
+    }
+
+    /** The chain for steps with these guards, in this order; step {@code i} runs the request's step {@code i}. */
+    private FallbackChain<ChainRun, StepAnswer> build(List<PlannedStep> steps) {
+        // Each attempt is counted as its guard classified it, once.
+        FallbackChain.Builder<ChainRun, StepAnswer> chain = FallbackChain.<ChainRun, StepAnswer>builder()
+                .onAttempt((name, attempt) -> metrics.upstreamAttempt(name, attempt.outcome()));
+        for (int i = 0; i < steps.size(); i++) {
+            int index = i;
+            chain.asyncStep(steps.get(i).name(), steps.get(i).guard(), run -> run.steps().get(index).skipReason(),
+                    run -> attempt(run.steps().get(index), run));
+        }
+        return chain.build();
+    }
+
+    /**
+     * A route's chain, with the guards it was made for and the execution whose client and
+     * metrics its steps use: it runs a plan only if both are still the same.
+     */
+    static final class Compiled {
+        private final ChainExecution owner;
+        private final Guard[] guards;
+        private final FallbackChain<ChainRun, StepAnswer> chain;
+
+        private Compiled(ChainExecution owner, List<PlannedStep> steps) {
+            this.owner = owner;
+            this.guards = new Guard[steps.size()];
+            for (int i = 0; i < guards.length; i++) {
+                guards[i] = steps.get(i).guard();
+            }
+            this.chain = owner.build(steps);
+        }
+
+        boolean runs(ChainExecution execution, List<PlannedStep> steps) {
+            if (execution != owner || steps.size() != guards.length) {
+                return false;
+            }
+            for (int i = 0; i < guards.length; i++) {
+                if (steps.get(i).guard() != guards[i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        FallbackChain<ChainRun, StepAnswer> chain() {
+            return chain;
+        }
+    }
+
+    /** One request's input to its route's chain: its planned steps, whether it streams, and its trace. */
+    record ChainRun(List<PlannedStep> steps, boolean stream, CallTrace trace) {
+    }
+
+    private CompletableFuture<StepAnswer> attempt(PlannedStep step, ChainRun run) {
+        run.trace().attemptStarted(step.name());
+        boolean stream = run.stream();
         long started = System.nanoTime();
         String provider = step.provider().name();
         String model = step.model().upstreamModel();

@@ -92,13 +92,13 @@ final class ChatExchange {
             Duration deadline = stages.subagents().deadline();
             deadlineTimer = ctx.vertx().setTimer(Math.max(1, deadline.toMillis()), id -> deadlineExceeded(deadline));
         }
-        var steps = stages.router().plan(checked, ctx.request().headers(), stages.context());
+        Plan plan = stages.router().plan(checked, ctx.request().headers(), stages.context());
         boolean stream = checked.chat().stream();
         // A complete answer needs the conversation no more: while the provider answers, 150 KB of
         // parsed conversation per request in flight would outlive young collections (the relay of
         // a stream still translates against the request).
         request = stream ? checked : checked.withoutConversation();
-        chain = new ChainExecution(stages.client(), stages.metrics(), trace).run(request, steps, stream);
+        chain = stages.chains().run(plan, stream, trace);
         chain.whenComplete((result, error) -> onContext(() -> answer(result, error)));
     }
 

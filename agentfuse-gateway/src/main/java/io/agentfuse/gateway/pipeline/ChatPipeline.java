@@ -53,10 +53,11 @@ public final class ChatPipeline {
                         ContextStage.Factory contextStage) {
         Objects.requireNonNull(runtime, "runtime");
         ModelRouter router = new ModelRouter(runtime);
-        this.models = new GuardedModelClient(router, client, metrics, clock);
+        ChainExecution chains = new ChainExecution(Objects.requireNonNull(client, "client"), metrics);
+        this.models = new GuardedModelClient(router, chains, clock);
         ContextStage context = contextStage == null ? ContextStage.NONE
                 : Objects.requireNonNull(contextStage.create(runtime, models), "the context stage factory returned null");
-        this.stages = new ExchangeStages(runtime::config, context, new SubagentLimit(runtime), router, client, metrics,
+        this.stages = new ExchangeStages(runtime::config, context, new SubagentLimit(runtime), router, chains, metrics,
                 clock);
     }
 

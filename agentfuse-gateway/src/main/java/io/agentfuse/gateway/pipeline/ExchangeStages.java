@@ -3,7 +3,6 @@ package io.agentfuse.gateway.pipeline;
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.core.Clock;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
-import io.agentfuse.gateway.upstream.UpstreamClient;
 
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -19,19 +18,19 @@ import java.util.function.Supplier;
  * @param context  the context-budget stage
  * @param subagents the subagent limits
  * @param router   plans the fallback chain
- * @param client   the pooled upstream client
+ * @param chains   runs the planned chain through the guards and the pooled upstream client
  * @param metrics  where requests and attempts are counted
  * @param clock    stamps translated answers
  */
 record ExchangeStages(Supplier<AgentfuseConfig> config, ContextStage context, SubagentLimit subagents,
-                      ModelRouter router, UpstreamClient client, GatewayMetrics metrics, Clock clock) {
+                      ModelRouter router, ChainExecution chains, GatewayMetrics metrics, Clock clock) {
 
     ExchangeStages {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(subagents, "subagents");
         Objects.requireNonNull(router, "router");
-        Objects.requireNonNull(client, "client");
+        Objects.requireNonNull(chains, "chains");
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(clock, "clock");
     }

@@ -7,8 +7,6 @@ import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ChatResponse;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
-import io.agentfuse.gateway.metrics.GatewayMetrics;
-import io.agentfuse.gateway.upstream.UpstreamClient;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
@@ -20,14 +18,12 @@ import io.vertx.core.Promise;
 final class GuardedModelClient implements ModelClient {
 
     private final ModelRouter router;
-    private final UpstreamClient client;
-    private final GatewayMetrics metrics;
+    private final ChainExecution chains;
     private final Clock clock;
 
-    GuardedModelClient(ModelRouter router, UpstreamClient client, GatewayMetrics metrics, Clock clock) {
+    GuardedModelClient(ModelRouter router, ChainExecution chains, Clock clock) {
         this.router = router;
-        this.client = client;
-        this.metrics = metrics;
+        this.chains = chains;
         this.clock = clock;
     }
 
@@ -43,8 +39,7 @@ final class GuardedModelClient implements ModelClient {
         }
         ModelRequest request = new ModelRequest(chat, model, null, null);
         Promise<ChatResponse> answer = Promise.promise();
-        new ChainExecution(client, metrics, new CallTrace())
-                .run(request, router.plan(request, MultiMap.caseInsensitiveMultiMap()), false)
+        chains.run(router.plan(request, MultiMap.caseInsensitiveMultiMap()), false, new CallTrace())
                 .whenComplete((result, error) -> {
                     if (error != null) {
                         GatewayException mapped = FailureResponder.toGatewayError(error);

@@ -40,7 +40,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Anthropic providers). Thread-safe; reads the runtime's current configuration on every call.
  *
  * <pre>{@code
- * List<PlannedStep> steps = new ModelRouter(runtime).plan(request, ctx.request().headers());
+ * List<PlannedStep> steps = new ModelRouter(runtime).plan(request, ctx.request().headers()).steps();
  * }</pre>
  */
 final class ModelRouter {
@@ -81,16 +81,16 @@ final class ModelRouter {
     }
 
     /** The steps for {@code request}, in order; {@code clientHeaders} may be empty. */
-    List<PlannedStep> plan(ModelRequest request, MultiMap clientHeaders) {
+    Plan plan(ModelRequest request, MultiMap clientHeaders) {
         return plan(request, clientHeaders, ContextStage.NONE);
     }
 
     /** The steps, each fallback's request fitted to its own window by {@code context}. */
-    List<PlannedStep> plan(ModelRequest request, MultiMap clientHeaders, ContextStage context) {
+    Plan plan(ModelRequest request, MultiMap clientHeaders, ContextStage context) {
         AgentfuseConfig config = runtime.config();
-        List<ModelConfig> chain = chains(config).of(request.model(), request.fromSubagent());
-        List<PlannedStep> steps = new ArrayList<>(chain.size());
-        for (ModelConfig model : chain) {
+        Route route = chains(config).of(request.model(), request.fromSubagent());
+        List<PlannedStep> steps = new ArrayList<>(route.models().size());
+        for (ModelConfig model : route.models()) {
             ProviderEndpoint provider = endpoint(config.providerOf(model), request.dialect());
             var guard = runtime.modelGuard(model.name());
             try {
@@ -107,7 +107,7 @@ final class ModelRouter {
                 steps.add(PlannedStep.skipped(model, provider, guard, unfit.getMessage()));
             }
         }
-        return steps;
+        return new Plan(route, steps);
     }
 
     /**
@@ -141,19 +141,19 @@ final class ModelRouter {
      */
     private static final class Chains {
         private final AgentfuseConfig config;
-        private final Map<String, List<ModelConfig>> direct = new ConcurrentHashMap<>();
-        private final Map<String, List<ModelConfig>> fromSubagents = new ConcurrentHashMap<>();
+        private final Map<String, Route> direct = new ConcurrentHashMap<>();
+        private final Map<String, Route> fromSubagents = new ConcurrentHashMap<>();
 
         Chains(AgentfuseConfig config) {
             this.config = config;
         }
 
-        List<ModelConfig> of(ModelConfig model, boolean fromSubagent) {
-            Map<String, List<ModelConfig>> known = fromSubagent ? fromSubagents : direct;
-            List<ModelConfig> chain = known.get(model.name());
+        Route of(ModelConfig model, boolean fromSubagent) {
+            Map<String, Route> known = fromSubagent ? fromSubagents : direct;
+            Route route = known.get(model.name());
             // The model as this configuration has it: a request parsed before a reload holds the old one.
-            return chain != null ? chain : known.computeIfAbsent(model.name(),
-                    name -> config.chainFor(config.model(name).orElse(model), fromSubagent));
+            return route != null ? route : known.computeIfAbsent(model.name(),
+                    name -> new Route(config.chainFor(config.model(name).orElse(model), fromSubagent)));
         }
     }
 

@@ -14,13 +14,13 @@ import io.agentfuse.gateway.upstream.UpstreamStream;
  * @param response     the complete answer, or {@code null} for a stream
  * @param stream       the stream, or {@code null} for a complete answer
  * @param startedNanos when the answering attempt started ({@link System#nanoTime()}), to time the whole stream
- * @param permit       the breaker permit a stream holds until it ends
+ * @param permit       the breaker permit a stream holds until it ends; {@code null} for a complete answer
  */
 record StepAnswer(PlannedStep step, UpstreamResponse response, UpstreamStream stream, long startedNanos,
                   StreamPermit permit) implements LongCall {
 
     StepAnswer(PlannedStep step, UpstreamResponse response, UpstreamStream stream, long startedNanos) {
-        this(step, response, stream, startedNanos, new StreamPermit());
+        this(step, response, stream, startedNanos, stream == null ? null : new StreamPermit());
     }
 
     /** A stream keeps its permit until it ends (see {@link StreamRelay}); a complete answer is recorded by the guard. */

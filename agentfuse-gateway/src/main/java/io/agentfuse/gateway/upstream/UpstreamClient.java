@@ -97,7 +97,16 @@ public final class UpstreamClient {
                                                     Function<UpstreamResponse, T> mapper) {
         Objects.requireNonNull(mapper, "mapper");
         CompleteCall call = startSend(request, timeout);
-        CompletableFuture<T> answer = new CompletableFuture<>();
+        CompletableFuture<T> answer = new CompletableFuture<>() {
+            @Override
+            public boolean cancel(boolean mayInterruptIfRunning) {
+                boolean cancelled = super.cancel(mayInterruptIfRunning);
+                if (cancelled) {
+                    call.cancel(new CancellationException("cancelled by the caller"));
+                }
+                return cancelled;
+            }
+        };
         call.result().onComplete(done -> {
             if (done.failed()) {
                 answer.completeExceptionally(done.cause());
@@ -111,11 +120,6 @@ public final class UpstreamClient {
                 return;
             }
             answer.complete(mapped);
-        });
-        answer.whenComplete((value, error) -> {
-            if (answer.isCancelled()) {
-                call.cancel(new CancellationException("cancelled by the caller"));
-            }
         });
         return answer;
     }

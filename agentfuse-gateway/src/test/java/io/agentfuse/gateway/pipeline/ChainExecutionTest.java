@@ -4,6 +4,7 @@ import io.agentfuse.core.fallback.FallbackExhaustedException;
 import io.agentfuse.core.fallback.FallbackResult;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
+import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.testing.Await;
 import io.agentfuse.gateway.testing.Eventually;
@@ -30,7 +31,7 @@ class ChainExecutionTest {
 
     private CompletableFuture<FallbackResult<StepAnswer>> run(boolean stream) {
         ModelRequest request = fixture.request(Dialects.ANTHROPIC, anthropicRequest("claude-sonnet-4", stream), null);
-        return new ChainExecution(fixture.client, fixture.metrics, trace).run(request, fixture.plan(request), stream);
+        return fixture.chains.run(fixture.plan(request), stream, trace);
     }
 
     private static <T> T await(CompletableFuture<T> future) {
@@ -94,5 +95,40 @@ class ChainExecutionTest {
 
         Eventually.holds(fixture.vertx, () -> fixture.mock.requests().get(0).clientDisconnected());
         assertThat(fixture.mock.requests()).hasSize(1);
+    }
+
+    @Test
+    void requestsOfOneRouteRunOneChainMadeOnce() {
+        ModelRequest request = fixture.request(Dialects.ANTHROPIC, anthropicRequest("claude-sonnet-4", false), null);
+        Plan first = fixture.plan(request);
+        await(fixture.chains.run(first, false, new CallTrace()));
+        ChainExecution.Compiled made = first.route().compiled();
+
+        Plan second = fixture.plan(request);
+        FallbackResult<StepAnswer> result = await(fixture.chains.run(second, false, trace));
+
+        assertThat(second.route()).isSameAs(first.route());
+        assertThat(second.route().compiled()).isSameAs(made);
+        assertThat(result.value().step().name()).isEqualTo("claude-sonnet-4");
+        assertThat(trace.attempts()).isEqualTo(1);
+    }
+
+    @Test
+    void aRouteRunByAnotherExecutionCountsInThatExecutionsMetrics() {
+        ModelRequest request = fixture.request(Dialects.ANTHROPIC, anthropicRequest("claude-sonnet-4", false), null);
+        await(fixture.chains.run(fixture.plan(request), false, new CallTrace()));
+        GatewayMetrics other = new GatewayMetrics();
+
+        await(new ChainExecution(fixture.client, other).run(fixture.plan(request), false, trace));
+
+        assertThat(other.scrape()).contains("agentfuse_upstream_attempts_total{model=\"claude-sonnet-4\",outcome=\"SUCCESS\"} 1.0");
+    }
+
+    @Test
+    void aSubagentsRequestRunsItsOwnRoute() {
+        ModelRequest direct = fixture.request(Dialects.ANTHROPIC, anthropicRequest("claude-sonnet-4", false), null);
+        ModelRequest fromSubagent = fixture.request(Dialects.ANTHROPIC, anthropicRequest("claude-sonnet-4", false), "sub-1");
+
+        assertThat(fixture.plan(fromSubagent).route()).isNotSameAs(fixture.plan(direct).route());
     }
 }

@@ -28,7 +28,7 @@ class ModelRouterTest {
     void plansTheModelThenItsFallbacksEachInItsProvidersDialect() {
         ModelRequest request = request(Dialects.OPENAI, GatewayHarness.openAiRequest("claude-sonnet-4", false).encode());
 
-        List<PlannedStep> steps = router.plan(request, MultiMap.caseInsensitiveMultiMap());
+        List<PlannedStep> steps = router.plan(request, MultiMap.caseInsensitiveMultiMap()).steps();
 
         assertThat(steps).extracting(PlannedStep::name).containsExactly("claude-sonnet-4", "claude-haiku-4", "gpt-4o-mini");
         assertThat(steps.get(0).upstream().provider().url()).isEqualTo("http://127.0.0.1:9/v1/messages");
@@ -42,12 +42,12 @@ class ModelRouterTest {
     @Test
     void afterAReloadTheChainIsTheNewConfigurations() {
         ModelRequest request = request(Dialects.OPENAI, GatewayHarness.openAiRequest("claude-sonnet-4", false).encode());
-        router.plan(request, MultiMap.caseInsensitiveMultiMap());
+        router.plan(request, MultiMap.caseInsensitiveMultiMap()).steps();
 
         runtime.reload(ConfigLoader.parse(GatewayHarness.CONFIG.replace("fallbacks: [claude-haiku-4, gpt-4o-mini]",
                 "fallbacks: [gpt-4o-mini]"), "test.yaml", Map.of("MOCK_PORT", "9")));
 
-        assertThat(router.plan(request, MultiMap.caseInsensitiveMultiMap())).extracting(PlannedStep::name)
+        assertThat(router.plan(request, MultiMap.caseInsensitiveMultiMap()).steps()).extracting(PlannedStep::name)
                 .containsExactly("claude-sonnet-4", "gpt-4o-mini");
     }
 
@@ -56,7 +56,7 @@ class ModelRouterTest {
         String body = GatewayHarness.anthropicRequest("claude-sonnet-4", false).encode();
         ModelRequest request = request(Dialects.ANTHROPIC, body);
 
-        List<PlannedStep> steps = router.plan(request, MultiMap.caseInsensitiveMultiMap());
+        List<PlannedStep> steps = router.plan(request, MultiMap.caseInsensitiveMultiMap()).steps();
 
         String sent = steps.get(0).upstream().bytes().toString();
         assertThat(sent).isEqualTo(body.replace("\"model\":\"claude-sonnet-4\"", "\"model\":\"claude-sonnet-4-5\""));
@@ -68,7 +68,7 @@ class ModelRouterTest {
         ModelRequest request = request(Dialects.OPENAI,
                 GatewayHarness.openAiRequest("claude-sonnet-4", false).put("logprobs", true).encode());
 
-        List<PlannedStep> steps = router.plan(request, MultiMap.caseInsensitiveMultiMap());
+        List<PlannedStep> steps = router.plan(request, MultiMap.caseInsensitiveMultiMap()).steps();
 
         assertThat(steps.get(0).upstream()).isNull();
         assertThat(steps.get(0).skipReason()).contains("logprobs");
@@ -81,7 +81,7 @@ class ModelRouterTest {
         MultiMap headers = MultiMap.caseInsensitiveMultiMap()
                 .add("anthropic-beta", "tools-2024").add("x-api-key", "caller").add("authorization", "Bearer caller");
 
-        List<PlannedStep> steps = router.plan(request, headers);
+        List<PlannedStep> steps = router.plan(request, headers).steps();
 
         assertThat(steps.get(0).upstream().headers()).containsExactly(Map.entry("anthropic-beta", "tools-2024"));
         assertThat(steps.get(2).upstream().headers()).isEmpty();

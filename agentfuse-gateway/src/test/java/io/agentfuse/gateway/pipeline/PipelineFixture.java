@@ -22,7 +22,6 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -38,6 +37,7 @@ final class PipelineFixture implements AutoCloseable {
     final UpstreamClient client = new UpstreamClient(vertx, UpstreamClientOptions.defaults());
     final GatewayMetrics metrics;
     final ModelRouter router;
+    final ChainExecution chains;
     private HttpServer server;
 
     PipelineFixture() {
@@ -49,6 +49,7 @@ final class PipelineFixture implements AutoCloseable {
         runtime = AgentfuseRuntime.builder(config).scheduler(new VertxScheduler(vertx)).tokens(ChatPipeline.TOKENS).build();
         metrics = new GatewayMetrics(runtime.registry());
         router = new ModelRouter(runtime);
+        chains = new ChainExecution(client, metrics);
     }
 
     /** {@code body}, of {@code dialect}, as the request the pipeline routes. */
@@ -57,13 +58,13 @@ final class PipelineFixture implements AutoCloseable {
     }
 
     /** The planned chain for {@code request}. */
-    List<PlannedStep> plan(ModelRequest request) {
+    Plan plan(ModelRequest request) {
         return router.plan(request, MultiMap.caseInsensitiveMultiMap());
     }
 
     /** The stages an exchange runs through, with {@code context} as its context stage. */
     ExchangeStages stages(ContextStage context) {
-        return new ExchangeStages(runtime::config, context, new SubagentLimit(runtime), router, client, metrics,
+        return new ExchangeStages(runtime::config, context, new SubagentLimit(runtime), router, chains, metrics,
                 Clock.system());
     }
 

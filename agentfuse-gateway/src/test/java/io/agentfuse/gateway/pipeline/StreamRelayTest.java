@@ -35,7 +35,7 @@ class StreamRelayTest {
         http = fixture.serve(ctx -> {
             ModelRequest request = fixture.request(Dialects.OPENAI, ctx.body().asJsonObject(), null);
             Context context = Vertx.currentContext();
-            new ChainExecution(fixture.client, fixture.metrics, new CallTrace()).run(request, fixture.plan(request), true)
+            fixture.chains.run(fixture.plan(request), true, new CallTrace())
                     .whenComplete((result, error) -> OnContext.run(context, () -> {
                         StreamRelay relay = new StreamRelay(ctx.response(), ctx.request().connection(), context, request,
                                 result.value(), fixture.metrics, Clock.system());
