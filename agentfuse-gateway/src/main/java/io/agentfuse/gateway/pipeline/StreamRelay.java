@@ -66,6 +66,8 @@ final class StreamRelay {
     private boolean closedOnPurpose;
     /** Events translated but not yet written: one write per batch that arrived together. */
     private Buffer unwritten;
+    /** How long the last write was: the next batch's buffer starts that large, so it seldom grows. */
+    private int lastWriteBytes = 1024;
 
     StreamRelay(HttpServerResponse response, HttpConnection connection, Context context, ModelRequest request,
                 StepAnswer answer, GatewayMetrics metrics, Clock clock) {
@@ -165,10 +167,12 @@ final class StreamRelay {
             return;
         }
         if (unwritten == null) {
-            unwritten = Buffer.buffer(1024);
+            unwritten = Buffer.buffer(Math.min(MAX_UNWRITTEN_BYTES, lastWriteBytes + lastWriteBytes / 4));
             context.runOnContext(v -> onContext(this::flush));
         }
-        events.forEach(event -> event.appendTo(unwritten));
+        for (int i = 0; i < events.size(); i++) {
+            events.get(i).appendTo(unwritten);
+        }
         if (unwritten.length() >= MAX_UNWRITTEN_BYTES) {
             // A fast provider's batch can be large: written in pieces, so that backpressure
             // (pausing the provider) works as promptly as for single events.
@@ -182,6 +186,7 @@ final class StreamRelay {
         if (frame == null || response.closed() || response.ended()) {
             return;
         }
+        lastWriteBytes = Math.max(256, frame.length());
         response.write(frame);
         if (!done && response.writeQueueFull()) {
             stream.pause();

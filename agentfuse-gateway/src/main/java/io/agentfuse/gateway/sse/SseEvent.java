@@ -2,31 +2,60 @@ package io.agentfuse.gateway.sse;
 
 import io.vertx.core.buffer.Buffer;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
  * One server-sent event: an optional event name, its data and an optional id.
  *
- * <p>Immutable and thread-safe. {@link #encode()} writes the wire form defined by the HTML
- * living standard: an {@code event:} line when named, one {@code data:} line per line of data
- * (so data containing newlines survives the round trip), and a blank line that ends the event.
+ * <p>The data is kept in the form it came in and turned into the other only when asked: an event
+ * the gateway writes holds a {@code String}; an event read from a provider holds the UTF-8 bytes
+ * of its {@code data} lines ({@link SseParser}), so that relaying it ({@link #appendTo(Buffer)})
+ * and scanning it ({@link #dataBytes()}) never decode and re-encode it. {@link #data()} decodes
+ * once and keeps the text.
+ *
+ * <p>Immutable and thread-safe; equal when name, data and id are. {@link #encode()} writes the
+ * wire form defined by the HTML living standard: an {@code event:} line when named, one
+ * {@code data:} line per line of data (so data containing newlines survives the round trip), and
+ * a blank line that ends the event.
  *
  * <pre>{@code
  * response.write(SseEvent.named("message_stop", "{\"type\":\"message_stop\"}").toBuffer());
  * response.write(SseEvent.DONE.toBuffer());   // OpenAI's "data: [DONE]"
  * }</pre>
- *
- * @param event the event name, or {@code null} for the default ("message")
- * @param data  the data, never {@code null} (may be empty)
- * @param id    the event id, or {@code null}
  */
-public record SseEvent(String event, String data, String id) {
+public final class SseEvent {
 
     /** OpenAI's end-of-stream marker, {@code data: [DONE]}. */
     public static final SseEvent DONE = new SseEvent(null, "[DONE]", null);
 
-    public SseEvent {
-        Objects.requireNonNull(data, "data");
+    private static final byte[] DONE_BYTES = "[DONE]".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] EVENT_FIELD = "event: ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ID_FIELD = "id: ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DATA_FIELD = "data: ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] END_OF_EVENT = "\n\n".getBytes(StandardCharsets.US_ASCII);
+
+    private final String event;
+    private final String id;
+    /** At least one of the two is set from the start; the other is made from it once asked for. */
+    private volatile String text;
+    private volatile byte[] bytes;
+
+    /**
+     * @param event the event name, or {@code null} for the default ("message")
+     * @param data  the data, never {@code null} (may be empty)
+     * @param id    the event id, or {@code null}
+     */
+    public SseEvent(String event, String data, String id) {
+        this(event, Objects.requireNonNull(data, "data"), null, id);
+    }
+
+    private SseEvent(String event, String text, byte[] bytes, String id) {
+        this.event = event;
+        this.text = text;
+        this.bytes = bytes;
+        this.id = id;
     }
 
     /** An unnamed event carrying {@code data}. */
@@ -39,38 +68,92 @@ public record SseEvent(String event, String data, String id) {
         return new SseEvent(event, data, null);
     }
 
+    /** An event whose data is the UTF-8 {@code data}, handed over (not copied: the caller must not change it). */
+    static SseEvent ofBytes(String event, byte[] data, String id) {
+        return new SseEvent(event, null, Objects.requireNonNull(data, "data"), id);
+    }
+
+    /** The event name, or {@code null} for the default ("message"). */
+    public String event() {
+        return event;
+    }
+
+    /** The data, never {@code null} (may be empty). */
+    public String data() {
+        String data = text;
+        if (data == null) {
+            data = new String(bytes, StandardCharsets.UTF_8);
+            text = data;
+        }
+        return data;
+    }
+
+    /** The data as UTF-8 bytes, shared: read them, never change them. */
+    public byte[] dataBytes() {
+        byte[] data = bytes;
+        if (data == null) {
+            data = text.getBytes(StandardCharsets.UTF_8);
+            bytes = data;
+        }
+        return data;
+    }
+
+    /** The event id, or {@code null}. */
+    public String id() {
+        return id;
+    }
+
     /** Whether this is OpenAI's {@code [DONE]} marker. */
     public boolean isDone() {
-        return "[DONE]".equals(data);
+        String data = text;
+        return data != null ? "[DONE]".equals(data) : Arrays.equals(bytes, DONE_BYTES);
     }
 
     /** The wire form, ending with the blank line that dispatches the event. */
     public String encode() {
-        return appendTo(new StringBuilder(data.length() + 32)).toString();
+        String data = data();
+        return appendTo(new StringBuilder(data.length() + 32), data).toString();
     }
 
     /** The wire form as a UTF-8 buffer. */
     public Buffer toBuffer() {
-        return Buffer.buffer(encode());
+        return appendTo(Buffer.buffer(dataBytes().length + 32));
     }
 
     /** Appends the wire form to {@code out}, e.g. several events into one write. */
     public Buffer appendTo(Buffer out) {
-        if (data.indexOf('\n') >= 0 || data.indexOf('\r') >= 0) {
+        byte[] data = dataBytes();
+        if (hasLineBreak(data)) {
             return out.appendString(encode());
         }
-        // One line of data, the usual relayed event: written in pieces, without building the text first.
+        // One line of data, the usual relayed event: its bytes as they are, without building the text first.
         if (event != null) {
-            out.appendString("event: ").appendString(event).appendByte((byte) '\n');
+            out.appendBytes(EVENT_FIELD).appendString(event).appendByte((byte) '\n');
         }
         if (id != null) {
-            out.appendString("id: ").appendString(id).appendByte((byte) '\n');
+            out.appendBytes(ID_FIELD).appendString(id).appendByte((byte) '\n');
         }
-        return out.appendString("data: ").appendString(data).appendString("\n\n");
+        return out.appendBytes(DATA_FIELD).appendBytes(data).appendBytes(END_OF_EVENT);
     }
 
-    // One pass over the data, splitting it at CRLF, CR or LF (a relayed event is mostly a single line).
-    private StringBuilder appendTo(StringBuilder out) {
+    /** How many bytes {@link #appendTo(Buffer)} adds for a one-line event, at least. */
+    public int wireLength() {
+        return dataBytes().length + DATA_FIELD.length + END_OF_EVENT.length
+                + (event == null ? 0 : EVENT_FIELD.length + event.length() + 1)
+                + (id == null ? 0 : ID_FIELD.length + id.length() + 1);
+    }
+
+    private static boolean hasLineBreak(byte[] data) {
+        for (byte b : data) {
+            if (b == '\n' || b == '\r') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // One pass over the data, splitting it at CRLF, CR or LF.
+    private StringBuilder appendTo(StringBuilder out, String data) {
         if (event != null) {
             out.append("event: ").append(event).append('\n');
         }
@@ -91,5 +174,21 @@ public record SseEvent(String event, String data, String id) {
         }
         out.append("data: ").append(data, lineStart, length).append('\n');
         return out.append('\n');
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof SseEvent that && Objects.equals(event, that.event) && Objects.equals(id, that.id)
+                && data().equals(that.data());
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(event, data(), id);
+    }
+
+    @Override
+    public String toString() {
+        return "SseEvent[event=" + event + ", data=" + data() + ", id=" + id + "]";
     }
 }

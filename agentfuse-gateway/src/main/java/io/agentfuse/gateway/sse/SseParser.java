@@ -1,6 +1,8 @@
 package io.agentfuse.gateway.sse;
 
+import io.netty.buffer.ByteBuf;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -14,8 +16,10 @@ import java.util.function.Consumer;
  * <p>Follows the HTML living standard's parsing rules: lines end in LF, CRLF or CR (a CRLF split
  * across two buffers counts once); {@code data} lines accumulate, joined by LF; a line starting
  * with {@code :} is a comment; a single space after the colon is dropped; a field without a colon
- * has an empty value; a blank line dispatches the event, unless it has no data. Lines are decoded
- * as UTF-8 only once complete, so a multi-byte character split across buffers survives. A leading
+ * has an empty value; a blank line dispatches the event, unless it has no data. An event's data
+ * stays in the UTF-8 bytes it came in ({@link SseEvent#dataBytes()}), decoded only when asked
+ * for, so a multi-byte character split across buffers survives and a relayed event is never
+ * decoded and encoded again. A leading
  * byte-order mark is skipped. {@code retry} and unknown fields are ignored. An event's
  * {@link SseEvent#id()} is the id given within that event only (not the standard's "last event
  * id", which matters for reconnecting browsers, not for a relaying proxy).
@@ -38,13 +42,18 @@ public final class SseParser {
     /** Default upper bound on the length of one line and on the data of one event. */
     public static final int DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
 
+    private static final byte[] DATA = "data".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] EVENT = "event".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ID = "id".getBytes(StandardCharsets.US_ASCII);
+
     private final Consumer<SseEvent> sink;
     private final int maxLineBytes;
     /** The start of a line that the last buffer ended inside of; most lines never need it. */
     private byte[] partial = new byte[256];
     private int partialLength;
-    private final StringBuilder data = new StringBuilder();
-    private boolean hasData;
+    /** The event's data lines so far, joined by LF: {@code null} before the first, then the first line's bytes alone. */
+    private byte[] data;
+    private int dataLength;
     private String eventName;
     private String id;
     private boolean lastWasCarriageReturn;
@@ -66,13 +75,24 @@ public final class SseParser {
 
     /** Parses the next piece of the stream, dispatching every event it completes. */
     public void feed(Buffer chunk) {
-        byte[] bytes = chunk.getBytes();
-        int i = 0;
-        if (atStart && bytes.length > 0) {
-            i = skipByteOrderMark(bytes);
+        // Read where the bytes are (a buffer Vert.x read is on the heap), not from a copy of them.
+        ByteBuf heap = chunk instanceof BufferInternal internal ? internal.getByteBuf() : null;
+        if (heap != null && heap.hasArray()) {
+            int from = heap.arrayOffset() + heap.readerIndex();
+            feed(heap.array(), from, from + heap.readableBytes());
+        } else {
+            byte[] bytes = chunk.getBytes();
+            feed(bytes, 0, bytes.length);
         }
-        // Line by line, not byte by byte: a line within one buffer is decoded straight from it.
-        while (i < bytes.length) {
+    }
+
+    private void feed(byte[] bytes, int from, int to) {
+        int i = from;
+        if (atStart && to > from) {
+            i = skipByteOrderMark(bytes, from, to);
+        }
+        // Line by line, not byte by byte: a line within one buffer is read straight from it.
+        while (i < to) {
             if (lastWasCarriageReturn) {
                 lastWasCarriageReturn = false;
                 if (bytes[i] == '\n') {
@@ -81,23 +101,23 @@ public final class SseParser {
                 }
             }
             int end = i;
-            while (end < bytes.length && bytes[end] != '\n' && bytes[end] != '\r') {
+            while (end < to && bytes[end] != '\n' && bytes[end] != '\r') {
                 end++;
             }
             int length = end - i;
             if ((long) partialLength + length > maxLineBytes) {
                 throw new IllegalStateException("SSE line longer than " + maxLineBytes + " bytes");
             }
-            if (end == bytes.length) {
+            if (end == to) {
                 appendPartial(bytes, i, length);
                 return;
             }
             lastWasCarriageReturn = bytes[end] == '\r';
             if (partialLength == 0) {
-                endLine(new String(bytes, i, length, StandardCharsets.UTF_8));
+                endLine(bytes, i, length);
             } else {
                 appendPartial(bytes, i, length);
-                endLine(takePartial());
+                endPartialLine();
             }
             i = end + 1;
         }
@@ -117,65 +137,84 @@ public final class SseParser {
      */
     public void end() {
         if (partialLength > 0) {
-            endLine(takePartial());
+            endPartialLine();
         }
         dispatch();
     }
 
-    private String takePartial() {
-        String line = new String(partial, 0, partialLength, StandardCharsets.UTF_8);
+    private void endPartialLine() {
+        int length = partialLength;
         partialLength = 0;
-        return line;
+        endLine(partial, 0, length);
     }
 
-    private int skipByteOrderMark(byte[] bytes) {
+    private int skipByteOrderMark(byte[] bytes, int from, int to) {
         atStart = false;
-        boolean bom = bytes.length >= 3 && (bytes[0] & 0xFF) == 0xEF && (bytes[1] & 0xFF) == 0xBB
-                && (bytes[2] & 0xFF) == 0xBF;
-        return bom ? 3 : 0;
+        boolean bom = to - from >= 3 && (bytes[from] & 0xFF) == 0xEF && (bytes[from + 1] & 0xFF) == 0xBB
+                && (bytes[from + 2] & 0xFF) == 0xBF;
+        return bom ? from + 3 : from;
     }
 
-    private void endLine(String text) {
-        if (text.isEmpty()) {
+    /** One complete line, {@code length} bytes at {@code from}; the bytes may be reused once it returns. */
+    private void endLine(byte[] line, int from, int length) {
+        if (length == 0) {
             dispatch();
             return;
         }
-        if (text.charAt(0) == ':') {
+        if (line[from] == ':') {
             return;
         }
-        int colon = text.indexOf(':');
-        String field = colon < 0 ? text : text.substring(0, colon);
-        int valueStart = colon < 0 ? text.length() : colon + 1;
-        if (valueStart < text.length() && text.charAt(valueStart) == ' ') {
+        int end = from + length;
+        int colon = from;
+        while (colon < end && line[colon] != ':') {
+            colon++;
+        }
+        int valueStart = colon < end ? colon + 1 : end;
+        if (valueStart < end && line[valueStart] == ' ') {
             valueStart++;
         }
-        String value = text.substring(valueStart);
-        switch (field) {
-            case "data" -> {
-                if (data.length() + value.length() >= maxLineBytes) {
-                    // Checked in chars, each at least one byte: the data never exceeds the limit in bytes.
-                    throw new IllegalStateException("SSE event longer than " + maxLineBytes + " bytes");
-                }
-                if (hasData) {
-                    data.append('\n');
-                }
-                data.append(value);
-                hasData = true;
-            }
-            case "event" -> eventName = value;
-            case "id" -> id = value.indexOf('\0') >= 0 ? id : value;
-            default -> {
-                // "retry" and unknown fields carry nothing the gateway uses.
-            }
+        int fieldLength = colon - from;
+        if (isField(line, from, fieldLength, DATA)) {
+            appendData(line, valueStart, end - valueStart);
+        } else if (isField(line, from, fieldLength, EVENT)) {
+            eventName = new String(line, valueStart, end - valueStart, StandardCharsets.UTF_8);
+        } else if (isField(line, from, fieldLength, ID)) {
+            String value = new String(line, valueStart, end - valueStart, StandardCharsets.UTF_8);
+            id = value.indexOf('\0') >= 0 ? id : value;
         }
+        // "retry" and unknown fields carry nothing the gateway uses.
+    }
+
+    private static boolean isField(byte[] line, int from, int length, byte[] name) {
+        return length == name.length && Arrays.equals(line, from, from + length, name, 0, length);
+    }
+
+    private void appendData(byte[] line, int from, int length) {
+        if ((long) dataLength + length >= maxLineBytes) {
+            throw new IllegalStateException("SSE event longer than " + maxLineBytes + " bytes");
+        }
+        if (data == null) {
+            // Most events have one data line: a copy of its bytes becomes the event's data as it is.
+            data = Arrays.copyOfRange(line, from, from + length);
+            dataLength = length;
+            return;
+        }
+        int total = dataLength + 1 + length;
+        if (total > data.length) {
+            data = Arrays.copyOf(data, (int) Math.max(total, Math.min((long) maxLineBytes, data.length * 2L)));
+        }
+        data[dataLength] = '\n';
+        System.arraycopy(line, from, data, dataLength + 1, length);
+        dataLength = total;
     }
 
     private void dispatch() {
-        if (hasData) {
-            sink.accept(new SseEvent(eventName == null || eventName.isEmpty() ? null : eventName, data.toString(), id));
+        if (data != null) {
+            byte[] bytes = dataLength == data.length ? data : Arrays.copyOf(data, dataLength);
+            sink.accept(SseEvent.ofBytes(eventName == null || eventName.isEmpty() ? null : eventName, bytes, id));
         }
-        data.setLength(0);
-        hasData = false;
+        data = null;
+        dataLength = 0;
         eventName = null;
         // The standard keeps the last id for reconnection; a proxy relaying events wants each event's own id.
         id = null;

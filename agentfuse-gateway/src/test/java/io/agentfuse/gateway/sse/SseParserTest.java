@@ -37,6 +37,34 @@ class SseParserTest {
     }
 
     @Test
+    void readsABufferThatIsASliceOfALargerOne() {
+        Buffer whole = Buffer.buffer("xxxxxdata: {\"a\":1}\n\nyyyyy");
+
+        parser.feed(whole.slice(5, whole.length() - 5));
+
+        assertThat(events).containsExactly(SseEvent.data("{\"a\":1}"));
+    }
+
+    @Test
+    void aParsedEventIsRelayedAsTheBytesItCameIn() {
+        String wire = "event: content_block_delta\ndata: {\"text\":\"h\u00e9llo \u2603\"}\n\n";
+
+        parser.feed(Buffer.buffer(wire));
+
+        SseEvent event = events.get(0);
+        assertThat(event.appendTo(Buffer.buffer()).toString(StandardCharsets.UTF_8)).isEqualTo(wire);
+        assertThat(event.dataBytes()).isEqualTo("{\"text\":\"h\u00e9llo \u2603\"}".getBytes(StandardCharsets.UTF_8));
+        assertThat(event).isEqualTo(SseEvent.named("content_block_delta", "{\"text\":\"h\u00e9llo \u2603\"}"));
+    }
+
+    @Test
+    void knowsOpenAisEndMarkerWithoutDecodingIt() {
+        parser.feed(Buffer.buffer("data: [DONE]\n\ndata: [DONE] \n\n"));
+
+        assertThat(events).extracting(SseEvent::isDone).containsExactly(true, false);
+    }
+
+    @Test
     void joinsSplitLinesAcrossBuffers() {
         parser.feed(Buffer.buffer("da"));
         parser.feed(Buffer.buffer("ta: hel"));

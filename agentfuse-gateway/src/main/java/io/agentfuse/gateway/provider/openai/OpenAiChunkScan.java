@@ -56,8 +56,8 @@ final class OpenAiChunkScan {
     }
 
     /** What {@code data} (one event's) says if it is plainly a well-formed chunk; {@code null}: ask the decoder. */
-    static Chunk read(String data) {
-        JsonScan scan = JsonScan.of(data.getBytes(StandardCharsets.UTF_8));
+    static Chunk read(byte[] data) {
+        JsonScan scan = JsonScan.of(data);
         if (scan == null) {
             return null;
         }

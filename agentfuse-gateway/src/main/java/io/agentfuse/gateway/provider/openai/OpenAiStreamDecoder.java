@@ -64,7 +64,7 @@ public final class OpenAiStreamDecoder implements StreamDecoder {
         if (finished || event.isDone()) {
             return decode(event);
         }
-        OpenAiChunkScan.Chunk chunk = OpenAiChunkScan.read(event.data());
+        OpenAiChunkScan.Chunk chunk = OpenAiChunkScan.read(event.dataBytes());
         if (chunk == null) {
             return decode(event);
         }

@@ -39,10 +39,10 @@ class OpenAiChunkScanTest {
 
     @Test
     void theChunksOfAPlainStreamAreScannedAndTheFinishReasonOfChoiceZeroKept() {
-        assertThat(OpenAiChunkScan.read(FIRST)).isEqualTo(new OpenAiChunkScan.Chunk(null));
-        assertThat(OpenAiChunkScan.read(TEXT)).isEqualTo(new OpenAiChunkScan.Chunk(null));
-        assertThat(OpenAiChunkScan.read(LAST)).isEqualTo(new OpenAiChunkScan.Chunk("length"));
-        assertThat(OpenAiChunkScan.read("{\"choices\":[{\"index\":1,\"delta\":{},\"finish_reason\":\"stop\"},"
+        assertThat(read(FIRST)).isEqualTo(new OpenAiChunkScan.Chunk(null));
+        assertThat(read(TEXT)).isEqualTo(new OpenAiChunkScan.Chunk(null));
+        assertThat(read(LAST)).isEqualTo(new OpenAiChunkScan.Chunk("length"));
+        assertThat(read("{\"choices\":[{\"index\":1,\"delta\":{},\"finish_reason\":\"stop\"},"
                 + "{\"delta\":{},\"finish_reason\":\"tool_calls\"}]}")).isEqualTo(new OpenAiChunkScan.Chunk("tool_calls"));
 
         OpenAiStreamDecoder decoder = new OpenAiStreamDecoder();
@@ -70,7 +70,7 @@ class OpenAiChunkScanTest {
                 "{\"ch\\u006fices\":[]}");
 
         for (String chunk : unclear) {
-            assertThat(OpenAiChunkScan.read(chunk)).as(chunk).isNull();
+            assertThat(read(chunk)).as(chunk).isNull();
         }
     }
 
@@ -82,7 +82,7 @@ class OpenAiChunkScanTest {
     void observingAChunkReportsWhatDecodingItReports(@ForAll("chunks") byte[] bytes) {
         // As the SSE parser hands it over: decoded from UTF-8, a malformed sequence replaced.
         String data = new String(bytes, StandardCharsets.UTF_8);
-        Statistics.collect(OpenAiChunkScan.read(data) != null ? "scanned" : "left to the decoder");
+        Statistics.collect(read(data) != null ? "scanned" : "left to the decoder");
         Statistics.coverage(coverage -> {
             coverage.check("scanned").percentage(share -> share > 5);
             coverage.check("left to the decoder").percentage(share -> share > 5);
@@ -125,5 +125,9 @@ class OpenAiChunkScanTest {
         Arbitrary<String> chunk = object(field("id", stringOrNull), field("object", anyValue()), field("model", stringOrNull),
                 field("choices", mostly(array(choice))), field("usage", usage), rarely(field("error", error)));
         return JsonFragments.damaged(chunk);
+    }
+
+    private static OpenAiChunkScan.Chunk read(String data) {
+        return OpenAiChunkScan.read(data.getBytes(StandardCharsets.UTF_8));
     }
 }
