@@ -19,6 +19,9 @@ import java.util.Objects;
  */
 public final class ContextBudget {
 
+    /** The levels, emptiest first: {@code values()} would copy them on every look. */
+    private static final ContextLevel[] LEVELS = ContextLevel.values();
+
     private final ContextConfig config;
     private final long windowTokens;
 
@@ -54,10 +57,9 @@ public final class ContextBudget {
         if (usedTokens < 0) {
             throw new IllegalArgumentException("usedTokens must be >= 0, but was " + usedTokens);
         }
-        ContextLevel[] levels = ContextLevel.values();
-        for (int i = levels.length - 1; i > 0; i--) {
-            if (usedTokens >= startOf(levels[i])) {
-                return levels[i];
+        for (int i = LEVELS.length - 1; i > 0; i--) {
+            if (usedTokens >= startOf(LEVELS[i])) {
+                return LEVELS[i];
             }
         }
         return ContextLevel.NORMAL;

@@ -57,7 +57,7 @@ final class ChatExchange {
         Future<ModelRequest> checked;
         try {
             request = RequestParser.parse(dialect, ctx.body().buffer(),
-                    ctx.request().getHeader(RequestParser.SUBAGENT_HEADER), stages.config().get(), stages.router()::model);
+                    ctx.request().getHeader(RequestParser.SUBAGENT_HEADER), stages.config().get(), stages.router().models());
         } catch (GatewayException invalid) {
             fail(invalid);
             return;

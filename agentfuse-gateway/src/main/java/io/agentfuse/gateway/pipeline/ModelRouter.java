@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * The pipeline's routing step: a request for a model becomes the steps of its fallback chain
@@ -48,6 +49,8 @@ final class ModelRouter {
     private final AgentfuseRuntime runtime;
     private final Map<EndpointKey, ProviderEndpoint> endpoints = new ConcurrentHashMap<>();
     private volatile Chains chains = new Chains(null);
+    /** {@link #model} as a function, made once: the parser of every request asks it. */
+    private final Function<String, Optional<ModelConfig>> models = this::model;
 
     ModelRouter(AgentfuseRuntime runtime) {
         this.runtime = runtime;
@@ -59,6 +62,11 @@ final class ModelRouter {
      */
     Optional<ModelConfig> model(String name) {
         return runtime.model(name);
+    }
+
+    /** {@link #model} as a function, for {@link RequestParser#parse}. */
+    Function<String, Optional<ModelConfig>> models() {
+        return models;
     }
 
     /** The error for a request of a model {@link #model} does not serve, under the configuration in force. */
@@ -89,9 +97,11 @@ final class ModelRouter {
     Plan plan(ModelRequest request, MultiMap clientHeaders, ContextStage context) {
         AgentfuseConfig config = runtime.config();
         Route route = chains(config).of(request.model(), request.fromSubagent());
-        List<PlannedStep> steps = new ArrayList<>(route.models().size());
-        for (ModelConfig model : route.models()) {
-            ProviderEndpoint provider = endpoint(config.providerOf(model), request.dialect());
+        List<ProviderEndpoint> providers = endpoints(route, config, request.dialect());
+        List<PlannedStep> steps = new ArrayList<>(providers.size());
+        for (int i = 0; i < providers.size(); i++) {
+            ModelConfig model = route.models().get(i);
+            ProviderEndpoint provider = providers.get(i);
             var guard = runtime.modelGuard(model.name());
             try {
                 ChatRequest chat = model.name().equals(request.model().name()) ? request.chat()
@@ -108,6 +118,19 @@ final class ModelRouter {
             }
         }
         return new Plan(route, steps);
+    }
+
+    /** The providers of {@code route}'s models for callers of {@code caller}, kept on the route once made. */
+    private List<ProviderEndpoint> endpoints(Route route, AgentfuseConfig config, Dialect caller) {
+        List<ProviderEndpoint> providers = route.endpoints(caller);
+        if (providers == null) {
+            providers = new ArrayList<>(route.models().size());
+            for (ModelConfig model : route.models()) {
+                providers.add(endpoint(config.providerOf(model), caller));
+            }
+            route.endpoints(caller, providers);
+        }
+        return providers;
     }
 
     /**
