@@ -9,6 +9,10 @@
 #   DURATION=15 WARMUP=10    seconds of the measured run, and of the warm-up before it
 #   AGENTFUSE_JAVA_OPTS      the README's flags ["-Xms128m -Xmx128m -XX:+UseSerialGC"]
 #   JFR=FILE                 also record a JFR profile of the measured run into FILE
+#   PROFILE=FILE             also record a CPU profile of the measured run (async-profiler, fetched from
+#                            Maven Central; Java and kernel frames, per thread) into FILE, in collapsed
+#                            form: read it with ProfileSummary (see README). PROFILE_EVENT [cpu]: itimer
+#                            where the kernel offers no perf events
 #   OUT                      where logs go [agentfuse-bench/target/gateway-cost]
 #   TARGET                   what is measured: agentfuse; vertx-floor (VertxFloorProxy: the least a
 #                            Vert.x proxy costs, for what agentfuse adds above it); or netty-floor
@@ -38,6 +42,18 @@ BENCH_JAR="$ROOT/agentfuse-bench/target/benchmarks.jar"
 AGENTFUSE_JAR=${AGENTFUSE_JAR:-"$ROOT/agentfuse-cli/target/agentfuse.jar"}
 LUA="$ROOT/agentfuse-bench/gateway/chat-completion.lua"
 PIDS=()
+
+# async-profiler's library for this machine, from Maven Central through the project's Maven wrapper.
+async_profiler() {
+  local version=4.2 arch
+  case $(uname -m) in x86_64) arch=linux-x64 ;; aarch64) arch=linux-arm64 ;; *) die "no async-profiler for $(uname -m)" ;; esac
+  local jar="$HOME/.m2/repository/tools/profiler/async-profiler/$version/async-profiler-$version.jar"
+  [[ -f $jar ]] || "$ROOT/mvnw" -q dependency:get -Dartifact="tools.profiler:async-profiler:$version" >&2 \
+    || die "could not fetch tools.profiler:async-profiler:$version"
+  mkdir -p "$OUT/async-profiler"
+  unzip -o -q "$jar" "$arch/libasyncProfiler.so" -d "$OUT/async-profiler" || die "no $arch library in $jar"
+  echo "$OUT/async-profiler/$arch/libasyncProfiler.so"
+}
 
 die() { echo "measure-cost: $*" >&2; exit 1; }
 cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done; }
@@ -154,6 +170,12 @@ wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" -s "$LUA" "$URL" >"$OUT/wrk-war
 if [[ -n ${JFR:-} ]]; then
   jcmd "$GATEWAY" JFR.start name=cost settings="${JFR_SETTINGS:-profile}" filename="$JFR" >/dev/null
 fi
+if [[ -n ${PROFILE:-} ]]; then
+  PROFILER_LIB=$(async_profiler)
+  # The options in quotes of their own: jcmd would otherwise read "key=value" as its own arguments.
+  jcmd "$GATEWAY" JVMTI.agent_load "$PROFILER_LIB" "\"start,event=${PROFILE_EVENT:-cpu},interval=997us,threads\"" \
+    | grep -q "return code: 0" || die "async-profiler did not start (see $OUT/agentfuse.log)"
+fi
 START_MS=$(date +%s%3N)
 ticks=$(cpu_ticks "$GATEWAY")
 sys_ticks=$(kernel_ticks "$GATEWAY")
@@ -163,6 +185,10 @@ sys_ticks=$(( $(kernel_ticks "$GATEWAY") - sys_ticks ))
 END_MS=$(date +%s%3N)
 if [[ -n ${JFR:-} ]]; then
   jcmd "$GATEWAY" JFR.stop name=cost >/dev/null
+fi
+if [[ -n ${PROFILE:-} ]]; then
+  jcmd "$GATEWAY" JVMTI.agent_load "$PROFILER_LIB" "\"stop,collapsed,file=$PROFILE\"" \
+    | grep -q "return code: 0" || die "async-profiler did not write $PROFILE"
 fi
 RSS_KB=$(awk '/^VmHWM:/ { print $2 }' "/proc/$GATEWAY/status")
 

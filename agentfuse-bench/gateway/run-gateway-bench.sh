@@ -15,7 +15,8 @@
 #   CONNECTIONS="1 8 32"        wrk connections of the small request; wrk threads = min(connections, 2)
 #   CONVERSATION_CONNECTIONS="1 8"   ... of the 150 KB conversation
 #   STREAM_CONNECTIONS="8"      ... of the 20-event stream
-#   TARGETS="direct nginx agentfuse portkey"
+#   TARGETS="direct nginx agentfuse portkey"   also: vertx-floor (VertxFloorProxy, the least a Vert.x
+#                               proxy costs: how near nginx this host lets any Vert.x gateway come)
 #   AGENTFUSE_JAVA_OPTS=...     JVM flags of the agentfuse gateway (default below)
 #   SKIP_BUILD=1                use the jars already in target/ instead of building
 #   PORTKEY_VERSION=1.15.2
@@ -347,6 +348,22 @@ EOF
       measure agentfuse "http://127.0.0.1:$port$CHAT_PATH" "$pid"
       stop_process "$pid"
       ;;
+    vertx-floor)
+      port=$(free_port)
+      # shellcheck disable=SC2086 # the JVM flags are words
+      java $AGENTFUSE_JAVA_OPTS -cp "$BENCH_JAR" io.agentfuse.bench.gateway.VertxFloorProxy "$port" "$UPSTREAM_PORT" \
+        >"$OUT/vertx-floor.log" 2>&1 &
+      pid=$!
+      PIDS+=("$pid")
+      wait_for_port "$pid" "$port" vertx-floor "$OUT/vertx-floor.log"
+      check_forwarding vertx-floor "http://127.0.0.1:$port$CHAT_PATH"
+      STREAMS=0 # it answers with the upstream's whole body: a stream would be measured as one answer
+      if ((ROUND == 1)) && [[ " $WORKLOADS " == *" stream "* ]]; then
+        echo "vertx-floor: stream workload skipped, it relays no streams" >>"$OUT/skipped.txt"
+      fi
+      measure vertx-floor "http://127.0.0.1:$port$CHAT_PATH" "$pid"
+      stop_process "$pid"
+      ;;
     portkey)
       port=$(free_port)
       # --headless and NODE_ENV=production: no UI and no log streaming, Portkey's leanest setup.
@@ -364,7 +381,7 @@ EOF
         measure portkey "http://127.0.0.1:$port$CHAT_PATH" "$pid"
       stop_process "$pid"
       ;;
-    *) die "unknown target '$target' (direct, nginx, agentfuse, portkey)" ;;
+    *) die "unknown target '$target' (direct, nginx, agentfuse, portkey, vertx-floor)" ;;
   esac
 done
 done
