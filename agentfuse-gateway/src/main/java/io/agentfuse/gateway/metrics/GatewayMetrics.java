@@ -11,6 +11,7 @@ import io.agentfuse.core.Outcome;
 import io.agentfuse.gateway.dialect.Usage;
 import io.agentfuse.core.event.RetryListener;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -83,6 +84,7 @@ public final class GatewayMetrics {
         }
     };
     private final Map<List<String>, Counter> counters = new ConcurrentHashMap<>();
+    private final Map<List<String>, LoopCount> loopCounts = new ConcurrentHashMap<>();
     private final Map<String, ModelMeters> models = new ConcurrentHashMap<>();
     private final RecentTraffic recentTraffic;
 
@@ -219,6 +221,21 @@ public final class GatewayMetrics {
                 Counter.builder(name).description(description).tags(tags).register(registry));
     }
 
+    /**
+     * Like {@link #counter}, for the counters every request touches: a {@link LoopCount} under a
+     * Micrometer function counter, which scrapes the same as a counter.
+     */
+    private LoopCount loopCount(String name, String description, String... tags) {
+        List<String> key = new ArrayList<>(tags.length + 1);
+        key.add(name);
+        key.addAll(Arrays.asList(tags));
+        return loopCounts.computeIfAbsent(key, ignored -> {
+            LoopCount count = new LoopCount();
+            FunctionCounter.builder(name, count, LoopCount::sumOf).description(description).tags(tags).register(registry);
+            return count;
+        });
+    }
+
     private ModelMeters meters(String model) {
         ModelMeters meters = models.get(model);
         return meters != null ? meters : models.computeIfAbsent(model, ModelMeters::new);
@@ -226,17 +243,17 @@ public final class GatewayMetrics {
 
     /**
      * The meters every request of one model touches, found by the model's name alone: building a
-     * key of every tag for each meter of each request cost more than counting. Meters are made on
-     * first use through {@link #counter}, so each is the one that method would give. Two threads
-     * may make the same one at once; the registry hands both the same meter.
+     * key of every tag for each meter of each request cost more than counting. Counts are made on
+     * first use through {@link #loopCount}, so each is the one that method would give; two threads
+     * that make the same one at once are both handed the one it keeps.
      */
     private final class ModelMeters {
         private static final int STATUSES = 600;
 
         private final String model;
         private final Map<String, Answers> answers = new ConcurrentHashMap<>();
-        private final Counter[] attempts = new Counter[Outcome.values().length];
-        private final Counter[] levels = new Counter[ContextLevel.values().length];
+        private final LoopCount[] attempts = new LoopCount[Outcome.values().length];
+        private final LoopCount[] levels = new LoopCount[ContextLevel.values().length];
 
         ModelMeters(String model) {
             this.model = model;
@@ -247,20 +264,20 @@ public final class GatewayMetrics {
             return found != null ? found : answers.computeIfAbsent(dialect, Answers::new);
         }
 
-        Counter attempt(Outcome outcome) {
-            Counter counter = attempts[outcome.ordinal()];
+        LoopCount attempt(Outcome outcome) {
+            LoopCount counter = attempts[outcome.ordinal()];
             if (counter == null) {
-                counter = counter("agentfuse.upstream.attempts", "Calls to model providers",
+                counter = loopCount("agentfuse.upstream.attempts", "Calls to model providers",
                         "model", model, "outcome", outcome.name());
                 attempts[outcome.ordinal()] = counter;
             }
             return counter;
         }
 
-        Counter level(ContextLevel level) {
-            Counter counter = levels[level.ordinal()];
+        LoopCount level(ContextLevel level) {
+            LoopCount counter = levels[level.ordinal()];
             if (counter == null) {
-                counter = counter("agentfuse.context.level", "Requests by the context-ladder level they arrived at",
+                counter = loopCount("agentfuse.context.level", "Requests by the context-ladder level they arrived at",
                         "model", model, "level", level.name());
                 levels[level.ordinal()] = counter;
             }
@@ -271,7 +288,7 @@ public final class GatewayMetrics {
         final class Answers {
             private final String dialect;
             private final Timer duration;
-            private final Counter[] byStatus = new Counter[STATUSES];
+            private final LoopCount[] byStatus = new LoopCount[STATUSES];
 
             Answers(String dialect) {
                 this.dialect = dialect;
@@ -279,10 +296,10 @@ public final class GatewayMetrics {
                         .tags("model", model, "dialect", dialect).register(registry);
             }
 
-            Counter count(int status) {
-                Counter counter = status >= 0 && status < STATUSES ? byStatus[status] : null;
+            LoopCount count(int status) {
+                LoopCount counter = status >= 0 && status < STATUSES ? byStatus[status] : null;
                 if (counter == null) {
-                    counter = counter("agentfuse.requests", "Model requests answered by the gateway",
+                    counter = loopCount("agentfuse.requests", "Model requests answered by the gateway",
                             "model", model, "dialect", dialect, "status", Integer.toString(status));
                     if (status >= 0 && status < STATUSES) {
                         byStatus[status] = counter;
