@@ -40,6 +40,22 @@ class ModelRouterTest {
     }
 
     @Test
+    void callersOfTwoDialectsOfOneModelEachReachItsProviderInTheirOwnDialect() {
+        ModelRequest chat = request(Dialects.OPENAI, GatewayHarness.openAiRequest("gpt-4o-mini", false).encode());
+        ModelRequest responses = request(Dialects.RESPONSES, "{\"model\":\"gpt-4o-mini\",\"input\":\"hi\"}");
+
+        // Alternately, so that what the route keeps for one dialect is asked for by the other.
+        for (int i = 0; i < 2; i++) {
+            assertThat(router.plan(chat, MultiMap.caseInsensitiveMultiMap()).steps().get(0).upstream().provider().url())
+                    .isEqualTo("http://127.0.0.1:9/v1/chat/completions");
+            assertThat(router.plan(responses, MultiMap.caseInsensitiveMultiMap()).steps().get(0).upstream().provider().url())
+                    .isEqualTo("http://127.0.0.1:9/v1/responses");
+        }
+        assertThat(router.plan(chat, MultiMap.caseInsensitiveMultiMap()).route())
+                .isSameAs(router.plan(responses, MultiMap.caseInsensitiveMultiMap()).route());
+    }
+
+    @Test
     void afterAReloadTheChainIsTheNewConfigurations() {
         ModelRequest request = request(Dialects.OPENAI, GatewayHarness.openAiRequest("claude-sonnet-4", false).encode());
         router.plan(request, MultiMap.caseInsensitiveMultiMap()).steps();
