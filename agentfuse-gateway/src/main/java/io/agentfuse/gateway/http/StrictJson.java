@@ -113,8 +113,11 @@ public final class StrictJson {
         return at == null ? what : what + " at line " + at.getLineNr() + ", column " + at.getColumnNr();
     }
 
-    /** The buffer under {@code body} when its bytes are in an array (a body read by Vert.x always is), else null. */
-    static ByteBuf heapBytes(Buffer body) {
+    /**
+     * The buffer under {@code body} when its bytes are in an array (a buffer read by Vert.x always
+     * is), else null: its readable bytes are then read in place, not copied out.
+     */
+    public static ByteBuf heapBytes(Buffer body) {
         if (body instanceof BufferInternal internal) {
             ByteBuf bytes = internal.getByteBuf();
             return bytes.hasArray() ? bytes : null;

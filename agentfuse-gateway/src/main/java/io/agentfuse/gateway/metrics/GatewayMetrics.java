@@ -214,11 +214,16 @@ public final class GatewayMetrics {
      * so this cache is too.
      */
     private Counter counter(String name, String description, String... tags) {
+        return counters.computeIfAbsent(meterKey(name, tags), ignored ->
+                Counter.builder(name).description(description).tags(tags).register(registry));
+    }
+
+    /** A meter's name and tags, as the key of the caches above. */
+    private static List<String> meterKey(String name, String... tags) {
         List<String> key = new ArrayList<>(tags.length + 1);
         key.add(name);
         key.addAll(Arrays.asList(tags));
-        return counters.computeIfAbsent(key, ignored ->
-                Counter.builder(name).description(description).tags(tags).register(registry));
+        return key;
     }
 
     /**
@@ -226,12 +231,9 @@ public final class GatewayMetrics {
      * Micrometer function counter, which scrapes the same as a counter.
      */
     private LoopCount loopCount(String name, String description, String... tags) {
-        List<String> key = new ArrayList<>(tags.length + 1);
-        key.add(name);
-        key.addAll(Arrays.asList(tags));
-        return loopCounts.computeIfAbsent(key, ignored -> {
+        return loopCounts.computeIfAbsent(meterKey(name, tags), ignored -> {
             LoopCount count = new LoopCount();
-            FunctionCounter.builder(name, count, LoopCount::sumOf).description(description).tags(tags).register(registry);
+            FunctionCounter.builder(name, count, LoopCount::sum).description(description).tags(tags).register(registry);
             return count;
         });
     }

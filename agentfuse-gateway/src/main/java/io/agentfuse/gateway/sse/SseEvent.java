@@ -136,13 +136,6 @@ public final class SseEvent {
         return out.appendBytes(DATA_FIELD).appendBytes(data).appendBytes(END_OF_EVENT);
     }
 
-    /** How many bytes {@link #appendTo(Buffer)} adds for a one-line event, at least. */
-    public int wireLength() {
-        return dataBytes().length + DATA_FIELD.length + END_OF_EVENT.length
-                + (event == null ? 0 : EVENT_FIELD.length + event.length() + 1)
-                + (id == null ? 0 : ID_FIELD.length + id.length() + 1);
-    }
-
     private static boolean hasLineBreak(byte[] data) {
         for (byte b : data) {
             if (b == '\n' || b == '\r') {

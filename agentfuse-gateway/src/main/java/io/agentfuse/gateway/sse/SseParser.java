@@ -1,8 +1,8 @@
 package io.agentfuse.gateway.sse;
 
+import io.agentfuse.gateway.http.StrictJson;
 import io.netty.buffer.ByteBuf;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.internal.buffer.BufferInternal;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -76,8 +76,8 @@ public final class SseParser {
     /** Parses the next piece of the stream, dispatching every event it completes. */
     public void feed(Buffer chunk) {
         // Read where the bytes are (a buffer Vert.x read is on the heap), not from a copy of them.
-        ByteBuf heap = chunk instanceof BufferInternal internal ? internal.getByteBuf() : null;
-        if (heap != null && heap.hasArray()) {
+        ByteBuf heap = StrictJson.heapBytes(chunk);
+        if (heap != null) {
             int from = heap.arrayOffset() + heap.readerIndex();
             feed(heap.array(), from, from + heap.readableBytes());
         } else {

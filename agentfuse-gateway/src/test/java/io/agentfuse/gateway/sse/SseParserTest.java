@@ -1,6 +1,9 @@
 package io.agentfuse.gateway.sse;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -41,6 +44,16 @@ class SseParserTest {
         Buffer whole = Buffer.buffer("xxxxxdata: {\"a\":1}\n\nyyyyy");
 
         parser.feed(whole.slice(5, whole.length() - 5));
+
+        assertThat(events).containsExactly(SseEvent.data("{\"a\":1}"));
+    }
+
+    @Test
+    void readsABufferWhoseBytesAreNotInAnArray() {
+        ByteBuf direct = Unpooled.directBuffer();
+        direct.writeCharSequence("data: {\"a\":1}\n\n", StandardCharsets.UTF_8);
+
+        parser.feed(BufferInternal.buffer(direct));
 
         assertThat(events).containsExactly(SseEvent.data("{\"a\":1}"));
     }
