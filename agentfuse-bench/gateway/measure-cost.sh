@@ -8,6 +8,7 @@
 # Environment (defaults in brackets):
 #   DURATION=15 WARMUP=10    seconds of the measured run, and of the warm-up before it
 #   AGENTFUSE_JAVA_OPTS      the README's flags ["-Xms128m -Xmx128m -XX:+UseSerialGC"]
+#   JAVA                     the java launcher [java on the PATH]
 #   JFR=FILE                 also record a JFR profile of the measured run into FILE
 #   PROFILE=FILE             also record a CPU profile of the measured run (async-profiler, fetched from
 #                            Maven Central; Java and kernel frames, per thread) into FILE, in collapsed
@@ -20,8 +21,8 @@
 #                            Vert.x adds above them); or hybrid-floor (HybridFloorProxy: Vert.x's
 #                            server, Netty's client, for which side of Vert.x costs what). The
 #                            floors answer small and conversation only [agentfuse]
-#   COMPARE_JAR, COMPARE_JAVA_OPTS, COMPARE_TARGET  any set: compare a second target B (that jar,
-#                            those flags, that TARGET; each defaults to A's) with A on the same
+#   COMPARE_JAR, COMPARE_JAVA_OPTS, COMPARE_TARGET, COMPARE_JAVA  any set: compare a second target B
+#                            (that jar, those flags, that TARGET, that launcher; each defaults to A's) with A on the same
 #                            upstream. Both are warmed up, then measured in ROUNDS=8 pairs of
 #                            DURATION-second windows, the order alternating (AB BA AB ...), so that
 #                            a drift of the machine's speed falls on both alike; prints each pair
@@ -37,6 +38,7 @@ DURATION=${DURATION:-15}
 WARMUP=${WARMUP:-10}
 AGENTFUSE_JAVA_OPTS=${AGENTFUSE_JAVA_OPTS:-"-Xms128m -Xmx128m -XX:+UseSerialGC"}
 TARGET=${TARGET:-agentfuse}
+JAVA=${JAVA:-java}
 OUT=${OUT:-"$ROOT/agentfuse-bench/target/gateway-cost"}
 BENCH_JAR="$ROOT/agentfuse-bench/target/benchmarks.jar"
 AGENTFUSE_JAR=${AGENTFUSE_JAR:-"$ROOT/agentfuse-cli/target/agentfuse.jar"}
@@ -106,19 +108,20 @@ models:
     contextWindow: 200000
 EOF
 }
-# start_target NAME TARGET JAR "FLAGS" PORT: starts it (GC log NAME-gc.log); its PID lands in GATEWAY.
+# start_target NAME TARGET JAR "FLAGS" PORT [LAUNCHER]: starts it (GC log NAME-gc.log); its PID lands in GATEWAY.
 start_target() {
+  local launcher=${6:-$JAVA}
   # shellcheck disable=SC2086 # the JVM flags are words
   case $2 in
     agentfuse)
       agentfuse_config "$1" "$5"
-      java $4 -Xlog:gc:file="$OUT/$1-gc.log":timemillis -jar "$3" serve --config "$OUT/$1.yaml" --port "$5" \
+      "$launcher" $4 -Xlog:gc:file="$OUT/$1-gc.log":timemillis -jar "$3" serve --config "$OUT/$1.yaml" --port "$5" \
         >"$OUT/$1.log" 2>&1 & ;;
     vertx-floor | netty-floor | hybrid-floor)
       local floor=VertxFloorProxy
       [[ $2 == netty-floor ]] && floor=NettyFloorProxy
       [[ $2 == hybrid-floor ]] && floor=HybridFloorProxy
-      java $4 -Xlog:gc:file="$OUT/$1-gc.log":timemillis -cp "$BENCH_JAR" "io.agentfuse.bench.gateway.$floor" \
+      "$launcher" $4 -Xlog:gc:file="$OUT/$1-gc.log":timemillis -cp "$BENCH_JAR" "io.agentfuse.bench.gateway.$floor" \
         "$5" "$UPSTREAM_PORT" >"$OUT/$1.log" 2>&1 & ;;
   esac
   GATEWAY=$!
@@ -137,18 +140,19 @@ window() {
   awk -v r="$requests" -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v d="$3" 'BEGIN { printf "%.0f %.2f\n", r / d, t / hz * 1e6 / r }'
 }
 
-if [[ -n ${COMPARE_JAR:-}${COMPARE_JAVA_OPTS:-}$COMPARE_TARGET ]]; then
+if [[ -n ${COMPARE_JAR:-}${COMPARE_JAVA_OPTS:-}$COMPARE_TARGET${COMPARE_JAVA:-} ]]; then
   COMPARE_TARGET=${COMPARE_TARGET:-$TARGET}
   COMPARE_JAR=${COMPARE_JAR:-$AGENTFUSE_JAR}
   COMPARE_JAVA_OPTS=${COMPARE_JAVA_OPTS:-$AGENTFUSE_JAVA_OPTS}
+  COMPARE_JAVA=${COMPARE_JAVA:-$JAVA}
   [[ -f $COMPARE_JAR ]] || die "no jar $COMPARE_JAR"
   ROUNDS=${ROUNDS:-8}
   PORT_A=$(free_port); start_target a "$TARGET" "$AGENTFUSE_JAR" "$AGENTFUSE_JAVA_OPTS" "$PORT_A"; PID_A=$GATEWAY
-  PORT_B=$(free_port); start_target b "$COMPARE_TARGET" "$COMPARE_JAR" "$COMPARE_JAVA_OPTS" "$PORT_B"; PID_B=$GATEWAY
+  PORT_B=$(free_port); start_target b "$COMPARE_TARGET" "$COMPARE_JAR" "$COMPARE_JAVA_OPTS" "$PORT_B" "$COMPARE_JAVA"; PID_B=$GATEWAY
   window "$PID_A" "$PORT_A" "$WARMUP" >/dev/null
   window "$PID_B" "$PORT_B" "$WARMUP" >/dev/null
-  echo "A: $TARGET $AGENTFUSE_JAR $AGENTFUSE_JAVA_OPTS"
-  echo "B: $COMPARE_TARGET $COMPARE_JAR $COMPARE_JAVA_OPTS"
+  echo "A: $TARGET $AGENTFUSE_JAR $AGENTFUSE_JAVA_OPTS ($JAVA)"
+  echo "B: $COMPARE_TARGET $COMPARE_JAR $COMPARE_JAVA_OPTS ($COMPARE_JAVA)"
   for round in $(seq "$ROUNDS"); do
     if ((round % 2)); then a=$(window "$PID_A" "$PORT_A" "$DURATION"); b=$(window "$PID_B" "$PORT_B" "$DURATION")
     else b=$(window "$PID_B" "$PORT_B" "$DURATION"); a=$(window "$PID_A" "$PORT_A" "$DURATION"); fi

@@ -19,6 +19,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -48,6 +49,10 @@ import java.util.concurrent.TimeUnit;
  *       {@code agentfuse_breaker_not_permitted_calls_total} and {@code agentfuse_breaker_transitions_total}
  *       (see {@link AgentfuseBreakerMetrics}).</li>
  * </ul>
+ * The counters alerts are written on start at zero rather than with their first event (a series
+ * that appears at 1 shows no {@code increase()}, so the first failure would pass unseen): both
+ * {@code agentfuse_config_reloads_total} results from the start, and
+ * {@code agentfuse_stream_interruptions_total} for every configured model ({@link #declareModels}).
  * Answered requests are also counted second by second for the last five minutes
  * ({@link #recentTraffic()}, what the dashboard draws).
  * The {@code model} tag only ever holds configured model names ({@code unknown} otherwise), so
@@ -101,6 +106,8 @@ public final class GatewayMetrics {
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT, new PrometheusRegistry(), new MeterClock(clock));
         this.genAi = new GenAiMeters(registry);
         this.recentTraffic = new RecentTraffic(clock.coarse());
+        configReloads(true);
+        configReloads(false);
     }
 
     /** Metrics that also report every breaker of {@code breakers}. */
@@ -152,10 +159,21 @@ public final class GatewayMetrics {
         counter("agentfuse.fallbacks", "Fallback steps passed over", "from", from, "to", to, "reason", reason).increment();
     }
 
+    /**
+     * Starts the per-model counters alerts are written on at zero for each of {@code models} (the
+     * configured ones: at start and after each reload; those of removed models stay).
+     */
+    public void declareModels(Collection<String> models) {
+        models.forEach(this::streamInterruptions);
+    }
+
     /** Records a stream from {@code model} that broke after its first byte. */
     public void streamInterrupted(String model) {
-        counter("agentfuse.stream.interruptions", "Streams that failed after the first byte", "model", model)
-                .increment();
+        streamInterruptions(model).increment();
+    }
+
+    private Counter streamInterruptions(String model) {
+        return counter("agentfuse.stream.interruptions", "Streams that failed after the first byte", "model", model);
     }
 
     /**
@@ -204,7 +222,11 @@ public final class GatewayMetrics {
 
     /** Records a reload of the configuration file that was put in force ({@code ok}) or refused ({@code failed}). */
     public void configReload(boolean ok) {
-        counter("agentfuse.config.reloads", "Reloads of the configuration file", "result", ok ? "ok" : "failed").increment();
+        configReloads(ok).increment();
+    }
+
+    private Counter configReloads(boolean ok) {
+        return counter("agentfuse.config.reloads", "Reloads of the configuration file", "result", ok ? "ok" : "failed");
     }
 
     /**

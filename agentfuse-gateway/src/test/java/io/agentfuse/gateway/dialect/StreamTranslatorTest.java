@@ -3,6 +3,8 @@ package io.agentfuse.gateway.dialect;
 import io.agentfuse.core.ManualClock;
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.sse.SseEvent;
+import io.agentfuse.gateway.sse.SseParser;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -188,6 +190,23 @@ class StreamTranslatorTest {
 
         assertThat(out).doesNotContain(spaced).hasSize(stream.size() - 1);
         assertThat(out.get(0)).isSameAs(stream.get(0));
+        assertThat(translator.usage()).isEqualTo(Usage.of(9, 2));
+    }
+
+    @Test
+    void readFromAProviderTheUsageChunkIsDroppedAndAnEmptyArrayInsideTextIsRelayed() {
+        StreamTranslator translator = StreamTranslator.between(Dialects.OPENAI, Dialects.OPENAI, false, clock);
+        String text = "{\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"an empty list: [ ]\"}}]}";
+        String usage = "{\"id\":\"c\",\"choices\":[\t],\"usage\":{\"prompt_tokens\":9,"
+                + "\"completion_tokens\":2,\"total_tokens\":11}}";
+        List<SseEvent> read = new ArrayList<>(); // events read from bytes, as from a provider
+        SseParser parser = new SseParser(read::add);
+        parser.feed(Buffer.buffer("data: " + text + "\n\ndata: " + usage + "\n\ndata: [DONE]\n\n"));
+
+        List<SseEvent> out = feed(translator, read);
+
+        assertThat(out).containsExactly(read.get(0), read.get(2));
+        assertThat(out.get(0).data()).isEqualTo(text);
         assertThat(translator.usage()).isEqualTo(Usage.of(9, 2));
     }
 

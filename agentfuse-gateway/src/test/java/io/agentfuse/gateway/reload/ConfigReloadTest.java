@@ -160,6 +160,24 @@ class ConfigReloadTest {
     }
 
     @Test
+    void theCountersAlertsAreWrittenOnStartAtZeroAndAReloadedModelGetsItsOwn() throws IOException {
+        harness = GatewayHarness.startFromFile(write(BASE), Duration.ofMillis(20));
+
+        assertThat(harness.metricsText())
+                .as("a series that appears at 1 shows no increase(): the first failure would pass unseen")
+                .contains("agentfuse_config_reloads_total{result=\"failed\"} 0.0")
+                .contains("agentfuse_config_reloads_total{result=\"ok\"} 0.0")
+                .contains("agentfuse_stream_interruptions_total{model=\"gpt-4o-mini\"} 0.0")
+                .doesNotContain("agentfuse_stream_interruptions_total{model=\"mistral-large\"}");
+
+        write(BASE + "  mistral-large: { provider: openai }\n");
+        Eventually.holds(harness.vertx, () -> harness.metricsText().contains("agentfuse_config_reloads_total{result=\"ok\"} 1.0"));
+
+        assertThat(harness.metricsText()).contains("agentfuse_stream_interruptions_total{model=\"mistral-large\"} 0.0")
+                .contains("agentfuse_config_reloads_total{result=\"failed\"} 0.0");
+    }
+
+    @Test
     void theWatcherKeepsTheConfigurationInForceWhenTheFileIsBrokenAndTakesTheFixedOne() throws IOException {
         harness = GatewayHarness.startFromFile(write(BASE), Duration.ofMillis(20));
 

@@ -122,8 +122,9 @@ public final class OpenAiDialect implements Dialect {
             return true;
         }
         // Clients that did not ask for usage may not expect a chunk with empty choices. Only an
-        // event with an empty array somewhere can be one: the others are relayed without a parse.
-        if (!holdsEmptyArray(event.data())) {
+        // event with an empty array somewhere can be one: the others are relayed without a parse
+        // (and without decoding their bytes).
+        if (!holdsEmptyArray(event.dataBytes())) {
             return true;
         }
         try {
@@ -135,18 +136,27 @@ public final class OpenAiDialect implements Dialect {
         }
     }
 
-    /** Whether {@code json} has a '[' followed by nothing but white space and a ']'. */
-    private static boolean holdsEmptyArray(String json) {
-        for (int open = json.indexOf('['); open >= 0; open = json.indexOf('[', open + 1)) {
-            int i = open + 1;
-            while (i < json.length() && Character.isWhitespace(json.charAt(i))) {
-                i++;
-            }
-            if (i < json.length() && json.charAt(i) == ']') {
-                return true;
+    /**
+     * Whether {@code json} (UTF-8) has a '[' followed by nothing but JSON white space and a ']'. A
+     * multi-byte character never holds either byte; a match inside a string only costs a parse.
+     */
+    private static boolean holdsEmptyArray(byte[] json) {
+        for (int i = 0; i < json.length; i++) {
+            if (json[i] == '[') {
+                int next = i + 1;
+                while (next < json.length && isJsonWhiteSpace(json[next])) {
+                    next++;
+                }
+                if (next < json.length && json[next] == ']') {
+                    return true;
+                }
             }
         }
         return false;
+    }
+
+    private static boolean isJsonWhiteSpace(byte b) {
+        return b == ' ' || b == '\t' || b == '\n' || b == '\r';
     }
 
     @Override
