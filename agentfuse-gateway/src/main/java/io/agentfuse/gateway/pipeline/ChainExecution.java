@@ -10,6 +10,7 @@ import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
+import io.agentfuse.gateway.internal.CancellingFuture;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.upstream.UpstreamStatusException;
 import io.agentfuse.gateway.upstream.StreamTimeouts;
@@ -214,7 +215,7 @@ final class ChainExecution {
      */
     private static <S, T> CompletableFuture<T> linked(CompletableFuture<S> source, Function<S, T> mapper,
                                                       Consumer<S> discard) {
-        CompletableFuture<T> result = new CompletableFuture<>();
+        CompletableFuture<T> result = new CancellingFuture<>(() -> source.cancel(true));
         source.whenComplete((value, error) -> {
             if (error != null) {
                 result.completeExceptionally(error);
@@ -230,11 +231,6 @@ final class ChainExecution {
             }
             if (!result.complete(mapped)) {
                 discard.accept(value);
-            }
-        });
-        result.whenComplete((value, error) -> {
-            if (result.isCancelled()) {
-                source.cancel(true);
             }
         });
         return result;

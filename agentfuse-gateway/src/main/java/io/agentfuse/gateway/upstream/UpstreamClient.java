@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.upstream;
 
+import io.agentfuse.gateway.internal.CancellingFuture;
 import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.gateway.internal.ConnectionTuning;
 import io.netty.channel.EventLoop;
@@ -97,16 +98,8 @@ public final class UpstreamClient {
                                                     Function<UpstreamResponse, T> mapper) {
         Objects.requireNonNull(mapper, "mapper");
         CompleteCall call = startSend(request, timeout);
-        CompletableFuture<T> answer = new CompletableFuture<>() {
-            @Override
-            public boolean cancel(boolean mayInterruptIfRunning) {
-                boolean cancelled = super.cancel(mayInterruptIfRunning);
-                if (cancelled) {
-                    call.cancel(new CancellationException("cancelled by the caller"));
-                }
-                return cancelled;
-            }
-        };
+        CompletableFuture<T> answer = new CancellingFuture<>(
+                () -> call.cancel(new CancellationException("cancelled by the caller")));
         call.result().onComplete(done -> {
             if (done.failed()) {
                 answer.completeExceptionally(done.cause());
@@ -149,17 +142,12 @@ public final class UpstreamClient {
     public CompletableFuture<UpstreamStream> streamCancellable(UpstreamRequest request, StreamTimeouts timeouts) {
         Promise<UpstreamStream> ready = Promise.promise();
         StreamStart start = startStream(request, timeouts, ready);
-        CompletableFuture<UpstreamStream> answer = new CompletableFuture<>();
+        CompletableFuture<UpstreamStream> answer = new CancellingFuture<>(start::cancel);
         ready.future().onComplete(done -> {
             if (done.failed()) {
                 answer.completeExceptionally(done.cause());
             } else if (!answer.complete(done.result())) {
                 done.result().cancel();
-            }
-        });
-        answer.whenComplete((value, error) -> {
-            if (answer.isCancelled()) {
-                start.cancel();
             }
         });
         return answer;
