@@ -8,7 +8,7 @@
 # Environment (defaults in brackets):
 #   DURATION=15 WARMUP=10    seconds of the measured run, and of the warm-up before it
 #   AGENTFUSE_JAVA_OPTS      the README's flags ["-Xms128m -Xmx128m -XX:+UseSerialGC"]
-#   JAVA                     the java launcher [java on the PATH]
+#   AGENTFUSE_JAVA           the java launcher [java on the PATH]
 #   JFR=FILE                 also record a JFR profile of the measured run into FILE
 #   PROFILE=FILE             also record a CPU profile of the measured run (async-profiler, fetched from
 #                            Maven Central; Java and kernel frames, per thread) into FILE, in collapsed
@@ -38,7 +38,7 @@ DURATION=${DURATION:-15}
 WARMUP=${WARMUP:-10}
 AGENTFUSE_JAVA_OPTS=${AGENTFUSE_JAVA_OPTS:-"-Xms128m -Xmx128m -XX:+UseSerialGC"}
 TARGET=${TARGET:-agentfuse}
-JAVA=${JAVA:-java}
+AGENTFUSE_JAVA=${AGENTFUSE_JAVA:-java}
 OUT=${OUT:-"$ROOT/agentfuse-bench/target/gateway-cost"}
 BENCH_JAR="$ROOT/agentfuse-bench/target/benchmarks.jar"
 AGENTFUSE_JAR=${AGENTFUSE_JAR:-"$ROOT/agentfuse-cli/target/agentfuse.jar"}
@@ -110,7 +110,7 @@ EOF
 }
 # start_target NAME TARGET JAR "FLAGS" PORT [LAUNCHER]: starts it (GC log NAME-gc.log); its PID lands in GATEWAY.
 start_target() {
-  local launcher=${6:-$JAVA}
+  local launcher=${6:-$AGENTFUSE_JAVA}
   # shellcheck disable=SC2086 # the JVM flags are words
   case $2 in
     agentfuse)
@@ -144,14 +144,14 @@ if [[ -n ${COMPARE_JAR:-}${COMPARE_JAVA_OPTS:-}$COMPARE_TARGET${COMPARE_JAVA:-} 
   COMPARE_TARGET=${COMPARE_TARGET:-$TARGET}
   COMPARE_JAR=${COMPARE_JAR:-$AGENTFUSE_JAR}
   COMPARE_JAVA_OPTS=${COMPARE_JAVA_OPTS:-$AGENTFUSE_JAVA_OPTS}
-  COMPARE_JAVA=${COMPARE_JAVA:-$JAVA}
+  COMPARE_JAVA=${COMPARE_JAVA:-$AGENTFUSE_JAVA}
   [[ -f $COMPARE_JAR ]] || die "no jar $COMPARE_JAR"
   ROUNDS=${ROUNDS:-8}
   PORT_A=$(free_port); start_target a "$TARGET" "$AGENTFUSE_JAR" "$AGENTFUSE_JAVA_OPTS" "$PORT_A"; PID_A=$GATEWAY
   PORT_B=$(free_port); start_target b "$COMPARE_TARGET" "$COMPARE_JAR" "$COMPARE_JAVA_OPTS" "$PORT_B" "$COMPARE_JAVA"; PID_B=$GATEWAY
   window "$PID_A" "$PORT_A" "$WARMUP" >/dev/null
   window "$PID_B" "$PORT_B" "$WARMUP" >/dev/null
-  echo "A: $TARGET $AGENTFUSE_JAR $AGENTFUSE_JAVA_OPTS ($JAVA)"
+  echo "A: $TARGET $AGENTFUSE_JAR $AGENTFUSE_JAVA_OPTS ($AGENTFUSE_JAVA)"
   echo "B: $COMPARE_TARGET $COMPARE_JAR $COMPARE_JAVA_OPTS ($COMPARE_JAVA)"
   for round in $(seq "$ROUNDS"); do
     if ((round % 2)); then a=$(window "$PID_A" "$PORT_A" "$DURATION"); b=$(window "$PID_B" "$PORT_B" "$DURATION")
