@@ -394,7 +394,7 @@ for ROUND in $(seq "$ROUNDS"); do
   for workload in $WORKLOADS; do
     printf '\n### Round %s: %s\n\n' "$ROUND" "$workload" | tee -a "$OUT/report.md"
     java -cp "$BENCH_JAR" io.agentfuse.bench.gateway.GatewayBenchReport "$OUT/runs-$workload-r$ROUND.tsv" \
-      "$(getconf CLK_TCK)" | tee -a "$OUT/report.md" || status=1
+      "$(getconf CLK_TCK)" "$workload" | tee -a "$OUT/report.md" || status=1
   done
 done
 if [[ -f $OUT/skipped.txt ]]; then

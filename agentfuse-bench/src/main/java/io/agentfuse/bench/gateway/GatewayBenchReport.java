@@ -12,13 +12,13 @@ import java.util.Optional;
  * Turns the runs that {@code run-gateway-bench.sh} recorded into the Markdown table of
  * {@code gateway/RESULTS.md}: per target and connection count the throughput, p50 and p99, the
  * p50 a gateway adds over the direct run at the same connections, its CPU time per request and its
- * peak RSS, then the issue's targets ({@link DoneWhenChecks}).
+ * peak RSS, then the targets of the workload measured ({@link DoneWhenChecks}).
  *
  * <p>A run with errors is marked invalid in its row and makes the program exit with status 1, so
  * that no one quotes its figures by accident.
  *
  * <pre>{@code
- * java -cp agentfuse-bench/target/benchmarks.jar io.agentfuse.bench.gateway.GatewayBenchReport runs.tsv 100
+ * java -cp agentfuse-bench/target/benchmarks.jar io.agentfuse.bench.gateway.GatewayBenchReport runs.tsv 100 conversation
  * }</pre>
  */
 public final class GatewayBenchReport {
@@ -26,29 +26,46 @@ public final class GatewayBenchReport {
     /** The target that goes straight to the upstream, which the gateways are compared with. */
     public static final String DIRECT = "direct";
 
+    /** The workload whose targets a report checks when none is named. */
+    public static final String DEFAULT_WORKLOAD = "small";
+
     private final List<BenchRun> runs;
     private final long ticksPerSecond;
+    private final String workload;
 
-    /** A report of {@code runs}, whose CPU ticks are {@code ticksPerSecond} a second ({@code getconf CLK_TCK}). */
+    /** A report of {@code runs} of the small workload; see {@link #GatewayBenchReport(List, long, String)}. */
     public GatewayBenchReport(List<BenchRun> runs, long ticksPerSecond) {
+        this(runs, ticksPerSecond, DEFAULT_WORKLOAD);
+    }
+
+    /**
+     * A report of {@code runs} of {@code workload} (one of {@link DoneWhenChecks#WORKLOADS}), whose CPU
+     * ticks are {@code ticksPerSecond} a second ({@code getconf CLK_TCK}).
+     */
+    public GatewayBenchReport(List<BenchRun> runs, long ticksPerSecond, String workload) {
         if (ticksPerSecond < 1) {
             throw new IllegalArgumentException("ticksPerSecond must be >= 1, but was " + ticksPerSecond);
         }
         this.runs = List.copyOf(runs);
         this.ticksPerSecond = ticksPerSecond;
+        this.workload = DoneWhenChecks.known(workload);
     }
 
-    /** {@code args[0]}: the recorded runs, one {@link BenchRun} a line; {@code args[1]}: clock ticks a second. */
+    /**
+     * {@code args[0]}: the recorded runs, one {@link BenchRun} a line; {@code args[1]}: clock ticks a
+     * second; {@code args[2]} (optional, default {@value #DEFAULT_WORKLOAD}): the workload they measured.
+     */
     public static void main(String[] args) throws IOException {
-        if (args.length != 2) {
-            System.err.println("usage: GatewayBenchReport RUNS_FILE CLOCK_TICKS_PER_SECOND");
+        if (args.length < 2 || args.length > 3) {
+            System.err.println("usage: GatewayBenchReport RUNS_FILE CLOCK_TICKS_PER_SECOND [small|conversation|stream]");
             System.exit(2);
         }
         List<BenchRun> runs = Files.readAllLines(Path.of(args[0])).stream()
                 .filter(line -> !line.isBlank())
                 .map(BenchRun::parse)
                 .toList();
-        GatewayBenchReport report = new GatewayBenchReport(runs, Long.parseLong(args[1]));
+        GatewayBenchReport report = new GatewayBenchReport(runs, Long.parseLong(args[1]),
+                args.length == 3 ? args[2] : DEFAULT_WORKLOAD);
         report.print(System.out);
         System.exit(report.allValid() ? 0 : 1);
     }
@@ -72,7 +89,7 @@ public final class GatewayBenchReport {
                 "INVALID: " + run.target() + " at " + run.connections() + " connections: "
                         + String.join(", ", run.problems())));
         out.println();
-        new DoneWhenChecks(this).print(out);
+        new DoneWhenChecks(this, workload).print(out);
     }
 
     /** The run of {@code target} at {@code connections}, if there is one. */

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class GatewayBenchReportTest {
 
@@ -50,7 +51,7 @@ class GatewayBenchReportTest {
         String printed = print(report(DIRECT_1, DIRECT_32, AGENTFUSE_1, AGENTFUSE_32, PORTKEY_1, PORTKEY_32));
 
         assertThat(printed)
-                .contains("agentfuse 30,000, Portkey 667 = 45.0x: PASS")
+                .contains("agentfuse 30,000, Portkey 667 = 45.00x: PASS")
                 .contains("agentfuse 0.060 ms, Portkey 1.400 ms: PASS (aim met)")
                 .contains("150.0 MiB: PASS");
     }
@@ -59,7 +60,7 @@ class GatewayBenchReportTest {
     void failsTheThroughputTargetBelowTenTimesPortkey() {
         BenchRun slow = run("agentfuse", 32, 90_000, 1_000, 90_000);
 
-        assertThat(print(report(slow, PORTKEY_32))).contains("= 9.0x: FAIL");
+        assertThat(print(report(slow, PORTKEY_32))).contains("= 9.00x: FAIL");
     }
 
     @Test
@@ -70,6 +71,58 @@ class GatewayBenchReportTest {
 
         assertThat(printed).contains("n/a (no valid run of both)")
                 .contains("INVALID: agentfuse at 32 connections: 12 answers with status >= 400");
+    }
+
+    @Test
+    void theSmallWorkloadIsAlsoJudgedAgainstNginx() {
+        BenchRun nginx = run("nginx", 32, 600_000, 500, 600_000);
+
+        assertThat(print(report(AGENTFUSE_32, nginx)))
+                .contains("requests/s at 32 connections >= 0.8x nginx's: agentfuse 30,000, nginx 40,000 = 0.75x: FAIL");
+        assertThat(print(report(AGENTFUSE_32, run("nginx", 32, 540_000, 500, 540_000))))
+                .contains("= 0.83x: PASS");
+    }
+
+    @Test
+    void theConversationIsJudgedAtEightConnectionsAgainstPortkeyAndByItsAddedLatency() {
+        BenchRun agentfuse8 = run("agentfuse", 8, 60_000, 2_000, 60_000);
+        BenchRun portkey8 = run("portkey", 8, 3_000, 40_000, 3_000);
+        BenchRun slowAtOne = run("agentfuse", 1, 10_000, 1_100, 10_000);
+
+        String passed = print(reportOf("conversation", DIRECT_1, AGENTFUSE_1, agentfuse8, portkey8));
+        String failed = print(reportOf("conversation", DIRECT_1, slowAtOne, agentfuse8, portkey8));
+
+        assertThat(passed).contains("requests/s at 8 connections >= 10x Portkey's: agentfuse 4,000, Portkey 200 = 20.00x: PASS")
+                .contains("added p50 at 1 connection <= 1.000 ms: agentfuse 0.060 ms: PASS")
+                .doesNotContain("nginx").doesNotContain("32 connections");
+        assertThat(failed).contains("added p50 at 1 connection <= 1.000 ms: agentfuse 1.060 ms: FAIL");
+    }
+
+    @Test
+    void theStreamIsJudgedByItsRateAtEightConnections() {
+        String passed = print(reportOf("stream", run("agentfuse", 8, 150_000, 500, 150_000)));
+        String failed = print(reportOf("stream", run("agentfuse", 8, 149_985, 500, 149_985)));
+        String missing = print(reportOf("stream", run("nginx", 8, 150_000, 500, 150_000)));
+
+        assertThat(passed).contains("streams/s at 8 connections >= 10,000: agentfuse 10,000: PASS");
+        assertThat(failed).contains("agentfuse 9,999: FAIL");
+        assertThat(missing).contains("streams/s at 8 connections >= 10,000: n/a (no valid run)");
+    }
+
+    @Test
+    void peakRssAtTheLimitPasses() {
+        BenchRun atLimit = new BenchRun("agentfuse", 8, 150_000, 15_000_000, 500, 1_000, 0, 0, 600, 262_144, 150_000);
+        BenchRun over = new BenchRun("agentfuse", 8, 150_000, 15_000_000, 500, 1_000, 0, 0, 600, 262_145, 150_000);
+
+        assertThat(print(reportOf("stream", atLimit))).contains("agentfuse peak RSS <= 256 MiB: 256.0 MiB: PASS");
+        assertThat(print(reportOf("stream", over))).contains("agentfuse peak RSS <= 256 MiB: 256.0 MiB: FAIL");
+    }
+
+    @Test
+    void anUnknownWorkloadIsRefusedByName() {
+        assertThatThrownBy(() -> reportOf("streaming", AGENTFUSE_1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("unknown workload 'streaming' (small, conversation, stream)");
     }
 
     @Test
@@ -88,6 +141,10 @@ class GatewayBenchReportTest {
 
     private static GatewayBenchReport report(BenchRun... runs) {
         return new GatewayBenchReport(List.of(runs), 100);
+    }
+
+    private static GatewayBenchReport reportOf(String workload, BenchRun... runs) {
+        return new GatewayBenchReport(List.of(runs), 100, workload);
     }
 
     private static String print(GatewayBenchReport report) {
