@@ -71,6 +71,17 @@ class SseParserTest {
     }
 
     @Test
+    void anEventOfSeveralDataLinesIsRelayedLineByLineAndTheOneLineEventAfterItAsItCame() {
+        String several = "data: first\r\ndata: second\r\n\r\n";
+        String one = "data: third\n\n";
+
+        parser.feed(Buffer.buffer(several + one + several));
+
+        assertThat(events).extracting(event -> event.appendTo(Buffer.buffer()).toString(StandardCharsets.UTF_8))
+                .containsExactly("data: first\ndata: second\n\n", one, "data: first\ndata: second\n\n");
+    }
+
+    @Test
     void knowsOpenAisEndMarkerWithoutDecodingIt() {
         parser.feed(Buffer.buffer("data: [DONE]\n\ndata: [DONE] \n\n"));
 
