@@ -20,6 +20,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerResponse;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -64,10 +65,16 @@ final class StreamRelay {
     private final GatewayMetrics metrics;
     private boolean done;
     private boolean closedOnPurpose;
-    /** Events translated but not yet written: one write per batch that arrived together. */
-    private Buffer unwritten;
-    /** How long the last write was: the next batch's buffer starts that large, so it seldom grows. */
-    private int lastWriteBytes = 1024;
+    /**
+     * Events translated but not yet written: one write per batch that arrived together, in a buffer
+     * made at the write for the batch's length (a buffer made at the first event and grown with
+     * the batch copied a burst of events three times over).
+     */
+    private final List<SseEvent> unwritten = new ArrayList<>();
+    /** The wire length of {@link #unwritten} (sizes the write's buffer; exact for the usual relayed event). */
+    private int unwrittenBytes;
+    /** Whether a task to write {@link #unwritten} is queued on the context. */
+    private boolean writeQueued;
 
     StreamRelay(HttpServerResponse response, HttpConnection connection, Context context, ModelRequest request,
                 StepAnswer answer, GatewayMetrics metrics, Clock clock) {
@@ -166,14 +173,19 @@ final class StreamRelay {
         if (events.isEmpty()) {
             return;
         }
-        if (unwritten == null) {
-            unwritten = Buffer.buffer(Math.min(MAX_UNWRITTEN_BYTES, lastWriteBytes + lastWriteBytes / 4));
-            context.runOnContext(v -> onContext(this::flush));
+        if (!writeQueued) {
+            writeQueued = true;
+            context.runOnContext(v -> onContext(() -> {
+                writeQueued = false;
+                flush();
+            }));
         }
         for (int i = 0; i < events.size(); i++) {
-            events.get(i).appendTo(unwritten);
+            SseEvent event = events.get(i);
+            unwritten.add(event);
+            unwrittenBytes += event.wireLength();
         }
-        if (unwritten.length() >= MAX_UNWRITTEN_BYTES) {
+        if (unwrittenBytes >= MAX_UNWRITTEN_BYTES) {
             // A fast provider's batch can be large: written in pieces, so that backpressure
             // (pausing the provider) works as promptly as for single events.
             flush();
@@ -181,13 +193,15 @@ final class StreamRelay {
     }
 
     private void flush() {
-        Buffer frame = unwritten;
-        unwritten = null;
-        if (frame == null || response.closed() || response.ended()) {
+        if (unwritten.isEmpty()) {
             return;
         }
-        lastWriteBytes = Math.max(256, frame.length());
-        response.write(frame);
+        if (response.closed() || response.ended()) {
+            unwritten.clear();
+            unwrittenBytes = 0;
+            return;
+        }
+        response.write(takeUnwritten(0));
         if (!done && response.writeQueueFull()) {
             stream.pause();
         }
@@ -256,10 +270,24 @@ final class StreamRelay {
         return System.nanoTime() - answer.startedNanos();
     }
 
+    /** What is still unwritten, as one buffer with room for {@code moreBytes}; nothing is unwritten after. */
+    private Buffer takeUnwritten(int moreBytes) {
+        Buffer frame = Buffer.buffer(unwrittenBytes + moreBytes);
+        for (int i = 0; i < unwritten.size(); i++) {
+            unwritten.get(i).appendTo(frame);
+        }
+        unwritten.clear();
+        unwrittenBytes = 0;
+        return frame;
+    }
+
     /** What is still unwritten followed by {@code events}, as one buffer. */
     private Buffer lastFrame(List<SseEvent> events) {
-        Buffer frame = unwritten != null ? unwritten : Buffer.buffer();
-        unwritten = null;
+        int more = 0;
+        for (SseEvent event : events) {
+            more += event.wireLength();
+        }
+        Buffer frame = takeUnwritten(more);
         events.forEach(event -> event.appendTo(frame));
         return frame;
     }

@@ -120,6 +120,21 @@ public final class SseEvent {
         return appendTo(Buffer.buffer(dataBytes().length + 32));
     }
 
+    /**
+     * The length of the wire form in bytes: exact for an event of one data line whose name and id
+     * are ASCII (what providers send), a close estimate otherwise — enough to size a buffer.
+     */
+    public int wireLength() {
+        int length = DATA_FIELD.length + dataBytes().length + END_OF_EVENT.length;
+        if (event != null) {
+            length += EVENT_FIELD.length + event.length() + 1;
+        }
+        if (id != null) {
+            length += ID_FIELD.length + id.length() + 1;
+        }
+        return length;
+    }
+
     /** Appends the wire form to {@code out}, e.g. several events into one write. */
     public Buffer appendTo(Buffer out) {
         byte[] data = dataBytes();

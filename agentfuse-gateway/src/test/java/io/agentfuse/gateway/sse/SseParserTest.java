@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class SseParserTest {
@@ -79,6 +80,16 @@ class SseParserTest {
 
         assertThat(events).extracting(event -> event.appendTo(Buffer.buffer()).toString(StandardCharsets.UTF_8))
                 .containsExactly("data: first\ndata: second\n\n", one, "data: first\ndata: second\n\n");
+    }
+
+    @Test
+    void theWireLengthOfAnEventAsProvidersSendItIsExactAndOfAnyOtherAnEstimate() {
+        parser.feed(Buffer.buffer("event: content_block_delta\nid: 42\ndata: {\"text\":\"h\u00e9llo \u2603\"}\n\n"
+                + "data: [DONE]\n\n"));
+        SseEvent multiLine = new SseEvent("delta", "line one\nline two", null);
+
+        assertThat(events).allSatisfy(event -> assertThat(event.wireLength()).isEqualTo(event.toBuffer().length()));
+        assertThat(multiLine.wireLength()).isCloseTo(multiLine.toBuffer().length(), within(8));
     }
 
     @Test
