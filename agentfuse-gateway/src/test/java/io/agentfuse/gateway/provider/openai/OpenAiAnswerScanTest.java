@@ -74,7 +74,9 @@ class OpenAiAnswerScanTest {
         Usage usage = OpenAiAnswerScan.usageIfWellFormed(body);
         Statistics.collect(usage != null ? "accepted" : "left to the tree");
         Statistics.coverage(coverage -> {
-            coverage.check("accepted").percentage(share -> share > 5);
+            // The damaged answers leave ~6 % accepted (4.7-6.9 % in seven runs of 3 000 tries); "> 5"
+            // failed now and then; "> 2" (60 accepted answers at least) still proves the scan is exercised.
+            coverage.check("accepted").percentage(share -> share > 2);
             coverage.check("left to the tree").percentage(share -> share > 5);
         });
         if (usage != null) {
