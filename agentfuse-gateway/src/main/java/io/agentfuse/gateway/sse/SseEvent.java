@@ -117,7 +117,7 @@ public final class SseEvent {
 
     /** The wire form as a UTF-8 buffer. */
     public Buffer toBuffer() {
-        return appendTo(Buffer.buffer(dataBytes().length + 32));
+        return appendTo(Buffer.buffer(wireLength()));
     }
 
     /**
