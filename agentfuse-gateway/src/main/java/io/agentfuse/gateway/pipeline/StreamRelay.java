@@ -67,8 +67,8 @@ final class StreamRelay {
     private boolean closedOnPurpose;
     /**
      * Events translated but not yet written: one write per batch that arrived together, in a buffer
-     * made at the write for the batch's length (a buffer made at the first event and grown with
-     * the batch copied a burst of events three times over).
+     * made at the write for the batch's length (a buffer made at the first event grew with the batch,
+     * copying itself at each doubling: for the bench's burst of 21 events, 1 KB to 8 KB).
      */
     private final List<SseEvent> unwritten = new ArrayList<>();
     /** The wire length of {@link #unwritten} (sizes the write's buffer; exact for the usual relayed event). */
@@ -197,8 +197,7 @@ final class StreamRelay {
             return;
         }
         if (response.closed() || response.ended()) {
-            unwritten.clear();
-            unwrittenBytes = 0;
+            forgetUnwritten();
             return;
         }
         response.write(takeUnwritten(0));
@@ -276,9 +275,13 @@ final class StreamRelay {
         for (int i = 0; i < unwritten.size(); i++) {
             unwritten.get(i).appendTo(frame);
         }
+        forgetUnwritten();
+        return frame;
+    }
+
+    private void forgetUnwritten() {
         unwritten.clear();
         unwrittenBytes = 0;
-        return frame;
     }
 
     /** What is still unwritten followed by {@code events}, as one buffer. */

@@ -10,6 +10,7 @@ import io.agentfuse.gateway.dialect.StreamDecoder;
 import io.agentfuse.gateway.dialect.StreamEncoder;
 import io.agentfuse.gateway.dialect.Usage;
 import io.agentfuse.gateway.sse.SseEvent;
+import io.agentfuse.gateway.http.JsonScan;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
@@ -144,7 +145,7 @@ public final class OpenAiDialect implements Dialect {
         for (int i = 0; i < json.length; i++) {
             if (json[i] == '[') {
                 int next = i + 1;
-                while (next < json.length && isJsonWhiteSpace(json[next])) {
+                while (next < json.length && JsonScan.isWhiteSpace(json[next])) {
                     next++;
                 }
                 if (next < json.length && json[next] == ']') {
@@ -153,10 +154,6 @@ public final class OpenAiDialect implements Dialect {
             }
         }
         return false;
-    }
-
-    private static boolean isJsonWhiteSpace(byte b) {
-        return b == ' ' || b == '\t' || b == '\n' || b == '\r';
     }
 
     @Override
