@@ -161,15 +161,6 @@ public interface Dialect {
      */
     StreamEncoder streamEncoder(boolean includeUsage, Clock clock);
 
-    /**
-     * Whether an upstream event of this dialect, already decoded without error, is relayed to a
-     * caller of the same dialect; every event by default (OpenAI drops the usage chunk the gateway
-     * asked for on its own).
-     */
-    default boolean relaysToSameDialect(SseEvent event, boolean clientWantsUsage) {
-        return true;
-    }
-
     /** The event that ends a complete stream ({@code data: [DONE]}, {@code message_stop}). */
     SseEvent endMarker();
 

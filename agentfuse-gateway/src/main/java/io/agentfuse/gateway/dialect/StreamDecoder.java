@@ -33,6 +33,17 @@ public interface StreamDecoder {
     }
 
     /**
+     * Whether the event just given to {@link #observe} goes to a caller of the same dialect as it
+     * came; every event by default. OpenAI's decoder holds back the usage chunk the gateway asked
+     * for on its own: it knows that chunk from the reading it has done anyway.
+     *
+     * @param clientWantsUsage whether an OpenAI caller asked for {@code stream_options.include_usage}
+     */
+    default boolean relaysLastEvent(boolean clientWantsUsage) {
+        return true;
+    }
+
+    /**
      * The upstream response ended. Returns the events still owed: nothing after a proper end, a
      * {@link StreamEvent.Finish} when the dialect's end marker is merely missing after a finish
      * reason, else an {@link StreamEvent.Error} — a stream cut short must not look complete.

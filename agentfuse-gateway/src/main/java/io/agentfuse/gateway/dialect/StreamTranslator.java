@@ -14,8 +14,8 @@ import java.util.Optional;
  *
  * <p>Across dialects, each upstream event is decoded to neutral events and re-encoded. Within
  * one dialect the events pass through byte-for-byte, only observed, except what the dialect
- * holds back ({@link Dialect#relaysToSameDialect}: OpenAI's usage chunk the caller did not ask
- * for) and an event that is not well-formed, which is replaced by an error event: the caller
+ * holds back ({@link StreamDecoder#relaysLastEvent}: OpenAI's usage chunk the caller did not
+ * ask for) and an event that is not well-formed, which is replaced by an error event: the caller
  * never receives a broken event.
  *
  * <p>Not thread-safe: one per stream, fed in order.
@@ -66,7 +66,7 @@ public final class StreamTranslator {
             // A broken event is never relayed, not even within one dialect: the caller gets an error event instead.
             return encode(decoded);
         }
-        return upstream.relaysToSameDialect(event, clientWantsUsage) ? List.of(event) : List.of();
+        return decoder.relaysLastEvent(clientWantsUsage) ? List.of(event) : List.of();
     }
 
     /**

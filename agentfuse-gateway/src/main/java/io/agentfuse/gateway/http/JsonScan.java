@@ -136,11 +136,6 @@ public final class JsonScan {
         return Arrays.equals(cursor.bytes, nameStart, nameEnd, name, 0, name.length);
     }
 
-    /** Whether {@code b} is JSON white space (space, tab, line feed, carriage return). */
-    public static boolean isWhiteSpace(byte b) {
-        return JsonCursor.isSpace(b);
-    }
-
     /** {@code noted} with {@code bit} added, or -1 when an earlier member had it already (a name given twice). */
     public static int noteOnce(int noted, int bit) {
         return (noted & bit) != 0 ? -1 : noted | bit;

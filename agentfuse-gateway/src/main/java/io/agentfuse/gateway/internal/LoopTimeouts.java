@@ -76,9 +76,14 @@ public final class LoopTimeouts {
      */
     public static Scheduler.Cancellable schedule(Vertx vertx, long delayNanos, Runnable task) {
         Scheduler.Cancellable onLoop = onCurrentLoop(delayNanos, task);
-        if (onLoop != null) {
-            return onLoop;
-        }
+        return onLoop != null ? onLoop : onTimer(vertx, delayNanos, task);
+    }
+
+    /**
+     * Runs {@code task} {@code delayNanos} from now on a Vert.x timer of {@code vertx}, the delay
+     * rounded up to whole milliseconds: for a delay that is not one of a few configured ones.
+     */
+    public static Scheduler.Cancellable onTimer(Vertx vertx, long delayNanos, Runnable task) {
         long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(delayNanos + 999_999));
         long timer = vertx.setTimer(millis, id -> task.run());
         return () -> vertx.cancelTimer(timer);

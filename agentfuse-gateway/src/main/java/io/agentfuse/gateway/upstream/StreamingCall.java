@@ -36,6 +36,10 @@ final class StreamingCall {
     private HttpClientResponse response;
     private UpstreamStream stream;
     private Scheduler.Cancellable timer;
+    /** Whether {@link #timer} is the idle timer, which an event pushes on rather than re-sets. */
+    private boolean idleTimerArmed;
+    /** When the last event came ({@link System#nanoTime()}), or when reading resumed after a pause. */
+    private long lastEventNanos;
     private Scheduler.Cancellable stallTimer;
     private boolean done;
     private boolean paused;
@@ -47,7 +51,8 @@ final class StreamingCall {
         this.provider = provider;
         this.timeouts = timeouts;
         this.limits = limits;
-        startTimer(timeouts.firstEvent());
+        Duration limit = timeouts.firstEvent();
+        timer = LoopTimeouts.schedule(vertx, limit.toNanos(), () -> fail(new CallTimeoutException(limit)));
     }
 
     Future<UpstreamStream> ready() {
@@ -133,7 +138,8 @@ final class StreamingCall {
         if (!done && response != null && paused) {
             paused = false;
             cancelStallTimer();
-            startTimer(timeouts.idle());
+            lastEventNanos = System.nanoTime();
+            armIdleTimer(timeouts.idle().toNanos());
             response.resume();
         }
     }
@@ -152,9 +158,11 @@ final class StreamingCall {
         if (done) {
             return;
         }
-        cancelTimer();
-        if (!paused) {
-            startTimer(timeouts.idle());
+        // The idle deadline moves with each event; its timer is only set again when it fires early.
+        lastEventNanos = System.nanoTime();
+        if (!idleTimerArmed && !paused) {
+            cancelTimer(); // the first event's
+            armIdleTimer(timeouts.idle().toNanos());
         }
         stream.deliver(event); // queued before the stream is handed out, so its first event can be looked at
         ready.tryComplete(stream);
@@ -193,11 +201,35 @@ final class StreamingCall {
         }
     }
 
-    private void startTimer(Duration limit) {
-        timer = LoopTimeouts.schedule(vertx, limit.toNanos(), () -> fail(new CallTimeoutException(limit)));
+    /**
+     * Arms the idle timer {@code delayNanos} from now: the whole idle limit after an event (one of
+     * the loop's timeouts of that delay), or what is left of it when the timer found a later event
+     * (an ordinary timer: such remainders are all different, and rare).
+     */
+    private void armIdleTimer(long delayNanos) {
+        idleTimerArmed = true;
+        timer = delayNanos == timeouts.idle().toNanos()
+                ? LoopTimeouts.schedule(vertx, delayNanos, this::idleTimerFired)
+                : LoopTimeouts.onTimer(vertx, delayNanos, this::idleTimerFired);
+    }
+
+    private void idleTimerFired() {
+        timer = null;
+        idleTimerArmed = false;
+        if (done || paused) {
+            return;
+        }
+        long idle = timeouts.idle().toNanos();
+        long quiet = System.nanoTime() - lastEventNanos;
+        if (quiet >= idle) {
+            fail(new CallTimeoutException(timeouts.idle()));
+        } else {
+            armIdleTimer(idle - quiet);
+        }
     }
 
     private void cancelTimer() {
+        idleTimerArmed = false;
         if (timer != null) {
             timer.cancel();
             timer = null;

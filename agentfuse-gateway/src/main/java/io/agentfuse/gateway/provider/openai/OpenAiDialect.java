@@ -10,11 +10,8 @@ import io.agentfuse.gateway.dialect.StreamDecoder;
 import io.agentfuse.gateway.dialect.StreamEncoder;
 import io.agentfuse.gateway.dialect.Usage;
 import io.agentfuse.gateway.sse.SseEvent;
-import io.agentfuse.gateway.http.JsonScan;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.json.DecodeException;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.Locale;
@@ -115,45 +112,6 @@ public final class OpenAiDialect implements Dialect {
     @Override
     public StreamEncoder streamEncoder(boolean includeUsage, Clock clock) {
         return new OpenAiStreamEncoder(includeUsage, clock.epochMillis() / 1000);
-    }
-
-    @Override
-    public boolean relaysToSameDialect(SseEvent event, boolean clientWantsUsage) {
-        if (clientWantsUsage || event.isDone()) {
-            return true;
-        }
-        // Clients that did not ask for usage may not expect a chunk with empty choices. Only an
-        // event with an empty array somewhere can be one: the others are relayed without a parse
-        // (and without decoding their bytes).
-        if (!holdsEmptyArray(event.dataBytes())) {
-            return true;
-        }
-        try {
-            JsonObject chunk = new JsonObject(event.data());
-            return !(chunk.getValue("choices") instanceof JsonArray choices && choices.isEmpty()
-                    && chunk.getValue("usage") instanceof JsonObject);
-        } catch (DecodeException e) {
-            return true;
-        }
-    }
-
-    /**
-     * Whether {@code json} (UTF-8) has a '[' followed by nothing but JSON white space and a ']'. A
-     * multi-byte character never holds either byte; a match inside a string only costs a parse.
-     */
-    private static boolean holdsEmptyArray(byte[] json) {
-        for (int i = 0; i < json.length; i++) {
-            if (json[i] == '[') {
-                int next = i + 1;
-                while (next < json.length && JsonScan.isWhiteSpace(json[next])) {
-                    next++;
-                }
-                if (next < json.length && json[next] == ']') {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     @Override

@@ -26,10 +26,13 @@ public final class OpenAiStreamDecoder implements StreamDecoder {
     private boolean finished;
     private FinishReason finishReason;
     private Usage usage = Usage.ZERO;
+    /** Whether the last event was a usage chunk: no choices, only the usage. */
+    private boolean lastWasUsageChunk;
     private final Set<Integer> toolCalls = new HashSet<>();
 
     @Override
     public List<StreamEvent> decode(SseEvent event) {
+        lastWasUsageChunk = false;
         if (finished) {
             return List.of();
         }
@@ -68,6 +71,7 @@ public final class OpenAiStreamDecoder implements StreamDecoder {
         if (chunk == null) {
             return decode(event);
         }
+        lastWasUsageChunk = false; // the scan accepts no usage
         started = true;
         if (chunk.finishReason() != null) {
             finishReason = FinishReason.fromOpenAi(chunk.finishReason());
@@ -84,6 +88,8 @@ public final class OpenAiStreamDecoder implements StreamDecoder {
         if (chunk.getValue("usage") instanceof JsonObject reported) {
             usage = OpenAiResponseCodec.usage(reported);
         }
+        lastWasUsageChunk = chunk.getValue("choices") instanceof JsonArray none && none.isEmpty()
+                && chunk.getValue("usage") instanceof JsonObject;
         JsonArray choices = chunk.getValue("choices") instanceof JsonArray array ? array : new JsonArray();
         for (int i = 0; i < choices.size(); i++) {
             JsonObject choice = choices.getJsonObject(i);
@@ -92,6 +98,15 @@ public final class OpenAiStreamDecoder implements StreamDecoder {
             }
         }
         return out;
+    }
+
+    /**
+     * Clients that did not ask for usage may not expect a chunk with empty choices: the usage
+     * chunk the gateway asked for on its own (to count tokens) is not relayed to them.
+     */
+    @Override
+    public boolean relaysLastEvent(boolean clientWantsUsage) {
+        return clientWantsUsage || !lastWasUsageChunk;
     }
 
     @Override
