@@ -115,7 +115,7 @@ public final class GatewayServer {
         this.upstream = new UpstreamClient(vertx, options.upstream()
                 .withLimits(limits.maxUpstreamBody(), (int) limits.maxSseEvent(), limits.clientWriteTimeout()));
         metrics.watchBreakers(runtime.registry());
-        metrics.declareModels(config.models().keySet());
+        metrics.declareModels(config.models().values());
         runtime.registry().addListener(new TransitionLog());
         this.events = new BreakerEventStream(vertx, runtime.registry(), (int) limits.maxEventQueue());
         this.contextWorkers = vertx.createSharedWorkerExecutor(CONTEXT_POOL, CONTEXT_THREADS);

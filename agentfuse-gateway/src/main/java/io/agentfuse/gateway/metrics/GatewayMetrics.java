@@ -6,6 +6,7 @@ import io.agentfuse.agent.context.CompactionReport;
 import io.agentfuse.agent.context.CompactionStrategy;
 import io.agentfuse.agent.context.ContextLevel;
 import io.agentfuse.agent.context.SummaryOutcome;
+import io.agentfuse.config.ModelConfig;
 import io.agentfuse.config.metrics.AgentfuseBreakerMetrics;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.gateway.dialect.Usage;
@@ -51,8 +52,9 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  * The counters alerts are written on start at zero rather than with their first event (a series
  * that appears at 1 shows no {@code increase()}, so the first failure would pass unseen): both
- * {@code agentfuse_config_reloads_total} results from the start, and
- * {@code agentfuse_stream_interruptions_total} for every configured model ({@link #declareModels}).
+ * {@code agentfuse_config_reloads_total} results from the start, and for every configured model
+ * ({@link #declareModels}) its stream interruptions, its guard's retries and refused retries, and
+ * its compactions by result.
  * Answered requests are also counted second by second for the last five minutes
  * ({@link #recentTraffic()}, what the dashboard draws).
  * The {@code model} tag only ever holds configured model names ({@code unknown} otherwise), so
@@ -74,18 +76,23 @@ public final class GatewayMetrics {
     /** The {@code to} tag of a fallback that had no step left to go on to. */
     public static final String NO_STEP = "none";
 
+    // The results of agentfuse_compactions_total.
+    private static final String SUMMARIZED = "summarized";
+    private static final String ROLLED_BACK = "rolled_back";
+    private static final String SNIPPED = "snipped";
+
     private final PrometheusMeterRegistry registry;
     private volatile boolean breakersWatched;
     private final GenAiMeters genAi;
     private final RetryListener retryMeters = new RetryListener() {
         @Override
         public void onRetryScheduled(String guard, int nextAttempt, long delayNanos, Throwable cause) {
-            counter("agentfuse.retry.attempts", "Retries scheduled by the guards", "name", guard).increment();
+            retryAttempts(guard).increment();
         }
 
         @Override
         public void onRetryRefusedByBudget(String guard, int attempts, Throwable last) {
-            counter("agentfuse.retry.budget.refused", "Retries the shared retry budget refused", "name", guard).increment();
+            retryBudgetRefused(guard).increment();
         }
     };
     private final Map<List<String>, Counter> counters = new ConcurrentHashMap<>();
@@ -161,10 +168,27 @@ public final class GatewayMetrics {
 
     /**
      * Starts the per-model counters alerts are written on at zero for each of {@code models} (the
-     * configured ones: at start and after each reload; those of removed models stay).
+     * configured ones: at start and after each reload; those of removed models stay): its stream
+     * interruptions, its guard's retries and the retries its budget refused, and its compactions
+     * by result (a {@code rolled_back} one is a summary that failed).
      */
-    public void declareModels(Collection<String> models) {
-        models.forEach(this::streamInterruptions);
+    public void declareModels(Collection<ModelConfig> models) {
+        for (ModelConfig model : models) {
+            streamInterruptions(model.name());
+            retryAttempts(model.breakerId());
+            retryBudgetRefused(model.breakerId());
+            for (String result : List.of(SUMMARIZED, ROLLED_BACK, SNIPPED)) {
+                compactions(model.name(), result);
+            }
+        }
+    }
+
+    private Counter retryAttempts(String guard) {
+        return counter("agentfuse.retry.attempts", "Retries scheduled by the guards", "name", guard);
+    }
+
+    private Counter retryBudgetRefused(String guard) {
+        return counter("agentfuse.retry.budget.refused", "Retries the shared retry budget refused", "name", guard);
     }
 
     /** Records a stream from {@code model} that broke after its first byte. */
@@ -214,10 +238,13 @@ public final class GatewayMetrics {
      * or {@code snipped} (snipped without a summary).
      */
     public void compaction(String model, CompactionReport report) {
-        String result = report.strategy() == CompactionStrategy.SUMMARY ? "summarized"
-                : report.summary() == SummaryOutcome.FAILED ? "rolled_back" : "snipped";
-        counter("agentfuse.compactions", "Compactions of requests by the context ladder", "model", model, "result", result)
-                .increment();
+        String result = report.strategy() == CompactionStrategy.SUMMARY ? SUMMARIZED
+                : report.summary() == SummaryOutcome.FAILED ? ROLLED_BACK : SNIPPED;
+        compactions(model, result).increment();
+    }
+
+    private Counter compactions(String model, String result) {
+        return counter("agentfuse.compactions", "Compactions of requests by the context ladder", "model", model, "result", result);
     }
 
     /** Records a reload of the configuration file that was put in force ({@code ok}) or refused ({@code failed}). */

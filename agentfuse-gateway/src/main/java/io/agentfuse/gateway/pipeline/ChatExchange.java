@@ -166,7 +166,7 @@ final class ChatExchange {
         int status = ended ? ctx.response().getStatusCode() : CLIENT_CLOSED;
         long duration = System.nanoTime() - startedNanos;
         stages.metrics().request(model, dialect.name(), status, duration);
-        RequestLog.ended(requestId, model, status, ctx.response().headers().get(FallbackHeader.NAME), duration);
+        RequestLog.ended(requestId, model, status, ctx.response().headers(), duration);
     }
 
     private void onContext(Runnable action) {

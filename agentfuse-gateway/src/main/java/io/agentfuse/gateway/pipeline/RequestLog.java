@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.pipeline;
 
+import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -43,8 +44,9 @@ final class RequestLog {
     private static final int CIRCUIT_OPEN = 503;
 
     /** Logs a request that ended with {@code status}, if that is a gateway error that called something. */
-    static void ended(String id, String model, int status, String passedOver, long durationNanos) {
+    static void ended(String id, String model, int status, MultiMap responseHeaders, long durationNanos) {
         if (status >= 500 && status != CIRCUIT_OPEN) {
+            String passedOver = responseHeaders.get(FallbackHeader.NAME); // read only here: most requests are not logged
             LOG.atWarn().addKeyValue("requestId", id).addKeyValue("model", model).addKeyValue("status", status)
                     .addKeyValue("fallbacks", passedOver).addKeyValue("durationMs", durationNanos / 1_000_000)
                     .log("request {} for model {} ended {} after {} ms{}", id, model, status, durationNanos / 1_000_000,

@@ -87,7 +87,7 @@ public final class ConfigReloader {
         return vertx.executeBlocking(() -> reloadNow(trigger), false)
                 .onSuccess(reloaded -> {
                     metrics.configReload(true);
-                    metrics.declareModels(runtime.config().models().keySet());
+                    metrics.declareModels(runtime.config().models().values());
                     LOG.info(reloaded.summary());
                 })
                 .onFailure(failure -> metrics.configReload(false))

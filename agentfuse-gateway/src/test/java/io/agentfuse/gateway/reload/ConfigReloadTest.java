@@ -168,12 +168,19 @@ class ConfigReloadTest {
                 .contains("agentfuse_config_reloads_total{result=\"failed\"} 0.0")
                 .contains("agentfuse_config_reloads_total{result=\"ok\"} 0.0")
                 .contains("agentfuse_stream_interruptions_total{model=\"gpt-4o-mini\"} 0.0")
+                .contains("agentfuse_retry_attempts_total{name=\"model:gpt-4o-mini\"} 0.0")
+                .contains("agentfuse_retry_budget_refused_total{name=\"model:gpt-4o-mini\"} 0.0")
+                .contains("agentfuse_compactions_total{model=\"gpt-4o-mini\",result=\"rolled_back\"} 0.0")
+                .contains("agentfuse_compactions_total{model=\"gpt-4o-mini\",result=\"summarized\"} 0.0")
+                .contains("agentfuse_compactions_total{model=\"gpt-4o-mini\",result=\"snipped\"} 0.0")
+                .contains("agentfuse_breaker_not_permitted_calls_total{name=\"model:gpt-4o-mini\"} 0.0")
                 .doesNotContain("agentfuse_stream_interruptions_total{model=\"mistral-large\"}");
 
         write(BASE + "  mistral-large: { provider: openai }\n");
         Eventually.holds(harness.vertx, () -> harness.metricsText().contains("agentfuse_config_reloads_total{result=\"ok\"} 1.0"));
 
         assertThat(harness.metricsText()).contains("agentfuse_stream_interruptions_total{model=\"mistral-large\"} 0.0")
+                .contains("agentfuse_retry_budget_refused_total{name=\"model:mistral-large\"} 0.0")
                 .contains("agentfuse_config_reloads_total{result=\"failed\"} 0.0");
     }
 
