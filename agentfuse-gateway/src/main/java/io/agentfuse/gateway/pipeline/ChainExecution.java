@@ -177,7 +177,8 @@ final class ChainExecution {
         if (first == null) {
             return stream;
         }
-        for (StreamEvent event : dialect.streamDecoder().decode(first)) {
+        // Only its errors matter here: observed, which reports the same errors as decoding but may skip building the rest.
+        for (StreamEvent event : dialect.streamDecoder().observe(first)) {
             if (event instanceof StreamEvent.Error error) {
                 if (error.cause() != StreamEvent.Error.Cause.PROVIDER) {
                     throw new MalformedAnswerException("provider " + step.provider().name() + " began its stream with "

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.provider.openai;
 
+import io.agentfuse.gateway.dialect.Usage;
 import io.agentfuse.gateway.http.JsonScan;
 
 import java.nio.charset.StandardCharsets;
@@ -9,22 +10,31 @@ import static io.agentfuse.gateway.http.JsonScan.noteOnce;
 /**
  * The fast path of {@link OpenAiStreamDecoder#observe}: one pass over a {@code chat.completion.chunk}
  * event's bytes ({@link JsonScan}) that finds what a stream relayed to an OpenAI caller as it came
- * needs from it — that it is well formed, and the finish reason of choice 0 — without building the
- * tree. It only ever says yes: an {@code error} or {@code usage} that is not null, tool calls, a
- * field of the wrong type, a key given twice, a finish reason that is not plain ASCII, anything it
- * does not recognise as plainly well formed makes it give up, and the tree-based decoder decides.
- * So whatever it accepts, {@link OpenAiStreamDecoder#decode} accepts too, reports no error, no
- * usage, and the same finish reason.
+ * needs from it — that it is well formed, the finish reason of choice 0, the usage, and whether it
+ * is the usage chunk (empty choices) — without building the tree. It only ever says yes: an
+ * {@code error} that is not null, tool calls, a field of the wrong type, a key given twice, a
+ * finish reason that is not plain ASCII, a token count that is not a plain whole number, anything
+ * it does not recognise as plainly well formed makes it give up, and the tree-based decoder
+ * decides. So whatever it accepts, {@link OpenAiStreamDecoder#decode} accepts too, reports no
+ * error, and the same finish reason and usage.
  *
  * <p>Thread-safe: a scan is made per event.
  */
 final class OpenAiChunkScan {
 
-    /** What an accepted chunk says: the finish reason of its choice 0, or {@code null} for none. */
-    record Chunk(String finishReason) {
+    /**
+     * What an accepted chunk says.
+     *
+     * @param finishReason the finish reason of its choice 0, or {@code null} for none
+     * @param usage        its usage object's token counts, or {@code null} for none (absent or null)
+     * @param noChoices    whether its choices are an empty array (with a usage: the usage chunk)
+     */
+    record Chunk(String finishReason, Usage usage, boolean noChoices) {
+
+        /** A chunk without a finish reason or usage, with choices. */
+        static final Chunk PLAIN = new Chunk(null, null, false);
     }
 
-    private static final Chunk NO_FINISH = new Chunk(null);
     /** Longer finish reasons than OpenAI's longest ({@code content_filter}) are left to the tree. */
     private static final int MAX_FINISH_REASON = 64;
 
@@ -37,6 +47,8 @@ final class OpenAiChunkScan {
     private static final byte[] FINISH_REASON = ascii("finish_reason");
     private static final byte[] DELTA = ascii("delta");
     private static final byte[] TOOL_CALLS = ascii("tool_calls");
+    private static final byte[] PROMPT_TOKENS = ascii("prompt_tokens");
+    private static final byte[] COMPLETION_TOKENS = ascii("completion_tokens");
 
     // What one chunk's members noted (bits for JsonScan.noteOnce), and what its choices said.
     private static final int SEEN_CHOICES = 1;
@@ -47,8 +59,14 @@ final class OpenAiChunkScan {
     private static final int SEEN_INDEX = 1;
     private static final int SEEN_FINISH = 2;
     private static final int SEEN_DELTA = 4;
+    private static final int SEEN_PROMPT_TOKENS = 1;
+    private static final int SEEN_COMPLETION_TOKENS = 2;
 
     private String finishReason;
+    private int choiceCount = -1; // -1: choices absent or null
+    private boolean hasUsage;
+    private long promptTokens;
+    private long completionTokens;
     private String choiceFinish;
     private long choiceIndex;
 
@@ -65,23 +83,55 @@ final class OpenAiChunkScan {
         if (scan.object(chunk::chunkMember) < 0 || !scan.atEnd()) {
             return null;
         }
-        return chunk.finishReason == null ? NO_FINISH : new Chunk(chunk.finishReason);
+        if (chunk.finishReason == null && !chunk.hasUsage && chunk.choiceCount != 0) {
+            return Chunk.PLAIN;
+        }
+        // The decoder reads each count as 0 when it is absent.
+        return new Chunk(chunk.finishReason, chunk.hasUsage ? Usage.of(chunk.promptTokens, chunk.completionTokens) : null,
+                chunk.choiceCount == 0);
     }
 
     private int chunkMember(JsonScan scan, int seen) {
         if (scan.nameIs(CHOICES)) {
-            return scan.takeNull() || scan.array(this::choice) >= 0 ? noteOnce(seen, SEEN_CHOICES) : -1;
+            if (scan.takeNull()) {
+                return noteOnce(seen, SEEN_CHOICES);
+            }
+            choiceCount = scan.array(this::choice);
+            return choiceCount >= 0 ? noteOnce(seen, SEEN_CHOICES) : -1;
         }
         int text = scan.nameIs(ID) ? SEEN_ID : scan.nameIs(MODEL) ? SEEN_MODEL : 0;
         if (text != 0) {
             return scan.stringOrNull() ? noteOnce(seen, text) : -1;
         }
-        // A provider's error and the usage are the decoder's to read; a null one is no news.
-        int nullOnly = scan.nameIs(ERROR) ? SEEN_ERROR : scan.nameIs(USAGE) ? SEEN_USAGE : 0;
-        if (nullOnly != 0) {
-            return scan.takeNull() ? noteOnce(seen, nullOnly) : -1;
+        if (scan.nameIs(USAGE)) {
+            if (scan.takeNull()) {
+                return noteOnce(seen, SEEN_USAGE);
+            }
+            hasUsage = true;
+            return scan.object(this::usageMember) >= 0 ? noteOnce(seen, SEEN_USAGE) : -1;
+        }
+        // A provider's error is the decoder's to read; a null one is no news.
+        if (scan.nameIs(ERROR)) {
+            return scan.takeNull() ? noteOnce(seen, SEEN_ERROR) : -1;
         }
         return scan.skipValue() ? seen : -1;
+    }
+
+    private int usageMember(JsonScan scan, int seen) {
+        boolean prompt = scan.nameIs(PROMPT_TOKENS);
+        if (!prompt && !scan.nameIs(COMPLETION_TOKENS)) {
+            return scan.skipValue() ? seen : -1; // total_tokens and the details: the decoder does not read them
+        }
+        long count = scan.count();
+        if (count < 0) {
+            return -1;
+        }
+        if (prompt) {
+            promptTokens = count;
+        } else {
+            completionTokens = count;
+        }
+        return noteOnce(seen, prompt ? SEEN_PROMPT_TOKENS : SEEN_COMPLETION_TOKENS);
     }
 
     private boolean choice(JsonScan scan) {

@@ -59,8 +59,8 @@ public final class OpenAiStreamDecoder implements StreamDecoder {
 
     /**
      * {@link #decode} without the text and tool-call events: a chunk plainly well formed, without
-     * an error, usage or tool calls ({@link OpenAiChunkScan}, most chunks of a stream), is only
-     * scanned for its finish reason; any other goes to {@link #decode}.
+     * an error or tool calls ({@link OpenAiChunkScan}, most chunks of a stream), is only scanned
+     * for its finish reason and usage; any other goes to {@link #decode}.
      */
     @Override
     public List<StreamEvent> observe(SseEvent event) {
@@ -71,8 +71,11 @@ public final class OpenAiStreamDecoder implements StreamDecoder {
         if (chunk == null) {
             return decode(event);
         }
-        lastWasUsageChunk = false; // the scan accepts no usage
         started = true;
+        if (chunk.usage() != null) {
+            usage = chunk.usage();
+        }
+        lastWasUsageChunk = chunk.usage() != null && chunk.noChoices();
         if (chunk.finishReason() != null) {
             finishReason = FinishReason.fromOpenAi(chunk.finishReason());
         }

@@ -36,20 +36,40 @@ class OpenAiChunkScanTest {
             + "\"logprobs\":null,\"finish_reason\":null}]}";
     private static final String LAST = "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1,"
             + "\"model\":\"gpt-4o-mini\",\"choices\":[{\"index\":0,\"delta\":{},\"logprobs\":null,\"finish_reason\":\"length\"}]}";
+    private static final String USAGE = "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1,"
+            + "\"model\":\"gpt-4o-mini\",\"choices\":[],\"usage\":{\"prompt_tokens\":19,\"completion_tokens\":2,"
+            + "\"total_tokens\":21,\"prompt_tokens_details\":{\"cached_tokens\":0,\"audio_tokens\":0},"
+            + "\"completion_tokens_details\":{\"reasoning_tokens\":0}},\"obfuscation\":\"x2\"}";
 
     @Test
     void theChunksOfAPlainStreamAreScannedAndTheFinishReasonOfChoiceZeroKept() {
-        assertThat(read(FIRST)).isEqualTo(new OpenAiChunkScan.Chunk(null));
-        assertThat(read(TEXT)).isEqualTo(new OpenAiChunkScan.Chunk(null));
-        assertThat(read(LAST)).isEqualTo(new OpenAiChunkScan.Chunk("length"));
+        assertThat(read(FIRST)).isEqualTo(OpenAiChunkScan.Chunk.PLAIN);
+        assertThat(read(TEXT)).isEqualTo(OpenAiChunkScan.Chunk.PLAIN);
+        assertThat(read(LAST)).isEqualTo(new OpenAiChunkScan.Chunk("length", null, false));
         assertThat(read("{\"choices\":[{\"index\":1,\"delta\":{},\"finish_reason\":\"stop\"},"
-                + "{\"delta\":{},\"finish_reason\":\"tool_calls\"}]}")).isEqualTo(new OpenAiChunkScan.Chunk("tool_calls"));
+                + "{\"delta\":{},\"finish_reason\":\"tool_calls\"}]}")).isEqualTo(new OpenAiChunkScan.Chunk("tool_calls", null, false));
+        assertThat(read(USAGE)).isEqualTo(new OpenAiChunkScan.Chunk(null, Usage.of(19, 2), true));
 
         OpenAiStreamDecoder decoder = new OpenAiStreamDecoder();
         for (String chunk : List.of(FIRST, TEXT, LAST)) {
             assertThat(decoder.observe(SseEvent.data(chunk))).isEmpty();
+            assertThat(decoder.relaysLastEvent(false)).isTrue();
         }
-        assertThat(decoder.observe(SseEvent.DONE)).containsExactly(new StreamEvent.Finish(FinishReason.LENGTH, null, Usage.ZERO));
+        assertThat(decoder.observe(SseEvent.data(USAGE))).isEmpty();
+        assertThat(decoder.relaysLastEvent(false)).as("the usage chunk the caller did not ask for").isFalse();
+        assertThat(decoder.relaysLastEvent(true)).isTrue();
+        assertThat(decoder.observe(SseEvent.DONE)).containsExactly(new StreamEvent.Finish(FinishReason.LENGTH, null, Usage.of(19, 2)));
+    }
+
+    @Test
+    void aUsageAlongsideChoicesIsReadAndTheChunkRelayed() {
+        OpenAiStreamDecoder decoder = new OpenAiStreamDecoder();
+
+        decoder.observe(SseEvent.data("{\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}],"
+                + "\"usage\":{\"completion_tokens\":4,\"total_tokens\":4}}"));
+
+        assertThat(decoder.usage()).as("an absent count is 0, as the decoder reads it").isEqualTo(Usage.of(0, 4));
+        assertThat(decoder.relaysLastEvent(false)).isTrue();
     }
 
     @Test
@@ -57,7 +77,10 @@ class OpenAiChunkScanTest {
         List<String> unclear = List.of(
                 "", "[]", "{", "not json", "{} {}", "{\"choices\":{}}",
                 "{\"error\":{\"type\":\"server_error\",\"message\":\"boom\"}}",
-                "{\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":7}}",
+                "{\"choices\":[],\"usage\":{\"prompt_tokens\":5.0,\"completion_tokens\":7}}",
+                "{\"choices\":[],\"usage\":{\"prompt_tokens\":null}}",
+                "{\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"prompt_tokens\":5}}",
+                "{\"choices\":[],\"usage\":[]}",
                 "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{}\"}}]}}]}",
                 "{\"choices\":[{\"index\":\"0\",\"delta\":{}}]}",
                 "{\"choices\":[{\"index\":0.0,\"delta\":{}}]}",
@@ -96,6 +119,7 @@ class OpenAiChunkScanTest {
         assertThat(errorsAndFinishes(observed)).as(data).isEqualTo(errorsAndFinishes(decoded));
         assertThat(observing.usage()).as(data).isEqualTo(decoding.usage());
         assertThat(observing.finished()).as(data).isEqualTo(decoding.finished());
+        assertThat(observing.relaysLastEvent(false)).as(data).isEqualTo(decoding.relaysLastEvent(false));
         assertThat(observing.end()).as(data).isEqualTo(decoding.end());
     }
 
