@@ -34,11 +34,8 @@ final class OpenAiAnswerScan {
     private static final byte[] FUNCTION = ascii("function");
     private static final byte[] NAME = ascii("name");
     private static final byte[] ARGUMENTS = ascii("arguments");
-    private static final byte[] PROMPT_TOKENS = ascii("prompt_tokens");
-    private static final byte[] COMPLETION_TOKENS = ascii("completion_tokens");
 
-    private long promptTokens;
-    private long completionTokens;
+    private final OpenAiUsageScan usage = new OpenAiUsageScan();
 
     private OpenAiAnswerScan() {
     }
@@ -54,7 +51,7 @@ final class OpenAiAnswerScan {
         if (seen < 0 || (seen & 1) == 0 || !scan.atEnd()) {
             return null;
         }
-        return Usage.of(answer.promptTokens, answer.completionTokens);
+        return answer.usage.usage();
     }
 
     private int answerMember(JsonScan scan, int seen) {
@@ -66,7 +63,7 @@ final class OpenAiAnswerScan {
             return scan.stringOrNull() ? noteOnce(seen, text) : -1;
         }
         if (scan.nameIs(USAGE)) {
-            return scan.takeNull() || scan.object(this::usageMember) >= 0 ? noteOnce(seen, 8) : -1;
+            return scan.takeNull() || usage.read(scan) ? noteOnce(seen, 8) : -1;
         }
         return scan.skipValue() ? seen : -1;
     }
@@ -118,23 +115,6 @@ final class OpenAiAnswerScan {
             return scan.stringOrNull() ? noteOnce(seen, 2) : -1;
         }
         return scan.skipValue() ? seen : -1;
-    }
-
-    private int usageMember(JsonScan scan, int seen) {
-        boolean prompt = scan.nameIs(PROMPT_TOKENS);
-        if (!prompt && !scan.nameIs(COMPLETION_TOKENS)) {
-            return scan.skipValue() ? seen : -1;
-        }
-        long count = scan.count();
-        if (count < 0) {
-            return -1;
-        }
-        if (prompt) {
-            promptTokens = count;
-        } else {
-            completionTokens = count;
-        }
-        return noteOnce(seen, prompt ? 1 : 2);
     }
 
     private static byte[] ascii(String name) {

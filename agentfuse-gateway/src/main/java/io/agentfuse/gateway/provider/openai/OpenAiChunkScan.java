@@ -47,8 +47,6 @@ final class OpenAiChunkScan {
     private static final byte[] FINISH_REASON = ascii("finish_reason");
     private static final byte[] DELTA = ascii("delta");
     private static final byte[] TOOL_CALLS = ascii("tool_calls");
-    private static final byte[] PROMPT_TOKENS = ascii("prompt_tokens");
-    private static final byte[] COMPLETION_TOKENS = ascii("completion_tokens");
 
     // What one chunk's members noted (bits for JsonScan.noteOnce), and what its choices said.
     private static final int SEEN_CHOICES = 1;
@@ -59,14 +57,10 @@ final class OpenAiChunkScan {
     private static final int SEEN_INDEX = 1;
     private static final int SEEN_FINISH = 2;
     private static final int SEEN_DELTA = 4;
-    private static final int SEEN_PROMPT_TOKENS = 1;
-    private static final int SEEN_COMPLETION_TOKENS = 2;
 
     private String finishReason;
     private int choiceCount = -1; // -1: choices absent or null
-    private boolean hasUsage;
-    private long promptTokens;
-    private long completionTokens;
+    private OpenAiUsageScan usage; // null: absent, or null
     private String choiceFinish;
     private long choiceIndex;
 
@@ -83,12 +77,10 @@ final class OpenAiChunkScan {
         if (scan.object(chunk::chunkMember) < 0 || !scan.atEnd()) {
             return null;
         }
-        if (chunk.finishReason == null && !chunk.hasUsage && chunk.choiceCount != 0) {
+        if (chunk.finishReason == null && chunk.usage == null && chunk.choiceCount != 0) {
             return Chunk.PLAIN;
         }
-        // The decoder reads each count as 0 when it is absent.
-        return new Chunk(chunk.finishReason, chunk.hasUsage ? Usage.of(chunk.promptTokens, chunk.completionTokens) : null,
-                chunk.choiceCount == 0);
+        return new Chunk(chunk.finishReason, chunk.usage == null ? null : chunk.usage.usage(), chunk.choiceCount == 0);
     }
 
     private int chunkMember(JsonScan scan, int seen) {
@@ -107,31 +99,14 @@ final class OpenAiChunkScan {
             if (scan.takeNull()) {
                 return noteOnce(seen, SEEN_USAGE);
             }
-            hasUsage = true;
-            return scan.object(this::usageMember) >= 0 ? noteOnce(seen, SEEN_USAGE) : -1;
+            usage = new OpenAiUsageScan();
+            return usage.read(scan) ? noteOnce(seen, SEEN_USAGE) : -1;
         }
         // A provider's error is the decoder's to read; a null one is no news.
         if (scan.nameIs(ERROR)) {
             return scan.takeNull() ? noteOnce(seen, SEEN_ERROR) : -1;
         }
         return scan.skipValue() ? seen : -1;
-    }
-
-    private int usageMember(JsonScan scan, int seen) {
-        boolean prompt = scan.nameIs(PROMPT_TOKENS);
-        if (!prompt && !scan.nameIs(COMPLETION_TOKENS)) {
-            return scan.skipValue() ? seen : -1; // total_tokens and the details: the decoder does not read them
-        }
-        long count = scan.count();
-        if (count < 0) {
-            return -1;
-        }
-        if (prompt) {
-            promptTokens = count;
-        } else {
-            completionTokens = count;
-        }
-        return noteOnce(seen, prompt ? SEEN_PROMPT_TOKENS : SEEN_COMPLETION_TOKENS);
     }
 
     private boolean choice(JsonScan scan) {
