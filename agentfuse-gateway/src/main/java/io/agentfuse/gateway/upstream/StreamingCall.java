@@ -139,7 +139,7 @@ final class StreamingCall {
             paused = false;
             cancelStallTimer();
             lastEventNanos = System.nanoTime();
-            armIdleTimer(timeouts.idle().toNanos());
+            armIdleTimer();
             response.resume();
         }
     }
@@ -162,7 +162,7 @@ final class StreamingCall {
         lastEventNanos = System.nanoTime();
         if (!idleTimerArmed && !paused) {
             cancelTimer(); // the first event's
-            armIdleTimer(timeouts.idle().toNanos());
+            armIdleTimer();
         }
         stream.deliver(event); // queued before the stream is handed out, so its first event can be looked at
         ready.tryComplete(stream);
@@ -201,30 +201,27 @@ final class StreamingCall {
         }
     }
 
-    /**
-     * Arms the idle timer {@code delayNanos} from now: the whole idle limit after an event (one of
-     * the loop's timeouts of that delay), or what is left of it when the timer found a later event
-     * (an ordinary timer: such remainders are all different, and rare).
-     */
-    private void armIdleTimer(long delayNanos) {
+    /** Arms the idle timer for the whole idle limit: one of the loop's timeouts of that delay. */
+    private void armIdleTimer() {
         idleTimerArmed = true;
-        timer = delayNanos == timeouts.idle().toNanos()
-                ? LoopTimeouts.schedule(vertx, delayNanos, this::idleTimerFired)
-                : LoopTimeouts.onTimer(vertx, delayNanos, this::idleTimerFired);
+        timer = LoopTimeouts.schedule(vertx, timeouts.idle().toNanos(), this::idleTimerFired);
     }
 
+    /** The idle limit has passed since the timer was set: since the last event too, or it is set for what is left. */
     private void idleTimerFired() {
         timer = null;
         idleTimerArmed = false;
         if (done || paused) {
             return;
         }
-        long idle = timeouts.idle().toNanos();
         long quiet = System.nanoTime() - lastEventNanos;
-        if (quiet >= idle) {
+        long left = timeouts.idle().toNanos() - quiet;
+        if (left <= 0) {
             fail(new CallTimeoutException(timeouts.idle()));
         } else {
-            armIdleTimer(idle - quiet);
+            // An ordinary timer: such remainders are all different, and LoopTimeouts keeps a list per delay.
+            idleTimerArmed = true;
+            timer = LoopTimeouts.onTimer(vertx, left, this::idleTimerFired);
         }
     }
 
