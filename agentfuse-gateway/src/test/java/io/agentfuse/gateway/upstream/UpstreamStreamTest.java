@@ -140,12 +140,13 @@ class UpstreamStreamTest {
 
     @Test
     void aStreamLongerThanTheIdleLimitRunsOnWhileItsEventsComeInTime() {
-        // Ten gaps of 100 ms: the stream outlasts its 400 ms idle limit more than twice, so the idle
-        // timer fires while events still come and must move on to the last event's deadline.
-        mock.script(MockStep.builder().chunks("a", "b", "c", "d", "e", "f", "g", "h", "i", "j").chunkDelayMs(100).build());
-        StreamTimeouts idle400 = new StreamTimeouts(Duration.ofSeconds(10), Duration.ofMillis(400));
+        // Twelve gaps of 100 ms: the stream outlasts its 500 ms idle limit twice, so the idle timer
+        // fires while events still come and must move on to the last event's deadline.
+        mock.script(MockStep.builder().chunks("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l")
+                .chunkDelayMs(100).build());
+        StreamTimeouts idle500 = new StreamTimeouts(Duration.ofSeconds(10), Duration.ofMillis(500));
 
-        Collected collected = new Collected(Await.result(client.stream(streamRequest(openAi), idle400)));
+        Collected collected = new Collected(Await.result(client.stream(streamRequest(openAi), idle500)));
 
         assertThat(collected.end()).isNull();
         assertThat(collected.events).last().matches(SseEvent::isDone, "is [DONE]");
