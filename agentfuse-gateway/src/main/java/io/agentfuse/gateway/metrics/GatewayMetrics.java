@@ -53,8 +53,8 @@ import java.util.concurrent.TimeUnit;
  * The counters alerts are written on start at zero rather than with their first event (a series
  * that appears at 1 shows no {@code increase()}, so the first failure would pass unseen): both
  * {@code agentfuse_config_reloads_total} results from the start, and for every configured model
- * ({@link #declareModels}) its stream interruptions, its guard's retries and refused retries, and
- * its compactions by result.
+ * ({@link #declareModels}) its upstream attempts by outcome, its context levels, its stream
+ * interruptions, its guard's retries and refused retries, and its compactions by result.
  * Answered requests are also counted second by second for the last five minutes
  * ({@link #recentTraffic()}, what the dashboard draws).
  * The {@code model} tag only ever holds configured model names ({@code unknown} otherwise), so
@@ -168,12 +168,20 @@ public final class GatewayMetrics {
 
     /**
      * Starts the per-model counters alerts are written on at zero for each of {@code models} (the
-     * configured ones: at start and after each reload; those of removed models stay): its stream
+     * configured ones: at start and after each reload; those of removed models stay): its calls to
+     * its provider by outcome, the context-ladder levels its requests arrive at, its stream
      * interruptions, its guard's retries and the retries its budget refused, and its compactions
      * by result (a {@code rolled_back} one is a summary that failed).
      */
     public void declareModels(Collection<ModelConfig> models) {
         for (ModelConfig model : models) {
+            ModelMeters meters = meters(model.name());
+            for (Outcome outcome : Outcome.values()) {
+                meters.attempt(outcome);
+            }
+            for (ContextLevel level : ContextLevel.values()) {
+                meters.level(level);
+            }
             streamInterruptions(model.name());
             retryAttempts(model.breakerId());
             retryBudgetRefused(model.breakerId());

@@ -174,6 +174,9 @@ class ConfigReloadTest {
                 .contains("agentfuse_compactions_total{model=\"gpt-4o-mini\",result=\"summarized\"} 0.0")
                 .contains("agentfuse_compactions_total{model=\"gpt-4o-mini\",result=\"snipped\"} 0.0")
                 .contains("agentfuse_breaker_not_permitted_calls_total{name=\"model:gpt-4o-mini\"} 0.0")
+                .contains("agentfuse_upstream_attempts_total{model=\"gpt-4o-mini\",outcome=\"SERVER_ERROR\"} 0.0")
+                .contains("agentfuse_upstream_attempts_total{model=\"gpt-4o-mini\",outcome=\"RATE_LIMITED\"} 0.0")
+                .contains("agentfuse_context_level_total{level=\"REJECT\",model=\"gpt-4o-mini\"} 0.0")
                 .doesNotContain("agentfuse_stream_interruptions_total{model=\"mistral-large\"}");
 
         write(BASE + "  mistral-large: { provider: openai }\n");
