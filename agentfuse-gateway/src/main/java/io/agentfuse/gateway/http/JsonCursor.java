@@ -128,7 +128,7 @@ final class JsonCursor {
         return b == ',' || b == '}' || b == ']' || isSpace(b);
     }
 
-    static boolean isSpace(byte b) {
+    private static boolean isSpace(byte b) {
         return b == ' ' || b == '\n' || b == '\r' || b == '\t';
     }
 }

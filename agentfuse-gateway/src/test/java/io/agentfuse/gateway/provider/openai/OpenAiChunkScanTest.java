@@ -63,10 +63,12 @@ class OpenAiChunkScanTest {
 
     @Test
     void aUsageAlongsideChoicesIsReadAndTheChunkRelayed() {
+        String chunk = "{\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}],"
+                + "\"usage\":{\"completion_tokens\":4,\"total_tokens\":4}}";
         OpenAiStreamDecoder decoder = new OpenAiStreamDecoder();
 
-        decoder.observe(SseEvent.data("{\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}],"
-                + "\"usage\":{\"completion_tokens\":4,\"total_tokens\":4}}"));
+        assertThat(read(chunk)).as("scanned, not left to the tree").isEqualTo(new OpenAiChunkScan.Chunk("stop", Usage.of(0, 4), false));
+        decoder.observe(SseEvent.data(chunk));
 
         assertThat(decoder.usage()).as("an absent count is 0, as the decoder reads it").isEqualTo(Usage.of(0, 4));
         assertThat(decoder.relaysLastEvent(false)).isTrue();
