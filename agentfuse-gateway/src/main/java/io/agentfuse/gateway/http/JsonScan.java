@@ -57,9 +57,49 @@ public final class JsonScan {
         boolean read(JsonScan scan);
     }
 
+    /**
+     * The leading members of the last object {@link #object(Member, Prefix) read} with it, up to
+     * the first whose reader kept more than what it noted ({@link #keepsState()}): a body that
+     * starts with the same bytes is read on from there, with the same notes, instead of from its
+     * start. A stream's events repeat their id, model and the like before what changes; a body that
+     * differs anywhere in the remembered bytes is read whole, and its own leading members are
+     * remembered instead.
+     *
+     * <p>Sound because a reading depends on nothing but the bytes and the notes: the same bytes
+     * read with the same notes say the same, and a reader that keeps anything else says so.
+     *
+     * <p>Not thread-safe: one per stream.
+     */
+    public static final class Prefix {
+        private byte[] bytes = new byte[0];
+        private int noted;
+
+        /** How many leading bytes are remembered; 0 for none. */
+        public int length() {
+            return bytes.length;
+        }
+
+        /** Whether {@code body} starts with the remembered bytes (and some are). */
+        public boolean isPrefixOf(byte[] body) {
+            return startsWith(body, 0, body.length);
+        }
+
+        private boolean startsWith(byte[] body, int at, int end) {
+            int length = bytes.length;
+            return length > 0 && end - at >= length && Arrays.equals(body, at, at + length, bytes, 0, length);
+        }
+
+        private void remember(byte[] body, int from, int to, int notedThere) {
+            bytes = Arrays.copyOfRange(body, from, to);
+            noted = notedThere;
+        }
+    }
+
     private final JsonCursor cursor;
     private int nameStart;
     private int nameEnd;
+    /** Whether a reader of the object read with a {@link Prefix} kept more than what it noted. */
+    private boolean keptState;
 
     private JsonScan(byte[] bytes, int at, int end) {
         this.cursor = new JsonCursor(bytes, at, end);
@@ -94,10 +134,10 @@ public final class JsonScan {
         if (!cursor.takeAfterSpace('{')) {
             return -1;
         }
-        int noted = 0;
         if (cursor.takeAfterSpace('}')) {
             return 0;
         }
+        int noted = 0;
         do {
             if (!name()) {
                 return -1;
@@ -108,6 +148,53 @@ public final class JsonScan {
             }
         } while (cursor.takeAfterSpace(','));
         return cursor.takeAfterSpace('}') ? noted : -1;
+    }
+
+    /**
+     * {@link #object(Member)} for the object a body is, read on after the leading members
+     * {@code prefix} remembers when the body starts with them; else read whole, its leading members
+     * remembered. A reader that keeps more than what it notes calls {@link #keepsState()} first.
+     */
+    public int object(Member member, Prefix prefix) {
+        int start = cursor.at;
+        int noted = 0;
+        Prefix remembering = null;
+        if (prefix.startsWith(cursor.bytes, start, cursor.end)) {
+            cursor.at = start + prefix.length();
+            noted = prefix.noted;
+        } else {
+            if (!cursor.takeAfterSpace('{')) {
+                return -1;
+            }
+            if (cursor.takeAfterSpace('}')) {
+                return 0;
+            }
+            remembering = prefix;
+        }
+        keptState = false;
+        int plainEnd = -1;
+        int plainNoted = 0;
+        boolean more;
+        do {
+            noted = name() ? member.read(this, noted) : -1;
+            more = noted >= 0 && cursor.takeAfterSpace(',');
+            if (more && !keptState) {
+                plainEnd = cursor.at;
+                plainNoted = noted;
+            }
+        } while (more);
+        if (remembering != null && plainEnd >= 0) {
+            remembering.remember(cursor.bytes, start, plainEnd, plainNoted);
+        }
+        return noted >= 0 && cursor.takeAfterSpace('}') ? noted : -1;
+    }
+
+    /**
+     * Said by a member's reader that keeps more than what it notes (a value it read, a count): in an
+     * object read with a {@link Prefix}, the remembered members end before this one.
+     */
+    public void keepsState() {
+        keptState = true;
     }
 
     /** An array here, element by element. @return how many elements, or -1 when something is not plain */

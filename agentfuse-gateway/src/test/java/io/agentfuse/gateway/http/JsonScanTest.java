@@ -16,6 +16,7 @@ import net.jqwik.api.statistics.Statistics;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -108,6 +109,37 @@ class JsonScanTest {
         assertThat(noted).isEqualTo(7);
         assertThat(scan.atEnd()).isTrue();
         assertThat(JsonScan.noteOnce(3, 2)).isEqualTo(-1);
+    }
+
+    @Test
+    void aBodyStartingWithTheRememberedMembersIsReadOnFromThemWithTheirNotes() {
+        byte[] kept = bytes("kept");
+        List<Integer> read = new ArrayList<>(); // what each member read was given as noted
+        JsonScan.Member member = (s, seen) -> {
+            read.add(seen);
+            if (s.nameIs(kept)) {
+                s.keepsState();
+            }
+            return s.skipValue() ? seen + 1 : -1;
+        };
+        JsonScan.Prefix prefix = new JsonScan.Prefix();
+
+        assertThat(JsonScan.of(bytes("{\"id\":\"x\", \"n\":1,\"kept\":2,\"t\":3}")).object(member, prefix)).isEqualTo(4);
+        assertThat(prefix.length()).as("up to the member that kept state").isEqualTo("{\"id\":\"x\", \"n\":1,".length());
+
+        read.clear();
+        JsonScan same = JsonScan.of(bytes("{\"id\":\"x\", \"n\":1,\"kept\":5,\"u\":[]} "));
+        assertThat(same.object(member, prefix)).as("the remembered members' notes count").isEqualTo(4);
+        assertThat(same.atEnd()).isTrue();
+        assertThat(read).as("only the members after the remembered ones read, with their notes").containsExactly(2, 3);
+
+        read.clear();
+        assertThat(JsonScan.of(bytes("{\"id\":\"y\", \"n\":1,\"kept\":5}")).object(member, prefix)).isEqualTo(3);
+        assertThat(read).as("a body differing in the remembered bytes is read whole").containsExactly(0, 1, 2);
+        assertThat(JsonScan.of(bytes("{\"id\":\"y\", \"n\":1,}")).object(member, prefix))
+                .as("what follows the remembered members is still checked").isEqualTo(-1);
+        assertThat(JsonScan.of(bytes("{\"kept\":1}")).object(member, prefix)).isEqualTo(1);
+        assertThat(prefix.length()).as("nothing plain to remember: the last prefix stays").isEqualTo("{\"id\":\"y\", \"n\":1,".length());
     }
 
     @Test

@@ -67,14 +67,18 @@ final class OpenAiChunkScan {
     private OpenAiChunkScan() {
     }
 
-    /** What {@code data} (one event's) says if it is plainly a well-formed chunk; {@code null}: ask the decoder. */
-    static Chunk read(byte[] data) {
+    /**
+     * What {@code data} (one event's) says if it is plainly a well-formed chunk; {@code null}: ask the decoder.
+     *
+     * @param leading what the stream's earlier chunks began with (their id, model and the like), read once
+     */
+    static Chunk read(byte[] data, JsonScan.Prefix leading) {
         JsonScan scan = JsonScan.of(data);
         if (scan == null) {
             return null;
         }
         OpenAiChunkScan chunk = new OpenAiChunkScan();
-        if (scan.object(chunk::chunkMember) < 0 || !scan.atEnd()) {
+        if (scan.object(chunk::chunkMember, leading) < 0 || !scan.atEnd()) {
             return null;
         }
         if (chunk.finishReason == null && chunk.usage == null && chunk.choiceCount != 0) {
@@ -85,6 +89,7 @@ final class OpenAiChunkScan {
 
     private int chunkMember(JsonScan scan, int seen) {
         if (scan.nameIs(CHOICES)) {
+            scan.keepsState();
             if (scan.takeNull()) {
                 return noteOnce(seen, SEEN_CHOICES);
             }
@@ -96,6 +101,7 @@ final class OpenAiChunkScan {
             return scan.stringOrNull() ? noteOnce(seen, text) : -1;
         }
         if (scan.nameIs(USAGE)) {
+            scan.keepsState();
             if (scan.takeNull()) {
                 return noteOnce(seen, SEEN_USAGE);
             }

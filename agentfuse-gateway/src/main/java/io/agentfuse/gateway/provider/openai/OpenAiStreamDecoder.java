@@ -5,6 +5,7 @@ import io.agentfuse.gateway.dialect.FinishReason;
 import io.agentfuse.gateway.dialect.StreamDecoder;
 import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.dialect.Usage;
+import io.agentfuse.gateway.http.JsonScan;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
@@ -29,6 +30,8 @@ public final class OpenAiStreamDecoder implements StreamDecoder {
     /** Whether the last event was a usage chunk: no choices, only the usage. */
     private boolean lastWasUsageChunk;
     private final Set<Integer> toolCalls = new HashSet<>();
+    /** What the stream's chunks begin with, for {@link OpenAiChunkScan}. */
+    private final JsonScan.Prefix leading = new JsonScan.Prefix();
 
     @Override
     public List<StreamEvent> decode(SseEvent event) {
@@ -67,7 +70,7 @@ public final class OpenAiStreamDecoder implements StreamDecoder {
         if (finished || event.isDone()) {
             return decode(event);
         }
-        OpenAiChunkScan.Chunk chunk = OpenAiChunkScan.read(event.dataBytes());
+        OpenAiChunkScan.Chunk chunk = OpenAiChunkScan.read(event.dataBytes(), leading);
         if (chunk == null) {
             return decode(event);
         }

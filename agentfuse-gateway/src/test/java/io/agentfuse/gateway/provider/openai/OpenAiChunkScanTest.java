@@ -3,9 +3,11 @@ package io.agentfuse.gateway.provider.openai;
 import io.agentfuse.gateway.dialect.FinishReason;
 import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.dialect.Usage;
+import io.agentfuse.gateway.http.JsonScan;
 import io.agentfuse.gateway.sse.SseEvent;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
 import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -130,30 +132,77 @@ class OpenAiChunkScanTest {
     }
 
     /**
+     * What a stream's chunks begin with is read once ({@link JsonScan.Prefix}): a stream read with
+     * one prefix says of each chunk what reading the chunk alone says, whether its beginning is the
+     * one remembered or differs from it by a byte.
+     */
+    @Property(tries = 1500, edgeCases = EdgeCasesMode.NONE)
+    void aStreamReadWithOnePrefixSaysOfEachChunkWhatReadingItAloneSays(@ForAll("streams") List<byte[]> stream) {
+        JsonScan.Prefix leading = new JsonScan.Prefix();
+        for (byte[] chunk : stream) {
+            Statistics.collect(leading.isPrefixOf(chunk) ? "read on from the prefix" : "read whole");
+
+            assertThat(OpenAiChunkScan.read(chunk, leading)).as(new String(chunk, StandardCharsets.UTF_8))
+                    .isEqualTo(OpenAiChunkScan.read(chunk, new JsonScan.Prefix()));
+        }
+        Statistics.coverage(coverage -> coverage.check("read on from the prefix").percentage(share -> share > 20));
+    }
+
+    /**
      * Chunks that are mostly well formed, each part now and then absent, given twice, of another
      * kind, named with an escape, or cut short, and now and then with a stray byte put in anywhere.
      */
     @Provide
     Arbitrary<byte[]> chunks() {
-        Arbitrary<String> stringOrNull = mostly(Arbitraries.of("null", "\"text\"", "\"\\u00e9\\n\"", "\"é 中文\""));
-        Arbitrary<String> toolCall = mostly(object(field("index", Arbitraries.of("0", "1")), field("id", stringOrNull),
-                field("function", mostly(object(field("name", stringOrNull), field("arguments", stringOrNull))))));
-        Arbitrary<String> delta = object(field("role", stringOrNull), field("content", stringOrNull),
-                field("refusal", stringOrNull), rarely(field("tool_calls", mostly(array(toolCall)))));
+        Arbitrary<String> chunk = object(field("id", stringOrNull()), field("object", anyValue()), field("model", stringOrNull()),
+                choices(), field("usage", usage()), rarely(field("error", error())));
+        return JsonFragments.damaged(chunk);
+    }
+
+    /**
+     * Streams of such chunks, most beginning the same way (an id, a model and the like, or members
+     * whose readers keep what they read), so that the prefix is remembered and read on from.
+     */
+    @Provide
+    Arbitrary<List<byte[]>> streams() {
+        Arbitrary<String> beginning = Arbitraries.frequencyOf(
+                Tuple.of(12, Arbitraries.just("{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1,"
+                        + "\"model\":\"gpt-4o-mini\",\"system_fingerprint\":\"fp_1\",")),
+                Tuple.of(2, Arbitraries.of(" { \"id\" : \"chatcmpl-1\" , \"error\":null,", "{\"usage\":null,\"id\":\"c\",",
+                        "{\"choices\":[],\"model\":\"m\",", "{\"id\":\"c\",\"id\":\"c\",", "{\"model\":5,", "{")));
+        Arbitrary<String> rest = object(choices(), field("usage", usage()), rarely(field("id", stringOrNull())),
+                rarely(field("error", error())));
+        Arbitrary<String> chunk = Combinators.combine(beginning, rest).as((start, members) -> start + members.substring(1));
+        return JsonFragments.damaged(chunk).list().ofMinSize(2).ofMaxSize(6);
+    }
+
+    private static Arbitrary<String> stringOrNull() {
+        return mostly(Arbitraries.of("null", "\"text\"", "\"\\u00e9\\n\"", "\"é 中文\""));
+    }
+
+    private static Arbitrary<String> choices() {
+        Arbitrary<String> toolCall = mostly(object(field("index", Arbitraries.of("0", "1")), field("id", stringOrNull()),
+                field("function", mostly(object(field("name", stringOrNull()), field("arguments", stringOrNull()))))));
+        Arbitrary<String> delta = object(field("role", stringOrNull()), field("content", stringOrNull()),
+                field("refusal", stringOrNull()), rarely(field("tool_calls", mostly(array(toolCall)))));
         Arbitrary<String> finishReason = mostly(Arbitraries.of("null", "\"stop\"", "\"length\"", "\"tool_calls\"",
                 "\"content_filter\"", "\"new_reason\""));
         Arbitrary<String> choice = mostly(object(field("index", mostly(Arbitraries.of("0", "1", "4294967296"))),
                 field("delta", mostly(delta)), field("logprobs", anyValue()), field("finish_reason", finishReason)));
+        return field("choices", mostly(array(choice)));
+    }
+
+    private static Arbitrary<String> usage() {
         Arbitrary<String> count = mostly(Arbitraries.of("0", "7", "12345"));
-        Arbitrary<String> usage = mostly(Arbitraries.frequencyOf(Tuple.of(6, Arbitraries.just("null")),
+        return mostly(Arbitraries.frequencyOf(Tuple.of(6, Arbitraries.just("null")),
                 Tuple.of(1, object(field("prompt_tokens", count), field("completion_tokens", count)))));
-        Arbitrary<String> error = mostly(object(field("type", stringOrNull), field("message", stringOrNull)));
-        Arbitrary<String> chunk = object(field("id", stringOrNull), field("object", anyValue()), field("model", stringOrNull),
-                field("choices", mostly(array(choice))), field("usage", usage), rarely(field("error", error)));
-        return JsonFragments.damaged(chunk);
+    }
+
+    private static Arbitrary<String> error() {
+        return mostly(object(field("type", stringOrNull()), field("message", stringOrNull())));
     }
 
     private static OpenAiChunkScan.Chunk read(String data) {
-        return OpenAiChunkScan.read(data.getBytes(StandardCharsets.UTF_8));
+        return OpenAiChunkScan.read(data.getBytes(StandardCharsets.UTF_8), new JsonScan.Prefix());
     }
 }
