@@ -39,6 +39,15 @@ public interface Clock {
         return this;
     }
 
+    /**
+     * The clock to time durations of {@code shortestNanos} and longer with: {@link #coarse()} when
+     * that is at least 100 of its ticks (so a reading is off by 1 % of it at most), else this clock.
+     */
+    default Clock fineEnoughFor(long shortestNanos) {
+        Clock coarse = coarse();
+        return shortestNanos >= 100 * coarse.tickNanos() ? coarse : this;
+    }
+
     /** How far behind the true time a reading may be: 0 for an exact clock. */
     default long tickNanos() {
         return 0L;

@@ -27,6 +27,16 @@ class CoarseClockTest {
     }
 
     @Test
+    void durationsOfAHundredTicksOrMoreAreTimedCoarsely() {
+        long tick = Clock.coarseSystem().tickNanos();
+
+        assertThat(Clock.system().fineEnoughFor(100 * tick)).isSameAs(Clock.coarseSystem());
+        assertThat(Clock.system().fineEnoughFor(100 * tick - 1)).isSameAs(Clock.system());
+        ManualClock manual = new ManualClock();
+        assertThat(manual.fineEnoughFor(1)).as("an exact clock is its own coarse view").isSameAs(manual);
+    }
+
+    @Test
     void aReadingLagsTheSystemClockUntilTheNextTick() {
         long before = clock.nanoTime();
         advance(Duration.ofMillis(1));

@@ -17,17 +17,8 @@ import io.agentfuse.core.Clock;
 record BreakerTiming(Clock durationClock, Clock openClock, long slowCallNanos, long maxRetryAfterNanos) {
 
     BreakerTiming(CircuitBreakerConfig config, Clock clock) {
-        this(durationClock(config, clock), config.resetTimeout().toNanos() >= coarseEnough(clock) ? clock.coarse() : clock,
-                config.slowCallNanos(), config.maxRetryAfter().toNanos());
-    }
-
-    private static long coarseEnough(Clock clock) {
-        return 100 * clock.coarse().tickNanos();
-    }
-
-    private static Clock durationClock(CircuitBreakerConfig config, Clock clock) {
-        long coarseEnough = coarseEnough(clock);
-        return config.slowCallNanos() >= coarseEnough && config.minWindowNanos() >= coarseEnough ? clock.coarse() : clock;
+        this(clock.fineEnoughFor(Math.min(config.slowCallNanos(), config.minWindowNanos())),
+                clock.fineEnoughFor(config.resetTimeout().toNanos()), config.slowCallNanos(), config.maxRetryAfter().toNanos());
     }
 
     /** Whether a trigger judges call durations. */

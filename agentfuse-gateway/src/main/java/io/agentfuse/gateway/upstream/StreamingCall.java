@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.upstream;
 
+import io.agentfuse.core.Clock;
 import io.agentfuse.core.Scheduler;
 import io.agentfuse.core.timeout.CallTimeoutException;
 import io.agentfuse.gateway.internal.LoopTimeouts;
@@ -38,7 +39,12 @@ final class StreamingCall {
     private Scheduler.Cancellable timer;
     /** Whether {@link #timer} is the idle timer, which an event pushes on rather than re-sets. */
     private boolean idleTimerArmed;
-    /** When the last event came ({@link System#nanoTime()}), or when reading resumed after a pause. */
+    /**
+     * What the idle limit is timed with: the coarse clock for any limit of 100 ms or more (an event
+     * is stamped with one volatile read instead of {@link System#nanoTime()}; ~0.6 % of a stream's samples).
+     */
+    private final Clock idleClock;
+    /** When the last event came ({@link #idleClock}), or when reading resumed after a pause. */
     private long lastEventNanos;
     private Scheduler.Cancellable stallTimer;
     private boolean done;
@@ -51,6 +57,7 @@ final class StreamingCall {
         this.provider = provider;
         this.timeouts = timeouts;
         this.limits = limits;
+        this.idleClock = Clock.system().fineEnoughFor(timeouts.idle().toNanos());
         Duration limit = timeouts.firstEvent();
         timer = LoopTimeouts.schedule(vertx, limit.toNanos(), () -> fail(new CallTimeoutException(limit)));
     }
@@ -138,7 +145,7 @@ final class StreamingCall {
         if (!done && response != null && paused) {
             paused = false;
             cancelStallTimer();
-            lastEventNanos = System.nanoTime();
+            lastEventNanos = idleClock.nanoTime();
             armIdleTimer();
             response.resume();
         }
@@ -159,7 +166,7 @@ final class StreamingCall {
             return;
         }
         // The idle deadline moves with each event; its timer is only set again when it fires early.
-        lastEventNanos = System.nanoTime();
+        lastEventNanos = idleClock.nanoTime();
         if (!idleTimerArmed && !paused) {
             cancelTimer(); // the first event's
             armIdleTimer();
@@ -214,7 +221,7 @@ final class StreamingCall {
         if (done || paused) {
             return;
         }
-        long quiet = System.nanoTime() - lastEventNanos;
+        long quiet = idleClock.nanoTime() - lastEventNanos;
         long left = timeouts.idle().toNanos() - quiet;
         if (left <= 0) {
             fail(new CallTimeoutException(timeouts.idle()));
