@@ -55,9 +55,13 @@ public final class DialectTranslator {
         return client.writeResponse(upstream.parseResponse(upstreamBody, clock));
     }
 
-    /** A translator for one streamed answer; see {@link StreamTranslator}. */
-    public static StreamTranslator streamTranslator(ChatRequest request, Dialect upstream, Clock clock) {
+    /**
+     * A translator for one streamed answer whose first event was observed already ({@code null}
+     * if it was not); see {@link StreamTranslator}.
+     */
+    public static StreamTranslator streamTranslator(ChatRequest request, Dialect upstream, Clock clock,
+                                                    ObservedEvent first) {
         return StreamTranslator.between(upstream, request.dialect(),
-                request.streamMode() == ChatRequest.StreamMode.STREAM_WITH_USAGE, clock);
+                request.streamMode() == ChatRequest.StreamMode.STREAM_WITH_USAGE, clock, first);
     }
 }

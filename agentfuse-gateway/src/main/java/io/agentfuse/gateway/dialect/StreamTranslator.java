@@ -34,12 +34,17 @@ public final class StreamTranslator {
     private final StreamDecoder decoder;
     private final StreamEncoder encoder;
     private StreamEvent.Error failure;
+    /** The first event as the decoder observed it already; {@code null} once it came (or across dialects). */
+    private ObservedEvent observedFirst;
 
-    private StreamTranslator(Dialect upstream, Dialect client, boolean clientWantsUsage, Clock clock) {
+    private StreamTranslator(Dialect upstream, Dialect client, boolean clientWantsUsage, Clock clock,
+                             ObservedEvent first) {
         this.upstream = Objects.requireNonNull(upstream, "upstream");
         this.client = Objects.requireNonNull(client, "client");
         this.clientWantsUsage = clientWantsUsage;
-        this.decoder = upstream.streamDecoder();
+        // Across dialects every event is decoded in full, so an observing decoder is of no use there.
+        this.observedFirst = upstream == client ? first : null;
+        this.decoder = observedFirst != null ? observedFirst.decoder() : upstream.streamDecoder();
         this.encoder = client.streamEncoder(clientWantsUsage, clock);
     }
 
@@ -49,7 +54,17 @@ public final class StreamTranslator {
      * @param clientWantsUsage whether an OpenAI caller asked for {@code stream_options.include_usage}
      */
     public static StreamTranslator between(Dialect upstream, Dialect client, boolean clientWantsUsage, Clock clock) {
-        return new StreamTranslator(upstream, client, clientWantsUsage, clock);
+        return new StreamTranslator(upstream, client, clientWantsUsage, clock, null);
+    }
+
+    /**
+     * {@link #between} for a stream whose first event was observed already ({@code first}, by a
+     * decoder of {@code upstream}; {@code null} if it was not): within one dialect that decoder goes
+     * on, and the first event is not observed again.
+     */
+    public static StreamTranslator between(Dialect upstream, Dialect client, boolean clientWantsUsage, Clock clock,
+                                           ObservedEvent first) {
+        return new StreamTranslator(upstream, client, clientWantsUsage, clock, first);
     }
 
     /**
@@ -61,7 +76,7 @@ public final class StreamTranslator {
         if (upstream != client) {
             return encode(noteFailure(decoder.decode(event)));
         }
-        List<StreamEvent> decoded = noteFailure(decoder.observe(event));
+        List<StreamEvent> decoded = noteFailure(observe(event));
         if (failure != null && failure.cause() != StreamEvent.Error.Cause.PROVIDER) {
             // A broken event is never relayed, not even within one dialect: the caller gets an error event instead.
             return encode(decoded);
@@ -115,6 +130,18 @@ public final class StreamTranslator {
     /** The tokens reported so far. */
     public Usage usage() {
         return decoder.usage();
+    }
+
+    private List<StreamEvent> observe(SseEvent event) {
+        ObservedEvent first = observedFirst;
+        if (first == null) {
+            return decoder.observe(event);
+        }
+        observedFirst = null;
+        if (first.event() != event) {
+            throw new IllegalStateException("the stream's first event was observed, but another came first");
+        }
+        return first.observed();
     }
 
     private List<StreamEvent> noteFailure(List<StreamEvent> events) {

@@ -8,6 +8,7 @@ import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.core.fallback.StepFailure;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
+import io.agentfuse.gateway.dialect.ObservedEvent;
 import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.internal.CancellingFuture;
@@ -145,12 +146,12 @@ final class ChainExecution {
                     metrics.modelCall(provider, model, System.nanoTime() - started, null, outcomeOf(step, error));
                 }
             });
-            return linked(opened, first -> new StepAnswer(step, null, checkedFirstEvent(step, first), started),
+            return linked(opened, first -> new StepAnswer(step, first, checkedFirstEvent(step, first), started),
                     UpstreamStream::cancel);
         }
         // Cancelling the answer (the guard's timeout, a caller who left) cancels the call itself.
         CompletableFuture<StepAnswer> answered = client.sendCancellable(step.upstream(), step.model().timeout(),
-                complete -> new StepAnswer(step, complete, null, started));
+                complete -> new StepAnswer(step, complete, started));
         answered.whenComplete((answer, error) -> {
             if (!(error instanceof CancellationException)) {
                 metrics.modelCall(provider, model, System.nanoTime() - started,
@@ -166,19 +167,21 @@ final class ChainExecution {
     }
 
     /**
-     * {@code stream}, unless its first event already says it failed — an error event or an event
+     * {@code stream}'s first event as observed ({@code null} if none came), unless it already says the stream failed — an error event or an event
      * that is not of its dialect. Nothing has reached the caller yet, so that is a failed attempt
      * (retried, fallen back from) rather than a broken stream: a provider error counts as the
      * status it stands for (overloaded 529, rate limited 429, else 500), a malformed event as {@code ERROR}.
      */
-    private static UpstreamStream checkedFirstEvent(PlannedStep step, UpstreamStream stream) {
+    private static ObservedEvent checkedFirstEvent(PlannedStep step, UpstreamStream stream) {
         Dialect dialect = step.provider().dialect();
         SseEvent first = stream.firstEvent();
         if (first == null) {
-            return stream;
+            return null;
         }
-        // Only its errors matter here: observed, which reports the same errors as decoding but may skip building the rest.
-        for (StreamEvent event : dialect.streamDecoder().observe(first)) {
+        // Only its errors matter here: observed, which reports the same errors as decoding but may skip building
+        // the rest; the relay's translator goes on with the same decoder.
+        ObservedEvent observed = ObservedEvent.of(dialect, first);
+        for (StreamEvent event : observed.observed()) {
             if (event instanceof StreamEvent.Error error) {
                 if (error.cause() != StreamEvent.Error.Cause.PROVIDER) {
                     throw new MalformedAnswerException("provider " + step.provider().name() + " began its stream with "
@@ -192,7 +195,7 @@ final class ChainExecution {
                 throw UpstreamStatusException.builder(status).body(first.data()).contentType("application/json").build();
             }
         }
-        return stream;
+        return observed;
     }
 
     private static StreamTimeouts timeouts(PlannedStep step) {

@@ -2,7 +2,7 @@ package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.core.LongCall;
 import io.agentfuse.core.breaker.CircuitBreaker;
-
+import io.agentfuse.gateway.dialect.ObservedEvent;
 import io.agentfuse.gateway.upstream.UpstreamResponse;
 import io.agentfuse.gateway.upstream.UpstreamStream;
 
@@ -13,14 +13,21 @@ import io.agentfuse.gateway.upstream.UpstreamStream;
  * @param step         the step that answered
  * @param response     the complete answer, or {@code null} for a stream
  * @param stream       the stream, or {@code null} for a complete answer
+ * @param firstEvent   a stream's first event as the check of it observed it; {@code null} for a complete answer
  * @param startedNanos when the answering attempt started ({@link System#nanoTime()}), to time the whole stream
  * @param permit       the breaker permit a stream holds until it ends; {@code null} for a complete answer
  */
-record StepAnswer(PlannedStep step, UpstreamResponse response, UpstreamStream stream, long startedNanos,
-                  StreamPermit permit) implements LongCall {
+record StepAnswer(PlannedStep step, UpstreamResponse response, UpstreamStream stream, ObservedEvent firstEvent,
+                  long startedNanos, StreamPermit permit) implements LongCall {
 
-    StepAnswer(PlannedStep step, UpstreamResponse response, UpstreamStream stream, long startedNanos) {
-        this(step, response, stream, startedNanos, stream == null ? null : new StreamPermit());
+    /** A complete answer. */
+    StepAnswer(PlannedStep step, UpstreamResponse response, long startedNanos) {
+        this(step, response, null, null, startedNanos, null);
+    }
+
+    /** A stream whose first event came, and was observed as {@code firstEvent}. */
+    StepAnswer(PlannedStep step, UpstreamStream stream, ObservedEvent firstEvent, long startedNanos) {
+        this(step, null, stream, firstEvent, startedNanos, new StreamPermit());
     }
 
     /** A stream keeps its permit until it ends (see {@link StreamRelay}); a complete answer is recorded by the guard. */

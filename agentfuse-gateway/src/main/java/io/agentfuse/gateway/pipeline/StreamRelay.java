@@ -84,7 +84,8 @@ final class StreamRelay {
         this.request = request;
         this.answer = answer;
         this.stream = answer.stream();
-        this.translator = DialectTranslator.streamTranslator(request.chat(), answer.step().provider().dialect(), clock);
+        this.translator = DialectTranslator.streamTranslator(request.chat(), answer.step().provider().dialect(), clock,
+                answer.firstEvent());
         this.metrics = metrics;
     }
 

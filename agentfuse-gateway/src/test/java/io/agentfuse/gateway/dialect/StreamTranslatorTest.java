@@ -161,6 +161,40 @@ class StreamTranslatorTest {
     }
 
     @Test
+    void aTranslatorGoingOnFromTheObservedFirstEventRelaysWhatOneObservingItRelays() {
+        List<List<SseEvent>> streams = List.of(openAiTextStream(), anthropicToolStream());
+        List<Dialect> dialects = List.of(Dialects.OPENAI, Dialects.ANTHROPIC);
+        for (int i = 0; i < streams.size(); i++) {
+            List<SseEvent> stream = streams.get(i);
+            Dialect upstream = dialects.get(i);
+            for (Dialect client : dialects) {
+                StreamTranslator observing = StreamTranslator.between(upstream, client, true, clock);
+                ObservedEvent first = ObservedEvent.of(upstream, stream.get(0));
+                StreamTranslator goingOn = StreamTranslator.between(upstream, client, true, clock, first);
+
+                assertThat(feed(goingOn, stream)).as(upstream + " to " + client).isEqualTo(feed(observing, stream));
+                assertThat(goingOn.usage()).isEqualTo(observing.usage());
+                assertThat(goingOn.finished()).isTrue();
+                assertThat(goingOn.failure()).isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void aFirstEventObservedAsBrokenIsReplacedByAnErrorEventAndNoOtherFirstEventIsTaken() {
+        SseEvent broken = SseEvent.data("{\"choices\":[");
+        ObservedEvent first = ObservedEvent.of(Dialects.OPENAI, broken);
+        StreamTranslator translator = StreamTranslator.between(Dialects.OPENAI, Dialects.OPENAI, false, clock, first);
+
+        assertThat(translator.translate(broken)).singleElement().satisfies(event -> assertThat(event.data()).contains("error"));
+        assertThat(translator.failure()).isPresent();
+
+        StreamTranslator misled = StreamTranslator.between(Dialects.OPENAI, Dialects.OPENAI, false, clock,
+                ObservedEvent.of(Dialects.OPENAI, openAiTextStream().get(0)));
+        assertThatThrownBy(() -> misled.translate(openAiTextStream().get(1))).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
     void passesSameDialectEventsThroughUnchanged() {
         StreamTranslator translator = StreamTranslator.between(Dialects.ANTHROPIC, Dialects.ANTHROPIC, false, clock);
 
