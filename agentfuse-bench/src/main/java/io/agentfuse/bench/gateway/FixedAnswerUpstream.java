@@ -141,7 +141,8 @@ public final class FixedAnswerUpstream {
         response.end();
     }
 
-    private static List<Buffer> streamEvents() {
+    /** The streamed answer's events as written, each its own buffer: {@value #STREAM_EVENTS} chunks, then {@code [DONE]}. */
+    public static List<Buffer> streamEvents() {
         List<Buffer> events = new ArrayList<>();
         String head = "data: {\"id\":\"chatcmpl-AgentfuseBench000000000002\",\"object\":\"chat.completion.chunk\","
                 + "\"created\":1735689600,\"model\":\"gpt-4o-mini-2024-07-18\",\"system_fingerprint\":\"fp_bench000001\","
