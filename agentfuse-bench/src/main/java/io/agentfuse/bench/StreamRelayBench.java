@@ -29,7 +29,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * bench's CPU per stream cannot resolve to a microsecond:
  * <ul>
  *   <li>{@code parseAndRelay}: the SSE parser over the provider's pieces, then each event through a
- *       same-dialect {@link StreamTranslator} (observed, held back or relayed) and its end;</li>
+ *       same-dialect {@link StreamTranslator} (observed, held back or relayed) and its end, and the
+ *       relayed events' wire form into the one buffer of their write;</li>
  *   <li>{@code checkThenRelay}: the same after the chain's check of the first event, whose decoder
  *       the translator goes on with ({@link ObservedEvent}), as a gateway request does;</li>
  *   <li>{@code checkApartThenRelay}: the check with a decoder of its own, the translator observing
@@ -48,6 +49,7 @@ public class StreamRelayBench {
     private final Clock clock = Clock.system();
     private List<Buffer> pieces;
     private final List<SseEvent> parsed = new ArrayList<>();
+    private final List<SseEvent> relayed = new ArrayList<>();
     private SseParser parser;
 
     @Setup
@@ -85,15 +87,24 @@ public class StreamRelayBench {
         return parsed;
     }
 
-    private static int relay(StreamTranslator translator, List<SseEvent> events) {
-        int relayed = 0;
+    // As StreamRelay does: the events relayed, then one buffer of their wire form for the write.
+    private int relay(StreamTranslator translator, List<SseEvent> events) {
+        relayed.clear();
+        int bytes = 0;
         for (SseEvent event : events) {
-            relayed += translator.translate(event).size();
+            for (SseEvent out : translator.translate(event)) {
+                relayed.add(out);
+                bytes += out.wireLength();
+            }
         }
-        relayed += translator.end().size();
-        if (relayed != events.size() || translator.failure().isPresent()) {
-            throw new IllegalStateException("relayed " + relayed + " of " + events.size() + " events");
+        relayed.addAll(translator.end());
+        if (relayed.size() != events.size() || translator.failure().isPresent()) {
+            throw new IllegalStateException("relayed " + relayed.size() + " of " + events.size() + " events");
         }
-        return relayed;
+        Buffer write = Buffer.buffer(bytes);
+        for (SseEvent event : relayed) {
+            event.appendTo(write);
+        }
+        return write.length();
     }
 }

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.sse;
 
+import io.agentfuse.gateway.internal.ByteSearch;
 import io.vertx.core.buffer.Buffer;
 
 import java.nio.charset.StandardCharsets;
@@ -38,9 +39,16 @@ public final class SseEvent {
 
     private final String event;
     private final String id;
-    /** At least one of the two is set from the start; the other is made from it once asked for. */
-    private volatile String text;
-    private volatile byte[] bytes;
+    /**
+     * The data as the event was made with it: text, or UTF-8 bytes (exactly one of the two). Final,
+     * so that making an event costs no memory fence (volatile stores were 8 % of the gateway's own
+     * work on a stream, {@code StreamRelayBench}).
+     */
+    private final String givenText;
+    private final byte[] givenBytes;
+    /** The other form, made from the given one once asked for. */
+    private volatile String derivedText;
+    private volatile byte[] derivedBytes;
 
     /**
      * @param event the event name, or {@code null} for the default ("message")
@@ -53,8 +61,8 @@ public final class SseEvent {
 
     private SseEvent(String event, String text, byte[] bytes, String id) {
         this.event = event;
-        this.text = text;
-        this.bytes = bytes;
+        this.givenText = text;
+        this.givenBytes = bytes;
         this.id = id;
     }
 
@@ -80,20 +88,26 @@ public final class SseEvent {
 
     /** The data, never {@code null} (may be empty). */
     public String data() {
-        String data = text;
+        if (givenText != null) {
+            return givenText;
+        }
+        String data = derivedText;
         if (data == null) {
-            data = new String(bytes, StandardCharsets.UTF_8);
-            text = data;
+            data = new String(givenBytes, StandardCharsets.UTF_8);
+            derivedText = data;
         }
         return data;
     }
 
     /** The data as UTF-8 bytes, shared: read them, never change them. */
     public byte[] dataBytes() {
-        byte[] data = bytes;
+        if (givenBytes != null) {
+            return givenBytes;
+        }
+        byte[] data = derivedBytes;
         if (data == null) {
-            data = text.getBytes(StandardCharsets.UTF_8);
-            bytes = data;
+            data = givenText.getBytes(StandardCharsets.UTF_8);
+            derivedBytes = data;
         }
         return data;
     }
@@ -105,8 +119,7 @@ public final class SseEvent {
 
     /** Whether this is OpenAI's {@code [DONE]} marker. */
     public boolean isDone() {
-        String data = text;
-        return data != null ? "[DONE]".equals(data) : Arrays.equals(bytes, DONE_BYTES);
+        return givenText != null ? "[DONE]".equals(givenText) : Arrays.equals(givenBytes, DONE_BYTES);
     }
 
     /** The wire form, ending with the blank line that dispatches the event. */
@@ -138,7 +151,7 @@ public final class SseEvent {
     /** Appends the wire form to {@code out}, e.g. several events into one write. */
     public Buffer appendTo(Buffer out) {
         byte[] data = dataBytes();
-        if (hasLineBreak(data)) {
+        if (ByteSearch.lineEnd(data, 0, data.length) < data.length) {
             return out.appendString(encode());
         }
         // One line of data, the usual relayed event: its bytes as they are, without building the text first.
@@ -149,15 +162,6 @@ public final class SseEvent {
             out.appendBytes(ID_FIELD).appendString(id).appendByte((byte) '\n');
         }
         return out.appendBytes(DATA_FIELD).appendBytes(data).appendBytes(END_OF_EVENT);
-    }
-
-    private static boolean hasLineBreak(byte[] data) {
-        for (byte b : data) {
-            if (b == '\n' || b == '\r') {
-                return true;
-            }
-        }
-        return false;
     }
 
     // One pass over the data, splitting it at CRLF, CR or LF.

@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.sse;
 
 import io.agentfuse.gateway.http.StrictJson;
+import io.agentfuse.gateway.internal.ByteSearch;
 import io.netty.buffer.ByteBuf;
 import io.vertx.core.buffer.Buffer;
 
@@ -100,10 +101,7 @@ public final class SseParser {
                     continue;
                 }
             }
-            int end = i;
-            while (end < to && bytes[end] != '\n' && bytes[end] != '\r') {
-                end++;
-            }
+            int end = ByteSearch.lineEnd(bytes, i, to);
             int length = end - i;
             if ((long) partialLength + length > maxLineBytes) {
                 throw new IllegalStateException("SSE line longer than " + maxLineBytes + " bytes");
