@@ -129,6 +129,7 @@ final class JsonCursor {
     }
 
     private static boolean isSpace(byte b) {
-        return b == ' ' || b == '\n' || b == '\r' || b == '\t';
+        // Most bytes asked about are above the space: one comparison says no.
+        return b <= ' ' && (b == ' ' || b == '\n' || b == '\r' || b == '\t');
     }
 }

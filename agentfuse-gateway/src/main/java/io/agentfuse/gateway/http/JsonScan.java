@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.http;
 
+import io.agentfuse.gateway.internal.ByteSearch;
 import io.netty.buffer.ByteBuf;
 import io.vertx.core.buffer.Buffer;
 
@@ -381,6 +382,10 @@ public final class JsonScan {
         }
         int start = ++i;
         while (i < end) {
+            i = ByteSearch.jsonStringPlainEnd(bytes, i, end);
+            if (i == end) {
+                break;
+            }
             int b = bytes[i] & 0xFF;
             if (b == '"') {
                 if (i - start > (name ? JsonCursor.MAX_NAME_BYTES : MAX_STRING_BYTES)) {
@@ -405,9 +410,7 @@ public final class JsonScan {
                     return false;
                 }
                 i += length;
-            } else if (b < 0x80) {
-                i++;
-            } else {
+            } else { // 0x80 and above: the plain run ends at nothing else
                 int length = utf8Length(bytes, i, end);
                 if (length == 0) {
                     return false;

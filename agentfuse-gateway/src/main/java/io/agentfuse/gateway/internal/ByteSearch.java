@@ -7,7 +7,7 @@ import java.nio.ByteOrder;
 /**
  * Finding bytes in an array eight at a time (SWAR: one {@code long} read, a few arithmetic steps
  * that flag every byte that matches): the SSE parser looks for each line's end in every byte a
- * provider streams, and the relay for a line break in every event it writes.
+ * provider streams, and the JSON scan for the end of each string's plain run.
  *
  * <p>Stateless and thread-safe.
  */
@@ -17,7 +17,12 @@ public final class ByteSearch {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long LINE_FEEDS = 0x0A0A0A0A0A0A0A0AL;
     private static final long CARRIAGE_RETURNS = 0x0D0D0D0D0D0D0D0DL;
+    private static final long QUOTES = 0x2222222222222222L;
+    private static final long BACKSLASHES = 0x5C5C5C5C5C5C5C5CL;
     private static final long LOW_SEVEN_BITS = 0x7F7F7F7F7F7F7F7FL;
+    private static final long HIGH_BITS = 0x8080808080808080L;
+    /** Added to a byte's low seven bits, sets its high bit exactly when they are 0x20 or more. */
+    private static final long TO_SPACE = 0x6060606060606060L;
 
     private ByteSearch() {
     }
@@ -36,6 +41,31 @@ public final class ByteSearch {
             i++;
         }
         return i;
+    }
+
+    /**
+     * Where the plain run of a JSON string's content that starts at {@code from} ends: at the first
+     * byte that is a quote, a backslash, a control character (below 0x20) or part of a multi-byte
+     * UTF-8 sequence (0x80 and above), each of which the JSON scan looks at itself; {@code to} if none.
+     */
+    public static int jsonStringPlainEnd(byte[] bytes, int from, int to) {
+        int i = from;
+        for (; i <= to - Long.BYTES; i += Long.BYTES) {
+            long word = (long) LONGS.get(bytes, i);
+            long control = ~((word & LOW_SEVEN_BITS) + TO_SPACE) & ~word & HIGH_BITS;
+            long found = zeroBytes(word ^ QUOTES) | zeroBytes(word ^ BACKSLASHES) | control | (word & HIGH_BITS);
+            if (found != 0) {
+                return i + (Long.numberOfTrailingZeros(found) >>> 3);
+            }
+        }
+        while (i < to && isPlainInString(bytes[i])) {
+            i++;
+        }
+        return i;
+    }
+
+    private static boolean isPlainInString(byte b) {
+        return b >= 0x20 && b != '"' && b != '\\'; // a byte of 0x80 and above is negative
     }
 
     /**

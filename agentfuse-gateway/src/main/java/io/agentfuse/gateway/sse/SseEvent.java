@@ -46,6 +46,8 @@ public final class SseEvent {
      */
     private final String givenText;
     private final byte[] givenBytes;
+    /** Whether the data is known to be one line (it came as one {@code data:} line): no need to look for breaks. */
+    private final boolean oneLine;
     /** The other form, made from the given one once asked for. */
     private volatile String derivedText;
     private volatile byte[] derivedBytes;
@@ -56,13 +58,14 @@ public final class SseEvent {
      * @param id    the event id, or {@code null}
      */
     public SseEvent(String event, String data, String id) {
-        this(event, Objects.requireNonNull(data, "data"), null, id);
+        this(event, Objects.requireNonNull(data, "data"), null, id, false);
     }
 
-    private SseEvent(String event, String text, byte[] bytes, String id) {
+    private SseEvent(String event, String text, byte[] bytes, String id, boolean oneLine) {
         this.event = event;
         this.givenText = text;
         this.givenBytes = bytes;
+        this.oneLine = oneLine;
         this.id = id;
     }
 
@@ -76,9 +79,12 @@ public final class SseEvent {
         return new SseEvent(event, data, null);
     }
 
-    /** An event whose data is the UTF-8 {@code data}, handed over (not copied: the caller must not change it). */
-    static SseEvent ofBytes(String event, byte[] data, String id) {
-        return new SseEvent(event, null, Objects.requireNonNull(data, "data"), id);
+    /**
+     * An event whose data is the UTF-8 {@code data}, handed over (not copied: the caller must not
+     * change it); {@code oneLine} when it came as one line, so it has no line break.
+     */
+    static SseEvent ofBytes(String event, byte[] data, String id, boolean oneLine) {
+        return new SseEvent(event, null, Objects.requireNonNull(data, "data"), id, oneLine);
     }
 
     /** The event name, or {@code null} for the default ("message"). */
@@ -151,7 +157,7 @@ public final class SseEvent {
     /** Appends the wire form to {@code out}, e.g. several events into one write. */
     public Buffer appendTo(Buffer out) {
         byte[] data = dataBytes();
-        if (ByteSearch.lineEnd(data, 0, data.length) < data.length) {
+        if (!oneLine && ByteSearch.lineEnd(data, 0, data.length) < data.length) {
             return out.appendString(encode());
         }
         // One line of data, the usual relayed event: its bytes as they are, without building the text first.

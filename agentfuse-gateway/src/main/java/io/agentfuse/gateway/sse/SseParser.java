@@ -55,6 +55,8 @@ public final class SseParser {
     /** The event's data lines so far, joined by LF: {@code null} before the first, then the first line's bytes alone. */
     private byte[] data;
     private int dataLength;
+    /** Whether {@link #data} joins lines (so it holds LFs): the event's data is not one line. */
+    private boolean dataJoined;
     private String eventName;
     private String id;
     private boolean lastWasCarriageReturn;
@@ -201,6 +203,7 @@ public final class SseParser {
         if (total > data.length) {
             data = Arrays.copyOf(data, (int) Math.max(total, Math.min((long) maxLineBytes, data.length * 2L)));
         }
+        dataJoined = true;
         data[dataLength] = '\n';
         System.arraycopy(line, from, data, dataLength + 1, length);
         dataLength = total;
@@ -209,10 +212,12 @@ public final class SseParser {
     private void dispatch() {
         if (data != null) {
             byte[] bytes = dataLength == data.length ? data : Arrays.copyOf(data, dataLength);
-            sink.accept(SseEvent.ofBytes(eventName == null || eventName.isEmpty() ? null : eventName, bytes, id));
+            sink.accept(SseEvent.ofBytes(eventName == null || eventName.isEmpty() ? null : eventName, bytes, id,
+                    !dataJoined));
         }
         data = null;
         dataLength = 0;
+        dataJoined = false;
         eventName = null;
         // The standard keeps the last id for reconnection; a proxy relaying events wants each event's own id.
         id = null;

@@ -39,6 +39,43 @@ class ByteSearchTest {
         assertThat(ByteSearch.lineEnd(bytes, from, to)).isEqualTo(byteByByte(bytes, from, to));
     }
 
+    @Test
+    void aStringsPlainRunEndsAtWhatTheJsonScanReadsItself() {
+        byte[] text = "ab cdefgh~ijk\"".getBytes(StandardCharsets.UTF_8);
+
+        assertThat(ByteSearch.jsonStringPlainEnd(text, 0, text.length)).isEqualTo(text.length - 1);
+        for (String stop : new String[] {"\\", "\u001f", "\t", "é", "\u007f"}) {
+            byte[] bytes = ("0123456789" + stop + "x").getBytes(StandardCharsets.UTF_8);
+            int expected = stop.equals("\u007f") ? bytes.length : 10; // DEL is plain in a JSON string
+            assertThat(ByteSearch.jsonStringPlainEnd(bytes, 0, bytes.length)).as(stop).isEqualTo(expected);
+        }
+    }
+
+    @Property(tries = 3000)
+    void findsTheEndOfAPlainRunAsAByteByByteLoopDoes(@ForAll("stringBytes") byte[] bytes,
+                                                      @ForAll @IntRange(max = 80) int fromSeed,
+                                                      @ForAll @IntRange(max = 80) int toSeed) {
+        int from = Math.min(fromSeed, bytes.length);
+        int to = Math.max(from, bytes.length - Math.min(toSeed, bytes.length));
+        int i = from;
+        while (i < to && bytes[i] >= 0x20 && bytes[i] != '"' && bytes[i] != '\\') {
+            i++;
+        }
+
+        assertThat(ByteSearch.jsonStringPlainEnd(bytes, from, to)).isEqualTo(i);
+    }
+
+    /** Bytes near the edges of each kind that ends a plain run: 0x1F/0x20, the quote, the backslash, 0x7F/0x80. */
+    @Provide
+    Arbitrary<byte[]> stringBytes() {
+        Arbitrary<Byte> tricky = Arbitraries.of((byte) 0x1F, (byte) 0x20, (byte) 0x00, (byte) '"', (byte) 0x23, (byte) 0x21,
+                (byte) '\\', (byte) 0x5B, (byte) 0x5D, (byte) 0x7F, (byte) 0x80, (byte) 0xA2, (byte) 0xDC, (byte) 0xFF,
+                (byte) 0x9F, (byte) 0xBF);
+        Arbitrary<Byte> plain = Arbitraries.bytes().between((byte) 0x20, (byte) 0x7E);
+        return Arbitraries.frequencyOf(Tuple.of(1, tricky), Tuple.of(6, plain), Tuple.of(1, Arbitraries.bytes()))
+                .array(byte[].class).ofMaxSize(120);
+    }
+
     @Provide
     Arbitrary<byte[]> bytes() {
         Arbitrary<Byte> tricky = Arbitraries.of((byte) '\n', (byte) '\r', (byte) 0x8A, (byte) 0x8D, (byte) 0x0B, (byte) 0x0C,
