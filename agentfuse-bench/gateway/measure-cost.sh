@@ -40,6 +40,8 @@ AGENTFUSE_JAVA_OPTS=${AGENTFUSE_JAVA_OPTS:-"-Xms128m -Xmx128m -XX:+UseSerialGC"}
 TARGET=${TARGET:-agentfuse}
 AGENTFUSE_JAVA=${AGENTFUSE_JAVA:-java}
 OUT=${OUT:-"$ROOT/agentfuse-bench/target/gateway-cost"}
+# Absolute: nginx reads its paths from its own prefix, and a relative one broke it ("nginx exited before listening").
+OUT=$(realpath -m "$OUT")
 BENCH_JAR="$ROOT/agentfuse-bench/target/benchmarks.jar"
 AGENTFUSE_JAR=${AGENTFUSE_JAR:-"$ROOT/agentfuse-cli/target/agentfuse.jar"}
 LUA="$ROOT/agentfuse-bench/gateway/chat-completion.lua"

@@ -41,6 +41,8 @@ PORTKEY_VERSION=${PORTKEY_VERSION:-1.15.2}
 AGENTFUSE_JAVA_OPTS=${AGENTFUSE_JAVA_OPTS:-"-Xms128m -Xmx128m -XX:+UseSerialGC"}
 UPSTREAM_JAVA_OPTS=${UPSTREAM_JAVA_OPTS:-"-Xms64m -Xmx256m -XX:+UseSerialGC"}
 OUT=${OUT:-"$ROOT/agentfuse-bench/target/gateway-bench"}
+# Absolute: nginx reads its paths from its own prefix, and a relative one broke it ("nginx exited before listening").
+OUT=$(realpath -m "$OUT")
 
 CHAT_PATH=/v1/chat/completions
 BENCH_JAR="$ROOT/agentfuse-bench/target/benchmarks.jar"
