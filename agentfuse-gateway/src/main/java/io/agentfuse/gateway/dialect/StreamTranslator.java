@@ -132,16 +132,11 @@ public final class StreamTranslator {
         return decoder.usage();
     }
 
+    // The first event's observation is taken over only for that very event (the stream delivers it first).
     private List<StreamEvent> observe(SseEvent event) {
         ObservedEvent first = observedFirst;
-        if (first == null) {
-            return decoder.observe(event);
-        }
         observedFirst = null;
-        if (first.event() != event) {
-            throw new IllegalStateException("the stream's first event was observed, but another came first");
-        }
-        return first.observed();
+        return first != null && first.event() == event ? first.observed() : decoder.observe(event);
     }
 
     private List<StreamEvent> noteFailure(List<StreamEvent> events) {

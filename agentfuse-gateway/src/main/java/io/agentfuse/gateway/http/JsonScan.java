@@ -132,23 +132,8 @@ public final class JsonScan {
      * @return what the last member noted (0 for an empty object), or -1 when something is not plain
      */
     public int object(Member member) {
-        if (!cursor.takeAfterSpace('{')) {
-            return -1;
-        }
-        if (cursor.takeAfterSpace('}')) {
-            return 0;
-        }
-        int noted = 0;
-        do {
-            if (!name()) {
-                return -1;
-            }
-            noted = member.read(this, noted);
-            if (noted < 0) {
-                return -1;
-            }
-        } while (cursor.takeAfterSpace(','));
-        return cursor.takeAfterSpace('}') ? noted : -1;
+        int opened = open();
+        return opened <= 0 ? opened : members(member, 0, null, 0);
     }
 
     /**
@@ -158,33 +143,42 @@ public final class JsonScan {
      */
     public int object(Member member, Prefix prefix) {
         int start = cursor.at;
-        int noted = 0;
-        Prefix remembering = null;
         if (prefix.startsWith(cursor.bytes, start, cursor.end)) {
             cursor.at = start + prefix.length();
-            noted = prefix.noted;
-        } else {
-            if (!cursor.takeAfterSpace('{')) {
-                return -1;
-            }
-            if (cursor.takeAfterSpace('}')) {
-                return 0;
-            }
-            remembering = prefix;
+            return members(member, prefix.noted, null, start);
         }
-        keptState = false;
+        int opened = open();
+        return opened <= 0 ? opened : members(member, 0, prefix, start);
+    }
+
+    /** Past an object's opening brace: 1 when members follow, 0 for an empty object (moved past its end), -1 for none here. */
+    private int open() {
+        if (!cursor.takeAfterSpace('{')) {
+            return -1;
+        }
+        return cursor.takeAfterSpace('}') ? 0 : 1;
+    }
+
+    /**
+     * An object's members from here to its end, starting with {@code noted}; when {@code remembering},
+     * its leading members up to the first that kept state go there (the object started at {@code start}).
+     */
+    private int members(Member member, int noted, Prefix remembering, int start) {
+        if (remembering != null) {
+            keptState = false; // only the outermost object's readers are asked; nested objects leave it alone
+        }
         int plainEnd = -1;
         int plainNoted = 0;
         boolean more;
         do {
             noted = name() ? member.read(this, noted) : -1;
             more = noted >= 0 && cursor.takeAfterSpace(',');
-            if (more && !keptState) {
+            if (more && remembering != null && !keptState) {
                 plainEnd = cursor.at;
                 plainNoted = noted;
             }
         } while (more);
-        if (remembering != null && plainEnd >= 0) {
+        if (plainEnd >= 0) {
             remembering.remember(cursor.bytes, start, plainEnd, plainNoted);
         }
         return noted >= 0 && cursor.takeAfterSpace('}') ? noted : -1;
