@@ -26,7 +26,7 @@ import java.util.function.Consumer;
  * id", which matters for reconnecting browsers, not for a relaying proxy).
  *
  * <p>A line longer than {@code maxEventBytes} (default 8 MiB, {@code server.maxSseEvent}), or an
- * event whose data lines add up to more, fails with {@link IllegalStateException}, so a broken or
+ * event whose data lines add up to more, fails with {@link SseEventTooLongException}, so a broken or
  * hostile upstream cannot make the gateway buffer without end.
  *
  * <p>Not thread-safe: feed it from one thread at a time (Vert.x delivers a response's buffers on
@@ -106,7 +106,7 @@ public final class SseParser {
             int end = ByteSearch.lineEnd(bytes, i, to);
             int length = end - i;
             if ((long) partialLength + length > maxLineBytes) {
-                throw new IllegalStateException("SSE line longer than " + maxLineBytes + " bytes");
+                throw new SseEventTooLongException("SSE line longer than " + maxLineBytes + " bytes");
             }
             if (end == to) {
                 appendPartial(bytes, i, length);
@@ -191,7 +191,7 @@ public final class SseParser {
 
     private void appendData(byte[] line, int from, int length) {
         if ((long) dataLength + length >= maxLineBytes) {
-            throw new IllegalStateException("SSE event longer than " + maxLineBytes + " bytes");
+            throw new SseEventTooLongException("SSE event longer than " + maxLineBytes + " bytes");
         }
         if (data == null) {
             // Most events have one data line: a copy of its bytes becomes the event's data as it is.

@@ -6,6 +6,7 @@ import io.agentfuse.core.timeout.CallTimeoutException;
 import io.agentfuse.gateway.internal.LoopTimeouts;
 import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.gateway.sse.SseEvent;
+import io.agentfuse.gateway.sse.SseEventTooLongException;
 import io.agentfuse.gateway.sse.SseParser;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -96,7 +97,7 @@ final class StreamingCall {
         httpResponse.handler(buffer -> {
             try {
                 parser.feed(buffer);
-            } catch (IllegalStateException tooLong) {
+            } catch (SseEventTooLongException tooLong) {
                 fail(new UpstreamBodyTooLargeException("an event of provider " + provider.name() + " is longer than "
                         + limits.maxEventBytes() + " bytes (server.maxSseEvent); reading stopped"));
             }

@@ -165,7 +165,7 @@ class SseParserTest {
         SseParser small = new SseParser(events::add, 8);
 
         assertThatThrownBy(() -> small.feed(Buffer.buffer("data: 123456789")))
-                .isInstanceOf(IllegalStateException.class)
+                .isInstanceOf(SseEventTooLongException.class)
                 .hasMessageContaining("8 bytes");
     }
 
@@ -174,9 +174,19 @@ class SseParserTest {
         SseParser small = new SseParser(events::add, 16);
 
         assertThatThrownBy(() -> small.feed(Buffer.buffer("data: 123456\ndata: 123456\ndata: 123456\n")))
-                .isInstanceOf(IllegalStateException.class)
+                .isInstanceOf(SseEventTooLongException.class)
                 .hasMessageContaining("SSE event longer than 16 bytes");
         assertThat(events).isEmpty();
+    }
+
+    @Test
+    void aFailingSinkIsNotTakenForAnOverLongEvent() {
+        IllegalStateException writeFailed = new IllegalStateException("response already written");
+        SseParser failing = new SseParser(event -> {
+            throw writeFailed;
+        }, 64);
+
+        assertThatThrownBy(() -> failing.feed(Buffer.buffer("data: short\n\n"))).isSameAs(writeFailed);
     }
 
     @Test
