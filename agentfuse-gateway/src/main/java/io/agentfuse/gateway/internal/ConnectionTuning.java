@@ -2,6 +2,7 @@ package io.agentfuse.gateway.internal;
 
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.net.impl.ConnectionBase;
@@ -44,8 +45,27 @@ public final class ConnectionTuning {
 
     /** The name of the flush-batching handler in the pipeline. */
     static final String NAME = "agentfuseFlushBatching";
+    /** Vert.x's own handler in a connection's pipeline, after the codecs. */
+    private static final String VERTX_HANDLER = "handler";
 
     private ConnectionTuning() {
+    }
+
+    /**
+     * Tunes a connection to a provider as {@link #install} does, and, on HTTP/1.x, joins the body
+     * chunks of each read before Vert.x handles them ({@link ReadBatching}): a provider's stream
+     * comes one event a chunk. A joined chunk holds at most {@code maxChunkSize} bytes, the client's
+     * own bound on a chunk.
+     */
+    public static void installUpstream(HttpConnection connection, int maxChunkSize) {
+        install(connection);
+        if (connection instanceof ConnectionBase base) {
+            ChannelPipeline pipeline = base.channel().pipeline();
+            if (pipeline.get(HttpClientCodec.class) != null && pipeline.get(VERTX_HANDLER) != null
+                    && pipeline.get(ReadBatching.NAME) == null) {
+                pipeline.addBefore(VERTX_HANDLER, ReadBatching.NAME, new ReadBatching(maxChunkSize));
+            }
+        }
     }
 
     /** Tunes {@code connection}; one that is not a Vert.x TCP connection is left as it is. */

@@ -196,7 +196,7 @@ public final class UpstreamClient {
         HttpClientAgent pool = pools.get(loop);
         if (pool == null) {
             pool = pools.computeIfAbsent(loop, ignored -> vertx.httpClientBuilder().with(clientOptions).with(poolOptions)
-                    .withConnectHandler(ConnectionTuning::install).build());
+                    .withConnectHandler(connection -> ConnectionTuning.installUpstream(connection, clientOptions.getMaxChunkSize())).build());
             if (closed) {
                 pool.close();
             }
