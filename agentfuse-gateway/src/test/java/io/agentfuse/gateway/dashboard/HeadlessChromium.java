@@ -61,7 +61,9 @@ final class HeadlessChromium {
             write(complete);
         }
         Path browser = existing(unpacked.resolve("usr/lib/chromium/chromium"), Path.of("/usr/lib/chromium/chromium"));
-        Path driver = existing(unpacked.resolve("usr/lib/chromium/chromedriver"), Path.of("/usr/lib/chromium/chromedriver"));
+        // Debian's chromium-driver had the driver in usr/lib/chromium (a link in usr/bin); since 150 it is usr/bin's own.
+        Path driver = existing(unpacked.resolve("usr/lib/chromium/chromedriver"), unpacked.resolve("usr/bin/chromedriver"),
+                Path.of("/usr/lib/chromium/chromedriver"));
         Map<String, String> environment = Map.of("LD_LIBRARY_PATH", libraryPath(unpacked));
         for (Path binary : List.of(browser, driver)) {
             String missing = run(List.of("ldd", binary.toString()), environment, home).lines()
@@ -137,14 +139,14 @@ final class HeadlessChromium {
         return run(List.of("id", "-u"), Map.of(), Path.of(".")).trim().equals("0");
     }
 
-    private static Path existing(Path preferred, Path fallback) {
-        if (Files.isExecutable(preferred)) {
-            return preferred;
+    /** The first of {@code candidates} that is an executable file. */
+    private static Path existing(Path... candidates) {
+        for (Path candidate : candidates) {
+            if (Files.isExecutable(candidate)) {
+                return candidate;
+            }
         }
-        if (Files.isExecutable(fallback)) {
-            return fallback;
-        }
-        throw new IllegalStateException("neither " + preferred + " nor " + fallback + " exists" + BY_HAND);
+        throw new IllegalStateException("none of " + List.of(candidates) + " exists" + BY_HAND);
     }
 
     /** Runs {@code command} in {@code directory}; its output, or a failure that shows it. */
