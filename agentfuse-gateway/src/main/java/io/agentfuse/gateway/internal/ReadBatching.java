@@ -27,7 +27,8 @@ import java.util.List;
  * an array of their size, which Vert.x then takes without copying it again (it copies every pooled
  * chunk it is given).
  *
- * <p>A joined chunk holds at most {@code maxBytes}, the most the HTTP decoder puts in one chunk:
+ * <p>A joined chunk holds at most {@code maxBytes}, the most the HTTP decoder puts in one chunk
+ * (and at most {@value #MAX_CHUNKS} chunks):
  * Vert.x bounds what a paused response queues by a count of chunks, not bytes, so chunks larger
  * than the decoder's would let a caller that stops reading make the gateway buffer far more of an
  * endless provider stream than before (seen: a test's heap exhausted by 70 stalled streams).
@@ -44,6 +45,12 @@ public final class ReadBatching extends ChannelInboundHandlerAdapter {
 
     /** The name of this handler in a connection's pipeline. */
     public static final String NAME = "agentfuseReadBatching";
+
+    /**
+     * The most chunks joined into one: a provider sending tiny chunks (a byte each, say) would
+     * otherwise have every connection keep a list of thousands for the rest of its life.
+     */
+    static final int MAX_CHUNKS = 64;
 
     /** The chunks of the current read, as they came, not yet passed on. */
     private final List<HttpContent> held = new ArrayList<>();
@@ -62,7 +69,7 @@ public final class ReadBatching extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object message) {
         if (message instanceof HttpContent chunk && chunk.decoderResult().isSuccess()) {
-            if (heldBytes + chunk.content().readableBytes() > maxBytes) {
+            if (heldBytes + chunk.content().readableBytes() > maxBytes || held.size() == MAX_CHUNKS) {
                 passOn(ctx);
             }
             if (chunk instanceof LastHttpContent last) {

@@ -154,6 +154,19 @@ class ReadBatchingTest {
     }
 
     @Test
+    void aJoinedChunkTakesNoMoreThanItsCountOfChunks() {
+        Object[] bytes = new Object[ReadBatching.MAX_CHUNKS + 1];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = chunk("z");
+        }
+        channel = new EmbeddedChannel(new ReadBatching(1024));
+
+        channel.writeInbound(bytes);
+
+        assertThat(texts(passedOn())).containsExactly("z".repeat(ReadBatching.MAX_CHUNKS), "z");
+    }
+
+    @Test
     void aLimitBelowOneIsRefused() {
         assertThatThrownBy(() -> new ReadBatching(0)).hasMessage("maxBytes must be >= 1, but was 0");
     }
