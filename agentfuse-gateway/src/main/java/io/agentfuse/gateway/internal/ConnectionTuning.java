@@ -10,7 +10,8 @@ import io.vertx.core.net.impl.ConnectionBase;
 /**
  * How the gateway sets up each of its TCP connections, to callers and to providers, for
  * throughput on a busy event loop: flushes batched per turn of the loop, and buffers from Netty's
- * pooled allocator with its per-thread caches.
+ * pooled allocator with its per-thread caches; on provider connections also the body chunks of each
+ * read joined before Vert.x handles them ({@link ReadBatching}, {@link #installUpstream}).
  *
  * <p><b>Batched flushes.</b> On loopback every write that reaches a peer asleep in
  * {@code epoll_wait} wakes it, and on a virtual machine waking an idle core is dear. A loop that
