@@ -10,12 +10,18 @@ import io.agentfuse.gateway.testing.HostileUpstream;
 import io.agentfuse.gateway.testing.RawSocket;
 import io.agentfuse.gateway.testing.RawSocket.Response;
 import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Providers whose answers never end ({@link HostileUpstream}): {@code server.maxUpstreamBody} and
  * {@code server.maxSseEvent} fail the attempt instead of reading them whole, in a gateway whose
- * heap is bounded. {@link IsolatedGateway} checks the gateway's health after each.
+ * heap is bounded; and one whose stream comes in byte-sized chunks, relayed whole. {@link IsolatedGateway}
+ * checks the gateway's health after each.
  */
 class HostileUpstreamBodiesTest {
 
@@ -44,6 +50,30 @@ class HostileUpstreamBodiesTest {
 
             assertFailedAttempt(socket.read(BOUND));
         }
+    }
+
+    @Test
+    void aStreamInByteSizedChunksIsRelayedWholeAndInOrder() {
+        // Given a provider that writes 2 000 events at once in HTTP chunks of 1 to 7 bytes, so that the
+        // gateway reads many chunks at a time and joins them (ReadBatching), events split across joins
+        Response response;
+        try (RawSocket socket = RawSocket.open(gateway.port())) {
+            socket.send(RawSocket.post("/v1/chat/completions", HOST, chatBody("crumbs-stream").put("stream", true).encode()));
+            response = socket.read(BOUND);
+        }
+
+        // Then the caller gets every event, in order, and the end marker
+        assertThat(response.status()).as(response.head()).isEqualTo(200);
+        List<String> contents = new ArrayList<>();
+        Matcher content = Pattern.compile("\"content\":\"(e[0-9]+)\"").matcher(response.body());
+        while (content.find()) {
+            contents.add(content.group(1));
+        }
+        assertThat(contents).hasSize(HostileUpstream.CRUMB_EVENTS);
+        for (int i = 0; i < contents.size(); i++) {
+            assertThat(contents.get(i)).isEqualTo("e" + i);
+        }
+        assertThat(response.body()).endsWith("data: [DONE]\n\n");
     }
 
     private static void assertFailedAttempt(Response response) {

@@ -70,6 +70,7 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
               huge-error: { provider: hostile }
               endless-event: { provider: hostile }
               big-stream: { provider: hostile }
+              crumbs-stream: { provider: hostile }
               plain: { provider: hostile, timeout: 20s }
               slow: { provider: hostile, timeout: 20s }
             """;

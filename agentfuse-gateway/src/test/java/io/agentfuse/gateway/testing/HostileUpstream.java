@@ -25,6 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class HostileUpstream {
 
+    /** How many events {@code crumbs-stream} sends before {@code [DONE]}. */
+    public static final int CRUMB_EVENTS = 2_000;
     /** How long {@code slow} takes to answer. */
     public static final long SLOW_MILLIS = 3_000;
     private static final Buffer FILLER = Buffer.buffer("x".repeat(64 * 1024));
@@ -104,6 +106,7 @@ public final class HostileUpstream {
                     .put("choices", new io.vertx.core.json.JsonArray().add(new JsonObject().put("index", 0)
                             .put("delta", new JsonObject().put("content", "y".repeat(16 * 1024))).putNull("finish_reason")))
                     .encode() + "\n\n"));
+            case "crumbs-stream" -> crumbs(sse(response));
             default -> response.putHeader("content-type", "application/json").end(new JsonObject()
                     .put("id", "c1").put("object", "chat.completion").put("created", 0).put("model", model)
                     .put("choices", new io.vertx.core.json.JsonArray().add(new JsonObject().put("index", 0)
@@ -113,6 +116,26 @@ public final class HostileUpstream {
                             .put("total_tokens", 2))
                     .encode());
         }
+    }
+
+    /**
+     * A finite stream of {@value #CRUMB_EVENTS} events whose content is {@code e0}, {@code e1}, ...,
+     * then {@code [DONE]}, written at once in HTTP chunks of 1 to 7 bytes: an event's bytes spread over
+     * many chunks, and many chunks in each read of the gateway.
+     */
+    private static void crumbs(HttpServerResponse response) {
+        StringBuilder stream = new StringBuilder();
+        for (int i = 0; i < CRUMB_EVENTS; i++) {
+            stream.append("data: ").append(new JsonObject().put("id", "c1").put("object", "chat.completion.chunk")
+                    .put("created", 0).put("model", "crumbs-stream").put("choices", new io.vertx.core.json.JsonArray()
+                            .add(new JsonObject().put("index", 0).put("delta", new JsonObject().put("content", "e" + i))
+                                    .putNull("finish_reason"))).encode()).append("\n\n");
+        }
+        stream.append("data: [DONE]\n\n");
+        for (int at = 0, size = 1; at < stream.length(); at += size, size = size % 7 + 1) {
+            response.write(stream.substring(at, Math.min(stream.length(), at + size)));
+        }
+        response.end();
     }
 
     private static HttpServerResponse sse(HttpServerResponse response) {
