@@ -98,7 +98,9 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
                         gatheredLength = -1; // no room: this body flows in pieces
                         continue;
                     }
-                    gathered = Unpooled.buffer(gatheredLength, gatheredLength);
+                    // Not Unpooled.buffer: its allocator counts every buffer in a counter both event
+                    // loops update (2 % of a 150 KB conversation's samples); this array is all it needs.
+                    gathered = Unpooled.wrappedBuffer(new byte[gatheredLength]).clear();
                 }
                 gathered.writeBytes(content.content());
                 content.release();
