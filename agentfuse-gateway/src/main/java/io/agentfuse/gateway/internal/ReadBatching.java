@@ -24,8 +24,8 @@ import java.util.List;
  * complete, or earlier when anything else comes (a response head, the last chunk, an error, the
  * connection closing), so their order with everything else is kept and nothing waits longer than
  * the read that brought it. A lone chunk is passed on as it came; joined ones are copied once into
- * an array of their size, which Vert.x then takes without copying it again (it copies every pooled
- * chunk it is given).
+ * a {@link HeapBuffers} buffer of their size, which Vert.x takes without copying it again. Empty
+ * chunks are dropped.
  *
  * <p>A joined chunk holds at most {@code maxBytes}, the most the HTTP decoder puts in one chunk
  * (and at most {@value #MAX_CHUNKS} chunks):
@@ -69,13 +69,20 @@ public final class ReadBatching extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object message) {
         if (message instanceof HttpContent chunk && chunk.decoderResult().isSuccess()) {
-            if (heldBytes + chunk.content().readableBytes() > maxBytes || held.size() == MAX_CHUNKS) {
+            int length = chunk.content().readableBytes();
+            boolean last = chunk instanceof LastHttpContent;
+            if (length == 0 && !last) {
+                chunk.release();
+                return;
+            }
+            if (heldBytes + length > maxBytes || held.size() == MAX_CHUNKS) {
                 passOn(ctx);
             }
-            if (chunk instanceof LastHttpContent last) {
-                end(ctx, last);
+            if (last) {
+                end(ctx, (LastHttpContent) chunk);
             } else {
-                hold(chunk);
+                held.add(chunk);
+                heldBytes += length;
             }
             return;
         }
@@ -112,15 +119,6 @@ public final class ReadBatching extends ChannelInboundHandlerAdapter {
         passOn(ctx);
     }
 
-    private void hold(HttpContent chunk) {
-        if (chunk.content().isReadable()) {
-            held.add(chunk);
-            heldBytes += chunk.content().readableBytes();
-        } else {
-            chunk.release();
-        }
-    }
-
     /** The body's last chunk, with what this read held before it joined in front, as one last chunk. */
     private void end(ChannelHandlerContext ctx, LastHttpContent last) {
         if (held.isEmpty()) {
@@ -144,24 +142,16 @@ public final class ReadBatching extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /**
-     * The held chunks and {@code tail} in one array of their exact size, the chunks released. Not
-     * {@code Unpooled.buffer}: its allocator counts every buffer in a counter both event loops
-     * update, which cost more than the copy.
-     */
+    /** The held chunks and {@code tail} copied into one buffer of their size, the chunks released. */
     private ByteBuf joined(ByteBuf tail) {
-        byte[] bytes = new byte[heldBytes + tail.readableBytes()];
-        int at = 0;
+        ByteBuf joined = HeapBuffers.ofCapacity(heldBytes + tail.readableBytes());
         for (HttpContent chunk : held) {
-            ByteBuf content = chunk.content();
-            int length = content.readableBytes();
-            content.getBytes(content.readerIndex(), bytes, at, length);
-            at += length;
+            joined.writeBytes(chunk.content(), chunk.content().readerIndex(), chunk.content().readableBytes());
             chunk.release();
         }
-        tail.getBytes(tail.readerIndex(), bytes, at, tail.readableBytes());
+        joined.writeBytes(tail, tail.readerIndex(), tail.readableBytes());
         held.clear();
         heldBytes = 0;
-        return Unpooled.wrappedBuffer(bytes);
+        return joined;
     }
 }

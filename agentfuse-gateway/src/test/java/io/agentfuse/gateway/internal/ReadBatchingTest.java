@@ -155,13 +155,13 @@ class ReadBatchingTest {
 
     @Test
     void aJoinedChunkTakesNoMoreThanItsCountOfChunks() {
-        Object[] bytes = new Object[ReadBatching.MAX_CHUNKS + 1];
-        for (int i = 0; i < bytes.length; i++) {
-            bytes[i] = chunk("z");
+        Object[] chunks = new Object[ReadBatching.MAX_CHUNKS + 1];
+        for (int i = 0; i < chunks.length; i++) {
+            chunks[i] = chunk("z");
         }
         channel = new EmbeddedChannel(new ReadBatching(1024));
 
-        channel.writeInbound(bytes);
+        channel.writeInbound(chunks);
 
         assertThat(texts(passedOn())).containsExactly("z".repeat(ReadBatching.MAX_CHUNKS), "z");
     }
