@@ -1,30 +1,27 @@
 package io.agentfuse.gateway.http;
 
-import java.lang.ref.Reference;
-import java.lang.ref.ReferenceQueue;
-import java.lang.ref.WeakReference;
+import io.vertx.core.json.JsonObject;
+
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Function;
 
 /**
- * Remembers what was derived from the values a {@link ValueMemo} hands out, by their identity:
- * those values are shared, unmodifiable and handed out again every time their bytes come back, so
- * what a parser made of one (a conversation turn of the neutral model) holds for as long as the
- * value lives. Knowing one again costs an identity hash and one comparison.
+ * Remembers what was derived from the objects a {@link ValueMemo} hands out, on the objects
+ * themselves: those are shared, unmodifiable and handed out again every time their bytes come back,
+ * so what a parser made of one (a conversation turn of the neutral model) holds for as long as the
+ * object lives, and lives no longer. Knowing one again costs a read of the slot its
+ * {@link FrozenMap} keeps, which a reader of the object loads anyway: no table, no hash.
  *
- * <p>Only values {@link ValueMemo#isShared shared} by a memo are remembered: any other value is new
- * with every request, and remembering it would only fill the table. Values are held weakly, so a
- * value the memo let go is not kept alive here, and what was derived from it is let go at the next
- * {@link #put} (as a {@code WeakHashMap} expunges): what this holds follows what the memo holds. A
- * fixed table of {@code capacity} slots in sets of four (a conversation's hundred messages would
- * often meet in a table of single slots); a value whose set is full replaces the oldest of the four.
+ * <p>Only objects {@link ValueMemo#isShared shared} by a memo carry a slot: any other value is new
+ * with every request. An object has one slot, holding the derivation of one {@code DerivedValues}
+ * at a time: were the same bytes parsed by two parsers in turn (a message valid in two dialects),
+ * each would derive again after the other, which costs time, never a wrong value.
  *
- * <p>Thread-safe without locks: slots are immutable and published through an atomic array.
+ * <p>Thread-safe without locks: a slot holds an immutable {@link Derivation}, written racily.
  *
  * <pre>{@code
- * DerivedValues<Turn> turns = new DerivedValues<>(8_192);
+ * DerivedValues<Turn> turns = new DerivedValues<>();
  * Turn turn = turns.derive(element, untranslatable, notes -> parseTurn(element, notes));
  * }</pre>
  *
@@ -32,34 +29,24 @@ import java.util.function.Function;
  */
 public final class DerivedValues<V> {
 
-    private static final int WAYS = 4;
+    /** What a {@link DerivedValues} derived from one object; immutable, so it may be published racily. */
+    static final class Derivation<V> {
+        final DerivedValues<V> owner;
+        final V value;
 
-    private final AtomicReferenceArray<Slot<V>> slots;
-    private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
-    private final int setMask;
-    private final byte[] turns;
-
-    /** @param capacity the slots; rounded up to a power of two, at least {@value #WAYS} */
-    public DerivedValues(int capacity) {
-        if (capacity < 1 || capacity > (1 << 24)) {
-            throw new IllegalArgumentException("capacity must be in [1, 16777216], but was " + capacity);
+        Derivation(DerivedValues<V> owner, V value) {
+            this.owner = owner;
+            this.value = value;
         }
-        int size = Math.max(WAYS, Integer.highestOneBit(Math.max(1, capacity - 1)) << 1);
-        this.slots = new AtomicReferenceArray<>(size);
-        this.setMask = size / WAYS - 1;
-        this.turns = new byte[size / WAYS];
     }
 
     /** What was derived from this very {@code value}, or {@code null}. */
+    @SuppressWarnings("unchecked")
     public V get(Object value) {
-        if (!ValueMemo.isShared(value)) {
-            return null;
-        }
-        int first = (System.identityHashCode(value) & setMask) * WAYS;
-        for (int way = 0; way < WAYS; way++) {
-            Slot<V> slot = slots.getAcquire(first + way);
-            if (slot != null && slot.get() == value) {
-                return slot.derived;
+        if (value instanceof JsonObject object && object.getMap() instanceof FrozenMap frozen) {
+            Derivation<?> derivation = frozen.derived;
+            if (derivation != null && derivation.owner == this) {
+                return (V) derivation.value;
             }
         }
         return null;
@@ -88,43 +75,8 @@ public final class DerivedValues<V> {
 
     /** Remembers {@code derived} for this very {@code value}, if a memo shares it; else does nothing. */
     public void put(Object value, V derived) {
-        if (ValueMemo.isShared(value)) {
-            expunge();
-            int index = freeWay((System.identityHashCode(value) & setMask) * WAYS);
-            slots.setRelease(index, new Slot<>(value, derived, index, collected));
-        }
-    }
-
-    // An empty way of the set, or one whose value was collected, else the set's next in turn: the
-    // last four put in a set stay (a conversation's messages that meet in one set do not push each other out).
-    private int freeWay(int first) {
-        for (int way = 0; way < WAYS; way++) {
-            Slot<V> slot = slots.get(first + way);
-            if (slot == null || slot.get() == null) {
-                return first + way;
-            }
-        }
-        return first + (turns[first / WAYS]++ & (WAYS - 1)); // a benign race: a hint
-    }
-
-    // Empties the slots whose values were collected, unless a newer slot took their place.
-    @SuppressWarnings("unchecked")
-    private void expunge() {
-        Reference<?> gone;
-        while ((gone = collected.poll()) != null) {
-            Slot<V> slot = (Slot<V>) gone;
-            slots.compareAndSet(slot.index, slot, null);
-        }
-    }
-
-    private static final class Slot<V> extends WeakReference<Object> {
-        final V derived;
-        final int index;
-
-        Slot(Object value, V derived, int index, ReferenceQueue<Object> collected) {
-            super(value, collected);
-            this.derived = derived;
-            this.index = index;
+        if (value instanceof JsonObject object && object.getMap() instanceof FrozenMap frozen) {
+            frozen.derived = new Derivation<>(this, derived);
         }
     }
 }

@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * start with all of its remembered bytes; the hash only says where to look. Since those bytes were
  * one complete JSON value when they were decoded, and a JSON value's end follows from its own bytes,
  * the value at hand is that value and ends where it ended. Remembered values are deeply unmodifiable
- * ({@link JsonObject}s over unmodifiable maps), because every request that finds one shares it.
+ * ({@link JsonObject}s over {@link FrozenMap}s), because every request that finds one shares it.
  *
  * <p><b>Bounded.</b> At most {@code capacity} values and {@code maxBytes} of their bytes (their
  * decoded form holds about as much again); values shorter than {@value #KEY_BYTES} bytes are not
@@ -55,9 +55,6 @@ public final class ValueMemo {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long SEED = ThreadLocalRandom.current().nextLong() | 1L;
     private static final long MULTIPLIER = 0x9E3779B97F4A7C15L;
-
-    /** The class of the maps of frozen objects, which only this class makes for decoded values. */
-    private static final Class<?> FROZEN_MAP = Collections.unmodifiableMap(new LinkedHashMap<>()).getClass();
 
     private final AtomicReferenceArray<Remembered> slots;
     private final int setMask;
@@ -192,7 +189,7 @@ public final class ValueMemo {
      * request whose bytes held it, unmodifiable, and handed out again while it is remembered.
      */
     public static boolean isShared(Object value) {
-        return value instanceof JsonObject object && object.getMap().getClass() == FROZEN_MAP;
+        return value instanceof JsonObject object && object.getMap() instanceof FrozenMap;
     }
 
     /** {@code value} with every object and array in it made unmodifiable (and wrapped, if it was a raw map or list). */
@@ -217,7 +214,7 @@ public final class ValueMemo {
         for (Map.Entry<?, ?> field : fields.entrySet()) {
             frozen.put((String) field.getKey(), freeze(field.getValue()));
         }
-        return new JsonObject(Collections.unmodifiableMap(frozen));
+        return new JsonObject(new FrozenMap(frozen));
     }
 
     private static JsonArray freezeArray(List<?> elements) {

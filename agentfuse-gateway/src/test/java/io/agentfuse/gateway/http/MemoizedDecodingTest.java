@@ -248,6 +248,30 @@ class MemoizedDecodingTest {
         assertThatThrownBy(() -> shared.getJsonArray("content").getJsonObject(0).remove("text"))
                 .isInstanceOf(UnsupportedOperationException.class);
         assertThat(shared.copy().put("role", "assistant").getString("role")).isEqualTo("assistant");
+        java.util.Map<String, Object> fields = shared.getMap();
+        assertThatThrownBy(fields::clear).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> fields.keySet().remove("role")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> fields.entrySet().iterator().next().setValue("x"))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> fields.replaceAll((name, value) -> value)).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> fields.computeIfAbsent("name", name -> "x"))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThat(fields).containsOnlyKeys("role", "content");
+    }
+
+    @Test
+    void rememberedObjectsEqualWhatTheirBytesDecodeTo() {
+        ValueMemo memo = new ValueMemo(64, 1 << 20);
+        String raw = "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"" + "q".repeat(80) + "\"}]}";
+        byte[] bytes = raw.getBytes(StandardCharsets.UTF_8);
+        memo.remember(bytes, 0, bytes.length, bytes.length, new JsonObject(raw), false);
+
+        JsonObject shared = (JsonObject) memo.find(bytes, 0, bytes.length).value();
+
+        assertThat(shared).isEqualTo(new JsonObject(raw)).hasSameHashCodeAs(new JsonObject(raw));
+        assertThat(new JsonObject(raw)).isEqualTo(shared);
+        assertThat(shared.encode()).isEqualTo(raw);
+        assertThat(shared.fieldNames()).containsExactly("role", "content");
     }
 
     @Test

@@ -43,7 +43,7 @@ public final class AnthropicRequestParser {
      * The messages of recent conversations, by their decoded values: an agent resends them every
      * turn, and the gateway's memo of decoded values hands out the very same objects for them.
      */
-    private static final DerivedValues<ChatMessage> RECENT_MESSAGES = new DerivedValues<>(8_192);
+    private static final DerivedValues<ChatMessage> RECENT_MESSAGES = new DerivedValues<>();
 
     private AnthropicRequestParser() {
     }

@@ -55,7 +55,7 @@ public final class OpenAiRequestParser {
      * The turns of recent conversations, by the messages' decoded values: an agent resends them every
      * turn, and the gateway's memo of decoded values hands out the very same objects for them.
      */
-    private static final DerivedValues<Turn> RECENT_TURNS = new DerivedValues<>(8_192);
+    private static final DerivedValues<Turn> RECENT_TURNS = new DerivedValues<>();
 
     private OpenAiRequestParser() {
     }

@@ -25,7 +25,7 @@ final class ResponsesInputParser {
      * The items of recent conversations, by their decoded values: an agent resends them every turn,
      * and the gateway's memo of decoded values hands out the very same objects for them.
      */
-    private static final DerivedValues<Item> RECENT_ITEMS = new DerivedValues<>(8_192);
+    private static final DerivedValues<Item> RECENT_ITEMS = new DerivedValues<>();
 
     private ResponsesInputParser() {
     }
