@@ -60,7 +60,7 @@ public final class ConversationMapper {
      * exact counts only below their bounds.
      */
     public static long upperBound(ChatRequest request, TokenCounter counter) {
-        return bound(request, counter::upperBoundText);
+        return bound(request, counter, counter::upperBoundText);
     }
 
     /**
@@ -68,11 +68,13 @@ public final class ConversationMapper {
      * known at once} (a resent conversation), in one step per text; else {@code -1}.
      */
     public static long knownUpperBound(ChatRequest request, TokenCounter counter) {
-        return bound(request, counter::knownUpperBoundText);
+        return bound(request, counter, counter::knownUpperBoundText);
     }
 
     // The framing of TokenCounter over the bound of each text; -1 as soon as one text answers -1.
-    private static long bound(ChatRequest request, ToIntFunction<String> textBound) {
+    // A message's own bound is remembered on it for this counter: a resent message is the same
+    // object every turn, and is then bounded in one step instead of one lookup per text.
+    private static long bound(ChatRequest request, TokenCounter counter, ToIntFunction<String> textBound) {
         long tokens = TokenCounter.TOKENS_PER_REPLY;
         if (request.system() != null && !request.system().isEmpty()) {
             tokens += TokenCounter.TOKENS_PER_MESSAGE;
@@ -83,14 +85,27 @@ public final class ConversationMapper {
             tokens += system;
         }
         for (ChatMessage message : request.messages()) {
-            tokens += TokenCounter.TOKENS_PER_MESSAGE;
-            for (ContentPart part : message.content()) {
-                long partTokens = bound(part, textBound);
-                if (partTokens < 0) {
+            long known = message.measured(counter);
+            if (known < 0) {
+                known = bound(message, textBound);
+                if (known < 0) {
                     return -1;
                 }
-                tokens += partTokens;
+                message.remember(counter, known);
             }
+            tokens += known;
+        }
+        return tokens;
+    }
+
+    private static long bound(ChatMessage message, ToIntFunction<String> textBound) {
+        long tokens = TokenCounter.TOKENS_PER_MESSAGE;
+        for (ContentPart part : message.content()) {
+            long partTokens = bound(part, textBound);
+            if (partTokens < 0) {
+                return -1;
+            }
+            tokens += partTokens;
         }
         return tokens;
     }

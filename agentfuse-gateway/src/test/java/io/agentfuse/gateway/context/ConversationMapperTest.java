@@ -6,7 +6,9 @@ import io.agentfuse.agent.conversation.Role;
 import io.agentfuse.agent.conversation.ToolResultBlock;
 import io.agentfuse.agent.conversation.ToolUseBlock;
 import io.agentfuse.agent.tokens.TokenCounter;
+import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.provider.Dialects;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ConversationMapperTest {
 
@@ -35,6 +38,42 @@ class ConversationMapperTest {
         assertThat(ConversationMapper.knownUpperBound(request, counter)).isEqualTo(-1);
         long bound = ConversationMapper.upperBound(request, counter);
         assertThat(ConversationMapper.knownUpperBound(request, counter)).isEqualTo(bound);
+    }
+
+    @Test
+    void aMessageRemembersItsBoundForTheCounterThatTookItOnly() {
+        // Given a request bounded by one counter
+        TokenCounter counter = TokenCounter.forModel("gpt-4o");
+        String code = "for (int i = 0; i < n; i++) { sum += i; }\n".repeat(30);
+        ChatRequest request = Dialects.OPENAI.parseRequest(new JsonObject().put("model", "m").put("messages", new JsonArray()
+                .add(new JsonObject().put("role", "user").put("content", "Explain: " + code))
+                .add(new JsonObject().put("role", "assistant").put("content", "It sums: " + code))));
+        long bound = ConversationMapper.upperBound(request, counter);
+
+        // Then its messages carry their bounds for that counter, which add up to the request's
+        long carried = request.messages().stream().mapToLong(message -> message.measured(counter)).sum();
+        assertThat(request.messages()).allMatch(message -> message.measured(counter) > 0);
+        assertThat(carried + TokenCounter.TOKENS_PER_REPLY).isEqualTo(bound);
+        // and another counter (another encoding's, or one made afresh) is not answered from them
+        TokenCounter other = TokenCounter.forModel("claude-haiku-4-5");
+        assertThat(request.messages()).allMatch(message -> message.measured(other) == -1);
+        assertThat(ConversationMapper.knownUpperBound(request, other)).isEqualTo(-1);
+        assertThat(ConversationMapper.upperBound(request, other)).isEqualTo(ConversationMapper.upperBound(
+                Dialects.OPENAI.parseRequest(request.received().copy()), other));
+    }
+
+    @Test
+    void aMessageEqualsAnotherByRoleAndContentWhateverWasMeasuredOfIt() {
+        ChatMessage measured = new ChatMessage(ChatMessage.Role.USER, List.of(new ContentPart.Text("hello")));
+        ChatMessage fresh = new ChatMessage(ChatMessage.Role.USER, List.of(new ContentPart.Text("hello")));
+        measured.remember(this, 7);
+
+        assertThat(measured).isEqualTo(fresh).hasSameHashCodeAs(fresh);
+        assertThat(measured.measured(this)).isEqualTo(7);
+        assertThat(fresh.measured(this)).isEqualTo(-1);
+        assertThatThrownBy(() -> measured.remember(this, -1)).isInstanceOf(IllegalArgumentException.class);
+        measured.remember("another measurer", 9);
+        assertThat(measured.measured(this)).isEqualTo(-1);
     }
 
     @Test
