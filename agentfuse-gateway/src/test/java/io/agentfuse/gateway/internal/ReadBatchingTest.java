@@ -142,6 +142,21 @@ class ReadBatchingTest {
     }
 
     @Test
+    void heldChunksArePassedOnWhenTheHandlerIsTakenOut() {
+        // Given two chunks of a read still held (the read is not complete)
+        channel.pipeline().fireChannelRead(chunk("a"));
+        channel.pipeline().fireChannelRead(chunk("b"));
+        assertThat(passedOn()).isEmpty();
+
+        // When the handler leaves the pipeline (a connection upgraded, say)
+        channel.pipeline().remove(ReadBatching.class);
+
+        // Then what it held goes on, joined and in order, and later reads pass it by
+        channel.writeInbound(chunk("c"));
+        assertThat(texts(passedOn())).containsExactly("ab", "c");
+    }
+
+    @Test
     void aJoinedChunkHoldsNoMoreThanTheLimit() {
         String forty = "x".repeat(40);
 
