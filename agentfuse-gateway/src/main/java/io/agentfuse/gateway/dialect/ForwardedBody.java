@@ -83,8 +83,8 @@ public final class ForwardedBody {
                 int end = valueEnd(span[0], span[1]);
                 out.appendBuffer(raw, (int) span[0], end - (int) span[0]);
             } else {
-                out.appendString(Json.encode(field.getKey())).appendByte((byte) ':')
-                        .appendString(Json.encode(field.getValue()));
+                appendName(out, field.getKey());
+                out.appendByte((byte) ':').appendString(Json.encode(field.getValue()));
             }
         }
         return out.appendByte((byte) '}');
@@ -116,6 +116,19 @@ public final class ForwardedBody {
         boolean scalar = received instanceof String || received instanceof Boolean
                 || received instanceof Integer || received instanceof Long;
         return scalar && received.equals(patched);
+    }
+
+    // A field name as a JSON string: the gateway's own names (stream_options, model) are printable
+    // ASCII without a quote or backslash, written as they are; any other through the encoder.
+    private static void appendName(Buffer out, String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+                out.appendString(Json.encode(name));
+                return;
+            }
+        }
+        out.appendByte((byte) '"').appendString(name).appendByte((byte) '"');
     }
 
     // RFC 8259: JSON between systems is UTF-8; a UTF-16 or UTF-32 body has a zero among its first bytes.

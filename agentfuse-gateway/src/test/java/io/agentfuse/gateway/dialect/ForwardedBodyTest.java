@@ -4,6 +4,11 @@ import io.agentfuse.gateway.http.StrictJson;
 import io.agentfuse.gateway.provider.Dialects;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
+import net.jqwik.api.Assume;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.CharRange;
+import net.jqwik.api.constraints.StringLength;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -33,6 +38,20 @@ class ForwardedBodyTest {
                 .contains("\"x\":{\"a\":[1, 2]}").contains("\"model\":\"gpt-4o-2024\"")
                 .contains("\"stream_options\":{\"include_usage\":true}");
         assertThat(received.getString("model")).isEqualTo("gpt-4o");
+    }
+
+    @Property
+    void anAddedFieldOfAnyNameIsWrittenAsValidJson(
+            @ForAll @StringLength(max = 8) @CharRange(from = '\u0000', to = '\u00ff') String name) {
+        Buffer raw = Buffer.buffer(RAW);
+        StrictJson.FieldSpans spans = new StrictJson.FieldSpans();
+        JsonObject received = (JsonObject) StrictJson.decode(raw, spans);
+        Assume.that(!received.containsKey(name));
+        JsonObject patched = ChatRequest.shallowCopy(received).put(name, "added");
+
+        Buffer written = ForwardedBody.of(raw, spans).write(received, patched);
+
+        assertThat(new JsonObject(written)).isEqualTo(patched);
     }
 
     @Test
