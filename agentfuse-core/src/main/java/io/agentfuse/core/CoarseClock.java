@@ -18,11 +18,20 @@ import java.util.function.LongSupplier;
  * nothing read it, so an idle process is not woken a thousand times a second: the next reading
  * then refreshes the fields itself before it returns, and wakes the thread. Readings never go
  * backwards: every writer only raises {@code nanos}.
+ *
+ * <p>A thread that is awake anyway (a server's event loop between its reads) may refresh the
+ * readings itself ({@link #refreshFromAwakeThread}); while such refreshes come, the ticker sleeps
+ * {@value #HELPED_TICKS} ticks at a time instead of one (half of {@link #tickNanos()}, the lag
+ * readers are promised), and takes over again within that when they stop. Each of its wake-ups is a context switch, which on a small busy machine preempts a
+ * thread with work: a gateway on two cores spent ~0.7 µs of CPU per small request on them.
  */
 final class CoarseClock implements Clock {
 
     /** The refresh period; readings are at most about this much behind. */
     static final long TICK_NANOS = 1_000_000L;
+
+    /** How many ticks the ticker sleeps while other threads refresh the readings. */
+    static final int HELPED_TICKS = 5;
 
     /** Ticks in a row without a reading after which the ticker parks until the next one. */
     static final int IDLE_TICKS = 100;
@@ -47,6 +56,8 @@ final class CoarseClock implements Clock {
     private volatile long millis;
     /** Whether the clock was read since the ticker last looked; set by readers, cleared by the ticker. */
     private volatile boolean read;
+    /** Whether another thread refreshed the readings since the ticker last looked. */
+    private volatile boolean helped;
     /** Whether the ticker is parked until a reading wakes it. */
     private volatile boolean asleep;
     /** Ticks since the ticker last looked at {@link #read}; the ticker's alone. */
@@ -76,11 +87,34 @@ final class CoarseClock implements Clock {
 
     private void tickForever() {
         while (true) {
-            LockSupport.parkNanos(TICK_NANOS);
+            LockSupport.parkNanos(nextSleepNanos());
             if (tick()) {
                 LockSupport.park(this);
                 wokenUp();
             }
+        }
+    }
+
+    /**
+     * How long the ticker sleeps before its next tick: {@value #HELPED_TICKS} ticks when another
+     * thread refreshed the readings since it last looked, else one.
+     */
+    long nextSleepNanos() {
+        if (helped) {
+            helped = false;
+            return HELPED_TICKS * TICK_NANOS;
+        }
+        return TICK_NANOS;
+    }
+
+    /**
+     * Refreshes the readings from a thread that is awake anyway, about once a tick while it has
+     * work (see the class comment); costs a read of the system clocks.
+     */
+    void refreshFromAwakeThread() {
+        refresh();
+        if (!helped) {
+            helped = true;
         }
     }
 

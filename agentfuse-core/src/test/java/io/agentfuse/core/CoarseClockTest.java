@@ -48,6 +48,21 @@ class CoarseClockTest {
     }
 
     @Test
+    void sleepsLongerWhileAnotherThreadRefreshesItAndTakesOverWhenThatStops() {
+        assertThat(clock.nextSleepNanos()).isEqualTo(CoarseClock.TICK_NANOS);
+
+        // An event loop awake anyway refreshes it: the reading is fresh, the ticker may sleep longer
+        advance(Duration.ofMillis(1));
+        clock.refreshFromAwakeThread();
+        assertThat(clock.nanoTime()).isEqualTo(systemNanos.get());
+        assertThat(clock.nextSleepNanos()).isEqualTo(CoarseClock.HELPED_TICKS * CoarseClock.TICK_NANOS);
+
+        // No refresh since the ticker last looked: it ticks every tick again
+        assertThat(clock.nextSleepNanos()).isEqualTo(CoarseClock.TICK_NANOS);
+        assertThat(CoarseClock.HELPED_TICKS * CoarseClock.TICK_NANOS).isLessThanOrEqualTo(clock.tickNanos() / 2);
+    }
+
+    @Test
     void keepsTickingWhileItIsRead() {
         for (int tick = 0; tick < 10 * CoarseClock.IDLE_TICKS; tick++) {
             if (tick % (CoarseClock.IDLE_TICKS / 2) == 0) {
