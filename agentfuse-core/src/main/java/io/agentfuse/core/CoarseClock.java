@@ -97,12 +97,15 @@ final class CoarseClock implements Clock {
 
     /**
      * How long the ticker sleeps before its next tick: {@value #HELPED_TICKS} ticks when another
-     * thread refreshed the readings since it last looked, else one.
+     * thread refreshed the readings since it last looked and within the last tick (refreshes
+     * sparser than that would leave the readings staler than a tick), else one.
      */
     long nextSleepNanos() {
         if (helped) {
             helped = false;
-            return HELPED_TICKS * TICK_NANOS;
+            if (systemNanos.getAsLong() - nanos < TICK_NANOS) {
+                return HELPED_TICKS * TICK_NANOS;
+            }
         }
         return TICK_NANOS;
     }

@@ -59,6 +59,10 @@ class CoarseClockTest {
 
         // No refresh since the ticker last looked: it ticks every tick again
         assertThat(clock.nextSleepNanos()).isEqualTo(CoarseClock.TICK_NANOS);
+        // Nor when the last refresh is older than a tick: refreshes that sparse would leave it stale
+        clock.refreshFromAwakeThread();
+        advance(Duration.ofNanos(CoarseClock.TICK_NANOS));
+        assertThat(clock.nextSleepNanos()).isEqualTo(CoarseClock.TICK_NANOS);
         assertThat(CoarseClock.HELPED_TICKS * CoarseClock.TICK_NANOS).isLessThanOrEqualTo(clock.tickNanos() / 2);
     }
 
