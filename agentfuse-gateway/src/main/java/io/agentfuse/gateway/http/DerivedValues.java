@@ -1,7 +1,5 @@
 package io.agentfuse.gateway.http;
 
-import io.vertx.core.json.JsonObject;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -43,13 +41,9 @@ public final class DerivedValues<V> {
     /** What was derived from this very {@code value}, or {@code null}. */
     @SuppressWarnings("unchecked")
     public V get(Object value) {
-        if (value instanceof JsonObject object && object.getMap() instanceof FrozenMap frozen) {
-            Derivation<?> derivation = frozen.derived;
-            if (derivation != null && derivation.owner == this) {
-                return (V) derivation.value;
-            }
-        }
-        return null;
+        FrozenMap frozen = FrozenMap.of(value);
+        Derivation<?> derivation = frozen == null ? null : frozen.derived;
+        return derivation != null && derivation.owner == this ? (V) derivation.value : null;
     }
 
     /**
@@ -75,7 +69,8 @@ public final class DerivedValues<V> {
 
     /** Remembers {@code derived} for this very {@code value}, if a memo shares it; else does nothing. */
     public void put(Object value, V derived) {
-        if (value instanceof JsonObject object && object.getMap() instanceof FrozenMap frozen) {
+        FrozenMap frozen = FrozenMap.of(value);
+        if (frozen != null) {
             frozen.derived = new Derivation<>(this, derived);
         }
     }

@@ -1,5 +1,7 @@
 package io.agentfuse.gateway.http;
 
+import io.vertx.core.json.JsonObject;
+
 import java.util.AbstractMap;
 import java.util.Collection;
 import java.util.Collections;
@@ -24,6 +26,11 @@ final class FrozenMap extends AbstractMap<String, Object> {
     private final Map<String, Object> view;
     /** What a parser derived from the object these are the fields of; see {@link DerivedValues}. */
     DerivedValues.Derivation<?> derived;
+
+    /** The fields of {@code value} if it is an object a memo shares, else {@code null}. */
+    static FrozenMap of(Object value) {
+        return value instanceof JsonObject object && object.getMap() instanceof FrozenMap frozen ? frozen : null;
+    }
 
     /** @param fields the decoded fields, already frozen; not copied, so no one else may keep them */
     FrozenMap(Map<String, Object> fields) {

@@ -189,7 +189,7 @@ public final class ValueMemo {
      * request whose bytes held it, unmodifiable, and handed out again while it is remembered.
      */
     public static boolean isShared(Object value) {
-        return value instanceof JsonObject object && object.getMap() instanceof FrozenMap;
+        return FrozenMap.of(value) != null;
     }
 
     /** {@code value} with every object and array in it made unmodifiable (and wrapped, if it was a raw map or list). */
