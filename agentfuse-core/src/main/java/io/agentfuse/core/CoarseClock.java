@@ -20,10 +20,11 @@ import java.util.function.LongSupplier;
  * backwards: every writer only raises {@code nanos}.
  *
  * <p>A thread that is awake anyway (a server's event loop between its reads) may refresh the
- * readings itself ({@link #refreshFromAwakeThread}); while such refreshes come, the ticker sleeps
- * {@value #HELPED_TICKS} ticks at a time instead of one (half of {@link #tickNanos()}, the lag
- * readers are promised), and takes over again within that when they stop. Each of its wake-ups is a context switch, which on a small busy machine preempts a
- * thread with work: a gateway on two cores spent ~0.7 µs of CPU per small request on them.
+ * readings itself ({@link #refreshFromAwakeThread}); while such refreshes come at least once a
+ * tick, the ticker sleeps {@value #HELPED_TICKS} ticks at a time instead of one (half of
+ * {@link #tickNanos()}, the lag readers are promised), and takes over again within that when they
+ * stop. Each of its wake-ups is a context switch, which on a small busy machine preempts a thread
+ * with work: a gateway on two cores spent ~0.7 µs of CPU per small request on them.
  */
 final class CoarseClock implements Clock {
 
@@ -56,8 +57,13 @@ final class CoarseClock implements Clock {
     private volatile long millis;
     /** Whether the clock was read since the ticker last looked; set by readers, cleared by the ticker. */
     private volatile boolean read;
-    /** Whether another thread refreshed the readings since the ticker last looked. */
-    private volatile boolean helped;
+    /**
+     * Refreshes by other threads since the ticker last looked. Incremented without a lock: a lost
+     * increment undercounts, which only makes the ticker sleep less.
+     */
+    private volatile int helps;
+    /** How many ticks the ticker slept last; the ticker's alone. */
+    private int sleptTicks = 1;
     /** Whether the ticker is parked until a reading wakes it. */
     private volatile boolean asleep;
     /** Ticks since the ticker last looked at {@link #read}; the ticker's alone. */
@@ -96,18 +102,15 @@ final class CoarseClock implements Clock {
     }
 
     /**
-     * How long the ticker sleeps before its next tick: {@value #HELPED_TICKS} ticks when another
-     * thread refreshed the readings since it last looked and within the last tick (refreshes
-     * sparser than that would leave the readings staler than a tick), else one.
+     * How long the ticker sleeps before its next tick: {@value #HELPED_TICKS} ticks when other
+     * threads refreshed the readings at least once a tick, on average, over its last sleep (sparser
+     * refreshes would leave the readings staler than a tick), else one.
      */
     long nextSleepNanos() {
-        if (helped) {
-            helped = false;
-            if (systemNanos.getAsLong() - nanos < TICK_NANOS) {
-                return HELPED_TICKS * TICK_NANOS;
-            }
-        }
-        return TICK_NANOS;
+        int seen = helps;
+        helps = 0;
+        sleptTicks = seen >= sleptTicks ? HELPED_TICKS : 1;
+        return sleptTicks * TICK_NANOS;
     }
 
     /**
@@ -116,9 +119,7 @@ final class CoarseClock implements Clock {
      */
     void refreshFromAwakeThread() {
         refresh();
-        if (!helped) {
-            helped = true;
-        }
+        helps++;
     }
 
     /**

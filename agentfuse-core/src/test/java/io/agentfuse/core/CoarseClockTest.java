@@ -48,22 +48,31 @@ class CoarseClockTest {
     }
 
     @Test
-    void sleepsLongerWhileAnotherThreadRefreshesItAndTakesOverWhenThatStops() {
+    void sleepsLongerWhileOtherThreadsRefreshItEveryTickAndTakesOverWhenTheyStop() {
+        long helpedSleep = CoarseClock.HELPED_TICKS * CoarseClock.TICK_NANOS;
         assertThat(clock.nextSleepNanos()).isEqualTo(CoarseClock.TICK_NANOS);
 
         // An event loop awake anyway refreshes it: the reading is fresh, the ticker may sleep longer
         advance(Duration.ofMillis(1));
         clock.refreshFromAwakeThread();
         assertThat(clock.nanoTime()).isEqualTo(systemNanos.get());
-        assertThat(clock.nextSleepNanos()).isEqualTo(CoarseClock.HELPED_TICKS * CoarseClock.TICK_NANOS);
+        assertThat(clock.nextSleepNanos()).isEqualTo(helpedSleep);
 
-        // No refresh since the ticker last looked: it ticks every tick again
+        // It slept five ticks: five refreshes keep it asleep that long, four are too sparse
+        refreshes(CoarseClock.HELPED_TICKS);
+        assertThat(clock.nextSleepNanos()).isEqualTo(helpedSleep);
+        refreshes(CoarseClock.HELPED_TICKS - 1);
         assertThat(clock.nextSleepNanos()).isEqualTo(CoarseClock.TICK_NANOS);
-        // Nor when the last refresh is older than a tick: refreshes that sparse would leave it stale
-        clock.refreshFromAwakeThread();
-        advance(Duration.ofNanos(CoarseClock.TICK_NANOS));
+
+        // None since it last looked: it ticks every tick
         assertThat(clock.nextSleepNanos()).isEqualTo(CoarseClock.TICK_NANOS);
-        assertThat(CoarseClock.HELPED_TICKS * CoarseClock.TICK_NANOS).isLessThanOrEqualTo(clock.tickNanos() / 2);
+        assertThat(helpedSleep).isLessThanOrEqualTo(clock.tickNanos() / 2);
+    }
+
+    private void refreshes(int count) {
+        for (int i = 0; i < count; i++) {
+            clock.refreshFromAwakeThread();
+        }
     }
 
     @Test
