@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -235,12 +236,7 @@ class MemoizedDecodingTest {
 
     @Test
     void rememberedValuesCannotBeChangedByTheRequestsThatShareThem() {
-        ValueMemo memo = new ValueMemo(64, 1 << 20);
-        String raw = "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"" + "y".repeat(80) + "\"}]}";
-        byte[] bytes = raw.getBytes(StandardCharsets.UTF_8);
-        memo.remember(bytes, 0, bytes.length, bytes.length, new JsonObject(raw), false);
-
-        JsonObject shared = (JsonObject) memo.find(bytes, 0, bytes.length).value();
+        JsonObject shared = rememberedMessage("y".repeat(80));
 
         assertThatThrownBy(() -> shared.put("role", "assistant")).isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> shared.getJsonArray("content").add("more"))
@@ -248,7 +244,7 @@ class MemoizedDecodingTest {
         assertThatThrownBy(() -> shared.getJsonArray("content").getJsonObject(0).remove("text"))
                 .isInstanceOf(UnsupportedOperationException.class);
         assertThat(shared.copy().put("role", "assistant").getString("role")).isEqualTo("assistant");
-        java.util.Map<String, Object> fields = shared.getMap();
+        Map<String, Object> fields = shared.getMap();
         assertThatThrownBy(fields::clear).isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> fields.keySet().remove("role")).isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> fields.entrySet().iterator().next().setValue("x"))
@@ -261,12 +257,8 @@ class MemoizedDecodingTest {
 
     @Test
     void rememberedObjectsEqualWhatTheirBytesDecodeTo() {
-        ValueMemo memo = new ValueMemo(64, 1 << 20);
-        String raw = "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"" + "q".repeat(80) + "\"}]}";
-        byte[] bytes = raw.getBytes(StandardCharsets.UTF_8);
-        memo.remember(bytes, 0, bytes.length, bytes.length, new JsonObject(raw), false);
-
-        JsonObject shared = (JsonObject) memo.find(bytes, 0, bytes.length).value();
+        JsonObject shared = rememberedMessage("q".repeat(80));
+        String raw = messageJson("q".repeat(80));
 
         assertThat(shared).isEqualTo(new JsonObject(raw)).hasSameHashCodeAs(new JsonObject(raw));
         assertThat(new JsonObject(raw)).isEqualTo(shared);
@@ -425,5 +417,17 @@ class MemoizedDecodingTest {
                 default -> "";
             };
         }
+    }
+
+    /** A user message of one text part, as a memo hands it out once remembered. */
+    private static JsonObject rememberedMessage(String text) {
+        ValueMemo memo = new ValueMemo(64, 1 << 20);
+        byte[] bytes = messageJson(text).getBytes(StandardCharsets.UTF_8);
+        memo.remember(bytes, 0, bytes.length, bytes.length, new JsonObject(messageJson(text)), false);
+        return (JsonObject) memo.find(bytes, 0, bytes.length).value();
+    }
+
+    private static String messageJson(String text) {
+        return "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"" + text + "\"}]}";
     }
 }
