@@ -26,13 +26,13 @@ class ConversationMapperTest {
         // Given a conversation with a tool call and its result, never bounded
         TokenCounter counter = TokenCounter.forModel("claude-haiku-4-5");
         String code = "int main() { return 0; }\n".repeat(40);
-        ChatRequest request = Dialects.OPENAI.parseRequest(new JsonObject().put("model", "m").put("messages", new JsonArray()
-                .add(new JsonObject().put("role", "system").put("content", "Be brief. " + code))
-                .add(new JsonObject().put("role", "user").put("content", "Compile this: " + code))
-                .add(new JsonObject().put("role", "assistant").putNull("content").put("tool_calls", new JsonArray()
+        ChatRequest request = openAiRequest(
+                message("system", "Be brief. " + code),
+                message("user", "Compile this: " + code),
+                new JsonObject().put("role", "assistant").putNull("content").put("tool_calls", new JsonArray()
                         .add(new JsonObject().put("id", "call_1").put("type", "function").put("function",
-                                new JsonObject().put("name", "compile").put("arguments", "{\"source\":\"" + code.replace("\n", "\\n") + "\"}")))))
-                .add(new JsonObject().put("role", "tool").put("tool_call_id", "call_1").put("content", "ok " + code))));
+                                new JsonObject().put("name", "compile").put("arguments", "{\"source\":\"" + code.replace("\n", "\\n") + "\"}")))),
+                new JsonObject().put("role", "tool").put("tool_call_id", "call_1").put("content", "ok " + code));
 
         // Then it is not known at once before, and is the very bound after
         assertThat(ConversationMapper.knownUpperBound(request, counter)).isEqualTo(-1);
@@ -45,9 +45,7 @@ class ConversationMapperTest {
         // Given a request bounded by one counter
         TokenCounter counter = TokenCounter.forModel("gpt-4o");
         String code = "for (int i = 0; i < n; i++) { sum += i; }\n".repeat(30);
-        ChatRequest request = Dialects.OPENAI.parseRequest(new JsonObject().put("model", "m").put("messages", new JsonArray()
-                .add(new JsonObject().put("role", "user").put("content", "Explain: " + code))
-                .add(new JsonObject().put("role", "assistant").put("content", "It sums: " + code))));
+        ChatRequest request = openAiRequest(message("user", "Explain: " + code), message("assistant", "It sums: " + code));
         long bound = ConversationMapper.upperBound(request, counter);
 
         // Then its messages carry their bounds for that counter, which add up to the request's
@@ -121,5 +119,18 @@ class ConversationMapperTest {
         assertThat(body.getJsonArray("messages").encode()).contains("[agentfuse] 2 earlier").contains("second question")
                 .doesNotContain("first answer");
         assertThat(compacted.messages()).hasSize(2);
+    }
+
+    /** An OpenAI Chat Completions request for model "m" with these messages, parsed. */
+    private static ChatRequest openAiRequest(JsonObject... messages) {
+        JsonArray array = new JsonArray();
+        for (JsonObject message : messages) {
+            array.add(message);
+        }
+        return Dialects.OPENAI.parseRequest(new JsonObject().put("model", "m").put("messages", array));
+    }
+
+    private static JsonObject message(String role, String content) {
+        return new JsonObject().put("role", role).put("content", content);
     }
 }

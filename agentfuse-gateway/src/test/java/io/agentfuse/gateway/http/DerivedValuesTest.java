@@ -4,6 +4,13 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,14 +41,55 @@ class DerivedValuesTest {
         // Then neither is handed the other's: the one overwritten derives again
         assertThat(other.get(shared)).isEqualTo("message");
         assertThat(derived.get(shared)).isNull();
-        assertThat(derived.derive(shared, new java.util.ArrayList<>(), notes -> "turn again")).isEqualTo("turn again");
+        assertThat(derived.derive(shared, new ArrayList<>(), notes -> "turn again")).isEqualTo("turn again");
         assertThat(derived.get(shared)).isEqualTo("turn again");
+    }
+
+    @Test
+    void parsersDerivingFromTheSameObjectsAtOnceAreNeverHandedEachOthersValues() throws Exception {
+        // Given shared messages two parsers derive from at once, on many threads (an OpenAI and an
+        // Anthropic caller resending the same bytes): the slot is written racily
+        List<Object> shared = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            shared.add(remembered("{\"role\":\"user\",\"content\":\"" + i + "e".repeat(100) + "\"}"));
+        }
+        DerivedValues<Integer> numbers = new DerivedValues<>();
+        int threads = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<List<String>>> wrong = new ArrayList<>();
+        try {
+            for (int t = 0; t < threads; t++) {
+                boolean strings = t % 2 == 0;
+                wrong.add(pool.submit(() -> {
+                    start.await();
+                    List<String> seen = new ArrayList<>();
+                    for (int round = 0; round < 20_000; round++) {
+                        int i = round % shared.size();
+                        Object value = strings ? derived.derive(shared.get(i), new ArrayList<>(), notes -> "turn " + i)
+                                : numbers.derive(shared.get(i), new ArrayList<>(), notes -> i);
+                        if (!value.equals(strings ? "turn " + i : (Object) i)) {
+                            seen.add(i + " -> " + value);
+                        }
+                    }
+                    return seen;
+                }));
+            }
+            start.countDown();
+
+            // Then each got what it derived itself, for the very object, every time
+            for (Future<List<String>> each : wrong) {
+                assertThat(each.get(60, TimeUnit.SECONDS)).isEmpty();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
     void aDerivationWithNotesIsNotRemembered() {
         Object shared = remembered("{\"role\":\"user\",\"content\":\"" + "d".repeat(100) + "\"}");
-        java.util.List<String> notes = new java.util.ArrayList<>();
+        List<String> notes = new ArrayList<>();
 
         String first = derived.derive(shared, notes, noted -> {
             noted.add("messages[3]: untranslatable");
