@@ -10,12 +10,12 @@ import io.agentfuse.gateway.testing.HostileUpstream;
 import io.agentfuse.gateway.testing.RawSocket;
 import io.agentfuse.gateway.testing.RawSocket.Response;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Providers whose answers never end ({@link HostileUpstream}): {@code server.maxUpstreamBody} and
