@@ -7,35 +7,65 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
 
 /**
- * Reads a provider's answer body up to a limit: a {@code Content-Length} over it fails before a
- * byte is read, and a body that grows past it (chunked without end, say) fails as soon as it
- * does. The caller resets the request on failure, which stops the reading and frees the
- * connection. Must be called on the response's context, before its body starts to arrive.
+ * A provider's answer body read up to a limit: a {@code Content-Length} over it fails before a
+ * byte is read ({@link #of}), and a body that grows past it (chunked without end, say) fails as
+ * soon as it does ({@link #add}). The caller resets the request on failure, which stops the
+ * reading and frees the connection. Confined to the response's context.
+ *
+ * <p>An answer that comes in one chunk (most do) is that chunk: Vert.x hands each chunk over as a
+ * buffer of its own, so it is kept as it is, not copied into another.
  */
 final class BoundedBody {
 
     private static final int PRESIZE_LIMIT = 64 * 1024;
 
-    private BoundedBody() {
+    private final long maxBytes;
+    private final long declaredLength;
+    private final ProviderEndpoint provider;
+    private Buffer first;
+    private Buffer joined;
+
+    private BoundedBody(long maxBytes, long declaredLength, ProviderEndpoint provider) {
+        this.maxBytes = maxBytes;
+        this.declaredLength = declaredLength;
+        this.provider = provider;
     }
 
-    static Future<Buffer> read(HttpClientResponse response, long maxBytes, ProviderEndpoint provider) {
+    /**
+     * The body of {@code response}, none of it received yet.
+     *
+     * @throws UpstreamBodyTooLargeException if its {@code Content-Length} is over {@code maxBytes}
+     */
+    static BoundedBody of(HttpClientResponse response, long maxBytes, ProviderEndpoint provider) {
         String declared = response.getHeader(HttpHeaders.CONTENT_LENGTH);
         long length = declared == null ? -1 : lengthOf(declared);
         if (length > maxBytes) {
-            return Future.failedFuture(tooLarge(provider, maxBytes, "declares a Content-Length of " + declared.trim() + ", more"));
+            throw tooLarge(provider, maxBytes, "declares a Content-Length of " + declared.trim() + ", more");
+        }
+        return new BoundedBody(maxBytes, length, provider);
+    }
+
+    /**
+     * Reads the whole body of {@code response}; must be called on its context, before its body
+     * starts to arrive.
+     */
+    static Future<Buffer> read(HttpClientResponse response, long maxBytes, ProviderEndpoint provider) {
+        BoundedBody received;
+        try {
+            received = of(response, maxBytes, provider);
+        } catch (UpstreamBodyTooLargeException tooLarge) {
+            return Future.failedFuture(tooLarge);
         }
         Promise<Buffer> body = Promise.promise();
-        Received received = new Received(length);
         response.handler(chunk -> {
             if (body.future().isComplete()) {
                 return;
             }
-            if (received.length() + (long) chunk.length() > maxBytes) {
-                body.tryFail(tooLarge(provider, maxBytes, "sent more"));
-                return;
+            try {
+                received.add(chunk);
+            } catch (UpstreamBodyTooLargeException tooLarge) {
+                body.tryFail(tooLarge);
             }
-            received.add(chunk);
         });
         response.exceptionHandler(body::tryFail);
         response.endHandler(v -> body.tryComplete(received.body()));
@@ -43,40 +73,34 @@ final class BoundedBody {
     }
 
     /**
-     * The chunks received so far. An answer that comes in one chunk (most do) is that chunk: Vert.x
-     * hands each chunk over as a buffer of its own, so it is kept as it is, not copied into another.
+     * Adds the next chunk.
+     *
+     * @throws UpstreamBodyTooLargeException if the body grows past the limit with it
      */
-    private static final class Received {
-
-        private final long declaredLength;
-        private Buffer first;
-        private Buffer joined;
-
-        Received(long declaredLength) {
-            this.declaredLength = declaredLength;
+    void add(Buffer chunk) {
+        if (length() + (long) chunk.length() > maxBytes) {
+            throw tooLarge(provider, maxBytes, "sent more");
         }
-
-        long length() {
-            return joined != null ? joined.length() : first != null ? first.length() : 0;
+        if (joined != null) {
+            joined.appendBuffer(chunk);
+        } else if (first == null) {
+            first = chunk;
+        } else {
+            // Sized once when the length is known (growing from the default size copies the body
+            // as it grows), but not beyond what a peer may make the gateway hold before it sends it.
+            long expected = Math.max(declaredLength, (long) first.length() + chunk.length());
+            joined = Buffer.buffer((int) Math.min(expected, PRESIZE_LIMIT)).appendBuffer(first).appendBuffer(chunk);
+            first = null;
         }
+    }
 
-        void add(Buffer chunk) {
-            if (joined != null) {
-                joined.appendBuffer(chunk);
-            } else if (first == null) {
-                first = chunk;
-            } else {
-                // Sized once when the length is known (growing from the default size copies the body
-                // as it grows), but not beyond what a peer may make the gateway hold before it sends it.
-                long expected = Math.max(declaredLength, (long) first.length() + chunk.length());
-                joined = Buffer.buffer((int) Math.min(expected, PRESIZE_LIMIT)).appendBuffer(first).appendBuffer(chunk);
-                first = null;
-            }
-        }
+    /** The chunks received so far, as one buffer. */
+    Buffer body() {
+        return joined != null ? joined : first != null ? first : Buffer.buffer();
+    }
 
-        Buffer body() {
-            return joined != null ? joined : first != null ? first : Buffer.buffer();
-        }
+    private long length() {
+        return joined != null ? joined.length() : first != null ? first.length() : 0;
     }
 
     /** The declared length; -1 when it is not a number (the HTTP codec rejects it; nothing to decide here). */

@@ -83,7 +83,7 @@ public final class UpstreamClient {
      * @param timeout limit for the whole call, from sending to the last byte
      */
     public Future<UpstreamResponse> send(UpstreamRequest request, Duration timeout) {
-        return startSend(request, timeout).result();
+        return Future.fromCompletionStage(sendCancellable(request, timeout, Function.identity()));
     }
 
     /**
@@ -97,30 +97,10 @@ public final class UpstreamClient {
     public <T> CompletableFuture<T> sendCancellable(UpstreamRequest request, Duration timeout,
                                                     Function<UpstreamResponse, T> mapper) {
         Objects.requireNonNull(mapper, "mapper");
-        CompleteCall call = startSend(request, timeout);
-        CompletableFuture<T> answer = new CancellingFuture<>(
-                () -> call.cancel(new CancellationException("cancelled by the caller")));
-        call.result().onComplete(done -> {
-            if (done.failed()) {
-                answer.completeExceptionally(done.cause());
-                return;
-            }
-            T mapped;
-            try {
-                mapped = mapper.apply(done.result());
-            } catch (RuntimeException refused) {
-                answer.completeExceptionally(refused);
-                return;
-            }
-            answer.complete(mapped);
-        });
-        return answer;
-    }
-
-    private CompleteCall startSend(UpstreamRequest request, Duration timeout) {
         Context context = callContext();
-        return new CompleteCall(vertx, context)
-                .start(pool(context), heads.head(request, false), request, timeout, options.maxBodyBytes());
+        return new CompleteCall<>(vertx, context, request, options.maxBodyBytes(), mapper)
+                .start(pool(context), heads.head(request, false), timeout)
+                .answer();
     }
 
     /**

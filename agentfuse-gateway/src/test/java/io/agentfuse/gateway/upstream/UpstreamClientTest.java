@@ -11,6 +11,8 @@ import io.agentfuse.mock.MockProvider;
 import io.agentfuse.mock.MockStep;
 import io.agentfuse.mock.RecordedRequest;
 import io.agentfuse.gateway.testing.Await;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -22,11 +24,14 @@ import java.net.ConnectException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -178,6 +183,43 @@ class UpstreamClientTest {
 
         assertThat(failure).isInstanceOf(CallTimeoutException.class);
         assertThat(OutcomeClassifier.defaults().classify(failure)).isEqualTo(Outcome.TIMEOUT);
+    }
+
+    @Test
+    void aCallCancelledWhileWaitingForAConnectionIsNeverSent() throws Exception {
+        assertNotSentWhenItEndsWhileWaiting(second -> second.cancel(true), CancellationException.class);
+    }
+
+    @Test
+    void aCallTimingOutWhileWaitingForAConnectionIsNeverSent() throws Exception {
+        assertNotSentWhenItEndsWhileWaiting(second -> { }, CallTimeoutException.class);
+    }
+
+    /**
+     * With one connection per host, a first call holds it while a second one waits for it and ends
+     * (as {@code end} makes it, or by its own 100 ms timeout): the provider never sees the second,
+     * and a third call after the first is answered.
+     */
+    private void assertNotSentWhenItEndsWhileWaiting(Consumer<CompletableFuture<UpstreamResponse>> end,
+                                                     Class<? extends Throwable> failure) throws Exception {
+        client = new UpstreamClient(vertx, new UpstreamClientOptions(Duration.ofSeconds(10), 1));
+        mock.script(MockStep.builder().delayMs(1_000).build());
+        List<CompletableFuture<UpstreamResponse>> calls = new ArrayList<>();
+        Context one = vertx.getOrCreateContext(); // one event loop: one pool, one connection
+        Await.result(Future.<Void>future(started -> one.runOnContext(v -> {
+            calls.add(client.sendCancellable(UpstreamRequest.of(openAi, body("first")), Duration.ofSeconds(10), r -> r));
+            calls.add(client.sendCancellable(UpstreamRequest.of(openAi, body("second")), Duration.ofMillis(100), r -> r));
+            end.accept(calls.get(1));
+            started.complete();
+        })));
+
+        assertThat(calls.get(1).handle((answer, error) -> error).get(20, TimeUnit.SECONDS)).isInstanceOf(failure);
+        assertThat(Await.result(Future.fromCompletionStage(calls.get(0))).status()).isEqualTo(200);
+        Await.result(Future.<UpstreamResponse>future(third -> one.runOnContext(v ->
+                client.send(UpstreamRequest.of(openAi, body("third")), Duration.ofSeconds(10)).onComplete(third))));
+
+        assertThat(mock.requests()).extracting(request -> request.jsonBody().orElseThrow().getString("model"))
+                .containsExactly("first", "third");
     }
 
     @Test
