@@ -9,7 +9,9 @@ import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.ext.web.RoutingContext;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -30,7 +32,9 @@ final class ChatExchange {
     /** What a caller is told about a fault of the gateway itself (the details are no business of theirs). */
     private static final String BUG_MESSAGE = "the gateway failed unexpectedly while handling the request";
 
-    private final RoutingContext ctx;
+    private final HttpServerRequest caller;
+    private final HttpServerResponse response;
+    private final Buffer body;
     private final Dialect dialect;
     private final ExchangeStages stages;
     private final Context context = Vertx.currentContext();
@@ -44,20 +48,23 @@ final class ChatExchange {
     private long deadlineTimer = -1;
     private boolean answered;
 
-    ChatExchange(RoutingContext ctx, Dialect dialect, ExchangeStages stages) {
-        this.ctx = ctx;
+    ChatExchange(HttpServerRequest caller, Buffer body, Dialect dialect, ExchangeStages stages) {
+        this.caller = caller;
+        this.response = caller.response();
+        this.body = body;
         this.dialect = dialect;
         this.stages = stages;
-        this.requestId = RequestLog.idOf(ctx.request(), ctx.response());
+        this.requestId = RequestLog.idOf(caller, response);
     }
 
     void run() {
-        ctx.addEndHandler(v -> ended());
-        ctx.response().closeHandler(v -> callerGone());
+        // Called once: when the response has been written, or when the connection closed before it was.
+        response.endHandler(v -> ended());
+        response.closeHandler(v -> callerGone());
         Future<ModelRequest> checked;
         try {
-            request = RequestParser.parse(dialect, ctx.body().buffer(),
-                    ctx.request().getHeader(RequestParser.SUBAGENT_HEADER), stages.config().get(), stages.router().models());
+            request = RequestParser.parse(dialect, body,
+                    caller.getHeader(RequestParser.SUBAGENT_HEADER), stages.config().get(), stages.router().models());
         } catch (GatewayException invalid) {
             fail(invalid);
             return;
@@ -90,9 +97,9 @@ final class ChatExchange {
         }
         if (permit != null) {
             Duration deadline = stages.subagents().deadline();
-            deadlineTimer = ctx.vertx().setTimer(Math.max(1, deadline.toMillis()), id -> deadlineExceeded(deadline));
+            deadlineTimer = context.owner().setTimer(Math.max(1, deadline.toMillis()), id -> deadlineExceeded(deadline));
         }
-        Plan plan = stages.router().plan(checked, ctx.request().headers(), stages.context());
+        Plan plan = stages.router().plan(checked, caller.headers(), stages.context());
         boolean stream = checked.chat().stream();
         // A complete answer needs the conversation no more: while the provider answers, 150 KB of
         // parsed conversation per request in flight would outlive young collections (the relay of
@@ -115,18 +122,18 @@ final class ChatExchange {
         }
         answered = true;
         if (result.value().stream() != null) {
-            relay = new StreamRelay(ctx.response(), ctx.request().connection(), context, request, result.value(),
+            relay = new StreamRelay(response, caller.connection(), context, request, result.value(),
                     stages.metrics(), stages.clock());
             relay.start(trace, result.passed());
         } else {
-            CompleteResponder.respond(ctx.response(), request, result, trace, stages.clock());
+            CompleteResponder.respond(response, request, result, trace, stages.clock());
         }
     }
 
     private void fail(Throwable error) {
         answered = true;
-        if (!ctx.response().closed() && !ctx.response().ended()) {
-            FailureResponder.respond(ctx.response(), dialect, error, request, trace);
+        if (!response.closed() && !response.ended()) {
+            FailureResponder.respond(response, dialect, error, request, trace);
         }
     }
 
@@ -156,17 +163,17 @@ final class ChatExchange {
 
     private void ended() {
         if (deadlineTimer >= 0) {
-            ctx.vertx().cancelTimer(deadlineTimer);
+            context.owner().cancelTimer(deadlineTimer);
         }
         if (permit != null) {
             permit.release();
         }
         String model = request == null ? GatewayMetrics.UNKNOWN_MODEL : request.model().name();
-        boolean ended = ctx.response().ended() || (relay != null && relay.closedOnPurpose());
-        int status = ended ? ctx.response().getStatusCode() : CLIENT_CLOSED;
+        boolean ended = response.ended() || (relay != null && relay.closedOnPurpose());
+        int status = ended ? response.getStatusCode() : CLIENT_CLOSED;
         long duration = System.nanoTime() - startedNanos;
         stages.metrics().request(model, dialect.name(), status, duration);
-        RequestLog.ended(requestId, model, status, ctx.response().headers(), duration);
+        RequestLog.ended(requestId, model, status, response.headers(), duration);
     }
 
     private void onContext(Runnable action) {
@@ -182,10 +189,10 @@ final class ChatExchange {
         }
         if (relay != null) {
             relay.abort(GatewayError.INTERNAL_ERROR, BUG_MESSAGE);
-        } else if (!ctx.response().headWritten()) {
+        } else if (!response.headWritten()) {
             fail(new GatewayException(GatewayError.INTERNAL_ERROR, BUG_MESSAGE));
-        } else if (!ctx.response().ended() && !ctx.response().closed()) {
-            ctx.response().end();
+        } else if (!response.ended() && !response.closed()) {
+            response.end();
         }
     }
 }

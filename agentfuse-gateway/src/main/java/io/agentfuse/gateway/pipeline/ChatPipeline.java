@@ -6,6 +6,8 @@ import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.upstream.UpstreamClient;
 import io.vertx.core.Handler;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.Objects;
@@ -61,10 +63,18 @@ public final class ChatPipeline {
                 clock);
     }
 
-    /** The handler of {@code POST} {@link Dialect#path()} for {@code dialect}. */
+    /** The handler of {@code POST} {@link Dialect#path()} for {@code dialect}, behind a body handler. */
     public Handler<RoutingContext> handler(Dialect dialect) {
         Objects.requireNonNull(dialect, "dialect");
-        return ctx -> new ChatExchange(ctx, dialect, stages).run();
+        return ctx -> serve(dialect, ctx.request(), ctx.body().buffer());
+    }
+
+    /**
+     * Serves {@code request}, a {@code POST} on {@code dialect}'s path whose body has arrived,
+     * without a router: the exchange owns the response's end and close handlers from here on.
+     */
+    public void serve(Dialect dialect, HttpServerRequest request, Buffer body) {
+        new ChatExchange(request, body, dialect, stages).run();
     }
 
     /** Complete model calls through the same guarded chains, for the gateway's own use. */

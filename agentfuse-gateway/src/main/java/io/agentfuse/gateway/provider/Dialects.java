@@ -59,7 +59,12 @@ public final class Dialects {
 
     /** The dialect served on gateway path {@code path}, if any. */
     public static Optional<Dialect> forPath(String path) {
-        return ALL.stream().filter(dialect -> dialect.path().equals(path)).findFirst();
+        for (Dialect dialect : ALL) { // asked for every request: no stream
+            if (dialect.path().equals(path)) {
+                return Optional.of(dialect);
+            }
+        }
+        return Optional.empty();
     }
 
     /**

@@ -2,18 +2,19 @@ package io.agentfuse.gateway.server;
 
 import io.agentfuse.config.ServerConfig;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
-import io.vertx.ext.web.Router;
+import io.vertx.core.http.HttpServerRequest;
 
 import java.util.function.Function;
 
 /**
  * One HTTP server of the gateway, on the event loop of its deployment; a gateway deploys
  * {@code server.eventLoops} of them on one port, which Vert.x balances connections across. They
- * share everything but their router: guards, breakers, pipeline and the {@link ConnectionGuard}.
+ * share everything but their request handler (and its router): guards, breakers, pipeline and the {@link ConnectionGuard}.
  *
  * <p>Each request passes the connection deadlines and the {@link RequestGate} before it is routed;
  * while requests come, the loop keeps the coarse clock fresh ({@link LoopClockTicks}).
@@ -27,17 +28,17 @@ public final class GatewayVerticle extends VerticleBase {
         private final HttpServerOptions options;
         private final RequestGate gate;
         private final ConnectionGuard connections;
-        private final Function<Vertx, Router> routes;
+        private final Function<Vertx, Handler<HttpServerRequest>> routes;
 
         /**
          * @param vertx  the Vert.x instance the servers run on
          * @param server the {@code server:} section in force at start (limits are not reloaded)
          * @param host   the bind address
          * @param bodies what request bodies not yet arrived may hold, over every instance
-         * @param routes builds one router (one per instance) serving the gateway's endpoints
+         * @param routes builds the handler (one per instance) serving the gateway's endpoints
          */
         public Shared(Vertx vertx, ServerConfig server, String host, BodyAllowance bodies,
-                      Function<Vertx, Router> routes) {
+                      Function<Vertx, Handler<HttpServerRequest>> routes) {
             this.server = server;
             this.host = host;
             this.options = options();
@@ -75,7 +76,7 @@ public final class GatewayVerticle extends VerticleBase {
 
     @Override
     public Future<?> start() {
-        Router router = shared.routes.apply(vertx);
+        Handler<HttpServerRequest> endpoints = shared.routes.apply(vertx);
         LoopClockTicks clockTicks = new LoopClockTicks();
         server = vertx.createHttpServer(new HttpServerOptions(shared.options).setHost(shared.host).setPort(port))
                 .connectionHandler(shared.connections::accept)
@@ -84,7 +85,7 @@ public final class GatewayVerticle extends VerticleBase {
                     clockTicks.onRequest();
                     shared.connections.onRequest(request);
                     if (shared.gate.admit(request)) {
-                        router.handle(request);
+                        endpoints.handle(request);
                     }
                 });
         return server.listen();

@@ -9,6 +9,7 @@ import io.vertx.ext.web.handler.PlatformHandler;
 import io.vertx.ext.web.impl.RoutingContextInternal;
 
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * Reads a request body whose {@code Content-Length} is known into one buffer of exactly that
@@ -60,14 +61,45 @@ public final class SizedBodyReader implements PlatformHandler {
     public void handle(RoutingContext ctx) {
         HttpServerRequest request = ctx.request();
         long length = knownLength(request);
-        if (length <= 0 || length > maxBodySize || request.isEnded()
+        if (!takes(request, length)
                 || !(ctx instanceof RoutingContextInternal internal)
                 || internal.seenHandler(RoutingContextInternal.BODY_HANDLER)) {
             ctx.next();
             return;
         }
         internal.visitHandler(RoutingContextInternal.BODY_HANDLER);
-        Body body = new Body(ctx, length);
+        read(request, length, release -> ctx.addEndHandler(ignored -> release.run()), body -> {
+            internal.setBody(body);
+            ctx.next();
+        }, () -> ctx.fail(TOO_LARGE));
+    }
+
+    /**
+     * Reads {@code request}'s body as {@link #handle} does, for a request served without a router:
+     * hands it to {@code onBody} once it has arrived, or runs {@code onTooLarge} if it outgrows
+     * the limit. Answers false, having read nothing, for a request it does not take (see the class
+     * comment): the router's {@code BodyHandler} must read that one.
+     */
+    public boolean read(HttpServerRequest request, Consumer<Buffer> onBody, Runnable onTooLarge) {
+        long length = knownLength(request);
+        if (!takes(request, length)) {
+            return false;
+        }
+        // Until the body has arrived nothing else watches the response; then its reader does.
+        read(request, length, release -> request.response().endHandler(ignored -> release.run()), onBody, onTooLarge);
+        return true;
+    }
+
+    private boolean takes(HttpServerRequest request, long length) {
+        return length > 0 && length <= maxBodySize && !request.isEnded();
+    }
+
+    /**
+     * @param onRequestEnd registers what must run if the request ends before its body has arrived
+     */
+    private void read(HttpServerRequest request, long length, Consumer<Runnable> onRequestEnd,
+                      Consumer<Buffer> onBody, Runnable onTooLarge) {
+        Body body = new Body(onRequestEnd, length);
         request.handler(chunk -> {
             if (body.failed) {
                 return;
@@ -75,15 +107,14 @@ public final class SizedBodyReader implements PlatformHandler {
             if (body.length() + chunk.length() > maxBodySize) {
                 body.failed = true;
                 body.release();
-                ctx.fail(TOO_LARGE);
+                onTooLarge.run();
                 return;
             }
             body.add(chunk);
         }).endHandler(ignored -> {
             body.release();
             if (!body.failed) {
-                internal.setBody(body.received());
-                ctx.next();
+                onBody.accept(body.received());
             }
         }).resume();
     }
@@ -94,14 +125,14 @@ public final class SizedBodyReader implements PlatformHandler {
      * for it, or to a buffer that grows with what arrives when it has not.
      */
     private final class Body {
-        private final RoutingContext ctx;
+        private final Consumer<Runnable> onRequestEnd;
         private final long announced;
         private Buffer received;
         private BodyAllowance.Reservation reservation;
         private boolean failed;
 
-        Body(RoutingContext ctx, long announced) {
-            this.ctx = ctx;
+        Body(Consumer<Runnable> onRequestEnd, long announced) {
+            this.onRequestEnd = onRequestEnd;
             this.announced = announced;
         }
 
@@ -117,7 +148,7 @@ public final class SizedBodyReader implements PlatformHandler {
             } else {
                 reservation = allowance.reserve(announced);
                 if (reservation != null) {
-                    ctx.addEndHandler(ignored -> release()); // a request that ends before its body has arrived
+                    onRequestEnd.accept(this::release); // a request that ends before its body has arrived
                 }
                 int capacity = reservation != null ? (int) announced : Math.max(MIN_GROWING_BUFFER, 2 * chunk.length());
                 received = Buffer.buffer(capacity).appendBuffer(chunk);

@@ -32,7 +32,7 @@ class ChatExchangeTest {
 
     private GatewayClient serve(ContextStage context) {
         ExchangeStages stages = fixture.stages(context);
-        return fixture.serve(ctx -> new ChatExchange(ctx, Dialects.ANTHROPIC, stages).run());
+        return fixture.serve(ctx -> new ChatExchange(ctx.request(), ctx.body().buffer(), Dialects.ANTHROPIC, stages).run());
     }
 
     @Test
