@@ -57,6 +57,10 @@ final class ChatExchange {
         this.requestId = RequestLog.idOf(caller, response);
     }
 
+    /**
+     * Runs the exchange. Whatever fails in it is answered here — a bug as an {@code internal_error}
+     * — since nothing around it (no router, when it is served directly) would end the response.
+     */
     void run() {
         // Called once: when the response has been written, or when the connection closed before it was.
         response.endHandler(v -> ended());
@@ -65,14 +69,12 @@ final class ChatExchange {
         try {
             request = RequestParser.parse(dialect, body,
                     caller.getHeader(RequestParser.SUBAGENT_HEADER), stages.config().get(), stages.router().models());
+            checked = stages.context().apply(request);
         } catch (GatewayException invalid) {
             fail(invalid);
             return;
-        }
-        try {
-            checked = stages.context().apply(request);
-        } catch (RuntimeException stageBug) {
-            bug(stageBug);
+        } catch (RuntimeException bug) {
+            bug(bug);
             return;
         }
         checked.onComplete(done -> onContext(() -> {

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.pipeline;
 
+import io.agentfuse.core.Clock;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.provider.Dialects;
@@ -57,6 +58,25 @@ class ChatExchangeTest {
 
         assertThat(reply.status()).isEqualTo(413);
         assertThat(reply.json().getJsonObject("error").getString("type")).isEqualTo("context_window_full");
+        assertThat(fixture.mock.requests()).isEmpty();
+    }
+
+    @Test
+    void aFaultOfTheGatewayWhileReadingTheRequestIsAJson500NotAHang() {
+        // Given stages whose configuration cannot be read (a bug of the gateway's own)
+        ExchangeStages broken = new ExchangeStages(() -> {
+            throw new IllegalStateException("no configuration");
+        }, ContextStage.NONE, new SubagentLimit(fixture.runtime), fixture.router, fixture.chains, fixture.metrics,
+                Clock.system());
+        GatewayClient http = fixture.serve(ctx -> new ChatExchange(ctx.request(), ctx.body().buffer(),
+                Dialects.ANTHROPIC, broken).run());
+
+        // When a request comes
+        Reply reply = http.post("/v1/messages", anthropicRequest("claude-sonnet-4", false));
+
+        // Then the exchange itself answers it, in the caller's dialect, and nothing reached the provider
+        assertThat(reply.status()).isEqualTo(500);
+        assertThat(reply.json().getJsonObject("error").getString("type")).isEqualTo("internal_error");
         assertThat(fixture.mock.requests()).isEmpty();
     }
 
