@@ -26,6 +26,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -98,15 +99,17 @@ public final class ContextLadderStage implements ContextStage {
 
     @Override
     public Future<ModelRequest> apply(ModelRequest request) {
-        Promise<ModelRequest> result = Promise.promise();
         String model = request.model().name();
-        ladder.prepare(request.chat(), target(request.model())).whenComplete((prepared, error) -> {
+        CompletableFuture<PreparedRequest> preparing = ladder.prepare(request.chat(), target(request.model()))
+                .toCompletableFuture();
+        if (preparing.isDone() && !preparing.isCompletedExceptionally()) {
+            // Settled from its bound, or snipped: most requests are prepared before prepare returns.
+            return Future.succeededFuture(prepared(request, preparing.join()));
+        }
+        Promise<ModelRequest> result = Promise.promise();
+        preparing.whenComplete((prepared, error) -> {
             if (error == null) {
-                metrics.contextLevel(model, prepared.level());
-                if (prepared.report() != null && prepared.report().strategy() != CompactionStrategy.NONE) {
-                    metrics.compaction(model, prepared.report());
-                }
-                result.complete(request.withChat(prepared.request()).withContext(prepared.contextReport()));
+                result.complete(prepared(request, prepared));
             } else {
                 Throwable cause = OutcomeClassifier.unwrap(error);
                 if (cause instanceof ContextWindowFullException) {
@@ -116,6 +119,16 @@ public final class ContextLadderStage implements ContextStage {
             }
         });
         return result.future();
+    }
+
+    /** {@code request} as the ladder prepared it, counted in the metrics. */
+    private ModelRequest prepared(ModelRequest request, PreparedRequest prepared) {
+        String model = request.model().name();
+        metrics.contextLevel(model, prepared.level());
+        if (prepared.report() != null && prepared.report().strategy() != CompactionStrategy.NONE) {
+            metrics.compaction(model, prepared.report());
+        }
+        return request.withChat(prepared.request()).withContext(prepared.contextReport());
     }
 
     @Override

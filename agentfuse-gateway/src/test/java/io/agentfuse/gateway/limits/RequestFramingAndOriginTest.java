@@ -127,7 +127,9 @@ class RequestFramingAndOriginTest {
     }
 
     @Test
-    void aForeignHostIsRefused() {
+    void aForeignHostIsRefusedBetweenAllowedOnes() {
+        // The gate remembers the last Host it allowed: one allowed right before must not let a foreign one in
+        assertThat(healthzWithHost("localhost:" + gateway.port())).isEqualTo(200);
         try (RawSocket socket = RawSocket.open(gateway.port())) {
             socket.send(RawSocket.post("/v1/chat/completions", "rebound.evil.example", chatBody("good").encode()));
 
@@ -135,10 +137,14 @@ class RequestFramingAndOriginTest {
             assertThat(response.status()).isEqualTo(403);
             assertThat(errorType(response)).isEqualTo("forbidden");
         }
-        try (RawSocket socket = RawSocket.open(gateway.port())) {
-            socket.send("GET /healthz HTTP/1.1\r\nHost: localhost:" + gateway.port() + "\r\n\r\n");
+        assertThat(healthzWithHost("localhost:" + gateway.port())).isEqualTo(200);
+        assertThat(healthzWithHost("rebound.evil.example:" + gateway.port())).isEqualTo(403);
+    }
 
-            assertThat(socket.read(BOUND).status()).isEqualTo(200);
+    private int healthzWithHost(String host) {
+        try (RawSocket socket = RawSocket.open(gateway.port())) {
+            socket.send("GET /healthz HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
+            return socket.read(BOUND).status();
         }
     }
 
