@@ -2,6 +2,7 @@ package io.agentfuse.gateway.server;
 
 import io.agentfuse.config.ServerConfig;
 import io.agentfuse.gateway.http.GatewayError;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -53,7 +54,7 @@ final class RequestGate {
 
     /** Whether {@code request} may be routed; if not, it has been answered already. */
     boolean admit(HttpServerRequest request) {
-        List<String> hostHeaders = request.headers().getAll("host");
+        List<String> hostHeaders = request.headers().getAll(HttpHeaders.HOST);
         if (hostHeaders.size() > 1) {
             EdgeErrors.refuse(request, GatewayError.INVALID_REQUEST, "the request has more than one Host header");
             return false;
@@ -71,7 +72,7 @@ final class RequestGate {
             }
             lastAllowedHost = host;
         }
-        String origin = request.getHeader("origin");
+        String origin = request.getHeader(HttpHeaders.ORIGIN);
         if (origin != null && !sameOrigin(origin, host)) {
             if (!origins.contains(origin.trim().toLowerCase(Locale.ROOT))) {
                 EdgeErrors.refuse(request, GatewayError.FORBIDDEN, "requests from origin '" + origin
@@ -82,7 +83,7 @@ final class RequestGate {
                 return false;
             }
         }
-        if (hasBody(request) && !isJson(request.getHeader("content-type"))) {
+        if (hasBody(request) && !isJson(request.getHeader(HttpHeaders.CONTENT_TYPE))) {
             EdgeErrors.refuse(request, GatewayError.UNSUPPORTED_MEDIA_TYPE, "the request body must be JSON "
                     + "(Content-Type: application/json), but was " + describe(request.getHeader("content-type")));
             return false;
@@ -131,11 +132,11 @@ final class RequestGate {
     }
 
     private static boolean hasBody(HttpServerRequest request) {
-        String length = request.getHeader("content-length");
+        String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
         if (length != null) {
             return !length.trim().equals("0");
         }
-        return request.getHeader("transfer-encoding") != null;
+        return request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
     }
 
     private static boolean isJson(String contentType) {
