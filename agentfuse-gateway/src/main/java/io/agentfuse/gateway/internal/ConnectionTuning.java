@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.internal;
 
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.flush.FlushConsolidationHandler;
@@ -72,12 +73,17 @@ public final class ConnectionTuning {
     /** Tunes {@code connection}; one that is not a Vert.x TCP connection is left as it is. */
     public static void install(HttpConnection connection) {
         if (connection instanceof ConnectionBase base) {
-            base.channel().config().setAllocator(PooledByteBufAllocator.DEFAULT);
-            ChannelPipeline pipeline = base.channel().pipeline();
-            if (pipeline.get(NAME) == null) {
-                pipeline.addFirst(NAME, new FlushConsolidationHandler(
-                        FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
-            }
+            install(base.channel());
+        }
+    }
+
+    /** Tunes a Netty channel as {@link #install(HttpConnection)} tunes a Vert.x connection's. */
+    public static void install(Channel channel) {
+        channel.config().setAllocator(PooledByteBufAllocator.DEFAULT);
+        ChannelPipeline pipeline = channel.pipeline();
+        if (pipeline.get(NAME) == null) {
+            pipeline.addFirst(NAME, new FlushConsolidationHandler(
+                    FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
         }
     }
 }

@@ -37,7 +37,16 @@ final class BoundedBody {
      * @throws UpstreamBodyTooLargeException if its {@code Content-Length} is over {@code maxBytes}
      */
     static BoundedBody of(HttpClientResponse response, long maxBytes, ProviderEndpoint provider) {
-        String declared = response.getHeader(HttpHeaders.CONTENT_LENGTH);
+        return of(response.getHeader(HttpHeaders.CONTENT_LENGTH), maxBytes, provider);
+    }
+
+    /**
+     * The body of an answer whose {@code Content-Length} is {@code declared} ({@code null} when it
+     * has none), none of it received yet.
+     *
+     * @throws UpstreamBodyTooLargeException if {@code declared} is over {@code maxBytes}
+     */
+    static BoundedBody of(String declared, long maxBytes, ProviderEndpoint provider) {
         long length = declared == null ? -1 : lengthOf(declared);
         if (length > maxBytes) {
             throw tooLarge(provider, maxBytes, "declares a Content-Length of " + declared.trim() + ", more");

@@ -7,15 +7,29 @@ import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.dialect.Usage;
 import io.agentfuse.gateway.internal.CancellingFuture;
 import io.agentfuse.gateway.internal.LoopTimeouts;
-import io.agentfuse.gateway.internal.OnContext;
-import io.vertx.core.AsyncResult;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.vertx.core.Context;
+import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClientAgent;
-import io.vertx.core.http.HttpClientRequest;
-import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.RequestOptions;
+import io.vertx.core.http.impl.headers.HeadersAdaptor;
+import io.vertx.core.internal.ContextInternal;
+import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.json.JsonObject;
 
 import java.time.Duration;
@@ -23,31 +37,37 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
- * One complete (not streamed) provider call: its timeout, the reset that frees its connection
- * when it times out, is cancelled or its answer grows too large, and the check that a 2xx answer
- * is a well-formed answer of the provider's dialect. The call's {@link #answer()} completes once,
- * with what the caller's mapper makes of the answer or a failure in the terms of
- * {@code agentfuse-core} ({@link UpstreamFailures}); cancelling it resets the request.
+ * One complete (not streamed) provider call on a connection of {@link ProviderConnections}: its
+ * timeout, the close that ends its connection when it times out, is cancelled, its connection
+ * breaks or its answer grows too large, and the check that a 2xx answer is a well-formed answer
+ * of the provider's dialect. The call's {@link #answer()} completes once, with what the caller's
+ * mapper makes of the answer or a failure in the terms of {@code agentfuse-core}
+ * ({@link UpstreamFailures}); cancelling it closes the connection, so the provider sees the caller
+ * leave. A connection goes back to its pool only after an answer read whole that did not ask
+ * to close it.
  *
- * <p>Each step's callback leads straight to the next (connection, sent request, head, body
- * chunks, end): one future for the whole call, the caller's, rather than a future per step
- * composed into a chain that a small request pays for step by step.
+ * <p>Each step's callback leads straight to the next (a connection, the answer's head, its body
+ * chunks, its end): one future for the whole call, the caller's.
  *
- * <p>Confined to one Vert.x context: started there, and every callback and timer runs there.
+ * <p>Confined to the event loop of the context it is made on: started there, and every callback
+ * and timer runs there.
  */
-final class CompleteCall<T> {
+final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnections.Receiver {
 
     private final Vertx vertx;
-    private final Context context;
+    private final EventLoop loop;
     private final UpstreamRequest call;
     private final long maxBodyBytes;
     private final Function<UpstreamResponse, T> mapper;
     private final CancellingFuture<T> answer;
+    private ProviderRequests.CallHead callHead;
+    private ProviderConnections.Pool pool;
     private Scheduler.Cancellable timer;
-    private HttpClientRequest request;
-    private HttpClientResponse response;
+    private Channel connection;
+    private HttpResponse head;
     private BoundedBody body;
-    private boolean resetWanted;
+    /** Between an informational (1xx) head and its end, which are no answer. */
+    private boolean informational;
 
     /**
      * @param mapper what the caller makes of the answer, on the call's context; what it throws
@@ -56,11 +76,12 @@ final class CompleteCall<T> {
     CompleteCall(Vertx vertx, Context context, UpstreamRequest call, long maxBodyBytes,
                  Function<UpstreamResponse, T> mapper) {
         this.vertx = vertx;
-        this.context = context;
+        // Its loop even for a worker context: the connections and their pools live on loops.
+        this.loop = ((ContextInternal) context).nettyEventLoop();
         this.call = call;
         this.maxBodyBytes = maxBodyBytes;
         this.mapper = mapper;
-        this.answer = new CancellingFuture<>(() -> OnContext.run(context, this::abandon));
+        this.answer = new CancellingFuture<>(() -> onLoop(this::letGo));
     }
 
     /** What the mapper made of the answer, or why there is none; cancelling it ends the call. */
@@ -68,74 +89,117 @@ final class CompleteCall<T> {
         return answer;
     }
 
-    /** Sends the call with the head {@code head}, on this call's context; {@code timeout} spans the whole call. */
-    CompleteCall<T> start(HttpClientAgent http, RequestOptions head, Duration timeout) {
-        OnContext.run(context, () -> {
+    /**
+     * Sends the call on a connection of the pool {@code pools} gives for its loop, with the head
+     * {@code head}; {@code timeout} spans the whole call, the wait for a connection included.
+     */
+    CompleteCall<T> start(ProviderConnections pools, ProviderRequests.CallHead head, Duration timeout) {
+        onLoop(() -> {
             if (answer.isDone()) {
                 return; // cancelled before it started
             }
             timer = LoopTimeouts.schedule(vertx, timeout.toNanos(), () -> {
                 if (answer.completeExceptionally(new CallTimeoutException(timeout))) {
-                    reset();
+                    letGo();
                 }
             });
-            http.request(head).onComplete(this::send);
+            callHead = head;
+            pool = pools.pool(loop, head.address());
+            pool.lease(this);
         });
         return this;
     }
 
-    private void send(AsyncResult<HttpClientRequest> connected) {
-        if (connected.failed()) {
-            fail(connected.cause());
-            return;
-        }
-        request = connected.result();
-        if (resetWanted || answer.isDone()) {
-            request.reset(); // timed out or cancelled while waiting for a connection
-            return;
-        }
-        request.send(call.bytes()).onComplete(this::receive);
-    }
-
-    private void receive(AsyncResult<HttpClientResponse> sent) {
-        if (sent.failed()) {
-            fail(sent.cause());
-            return;
-        }
+    @Override
+    public void granted(Channel granted) {
         if (answer.isDone()) {
-            return; // the request was reset when the call ended
-        }
-        response = sent.result();
-        try {
-            body = BoundedBody.of(response, maxBodyBytes, call.provider());
-        } catch (UpstreamBodyTooLargeException tooLarge) {
-            failAndReset(tooLarge);
+            pool.giveBack(granted); // ended while it waited: the connection is as good as it was
             return;
         }
-        response.handler(this::chunk);
-        response.exceptionHandler(this::fail);
-        response.endHandler(this::end);
+        connection = granted;
+        ProviderConnections.receiver(granted, this);
+        granted.writeAndFlush(request()).addListener(written -> {
+            if (!written.isSuccess()) {
+                broken(written.cause());
+            }
+        });
     }
 
-    private void chunk(Buffer chunk) {
+    @Override
+    public void failed(Throwable why) {
+        fail(why);
+    }
+
+    @Override
+    public boolean abandoned() {
+        return answer.isDone();
+    }
+
+    @Override
+    public void received(HttpObject part) {
         if (answer.isDone()) {
             return;
         }
-        try {
-            body.add(chunk);
-        } catch (UpstreamBodyTooLargeException tooLarge) {
-            failAndReset(tooLarge); // stop reading: the rest of the body is never wanted
+        if (part.decoderResult().isFailure()) {
+            // An ERROR, as a malformed body is: the provider answered, wrongly (not a connection that failed)
+            failAndClose(new MalformedAnswerException("provider " + call.provider().name()
+                    + " sent an answer that is not valid HTTP: " + part.decoderResult().cause().getMessage()));
+            return;
+        }
+        if (informational || part instanceof HttpResponse response && isInformational(response)) {
+            informational = !(part instanceof LastHttpContent); // a 100 Continue, say: the answer follows
+            return;
+        }
+        if (part instanceof HttpResponse response) {
+            head = response;
+            try {
+                body = BoundedBody.of(response.headers().get(HttpHeaderNames.CONTENT_LENGTH), maxBodyBytes, call.provider());
+            } catch (UpstreamBodyTooLargeException tooLarge) {
+                failAndClose(tooLarge);
+                return;
+            }
+        }
+        if (part instanceof HttpContent content) {
+            ByteBuf bytes = content.content();
+            if (bytes.isReadable()) {
+                try {
+                    body.add(Buffer.buffer(ByteBufUtil.getBytes(bytes)));
+                } catch (UpstreamBodyTooLargeException tooLarge) {
+                    failAndClose(tooLarge); // stop reading: the rest of the body is never wanted
+                    return;
+                }
+            }
+            if (content instanceof LastHttpContent) {
+                end();
+            }
         }
     }
 
-    private void end(Void ignored) {
-        if (answer.isDone()) {
-            return;
+    @Override
+    public void broken(Throwable cause) {
+        Channel broken = connection;
+        connection = null;
+        if (broken != null) {
+            broken.close();
         }
+        fail(cause == null || cause instanceof java.io.IOException
+                ? new UpstreamConnectionException("connection to provider " + call.provider().name() + " was closed", cause)
+                : cause);
+    }
+
+    private void end() {
         timer.cancel();
+        Channel done = connection;
+        connection = null;
+        if (HttpUtil.isKeepAlive(head)) {
+            pool.giveBack(done);
+        } else {
+            ProviderConnections.receiver(done, null);
+            done.close();
+        }
         T mapped;
         try {
-            mapped = mapper.apply(answer(call, response, body.body()));
+            mapped = mapper.apply(answer(call, head.status().code(), new HeadersAdaptor(head.headers()), body.body()));
         } catch (RuntimeException refused) {
             answer.completeExceptionally(refused);
             return;
@@ -143,37 +207,56 @@ final class CompleteCall<T> {
         answer.complete(mapped);
     }
 
+    private void onLoop(Runnable action) {
+        if (loop.inEventLoop()) {
+            action.run();
+        } else {
+            loop.execute(action);
+        }
+    }
+
+    /** The request: the call's head and bytes, lent (a retry sends them again), with their length. */
+    private FullHttpRequest request() {
+        ByteBuf content = ((BufferInternal) call.bytes()).getByteBuf().retainedDuplicate();
+        DefaultHttpHeaders headers = new DefaultHttpHeaders();
+        headers.set(callHead.headers()).setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
+        return new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, callHead.uri(), content, headers,
+                EmptyHttpHeaders.INSTANCE);
+    }
+
+    private static boolean isInformational(HttpResponse response) {
+        int status = response.status().code();
+        return status / 100 == 1 && status != 101;
+    }
+
     private void fail(Throwable error) {
         if (timer != null) {
             timer.cancel();
         }
-        answer.completeExceptionally(UpstreamFailures.transport(error, call.provider()));
+        answer.completeExceptionally(error);
     }
 
-    private void failAndReset(UpstreamBodyTooLargeException tooLarge) {
-        fail(tooLarge);
-        reset();
+    private void failAndClose(Throwable error) {
+        fail(error);
+        letGo();
     }
 
-    /** The caller cancelled the answer: the request is reset, which closes its connection. */
-    private void abandon() {
+    /** The call ended before its answer did: its connection, if it has one, is closed. */
+    private void letGo() {
         if (timer != null) {
             timer.cancel();
         }
-        reset();
-    }
-
-    // The call may end before the request object exists: then it is reset as soon as it does.
-    private void reset() {
-        resetWanted = true;
-        if (request != null) {
-            request.reset();
+        Channel abandoned = connection;
+        connection = null;
+        if (abandoned != null) {
+            ProviderConnections.receiver(abandoned, null);
+            abandoned.close();
         }
     }
 
-    private static UpstreamResponse answer(UpstreamRequest request, HttpClientResponse response, Buffer body) {
-        if (response.statusCode() / 100 != 2) {
-            throw UpstreamFailures.status(request.provider(), response, body.toString());
+    private static UpstreamResponse answer(UpstreamRequest request, int status, MultiMap headers, Buffer body) {
+        if (status / 100 != 2) {
+            throw UpstreamFailures.status(request.provider(), status, headers, body.toString());
         }
         Dialect dialect = request.provider().dialect();
         Usage usage = dialect.usageIfWellFormed(body);
@@ -183,10 +266,10 @@ final class CompleteCall<T> {
                 answer = dialect.checkAnswer(body);
             } catch (MalformedAnswerException malformed) {
                 throw new MalformedAnswerException("provider " + request.provider().name() + " answered "
-                        + response.statusCode() + " with a malformed " + dialect.name() + " answer: " + malformed.getMessage());
+                        + status + " with a malformed " + dialect.name() + " answer: " + malformed.getMessage());
             }
             usage = dialect.usageOf(answer);
         }
-        return new UpstreamResponse(response.statusCode(), response.headers(), body, usage);
+        return new UpstreamResponse(status, headers, body, usage);
     }
 }

@@ -1,5 +1,7 @@
 package io.agentfuse.gateway.upstream;
 
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
@@ -24,6 +26,19 @@ final class ProviderRequests {
 
     private final Map<ProviderEndpoint, Target> targets = new ConcurrentHashMap<>();
 
+    /** The head of a complete call of {@code request}, for {@link ProviderConnections}. */
+    CallHead callHead(UpstreamRequest request) {
+        Target target = targets.computeIfAbsent(request.provider(), Target::new);
+        return request.headers().isEmpty() ? target.completeCall : target.callHead(target.head(request.headers(), false));
+    }
+
+    /**
+     * A complete call's address, path and headers, {@code Host} included ({@code Content-Length}
+     * is each call's own). The headers are shared: a call copies them into its request.
+     */
+    record CallHead(ProviderConnections.Address address, String uri, io.netty.handler.codec.http.HttpHeaders headers) {
+    }
+
     /** The head of {@code request}; {@code stream} asks for {@code text/event-stream}. */
     RequestOptions head(UpstreamRequest request, boolean stream) {
         Target target = targets.computeIfAbsent(request.provider(), Target::new);
@@ -45,6 +60,7 @@ final class ProviderRequests {
         private final String path;
         private final RequestOptions complete;
         private final RequestOptions streamed;
+        private final CallHead completeCall;
 
         private Target(ProviderEndpoint provider) {
             URI url = URI.create(provider.url());
@@ -56,6 +72,16 @@ final class ProviderRequests {
             this.path = url.getRawQuery() == null ? rawPath : rawPath + "?" + url.getRawQuery();
             this.complete = head(Map.of(), false);
             this.streamed = head(Map.of(), true);
+            this.completeCall = callHead(complete);
+        }
+
+        /** {@code head} as {@link ProviderConnections} sends it, with the {@code Host} Vert.x's client would send. */
+        CallHead callHead(RequestOptions head) {
+            io.netty.handler.codec.http.HttpHeaders headers = new DefaultHttpHeaders();
+            head.getHeaders().forEach(header -> headers.add(header.getKey(), header.getValue()));
+            headers.set(HttpHeaderNames.HOST, port == (ssl ? 443 : 80) ? host : host + ":" + port);
+            String connectTo = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+            return new CallHead(new ProviderConnections.Address(connectTo, port, ssl), path, headers);
         }
 
         RequestOptions head(Map<String, String> forwarded, boolean stream) {

@@ -45,10 +45,14 @@ import java.util.function.Function;
  * authentication, which nothing replaces ({@link ProviderRequests}). Keys are never logged. A
  * complete call's state is a {@link CompleteCall}, a streamed one's a {@link StreamingCall}.
  *
- * <p>Each event loop has its own pool (of up to {@link UpstreamClientOptions#maxConnectionsPerHost()}
- * connections per host): a call runs on its caller's event loop from start to end. One pool
- * shared by every loop lends a connection of one loop to a request of another, and then every
- * write and every answer crosses threads — a wake-up of the other loop each way.
+ * <p>Complete calls go out on {@link ProviderConnections}, keep-alive connections on Netty's HTTP
+ * client codec; streams on Vert.x's HTTP client, whose response objects the stream relay reads
+ * with back-pressure. Each event loop has its own pools (each of up to
+ * {@link UpstreamClientOptions#maxConnectionsPerHost()} connections per host — one for complete
+ * calls, one for streams, so a host may see twice that many from one loop): a call runs on its
+ * caller's event loop from start to end. One pool shared by every loop lends a connection of one
+ * loop to a request of another, and then every write and every answer crosses threads — a
+ * wake-up of the other loop each way.
  *
  * <p>Thread-safe; share one per Vert.x instance. Completion handlers run on a Vert.x event loop.
  *
@@ -66,6 +70,7 @@ public final class UpstreamClient {
     private final PoolOptions poolOptions;
     private final Map<EventLoop, HttpClientAgent> pools = new ConcurrentHashMap<>();
     private final ProviderRequests heads = new ProviderRequests();
+    private final ProviderConnections connections;
     private volatile boolean closed;
 
     public UpstreamClient(Vertx vertx, UpstreamClientOptions options) {
@@ -75,6 +80,8 @@ public final class UpstreamClient {
                 .setKeepAlive(true)
                 .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
         this.poolOptions = new PoolOptions().setHttp1MaxSize(options.maxConnectionsPerHost());
+        this.connections = new ProviderConnections(vertx, options.maxConnectionsPerHost(), options.connectTimeout(),
+                clientOptions.getMaxChunkSize());
     }
 
     /**
@@ -99,7 +106,7 @@ public final class UpstreamClient {
         Objects.requireNonNull(mapper, "mapper");
         Context context = callContext();
         return new CompleteCall<>(vertx, context, request, options.maxBodyBytes(), mapper)
-                .start(pool(context), heads.head(request, false), timeout)
+                .start(connections, heads.callHead(request), timeout)
                 .answer();
     }
 
@@ -164,6 +171,7 @@ public final class UpstreamClient {
     /** Closes the pooled connections. */
     public Future<Void> close() {
         closed = true;
+        connections.close();
         return Future.join(pools.values().stream().map(HttpClientAgent::close).toList()).mapEmpty();
     }
 

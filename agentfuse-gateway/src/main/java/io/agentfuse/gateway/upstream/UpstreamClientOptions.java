@@ -18,7 +18,7 @@ import java.util.Objects;
  * }</pre>
  *
  * @param connectTimeout        limit for opening a connection; positive
- * @param maxConnectionsPerHost pooled HTTP/1.1 connections per host on each event loop (each loop has its own pool), {@code >= 1}
+ * @param maxConnectionsPerHost pooled HTTP/1.1 connections per host on each event loop (each loop has its own pool; complete calls and streams have one each), {@code >= 1}
  * @param maxBodyBytes          the most bytes of one answer read; beyond, the attempt fails, {@code > 0}
  * @param maxEventBytes         the most bytes of one SSE event (and of one line), {@code > 0}
  * @param clientWriteTimeout    how long a stream stays paused because its caller does not read before

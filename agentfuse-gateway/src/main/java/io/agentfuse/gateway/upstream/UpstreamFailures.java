@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.upstream;
 
+import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.StreamResetException;
@@ -25,12 +26,17 @@ final class UpstreamFailures {
      * provider refusing the gateway's own key, never the caller's fault.
      */
     static RuntimeException status(ProviderEndpoint provider, HttpClientResponse response, String body) {
-        if (response.statusCode() == 401 || response.statusCode() == 403) {
-            return new UpstreamAuthException(provider.name(), response.statusCode());
+        return status(provider, response.statusCode(), response.headers(), body);
+    }
+
+    /** The exception a non-2xx answer ({@code status}, {@code headers}, {@code body}) of {@code provider} ends with. */
+    static RuntimeException status(ProviderEndpoint provider, int status, MultiMap headers, String body) {
+        if (status == 401 || status == 403) {
+            return new UpstreamAuthException(provider.name(), status);
         }
-        return UpstreamStatusException.builder(response.statusCode()).body(body)
-                .retryHints(response.headers()).answerHeaders(response.headers())
-                .contentType(response.getHeader("content-type")).build();
+        return UpstreamStatusException.builder(status).body(body)
+                .retryHints(headers).answerHeaders(headers)
+                .contentType(headers.get("content-type")).build();
     }
 
     /** The exception a failed call of {@code provider} ends with. */

@@ -1,0 +1,234 @@
+package io.agentfuse.gateway.upstream;
+
+import io.agentfuse.gateway.provider.Dialects;
+import io.agentfuse.gateway.testing.Await;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.SelfSignedCertificate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import javax.net.ssl.SSLException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The connections complete calls go out on, against providers that keep them or close them, by name, over TLS. */
+class ProviderConnectionsTest {
+
+    private static final String ANSWER = "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"created\":1,\"model\":\"m\","
+            + "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"hi\"},\"finish_reason\":\"stop\"}],"
+            + "\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":1,\"total_tokens\":2}}";
+
+    private final Vertx vertx = Vertx.vertx();
+    private final UpstreamClient client = new UpstreamClient(vertx, UpstreamClientOptions.defaults());
+    private RawProvider raw;
+
+    @AfterEach
+    void stop() throws IOException {
+        if (raw != null) {
+            raw.close();
+        }
+        Await.result(client.close());
+        Await.result(vertx.close());
+    }
+
+    @Test
+    void aConnectionIsKeptForTheNextCall() throws IOException {
+        raw = new RawProvider(false);
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(send("http://127.0.0.1:" + raw.port() + "/v1").status()).isEqualTo(200);
+        }
+
+        assertThat(raw.requests.get()).isEqualTo(3);
+        assertThat(raw.connections.get()).isEqualTo(1);
+    }
+
+    @Test
+    void aConnectionTheProviderClosesAfterItsAnswerIsNeverReused() throws IOException {
+        raw = new RawProvider(true);
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(send("http://127.0.0.1:" + raw.port() + "/v1").status()).isEqualTo(200);
+        }
+
+        assertThat(raw.connections.get()).isEqualTo(3);
+    }
+
+    @Test
+    void aProviderNamedByItsHostNameIsReached() throws IOException {
+        raw = new RawProvider(false);
+
+        assertThat(send("http://localhost:" + raw.port() + "/v1").status()).isEqualTo(200);
+        assertThat(raw.requests.get()).isEqualTo(1);
+    }
+
+    @Test
+    void anHttpsProviderWhoseCertificateIsNotTrustedIsRefused() {
+        SelfSignedCertificate certificate = SelfSignedCertificate.create("localhost");
+        HttpServer tls = Await.result(vertx.createHttpServer(new HttpServerOptions().setSsl(true)
+                        .setKeyCertOptions(certificate.keyCertOptions()))
+                .requestHandler(request -> request.response().end(ANSWER)).listen(0, "127.0.0.1"));
+
+        Throwable failure = Await.failure(client.send(UpstreamRequest.of(provider("https://localhost:" + tls.actualPort() + "/v1"),
+                body()), Duration.ofSeconds(10)));
+
+        assertThat(failure).satisfiesAnyOf(
+                error -> assertThat(error).isInstanceOf(SSLException.class),
+                error -> assertThat(error).hasCauseInstanceOf(SSLException.class),
+                error -> assertThat(error).hasRootCauseInstanceOf(SSLException.class));
+    }
+
+    @Test
+    void anHttpsProviderWhoseCertificateIsTrustedIsAnsweredOverTls() throws Exception {
+        // The JVM's trust store is what the client trusts: here one holding the provider's own certificate
+        SelfSignedCertificate certificate = SelfSignedCertificate.create("localhost");
+        HttpServer tls = Await.result(vertx.createHttpServer(new HttpServerOptions().setSsl(true)
+                        .setKeyCertOptions(certificate.keyCertOptions()))
+                .requestHandler(request -> request.body().onSuccess(ignored -> request.response()
+                        .putHeader("content-type", "application/json").end(ANSWER)))
+                .listen(0, "127.0.0.1"));
+        Path trustStore = Files.createTempFile("provider-trust", ".p12");
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        store.load(null, null);
+        try (InputStream pem = Files.newInputStream(Path.of(certificate.certificatePath()))) {
+            store.setCertificateEntry("provider", CertificateFactory.getInstance("X.509").generateCertificate(pem));
+        }
+        try (OutputStream out = Files.newOutputStream(trustStore)) {
+            store.store(out, "secret".toCharArray());
+        }
+        String[] properties = {"javax.net.ssl.trustStore", "javax.net.ssl.trustStorePassword", "javax.net.ssl.trustStoreType"};
+        String[] before = new String[properties.length];
+        for (int i = 0; i < properties.length; i++) {
+            before[i] = System.getProperty(properties[i]);
+        }
+        System.setProperty(properties[0], trustStore.toString());
+        System.setProperty(properties[1], "secret");
+        System.setProperty(properties[2], "PKCS12");
+        try {
+            UpstreamResponse answer = send("https://localhost:" + tls.actualPort() + "/v1");
+
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(answer.usage().inputTokens()).isEqualTo(1);
+        } finally {
+            for (int i = 0; i < properties.length; i++) {
+                if (before[i] == null) {
+                    System.clearProperty(properties[i]);
+                } else {
+                    System.setProperty(properties[i], before[i]);
+                }
+            }
+            Files.deleteIfExists(trustStore);
+        }
+    }
+
+    private UpstreamResponse send(String baseUrl) {
+        return Await.result(client.send(UpstreamRequest.of(provider(baseUrl), body()), Duration.ofSeconds(10)));
+    }
+
+    private static ProviderEndpoint provider(String baseUrl) {
+        return new ProviderEndpoint("raw", Dialects.OPENAI, baseUrl, "sk-test");
+    }
+
+    private static JsonObject body() {
+        return new JsonObject().put("model", "m")
+                .put("messages", new JsonArray().add(new JsonObject().put("role", "user").put("content", "Hi")));
+    }
+
+    /** A provider on a plain socket: answers every request, keeping the connection or closing it after each answer. */
+    private static final class RawProvider implements AutoCloseable {
+        final AtomicInteger connections = new AtomicInteger();
+        final AtomicInteger requests = new AtomicInteger();
+        private final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        private final boolean closeEach;
+
+        RawProvider(boolean closeEach) throws IOException {
+            this.closeEach = closeEach;
+            Thread acceptor = new Thread(this::accept, "raw-provider");
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
+
+        int port() {
+            return server.getLocalPort();
+        }
+
+        private void accept() {
+            while (!server.isClosed()) {
+                try {
+                    Socket connection = server.accept();
+                    connections.incrementAndGet();
+                    Thread serving = new Thread(() -> serve(connection), "raw-provider-connection");
+                    serving.setDaemon(true);
+                    serving.start();
+                } catch (IOException closed) {
+                    return;
+                }
+            }
+        }
+
+        private void serve(Socket connection) {
+            try (connection) {
+                InputStream in = connection.getInputStream();
+                OutputStream out = connection.getOutputStream();
+                while (readRequest(in)) {
+                    requests.incrementAndGet();
+                    byte[] body = ANSWER.getBytes(StandardCharsets.UTF_8);
+                    out.write(("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: " + body.length
+                            + (closeEach ? "\r\nconnection: close" : "") + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                    out.write(body);
+                    out.flush();
+                    if (closeEach) {
+                        return;
+                    }
+                }
+            } catch (IOException gone) {
+                // the client closed the connection
+            }
+        }
+
+        /** Reads one request's head and body; false at the end of the connection. */
+        private static boolean readRequest(InputStream in) throws IOException {
+            ByteArrayOutputStream head = new ByteArrayOutputStream();
+            int b;
+            while ((b = in.read()) >= 0) {
+                head.write(b);
+                if (head.size() >= 4 && head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+                    break;
+                }
+            }
+            if (b < 0) {
+                return false;
+            }
+            int length = 0;
+            for (String line : head.toString(StandardCharsets.ISO_8859_1).split("\r\n")) {
+                if (line.toLowerCase().startsWith("content-length:")) {
+                    length = Integer.parseInt(line.substring(15).trim());
+                }
+            }
+            return in.readNBytes(length).length == length;
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+        }
+    }
+}
