@@ -32,6 +32,7 @@ import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.json.JsonObject;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -182,8 +183,9 @@ final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnec
         if (broken != null) {
             broken.close();
         }
-        fail(cause == null || cause instanceof java.io.IOException
-                ? new UpstreamConnectionException("connection to provider " + call.provider().name() + " was closed", cause)
+        String connectionTo = "connection to provider " + call.provider().name();
+        fail(cause == null ? new UpstreamConnectionException(connectionTo + " was closed", null)
+                : cause instanceof IOException ? new UpstreamConnectionException(connectionTo + " failed: " + cause.getMessage(), cause)
                 : cause);
     }
 
