@@ -32,15 +32,6 @@ final class BoundedBody {
     }
 
     /**
-     * The body of {@code response}, none of it received yet.
-     *
-     * @throws UpstreamBodyTooLargeException if its {@code Content-Length} is over {@code maxBytes}
-     */
-    static BoundedBody of(HttpClientResponse response, long maxBytes, ProviderEndpoint provider) {
-        return of(response.getHeader(HttpHeaders.CONTENT_LENGTH), maxBytes, provider);
-    }
-
-    /**
      * The body of an answer whose {@code Content-Length} is {@code declared} ({@code null} when it
      * has none), none of it received yet.
      *
@@ -61,7 +52,7 @@ final class BoundedBody {
     static Future<Buffer> read(HttpClientResponse response, long maxBytes, ProviderEndpoint provider) {
         BoundedBody received;
         try {
-            received = of(response, maxBytes, provider);
+            received = of(response.getHeader(HttpHeaders.CONTENT_LENGTH), maxBytes, provider);
         } catch (UpstreamBodyTooLargeException tooLarge) {
             return Future.failedFuture(tooLarge);
         }

@@ -28,7 +28,7 @@ import java.util.function.Function;
  *   <li>non-2xx other than 401/403 → {@link io.agentfuse.core.HttpStatusException} with the body and the
  *       {@code Retry-After} / {@code retry-after-ms} headers;</li>
  *   <li>no answer within the timeout, no first event within {@link StreamTimeouts#firstEvent()}
- *       → {@link io.agentfuse.core.timeout.CallTimeoutException} (the request is reset, so the connection is freed);</li>
+ *       → {@link io.agentfuse.core.timeout.CallTimeoutException} (the connection is closed: a late answer cannot reach the next call);</li>
  *   <li>refused connections → {@link java.net.ConnectException}; closed or reset connections →
  *       {@link UpstreamConnectionException};</li>
  *   <li>401 or 403, a refusal of the gateway's own key → {@link UpstreamAuthException} (an
@@ -94,10 +94,10 @@ public final class UpstreamClient {
     }
 
     /**
-     * Like {@link #send}, as a future whose cancellation aborts the call: the request is reset,
-     * which closes its connection, so the provider sees the caller leave. This is the form a
+     * Like {@link #send}, as a future whose cancellation aborts the call: its connection is
+     * closed, so the provider sees the caller leave. This is the form a
      * {@link io.agentfuse.core.Guard} wants, since cancelling a guarded call cancels its attempt.
-     * The future completes with what {@code mapper} makes of the answer (on the call's context):
+     * The future completes with what {@code mapper} makes of the answer (on the call's event loop):
      * one future for the call and its caller's view of it, not a second one for the mapping. A
      * mapper that throws fails the future with what it threw.
      */

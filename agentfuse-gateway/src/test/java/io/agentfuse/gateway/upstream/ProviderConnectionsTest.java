@@ -36,6 +36,8 @@ class ProviderConnectionsTest {
             + "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"hi\"},\"finish_reason\":\"stop\"}],"
             + "\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":1,\"total_tokens\":2}}";
 
+    private static final String STALE = ANSWER.replace("\"hi\"", "\"stale\"");
+
     private final Vertx vertx = Vertx.vertx();
     private final UpstreamClient client = new UpstreamClient(vertx, UpstreamClientOptions.defaults());
     private RawProvider raw;
@@ -51,7 +53,7 @@ class ProviderConnectionsTest {
 
     @Test
     void aConnectionIsKeptForTheNextCall() throws IOException {
-        raw = new RawProvider(false);
+        raw = new RawProvider(Style.KEEP);
 
         for (int i = 0; i < 3; i++) {
             assertThat(send("http://127.0.0.1:" + raw.port() + "/v1").status()).isEqualTo(200);
@@ -63,7 +65,7 @@ class ProviderConnectionsTest {
 
     @Test
     void aConnectionTheProviderClosesAfterItsAnswerIsNeverReused() throws IOException {
-        raw = new RawProvider(true);
+        raw = new RawProvider(Style.CLOSE);
 
         for (int i = 0; i < 3; i++) {
             assertThat(send("http://127.0.0.1:" + raw.port() + "/v1").status()).isEqualTo(200);
@@ -73,8 +75,46 @@ class ProviderConnectionsTest {
     }
 
     @Test
+    void aBodyThatEndsWithItsConnectionIsReadWholeAndTheConnectionNotReused() throws IOException {
+        raw = new RawProvider(Style.UNTIL_CLOSE);
+
+        for (int i = 0; i < 2; i++) {
+            UpstreamResponse answer = send("http://127.0.0.1:" + raw.port() + "/v1");
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(answer.body().toString()).isEqualTo(ANSWER);
+        }
+
+        assertThat(raw.connections.get()).isEqualTo(2);
+    }
+
+    @Test
+    void anInformationalHeadBeforeTheAnswerIsPassedOver() throws IOException {
+        raw = new RawProvider(Style.CONTINUE_FIRST);
+
+        for (int i = 0; i < 2; i++) {
+            UpstreamResponse answer = send("http://127.0.0.1:" + raw.port() + "/v1");
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(answer.body().toString()).isEqualTo(ANSWER);
+        }
+
+        assertThat(raw.connections.get()).isEqualTo(1);
+    }
+
+    @Test
+    void anAnswerNobodyAskedForNeverReachesTheNextCall() throws IOException {
+        raw = new RawProvider(Style.STALE_SECOND);
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(send("http://127.0.0.1:" + raw.port() + "/v1").body().toString()).isEqualTo(ANSWER);
+        }
+
+        // the connection that carried the stale answer was closed, not lent to the next call
+        assertThat(raw.connections.get()).isEqualTo(3);
+    }
+
+    @Test
     void aProviderNamedByItsHostNameIsReached() throws IOException {
-        raw = new RawProvider(false);
+        raw = new RawProvider(Style.KEEP);
 
         assertThat(send("http://localhost:" + raw.port() + "/v1").status()).isEqualTo(200);
         assertThat(raw.requests.get()).isEqualTo(1);
@@ -152,15 +192,44 @@ class ProviderConnectionsTest {
                 .put("messages", new JsonArray().add(new JsonObject().put("role", "user").put("content", "Hi")));
     }
 
-    /** A provider on a plain socket: answers every request, keeping the connection or closing it after each answer. */
+    /** How a {@link RawProvider} answers, and whether it closes the connection after each answer. */
+    private enum Style {
+        KEEP(false, ""),
+        CLOSE(true, ""),
+        /** HTTP/1.0 with neither a length nor chunks: the body ends when the connection does. */
+        UNTIL_CLOSE(true, ""),
+        /** A {@code 100 Continue} nobody asked for before the answer. */
+        CONTINUE_FIRST(false, "HTTP/1.1 100 Continue\r\n\r\n"),
+        /** A second, stale answer nobody asked for, written with the first. */
+        STALE_SECOND(false, "");
+
+        final boolean closes;
+        private final String before;
+
+        Style(boolean closes, String before) {
+            this.closes = closes;
+            this.before = before;
+        }
+
+        byte[] answer(String json) {
+            String head = this == UNTIL_CLOSE ? "HTTP/1.0 200 OK\r\ncontent-type: application/json\r\n\r\n"
+                    : "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: "
+                    + json.getBytes(StandardCharsets.UTF_8).length + (this == CLOSE ? "\r\nconnection: close" : "") + "\r\n\r\n";
+            String stale = this == STALE_SECOND ? "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: "
+                    + STALE.length() + "\r\n\r\n" + STALE : "";
+            return (before + head + json + stale).getBytes(StandardCharsets.UTF_8);
+        }
+    }
+
+    /** A provider on a plain socket: answers every request in its {@link Style}. */
     private static final class RawProvider implements AutoCloseable {
         final AtomicInteger connections = new AtomicInteger();
         final AtomicInteger requests = new AtomicInteger();
         private final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        private final boolean closeEach;
+        private final Style style;
 
-        RawProvider(boolean closeEach) throws IOException {
-            this.closeEach = closeEach;
+        RawProvider(Style style) throws IOException {
+            this.style = style;
             Thread acceptor = new Thread(this::accept, "raw-provider");
             acceptor.setDaemon(true);
             acceptor.start();
@@ -190,12 +259,9 @@ class ProviderConnectionsTest {
                 OutputStream out = connection.getOutputStream();
                 while (readRequest(in)) {
                     requests.incrementAndGet();
-                    byte[] body = ANSWER.getBytes(StandardCharsets.UTF_8);
-                    out.write(("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: " + body.length
-                            + (closeEach ? "\r\nconnection: close" : "") + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
-                    out.write(body);
+                    out.write(style.answer(ANSWER));
                     out.flush();
-                    if (closeEach) {
+                    if (style.closes) {
                         return;
                     }
                 }
