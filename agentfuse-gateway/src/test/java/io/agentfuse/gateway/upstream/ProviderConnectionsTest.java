@@ -78,11 +78,7 @@ class ProviderConnectionsTest {
     void aBodyThatEndsWithItsConnectionIsReadWholeAndTheConnectionNotReused() throws IOException {
         raw = new RawProvider(Style.UNTIL_CLOSE);
 
-        for (int i = 0; i < 2; i++) {
-            UpstreamResponse answer = send("http://127.0.0.1:" + raw.port() + "/v1");
-            assertThat(answer.status()).isEqualTo(200);
-            assertThat(answer.body().toString()).isEqualTo(ANSWER);
-        }
+        answeredWhole(2);
 
         assertThat(raw.connections.get()).isEqualTo(2);
     }
@@ -91,11 +87,7 @@ class ProviderConnectionsTest {
     void anInformationalHeadBeforeTheAnswerIsPassedOver() throws IOException {
         raw = new RawProvider(Style.CONTINUE_FIRST);
 
-        for (int i = 0; i < 2; i++) {
-            UpstreamResponse answer = send("http://127.0.0.1:" + raw.port() + "/v1");
-            assertThat(answer.status()).isEqualTo(200);
-            assertThat(answer.body().toString()).isEqualTo(ANSWER);
-        }
+        answeredWhole(2);
 
         assertThat(raw.connections.get()).isEqualTo(1);
     }
@@ -104,9 +96,7 @@ class ProviderConnectionsTest {
     void anAnswerNobodyAskedForNeverReachesTheNextCall() throws IOException {
         raw = new RawProvider(Style.STALE_SECOND);
 
-        for (int i = 0; i < 3; i++) {
-            assertThat(send("http://127.0.0.1:" + raw.port() + "/v1").body().toString()).isEqualTo(ANSWER);
-        }
+        answeredWhole(3);
 
         // the connection that carried the stale answer was closed, not lent to the next call
         assertThat(raw.connections.get()).isEqualTo(3);
@@ -176,6 +166,15 @@ class ProviderConnectionsTest {
                 }
             }
             Files.deleteIfExists(trustStore);
+        }
+    }
+
+    /** {@code calls} calls in turn to the raw provider, each answered 200 with the whole answer. */
+    private void answeredWhole(int calls) {
+        for (int i = 0; i < calls; i++) {
+            UpstreamResponse answer = send("http://127.0.0.1:" + raw.port() + "/v1");
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(answer.body().toString()).isEqualTo(ANSWER);
         }
     }
 
