@@ -116,18 +116,21 @@ class ConnectionTuningTest {
         }).build();
 
         // When it is read through a tuned connection, chunk by chunk as the application sees them
+        // (wired on the event loop: from the test thread, the answer could end before its handler is set)
         List<Integer> chunkLengths = new ArrayList<>();
-        String body = client.request(HttpMethod.GET, provider.actualPort(), "127.0.0.1", "/")
+        Promise<String> read = Promise.promise();
+        vertx.runOnContext(v -> client.request(HttpMethod.GET, provider.actualPort(), "127.0.0.1", "/")
                 .compose(request -> request.send())
                 .compose(response -> {
-                    StringBuilder read = new StringBuilder();
+                    StringBuilder text = new StringBuilder();
                     Promise<String> all = Promise.promise();
                     response.handler(chunk -> {
                         chunkLengths.add(chunk.length());
-                        read.append(chunk);
-                    }).endHandler(v -> all.complete(read.toString())).exceptionHandler(all::fail);
+                        text.append(chunk);
+                    }).endHandler(end -> all.complete(text.toString())).exceptionHandler(all::fail);
                     return all.future();
-                }).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+                }).onComplete(read));
+        String body = read.future().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
 
         // Then every byte arrives in order, in fewer pieces than were sent, through the handler placed before Vert.x's
         assertThat(body).isEqualTo(expected.toString());
