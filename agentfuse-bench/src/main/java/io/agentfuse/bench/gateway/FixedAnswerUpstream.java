@@ -40,7 +40,8 @@ public final class FixedAnswerUpstream {
     /** The path that reports how many completions were served. */
     public static final String COUNTER_PATH = "/requests";
 
-    private static final String COMPLETION = """
+    /** The answer to every request that does not ask for a stream. */
+    public static final String COMPLETION = """
             {"id":"chatcmpl-AgentfuseBench000000000001","object":"chat.completion",\
             "created":1735689600,"model":"gpt-4o-mini-2024-07-18",\
             "choices":[{"index":0,"message":{"role":"assistant",\

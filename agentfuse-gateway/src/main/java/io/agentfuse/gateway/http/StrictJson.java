@@ -82,6 +82,22 @@ public final class StrictJson {
                 return object; // else spans are as given: the memo path notes into its own until it succeeds
             }
         }
+        ByteBuf heap = body.length() < MEMO_FROM_BYTES ? heapBytes(body) : null;
+        if (heap != null) {
+            int start = heap.arrayOffset() + heap.readerIndex();
+            Object plain = PlainDecoder.decode(heap.array(), start, start + body.length(), spans);
+            if (plain != PlainDecoder.NOT_PLAIN) {
+                return plain;
+            }
+            if (spans != null) {
+                spans.clear(); // what the plain reading noted before it gave up; the parser notes anew
+            }
+        }
+        return parse(body, spans);
+    }
+
+    /** {@link #decode(Buffer, FieldSpans)} by Jackson alone, for a body the cheaper readings leave to it. */
+    static Object parse(Buffer body, FieldSpans spans) {
         try (JsonParser parser = JacksonCodec.createParser(body)) {
             JsonToken first = parser.nextToken();
             if (first == null) {
@@ -224,6 +240,17 @@ public final class StrictJson {
         void takeOver(FieldSpans noted, boolean repeated) {
             spans.putAll(noted.spans);
             repeatedKey |= repeated || noted.repeatedKey;
+        }
+
+        void noteRepeatedKey() {
+            repeatedKey = true;
+        }
+
+        void clear() {
+            spans.clear();
+            field = null;
+            start = 0;
+            repeatedKey = false;
         }
 
         void next(String name, long at) {
