@@ -24,7 +24,9 @@ import java.util.regex.Pattern;
  * Decodes a request body in one pass, as {@code Json.decodeValue} does, and refuses in the same
  * pass what that accepts but must never reach a provider: a number too large for a double
  * ({@code "seed": 1e999} would be forwarded as {@code "Infinity"}). Trailing content after the
- * value is refused too.
+ * value is refused too. A small body that is plainly well formed is read without a parser
+ * ({@link PlainDecoder}); a long one takes what a {@link ValueMemo} remembers ({@link MemoizedDecoder});
+ * Jackson reads the rest and words every error.
  *
  * <p>Stateless and thread-safe.
  *
