@@ -9,6 +9,7 @@ import io.agentfuse.gateway.internal.CancellingFuture;
 import io.agentfuse.gateway.internal.LoopTimeouts;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
@@ -164,7 +165,9 @@ final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnec
             ByteBuf bytes = content.content();
             if (bytes.isReadable()) {
                 try {
-                    body.add(Buffer.buffer(ByteBufUtil.getBytes(bytes)));
+                    // Copied once, out of the pooled buffer Netty reuses, and wrapped: Buffer.buffer(byte[]) would
+                    // copy a second time, Unpooled.copiedBuffer count every buffer on a counter both loops share
+                    body.add(BufferInternal.buffer(Unpooled.wrappedBuffer(ByteBufUtil.getBytes(bytes))));
                 } catch (UpstreamBodyTooLargeException tooLarge) {
                     failAndClose(tooLarge); // stop reading: the rest of the body is never wanted
                     return;
