@@ -74,7 +74,6 @@ public final class FieldReader {
         return object.getValue(field);
     }
 
-    /** Fails on the first field not in {@code known}. */
     /**
      * The fields of this object that are not in {@code known}, as "{@code path} (a field the gateway
      * does not know)" — reasons for {@link ChatRequest#untranslatable()}: providers add fields every
