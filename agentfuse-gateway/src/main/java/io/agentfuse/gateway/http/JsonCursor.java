@@ -120,6 +120,43 @@ final class JsonCursor {
         return i;
     }
 
+    /**
+     * The char the escape at {@code i} (its backslash) stands for — a lone surrogate too, as the
+     * parser keeps it — or -1 if JSON knows no such escape. Its length: 6 for a {@code u} escape, else 2.
+     */
+    static int escaped(byte[] bytes, int i, int end) {
+        if (i + 1 >= end) {
+            return -1;
+        }
+        return switch (bytes[i + 1]) {
+            case '"' -> '"';
+            case '\\' -> '\\';
+            case '/' -> '/';
+            case 'b' -> '\b';
+            case 'f' -> '\f';
+            case 'n' -> '\n';
+            case 'r' -> '\r';
+            case 't' -> '\t';
+            case 'u' -> hex(bytes, i + 2, end);
+            default -> -1;
+        };
+    }
+
+    private static int hex(byte[] bytes, int i, int end) {
+        if (i + 4 > end) {
+            return -1;
+        }
+        int value = 0;
+        for (int k = i; k < i + 4; k++) {
+            int digit = Character.digit(bytes[k], 16);
+            if (digit < 0) {
+                return -1;
+            }
+            value = value << 4 | digit;
+        }
+        return value;
+    }
+
     private static boolean isPlain(byte b) {
         return b >= 0x20 && b != '\\' && b < 0x7F;
     }

@@ -417,28 +417,10 @@ public final class JsonScan {
 
     /** How long the escape at {@code i} (its backslash) is, or 0 if it is not one JSON knows. */
     private static int escapeLength(byte[] bytes, int i, int end) {
-        if (i + 1 >= end) {
+        if (JsonCursor.escaped(bytes, i, end) < 0) {
             return 0;
         }
-        switch (bytes[i + 1]) {
-            case '"', '\\', '/', 'b', 'f', 'n', 'r', 't' -> {
-                return 2;
-            }
-            case 'u' -> {
-                if (i + 6 > end) {
-                    return 0;
-                }
-                for (int k = i + 2; k < i + 6; k++) {
-                    if (Character.digit(bytes[k], 16) < 0) {
-                        return 0;
-                    }
-                }
-                return 6;
-            }
-            default -> {
-                return 0;
-            }
-        }
+        return bytes[i + 1] == 'u' ? 6 : 2;
     }
 
     /**

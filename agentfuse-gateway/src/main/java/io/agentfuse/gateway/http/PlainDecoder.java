@@ -36,17 +36,17 @@ final class PlainDecoder {
     /** Longer numbers are left to the parser (whose own limit is 1 000 characters). */
     static final int MAX_NUMBER_BYTES = 64;
 
+    private final JsonCursor cursor;
     private final byte[] bytes;
     private final int base;
     private final int end;
     private final StrictJson.FieldSpans spans;
-    private int at;
     private boolean notPlain;
 
     private PlainDecoder(byte[] bytes, int from, int to, StrictJson.FieldSpans spans) {
+        this.cursor = new JsonCursor(bytes, from, to);
         this.bytes = bytes;
         this.base = from;
-        this.at = from;
         this.end = to;
         this.spans = spans;
     }
@@ -60,50 +60,45 @@ final class PlainDecoder {
      */
     static Object decode(byte[] bytes, int from, int to, StrictJson.FieldSpans spans) {
         PlainDecoder decoder = new PlainDecoder(bytes, from, to, spans);
-        decoder.skipSpace();
+        decoder.cursor.skipSpace();
         Object value = decoder.value(0, true);
-        decoder.skipSpace();
-        return decoder.notPlain || decoder.at != to ? NOT_PLAIN : value;
+        return decoder.notPlain || !decoder.cursor.endOfBody() ? NOT_PLAIN : value;
     }
 
     private Object value(int depth, boolean top) {
-        if (at >= end) {
+        if (cursor.at >= end) {
             return giveUp();
         }
-        return switch (bytes[at]) {
+        return switch (bytes[cursor.at]) {
             case '{' -> depth < JsonScan.MAX_DEPTH ? object(depth + 1, top) : giveUp();
             case '[' -> depth < JsonScan.MAX_DEPTH ? array(depth + 1) : giveUp();
             case '"' -> notPlainOr(string());
-            case 't' -> literal("true", Boolean.TRUE);
-            case 'f' -> literal("false", Boolean.FALSE);
-            case 'n' -> literal("null", null);
+            case 't', 'f', 'n' -> literal();
             default -> number();
         };
     }
 
     private Object object(int depth, boolean top) {
-        at++;
+        cursor.at++;
         Map<String, Object> members = new LinkedHashMap<>();
         boolean noting = top && spans != null;
-        skipSpace();
-        if (take('}')) {
+        if (cursor.takeAfterSpace('}')) {
             return new JsonObject(members);
         }
         do {
-            skipSpace();
-            int nameAt = at;
-            if (at >= end || bytes[at] != '"') {
+            cursor.skipSpace();
+            int nameAt = cursor.at;
+            if (!cursor.is('"')) {
                 return giveUp();
             }
             String name = string();
-            skipSpace();
-            if (notPlain || at - nameAt > JsonCursor.MAX_NAME_BYTES || !take(':')) {
+            if (notPlain || cursor.at - nameAt > JsonCursor.MAX_NAME_BYTES || !cursor.takeAfterSpace(':')) {
                 return giveUp();
             }
             if (noting) {
                 spans.next(name, nameAt - base);
             }
-            skipSpace();
+            cursor.skipSpace();
             Object member = value(depth, false);
             if (notPlain) {
                 return NOT_PLAIN;
@@ -113,40 +108,37 @@ final class PlainDecoder {
             if (members.size() == before && spans != null) {
                 spans.noteRepeatedKey();
             }
-            skipSpace();
-        } while (take(','));
-        if (at >= end || bytes[at] != '}') {
+        } while (cursor.takeAfterSpace(','));
+        if (!cursor.is('}')) {
             return giveUp();
         }
         if (noting) {
-            spans.next(null, at - base);
+            spans.next(null, cursor.at - base);
         }
-        at++;
+        cursor.at++;
         return new JsonObject(members);
     }
 
     private Object array(int depth) {
-        at++;
+        cursor.at++;
         List<Object> elements = new ArrayList<>();
-        skipSpace();
-        if (take(']')) {
+        if (cursor.takeAfterSpace(']')) {
             return new JsonArray(elements);
         }
         do {
-            skipSpace();
+            cursor.skipSpace();
             Object element = value(depth, false);
             if (notPlain) {
                 return NOT_PLAIN;
             }
             elements.add(element);
-            skipSpace();
-        } while (take(','));
-        return take(']') ? new JsonArray(elements) : giveUp();
+        } while (cursor.takeAfterSpace(','));
+        return cursor.takeAfterSpace(']') ? new JsonArray(elements) : giveUp();
     }
 
     /** The string at its opening quote, escapes decoded; moved past. {@code null} when not plain (then the reading is over). */
     private String string() {
-        int start = ++at;
+        int start = ++cursor.at;
         StringBuilder decoded = null;
         int run = start;
         int i = start;
@@ -157,7 +149,7 @@ final class PlainDecoder {
             }
             int b = bytes[i] & 0xFF;
             if (b == '"') {
-                at = i + 1;
+                cursor.at = i + 1;
                 if (decoded == null) {
                     return new String(bytes, start, i - start, StandardCharsets.UTF_8);
                 }
@@ -171,7 +163,7 @@ final class PlainDecoder {
                     decoded = new StringBuilder(i - start + 16);
                 }
                 decoded.append(new String(bytes, run, i - run, StandardCharsets.UTF_8));
-                int escaped = escaped(i);
+                int escaped = JsonCursor.escaped(bytes, i, end);
                 if (escaped < 0) {
                     return notString();
                 }
@@ -188,53 +180,13 @@ final class PlainDecoder {
         }
     }
 
-    /** The char the escape at {@code i} (its backslash) stands for, or -1 if JSON knows no such escape. */
-    private int escaped(int i) {
-        if (i + 1 >= end) {
-            return -1;
-        }
-        return switch (bytes[i + 1]) {
-            case '"' -> '"';
-            case '\\' -> '\\';
-            case '/' -> '/';
-            case 'b' -> '\b';
-            case 'f' -> '\f';
-            case 'n' -> '\n';
-            case 'r' -> '\r';
-            case 't' -> '\t';
-            case 'u' -> hex(i + 2);
-            default -> -1;
-        };
-    }
-
-    /** The four hex digits at {@code i} as a char (a lone surrogate too, as the parser keeps it), or -1. */
-    private int hex(int i) {
-        if (i + 4 > end) {
-            return -1;
-        }
-        int value = 0;
-        for (int k = i; k < i + 4; k++) {
-            int digit = Character.digit(bytes[k], 16);
-            if (digit < 0) {
-                return -1;
-            }
-            value = value << 4 | digit;
-        }
-        return value;
-    }
-
-    private Object literal(String word, Object value) {
-        int after = at + word.length();
-        if (after > end) {
+    /** {@code true}, {@code false} or {@code null} here (followed by a delimiter), moved past. */
+    private Object literal() {
+        Object literal = cursor.literal();
+        if (literal == null) {
             return giveUp();
         }
-        for (int k = 0; k < word.length(); k++) {
-            if (bytes[at + k] != word.charAt(k)) {
-                return giveUp();
-            }
-        }
-        at = after;
-        return value;
+        return literal == JsonCursor.NULL_LITERAL ? null : literal;
     }
 
     /**
@@ -243,8 +195,8 @@ final class PlainDecoder {
      * it fits one, else a {@code Long}; any other is a {@code Double}, finite.
      */
     private Object number() {
-        int start = at;
-        int i = at;
+        int start = cursor.at;
+        int i = start;
         boolean negative = i < end && bytes[i] == '-';
         if (negative) {
             i++;
@@ -279,7 +231,7 @@ final class PlainDecoder {
         if (i - start > MAX_NUMBER_BYTES || i < end && !JsonCursor.isDelimiter(bytes[i])) {
             return giveUp();
         }
-        at = i;
+        cursor.at = i;
         if (integral) {
             return integerDigits > JsonScan.MAX_INTEGER_DIGITS ? giveUp() : integer(digitsStart, i, negative);
         }
@@ -304,24 +256,6 @@ final class PlainDecoder {
             i++;
         }
         return i;
-    }
-
-    private boolean take(char expected) {
-        if (at < end && bytes[at] == expected) {
-            at++;
-            return true;
-        }
-        return false;
-    }
-
-    private void skipSpace() {
-        while (at < end) {
-            byte b = bytes[at];
-            if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
-                return;
-            }
-            at++;
-        }
     }
 
     private Object notPlainOr(Object value) {

@@ -50,11 +50,20 @@ class PlainDecoderTest {
 
     @Test
     void numbersHaveTheParsersTypes() {
-        for (String number : List.of("0", "-0", "7", "-7", "2147483647", "2147483648", "-2147483648", "-2147483649",
-                "123456789012345678", "-123456789012345678", "1234567890123456789", "99999999999999999999",
-                "0.5", "-0.0", "1e5", "1E-3", "-2.5e+2", "1e308", "1e999", "-1e999", "4.9e-324", "1e-400",
-                "0.1000000000000000055511151231257827", "1" + "0".repeat(70) + ".5")) {
-            assertThatDecodesAsTheParser("{\"n\":" + number + ",\"a\":[" + number + "]}");
+        List<String> readPlainly = List.of("0", "-0", "7", "-7", "2147483647", "2147483648", "-2147483648",
+                "-2147483649", "123456789012345678", "-123456789012345678", "0.5", "-0.0", "1e5", "1E-3", "-2.5e+2",
+                "1e308", "4.9e-324", "1e-400", "0.1000000000000000055511151231257827");
+        List<String> leftToTheParser = List.of("1234567890123456789", "99999999999999999999", "1e999", "-1e999",
+                "1" + "0".repeat(70) + ".5");
+        for (String number : readPlainly) {
+            byte[] body = bytes("{\"n\":" + number + ",\"a\":[" + number + "]}");
+            assertThat(PlainDecoder.decode(body, 0, body.length, null)).as(number).isNotSameAs(PlainDecoder.NOT_PLAIN);
+            assertThatDecodesAsTheParser(Buffer.buffer(body));
+        }
+        for (String number : leftToTheParser) {
+            byte[] body = bytes("{\"n\":" + number + "}");
+            assertThat(PlainDecoder.decode(body, 0, body.length, null)).as(number).isSameAs(PlainDecoder.NOT_PLAIN);
+            assertThatDecodesAsTheParser(Buffer.buffer(body));
         }
     }
 
