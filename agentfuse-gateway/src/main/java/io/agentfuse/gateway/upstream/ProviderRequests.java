@@ -10,6 +10,7 @@ import io.vertx.core.net.SocketAddress;
 import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 
 /**
  * The head of every provider request, in one place: the provider's chat URL (parsed once per
@@ -29,7 +30,7 @@ final class ProviderRequests {
     /** The head of a complete call of {@code request}, for {@link ProviderConnections}. */
     CallHead callHead(UpstreamRequest request) {
         Target target = targets.computeIfAbsent(request.provider(), Target::new);
-        return request.headers().isEmpty() ? target.completeCall : target.callHead(target.head(request.headers(), false));
+        return request.headers().isEmpty() ? target.completeCall : target.callHead(request.headers());
     }
 
     /**
@@ -39,18 +40,15 @@ final class ProviderRequests {
     record CallHead(ProviderConnections.Address address, String uri, io.netty.handler.codec.http.HttpHeaders headers) {
     }
 
-    /** The head of {@code request}; {@code stream} asks for {@code text/event-stream}. */
-    RequestOptions head(UpstreamRequest request, boolean stream) {
+    /** The head of a streamed call of {@code request}, for Vert.x's client: it asks for {@code text/event-stream}. */
+    RequestOptions streamHead(UpstreamRequest request) {
         Target target = targets.computeIfAbsent(request.provider(), Target::new);
-        if (request.headers().isEmpty()) {
-            return stream ? target.streamed : target.complete;
-        }
-        return target.head(request.headers(), stream);
+        return request.headers().isEmpty() ? target.streamed : target.streamHead(request.headers());
     }
 
     /**
-     * A provider's chat URL, parsed once — host, port, TLS and path for {@link RequestOptions} — and
-     * its heads without forwarded headers, complete and streamed, which are never changed once built.
+     * A provider's chat URL, parsed once — host, port, TLS and path — and its heads without
+     * forwarded headers, complete and streamed, which are never changed once built.
      */
     private static final class Target {
         private final ProviderEndpoint provider;
@@ -58,7 +56,7 @@ final class ProviderRequests {
         private final int port;
         private final boolean ssl;
         private final String path;
-        private final RequestOptions complete;
+        private final ProviderConnections.Address address;
         private final RequestOptions streamed;
         private final CallHead completeCall;
 
@@ -70,30 +68,35 @@ final class ProviderRequests {
             this.ssl = "https".equals(url.getScheme());
             this.port = url.getPort() != -1 ? url.getPort() : ssl ? 443 : 80;
             this.path = url.getRawQuery() == null ? rawPath : rawPath + "?" + url.getRawQuery();
-            this.complete = head(Map.of(), false);
-            this.streamed = head(Map.of(), true);
-            this.completeCall = callHead(complete);
-        }
-
-        /** {@code head} as {@link ProviderConnections} sends it, with the {@code Host} Vert.x's client would send. */
-        CallHead callHead(RequestOptions head) {
-            io.netty.handler.codec.http.HttpHeaders headers = new DefaultHttpHeaders();
-            head.getHeaders().forEach(header -> headers.add(header.getKey(), header.getValue()));
-            headers.set(HttpHeaderNames.HOST, port == (ssl ? 443 : 80) ? host : host + ":" + port);
             String connectTo = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-            return new CallHead(new ProviderConnections.Address(connectTo, port, ssl), path, headers);
+            this.address = new ProviderConnections.Address(connectTo, port, ssl);
+            this.streamed = streamHead(Map.of());
+            this.completeCall = callHead(Map.of());
         }
 
-        RequestOptions head(Map<String, String> forwarded, boolean stream) {
+        /** A complete call's head, with the {@code Host} Vert.x's client would send. */
+        CallHead callHead(Map<String, String> forwarded) {
+            io.netty.handler.codec.http.HttpHeaders headers = new DefaultHttpHeaders();
+            writeHeaders(forwarded, "application/json", headers::set);
+            headers.set(HttpHeaderNames.HOST, port == (ssl ? 443 : 80) ? host : host + ":" + port);
+            return new CallHead(address, path, headers);
+        }
+
+        RequestOptions streamHead(Map<String, String> forwarded) {
             RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST)
                     .setServer(SocketAddress.inetSocketAddress(port, host))
                     .setHost(host).setPort(port).setSsl(ssl).setURI(path);
-            provider.dialect().defaultHeaders().forEach(options::putHeader);
-            forwarded.forEach(options::putHeader);
-            options.putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                    .putHeader(HttpHeaders.ACCEPT, stream ? "text/event-stream" : "application/json");
-            provider.dialect().authHeaders(provider.apiKey()).forEach(options::putHeader);
+            writeHeaders(forwarded, "text/event-stream", options::putHeader);
             return options;
+        }
+
+        /** The headers in their order of precedence, each {@code set} replacing one of its name before it. */
+        private void writeHeaders(Map<String, String> forwarded, String accept, BiConsumer<String, String> set) {
+            provider.dialect().defaultHeaders().forEach(set);
+            forwarded.forEach(set);
+            set.accept(HttpHeaders.CONTENT_TYPE.toString(), "application/json");
+            set.accept(HttpHeaders.ACCEPT.toString(), accept);
+            provider.dialect().authHeaders(provider.apiKey()).forEach(set);
         }
     }
 }

@@ -151,7 +151,7 @@ public final class UpstreamClient {
             StreamingCall call = new StreamingCall(vertx, context, request.provider(), timeouts, options);
             start.call = call;
             call.ready().onComplete(ready);
-            pool(context).request(heads.head(request, true))
+            pool(context).request(heads.streamHead(request))
                     .onSuccess(httpRequest -> {
                         if (call.attach(httpRequest)) {
                             httpRequest.send(request.bytes()).onComplete(sent -> {
