@@ -203,6 +203,20 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
         child.flip(name, times);
     }
 
+    /**
+     * Waits, within a bound, until a new connection is served again: connections a test closed
+     * keep their place under {@code server.maxConnections} until the gateway has read each close.
+     */
+    void waitUntilConnectionsAreServed() {
+        Eventually.holds(vertx, () -> {
+            try {
+                return healthz().status() == 200;
+            } catch (IllegalStateException refused) {
+                return false;
+            }
+        });
+    }
+
     /** {@code GET /healthz} on a connection of its own, answered within 1 s. */
     Response healthz() {
         try (RawSocket socket = RawSocket.open(port())) {

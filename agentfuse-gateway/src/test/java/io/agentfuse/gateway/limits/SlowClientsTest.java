@@ -151,6 +151,8 @@ class SlowClientsTest {
             assertThat(served).isPositive().isLessThanOrEqualTo(150);
         } finally {
             sockets.forEach(RawSocket::close);
+            // The next check opens a connection: it must not race the gateway reading these closes
+            gateway.waitUntilConnectionsAreServed();
         }
     }
 
