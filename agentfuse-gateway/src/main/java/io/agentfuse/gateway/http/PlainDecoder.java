@@ -91,7 +91,7 @@ final class PlainDecoder {
             if (!cursor.is('"')) {
                 return giveUp();
             }
-            String name = string();
+            String name = name();
             if (notPlain || cursor.at - nameAt > JsonCursor.MAX_NAME_BYTES || !cursor.takeAfterSpace(':')) {
                 return giveUp();
             }
@@ -134,6 +134,23 @@ final class PlainDecoder {
             elements.add(element);
         } while (cursor.takeAfterSpace(','));
         return cursor.takeAfterSpace(']') ? new JsonArray(elements) : giveUp();
+    }
+
+    /** A member's name at its opening quote, moved past: a short plain one as {@link FieldNames} keeps it. */
+    private String name() {
+        int start = cursor.at + 1;
+        int limit = Math.min(end, start + FieldNames.MAX_BYTES + 1);
+        for (int i = start; i < limit; i++) {
+            byte b = bytes[i];
+            if (b == '"') {
+                cursor.at = i + 1;
+                return FieldNames.of(bytes, start, i);
+            }
+            if (b < 0x20 || b == '\\') { // negative: a byte of a multi-byte sequence
+                break;
+            }
+        }
+        return string();
     }
 
     /** The string at its opening quote, escapes decoded; moved past. {@code null} when not plain (then the reading is over). */
