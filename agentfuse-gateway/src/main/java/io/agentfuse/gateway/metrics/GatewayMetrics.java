@@ -224,10 +224,7 @@ public final class GatewayMetrics {
      * {@link Outcome} name; {@code null} when it answered). See {@link GenAiMeters}.
      */
     public void modelCall(String provider, String model, long durationNanos, Usage usage, String errorType) {
-        genAi.call(provider, model, durationNanos, errorType == null ? "none" : errorType);
-        if (usage != null) {
-            genAi.usage(provider, model, usage);
-        }
+        genAi.call(provider, model, durationNanos, errorType == null ? "none" : errorType, usage);
     }
 
     /** Records that a stream from {@code provider} for {@code model} sent its first event after {@code durationNanos}. */

@@ -37,21 +37,18 @@ final class GenAiMeters {
         this.registry = registry;
     }
 
-    void call(String provider, String model, long durationNanos, String errorType) {
-        calls(provider, model).duration(errorType).record(durationNanos, TimeUnit.NANOSECONDS);
+    /** One call, and the tokens its answer reported ({@code usage}; {@code null} or all zero when none). */
+    void call(String provider, String model, long durationNanos, String errorType, Usage usage) {
+        ModelCalls meters = calls(provider, model);
+        meters.duration(errorType).record(durationNanos, TimeUnit.NANOSECONDS);
+        if (usage != null && usage.total() != 0) {
+            meters.input.record(usage.inputTokens());
+            meters.output.record(usage.outputTokens());
+        }
     }
 
     void firstToken(String provider, String model, long durationNanos) {
         calls(provider, model).firstToken.record(durationNanos, TimeUnit.NANOSECONDS);
-    }
-
-    void usage(String provider, String model, Usage usage) {
-        if (usage.total() == 0) {
-            return; // the provider reported none
-        }
-        ModelCalls meters = calls(provider, model);
-        meters.input.record(usage.inputTokens());
-        meters.output.record(usage.outputTokens());
     }
 
     private ModelCalls calls(String provider, String model) {

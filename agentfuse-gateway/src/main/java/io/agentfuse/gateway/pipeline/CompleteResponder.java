@@ -39,8 +39,8 @@ final class CompleteResponder {
                             + untranslatable.getMessage()));
             return;
         }
-        response.setStatusCode(answer.response().status()).putHeader(HttpHeaders.CONTENT_TYPE, ResponseHeaders.APPLICATION_JSON)
-                .end(body);
+        response.headers().set(HttpHeaders.CONTENT_TYPE, ResponseHeaders.APPLICATION_JSON);
+        response.setStatusCode(answer.response().status()).end(body);
     }
 
     private static Buffer clientBody(Dialect client, StepAnswer answer, Clock clock) {

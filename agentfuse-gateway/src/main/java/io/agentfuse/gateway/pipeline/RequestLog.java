@@ -36,7 +36,7 @@ final class RequestLog {
         String given = request.getHeader(HEADER);
         String id = given != null && SANE.matcher(given).matches() ? given
                 : Long.toHexString(ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE);
-        response.putHeader(ENCODED_HEADER, id);
+        response.headers().set(ENCODED_HEADER, id); // not putHeader: it takes the connection's lock
         return id;
     }
 

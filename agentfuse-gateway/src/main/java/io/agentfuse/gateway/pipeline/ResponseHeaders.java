@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.core.fallback.StepFailure;
+import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 
@@ -43,25 +44,29 @@ final class ResponseHeaders {
     }
 
     /**
+     * Puts the headers on {@code response}, whose head is not written yet. Into its header map
+     * directly: each {@link HttpServerResponse#putHeader} takes the connection's lock.
+     *
      * @param model  the answering model, or {@code null} when none answered
      * @param passed the steps passed over
      */
     static void put(HttpServerResponse response, ModelRequest request, CallTrace trace, String model,
                     List<StepFailure> passed) {
+        MultiMap headers = response.headers();
         if (model != null) {
-            response.putHeader(MODEL_HEADER, model);
+            headers.set(MODEL_HEADER, model);
         }
         int attempts = trace.attempts();
-        response.putHeader(ATTEMPTS_HEADER, attempts >= 0 && attempts < FEW_ATTEMPTS.length ? FEW_ATTEMPTS[attempts]
+        headers.set(ATTEMPTS_HEADER, attempts >= 0 && attempts < FEW_ATTEMPTS.length ? FEW_ATTEMPTS[attempts]
                 : Integer.toString(attempts));
         String fallbacks = FallbackHeader.format(passed);
         if (fallbacks != null) {
-            response.putHeader(FallbackHeader.NAME, fallbacks);
+            headers.set(FallbackHeader.NAME, fallbacks);
         }
         if (request != null && request.context() != null) {
-            response.putHeader(CONTEXT_HEADER, request.context().level());
+            headers.set(CONTEXT_HEADER, request.context().level());
             if (request.context().compaction() != null) {
-                response.putHeader(COMPACTION, request.context().compaction());
+                headers.set(COMPACTION, request.context().compaction());
             }
         }
     }

@@ -8,9 +8,8 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.impl.ConnectionBase;
 import io.netty.channel.ChannelPipeline;
+import io.netty.util.AttributeKey;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -31,7 +30,8 @@ final class ConnectionGuard {
     private final BodyAllowance bodies;
     private final int maxConnections;
     private final AtomicInteger open = new AtomicInteger();
-    private final Map<HttpConnection, RequestDeadline> deadlines = new ConcurrentHashMap<>();
+    /** Each connection's deadlines, on its channel: found without a shared table on every request. */
+    private static final AttributeKey<RequestDeadline> DEADLINE = AttributeKey.valueOf(RequestDeadline.class, "deadline");
 
     ConnectionGuard(Vertx vertx, ServerConfig.Limits limits, long maxBodySize, HttpServerOptions options,
                     BodyAllowance bodies) {
@@ -62,10 +62,11 @@ final class ConnectionGuard {
             return;
         }
         RequestDeadline deadline = new RequestDeadline(vertx, connection, limits.headerTimeout(), limits.idleTimeout());
-        deadlines.put(connection, deadline);
+        if (connection instanceof ConnectionBase base) {
+            base.channel().attr(DEADLINE).set(deadline);
+        }
         connection.closeHandler(v -> {
             open.decrementAndGet();
-            deadlines.remove(connection);
             deadline.onClose();
         });
         strictFraming(connection);
@@ -74,7 +75,7 @@ final class ConnectionGuard {
 
     /** Called for every request before it is routed. */
     void onRequest(HttpServerRequest request) {
-        RequestDeadline deadline = deadlines.get(request.connection());
+        RequestDeadline deadline = request.connection() instanceof ConnectionBase base ? base.channel().attr(DEADLINE).get() : null;
         if (deadline != null) {
             deadline.onRequest(request);
         }
