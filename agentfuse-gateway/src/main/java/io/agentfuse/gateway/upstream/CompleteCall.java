@@ -12,17 +12,11 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
-import io.netty.handler.codec.http.DefaultFullHttpRequest;
-import io.netty.handler.codec.http.DefaultHttpHeaders;
-import io.netty.handler.codec.http.EmptyHttpHeaders;
-import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
@@ -55,6 +49,11 @@ import java.util.function.Function;
  * and timer runs there.
  */
 final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnections.Receiver {
+
+    /** The bytes that end a head: CR LF CR LF. */
+    private static final int CRLF_CRLF = 0x0D0A0D0A;
+    /** The longest length a body may have (ten digits), and the head's end. */
+    private static final int MAX_LENGTH_AND_END = 10 + Integer.BYTES;
 
     private final Vertx vertx;
     private final EventLoop loop;
@@ -120,11 +119,7 @@ final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnec
         }
         connection = granted;
         ProviderConnections.receiver(granted, this);
-        granted.writeAndFlush(request()).addListener(written -> {
-            if (!written.isSuccess()) {
-                broken(written.cause());
-            }
-        });
+        send(granted);
     }
 
     @Override
@@ -220,13 +215,29 @@ final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnec
         }
     }
 
-    /** The request: the call's head and bytes, lent (a retry sends them again), with their length. */
-    private FullHttpRequest request() {
-        ByteBuf content = ((BufferInternal) call.bytes()).getByteBuf().retainedDuplicate();
-        DefaultHttpHeaders headers = new DefaultHttpHeaders();
-        headers.set(callHead.headers()).setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
-        return new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, callHead.uri(), content, headers,
-                EmptyHttpHeaders.INSTANCE);
+    /**
+     * Writes the request: the call's head as encoded once, its length, and its bytes (lent: a
+     * retry sends them again). A body on the heap is copied into the head's buffer, since the
+     * socket takes direct memory only (Netty would copy it anyway), so the request is one write; a
+     * direct one follows the head. A failed write reaches the connection's handler, which ends
+     * the call ({@link #broken}).
+     */
+    private void send(Channel connection) {
+        ByteBuf body = ((BufferInternal) call.bytes()).getByteBuf();
+        byte[] template = callHead.head();
+        int length = body.readableBytes();
+        boolean joined = !body.isDirect();
+        ByteBuf head = connection.alloc().directBuffer(template.length + MAX_LENGTH_AND_END + (joined ? length : 0));
+        head.writeBytes(template);
+        ByteBufUtil.writeAscii(head, Integer.toString(length));
+        head.writeInt(CRLF_CRLF);
+        if (joined) {
+            head.writeBytes(body, body.readerIndex(), length);
+            connection.writeAndFlush(head, connection.voidPromise());
+        } else {
+            connection.write(head, connection.voidPromise());
+            connection.writeAndFlush(body, connection.voidPromise());
+        }
     }
 
     private static boolean isInformational(HttpResponse response) {

@@ -3,21 +3,21 @@ package io.agentfuse.gateway.upstream;
 import io.agentfuse.gateway.internal.ConnectionTuning;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
-import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.timeout.IdleStateEvent;
-import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.FastThreadLocal;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.VertxInternal;
 
@@ -58,6 +58,8 @@ final class ProviderConnections {
     /** The limits of Vert.x's client, kept: the status line, the head, one body chunk. */
     private static final int MAX_INITIAL_LINE = 4096;
     private static final int MAX_HEAD = 8192;
+    /** Each connection's {@link Answers}, found without walking its pipeline. */
+    private static final AttributeKey<Answers> ANSWERS = AttributeKey.valueOf(ProviderConnections.class, "answers");
 
     /** One provider address. */
     record Address(String host, int port, boolean ssl) {
@@ -84,6 +86,7 @@ final class ProviderConnections {
     }
 
     private final Vertx vertx;
+    private final long idleNanos;
     private final int maxConnections;
     private final int connectTimeoutMillis;
     private final int maxChunkSize;
@@ -98,7 +101,13 @@ final class ProviderConnections {
     private volatile boolean closed;
 
     ProviderConnections(Vertx vertx, int maxConnections, Duration connectTimeout, int maxChunkSize) {
+        this(vertx, maxConnections, connectTimeout, maxChunkSize, IDLE);
+    }
+
+    /** @param idle how long a connection may sit unused in a pool (tests shorten {@link #IDLE}) */
+    ProviderConnections(Vertx vertx, int maxConnections, Duration connectTimeout, int maxChunkSize, Duration idle) {
         this.vertx = vertx;
+        this.idleNanos = idle.toNanos();
         this.maxConnections = maxConnections;
         this.connectTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis());
         this.maxChunkSize = maxChunkSize;
@@ -129,7 +138,7 @@ final class ProviderConnections {
 
     /** The receiver a connection's answer goes to while a call has it ({@code null} to let go of it). */
     static void receiver(Channel connection, Receiver receiver) {
-        connection.pipeline().get(Answers.class).receiver = receiver;
+        connection.attr(ANSWERS).get().receiver = receiver;
     }
 
     private SslContext tls() {
@@ -154,6 +163,8 @@ final class ProviderConnections {
         private final ArrayDeque<Lease> waiting = new ArrayDeque<>();
         private int open;
         private boolean closedPool;
+        /** The timer that closes connections left unused too long; {@code null} while none are idle. */
+        private ScheduledFuture<?> sweep;
 
         private Pool(EventLoop loop, Address address) {
             this.loop = loop;
@@ -204,7 +215,31 @@ final class ProviderConnections {
             if (next != null) {
                 next.granted(connection);
             } else {
+                connection.attr(ANSWERS).get().idleSince = System.nanoTime();
                 idle.addFirst(connection); // the most recently used first: the others may time out idle
+                if (sweep == null) {
+                    sweep = loop.schedule(this::closeIdle, idleNanos, TimeUnit.NANOSECONDS);
+                }
+            }
+        }
+
+        /**
+         * Closes the connections unused for {@code idle}, the longest unused first, and looks again
+         * when the next will have been. One timer per pool, not one per connection touched by
+         * every read and write.
+         */
+        private void closeIdle() {
+            sweep = null;
+            long now = System.nanoTime();
+            Channel oldest;
+            while ((oldest = idle.peekLast()) != null) {
+                long unused = now - oldest.attr(ANSWERS).get().idleSince;
+                if (unused < idleNanos) {
+                    sweep = loop.schedule(this::closeIdle, idleNanos - unused, TimeUnit.NANOSECONDS);
+                    return;
+                }
+                idle.pollLast();
+                oldest.close();
             }
         }
 
@@ -249,6 +284,10 @@ final class ProviderConnections {
 
         private void close() {
             closedPool = true;
+            if (sweep != null) {
+                sweep.cancel(false);
+                sweep = null;
+            }
             Channel connection;
             while ((connection = idle.pollFirst()) != null) {
                 connection.close();
@@ -269,14 +308,19 @@ final class ProviderConnections {
                 engine.setSSLParameters(parameters);
                 channel.pipeline().addLast(handler);
             }
-            channel.pipeline().addLast(new HttpClientCodec(MAX_INITIAL_LINE, MAX_HEAD, maxChunkSize),
-                    new IdleStateHandler(0, 0, IDLE.toSeconds(), TimeUnit.SECONDS), new Answers());
+            // Only the answers are decoded: a call writes its request's bytes itself (CompleteCall), and
+            // every request is a POST, whose answer has a body unless its status says it has none.
+            Answers answers = new Answers();
+            channel.attr(ANSWERS).set(answers);
+            channel.pipeline().addLast(new HttpResponseDecoder(MAX_INITIAL_LINE, MAX_HEAD, maxChunkSize), answers);
         }
     }
 
-    /** Passes a connection's answer to its receiver; closes a connection idle too long or answering nobody. */
-    private static final class Answers extends ChannelDuplexHandler {
+    /** Passes a connection's answer to its receiver; closes a connection answering nobody. */
+    private static final class Answers extends ChannelInboundHandlerAdapter {
         private Receiver receiver;
+        /** When the connection was last given back to its pool (System.nanoTime). */
+        private long idleSince;
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object message) {
@@ -310,15 +354,6 @@ final class ProviderConnections {
                 current.broken(cause);
             }
             ctx.close();
-        }
-
-        @Override
-        public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
-            if (event instanceof IdleStateEvent && receiver == null) {
-                ctx.close();
-            } else {
-                ctx.fireUserEventTriggered(event);
-            }
         }
     }
 }

@@ -7,7 +7,9 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.SocketAddress;
 
+import java.io.ByteArrayOutputStream;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
@@ -19,7 +21,8 @@ import java.util.function.BiConsumer;
  * is accepted back, and last the authentication, which nothing replaces. Keys are never logged.
  *
  * <p>A request without forwarded headers (most of them) gets its provider's head as built once:
- * the client only reads a head, and copies its headers into the request it makes.
+ * a complete call writes its head's bytes and its own length ({@link CallHead}); Vert.x's client,
+ * which streams, copies the headers of its head into the request it makes.
  *
  * <p>Thread-safe.
  */
@@ -34,11 +37,15 @@ final class ProviderRequests {
     }
 
     /**
-     * A complete call's address, path and headers, {@code Host} included ({@code Content-Length}
-     * is each call's own). The headers are shared: a call copies them into its request.
+     * A complete call's address and its head as bytes, written once: the request line and headers,
+     * {@code Host} included, up to the value of {@code Content-Length}, which is each call's own
+     * ({@link #CONTENT_LENGTH}). Shared by the calls: never change {@code head}.
      */
-    record CallHead(ProviderConnections.Address address, String uri, io.netty.handler.codec.http.HttpHeaders headers) {
+    record CallHead(ProviderConnections.Address address, byte[] head) {
     }
+
+    /** The last header of every call head, its value left to the call. */
+    static final String CONTENT_LENGTH = "content-length: ";
 
     /** The head of a streamed call of {@code request}, for Vert.x's client: it asks for {@code text/event-stream}. */
     RequestOptions streamHead(UpstreamRequest request) {
@@ -74,12 +81,25 @@ final class ProviderRequests {
             this.completeCall = callHead(Map.of());
         }
 
-        /** A complete call's head, with the {@code Host} Vert.x's client would send. */
+        /**
+         * A complete call's head, with the {@code Host} Vert.x's client would send, encoded as
+         * Netty's request encoder would: the path in UTF-8, names and values in US-ASCII. The
+         * headers are validated on the way (Netty's {@link DefaultHttpHeaders} refuses a name that
+         * is not a token and a value with a line break), so nothing a key or caller holds can add
+         * a header.
+         */
         CallHead callHead(Map<String, String> forwarded) {
             io.netty.handler.codec.http.HttpHeaders headers = new DefaultHttpHeaders();
             writeHeaders(forwarded, "application/json", headers::set);
             headers.set(HttpHeaderNames.HOST, port == (ssl ? 443 : 80) ? host : host + ":" + port);
-            return new CallHead(address, path, headers);
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+            bytes.writeBytes("POST ".getBytes(StandardCharsets.US_ASCII));
+            bytes.writeBytes(path.getBytes(StandardCharsets.UTF_8));
+            bytes.writeBytes(" HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
+            headers.iteratorCharSequence().forEachRemaining(header -> bytes.writeBytes(
+                    (header.getKey() + ": " + header.getValue() + "\r\n").getBytes(StandardCharsets.US_ASCII)));
+            bytes.writeBytes(CONTENT_LENGTH.getBytes(StandardCharsets.US_ASCII));
+            return new CallHead(address, bytes.toByteArray());
         }
 
         RequestOptions streamHead(Map<String, String> forwarded) {

@@ -74,6 +74,11 @@ public final class UpstreamClient {
     private volatile boolean closed;
 
     public UpstreamClient(Vertx vertx, UpstreamClientOptions options) {
+        this(vertx, options, ProviderConnections.IDLE);
+    }
+
+    /** @param idle how long a connection of a complete call may sit unused (tests shorten it) */
+    UpstreamClient(Vertx vertx, UpstreamClientOptions options, Duration idle) {
         this.vertx = Objects.requireNonNull(vertx, "vertx");
         this.options = Objects.requireNonNull(options, "options");
         this.clientOptions = new HttpClientOptions()
@@ -81,7 +86,7 @@ public final class UpstreamClient {
                 .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
         this.poolOptions = new PoolOptions().setHttp1MaxSize(options.maxConnectionsPerHost());
         this.connections = new ProviderConnections(vertx, options.maxConnectionsPerHost(), options.connectTimeout(),
-                clientOptions.getMaxChunkSize());
+                clientOptions.getMaxChunkSize(), idle);
     }
 
     /**

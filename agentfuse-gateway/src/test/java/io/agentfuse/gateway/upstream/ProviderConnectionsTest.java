@@ -2,9 +2,13 @@ package io.agentfuse.gateway.upstream;
 
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.testing.Await;
+import io.agentfuse.gateway.testing.Eventually;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.SelfSignedCertificate;
@@ -25,6 +29,8 @@ import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -100,6 +106,44 @@ class ProviderConnectionsTest {
 
         // the connection that carried the stale answer was closed, not lent to the next call
         assertThat(raw.connections.get()).isEqualTo(3);
+    }
+
+    @Test
+    void theRequestIsThePostOfTheBodyWithTheProvidersHeadAndItsLength() throws IOException {
+        raw = new RawProvider(Style.KEEP);
+        Buffer heap = body().toBuffer();
+        Buffer direct = BufferInternal.buffer(Unpooled.directBuffer().writeBytes(heap.getBytes()));
+
+        for (Buffer bytes : List.of(heap, direct)) {
+            UpstreamRequest request = new UpstreamRequest(provider("http://127.0.0.1:" + raw.port() + "/v1"), null,
+                    Map.of(), bytes);
+            assertThat(Await.result(client.send(request, Duration.ofSeconds(10))).status()).isEqualTo(200);
+
+            String[] lines = raw.lastHead.split("\r\n");
+            assertThat(lines[0]).isEqualTo("POST /v1/chat/completions HTTP/1.1");
+            assertThat(List.of(lines).subList(1, lines.length)).containsExactlyInAnyOrder(
+                    "content-type: application/json", "accept: application/json", "authorization: Bearer sk-test",
+                    "host: 127.0.0.1:" + raw.port(), "content-length: " + heap.length());
+            assertThat(raw.lastBody).isEqualTo(heap.toString());
+        }
+        assertThat(raw.connections.get()).isEqualTo(1);
+    }
+
+    @Test
+    void aConnectionLeftUnusedForTheIdleTimeIsClosedAndTheNextCallOpensAnother() throws IOException {
+        raw = new RawProvider(Style.KEEP);
+        UpstreamClient shortIdle = new UpstreamClient(vertx, UpstreamClientOptions.defaults(), Duration.ofMillis(200));
+        try {
+            UpstreamRequest request = UpstreamRequest.of(provider("http://127.0.0.1:" + raw.port() + "/v1"), body());
+            assertThat(Await.result(shortIdle.send(request, Duration.ofSeconds(10))).status()).isEqualTo(200);
+
+            Eventually.holds(vertx, () -> raw.ended.get() == 1); // the gateway closed the unused connection
+
+            assertThat(Await.result(shortIdle.send(request, Duration.ofSeconds(10))).status()).isEqualTo(200);
+            assertThat(raw.connections.get()).isEqualTo(2);
+        } finally {
+            Await.result(shortIdle.close());
+        }
     }
 
     @Test
@@ -224,6 +268,11 @@ class ProviderConnectionsTest {
     private static final class RawProvider implements AutoCloseable {
         final AtomicInteger connections = new AtomicInteger();
         final AtomicInteger requests = new AtomicInteger();
+        /** Connections that ended, the gateway's close read. */
+        final AtomicInteger ended = new AtomicInteger();
+        /** The last request's head (without its blank line) and body. */
+        volatile String lastHead;
+        volatile String lastBody;
         private final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         private final Style style;
 
@@ -264,13 +313,14 @@ class ProviderConnectionsTest {
                         return;
                     }
                 }
+                ended.incrementAndGet();
             } catch (IOException gone) {
                 // the client closed the connection
             }
         }
 
         /** Reads one request's head and body; false at the end of the connection. */
-        private static boolean readRequest(InputStream in) throws IOException {
+        private boolean readRequest(InputStream in) throws IOException {
             ByteArrayOutputStream head = new ByteArrayOutputStream();
             int b;
             while ((b = in.read()) >= 0) {
@@ -288,7 +338,10 @@ class ProviderConnectionsTest {
                     length = Integer.parseInt(line.substring(15).trim());
                 }
             }
-            return in.readNBytes(length).length == length;
+            byte[] body = in.readNBytes(length);
+            lastHead = head.toString(StandardCharsets.ISO_8859_1).replaceAll("\r\n\r\n$", "");
+            lastBody = new String(body, StandardCharsets.UTF_8);
+            return body.length == length;
         }
 
         @Override
