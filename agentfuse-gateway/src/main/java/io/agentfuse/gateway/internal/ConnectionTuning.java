@@ -4,7 +4,6 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.HttpClientCodec;
-import io.netty.handler.flush.FlushConsolidationHandler;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.net.impl.ConnectionBase;
 
@@ -20,15 +19,13 @@ import io.vertx.core.net.impl.ConnectionBase;
  * the caller once per request: 1.32–1.36 context switches per small request over the whole
  * machine (nginx in the same set-up: 0.70); with batched flushes 0.94–1.03, and wrk itself spent
  * 9.2–9.7 µs per request instead of 11.6–11.8 (three alternating pairs, wrk at 32 connections,
- * {@code ctxt} of {@code /proc/stat} over the requests served). This is Netty's
- * {@link FlushConsolidationHandler} at the head of the pipeline, consolidating also while the
- * connection itself is not being read: a write made while another connection is read (the
- * provider's request while the caller's is read, the answer while the provider's is) is flushed by
- * a task that runs once the loop has handled every ready read; a write made while its own
- * connection is read is flushed when that read completes. After
- * {@value FlushConsolidationHandler#DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES} held flushes, on a
- * close, or when the connection stops being writable, it flushes at once. A write is thus delayed
- * by microseconds, never by a timer.
+ * {@code ctxt} of {@code /proc/stat} over the requests served). This is {@link FlushBatching} at
+ * the head of the pipeline: a write made while another connection is read (the provider's request
+ * while the caller's is read, the answer while the provider's is) is flushed by one task per turn
+ * of the loop, once it has handled every ready read; a write made while its own connection is read
+ * is flushed when that read completes. After {@value FlushBatching#FLUSH_AFTER_HELD} held
+ * flushes, on a close, or when the connection stops being writable, it flushes at once. A write
+ * is thus delayed by microseconds, never by a timer.
  *
  * <p><b>Pooled buffers.</b> Vert.x gives its channels Netty's default allocator, the adaptive
  * one, whose shared "magazines" the event loops sometimes contend on: such a process then ran
@@ -82,8 +79,7 @@ public final class ConnectionTuning {
         channel.config().setAllocator(PooledByteBufAllocator.DEFAULT);
         ChannelPipeline pipeline = channel.pipeline();
         if (pipeline.get(NAME) == null) {
-            pipeline.addFirst(NAME, new FlushConsolidationHandler(
-                    FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
+            pipeline.addFirst(NAME, new FlushBatching());
         }
     }
 }

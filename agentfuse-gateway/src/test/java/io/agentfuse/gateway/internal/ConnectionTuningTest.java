@@ -75,6 +75,52 @@ class ConnectionTuningTest {
     }
 
     @Test
+    void answersToManyConnectionsWrittenInOneTurnOfTheLoopAllReachTheirCallers() throws Exception {
+        // Given a server whose one timer answers every waiting request at once: the flushes of all
+        // those connections wait for the same turn of the loop
+        int callers = 40;
+        List<io.vertx.core.http.HttpServerRequest> waiting = new ArrayList<>();
+        HttpServer server = start(vertx.createHttpServer().connectionHandler(ConnectionTuning::install)
+                .requestHandler(request -> {
+                    waiting.add(request);
+                    if (waiting.size() == callers) {
+                        vertx.setTimer(20, id -> waiting.forEach(each -> each.response().end(each.path())));
+                    }
+                }));
+        List<RawSocket> sockets = new ArrayList<>();
+        try {
+            for (int i = 0; i < callers; i++) {
+                RawSocket socket = RawSocket.open(server.actualPort());
+                sockets.add(socket);
+                socket.send("GET /" + i + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            }
+
+            for (int i = 0; i < callers; i++) {
+                assertThat(sockets.get(i).read(BOUND).body()).isEqualTo("/" + i);
+            }
+        } finally {
+            sockets.forEach(RawSocket::close);
+        }
+    }
+
+    @Test
+    void anAnswerLargerThanTheSocketTakesAtOnceArrivesWhole() {
+        // Written from a timer, so its flush waits for the loop; the connection stops being
+        // writable on the way, which flushes at once what is held
+        String large = "x".repeat(4 * 1024 * 1024);
+        HttpServer server = start(vertx.createHttpServer().connectionHandler(ConnectionTuning::install)
+                .requestHandler(request -> vertx.setTimer(10, id -> request.response().end(large))));
+
+        RawSocket.Response response;
+        try (RawSocket socket = RawSocket.open(server.actualPort())) {
+            socket.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            response = socket.read(BOUND);
+        }
+
+        assertThat(response.body()).isEqualTo(large);
+    }
+
+    @Test
     void twoRequestsInOneWriteAreBothAnswered() {
         HttpServer server = start(vertx.createHttpServer().connectionHandler(ConnectionTuning::install)
                 .requestHandler(request -> request.response().end(request.path())));
