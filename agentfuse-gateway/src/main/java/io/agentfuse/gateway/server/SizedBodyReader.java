@@ -72,13 +72,16 @@ public final class SizedBodyReader implements PlatformHandler {
             internal.setBody(body);
             ctx.next();
         }, () -> ctx.fail(TOO_LARGE));
+        request.resume(); // a router may have paused it
     }
 
     /**
      * Reads {@code request}'s body as {@link #handle} does, for a request served without a router:
      * hands it to {@code onBody} once it has arrived, or runs {@code onTooLarge} if it outgrows
      * the limit. Answers false, having read nothing, for a request it does not take (see the class
-     * comment): the router's {@code BodyHandler} must read that one.
+     * comment): the router's {@code BodyHandler} must read that one. Call it from the server's
+     * request handler, before anything paused the request: its body then flows to the reader as
+     * it is read, without the task a {@code resume()} queues on the request's context.
      */
     public boolean read(HttpServerRequest request, Consumer<Buffer> onBody, Runnable onTooLarge) {
         long length = knownLength(request);
@@ -116,7 +119,7 @@ public final class SizedBodyReader implements PlatformHandler {
             if (!body.failed) {
                 onBody.accept(body.received());
             }
-        }).resume();
+        });
     }
 
     /**
