@@ -56,6 +56,7 @@ final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnec
     private static final int MAX_LENGTH_AND_END = 10 + Integer.BYTES;
 
     private final Vertx vertx;
+    private final ContextInternal context;
     private final EventLoop loop;
     private final UpstreamRequest call;
     private final long maxBodyBytes;
@@ -77,8 +78,9 @@ final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnec
     CompleteCall(Vertx vertx, Context context, UpstreamRequest call, long maxBodyBytes,
                  Function<UpstreamResponse, T> mapper) {
         this.vertx = vertx;
+        this.context = (ContextInternal) context;
         // Its loop even for a worker context: the connections and their pools live on loops.
-        this.loop = ((ContextInternal) context).nettyEventLoop();
+        this.loop = this.context.nettyEventLoop();
         this.call = call;
         this.maxBodyBytes = maxBodyBytes;
         this.mapper = mapper;
@@ -197,6 +199,17 @@ final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnec
             ProviderConnections.receiver(done, null);
             done.close();
         }
+        if (context.isEventLoopContext()) {
+            // On the caller's context, as Vert.x runs its own handlers: the callbacks of the answer
+            // that must run there find themselves on it, instead of queueing a task to get there.
+            context.dispatch(this::complete);
+        } else {
+            complete();
+        }
+    }
+
+    /** The answer read whole: what the mapper makes of it completes the call. */
+    private void complete() {
         T mapped;
         try {
             mapped = mapper.apply(answer(call, head.status().code(), new HeadersAdaptor(head.headers()), body.body()));
