@@ -24,10 +24,19 @@ public final class ContextBudget {
 
     private final ContextConfig config;
     private final long windowTokens;
+    /** {@link #startOf} of each level, by ordinal: worked out once, not for each request. */
+    private final long[] starts = new long[LEVELS.length];
 
     private ContextBudget(ContextConfig config, long windowTokens) {
         this.config = config;
         this.windowTokens = windowTokens;
+        for (ContextLevel level : LEVELS) {
+            // Smallest u with (u + reserve) * PARTS >= threshold * window.
+            long thresholdTimesWindow = config.startInParts(level) * windowTokens;
+            long start = Math.floorDiv(thresholdTimesWindow + ContextConfig.PARTS - 1, ContextConfig.PARTS)
+                    - config.reserveOutputTokens();
+            starts[level.ordinal()] = Math.max(0L, start);
+        }
     }
 
     /**
@@ -58,7 +67,7 @@ public final class ContextBudget {
             throw new IllegalArgumentException("usedTokens must be >= 0, but was " + usedTokens);
         }
         for (int i = LEVELS.length - 1; i > 0; i--) {
-            if (usedTokens >= startOf(LEVELS[i])) {
+            if (usedTokens >= starts[i]) {
                 return LEVELS[i];
             }
         }
@@ -71,11 +80,7 @@ public final class ContextBudget {
      * when it uses fewer tokens than this.
      */
     public long startOf(ContextLevel level) {
-        // Smallest u with (u + reserve) * PARTS >= threshold * window.
-        long thresholdTimesWindow = config.startInParts(level) * windowTokens;
-        long start = Math.floorDiv(thresholdTimesWindow + ContextConfig.PARTS - 1, ContextConfig.PARTS)
-                - config.reserveOutputTokens();
-        return Math.max(0L, start);
+        return starts[level.ordinal()];
     }
 
     /** The share of the window in use, reserve included, for display; may exceed 1. */

@@ -77,16 +77,20 @@ public final class FieldReader {
     /**
      * The fields of this object that are not in {@code known}, as "{@code path} (a field the gateway
      * does not know)" — reasons for {@link ChatRequest#untranslatable()}: providers add fields every
-     * month, and within one dialect they pass through unchanged.
+     * month, and within one dialect they pass through unchanged. Empty and unmodifiable when
+     * every field is known (most requests: nothing is allocated for them).
      */
     public List<String> unknownFields(Set<String> known) {
-        List<String> unknown = new ArrayList<>();
-        for (String field : json.fieldNames()) {
+        List<String> unknown = null;
+        for (String field : json.getMap().keySet()) {
             if (!known.contains(field)) {
+                if (unknown == null) {
+                    unknown = new ArrayList<>();
+                }
                 unknown.add(path(field) + " (a field the gateway does not know)");
             }
         }
-        return unknown;
+        return unknown == null ? List.of() : unknown;
     }
 
     public String requiredString(String field) {
@@ -191,20 +195,19 @@ public final class FieldReader {
         throw invalid(elementPath, elementPath + " must be an object, but was " + describe(element));
     }
 
-    /** Array {@code field} as strings, or a single string as a one-element list; empty when absent. */
+    /** Array {@code field} as strings, or a single string as a one-element list; empty when absent. Not to be changed. */
     public List<String> stringOrStrings(String field) {
         Object value = value(field);
-        List<String> strings = new ArrayList<>();
         if (value == null) {
-            return strings;
+            return List.of();
         }
         if (value instanceof String s) {
-            strings.add(s);
-            return strings;
+            return List.of(s);
         }
         if (!(value instanceof JsonArray array)) {
             throw wrongType(field, "a string or an array of strings", value);
         }
+        List<String> strings = new ArrayList<>(array.size());
         for (int i = 0; i < array.size(); i++) {
             if (!(array.getValue(i) instanceof String s)) {
                 throw invalid(path(field) + "[" + i + "]", path(field) + "[" + i + "] must be a string, but was "

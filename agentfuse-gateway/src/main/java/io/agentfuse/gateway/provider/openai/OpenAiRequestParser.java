@@ -207,8 +207,11 @@ public final class OpenAiRequestParser {
 
     private static List<ToolDefinition> parseTools(FieldReader root, List<String> untranslatable) {
         JsonArray array = root.optionalArray("tools");
-        List<ToolDefinition> tools = new ArrayList<>();
-        for (int i = 0; array != null && i < array.size(); i++) {
+        if (array == null) {
+            return List.of();
+        }
+        List<ToolDefinition> tools = new ArrayList<>(array.size());
+        for (int i = 0; i < array.size(); i++) {
             FieldReader tool = root.objectAt("tools", i);
             String type = tool.requiredString("type");
             if (!"function".equals(type)) {
