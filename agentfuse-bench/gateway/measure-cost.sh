@@ -26,7 +26,10 @@
 #                            upstream. Both are warmed up, then measured in ROUNDS=8 pairs of
 #                            DURATION-second windows, the order alternating (AB BA AB ...), so that
 #                            a drift of the machine's speed falls on both alike; prints each pair
-#                            and the median difference B - A of the CPU per request.
+#                            and the median difference B - A of the CPU per request. With PROFILE=PREFIX,
+#                            both are profiled over the pairs (PREFIX-a.collapsed, PREFIX-b.collapsed) and
+#                            their compiled code listed (PREFIX-{a,b}.codelist): the same jar as A and B
+#                            catches a process slow for its whole life (RESULTS.md, runs 52 and 53)
 # Needs the built jars (./mvnw -q -DskipTests package) and wrk. Allocation is read from the GC log
 # (-Xlog:gc): the bytes the heap grew by between collections, over the collections of the run.
 set -euo pipefail
@@ -142,6 +145,18 @@ window() {
   awk -v r="$requests" -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v d="$3" 'BEGIN { printf "%.0f %.2f\n", r / d, t / hz * 1e6 / r }'
 }
 
+# profile_start PID / profile_stop PID FILE: async-profiler in a running JVM (PROFILE_EVENT, cpu by default).
+profile_start() {
+  PROFILER_LIB=${PROFILER_LIB:-$(async_profiler)}
+  # The options in quotes of their own: jcmd would otherwise read "key=value" as its own arguments.
+  jcmd "$1" JVMTI.agent_load "$PROFILER_LIB" "\"start,event=${PROFILE_EVENT:-cpu},interval=997us,threads\"" \
+    | grep -q "return code: 0" || die "async-profiler did not start in process $1"
+}
+profile_stop() {
+  jcmd "$1" JVMTI.agent_load "$PROFILER_LIB" "\"stop,collapsed,file=$2\"" \
+    | grep -q "return code: 0" || die "async-profiler did not write $2"
+}
+
 if [[ -n ${COMPARE_JAR:-}${COMPARE_JAVA_OPTS:-}$COMPARE_TARGET${COMPARE_JAVA:-} ]]; then
   COMPARE_TARGET=${COMPARE_TARGET:-$TARGET}
   COMPARE_JAR=${COMPARE_JAR:-$AGENTFUSE_JAR}
@@ -153,6 +168,10 @@ if [[ -n ${COMPARE_JAR:-}${COMPARE_JAVA_OPTS:-}$COMPARE_TARGET${COMPARE_JAVA:-} 
   PORT_B=$(free_port); start_target b "$COMPARE_TARGET" "$COMPARE_JAR" "$COMPARE_JAVA_OPTS" "$PORT_B" "$COMPARE_JAVA"; PID_B=$GATEWAY
   window "$PID_A" "$PORT_A" "$WARMUP" >/dev/null
   window "$PID_B" "$PORT_B" "$WARMUP" >/dev/null
+  if [[ -n ${PROFILE:-} ]]; then
+    profile_start "$PID_A"
+    profile_start "$PID_B"
+  fi
   echo "A: $TARGET $AGENTFUSE_JAR $AGENTFUSE_JAVA_OPTS ($AGENTFUSE_JAVA)"
   echo "B: $COMPARE_TARGET $COMPARE_JAR $COMPARE_JAVA_OPTS ($COMPARE_JAVA)"
   for round in $(seq "$ROUNDS"); do
@@ -165,6 +184,14 @@ if [[ -n ${COMPARE_JAR:-}${COMPARE_JAVA_OPTS:-}$COMPARE_TARGET${COMPARE_JAVA:-} 
     END { for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++) if (d[j] < d[i]) { t = d[i]; d[i] = d[j]; d[j] = t }
           m = NR % 2 ? d[(NR + 1) / 2] : (d[NR / 2] + d[NR / 2 + 1]) / 2
           printf "%s c=%d: A %.2f, B %.2f us/request (means of %d windows); median B - A %+.2f us (pairs from %+.1f to %+.1f)\n", w, c, a / NR, b / NR, NR, m, d[1], d[NR] }'
+  if [[ -n ${PROFILE:-} ]]; then
+    profile_stop "$PID_A" "$PROFILE-a.collapsed"
+    profile_stop "$PID_B" "$PROFILE-b.collapsed"
+    # What the JIT made of each: a process slow for its whole life may owe it to its compiled code.
+    jcmd "$PID_A" Compiler.codelist >"$PROFILE-a.codelist" 2>&1 || true
+    jcmd "$PID_B" Compiler.codelist >"$PROFILE-b.codelist" 2>&1 || true
+    echo "profiles: $PROFILE-a.collapsed, $PROFILE-b.collapsed (compiled code: $PROFILE-{a,b}.codelist)"
+  fi
   exit 0
 fi
 
@@ -177,10 +204,7 @@ if [[ -n ${JFR:-} ]]; then
   jcmd "$GATEWAY" JFR.start name=cost settings="${JFR_SETTINGS:-profile}" filename="$JFR" >/dev/null
 fi
 if [[ -n ${PROFILE:-} ]]; then
-  PROFILER_LIB=$(async_profiler)
-  # The options in quotes of their own: jcmd would otherwise read "key=value" as its own arguments.
-  jcmd "$GATEWAY" JVMTI.agent_load "$PROFILER_LIB" "\"start,event=${PROFILE_EVENT:-cpu},interval=997us,threads\"" \
-    | grep -q "return code: 0" || die "async-profiler did not start (see $OUT/agentfuse.log)"
+  profile_start "$GATEWAY"
 fi
 START_MS=$(date +%s%3N)
 ticks=$(cpu_ticks "$GATEWAY")
@@ -193,8 +217,7 @@ if [[ -n ${JFR:-} ]]; then
   jcmd "$GATEWAY" JFR.stop name=cost >/dev/null
 fi
 if [[ -n ${PROFILE:-} ]]; then
-  jcmd "$GATEWAY" JVMTI.agent_load "$PROFILER_LIB" "\"stop,collapsed,file=$PROFILE\"" \
-    | grep -q "return code: 0" || die "async-profiler did not write $PROFILE"
+  profile_stop "$GATEWAY" "$PROFILE"
 fi
 RSS_KB=$(awk '/^VmHWM:/ { print $2 }' "/proc/$GATEWAY/status")
 
