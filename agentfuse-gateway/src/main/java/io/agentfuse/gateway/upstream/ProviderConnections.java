@@ -34,11 +34,12 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Keep-alive HTTP/1.1 connections to providers for complete calls, on Netty's client codec: a
- * pool per event loop and provider address, so that a call, its connection and its answer stay
- * on the caller's loop. Vert.x's client did the same work through a request object, a stream, a
- * response object and a future per step; on this codec a small request costs the gateway ~2.8 µs
- * less, a tenth of it (RESULTS.md, "Run 50"). Streams stay on Vert.x's client, whose response
+ * Keep-alive HTTP/1.1 connections to providers for complete calls: a call writes its request's
+ * bytes ({@link CompleteCall}, its head encoded once per provider by {@link ProviderRequests}) and
+ * Netty's response decoder reads the answer; a pool per event loop and provider address, so that
+ * a call, its connection and its answer stay on the caller's loop. Vert.x's client did the same
+ * work through a request object, a stream, a response object and a future per step; on Netty's
+ * codec a small request cost the gateway ~2.8 µs less, a tenth of it (RESULTS.md, "Run 50"). Streams stay on Vert.x's client, whose response
  * objects give the stream relay its back-pressure.
  *
  * <p>What the pool keeps as Vert.x's client kept it: at most {@code maxConnectionsPerHost}

@@ -45,8 +45,8 @@ import java.util.function.Function;
  * authentication, which nothing replaces ({@link ProviderRequests}). Keys are never logged. A
  * complete call's state is a {@link CompleteCall}, a streamed one's a {@link StreamingCall}.
  *
- * <p>Complete calls go out on {@link ProviderConnections}, keep-alive connections on Netty's HTTP
- * client codec; streams on Vert.x's HTTP client, whose response objects the stream relay reads
+ * <p>Complete calls go out on {@link ProviderConnections}, keep-alive connections that write each
+ * request's bytes and read the answer with Netty's HTTP response decoder; streams on Vert.x's HTTP client, whose response objects the stream relay reads
  * with back-pressure. Each event loop has its own pools (each of up to
  * {@link UpstreamClientOptions#maxConnectionsPerHost()} connections per host — one for complete
  * calls, one for streams, so a host may see twice that many from one loop): a call runs on its
