@@ -340,12 +340,14 @@ models:
     provider: openai
     contextWindow: 200000
 EOF
+      # The GC log of each round's process: a process slow for its whole life (RESULTS.md, runs 52, 53) is
+      # told apart from one that collects more by it.
       # shellcheck disable=SC2086 # the JVM flags are words
-      java $AGENTFUSE_JAVA_OPTS -jar "$AGENTFUSE_JAR" serve --config "$OUT/agentfuse.yaml" --port "$port" \
-        >"$OUT/agentfuse.log" 2>&1 &
+      java $AGENTFUSE_JAVA_OPTS -Xlog:gc:file="$OUT/agentfuse-r$ROUND-gc.log":timemillis -jar "$AGENTFUSE_JAR" serve \
+        --config "$OUT/agentfuse.yaml" --port "$port" >"$OUT/agentfuse-r$ROUND.log" 2>&1 &
       pid=$!
       PIDS+=("$pid")
-      wait_for_port "$pid" "$port" agentfuse "$OUT/agentfuse.log"
+      wait_for_port "$pid" "$port" agentfuse "$OUT/agentfuse-r$ROUND.log"
       check_target agentfuse "http://127.0.0.1:$port$CHAT_PATH"
       measure agentfuse "http://127.0.0.1:$port$CHAT_PATH" "$pid"
       stop_process "$pid"
