@@ -35,6 +35,8 @@ trap cleanup EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 wait_for_port() { for _ in $(seq 300); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return; sleep 0.1; done; die "no listener on $1"; }
 cpu_ticks() { sed 's/^.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'; }
+# bench_config PORT: the benchmark's gateway configuration (agentfuse-bench.yaml) for PORT, on the upstream.
+bench_config() { sed -e "s/@PORT@/$1/" -e "s/@UPSTREAM_PORT@/$UPSTREAM_PORT/" "$ROOT/agentfuse-bench/gateway/agentfuse-bench.yaml"; }
 load() { wrk -t"$(($2 < 2 ? $2 : 2))" -c"$2" -d"$3s" -s "$LUA" "http://127.0.0.1:$1/v1/chat/completions"; }
 # window PID PORT: 10 s at 32 connections; prints the CPU per request in microseconds.
 window() {
@@ -58,19 +60,7 @@ wait_for_port "$UPSTREAM_PORT"
 
 for n in $(seq "$PROCESSES"); do
   port=$(free_port)
-  cat >"$OUT/agentfuse.yaml" <<EOF
-server:
-  port: $port
-providers:
-  openai:
-    type: openai
-    baseUrl: "http://127.0.0.1:$UPSTREAM_PORT/v1"
-    apiKey: dummy
-models:
-  gpt-4o-mini:
-    provider: openai
-    contextWindow: 200000
-EOF
+  bench_config "$port" >"$OUT/agentfuse.yaml"
   # shellcheck disable=SC2086 # the JVM flags are words
   java $AGENTFUSE_JAVA_OPTS -jar "$AGENTFUSE_JAR" serve --config "$OUT/agentfuse.yaml" --port "$port" \
     >"$OUT/process-$n.log" 2>&1 &

@@ -97,29 +97,15 @@ java -Xms64m -Xmx256m -XX:+UseSerialGC -cp "$BENCH_JAR" io.agentfuse.bench.gatew
 PIDS+=($!)
 wait_for_port "$UPSTREAM_PORT"
 
-# agentfuse_config NAME PORT: the configuration of a gateway on PORT in front of the upstream.
-agentfuse_config() {
-  cat >"$OUT/$1.yaml" <<EOF
-server:
-  port: $2
-providers:
-  openai:
-    type: openai
-    baseUrl: "http://127.0.0.1:$UPSTREAM_PORT/v1"
-    apiKey: dummy
-models:
-  gpt-4o-mini:
-    provider: openai
-    contextWindow: 200000
-EOF
-}
+# bench_config PORT: the benchmark's gateway configuration (agentfuse-bench.yaml) for PORT, on the upstream.
+bench_config() { sed -e "s/@PORT@/$1/" -e "s/@UPSTREAM_PORT@/$UPSTREAM_PORT/" "$ROOT/agentfuse-bench/gateway/agentfuse-bench.yaml"; }
 # start_target NAME TARGET JAR "FLAGS" PORT [LAUNCHER]: starts it (GC log NAME-gc.log); its PID lands in GATEWAY.
 start_target() {
   local launcher=${6:-$AGENTFUSE_JAVA}
   # shellcheck disable=SC2086 # the JVM flags are words
   case $2 in
     agentfuse)
-      agentfuse_config "$1" "$5"
+      bench_config "$5" >"$OUT/$1.yaml"
       "$launcher" $4 -Xlog:gc:file="$OUT/$1-gc.log":timemillis -jar "$3" serve --config "$OUT/$1.yaml" --port "$5" \
         >"$OUT/$1.log" 2>&1 & ;;
     vertx-floor | netty-floor | hybrid-floor)
