@@ -207,7 +207,8 @@ final class ProviderConnections {
 
         /** A connection whose answer was read whole and may carry another request. */
         void giveBack(Channel connection) {
-            receiver(connection, null);
+            Answers answers = connection.attr(ANSWERS).get();
+            answers.receiver = null;
             if (closedPool || !connection.isActive()) {
                 connection.close();
                 return;
@@ -216,7 +217,7 @@ final class ProviderConnections {
             if (next != null) {
                 next.granted(connection);
             } else {
-                connection.attr(ANSWERS).get().idleSince = System.nanoTime();
+                answers.idleSince = System.nanoTime();
                 idle.addFirst(connection); // the most recently used first: the others may time out idle
                 if (sweep == null) {
                     sweep = loop.schedule(this::closeIdle, idleNanos, TimeUnit.NANOSECONDS);
