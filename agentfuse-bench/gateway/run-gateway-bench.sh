@@ -160,6 +160,8 @@ cpu_ticks() { # utime + stime of the process and its children
   done
   echo "$total"
 }
+# Clock ticks the hypervisor gave to others while this machine's CPUs wanted to run, all CPUs together.
+steal_ticks() { awk '/^cpu / { print $9 }' /proc/stat; }
 peak_rss_kb() { # VmHWM of the process and its children, summed
   local pid total=0
   for pid in $(process_tree "$1"); do
@@ -206,45 +208,69 @@ check_target() { # name url [curl header args...]
   if [[ " $WORKLOADS " == *" stream "* ]]; then check_stream "$@"; fi
 }
 
-# Per workload: priming, then per connection count a warm-up run and the measured run; appends one
-# line per measured run to runs-WORKLOAD-rROUND.tsv (columns: BenchRun.COLUMNS).
-measure() { # target url pid
-  local workload
+# Per workload: each target primed in turn, then per connection count each target in turn gets a
+# warm-up run and its measured run, so the targets' runs of one workload and connection count lie
+# within a minute or two of each other: this host has phases, minutes long, in which everything runs
+# 20–50 % slower (RESULTS.md, runs 50–54), and a target measured minutes after another may meet a
+# different one. Each measured run appends one line to runs-WORKLOAD-rROUND.tsv (columns:
+# BenchRun.COLUMNS).
+measure_round() {
+  local workload target c
   for workload in $WORKLOADS; do
-    if [[ $workload == stream && ${STREAMS:-1} == 0 ]]; then continue; fi
-    BENCH_BODY_FILE=$(workload_body "$workload") measure_workload "$@" "$workload"
+    BENCH_BODY_FILE=$(workload_body "$workload")
+    export BENCH_BODY_FILE
+    if ((PRIME > 0)); then
+      for target in $TARGETS; do
+        if measured "$target" "$workload"; then prime "$target" "$workload"; fi
+      done
+    fi
+    for c in $(workload_connections "$workload"); do
+      for target in $TARGETS; do
+        if measured "$target" "$workload"; then measure_run "$target" "$workload" "$c"; fi
+      done
+    done
   done
 }
 
-measure_workload() { # target url pid workload
-  local target=$1 url=$2 pid=$3 workload=$4 c threads ticks served result most connections name
-  export BENCH_BODY_FILE
-  connections=$(workload_connections "$workload")
-  most=$(tr ' ' '\n' <<<"$connections" | sort -n | tail -1)
+# Whether TARGET is measured on WORKLOAD: not on the stream when it relays no streams.
+measured() { [[ $2 != stream || ${T_STREAMS[$1]} == 1 ]]; }
+
+# wrk_target SECONDS TARGET ARGS...: wrk against the target's url with its headers, given SECONDS to finish.
+wrk_target() {
+  local seconds=$1 target=$2
+  shift 2
+  BENCH_HEADERS="${T_HEADERS[$target]}" timeout $((seconds + 30)) wrk "$@" -d"${seconds}s" -s "$LUA" "${T_URL[$target]}"
+}
+
+prime() { # target workload
+  local most
+  most=$(tr ' ' '\n' <<<"$(workload_connections "$2")" | sort -n | tail -1)
+  log "$1, $2: ${PRIME}s priming at $most connections"
+  wrk_target "$PRIME" "$1" -t$((most < 2 ? most : 2)) -c"$most" >"$OUT/wrk-$1-$2-r$ROUND-prime.txt"
+}
+
+measure_run() { # target workload connections
+  local target=$1 workload=$2 c=$3 pid threads ticks steal served result name
+  pid=${T_PID[$target]}
+  threads=$((c < 2 ? c : 2))
   name="$target-$workload-r$ROUND"
-  if ((PRIME > 0)); then
-    log "$target, $workload: ${PRIME}s priming at $most connections"
-    timeout $((PRIME + 30)) wrk -t$((most < 2 ? most : 2)) -c"$most" -d"${PRIME}s" -s "$LUA" "$url" >"$OUT/wrk-$name-prime.txt"
-  fi
-  for c in $connections; do
-    threads=$((c < 2 ? c : 2))
-    log "$target, $workload, round $ROUND: ${WARMUP}s warm-up, then ${DURATION}s at $c connections"
-    timeout $((WARMUP + 30)) wrk -t"$threads" -c"$c" -d"${WARMUP}s" --latency -s "$LUA" "$url" \
-      >"$OUT/wrk-$name-$c-warmup.txt"
-    ticks=$(cpu_ticks "$pid")
-    served=$(upstream_served)
-    timeout $((DURATION + 30)) wrk -t"$threads" -c"$c" -d"${DURATION}s" --latency -s "$LUA" "$url" \
-      >"$OUT/wrk-$name-$c.txt"
-    ticks=$(($(cpu_ticks "$pid") - ticks))
-    served=$(($(upstream_served) - served))
-    result=$(grep '^RESULT ' "$OUT/wrk-$name-$c.txt") || die "wrk printed no RESULT line for $name at $c"
-    awk -v target="$target" -v c="$c" -v ticks="$ticks" -v rss="$(peak_rss_kb "$pid")" -v served="$served" '
-      { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
-      END { printf "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", target, c, v["requests"], v["duration_us"],
-            v["p50_us"], v["p99_us"], v["non2xx"], v["connect"] + v["read"] + v["write"] + v["timeout"],
-            ticks, rss, served }' <<<"$result" >>"$OUT/runs-$workload-r$ROUND.tsv"
-    grep -E 'Requests/sec|Non-2xx|Socket errors' "$OUT/wrk-$name-$c.txt" | sed 's/^/    /' >&2 || true
-  done
+  log "$target, $workload, round $ROUND: ${WARMUP}s warm-up, then ${DURATION}s at $c connections"
+  wrk_target "$WARMUP" "$target" -t"$threads" -c"$c" --latency >"$OUT/wrk-$name-$c-warmup.txt"
+  ticks=$(cpu_ticks "$pid")
+  steal=$(steal_ticks)
+  served=$(upstream_served)
+  wrk_target "$DURATION" "$target" -t"$threads" -c"$c" --latency >"$OUT/wrk-$name-$c.txt"
+  ticks=$(($(cpu_ticks "$pid") - ticks))
+  steal=$(($(steal_ticks) - steal))
+  served=$(($(upstream_served) - served))
+  result=$(grep '^RESULT ' "$OUT/wrk-$name-$c.txt") || die "wrk printed no RESULT line for $name at $c"
+  awk -v target="$target" -v c="$c" -v ticks="$ticks" -v rss="$(peak_rss_kb "$pid")" -v served="$served" \
+      -v steal="$steal" '
+    { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+    END { printf "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", target, c, v["requests"], v["duration_us"],
+          v["p50_us"], v["p99_us"], v["non2xx"], v["connect"] + v["read"] + v["write"] + v["timeout"],
+          ticks, rss, served, steal }' <<<"$result" >>"$OUT/runs-$workload-r$ROUND.tsv"
+  grep -E 'Requests/sec|Non-2xx|Socket errors' "$OUT/wrk-$name-$c.txt" | sed 's/^/    /' >&2 || true
 }
 
 # --- machine -------------------------------------------------------------------------------
@@ -273,14 +299,19 @@ wait_for_port "$UPSTREAM_PID" "$UPSTREAM_PORT" upstream "$OUT/upstream.log"
 check_target upstream "http://127.0.0.1:$UPSTREAM_PORT$CHAT_PATH"
 [[ $STREAMS == 1 || " $WORKLOADS " != *" stream "* ]] || die "the upstream does not stream"
 
-for ROUND in $(seq "$ROUNDS"); do
-for target in $TARGETS; do
+# start_target TARGET: starts it (direct: the upstream, already running), checks that it forwards (and
+# streams), and records its process, url, wrk headers and whether it relays streams (T_*). Every
+# target of a round runs from its start to the round's end; one not being measured is idle.
+declare -A T_PID T_URL T_HEADERS T_STREAMS
+start_target() {
+  local target=$1 port pid logfile header headers=() header_args=()
+  logfile="$OUT/$target.log"
   case $target in
     direct)
-      # Not checked again: the upstream was checked above, and it streams (a target checked
-      # before, Portkey of the round before, may have left STREAMS at 0).
-      STREAMS=1
-      measure direct "http://127.0.0.1:$UPSTREAM_PORT$CHAT_PATH" "$UPSTREAM_PID"
+      # Not checked again: the upstream was checked above, and it streams.
+      T_PID[direct]=$UPSTREAM_PID T_URL[direct]="http://127.0.0.1:$UPSTREAM_PORT$CHAT_PATH" T_HEADERS[direct]=""
+      T_STREAMS[direct]=1
+      return
       ;;
     nginx)
       port=$(free_port)
@@ -319,63 +350,59 @@ EOF
       cp "$nginx_dir/nginx.conf" "$OUT/nginx.conf"
       "$NGINX" -p "$nginx_dir" -c "$nginx_dir/nginx.conf" -e "$OUT/nginx.log" >>"$OUT/nginx.log" 2>&1 &
       pid=$!
-      PIDS+=("$pid")
-      wait_for_port "$pid" "$port" nginx "$OUT/nginx.log"
-      check_target nginx "http://127.0.0.1:$port$CHAT_PATH"
-      measure nginx "http://127.0.0.1:$port$CHAT_PATH" "$pid"
-      stop_process "$pid"
       ;;
     agentfuse)
       port=$(free_port)
       bench_config "$port" >"$OUT/agentfuse.yaml"
-      # The GC log of each round's process: a process slow for its whole life (RESULTS.md, runs 52, 53) is
-      # told apart from one that collects more by it.
+      logfile="$OUT/agentfuse-r$ROUND.log"
+      # Each round's process keeps its own log and GC log.
       # shellcheck disable=SC2086 # the JVM flags are words
       java $AGENTFUSE_JAVA_OPTS -Xlog:gc:file="$OUT/agentfuse-r$ROUND-gc.log":timemillis -jar "$AGENTFUSE_JAR" serve \
-        --config "$OUT/agentfuse.yaml" --port "$port" >"$OUT/agentfuse-r$ROUND.log" 2>&1 &
+        --config "$OUT/agentfuse.yaml" --port "$port" >"$logfile" 2>&1 &
       pid=$!
-      PIDS+=("$pid")
-      wait_for_port "$pid" "$port" agentfuse "$OUT/agentfuse-r$ROUND.log"
-      check_target agentfuse "http://127.0.0.1:$port$CHAT_PATH"
-      measure agentfuse "http://127.0.0.1:$port$CHAT_PATH" "$pid"
-      stop_process "$pid"
       ;;
     vertx-floor)
       port=$(free_port)
       # shellcheck disable=SC2086 # the JVM flags are words
       java $AGENTFUSE_JAVA_OPTS -cp "$BENCH_JAR" io.agentfuse.bench.gateway.VertxFloorProxy "$port" "$UPSTREAM_PORT" \
-        >"$OUT/vertx-floor.log" 2>&1 &
+        >"$logfile" 2>&1 &
       pid=$!
-      PIDS+=("$pid")
-      wait_for_port "$pid" "$port" vertx-floor "$OUT/vertx-floor.log"
-      check_forwarding vertx-floor "http://127.0.0.1:$port$CHAT_PATH"
-      STREAMS=0 # it answers with the upstream's whole body: a stream would be measured as one answer
-      if ((ROUND == 1)) && [[ " $WORKLOADS " == *" stream "* ]]; then
-        echo "vertx-floor: stream workload skipped, it relays no streams" >>"$OUT/skipped.txt"
-      fi
-      measure vertx-floor "http://127.0.0.1:$port$CHAT_PATH" "$pid"
-      stop_process "$pid"
       ;;
     portkey)
       port=$(free_port)
       # --headless and NODE_ENV=production: no UI and no log streaming, Portkey's leanest setup.
       NODE_ENV=production node --import "file://$HERE/loopback-only.mjs" \
         "$WORK/portkey/node_modules/@portkey-ai/gateway/build/start-server.js" --port="$port" --headless \
-        >"$OUT/portkey.log" 2>&1 &
+        >"$logfile" 2>&1 &
       pid=$!
-      PIDS+=("$pid")
-      wait_for_port "$pid" "$port" portkey "$OUT/portkey.log"
       headers=("x-portkey-provider: openai" "x-portkey-custom-host: http://127.0.0.1:$UPSTREAM_PORT/v1"
         "Authorization: Bearer dummy")
-      check_target portkey "http://127.0.0.1:$port$CHAT_PATH" \
-        -H "${headers[0]}" -H "${headers[1]}" -H "${headers[2]}"
-      BENCH_HEADERS="$(IFS='|'; echo "${headers[*]}")" \
-        measure portkey "http://127.0.0.1:$port$CHAT_PATH" "$pid"
-      stop_process "$pid"
       ;;
     *) die "unknown target '$target' (direct, nginx, agentfuse, portkey, vertx-floor)" ;;
   esac
-done
+  PIDS+=("$pid")
+  wait_for_port "$pid" "$port" "$target" "$logfile"
+  T_PID[$target]=$pid T_URL[$target]="http://127.0.0.1:$port$CHAT_PATH"
+  T_HEADERS[$target]="$(IFS='|'; echo "${headers[*]}")"
+  for header in "${headers[@]}"; do header_args+=(-H "$header"); done
+  if [[ $target == vertx-floor ]]; then
+    check_forwarding "$target" "${T_URL[$target]}"
+    STREAMS=0 # it answers with the upstream's whole body: a stream would be measured as one answer
+    if ((ROUND == 1)) && [[ " $WORKLOADS " == *" stream "* ]]; then
+      echo "vertx-floor: stream workload skipped, it relays no streams" >>"$OUT/skipped.txt"
+    fi
+  else
+    check_target "$target" "${T_URL[$target]}" "${header_args[@]}"
+  fi
+  T_STREAMS[$target]=$STREAMS
+}
+
+for ROUND in $(seq "$ROUNDS"); do
+  for target in $TARGETS; do start_target "$target"; done
+  measure_round
+  for target in $TARGETS; do
+    if [[ $target != direct ]]; then stop_process "${T_PID[$target]}"; fi
+  done
 done
 
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/machine.txt" >&2

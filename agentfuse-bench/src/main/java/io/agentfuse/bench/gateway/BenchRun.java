@@ -16,7 +16,7 @@ import java.util.List;
  * <p>Immutable.
  *
  * <pre>{@code
- * BenchRun run = BenchRun.parse("agentfuse\t32\t300000\t15000000\t900\t4000\t0\t0\t1200\t150000\t300010");
+ * BenchRun run = BenchRun.parse("agentfuse\t32\t300000\t15000000\t900\t4000\t0\t0\t1200\t150000\t300010\t30");
  * double perSecond = run.requestsPerSecond();   // 20 000
  * }</pre>
  *
@@ -31,14 +31,17 @@ import java.util.List;
  * @param cpuTicks       user + system clock ticks the measured process used during the run
  * @param peakRssKb      the measured process's VmHWM after the run, in KiB
  * @param upstreamServed completions the upstream served during the run
+ * @param stealTicks     clock ticks the hypervisor gave to other guests while this machine's CPUs
+ *                       wanted to run, over all CPUs during the run ({@code steal} in {@code /proc/stat}):
+ *                       a sign the host slowed this run down, not a fault of the target
  */
 public record BenchRun(String target, int connections, long requests, long durationMicros,
                        long p50Micros, long p99Micros, long non2xx, long socketErrors,
-                       long cpuTicks, long peakRssKb, long upstreamServed) {
+                       long cpuTicks, long peakRssKb, long upstreamServed, long stealTicks) {
 
     /** The columns of a recorded line, in order. */
     public static final String COLUMNS = "target connections requests durationMicros p50Micros p99Micros "
-            + "non2xx socketErrors cpuTicks peakRssKb upstreamServed";
+            + "non2xx socketErrors cpuTicks peakRssKb upstreamServed stealTicks";
 
     private static final int COLUMN_COUNT = COLUMNS.split(" ").length;
 
@@ -53,7 +56,7 @@ public record BenchRun(String target, int connections, long requests, long durat
             return new BenchRun(cells[0], Integer.parseInt(cells[1]), Long.parseLong(cells[2]),
                     Long.parseLong(cells[3]), Long.parseLong(cells[4]), Long.parseLong(cells[5]),
                     Long.parseLong(cells[6]), Long.parseLong(cells[7]), Long.parseLong(cells[8]),
-                    Long.parseLong(cells[9]), Long.parseLong(cells[10]));
+                    Long.parseLong(cells[9]), Long.parseLong(cells[10]), Long.parseLong(cells[11]));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("a run has a column that is not a number: " + line, e);
         }
@@ -67,6 +70,11 @@ public record BenchRun(String target, int connections, long requests, long durat
     /** CPU time the measured process spent per request, in microseconds. */
     public double cpuMicrosPerRequest(long ticksPerSecond) {
         return requests == 0 ? 0 : cpuTicks * (1_000_000.0 / ticksPerSecond) / requests;
+    }
+
+    /** The host's steal time during the run as a share of one CPU (0.02 = 2 % of a CPU taken away). */
+    public double stealShare(long ticksPerSecond) {
+        return durationMicros == 0 ? 0 : stealTicks / (double) ticksPerSecond / (durationMicros / 1_000_000.0);
     }
 
     /** Why this run's figures cannot be trusted; empty when it is valid. */

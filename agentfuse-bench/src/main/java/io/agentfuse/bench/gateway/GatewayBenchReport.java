@@ -77,14 +77,16 @@ public final class GatewayBenchReport {
 
     /** Prints the table, the invalid runs (if any) and the targets. */
     public void print(PrintStream out) {
-        out.println("| target | connections | requests/s | p50 | p99 | added p50 | CPU/request | peak RSS | valid |");
-        out.println("|---|---:|---:|---:|---:|---:|---:|---:|---|");
+        out.println("| target | connections | requests/s | p50 | p99 | added p50 | CPU/request | peak RSS | host steal | valid |");
+        out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
         for (BenchRun run : runs) {
             out.println(row(run));
         }
         out.println();
         out.println("CPU/request and peak RSS are the measured server's: the gateway's, or the upstream's own "
-                + "for `direct`. Added p50 = the gateway's p50 minus the direct p50 at the same connections.");
+                + "for `direct`. Added p50 = the gateway's p50 minus the direct p50 at the same connections. "
+                + "Host steal = CPU time the hypervisor took away during the run, as a share of one CPU: "
+                + "a run with much of it met a slow phase of the host.");
         runs.stream().filter(run -> !run.valid()).forEach(run -> out.println(
                 "INVALID: " + run.target() + " at " + run.connections() + " connections: "
                         + String.join(", ", run.problems())));
@@ -116,12 +118,12 @@ public final class GatewayBenchReport {
     }
 
     private String row(BenchRun run) {
-        return String.format(Locale.ROOT, "| %s | %d | %,.0f | %s | %s | %s | %.1f µs | %.1f MiB | %s |",
+        return String.format(Locale.ROOT, "| %s | %d | %,.0f | %s | %s | %s | %.1f µs | %.1f MiB | %.1f %% | %s |",
                 run.target(), run.connections(), run.requestsPerSecond(),
                 millis(run.p50Micros()), millis(run.p99Micros()),
                 addedP50Micros(run).map(GatewayBenchReport::millis).orElse("–"),
                 run.cpuMicrosPerRequest(ticksPerSecond), run.peakRssKb() / 1024.0,
-                run.valid() ? "yes" : "**no**");
+                100 * run.stealShare(ticksPerSecond), run.valid() ? "yes" : "**no**");
     }
 
     static String millis(long micros) {

@@ -34,7 +34,7 @@ class GatewayBenchReportTest {
 
     @Test
     void noAddedLatencyWithoutAValidDirectRun() {
-        BenchRun brokenDirect = new BenchRun("direct", 1, 1_000, 15_000_000, 40, 90, 5, 0, 100, 100_000, 1_000);
+        BenchRun brokenDirect = new BenchRun("direct", 1, 1_000, 15_000_000, 40, 90, 5, 0, 100, 100_000, 1_000, 0);
 
         assertThat(report(brokenDirect, AGENTFUSE_1).addedP50Micros(AGENTFUSE_1)).isEmpty();
     }
@@ -43,7 +43,7 @@ class GatewayBenchReportTest {
     void printsOneRowPerRunWithItsFigures() {
         String printed = print(report(DIRECT_1, AGENTFUSE_1));
 
-        assertThat(printed).contains("| agentfuse | 1 | 10,000 | 0.100 ms | 0.200 ms | 0.060 ms | 40.0 µs | 150.0 MiB | yes |");
+        assertThat(printed).contains("| agentfuse | 1 | 10,000 | 0.100 ms | 0.200 ms | 0.060 ms | 40.0 µs | 150.0 MiB | 1.0 % | yes |");
     }
 
     @Test
@@ -65,7 +65,7 @@ class GatewayBenchReportTest {
 
     @Test
     void aTargetWithoutValidRunsIsNotPassed() {
-        BenchRun failing = new BenchRun("agentfuse", 32, 450_000, 15_000_000, 900, 4_000, 12, 0, 100, 100_000, 450_000);
+        BenchRun failing = new BenchRun("agentfuse", 32, 450_000, 15_000_000, 900, 4_000, 12, 0, 100, 100_000, 450_000, 0);
 
         String printed = print(report(failing, PORTKEY_32));
 
@@ -111,8 +111,8 @@ class GatewayBenchReportTest {
 
     @Test
     void peakRssAtTheLimitPasses() {
-        BenchRun atLimit = new BenchRun("agentfuse", 8, 150_000, 15_000_000, 500, 1_000, 0, 0, 600, 262_144, 150_000);
-        BenchRun over = new BenchRun("agentfuse", 8, 150_000, 15_000_000, 500, 1_000, 0, 0, 600, 262_145, 150_000);
+        BenchRun atLimit = new BenchRun("agentfuse", 8, 150_000, 15_000_000, 500, 1_000, 0, 0, 600, 262_144, 150_000, 0);
+        BenchRun over = new BenchRun("agentfuse", 8, 150_000, 15_000_000, 500, 1_000, 0, 0, 600, 262_145, 150_000, 0);
 
         assertThat(print(reportOf("stream", atLimit))).contains("agentfuse peak RSS <= 256 MiB: 256.0 MiB: PASS");
         assertThat(print(reportOf("stream", over))).contains("agentfuse peak RSS <= 256 MiB: 256.0 MiB: FAIL");
@@ -127,16 +127,16 @@ class GatewayBenchReportTest {
 
     @Test
     void anInvalidRunMakesTheReportInvalid() {
-        BenchRun failing = new BenchRun("portkey", 1, 10, 15_000_000, 900, 4_000, 0, 1, 100, 100_000, 10);
+        BenchRun failing = new BenchRun("portkey", 1, 10, 15_000_000, 900, 4_000, 0, 1, 100, 100_000, 10, 0);
 
         assertThat(report(DIRECT_1, failing).allValid()).isFalse();
         assertThat(report(DIRECT_1, AGENTFUSE_1).allValid()).isTrue();
     }
 
     private static BenchRun run(String target, int connections, long requests, long p50Micros, long served) {
-        // 15 s runs; 40 µs of CPU per request at 100 ticks a second; 150 MiB peak.
+        // 15 s runs; 40 µs of CPU per request at 100 ticks a second; 150 MiB peak; 0.15 s (1 % of a CPU) stolen.
         return new BenchRun(target, connections, requests, 15_000_000, p50Micros, p50Micros * 2, 0, 0,
-                requests * 40 / 10_000, 153_600, served);
+                requests * 40 / 10_000, 153_600, served, 15);
     }
 
     private static GatewayBenchReport report(BenchRun... runs) {
