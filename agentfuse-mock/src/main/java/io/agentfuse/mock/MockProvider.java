@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A real HTTP server that fakes both an OpenAI ({@code POST /v1/chat/completions} and
@@ -63,6 +64,7 @@ public final class MockProvider {
     private final MockDialect openAi = new OpenAiMockDialect();
     private final MockDialect anthropic = new AnthropicMockDialect();
     private final MockDialect responses = new ResponsesMockDialect();
+    private final AtomicInteger connectionsAccepted = new AtomicInteger();
     private HttpServer server;
 
     private MockProvider(Vertx vertx) {
@@ -79,6 +81,7 @@ public final class MockProvider {
         Objects.requireNonNull(vertx, "vertx");
         MockProvider mock = new MockProvider(vertx);
         return vertx.createHttpServer()
+                .connectionHandler(connection -> mock.connectionsAccepted.incrementAndGet())
                 .requestHandler(mock.router())
                 .listen(port, host)
                 .map(server -> {
@@ -141,6 +144,11 @@ public final class MockProvider {
         return requests().stream()
                 .filter(request -> request.jsonBody().map(body -> upstreamModel.equals(body.getString("model"))).orElse(false))
                 .toList();
+    }
+
+    /** How many connections the mock has accepted since it started (a caller that reuses connections makes few). */
+    public int connectionsAccepted() {
+        return connectionsAccepted.get();
     }
 
     /** Forgets the script, the default step and the recorded requests. */

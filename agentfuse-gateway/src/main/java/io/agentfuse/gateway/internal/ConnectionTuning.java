@@ -3,15 +3,13 @@ package io.agentfuse.gateway.internal;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelPipeline;
-import io.netty.handler.codec.http.HttpClientCodec;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.net.impl.ConnectionBase;
 
 /**
  * How the gateway sets up each of its TCP connections, to callers and to providers, for
  * throughput on a busy event loop: flushes batched per turn of the loop, and buffers from Netty's
- * pooled allocator with its per-thread caches; on provider connections also the body chunks of each
- * read joined before Vert.x handles them ({@link ReadBatching}, {@link #installUpstream}).
+ * pooled allocator with its per-thread caches.
  *
  * <p><b>Batched flushes.</b> On loopback every write that reaches a peer asleep in
  * {@code epoll_wait} wakes it, and on a virtual machine waking an idle core is dear. A loop that
@@ -44,27 +42,8 @@ public final class ConnectionTuning {
 
     /** The name of the flush-batching handler in the pipeline. */
     static final String NAME = "agentfuseFlushBatching";
-    /** Vert.x's own handler in a connection's pipeline, after the codecs. */
-    private static final String VERTX_HANDLER = "handler";
 
     private ConnectionTuning() {
-    }
-
-    /**
-     * Tunes a connection to a provider as {@link #install} does, and, on HTTP/1.x, joins the body
-     * chunks of each read before Vert.x handles them ({@link ReadBatching}): a provider's stream
-     * comes one event a chunk. A joined chunk holds at most {@code maxChunkSize} bytes, the client's
-     * own bound on a chunk.
-     */
-    public static void installUpstream(HttpConnection connection, int maxChunkSize) {
-        install(connection);
-        if (connection instanceof ConnectionBase base) {
-            ChannelPipeline pipeline = base.channel().pipeline();
-            if (pipeline.get(HttpClientCodec.class) != null && pipeline.get(VERTX_HANDLER) != null
-                    && pipeline.get(ReadBatching.NAME) == null) {
-                pipeline.addBefore(VERTX_HANDLER, ReadBatching.NAME, new ReadBatching(maxChunkSize));
-            }
-        }
     }
 
     /** Tunes {@code connection}; one that is not a Vert.x TCP connection is left as it is. */

@@ -61,6 +61,8 @@ public final class SseParser {
     private String id;
     private boolean lastWasCarriageReturn;
     private boolean atStart = true;
+    /** Where a chunk in direct memory is copied to be read; reused, as no line or event keeps its bytes. */
+    private byte[] scratch = new byte[8 * 1024];
 
     /** A parser handing events to {@code sink}, with the default line limit. */
     public SseParser(Consumer<SseEvent> sink) {
@@ -87,6 +89,25 @@ public final class SseParser {
             byte[] bytes = chunk.getBytes();
             feed(bytes, 0, bytes.length);
         }
+    }
+
+    /**
+     * Parses the next piece of the stream from {@code chunk} (not consumed, not released), which may
+     * be reused once this returns: what the parser keeps, it copies. A chunk on the heap is read where
+     * it is; one in direct memory (a socket read's) through one scratch array the parser reuses.
+     */
+    public void feed(ByteBuf chunk) {
+        int length = chunk.readableBytes();
+        if (chunk.hasArray()) {
+            int from = chunk.arrayOffset() + chunk.readerIndex();
+            feed(chunk.array(), from, from + length);
+            return;
+        }
+        if (scratch.length < length) {
+            scratch = new byte[Math.max(length, 2 * scratch.length)];
+        }
+        chunk.getBytes(chunk.readerIndex(), scratch, 0, length);
+        feed(scratch, 0, length);
     }
 
     private void feed(byte[] bytes, int from, int to) {

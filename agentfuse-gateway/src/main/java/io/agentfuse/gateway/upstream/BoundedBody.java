@@ -1,19 +1,19 @@
 package io.agentfuse.gateway.upstream;
 
-import io.vertx.core.Future;
-import io.vertx.core.Promise;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.internal.buffer.BufferInternal;
 
 /**
  * A provider's answer body read up to a limit: a {@code Content-Length} over it fails before a
  * byte is read ({@link #of}), and a body that grows past it (chunked without end, say) fails as
- * soon as it does ({@link #add}). The caller resets the request on failure, which stops the
- * reading and frees the connection. Confined to the response's context.
+ * soon as it does ({@link #add}). The caller closes the connection on failure, which stops the
+ * reading. Confined to the call's event loop.
  *
- * <p>An answer that comes in one chunk (most do) is that chunk: Vert.x hands each chunk over as a
- * buffer of its own, so it is kept as it is, not copied into another.
+ * <p>An answer that comes in one chunk (most do) is that chunk: each chunk is handed over as a
+ * buffer of its own ({@link #copyOf}), so it is kept as it is, not copied into another.
  */
 final class BoundedBody {
 
@@ -46,33 +46,6 @@ final class BoundedBody {
     }
 
     /**
-     * Reads the whole body of {@code response}; must be called on its context, before its body
-     * starts to arrive.
-     */
-    static Future<Buffer> read(HttpClientResponse response, long maxBytes, ProviderEndpoint provider) {
-        BoundedBody received;
-        try {
-            received = of(response.getHeader(HttpHeaders.CONTENT_LENGTH), maxBytes, provider);
-        } catch (UpstreamBodyTooLargeException tooLarge) {
-            return Future.failedFuture(tooLarge);
-        }
-        Promise<Buffer> body = Promise.promise();
-        response.handler(chunk -> {
-            if (body.future().isComplete()) {
-                return;
-            }
-            try {
-                received.add(chunk);
-            } catch (UpstreamBodyTooLargeException tooLarge) {
-                body.tryFail(tooLarge);
-            }
-        });
-        response.exceptionHandler(body::tryFail);
-        response.endHandler(v -> body.tryComplete(received.body()));
-        return body.future();
-    }
-
-    /**
      * Adds the next chunk.
      *
      * @throws UpstreamBodyTooLargeException if the body grows past the limit with it
@@ -92,6 +65,14 @@ final class BoundedBody {
             joined = Buffer.buffer((int) Math.min(expected, PRESIZE_LIMIT)).appendBuffer(first).appendBuffer(chunk);
             first = null;
         }
+    }
+
+    /**
+     * A copy of {@code bytes} (a chunk in a pooled buffer Netty reuses), wrapped: Buffer.buffer(byte[])
+     * would copy a second time, Unpooled.copiedBuffer count every buffer on a counter both loops share.
+     */
+    static Buffer copyOf(ByteBuf bytes) {
+        return BufferInternal.buffer(Unpooled.wrappedBuffer(ByteBufUtil.getBytes(bytes)));
     }
 
     /** The chunks received so far, as one buffer. */

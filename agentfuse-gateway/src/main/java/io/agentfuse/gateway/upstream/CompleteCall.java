@@ -8,8 +8,6 @@ import io.agentfuse.gateway.dialect.Usage;
 import io.agentfuse.gateway.internal.CancellingFuture;
 import io.agentfuse.gateway.internal.LoopTimeouts;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpContent;
@@ -24,10 +22,8 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.impl.headers.HeadersAdaptor;
 import io.vertx.core.internal.ContextInternal;
-import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.json.JsonObject;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -49,11 +45,6 @@ import java.util.function.Function;
  * and timer runs there.
  */
 final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnections.Receiver {
-
-    /** The bytes that end a head: CR LF CR LF. */
-    private static final int CRLF_CRLF = 0x0D0A0D0A;
-    /** The longest length a body may have (ten digits), and the head's end. */
-    private static final int MAX_LENGTH_AND_END = 10 + Integer.BYTES;
 
     private final Vertx vertx;
     private final ContextInternal context;
@@ -121,7 +112,7 @@ final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnec
         }
         connection = granted;
         ProviderConnections.receiver(granted, this);
-        send(granted);
+        callHead.write(granted, call.bytes());
     }
 
     @Override
@@ -140,9 +131,7 @@ final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnec
             return;
         }
         if (part.decoderResult().isFailure()) {
-            // An ERROR, as a malformed body is: the provider answered, wrongly (not a connection that failed)
-            failAndClose(new MalformedAnswerException("provider " + call.provider().name()
-                    + " sent an answer that is not valid HTTP: " + part.decoderResult().cause().getMessage()));
+            failAndClose(UpstreamFailures.notHttp(call.provider(), part.decoderResult().cause()));
             return;
         }
         if (informational || part instanceof HttpResponse response && isInformational(response)) {
@@ -162,9 +151,7 @@ final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnec
             ByteBuf bytes = content.content();
             if (bytes.isReadable()) {
                 try {
-                    // Copied once, out of the pooled buffer Netty reuses, and wrapped: Buffer.buffer(byte[]) would
-                    // copy a second time, Unpooled.copiedBuffer count every buffer on a counter both loops share
-                    body.add(BufferInternal.buffer(Unpooled.wrappedBuffer(ByteBufUtil.getBytes(bytes))));
+                    body.add(BoundedBody.copyOf(bytes));
                 } catch (UpstreamBodyTooLargeException tooLarge) {
                     failAndClose(tooLarge); // stop reading: the rest of the body is never wanted
                     return;
@@ -183,10 +170,7 @@ final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnec
         if (broken != null) {
             broken.close();
         }
-        String connectionTo = "connection to provider " + call.provider().name();
-        fail(cause == null ? new UpstreamConnectionException(connectionTo + " was closed", null)
-                : cause instanceof IOException ? new UpstreamConnectionException(connectionTo + " failed: " + cause.getMessage(), cause)
-                : cause);
+        fail(UpstreamFailures.broken(call.provider(), cause));
     }
 
     private void end() {
@@ -228,32 +212,8 @@ final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnec
         }
     }
 
-    /**
-     * Writes the request: the call's head as encoded once, its length, and its bytes (lent: a
-     * retry sends them again). A body on the heap is copied into the head's buffer, since the
-     * socket takes direct memory only (Netty would copy it anyway), so the request is one write; a
-     * direct one follows the head. A failed write reaches the connection's handler, which ends
-     * the call ({@link #broken}).
-     */
-    private void send(Channel connection) {
-        ByteBuf body = ((BufferInternal) call.bytes()).getByteBuf();
-        byte[] template = callHead.head();
-        int length = body.readableBytes();
-        boolean joined = !body.isDirect();
-        ByteBuf head = connection.alloc().directBuffer(template.length + MAX_LENGTH_AND_END + (joined ? length : 0));
-        head.writeBytes(template);
-        ByteBufUtil.writeAscii(head, Integer.toString(length));
-        head.writeInt(CRLF_CRLF);
-        if (joined) {
-            head.writeBytes(body, body.readerIndex(), length);
-            connection.writeAndFlush(head, connection.voidPromise());
-        } else {
-            connection.write(head, connection.voidPromise());
-            connection.writeAndFlush(body, connection.voidPromise());
-        }
-    }
-
-    private static boolean isInformational(HttpResponse response) {
+    /** Whether {@code response} is an informational head (a 100 Continue, say), which no answer is. */
+    static boolean isInformational(HttpResponse response) {
         int status = response.status().code();
         return status / 100 == 1 && status != 101;
     }

@@ -34,13 +34,14 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Keep-alive HTTP/1.1 connections to providers for complete calls: a call writes its request's
- * bytes ({@link CompleteCall}, its head encoded once per provider by {@link ProviderRequests}) and
- * Netty's response decoder reads the answer; a pool per event loop and provider address, so that
- * a call, its connection and its answer stay on the caller's loop. Vert.x's client did the same
- * work through a request object, a stream, a response object and a future per step; on Netty's
- * codec a small request cost the gateway ~2.8 µs less, a tenth of it (RESULTS.md, "Run 50"). Streams stay on Vert.x's client, whose response
- * objects give the stream relay its back-pressure.
+ * Keep-alive HTTP/1.1 connections to providers, for complete calls and streams alike: a call
+ * writes its request's bytes ({@link CompleteCall}, {@link StreamingCall}; the head encoded once per
+ * provider by {@link ProviderRequests}) and Netty's response decoder reads the answer; a pool per
+ * event loop and provider address, so that a call, its connection and its answer stay on the
+ * caller's loop. Vert.x's client did the same work through a request object, a stream, a response
+ * object and a future per step; on Netty's codec a small request cost the gateway ~2.8 µs less, a
+ * tenth of it (RESULTS.md, "Run 50"). A stream's back-pressure is the connection's auto-read,
+ * turned off while its caller cannot keep up.
  *
  * <p>What the pool keeps as Vert.x's client kept it: at most {@code maxConnectionsPerHost}
  * connections per address and loop, calls beyond them waiting in order for one to come back; a

@@ -8,35 +8,57 @@ import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.sse.SseEventTooLongException;
 import io.agentfuse.gateway.sse.SseParser;
-import io.vertx.core.Context;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpClientRequest;
-import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.impl.headers.HeadersAdaptor;
+import io.vertx.core.internal.ContextInternal;
 
 import java.time.Duration;
 
 /**
- * The state of one streamed provider call: the first-event and idle timers, the timer of a
+ * One streamed provider call on a connection of {@link ProviderConnections}, the pools complete
+ * calls use: the request's bytes written as a {@link CompleteCall} writes them, the answer's SSE
+ * events parsed as its chunks arrive. Its state: the first-event and idle timers, the timer of a
  * caller that stopped reading ({@code clientWriteTimeout}), the SSE parser with its event bound,
  * and the single transition to done (finished, failed, stalled or cancelled), after which the
- * request is reset and nothing more is delivered.
+ * connection is closed (or, after a stream read to its end, given back to its pool) and nothing
+ * more is delivered. A non-2xx answer is read whole, within the body limit, and fails the call.
  *
- * <p>Confined to one Vert.x context: every callback, timer and public entry point runs there,
- * so no locks are needed.
+ * <p>Back-pressure: {@link #pause()} stops reading the connection; what its last read already
+ * brought is parsed and kept by the {@link UpstreamStream} until {@link #resume()}.
+ *
+ * <p>Confined to one event-loop context: every callback, timer and entry point runs there (the
+ * connection's answer is handled inside that context, as Vert.x runs its own handlers), so no locks
+ * are needed.
  */
-final class StreamingCall {
+final class StreamingCall implements ProviderConnections.Lease, ProviderConnections.Receiver {
 
     private final Vertx vertx;
-    private final Context context;
-    private final ProviderEndpoint provider;
+    private final ContextInternal context;
+    private final UpstreamRequest call;
     private final StreamTimeouts timeouts;
     private final UpstreamClientOptions limits;
     private final Promise<UpstreamStream> ready = Promise.promise();
-    private HttpClientRequest request;
-    private HttpClientResponse response;
+    private ProviderRequests.CallHead callHead;
+    private ProviderConnections.Pool pool;
+    private Channel connection;
+    private HttpResponse head;
+    /** The body of a non-2xx answer, read whole before the call fails with it. */
+    private BoundedBody refusal;
+    private SseParser parser;
     private UpstreamStream stream;
+    /** Between an informational (1xx) head and its end, which are no answer. */
+    private boolean informational;
     private Scheduler.Cancellable timer;
     /** Whether {@link #timer} is the idle timer, which an event pushes on rather than re-sets. */
     private boolean idleTimerArmed;
@@ -51,16 +73,15 @@ final class StreamingCall {
     private boolean done;
     private boolean paused;
 
-    StreamingCall(Vertx vertx, Context context, ProviderEndpoint provider, StreamTimeouts timeouts,
+    /** @param context an event-loop context: the call's callbacks and its caller's handlers run there */
+    StreamingCall(Vertx vertx, ContextInternal context, UpstreamRequest call, StreamTimeouts timeouts,
                   UpstreamClientOptions limits) {
         this.vertx = vertx;
         this.context = context;
-        this.provider = provider;
+        this.call = call;
         this.timeouts = timeouts;
         this.limits = limits;
         this.idleClock = Clock.system().fineEnoughFor(timeouts.idle().toNanos());
-        Duration limit = timeouts.firstEvent();
-        timer = LoopTimeouts.schedule(vertx, limit.toNanos(), () -> fail(new CallTimeoutException(limit)));
     }
 
     Future<UpstreamStream> ready() {
@@ -72,83 +93,205 @@ final class StreamingCall {
         OnContext.run(context, action);
     }
 
-    /** Keeps the request so it can be reset; false (and reset) when the call already ended. */
-    boolean attach(HttpClientRequest httpRequest) {
-        request = httpRequest;
+    /**
+     * Sends the call on a connection of the pool {@code pools} gives for its loop, with the head
+     * {@code head}; the first-event limit runs from now, the wait for a connection included.
+     * Must be called on the call's context.
+     */
+    void start(ProviderConnections pools, ProviderRequests.CallHead head) {
+        Duration limit = timeouts.firstEvent();
+        timer = LoopTimeouts.schedule(vertx, limit.toNanos(), () -> fail(new CallTimeoutException(limit)));
+        callHead = head;
+        pool = pools.pool(context.nettyEventLoop(), head.address());
+        pool.lease(this);
+    }
+
+    @Override
+    public void granted(Channel granted) {
         if (done) {
-            httpRequest.reset();
-            return false;
+            pool.giveBack(granted); // ended while it waited: the connection is as good as it was
+            return;
         }
+        connection = granted;
+        ProviderConnections.receiver(granted, this);
+        callHead.write(granted, call.bytes());
+    }
+
+    @Override
+    public void failed(Throwable why) {
+        context.dispatch(why, this::fail);
+    }
+
+    @Override
+    public boolean abandoned() {
+        return done;
+    }
+
+    @Override
+    public void received(HttpObject part) {
+        // On the connection's loop, which is the context's: handled inside the context, so that the
+        // caller's handlers find themselves on it instead of queueing a task to get there.
+        context.dispatch(part, this::handle);
+    }
+
+    @Override
+    public void broken(Throwable cause) {
+        context.dispatch(cause, ignored -> {
+            Channel broken = connection;
+            connection = null;
+            if (broken != null) {
+                broken.close();
+            }
+            fail(UpstreamFailures.broken(call.provider(), cause));
+        });
+    }
+
+    private void handle(HttpObject part) {
+        if (done) {
+            return;
+        }
+        if (part.decoderResult().isFailure()) {
+            fail(UpstreamFailures.notHttp(call.provider(), part.decoderResult().cause()));
+            return;
+        }
+        if (informational || part instanceof HttpResponse response && CompleteCall.isInformational(response)) {
+            informational = !(part instanceof LastHttpContent); // a 100 Continue, say: the answer follows
+            return;
+        }
+        if (part instanceof HttpResponse response && !begin(response)) {
+            return;
+        }
+        if (part instanceof HttpContent content) {
+            if (content.content().isReadable() && !take(content.content())) {
+                return;
+            }
+            if (content instanceof LastHttpContent) {
+                end();
+            }
+        }
+    }
+
+    /** The answer's head: a stream begins, or a refusal whose body is read first. False when the call ended. */
+    private boolean begin(HttpResponse response) {
+        head = response;
+        if (response.status().code() / 100 != 2) {
+            try {
+                refusal = BoundedBody.of(response.headers().get(HttpHeaderNames.CONTENT_LENGTH), limits.maxBodyBytes(),
+                        call.provider());
+            } catch (UpstreamBodyTooLargeException tooLarge) {
+                fail(tooLarge);
+                return false;
+            }
+            return true;
+        }
+        stream = new UpstreamStream(this, response.status().code(), new HeadersAdaptor(response.headers()));
+        parser = new SseParser(this::onEvent, limits.maxEventBytes());
         return true;
     }
 
-    void onResponse(HttpClientResponse httpResponse) {
-        if (done) {
-            return;
-        }
-        if (httpResponse.statusCode() / 100 != 2) {
-            BoundedBody.read(httpResponse, limits.maxBodyBytes(), provider).onComplete(body -> fail(body.succeeded()
-                    ? UpstreamFailures.status(provider, httpResponse, body.result().toString()) : body.cause()));
-            return;
-        }
-        response = httpResponse;
-        stream = new UpstreamStream(this, httpResponse.statusCode(), httpResponse.headers());
-        SseParser parser = new SseParser(this::onEvent, limits.maxEventBytes());
-        httpResponse.handler(buffer -> {
-            try {
-                parser.feed(buffer);
-            } catch (SseEventTooLongException tooLong) {
-                fail(new UpstreamBodyTooLargeException("an event of provider " + provider.name() + " is longer than "
-                        + limits.maxEventBytes() + " bytes (server.maxSseEvent); reading stopped"));
+    /** A piece of the answer's body, in a buffer Netty reuses once this returns. False when the call ended with it. */
+    private boolean take(ByteBuf piece) {
+        try {
+            if (refusal != null) {
+                refusal.add(BoundedBody.copyOf(piece));
+            } else {
+                parser.feed(piece); // it copies what it keeps
             }
-        });
-        httpResponse.endHandler(v -> {
-            parser.end();
-            onEnd();
-        });
-        httpResponse.exceptionHandler(this::fail);
+        } catch (UpstreamBodyTooLargeException tooLarge) {
+            fail(tooLarge);
+        } catch (SseEventTooLongException tooLong) {
+            fail(new UpstreamBodyTooLargeException("an event of provider " + call.provider().name() + " is longer than "
+                    + limits.maxEventBytes() + " bytes (server.maxSseEvent); reading stopped"));
+        }
+        return !done;
     }
 
-    void fail(Throwable error) {
+    /** The answer read to its end: the stream ends (or the refusal fails the call), and the connection is free. */
+    private void end() {
+        if (refusal != null) {
+            Buffer body = refusal.body();
+            release();
+            fail(UpstreamFailures.status(call.provider(), head.status().code(), new HeadersAdaptor(head.headers()),
+                    body.toString()));
+            return;
+        }
+        parser.end();
+        if (done) {
+            return; // the last event's delivery ended the call (its caller left, say)
+        }
+        finish();
+        release();
+        // The usual end follows events: no exception is made for it (its stack trace costs more than a whole event).
+        if (ready.future().isComplete()) {
+            stream.deliverEnd();
+        } else {
+            ready.fail(new UpstreamConnectionException(
+                    "provider " + call.provider().name() + " ended the stream before sending any event", null));
+        }
+    }
+
+    /** Gives the connection, its answer read whole, back to its pool, or closes it when it asked to be closed. */
+    private void release() {
+        Channel free = connection;
+        connection = null;
+        free.config().setAutoRead(true); // it may have been paused when the end came in the same read
+        if (HttpUtil.isKeepAlive(head)) {
+            pool.giveBack(free);
+        } else {
+            ProviderConnections.receiver(free, null);
+            free.close();
+        }
+    }
+
+    private void fail(Throwable error) {
         if (done) {
             return;
         }
         finish();
-        reset();
-        Throwable mapped = UpstreamFailures.transport(error, provider);
-        if (!ready.tryFail(mapped)) {
-            stream.deliverFailure(mapped);
+        close();
+        if (!ready.tryFail(error)) {
+            stream.deliverFailure(error);
         }
     }
 
     void cancel() {
+        cancelStallTimer();
         if (!done) {
             finish();
-            reset();
+            close();
             if (!ready.future().isComplete()) {
-                ready.fail(new UpstreamConnectionException("call to provider " + provider.name() + " was cancelled", null));
+                ready.fail(new UpstreamConnectionException("call to provider " + call.provider().name()
+                        + " was cancelled", null));
             }
         }
     }
 
+    /**
+     * Stops reading the connection. Also after the provider's end: the stream may still hold
+     * events for the caller, and a caller that never reads them on must still be cut off.
+     */
     void pause() {
-        if (!done && response != null && !paused) {
+        if (stream != null && !paused) {
             paused = true;
-            response.pause();
-            // A caller that cannot keep up is not a silent provider: the idle clock stops meanwhile.
-            cancelTimer();
-            // But a caller that stops reading must not hold the provider's connection for ever.
+            if (!done) {
+                connection.config().setAutoRead(false);
+                // A caller that cannot keep up is not a silent provider: the idle clock stops meanwhile.
+                cancelTimer();
+            }
+            // But a caller that stops reading must not hold the provider's connection (or the gateway) for ever.
             stallTimer = LoopTimeouts.schedule(vertx, limits.clientWriteTimeout().toNanos(), this::callerStalled);
         }
     }
 
     void resume() {
-        if (!done && response != null && paused) {
+        if (stream != null && paused) {
             paused = false;
             cancelStallTimer();
-            lastEventNanos = idleClock.nanoTime();
-            armIdleTimer();
-            response.resume();
+            if (!done) {
+                lastEventNanos = idleClock.nanoTime();
+                armIdleTimer();
+                connection.config().setAutoRead(true);
+            }
         }
     }
 
@@ -157,9 +300,9 @@ final class StreamingCall {
         stallTimer = null;
         if (!done) {
             finish();
-            reset();
-            stream.deliverStall();
+            close();
         }
+        stream.deliverStall();
     }
 
     private void onEvent(SseEvent event) {
@@ -176,24 +319,13 @@ final class StreamingCall {
         ready.tryComplete(stream);
     }
 
-    private void onEnd() {
-        if (done) {
-            return;
-        }
-        finish();
-        // The usual end follows events: no exception is made for it (its stack trace costs more than a whole event).
-        if (ready.future().isComplete()) {
-            stream.deliverEnd();
-        } else {
-            ready.fail(new UpstreamConnectionException(
-                    "provider " + provider.name() + " ended the stream before sending any event", null));
-        }
-    }
-
+    /**
+     * Nothing more comes from the provider. A stall timer set while paused runs on: what the
+     * stream still holds for a caller that stopped reading is dropped when it fires.
+     */
     private void finish() {
         done = true;
         cancelTimer();
-        cancelStallTimer();
     }
 
     private void cancelStallTimer() {
@@ -203,9 +335,13 @@ final class StreamingCall {
         }
     }
 
-    private void reset() {
-        if (request != null) {
-            request.reset();
+    /** Closes the connection, if the call still has one: the provider sees the caller leave. */
+    private void close() {
+        Channel abandoned = connection;
+        connection = null;
+        if (abandoned != null) {
+            ProviderConnections.receiver(abandoned, null);
+            abandoned.close();
         }
     }
 

@@ -2,23 +2,18 @@ package io.agentfuse.gateway.upstream;
 
 import io.agentfuse.gateway.internal.CancellingFuture;
 import io.agentfuse.gateway.internal.OnContext;
-import io.agentfuse.gateway.internal.ConnectionTuning;
-import io.netty.channel.EventLoop;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.PoolOptions;
 import io.vertx.core.internal.ContextInternal;
+import io.vertx.core.internal.VertxInternal;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -45,12 +40,11 @@ import java.util.function.Function;
  * authentication, which nothing replaces ({@link ProviderRequests}). Keys are never logged. A
  * complete call's state is a {@link CompleteCall}, a streamed one's a {@link StreamingCall}.
  *
- * <p>Complete calls go out on {@link ProviderConnections}, keep-alive connections that write each
- * request's bytes and read the answer with Netty's HTTP response decoder; streams on Vert.x's HTTP client, whose response objects the stream relay reads
- * with back-pressure. Each event loop has its own pools (each of up to
- * {@link UpstreamClientOptions#maxConnectionsPerHost()} connections per host — one for complete
- * calls, one for streams, so a host may see twice that many from one loop): a call runs on its
- * caller's event loop from start to end. One pool shared by every loop lends a connection of one
+ * <p>Calls, complete and streamed, go out on {@link ProviderConnections}, keep-alive connections that
+ * write each request's bytes and read the answer with Netty's HTTP response decoder; a stream's
+ * reading stops while its caller cannot keep up (back-pressure). Each event loop has its own pool per
+ * provider address, of up to {@link UpstreamClientOptions#maxConnectionsPerHost()} connections: a
+ * call runs on its caller's event loop from start to end. One pool shared by every loop lends a connection of one
  * loop to a request of another, and then every write and every answer crosses threads — a
  * wake-up of the other loop each way.
  *
@@ -66,12 +60,8 @@ public final class UpstreamClient {
 
     private final Vertx vertx;
     private final UpstreamClientOptions options;
-    private final HttpClientOptions clientOptions;
-    private final PoolOptions poolOptions;
-    private final Map<EventLoop, HttpClientAgent> pools = new ConcurrentHashMap<>();
     private final ProviderRequests heads = new ProviderRequests();
     private final ProviderConnections connections;
-    private volatile boolean closed;
 
     public UpstreamClient(Vertx vertx, UpstreamClientOptions options) {
         this(vertx, options, ProviderConnections.IDLE);
@@ -81,12 +71,8 @@ public final class UpstreamClient {
     UpstreamClient(Vertx vertx, UpstreamClientOptions options, Duration idle) {
         this.vertx = Objects.requireNonNull(vertx, "vertx");
         this.options = Objects.requireNonNull(options, "options");
-        this.clientOptions = new HttpClientOptions()
-                .setKeepAlive(true)
-                .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
-        this.poolOptions = new PoolOptions().setHttp1MaxSize(options.maxConnectionsPerHost());
         this.connections = new ProviderConnections(vertx, options.maxConnectionsPerHost(), options.connectTimeout(),
-                clientOptions.getMaxChunkSize(), idle);
+                HttpClientOptions.DEFAULT_MAX_CHUNK_SIZE, idle);
     }
 
     /**
@@ -146,55 +132,35 @@ public final class UpstreamClient {
     }
 
     private StreamStart startStream(UpstreamRequest request, StreamTimeouts timeouts, Promise<UpstreamStream> ready) {
-        Context context = callContext();
+        ContextInternal context = streamContext();
         StreamStart start = new StreamStart(context);
         OnContext.run(context, () -> {
             if (start.cancelled) {
                 ready.tryFail(new CancellationException("cancelled by the caller"));
                 return;
             }
-            StreamingCall call = new StreamingCall(vertx, context, request.provider(), timeouts, options);
+            StreamingCall call = new StreamingCall(vertx, context, request, timeouts, options);
             start.call = call;
             call.ready().onComplete(ready);
-            pool(context).request(heads.streamHead(request))
-                    .onSuccess(httpRequest -> {
-                        if (call.attach(httpRequest)) {
-                            httpRequest.send(request.bytes()).onComplete(sent -> {
-                                if (sent.succeeded()) {
-                                    call.onResponse(sent.result());
-                                } else {
-                                    call.fail(sent.cause());
-                                }
-                            });
-                        }
-                    })
-                    .onFailure(call::fail);
+            call.start(connections, heads.streamHead(request));
         });
         return start;
     }
 
     /** Closes the pooled connections. */
     public Future<Void> close() {
-        closed = true;
         connections.close();
-        return Future.join(pools.values().stream().map(HttpClientAgent::close).toList()).mapEmpty();
+        return Future.succeededFuture();
     }
 
     /**
-     * The pool of {@code context}'s event loop, whose connections live on that loop. A call after
-     * {@link #close()} gets a closed pool, which fails it.
+     * The context a stream runs on: the caller's event-loop context when it is one of ours, else
+     * a fresh one (a stream's handlers run on its connection's event loop, which a worker
+     * context does not run on).
      */
-    private HttpClientAgent pool(Context context) {
-        EventLoop loop = ((ContextInternal) context).nettyEventLoop();
-        HttpClientAgent pool = pools.get(loop);
-        if (pool == null) {
-            pool = pools.computeIfAbsent(loop, ignored -> vertx.httpClientBuilder().with(clientOptions).with(poolOptions)
-                    .withConnectHandler(connection -> ConnectionTuning.installUpstream(connection, clientOptions.getMaxChunkSize())).build());
-            if (closed) {
-                pool.close();
-            }
-        }
-        return pool;
+    private ContextInternal streamContext() {
+        ContextInternal current = (ContextInternal) callContext();
+        return current.isEventLoopContext() ? current : ((VertxInternal) vertx).createEventLoopContext();
     }
 
     /**

@@ -18,7 +18,8 @@ import java.util.Objects;
  * }</pre>
  *
  * @param connectTimeout        limit for opening a connection; positive
- * @param maxConnectionsPerHost pooled HTTP/1.1 connections per host on each event loop (each loop has its own pool; complete calls and streams have one each), {@code >= 1}
+ * @param maxConnectionsPerHost pooled HTTP/1.1 connections per host on each event loop (each loop has its own pool,
+ *                              which complete calls and streams share), {@code >= 1}
  * @param maxBodyBytes          the most bytes of one answer read; beyond, the attempt fails, {@code > 0}
  * @param maxEventBytes         the most bytes of one SSE event (and of one line), {@code > 0}
  * @param clientWriteTimeout    how long a stream stays paused because its caller does not read before
@@ -56,9 +57,12 @@ public record UpstreamClientOptions(Duration connectTimeout, int maxConnectionsP
         this(connectTimeout, maxConnectionsPerHost, DEFAULT_MAX_BODY, DEFAULT_MAX_EVENT, DEFAULT_CLIENT_WRITE_TIMEOUT);
     }
 
-    /** 10 s to connect, 64 connections per host, the default limits. */
+    /**
+     * 10 s to connect, 128 connections per host and event loop, the default limits. (Complete calls
+     * and streams had 64 each in pools of their own, until they came to share one.)
+     */
     public static UpstreamClientOptions defaults() {
-        return new UpstreamClientOptions(Duration.ofSeconds(10), 64);
+        return new UpstreamClientOptions(Duration.ofSeconds(10), 128);
     }
 
     /** These connection settings with other limits. */

@@ -1,9 +1,7 @@
 package io.agentfuse.gateway.upstream;
 
+import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.vertx.core.MultiMap;
-import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.HttpClosedException;
-import io.vertx.core.http.StreamResetException;
 
 import java.io.IOException;
 
@@ -13,20 +11,13 @@ import java.io.IOException;
  * {@link UpstreamStatusException} (with the answer's retry hints — {@code Retry-After},
  * {@code retry-after-ms}, the rate-limit headers, {@code x-should-retry} — and its content type),
  * except 401/403, which become {@link UpstreamAuthException}; broken
- * connections {@link UpstreamConnectionException}; refused connections and other
+ * connections {@link UpstreamConnectionException}; an answer that is not HTTP
+ * {@link io.agentfuse.gateway.dialect.MalformedAnswerException}; refused connections and other
  * {@link IOException}s stay as they are. Stateless.
  */
 final class UpstreamFailures {
 
     private UpstreamFailures() {
-    }
-
-    /**
-     * The exception for a non-2xx answer of {@code provider} with {@code body}: a 401 or 403 is the
-     * provider refusing the gateway's own key, never the caller's fault.
-     */
-    static RuntimeException status(ProviderEndpoint provider, HttpClientResponse response, String body) {
-        return status(provider, response.statusCode(), response.headers(), body);
     }
 
     /** The exception a non-2xx answer ({@code status}, {@code headers}, {@code body}) of {@code provider} ends with. */
@@ -39,11 +30,17 @@ final class UpstreamFailures {
                 .contentType(headers.get("content-type")).build();
     }
 
-    /** The exception a failed call of {@code provider} ends with. */
-    static Throwable transport(Throwable error, ProviderEndpoint provider) {
-        if (error instanceof HttpClosedException || error instanceof StreamResetException) {
-            return new UpstreamConnectionException("connection to provider " + provider.name() + " was closed", error);
-        }
-        return error;
+    /** The exception a call ends with when its connection to {@code provider} failed ({@code cause}) or closed ({@code null}). */
+    static Throwable broken(ProviderEndpoint provider, Throwable cause) {
+        String connectionTo = "connection to provider " + provider.name();
+        return cause == null ? new UpstreamConnectionException(connectionTo + " was closed", null)
+                : cause instanceof IOException ? new UpstreamConnectionException(connectionTo + " failed: " + cause.getMessage(), cause)
+                : cause;
+    }
+
+    /** An ERROR, as a malformed body is: {@code provider} answered, wrongly (not a connection that failed). */
+    static MalformedAnswerException notHttp(ProviderEndpoint provider, Throwable cause) {
+        return new MalformedAnswerException("provider " + provider.name() + " sent an answer that is not valid HTTP: "
+                + cause.getMessage());
     }
 }

@@ -39,6 +39,8 @@ public final class UpstreamStream {
     private Handler<Void> endHandler;
     private Handler<Throwable> exceptionHandler;
     private Handler<Void> stallHandler;
+    /** Whether the caller paused: events wait in {@link #pending} until it resumes. */
+    private boolean held;
     private boolean ended;
     private Throwable failure;
     private boolean terminalDelivered;
@@ -97,16 +99,26 @@ public final class UpstreamStream {
     }
 
     /**
-     * Stops reading from the provider (backpressure); the idle timeout is suspended meanwhile, and
-     * after {@code clientWriteTimeout} without {@link #resume()} the call is cancelled (see {@link #stallHandler}).
+     * Stops delivering events and reading from the provider (backpressure): what was already read
+     * waits here. The idle timeout is suspended meanwhile, and after {@code clientWriteTimeout}
+     * without {@link #resume()} the call is cancelled (see {@link #stallHandler}).
      */
     public void pause() {
-        call.onContext(call::pause);
+        call.onContext(() -> {
+            held = true;
+            call.pause();
+        });
     }
 
-    /** Resumes reading after {@link #pause()}. */
+    /** Delivers what waited, then resumes reading, after {@link #pause()}. */
     public void resume() {
-        call.onContext(call::resume);
+        call.onContext(() -> {
+            held = false;
+            drain();
+            if (!held) { // a handler may have paused again
+                call.resume();
+            }
+        });
     }
 
     /** Closes the upstream request; no handler is called afterwards. */
@@ -152,7 +164,7 @@ public final class UpstreamStream {
     }
 
     private void drain() {
-        while (handler != null && !pending.isEmpty() && !terminalDelivered) {
+        while (handler != null && !held && !pending.isEmpty() && !terminalDelivered) {
             handler.handle(pending.removeFirst());
         }
         if (!pending.isEmpty() || terminalDelivered) {

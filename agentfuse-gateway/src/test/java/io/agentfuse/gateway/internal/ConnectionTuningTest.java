@@ -4,12 +4,7 @@ import io.agentfuse.gateway.testing.RawSocket;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.vertx.core.Vertx;
-import io.vertx.core.Promise;
-import io.vertx.core.http.HttpClientAgent;
-import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
-import io.vertx.core.net.NetServer;
 import io.vertx.core.net.impl.ConnectionBase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -135,70 +130,6 @@ class ConnectionTuningTest {
 
         assertThat(first.body()).isEqualTo("/one");
         assertThat(second.body()).isEqualTo("/two");
-    }
-
-    @Test
-    void aProviderConnectionJoinsTheChunksOfEachReadAndLosesNoneOfThem() throws Exception {
-        // Given a provider that sends a whole chunked answer of 50 chunks in one write
-        StringBuilder wire = new StringBuilder("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
-                + "transfer-encoding: chunked\r\n\r\n");
-        StringBuilder expected = new StringBuilder();
-        for (int i = 0; i < 50; i++) {
-            String event = "data: {\"n\":" + i + "}\n\n";
-            expected.append(event);
-            wire.append(Integer.toHexString(event.length())).append("\r\n").append(event).append("\r\n");
-        }
-        wire.append("0\r\n\r\n");
-        NetServer provider = vertx.createNetServer().connectHandler(socket -> socket.handler(request -> {
-            if (request.toString().contains("\r\n\r\n")) {
-                socket.write(wire.toString());
-            }
-        }));
-        provider.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        CompletableFuture<List<String>> pipeline = new CompletableFuture<>();
-        HttpClientAgent client = vertx.httpClientBuilder().withConnectHandler(connection -> {
-            ConnectionTuning.installUpstream(connection, HttpClientOptions.DEFAULT_MAX_CHUNK_SIZE);
-            pipeline.complete(((ConnectionBase) connection).channel().pipeline().names());
-        }).build();
-
-        // When it is read through a tuned connection, chunk by chunk as the application sees them
-        // (wired on the event loop: from the test thread, the answer could end before its handler is set)
-        List<Integer> chunkLengths = new ArrayList<>();
-        Promise<String> read = Promise.promise();
-        vertx.runOnContext(v -> client.request(HttpMethod.GET, provider.actualPort(), "127.0.0.1", "/")
-                .compose(request -> request.send())
-                .compose(response -> {
-                    StringBuilder text = new StringBuilder();
-                    Promise<String> all = Promise.promise();
-                    response.handler(chunk -> {
-                        chunkLengths.add(chunk.length());
-                        text.append(chunk);
-                    }).endHandler(end -> all.complete(text.toString())).exceptionHandler(all::fail);
-                    return all.future();
-                }).onComplete(read));
-        String body = read.future().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-
-        // Then every byte arrives in order, in fewer pieces than were sent, through the handler placed before Vert.x's
-        assertThat(body).isEqualTo(expected.toString());
-        assertThat(chunkLengths).hasSizeLessThan(50);
-        List<String> handlers = pipeline.get(10, TimeUnit.SECONDS);
-        assertThat(handlers.indexOf(ReadBatching.NAME)).isEqualTo(handlers.indexOf("handler") - 1);
-    }
-
-    @Test
-    void aCallersConnectionIsNotGivenReadBatching() throws Exception {
-        CompletableFuture<List<String>> pipeline = new CompletableFuture<>();
-        HttpServer server = start(vertx.createHttpServer().connectionHandler(connection -> {
-            ConnectionTuning.install(connection);
-            pipeline.complete(((ConnectionBase) connection).channel().pipeline().names());
-        }).requestHandler(request -> request.response().end("ok")));
-
-        try (RawSocket socket = RawSocket.open(server.actualPort())) {
-            socket.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
-            assertThat(socket.read(BOUND).status()).isEqualTo(200);
-        }
-
-        assertThat(pipeline.get(10, TimeUnit.SECONDS)).doesNotContain(ReadBatching.NAME);
     }
 
     private static HttpServer start(HttpServer server) {

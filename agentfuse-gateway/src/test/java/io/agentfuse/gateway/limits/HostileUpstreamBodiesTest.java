@@ -55,7 +55,7 @@ class HostileUpstreamBodiesTest {
     @Test
     void aStreamInByteSizedChunksIsRelayedWholeAndInOrder() {
         // Given a provider that writes 2 000 events at once in HTTP chunks of 1 to 7 bytes, so that the
-        // gateway reads many chunks at a time and joins them (ReadBatching), events split across joins
+        // gateway reads many chunks at a time, events split across chunks and reads
         Response response;
         try (RawSocket socket = RawSocket.open(gateway.port())) {
             socket.send(RawSocket.post("/v1/chat/completions", HOST, chatBody("crumbs-stream").put("stream", true).encode()));

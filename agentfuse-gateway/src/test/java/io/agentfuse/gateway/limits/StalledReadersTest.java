@@ -35,7 +35,7 @@ class StalledReadersTest {
                 stalled.add(socket);
                 socket.send(RawSocket.post("/v1/chat/completions", HOST, chatBody("big-stream").put("stream", true).encode()));
             }
-            // 64 connections to the provider are taken by streams nobody reads.
+            // Streams nobody reads take connections to the provider, at least 64 of them.
             Eventually.holds(gateway.vertx(), () -> gateway.hostile().requests() - before >= 64);
 
             Response ordinary = gateway.chat("plain");

@@ -50,6 +50,26 @@ class SseParserTest {
     }
 
     @Test
+    void readsDirectChunksThroughOneReusedArrayWithoutMixingThemUp() {
+        // A line split over three direct chunks, the middle one longer than the parser's scratch
+        // array, and the chunks' memory overwritten after each feed, as a socket's read buffer is
+        String longValue = "v".repeat(20_000);
+        String wire = "event: a\ndata: {\"x\":\"" + longValue + "\"}\n\ndata: second\n\n";
+        int[] cuts = {7, 12_000, wire.length()};
+        ByteBuf reused = Unpooled.directBuffer(wire.length());
+        int from = 0;
+        for (int cut : cuts) {
+            reused.clear().writeCharSequence(wire.substring(from, cut), StandardCharsets.UTF_8);
+            parser.feed(reused);
+            reused.setZero(0, reused.capacity());
+            from = cut;
+        }
+
+        assertThat(events).containsExactly(SseEvent.named("a", "{\"x\":\"" + longValue + "\"}"), SseEvent.data("second"));
+        reused.release();
+    }
+
+    @Test
     void readsABufferWhoseBytesAreNotInAnArray() {
         ByteBuf direct = Unpooled.directBuffer();
         direct.writeCharSequence("data: {\"a\":1}\n\n", StandardCharsets.UTF_8);

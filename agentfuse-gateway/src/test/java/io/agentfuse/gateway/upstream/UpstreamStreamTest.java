@@ -192,4 +192,45 @@ class UpstreamStreamTest {
         Eventually.holds(vertx, () -> mock.requests().get(0).clientDisconnected());
         assertThat(collected.ended.future().isComplete()).isFalse();
     }
+    @Test
+    void aPausedStreamDeliversNothingUntilResumedThenEverythingInOrder() {
+        // Given a provider that sends its whole stream at once, and a caller that pauses at the first
+        // event and resumes 50 ms later (by then the rest has been read: it waits in the stream)
+        mock.script(MockStep.builder().chunks("a", "b", "c", "d").build());
+        UpstreamStream stream = Await.result(client.stream(streamRequest(openAi), GENEROUS));
+        List<SseEvent> events = new CopyOnWriteArrayList<>();
+        Promise<Integer> deliveredWhilePaused = Promise.promise();
+        Promise<Throwable> ended = Promise.promise();
+        stream.handler(event -> {
+            events.add(event);
+            if (events.size() == 1) {
+                stream.pause();
+                vertx.setTimer(50, id -> {
+                    deliveredWhilePaused.complete(events.size());
+                    stream.resume();
+                });
+            }
+        }).endHandler(v -> ended.tryComplete(null)).exceptionHandler(ended::tryComplete);
+
+        // Then nothing came while paused, and after it every event, in order, then the end
+        assertThat(Await.result(ended.future())).isNull();
+        assertThat(Await.result(deliveredWhilePaused.future())).isEqualTo(1);
+        assertThat(events).last().matches(SseEvent::isDone, "is [DONE]");
+        assertThat(events.stream().map(SseEvent::data).filter(data -> data.contains("\"content\":\""))
+                .map(data -> data.replaceAll(".*\"content\":\"([^\"]*)\".*", "$1")).toList())
+                .containsExactly("", "a", "b", "c", "d"); // the first, the role, has empty content
+    }
+
+    @Test
+    void theConnectionOfAStreamReadToItsEndCarriesTheNextCall() {
+        mock.script(MockStep.builder().chunks("a", "b").build(), MockStep.builder().build());
+
+        assertThat(new Collected(Await.result(client.stream(streamRequest(openAi), GENEROUS))).end()).isNull();
+        UpstreamResponse next = Await.result(client.send(UpstreamRequest.of(openAi, new JsonObject().put("model", "m")
+                .put("messages", new JsonArray().add(new JsonObject().put("role", "user").put("content", "Hi")))),
+                Duration.ofSeconds(10)));
+
+        assertThat(next.status()).isEqualTo(200);
+        assertThat(mock.connectionsAccepted()).isEqualTo(1);
+    }
 }
