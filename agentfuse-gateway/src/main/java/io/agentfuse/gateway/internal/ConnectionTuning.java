@@ -31,8 +31,8 @@ import io.vertx.core.net.impl.ConnectionBase;
  * {@code measure-cost.sh small 32}, one process per run: with the adaptive allocator 7 processes
  * of 14 took 34–39 µs and the others 26–30 µs (a profile of a slow one: the allocator's share up
  * from 0.4 to 1.5 µs per request); with {@link PooledByteBufAllocator#DEFAULT}, whose caches are
- * per event-loop thread, five processes in a row took 23.8–28.0 µs. (The gateway bench still saw
- * one slow round after this: the allocator is one cause of the slow processes, not the only one.)
+ * per event-loop thread, five processes in a row took 23.8–28.0 µs. (The slow rounds the gateway
+ * bench still saw after this were the host's phases, not slow processes: RESULTS.md, run 54.)
  *
  * <pre>{@code
  * server.connectionHandler(ConnectionTuning::install);
