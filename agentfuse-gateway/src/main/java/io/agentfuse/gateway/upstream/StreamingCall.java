@@ -106,12 +106,9 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
         pool.lease(this);
     }
 
+    /** Never after the call ended: the pool asks {@link #abandoned()} first, and the call ends only on this loop. */
     @Override
     public void granted(Channel granted) {
-        if (done) {
-            pool.giveBack(granted); // ended while it waited: the connection is as good as it was
-            return;
-        }
         connection = granted;
         ProviderConnections.receiver(granted, this);
         callHead.write(granted, call.bytes());
