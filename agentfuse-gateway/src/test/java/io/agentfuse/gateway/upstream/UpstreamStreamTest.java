@@ -233,4 +233,29 @@ class UpstreamStreamTest {
         assertThat(next.status()).isEqualTo(200);
         assertThat(mock.connectionsAccepted()).isEqualTo(1);
     }
+
+    @Test
+    void aCallerThatPausesForGoodIsReportedStalledAndGetsNothingMore() {
+        // (Whether the provider's end was read before the pause or not: both must end in the stall.)
+        // Given a provider that sends its whole stream at once, and a caller that pauses at the first event for good
+        mock.script(MockStep.builder().chunks("a", "b", "c").build());
+        UpstreamClient impatient = new UpstreamClient(vertx, UpstreamClientOptions.defaults()
+                .withLimits(32L << 20, 8 << 20, Duration.ofMillis(200)));
+        UpstreamStream stream = Await.result(impatient.stream(streamRequest(openAi), GENEROUS));
+        List<SseEvent> events = new CopyOnWriteArrayList<>();
+        Promise<Void> stalled = Promise.promise();
+        Promise<Throwable> ended = Promise.promise();
+        stream.stallHandler(stalled::tryComplete)
+                .handler(event -> {
+                    events.add(event);
+                    stream.pause();
+                })
+                .endHandler(v -> ended.tryComplete(null))
+                .exceptionHandler(ended::tryComplete);
+
+        // Then after clientWriteTimeout the stream reports the stall, and nothing more is delivered
+        Await.result(stalled.future());
+        assertThat(events).hasSize(1);
+        assertThat(ended.future().isComplete()).isFalse();
+    }
 }
