@@ -1,9 +1,10 @@
 package io.agentfuse.gateway.sse;
 
-import io.agentfuse.gateway.http.StrictJson;
 import io.agentfuse.gateway.internal.ByteSearch;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -61,8 +62,12 @@ public final class SseParser {
     private String id;
     private boolean lastWasCarriageReturn;
     private boolean atStart = true;
-    /** Where a chunk in direct memory is copied to be read; reused, as no line or event keeps its bytes. */
-    private byte[] scratch = new byte[8 * 1024];
+    /**
+     * Where a chunk in direct memory is copied to be read; reused, as no line or event keeps its
+     * bytes. Grown to the chunks that come (a stream's are mostly a few hundred bytes), not made at
+     * a size up front for every stream.
+     */
+    private byte[] scratch = new byte[0];
 
     /** A parser handing events to {@code sink}, with the default line limit. */
     public SseParser(Consumer<SseEvent> sink) {
@@ -81,14 +86,7 @@ public final class SseParser {
     /** Parses the next piece of the stream, dispatching every event it completes. */
     public void feed(Buffer chunk) {
         // Read where the bytes are (a buffer Vert.x read is on the heap), not from a copy of them.
-        ByteBuf heap = StrictJson.heapBytes(chunk);
-        if (heap != null) {
-            int from = heap.arrayOffset() + heap.readerIndex();
-            feed(heap.array(), from, from + heap.readableBytes());
-        } else {
-            byte[] bytes = chunk.getBytes();
-            feed(bytes, 0, bytes.length);
-        }
+        feed(chunk instanceof BufferInternal internal ? internal.getByteBuf() : Unpooled.wrappedBuffer(chunk.getBytes()));
     }
 
     /**

@@ -14,7 +14,6 @@ import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
@@ -59,8 +58,6 @@ final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnec
     private Channel connection;
     private HttpResponse head;
     private BoundedBody body;
-    /** Between an informational (1xx) head and its end, which are no answer. */
-    private boolean informational;
 
     /**
      * @param mapper what the caller makes of the answer, on the call's context; what it throws
@@ -134,10 +131,6 @@ final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnec
             failAndClose(UpstreamFailures.notHttp(call.provider(), part.decoderResult().cause()));
             return;
         }
-        if (informational || part instanceof HttpResponse response && isInformational(response)) {
-            informational = !(part instanceof LastHttpContent); // a 100 Continue, say: the answer follows
-            return;
-        }
         if (part instanceof HttpResponse response) {
             head = response;
             try {
@@ -177,12 +170,7 @@ final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnec
         timer.cancel();
         Channel done = connection;
         connection = null;
-        if (HttpUtil.isKeepAlive(head)) {
-            pool.giveBack(done);
-        } else {
-            ProviderConnections.receiver(done, null);
-            done.close();
-        }
+        pool.answered(done, head);
         if (context.isEventLoopContext()) {
             // On the caller's context, as Vert.x runs its own handlers: the callbacks of the answer
             // that must run there find themselves on it, instead of queueing a task to get there.
@@ -212,12 +200,6 @@ final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnec
         }
     }
 
-    /** Whether {@code response} is an informational head (a 100 Continue, say), which no answer is. */
-    static boolean isInformational(HttpResponse response) {
-        int status = response.status().code();
-        return status / 100 == 1 && status != 101;
-    }
-
     private void fail(Throwable error) {
         if (timer != null) {
             timer.cancel();
@@ -238,8 +220,7 @@ final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnec
         Channel abandoned = connection;
         connection = null;
         if (abandoned != null) {
-            ProviderConnections.receiver(abandoned, null);
-            abandoned.close();
+            ProviderConnections.abandon(abandoned);
         }
     }
 

@@ -10,6 +10,9 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
@@ -143,6 +146,12 @@ final class ProviderConnections {
         connection.attr(ANSWERS).get().receiver = receiver;
     }
 
+    /** Closes a connection whose call ended before its answer did: nothing more of it is wanted. */
+    static void abandon(Channel connection) {
+        receiver(connection, null);
+        connection.close();
+    }
+
     private SslContext tls() {
         SslContext context = tls;
         if (context == null) {
@@ -206,7 +215,23 @@ final class ProviderConnections {
             }
         }
 
-        /** A connection whose answer was read whole and may carry another request. */
+        /**
+         * A connection whose answer, with the head {@code head}, was read whole: back to the pool, or
+         * closed when the answer asked for that. Reading is on again (a stream may have paused it in
+         * the read that brought its end).
+         */
+        void answered(Channel connection, HttpResponse head) {
+            if (!connection.config().isAutoRead()) { // a volatile read; setting it is an atomic swap each time
+                connection.config().setAutoRead(true);
+            }
+            if (HttpUtil.isKeepAlive(head)) {
+                giveBack(connection);
+            } else {
+                abandon(connection);
+            }
+        }
+
+        /** A connection that may carry another request. */
         void giveBack(Channel connection) {
             Answers answers = connection.attr(ANSWERS).get();
             answers.receiver = null;
@@ -319,11 +344,16 @@ final class ProviderConnections {
         }
     }
 
-    /** Passes a connection's answer to its receiver; closes a connection answering nobody. */
+    /**
+     * Passes a connection's answer to its receiver; closes a connection answering nobody. An
+     * informational head (a 100 Continue, say) and its end are no answer: the receiver never sees them.
+     */
     private static final class Answers extends ChannelInboundHandlerAdapter {
         private Receiver receiver;
         /** When the connection was last given back to its pool (System.nanoTime). */
         private long idleSince;
+        /** Between an informational head and its end. */
+        private boolean informational;
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object message) {
@@ -333,11 +363,22 @@ final class ProviderConnections {
                 ctx.close(); // an answer nobody asked for: the connection cannot be trusted with the next request
                 return;
             }
+            if (part.decoderResult().isSuccess()
+                    && (informational || part instanceof HttpResponse head && isInformational(head))) {
+                informational = !(part instanceof LastHttpContent); // the answer follows
+                ReferenceCountUtil.release(message);
+                return;
+            }
             try {
                 current.received(part);
             } finally {
                 ReferenceCountUtil.release(message);
             }
+        }
+
+        private static boolean isInformational(HttpResponse head) {
+            int status = head.status().code();
+            return status / 100 == 1 && status != 101;
         }
 
         @Override

@@ -29,10 +29,10 @@ import java.util.function.BiConsumer;
  */
 final class ProviderRequests {
 
-    private final Map<ProviderEndpoint, Target> targets = new ConcurrentHashMap<>();
-
     private static final String APPLICATION_JSON = "application/json";
     private static final String TEXT_EVENT_STREAM = "text/event-stream";
+
+    private final Map<ProviderEndpoint, Target> targets = new ConcurrentHashMap<>();
 
     /** The head of a complete call of {@code request}, for {@link ProviderConnections}. */
     CallHead callHead(UpstreamRequest request) {

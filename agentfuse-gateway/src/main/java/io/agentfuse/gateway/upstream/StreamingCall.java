@@ -14,9 +14,9 @@ import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -49,6 +49,8 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
     private final StreamTimeouts timeouts;
     private final UpstreamClientOptions limits;
     private final Promise<UpstreamStream> ready = Promise.promise();
+    /** {@link #handle}, made once: a method reference per chunk would be an object per chunk. */
+    private final Handler<HttpObject> handler = this::handle;
     private ProviderRequests.CallHead callHead;
     private ProviderConnections.Pool pool;
     private Channel connection;
@@ -57,8 +59,6 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
     private BoundedBody refusal;
     private SseParser parser;
     private UpstreamStream stream;
-    /** Between an informational (1xx) head and its end, which are no answer. */
-    private boolean informational;
     private Scheduler.Cancellable timer;
     /** Whether {@link #timer} is the idle timer, which an event pushes on rather than re-sets. */
     private boolean idleTimerArmed;
@@ -128,7 +128,7 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
     public void received(HttpObject part) {
         // On the connection's loop, which is the context's: handled inside the context, so that the
         // caller's handlers find themselves on it instead of queueing a task to get there.
-        context.dispatch(part, this::handle);
+        context.dispatch(part, handler);
     }
 
     @Override
@@ -149,10 +149,6 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
         }
         if (part.decoderResult().isFailure()) {
             fail(UpstreamFailures.notHttp(call.provider(), part.decoderResult().cause()));
-            return;
-        }
-        if (informational || part instanceof HttpResponse response && CompleteCall.isInformational(response)) {
-            informational = !(part instanceof LastHttpContent); // a 100 Continue, say: the answer follows
             return;
         }
         if (part instanceof HttpResponse response && !begin(response)) {
@@ -227,17 +223,11 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
         }
     }
 
-    /** Gives the connection, its answer read whole, back to its pool, or closes it when it asked to be closed. */
+    /** Gives the connection, its answer read whole, back to its pool (or closes it, when the answer asked for that). */
     private void release() {
         Channel free = connection;
         connection = null;
-        free.config().setAutoRead(true); // it may have been paused when the end came in the same read
-        if (HttpUtil.isKeepAlive(head)) {
-            pool.giveBack(free);
-        } else {
-            ProviderConnections.receiver(free, null);
-            free.close();
-        }
+        pool.answered(free, head);
     }
 
     private void fail(Throwable error) {
@@ -337,8 +327,7 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
         Channel abandoned = connection;
         connection = null;
         if (abandoned != null) {
-            ProviderConnections.receiver(abandoned, null);
-            abandoned.close();
+            ProviderConnections.abandon(abandoned);
         }
     }
 

@@ -12,6 +12,7 @@ import io.agentfuse.gateway.testing.Await;
 import io.agentfuse.gateway.testing.Eventually;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
@@ -223,15 +224,22 @@ class UpstreamStreamTest {
 
     @Test
     void theConnectionOfAStreamReadToItsEndCarriesTheNextCall() {
-        mock.script(MockStep.builder().chunks("a", "b").build(), MockStep.builder().build());
+        // One event loop: pools are per loop, and two calls from the test thread need not share one otherwise
+        Vertx oneLoop = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+        try {
+            UpstreamClient onOneLoop = new UpstreamClient(oneLoop, UpstreamClientOptions.defaults());
+            mock.script(MockStep.builder().chunks("a", "b").build(), MockStep.builder().build());
 
-        assertThat(new Collected(Await.result(client.stream(streamRequest(openAi), GENEROUS))).end()).isNull();
-        UpstreamResponse next = Await.result(client.send(UpstreamRequest.of(openAi, new JsonObject().put("model", "m")
-                .put("messages", new JsonArray().add(new JsonObject().put("role", "user").put("content", "Hi")))),
-                Duration.ofSeconds(10)));
+            assertThat(new Collected(Await.result(onOneLoop.stream(streamRequest(openAi), GENEROUS))).end()).isNull();
+            UpstreamResponse next = Await.result(onOneLoop.send(UpstreamRequest.of(openAi, new JsonObject().put("model", "m")
+                    .put("messages", new JsonArray().add(new JsonObject().put("role", "user").put("content", "Hi")))),
+                    Duration.ofSeconds(10)));
 
-        assertThat(next.status()).isEqualTo(200);
-        assertThat(mock.connectionsAccepted()).isEqualTo(1);
+            assertThat(next.status()).isEqualTo(200);
+            assertThat(mock.connectionsAccepted()).isEqualTo(1);
+        } finally {
+            Await.result(oneLoop.close());
+        }
     }
 
     @Test
