@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.upstream;
 
+import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.testing.Await;
 import io.agentfuse.gateway.testing.Eventually;
@@ -106,6 +107,21 @@ class ProviderConnectionsTest {
 
         // the connection that carried the stale answer was closed, not lent to the next call
         assertThat(raw.connections.get()).isEqualTo(3);
+    }
+
+    @Test
+    void anAnswerWhoseChunkFramingBreaksFailsAsMalformedAndItsConnectionIsClosed() throws IOException {
+        raw = new RawProvider(Style.BROKEN_CHUNKS);
+
+        for (int i = 0; i < 2; i++) {
+            Throwable failure = Await.failure(client.send(UpstreamRequest.of(provider("http://127.0.0.1:" + raw.port()
+                    + "/v1"), body()), Duration.ofSeconds(10)));
+            assertThat(failure).isInstanceOf(MalformedAnswerException.class).hasMessageContaining("not valid HTTP");
+        }
+
+        // each call had a connection of its own, and the gateway closed both
+        assertThat(raw.connections.get()).isEqualTo(2);
+        Eventually.holds(vertx, () -> raw.ended.get() == 2);
     }
 
     @Test
@@ -244,7 +260,9 @@ class ProviderConnectionsTest {
         /** A {@code 100 Continue} nobody asked for before the answer. */
         CONTINUE_FIRST(false, "HTTP/1.1 100 Continue\r\n\r\n"),
         /** A second, stale answer nobody asked for, written with the first. */
-        STALE_SECOND(false, "");
+        STALE_SECOND(false, ""),
+        /** Chunked, and the second chunk's size is not hexadecimal: the framing breaks inside the body. */
+        BROKEN_CHUNKS(false, "");
 
         final boolean closes;
         private final String before;
@@ -255,6 +273,12 @@ class ProviderConnectionsTest {
         }
 
         byte[] answer(String json) {
+            if (this == BROKEN_CHUNKS) {
+                int half = json.length() / 2;
+                return ("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n"
+                        + Integer.toHexString(half) + "\r\n" + json.substring(0, half) + "\r\nzz\r\n"
+                        + json.substring(half) + "\r\n0\r\n\r\n").getBytes(StandardCharsets.UTF_8);
+            }
             String head = this == UNTIL_CLOSE ? "HTTP/1.0 200 OK\r\ncontent-type: application/json\r\n\r\n"
                     : "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: "
                     + json.getBytes(StandardCharsets.UTF_8).length + (this == CLOSE ? "\r\nconnection: close" : "") + "\r\n\r\n";

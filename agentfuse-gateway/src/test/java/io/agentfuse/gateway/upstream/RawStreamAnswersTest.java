@@ -21,7 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Streamed answers as a provider writes them on the wire, well-formed or not: what a stream gets
- * from an answer with an informational head before it, and from one that is not HTTP at all.
+ * from an answer with an informational head before it, from one that is not HTTP at all, and from
+ * one whose chunk framing breaks after an event.
  */
 class RawStreamAnswersTest {
 
@@ -30,6 +31,8 @@ class RawStreamAnswersTest {
 
     private final Vertx vertx = Vertx.vertx();
     private final UpstreamClient client = new UpstreamClient(vertx, UpstreamClientOptions.defaults());
+    /** Completed when a connection to the raw provider is closed (it never closes one itself). */
+    private final Promise<Void> closedByTheGateway = Promise.promise();
 
     @AfterEach
     void stop() {
@@ -62,9 +65,29 @@ class RawStreamAnswersTest {
         assertThat(failure).isInstanceOf(MalformedAnswerException.class).hasMessageContaining("not valid HTTP");
     }
 
+    @Test
+    void aStreamWhoseChunkFramingBreaksAfterAnEventFailsAsAMalformedAnswerAndClosesItsConnection() {
+        // Given a provider whose first chunk is well framed and whose next chunk size is not hexadecimal
+        ProviderEndpoint provider = providerAnswering("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
+                + "transfer-encoding: chunked\r\n\r\n" + Integer.toHexString(EVENT.length()) + "\r\n" + EVENT + "\r\n"
+                + "zz\r\n" + EVENT + "\r\n");
+
+        UpstreamStream stream = Await.result(client.stream(request(provider), GENEROUS));
+        List<SseEvent> events = new CopyOnWriteArrayList<>();
+        Promise<Throwable> ended = Promise.promise();
+        stream.handler(events::add).endHandler(v -> ended.tryComplete(null)).exceptionHandler(ended::tryComplete);
+
+        // Then the event before the break is delivered, the stream fails as malformed, and the connection is closed
+        assertThat(Await.result(ended.future())).isInstanceOf(MalformedAnswerException.class)
+                .hasMessageContaining("not valid HTTP");
+        assertThat(events).hasSize(1);
+        Await.result(closedByTheGateway.future());
+    }
+
     /** A provider on a raw socket that writes {@code wire} once a request's head has come. */
     private ProviderEndpoint providerAnswering(String wire) {
         NetServer server = vertx.createNetServer().connectHandler(socket -> {
+            socket.closeHandler(v -> closedByTheGateway.tryComplete());
             Buffer received = Buffer.buffer();
             socket.handler(bytes -> {
                 received.appendBuffer(bytes);
