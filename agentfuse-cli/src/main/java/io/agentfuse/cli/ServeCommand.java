@@ -8,6 +8,8 @@ import io.agentfuse.gateway.GatewayServer;
 import io.agentfuse.gateway.reload.ConfigFile;
 import io.vertx.core.Vertx;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -90,7 +92,10 @@ final class ServeCommand implements Callable<Integer> {
         }
         // Installed before the line that tells a supervisor it may send signals.
         ReloadSignal.Installed hangUp = ReloadSignal.install(() -> gateway.reload("SIGHUP"));
-        LoggerFactory.getLogger(ServeCommand.class).info("network transport: {}", CliVertx.transport(vertx));
+        Logger log = LoggerFactory.getLogger(ServeCommand.class);
+        log.info("network transport: {}", CliVertx.transport(vertx));
+        HeapAdvice.of(ManagementFactory.getRuntimeMXBean().getInputArguments(), Runtime.getRuntime().maxMemory())
+                .ifPresent(log::warn);
         out.println("agentfuse gateway listening on " + gateway.baseUrl());
         out.flush();
         if (hangUp == ReloadSignal.Installed.IGNORED_BY_PARENT) {
