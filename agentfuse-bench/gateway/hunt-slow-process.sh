@@ -12,7 +12,9 @@
 #   agentfuse-bench/gateway/hunt-slow-process.sh
 #
 # Environment: PROCESSES=4, WINDOWS=4, AGENTFUSE_JAR, AGENTFUSE_JAVA_OPTS (the README's flags), OUT
-# [agentfuse-bench/target/slow-process]. Needs the built jars and wrk; async-profiler comes from
+# [agentfuse-bench/target/slow-process], PROFILE=1 (0: no profile; attaching async-profiler makes
+# HotSpot recompile, which would cure a process whose compiled code is what makes it slow before its
+# windows are measured: RESULTS.md, run 58). Needs the built jars and wrk; async-profiler comes from
 # measure-cost.sh's copy (run it once with PROFILE=... first).
 #
 # A process slow for its whole life has a ratio above the others' in every window pair; a host
@@ -29,6 +31,7 @@ OUT=$(realpath -m "${OUT:-"$ROOT/agentfuse-bench/target/slow-process"}")
 BENCH_JAR="$ROOT/agentfuse-bench/target/benchmarks.jar"
 LUA="$ROOT/agentfuse-bench/gateway/chat-completion.lua"
 PROFILER_LIB="$ROOT/agentfuse-bench/target/gateway-cost/async-profiler/linux-x64/libasyncProfiler.so"
+PROFILE=${PROFILE:-1}
 PIDS=()
 
 die() { echo "hunt-slow-process: $*" >&2; exit 1; }
@@ -57,7 +60,7 @@ window() {
 us() { awk -v r="$1" -v t="$2" -v hz="$HZ" 'BEGIN { printf "%.2f", t / hz * 1e6 / r }'; }
 
 [[ -f $BENCH_JAR && -f $AGENTFUSE_JAR ]] || die "build first: ./mvnw -q -DskipTests package"
-[[ -f $PROFILER_LIB ]] || die "no async-profiler at $PROFILER_LIB: run measure-cost.sh once with PROFILE=FILE"
+[[ $PROFILE == 0 || -f $PROFILER_LIB ]] || die "no async-profiler at $PROFILER_LIB: run measure-cost.sh once with PROFILE=FILE"
 command -v wrk >/dev/null || die "wrk is needed"
 mkdir -p "$OUT"
 UPSTREAM_PORT=$(free_port)
@@ -90,8 +93,10 @@ for n in $(seq "$PROCESSES"); do
   wait_for_port "$floor_port"
   load "$floor_port" 32 10 >/dev/null
 
-  jcmd "$gateway" JVMTI.agent_load "$PROFILER_LIB" '"start,event=cpu,interval=997us,threads"' | grep -q "return code: 0" \
-    || die "async-profiler did not start"
+  if [[ $PROFILE != 0 ]]; then
+    jcmd "$gateway" JVMTI.agent_load "$PROFILER_LIB" '"start,event=cpu,interval=997us,threads"' | grep -q "return code: 0" \
+      || die "async-profiler did not start"
+  fi
   totals=(0 0 0 0 0 0) # agentfuse requests, ticks, switches; floor requests, ticks, switches
   pairs=""
   steal=$(steal_ticks)
@@ -102,16 +107,21 @@ for n in $(seq "$PROCESSES"); do
     pairs+=" $(awk -v a="$(us "$ar" "$at")" -v f="$(us "$fr" "$ft")" 'BEGIN { printf "%.2f", a / f }')"
   done
   steal=$(($(steal_ticks) - steal))
-  jcmd "$gateway" JVMTI.agent_load "$PROFILER_LIB" "\"stop,collapsed,file=$OUT/process-$n.collapsed\"" >/dev/null
+  if [[ $PROFILE != 0 ]]; then
+    jcmd "$gateway" JVMTI.agent_load "$PROFILER_LIB" "\"stop,collapsed,file=$OUT/process-$n.collapsed\"" >/dev/null
+  fi
   jcmd "$gateway" Compiler.codelist >"$OUT/process-$n.codelist" 2>&1 || true
   kill "$gateway" "$floor"; wait "$gateway" "$floor" 2>/dev/null || true
 
-  compiler=$(awk '{ n = $NF; t += n; if ($0 ~ /^\[C[12] CompilerThre/) c += n } END { printf "%.1f", t ? 100 * c / t : 0 }' \
-    "$OUT/process-$n.collapsed")
+  compiler=n/a
+  if [[ $PROFILE != 0 ]]; then
+    compiler=$(awk '{ n = $NF; t += n; if ($0 ~ /^\[C[12] CompilerThre/) c += n } END { printf "%.1f", t ? 100 * c / t : 0 }' \
+      "$OUT/process-$n.collapsed")
+  fi
   agentfuse_us=$(us "${totals[0]}" "${totals[1]}")
   floor_us=$(us "${totals[3]}" "${totals[4]}")
   awk -v n="$n" -v a="$agentfuse_us" -v f="$floor_us" -v p="$pairs" -v c="$compiler" -v hz="$HZ" -v st="$steal" \
     -v as="$(awk -v s="${totals[2]}" -v r="${totals[0]}" 'BEGIN { printf "%.2f", s / r }')" \
     -v fs="$(awk -v s="${totals[5]}" -v r="${totals[3]}" 'BEGIN { printf "%.2f", s / r }')" \
-    'BEGIN { printf "process %d: agentfuse %.2f us/request, floor %.2f, ratio %.2f (pairs%s); switches/request %s, floor %s; steal %.2f s; compiler threads %s %%\n", n, a, f, a / f, p, as, fs, st / hz, c }'
+    'BEGIN { printf "process %d: agentfuse %.2f us/request, floor %.2f, ratio %.2f (pairs%s); switches/request %s, floor %s; steal %.2f s; compiler threads %s%%\n", n, a, f, a / f, p, as, fs, st / hz, c }'
 done
