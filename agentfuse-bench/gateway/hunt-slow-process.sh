@@ -107,17 +107,14 @@ for n in $(seq "$PROCESSES"); do
     pairs+=" $(awk -v a="$(us "$ar" "$at")" -v f="$(us "$fr" "$ft")" 'BEGIN { printf "%.2f", a / f }')"
   done
   steal=$(($(steal_ticks) - steal))
-  if [[ $PROFILE != 0 ]]; then
-    jcmd "$gateway" JVMTI.agent_load "$PROFILER_LIB" "\"stop,collapsed,file=$OUT/process-$n.collapsed\"" >/dev/null
-  fi
-  jcmd "$gateway" Compiler.codelist >"$OUT/process-$n.codelist" 2>&1 || true
-  kill "$gateway" "$floor"; wait "$gateway" "$floor" 2>/dev/null || true
-
   compiler=n/a
   if [[ $PROFILE != 0 ]]; then
+    jcmd "$gateway" JVMTI.agent_load "$PROFILER_LIB" "\"stop,collapsed,file=$OUT/process-$n.collapsed\"" >/dev/null
     compiler=$(awk '{ n = $NF; t += n; if ($0 ~ /^\[C[12] CompilerThre/) c += n } END { printf "%.1f", t ? 100 * c / t : 0 }' \
       "$OUT/process-$n.collapsed")
   fi
+  jcmd "$gateway" Compiler.codelist >"$OUT/process-$n.codelist" 2>&1 || true
+  kill "$gateway" "$floor"; wait "$gateway" "$floor" 2>/dev/null || true
   agentfuse_us=$(us "${totals[0]}" "${totals[1]}")
   floor_us=$(us "${totals[3]}" "${totals[4]}")
   awk -v n="$n" -v a="$agentfuse_us" -v f="$floor_us" -v p="$pairs" -v c="$compiler" -v hz="$HZ" -v st="$steal" \

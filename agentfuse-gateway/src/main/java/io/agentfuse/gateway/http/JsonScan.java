@@ -96,17 +96,6 @@ public final class JsonScan {
         }
     }
 
-    /** How many bytes of a string {@link #plainEnd} looks at one by one. */
-    private static final int SHORT_RUN = 16;
-    /** Whether a byte continues a string's plain run: not a quote, a backslash, a control character or above 0x7F. */
-    private static final boolean[] PLAIN = new boolean[256];
-
-    static {
-        for (int b = 0x20; b < 0x80; b++) {
-            PLAIN[b] = b != '"' && b != '\\';
-        }
-    }
-
     private final JsonCursor cursor;
     private int nameStart;
     private int nameEnd;
@@ -387,7 +376,7 @@ public final class JsonScan {
         }
         int start = ++i;
         while (i < end) {
-            i = plainEnd(bytes, i, end);
+            i = ByteSearch.jsonStringPlainEnd(bytes, i, end);
             if (i == end) {
                 break;
             }
@@ -424,21 +413,6 @@ public final class JsonScan {
             }
         }
         return false;
-    }
-
-    /**
-     * {@link ByteSearch#jsonStringPlainEnd}, byte by byte over the first {@value #SHORT_RUN} bytes:
-     * most names and values in an answer are shorter than a word or two, and a table lookup per
-     * byte finds their end sooner than setting up the search eight bytes at a time.
-     */
-    private static int plainEnd(byte[] bytes, int i, int end) {
-        int shortEnd = Math.min(end, i + SHORT_RUN);
-        for (; i < shortEnd; i++) {
-            if (!PLAIN[bytes[i] & 0xFF]) {
-                return i;
-            }
-        }
-        return i == end ? end : ByteSearch.jsonStringPlainEnd(bytes, i, end);
     }
 
     /** How long the escape at {@code i} (its backslash) is, or 0 if it is not one JSON knows. */
