@@ -1,5 +1,6 @@
 package io.agentfuse.cli;
 
+import io.agentfuse.gateway.GatewayVertx;
 import io.agentfuse.mock.MockProvider;
 import io.agentfuse.mock.mcp.McpMockTool;
 import io.agentfuse.mock.mcp.MockMcpServer;
@@ -44,7 +45,7 @@ final class MockProviderCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
-        Vertx vertx = CliVertx.create();
+        Vertx vertx = GatewayVertx.create();
         MockProvider mock;
         try {
             mock = MockProvider.start(vertx, port).await();

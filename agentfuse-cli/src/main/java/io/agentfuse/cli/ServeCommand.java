@@ -5,6 +5,7 @@ import io.agentfuse.config.ConfigException;
 import io.agentfuse.config.ConfigLoader;
 import io.agentfuse.gateway.GatewayOptions;
 import io.agentfuse.gateway.GatewayServer;
+import io.agentfuse.gateway.GatewayVertx;
 import io.agentfuse.gateway.reload.ConfigFile;
 import io.vertx.core.Vertx;
 import java.io.PrintWriter;
@@ -80,7 +81,14 @@ final class ServeCommand implements Callable<Integer> {
         if (port != null) {
             options.port(port);
         }
-        Vertx vertx = CliVertx.create();
+        Vertx vertx;
+        try {
+            vertx = GatewayVertx.create(loaded.server().transport());
+        } catch (IllegalStateException e) {
+            err.println("agentfuse: the gateway could not start: " + e.getMessage());
+            err.flush();
+            return CommandLine.ExitCode.SOFTWARE;
+        }
         GatewayServer gateway;
         try {
             gateway = GatewayServer.start(vertx, loaded, options.build()).await();
@@ -93,7 +101,7 @@ final class ServeCommand implements Callable<Integer> {
         // Installed before the line that tells a supervisor it may send signals.
         ReloadSignal.Installed hangUp = ReloadSignal.install(() -> gateway.reload("SIGHUP"));
         Logger log = LoggerFactory.getLogger(ServeCommand.class);
-        log.info("network transport: {}", CliVertx.transport(vertx));
+        log.info("network transport: {}", GatewayVertx.describe(vertx));
         HeapAdvice.of(ManagementFactory.getRuntimeMXBean().getInputArguments(), Runtime.getRuntime().maxMemory())
                 .ifPresent(log::warn);
         out.println("agentfuse gateway listening on " + gateway.baseUrl());

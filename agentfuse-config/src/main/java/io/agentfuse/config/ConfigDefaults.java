@@ -50,10 +50,11 @@ public final class ConfigDefaults {
 
     /**
      * {@code server:} port 8787, bodies up to 10 MB, no admin token (read-only admin API), one
-     * event loop per core, {@link #SERVER_LIMITS}, loopback hosts only, no cross-origin callers.
+     * event loop per core, the best transport that loads, {@link #SERVER_LIMITS}, loopback hosts
+     * only, no cross-origin callers.
      */
     public static final ServerConfig SERVER = new ServerConfig(8787, 10 * MEGABYTE, "",
-            Runtime.getRuntime().availableProcessors(), SERVER_LIMITS, List.of(), new ServerConfig.Cors(List.of()));
+            Runtime.getRuntime().availableProcessors(), ServerConfig.Transport.AUTO, SERVER_LIMITS, List.of(), new ServerConfig.Cors(List.of()));
 
     /** {@code state:} in memory; Redis on 127.0.0.1:6379 with key prefix {@code agentfuse:}. */
     public static final StateConfig STATE = new StateConfig(StateConfig.Store.MEMORY,

@@ -9,8 +9,9 @@ import java.util.Objects;
  * careless or hostile callers and providers.
  *
  * <p>Defaults ({@link ConfigDefaults#SERVER}): port {@code 8787}, {@code maxBodySize: 10MB}, no
- * admin token, one event loop per core, the {@link Limits} below, loopback {@code Host} names only
- * and no cross-origin browser requests. Immutable and thread-safe.
+ * admin token, one event loop per core, the best network transport that loads ({@link Transport#AUTO}),
+ * the {@link Limits} below, loopback {@code Host} names only and no cross-origin browser requests.
+ * Immutable and thread-safe.
  *
  * <pre>{@code
  * server:
@@ -18,6 +19,7 @@ import java.util.Objects;
  *   maxBodySize: 10MB                          # bytes; KB/MB/GB are powers of 1024
  *   adminToken: ${AGENTFUSE_ADMIN_TOKEN:-}     # empty: the admin API is read-only
  *   eventLoops: 2                              # default: one per core
+ *   transport: auto                            # or io_uring, epoll, nio
  *   headerTimeout: 30s                         # the whole request (head and body) must arrive in time
  *   idleTimeout: 75s
  *   maxConnections: 10000
@@ -34,16 +36,18 @@ import java.util.Objects;
  * @param maxBodySize  the largest request body accepted, in bytes ({@code > 0})
  * @param adminToken   the bearer token that unlocks admin operations; empty means read-only
  * @param eventLoops   how many HTTP server instances (one per event loop) serve requests, {@code >= 1}
+ * @param transport    what the gateway's sockets run on
  * @param limits       time and size bounds on everything a peer controls
  * @param allowedHosts {@code Host} names accepted besides the loopback names and the bind address;
  *                     {@code "*"} accepts any
  * @param cors         which browser origins may call the gateway
  */
-public record ServerConfig(int port, long maxBodySize, String adminToken, int eventLoops, Limits limits,
-                           List<String> allowedHosts, Cors cors) {
+public record ServerConfig(int port, long maxBodySize, String adminToken, int eventLoops, Transport transport,
+                           Limits limits, List<String> allowedHosts, Cors cors) {
 
     public ServerConfig {
         Objects.requireNonNull(adminToken, "adminToken");
+        Objects.requireNonNull(transport, "transport");
         Objects.requireNonNull(limits, "limits");
         allowedHosts = List.copyOf(allowedHosts);
         Objects.requireNonNull(cors, "cors");
@@ -78,6 +82,23 @@ public record ServerConfig(int port, long maxBodySize, String adminToken, int ev
     }
 
     /**
+     * What moves the gateway's bytes: one of Netty's native Linux transports, or the JDK's NIO,
+     * which runs everywhere. The native ones ship in the command line's jar for Linux x86-64.
+     * On the 2-core benchmark machine io_uring cost ~8 µs less CPU per small proxied request than
+     * epoll (about a quarter of the gateway's CPU; {@code agentfuse-bench/gateway/RESULTS.md}).
+     */
+    public enum Transport {
+        /** io_uring where the kernel allows it (a container's seccomp profile often does not), else epoll, else NIO. */
+        AUTO,
+        /** Linux io_uring (kernel 5.9 or later); the gateway does not start where it cannot load. */
+        IO_URING,
+        /** Linux epoll; the gateway does not start where it cannot load. */
+        EPOLL,
+        /** The JDK's NIO selector: slower, but available on every platform. */
+        NIO
+    }
+
+    /**
      * Cross-origin access from browsers: refused unless the origin is listed.
      *
      * @param allowedOrigins origins like {@code https://app.example.com} that may call the gateway
@@ -99,6 +120,6 @@ public record ServerConfig(int port, long maxBodySize, String adminToken, int ev
     public String toString() {
         return "ServerConfig[port=" + port + ", maxBodySize=" + maxBodySize
                 + ", adminToken=" + (adminEnabled() ? "***" : "") + ", eventLoops=" + eventLoops
-                + ", limits=" + limits + ", allowedHosts=" + allowedHosts + ", cors=" + cors + "]";
+                + ", transport=" + transport + ", limits=" + limits + ", allowedHosts=" + allowedHosts + ", cors=" + cors + "]";
     }
 }

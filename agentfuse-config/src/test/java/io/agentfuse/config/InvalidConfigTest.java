@@ -117,6 +117,8 @@ class InvalidConfigTest {
                         "server.cors.allowedOrigins[0]", 2, "must be an origin like https://app.example.com"),
                 new Case("misspelt choice", yaml("retry:", "  jitter: ful"), "retry.jitter", 2,
                         "must be one of none, full, equal, decorrelated, but was \"ful\"; did you mean \"full\"?"),
+                new Case("misspelt transport", yaml("server:", "  transport: iouring"), "server.transport", 2,
+                        "must be one of auto, io_uring, epoll, nio, but was \"iouring\"; did you mean \"io_uring\"?"),
                 new Case("unknown store", yaml("state:", "  store: postgres"), "state.store", 2,
                         "must be one of memory, redis"),
                 new Case("redis URI with the wrong scheme", yaml("state:", "  redis: { uri: \"http://127.0.0.1:6379\" }"),

@@ -17,6 +17,7 @@ class ServerLimitsConfigTest {
         assertThat(server.limits()).isEqualTo(new ServerConfig.Limits(Duration.ofSeconds(30), Duration.ofSeconds(75),
                 10_000, 10_000, 32L << 20, 8L << 20, Duration.ofSeconds(30), 1L << 20));
         assertThat(server.eventLoops()).isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(server.transport()).isEqualTo(ServerConfig.Transport.AUTO);
         assertThat(server.allowedHosts()).isEmpty();
         assertThat(server.cors().allowedOrigins()).isEmpty();
     }
@@ -26,6 +27,7 @@ class ServerLimitsConfigTest {
         ServerConfig server = ConfigLoader.parse("""
                 server:
                   eventLoops: 3
+                  transport: epoll
                   headerTimeout: 1s
                   idleTimeout: 2
                   maxConnections: 50
@@ -39,6 +41,7 @@ class ServerLimitsConfigTest {
                 """, "a.yaml", Map.of()).server();
 
         assertThat(server.eventLoops()).isEqualTo(3);
+        assertThat(server.transport()).isEqualTo(ServerConfig.Transport.EPOLL);
         assertThat(server.limits()).isEqualTo(new ServerConfig.Limits(Duration.ofSeconds(1), Duration.ofSeconds(2),
                 50, 7, 64 * 1024, 4 * 1024, Duration.ofMillis(500), 16 * 1024));
         assertThat(server.allowedHosts()).containsExactly("gateway.internal", "*");

@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class GatewayServerTest {
 
     private GatewayHarness harness;
-    private final Vertx vertx = Vertx.vertx();
+    private final Vertx vertx = GatewayVertx.create();
 
     @AfterEach
     void stop() {

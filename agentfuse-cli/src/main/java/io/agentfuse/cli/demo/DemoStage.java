@@ -1,9 +1,9 @@
 package io.agentfuse.cli.demo;
 
-import io.agentfuse.cli.CliVertx;
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.ConfigLoader;
 import io.agentfuse.gateway.GatewayServer;
+import io.agentfuse.gateway.GatewayVertx;
 import io.agentfuse.mock.MockProvider;
 import io.agentfuse.mock.RecordedRequest;
 import io.agentfuse.mock.mcp.MockMcpServer;
@@ -48,7 +48,7 @@ final class DemoStage implements AutoCloseable {
 
     /** Starts the mock provider and the gateway, with time divided by {@code speed}. */
     static DemoStage start(double speed) throws Exception {
-        Vertx vertx = CliVertx.create();
+        Vertx vertx = GatewayVertx.create();
         try {
             MockProvider mock = await(MockProvider.start(vertx, "127.0.0.1", 0).toCompletionStage().toCompletableFuture());
             MockMcpServer mcp = await(MockMcpServer.start(vertx, 0).toCompletionStage().toCompletableFuture());

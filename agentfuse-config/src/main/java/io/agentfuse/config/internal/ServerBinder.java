@@ -31,6 +31,7 @@ final class ServerBinder {
                 section.size("maxBodySize", defaults.maxBodySize()),
                 section.string("adminToken", ConfigDefaults.adminToken(environment)),
                 section.integer("eventLoops", defaults.eventLoops(), 1, MAX_EVENT_LOOPS),
+                section.choice("transport", defaults.transport()),
                 limits(section, defaults.limits()),
                 strings(section, "allowedHosts", ServerBinder::hostProblem),
                 cors(section.section("cors")));

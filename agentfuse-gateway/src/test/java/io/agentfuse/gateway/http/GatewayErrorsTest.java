@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.http;
 
+import io.agentfuse.gateway.GatewayVertx;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.provider.Dialects;
@@ -29,7 +30,7 @@ class GatewayErrorsTest {
 
     @BeforeEach
     void startServer() {
-        vertx = Vertx.vertx();
+        vertx = GatewayVertx.create();
         HttpServer server = Await.result(vertx.createHttpServer().requestHandler(request -> {
             response.set(request.response());
             answer.get().run();

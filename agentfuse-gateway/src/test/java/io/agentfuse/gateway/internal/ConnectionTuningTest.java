@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.internal;
 
+import io.agentfuse.gateway.GatewayVertx;
 import io.agentfuse.gateway.testing.RawSocket;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -22,7 +23,7 @@ class ConnectionTuningTest {
 
     private static final Duration BOUND = Duration.ofSeconds(10);
 
-    private final Vertx vertx = Vertx.vertx();
+    private final Vertx vertx = GatewayVertx.create();
 
     @AfterEach
     void close() throws Exception {

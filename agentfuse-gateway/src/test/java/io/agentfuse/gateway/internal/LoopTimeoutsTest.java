@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.internal;
 
 import io.agentfuse.core.Scheduler;
+import io.agentfuse.gateway.GatewayVertx;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
@@ -134,7 +135,7 @@ class LoopTimeoutsTest {
     @Test
     void onAnEventLoopATimeoutRunsOnTheContextThatSetItAndCanBeCancelledFromAnotherThread() throws Exception {
         // Given a real event-loop context
-        vertx = Vertx.vertx();
+        vertx = GatewayVertx.create();
         Context context = vertx.getOrCreateContext();
         CompletableFuture<Boolean> ranOnItsContext = new CompletableFuture<>();
         CompletableFuture<Scheduler.Cancellable> cancelled = new CompletableFuture<>();
@@ -161,7 +162,7 @@ class LoopTimeoutsTest {
     @Test
     void blockingCodeOfAnEventLoopContextGetsNoEntryOnItsWorkerThread() throws Exception {
         // Given blocking code that an event-loop context hands to a worker (it sees that context as current)
-        vertx = Vertx.vertx();
+        vertx = GatewayVertx.create();
         Context context = vertx.getOrCreateContext();
         CompletableFuture<Boolean> noEntry = new CompletableFuture<>();
 

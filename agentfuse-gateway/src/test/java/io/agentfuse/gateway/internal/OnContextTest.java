@@ -1,5 +1,7 @@
 package io.agentfuse.gateway.internal;
 
+import io.agentfuse.gateway.GatewayVertx;
+
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
@@ -13,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class OnContextTest {
 
-    private final Vertx vertx = Vertx.vertx();
+    private final Vertx vertx = GatewayVertx.create();
 
     @AfterEach
     void close() throws Exception {

@@ -4,6 +4,7 @@ import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.ConfigLoader;
 import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.gateway.GatewayServer;
+import io.agentfuse.gateway.GatewayVertx;
 import io.netty.util.concurrent.EventExecutor;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.VertxInternal;
@@ -38,7 +39,7 @@ public final class ChildGateway {
     }
 
     public static void main(String[] args) throws Exception {
-        Vertx vertx = Vertx.vertx();
+        Vertx vertx = GatewayVertx.create();
         AgentfuseConfig config = ConfigLoader.parse(Files.readString(Path.of(args[0])), args[0], System.getenv());
         GatewayServer gateway = GatewayServer.start(vertx, config).toCompletionStage().toCompletableFuture()
                 .get(30, TimeUnit.SECONDS);

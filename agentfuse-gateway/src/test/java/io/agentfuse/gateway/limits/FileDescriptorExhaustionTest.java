@@ -2,6 +2,7 @@ package io.agentfuse.gateway.limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.agentfuse.gateway.GatewayVertx;
 import io.agentfuse.gateway.testing.Await;
 import io.agentfuse.gateway.testing.Eventually;
 import io.agentfuse.gateway.testing.RawSocket;
@@ -38,7 +39,7 @@ class FileDescriptorExhaustionTest {
     /** As in {@link IsolatedGateway}: the heap is fixed and in the baseline, so RSS only grows by native memory. */
     private static final long RSS_SLACK_KIB = 64L * 1024;
 
-    private final Vertx vertx = Vertx.vertx();
+    private final Vertx vertx = GatewayVertx.create();
     private MockProvider mock;
     private ChildGatewayProcess child;
 

@@ -2,6 +2,7 @@ package io.agentfuse.gateway.limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.agentfuse.gateway.GatewayVertx;
 import io.agentfuse.gateway.testing.Await;
 import io.agentfuse.gateway.testing.Eventually;
 import io.agentfuse.gateway.testing.HostileUpstream;
@@ -116,8 +117,8 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        vertx = Vertx.vertx();
-        providerVertx = Vertx.vertx(); // the providers must not share event loops with the test's waits
+        vertx = GatewayVertx.create();
+        providerVertx = GatewayVertx.create(); // the providers must not share event loops with the test's waits
         mock = Await.result(MockProvider.start(providerVertx, 0));
         hostile = Await.result(HostileUpstream.start(providerVertx));
         Map<String, String> environment = new HashMap<>(ENVIRONMENT);

@@ -6,6 +6,7 @@ import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.ManualClock;
 import io.agentfuse.gateway.GatewayOptions;
 import io.agentfuse.gateway.GatewayServer;
+import io.agentfuse.gateway.GatewayVertx;
 import io.agentfuse.gateway.testing.Await;
 import io.agentfuse.mock.mcp.MockMcpServer;
 import io.vertx.core.Vertx;
@@ -62,7 +63,7 @@ final class McpHarness implements AutoCloseable {
 
     /** A harness whose configured MCP URL is {@code url} when given (a dead server), else the mock's. */
     static McpHarness start(String yaml, String url) {
-        Vertx vertx = Vertx.vertx();
+        Vertx vertx = GatewayVertx.create();
         MockMcpServer mcp = Await.result(MockMcpServer.start(vertx, 0));
         AgentfuseConfig config = ConfigLoader.parse(yaml, "test.yaml", Map.of("MCP_URL", url != null ? url : mcp.url()));
         ManualClock clock = new ManualClock();

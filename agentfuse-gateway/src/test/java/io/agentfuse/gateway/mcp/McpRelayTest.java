@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.mcp;
 
+import io.agentfuse.gateway.GatewayVertx;
 import io.agentfuse.gateway.testing.Await;
 import io.agentfuse.gateway.testing.Eventually;
 import io.vertx.core.MultiMap;
@@ -25,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class McpRelayTest {
 
-    private final Vertx vertx = Vertx.vertx();
+    private final Vertx vertx = GatewayVertx.create();
     private final AtomicBoolean upstreamClosed = new AtomicBoolean();
     private McpUpstream upstream;
     private HttpServer server;

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.mock;
 
+import io.agentfuse.gateway.GatewayVertx;
 import io.agentfuse.gateway.testing.Await;
 import io.agentfuse.gateway.testing.LoopbackClient;
 import io.agentfuse.mock.MockProvider;
@@ -16,7 +17,7 @@ abstract class RunningMock {
 
     @BeforeEach
     void startMock() {
-        vertx = Vertx.vertx();
+        vertx = GatewayVertx.create();
         mock = Await.result(MockProvider.start(vertx, 0));
         client = new LoopbackClient(vertx, mock.port());
     }

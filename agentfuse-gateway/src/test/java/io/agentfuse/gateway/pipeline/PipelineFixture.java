@@ -4,6 +4,7 @@ import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.ConfigLoader;
 import io.agentfuse.core.Clock;
+import io.agentfuse.gateway.GatewayVertx;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.internal.VertxScheduler;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
@@ -31,7 +32,7 @@ import java.util.Map;
  */
 final class PipelineFixture implements AutoCloseable {
 
-    final Vertx vertx = Vertx.vertx();
+    final Vertx vertx = GatewayVertx.create();
     final MockProvider mock = Await.result(MockProvider.start(vertx, 0));
     final AgentfuseRuntime runtime;
     final UpstreamClient client = new UpstreamClient(vertx, UpstreamClientOptions.defaults());

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.server;
 
+import io.agentfuse.gateway.GatewayVertx;
 import io.agentfuse.gateway.testing.Await;
 import io.agentfuse.gateway.testing.Eventually;
 import io.agentfuse.gateway.testing.RawSocket;
@@ -25,7 +26,7 @@ class SizedBodyReaderWithoutRouterTest {
     private static final int LIMIT = 32 * 1024;
     private static final Duration BOUND = Duration.ofSeconds(10);
 
-    private final Vertx vertx = Vertx.vertx();
+    private final Vertx vertx = GatewayVertx.create();
     private final BodyAllowance allowance = new BodyAllowance(1024 * 1024);
     private HttpServer server;
 

@@ -5,6 +5,7 @@ import io.agentfuse.config.ConfigLoader;
 import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.gateway.GatewayOptions;
 import io.agentfuse.gateway.GatewayServer;
+import io.agentfuse.gateway.GatewayVertx;
 import io.agentfuse.gateway.reload.ConfigFile;
 import io.agentfuse.mock.MockProvider;
 import io.vertx.core.Vertx;
@@ -79,7 +80,11 @@ public final class GatewayHarness implements AutoCloseable {
 
     /** A gateway configured by {@code yaml}, with {@code ${MOCK_PORT}} set, started with {@code options}. */
     public static GatewayHarness start(String yaml, GatewayOptions options) {
-        Vertx vertx = Vertx.vertx();
+        return start(GatewayVertx.create(), yaml, options);
+    }
+
+    /** A gateway configured by {@code yaml}, with {@code ${MOCK_PORT}} set, started with {@code options} on {@code vertx}, which {@link #close()} closes. */
+    public static GatewayHarness start(Vertx vertx, String yaml, GatewayOptions options) {
         MockProvider mock = Await.result(MockProvider.start(vertx, 0));
         AgentfuseConfig config = ConfigLoader.parse(yaml, "test.yaml", Map.of("MOCK_PORT", Integer.toString(mock.port())));
         GatewayServer gateway = Await.result(GatewayServer.start(vertx, config, options));
@@ -91,7 +96,7 @@ public final class GatewayHarness implements AutoCloseable {
      * it on request and checks it for changes every {@code pollInterval} ({@link Duration#ZERO}: never).
      */
     public static GatewayHarness startFromFile(Path file, Duration pollInterval) {
-        Vertx vertx = Vertx.vertx();
+        Vertx vertx = GatewayVertx.create();
         MockProvider mock = Await.result(MockProvider.start(vertx, 0));
         Map<String, String> environment = Map.of("MOCK_PORT", Integer.toString(mock.port()));
         GatewayOptions options = GatewayOptions.builder().port(0)

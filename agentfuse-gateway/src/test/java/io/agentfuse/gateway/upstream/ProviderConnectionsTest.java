@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.upstream;
 
+import io.agentfuse.gateway.GatewayVertx;
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.testing.Await;
@@ -45,7 +46,7 @@ class ProviderConnectionsTest {
 
     private static final String STALE = ANSWER.replace("\"hi\"", "\"stale\"");
 
-    private final Vertx vertx = Vertx.vertx();
+    private final Vertx vertx = GatewayVertx.create();
     private final UpstreamClient client = new UpstreamClient(vertx, UpstreamClientOptions.defaults());
     private RawProvider raw;
 

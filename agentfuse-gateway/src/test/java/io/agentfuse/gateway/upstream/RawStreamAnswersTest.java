@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.upstream;
 
+import io.agentfuse.gateway.GatewayVertx;
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.sse.SseEvent;
@@ -29,7 +30,7 @@ class RawStreamAnswersTest {
     private static final StreamTimeouts GENEROUS = new StreamTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(10));
     private static final String EVENT = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"}}]}\n\n";
 
-    private final Vertx vertx = Vertx.vertx();
+    private final Vertx vertx = GatewayVertx.create();
     private final UpstreamClient client = new UpstreamClient(vertx, UpstreamClientOptions.defaults());
     /** Completed when a connection to the raw provider is closed (it never closes one itself). */
     private final Promise<Void> closedByTheGateway = Promise.promise();

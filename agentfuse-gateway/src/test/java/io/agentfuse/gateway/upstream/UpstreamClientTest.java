@@ -5,6 +5,7 @@ import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.core.RetryAfter;
+import io.agentfuse.gateway.GatewayVertx;
 import io.agentfuse.gateway.dialect.Usage;
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.mock.MockProvider;
@@ -46,7 +47,7 @@ class UpstreamClientTest {
 
     @BeforeEach
     void start() {
-        vertx = Vertx.vertx();
+        vertx = GatewayVertx.create();
         mock = Await.result(MockProvider.start(vertx, 0));
         client = new UpstreamClient(vertx, UpstreamClientOptions.defaults());
         openAi = new ProviderEndpoint("openai", Dialects.OPENAI, mock.openAiBaseUrl(), "sk-test-openai");

@@ -4,6 +4,8 @@ import io.agentfuse.core.timeout.CallTimeoutException;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
+import io.agentfuse.config.ServerConfig;
+import io.agentfuse.gateway.GatewayVertx;
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.mock.MockProvider;
 import io.agentfuse.mock.MockStep;
@@ -40,7 +42,7 @@ class UpstreamStreamTest {
 
     @BeforeEach
     void start() {
-        vertx = Vertx.vertx();
+        vertx = GatewayVertx.create();
         mock = Await.result(MockProvider.start(vertx, 0));
         client = new UpstreamClient(vertx, UpstreamClientOptions.defaults());
         openAi = new ProviderEndpoint("openai", Dialects.OPENAI, mock.openAiBaseUrl(), "k");
@@ -225,7 +227,7 @@ class UpstreamStreamTest {
     @Test
     void theConnectionOfAStreamReadToItsEndCarriesTheNextCall() {
         // One event loop: pools are per loop, and two calls from the test thread need not share one otherwise
-        Vertx oneLoop = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+        Vertx oneLoop = GatewayVertx.create(ServerConfig.Transport.AUTO, new VertxOptions().setEventLoopPoolSize(1));
         try {
             UpstreamClient onOneLoop = new UpstreamClient(oneLoop, UpstreamClientOptions.defaults());
             mock.script(MockStep.builder().chunks("a", "b").build(), MockStep.builder().build());
