@@ -8,6 +8,8 @@
 # Usage, from anywhere:  agentfuse-bench/gateway/run-gateway-bench.sh
 # Settings (environment variables):
 #   DURATION=15 WARMUP=5        seconds of each measured run, and of the warm-up run before it
+#   SLICES=3                    each measured run is taken in this many slices of DURATION/SLICES seconds,
+#                               the targets' slices interleaved (nginx, agentfuse, nginx, agentfuse, ...)
 #   PRIME=10                    seconds of load at the most connections each server gets once,
 #                               before its first warm-up, so that its JIT has compiled the hot path
 #   ROUNDS=2                    every target measured this many times, in turn, in one run
@@ -30,6 +32,9 @@ DURATION=${DURATION:-15}
 WARMUP=${WARMUP:-5}
 PRIME=${PRIME:-10}
 ROUNDS=${ROUNDS:-2}
+SLICES=${SLICES:-3}
+((SLICES >= 1 && DURATION % SLICES == 0 && DURATION / SLICES >= 1)) \
+  || { echo "[gateway-bench] ERROR: DURATION ($DURATION) must be a multiple of SLICES ($SLICES)" >&2; exit 1; }
 WORKLOADS=${WORKLOADS:-"small conversation stream"}
 CONNECTIONS=${CONNECTIONS:-"1 8 32"}
 CONVERSATION_CONNECTIONS=${CONVERSATION_CONNECTIONS:-"1 8"}
@@ -208,14 +213,15 @@ check_target() { # name url [curl header args...]
   if [[ " $WORKLOADS " == *" stream "* ]]; then check_stream "$@"; fi
 }
 
-# Per workload: each target primed in turn, then per connection count each target in turn gets a
-# warm-up run and its measured run, so the targets' runs of one workload and connection count lie
-# within a minute or two of each other: this host has phases, minutes long, in which everything runs
-# 20–50 % slower (RESULTS.md, runs 50–54), and a target measured minutes after another may meet a
-# different one. Each measured run appends one line to runs-WORKLOAD-rROUND.tsv (columns:
-# BenchRun.COLUMNS).
+# Per workload: each target primed in turn, then per connection count each target gets a warm-up
+# run and its measured run. This host has phases, seconds to minutes long, in which everything runs
+# 20–50 % slower (RESULTS.md, runs 50–54 and 59), and a target measured after another may meet a
+# different one; so a measured run is taken in SLICES slices and the targets' slices take turns
+# (direct, nginx, agentfuse, portkey, direct, nginx, ...): a phase falls on every target alike. The
+# slices of a run are summed (requests, time, CPU, errors) into one line of runs-WORKLOAD-rROUND.tsv
+# (columns: BenchRun.COLUMNS), its p50 the median of the slices' p50s and its p99 the highest p99.
 measure_round() {
-  local workload target c
+  local workload target c slice
   for workload in $WORKLOADS; do
     BENCH_BODY_FILE=$(workload_body "$workload")
     export BENCH_BODY_FILE
@@ -225,8 +231,16 @@ measure_round() {
       done
     fi
     for c in $(workload_connections "$workload"); do
+      for slice in $(seq "$SLICES"); do
+        for target in $TARGETS; do
+          if measured "$target" "$workload"; then
+            if ((slice == 1)); then warm_up "$target" "$workload" "$c"; fi
+            measure_slice "$target" "$workload" "$c" "$slice"
+          fi
+        done
+      done
       for target in $TARGETS; do
-        if measured "$target" "$workload"; then measure_run "$target" "$workload" "$c"; fi
+        if measured "$target" "$workload"; then record_run "$target" "$workload" "$c"; fi
       done
     done
   done
@@ -249,28 +263,45 @@ prime() { # target workload
   wrk_target "$PRIME" "$1" -t$((most < 2 ? most : 2)) -c"$most" >"$OUT/wrk-$1-$2-r$ROUND-prime.txt"
 }
 
-measure_run() { # target workload connections
-  local target=$1 workload=$2 c=$3 pid threads ticks steal served result name
+warm_up() { # target workload connections
+  local c=$3
+  log "$1, $2, round $ROUND: ${WARMUP}s warm-up at $c connections, then ${SLICES} slices of $((DURATION / SLICES))s in turn"
+  wrk_target "$WARMUP" "$1" -t$((c < 2 ? c : 2)) -c"$c" --latency >"$OUT/wrk-$1-$2-r$ROUND-$c-warmup.txt"
+}
+
+# One slice of a measured run: a line of requests, duration_us, p50_us, p99_us, non2xx, socket errors,
+# CPU ticks, steal ticks and upstream requests served, appended to the run's slices file.
+measure_slice() { # target workload connections slice
+  local target=$1 c=$3 pid ticks steal served result name
   pid=${T_PID[$target]}
-  threads=$((c < 2 ? c : 2))
-  name="$target-$workload-r$ROUND"
-  log "$target, $workload, round $ROUND: ${WARMUP}s warm-up, then ${DURATION}s at $c connections"
-  wrk_target "$WARMUP" "$target" -t"$threads" -c"$c" --latency >"$OUT/wrk-$name-$c-warmup.txt"
+  name="$target-$2-r$ROUND-$c"
   ticks=$(cpu_ticks "$pid")
   steal=$(steal_ticks)
   served=$(upstream_served)
-  wrk_target "$DURATION" "$target" -t"$threads" -c"$c" --latency >"$OUT/wrk-$name-$c.txt"
+  wrk_target "$((DURATION / SLICES))" "$target" -t$((c < 2 ? c : 2)) -c"$c" --latency >"$OUT/wrk-$name-s$4.txt"
   ticks=$(($(cpu_ticks "$pid") - ticks))
   steal=$(($(steal_ticks) - steal))
   served=$(($(upstream_served) - served))
-  result=$(grep '^RESULT ' "$OUT/wrk-$name-$c.txt") || die "wrk printed no RESULT line for $name at $c"
-  awk -v target="$target" -v c="$c" -v ticks="$ticks" -v rss="$(peak_rss_kb "$pid")" -v served="$served" \
-      -v steal="$steal" '
+  result=$(grep '^RESULT ' "$OUT/wrk-$name-s$4.txt") || die "wrk printed no RESULT line for $name, slice $4"
+  awk -v ticks="$ticks" -v served="$served" -v steal="$steal" '
     { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
-    END { printf "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", target, c, v["requests"], v["duration_us"],
-          v["p50_us"], v["p99_us"], v["non2xx"], v["connect"] + v["read"] + v["write"] + v["timeout"],
-          ticks, rss, served, steal }' <<<"$result" >>"$OUT/runs-$workload-r$ROUND.tsv"
-  grep -E 'Requests/sec|Non-2xx|Socket errors' "$OUT/wrk-$name-$c.txt" | sed 's/^/    /' >&2 || true
+    END { printf "%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", v["requests"], v["duration_us"], v["p50_us"], v["p99_us"],
+          v["non2xx"], v["connect"] + v["read"] + v["write"] + v["timeout"], ticks, steal, served }' \
+    <<<"$result" >>"$WORK/slices-$name.tsv"
+  grep -E 'Requests/sec|Non-2xx|Socket errors' "$OUT/wrk-$name-s$4.txt" | sed "s/^/    slice $4 /" >&2 || true
+}
+
+# The slices of a measured run summed into its line of runs-WORKLOAD-rROUND.tsv.
+record_run() { # target workload connections
+  local target=$1 c=$3 name
+  name="$target-$2-r$ROUND-$c"
+  sort -n -k3,3 "$WORK/slices-$name.tsv" | awk -v target="$target" -v c="$c" -v rss="$(peak_rss_kb "${T_PID[$target]}")" '
+    { requests += $1; duration += $2; p50[NR] = $3; if ($4 > p99) p99 = $4; non2xx += $5; errors += $6
+      ticks += $7; steal += $8; served += $9 }
+    END { printf "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", target, c, requests, duration,
+          p50[int((NR + 1) / 2)], p99, non2xx, errors, ticks, rss, served, steal }' >>"$OUT/runs-$2-r$ROUND.tsv"
+  log "$target, $2, round $ROUND, $c connections: $(awk -F'\t' -v t="$target" -v c="$c" \
+    '$1 == t && $2 == c { printf "%.0f requests/s", $3 / ($4 / 1e6) }' "$OUT/runs-$2-r$ROUND.tsv")"
 }
 
 # --- machine -------------------------------------------------------------------------------
@@ -284,7 +315,8 @@ measure_run() { # target workload connections
   echo "wrk: $(wrk -v 2>&1 | head -1)"
   echo "agentfuse JVM flags: $AGENTFUSE_JAVA_OPTS"
   echo "nginx: $([[ -n ${NGINX:-} ]] && "$NGINX" -v 2>&1 | head -1 || echo not measured)"
-  echo "runs: $ROUNDS rounds of targets $TARGETS; per workload ${PRIME}s priming, then warm-up ${WARMUP}s + ${DURATION}s;"
+  echo "runs: $ROUNDS rounds of targets $TARGETS; per workload ${PRIME}s priming, then warm-up ${WARMUP}s + ${DURATION}s"
+  echo "      in $SLICES slices taken in turn;"
   echo "      connections: small $CONNECTIONS, conversation $CONVERSATION_CONNECTIONS, stream $STREAM_CONNECTIONS"
 } | tee "$OUT/machine.txt" >&2
 
