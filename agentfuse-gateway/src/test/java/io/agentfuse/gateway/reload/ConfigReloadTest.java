@@ -109,12 +109,12 @@ class ConfigReloadTest {
     void serverKeysReadAtStartAreReportedAsNeedingARestart() throws IOException {
         harness = GatewayHarness.startFromFile(write(BASE), Duration.ZERO);
 
-        write(BASE.replace("  port: 0\n", "  port: 0\n  maxBodySize: 1MB\n  headerTimeout: 5s\n"));
+        write(BASE.replace("  port: 0\n", "  port: 0\n  maxBodySize: 1MB\n  transport: nio\n  headerTimeout: 5s\n"));
         Reply reply = reload();
 
         assertThat(reply.status()).isEqualTo(200);
         assertThat(reply.json().getJsonArray("restartRequired").getList())
-                .containsExactly("server.maxBodySize", "server.headerTimeout");
+                .containsExactly("server.maxBodySize", "server.transport", "server.headerTimeout");
     }
 
     @Test
