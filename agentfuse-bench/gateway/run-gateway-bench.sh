@@ -249,24 +249,26 @@ measure_round() {
 # Whether TARGET is measured on WORKLOAD: not on the stream when it relays no streams.
 measured() { [[ $2 != stream || ${T_STREAMS[$1]} == 1 ]]; }
 
-# wrk_target SECONDS TARGET ARGS...: wrk against the target's url with its headers, given SECONDS to finish.
+# wrk_target SECONDS TARGET CONNECTIONS ARGS...: wrk against the target's url with its headers, at CONNECTIONS
+# connections on min(CONNECTIONS, 2) threads, given SECONDS to finish.
 wrk_target() {
-  local seconds=$1 target=$2
-  shift 2
-  BENCH_HEADERS="${T_HEADERS[$target]}" timeout $((seconds + 30)) wrk "$@" -d"${seconds}s" -s "$LUA" "${T_URL[$target]}"
+  local seconds=$1 target=$2 c=$3
+  shift 3
+  BENCH_HEADERS="${T_HEADERS[$target]}" timeout $((seconds + 30)) wrk -t$((c < 2 ? c : 2)) -c"$c" "$@" -d"${seconds}s" \
+    -s "$LUA" "${T_URL[$target]}"
 }
 
 prime() { # target workload
   local most
   most=$(tr ' ' '\n' <<<"$(workload_connections "$2")" | sort -n | tail -1)
   log "$1, $2: ${PRIME}s priming at $most connections"
-  wrk_target "$PRIME" "$1" -t$((most < 2 ? most : 2)) -c"$most" >"$OUT/wrk-$1-$2-r$ROUND-prime.txt"
+  wrk_target "$PRIME" "$1" "$most" >"$OUT/wrk-$1-$2-r$ROUND-prime.txt"
 }
 
 warm_up() { # target workload connections
   local c=$3
   log "$1, $2, round $ROUND: ${WARMUP}s warm-up at $c connections, then ${SLICES} slices of $((DURATION / SLICES))s in turn"
-  wrk_target "$WARMUP" "$1" -t$((c < 2 ? c : 2)) -c"$c" --latency >"$OUT/wrk-$1-$2-r$ROUND-$c-warmup.txt"
+  wrk_target "$WARMUP" "$1" "$c" --latency >"$OUT/wrk-$1-$2-r$ROUND-$c-warmup.txt"
 }
 
 # One slice of a measured run: a line of requests, duration_us, p50_us, p99_us, non2xx, socket errors,
@@ -278,7 +280,7 @@ measure_slice() { # target workload connections slice
   ticks=$(cpu_ticks "$pid")
   steal=$(steal_ticks)
   served=$(upstream_served)
-  wrk_target "$((DURATION / SLICES))" "$target" -t$((c < 2 ? c : 2)) -c"$c" --latency >"$OUT/wrk-$name-s$4.txt"
+  wrk_target "$((DURATION / SLICES))" "$target" "$c" --latency >"$OUT/wrk-$name-s$4.txt"
   ticks=$(($(cpu_ticks "$pid") - ticks))
   steal=$(($(steal_ticks) - steal))
   served=$(($(upstream_served) - served))

@@ -64,7 +64,7 @@ public final class GatewayVertx {
         List<String> skipped = new ArrayList<>();
         for (ServerConfig.Transport candidate : NATIVE_BEST_FIRST) {
             Transport transport = vertxTransport(candidate);
-            if (transport == null || !transport.available()) {
+            if (!loads(transport)) {
                 skipped.add(name(candidate) + " unavailable: " + unavailability(transport));
             } else if (transport.implementation().getClass() == used) {
                 return withSkipped(name(candidate), skipped);
@@ -80,14 +80,14 @@ public final class GatewayVertx {
         if (choice == ServerConfig.Transport.AUTO) {
             for (ServerConfig.Transport candidate : NATIVE_BEST_FIRST) {
                 Transport transport = vertxTransport(candidate);
-                if (transport != null && transport.available()) {
+                if (loads(transport)) {
                     return transport;
                 }
             }
             return Transport.NIO;
         }
         Transport transport = vertxTransport(choice);
-        if (transport == null || !transport.available()) {
+        if (!loads(transport)) {
             throw new IllegalStateException("server.transport is " + name(choice) + ", which cannot load here ("
                     + unavailability(transport) + "); use auto to run on the best transport that loads");
         }
@@ -102,6 +102,10 @@ public final class GatewayVertx {
             case NIO -> Transport.NIO;
             case AUTO -> throw new IllegalArgumentException("auto is a rule, not a transport");
         };
+    }
+
+    private static boolean loads(Transport transport) {
+        return transport != null && transport.available();
     }
 
     private static String unavailability(Transport transport) {
