@@ -18,6 +18,7 @@ import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.internal.VertxScheduler;
+import io.agentfuse.gateway.internal.vertx.VertxHookCheck;
 import io.agentfuse.gateway.mcp.McpProxy;
 import io.agentfuse.gateway.mcp.McpProxyOptions;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
@@ -138,13 +139,18 @@ public final class GatewayServer {
     }
 
     /**
-     * Starts a gateway for {@code config}; the future fails if the port cannot be bound. With
+     * Starts a gateway for {@code config}; the future fails if the port cannot be bound, or if a
+     * Vert.x internal the gateway reaches for is missing ({@link VertxHookCheck}). With
      * {@code state.store: redis} it starts whether or not Redis answers yet.
      */
     public static Future<GatewayServer> start(Vertx vertx, AgentfuseConfig config, GatewayOptions options) {
         Objects.requireNonNull(vertx, "vertx");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(options, "options");
+        return VertxHookCheck.verify(vertx).compose(checked -> startChecked(vertx, config, options));
+    }
+
+    private static Future<GatewayServer> startChecked(Vertx vertx, AgentfuseConfig config, GatewayOptions options) {
         GatewayServer gateway;
         Optional<BreakerStateStore> stateStore = StateStores.open(config.state());
         try {

@@ -2,10 +2,10 @@ package io.agentfuse.gateway.http;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.json.jackson.JacksonCodec;
@@ -167,8 +167,8 @@ final class MemoizedDecoder {
         int from = cursor.at;
         countParser();
         ByteBuf rest = Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(ARRAY_START),
-                ((BufferInternal) body).getByteBuf().slice(from - base, end - from));
-        try (JsonParser parser = JacksonCodec.createParser(BufferInternal.buffer(rest))) {
+                VertxHooks.byteBuf(body).slice(from - base, end - from));
+        try (JsonParser parser = JacksonCodec.createParser(VertxHooks.buffer(rest))) {
             parser.nextToken(); // the "[" given, before the element that was not found
             JsonToken token;
             while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.netty.buffer.ByteBuf;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -136,11 +136,8 @@ public final class StrictJson {
      * is), else null: its readable bytes are then read in place, not copied out.
      */
     public static ByteBuf heapBytes(Buffer body) {
-        if (body instanceof BufferInternal internal) {
-            ByteBuf bytes = internal.getByteBuf();
-            return bytes.hasArray() ? bytes : null;
-        }
-        return null;
+        ByteBuf bytes = VertxHooks.byteBuf(body);
+        return bytes.hasArray() ? bytes : null;
     }
 
     /** The value whose first token {@code parser} is at, with this class's checks; repeated keys noted in {@code spans}. */

@@ -1,10 +1,10 @@
 package io.agentfuse.gateway.internal;
 
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelPipeline;
 import io.vertx.core.http.HttpConnection;
-import io.vertx.core.net.impl.ConnectionBase;
 
 /**
  * How the gateway sets up each of its TCP connections, to callers and to providers, for
@@ -46,11 +46,9 @@ public final class ConnectionTuning {
     private ConnectionTuning() {
     }
 
-    /** Tunes {@code connection}; one that is not a Vert.x TCP connection is left as it is. */
+    /** Tunes {@code connection}. */
     public static void install(HttpConnection connection) {
-        if (connection instanceof ConnectionBase base) {
-            install(base.channel());
-        }
+        install(VertxHooks.channel(connection));
     }
 
     /** Tunes a Netty channel as {@link #install(HttpConnection)} tunes a Vert.x connection's. */

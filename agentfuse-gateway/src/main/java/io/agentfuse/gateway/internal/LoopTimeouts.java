@@ -5,7 +5,8 @@ import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.vertx.core.Vertx;
-import io.vertx.core.internal.ContextInternal;
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
+import io.vertx.core.Context;
 
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -96,17 +97,17 @@ public final class LoopTimeouts {
      *         or the loop already keeps {@value #MAX_DELAYS} other delays: then use an ordinary timer
      */
     public static Scheduler.Cancellable onCurrentLoop(long delayNanos, Runnable task) {
-        ContextInternal context = ContextInternal.current();
+        Context context = Vertx.currentContext();
         // On the context's own loop thread: not on a worker running blocking code for it.
-        if (delayNanos <= 0 || context == null || !context.isEventLoopContext() || !context.nettyEventLoop().inEventLoop()) {
+        if (delayNanos <= 0 || context == null || !context.isEventLoopContext() || !VertxHooks.eventLoop(context).inEventLoop()) {
             return null;
         }
         LoopTimeouts timeouts = OF_THIS_LOOP.get();
         if (timeouts == null) {
-            EventLoop loop = context.nettyEventLoop();
+            EventLoop loop = VertxHooks.eventLoop(context);
             timeouts = new LoopTimeouts(System::nanoTime,
                     (fire, nanos) -> loop.schedule(fire, nanos, TimeUnit.NANOSECONDS),
-                    (owner, due) -> ((ContextInternal) owner).dispatch(due),
+                    (owner, due) -> VertxHooks.dispatch((Context) owner, due),
                     loop);
             OF_THIS_LOOP.set(timeouts);
         }

@@ -1,10 +1,10 @@
 package io.agentfuse.gateway.upstream;
 
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.internal.buffer.BufferInternal;
 
 /**
  * A provider's answer body read up to a limit: a {@code Content-Length} over it fails before a
@@ -72,7 +72,7 @@ final class BoundedBody {
      * would copy a second time, Unpooled.copiedBuffer count every buffer on a counter both loops share.
      */
     static Buffer copyOf(ByteBuf bytes) {
-        return BufferInternal.buffer(Unpooled.wrappedBuffer(ByteBufUtil.getBytes(bytes)));
+        return VertxHooks.buffer(Unpooled.wrappedBuffer(ByteBufUtil.getBytes(bytes)));
     }
 
     /** The chunks received so far, as one buffer. */

@@ -7,6 +7,7 @@ import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.dialect.Usage;
 import io.agentfuse.gateway.internal.CancellingFuture;
 import io.agentfuse.gateway.internal.LoopTimeouts;
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
@@ -19,8 +20,6 @@ import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.impl.headers.HeadersAdaptor;
-import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.json.JsonObject;
 
 import java.time.Duration;
@@ -46,7 +45,7 @@ import java.util.function.Function;
 final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnections.Receiver {
 
     private final Vertx vertx;
-    private final ContextInternal context;
+    private final Context context;
     private final EventLoop loop;
     private final UpstreamRequest call;
     private final long maxBodyBytes;
@@ -66,9 +65,9 @@ final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnec
     CompleteCall(Vertx vertx, Context context, UpstreamRequest call, long maxBodyBytes,
                  Function<UpstreamResponse, T> mapper) {
         this.vertx = vertx;
-        this.context = (ContextInternal) context;
+        this.context = context;
         // Its loop even for a worker context: the connections and their pools live on loops.
-        this.loop = this.context.nettyEventLoop();
+        this.loop = VertxHooks.eventLoop(context);
         this.call = call;
         this.maxBodyBytes = maxBodyBytes;
         this.mapper = mapper;
@@ -174,7 +173,7 @@ final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnec
         if (context.isEventLoopContext()) {
             // On the caller's context, as Vert.x runs its own handlers: the callbacks of the answer
             // that must run there find themselves on it, instead of queueing a task to get there.
-            context.dispatch(this::complete);
+            VertxHooks.dispatch(context, this::complete);
         } else {
             complete();
         }
@@ -184,7 +183,7 @@ final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnec
     private void complete() {
         T mapped;
         try {
-            mapped = mapper.apply(answer(call, head.status().code(), new HeadersAdaptor(head.headers()), body.body()));
+            mapped = mapper.apply(answer(call, head.status().code(), VertxHooks.headers(head.headers()), body.body()));
         } catch (RuntimeException refused) {
             answer.completeExceptionally(refused);
             return;

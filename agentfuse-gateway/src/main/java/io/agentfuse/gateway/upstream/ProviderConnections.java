@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.upstream;
 
 import io.agentfuse.gateway.internal.ConnectionTuning;
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -22,7 +23,6 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.vertx.core.Vertx;
-import io.vertx.core.internal.VertxInternal;
 
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
@@ -180,10 +180,9 @@ final class ProviderConnections {
         private Pool(EventLoop loop, Address address) {
             this.loop = loop;
             this.address = address;
-            VertxInternal internal = (VertxInternal) vertx;
             this.bootstrap = new Bootstrap().group(loop)
-                    .channelFactory(internal.transport().channelFactory(false))
-                    .resolver(internal.nameResolver().nettyAddressResolverGroup())
+                    .channelFactory(VertxHooks.channelFactory(vertx))
+                    .resolver(VertxHooks.addressResolver(vertx))
                     .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)
                     .option(ChannelOption.TCP_NODELAY, true)
                     .option(ChannelOption.SO_KEEPALIVE, true)

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.upstream;
 
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
@@ -7,7 +8,6 @@ import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.internal.buffer.BufferInternal;
 
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
@@ -60,7 +60,7 @@ final class ProviderRequests {
          * connection's handler, which ends the call ({@link ProviderConnections.Receiver#broken}).
          */
         void write(Channel connection, Buffer bytes) {
-            ByteBuf body = ((BufferInternal) bytes).getByteBuf();
+            ByteBuf body = VertxHooks.byteBuf(bytes);
             int length = body.readableBytes();
             boolean joined = !body.isDirect();
             ByteBuf out = connection.alloc().directBuffer(head.length + MAX_LENGTH_AND_END + (joined ? length : 0));

@@ -5,6 +5,7 @@ import io.agentfuse.core.Scheduler;
 import io.agentfuse.core.timeout.CallTimeoutException;
 import io.agentfuse.gateway.internal.LoopTimeouts;
 import io.agentfuse.gateway.internal.OnContext;
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.sse.SseEventTooLongException;
 import io.agentfuse.gateway.sse.SseParser;
@@ -20,8 +21,7 @@ import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.impl.headers.HeadersAdaptor;
-import io.vertx.core.internal.ContextInternal;
+import io.vertx.core.Context;
 
 import java.time.Duration;
 
@@ -44,7 +44,7 @@ import java.time.Duration;
 final class StreamingCall implements ProviderConnections.Lease, ProviderConnections.Receiver {
 
     private final Vertx vertx;
-    private final ContextInternal context;
+    private final Context context;
     private final UpstreamRequest call;
     private final StreamTimeouts timeouts;
     private final UpstreamClientOptions limits;
@@ -74,7 +74,7 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
     private boolean paused;
 
     /** @param context an event-loop context: the call's callbacks and its caller's handlers run there */
-    StreamingCall(Vertx vertx, ContextInternal context, UpstreamRequest call, StreamTimeouts timeouts,
+    StreamingCall(Vertx vertx, Context context, UpstreamRequest call, StreamTimeouts timeouts,
                   UpstreamClientOptions limits) {
         this.vertx = vertx;
         this.context = context;
@@ -102,7 +102,7 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
         Duration limit = timeouts.firstEvent();
         timer = LoopTimeouts.schedule(vertx, limit.toNanos(), () -> fail(new CallTimeoutException(limit)));
         callHead = head;
-        pool = pools.pool(context.nettyEventLoop(), head.address());
+        pool = pools.pool(VertxHooks.eventLoop(context), head.address());
         pool.lease(this);
     }
 
@@ -116,7 +116,7 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
 
     @Override
     public void failed(Throwable why) {
-        context.dispatch(why, this::fail);
+        VertxHooks.dispatch(context, why, this::fail);
     }
 
     @Override
@@ -128,12 +128,12 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
     public void received(HttpObject part) {
         // On the connection's loop, which is the context's: handled inside the context, so that the
         // caller's handlers find themselves on it instead of queueing a task to get there.
-        context.dispatch(part, handler);
+        VertxHooks.dispatch(context, part, handler);
     }
 
     @Override
     public void broken(Throwable cause) {
-        context.dispatch(cause, ignored -> {
+        VertxHooks.dispatch(context, cause, ignored -> {
             Channel broken = connection;
             connection = null;
             if (broken != null) {
@@ -177,7 +177,7 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
             }
             return true;
         }
-        stream = new UpstreamStream(this, response.status().code(), new HeadersAdaptor(response.headers()));
+        stream = new UpstreamStream(this, response.status().code(), VertxHooks.headers(response.headers()));
         parser = new SseParser(this::onEvent, limits.maxEventBytes());
         return true;
     }
@@ -204,7 +204,7 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
         if (refusal != null) {
             Buffer body = refusal.body();
             release();
-            fail(UpstreamFailures.status(call.provider(), head.status().code(), new HeadersAdaptor(head.headers()),
+            fail(UpstreamFailures.status(call.provider(), head.status().code(), VertxHooks.headers(head.headers()),
                     body.toString()));
             return;
         }

@@ -2,13 +2,12 @@ package io.agentfuse.gateway.upstream;
 
 import io.agentfuse.gateway.internal.CancellingFuture;
 import io.agentfuse.gateway.internal.OnContext;
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.internal.ContextInternal;
-import io.vertx.core.internal.VertxInternal;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -132,7 +131,7 @@ public final class UpstreamClient {
     }
 
     private StreamStart startStream(UpstreamRequest request, StreamTimeouts timeouts, Promise<UpstreamStream> ready) {
-        ContextInternal context = streamContext();
+        Context context = streamContext();
         StreamStart start = new StreamStart(context);
         OnContext.run(context, () -> {
             if (start.cancelled) {
@@ -158,9 +157,9 @@ public final class UpstreamClient {
      * a fresh one (a stream's handlers run on its connection's event loop, which a worker
      * context does not run on).
      */
-    private ContextInternal streamContext() {
-        ContextInternal current = (ContextInternal) callContext();
-        return current.isEventLoopContext() ? current : ((VertxInternal) vertx).createEventLoopContext();
+    private Context streamContext() {
+        Context current = callContext();
+        return current.isEventLoopContext() ? current : VertxHooks.newEventLoopContext(vertx);
     }
 
     /**

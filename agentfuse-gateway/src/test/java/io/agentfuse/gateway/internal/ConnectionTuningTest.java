@@ -6,7 +6,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
-import io.vertx.core.net.impl.ConnectionBase;
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -37,8 +37,8 @@ class ConnectionTuningTest {
         HttpServer server = start(vertx.createHttpServer().connectionHandler(connection -> {
             ConnectionTuning.install(connection);
             ConnectionTuning.install(connection);
-            pipeline.complete(((ConnectionBase) connection).channel().pipeline().names());
-            allocator.complete(((ConnectionBase) connection).channel().alloc());
+            pipeline.complete(VertxHooks.channel(connection).pipeline().names());
+            allocator.complete(VertxHooks.channel(connection).alloc());
         }).requestHandler(request -> request.response().end("ok")));
 
         try (RawSocket socket = RawSocket.open(server.actualPort())) {

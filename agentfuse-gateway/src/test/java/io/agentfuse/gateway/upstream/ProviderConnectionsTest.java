@@ -10,7 +10,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.internal.buffer.BufferInternal;
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.SelfSignedCertificate;
@@ -129,7 +129,7 @@ class ProviderConnectionsTest {
     void theRequestIsThePostOfTheBodyWithTheProvidersHeadAndItsLength() throws IOException {
         raw = new RawProvider(Style.KEEP);
         Buffer heap = body().toBuffer();
-        Buffer direct = BufferInternal.buffer(Unpooled.directBuffer().writeBytes(heap.getBytes()));
+        Buffer direct = VertxHooks.buffer(Unpooled.directBuffer().writeBytes(heap.getBytes()));
 
         for (Buffer bytes : List.of(heap, direct)) {
             UpstreamRequest request = new UpstreamRequest(provider("http://127.0.0.1:" + raw.port() + "/v1"), null,
