@@ -96,7 +96,7 @@ final class MemoizedDecoder {
         Map<String, Object> fields = new LinkedHashMap<>();
         cursor.skipSpace();
         if (cursor.take('}')) {
-            return cursor.endOfBody() ? new JsonObject(fields) : null;
+            return cursor.endOfBody() ? FrozenMap.object(fields) : null;
         }
         while (true) {
             cursor.skipSpace();
@@ -124,7 +124,7 @@ final class MemoizedDecoder {
             if (cursor.is('}')) {
                 spans.next(null, cursor.at - base);
                 cursor.at++;
-                return cursor.endOfBody() ? new JsonObject(fields) : null;
+                return cursor.endOfBody() ? FrozenMap.object(fields) : null;
             }
             return null;
         }
@@ -138,7 +138,7 @@ final class MemoizedDecoder {
         List<Object> elements = new ArrayList<>();
         cursor.skipSpace();
         if (cursor.take(']')) {
-            return new JsonArray(elements);
+            return FrozenMap.array(elements);
         }
         while (true) {
             cursor.skipSpace();
@@ -154,7 +154,7 @@ final class MemoizedDecoder {
                 continue;
             }
             if (cursor.take(']')) {
-                return new JsonArray(elements);
+                return FrozenMap.array(elements);
             }
             throw new IOException("expected , or ] at " + (cursor.at - base));
         }
@@ -196,7 +196,7 @@ final class MemoizedDecoder {
             }
             cursor.at = from + (int) parser.currentLocation().getByteOffset() - 1;
         }
-        return new JsonArray(elements);
+        return FrozenMap.array(elements);
     }
 
     private Object value() throws IOException {

@@ -83,7 +83,7 @@ final class PlainDecoder {
         Map<String, Object> members = new LinkedHashMap<>();
         boolean noting = top && spans != null;
         if (cursor.takeAfterSpace('}')) {
-            return new JsonObject(members);
+            return FrozenMap.object(members);
         }
         do {
             cursor.skipSpace();
@@ -116,14 +116,14 @@ final class PlainDecoder {
             spans.next(null, cursor.at - base);
         }
         cursor.at++;
-        return new JsonObject(members);
+        return FrozenMap.object(members);
     }
 
     private Object array(int depth) {
         cursor.at++;
         List<Object> elements = new ArrayList<>();
         if (cursor.takeAfterSpace(']')) {
-            return new JsonArray(elements);
+            return FrozenMap.array(elements);
         }
         do {
             cursor.skipSpace();
@@ -133,7 +133,7 @@ final class PlainDecoder {
             }
             elements.add(element);
         } while (cursor.takeAfterSpace(','));
-        return cursor.takeAfterSpace(']') ? new JsonArray(elements) : giveUp();
+        return cursor.takeAfterSpace(']') ? FrozenMap.array(elements) : giveUp();
     }
 
     /** A member's name at its opening quote, moved past: a short plain one as {@link FieldNames} keeps it. */

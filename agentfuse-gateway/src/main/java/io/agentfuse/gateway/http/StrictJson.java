@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * Decodes a request body in one pass, as {@code Json.decodeValue} does, and refuses in the same
  * pass what that accepts but must never reach a provider: a number too large for a double
  * ({@code "seed": 1e999} would be forwarded as {@code "Infinity"}). Trailing content after the
- * value is refused too. A small body that is plainly well formed is read without a parser
+ * value is refused too. Every object and array decoded is unmodifiable, all the way down and
+ * whatever the body's size ({@link FrozenMap}): change a copy. A small body that is plainly well formed is read without a parser
  * ({@link PlainDecoder}); a long one takes what a {@link ValueMemo} remembers ({@link MemoizedDecoder});
  * Jackson reads the rest and words every error.
  *
@@ -148,8 +149,8 @@ public final class StrictJson {
     private static Object parseAny(JsonParser parser, FieldSpans spans, boolean top) throws IOException {
         return switch (parser.currentToken()) {
             // Wrapped once here: a raw map or list inside a JsonObject is wrapped anew on every read.
-            case START_OBJECT -> new JsonObject(parseObject(parser, spans, top));
-            case START_ARRAY -> new JsonArray(parseArray(parser, spans));
+            case START_OBJECT -> FrozenMap.object(parseObject(parser, spans, top));
+            case START_ARRAY -> FrozenMap.array(parseArray(parser, spans));
             case VALUE_STRING -> parser.getText();
             case VALUE_NUMBER_INT -> parser.getNumberValue();
             case VALUE_NUMBER_FLOAT -> finite(parser);

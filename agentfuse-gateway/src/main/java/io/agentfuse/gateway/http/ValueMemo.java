@@ -185,15 +185,13 @@ public final class ValueMemo {
     }
 
     /**
-     * Whether {@code value} is an object a memo handed out (or one inside it): shared by every
-     * request whose bytes held it, unmodifiable, and handed out again while it is remembered.
+     * {@code value} with every object and array in it made unmodifiable (and wrapped, if it was a raw
+     * map or list); a decoded value is that already, and is taken as it is.
      */
-    public static boolean isShared(Object value) {
-        return FrozenMap.of(value) != null;
-    }
-
-    /** {@code value} with every object and array in it made unmodifiable (and wrapped, if it was a raw map or list). */
     static Object freeze(Object value) {
+        if (FrozenMap.of(value) != null || value instanceof JsonArray array && FrozenMap.isFrozen(array)) {
+            return value; // decoded: frozen all the way down, since values are frozen as they are decoded
+        }
         if (value instanceof JsonObject object) {
             return freezeObject(object.getMap());
         }
