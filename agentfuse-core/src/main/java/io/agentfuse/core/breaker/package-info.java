@@ -17,8 +17,7 @@
  *       {@link io.agentfuse.core.breaker.CircuitOpenException}) made once per open period, and is counted.</li>
  *   <li>{@code state()} is true when read: an OPEN breaker whose open time is over reports
  *       HALF_OPEN without waiting for a call.</li>
- *   <li>Time comes only from the injected {@link io.agentfuse.core.Clock}; durations are read from
- *       its coarse view when every duration threshold is far coarser than its tick.</li>
+ *   <li>Time comes only from the injected {@link io.agentfuse.core.Clock}.</li>
  * </ul>
  * The package-private state classes ({@code ClosedState}, {@code OpenState}, {@code HalfOpenState},
  * {@code OperatorState}, all extending {@code AbstractState}) are the state machine;

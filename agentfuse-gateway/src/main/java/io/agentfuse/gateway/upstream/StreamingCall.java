@@ -1,6 +1,5 @@
 package io.agentfuse.gateway.upstream;
 
-import io.agentfuse.core.Clock;
 import io.agentfuse.core.Scheduler;
 import io.agentfuse.core.timeout.CallTimeoutException;
 import io.agentfuse.gateway.internal.LoopTimeouts;
@@ -62,12 +61,7 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
     private Scheduler.Cancellable timer;
     /** Whether {@link #timer} is the idle timer, which an event pushes on rather than re-sets. */
     private boolean idleTimerArmed;
-    /**
-     * What the idle limit is timed with: the coarse clock for any limit of 100 ms or more (an event
-     * is stamped with one volatile read instead of {@link System#nanoTime()}; ~0.6 % of a stream's samples).
-     */
-    private final Clock idleClock;
-    /** When the last event came ({@link #idleClock}), or when reading resumed after a pause. */
+    /** When the last event came ({@link System#nanoTime()}), or when reading resumed after a pause. */
     private long lastEventNanos;
     private Scheduler.Cancellable stallTimer;
     private boolean done;
@@ -81,7 +75,6 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
         this.call = call;
         this.timeouts = timeouts;
         this.limits = limits;
-        this.idleClock = Clock.system().fineEnoughFor(timeouts.idle().toNanos());
     }
 
     Future<UpstreamStream> ready() {
@@ -275,7 +268,7 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
             paused = false;
             cancelStallTimer();
             if (!done) {
-                lastEventNanos = idleClock.nanoTime();
+                lastEventNanos = System.nanoTime();
                 armIdleTimer();
                 connection.config().setAutoRead(true);
             }
@@ -297,7 +290,7 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
             return;
         }
         // The idle deadline moves with each event; its timer is only set again when it fires early.
-        lastEventNanos = idleClock.nanoTime();
+        lastEventNanos = System.nanoTime();
         if (!idleTimerArmed && !paused) {
             cancelTimer(); // the first event's
             armIdleTimer();
@@ -344,7 +337,7 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
         if (done || paused) {
             return;
         }
-        long quiet = idleClock.nanoTime() - lastEventNanos;
+        long quiet = System.nanoTime() - lastEventNanos;
         long left = timeouts.idle().toNanos() - quiet;
         if (left <= 0) {
             fail(new CallTimeoutException(timeouts.idle()));
