@@ -6,7 +6,6 @@ import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.dialect.Usage;
 import io.agentfuse.gateway.internal.CancellingFuture;
-import io.agentfuse.gateway.internal.LoopTimeouts;
 import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -18,7 +17,6 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
@@ -44,7 +42,7 @@ import java.util.function.Function;
  */
 final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnections.Receiver {
 
-    private final Vertx vertx;
+    private final Scheduler timers;
     private final Context context;
     private final EventLoop loop;
     private final UpstreamRequest call;
@@ -62,9 +60,9 @@ final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnec
      * @param mapper what the caller makes of the answer, on the call's context; what it throws
      *               fails the call
      */
-    CompleteCall(Vertx vertx, Context context, UpstreamRequest call, long maxBodyBytes,
+    CompleteCall(Scheduler timers, Context context, UpstreamRequest call, long maxBodyBytes,
                  Function<UpstreamResponse, T> mapper) {
-        this.vertx = vertx;
+        this.timers = timers;
         this.context = context;
         // Its loop even for a worker context: the connections and their pools live on loops.
         this.loop = VertxHooks.eventLoop(context);
@@ -88,11 +86,11 @@ final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnec
             if (answer.isDone()) {
                 return; // cancelled before it started
             }
-            timer = LoopTimeouts.schedule(vertx, timeout.toNanos(), () -> {
+            timer = timers.schedule(() -> onLoop(() -> {
                 if (answer.completeExceptionally(new CallTimeoutException(timeout))) {
                     letGo();
                 }
-            });
+            }), timeout.toNanos());
             callHead = head;
             pool = pools.pool(loop, head.address());
             pool.lease(this);

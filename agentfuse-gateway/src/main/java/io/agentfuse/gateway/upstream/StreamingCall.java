@@ -2,7 +2,6 @@ package io.agentfuse.gateway.upstream;
 
 import io.agentfuse.core.Scheduler;
 import io.agentfuse.core.timeout.CallTimeoutException;
-import io.agentfuse.gateway.internal.LoopTimeouts;
 import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.agentfuse.gateway.sse.SseEvent;
@@ -18,7 +17,6 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.Context;
 
@@ -42,7 +40,7 @@ import java.time.Duration;
  */
 final class StreamingCall implements ProviderConnections.Lease, ProviderConnections.Receiver {
 
-    private final Vertx vertx;
+    private final Scheduler timers;
     private final Context context;
     private final UpstreamRequest call;
     private final StreamTimeouts timeouts;
@@ -68,9 +66,9 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
     private boolean paused;
 
     /** @param context an event-loop context: the call's callbacks and its caller's handlers run there */
-    StreamingCall(Vertx vertx, Context context, UpstreamRequest call, StreamTimeouts timeouts,
+    StreamingCall(Scheduler timers, Context context, UpstreamRequest call, StreamTimeouts timeouts,
                   UpstreamClientOptions limits) {
-        this.vertx = vertx;
+        this.timers = timers;
         this.context = context;
         this.call = call;
         this.timeouts = timeouts;
@@ -93,7 +91,7 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
      */
     void start(ProviderConnections pools, ProviderRequests.CallHead head) {
         Duration limit = timeouts.firstEvent();
-        timer = LoopTimeouts.schedule(vertx, limit.toNanos(), () -> fail(new CallTimeoutException(limit)));
+        timer = timers.schedule(() -> onContext(() -> fail(new CallTimeoutException(limit))), limit.toNanos());
         callHead = head;
         pool = pools.pool(VertxHooks.eventLoop(context), head.address());
         pool.lease(this);
@@ -259,7 +257,7 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
                 cancelTimer();
             }
             // But a caller that stops reading must not hold the provider's connection (or the gateway) for ever.
-            stallTimer = LoopTimeouts.schedule(vertx, limits.clientWriteTimeout().toNanos(), this::callerStalled);
+            stallTimer = timers.schedule(() -> onContext(this::callerStalled), limits.clientWriteTimeout().toNanos());
         }
     }
 
@@ -327,7 +325,7 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
     /** Arms the idle timer for the whole idle limit: one of the loop's timeouts of that delay. */
     private void armIdleTimer() {
         idleTimerArmed = true;
-        timer = LoopTimeouts.schedule(vertx, timeouts.idle().toNanos(), this::idleTimerFired);
+        timer = timers.schedule(() -> onContext(this::idleTimerFired), timeouts.idle().toNanos());
     }
 
     /** The idle limit has passed since the timer was set: since the last event too, or it is set for what is left. */
@@ -342,9 +340,8 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
         if (left <= 0) {
             fail(new CallTimeoutException(timeouts.idle()));
         } else {
-            // An ordinary timer: such remainders are all different, and LoopTimeouts keeps a list per delay.
             idleTimerArmed = true;
-            timer = LoopTimeouts.onTimer(vertx, left, this::idleTimerFired);
+            timer = timers.schedule(() -> onContext(this::idleTimerFired), left);
         }
     }
 

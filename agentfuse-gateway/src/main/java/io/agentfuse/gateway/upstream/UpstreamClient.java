@@ -1,7 +1,9 @@
 package io.agentfuse.gateway.upstream;
 
+import io.agentfuse.core.Scheduler;
 import io.agentfuse.gateway.internal.CancellingFuture;
 import io.agentfuse.gateway.internal.OnContext;
+import io.agentfuse.gateway.internal.VertxScheduler;
 import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -60,6 +62,7 @@ public final class UpstreamClient {
     private final Vertx vertx;
     private final UpstreamClientOptions options;
     private final ProviderRequests heads = new ProviderRequests();
+    private final Scheduler timers;
     private final ProviderConnections connections;
 
     public UpstreamClient(Vertx vertx, UpstreamClientOptions options) {
@@ -70,6 +73,7 @@ public final class UpstreamClient {
     UpstreamClient(Vertx vertx, UpstreamClientOptions options, Duration idle) {
         this.vertx = Objects.requireNonNull(vertx, "vertx");
         this.options = Objects.requireNonNull(options, "options");
+        this.timers = new VertxScheduler(vertx);
         this.connections = new ProviderConnections(vertx, options.maxConnectionsPerHost(), options.connectTimeout(),
                 HttpClientOptions.DEFAULT_MAX_CHUNK_SIZE, idle);
     }
@@ -95,7 +99,7 @@ public final class UpstreamClient {
                                                     Function<UpstreamResponse, T> mapper) {
         Objects.requireNonNull(mapper, "mapper");
         Context context = callContext();
-        return new CompleteCall<>(vertx, context, request, options.maxBodyBytes(), mapper)
+        return new CompleteCall<>(timers, context, request, options.maxBodyBytes(), mapper)
                 .start(connections, heads.callHead(request), timeout)
                 .answer();
     }
@@ -138,7 +142,7 @@ public final class UpstreamClient {
                 ready.tryFail(new CancellationException("cancelled by the caller"));
                 return;
             }
-            StreamingCall call = new StreamingCall(vertx, context, request, timeouts, options);
+            StreamingCall call = new StreamingCall(timers, context, request, timeouts, options);
             start.call = call;
             call.ready().onComplete(ready);
             call.start(connections, heads.streamHead(request));
