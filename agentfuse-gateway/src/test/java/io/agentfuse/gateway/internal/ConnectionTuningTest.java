@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Tuned connections on a real server and a raw-socket client: batching installed once, at the head, pooled buffers, nothing left unflushed. */
+/** Tuned connections on a real server and a raw-socket client: flush consolidation installed once, at the head, pooled buffers, nothing left unflushed. */
 class ConnectionTuningTest {
 
     private static final Duration BOUND = Duration.ofSeconds(10);
@@ -31,7 +31,7 @@ class ConnectionTuningTest {
     }
 
     @Test
-    void aConnectionGetsOneBatchingHandlerAtTheHeadOfItsPipelineAndPooledBuffers() throws Exception {
+    void aConnectionGetsOneFlushConsolidatingHandlerAtTheHeadOfItsPipelineAndPooledBuffers() throws Exception {
         CompletableFuture<List<String>> pipeline = new CompletableFuture<>();
         CompletableFuture<ByteBufAllocator> allocator = new CompletableFuture<>();
         HttpServer server = start(vertx.createHttpServer().connectionHandler(connection -> {
