@@ -21,7 +21,7 @@ import java.util.Map;
  *
  * <p>It only ever says "here it is" or "ask the parser" ({@link #NOT_PLAIN}): anything malformed,
  * a number of more than {@value #MAX_NUMBER_BYTES} bytes or not finite, an integer of more than
- * {@value JsonScan#MAX_INTEGER_DIGITS} digits, an escape JSON does not know, UTF-8 that is not
+ * {@value JsonText#MAX_INTEGER_DIGITS} digits, an escape JSON does not know, UTF-8 that is not
  * well formed (overlong forms and encoded surrogates included), nesting deeper than
  * {@value JsonScan#MAX_DEPTH}, trailing content. The parser then decides and words the error, so
  * every error comes from one decoder.
@@ -70,8 +70,8 @@ final class PlainDecoder {
             return giveUp();
         }
         return switch (bytes[cursor.at]) {
-            case '{' -> depth < JsonScan.MAX_DEPTH ? object(depth + 1, top) : giveUp();
-            case '[' -> depth < JsonScan.MAX_DEPTH ? array(depth + 1) : giveUp();
+            case '{' -> depth < JsonText.MAX_DEPTH ? object(depth + 1, top) : giveUp();
+            case '[' -> depth < JsonText.MAX_DEPTH ? array(depth + 1) : giveUp();
             case '"' -> notPlainOr(string());
             case 't', 'f', 'n' -> literal();
             default -> number();
@@ -180,7 +180,7 @@ final class PlainDecoder {
                     decoded = new StringBuilder(i - start + 16);
                 }
                 decoded.append(new String(bytes, run, i - run, StandardCharsets.UTF_8));
-                int escaped = JsonCursor.escaped(bytes, i, end);
+                int escaped = JsonText.escaped(bytes, i, end);
                 if (escaped < 0) {
                     return notString();
                 }
@@ -188,7 +188,7 @@ final class PlainDecoder {
                 i += bytes[i + 1] == 'u' ? 6 : 2;
                 run = i;
             } else { // 0x80 and above: a multi-byte sequence, decoded with its run once known well formed
-                int length = JsonScan.utf8Length(bytes, i, end);
+                int length = JsonText.utf8Length(bytes, i, end);
                 if (length == 0) {
                     return notString();
                 }
@@ -208,7 +208,7 @@ final class PlainDecoder {
 
     /**
      * A number in JSON's grammar: {@code -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?}.
-     * An integer of at most {@value JsonScan#MAX_INTEGER_DIGITS} digits is an {@code Integer} when
+     * An integer of at most {@value JsonText#MAX_INTEGER_DIGITS} digits is an {@code Integer} when
      * it fits one, else a {@code Long}; any other is a {@code Double}, finite.
      */
     private Object number() {
@@ -245,12 +245,12 @@ final class PlainDecoder {
             i = exponentEnd;
             integral = false;
         }
-        if (i - start > MAX_NUMBER_BYTES || i < end && !JsonCursor.isDelimiter(bytes[i])) {
+        if (i - start > MAX_NUMBER_BYTES || i < end && !JsonText.isDelimiter(bytes[i])) {
             return giveUp();
         }
         cursor.at = i;
         if (integral) {
-            return integerDigits > JsonScan.MAX_INTEGER_DIGITS ? giveUp() : integer(digitsStart, i, negative);
+            return integerDigits > JsonText.MAX_INTEGER_DIGITS ? giveUp() : integer(digitsStart, i, negative);
         }
         double value = Double.parseDouble(new String(bytes, start, i - start, StandardCharsets.US_ASCII));
         return Double.isFinite(value) ? value : giveUp();

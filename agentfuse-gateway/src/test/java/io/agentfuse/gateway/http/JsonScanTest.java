@@ -63,11 +63,11 @@ class JsonScanTest {
             body[body.length - 1] = '"';
             assertThat(scansWhole(body)).as(Buffer.buffer(sequence).toString(StandardCharsets.ISO_8859_1)).isFalse();
         }
-        assertThat(JsonScan.utf8Length(bytes("é"), 0, 2)).isEqualTo(2);
-        assertThat(JsonScan.utf8Length(bytes("中"), 0, 3)).isEqualTo(3);
-        assertThat(JsonScan.utf8Length(bytes("😀"), 0, 4)).isEqualTo(4);
-        assertThat(JsonScan.utf8Length(bytes("\uFFFF"), 0, 3)).isEqualTo(3);
-        assertThat(JsonScan.utf8Length(bytes("\uDBFF\uDFFF"), 0, 4)).isEqualTo(4); // U+10FFFF
+        assertThat(JsonText.utf8Length(bytes("é"), 0, 2)).isEqualTo(2);
+        assertThat(JsonText.utf8Length(bytes("中"), 0, 3)).isEqualTo(3);
+        assertThat(JsonText.utf8Length(bytes("😀"), 0, 4)).isEqualTo(4);
+        assertThat(JsonText.utf8Length(bytes("\uFFFF"), 0, 3)).isEqualTo(3);
+        assertThat(JsonText.utf8Length(bytes("\uDBFF\uDFFF"), 0, 4)).isEqualTo(4); // U+10FFFF
     }
 
     @Test
@@ -81,8 +81,8 @@ class JsonScanTest {
 
     @Test
     void nestingDeeperThanTheLimitIsLeftToTheParser() {
-        assertThat(scansWhole(bytes("[".repeat(JsonScan.MAX_DEPTH) + "]".repeat(JsonScan.MAX_DEPTH)))).isTrue();
-        assertThat(scansWhole(bytes("[".repeat(JsonScan.MAX_DEPTH + 1) + "]".repeat(JsonScan.MAX_DEPTH + 1)))).isFalse();
+        assertThat(scansWhole(bytes("[".repeat(JsonText.MAX_DEPTH) + "]".repeat(JsonText.MAX_DEPTH)))).isTrue();
+        assertThat(scansWhole(bytes("[".repeat(JsonText.MAX_DEPTH + 1) + "]".repeat(JsonText.MAX_DEPTH + 1)))).isFalse();
     }
 
     @Test
