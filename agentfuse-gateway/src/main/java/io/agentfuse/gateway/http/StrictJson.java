@@ -25,9 +25,9 @@ import java.util.regex.Pattern;
  * pass what that accepts but must never reach a provider: a number too large for a double
  * ({@code "seed": 1e999} would be forwarded as {@code "Infinity"}). Trailing content after the
  * value is refused too. Every object and array decoded is unmodifiable, all the way down and
- * whatever the body's size ({@link FrozenMap}): change a copy. A small body that is plainly well formed is read without a parser
- * ({@link PlainDecoder}); a long one takes what a {@link ValueMemo} remembers ({@link MemoizedDecoder});
- * Jackson reads the rest and words every error.
+ * whatever the body's size ({@link FrozenMap}): change a copy. Jackson's streaming parser reads
+ * every body and words every error; a long one takes what a {@link ValueMemo} remembers
+ * ({@link MemoizedDecoder}) and leaves the rest to Jackson.
  *
  * <p>Stateless and thread-safe.
  *
@@ -85,21 +85,10 @@ public final class StrictJson {
                 return object; // else spans are as given: the memo path notes into its own until it succeeds
             }
         }
-        ByteBuf heap = body.length() < MEMO_FROM_BYTES ? heapBytes(body) : null;
-        if (heap != null) {
-            int start = heap.arrayOffset() + heap.readerIndex();
-            Object plain = PlainDecoder.decode(heap.array(), start, start + body.length(), spans);
-            if (plain != PlainDecoder.NOT_PLAIN) {
-                return plain;
-            }
-            if (spans != null) {
-                spans.clear(); // what the plain reading noted before it gave up; the parser notes anew
-            }
-        }
         return parse(body, spans);
     }
 
-    /** {@link #decode(Buffer, FieldSpans)} by Jackson alone, for a body the cheaper readings leave to it. */
+    /** {@link #decode(Buffer, FieldSpans)} by Jackson alone, for a body the memo does not read. */
     static Object parse(Buffer body, FieldSpans spans) {
         try (JsonParser parser = JacksonCodec.createParser(body)) {
             JsonToken first = parser.nextToken();
@@ -240,17 +229,6 @@ public final class StrictJson {
         void takeOver(FieldSpans noted, boolean repeated) {
             spans.putAll(noted.spans);
             repeatedKey |= repeated || noted.repeatedKey;
-        }
-
-        void noteRepeatedKey() {
-            repeatedKey = true;
-        }
-
-        void clear() {
-            spans.clear();
-            field = null;
-            start = 0;
-            repeatedKey = false;
         }
 
         void next(String name, long at) {
