@@ -19,13 +19,8 @@ import java.util.Arrays;
  *
  * <p>Allocates nothing per value (the scan itself, and a reader object per member kind at most).
  * Replacing a Jackson pass over a small answer with it took the answer check from 3.9 % to about
- * 2.5 % of a small request's CPU samples in perf (agentfuse-bench/gateway/RESULTS.md, runs 13–15).
- *
- * <pre>{@code
- * JsonScan scan = JsonScan.of(body);
- * int seen = scan == null ? -1 : scan.object((s, noted) -> s.nameIs(USAGE) ? usage(s, noted) : s.skipValue() ? noted : -1);
- * if (seen < 0 || !scan.atEnd()) { ... ask the parser ... }
- * }</pre>
+ * 2.5 % of a small request's CPU samples in perf (RESULTS.md history, runs 13–15). Its readers are
+ * {@link ShapeScan}'s, which follow a {@link JsonShape}.
  *
  * <p>Not thread-safe: one per body.
  */
@@ -224,11 +219,6 @@ public final class JsonScan {
     public boolean string() {
         cursor.skipSpace();
         return string(false);
-    }
-
-    /** Whether a string or {@code null} is here (moved past). */
-    public boolean stringOrNull() {
-        return takeNull() || string();
     }
 
     /**
