@@ -1,6 +1,9 @@
 package io.agentfuse.config;
 
 import java.net.URI;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -8,26 +11,40 @@ import java.util.Objects;
  *
  * <p>{@code type} may be left out when the entry is named after its type ({@code anthropic},
  * {@code openai}); {@code baseUrl} defaults to the type's public endpoint
- * ({@link ConfigDefaults#baseUrl(Type)}); {@code apiKey} defaults to empty (no key is sent).
- * Immutable and thread-safe; {@link #toString()} never shows the key.
+ * ({@link ConfigDefaults#baseUrl(Type)}); {@code apiKey} defaults to empty (no key is sent);
+ * {@code headers} (default none) are sent with every call to the provider, after the dialect's
+ * defaults and the caller's forwarded headers, which they replace; the authentication headers
+ * replace them in turn. Immutable and thread-safe; {@link #toString()} never shows the key or the
+ * headers' values.
  *
  * <pre>{@code
  * providers:
  *   anthropic: { type: anthropic, baseUrl: "https://api.anthropic.com", apiKey: "${ANTHROPIC_API_KEY:-}" }
+ *   internal:
+ *     type: openai
+ *     baseUrl: https://llm.internal/v1
+ *     headers: { x-team: agents, x-gateway-route: "${ROUTE:-default}" }
  * }</pre>
  *
  * @param name    the key under {@code providers}
  * @param type    which wire protocol the provider speaks
  * @param baseUrl absolute {@code http} or {@code https} URL the API paths are appended to
  * @param apiKey  the credential, after {@code ${ENV}} interpolation; may be empty
+ * @param headers extra headers sent upstream, by name, in the order written
  */
-public record ProviderConfig(String name, Type type, URI baseUrl, String apiKey) {
+public record ProviderConfig(String name, Type type, URI baseUrl, String apiKey, Map<String, String> headers) {
 
     public ProviderConfig {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(baseUrl, "baseUrl");
         Objects.requireNonNull(apiKey, "apiKey");
+        headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+    }
+
+    /** A provider without extra headers. */
+    public ProviderConfig(String name, Type type, URI baseUrl, String apiKey) {
+        this(name, type, baseUrl, apiKey, Map.of());
     }
 
     /** Whether an API key was configured. */
@@ -38,7 +55,7 @@ public record ProviderConfig(String name, Type type, URI baseUrl, String apiKey)
     @Override
     public String toString() {
         return "ProviderConfig[name=" + name + ", type=" + type + ", baseUrl=" + baseUrl
-                + ", apiKey=" + (hasApiKey() ? "***" : "") + "]";
+                + ", apiKey=" + (hasApiKey() ? "***" : "") + ", headers=" + headers.keySet() + "]";
     }
 
     /** The wire protocol of a provider; written in YAML in lower case. */

@@ -139,6 +139,7 @@ final class ProviderRequests {
         private void writeHeaders(Map<String, String> forwarded, String accept, BiConsumer<String, String> set) {
             provider.dialect().defaultHeaders().forEach(set);
             forwarded.forEach(set);
+            provider.headers().forEach(set);
             set.accept(HttpHeaders.CONTENT_TYPE.toString(), APPLICATION_JSON);
             set.accept(HttpHeaders.ACCEPT.toString(), accept);
             provider.dialect().authHeaders(provider.apiKey()).forEach(set);
