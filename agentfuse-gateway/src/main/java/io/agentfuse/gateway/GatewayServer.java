@@ -35,6 +35,7 @@ import io.agentfuse.gateway.server.BodyAllowance;
 import io.agentfuse.gateway.server.SizedBodyReader;
 import io.agentfuse.gateway.state.StateStores;
 import io.agentfuse.gateway.upstream.UpstreamClient;
+import io.agentfuse.gateway.upstream.UpstreamHttp;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -117,7 +118,8 @@ public final class GatewayServer {
         this.vertx = vertx;
         ServerConfig.Limits limits = config.server().limits();
         this.upstream = new UpstreamClient(vertx, options.upstream()
-                .withLimits(limits.maxUpstreamBody(), (int) limits.maxSseEvent(), limits.clientWriteTimeout()));
+                .withLimits(limits.maxUpstreamBody(), (int) limits.maxSseEvent(), limits.clientWriteTimeout())
+                .withEgress(config.server().egress()));
         metrics.watchBreakers(runtime.registry());
         metrics.declareModels(config.models().values());
         runtime.registry().addListener(new TransitionLog());
@@ -129,7 +131,9 @@ public final class GatewayServer {
         this.host = options.host();
         McpProxyOptions mcpDefaults = McpProxyOptions.defaults();
         this.mcp = new McpProxy(vertx, runtime, metrics, new McpProxyOptions(limits.maxUpstreamBody(),
-                limits.clientWriteTimeout(), mcpDefaults.connectTimeout(), mcpDefaults.maxConnectionsPerServer()));
+                limits.clientWriteTimeout(), mcpDefaults.connectTimeout(), mcpDefaults.maxConnectionsPerServer()),
+                new UpstreamHttp(vertx, new UpstreamHttp.Settings(mcpDefaults.connectTimeout(),
+                        mcpDefaults.maxConnectionsPerServer(), UpstreamHttp.IDLE, config.server().egress())));
         this.reloader = new ConfigReloader(vertx, runtime, metrics, options.configFile());
     }
 

@@ -9,6 +9,7 @@ import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
+import io.agentfuse.gateway.upstream.UpstreamHttp;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -60,10 +61,17 @@ public final class McpProxy {
     private final ToolCallRunner toolCalls;
 
     public McpProxy(Vertx vertx, AgentfuseRuntime runtime, GatewayMetrics metrics, McpProxyOptions options) {
+        this(vertx, runtime, metrics, options, new UpstreamHttp(vertx,
+                UpstreamHttp.Settings.direct(options.connectTimeout(), options.maxConnectionsPerServer())));
+    }
+
+    /** A proxy whose calls to MCP servers go out on {@code http}, which it closes when it is closed. */
+    public McpProxy(Vertx vertx, AgentfuseRuntime runtime, GatewayMetrics metrics, McpProxyOptions options,
+                    UpstreamHttp http) {
         this.vertx = Objects.requireNonNull(vertx, "vertx");
         this.runtime = Objects.requireNonNull(runtime, "runtime");
         this.options = Objects.requireNonNull(options, "options");
-        this.upstream = new McpUpstream(vertx, options);
+        this.upstream = new McpUpstream(vertx, options, http);
         this.catalog = new ToolCatalog(runtime.registry());
         this.toolCalls = new ToolCallRunner(runtime, upstream, catalog, metrics);
         // The server breakers exist from the start, so the admin API lists them before any call.

@@ -1,9 +1,5 @@
 package io.agentfuse.gateway.upstream;
 
-import io.agentfuse.gateway.internal.vertx.VertxHooks;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
 
 /**
@@ -12,8 +8,8 @@ import io.vertx.core.buffer.Buffer;
  * soon as it does ({@link #add}). The caller closes the connection on failure, which stops the
  * reading. Confined to the call's event loop.
  *
- * <p>An answer that comes in one chunk (most do) is that chunk: each chunk is handed over as a
- * buffer of its own ({@link #copyOf}), so it is kept as it is, not copied into another.
+ * <p>An answer that comes in one chunk (most do) is that chunk: the client hands each chunk over as
+ * a buffer of its own, so it is kept as it is, not copied into another.
  */
 final class BoundedBody {
 
@@ -65,14 +61,6 @@ final class BoundedBody {
             joined = Buffer.buffer((int) Math.min(expected, PRESIZE_LIMIT)).appendBuffer(first).appendBuffer(chunk);
             first = null;
         }
-    }
-
-    /**
-     * A copy of {@code bytes} (a chunk in a pooled buffer Netty reuses), wrapped: Buffer.buffer(byte[])
-     * would copy a second time, Unpooled.copiedBuffer count every buffer on a counter both loops share.
-     */
-    static Buffer copyOf(ByteBuf bytes) {
-        return VertxHooks.buffer(Unpooled.wrappedBuffer(ByteBufUtil.getBytes(bytes)));
     }
 
     /** The chunks received so far, as one buffer. */

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.internal.vertx;
 
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -17,8 +18,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * Proves, before a gateway starts, that every hook of {@link VertxHooks} finds what it reaches
  * for in the Vert.x it runs on: a server on {@code 127.0.0.1} and a free port is sent one request
  * through a router, and on the way each hook is used as the gateway uses it (the connection's
- * channel, the request decoder replaced, the router's body marked and set, the buffers, the
- * transport, the context's loop). A Vert.x whose internals moved fails the start with a
+ * channel, the request decoder replaced, the client's codec found, the router's body marked and
+ * set, the buffers, the transport, the context's loop). A Vert.x whose internals moved fails the start with a
  * {@link MissingHookException} naming the hook, instead of a gateway that serves without it.
  *
  * <p>Takes a few milliseconds; the probe's server and client are closed whatever happens. Thread-safe.
@@ -76,7 +77,15 @@ public final class VertxHookCheck {
                     }
                 })
                 .requestHandler(router);
-        HttpClient client = vertx.createHttpClient();
+        HttpClient client = vertx.httpClientBuilder().withConnectHandler(connection -> {
+            try {
+                if (!VertxHooks.checkClientFraming(connection, ChannelInboundHandlerAdapter::new)) {
+                    throw new MissingHookException("a client connection's HTTP/1.1 codec", "the check's connection is not HTTP/1.1");
+                }
+            } catch (RuntimeException missing) {
+                failure.compareAndSet(null, missing);
+            }
+        }).build();
         return server.listen()
                 .compose(listening -> client.request(HttpMethod.GET, listening.actualPort(), "127.0.0.1", PATH))
                 .compose(request -> request.send().compose(HttpClientResponse::body))

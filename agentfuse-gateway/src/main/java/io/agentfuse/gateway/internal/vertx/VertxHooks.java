@@ -3,18 +3,16 @@ package io.agentfuse.gateway.internal.vertx;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFactory;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoop;
-import io.netty.resolver.AddressResolverGroup;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http2.Http2ConnectionHandler;
 import io.vertx.core.Context;
-import io.vertx.core.Handler;
-import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.impl.VertxHttpRequestDecoder;
-import io.vertx.core.http.impl.headers.HeadersAdaptor;
 import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.internal.buffer.BufferInternal;
@@ -22,7 +20,6 @@ import io.vertx.core.net.impl.ConnectionBase;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.impl.RoutingContextInternal;
 
-import java.net.InetSocketAddress;
 import java.util.function.Supplier;
 
 /**
@@ -48,6 +45,8 @@ public final class VertxHooks {
 
     /** The name Vert.x gives its HTTP/1.x request decoder in a server connection's pipeline. */
     static final String REQUEST_DECODER = "httpDecoder";
+    /** The name Vert.x gives the HTTP/1.x codec in a client connection's pipeline. */
+    static final String CLIENT_CODEC = "codec";
 
     private VertxHooks() {
     }
@@ -82,6 +81,26 @@ public final class VertxHooks {
     }
 
     /**
+     * Puts the handler {@code check} makes right after the HTTP/1.1 codec of a client connection, so
+     * that it sees every decoded part of an answer before Vert.x does. An HTTP/2 connection has no
+     * such codec (Netty's HTTP/2 codec checks its frames): nothing is put there, and this answers false.
+     *
+     * @throws MissingHookException when an HTTP/1.x connection has no codec under Vert.x's name
+     */
+    public static boolean checkClientFraming(HttpConnection connection, Supplier<? extends ChannelHandler> check) {
+        ChannelPipeline pipeline = channel(connection).pipeline();
+        if (pipeline.get(CLIENT_CODEC) instanceof HttpClientCodec) {
+            pipeline.addAfter(CLIENT_CODEC, CLIENT_CODEC + "FramingCheck", check.get());
+            return true;
+        }
+        if (pipeline.get(Http2ConnectionHandler.class) != null) {
+            return false;
+        }
+        throw new MissingHookException("a client connection's HTTP/1.1 codec", "the pipeline has no "
+                + HttpClientCodec.class.getSimpleName() + " named '" + CLIENT_CODEC + "' (" + pipeline.names() + ")");
+    }
+
+    /**
      * The Netty buffer under {@code buffer}, not copied: the same bytes, its readable ones from its
      * reader index. A buffer of another kind (none made by Vert.x is) is copied.
      */
@@ -94,24 +113,9 @@ public final class VertxHooks {
         return BufferInternal.buffer(bytes);
     }
 
-    /** Netty's headers as a Vert.x {@link MultiMap}, not copied. */
-    public static MultiMap headers(io.netty.handler.codec.http.HttpHeaders headers) {
-        return new HeadersAdaptor(headers);
-    }
-
     /** The class of the Netty transport {@code vertx} runs on (its implementation's). */
     public static Class<?> transportClass(Vertx vertx) {
         return internal(vertx).transport().getClass();
-    }
-
-    /** A factory of client channels on the Netty transport {@code vertx} runs on, for a connection of one's own. */
-    public static ChannelFactory<? extends Channel> channelFactory(Vertx vertx) {
-        return internal(vertx).transport().channelFactory(false);
-    }
-
-    /** {@code vertx}'s name resolver as Netty's, so that a connection of one's own resolves names as Vert.x does. */
-    public static AddressResolverGroup<InetSocketAddress> addressResolver(Vertx vertx) {
-        return internal(vertx).nameResolver().nettyAddressResolverGroup();
     }
 
     /** The Netty event loop that runs {@code context}'s tasks (a worker context's too: the loop it belongs to). */
@@ -122,20 +126,6 @@ public final class VertxHooks {
     /** A new event-loop context of {@code vertx}, on the next of its loops. */
     public static Context newEventLoopContext(Vertx vertx) {
         return internal(vertx).createEventLoopContext();
-    }
-
-    /**
-     * Runs {@code action} inside {@code context} on the current thread, as Vert.x runs its own
-     * handlers: code it calls finds itself on that context instead of queueing a task to get there.
-     * Call it on the context's own thread.
-     */
-    public static void dispatch(Context context, Runnable action) {
-        internal(context).dispatch(action);
-    }
-
-    /** {@link #dispatch(Context, Runnable)} of {@code handler} with {@code event}: no object per call. */
-    public static <E> void dispatch(Context context, E event, Handler<E> handler) {
-        internal(context).dispatch(event, handler);
     }
 
     /**

@@ -5,6 +5,7 @@ import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.testing.Await;
 import io.agentfuse.gateway.testing.Eventually;
+import io.agentfuse.gateway.testing.TrustedCertificate;
 import io.netty.buffer.Unpooled;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -25,10 +26,6 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.CertificateFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -37,8 +34,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The connections complete calls go out on, against providers that keep them or close them, by name, over TLS. */
-class ProviderConnectionsTest {
+/** The connections provider calls go out on ({@link UpstreamHttp}), against providers that keep them or close them, answer out of turn or break their framing, by name, over TLS. */
+class UpstreamConnectionsTest {
 
     private static final String ANSWER = "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"created\":1,\"model\":\"m\","
             + "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"hi\"},\"finish_reason\":\"stop\"}],"
@@ -196,38 +193,10 @@ class ProviderConnectionsTest {
                 .requestHandler(request -> request.body().onSuccess(ignored -> request.response()
                         .putHeader("content-type", "application/json").end(ANSWER)))
                 .listen(0, "127.0.0.1"));
-        Path trustStore = Files.createTempFile("provider-trust", ".p12");
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        store.load(null, null);
-        try (InputStream pem = Files.newInputStream(Path.of(certificate.certificatePath()))) {
-            store.setCertificateEntry("provider", CertificateFactory.getInstance("X.509").generateCertificate(pem));
-        }
-        try (OutputStream out = Files.newOutputStream(trustStore)) {
-            store.store(out, "secret".toCharArray());
-        }
-        String[] properties = {"javax.net.ssl.trustStore", "javax.net.ssl.trustStorePassword", "javax.net.ssl.trustStoreType"};
-        String[] before = new String[properties.length];
-        for (int i = 0; i < properties.length; i++) {
-            before[i] = System.getProperty(properties[i]);
-        }
-        System.setProperty(properties[0], trustStore.toString());
-        System.setProperty(properties[1], "secret");
-        System.setProperty(properties[2], "PKCS12");
-        try {
-            UpstreamResponse answer = send("https://localhost:" + tls.actualPort() + "/v1");
+        UpstreamResponse answer = TrustedCertificate.whileTrusted(certificate, () -> send("https://localhost:" + tls.actualPort() + "/v1"));
 
-            assertThat(answer.status()).isEqualTo(200);
-            assertThat(answer.usage().inputTokens()).isEqualTo(1);
-        } finally {
-            for (int i = 0; i < properties.length; i++) {
-                if (before[i] == null) {
-                    System.clearProperty(properties[i]);
-                } else {
-                    System.setProperty(properties[i], before[i]);
-                }
-            }
-            Files.deleteIfExists(trustStore);
-        }
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.usage().inputTokens()).isEqualTo(1);
     }
 
     /** {@code calls} calls in turn to the raw provider, each answered 200 with the whole answer. */
