@@ -12,9 +12,7 @@ import io.vertx.core.json.jackson.JacksonCodec;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Decodes a long body's top-level object value by value, taking from a {@link ValueMemo} every
@@ -93,10 +91,10 @@ final class MemoizedDecoder {
         if (!cursor.take('{')) {
             return null;
         }
-        Map<String, Object> fields = new LinkedHashMap<>();
+        FrozenMap.Builder fields = new FrozenMap.Builder();
         cursor.skipSpace();
         if (cursor.take('}')) {
-            return cursor.endOfBody() ? FrozenMap.object(fields) : null;
+            return cursor.endOfBody() ? fields.build() : null;
         }
         while (true) {
             cursor.skipSpace();
@@ -112,9 +110,7 @@ final class MemoizedDecoder {
             }
             cursor.skipSpace();
             Object value = cursor.is('[') ? array() : value();
-            int before = fields.size();
-            fields.put(name, value); // the last of a repeated key wins, as in StrictJson
-            if (fields.size() == before) {
+            if (!fields.put(name, value)) { // the last of a repeated key wins, as in StrictJson
                 repeatedKey = true;
             }
             cursor.skipSpace();
@@ -124,7 +120,7 @@ final class MemoizedDecoder {
             if (cursor.is('}')) {
                 spans.next(null, cursor.at - base);
                 cursor.at++;
-                return cursor.endOfBody() ? FrozenMap.object(fields) : null;
+                return cursor.endOfBody() ? fields.build() : null;
             }
             return null;
         }

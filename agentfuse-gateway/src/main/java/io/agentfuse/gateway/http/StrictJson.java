@@ -15,7 +15,6 @@ import io.vertx.core.json.jackson.JacksonCodec;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -138,7 +137,7 @@ public final class StrictJson {
     private static Object parseAny(JsonParser parser, FieldSpans spans, boolean top) throws IOException {
         return switch (parser.currentToken()) {
             // Wrapped once here: a raw map or list inside a JsonObject is wrapped anew on every read.
-            case START_OBJECT -> FrozenMap.object(parseObject(parser, spans, top));
+            case START_OBJECT -> parseObject(parser, spans, top);
             case START_ARRAY -> FrozenMap.array(parseArray(parser, spans));
             case VALUE_STRING -> parser.getText();
             case VALUE_NUMBER_INT -> parser.getNumberValue();
@@ -159,8 +158,8 @@ public final class StrictJson {
         return value;
     }
 
-    private static Map<String, Object> parseObject(JsonParser parser, FieldSpans spans, boolean top) throws IOException {
-        Map<String, Object> object = new LinkedHashMap<>();
+    private static JsonObject parseObject(JsonParser parser, FieldSpans spans, boolean top) throws IOException {
+        FrozenMap.Builder object = new FrozenMap.Builder();
         boolean noting = top && spans != null;
         String name;
         while ((name = parser.nextFieldName()) != null) {
@@ -168,9 +167,8 @@ public final class StrictJson {
                 spans.next(name, parser.currentTokenLocation().getByteOffset());
             }
             parser.nextToken();
-            int before = object.size();
-            object.put(name, parseAny(parser, spans, false)); // the last of a repeated key wins, as in Json.decodeValue
-            if (object.size() == before && spans != null) {
+            // the last of a repeated key wins, as in Json.decodeValue
+            if (!object.put(name, parseAny(parser, spans, false)) && spans != null) {
                 spans.repeatedKey = true;
             }
         }
@@ -180,7 +178,7 @@ public final class StrictJson {
         if (noting) {
             spans.next(null, parser.currentTokenLocation().getByteOffset());
         }
-        return object;
+        return object.build();
     }
 
     private static List<Object> parseArray(JsonParser parser, FieldSpans spans) throws IOException {

@@ -9,7 +9,6 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -208,11 +207,11 @@ public final class ValueMemo {
     }
 
     private static JsonObject freezeObject(Map<?, ?> fields) {
-        Map<String, Object> frozen = new LinkedHashMap<>(Math.max(4, fields.size() * 4 / 3 + 1));
+        FrozenMap.Builder frozen = new FrozenMap.Builder();
         for (Map.Entry<?, ?> field : fields.entrySet()) {
             frozen.put((String) field.getKey(), freeze(field.getValue()));
         }
-        return new JsonObject(new FrozenMap(frozen));
+        return frozen.build();
     }
 
     private static JsonArray freezeArray(List<?> elements) {
