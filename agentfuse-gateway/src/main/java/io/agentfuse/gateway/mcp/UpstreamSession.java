@@ -3,6 +3,7 @@ package io.agentfuse.gateway.mcp;
 import io.agentfuse.config.McpServerConfig;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -87,8 +88,8 @@ final class UpstreamSession {
     /** Ends the server's session ({@code DELETE}), if there is one; best effort. */
     synchronized void close(Duration timeout) {
         if (opened != null && opened.isDone() && !opened.isCompletedExceptionally() && opened.join().sessionId() != null) {
-            http.open(server.config().url(), io.vertx.core.http.HttpMethod.DELETE, headers(opened.join(), null, null), null, timeout)
-                    .onSuccess(streamed -> streamed.request().reset());
+            http.open(server.config().url(), HttpMethod.DELETE, headers(opened.join(), null, null), null, timeout)
+                    .onSuccess(streamed -> streamed.response().exceptionHandler(ignored -> { }).resume());
         }
         opened = null;
     }
