@@ -24,12 +24,16 @@ class McpOpenToolDodgeTest {
     private static final String VERSION = "2026-07-28";
 
     private McpHarness harness;
+    private String session;
+    private int requestsBefore;
 
     @BeforeEach
     void start() {
         harness = McpHarness.start(McpHarness.CONFIG);
         harness.mcp.tools(McpMockTool.of("query", "Runs SQL"), McpMockTool.of("fetch", "Fetches"));
         harness.gateway.runtime().mcpToolGuard("db", "query").circuitBreaker().forceOpen("test");
+        session = harness.initialize();
+        requestsBefore = harness.mcp.requests().size();
     }
 
     @AfterEach
@@ -66,7 +70,7 @@ class McpOpenToolDodgeTest {
     void aBatchIsRefused() {
         JsonArray batch = new JsonArray().add(harness.toolCall("fetch")).add(harness.toolCall("query"));
 
-        HttpResponse<String> answer = harness.send(request(batch.encode()).build());
+        HttpResponse<String> answer = harness.send(request(batch.encode()).header("Mcp-Session-Id", session).build());
 
         assertRefused(answer, -32600, "batches");
     }
@@ -76,7 +80,7 @@ class McpOpenToolDodgeTest {
         String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
                 + "\"params\":{\"name\":\"query\",\"name\":\"fetch\",\"arguments\":{}}}";
 
-        HttpResponse<String> answer = harness.send(request(body).build());
+        HttpResponse<String> answer = harness.send(request(body).header("Mcp-Session-Id", session).build());
 
         assertRefused(answer, -32600, "twice");
     }
@@ -86,7 +90,7 @@ class McpOpenToolDodgeTest {
         String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"method\":\"ping\","
                 + "\"params\":{\"name\":\"query\",\"arguments\":{}}}";
 
-        HttpResponse<String> answer = harness.send(request(body).build());
+        HttpResponse<String> answer = harness.send(request(body).header("Mcp-Session-Id", session).build());
 
         assertRefused(answer, -32600, "twice");
     }
@@ -97,16 +101,16 @@ class McpOpenToolDodgeTest {
                 "MCP-Protocol-Version", VERSION, "Mcp-Method", "tools/call", "Mcp-Name", "query");
 
         assertThat(McpHarness.text(answer)).startsWith("CIRCUIT_OPEN: query is unavailable");
-        assertThat(harness.mcp.requests()).isEmpty();
+        assertThat(harness.mcp.requests()).hasSize(requestsBefore);
     }
 
     private void assertRefused(HttpResponse<String> answer, int code, String reason) {
+        assertThat(harness.mcp.requests()).as("requests that reached the server").hasSize(requestsBefore);
         assertThat(answer.statusCode()).isEqualTo(400);
         JsonObject error = McpHarness.message(answer).getJsonObject("error");
         assertThat(error.getInteger("code")).isEqualTo(code);
         assertThat(error.getString("message")).contains(reason);
         assertThat(error.getJsonObject("data").getString("type")).isEqualTo("invalid_request");
-        assertThat(harness.mcp.requests()).isEmpty();
     }
 
     private HttpRequest.Builder request(String body) {
