@@ -3,6 +3,7 @@ package io.agentfuse.gateway.mcp;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.McpConfig;
 import io.agentfuse.config.McpServerConfig;
+import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +36,8 @@ import java.util.concurrent.TimeUnit;
  *       yet (each within its {@code listTimeout}) and fail while a server that is not
  *       {@code optional} never was; {@code server/discover} answers the versions every reached
  *       server supports;</li>
- *   <li>{@code ping}: an empty result; notifications and responses: 202; other methods: {@code -32601}.</li>
+ *   <li>{@code ping}: an empty result; notifications and responses: 202 ({@code notifications/cancelled}
+ *       cancels the session's call, on its server too); other methods: {@code -32601}.</li>
  * </ul>
  * The proxy answers as the server it is: JSON-RPC messages with HTTP 200, never an SSE stream,
  * no {@code GET} stream (405), and it never sends {@code notifications/tools/list_changed}.
@@ -99,6 +102,10 @@ final class AggregateEndpoint {
             }
         }
         if (method == null || method.startsWith("notifications/") || request.id() == null) {
+            if ("notifications/cancelled".equals(method) && session != null
+                    && request.message().getValue("params") instanceof JsonObject params) {
+                session.cancel(params.getValue("requestId"));
+            }
             ctx.response().setStatusCode(202).end();
             return;
         }
@@ -113,9 +120,12 @@ final class AggregateEndpoint {
             default -> CompletableFuture.completedFuture(ProxyAnswers.error(id, -32601, "not_found",
                     "method not found: the aggregate endpoint serves tools (tools/list, tools/call), not " + method));
         };
+        if (session != null && "tools/call".equals(method)) {
+            session.track(id, answer);
+        }
         Context context = vertx.getOrCreateContext();
         ctx.response().closeHandler(v -> answer.cancel(true));
-        answer.whenComplete((message, error) -> context.runOnContext(v -> send(ctx, message, error, stateless)));
+        answer.whenComplete((message, error) -> context.runOnContext(v -> send(ctx, id, message, error, stateless)));
     }
 
     /** {@code GET}: the aggregate pushes nothing, so it offers no stream. */
@@ -211,13 +221,15 @@ final class AggregateEndpoint {
         return list;
     }
 
-    private void send(RoutingContext ctx, JsonObject message, Throwable error, boolean stateless) {
+    private static void send(RoutingContext ctx, Object id, JsonObject message, Throwable error, boolean stateless) {
         HttpServerResponse response = ctx.response();
-        if (response.closed() || response.ended() || error != null && message == null && ctx.response().closed()) {
+        if (response.closed() || response.ended()) {
             return;
         }
-        JsonObject sent = message != null ? message : ProxyAnswers.error(null, -32603, "internal_error",
-                "the aggregate endpoint failed: " + error.getMessage());
+        JsonObject sent = message != null ? message
+                : OutcomeClassifier.unwrap(error) instanceof CancellationException
+                ? ProxyAnswers.error(id, -32800, "cancelled", "the request was cancelled by the caller")
+                : ProxyAnswers.error(id, -32603, "internal_error", "the aggregate endpoint failed: " + error.getMessage());
         if (stateless && sent.getValue("result") instanceof JsonObject result && !result.containsKey("resultType")) {
             result.put("resultType", "complete");
         }

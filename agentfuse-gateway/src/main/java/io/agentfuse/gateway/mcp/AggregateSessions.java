@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -30,6 +31,7 @@ final class AggregateSessions {
         final String owner;
         final String version;
         private final Map<AggregatedServer, UpstreamSession> upstream = new ConcurrentHashMap<>();
+        private final Map<String, CompletableFuture<?>> inFlight = new ConcurrentHashMap<>();
 
         private Session(String id, String owner, String version) {
             this.id = id;
@@ -40,6 +42,21 @@ final class AggregateSessions {
         /** This session's session with {@code server}, made on first use. */
         UpstreamSession upstream(AggregatedServer server, McpUpstream http) {
             return upstream.computeIfAbsent(server, key -> new UpstreamSession(http, key));
+        }
+
+        /** Keeps the call {@code id} cancellable by the caller's {@code notifications/cancelled} while it runs. */
+        void track(Object id, CompletableFuture<?> call) {
+            String key = String.valueOf(id);
+            inFlight.put(key, call);
+            call.whenComplete((value, error) -> inFlight.remove(key, call));
+        }
+
+        /** Cancels the call {@code id} of this session, if it still runs (the cancellation reaches its server). */
+        void cancel(Object id) {
+            CompletableFuture<?> call = inFlight.remove(String.valueOf(id));
+            if (call != null) {
+                call.cancel(true);
+            }
         }
 
         /** Ends the sessions with the servers; best effort. */

@@ -101,7 +101,7 @@ final class ToolCallRunner {
         });
         reply.whenComplete((value, error) -> {
             if (reply.isCancelled()) {
-                abandoned.set("the caller went away");
+                abandoned.set("cancelled by the caller");
                 calls.cancel(true);
             }
         });

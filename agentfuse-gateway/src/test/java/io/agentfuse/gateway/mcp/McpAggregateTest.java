@@ -221,6 +221,33 @@ class McpAggregateTest {
     }
 
     @Test
+    void aCallTheCallerCancelsIsCancelledOnItsServer() throws Exception {
+        startWithTools(AggregateHarness.CONFIG);
+        harness.mock("search").script("web", McpToolStep.builder().text("late").delayMs(120_000).build());
+        String session = harness.initialize();
+        JsonObject call = harness.toolCall("search__web");
+        java.util.concurrent.CompletableFuture<HttpResponse<String>> pending = java.util.concurrent.CompletableFuture
+                .supplyAsync(() -> harness.post(call, "Mcp-Session-Id", session));
+        io.agentfuse.gateway.testing.Eventually.holds(harness.vertx, () -> harness.mock("search").calls("web") == 1);
+
+        HttpResponse<String> cancel = harness.post(new JsonObject().put("jsonrpc", "2.0").put("method", "notifications/cancelled")
+                .put("params", new JsonObject().put("requestId", call.getValue("id")).put("reason", "user pressed stop")),
+                "Mcp-Session-Id", session);
+
+        assertThat(cancel.statusCode()).isEqualTo(202);
+        JsonObject answer = McpHarness.message(pending.get(30, java.util.concurrent.TimeUnit.SECONDS));
+        assertThat(answer.getValue("id")).isEqualTo(call.getValue("id"));
+        assertThat(answer.getJsonObject("error").getInteger("code")).isEqualTo(-32800);
+        Object upstreamId = harness.mock("search").requests().stream()
+                .filter(request -> request.body().contains("\"tools/call\"")).findFirst().orElseThrow()
+                .jsonBody().orElseThrow().getValue("id");
+        io.agentfuse.gateway.testing.Eventually.holds(harness.vertx,
+                () -> harness.mock("search").notifications("notifications/cancelled").size() == 1);
+        assertThat(harness.mock("search").notifications("notifications/cancelled").get(0).getJsonObject("params")
+                .getValue("requestId")).isEqualTo(upstreamId);
+    }
+
+    @Test
     void theAggregateOffersNoServerStreamAndEndsSessionsOnDelete() {
         startWithTools(AggregateHarness.CONFIG);
         String session = harness.initialize();
