@@ -24,6 +24,8 @@ import java.util.Objects;
  *     timeout: 30s
  *     retries: 2
  *     circuitBreaker: { failureThreshold: 3, resetTimeout: 5m, halfOpenRequests: 1 }
+ *     optional: true      # the aggregate endpoint may start without it
+ *     listTimeout: 2s     # the aggregate's tools/list waits this long for its list
  * }</pre>
  *
  * @param name      the key under {@code mcpServers}
