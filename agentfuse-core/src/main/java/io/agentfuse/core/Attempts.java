@@ -106,13 +106,17 @@ final class Attempts {
 
     /**
      * Classifies a normal return once (result rules, then the breaker's token limit) and records it
-     * against {@code permit}, unless it is a {@link LongCall} that takes the permit to record its own
-     * end; {@code null} for a plain success, which needs no decision (and so allocates nothing).
+     * against {@code permit}, unless it is a {@link LongCall} whose {@link HeldPermit} takes the permit to
+     * record its own end; {@code null} for a plain success, which needs no decision (and so allocates nothing).
      */
     AttemptResult returned(long permit, Object value, long durationNanos) {
         Outcome outcome = classifier.hasResultRules() ? classifier.classifyResult(value) : Outcome.SUCCESS;
-        if (outcome == Outcome.SUCCESS && breaker != null && isLongCall(value) && ((LongCall) value).holdPermit(breaker, permit)) {
-            return null; // a stream: it records its final outcome against the permit when it ends
+        if (outcome == Outcome.SUCCESS && breaker != null && isLongCall(value)) {
+            HeldPermit held = ((LongCall) value).heldPermit();
+            if (held != null) {
+                held.hold(breaker, permit, timer(), durationNanos);
+                return null; // a stream: it records its final outcome against the permit when it ends
+            }
         }
         long used = 0L;
         if (outcome == Outcome.SUCCESS && tokens != null && breaker != null) {

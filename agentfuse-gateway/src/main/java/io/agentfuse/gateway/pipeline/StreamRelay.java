@@ -1,9 +1,7 @@
 package io.agentfuse.gateway.pipeline;
 
-import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Outcome;
-import io.agentfuse.core.RetryAfter;
 import io.agentfuse.core.fallback.StepFailure;
 import io.agentfuse.gateway.dialect.DialectTranslator;
 import io.agentfuse.gateway.dialect.StreamEvent;
@@ -31,22 +29,23 @@ import java.util.List;
  * as LangChain4j's would take for a complete (truncated) answer; silently when the caller has gone
  * (then the upstream call is cancelled). An upstream event that is not well-formed is never relayed.
  *
- * <h2>Breaker accounting after the first byte</h2>
- * The guarded unit of a stream is "the stream opened" (see {@link ChainExecution}); the guard has
- * recorded that as a success in the answering model's breaker by the time this relay starts.
- * What happens later is recorded here, in the same breaker, as one more call:
+ * <h2>Breaker accounting</h2>
+ * The guarded unit of a stream is the whole stream: the guard hands the answering attempt's breaker
+ * permit to the answer ({@link io.agentfuse.core.HeldPermit}, see {@link ChainExecution}) instead of
+ * recording the first event as a success, and this relay reports the stream's end against it once,
+ * as one call, with its whole duration:
  * <ul>
+ *   <li>a complete stream → a success with the usage it reported (over the breaker's
+ *       {@code tokenOveruse} limit, {@code TOKEN_OVERUSE});</li>
  *   <li>a failure after the first byte → one failure of its kind: idle timeout or broken connection as
- *       classified, an error event from the provider as its dialect maps it, a malformed event as
- *       {@code ERROR}, an end before the terminator as {@code CONNECTION_ERROR};</li>
- *   <li>a complete stream whose reported usage exceeds the breaker's {@code tokenOveruse} limit →
- *       one {@code TOKEN_OVERUSE}; within the limit nothing more is recorded, so a healthy stream
- *       counts once.</li>
+ *       the guard's classifier says, an error event from the provider as its dialect maps it, a
+ *       malformed event as {@code ERROR}, an end before the terminator as {@code CONNECTION_ERROR};</li>
+ *   <li>a caller who left, a stream the gateway ended itself (an answer it could not translate, a
+ *       subagent deadline) → nothing: the permit is given back.</li>
  * </ul>
- * The price: a stream that breaks counts as a success and a failure, so consecutive-failure
- * triggers see streams that always break mid-way as alternating; a {@code failureRate} trigger
- * above 50 % does not fire on them either. Failures before the first byte (the common case: 5xx,
- * 429, timeouts to the first token) are counted exactly, by the guard.
+ * So a provider whose streams always break mid-way trips its breaker, and a stream that is slow or
+ * token-heavy counts for {@code consecutiveTimeouts}, {@code slowCallRate} and {@code tokenOveruse}
+ * as a complete answer does. Failures before the first byte are attempts the guard records itself.
  *
  * <p>Confined to the request's context: every handler hops there first.
  */
@@ -112,7 +111,7 @@ final class StreamRelay {
         if (!done) {
             done = true;
             stream.cancel();
-            answer.permit().release();
+            answer.permit().released();
         }
     }
 
@@ -137,7 +136,7 @@ final class StreamRelay {
     private void terminate(GatewayError error, String message) {
         done = true;
         stream.cancel();
-        answer.permit().release();
+        answer.permit().released();
         failWith(translator.error(error.type(), message));
     }
 
@@ -227,12 +226,8 @@ final class StreamRelay {
             return;
         }
         done = true;
-        CircuitBreaker breaker = answer.step().guard().circuitBreaker();
-        Outcome outcome = breaker == null ? Outcome.ERROR : breaker.config().classifier().classify(error);
-        if (breaker != null) {
-            // Classified once, above; recorded against the permit the stream started with.
-            answer.permit().record(outcome, elapsedNanos(), RetryAfter.ofError(error, breaker.clock().epochMillis()));
-        }
+        // Classified once, by the guard's classifier, and recorded against the permit the stream started with.
+        Outcome outcome = answer.permit().broke(error);
         metrics.streamInterrupted(answer.step().name());
         meterCall(outcome.name());
         GatewayError type = outcome == Outcome.TIMEOUT ? GatewayError.TIMEOUT : GatewayError.UPSTREAM_ERROR;
@@ -241,13 +236,13 @@ final class StreamRelay {
     }
 
     private void recordFailure(Outcome outcome) {
-        answer.permit().failed(outcome, elapsedNanos());
+        answer.permit().failed(outcome);
         metrics.streamInterrupted(answer.step().name());
         meterCall(outcome.name());
     }
 
     private void recordTokens() {
-        answer.permit().finished(elapsedNanos(), translator.usage().total()); // over the limit: TOKEN_OVERUSE
+        answer.permit().finished(translator.usage().total()); // over the limit: TOKEN_OVERUSE
         meterCall(null);
     }
 
