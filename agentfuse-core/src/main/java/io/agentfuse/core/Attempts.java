@@ -176,7 +176,7 @@ final class Attempts {
     /**
      * The wait before the next attempt, or -1 to give up: no attempts left, an outcome not worth
      * retrying, a breaker that has opened, a wait past the deadline, or an empty budget. A server's
-     * wait too long to make (DESIGN §4, wait or fall over) gives up at once and holds the breaker
+     * wait too long to make (docs/design.md §4, wait or fall over) gives up at once and holds the breaker
      * open that long, so the chain moves on to its next step.
      */
     long nextDelayNanos(int attemptsMade, long previousDelay, AttemptResult result, long deadline) {

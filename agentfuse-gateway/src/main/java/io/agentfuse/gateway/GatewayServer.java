@@ -61,11 +61,11 @@ import java.util.concurrent.Executor;
  *
  * <p>Every error is JSON in the caller's dialect, on unknown paths (404 {@code not_found}) and
  * for wrong methods (405) too. Breaker state lives in memory ({@code state.store: memory}), or is
- * shared with every gateway on the same Redis ({@code state.store: redis}, DESIGN §8; see
+ * shared with every gateway on the same Redis ({@code state.store: redis}, docs/design.md §8; see
  * {@link StateStores}). Request bodies over {@code server.maxBodySize} are answered
  * 413 {@code request_too_large}. {@code server.eventLoops} server instances share one port and
  * everything else (see {@link GatewayVerticle}); the limits of the {@code server:} section
- * (DESIGN §7) are applied at the edge ({@code io.agentfuse.gateway.server}) and by the upstream
+ * (docs/design.md §7) are applied at the edge ({@code io.agentfuse.gateway.server}) and by the upstream
  * client, as read at start.
  * {@link #close()} stops accepting requests, ends event streams and closes the upstream pool;
  * the Vert.x instance belongs to the caller, who closes it afterwards.

@@ -140,7 +140,7 @@ public final class CircuitBreaker {
 
     /**
      * Keeps the breaker open at least {@code retryAfterNanos} (capped by {@code maxRetryAfter}), opening or
-     * extending it; operator states are left alone. For a server's wait longer than a retry makes (DESIGN §4).
+     * extending it; operator states are left alone. For a server's wait longer than a retry makes (docs/design.md §4).
      */
     public void holdOpen(long retryAfterNanos, String reason) {
         transitions.holdOpen(timing.cappedRetryAfter(retryAfterNanos), reason);

@@ -117,7 +117,7 @@ public record RetryPolicy(int maxAttempts, Duration initialDelay, double multipl
     }
 
     /**
-     * Whether a server's wait of {@code hintNanos} is waited out (DESIGN §4, wait or fall over):
+     * Whether a server's wait of {@code hintNanos} is waited out (docs/design.md §4, wait or fall over):
      * the policy honours hints, and the wait fits {@code maxDelay} and the {@code remainingNanos}
      * before the deadline. A longer one is not waited for at all: the caller falls over at once.
      */
