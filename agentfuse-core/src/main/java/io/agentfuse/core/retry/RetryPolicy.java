@@ -1,6 +1,5 @@
 package io.agentfuse.core.retry;
 
-import io.agentfuse.core.Guard;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.MalformedAnswer;
 import io.agentfuse.core.Outcome;
@@ -15,7 +14,7 @@ import java.util.Set;
 
 /**
  * When and how long to wait before trying a failed call again. Immutable; the decisions are pure
- * functions, so a {@link Guard} can apply one policy to any number of concurrent calls.
+ * functions, so a {@link io.agentfuse.core.Guard} can apply one policy to any number of concurrent calls.
  *
  * <p>Defaults (the seed): 4 attempts in all, waiting 2 s, 4 s, 8 s, then giving up with the last
  * error; multiplier 2, at most 30 s per wait, no jitter, {@code Retry-After} honoured, no overall
