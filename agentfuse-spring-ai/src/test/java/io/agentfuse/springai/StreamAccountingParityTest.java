@@ -6,14 +6,12 @@ import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.mock.MockProvider;
 import io.agentfuse.mock.MockStep;
-import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.ai.openai.OpenAiChatModel;
-import org.springframework.ai.openai.OpenAiChatOptions;
 
 import java.time.Duration;
 import java.util.List;
@@ -47,13 +45,12 @@ class StreamAccountingParityTest {
               gpt-4o: { provider: openai }
             """;
 
-    private final Vertx vertx = Vertx.vertx();
-    private final MockProvider mock = MockProvider.start(vertx, 0).await();
+    private final MockModels models = new MockModels(); // the mock provider; this test's runtimes use the system clock
+    private final MockProvider mock = models.mock;
 
     @AfterEach
     void close() {
-        mock.close().await();
-        vertx.close().await();
+        models.close();
     }
 
     @Test
@@ -105,16 +102,8 @@ class StreamAccountingParityTest {
     }
 
     private GuardedChatModel guarded(AgentfuseRuntime runtime) {
-        OpenAiChatModel model = OpenAiChatModel.builder()
-                .options(OpenAiChatOptions.builder()
-                        .baseUrl(mock.openAiBaseUrl())
-                        .apiKey("sk-test")
-                        .model("gpt-4o")
-                        .streamUsage(true) // the provider reports a stream's usage in its last chunk
-                        .maxRetries(0)
-                        .timeout(Duration.ofSeconds(10))
-                        .build())
-                .build();
+        // The provider reports a stream's usage in its last chunk only when asked to.
+        OpenAiChatModel model = MockModels.model("gpt-4o", mock.openAiBaseUrl(), true);
         return GuardedChatModel.builder().model("gpt-4o", runtime.modelGuard("gpt-4o"), model).build();
     }
 }
