@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * The {@code mcp:} section: how the gateway serves several MCP servers as one at {@code POST /mcp}
- * (DESIGN §7, "Aggregation"). Each tool of an aggregated server is offered as
+ * (docs/design.md §7, "Aggregation"). Each tool of an aggregated server is offered as
  * {@code <server><separator><tool>} and guarded by its own breaker {@code tool:<server>/<tool>}.
  * Defaults ({@link #defaults()}): no server (the endpoint answers 404), separator {@code __}.
  * Every name of {@code aggregate} is an entry of {@code mcpServers} without the separator in it.

@@ -23,7 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code POST/GET/DELETE /mcp}: the servers of {@code mcp.aggregate} as one MCP server (DESIGN §7,
+ * {@code POST/GET/DELETE /mcp}: the servers of {@code mcp.aggregate} as one MCP server (docs/design.md §7,
  * "Aggregation"), in both eras: 2025-11-25 sessions ({@code initialize}, {@code Mcp-Session-Id},
  * each session the caller's own, {@link AggregateSessions}) and 2026-07-28 stateless requests
  * ({@code MCP-Protocol-Version: 2026-07-28}, {@code Mcp-Method} / {@code Mcp-Name} checked against

@@ -12,7 +12,7 @@ import io.vertx.ext.web.handler.BodyHandler;
 import java.util.Objects;
 
 /**
- * The MCP proxy (DESIGN §7): {@code POST/GET/DELETE /mcp/{server}} relays MCP's streamable-HTTP
+ * The MCP proxy (docs/design.md §7): {@code POST/GET/DELETE /mcp/{server}} relays MCP's streamable-HTTP
  * transport to {@code mcpServers.{server}.url} ({@link ServerEndpoint}), and {@code /mcp} serves
  * the servers of {@code mcp.aggregate} as one MCP server ({@link AggregateEndpoint}). Both run
  * {@code tools/call} under the tool's breaker {@code tool:<server>/<tool>} ({@link ToolCallRunner})
