@@ -2,13 +2,11 @@ package io.agentfuse.config.internal;
 
 import io.agentfuse.config.DurationFormat;
 import io.agentfuse.config.internal.Node.Entry;
-import io.agentfuse.config.internal.Node.ListNode;
 import io.agentfuse.config.internal.Node.MapNode;
 import io.agentfuse.config.internal.Node.ScalarNode;
 import io.agentfuse.core.internal.Checks;
 import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -197,29 +195,6 @@ final class MapReader {
     Optional<URI> url(String key, Optional<URI> fallback, List<String> schemes) {
         String expected = "an absolute " + String.join(" or ", schemes) + " URL";
         return read(key, fallback, expected, text -> ScalarFormats.url(text, schemes).map(Optional::of), value -> null);
-    }
-
-    /** A list of strings, each checked by {@code problem} (null when fine); wrong entries are reported and left out. */
-    List<String> strings(String key, Function<String, String> problem) {
-        Optional<Node> node = find(key);
-        if (node.isEmpty() || isNull(node.get())) {
-            return List.of();
-        }
-        if (!(node.get() instanceof ListNode list)) {
-            error(key, "must be a list of strings, but was " + node.get().describe());
-            return List.of();
-        }
-        var values = new ArrayList<String>();
-        for (Node item : list.items()) {
-            String text = item instanceof ScalarNode scalar && !scalar.isNull() ? scalar.text().strip() : null;
-            String wrong = text == null ? "must be a string, but was " + item.describe() : problem.apply(text);
-            if (wrong != null) {
-                problems.add(item, wrong);
-            } else {
-                values.add(text);
-            }
-        }
-        return List.copyOf(values);
     }
 
     /** The map under {@code key}; a reader of nothing when it is not written (or is not a map, which is reported). */

@@ -25,7 +25,7 @@ final class McpBinder {
         }
         String used = separator;
         Set<String> seen = new HashSet<>();
-        List<String> aggregate = section.strings("aggregate", name -> {
+        List<String> aggregate = StringLists.read(section, "aggregate", name -> {
             if (!serverNames.contains(name)) {
                 return ClosestMatch.unknown("MCP server", name, serverNames) + " (mcp.aggregate names entries of mcpServers)";
             }

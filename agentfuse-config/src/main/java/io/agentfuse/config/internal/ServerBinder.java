@@ -29,7 +29,7 @@ final class ServerBinder {
                 section.integer("eventLoops", defaults.eventLoops(), 1, MAX_EVENT_LOOPS),
                 section.choice("transport", defaults.transport()),
                 limits(section, defaults.limits()),
-                section.strings("allowedHosts", ServerBinder::hostProblem),
+                StringLists.read(section, "allowedHosts", ServerBinder::hostProblem),
                 cors(section.section("cors")));
         section.finish();
         return server;
@@ -58,7 +58,7 @@ final class ServerBinder {
     }
 
     private static ServerConfig.Cors cors(MapReader section) {
-        var cors = new ServerConfig.Cors(section.strings("allowedOrigins", ServerBinder::originProblem));
+        var cors = new ServerConfig.Cors(StringLists.read(section, "allowedOrigins", ServerBinder::originProblem));
         section.finish();
         return cors;
     }
