@@ -4,11 +4,11 @@ import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.core.breaker.shared.BreakerStateStore;
 import io.agentfuse.core.breaker.shared.FleetWindow;
+import io.agentfuse.core.breaker.shared.ProbeLease;
 import io.agentfuse.core.breaker.shared.SharedBreakerState;
 
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,7 +74,7 @@ public final class RedisStateStore implements BreakerStateStore {
             return daemon;
         });
         this.link = new RedisLink(uri, builder.commandTimeout, channel, thread);
-        this.guarded = new GuardedRedis(thread);
+        this.guarded = new GuardedRedis(link, thread);
     }
 
     /** A store on the Redis at {@code uri} ({@code redis://} or {@code rediss://}) with the key prefix {@code agentfuse:}. */
@@ -123,7 +123,8 @@ public final class RedisStateStore implements BreakerStateStore {
         try {
             state = SharedStateCodec.decode(message);
         } catch (IllegalArgumentException malformed) {
-            LOG.warn("ignored a message on {} that is not a shared breaker state: {}", channel, malformed.getMessage());
+            // the codec's reasons quote nothing of the message, which anyone with access to Redis may write
+            LOG.warn("ignored a message of {} characters on {}: {}", message.length(), channel, malformed.getMessage());
             return;
         }
         try {
@@ -154,26 +155,44 @@ public final class RedisStateStore implements BreakerStateStore {
 
     @Override
     public CompletionStage<Long> publish(SharedBreakerState state) {
-        return eval(RedisScripts.PUBLISH, ScriptOutputType.INTEGER, keyOf(state.breaker()),
-                SharedStateCodec.encodeUnversioned(state), channel);
+        return guarded.eval(RedisScripts.PUBLISH, ScriptOutputType.INTEGER,
+                new String[] {keyOf(state.breaker()), leaseOf(state.breaker())}, SharedStateCodec.encodeUnversioned(state), channel);
     }
 
     @Override
     public CompletionStage<Optional<SharedBreakerState>> read(String breaker) {
-        StatefulRedisConnection<String, String> connection = link.commands();
-        return guarded.call(connection, () -> connection.async().get(keyOf(breaker)))
-                .thenApply(text -> Optional.ofNullable(text).map(SharedStateCodec::decode));
+        return guarded.<String>eval(RedisScripts.READ, ScriptOutputType.VALUE, new String[] {keyOf(breaker)})
+                .thenApply(this::decodeRecord);
+    }
+
+    /** A record Redis's script trusted, decoded; one this instance cannot take is no record, with a warning. */
+    private Optional<SharedBreakerState> decodeRecord(String record) {
+        if (record == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(SharedStateCodec.decode(record));
+        } catch (IllegalArgumentException malformed) {
+            LOG.warn("ignored a breaker record of {} characters in Redis: {}", record.length(), malformed.getMessage());
+            return Optional.empty();
+        }
     }
 
     @Override
-    public CompletionStage<Boolean> tryProbeLease(String breaker, String holder, Duration ttl) {
-        return this.<Long>eval(RedisScripts.LEASE, ScriptOutputType.INTEGER, leaseOf(breaker), holder,
-                Long.toString(Math.max(1, ttl.toMillis()))).thenApply(held -> held == 1L);
+    public CompletionStage<ProbeLease> tryProbeLease(String breaker, long seenVersion, String holder, Duration ttl) {
+        return guarded.<List<Object>>eval(RedisScripts.LEASE, ScriptOutputType.MULTI,
+                        new String[] {leaseOf(breaker), keyOf(breaker)}, holder, Long.toString(Math.max(1, ttl.toMillis())),
+                        Long.toString(seenVersion))
+                .thenApply(answer -> switch (((Long) answer.get(0)).intValue()) {
+                    case 1 -> ProbeLease.granted((Long) answer.get(1));
+                    case 0 -> ProbeLease.heldElsewhere((Long) answer.get(1));
+                    default -> ProbeLease.superseded(decodeRecord((String) answer.get(2)));
+                });
     }
 
     @Override
     public void releaseProbeLease(String breaker, String holder) {
-        eval(RedisScripts.RELEASE, ScriptOutputType.INTEGER, leaseOf(breaker), holder);
+        guarded.eval(RedisScripts.RELEASE, ScriptOutputType.INTEGER, new String[] {leaseOf(breaker)}, holder);
     }
 
     @Override
@@ -181,15 +200,9 @@ public final class RedisStateStore implements BreakerStateStore {
                                                     long calls, long hits) {
         long maxAgeMillis = 3 * windowInterval.toMillis();
         String key = keyPrefix + "window:" + breaker + ":" + trigger;
-        return this.<List<Long>>eval(RedisScripts.WINDOW, ScriptOutputType.MULTI, key, holder, Long.toString(calls),
-                        Long.toString(hits), Long.toString(maxAgeMillis), Long.toString(generation))
+        return guarded.<List<Long>>eval(RedisScripts.WINDOW, ScriptOutputType.MULTI, new String[] {key}, holder,
+                        Long.toString(calls), Long.toString(hits), Long.toString(maxAgeMillis), Long.toString(generation))
                 .thenApply(sum -> new FleetWindow(sum.get(0), sum.get(1)));
-    }
-
-    /** Runs {@code script} on {@code key} with {@code args}, through the store's breaker. */
-    private <T> CompletionStage<T> eval(String script, ScriptOutputType type, String key, String... args) {
-        StatefulRedisConnection<String, String> connection = link.commands();
-        return guarded.call(connection, () -> connection.async().<T>eval(script, type, new String[] {key}, args));
     }
 
     private String leaseOf(String breaker) {

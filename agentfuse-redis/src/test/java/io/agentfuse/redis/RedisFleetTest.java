@@ -232,7 +232,7 @@ class RedisFleetTest {
     }
 
     @Test
-    void exactlyOneInstanceProbesWhenTheOpenTimeEndsAndItsResultClosesTheOthers() throws Exception {
+    void theFirstCallAfterTheOpenTimeProbesAloneAndItsResultClosesTheOthers() {
         CircuitBreakerConfig shortOpen = CircuitBreakerConfig.builder()
                 .trigger(Trigger.consecutive5xx(3))
                 .resetTimeout(Duration.ofMillis(200))
@@ -243,22 +243,19 @@ class RedisFleetTest {
         CircuitBreaker onB = b.breaker(MODEL, shortOpen);
         trip(onA);
         Eventually.await("B opens", WAIT, () -> onB.state() != CircuitState.CLOSED);
-
-        Eventually.await("both half-open and ask for the lease", WAIT,
+        Eventually.await("both half-open", WAIT,
                 () -> onA.state() == CircuitState.HALF_OPEN && onB.state() == CircuitState.HALF_OPEN);
-        // a command sent after the lease request is answered after it, on the store's one thread
-        storeOf(a).read("model:sync").toCompletableFuture().get(5, TimeUnit.SECONDS);
-        storeOf(b).read("model:sync").toCompletableFuture().get(5, TimeUnit.SECONDS);
-        long permitOfA = onA.acquire();
-        long permitOfB = onB.acquire();
 
-        assertThat(List.of(permitOfA, permitOfB)).as("one probe across the fleet")
-                .filteredOn(permit -> permit != CircuitBreaker.NOT_PERMITTED).hasSize(1);
-        CircuitBreaker prober = permitOfA != CircuitBreaker.NOT_PERMITTED ? onA : onB;
-        CircuitBreaker other = prober == onA ? onB : onA;
-        prober.onOutcome(Math.max(permitOfA, permitOfB), Outcome.SUCCESS, -1, RetryAfter.NONE);
-        Eventually.await("the other instance closes", WAIT, () -> other.state() == CircuitState.CLOSED);
-        Eventually.await("the lease is given back", WAIT, () -> rawGet(prefix + "probe:" + MODEL) == null);
+        WaitingCall first = WaitingCall.on(onB);
+        Eventually.await("B's call is decided", WAIT, first::decided);
+        WaitingCall second = WaitingCall.on(onA);
+        Eventually.await("A's call is decided", WAIT, second::decided);
+
+        assertThat(first.permitted()).as("the first call of the fleet probes").isTrue();
+        assertThat(second.permitted()).as("one probe across the fleet").isFalse();
+        onB.onOutcome(first.permit(), Outcome.SUCCESS, -1, RetryAfter.NONE);
+        Eventually.await("A closes", WAIT, () -> onA.state() == CircuitState.CLOSED);
+        assertThat(rawGet(prefix + "probe:" + MODEL)).as("the close ended the lease").isNull();
     }
 
     private String rawGet(String key) {

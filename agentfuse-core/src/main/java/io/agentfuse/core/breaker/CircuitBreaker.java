@@ -13,6 +13,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -44,6 +45,12 @@ public final class CircuitBreaker {
 
     /** The permit {@link #acquire()} returns when the call may not be made. */
     public static final long NOT_PERMITTED = 0L;
+
+    /**
+     * What {@link #acquire(LongConsumer)} returns when the permit is being decided: the consumer
+     * gets it (or {@link #NOT_PERMITTED}) later. Never a permit itself.
+     */
+    public static final long PENDING = Long.MIN_VALUE;
 
     private static final AtomicReferenceFieldUpdater<CircuitBreaker, AbstractState> STATE =
             AtomicReferenceFieldUpdater.newUpdater(CircuitBreaker.class, AbstractState.class, "state");
@@ -82,6 +89,25 @@ public final class CircuitBreaker {
     /** A permit for one call, or {@link #NOT_PERMITTED}; report exactly one outcome with it, or {@link #release} it. */
     public long acquire() {
         return state.tryAcquire();
+    }
+
+    /**
+     * {@link #acquire()} for a caller that can wait without blocking. In a fleet
+     * ({@link CircuitBreakerRegistry.Builder#stateStore}) the first calls that find the breaker
+     * HALF_OPEN ask the fleet whether this instance probes; such a call gets {@link #PENDING}, and
+     * {@code whenDecided} gets its permit or {@link #NOT_PERMITTED} exactly once when the store has
+     * answered (within its command timeout; on the store's thread, or on this one if the store fails
+     * at once, possibly before this method returns). Every other call is answered at once, as by
+     * {@link #acquire()}, and {@code whenDecided} is not called. {@link #acquire()} itself never
+     * waits: a call that would have to is refused, and the next call on this instance probes.
+     */
+    public long acquire(LongConsumer whenDecided) {
+        return state.tryAcquire(Objects.requireNonNull(whenDecided, "whenDecided"));
+    }
+
+    /** {@link #acquire(LongConsumer)}, or {@link #acquire()} when {@code waiter} is null: for a state that moved on during a call. */
+    long acquireAgain(LongConsumer waiter) {
+        return waiter == null ? state.tryAcquire() : state.tryAcquire(waiter);
     }
 
     /** Whether a call may be made now; prefer {@link #acquire()}, whose permit tells late answers apart. */

@@ -96,15 +96,16 @@ public final class Rejection {
      * How long to tell a rejected caller to stay away, in nanoseconds: {@link #retryAfterNanos()}
      * when the breaker lets calls through again by itself; when nothing but an operator or the user
      * will (forced open, user-led reset), the breaker's {@code resetTimeout}, so a caller told to come
-     * back does not come back at once, only to be refused again; 0 while half-open (the probe's
-     * answer is near). Allocation-free.
+     * back does not come back at once, only to be refused again; while half-open 0 (the probe's
+     * answer is near), or, on an instance of a fleet where another instance probes, the time until
+     * this one asks the fleet again (at most a second). Allocation-free.
      */
     public long suggestedWaitNanos() {
         long nanos = retryAfterNanos();
         if (nanos >= 0) {
             return nanos;
         }
-        return state.kind() == CircuitState.HALF_OPEN ? 0 : breaker.config().resetTimeout().toNanos();
+        return state.kind() == CircuitState.HALF_OPEN ? state.refusedForNanos() : breaker.config().resetTimeout().toNanos();
     }
 
     /** {@link #suggestedWaitNanos()} in whole seconds, rounded up; allocation-free. */
