@@ -9,10 +9,9 @@ import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.core.breaker.Trigger;
 import io.agentfuse.core.breaker.shared.FleetWindow;
 import io.agentfuse.redis.testing.Eventually;
+import io.agentfuse.redis.testing.RawRedis;
 import io.agentfuse.redis.testing.RedisServerProcess;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -259,20 +258,14 @@ class RedisFleetTest {
     }
 
     private String rawGet(String key) {
-        RedisClient client = RedisClient.create(redis.uri());
-        try (StatefulRedisConnection<String, String> connection = client.connect()) {
-            return connection.sync().get(key);
-        } finally {
-            client.shutdown();
+        try (RawRedis raw = new RawRedis(redis.uri())) {
+            return raw.get(key);
         }
     }
 
     private void rawPublish(String message) {
-        RedisClient client = RedisClient.create(redis.uri());
-        try (StatefulRedisConnection<String, String> connection = client.connect()) {
-            connection.sync().publish(prefix + "breakers", message);
-        } finally {
-            client.shutdown();
+        try (RawRedis raw = new RawRedis(redis.uri())) {
+            raw.publish(prefix + "breakers", message);
         }
     }
 }
