@@ -257,6 +257,27 @@ class RedisFleetTest {
         assertThat(rawGet(prefix + "probe:" + MODEL)).as("the close ended the lease").isNull();
     }
 
+    @Test
+    void aProbeAskedOfARedisThatHangsIsDecidedWithinTheCommandTimeoutAndMadeAlone() {
+        CircuitBreakerConfig shortOpen = CircuitBreakerConfig.builder()
+                .trigger(Trigger.consecutive5xx(3))
+                .resetTimeout(Duration.ofMillis(200))
+                .build();
+        CircuitBreaker onA = instance().breaker(MODEL, shortOpen);
+        trip(onA);
+
+        redis.pause();
+        try {
+            Eventually.await("A half-opens", WAIT, () -> onA.state() == CircuitState.HALF_OPEN);
+            WaitingCall call = WaitingCall.on(onA);
+            Eventually.await("the call is decided without Redis", WAIT, call::decided);
+
+            assertThat(call.permitted()).isTrue();
+        } finally {
+            redis.resume();
+        }
+    }
+
     private String rawGet(String key) {
         try (RawRedis raw = new RawRedis(redis.uri())) {
             return raw.get(key);

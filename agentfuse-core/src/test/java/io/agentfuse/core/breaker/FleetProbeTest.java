@@ -1,5 +1,6 @@
 package io.agentfuse.core.breaker;
 
+import io.agentfuse.core.Guard;
 import io.agentfuse.core.ManualClock;
 import io.agentfuse.core.Outcome;
 
@@ -7,9 +8,12 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongConsumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A tripped fleet recovers: when the open time ends, exactly one instance probes, starting with the
@@ -254,6 +258,47 @@ class FleetProbeTest {
 
         assertThat(waiting.permitted()).isTrue();
         assertThat(cannotWait).isNotEqualTo(CircuitBreaker.NOT_PERMITTED);
+    }
+
+    @Test
+    void anAsynchronousGuardedCallWaitsForTheFleetsAnswerAndIsTheProbe() {
+        List<CircuitBreaker> fleet = trippedFleetAfterItsOpenTime(1);
+        Guard guard = Guard.builder("model").circuitBreaker(fleet.get(1)).manualClock(clock).build();
+        AtomicInteger made = new AtomicInteger();
+
+        CompletableFuture<String> answer = guard.executeAsync(() -> {
+            made.incrementAndGet();
+            return CompletableFuture.completedFuture("ok");
+        });
+        assertThat(answer).isNotDone();
+        store.deliver();
+        clock.runDueTasks();
+        store.deliver();
+
+        assertThat(answer).isCompletedWithValue("ok");
+        assertThat(made).hasValue(1);
+        assertThat(fleet).allSatisfy(breaker -> assertThat(breaker.state()).isEqualTo(CircuitState.CLOSED));
+    }
+
+    @Test
+    void anAsynchronousGuardedCallOnAnInstanceThatDoesNotProbeFailsFastWithoutACall() {
+        List<CircuitBreaker> fleet = trippedFleetAfterItsOpenTime(1);
+        Call.on(fleet.get(0));
+        store.deliver();
+        Guard guard = Guard.builder("model").circuitBreaker(fleet.get(1)).manualClock(clock).build();
+        AtomicInteger made = new AtomicInteger();
+
+        CompletableFuture<String> answer = guard.executeAsync(() -> {
+            made.incrementAndGet();
+            return CompletableFuture.completedFuture("ok");
+        });
+        store.deliver();
+        clock.runDueTasks();
+
+        assertThat(made).hasValue(0);
+        assertThat(answer).isCompletedExceptionally();
+        assertThatThrownBy(answer::join).hasCauseInstanceOf(CircuitOpenException.class)
+                .hasMessageContaining("another instance probes");
     }
 
     /** One call's permit as the breaker decides it: at once, or later for a call that waits. */

@@ -233,6 +233,29 @@ class FleetProbeGatewayTest {
                 () -> fleet.stream().allMatch(gateway -> gateway.state().equals("CLOSED")));
     }
 
+    @Test
+    void withRedisFrozenEveryGatewayGoesOnAnsweringTripsAndRecoversAlone() {
+        startFleet("1200ms");
+        Gateway first = fleet.get(0);
+        redis.pause();
+        try {
+            assertThat(fleet).allSatisfy(gateway -> assertThat(gateway.call().status()).isEqualTo(200));
+            first.harness.mock.scriptForModel(UPSTREAM, MockStep.builder().status(500).times(3).build());
+            for (int i = 0; i < 3; i++) {
+                first.call();
+            }
+            assertThat(first.went(CircuitState.CLOSED, CircuitState.OPEN)).isTrue();
+            assertThat(first.call().status()).as("refused at once, locally").isEqualTo(503);
+            assertThat(fleet.get(1).call().status()).isEqualTo(200);
+            untilTheOpenTimeHasPassed();
+
+            assertThat(first.call().status()).as("the probe, made alone without Redis").isEqualTo(200);
+            assertThat(first.state()).isEqualTo("CLOSED");
+        } finally {
+            redis.resume();
+        }
+    }
+
     /**
      * The requests were refused (503) only while the breaker was open, and the first one sent after
      * {@code openUntil} (or one sent just before, which arrived after) was the probe, answered {@code status}.
