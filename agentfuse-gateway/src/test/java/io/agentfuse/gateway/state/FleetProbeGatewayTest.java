@@ -172,6 +172,11 @@ class FleetProbeGatewayTest {
 
         assertThat(upstreamCalls() - callsBefore).as("one probe across the fleet").isEqualTo(1);
         assertThat(replies).extracting(Reply::status).containsOnlyOnce(200).containsOnly(200, 503);
+        assertThat(replies).filteredOn(reply -> reply.status() == 503).allSatisfy(refused -> {
+            assertThat(refused.json().getJsonObject("error").getString("type")).isEqualTo("circuit_open");
+            assertThat(refused.header("retry-after")).as("the probe's answer is near").isEqualTo("1");
+            assertThat(refused.header("x-should-retry")).isEqualTo("true");
+        });
         Eventually.await("every gateway closes", WAIT,
                 () -> fleet.stream().allMatch(gateway -> gateway.state().equals("CLOSED")));
         assertThat(fleet).allSatisfy(gateway -> assertThat(gateway.call().status()).isEqualTo(200));
