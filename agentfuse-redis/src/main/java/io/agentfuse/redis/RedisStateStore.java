@@ -6,6 +6,7 @@ import io.agentfuse.core.breaker.shared.BreakerStateStore;
 import io.agentfuse.core.breaker.shared.FleetWindow;
 import io.agentfuse.core.breaker.shared.ProbeLease;
 import io.agentfuse.core.breaker.shared.SharedBreakerState;
+import io.agentfuse.core.internal.Checks;
 
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
@@ -29,6 +30,9 @@ import java.util.concurrent.TimeUnit;
  * {@code <prefix>window:<name>:<trigger>} (shared every second, summed in Redis), and a version
  * per breaker that Redis gives each change in one script (at least the last version + 1, and at
  * least Redis's clock in microseconds, so versions keep growing when Redis restarts empty).
+ * What Redis holds is input: a record, message or lease the store could not have written is no
+ * record ({@link SharedStateCodec}, {@link RedisScripts}), and no reply element over 1 MiB reaches
+ * the Redis client ({@link ReplySizeLimit}).
  *
  * <p>Never blocks: every call is asynchronous, with a command timeout (default 1 s), and fails at
  * once while Redis is unreachable; the store's own calls go through a {@link CircuitBreaker}
@@ -267,7 +271,7 @@ public final class RedisStateStore implements BreakerStateStore {
 
         /** How long a call to Redis may take before it counts as failed; default 1 s. */
         public Builder commandTimeout(Duration commandTimeout) {
-            this.commandTimeout = positive("commandTimeout", commandTimeout);
+            this.commandTimeout = Checks.positive("commandTimeout", commandTimeout);
             return this;
         }
 
@@ -276,21 +280,14 @@ public final class RedisStateStore implements BreakerStateStore {
          * A window not shared again within three intervals (its instance is gone) leaves the sum.
          */
         public Builder windowInterval(Duration windowInterval) {
-            this.windowInterval = positive("windowInterval", windowInterval);
+            this.windowInterval = Checks.positive("windowInterval", windowInterval);
             return this;
         }
 
         /** How often every breaker is read back from Redis, in case a message was lost; default 30 s. */
         public Builder resyncInterval(Duration resyncInterval) {
-            this.resyncInterval = positive("resyncInterval", resyncInterval);
+            this.resyncInterval = Checks.positive("resyncInterval", resyncInterval);
             return this;
-        }
-
-        private static Duration positive(String name, Duration value) {
-            if (value == null || value.isNegative() || value.isZero()) {
-                throw new IllegalArgumentException(name + " must be positive, but was " + value);
-            }
-            return value;
         }
 
         /** The store; it connects when a registry starts it. */

@@ -92,22 +92,15 @@ public final class CircuitBreaker {
     }
 
     /**
-     * {@link #acquire()} for a caller that can wait without blocking. In a fleet
-     * ({@link CircuitBreakerRegistry.Builder#stateStore}) the first calls that find the breaker
-     * HALF_OPEN ask the fleet whether this instance probes; such a call gets {@link #PENDING}, and
-     * {@code whenDecided} gets its permit or {@link #NOT_PERMITTED} exactly once when the store has
-     * answered (within its command timeout; on the store's thread, or on this one if the store fails
-     * at once, possibly before this method returns). Every other call is answered at once, as by
-     * {@link #acquire()}, and {@code whenDecided} is not called. {@link #acquire()} itself never
-     * waits: a call that would have to is refused, and the next call on this instance probes.
+     * {@link #acquire()} for a caller that can wait without blocking: in a fleet, a call that finds
+     * the breaker HALF_OPEN may have to wait for the store to say whether this instance probes; it
+     * gets {@link #PENDING}, and {@code whenDecided} gets its permit or {@link #NOT_PERMITTED} once,
+     * within the store's command timeout (on the store's thread, or on this one, maybe before this
+     * returns). Other calls are answered at once and {@code whenDecided} is not called.
+     * {@link #acquire()} never waits: such a call is refused, and the next one here probes.
      */
     public long acquire(LongConsumer whenDecided) {
         return state.tryAcquire(Objects.requireNonNull(whenDecided, "whenDecided"));
-    }
-
-    /** {@link #acquire(LongConsumer)}, or {@link #acquire()} when {@code waiter} is null: for a state that moved on during a call. */
-    long acquireAgain(LongConsumer waiter) {
-        return waiter == null ? state.tryAcquire() : state.tryAcquire(waiter);
     }
 
     /** Whether a call may be made now; prefer {@link #acquire()}, whose permit tells late answers apart. */

@@ -242,7 +242,7 @@ final class FleetProbe {
             waiter.accept(CircuitBreaker.NOT_PERMITTED);
             return;
         }
-        long permit = breaker.acquireAgain(waiter);
+        long permit = breaker.rawState().tryAcquire(waiter);
         if (permit != CircuitBreaker.PENDING) {
             waiter.accept(permit);
         }

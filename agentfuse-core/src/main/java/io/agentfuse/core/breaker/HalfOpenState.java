@@ -56,7 +56,7 @@ final class HalfOpenState extends AbstractState {
         }
         if (probesExpired()) {
             breaker.transitions().transition(this, new HalfOpenState(breaker, trip), "probe expired without an answer");
-            return breaker.acquireAgain(waiter);
+            return breaker.rawState().tryAcquire(waiter);
         }
         breaker.rejected();
         return CircuitBreaker.NOT_PERMITTED;

@@ -60,7 +60,7 @@ final class OpenState extends AbstractState {
     long tryAcquire(LongConsumer waiter) {
         if (autoHalfOpen && clock.nanoTime() - openUntilNanos >= 0) {
             breaker.transitions().transition(this, new HalfOpenState(breaker, trip), "resetTimeout elapsed");
-            return breaker.acquireAgain(waiter); // the first call after the open time may be the probe
+            return breaker.rawState().tryAcquire(waiter); // the first call after the open time may be the probe
         }
         breaker.rejected();
         return CircuitBreaker.NOT_PERMITTED;
