@@ -55,7 +55,8 @@ class LargeMessageHeapTest {
     private Process startMember() throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        Process child = new ProcessBuilder(java, "-Xmx64m", "-XX:MaxDirectMemorySize=64m", "-cp", classpath,
+        String logging = "-Dlogback.configurationFile=" + System.getProperty("logback.configurationFile", "");
+        Process child = new ProcessBuilder(java, "-Xmx64m", "-XX:MaxDirectMemorySize=64m", logging, "-cp", classpath,
                 SmallHeapFleetMember.class.getName(), redis.uri(), prefix, MODEL).redirectErrorStream(true).start();
         child.getOutputStream().close();
         Thread reader = new Thread(() -> {
