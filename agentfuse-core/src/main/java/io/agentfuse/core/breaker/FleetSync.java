@@ -33,8 +33,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * (as a listener), and the store is asked only then, when a breaker is made, on a resync, and for
  * the probe lease by a call that finds the breaker HALF_OPEN (one request at a time per breaker,
  * at most once a second while another instance probes). A change is applied only if its version
- * is newer than the last one seen for that breaker, so late and duplicate messages are harmless; a change being applied is not shared again (no echo), which
- * is known from the thread: the store delivers on its own thread and {@link #APPLYING} marks it.
+ * is newer than the last one seen for that breaker, so late and duplicate messages are harmless;
+ * a change being applied is not shared again (no echo), which is known from the thread: the store
+ * delivers on its own thread and {@link #APPLYING} marks it.
  * A change the store could not take is kept and shared on the next resync, unless the fleet moved
  * on meanwhile (a newer version in the store wins).
  *
