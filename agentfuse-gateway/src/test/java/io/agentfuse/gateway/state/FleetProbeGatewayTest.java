@@ -163,8 +163,9 @@ class FleetProbeGatewayTest {
 
     @Test
     void concurrentRequestsAfterTheOpenTimeMakeOneUpstreamProbeWhoseSuccessClosesEveryGateway() {
-        startFleet("1500ms");
+        startFleet("2500ms");
         tripThroughTheFirst();
+        slowUpstreamAnswers(200);
         long callsBefore = upstreamCalls();
         untilTheOpenTimeHasPassed();
 
@@ -179,14 +180,15 @@ class FleetProbeGatewayTest {
         });
         Eventually.await("every gateway closes", WAIT,
                 () -> fleet.stream().allMatch(gateway -> gateway.state().equals("CLOSED")));
+        upstreamAnswers(200);
         assertThat(fleet).allSatisfy(gateway -> assertThat(gateway.call().status()).isEqualTo(200));
     }
 
     @Test
     void concurrentRequestsAfterTheOpenTimeMakeOneUpstreamProbeWhoseFailureReopensEveryGateway() {
-        startFleet("1500ms");
+        startFleet("2500ms");
         tripThroughTheFirst();
-        upstreamAnswers(500);
+        slowUpstreamAnswers(500);
         long callsBefore = upstreamCalls();
         untilTheOpenTimeHasPassed();
 
@@ -202,7 +204,7 @@ class FleetProbeGatewayTest {
 
     @Test
     void singleRequestsSpreadOverTheGatewaysRecoverOnTheFirstRequestAfterTheOpenTime() {
-        startFleet("1200ms");
+        startFleet("2500ms");
         tripThroughTheFirst();
         Instant openUntil = openUntilOn(fleet.get(0));
         long callsBefore = upstreamCalls();
@@ -216,7 +218,7 @@ class FleetProbeGatewayTest {
 
     @Test
     void singleRequestsSpreadOverTheGatewaysReopenEveryGatewayWhenTheProbeFailsAndCloseItWhenTheNextSucceeds() {
-        startFleet("1200ms");
+        startFleet("2500ms");
         tripThroughTheFirst();
         Instant openUntil = openUntilOn(fleet.get(0));
         upstreamAnswers(500);
@@ -274,6 +276,14 @@ class FleetProbeGatewayTest {
             assertThat(request.status()).isEqualTo(503);
             assertThat(request.at()).isBefore(openUntil);
         });
+    }
+
+    /**
+     * Every gateway's upstream answers {@code status} from now on, after a second: every request
+     * fired together reaches its gateway while the probe is still out, however the threads are scheduled.
+     */
+    private void slowUpstreamAnswers(int status) {
+        fleet.forEach(gateway -> gateway.harness.mock.defaultStep(MockStep.builder().status(status).delayMs(1_000).build()));
     }
 
     /** Every gateway's upstream answers {@code status} from now on. */
