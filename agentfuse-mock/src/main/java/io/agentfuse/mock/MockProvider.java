@@ -11,9 +11,13 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -59,6 +63,7 @@ public final class MockProvider {
     public static final String RESPONSES_PATH = "/v1/responses";
 
     private final Vertx vertx;
+    private final MockCredentials credentials;
     private final MockScript script = new MockScript();
     private final RequestJournal journal = new RequestJournal();
     private final MockDialect openAi = new OpenAiMockDialect();
@@ -67,8 +72,12 @@ public final class MockProvider {
     private final AtomicInteger connectionsAccepted = new AtomicInteger();
     private HttpServer server;
 
-    private MockProvider(Vertx vertx) {
+    private final VertexTokens vertexTokens;
+
+    private MockProvider(Vertx vertx, MockCredentials credentials) {
         this.vertx = vertx;
+        this.credentials = credentials;
+        this.vertexTokens = new VertexTokens(credentials.vertexTokenLifetime(), Clock.systemUTC());
     }
 
     /** Starts a mock provider on {@code 127.0.0.1:port} ({@code 0} picks a free port). */
@@ -76,10 +85,15 @@ public final class MockProvider {
         return start(vertx, "127.0.0.1", port);
     }
 
-    /** Starts a mock provider on {@code host:port} ({@code 0} picks a free port). */
+    /** Starts a mock provider on {@code host:port} ({@code 0} picks a free port), with the default credentials. */
     public static Future<MockProvider> start(Vertx vertx, String host, int port) {
+        return start(vertx, host, port, MockCredentials.defaults());
+    }
+
+    /** Starts a mock provider on {@code host:port} that accepts {@code credentials} on its Bedrock, Gemini, Vertex and Azure routes. */
+    public static Future<MockProvider> start(Vertx vertx, String host, int port, MockCredentials credentials) {
         Objects.requireNonNull(vertx, "vertx");
-        MockProvider mock = new MockProvider(vertx);
+        MockProvider mock = new MockProvider(vertx, Objects.requireNonNull(credentials, "credentials"));
         return vertx.createHttpServer()
                 .connectionHandler(connection -> mock.connectionsAccepted.incrementAndGet())
                 .requestHandler(mock.router())
@@ -100,9 +114,43 @@ public final class MockProvider {
         return "http://127.0.0.1:" + port() + "/v1";
     }
 
-    /** Base URL to configure for an {@code anthropic} provider ({@code http://127.0.0.1:PORT}). */
+    /**
+     * Base URL to configure for an {@code anthropic} provider ({@code http://127.0.0.1:PORT}); also the
+     * endpoint of the {@code bedrock}, {@code gemini} and {@code vertex} mocks, whose paths are the real ones.
+     */
     public String anthropicBaseUrl() {
         return "http://127.0.0.1:" + port();
+    }
+
+    /** Base URL to configure for an {@code azure} provider ({@code http://127.0.0.1:PORT/openai/v1}). */
+    public String azureBaseUrl() {
+        return anthropicBaseUrl() + AzureMockRoutes.BASE_PATH;
+    }
+
+    /** The credentials the Bedrock, Gemini, Vertex and Azure routes accept. */
+    public MockCredentials credentials() {
+        return credentials;
+    }
+
+    /** The Vertex mock's OAuth2 token endpoint, the {@code token_uri} of its service accounts. */
+    public String vertexTokenUri() {
+        return anthropicBaseUrl() + VertexTokens.PATH;
+    }
+
+    /**
+     * A new service account of {@code project}, with a fresh RSA key whose public half the Vertex
+     * mock trusts from now on: its {@link MockServiceAccount#json()} is a credentials file whose
+     * {@code token_uri} is this mock's.
+     */
+    public MockServiceAccount newVertexServiceAccount(String project) {
+        MockServiceAccount account = MockServiceAccount.generate(project, vertexTokenUri());
+        vertexTokens.trust(account);
+        return account;
+    }
+
+    /** Makes every Vertex access token issued so far expired, as if their hour had passed. */
+    public void expireVertexTokens() {
+        vertexTokens.expireAll();
     }
 
     /** Appends steps to the shared queue. */
@@ -142,7 +190,8 @@ public final class MockProvider {
     /** The requests received for the upstream model {@code upstreamModel} (the body's {@code model}), oldest first. */
     public List<RecordedRequest> requestsFor(String upstreamModel) {
         return requests().stream()
-                .filter(request -> request.jsonBody().map(body -> upstreamModel.equals(body.getString("model"))).orElse(false))
+                .filter(request -> request.jsonBody().map(body -> upstreamModel.equals(body.getString("model"))).orElse(false)
+                        || pathNames(request.path(), upstreamModel))
                 .toList();
     }
 
@@ -168,6 +217,10 @@ public final class MockProvider {
         router.post(OPENAI_PATH).handler(ctx -> answer(ctx, openAi));
         router.post(ANTHROPIC_PATH).handler(ctx -> answer(ctx, anthropic));
         router.post(RESPONSES_PATH).handler(ctx -> answer(ctx, responses));
+        new BedrockMockRoutes(this, new AwsSignatureCheck(credentials, Clock.systemUTC())).mount(router);
+        new GeminiMockRoutes(this, credentials.geminiApiKey()).mount(router);
+        new VertexMockRoutes(this, vertexTokens).mount(router);
+        new AzureMockRoutes(this, credentials).mount(router);
         router.post("/_mock/script").handler(this::appendScript);
         router.post("/_mock/default").handler(ctx -> control(ctx, () -> {
             script.defaultStep(MockStep.fromJson(ctx.body().asJsonObject()));
@@ -177,27 +230,52 @@ public final class MockProvider {
             reset();
             return new JsonObject().put("pending", 0);
         }));
+        router.post("/_mock/vertex/serviceAccount").handler(ctx -> control(ctx, () -> {
+            JsonObject asked = ctx.body().length() == 0 ? new JsonObject() : ctx.body().asJsonObject();
+            return newVertexServiceAccount(asked.getString("project", "mock-project")).json();
+        }));
         router.get("/_mock/requests").handler(ctx -> control(ctx, () -> new JsonObject()
                 .put("requests", new JsonArray(journal.snapshot().stream().map(RecordedRequest::toJson).toList()))));
         return router;
     }
 
     private void answer(RoutingContext ctx, MockDialect dialect) {
-        String text = ctx.body().asString();
-        RequestJournal.Entry entry = journal.record(ctx.request(), text == null ? "" : text);
-        MockResponder responder = new MockResponder(vertx, ctx.request(), dialect, entry);
-        JsonObject body;
-        try {
-            body = Json.decodeValue(text == null ? "" : text) instanceof JsonObject json ? json : null;
-        } catch (DecodeException e) {
-            body = null;
-        }
+        RequestJournal.Entry entry = record(ctx);
+        JsonObject body = jsonBody(ctx);
         if (body == null) {
-            ctx.response().setStatusCode(400).putHeader("content-type", "application/json")
-                    .end(dialect.error(400).encode());
+            MockResponder.answerAtOnce(ctx.request(), 400, Map.of(), dialect.error(400));
             return;
         }
-        responder.answer(script.next(body.getString("model"), ctx.request().path()), body);
+        JsonObject streamOptions = body.getValue("stream_options") instanceof JsonObject options ? options : new JsonObject();
+        play(ctx, entry, dialect, new MockCall(body.getString("model", "mock-model"),
+                Boolean.TRUE.equals(body.getValue("stream")), Boolean.TRUE.equals(streamOptions.getValue("include_usage"))));
+    }
+
+    /** Records a provider request as received, before it is checked. */
+    RequestJournal.Entry record(RoutingContext ctx) {
+        String text = ctx.body().asString();
+        return journal.record(ctx.request(), text == null ? "" : text);
+    }
+
+    /** Answers a checked provider request with the next step of the script for its model and path. */
+    void play(RoutingContext ctx, RequestJournal.Entry entry, MockDialect dialect, MockCall call) {
+        new MockResponder(vertx, ctx.request(), dialect, entry).answer(script.next(call.model(), ctx.request().path()), call);
+    }
+
+    /** The request's body as a JSON object, or {@code null} when it is not one. */
+    static JsonObject jsonBody(RoutingContext ctx) {
+        String text = ctx.body().asString();
+        try {
+            return Json.decodeValue(text == null ? "" : text) instanceof JsonObject json ? json : null;
+        } catch (DecodeException e) {
+            return null;
+        }
+    }
+
+    /** Whether {@code path} names {@code model} as Bedrock, Gemini and Vertex do ({@code /model/M/…}, {@code /models/M:…}). */
+    private static boolean pathNames(String path, String model) {
+        String decoded = URLDecoder.decode(path, StandardCharsets.UTF_8);
+        return decoded.contains("/model/" + model + "/") || decoded.contains("/models/" + model + ":");
     }
 
     private void appendScript(RoutingContext ctx) {
