@@ -61,12 +61,13 @@ final class AwsSignatureCheck {
     /**
      * The refusal of a request, or {@code null} when its signature is good.
      *
-     * @param method  the HTTP method
-     * @param uri     the request target as received (raw path and query)
-     * @param headers the request headers
-     * @param body    the body bytes
+     * @param method    the HTTP method
+     * @param uri       the request target as received (raw path and query)
+     * @param authority the host and port the request was sent to ({@code Host}, or HTTP/2's {@code :authority})
+     * @param headers   the request headers
+     * @param body      the body bytes
      */
-    Refusal check(String method, String uri, MultiMap headers, byte[] body) {
+    Refusal check(String method, String uri, String authority, MultiMap headers, byte[] body) {
         String authorization = headers.get("authorization");
         if (authorization == null || authorization.isBlank()) {
             return refuse("MissingAuthenticationTokenException", "Missing Authentication Token");
@@ -104,7 +105,7 @@ final class AwsSignatureCheck {
         if (!SERVICE.equals(scope[3])) {
             return refuse("InvalidSignatureException", "Credential should be scoped to correct service: '" + SERVICE + "'. ");
         }
-        String expected = signAgain(method, uri, headers, body, parts.get("SignedHeaders"), signedAt);
+        String expected = signAgain(method, uri, authority, headers, body, parts.get("SignedHeaders"), signedAt);
         if (!MessageDigest.isEqual(expected.getBytes(StandardCharsets.UTF_8), authorization.getBytes(StandardCharsets.UTF_8))) {
             return refuse("InvalidSignatureException", BedrockErrors.message("InvalidSignatureException"));
         }
@@ -112,13 +113,12 @@ final class AwsSignatureCheck {
     }
 
     /** The {@code Authorization} header the SDK's signer makes of the same request with the mock's secret. */
-    private String signAgain(String method, String uri, MultiMap headers, byte[] body, String signedHeaders,
-                             Instant signedAt) {
+    private String signAgain(String method, String uri, String authority, MultiMap headers, byte[] body,
+                             String signedHeaders, Instant signedAt) {
         int query = uri.indexOf('?');
         SdkHttpFullRequest.Builder request = SdkHttpFullRequest.builder()
                 .method(SdkHttpMethod.fromValue(method))
                 .protocol("http")
-                .host("placeholder")
                 .encodedPath(query < 0 ? uri : uri.substring(0, query));
         if (query >= 0) {
             for (String pair : uri.substring(query + 1).split("&")) {
@@ -130,17 +130,14 @@ final class AwsSignatureCheck {
             }
         }
         for (String name : signedHeaders.split(";")) {
-            for (String value : headers.getAll(name)) {
-                request.appendHeader(name, value);
+            if (!"host".equals(name)) { // the signer signs the Host header from the request's host and port
+                headers.getAll(name).forEach(value -> request.appendHeader(name, value));
             }
         }
-        String host = headers.get("host");
-        if (host != null) { // the signer signs the Host header from the request's host and port
-            int colon = host.lastIndexOf(':');
-            request.host(colon < 0 ? host : host.substring(0, colon));
-            if (colon >= 0) {
-                request.port(Integer.parseInt(host.substring(colon + 1)));
-            }
+        int colon = authority.lastIndexOf(':');
+        request.host(colon < 0 ? authority : authority.substring(0, colon));
+        if (colon >= 0) {
+            request.port(Integer.parseInt(authority.substring(colon + 1)));
         }
         AwsCredentialsIdentity identity = credentials.awsSessionToken() == null
                 ? AwsCredentialsIdentity.create(credentials.awsAccessKeyId(), credentials.awsSecretAccessKey())

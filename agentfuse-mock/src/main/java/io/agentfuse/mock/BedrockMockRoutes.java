@@ -1,6 +1,7 @@
 package io.agentfuse.mock;
 
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -36,8 +37,10 @@ final class BedrockMockRoutes {
     private void answer(RoutingContext ctx) {
         RequestJournal.Entry entry = mock.record(ctx);
         Buffer bytes = ctx.body().buffer();
-        AwsSignatureCheck.Refusal refusal = signatures.check(ctx.request().method().name(), ctx.request().uri(),
-                ctx.request().headers(), bytes == null ? new byte[0] : bytes.getBytes());
+        HttpServerRequest request = ctx.request();
+        String authority = request.authority() == null ? "" : request.authority().toString();
+        AwsSignatureCheck.Refusal refusal = signatures.check(request.method().name(), request.uri(), authority,
+                request.headers(), bytes == null ? new byte[0] : bytes.getBytes());
         if (refusal != null) {
             refuse(ctx, refusal.status(), refusal.exception(), refusal.message());
             return;
