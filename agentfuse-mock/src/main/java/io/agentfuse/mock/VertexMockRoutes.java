@@ -39,7 +39,10 @@ final class VertexMockRoutes {
     }
 
     void mount(Router router) {
-        tokens.mount(router);
+        router.post(VertexTokens.PATH).handler(ctx -> {
+            mock.record(ctx);
+            tokens.token(ctx);
+        });
         router.postWithRegex(PREFIX + "google/models/([^/:]+):(generateContent|streamGenerateContent|countTokens)")
                 .handler(this::answerGemini);
         router.postWithRegex(PREFIX + "anthropic/models/([^/:]+):(rawPredict|streamRawPredict)").handler(this::answerAnthropic);

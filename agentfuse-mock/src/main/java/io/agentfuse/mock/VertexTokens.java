@@ -2,7 +2,6 @@ package io.agentfuse.mock;
 
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 import java.net.URLDecoder;
@@ -14,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
@@ -22,8 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The Vertex AI mock's OAuth2 token endpoint ({@code POST /oauth2/token}, the JWT-bearer grant that
  * service accounts use) and the access tokens it issued. An assertion is accepted as Google accepts
- * it: an RS256 JWT from a {@linkplain #trust trusted} account ({@code iss}), for this endpoint
- * ({@code aud}), with a {@code scope}, valid now and for at most an hour, whose signature the
+ * it: an RS256 JWT from a {@linkplain #trust trusted} account ({@code iss}), for Google's token
+ * endpoint or this one ({@code aud}), with a {@code scope}, valid now and for at most an hour, whose signature the
  * account's public key verifies (the JDK's {@code SHA256withRSA}). Anything else gets Google's
  * {@code {"error": "invalid_grant", "error_description": ...}} (400). A token is valid for the
  * configured lifetime and for its account's project only.
@@ -37,6 +37,12 @@ final class VertexTokens {
     private static final String JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
     private static final Duration MAX_ASSERTION_LIFETIME = Duration.ofHours(1);
     private static final Duration SKEW = Duration.ofMinutes(5);
+    /**
+     * The audiences Google's token endpoint accepts; google-auth-library always names the first, whatever
+     * the file's {@code token_uri}, so the mock accepts them besides its own address.
+     */
+    private static final List<String> GOOGLE_AUDIENCES = List.of("https://oauth2.googleapis.com/token",
+            "https://www.googleapis.com/oauth2/v4/token", "https://accounts.google.com/o/oauth2/token");
 
     /** A token issued to {@code account}, valid until {@code expiresAt}. */
     record Issued(MockServiceAccount account, Instant expiresAt) {
@@ -50,10 +56,6 @@ final class VertexTokens {
     VertexTokens(Duration lifetime, Clock clock) {
         this.lifetime = Objects.requireNonNull(lifetime, "lifetime");
         this.clock = Objects.requireNonNull(clock, "clock");
-    }
-
-    void mount(Router router) {
-        router.post(PATH).handler(this::token);
     }
 
     /** Trusts assertions signed by {@code account}. */
@@ -72,7 +74,8 @@ final class VertexTokens {
         issued.replaceAll((token, live) -> new Issued(live.account(), Instant.EPOCH));
     }
 
-    private void token(RoutingContext ctx) {
+    /** Answers a token request ({@link #PATH}). */
+    void token(RoutingContext ctx) {
         Map<String, String> form = form(ctx.body().asString());
         if (!JWT_BEARER.equals(form.get("grant_type"))) {
             refuse(ctx, "unsupported_grant_type", "Invalid grant_type: " + form.getOrDefault("grant_type", ""));
@@ -109,8 +112,9 @@ final class VertexTokens {
         if (account == null) {
             return "Invalid grant: account not found";
         }
-        if (!account.tokenUri().equals(claims.getValue("aud"))) {
-            return "Invalid JWT: Failed audience check. The right audience is " + account.tokenUri();
+        Object audience = claims.getValue("aud");
+        if (!account.tokenUri().equals(audience) && !GOOGLE_AUDIENCES.contains(audience)) {
+            return "Invalid JWT: Failed audience check. The right audience is " + GOOGLE_AUDIENCES.get(0);
         }
         Instant now = clock.instant();
         long issuedAt = claims.getValue("iat") instanceof Number n ? n.longValue() : Long.MIN_VALUE;
