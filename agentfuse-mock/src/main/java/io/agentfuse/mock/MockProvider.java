@@ -5,7 +5,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.Json;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -14,7 +13,6 @@ import io.vertx.ext.web.handler.BodyHandler;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -22,15 +20,19 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A real HTTP server that fakes both an OpenAI ({@code POST /v1/chat/completions} and
- * {@code POST /v1/responses}) and an Anthropic ({@code POST /v1/messages}) upstream,
- * scriptable over HTTP, so that the gateway's breakers, retries, timeouts and fallbacks can be
- * shown and tested without real providers.
+ * A real HTTP server that fakes the providers the gateway speaks to, scriptable over HTTP, so that
+ * the gateway's breakers, retries, timeouts and fallbacks can be shown and tested without real
+ * providers: OpenAI ({@code POST /v1/chat/completions}, {@code POST /v1/responses}), Anthropic
+ * ({@code POST /v1/messages}), Amazon Bedrock ({@code /model/{id}/converse}, {@code /converse-stream}),
+ * the Gemini API ({@code /v1beta/models/{m}:generateContent}, ...), Vertex AI (Gemini and Anthropic
+ * models, with its OAuth2 token endpoint) and Azure OpenAI ({@code /openai/v1/...}).
  *
  * <p>Each provider request takes the next {@link MockStep} (see {@link MockScript} for the
- * order: per model, per path, then shared queue) and is answered in its path's dialect,
- * streamed as SSE when the body says {@code "stream": true}. When the script is exhausted the
- * default step answers (an immediate success unless changed).
+ * order: per model, per path, then shared queue) and is answered in its route's dialect,
+ * streamed when the body says {@code "stream": true} or the path is a streaming one. When the
+ * script is exhausted the default step answers (an immediate success unless changed). The Bedrock,
+ * Gemini, Vertex and Azure routes first check what the real provider checks ({@link MockCredentials}:
+ * SigV4 signatures, API keys, OAuth tokens the mock issued) and refuse like it, without taking a step.
  *
  * <p>Control API (JSON):
  * <ul>
@@ -39,6 +41,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       appends them, answers {@code {"pending": n}}</li>
  *   <li>{@code POST /_mock/default} — one step, the answer once the script is exhausted</li>
  *   <li>{@code POST /_mock/reset} — clears the script, the default and the recorded requests</li>
+ *   <li>{@code POST /_mock/vertex/serviceAccount} — {@code {"project": "p"}}: a new service account the
+ *       Vertex mock trusts, answered as its credentials file</li>
  *   <li>{@code GET /_mock/requests} — {@code {"requests": [{method, path, headers, body, receivedAt,
  *       clientDisconnected}]}}, oldest first</li>
  * </ul>
@@ -221,21 +225,7 @@ public final class MockProvider {
         new GeminiMockRoutes(this, credentials.geminiApiKey()).mount(router);
         new VertexMockRoutes(this, vertexTokens).mount(router);
         new AzureMockRoutes(this, credentials).mount(router);
-        router.post("/_mock/script").handler(this::appendScript);
-        router.post("/_mock/default").handler(ctx -> control(ctx, () -> {
-            script.defaultStep(MockStep.fromJson(ctx.body().asJsonObject()));
-            return new JsonObject().put("pending", script.pending());
-        }));
-        router.post("/_mock/reset").handler(ctx -> control(ctx, () -> {
-            reset();
-            return new JsonObject().put("pending", 0);
-        }));
-        router.post("/_mock/vertex/serviceAccount").handler(ctx -> control(ctx, () -> {
-            JsonObject asked = ctx.body().length() == 0 ? new JsonObject() : ctx.body().asJsonObject();
-            return newVertexServiceAccount(asked.getString("project", "mock-project")).json();
-        }));
-        router.get("/_mock/requests").handler(ctx -> control(ctx, () -> new JsonObject()
-                .put("requests", new JsonArray(journal.snapshot().stream().map(RecordedRequest::toJson).toList()))));
+        new MockControlApi(this, script, journal).mount(router);
         return router;
     }
 
@@ -276,52 +266,5 @@ public final class MockProvider {
     private static boolean pathNames(String path, String model) {
         String decoded = URLDecoder.decode(path, StandardCharsets.UTF_8);
         return decoded.contains("/model/" + model + "/") || decoded.contains("/models/" + model + ":");
-    }
-
-    private void appendScript(RoutingContext ctx) {
-        control(ctx, () -> {
-            Object parsed = Json.decodeValue(ctx.body().buffer());
-            JsonArray steps;
-            String model = null;
-            String path = null;
-            if (parsed instanceof JsonArray array) {
-                steps = array;
-            } else if (parsed instanceof JsonObject object) {
-                steps = object.getJsonArray("steps");
-                model = object.getString("model");
-                path = object.getString("path");
-                if (steps == null) {
-                    throw new IllegalArgumentException("a script object needs a 'steps' list");
-                }
-            } else {
-                throw new IllegalArgumentException("a script is a list of steps or {\"steps\": [...]}");
-            }
-            List<MockStep> parsedSteps = new ArrayList<>();
-            for (int i = 0; i < steps.size(); i++) {
-                if (!(steps.getValue(i) instanceof JsonObject step)) {
-                    throw new IllegalArgumentException("steps[" + i + "] must be a JSON object");
-                }
-                parsedSteps.add(MockStep.fromJson(step));
-            }
-            script.append(model, path, parsedSteps);
-            return new JsonObject().put("pending", script.pending());
-        });
-    }
-
-    private static void control(RoutingContext ctx, ControlAction action) {
-        JsonObject answer;
-        try {
-            answer = action.run();
-        } catch (IllegalArgumentException | ClassCastException | DecodeException | NullPointerException e) {
-            ctx.response().setStatusCode(400).putHeader("content-type", "application/json")
-                    .end(new JsonObject().put("error", String.valueOf(e.getMessage())).encode());
-            return;
-        }
-        ctx.response().putHeader("content-type", "application/json").end(answer.encode());
-    }
-
-    @FunctionalInterface
-    private interface ControlAction {
-        JsonObject run();
     }
 }
