@@ -7,6 +7,7 @@ import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
 import io.agentfuse.gateway.dialect.UntranslatableException;
+import io.agentfuse.gateway.provider.ImageData;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -99,16 +100,15 @@ public final class BedrockRequestWriter {
     }
 
     private static JsonObject image(String url) {
-        if (!url.startsWith("data:")) {
+        ImageData data = ImageData.of(url);
+        if (data == null) {
             throw new UntranslatableException("an image by URL (Bedrock takes images as bytes)");
         }
-        int comma = url.indexOf(',');
-        String header = comma < 0 ? "" : url.substring(5, comma);
-        String format = header.startsWith("image/") ? header.substring(6).replace(";base64", "") : "";
-        if (!header.endsWith(";base64") || !IMAGE_FORMATS.contains(format)) {
-            throw new UntranslatableException("an image that is not base64 png, jpeg, gif or webp (" + header + ")");
+        String format = data.mediaType().startsWith("image/") ? data.mediaType().substring(6) : "";
+        if (!IMAGE_FORMATS.contains(format)) {
+            throw new UntranslatableException("an image that is not png, jpeg, gif or webp (" + data.mediaType() + ")");
         }
-        return new JsonObject().put("format", format).put("source", new JsonObject().put("bytes", url.substring(comma + 1)));
+        return new JsonObject().put("format", format).put("source", new JsonObject().put("bytes", data.base64()));
     }
 
     private static JsonObject inferenceConfig(Sampling sampling) {

@@ -7,6 +7,7 @@ import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
 import io.agentfuse.gateway.dialect.UntranslatableException;
+import io.agentfuse.gateway.provider.ImageData;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -97,16 +98,11 @@ public final class GeminiRequestWriter {
     }
 
     private static JsonObject image(String url) {
-        if (!url.startsWith("data:")) {
+        ImageData data = ImageData.of(url);
+        if (data == null) {
             return new JsonObject().put("fileData", new JsonObject().put("fileUri", url));
         }
-        int comma = url.indexOf(',');
-        String header = comma < 0 ? "" : url.substring(5, comma);
-        if (!header.endsWith(";base64")) {
-            throw new UntranslatableException("an image data URL that is not base64");
-        }
-        return new JsonObject().put("inlineData", new JsonObject()
-                .put("mimeType", header.substring(0, header.length() - 7)).put("data", url.substring(comma + 1)));
+        return new JsonObject().put("inlineData", new JsonObject().put("mimeType", data.mediaType()).put("data", data.base64()));
     }
 
     private static JsonObject text(String text) {
