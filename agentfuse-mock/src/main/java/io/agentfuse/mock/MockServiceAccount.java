@@ -2,6 +2,7 @@ package io.agentfuse.mock;
 
 import io.vertx.core.json.JsonObject;
 
+import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
@@ -76,7 +77,7 @@ public final class MockServiceAccount {
     /** The credentials file, as Google Cloud's console would download it. */
     public JsonObject json() {
         String pem = "-----BEGIN PRIVATE KEY-----\n"
-                + Base64.getMimeEncoder(64, "\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII))
+                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
                         .encodeToString(keys.getPrivate().getEncoded())
                 + "\n-----END PRIVATE KEY-----\n";
         return new JsonObject()

@@ -10,6 +10,7 @@ import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
 import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 import software.amazon.awssdk.identity.spi.AwsSessionCredentialsIdentity;
 import software.amazon.awssdk.identity.spi.IdentityProvider;
+import software.amazon.awssdk.identity.spi.ResolveIdentityRequest;
 
 import java.net.URI;
 import java.util.LinkedHashMap;
@@ -65,7 +66,7 @@ public final class BedrockRequestSigner {
 
             @Override
             public CompletableFuture<AwsCredentialsIdentity> resolveIdentity(
-                    software.amazon.awssdk.identity.spi.ResolveIdentityRequest request) {
+                    ResolveIdentityRequest request) {
                 return CompletableFuture.completedFuture(identity);
             }
         };

@@ -3,8 +3,11 @@ package io.agentfuse.gateway.provider.gemini;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
 import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+
+import java.util.Locale;
 
 /**
  * Google's errors, as the Gemini API and Vertex AI send them ({@code {"error": {"code", "message",
@@ -65,7 +68,7 @@ public final class GeminiErrors {
             case "timeout", "DEADLINE_EXCEEDED" -> 504;
             default -> 500;
         };
-        String status = type.equals(type.toUpperCase(java.util.Locale.ROOT)) && !type.isEmpty() ? type : switch (code) {
+        String status = type.equals(type.toUpperCase(Locale.ROOT)) && !type.isEmpty() ? type : switch (code) {
             case 400, 413 -> "INVALID_ARGUMENT";
             case 404 -> "NOT_FOUND";
             case 429 -> "RESOURCE_EXHAUSTED";
@@ -85,7 +88,7 @@ public final class GeminiErrors {
             return null;
         }
         try {
-            Object value = io.vertx.core.json.Json.decodeValue(body);
+            Object value = Json.decodeValue(body);
             // Vertex answers some errors as a one-element array of the error object.
             JsonObject json = value instanceof JsonArray array && !array.isEmpty() && array.getValue(0) instanceof JsonObject first
                     ? first : value instanceof JsonObject object ? object : null;

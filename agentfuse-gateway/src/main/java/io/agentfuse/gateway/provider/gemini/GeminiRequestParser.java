@@ -1,10 +1,10 @@
 package io.agentfuse.gateway.provider.gemini;
 
-import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatMessage.Role;
-import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatRequest.Sampling;
 import io.agentfuse.gateway.dialect.ChatRequest.StreamMode;
+import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.FieldReader;
 import io.agentfuse.gateway.dialect.InvalidRequestException;
@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -194,7 +195,7 @@ public final class GeminiRequestParser {
         for (String field : List.copyOf(schema.fieldNames())) {
             Object value = schema.getValue(field);
             if ("type".equals(field) && value instanceof String type) {
-                schema.put(field, type.toLowerCase(java.util.Locale.ROOT));
+                schema.put(field, type.toLowerCase(Locale.ROOT));
             } else if (value instanceof JsonObject nested) {
                 jsonSchemaTypes(nested);
             } else if (value instanceof JsonArray items) {
