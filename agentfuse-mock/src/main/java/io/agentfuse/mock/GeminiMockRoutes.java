@@ -74,6 +74,7 @@ final class GeminiMockRoutes {
     }
 
     private void list(RoutingContext ctx) {
+        mock.record(ctx);
         if (refusedKey(ctx.request())) {
             return;
         }
@@ -83,6 +84,7 @@ final class GeminiMockRoutes {
     }
 
     private void describe(RoutingContext ctx) {
+        mock.record(ctx);
         if (refusedKey(ctx.request())) {
             return;
         }

@@ -10,6 +10,7 @@ import com.google.genai.types.FunctionCall;
 import com.google.genai.types.GenerateContentResponse;
 import com.google.genai.types.HttpOptions;
 import com.google.genai.types.HttpRetryOptions;
+import com.google.genai.types.Model;
 import io.agentfuse.mock.MockCredentials;
 import io.agentfuse.mock.MockStep;
 import io.vertx.core.json.JsonObject;
@@ -120,6 +121,14 @@ class GeminiSdkTest extends RunningMockProvider {
         mock.script(MockStep.builder().inputTokens(321).build());
 
         assertThat(client().models.countTokens(MODEL, "How many tokens is this?", null).totalTokens()).contains(321);
+    }
+
+    @Test
+    void givenTheModelListWhenTheSdkListsAndGetsModelsThenItReadsTheMocksModels() {
+        Model model = client().models.get(MODEL, null);
+
+        assertThat(model.name()).contains("models/" + MODEL);
+        assertThat(mock.requests()).extracting(request -> request.method()).containsExactly("GET");
     }
 
     @ParameterizedTest
