@@ -149,7 +149,8 @@ public final class ConversationMapper {
         // Only the conversation's top-level fields change: a shallow copy, the others shared as received.
         JsonObject body = request.dialect().withConversation(ChatRequest.shallowCopy(request.received()), written);
         return new ChatRequest(request.dialect(), body, request.model(), systemPrompt, messages, request.tools(),
-                request.toolChoice(), request.sampling(), request.streamMode(), request.endUser(), request.untranslatable());
+                request.toolChoice(), request.sampling(), request.streamMode(), request.endUser(), request.untranslatable(),
+                request.crossing());
     }
 
     private static ContentBlock toBlock(ContentPart part) {

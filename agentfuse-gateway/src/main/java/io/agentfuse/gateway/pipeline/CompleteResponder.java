@@ -29,7 +29,7 @@ final class CompleteResponder {
     static void respond(HttpServerResponse response, ModelRequest request, FallbackResult<StepAnswer> result,
                         CallTrace trace, Clock clock) {
         StepAnswer answer = result.value();
-        ResponseHeaders.put(response, request, trace, answer.step().name(), result.passed());
+        ResponseHeaders.put(response, request, trace, answer.step().name(), result.passed(), answer.step().dropped());
         Buffer body;
         try {
             body = clientBody(request.dialect(), answer, clock);

@@ -94,7 +94,7 @@ final class StreamRelay {
         response.setStatusCode(200).setChunked(true)
                 .putHeader("content-type", "text/event-stream")
                 .putHeader("cache-control", "no-cache");
-        ResponseHeaders.put(response, request, trace, answer.step().name(), passed);
+        ResponseHeaders.put(response, request, trace, answer.step().name(), passed, answer.step().dropped());
         response.drainHandler(v -> stream.resume());
         stream.stallHandler(v -> onContext(this::callerStalled));
         stream.handler(event -> onContext(() -> relay(event)))

@@ -30,12 +30,35 @@ final class UpstreamFailures {
                 .contentType(headers.get("content-type")).build();
     }
 
-    /** The exception a call ends with when its connection to {@code provider} failed ({@code cause}) or closed ({@code null}). */
+    /**
+     * The exception a call ends with when its connection to {@code provider} failed ({@code cause}) or
+     * closed ({@code null}). Its message reaches callers (in error bodies and stream error events), so
+     * it says what happened in plain words, never the transport's own text ({@code io_uring read(..)
+     * failed with error(-104)}), which stays in the cause for the logs.
+     */
     static Throwable broken(ProviderEndpoint provider, Throwable cause) {
         String connectionTo = "connection to provider " + provider.name();
         return cause == null ? new UpstreamConnectionException(connectionTo + " was closed", null)
-                : cause instanceof IOException ? new UpstreamConnectionException(connectionTo + " failed: " + cause.getMessage(), cause)
+                : cause instanceof IOException ? new UpstreamConnectionException(connectionTo + " " + plainWords(cause), cause)
                 : cause;
+    }
+
+    /** What a transport failure was, in words a caller understands: reset, refused, timed out, or broken. */
+    static String plainWords(Throwable cause) {
+        String text = String.valueOf(cause.getMessage()).toLowerCase(java.util.Locale.ROOT);
+        if (text.contains("reset") || text.contains("-104")) {
+            return "was reset by the provider";
+        }
+        if (text.contains("refused") || text.contains("-111")) {
+            return "was refused";
+        }
+        if (text.contains("timed out") || text.contains("-110")) {
+            return "timed out";
+        }
+        if (text.contains("broken pipe") || text.contains("-32")) {
+            return "was closed by the provider while sending";
+        }
+        return "broke";
     }
 
     /** An ERROR, as a malformed body is: {@code provider} answered, wrongly (not a connection that failed). */
