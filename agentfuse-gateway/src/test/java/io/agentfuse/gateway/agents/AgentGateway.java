@@ -39,7 +39,9 @@ final class AgentGateway implements AutoCloseable {
               claude-lone: { provider: anthropic, upstreamModel: claude-lone-1 }
               gpt-4o-mini: { provider: openai }
               gpt-codex: { provider: openai, upstreamModel: gpt-codex-1, fallbacks: [gpt-4o-mini] }
-              gpt-cross: { provider: openai, upstreamModel: gpt-cross-1, fallbacks: [claude-haiku-4] }
+              gpt-strict: { provider: openai, upstreamModel: gpt-strict-1, fallbacks: [claude-haiku-4] }
+              gpt-cross: { provider: openai, upstreamModel: gpt-cross-1, fallbacks: [claude-lenient] }
+              claude-lenient: { provider: anthropic, upstreamModel: claude-lenient-1, translate: lenient }
               gpt-lone: { provider: openai, upstreamModel: gpt-lone-1 }
             """;
 
