@@ -14,7 +14,7 @@ import java.util.Locale;
  *       do, for the gateway's purposes, callers it does not recognise, who get the contract's
  *       statuses unchanged.</li>
  *   <li>{@link #STATUS_ONLY} — Codex ({@code originator: codex_*} or a {@code codex} user agent) and
- *       the Vercel AI SDK ({@code ai-sdk/} in the user agent) ignore {@code x-should-retry} and retry
+ *       the Vercel AI SDK ({@code ai/<version> ai-sdk-provider-utils/<version>} as user agent) ignore {@code x-should-retry} and retry
  *       every 5xx (Codex up to 30 requests over half a minute, the AI SDK twice after 2 s and 4 s), and
  *       every 429. Only a 400 ends Codex's loop with the gateway's own message; the AI SDK stops at any
  *       4xx but 408, 409 and 429. A final refusal is sent to them as 400.</li>
@@ -38,6 +38,8 @@ public enum ClientRetryRules {
         String lowerAgent = agent == null ? "" : agent.toLowerCase(Locale.ROOT);
         boolean codex = (originator != null && originator.toLowerCase(Locale.ROOT).startsWith("codex"))
                 || lowerAgent.startsWith("codex");
-        return codex || lowerAgent.contains("ai-sdk/") ? STATUS_ONLY : SHOULD_RETRY_HEADER;
+        boolean aiSdk = lowerAgent.startsWith("ai/") || lowerAgent.contains("ai-sdk/")
+                || lowerAgent.contains("ai-sdk-provider-utils/");
+        return codex || aiSdk ? STATUS_ONLY : SHOULD_RETRY_HEADER;
     }
 }

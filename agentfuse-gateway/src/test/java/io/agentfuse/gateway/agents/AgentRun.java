@@ -56,4 +56,10 @@ record AgentRun(int exitCode, String output, double seconds) {
     String lastLine() {
         return output.lines().filter(line -> !line.isBlank()).reduce((a, b) -> b).orElse("");
     }
+
+    /** The last line a call script printed about its result ({@code ok ...} or {@code error ...}), not a warning. */
+    String resultLine() {
+        return output.lines().filter(line -> line.startsWith("ok ") || line.startsWith("error "))
+                .reduce((a, b) -> b).orElse(lastLine());
+    }
 }

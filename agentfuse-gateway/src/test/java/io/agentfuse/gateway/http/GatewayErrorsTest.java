@@ -186,7 +186,7 @@ class GatewayErrorsTest {
         assertThat(ClientRetryRules.of(io.vertx.core.MultiMap.caseInsensitiveMultiMap().add("originator", "codex_exec")))
                 .isEqualTo(ClientRetryRules.STATUS_ONLY);
         assertThat(ClientRetryRules.of(io.vertx.core.MultiMap.caseInsensitiveMultiMap()
-                .add("user-agent", "ai-sdk/openai/4.0.118 ai-sdk/provider-utils/5.0.1 runtime/node.js/20")))
+                .add("user-agent", "ai/7.0.173 ai-sdk-provider-utils/5.0.81 node.js/v20.20.2")))
                 .isEqualTo(ClientRetryRules.STATUS_ONLY);
         assertThat(ClientRetryRules.of(io.vertx.core.MultiMap.caseInsensitiveMultiMap()
                 .add("user-agent", "claude-cli/2.1.332 (external, sdk-cli)").add("x-stainless-lang", "js")))
