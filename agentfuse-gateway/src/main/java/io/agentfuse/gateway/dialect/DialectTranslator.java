@@ -90,13 +90,21 @@ public final class DialectTranslator {
         return client.writeResponse(upstream.parseResponse(upstreamBody, clock));
     }
 
+    /** {@link #clientResponse(JsonObject, Dialect, Dialect, Clock)} for the caller who sent {@code request}. */
+    public static JsonObject clientResponse(JsonObject upstreamBody, Dialect upstream, ChatRequest request, Clock clock) {
+        if (upstream == request.dialect()) {
+            return upstreamBody;
+        }
+        return request.dialect().writeResponse(upstream.parseResponse(upstreamBody, clock), request);
+    }
+
     /**
      * A translator for one streamed answer whose first event was observed already ({@code null}
      * if it was not); see {@link StreamTranslator}.
      */
     public static StreamTranslator streamTranslator(ChatRequest request, Dialect upstream, Clock clock,
                                                     ObservedEvent first) {
-        return StreamTranslator.between(upstream, request.dialect(),
+        return StreamTranslator.between(upstream, request,
                 request.streamMode() == ChatRequest.StreamMode.STREAM_WITH_USAGE, clock, first);
     }
 }

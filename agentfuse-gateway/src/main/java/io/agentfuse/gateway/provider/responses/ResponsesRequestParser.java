@@ -133,7 +133,7 @@ public final class ResponsesRequestParser {
         FieldReader parameters = tool.optionalObject("parameters");
         String name = tool.requiredString("name");
         return new ToolDefinition(namespace == null ? name : namespace + NAMESPACE_SEPARATOR + name,
-                tool.optionalString("description"), parameters == null ? null : parameters.json());
+                tool.optionalString("description"), parameters == null ? null : parameters.json(), namespace);
     }
 
     /** The values of translated fields that change the answer and have no equivalent. */
