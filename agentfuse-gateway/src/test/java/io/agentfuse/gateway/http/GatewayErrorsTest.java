@@ -191,6 +191,9 @@ class GatewayErrorsTest {
         assertThat(ClientRetryRules.of(io.vertx.core.MultiMap.caseInsensitiveMultiMap()
                 .add("user-agent", "claude-cli/2.1.332 (external, sdk-cli)").add("x-stainless-lang", "js")))
                 .isEqualTo(ClientRetryRules.SHOULD_RETRY_HEADER);
+        assertThat(ClientRetryRules.of(io.vertx.core.MultiMap.caseInsensitiveMultiMap()
+                .add("user-agent", "undici").add("anthropic-version", "2023-06-01")))
+                .isEqualTo(ClientRetryRules.STATUS_ONLY); // OpenClaw
         assertThat(ClientRetryRules.of(io.vertx.core.MultiMap.caseInsensitiveMultiMap()))
                 .isEqualTo(ClientRetryRules.SHOULD_RETRY_HEADER);
     }
