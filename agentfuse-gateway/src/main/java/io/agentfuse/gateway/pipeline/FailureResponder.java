@@ -11,6 +11,7 @@ import io.agentfuse.gateway.http.ClientRetryRules;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
+import io.agentfuse.gateway.upstream.TransportText;
 import io.agentfuse.gateway.upstream.UpstreamAuthException;
 import io.agentfuse.gateway.upstream.UpstreamStatusException;
 import io.vertx.core.http.HttpServerResponse;
@@ -63,7 +64,7 @@ final class FailureResponder {
         if (cause instanceof FallbackExhaustedException exhausted) {
             return exhausted(exhausted);
         }
-        return new GatewayException(GatewayError.ALL_FALLBACKS_FAILED, "the model call failed: " + describe(cause));
+        return new GatewayException(GatewayError.ALL_FALLBACKS_FAILED, "the model call failed: " + TransportText.of(cause));
     }
 
     /** Answers {@code response} for {@code failure}, with the gateway headers. */
@@ -130,14 +131,16 @@ final class FailureResponder {
         return step.kind() == StepFailure.Kind.UNSERVABLE; // the gateway skips a step only when it cannot translate
     }
 
-    /** What went wrong, in words: the message, or for a bare exception its kind without a Java name. */
-    private static String describe(Throwable cause) {
-        String message = cause.getMessage();
-        return message == null || message.isBlank() ? "an unexpected failure" : message;
+    private static String steps(FallbackExhaustedException exhausted) {
+        return exhausted.steps().stream().map(FailureResponder::describe).collect(Collectors.joining("; "));
     }
 
-    private static String steps(FallbackExhaustedException exhausted) {
-        return exhausted.steps().stream().map(StepFailure::toString).collect(Collectors.joining("; "));
+    /** One step as the caller reads it: a called step's failure in {@link TransportText}'s words. */
+    private static String describe(StepFailure step) {
+        if (step.skipped() || step.cause() == null) {
+            return step.toString();
+        }
+        return step.step() + " failed (" + step.outcome() + ": " + TransportText.of(step.cause()) + ")";
     }
 
     /**

@@ -14,6 +14,7 @@ import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.sse.SseEvent;
+import io.agentfuse.gateway.upstream.TransportText;
 import io.agentfuse.gateway.upstream.UpstreamStream;
 import io.vertx.core.Context;
 import io.vertx.core.buffer.Buffer;
@@ -237,7 +238,7 @@ final class StreamRelay {
         meterCall(outcome.name());
         GatewayError type = outcome == Outcome.TIMEOUT ? GatewayError.TIMEOUT : GatewayError.UPSTREAM_ERROR;
         failWith(translator.error(type.type(), "the stream from model " + answer.step().name() + " broke off: "
-                + error.getMessage()));
+                + TransportText.of(error)));
     }
 
     private void recordFailure(Outcome outcome) {

@@ -39,26 +39,8 @@ final class UpstreamFailures {
     static Throwable broken(ProviderEndpoint provider, Throwable cause) {
         String connectionTo = "connection to provider " + provider.name();
         return cause == null ? new UpstreamConnectionException(connectionTo + " was closed", null)
-                : cause instanceof IOException ? new UpstreamConnectionException(connectionTo + " " + plainWords(cause), cause)
+                : cause instanceof IOException ? new UpstreamConnectionException(connectionTo + " " + TransportText.plainWords(cause), cause)
                 : cause;
-    }
-
-    /** What a transport failure was, in words a caller understands: reset, refused, timed out, or broken. */
-    static String plainWords(Throwable cause) {
-        String text = String.valueOf(cause.getMessage()).toLowerCase(java.util.Locale.ROOT);
-        if (text.contains("reset") || text.contains("-104")) {
-            return "was reset by the provider";
-        }
-        if (text.contains("refused") || text.contains("-111")) {
-            return "was refused";
-        }
-        if (text.contains("timed out") || text.contains("-110")) {
-            return "timed out";
-        }
-        if (text.contains("broken pipe") || text.contains("-32")) {
-            return "was closed by the provider while sending";
-        }
-        return "broke";
     }
 
     /** An ERROR, as a malformed body is: {@code provider} answered, wrongly (not a connection that failed). */
