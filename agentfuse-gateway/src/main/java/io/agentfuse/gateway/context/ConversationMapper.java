@@ -34,6 +34,8 @@ import java.util.function.ToIntFunction;
 public final class ConversationMapper {
 
     private static final String IMAGE = "image";
+    /** The raw block of a content block the neutral model does not carry, counted as its JSON. */
+    private static final String OPAQUE = "opaque";
 
     private ConversationMapper() {
     }
@@ -163,6 +165,9 @@ public final class ConversationMapper {
         if (part instanceof ContentPart.ToolResult result) {
             return new ToolResultBlock(result.toolCallId(), result.content(), result.isError());
         }
+        if (part instanceof ContentPart.Opaque opaque) {
+            return new RawBlock(OPAQUE, opaque.json());
+        }
         ContentPart.Image image = (ContentPart.Image) part;
         return new RawBlock(IMAGE, new JsonObject().put("url", image.url()).encode());
     }
@@ -178,6 +183,7 @@ public final class ConversationMapper {
             return new ContentPart.ToolResult(result.toolUseId(), result.content(), result.isError());
         }
         RawBlock raw = (RawBlock) block;
-        return new ContentPart.Image(new JsonObject(raw.json()).getString("url"));
+        return OPAQUE.equals(raw.type()) ? new ContentPart.Opaque(raw.json())
+                : new ContentPart.Image(new JsonObject(raw.json()).getString("url"));
     }
 }

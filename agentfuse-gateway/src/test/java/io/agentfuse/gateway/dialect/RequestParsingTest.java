@@ -103,6 +103,22 @@ class RequestParsingTest {
     }
 
     @Test
+    void keepsAnAnthropicBlockItDoesNotModelAsItsJsonToCountAndToWriteBack() {
+        JsonObject document = new JsonObject().put("type", "document").put("source", new JsonObject()
+                .put("type", "text").put("media_type", "text/plain").put("data", "a long contract"));
+        JsonObject body = anthropic();
+        body.getJsonArray("messages").getJsonObject(0).put("content", new JsonArray().add(document)
+                .add(new JsonObject().put("type", "text").put("text", "Summarise it.")));
+
+        ChatRequest request = Dialects.ANTHROPIC.parseRequest(body);
+
+        assertThat(request.messages().get(0).content()).first().isEqualTo(new ContentPart.Opaque(document.encode()));
+        assertThat(request.untranslatable()).containsExactly("messages[0].content[0].type 'document' blocks");
+        assertThat(Dialects.ANTHROPIC.writeRequest(request, "claude-haiku-4-5").getJsonArray("messages")
+                .getJsonObject(0).getJsonArray("content").getJsonObject(0)).isEqualTo(document);
+    }
+
+    @Test
     void keepsAnUnknownContentPartTypeButCannotTranslateIt() {
         JsonObject body = openAi();
         body.getJsonArray("messages").getJsonObject(0)

@@ -181,6 +181,7 @@ public final class AnthropicRequestParser {
                 default -> {
                     if (!DROPPED_BLOCKS.contains(type)) {
                         untranslatable.add(block.path("type") + " '" + type + "' blocks");
+                        parts.add(new ContentPart.Opaque(block.json().encode())); // counted, and kept for its own dialect
                     }
                 }
             }
