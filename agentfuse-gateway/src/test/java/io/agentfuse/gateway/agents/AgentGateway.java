@@ -3,6 +3,11 @@ package io.agentfuse.gateway.agents;
 import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.gateway.testing.GatewayHarness;
 import io.agentfuse.mock.RecordedRequest;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -13,9 +18,11 @@ import java.util.List;
  * server errors in a row and stay open ten minutes, so that an open breaker's refusal is final
  * ({@code Retry-After} 600 s, more than the 20 s worth waiting for) and no slow agent sees it half-open.
  *
- * <p>One per test class; {@link #reset()} between scenarios. Not thread-safe.
+ * <p>One per test class, registered as an extension ({@code @RegisterExtension static final
+ * AgentGateway gateway = new AgentGateway();}): started before the class's own {@code @BeforeAll},
+ * {@link #reset()} before each scenario, closed after the class. Not thread-safe.
  */
-final class AgentGateway implements AutoCloseable {
+final class AgentGateway implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback {
 
     static final String CONFIG = """
             server:
@@ -45,8 +52,23 @@ final class AgentGateway implements AutoCloseable {
               gpt-lone: { provider: openai, upstreamModel: gpt-lone-1 }
             """;
 
-    final GatewayHarness harness = GatewayHarness.start(CONFIG);
+    GatewayHarness harness;
     private long requestsBefore;
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        harness = GatewayHarness.start(CONFIG);
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        reset();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        harness.close();
+    }
 
     /** The gateway's base URL, without a path. */
     String baseUrl() {
@@ -86,8 +108,8 @@ final class AgentGateway implements AutoCloseable {
                 run.seconds(), run.exitCode());
     }
 
-    @Override
-    public void close() {
-        harness.close();
+    /** The body of a request the mock received, as JSON. */
+    static JsonObject body(RecordedRequest request) {
+        return request.jsonBody().orElseThrow();
     }
 }

@@ -2,12 +2,10 @@ package io.agentfuse.gateway.agents;
 
 import io.agentfuse.mock.MockProvider;
 import io.agentfuse.mock.MockStep;
-import io.agentfuse.mock.RecordedRequest;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static io.agentfuse.gateway.agents.AgentGateway.body;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -25,24 +24,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ClaudeCodeAgentTest {
 
-    private static AgentGateway gateway;
+    @RegisterExtension
+    static final AgentGateway gateway = new AgentGateway();
     private static final Path HOME = AgentGateway.home("claude-code");
 
     @BeforeAll
     static void start() {
         AgentInstall.claude();
-        gateway = new AgentGateway();
     }
 
-    @AfterAll
-    static void stop() {
-        gateway.close();
-    }
 
-    @BeforeEach
-    void reset() {
-        gateway.reset();
-    }
 
     private AgentRun claude(String scenario, String prompt, String... options) {
         List<String> command = new ArrayList<>(List.of(AgentInstall.claude().toString(), "-p", prompt));
@@ -60,9 +51,6 @@ class ClaudeCodeAgentTest {
         return run;
     }
 
-    private static JsonObject body(RecordedRequest request) {
-        return request.jsonBody().orElseThrow();
-    }
 
     @Test
     void itsDefaultModelWithASystemTurnInTheConversationIsAnswered() {

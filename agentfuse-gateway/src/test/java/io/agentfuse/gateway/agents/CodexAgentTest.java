@@ -2,12 +2,10 @@ package io.agentfuse.gateway.agents;
 
 import io.agentfuse.mock.MockProvider;
 import io.agentfuse.mock.MockStep;
-import io.agentfuse.mock.RecordedRequest;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,6 +14,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
+import static io.agentfuse.gateway.agents.AgentGateway.body;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -25,13 +24,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class CodexAgentTest {
 
-    private static AgentGateway gateway;
+    @RegisterExtension
+    static final AgentGateway gateway = new AgentGateway();
     private static final Path HOME = AgentGateway.home("codex");
 
     @BeforeAll
     static void start() throws IOException {
         AgentInstall.codex();
-        gateway = new AgentGateway();
         Files.createDirectories(HOME.resolve("work"));
         Files.writeString(HOME.resolve("config.toml"), """
                 model_provider = "agentfuse"
@@ -43,15 +42,7 @@ class CodexAgentTest {
                 """.formatted(gateway.baseUrl()));
     }
 
-    @AfterAll
-    static void stop() {
-        gateway.close();
-    }
 
-    @BeforeEach
-    void reset() {
-        gateway.reset();
-    }
 
     private AgentRun codex(String scenario, String model) {
         AgentRun run = AgentRun.of(List.of(AgentInstall.codex().toString(), "exec", "--skip-git-repo-check",
@@ -62,9 +53,6 @@ class CodexAgentTest {
         return run;
     }
 
-    private static JsonObject body(RecordedRequest request) {
-        return request.jsonBody().orElseThrow();
-    }
 
     @Test
     void aStreamedAnswerComesBackThroughTheResponsesApi() {

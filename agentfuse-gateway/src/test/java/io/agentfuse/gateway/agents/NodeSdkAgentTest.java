@@ -1,9 +1,8 @@
 package io.agentfuse.gateway.agents;
 
 import io.agentfuse.mock.MockStep;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -20,23 +19,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class NodeSdkAgentTest {
 
-    private static AgentGateway gateway;
+    @RegisterExtension
+    static final AgentGateway gateway = new AgentGateway();
 
     @BeforeAll
     static void start() {
         AgentInstall.home();
-        gateway = new AgentGateway();
     }
 
-    @AfterAll
-    static void stop() {
-        gateway.close();
-    }
 
-    @BeforeEach
-    void reset() {
-        gateway.reset();
-    }
 
     private AgentRun call(String client, String model, String scenario) {
         AgentRun run = AgentRun.of(List.of("node", AgentInstall.sdkClient().toString(), client, model),

@@ -1,10 +1,9 @@
 package io.agentfuse.gateway.agents;
 
 import io.agentfuse.mock.MockStep;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,14 +22,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class OpenClawAgentTest {
 
-    private static AgentGateway gateway;
+    @RegisterExtension
+    static final AgentGateway gateway = new AgentGateway();
     private static final Path HOME = AgentGateway.home("openclaw");
     private static Path config;
 
     @BeforeAll
     static void start() throws IOException {
         AgentInstall.openclaw();
-        gateway = new AgentGateway();
         Files.createDirectories(HOME.resolve("work"));
         config = HOME.resolve("openclaw.json");
         Files.writeString(config, """
@@ -54,15 +53,7 @@ class OpenClawAgentTest {
                 """.formatted(gateway.baseUrl()));
     }
 
-    @AfterAll
-    static void stop() {
-        gateway.close();
-    }
 
-    @BeforeEach
-    void reset() {
-        gateway.reset();
-    }
 
     private AgentRun openclaw(String scenario, String model) {
         String path = AgentInstall.modernNodeBin() + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
