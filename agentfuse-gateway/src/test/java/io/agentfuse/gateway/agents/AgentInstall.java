@@ -11,8 +11,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The real agents and SDKs of {@code src/test/agents/package.json}, installed from the npm registry
- * into {@code target/agents} with {@code npm ci --ignore-scripts} once per lock file (a marker holds
- * the lock's text), never skipped: when npm is missing or the install fails, every test that needs
+ * into {@code target/agents} at the versions of its lock file with {@code npm install --no-save
+ * --ignore-scripts} once per lock file (a marker holds the lock's text), never skipped. Not
+ * {@code npm ci}: it refuses a lock without the other platforms' optional packages, and the registry
+ * does not hold every platform's build of opencode. when npm is missing or the install fails, every test that needs
  * them fails with npm's own words and how to install by hand. The agents' own platform binaries are
  * run directly, so no install script is needed.
  */
@@ -20,7 +22,7 @@ final class AgentInstall {
 
     private static final Path SOURCES = Path.of("src", "test", "agents").toAbsolutePath();
     private static final Path HOME = Path.of("target", "agents").toAbsolutePath();
-    private static final String BY_HAND = "; install by hand with: cd " + HOME + " && npm ci --ignore-scripts";
+    private static final String BY_HAND = "; install by hand with: cd " + HOME + " && npm install --no-save --ignore-scripts";
 
     private static Path installed;
 
@@ -44,6 +46,11 @@ final class AgentInstall {
     static Path codex() {
         return executable(home().resolve(
                 "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"));
+    }
+
+    /** opencode's native binary for this machine. */
+    static Path opencode() {
+        return executable(home().resolve("node_modules/opencode-linux-x64/bin/opencode"));
     }
 
     /** OpenClaw's command, a Node script that needs the Node.js of {@link #modernNodeBin()} first on the {@code PATH}. */
@@ -81,7 +88,7 @@ final class AgentInstall {
                 return HOME;
             }
             Files.deleteIfExists(marker);
-            run(List.of("npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"));
+            run(List.of("npm", "install", "--no-save", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"));
             Files.writeString(marker, lock);
             return HOME;
         } catch (IOException e) {
@@ -102,7 +109,7 @@ final class AgentInstall {
         try {
             if (!process.waitFor(15, TimeUnit.MINUTES)) {
                 process.destroyForcibly();
-                throw new IllegalStateException("npm ci did not finish within 15 minutes" + BY_HAND);
+                throw new IllegalStateException("npm install did not finish within 15 minutes" + BY_HAND);
             }
         } catch (InterruptedException e) {
             process.destroyForcibly();
@@ -110,7 +117,7 @@ final class AgentInstall {
             throw new IllegalStateException("interrupted while installing the agents", e);
         }
         if (process.exitValue() != 0) {
-            throw new IllegalStateException("npm ci failed (exit " + process.exitValue() + "): "
+            throw new IllegalStateException("npm install failed (exit " + process.exitValue() + "): "
                     + Files.readString(log, StandardCharsets.UTF_8).strip() + BY_HAND);
         }
     }
