@@ -23,7 +23,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code agentfuse serve --config FILE [--port N] [--host ADDRESS]}: runs the gateway until the
- * process is stopped (SIGTERM, Ctrl-C), then closes the server and Vert.x, in that order.
+ * process is stopped (SIGTERM, Ctrl-C), then drains (DESIGN §14: {@code /readyz} 503 at once, new
+ * connections served for {@code server.drainDelay}, requests in flight given {@code server.shutdownGrace})
+ * and exits with 0; a second signal stops at once.
  * Breaker state is kept in memory, or shared on Redis with {@code state.store: redis}. Prints one line once listening:
  * {@code agentfuse gateway listening on http://127.0.0.1:8787}. The configuration file is read
  * again on SIGHUP, on {@code POST /admin/reload} and when it changes (checked every 2 s); a file
@@ -111,6 +113,9 @@ final class ServeCommand implements Callable<Integer> {
                     + "configuration; use POST /admin/reload or change the file");
             err.flush();
         }
-        return Foreground.runUntilStopped(parent.stopSignal(), gateway::close, vertx);
+        StopSignal stop = parent.stopSignal();
+        // A JVM shutdown (the signals taken elsewhere) waits as long as a drain may take, and a little more.
+        stop.expectStopWithin(loaded.server().shutdown().longest().plusSeconds(5));
+        return Foreground.runUntilStopped(stop, gateway::shutDown, gateway::close, vertx);
     }
 }

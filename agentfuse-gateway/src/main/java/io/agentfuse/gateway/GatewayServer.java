@@ -30,6 +30,8 @@ import io.agentfuse.gateway.pipeline.ContextStage;
 import io.agentfuse.gateway.pipeline.ModelClient;
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.server.GatewayVerticle;
+import io.agentfuse.gateway.server.GracefulShutdown;
+import io.agentfuse.gateway.server.Readiness;
 import io.agentfuse.gateway.server.BodyAllowance;
 import io.agentfuse.gateway.server.SizedBodyReader;
 import io.agentfuse.gateway.state.StateStores;
@@ -55,7 +57,7 @@ import java.util.concurrent.Executor;
 /**
  * The agentfuse HTTP gateway on Vert.x: an OpenAI- ({@code POST /v1/chat/completions},
  * {@code POST /v1/responses}) and Anthropic-compatible ({@code POST /v1/messages}) proxy whose every model call goes through the
- * model's fallback chain and guards, plus {@code GET /healthz}, the admin API
+ * model's fallback chain and guards, plus {@code GET /healthz} (liveness), {@code GET /readyz} (readiness), the admin API
  * ({@code /admin/breakers}, {@code /admin/reload}, {@code /admin/events}), {@code GET /metrics} (Prometheus) and a live
  * dashboard at {@code GET /}.
  *
@@ -67,8 +69,9 @@ import java.util.concurrent.Executor;
  * everything else (see {@link GatewayVerticle}); the limits of the {@code server:} section
  * (DESIGN §7) are applied at the edge ({@code io.agentfuse.gateway.server}) and by the upstream
  * client, as read at start.
- * {@link #close()} stops accepting requests, ends event streams and closes the upstream pool;
- * the Vert.x instance belongs to the caller, who closes it afterwards.
+ * {@link #shutDown()} drains first (what SIGTERM does); {@link #close()} stops accepting requests at
+ * once, ends event streams and closes the upstream pool; the Vert.x instance belongs to the caller,
+ * who closes it afterwards.
  *
  * <p>Thread-safe.
  *
@@ -98,6 +101,8 @@ public final class GatewayServer {
     private final String host;
     private final WorkerExecutor contextWorkers;
     private final List<String> deployments = new CopyOnWriteArrayList<>();
+    private final List<GatewayVerticle> servers = new CopyOnWriteArrayList<>();
+    private final Readiness readiness = new Readiness();
     private final Vertx vertx;
     private final Optional<BreakerStateStore> stateStore;
     private volatile int port;
@@ -156,10 +161,11 @@ public final class GatewayServer {
         int port = options.port() != null ? options.port() : config.server().port();
         BodyAllowance bodies = BodyAllowance.ofHeap();
         GatewayVerticle.Shared shared = new GatewayVerticle.Shared(vertx, config.server(), options.host(), bodies,
-                instanceVertx -> gateway.endpoints(instanceVertx, config.server().maxBodySize(), bodies));
+                gateway.readiness, instanceVertx -> gateway.endpoints(instanceVertx, config.server().maxBodySize(), bodies));
         return gateway.deploy(shared, port, config.server().eventLoops())
                 .map(ignored -> {
                     gateway.reloader.watch();
+                    gateway.readiness.serving();
                     return gateway;
                 })
                 .recover(failure -> gateway.close().transform(ignored -> Future.failedFuture(failure)));
@@ -171,14 +177,13 @@ public final class GatewayServer {
      */
     private Future<Void> deploy(GatewayVerticle.Shared shared, int requestedPort, int instances) {
         int listenPort = requestedPort == 0 ? SHARED_RANDOM_PORT : requestedPort;
-        List<GatewayVerticle> started = new CopyOnWriteArrayList<>();
         return vertx.deployVerticle(() -> {
             GatewayVerticle verticle = new GatewayVerticle(shared, listenPort);
-            started.add(verticle);
+            servers.add(verticle);
             return verticle;
         }, new DeploymentOptions().setInstances(instances)).map(id -> {
             deployments.add(id);
-            port = started.get(0).actualPort();
+            port = servers.get(0).actualPort();
             return null;
         });
     }
@@ -223,6 +228,7 @@ public final class GatewayServer {
         new TokenCountHandler(runtime::config, maxBodySize).mount(router);
         mcp.mount(router, maxBodySize);
         router.get("/healthz").handler(ctx -> json(ctx, new JsonObject().put("status", "ok")));
+        router.get("/readyz").handler(readiness::handle);
         new BreakerAdminHandler(runtime.registry(), () -> runtime.config().server().adminToken()).mount(router);
         new ReloadHandler(reloader, () -> runtime.config().server().adminToken()).mount(router);
         router.get("/admin/events").handler(events::subscribe);
@@ -311,6 +317,38 @@ public final class GatewayServer {
      */
     public Future<Reloaded> reload(String trigger) {
         return reloader.reload(trigger);
+    }
+
+    /** Whether the gateway is starting, serving or draining ({@code GET /readyz}). */
+    public Readiness.State readiness() {
+        return readiness.state();
+    }
+
+    /**
+     * Stops the way a rolling deploy needs (DESIGN §14, {@link GracefulShutdown}): {@code /readyz}
+     * answers 503 at once, new connections are still served for {@code server.drainDelay}, then the
+     * listener closes and the requests in flight have {@code server.shutdownGrace} to finish; those
+     * still running then are answered ({@code shutting_down}; a stream with its dialect's error
+     * event). Then {@link #close()}. The two durations are those in force when the stop comes.
+     */
+    public Future<Void> shutDown() {
+        reloader.close();
+        GatewayException leaving = new GatewayException(GatewayError.SHUTTING_DOWN,
+                "the gateway is shutting down and the request did not finish within server.shutdownGrace; retry it");
+        GracefulShutdown.Steps steps = new GracefulShutdown.Steps() {
+            @Override
+            public void listenerClosing() {
+                events.close();
+            }
+
+            @Override
+            public Future<Void> graceOver() {
+                // An MCP call whose server connection closes is answered with that failure.
+                return Future.join(pipeline.cutShortInFlight(leaving), mcp.close()).mapEmpty();
+            }
+        };
+        return new GracefulShutdown(vertx, readiness, servers, steps).run(runtime.config().server().shutdown())
+                .transform(ignored -> close());
     }
 
     /** Stops listening (requests in flight are cut), ends event streams, closes the upstream pool. */

@@ -34,7 +34,10 @@ final class ServerBinder {
                 section.choice("transport", defaults.transport()),
                 limits(section, defaults.limits()),
                 strings(section, "allowedHosts", ServerBinder::hostProblem),
-                cors(section.section("cors")));
+                cors(section.section("cors")),
+                new ServerConfig.Shutdown(
+                        section.nonNegativeDuration("drainDelay", defaults.shutdown().drainDelay()),
+                        section.nonNegativeDuration("shutdownGrace", defaults.shutdown().shutdownGrace())));
         section.finish();
         return server;
     }

@@ -44,11 +44,15 @@ public final class GatewayErrors {
     }
 
     /**
-     * Whether a client should retry {@code failure}: only a {@code circuit_open} that reopens within
-     * {@link #LONGEST_RETRY_WORTH_WAITING}. Not 502 or 504 (retried and fallen back already), not a
-     * 4xx (the same request fails the same way), not a longer or unknown wait.
+     * Whether a client should retry {@code failure}: a {@code circuit_open} that reopens within
+     * {@link #LONGEST_RETRY_WORTH_WAITING}, and a request cut short by the gateway's shutdown
+     * ({@code shutting_down}: another instance takes the retry). Not 502 or 504 (retried and fallen
+     * back already), not a 4xx (the same request fails the same way), not a longer or unknown wait.
      */
     public static boolean shouldRetry(GatewayException failure) {
+        if (failure.error() == GatewayError.SHUTTING_DOWN) {
+            return true;
+        }
         return failure.error() == GatewayError.CIRCUIT_OPEN && failure.retryAfter()
                 .map(wait -> shouldRetryCircuitOpen(Long.parseLong(retryAfterSeconds(wait))))
                 .orElse(false);

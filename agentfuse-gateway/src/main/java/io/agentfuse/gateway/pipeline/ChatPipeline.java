@@ -3,8 +3,10 @@ package io.agentfuse.gateway.pipeline;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.core.Clock;
 import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.upstream.UpstreamClient;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
@@ -75,6 +77,15 @@ public final class ChatPipeline {
      */
     public void serve(Dialect dialect, HttpServerRequest request, Buffer body) {
         new ChatExchange(request, body, dialect, stages).run();
+    }
+
+    /**
+     * Ends every model request still under way with {@code reason} (a stopping gateway whose
+     * {@code server.shutdownGrace} is over): one not answered yet gets it as its error answer, a
+     * stream under way as its dialect's error event; completes when every event loop has done so.
+     */
+    public Future<Void> cutShortInFlight(GatewayException reason) {
+        return stages.inFlight().cutShort(Objects.requireNonNull(reason, "reason"));
     }
 
     /** Complete model calls through the same guarded chains, for the gateway's own use. */

@@ -21,9 +21,17 @@ import java.util.function.Supplier;
  * @param chains   runs the planned chain through the guards and the pooled upstream client
  * @param metrics  where requests and attempts are counted
  * @param clock    stamps translated answers
+ * @param inFlight the exchanges under way, for a stopping gateway to end
  */
 record ExchangeStages(Supplier<AgentfuseConfig> config, ContextStage context, SubagentLimit subagents,
-                      ModelRouter router, ChainExecution chains, GatewayMetrics metrics, Clock clock) {
+                      ModelRouter router, ChainExecution chains, GatewayMetrics metrics, Clock clock,
+                      InFlightExchanges inFlight) {
+
+    /** Stages whose exchanges are tracked in a list of their own. */
+    ExchangeStages(Supplier<AgentfuseConfig> config, ContextStage context, SubagentLimit subagents,
+                   ModelRouter router, ChainExecution chains, GatewayMetrics metrics, Clock clock) {
+        this(config, context, subagents, router, chains, metrics, clock, new InFlightExchanges());
+    }
 
     ExchangeStages {
         Objects.requireNonNull(config, "config");
@@ -33,5 +41,6 @@ record ExchangeStages(Supplier<AgentfuseConfig> config, ContextStage context, Su
         Objects.requireNonNull(chains, "chains");
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(inFlight, "inFlight");
     }
 }

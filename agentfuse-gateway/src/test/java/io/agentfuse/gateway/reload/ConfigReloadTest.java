@@ -118,6 +118,18 @@ class ConfigReloadTest {
     }
 
     @Test
+    void drainDelayAndShutdownGraceAreReadWhenTheStopComesSoAReloadNeedsNoRestart() throws IOException {
+        harness = GatewayHarness.startFromFile(write(BASE), Duration.ZERO);
+
+        write(BASE.replace("  port: 0\n", "  port: 0\n  drainDelay: 1s\n  shutdownGrace: 2m\n"));
+        Reply reply = reload();
+
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(reply.json().getJsonArray("restartRequired")).isEmpty();
+        assertThat(harness.gateway.runtime().config().server().shutdown().shutdownGrace()).isEqualTo(Duration.ofMinutes(2));
+    }
+
+    @Test
     void aChangedAdminTokenAppliesToTheNextRequest() throws IOException {
         harness = GatewayHarness.startFromFile(write(BASE), Duration.ZERO);
 
