@@ -49,8 +49,9 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = {"-p", "--port"}, paramLabel = "N", description = "Port to listen on; default server.port of the file.")
     private Integer port;
 
-    @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
-            description = "Address to listen on; default ${DEFAULT-VALUE}. Use 0.0.0.0 to serve other hosts.")
+    @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = "${env:AGENTFUSE_HOST:-127.0.0.1}",
+            description = "Address to listen on; default the variable AGENTFUSE_HOST, else 127.0.0.1 (now ${DEFAULT-VALUE}). "
+                    + "Use 0.0.0.0 to serve other hosts (the container image does).")
     private String host;
 
     @Option(names = "--log-format", paramLabel = "FORMAT", defaultValue = "text",
