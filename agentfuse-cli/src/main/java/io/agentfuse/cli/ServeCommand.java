@@ -8,7 +8,6 @@ import io.agentfuse.gateway.GatewayServer;
 import io.agentfuse.gateway.GatewayVertx;
 import io.agentfuse.gateway.reload.ConfigFile;
 import io.vertx.core.Vertx;
-import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,17 +65,15 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
         logFormat.select();
+        ServeMessages messages = new ServeMessages(logFormat, spec.commandLine().getOut(), spec.commandLine().getErr());
         AgentfuseConfig loaded;
         try {
             loaded = ConfigLoader.load(config, parent.environment());
         } catch (ConfigException e) {
-            err.println(e.getMessage());
             int count = e.errors().size();
-            err.println(config + ": " + count + (count == 1 ? " error" : " errors") + "; nothing started.");
-            err.flush();
+            messages.problem(e.getMessage() + "\n" + config + ": " + count + (count == 1 ? " error" : " errors")
+                    + "; nothing started.");
             return ValidateCommand.INVALID;
         }
         GatewayOptions.Builder options = GatewayOptions.builder().host(host)
@@ -88,8 +85,7 @@ final class ServeCommand implements Callable<Integer> {
         try {
             vertx = GatewayVertx.create(loaded.server().transport());
         } catch (IllegalStateException e) {
-            err.println("agentfuse: the gateway could not start: " + e.getMessage());
-            err.flush();
+            messages.problem("agentfuse: the gateway could not start: " + e.getMessage());
             return CommandLine.ExitCode.SOFTWARE;
         }
         GatewayServer gateway;
@@ -97,8 +93,7 @@ final class ServeCommand implements Callable<Integer> {
             gateway = GatewayServer.start(vertx, loaded, options.build()).await();
         } catch (RuntimeException e) {
             vertx.close().await();
-            err.println("agentfuse: the gateway could not start: " + e.getMessage());
-            err.flush();
+            messages.problem("agentfuse: the gateway could not start: " + e.getMessage());
             return e instanceof UnsupportedOperationException ? ValidateCommand.INVALID : CommandLine.ExitCode.SOFTWARE;
         }
         // Installed before the line that tells a supervisor it may send signals.
@@ -107,12 +102,10 @@ final class ServeCommand implements Callable<Integer> {
         log.info("network transport: {}", GatewayVertx.describe(vertx));
         HeapAdvice.of(ManagementFactory.getRuntimeMXBean().getInputArguments(), Runtime.getRuntime().maxMemory())
                 .ifPresent(log::warn);
-        out.println("agentfuse gateway listening on " + gateway.baseUrl());
-        out.flush();
+        messages.listening(gateway.baseUrl());
         if (hangUp == ReloadSignal.Installed.IGNORED_BY_PARENT) {
-            err.println("agentfuse: SIGHUP is ignored by this process (started with nohup?), so it will not reload the "
+            messages.warning("agentfuse: SIGHUP is ignored by this process (started with nohup?), so it will not reload the "
                     + "configuration; use POST /admin/reload or change the file");
-            err.flush();
         }
         StopSignal stop = parent.stopSignal();
         // A JVM shutdown (the signals taken elsewhere) waits as long as a drain may take, and a little more.

@@ -43,7 +43,8 @@ final class ServeProcess implements AutoCloseable {
         }, "serve-output");
         reader.setDaemon(true);
         reader.start();
-        this.baseUrl = awaitLine(Pattern.compile("listening on (http://\\S+)")).group(1);
+        // A JSON log line escapes the slashes.
+        this.baseUrl = awaitLine(Pattern.compile("listening on (http:[^\\s\"]+)")).group(1).replace("\\/", "/");
     }
 
     /** Starts {@code serve --config config --port 0 options...} with {@code environment} added; returns once it listens. */

@@ -9,6 +9,7 @@ import io.agentfuse.core.breaker.shared.BreakerStateStore;
 import io.agentfuse.gateway.admin.BreakerAdminHandler;
 import io.agentfuse.gateway.admin.ReloadHandler;
 import io.agentfuse.gateway.admin.StatsHandler;
+import io.agentfuse.gateway.admin.TransitionHistory;
 import io.agentfuse.gateway.reload.ConfigReloader;
 import io.agentfuse.gateway.reload.Reloaded;
 import io.agentfuse.gateway.admin.BreakerEventStream;
@@ -103,6 +104,7 @@ public final class GatewayServer {
     private final List<String> deployments = new CopyOnWriteArrayList<>();
     private final List<GatewayVerticle> servers = new CopyOnWriteArrayList<>();
     private final Readiness readiness = new Readiness();
+    private final TransitionHistory transitions = new TransitionHistory();
     private final Vertx vertx;
     private final Optional<BreakerStateStore> stateStore;
     private volatile int port;
@@ -125,6 +127,7 @@ public final class GatewayServer {
         metrics.watchBreakers(runtime.registry());
         metrics.declareModels(config.models().values());
         runtime.registry().addListener(new TransitionLog());
+        runtime.registry().addListener(transitions);
         this.events = new BreakerEventStream(vertx, runtime.registry(), (int) limits.maxEventQueue());
         this.contextWorkers = vertx.createSharedWorkerExecutor(CONTEXT_POOL, CONTEXT_THREADS);
         ContextStage.Factory context = options.contextStage() != null ? options.contextStage()
@@ -232,6 +235,7 @@ public final class GatewayServer {
         new BreakerAdminHandler(runtime.registry(), () -> runtime.config().server().adminToken()).mount(router);
         new ReloadHandler(reloader, () -> runtime.config().server().adminToken()).mount(router);
         router.get("/admin/events").handler(events::subscribe);
+        transitions.mount(router);
         new StatsHandler(metrics.recentTraffic()).mount(router);
         router.get("/metrics").handler(ctx -> ctx.response().putHeader("content-type", metrics.contentType())
                 .end(metrics.scrape()));
