@@ -43,10 +43,22 @@ public record AgentfuseConfig(ServerConfig server, StateConfig state, Map<String
                               RetryConfig retry, Map<String, BreakerConfig> breakers,
                               Map<String, ModelConfig> models, SubagentsConfig subagents,
                               Map<String, McpServerConfig> mcpServers, Map<String, ToolConfig> tools,
-                              ContextBudgetConfig context, PermissionsConfig permissions) {
+                              ContextBudgetConfig context, PermissionsConfig permissions,
+                              ObservabilityConfig observability) {
+
+    /** A configuration with the default {@code observability:} section (traces off). */
+    public AgentfuseConfig(ServerConfig server, StateConfig state, Map<String, ProviderConfig> providers,
+                           RetryConfig retry, Map<String, BreakerConfig> breakers,
+                           Map<String, ModelConfig> models, SubagentsConfig subagents,
+                           Map<String, McpServerConfig> mcpServers, Map<String, ToolConfig> tools,
+                           ContextBudgetConfig context, PermissionsConfig permissions) {
+        this(server, state, providers, retry, breakers, models, subagents, mcpServers, tools, context, permissions,
+                ConfigDefaults.OBSERVABILITY);
+    }
 
     public AgentfuseConfig {
         Objects.requireNonNull(server, "server");
+        Objects.requireNonNull(observability, "observability");
         Objects.requireNonNull(state, "state");
         providers = ordered(providers);
         Objects.requireNonNull(retry, "retry");

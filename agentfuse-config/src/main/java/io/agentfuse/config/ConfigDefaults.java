@@ -69,6 +69,9 @@ public final class ConfigDefaults {
     public static final StateConfig STATE = new StateConfig(StateConfig.Store.MEMORY,
             new StateConfig.Redis("redis://127.0.0.1:6379", "agentfuse:"));
 
+    /** {@code observability:} no OTLP endpoint: traces are off unless the {@code OTEL_*} variables ask for them. */
+    public static final ObservabilityConfig OBSERVABILITY = new ObservabilityConfig(Optional.empty());
+
     /** {@code retry:} 4 attempts, waits of 2 s, 4 s, 8 s (seed), capped at 30 s; budget 20 %, 10/s, 10 s. */
     public static final RetryConfig RETRY = retryDefaults(new RetryConfig.Budget(0.20, 10, Duration.ofSeconds(10)));
 

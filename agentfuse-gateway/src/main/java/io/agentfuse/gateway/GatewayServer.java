@@ -36,6 +36,7 @@ import io.agentfuse.gateway.server.Readiness;
 import io.agentfuse.gateway.server.BodyAllowance;
 import io.agentfuse.gateway.server.SizedBodyReader;
 import io.agentfuse.gateway.state.StateStores;
+import io.agentfuse.gateway.tracing.Tracing;
 import io.agentfuse.gateway.upstream.UpstreamClient;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -105,6 +106,7 @@ public final class GatewayServer {
     private final List<GatewayVerticle> servers = new CopyOnWriteArrayList<>();
     private final Readiness readiness = new Readiness();
     private final TransitionHistory transitions = new TransitionHistory();
+    private final Tracing tracing;
     private final Vertx vertx;
     private final Optional<BreakerStateStore> stateStore;
     private volatile int port;
@@ -132,11 +134,12 @@ public final class GatewayServer {
         this.contextWorkers = vertx.createSharedWorkerExecutor(CONTEXT_POOL, CONTEXT_THREADS);
         ContextStage.Factory context = options.contextStage() != null ? options.contextStage()
                 : ContextLadderStage.factory(Clock.system(), new VertxScheduler(vertx), onWorkers(contextWorkers), metrics);
-        this.pipeline = new ChatPipeline(runtime, upstream, metrics, Clock.system(), context);
+        this.tracing = Tracing.start(config.observability(), System.getenv());
+        this.pipeline = new ChatPipeline(runtime, upstream, metrics, Clock.system(), context, tracing);
         this.host = options.host();
         McpProxyOptions mcpDefaults = McpProxyOptions.defaults();
         this.mcp = new McpProxy(vertx, runtime, metrics, new McpProxyOptions(limits.maxUpstreamBody(),
-                limits.clientWriteTimeout(), mcpDefaults.connectTimeout(), mcpDefaults.maxConnectionsPerServer()));
+                limits.clientWriteTimeout(), mcpDefaults.connectTimeout(), mcpDefaults.maxConnectionsPerServer()), tracing);
         this.reloader = new ConfigReloader(vertx, runtime, metrics, options.configFile());
     }
 
@@ -366,6 +369,11 @@ public final class GatewayServer {
     private Future<Void> release() {
         events.close();
         stateStore.ifPresent(BreakerStateStore::close);
-        return Future.join(upstream.close(), mcp.close()).eventually(contextWorkers::close).mapEmpty();
+        // Exporting the last spans blocks (the SDK's own HTTP client): not on an event loop.
+        Future<Void> traces = vertx.executeBlocking(() -> {
+            tracing.close();
+            return null;
+        }, false);
+        return Future.join(upstream.close(), mcp.close(), traces).eventually(contextWorkers::close).mapEmpty();
     }
 }

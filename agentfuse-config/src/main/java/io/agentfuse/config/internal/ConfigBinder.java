@@ -47,7 +47,7 @@ final class ConfigBinder {
         }
         var config = new AgentfuseConfig(server, state, providers, retry, breakers, models, subagents,
                 mcpServers, tools.tools(mcpServers), context,
-                SessionBinder.permissions(root.section("permissions")));
+                SessionBinder.permissions(root.section("permissions")), ServerBinder.observability(root.section("observability")));
         tools.finish();
         root.finish();
         return config;

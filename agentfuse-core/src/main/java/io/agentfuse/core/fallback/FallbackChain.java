@@ -34,7 +34,8 @@ import java.util.function.Predicate;
  * {@link FallbackExhaustedException} that lists every step and why. The result names the step
  * that answered and what was passed over. Why a step failed is read from its guard's classification
  * of the last attempt ({@link AttemptResult}), never classified again; {@link Builder#onAttempt}
- * sees every attempt of every step the same way (for metrics).
+ * sees every attempt of every step the same way (for metrics), {@link Builder#observeAttempts} with
+ * the execution's input (for a per-request trace).
  *
  * <p>Immutable and thread-safe once built.
  *
@@ -55,9 +56,9 @@ public final class FallbackChain<I, T> {
 
     private final List<Step<I, T>> steps;
     private final Predicate<Outcome> fallbackOn;
-    private final BiConsumer<String, AttemptResult> onAttempt;
+    private final AttemptListener<? super I> onAttempt;
 
-    private FallbackChain(List<Step<I, T>> steps, Predicate<Outcome> fallbackOn, BiConsumer<String, AttemptResult> onAttempt) {
+    private FallbackChain(List<Step<I, T>> steps, Predicate<Outcome> fallbackOn, AttemptListener<? super I> onAttempt) {
         this.steps = List.copyOf(steps);
         this.fallbackOn = fallbackOn;
         this.onAttempt = onAttempt;
@@ -82,7 +83,7 @@ public final class FallbackChain<I, T> {
                 continue;
             }
             T value;
-            LastAttempt last = new LastAttempt(step.name);
+            LastAttempt last = new LastAttempt(step.name, input);
             try {
                 value = step.guard.execute(last, () -> step.syncCall.apply(input));
             } catch (RuntimeException failure) {
@@ -153,7 +154,7 @@ public final class FallbackChain<I, T> {
                 tryStep(index + 1);
                 return;
             }
-            LastAttempt last = new LastAttempt(step.name);
+            LastAttempt last = new LastAttempt(step.name, input);
             CompletableFuture<T> attempt = step.guard.executeAsync(last, () -> step.asyncCall.apply(input));
             inFlight = attempt;
             if (isCancelled()) {
@@ -222,17 +223,19 @@ public final class FallbackChain<I, T> {
     /** Keeps a step's last classified attempt and hands every attempt to the chain's observer. */
     private final class LastAttempt implements AttemptObserver {
         private final String step;
+        private final I input;
         private volatile AttemptResult result;
 
-        LastAttempt(String step) {
+        LastAttempt(String step, I input) {
             this.step = step;
+            this.input = input;
         }
 
         @Override
         public void onAttempt(AttemptResult attempt) {
             result = attempt;
             if (onAttempt != null) {
-                onAttempt.accept(step, attempt);
+                onAttempt.onAttempt(input, step, attempt);
             }
         }
     }
@@ -246,7 +249,7 @@ public final class FallbackChain<I, T> {
     public static final class Builder<I, T> {
         private final List<Step<I, T>> steps = new ArrayList<>();
         private Predicate<Outcome> fallbackOn = Outcome::isFallbackByDefault;
-        private BiConsumer<String, AttemptResult> onAttempt;
+        private AttemptListener<? super I> onAttempt;
         private boolean gaveUp;
 
         private Builder() {
@@ -304,7 +307,17 @@ public final class FallbackChain<I, T> {
          * metrics); called on the thread that finished the attempt, so it must be quick.
          */
         public Builder<I, T> onAttempt(BiConsumer<String, AttemptResult> onAttempt) {
-            this.onAttempt = Objects.requireNonNull(onAttempt, "onAttempt");
+            Objects.requireNonNull(onAttempt, "onAttempt");
+            this.onAttempt = (input, step, attempt) -> onAttempt.accept(step, attempt);
+            return this;
+        }
+
+        /**
+         * Like {@link #onAttempt(BiConsumer)}, with the input of the execution each attempt belongs
+         * to (a request's trace, for one); replaces an observer set before.
+         */
+        public Builder<I, T> observeAttempts(AttemptListener<? super I> listener) {
+            this.onAttempt = Objects.requireNonNull(listener, "listener");
             return this;
         }
 

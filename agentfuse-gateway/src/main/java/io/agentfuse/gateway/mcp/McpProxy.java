@@ -13,6 +13,8 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
+import io.agentfuse.gateway.tracing.McpCallTrace;
+import io.agentfuse.gateway.tracing.Tracing;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
@@ -58,8 +60,15 @@ public final class McpProxy {
     private final McpUpstream upstream;
     private final ToolCatalog catalog;
     private final ToolCallRunner toolCalls;
+    private final Tracing tracing;
 
     public McpProxy(Vertx vertx, AgentfuseRuntime runtime, GatewayMetrics metrics, McpProxyOptions options) {
+        this(vertx, runtime, metrics, options, Tracing.OFF);
+    }
+
+    /** A proxy whose calls are traced by {@code tracing}: a span each, its context in the request's {@code params._meta}. */
+    public McpProxy(Vertx vertx, AgentfuseRuntime runtime, GatewayMetrics metrics, McpProxyOptions options, Tracing tracing) {
+        this.tracing = Objects.requireNonNull(tracing, "tracing");
         this.vertx = Objects.requireNonNull(vertx, "vertx");
         this.runtime = Objects.requireNonNull(runtime, "runtime");
         this.options = Objects.requireNonNull(options, "options");
@@ -98,6 +107,12 @@ public final class McpProxy {
             new McpReply.Made(400, ProxyAnswers.error(null, -32700, "invalid_request", "parse error: " + e.getMessage()), -1)
                     .send(ctx.response());
             return;
+        }
+        McpCallTrace span = tracing.mcpCall(ctx.request().headers(), server.name(), request.method(), request.tool());
+        if (span != McpCallTrace.NONE) {
+            ctx.addEndHandler(done -> span.ended(ctx.response().getStatusCode()));
+            request = request.withTraceContext(span.propagation());
+            body = request.body();
         }
         CircuitBreaker serverBreaker = runtime.mcpServerBreaker(server.name());
         ServerPermit permit = ServerPermit.of(serverBreaker);

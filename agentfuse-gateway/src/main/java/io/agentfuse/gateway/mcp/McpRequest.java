@@ -7,6 +7,7 @@ import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -82,6 +83,24 @@ final class McpRequest {
     /** The request id, or {@code null} for a notification or an unreadable body. */
     Object id() {
         return message().map(json -> json.getValue("id")).orElse(null);
+    }
+
+    /**
+     * This request with {@code traceContext} ({@code traceparent}, {@code tracestate}) added to its
+     * {@code params._meta}, where MCP carries the caller's trace context to the server; the same
+     * request when there is none, or the body is not one JSON-RPC object.
+     */
+    McpRequest withTraceContext(Map<String, String> traceContext) {
+        Optional<JsonObject> message = message();
+        if (traceContext.isEmpty() || message.isEmpty() || !message.get().containsKey("jsonrpc")) {
+            return this;
+        }
+        JsonObject traced = message.get().copy();
+        JsonObject params = traced.getValue("params") instanceof JsonObject given ? given : new JsonObject();
+        JsonObject meta = params.getValue("_meta") instanceof JsonObject given ? given : new JsonObject();
+        traceContext.forEach(meta::put);
+        traced.put("params", params.put("_meta", meta));
+        return new McpRequest(traced.toBuffer(), method, tool).withParsed(traced);
     }
 
     /** The body as received. */

@@ -70,6 +70,9 @@ final class ChatExchange {
         response.endHandler(v -> ended());
         response.closeHandler(v -> callerGone());
         stages.inFlight().add(this);
+        if (stages.tracing().enabled()) {
+            trace.traced(stages.tracing().request(caller.headers()));
+        }
         Future<ModelRequest> checked;
         try {
             request = RequestParser.parse(dialect, body,
@@ -96,6 +99,7 @@ final class ChatExchange {
             return;
         }
         request = checked;
+        trace.span().requestedModel(checked.model().name());
         try {
             permit = stages.subagents().admit(checked);
         } catch (GatewayException full) {
@@ -128,6 +132,10 @@ final class ChatExchange {
             return;
         }
         answered = true;
+        trace.span().answered(result.step(), result.passed().size());
+        if (result.value().response() != null) {
+            trace.span().usage(result.value().response().usage().inputTokens(), result.value().response().usage().outputTokens());
+        }
         if (result.value().stream() != null) {
             relay = new StreamRelay(response, caller.connection(), context, request, result.value(),
                     stages.metrics(), stages.clock());
@@ -197,6 +205,10 @@ final class ChatExchange {
         int status = ended ? response.getStatusCode() : CLIENT_CLOSED;
         long duration = System.nanoTime() - startedNanos;
         stages.metrics().request(model, dialect.name(), status, duration);
+        if (relay != null) {
+            trace.span().usage(relay.usage().inputTokens(), relay.usage().outputTokens());
+        }
+        trace.span().ended(status);
         RequestLog.ended(requestId, model, status, response.headers(), duration);
     }
 

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.reload;
 
+import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.ServerConfig;
 
 import java.lang.reflect.InvocationTargetException;
@@ -23,6 +24,18 @@ final class StartOnlyKeys {
     private static final Set<Class<?>> FLAT = Set.of(ServerConfig.Limits.class, ServerConfig.Shutdown.class);
 
     private StartOnlyKeys() {
+    }
+
+    /**
+     * The start-only keys whose values differ between {@code before} and {@code after}: those of
+     * {@code server:}, and {@code observability.otlp.endpoint} (the traces' exporter is made at start).
+     */
+    static List<String> changed(AgentfuseConfig before, AgentfuseConfig after) {
+        List<String> changed = changed(before.server(), after.server());
+        if (!before.observability().equals(after.observability())) {
+            changed.add("observability.otlp.endpoint");
+        }
+        return changed;
     }
 
     /** The start-only keys whose values differ between {@code before} and {@code after}, as {@code server.<key>}. */

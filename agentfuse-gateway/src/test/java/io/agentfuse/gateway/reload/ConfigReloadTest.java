@@ -130,6 +130,17 @@ class ConfigReloadTest {
     }
 
     @Test
+    void aNewOtlpEndpointIsReportedAsNeedingARestart() throws IOException {
+        harness = GatewayHarness.startFromFile(write(BASE), Duration.ZERO);
+
+        write(BASE + "observability: { otlp: { endpoint: \"http://127.0.0.1:9\" } }\n");
+        Reply reply = reload();
+
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(reply.json().getJsonArray("restartRequired").getList()).containsExactly("observability.otlp.endpoint");
+    }
+
+    @Test
     void aChangedAdminTokenAppliesToTheNextRequest() throws IOException {
         harness = GatewayHarness.startFromFile(write(BASE), Duration.ZERO);
 
