@@ -215,7 +215,7 @@ public final class GatewayServer {
         return request -> {
             Dialect dialect = request.method() == HttpMethod.POST ? Dialects.forPath(request.path()).orElse(null) : null;
             if (dialect == null || !direct.read(request, body -> pipeline.serve(dialect, request, body),
-                    () -> GatewayErrors.respond(request.response(), dialect, tooLarge(maxBodySize)))) {
+                    () -> GatewayErrors.respond(request.response(), dialect, RouteFailures.tooLarge(maxBodySize)))) {
                 router.handle(request);
             }
         };
@@ -228,7 +228,7 @@ public final class GatewayServer {
                     .handler(new SizedBodyReader(maxBodySize, bodies))
                     .handler(BodyHandler.create(false).setBodyLimit(maxBodySize))
                     .handler(pipeline.handler(dialect))
-                    .failureHandler(ctx -> failed(ctx, dialect, maxBodySize));
+                    .failureHandler(ctx -> RouteFailures.failed(ctx, dialect, maxBodySize));
         }
         new ModelListHandler(runtime::config).mount(router);
         new TokenCountHandler(runtime::config, maxBodySize).mount(router);
@@ -244,44 +244,8 @@ public final class GatewayServer {
                 .end(metrics.scrape()));
         DashboardHandler dashboard = new DashboardHandler();
         router.get("/").handler(dashboard::handle);
-        router.errorHandler(404, ctx -> unrouted(ctx, new GatewayException(GatewayError.NOT_FOUND,
-                "no endpoint at " + ctx.request().method() + " " + ctx.request().path()
-                        + "; the model endpoints are POST /v1/chat/completions, POST /v1/responses and POST /v1/messages"
-                        + (ctx.request().path().startsWith("/v1/") ? "" : " (does the client's base URL lack /v1?)"))));
-        router.errorHandler(405, ctx -> unrouted(ctx, new GatewayException(GatewayError.METHOD_NOT_ALLOWED,
-                ctx.request().method() + " is not allowed on " + ctx.request().path())));
-        router.errorHandler(500, ctx -> unrouted(ctx, new GatewayException(GatewayError.INTERNAL_ERROR,
-                "the gateway failed unexpectedly")));
+        RouteFailures.answerUnrouted(router);
         return router;
-    }
-
-    /** A request no route took: answered in JSON of the dialect its path or headers suggest. */
-    private static void unrouted(RoutingContext ctx, GatewayException error) {
-        if (!ctx.response().ended() && !ctx.response().closed()) {
-            GatewayErrors.respond(ctx.response(), Dialects.ofCaller(ctx.request().path(), ctx.request().headers()), error);
-        }
-    }
-
-    /** A failure the pipeline did not answer itself: an oversized or unreadable body, or a bug. */
-    private static void failed(RoutingContext ctx, Dialect dialect, long maxBodySize) {
-        if (ctx.response().ended() || ctx.response().closed()) {
-            return;
-        }
-        String cause = ctx.failure() == null ? "HTTP " + ctx.statusCode() : String.valueOf(ctx.failure().getMessage());
-        GatewayException error;
-        if (ctx.statusCode() == 413) {
-            error = tooLarge(maxBodySize);
-        } else if (ctx.statusCode() >= 400 && ctx.statusCode() < 500) {
-            error = new GatewayException(GatewayError.INVALID_REQUEST, "the request could not be read: " + cause);
-        } else {
-            error = new GatewayException(GatewayError.INTERNAL_ERROR, "the gateway failed unexpectedly");
-        }
-        GatewayErrors.respond(ctx.response(), dialect, error);
-    }
-
-    private static GatewayException tooLarge(long maxBodySize) {
-        return new GatewayException(GatewayError.REQUEST_TOO_LARGE, "the request body is larger than "
-                + maxBodySize + " bytes (server.maxBodySize)");
     }
 
     private static void json(RoutingContext ctx, JsonObject body) {
@@ -342,18 +306,9 @@ public final class GatewayServer {
         reloader.close();
         GatewayException leaving = new GatewayException(GatewayError.SHUTTING_DOWN,
                 "the gateway is shutting down and the request did not finish within server.shutdownGrace; retry it");
-        GracefulShutdown.Steps steps = new GracefulShutdown.Steps() {
-            @Override
-            public void listenerClosing() {
-                events.close();
-            }
-
-            @Override
-            public Future<Void> graceOver() {
-                // An MCP call whose server connection closes is answered with that failure.
-                return Future.join(pipeline.cutShortInFlight(leaving), mcp.close()).mapEmpty();
-            }
-        };
+        // An MCP call whose server connection closes is answered with that failure.
+        GracefulShutdown.Steps steps = GracefulShutdown.Steps.of(events::close,
+                () -> Future.join(pipeline.cutShortInFlight(leaving), mcp.close()).mapEmpty());
         return new GracefulShutdown(vertx, readiness, servers, steps).run(runtime.config().server().shutdown())
                 .transform(ignored -> close());
     }

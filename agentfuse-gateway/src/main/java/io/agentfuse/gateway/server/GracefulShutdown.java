@@ -44,6 +44,21 @@ public final class GracefulShutdown {
 
         /** {@code shutdownGrace} is over: answer whatever is still in flight; completes when that is written or under way. */
         Future<Void> graceOver();
+
+        /** Steps that run {@code listenerClosing} and {@code graceOver}. */
+        static Steps of(Runnable listenerClosing, java.util.function.Supplier<Future<Void>> graceOver) {
+            return new Steps() {
+                @Override
+                public void listenerClosing() {
+                    listenerClosing.run();
+                }
+
+                @Override
+                public Future<Void> graceOver() {
+                    return graceOver.get();
+                }
+            };
+        }
     }
 
     private final Vertx vertx;
