@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * What {@code serve} says besides its log: the line that it listens (which supervisors and scripts
@@ -45,18 +46,17 @@ final class ServeMessages {
 
     /** Something the operator must read: why nothing started, or what will not work as expected. */
     void problem(String text) {
-        if (format == LogFormat.json) {
-            LOG.error(text);
-        } else {
-            err.println(text);
-            err.flush();
-        }
+        toOperator(Level.ERROR, text);
     }
 
     /** A warning the operator should read, the gateway running nonetheless. */
     void warning(String text) {
+        toOperator(Level.WARN, text);
+    }
+
+    private void toOperator(Level level, String text) {
         if (format == LogFormat.json) {
-            LOG.warn(text);
+            LOG.atLevel(level).log(text);
         } else {
             err.println(text);
             err.flush();

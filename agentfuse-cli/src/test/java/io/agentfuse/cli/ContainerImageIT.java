@@ -101,7 +101,11 @@ class ContainerImageIT {
             StringBuilder output = new StringBuilder();
             var reader = new java.io.BufferedReader(new java.io.InputStreamReader(container.getInputStream(), StandardCharsets.UTF_8));
             Matcher listening = null;
-            for (String line = reader.readLine(); line != null && listening == null; line = reader.readLine()) {
+            while (listening == null) {
+                String line = reader.readLine(); // the command's output is read up to that line, no further
+                if (line == null) {
+                    break;
+                }
                 output.append(line).append('\n');
                 Matcher matcher = Pattern.compile("listening on http://0\\.0\\.0\\.0:(\\d+)").matcher(line);
                 listening = matcher.find() ? matcher : null;

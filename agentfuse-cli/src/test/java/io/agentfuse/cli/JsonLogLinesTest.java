@@ -57,6 +57,22 @@ class JsonLogLinesTest {
         assertThat(Pattern.compile("\"level\":\"WARN\"").matcher(gateway.output()).find()).isTrue();
     }
 
+    @Test
+    void aConfigurationWithErrorsIsReportedInJsonLinesToo() throws Exception {
+        Path config = Files.writeString(directory.resolve("broken.yaml"), "server:\n  port: 70000\n");
+        String launcher = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        Process serve = new ProcessBuilder(launcher, "-cp", classpath, AgentfuseCommand.class.getName(), "serve",
+                "--config", config.toString(), "--log-format", "json").redirectErrorStream(true).start();
+
+        String output = new String(serve.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+
+        assertThat(serve.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(serve.exitValue()).as(output).isEqualTo(ValidateCommand.INVALID);
+        assertThat(output.lines().toList()).isNotEmpty().allSatisfy(line -> assertThat(parses(line)).as("a JSON object: %s", line).isTrue());
+        assertThat(output).contains("server.port").contains("nothing started");
+    }
+
     private static boolean parses(String line) {
         try {
             new JsonObject(line);

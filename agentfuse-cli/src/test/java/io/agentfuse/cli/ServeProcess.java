@@ -43,8 +43,13 @@ final class ServeProcess implements AutoCloseable {
         }, "serve-output");
         reader.setDaemon(true);
         reader.start();
-        // A JSON log line escapes the slashes.
-        this.baseUrl = awaitLine(Pattern.compile("listening on (http:[^\\s\"]+)")).group(1).replace("\\/", "/");
+        try {
+            // A JSON log line escapes the slashes.
+            this.baseUrl = awaitLine(Pattern.compile("listening on (http:[^\\s\"]+)")).group(1).replace("\\/", "/");
+        } catch (AssertionError | RuntimeException notStarted) {
+            process.destroyForcibly(); // nobody else holds it to stop it
+            throw notStarted;
+        }
     }
 
     /** Starts {@code serve --config config --port 0 options...} with {@code environment} added; returns once it listens. */
