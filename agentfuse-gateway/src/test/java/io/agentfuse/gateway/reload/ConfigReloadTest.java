@@ -219,8 +219,10 @@ class ConfigReloadTest {
         assertThat(harness.client.post("/v1/chat/completions", openAiRequest("mistral-large", false)).status()).isEqualTo(404);
 
         write(BASE.replace("models:\n", "models:\n  mistral-large: { provider: openai }\n"));
-        Eventually.holds(harness.vertx, () -> harness.gateway.runtime().config().models().containsKey("mistral-large"));
-        assertThat(harness.metricsText()).contains("agentfuse_config_reloads_total{result=\"ok\"} 1.0")
+        // The reload is counted just after the configuration is swapped: wait for both.
+        Eventually.holds(harness.vertx, () -> harness.gateway.runtime().config().models().containsKey("mistral-large")
+                && harness.metricsText().contains("agentfuse_config_reloads_total{result=\"ok\"} 1.0"));
+        assertThat(harness.metricsText())
                 .as("the broken file is not read again until it changes").contains("agentfuse_config_reloads_total{result=\"failed\"} 1.0");
         assertThat(harness.client.post("/v1/chat/completions", openAiRequest("gpt-4o-mini", false)).status()).isEqualTo(200);
     }
