@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code agentfuse serve --config FILE [--port N] [--host ADDRESS]}: runs the gateway until the
- * process is stopped (SIGTERM, Ctrl-C), then drains (DESIGN §14: {@code /readyz} 503 at once, new
+ * process is stopped (SIGTERM, Ctrl-C), then drains (docs/design.md §14: {@code /readyz} 503 at once, new
  * connections served for {@code server.drainDelay}, requests in flight given {@code server.shutdownGrace})
  * and exits with 0; a second signal stops at once.
  * Breaker state is kept in memory, or shared on Redis with {@code state.store: redis}. Prints one line once listening:

@@ -10,7 +10,7 @@ import org.slf4j.event.Level;
  * What {@code serve} says besides its log: the line that it listens (which supervisors and scripts
  * wait for), and why it could not start. As text, the first goes to standard output and the others
  * to standard error; with {@code --log-format json} each is one JSON log line like every other
- * (DESIGN §9: every line of that output is JSON), the address also as the field {@code url}.
+ * (docs/design.md §9: every line of that output is JSON), the address also as the field {@code url}.
  *
  * <pre>
  * agentfuse gateway listening on http://127.0.0.1:8787

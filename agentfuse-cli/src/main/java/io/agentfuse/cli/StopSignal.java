@@ -12,7 +12,7 @@ import sun.misc.Signal;
  *
  * <p>The signals are handled here rather than by the JVM's shutdown: a JVM stopped by SIGTERM runs
  * its shutdown hooks and exits with 143 whatever the command returns, while a command that drains
- * (DESIGN §14) and returns makes the process exit with its own code, 0. A second signal asks to
+ * (docs/design.md §14) and returns makes the process exit with its own code, 0. A second signal asks to
  * stop at once ({@link #awaitUrgentStop}): an operator pressing Ctrl-C twice does not wait for a
  * drain. Where the signals cannot be taken over (the JVM started with {@code -Xrs}), a shutdown hook
  * still requests the stop and waits up to {@link #expectStopWithin} for the command to close.

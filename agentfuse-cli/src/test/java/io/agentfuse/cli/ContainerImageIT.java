@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The container image that {@code ./mvnw -Pimage package} writes ({@code target/jib-image.tar},
- * DESIGN §14), read as a container runtime reads it: an OCI image layout whose configuration says
+ * docs/design.md §14), read as a container runtime reads it: an OCI image layout whose configuration says
  * the user (not root), the command ({@code serve --config /etc/agentfuse/agentfuse.yaml}) and the port.
  * Then its layers are unpacked into a root filesystem and the command is run in it, as the image's
  * user, with a fresh {@code /proc} and nothing of this machine's files: it serves {@code /readyz}

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A rolling deploy's SIGTERM to {@code agentfuse serve} in a process of its own (DESIGN §14), with a
+ * A rolling deploy's SIGTERM to {@code agentfuse serve} in a process of its own (docs/design.md §14), with a
  * slow complete call and three slow streams (one per dialect) in flight and new connections arriving:
  * {@code /readyz} turns 503, new connections are still answered while the drain lasts, the complete
  * call finishes, each stream that outlives {@code server.shutdownGrace} ends with its dialect's error

@@ -5,7 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The {@code observability:} section: where the gateway sends its OpenTelemetry traces (DESIGN §14).
+ * The {@code observability:} section: where the gateway sends its OpenTelemetry traces (docs/design.md §14).
  * Off by default ({@link ConfigDefaults#OBSERVABILITY}): without an endpoint here, traces are sent
  * only when the standard {@code OTEL_EXPORTER_OTLP_ENDPOINT} (or {@code ..._TRACES_ENDPOINT}, or
  * {@code OTEL_TRACES_EXPORTER}) variable asks for them. Read at start. Immutable and thread-safe.

@@ -89,7 +89,7 @@ public record ServerConfig(int port, long maxBodySize, String adminToken, int ev
 
     /**
      * How a gateway told to stop (SIGTERM) drains, so that a rolling deploy cuts nothing in flight
-     * (DESIGN §14): {@code /readyz} answers 503 at once, new connections are still taken for
+     * (docs/design.md §14): {@code /readyz} answers 503 at once, new connections are still taken for
      * {@code drainDelay} (the time a load balancer needs to see it), then the listener closes and the
      * requests in flight have {@code shutdownGrace} to finish; streams still running then end with
      * their dialect's error event, other requests still unanswered get a 503. Read when the stop

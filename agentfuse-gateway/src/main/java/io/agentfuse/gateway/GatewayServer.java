@@ -232,7 +232,7 @@ public final class GatewayServer {
     }
 
     /**
-     * Stops the way a rolling deploy needs (DESIGN §14, {@link GracefulShutdown}): {@code /readyz}
+     * Stops the way a rolling deploy needs (docs/design.md §14, {@link GracefulShutdown}): {@code /readyz}
      * answers 503 at once, new connections are still served for {@code server.drainDelay}, then the
      * listener closes and the requests in flight have {@code server.shutdownGrace} to finish; those
      * still running then are answered ({@code shutting_down}; a stream with its dialect's error

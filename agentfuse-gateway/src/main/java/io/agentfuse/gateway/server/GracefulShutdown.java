@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The stop a rolling deploy needs (DESIGN §14), in its order:
+ * The stop a rolling deploy needs (docs/design.md §14), in its order:
  * <ol>
  *   <li>{@link Readiness} turns to draining at once: {@code /readyz} answers 503, and every response
  *       says {@code connection: close};</li>

@@ -5,7 +5,7 @@ import io.vertx.ext.web.RoutingContext;
 
 /**
  * Whether the gateway should be sent traffic, as {@code GET /readyz} tells load balancers and
- * Kubernetes (DESIGN §14): 200 {@code {"status":"ready"}} while serving, 503
+ * Kubernetes (docs/design.md §14): 200 {@code {"status":"ready"}} while serving, 503
  * {@code {"status":"starting"}} until the gateway has started and 503 {@code {"status":"draining"}}
  * from the moment it is told to stop. {@code /healthz} stays the liveness check: a draining
  * gateway is alive. While draining, every response also says {@code connection: close}, so that

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Where the gateway's traces go (DESIGN §14): nowhere by default ({@link #OFF}), or over OTLP/HTTP
+ * Where the gateway's traces go (docs/design.md §14): nowhere by default ({@link #OFF}), or over OTLP/HTTP
  * through the OpenTelemetry SDK when {@code observability.otlp.endpoint} is configured or the
  * standard variables ask for it ({@code OTEL_EXPORTER_OTLP_ENDPOINT},
  * {@code OTEL_EXPORTER_OTLP_TRACES_ENDPOINT}, or {@code OTEL_TRACES_EXPORTER} other than {@code none});

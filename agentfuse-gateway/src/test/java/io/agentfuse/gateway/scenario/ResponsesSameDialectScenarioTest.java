@@ -107,7 +107,7 @@ class ResponsesSameDialectScenarioTest {
 
         assertThat(reply.status()).isEqualTo(200);
         assertThat(reply.data()).contains("one ");
-        // DESIGN 13: a Responses stream always ends with response.completed, .incomplete or .failed.
+        // docs/design.md §13: a Responses stream always ends with response.completed, .incomplete or .failed.
         SseEvent errorEvent = reply.events().get(reply.events().size() - 2);
         SseEvent last = reply.events().get(reply.events().size() - 1);
         assertThat(errorEvent.event()).isEqualTo("error");

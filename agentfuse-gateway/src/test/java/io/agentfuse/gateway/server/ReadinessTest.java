@@ -11,7 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code GET /readyz} against a real gateway on loopback (DESIGN §14): 200 while serving, 503
+ * {@code GET /readyz} against a real gateway on loopback (docs/design.md §14): 200 while serving, 503
  * {@code draining} from the moment a graceful stop begins, while {@code /healthz} (liveness) stays
  * 200 and requests are still served, each answer closing its connection; a request still waiting
  * for its provider when the grace is over is answered {@code 503 shutting_down}, retryable.

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The gateway's OpenTelemetry traces (DESIGN §14), exported over OTLP/HTTP to a receiver on
+ * The gateway's OpenTelemetry traces (docs/design.md §14), exported over OTLP/HTTP to a receiver on
  * loopback that decodes them: a request that retried and fell back is one trace under the caller's
  * trace id, with the request's span and one span per attempt, each with its outcome; the provider
  * is called with the attempt's trace context; an MCP call has its span and hands its context to the
