@@ -11,6 +11,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,6 +42,18 @@ class ConfigReloaderTest {
     @TempDir
     Path dir;
     private final Vertx vertx = GatewayVertx.create();
+    private Path file;
+    private AgentfuseRuntime runtime;
+    private GatewayMetrics metrics;
+    private ConfigReloader reloader;
+
+    @BeforeEach
+    void start() throws IOException {
+        file = Files.writeString(dir.resolve("agentfuse.yaml"), BASE);
+        runtime = AgentfuseRuntime.builder(ConfigLoader.load(file, Map.of())).build();
+        metrics = new GatewayMetrics(runtime.registry());
+        reloader = new ConfigReloader(vertx, runtime, metrics, new ConfigFile(file, Map.of(), Duration.ZERO));
+    }
 
     @AfterEach
     void stop() {
@@ -50,10 +63,6 @@ class ConfigReloaderTest {
     @Test
     void aReloadIsCountedAndItsModelsDeclaredBeforeItsConfigurationIsInForce() throws IOException {
         // Given a reloader whose file gains a model
-        Path file = Files.writeString(dir.resolve("agentfuse.yaml"), BASE);
-        AgentfuseRuntime runtime = AgentfuseRuntime.builder(ConfigLoader.load(file, Map.of())).build();
-        GatewayMetrics metrics = new GatewayMetrics(runtime.registry());
-        ConfigReloader reloader = new ConfigReloader(vertx, runtime, metrics, new ConfigFile(file, Map.of(), Duration.ZERO));
         Files.writeString(file, BASE + "  mistral-large: { provider: openai }\n");
 
         // When the reload is asked for on an event loop that then stays busy until the new model is
@@ -78,14 +87,13 @@ class ConfigReloaderTest {
 
     @Test
     void aRefusedReloadIsCountedAsFailedAndChangesNothing() throws IOException {
-        Path file = Files.writeString(dir.resolve("agentfuse.yaml"), BASE);
-        AgentfuseRuntime runtime = AgentfuseRuntime.builder(ConfigLoader.load(file, Map.of())).build();
-        GatewayMetrics metrics = new GatewayMetrics(runtime.registry());
-        ConfigReloader reloader = new ConfigReloader(vertx, runtime, metrics, new ConfigFile(file, Map.of(), Duration.ZERO));
+        // Given a file that names a provider nobody configured
         Files.writeString(file, BASE + "  mistral-large: { provider: nowhere }\n");
 
+        // When it is reloaded
         Throwable failure = Await.failure(reloader.reload("test"));
 
+        // Then the reload fails, is counted as failed, and neither the model nor its series appear
         assertThat(failure).hasMessageContaining("nowhere");
         assertThat(metrics.scrape()).contains("agentfuse_config_reloads_total{result=\"failed\"} 1.0")
                 .contains("agentfuse_config_reloads_total{result=\"ok\"} 0.0")
