@@ -196,8 +196,9 @@ class ResponsesSameDialectScenarioTest {
     @Test
     void theUsageOfAForwardedAnswerOrStreamCountsForTheTokenOveruseTrigger() {
         harness.close();
-        harness = GatewayHarness.start(GatewayHarness.CONFIG.replace("consecutive5xx: 3",
-                "consecutive5xx: 3\n    tokenOveruse: { maxTokensPerCall: 100 }"));
+        // Open long enough to be seen OPEN at the end, however long the machine takes
+        harness = GatewayHarness.start(GatewayHarness.CONFIG.replace("resetTimeout: 300ms", "resetTimeout: 5m")
+                .replace("consecutive5xx: 3", "consecutive5xx: 3\n    tokenOveruse: { maxTokensPerCall: 100 }"));
         harness.mock.script(MockStep.builder().inputTokens(90).outputTokens(60).build(),
                 MockStep.builder().chunks("a", "b").inputTokens(90).outputTokens(60).build());
 
