@@ -38,12 +38,15 @@ import java.util.Optional;
  * @param tools       the {@code tools:} section by key ({@code tool} or {@code server/tool}), resolved
  * @param context     the {@code context:} section
  * @param permissions the {@code permissions:} section
+ * @param clients     the {@code clients:} section by name; empty when callers need no key
+ * @param budgets     the {@code budgets:} section by name, in the file's order
  */
 public record AgentfuseConfig(ServerConfig server, StateConfig state, Map<String, ProviderConfig> providers,
                               RetryConfig retry, Map<String, BreakerConfig> breakers,
                               Map<String, ModelConfig> models, SubagentsConfig subagents,
                               Map<String, McpServerConfig> mcpServers, Map<String, ToolConfig> tools,
-                              ContextBudgetConfig context, PermissionsConfig permissions) {
+                              ContextBudgetConfig context, PermissionsConfig permissions,
+                              Map<String, ClientConfig> clients, Map<String, BudgetConfig> budgets) {
 
     public AgentfuseConfig {
         Objects.requireNonNull(server, "server");
@@ -57,6 +60,8 @@ public record AgentfuseConfig(ServerConfig server, StateConfig state, Map<String
         tools = ordered(tools);
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(permissions, "permissions");
+        clients = ordered(clients);
+        budgets = ordered(budgets);
     }
 
     /**

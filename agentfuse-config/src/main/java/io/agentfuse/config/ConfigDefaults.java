@@ -9,6 +9,7 @@ import io.agentfuse.config.BreakerConfig.Window;
 import io.agentfuse.core.breaker.CircuitBreakerConfig;
 import io.agentfuse.core.breaker.Trigger;
 import io.agentfuse.core.retry.RetryPolicy;
+import io.agentfuse.core.budget.BudgetOnLoss;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -56,9 +57,15 @@ public final class ConfigDefaults {
     public static final ServerConfig SERVER = new ServerConfig(8787, 10 * MEGABYTE, "",
             Runtime.getRuntime().availableProcessors(), ServerConfig.Transport.AUTO, SERVER_LIMITS, List.of(), new ServerConfig.Cors(List.of()));
 
-    /** {@code state:} in memory; Redis on 127.0.0.1:6379 with key prefix {@code agentfuse:}. */
+    /**
+     * {@code state:} in memory; Redis on 127.0.0.1:6379 with key prefix {@code agentfuse:}, budgets
+     * spending a share of what was left while it is away.
+     */
     public static final StateConfig STATE = new StateConfig(StateConfig.Store.MEMORY,
-            new StateConfig.Redis("redis://127.0.0.1:6379", "agentfuse:"));
+            new StateConfig.Redis("redis://127.0.0.1:6379", "agentfuse:", BudgetOnLoss.SHARE));
+
+    /** {@code budgets.*.window}: one day, from UTC midnight. */
+    public static final Duration BUDGET_WINDOW = Duration.ofDays(1);
 
     /** {@code retry:} 4 attempts, waits of 2 s, 4 s, 8 s (seed), capped at 30 s; budget 20 %, 10/s, 10 s. */
     public static final RetryConfig RETRY = retryDefaults(new RetryConfig.Budget(0.20, 10, Duration.ofSeconds(10)));

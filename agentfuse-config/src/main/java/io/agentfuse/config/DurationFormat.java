@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 
 /**
  * How durations are written in the configuration: {@code 250ms}, {@code 30s}, {@code 5m},
- * {@code 1h}, decimals allowed ({@code 1.5s}), never negative.
+ * {@code 1h}, {@code 1d}, decimals allowed ({@code 1.5s}), never negative.
  *
  * <p>A bare number is read in the unit the seed uses for that key (see {@link #bareNumberUnit}):
  * milliseconds for {@code resetTimeout} (the seed writes {@code resetTimeout: 300000} for five
@@ -28,7 +28,7 @@ public final class DurationFormat {
     /** The keys whose bare numbers are milliseconds; every other duration key takes seconds. */
     private static final String MILLISECOND_KEY = "resetTimeout";
 
-    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h)?");
+    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h|d)?");
 
     private DurationFormat() {
     }
@@ -82,6 +82,7 @@ public final class DurationFormat {
             case "s" -> ChronoUnit.SECONDS;
             case "m" -> ChronoUnit.MINUTES;
             case "h" -> ChronoUnit.HOURS;
+            case "d" -> ChronoUnit.DAYS;
             default -> throw new IllegalStateException("unit not in the pattern: " + suffix);
         };
     }

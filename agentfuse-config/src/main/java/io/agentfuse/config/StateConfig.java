@@ -1,17 +1,19 @@
 package io.agentfuse.config;
 
+import io.agentfuse.core.budget.BudgetOnLoss;
+
 import java.util.Objects;
 
 /**
  * The {@code state:} section: where breaker state lives.
  *
  * <p>Defaults ({@link ConfigDefaults#STATE}): {@code store: memory}; the Redis settings are
- * only used with {@code store: redis}. Immutable and thread-safe.
+ * only used with {@code store: redis}, {@code budgetOnLoss: share}. Immutable and thread-safe.
  *
  * <pre>{@code
  * state:
  *   store: redis
- *   redis: { uri: "redis://127.0.0.1:6379", keyPrefix: "agentfuse:" }
+ *   redis: { uri: "redis://127.0.0.1:6379", keyPrefix: "agentfuse:", budgetOnLoss: share }
  * }</pre>
  *
  * @param store which store keeps breaker state
@@ -24,7 +26,7 @@ public record StateConfig(Store store, Redis redis) {
         Objects.requireNonNull(redis, "redis");
     }
 
-    /** Where breaker state is kept; written in YAML in lower case. */
+    /** Where breaker state (and budgets' spend) is kept; written in YAML in lower case. */
     public enum Store {
         /** Each instance keeps its own breakers in memory. */
         MEMORY,
@@ -35,14 +37,22 @@ public record StateConfig(Store store, Redis redis) {
     /**
      * How to reach Redis.
      *
-     * @param uri       a {@code redis://} or {@code rediss://} URI
-     * @param keyPrefix prefix of every key agentfuse writes
+     * @param uri          a {@code redis://} or {@code rediss://} URI
+     * @param keyPrefix    prefix of every key agentfuse writes
+     * @param budgetOnLoss what budgets do while Redis is away: spend a share of what was left
+     *                     ({@code share}), refuse ({@code closed}) or count locally ({@code open})
      */
-    public record Redis(String uri, String keyPrefix) {
+    public record Redis(String uri, String keyPrefix, BudgetOnLoss budgetOnLoss) {
 
         public Redis {
             Objects.requireNonNull(uri, "uri");
             Objects.requireNonNull(keyPrefix, "keyPrefix");
+            Objects.requireNonNull(budgetOnLoss, "budgetOnLoss");
+        }
+
+        /** Redis at {@code uri}, with budgets spending a share of what was left while it is away (the default). */
+        public Redis(String uri, String keyPrefix) {
+            this(uri, keyPrefix, BudgetOnLoss.SHARE);
         }
     }
 }

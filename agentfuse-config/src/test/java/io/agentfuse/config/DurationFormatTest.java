@@ -20,9 +20,14 @@ class DurationFormatTest {
     }
 
     @Test
+    void aDayIsWrittenD() {
+        assertThat(DurationFormat.parse("1d", ChronoUnit.SECONDS)).contains(Duration.ofDays(1));
+    }
+
+    @Test
     void rejectsNegativeAndUnknownUnits() {
         assertThat(DurationFormat.parse("-5s", ChronoUnit.SECONDS)).isEmpty();
-        assertThat(DurationFormat.parse("5d", ChronoUnit.SECONDS)).isEmpty();
+        assertThat(DurationFormat.parse("5w", ChronoUnit.SECONDS)).isEmpty();
         assertThat(DurationFormat.parse("5 minutes", ChronoUnit.SECONDS)).isEmpty();
         assertThat(DurationFormat.parse("", ChronoUnit.SECONDS)).isEmpty();
     }
