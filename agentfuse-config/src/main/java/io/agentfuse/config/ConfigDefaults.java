@@ -62,7 +62,10 @@ public final class ConfigDefaults {
      * spending a share of what was left while it is away.
      */
     public static final StateConfig STATE = new StateConfig(StateConfig.Store.MEMORY,
-            new StateConfig.Redis("redis://127.0.0.1:6379", "agentfuse:", BudgetOnLoss.SHARE));
+            new StateConfig.Redis("redis://127.0.0.1:6379", "agentfuse:", BudgetOnLoss.SHARE, Duration.ofMillis(250)));
+
+    /** {@code state.redis.budgetWait}: 250 ms. */
+    public static final Duration BUDGET_WAIT = STATE.redis().budgetWait();
 
     /** {@code budgets.*.window}: one day, from UTC midnight. */
     public static final Duration BUDGET_WINDOW = Duration.ofDays(1);

@@ -181,6 +181,8 @@ class BudgetConfigTest {
                 .isEqualTo(BudgetOnLoss.CLOSED);
         assertThat(errors("state: { redis: { budgetOnLoss: shared } }").getMessage())
                 .contains("state.redis.budgetOnLoss").contains("did you mean \"share\"?");
+        assertThat(parse("{}").state().redis().budgetWait()).isEqualTo(Duration.ofMillis(250));
+        assertThat(parse("state: { redis: { budgetWait: 2s } }").state().redis().budgetWait()).isEqualTo(Duration.ofSeconds(2));
     }
 
     @Test

@@ -3,6 +3,8 @@ package io.agentfuse.gateway;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.gateway.admin.BreakerAdminHandler;
 import io.agentfuse.gateway.admin.BreakerEventStream;
+import io.agentfuse.gateway.admin.BudgetAdminHandler;
+import io.agentfuse.gateway.budget.ClientKeys;
 import io.agentfuse.gateway.admin.DashboardHandler;
 import io.agentfuse.gateway.admin.ReloadHandler;
 import io.agentfuse.gateway.admin.StatsHandler;
@@ -31,7 +33,8 @@ import io.vertx.ext.web.handler.BodyHandler;
 /**
  * The gateway's HTTP surface (docs/design.md §7): which handler serves which method and path — the
  * model endpoints of every dialect, {@code /v1/models}, token counts, the MCP proxy,
- * {@code /healthz}, the admin API, {@code /metrics} and the dashboard — and the JSON error, in the
+ * {@code /healthz}, the admin API, {@code /metrics} and the dashboard; that model and MCP paths need
+ * a client key under {@code clients:} — and the JSON error, in the
  * dialect the request suggests, of every request no handler answers (unknown path 404
  * {@code not_found}, wrong method 405, an unreadable or oversized body, a bug).
  *
@@ -46,15 +49,19 @@ final class GatewayRoutes {
     private final ConfigReloader reloader;
     private final BreakerEventStream events;
     private final GatewayMetrics metrics;
+    private final BudgetAdminHandler budgets;
+    private final ClientKeys clients;
 
     GatewayRoutes(AgentfuseRuntime runtime, ChatPipeline pipeline, McpProxy mcp, ConfigReloader reloader,
-                  BreakerEventStream events, GatewayMetrics metrics) {
+                  BreakerEventStream events, GatewayMetrics metrics, BudgetAdminHandler budgets, ClientKeys clients) {
         this.runtime = runtime;
         this.pipeline = pipeline;
         this.mcp = mcp;
         this.reloader = reloader;
         this.events = events;
         this.metrics = metrics;
+        this.budgets = budgets;
+        this.clients = clients;
     }
 
     /**
@@ -79,6 +86,7 @@ final class GatewayRoutes {
 
     private Router router(Vertx vertx, long maxBodySize, BodyAllowance bodies) {
         Router router = Router.router(vertx);
+        router.route().handler(this::clientKey);
         for (Dialect dialect : Dialects.all()) {
             router.post(dialect.path())
                     .handler(new SizedBodyReader(maxBodySize, bodies))
@@ -92,6 +100,7 @@ final class GatewayRoutes {
         router.get("/healthz").handler(ctx -> json(ctx, new JsonObject().put("status", "ok")));
         new BreakerAdminHandler(runtime.registry(), () -> runtime.config().server().adminToken()).mount(router);
         new ReloadHandler(reloader, () -> runtime.config().server().adminToken()).mount(router);
+        budgets.mount(router);
         router.get("/admin/events").handler(events::subscribe);
         new StatsHandler(metrics.recentTraffic()).mount(router);
         router.get("/metrics").handler(ctx -> ctx.response().putHeader("content-type", metrics.contentType())
@@ -107,6 +116,30 @@ final class GatewayRoutes {
         router.errorHandler(500, ctx -> unrouted(ctx, new GatewayException(GatewayError.INTERNAL_ERROR,
                 "the gateway failed unexpectedly")));
         return router;
+    }
+
+    /**
+     * With {@code clients:}, a request for a model or MCP path ({@code /v1/...}, {@code /v1beta/...},
+     * {@code /mcp...}) without a client's key ends here with 401 {@code invalid_api_key}: in the
+     * dialect its path suggests, or as a JSON-RPC error for MCP. The model endpoints served without
+     * the router check the key in the pipeline.
+     */
+    private void clientKey(RoutingContext ctx) {
+        String path = ctx.request().path();
+        boolean guarded = path.startsWith("/v1/") || path.startsWith("/v1beta/") || path.startsWith("/mcp");
+        if (guarded && clients.required()) {
+            try {
+                clients.identify(ctx.request());
+            } catch (GatewayException refused) {
+                if (path.startsWith("/mcp")) {
+                    GatewayErrors.respondMcp(ctx.response(), refused);
+                } else {
+                    GatewayErrors.respond(ctx.response(), Dialects.ofCaller(path, ctx.request().headers()), refused);
+                }
+                return;
+            }
+        }
+        ctx.next();
     }
 
     /** A request no route took: answered in JSON of the dialect its path or headers suggest. */

@@ -172,6 +172,14 @@ public interface Dialect {
     /** An error body of this dialect with {@code error.type} {@code type}. */
     JsonObject errorBody(String type, String message);
 
+    /**
+     * An error body of this dialect with {@code error.type} {@code type} and, where the dialect has
+     * one, {@code error.code} {@code code}; by default the body of {@link #errorBody(String, String)}.
+     */
+    default JsonObject errorBody(String type, String message, String code) {
+        return errorBody(type, message);
+    }
+
     /** The same error as an SSE event that ends a stream. */
     SseEvent errorEvent(String type, String message);
 }

@@ -31,6 +31,9 @@ import java.time.Duration;
  */
 public final class GatewayErrors {
 
+    /** The JSON-RPC error code of the gateway's own refusals of MCP requests (a server error in JSON-RPC's range). */
+    public static final int MCP_GATEWAY_ERROR = -32001;
+
     /** The header that tells the OpenAI and Anthropic SDKs whether to retry. */
     public static final String SHOULD_RETRY = HttpStatusException.SHOULD_RETRY;
 
@@ -72,7 +75,7 @@ public final class GatewayErrors {
         response.setStatusCode(failure.error().status()).putHeader("content-type", "application/json")
                 .putHeader(SHOULD_RETRY, Boolean.toString(shouldRetry(failure)));
         failure.retryAfter().ifPresent(wait -> response.putHeader("retry-after", retryAfterSeconds(wait)));
-        return response.end(body(dialect, failure.error(), failure.getMessage()).encode());
+        return response.end(dialect.errorBody(failure.error().type(), failure.getMessage(), failure.error().code()).encode());
     }
 
     /** Answers {@code response} with a 400 {@code invalid_request} for a request that failed validation. */
@@ -92,6 +95,20 @@ public final class GatewayErrors {
     public static Future<Void> respondAdmin(HttpServerResponse response, int status, String type, String message) {
         response.setStatusCode(status).putHeader("content-type", "application/json").putHeader(SHOULD_RETRY, "false");
         return response.end(new JsonObject().put("error", new JsonObject().put("type", type).put("message", message)).encode());
+    }
+
+    /**
+     * Answers an MCP request with {@code failure} as a JSON-RPC error (id {@code null}, code
+     * {@value #MCP_GATEWAY_ERROR}, {@code error.data.type} the gateway's error type) under the
+     * error's HTTP status: MCP clients read the message, and the status for authentication.
+     */
+    public static Future<Void> respondMcp(HttpServerResponse response, GatewayException failure) {
+        response.setStatusCode(failure.error().status()).putHeader("content-type", "application/json")
+                .putHeader(SHOULD_RETRY, Boolean.toString(shouldRetry(failure)));
+        failure.retryAfter().ifPresent(wait -> response.putHeader("retry-after", retryAfterSeconds(wait)));
+        JsonObject error = new JsonObject().put("code", MCP_GATEWAY_ERROR).put("message", failure.getMessage())
+                .put("data", new JsonObject().put("type", failure.error().type()));
+        return response.end(new JsonObject().put("jsonrpc", "2.0").putNull("id").put("error", error).encode());
     }
 
     /** {@code wait} as a {@code Retry-After} value: whole seconds, rounded up, at least 1. */

@@ -2,6 +2,8 @@ package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.core.Clock;
+import io.agentfuse.core.budget.LocalBudgetLedger;
+import io.agentfuse.gateway.budget.ClientKeys;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 
 import java.util.Objects;
@@ -21,9 +23,18 @@ import java.util.function.Supplier;
  * @param chains   runs the planned chain through the guards and the pooled upstream client
  * @param metrics  where requests and attempts are counted
  * @param clock    stamps translated answers
+ * @param budgets  who a request comes from, and the budgets it reserves against
  */
 record ExchangeStages(Supplier<AgentfuseConfig> config, ContextStage context, SubagentLimit subagents,
-                      ModelRouter router, ChainExecution chains, GatewayMetrics metrics, Clock clock) {
+                      ModelRouter router, ChainExecution chains, GatewayMetrics metrics, Clock clock,
+                      BudgetStage budgets) {
+
+    /** Stages whose budgets count in memory, callers told by the configuration's {@code clients:}. */
+    ExchangeStages(Supplier<AgentfuseConfig> config, ContextStage context, SubagentLimit subagents,
+                   ModelRouter router, ChainExecution chains, GatewayMetrics metrics, Clock clock) {
+        this(config, context, subagents, router, chains, metrics, clock, new BudgetStage(config, router.models(),
+                new LocalBudgetLedger(clock), new ClientKeys(config), context, clock));
+    }
 
     ExchangeStages {
         Objects.requireNonNull(config, "config");
@@ -33,5 +44,6 @@ record ExchangeStages(Supplier<AgentfuseConfig> config, ContextStage context, Su
         Objects.requireNonNull(chains, "chains");
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(budgets, "budgets");
     }
 }

@@ -13,7 +13,8 @@ import java.util.List;
  * x-agentfuse-fallbacks: claude-sonnet-4=circuit_open; claude-haiku-4=SERVER_ERROR(HTTP 503)
  * </pre>
  *
- * Reasons: {@code circuit_open}, {@code bulkhead_full}, {@code untranslatable}, or the
+ * Reasons: {@code budget_exceeded} (a spent budget passed the request to its {@code onExhausted}
+ * fallback; always first), {@code circuit_open}, {@code bulkhead_full}, {@code untranslatable}, or the
  * {@link io.agentfuse.core.Outcome} of a failed step with the HTTP status when there was one.
  * The value is one line of printable ASCII, at most {@value #MAX_LENGTH} characters (cut with
  * {@code "..."}), so that no model name or error text can break or bloat the response head.
@@ -24,6 +25,8 @@ final class FallbackHeader {
 
     /** The header's name. */
     static final String NAME = ResponseHeaders.PREFIX + "fallbacks";
+    /** The reason of a request a spent budget passed to its {@code onExhausted} fallback. */
+    static final String BUDGET_EXCEEDED = "budget_exceeded";
     /** The longest value written. */
     static final int MAX_LENGTH = 512;
 
@@ -47,6 +50,14 @@ final class FallbackHeader {
             }
         }
         return bounded(ascii(value));
+    }
+
+    /**
+     * The header value when a spent budget passed the request from {@code asked} to another model
+     * ({@code asked=budget_exceeded}), followed by {@code rest} (the steps passed over after that, or {@code null}).
+     */
+    static String budgetExceeded(String asked, String rest) {
+        return bounded(ascii(asked + "=" + BUDGET_EXCEEDED + (rest == null ? "" : "; " + rest)));
     }
 
     /** The short reason of one step, also the {@code reason} tag of the fallback metric. */

@@ -156,6 +156,11 @@ public final class ResponsesDialect implements Dialect {
         return OpenAiDialect.INSTANCE.errorBody(type, message);
     }
 
+    @Override
+    public JsonObject errorBody(String type, String message, String code) {
+        return OpenAiDialect.INSTANCE.errorBody(type, message, code);
+    }
+
     /**
      * An {@code error} event numbered 0: a caller-side error event knows nothing of the stream it
      * ends (the stream encoder numbers the ones it writes itself).
