@@ -210,14 +210,18 @@ final class ChatExchange {
 
     /**
      * What the exchange spent upstream, as its budgets count it: a complete answer's usage; a
-     * stream's usage at its end, or — broken before the provider said what it wrote — its whole
-     * reservation (the provider bills what it wrote, which the gateway cannot see); nothing when no
-     * answer came.
+     * stream's usage at its end, or — broken before its end, when the provider's final account
+     * never came — its whole reservation, or the usage it told if more (the provider bills what it
+     * wrote, which the gateway cannot count); nothing when no answer came.
      */
     private BudgetAmount spent() {
         if (relay != null) {
-            boolean toldOutput = relay.completed() || relay.usage().outputTokens() > 0;
-            return toldOutput ? budget.used(relay.usage(), relay.answeredBy()) : budget.estimate();
+            BudgetAmount told = budget.used(relay.usage(), relay.answeredBy());
+            if (relay.completed()) {
+                return told;
+            }
+            BudgetAmount reserved = budget.estimate();
+            return new BudgetAmount(Math.max(told.tokens(), reserved.tokens()), Math.max(told.costNanos(), reserved.costNanos()));
         }
         return used == null ? BudgetAmount.ZERO : used;
     }
