@@ -33,9 +33,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * was settled meanwhile is then settled into Redis, and Redis decides again.
  *
  * <p>Each instance tells Redis it is alive on every reservation and every {@code heartbeat}; the
- * instances seen within {@code presenceTtl} are what {@code share} divides by. Every heartbeat also
- * reads the fleet's windows, so that an instance knows what is left of a window it has not reserved
- * in when Redis goes away (a window it never heard of counts as unspent). A reservation lapses
+ * instances seen within {@code presenceTtl} are what {@code share} divides by. Every fifth heartbeat
+ * also reads the fleet's windows, so that an instance knows what is left of a window it has not
+ * reserved in when Redis goes away (a window it never heard of counts as unspent). A reservation lapses
  * after {@code reservationTtl} if it is never settled (its instance died). Thread-safe; its own
  * daemon thread {@code agentfuse-redis-budgets}.
  *
@@ -53,6 +53,8 @@ public final class RedisBudgetLedger implements BudgetLedger {
     private static final long RETENTION_MILLIS = Duration.ofDays(1).toMillis();
     /** The windows the admin API lists at most. */
     private static final int MAX_LISTED = 1_000;
+    /** Every how many heartbeats the fleet's windows are read (the instances are counted on each). */
+    private static final int WINDOW_READS_EVERY = 5;
 
     private final String prefix;
     private final String instance = UUID.randomUUID().toString();
@@ -65,6 +67,7 @@ public final class RedisBudgetLedger implements BudgetLedger {
     private final BudgetRedis redis;
     private final BudgetLoss loss;
     private final AtomicLong ids = new AtomicLong();
+    private final AtomicLong beats = new AtomicLong();
 
     private RedisBudgetLedger(Builder builder) {
         this.prefix = builder.keyPrefix;
@@ -228,15 +231,16 @@ public final class RedisBudgetLedger implements BudgetLedger {
     }
 
     /**
-     * Tells Redis this instance is alive, so that the others count it in their share, and reads the
-     * fleet's windows (up to {@value #MAX_LISTED}), so that a window this instance has not reserved
-     * in is known too when Redis goes away.
+     * Tells Redis this instance is alive, so that the others count it in their share, and every
+     * {@value #WINDOW_READS_EVERY}th time reads the fleet's windows (up to {@value #MAX_LISTED}), so
+     * that a window this instance has not reserved in is known too when Redis goes away.
      */
     private void beat() {
         if (!loss.away()) {
+            boolean readWindows = beats.incrementAndGet() % WINDOW_READS_EVERY == 0;
             presence().thenCompose(instances -> {
                 loss.heard(instances.intValue());
-                return windows(loss.clockMillis());
+                return readWindows ? windows(loss.clockMillis()) : CompletableFuture.completedFuture(List.<WindowTally>of());
             }).whenComplete((windows, failure) -> {
                 if (failure == null) {
                     loss.heard(windows, loss.instances());
@@ -269,7 +273,7 @@ public final class RedisBudgetLedger implements BudgetLedger {
 
     /**
      * Collects a ledger's settings: key prefix ({@code agentfuse:}), loss rule ({@code share}), clock
-     * (system), wait (250 ms), reservation TTL (15 min), presence TTL (15 s), heartbeat (5 s), probe
+     * (system), wait (250 ms), reservation TTL (15 min), presence TTL (15 s), heartbeat (1 s), probe
      * interval (250 ms), command timeout (1 s). Not thread-safe.
      */
     public static final class Builder {
@@ -280,7 +284,7 @@ public final class RedisBudgetLedger implements BudgetLedger {
         private Duration wait = Duration.ofMillis(250);
         private Duration reservationTtl = Duration.ofMinutes(15);
         private Duration presenceTtl = Duration.ofSeconds(15);
-        private Duration heartbeat = Duration.ofSeconds(5);
+        private Duration heartbeat = Duration.ofSeconds(1);
         private Duration probeInterval = Duration.ofMillis(250);
         private Duration commandTimeout = Duration.ofSeconds(1);
 
@@ -327,7 +331,7 @@ public final class RedisBudgetLedger implements BudgetLedger {
             return this;
         }
 
-        /** How often an instance tells Redis it is alive; default 5 s. */
+        /** How often an instance tells Redis it is alive (and, every fifth time, reads the fleet's windows); default 1 s. */
         public Builder heartbeat(Duration heartbeat) {
             this.heartbeat = positive("heartbeat", heartbeat);
             return this;
