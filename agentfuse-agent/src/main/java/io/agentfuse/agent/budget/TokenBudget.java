@@ -19,6 +19,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * A token and/or cost budget per window — a breaker on a running sum: calls reserve their estimate
@@ -122,6 +124,28 @@ public final class TokenBudget {
                     : new BudgetUnavailableException(name, ((ReserveResult.Unavailable) result).reason());
             return CompletableFuture.failedFuture(refusal);
         });
+    }
+
+    /**
+     * Runs {@code call} under this budget for {@code scopeValue} — the protocol of every decorator:
+     * reserves {@code estimate} (or throws before the call), runs the call, and settles with what
+     * {@code used} says its result used; a call that throws gives its reservation back (providers do
+     * not bill a failed call) and its exception goes on as it was.
+     *
+     * @throws BudgetExceededException    when the window has nothing left; the call is not made
+     * @throws BudgetUnavailableException when the ledger cannot tell now; the call is not made
+     */
+    public <T> T run(String scopeValue, BudgetAmount estimate, Supplier<T> call, Function<? super T, BudgetAmount> used) {
+        Reservation reservation = reserve(scopeValue, estimate);
+        T result;
+        try {
+            result = call.get();
+        } catch (RuntimeException | Error failed) {
+            reservation.release();
+            throw failed;
+        }
+        reservation.settle(used.apply(result));
+        return result;
     }
 
     @Override
