@@ -58,9 +58,12 @@ public final class DurationFormat {
         return Optional.of(Duration.ofNanos(whole.longValueExact()));
     }
 
-    /** Writes {@code duration} in the largest unit that shows it exactly: {@code 2h}, {@code 5m}, {@code 30s}, {@code 250ms}. */
+    /** Writes {@code duration} in the largest unit that shows it exactly: {@code 1d}, {@code 2h}, {@code 5m}, {@code 30s}, {@code 250ms}. */
     public static String format(Duration duration) {
         long nanos = duration.toNanos();
+        if (nanos != 0 && nanos % ChronoUnit.DAYS.getDuration().toNanos() == 0) {
+            return duration.toDays() + "d";
+        }
         if (nanos != 0 && nanos % ChronoUnit.HOURS.getDuration().toNanos() == 0) {
             return duration.toHours() + "h";
         }

@@ -38,6 +38,7 @@ class DurationFormatTest {
         assertThat(DurationFormat.format(Duration.ofSeconds(90))).isEqualTo("90s");
         assertThat(DurationFormat.format(Duration.ofMinutes(5))).isEqualTo("5m");
         assertThat(DurationFormat.format(Duration.ofHours(2))).isEqualTo("2h");
+        assertThat(DurationFormat.format(Duration.ofHours(48))).isEqualTo("2d");
         assertThat(DurationFormat.format(Duration.ZERO)).isEqualTo("0s");
     }
 
