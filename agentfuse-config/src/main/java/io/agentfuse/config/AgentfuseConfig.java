@@ -38,6 +38,7 @@ import java.util.Optional;
  * @param tools       the {@code tools:} section by key ({@code tool} or {@code server/tool}), resolved
  * @param context     the {@code context:} section
  * @param permissions the {@code permissions:} section
+ * @param mcp         the {@code mcp:} section (the aggregate endpoint)
  * @param clients     the {@code clients:} section by name; empty when callers need no key
  * @param budgets     the {@code budgets:} section by name, in the file's order
  */
@@ -45,7 +46,7 @@ public record AgentfuseConfig(ServerConfig server, StateConfig state, Map<String
                               RetryConfig retry, Map<String, BreakerConfig> breakers,
                               Map<String, ModelConfig> models, SubagentsConfig subagents,
                               Map<String, McpServerConfig> mcpServers, Map<String, ToolConfig> tools,
-                              ContextBudgetConfig context, PermissionsConfig permissions,
+                              ContextBudgetConfig context, PermissionsConfig permissions, McpConfig mcp,
                               Map<String, ClientConfig> clients, Map<String, BudgetConfig> budgets) {
 
     public AgentfuseConfig {
@@ -60,6 +61,7 @@ public record AgentfuseConfig(ServerConfig server, StateConfig state, Map<String
         tools = ordered(tools);
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(permissions, "permissions");
+        Objects.requireNonNull(mcp, "mcp");
         clients = ordered(clients);
         budgets = ordered(budgets);
     }

@@ -13,6 +13,7 @@ import io.agentfuse.gateway.reload.ConfigReloader;
 import io.agentfuse.gateway.reload.Reloaded;
 import io.agentfuse.gateway.admin.BreakerEventStream;
 import io.agentfuse.gateway.internal.VertxScheduler;
+import io.agentfuse.gateway.mcp.CallerIdentity;
 import io.agentfuse.gateway.mcp.McpProxy;
 import io.agentfuse.gateway.mcp.McpProxyOptions;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
@@ -116,8 +117,12 @@ public final class GatewayServer {
         this.pipeline = new ChatPipeline(runtime, upstream, metrics, Clock.system(), context, budgets, clients);
         this.host = options.host();
         McpProxyOptions mcpDefaults = McpProxyOptions.defaults();
+        // Under clients:, an MCP session belongs to the client (by name, whichever header carries its key).
+        CallerIdentity byCredentials = CallerIdentity.byCredentials();
+        CallerIdentity callers = request -> clients.clientName(request).map(name -> "client:" + name)
+                .orElseGet(() -> byCredentials.of(request));
         this.mcp = new McpProxy(vertx, runtime, metrics, new McpProxyOptions(limits.maxUpstreamBody(),
-                limits.clientWriteTimeout(), mcpDefaults.connectTimeout(), mcpDefaults.maxConnectionsPerServer()));
+                limits.clientWriteTimeout(), mcpDefaults.connectTimeout(), mcpDefaults.maxConnectionsPerServer()), callers);
         this.reloader = new ConfigReloader(vertx, runtime, metrics, options.configFile());
         this.routes = new GatewayRoutes(runtime, pipeline, mcp, reloader, events, metrics,
                 new BudgetAdminHandler(runtime::config, budgets, Clock.system(), () -> runtime.config().server().adminToken()),

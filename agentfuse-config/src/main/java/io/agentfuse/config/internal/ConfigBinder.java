@@ -52,7 +52,8 @@ final class ConfigBinder {
         models = ModelBinder.withFamilyModels(models, BudgetBinder.fallbacksOf(budgets), breakers, retry);
         var config = new AgentfuseConfig(server, state, providers, retry, breakers, models, subagents,
                 mcpServers, tools.tools(mcpServers), context,
-                SessionBinder.permissions(root.section("permissions")), clients, budgets);
+                SessionBinder.permissions(root.section("permissions")),
+                McpBinder.read(root.section("mcp"), mcpServers, tools.serverNames()), clients, budgets);
         tools.finish();
         root.finish();
         return config;

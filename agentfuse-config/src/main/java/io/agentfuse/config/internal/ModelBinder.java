@@ -58,11 +58,12 @@ final class ModelBinder {
             Optional<String> breakerName = breakerName(section);
             BreakerConfig breaker = breaker(section, breakerName, breakers);
             RetryConfig modelRetry = RetryBinder.read(section.section("retry"), retry);
+            ModelConfig.Translate translate = section.choice("translate", ConfigDefaults.MODEL_TRANSLATE);
             Optional<ModelPrice> price = price(section, name, upstreamModel);
             section.finish();
             provider.ifPresent(providerName -> models.put(name, new ModelConfig(name, providerName, upstreamModel,
                     contextWindow, timeout, firstTokenTimeout, maxConcurrent, fallbacks, breakerName, breaker,
-                    modelRetry, price)));
+                    modelRetry, translate, price)));
         });
         return models;
     }

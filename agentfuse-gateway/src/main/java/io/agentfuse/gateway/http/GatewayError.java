@@ -82,12 +82,4 @@ public enum GatewayError {
         return type;
     }
 
-    /**
-     * The {@code error.code} in the body, where the caller's dialect has one: the type, except for
-     * {@code budget_exceeded}, whose code is {@code insufficient_quota}, the code LangChain and the
-     * OpenAI SDKs' users treat as final.
-     */
-    public String code() {
-        return this == BUDGET_EXCEEDED ? "insufficient_quota" : type;
-    }
 }

@@ -4,6 +4,7 @@ import io.agentfuse.core.budget.BudgetAmount;
 import io.agentfuse.core.fallback.FallbackResult;
 import io.agentfuse.gateway.budget.Caller;
 import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.http.ClientRetryRules;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.internal.OnContext;
@@ -164,7 +165,7 @@ final class ChatExchange {
         answered = true;
         if (!response.closed() && !response.ended()) {
             budget.putHeaders(response.headers(), BudgetAmount.ZERO);
-            FailureResponder.respond(response, dialect, error, request, trace);
+            FailureResponder.respond(response, dialect, error, request, trace, ClientRetryRules.of(caller.headers()));
         }
     }
 
