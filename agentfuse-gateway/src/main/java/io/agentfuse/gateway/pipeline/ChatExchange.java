@@ -85,7 +85,13 @@ final class ChatExchange {
             bug(bug);
             return;
         }
-        admitted.onComplete(done -> onContext(() -> budgeted(done.result())));
+        admitted.onComplete(done -> onContext(() -> {
+            if (done.failed()) {
+                fail(done.cause());
+            } else {
+                budgeted(done.result());
+            }
+        }));
     }
 
     /** The budget stage's decision: refused, or on to the context stage with the request it serves. */
