@@ -8,9 +8,6 @@ import io.agentfuse.core.budget.BudgetOnLoss;
 import io.agentfuse.core.budget.ReserveResult;
 import io.agentfuse.core.budget.WindowKey;
 import io.agentfuse.core.budget.WindowTally;
-import io.lettuce.core.ScriptOutputType;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.List;
@@ -48,34 +45,17 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class RedisBudgetLedger implements BudgetLedger {
 
-    private static final Logger LOG = LoggerFactory.getLogger(RedisBudgetLedger.class);
-    /** How long a window's record is kept after its end: the admin API shows the day before. */
-    private static final long RETENTION_MILLIS = Duration.ofDays(1).toMillis();
-    /** The windows the admin API lists at most. */
-    private static final int MAX_LISTED = 1_000;
-    /** Every how many heartbeats the fleet's windows are read (the instances are counted on each). */
-    private static final int WINDOW_READS_EVERY = 5;
-
     private final String prefix;
-    private final String instance = UUID.randomUUID().toString();
-    private final Duration wait;
-    private final Duration reservationTtl;
-    private final Duration presenceTtl;
-    private final Duration heartbeat;
-    private final Duration probeInterval;
     private final ScheduledExecutorService thread;
     private final BudgetRedis redis;
     private final BudgetLoss loss;
+    private final BudgetCalls calls;
+    private final BudgetRecovery recovery;
+    private final String instance = UUID.randomUUID().toString();
     private final AtomicLong ids = new AtomicLong();
-    private final AtomicLong beats = new AtomicLong();
 
     private RedisBudgetLedger(Builder builder) {
         this.prefix = builder.keyPrefix;
-        this.wait = builder.wait;
-        this.reservationTtl = builder.reservationTtl;
-        this.presenceTtl = builder.presenceTtl;
-        this.heartbeat = builder.heartbeat;
-        this.probeInterval = builder.probeInterval;
         this.thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread daemon = new Thread(runnable, "agentfuse-redis-budgets");
             daemon.setDaemon(true);
@@ -83,8 +63,9 @@ public final class RedisBudgetLedger implements BudgetLedger {
         });
         this.redis = new BudgetRedis(builder.uri, builder.commandTimeout, thread);
         this.loss = new BudgetLoss(builder.onLoss, builder.clock);
-        redis.open(this::probe);
-        redis.schedule(this::beat, heartbeat.toMillis());
+        this.calls = new BudgetCalls(redis, prefix, instance, builder.wait, builder.reservationTtl, builder.presenceTtl);
+        this.recovery = new BudgetRecovery(redis, calls, loss, builder.heartbeat, builder.probeInterval);
+        recovery.start();
     }
 
     /** A builder for a ledger on the Redis at {@code uri} ({@code redis://} or {@code rediss://}). */
@@ -98,20 +79,16 @@ public final class RedisBudgetLedger implements BudgetLedger {
             return CompletableFuture.completedFuture(loss.reserve(claims, estimate));
         }
         String id = instance + ":" + ids.incrementAndGet();
-        String[] args = BudgetScripts.reserveArgs(id, estimate, reservationTtl.toMillis(), instance,
-                presenceTtl.toMillis(), RETENTION_MILLIS, claims);
-        return redis.<List<Object>>eval(BudgetScripts.RESERVE, ScriptOutputType.MULTI,
-                BudgetScripts.reserveKeys(prefix, claims), args, wait).handle((reply, failure) -> {
-                    if (failure == null) {
-                        BudgetScripts.Reply answer = BudgetScripts.reserveReply(reply, id, claims);
-                        loss.heard(tallies(answer.result()), answer.instances());
-                        return answer.result();
-                    }
-                    lost(failure);
-                    // Redis may still run the reservation it did not answer in time: it is given back when Redis is back.
-                    loss.owe(id, claims, BudgetAmount.ZERO);
-                    return loss.reserve(claims, estimate);
-                });
+        return calls.reserve(id, claims, estimate).handle((answer, failure) -> {
+            if (failure == null) {
+                loss.heard(tallies(answer.result()), answer.instances());
+                return answer.result();
+            }
+            recovery.lost(failure);
+            // Redis may still run the reservation it did not answer in time: it is given back when Redis is back.
+            loss.owe(id, claims, BudgetAmount.ZERO);
+            return loss.reserve(claims, estimate);
+        });
     }
 
     @Override
@@ -124,18 +101,13 @@ public final class RedisBudgetLedger implements BudgetLedger {
         if (loss.oweIfAway(reservationId, claims, used)) {
             return CompletableFuture.completedFuture(null);
         }
-        return send(new BudgetLoss.Owed(reservationId, claims, used)).handle((sent, failure) -> {
+        return calls.settle(new BudgetLoss.Owed(reservationId, claims, used)).handle((sent, failure) -> {
             if (failure != null) {
-                lost(failure);
+                recovery.lost(failure);
                 loss.owe(reservationId, claims, used);
             }
             return null;
         });
-    }
-
-    private CompletableFuture<Object> send(BudgetLoss.Owed owed) {
-        return redis.eval(BudgetScripts.SETTLE, ScriptOutputType.INTEGER, BudgetScripts.settleKeys(prefix, owed.claims()),
-                BudgetScripts.settleArgs(owed.id(), owed.used(), RETENTION_MILLIS, owed.claims()), wait);
     }
 
     @Override
@@ -143,18 +115,12 @@ public final class RedisBudgetLedger implements BudgetLedger {
         if (loss.away()) {
             return CompletableFuture.failedFuture(new IllegalStateException("Redis is away; the fleet's windows are there"));
         }
-        return redis.<List<Object>>eval(BudgetScripts.LIST, ScriptOutputType.MULTI,
-                        new String[] {BudgetScripts.indexKey(prefix)},
-                        new String[] {Long.toString(nowMillis), Integer.toString(MAX_LISTED), Long.toString(RETENTION_MILLIS)},
-                        wait.multipliedBy(4))
-                .thenApply(reply -> BudgetScripts.listed(prefix, reply));
+        return calls.windows(nowMillis);
     }
 
     @Override
     public CompletionStage<Boolean> reset(WindowKey key) {
-        return redis.<Long>eval(BudgetScripts.RESET, ScriptOutputType.INTEGER,
-                new String[] {BudgetScripts.windowKey(prefix, key)}, new String[0], wait.multipliedBy(4))
-                .thenApply(existed -> existed == 1L);
+        return calls.reset(key);
     }
 
     /** Whether Redis answers now: budgets are decided there, not by the loss rule. */
@@ -170,86 +136,6 @@ public final class RedisBudgetLedger implements BudgetLedger {
     /** The instances Redis counted when it last answered (0 before it ever did). */
     public int instancesSeen() {
         return loss.instances();
-    }
-
-    /** Redis did not answer: from now on, the loss rule, and a probe until it answers again. */
-    private void lost(Throwable failure) {
-        if (loss.lost()) {
-            LOG.warn("Redis did not answer a budget call within {} ms ({}); budgets follow state.redis.budgetOnLoss until it does",
-                    wait.toMillis(), failure.toString());
-            redis.schedule(this::probe, probeInterval.toMillis());
-        }
-    }
-
-    /** Asks Redis whether it is back; if so, settles what it is owed and lets it decide again. */
-    private void probe() {
-        if (!loss.away()) {
-            return;
-        }
-        presence().whenComplete((instances, failure) -> {
-            if (failure != null) {
-                redis.schedule(this::probe, probeInterval.toMillis());
-            } else {
-                loss.heard(instances.intValue());
-                replay();
-            }
-        });
-    }
-
-    /** Settles what Redis is owed, one after another, until nothing is; then Redis decides again. */
-    private void replay() {
-        List<BudgetLoss.Owed> due = loss.takeOwedOrReturn();
-        if (due.isEmpty()) {
-            LOG.info("Redis answers budget calls again; it decides them from now on");
-            return;
-        }
-        replay(due, 0);
-    }
-
-    /**
-     * Sends {@code due[from..]} in order; on a failure puts back what was not answered (the one that
-     * failed included: counting a spend twice errs on the side of the budget, forgetting it would not).
-     */
-    private void replay(List<BudgetLoss.Owed> due, int from) {
-        if (from == due.size()) {
-            redis.schedule(this::replay, 0);
-            return;
-        }
-        send(due.get(from)).whenComplete((sent, failure) -> {
-            if (failure != null) {
-                loss.putBack(due.subList(from, due.size()));
-                redis.schedule(this::probe, probeInterval.toMillis());
-            } else {
-                replay(due, from + 1);
-            }
-        });
-    }
-
-    private CompletableFuture<Long> presence() {
-        return redis.eval(BudgetScripts.PRESENCE, ScriptOutputType.INTEGER, new String[] {BudgetScripts.instancesKey(prefix)},
-                new String[] {instance, Long.toString(presenceTtl.toMillis())}, wait);
-    }
-
-    /**
-     * Tells Redis this instance is alive, so that the others count it in their share, and every
-     * {@value #WINDOW_READS_EVERY}th time reads the fleet's windows (up to {@value #MAX_LISTED}), so
-     * that a window this instance has not reserved in is known too when Redis goes away.
-     */
-    private void beat() {
-        if (!loss.away()) {
-            boolean readWindows = beats.incrementAndGet() % WINDOW_READS_EVERY == 0;
-            presence().thenCompose(instances -> {
-                loss.heard(instances.intValue());
-                return readWindows ? windows(loss.clockMillis()) : CompletableFuture.completedFuture(List.<WindowTally>of());
-            }).whenComplete((windows, failure) -> {
-                if (failure == null) {
-                    loss.heard(windows, loss.instances());
-                } else {
-                    lost(failure);
-                }
-            });
-        }
-        redis.schedule(this::beat, heartbeat.toMillis());
     }
 
     private static List<WindowTally> tallies(ReserveResult result) {

@@ -72,7 +72,7 @@ final class BudgetBinder {
             Optional<BudgetConfig.Scope> scope = section.requiredChoice("scope", BudgetConfig.Scope.class);
             OptionalLong tokens = section.find("tokens").isPresent()
                     ? OptionalLong.of(section.longInteger("tokens", 1, 1, Long.MAX_VALUE)) : OptionalLong.empty();
-            Optional<BigDecimal> cost = section.exactDecimal("cost", new BigDecimal("0.000000001"), MAX_COST);
+            Optional<BigDecimal> cost = ExactDecimals.read(section, "cost", new BigDecimal("0.000000001"), MAX_COST);
             if (section.find("tokens").isEmpty() && section.find("cost").isEmpty()) {
                 section.problems().add(section.path(), section.location(),
                         "a budget limits tokens, cost or both: set tokens (per window) or cost (USD per window)");

@@ -5,7 +5,6 @@ import io.agentfuse.config.internal.Node.Entry;
 import io.agentfuse.config.internal.Node.MapNode;
 import io.agentfuse.config.internal.Node.ScalarNode;
 import io.agentfuse.core.internal.Checks;
-import java.math.BigDecimal;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -105,21 +104,6 @@ final class MapReader {
     double decimal(String key, double fallback, double min) {
         return read(key, fallback, "a number", ScalarFormats::decimal,
                 value -> ValueRules.atLeast(min, value));
-    }
-
-    /**
-     * An exact decimal in [min, max] (an amount of money, kept as written: {@code 0.15} is not
-     * {@code 0.1499999}), or empty when not written (or wrong, which is reported).
-     */
-    Optional<BigDecimal> exactDecimal(String key, BigDecimal min, BigDecimal max) {
-        if (find(key).isEmpty()) {
-            return Optional.empty();
-        }
-        return read(key, Optional.empty(), "a number like 12.50",
-                text -> ScalarFormats.decimal(text).map(ignored -> Optional.of(new BigDecimal(text.strip()))),
-                value -> value.get().compareTo(min) < 0 || value.get().compareTo(max) > 0
-                        ? Checks.mustBe("between " + min.toPlainString() + " and " + max.toPlainString(),
-                        value.get().toPlainString()) : null);
     }
 
     boolean bool(String key, boolean fallback) {

@@ -91,8 +91,8 @@ final class ModelBinder {
             return ModelConfig.listPrice(name, upstreamModel);
         }
         MapReader price = section.section("price");
-        Optional<BigDecimal> input = price.exactDecimal("input", BigDecimal.ZERO, MAX_PRICE);
-        Optional<BigDecimal> output = price.exactDecimal("output", BigDecimal.ZERO, MAX_PRICE);
+        Optional<BigDecimal> input = ExactDecimals.read(price, "input", BigDecimal.ZERO, MAX_PRICE);
+        Optional<BigDecimal> output = ExactDecimals.read(price, "output", BigDecimal.ZERO, MAX_PRICE);
         for (String key : new String[] {"input", "output"}) {
             if (price.find(key).isEmpty()) {
                 price.error(key, "is required: USD per million " + key + " tokens, like 3.00");
