@@ -8,6 +8,8 @@ import io.agentfuse.config.ProviderConfig;
 import io.agentfuse.config.RetryConfig;
 import io.agentfuse.config.internal.Node.MapNode;
 import io.agentfuse.config.internal.Node.ScalarNode;
+import io.agentfuse.core.budget.ModelPrice;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +24,9 @@ import java.util.Set;
  * configuration names without configuring them.
  */
 final class ModelBinder {
+
+    /** The highest price per million tokens a model may be given: far above any published one. */
+    private static final BigDecimal MAX_PRICE = new BigDecimal("10000");
 
     private ModelBinder() {
     }
@@ -54,10 +59,11 @@ final class ModelBinder {
             BreakerConfig breaker = breaker(section, breakerName, breakers);
             RetryConfig modelRetry = RetryBinder.read(section.section("retry"), retry);
             ModelConfig.Translate translate = section.choice("translate", ConfigDefaults.MODEL_TRANSLATE);
+            Optional<ModelPrice> price = price(section, name, upstreamModel);
             section.finish();
             provider.ifPresent(providerName -> models.put(name, new ModelConfig(name, providerName, upstreamModel,
                     contextWindow, timeout, firstTokenTimeout, maxConcurrent, fallbacks, breakerName, breaker,
-                    modelRetry, translate)));
+                    modelRetry, translate, price)));
         });
         return models;
     }
@@ -77,6 +83,24 @@ final class ModelBinder {
             ModelFamilies.modelOf(name, breakers, retry).ifPresent(model -> all.put(name, model));
         }
         return all;
+    }
+
+    /** {@code price: {input, output}} in USD per million tokens, else the built-in table's. */
+    private static Optional<ModelPrice> price(MapReader section, String name, String upstreamModel) {
+        if (section.find("price").isEmpty()) {
+            return ModelConfig.listPrice(name, upstreamModel);
+        }
+        MapReader price = section.section("price");
+        Optional<BigDecimal> input = ExactDecimals.read(price, "input", BigDecimal.ZERO, MAX_PRICE);
+        Optional<BigDecimal> output = ExactDecimals.read(price, "output", BigDecimal.ZERO, MAX_PRICE);
+        for (String key : new String[] {"input", "output"}) {
+            if (price.find(key).isEmpty()) {
+                price.error(key, "is required: USD per million " + key + " tokens, like 3.00");
+            }
+        }
+        price.finish();
+        return input.isPresent() && output.isPresent() ? Optional.of(new ModelPrice(input.get(), output.get()))
+                : ModelConfig.listPrice(name, upstreamModel);
     }
 
     private static Optional<String> provider(MapReader section, Set<String> providers) {

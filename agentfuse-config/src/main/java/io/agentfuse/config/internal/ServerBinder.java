@@ -107,7 +107,9 @@ final class ServerBinder {
         URI defaultUri = URI.create(defaults.redis().uri());
         Optional<URI> uri = redis.url("uri", Optional.of(defaultUri), REDIS_SCHEMES);
         var state = new StateConfig(store, new StateConfig.Redis(uri.orElse(defaultUri).toString(),
-                redis.string("keyPrefix", defaults.redis().keyPrefix())));
+                redis.string("keyPrefix", defaults.redis().keyPrefix()),
+                redis.choice("budgetOnLoss", defaults.redis().budgetOnLoss()),
+                redis.duration("budgetWait", defaults.redis().budgetWait())));
         redis.finish();
         section.finish();
         return state;
