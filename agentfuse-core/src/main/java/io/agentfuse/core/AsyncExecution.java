@@ -3,6 +3,7 @@ package io.agentfuse.core;
 import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.bulkhead.Bulkhead;
 import io.agentfuse.core.hedge.HedgePolicy;
+import io.agentfuse.core.internal.LostAnswers;
 import io.agentfuse.core.internal.TimeLeft;
 import io.agentfuse.core.timeout.DeadlineExceededException;
 
@@ -227,7 +228,7 @@ final class AsyncExecution<T> extends CompletableFuture<T> implements LongConsum
         if (failure == null && thisTry != null && !thisTry.claim(ended)) {
             // Answered after the other attempt of its race won: neither a success nor a failure.
             attempts.release(ended.permit);
-            AttemptRace.discard(value);
+            LostAnswers.close(value);
             return;
         }
         boolean sample = !ended.sampledAtFirstContent;

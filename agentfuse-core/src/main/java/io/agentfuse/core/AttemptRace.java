@@ -187,18 +187,4 @@ final class AttemptRace<T> {
             second.cancelCall();
         }
     }
-
-    /**
-     * Disposes of an answer that lost its race after it was made: one that holds a resource (a
-     * stream) is closed, since nobody will read it.
-     */
-    static void discard(Object value) {
-        if (value instanceof AutoCloseable closeable) {
-            try {
-                closeable.close();
-            } catch (Exception ignored) {
-                // nobody waits for this answer: a failure to close it changes nothing for the call
-            }
-        }
-    }
 }

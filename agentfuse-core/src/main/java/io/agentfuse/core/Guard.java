@@ -269,7 +269,8 @@ public final class Guard {
         return attempts;
     }
 
-    Scheduler scheduler() {
+    /** The scheduler its asynchronous waits, timeouts and hedges run on. */
+    public Scheduler scheduler() {
         return scheduler;
     }
 

@@ -22,11 +22,14 @@ public interface HedgeListener {
     enum Refusal {
         /** The hedge budget's share of recent requests is used up. */
         BUDGET,
-        /** It could not fit the time left before the request's deadline. */
+        /** A guard's hedge could not fit the time left before the request's deadline. */
         NO_TIME,
         /** Its breaker or bulkhead refused it. */
         REJECTED,
-        /** A chain had no further step to start. */
+        /**
+         * A chain had no further step that could start: none was left, or each was passed over
+         * (a request it cannot serve, no time for it before the deadline).
+         */
         NO_STEP
     }
 

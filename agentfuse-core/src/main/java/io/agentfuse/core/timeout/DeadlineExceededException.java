@@ -35,6 +35,18 @@ public final class DeadlineExceededException extends CallTimeoutException {
                 Duration.ZERO, false);
     }
 
+    /**
+     * Nothing was called: {@code what} was not started because it could not fit the
+     * {@code remainingNanos} left, taking {@code medianNanos} of late (-1: unknown, and no time was left).
+     */
+    public static DeadlineExceededException noTimeFor(String what, long remainingNanos, long medianNanos) {
+        String why = medianNanos < 0 || remainingNanos <= 0 ? "no time was left"
+                : Duration.ofNanos(remainingNanos).toMillis() + " ms were left and it takes "
+                + Duration.ofNanos(medianNanos).toMillis() + " ms (recent median)";
+        return new DeadlineExceededException(what + " was not started before the request's deadline: " + why,
+                Duration.ofNanos(Math.max(0L, remainingNanos)), false);
+    }
+
     /** Whether an attempt was made (and cut), rather than none at all. */
     public boolean called() {
         return called;
