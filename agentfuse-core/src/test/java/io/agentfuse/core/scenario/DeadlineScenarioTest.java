@@ -137,6 +137,38 @@ class DeadlineScenarioTest {
         assertThat(refusedByDeadline).isEmpty();
     }
 
+    @ParameterizedTest
+    @EnumSource(Path.class)
+    void eachAttemptIsToldTheTimeItHasLeft(Path path) {
+        ScriptedCalls calls = new ScriptedCalls(clock, fails(new HttpStatusException(503), 1_000), answers("answer", 1_000));
+        List<Long> timeLeft = new CopyOnWriteArrayList<>();
+        List<Integer> numbers = new CopyOnWriteArrayList<>();
+        Guard guard = guard(RetryPolicy.defaults(), Duration.ofSeconds(60));
+        Deadline deadline = Deadline.after(Duration.ofSeconds(10), clock);
+
+        if (path == Path.SYNC) {
+            guard.execute(deadline, null, attempt -> {
+                timeLeft.add(attempt.timeLeftNanos());
+                numbers.add(attempt.attempt());
+                return calls.sync().get();
+            });
+        } else {
+            CompletableFuture<String> future = guard.executeAsync(deadline, null, attempt -> {
+                timeLeft.add(attempt.timeLeftNanos());
+                numbers.add(attempt.attempt());
+                return calls.async().get();
+            });
+            for (int step = 0; step < 100 && !future.isDone(); step++) {
+                clock.advanceMillis(100);
+            }
+            assertThat(future).isCompletedWithValue("answer");
+        }
+
+        // the 60 s timeout cut to the 10 s left, then to the 7 s left after a failure at 1 s and a wait of 2 s
+        assertThat(timeLeft).containsExactly(10 * SECOND, 7 * SECOND);
+        assertThat(numbers).containsExactly(1, 2);
+    }
+
     // ---------------------------------------------------------------- the two paths
 
     record Ended(String value, Throwable failure, long atMillis) {
