@@ -12,7 +12,7 @@ import java.util.Optional;
  * <p>Only {@code provider} is required. Defaults ({@link ConfigDefaults}): {@code upstreamModel}
  * is the key itself, {@code contextWindow: 200000}, {@code timeout: 60s},
  * {@code firstTokenTimeout: 20s}, {@code maxConcurrent: 64}, no fallbacks,
- * {@code breaker: default}, and the top-level {@code retry}. The loader has checked every
+ * {@code breaker: default}, the top-level {@code retry}, no {@code deadline} and no {@code hedge}. The loader has checked every
  * reference: the provider exists, each fallback is another configured model. The breaker is
  * resolved (named entry or inline map) and the retry merged, so nothing needs looking up.
  * Immutable and thread-safe.
@@ -25,6 +25,8 @@ import java.util.Optional;
  *     fallbacks: [claude-haiku-4, gpt-4o-mini]
  *     breaker: default
  *     retry: { maxAttempts: 4 }
+ *     deadline: 90s
+ *     hedge: { after: 2s, maxShare: 10% }
  * }</pre>
  *
  * @param name              the key under {@code models}: what clients put in {@code "model"}
@@ -38,11 +40,14 @@ import java.util.Optional;
  * @param breakerName       the {@code breakers} entry used, or empty for an inline map
  * @param breaker           the resolved breaker settings
  * @param retry             the top-level retry with this model's overrides applied
+ * @param deadline          a request's whole time across retries, waits and fallbacks (docs/design.md §13;
+ *                          {@code > 0}, bare number: seconds); empty for none
+ * @param hedge             when to start the next step of the chain beside a slow one; empty for never
  */
 public record ModelConfig(String name, String provider, String upstreamModel, int contextWindow,
                           Duration timeout, Duration firstTokenTimeout, int maxConcurrent,
                           List<String> fallbacks, Optional<String> breakerName, BreakerConfig breaker,
-                          RetryConfig retry) {
+                          RetryConfig retry, Optional<Duration> deadline, Optional<HedgeConfig> hedge) {
 
     public ModelConfig {
         Objects.requireNonNull(name, "name");
@@ -54,6 +59,8 @@ public record ModelConfig(String name, String provider, String upstreamModel, in
         Objects.requireNonNull(breakerName, "breakerName");
         Objects.requireNonNull(breaker, "breaker");
         Objects.requireNonNull(retry, "retry");
+        Objects.requireNonNull(deadline, "deadline");
+        Objects.requireNonNull(hedge, "hedge");
     }
 
     /** The name of this model's breaker in registries and the admin API: {@code model:<name>}. */

@@ -93,6 +93,8 @@ class ExampleConfigTest {
         assertThat(sonnet.breakerName()).contains("default");
         assertThat(sonnet.breaker()).isEqualTo(ConfigDefaults.MODEL_BREAKER);
         assertThat(sonnet.retry()).isEqualTo(config.retry());
+        assertThat(sonnet.deadline()).hasValue(Duration.ofSeconds(90));
+        assertThat(sonnet.hedge()).hasValue(HedgeConfig.after(Duration.ofSeconds(2), 0.10));
     }
 
     @Test
