@@ -3,10 +3,10 @@ package io.agentfuse.core;
 import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitOpenException;
 import io.agentfuse.core.event.RetryListener;
+import io.agentfuse.core.internal.TimeLeft;
 import io.agentfuse.core.retry.Jitter;
 import io.agentfuse.core.retry.RetryBudget;
 import io.agentfuse.core.retry.RetryPolicy;
-import io.agentfuse.core.internal.TimeLeft;
 import io.agentfuse.core.timeout.DeadlineExceededException;
 
 import java.time.Duration;
@@ -189,10 +189,8 @@ final class Attempts {
      * left ({@link TimeLeft#NO_DEADLINE} when there is neither).
      */
     long attemptLimitNanos(long deadline) {
-        if (deadline == TimeLeft.NO_DEADLINE) {
-            return timeoutNanos;
-        }
-        return TimeLeft.attemptLimit(TimeLeft.remaining(deadline, clock.nanoTime()), timeoutNanos);
+        return deadline == TimeLeft.NO_DEADLINE ? timeoutNanos
+                : TimeLeft.attemptLimit(TimeLeft.remaining(deadline, clock.nanoTime()), timeoutNanos);
     }
 
     /** Whether an attempt limit was set by the deadline, not by the timeout. */

@@ -3,7 +3,6 @@ package io.agentfuse.core;
 import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.bulkhead.Bulkhead;
 import io.agentfuse.core.event.HedgeListener;
-import io.agentfuse.core.event.RetryListener;
 import io.agentfuse.core.hedge.HedgePolicy;
 import io.agentfuse.core.retry.RetryPolicy;
 import io.agentfuse.core.timeout.Timeout;

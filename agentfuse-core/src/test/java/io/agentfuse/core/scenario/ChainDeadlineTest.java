@@ -15,7 +15,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 
 import static io.agentfuse.core.scenario.ScriptedCalls.answers;
 import static io.agentfuse.core.scenario.ScriptedCalls.hangs;
@@ -141,13 +140,8 @@ class ChainDeadlineTest {
                 return new Ended(null, failure, clock.nanoTime() / 1_000_000L);
             }
         }
-        long[] endedAt = {-1};
-        CompletableFuture<FallbackResult<String>> future = chain.executeAsync("hi", deadline);
-        future.whenComplete((value, error) -> endedAt[0] = clock.nanoTime() / 1_000_000L);
-        for (int step = 0; step < 6_000 && !future.isDone(); step++) {
-            clock.advanceMillis(100);
-        }
-        assertThat(future).isDone();
-        return future.handle((value, error) -> new Ended(value, io.agentfuse.core.OutcomeClassifier.unwrap(error), endedAt[0])).join();
+        ScriptedCalls.Outcome<FallbackResult<String>> ended = ScriptedCalls.driveToEnd(clock,
+                chain.executeAsync("hi", deadline), 600_000L);
+        return new Ended(ended.value(), ended.failure(), ended.atMillis());
     }
 }

@@ -19,7 +19,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 
 import static io.agentfuse.core.scenario.ScriptedCalls.answers;
 import static io.agentfuse.core.scenario.ScriptedCalls.fails;
@@ -211,13 +210,8 @@ class ChainHedgingTest {
     }
 
     private Ended run(FallbackChain<String, String> chain, Deadline deadline) {
-        long[] endedAt = {-1};
-        CompletableFuture<FallbackResult<String>> future = chain.executeAsync("hi", deadline);
-        future.whenComplete((value, error) -> endedAt[0] = clock.nanoTime() / 1_000_000L);
-        for (int step = 0; step < 6_000 && !future.isDone(); step++) {
-            clock.advanceMillis(100);
-        }
-        assertThat(future).isDone();
-        return future.handle((value, error) -> new Ended(value, error, endedAt[0])).join();
+        ScriptedCalls.Outcome<FallbackResult<String>> ended = ScriptedCalls.driveToEnd(clock,
+                chain.executeAsync("hi", deadline), 600_000L);
+        return new Ended(ended.value(), ended.failure(), ended.atMillis());
     }
 }

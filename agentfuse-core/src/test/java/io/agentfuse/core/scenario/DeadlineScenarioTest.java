@@ -183,14 +183,8 @@ class DeadlineScenarioTest {
                 return new Ended(null, failure, calls.nowMillis());
             }
         }
-        long[] endedAt = {-1};
-        CompletableFuture<String> future = guard.executeAsync(deadline, calls.async());
-        future.whenComplete((value, error) -> endedAt[0] = calls.nowMillis());
-        for (int step = 0; step < 36_000 && !future.isDone(); step++) {
-            clock.advanceMillis(100);
-        }
-        assertThat(future).isDone();
-        return future.handle((value, error) -> new Ended(value, error == null ? null : unwrap(error), endedAt[0])).join();
+        ScriptedCalls.Outcome<String> ended = ScriptedCalls.driveToEnd(clock, guard.executeAsync(deadline, calls.async()), 3_600_000L);
+        return new Ended(ended.value(), ended.failure(), ended.atMillis());
     }
 
     private Guard guard(RetryPolicy retry, Duration timeout) {
@@ -210,9 +204,5 @@ class DeadlineScenarioTest {
         for (int i = 0; i < LatencyEstimate.MIN_SAMPLES; i++) {
             latency.record(nanos);
         }
-    }
-
-    private static Throwable unwrap(Throwable error) {
-        return io.agentfuse.core.OutcomeClassifier.unwrap(error);
     }
 }

@@ -235,14 +235,9 @@ class GuardHedgingTest {
     }
 
     private Ended run(Guard guard, ScriptedCalls calls, Deadline deadline) {
-        long[] endedAt = {-1};
-        CompletableFuture<String> future = guard.executeAsync(deadline, null, calls.asyncWithContext());
-        future.whenComplete((value, error) -> endedAt[0] = calls.nowMillis());
-        for (int step = 0; step < 6_000 && !future.isDone(); step++) {
-            clock.advanceMillis(100);
-        }
-        assertThat(future).isDone();
-        return future.handle((value, error) -> new Ended(value, error, endedAt[0])).join();
+        ScriptedCalls.Outcome<String> ended = ScriptedCalls.driveToEnd(clock,
+                guard.executeAsync(deadline, null, calls.asyncWithContext()), 600_000L);
+        return new Ended(ended.value(), ended.failure(), ended.atMillis());
     }
 
     private Guard guard(HedgePolicy hedge, RetryPolicy retry) {

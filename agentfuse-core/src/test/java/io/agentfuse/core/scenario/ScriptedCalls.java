@@ -2,6 +2,7 @@ package io.agentfuse.core.scenario;
 
 import io.agentfuse.core.AttemptContext;
 import io.agentfuse.core.ManualClock;
+import io.agentfuse.core.OutcomeClassifier;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -49,6 +50,26 @@ final class ScriptedCalls {
     /** Streams: its first content after {@code firstMillis}, then it answers {@code value} after {@code afterMillis}. */
     static Step streams(String value, long firstMillis, long afterMillis) {
         return new Step(afterMillis, value, null, firstMillis);
+    }
+
+    /** How a future driven on the clock ended: its value or failure (unwrapped), and when, in milliseconds. */
+    record Outcome<T>(T value, Throwable failure, long atMillis) {
+    }
+
+    /**
+     * Moves {@code clock} on in 100 ms steps (running what falls due) until {@code future} is done,
+     * for at most {@code limitMillis}; returns how and when it ended, or fails the test if it never did.
+     */
+    static <T> Outcome<T> driveToEnd(ManualClock clock, CompletableFuture<T> future, long limitMillis) {
+        long[] endedAt = {-1};
+        future.whenComplete((value, error) -> endedAt[0] = clock.nanoTime() / 1_000_000L);
+        for (long step = 0; step < limitMillis / 100 && !future.isDone(); step++) {
+            clock.advanceMillis(100);
+        }
+        if (!future.isDone()) {
+            throw new AssertionError("the call never ended within " + limitMillis + " ms on the clock");
+        }
+        return future.handle((value, error) -> new Outcome<>(value, OutcomeClassifier.unwrap(error), endedAt[0])).join();
     }
 
     /** When each attempt started, in milliseconds on the clock. */
