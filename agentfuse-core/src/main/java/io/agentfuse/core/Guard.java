@@ -105,7 +105,9 @@ public final class Guard {
                 : breaker != null ? breaker.config().classifier() : OutcomeClassifier.defaults();
         this.hedge = builder.hedge;
         this.hedgeListener = builder.hedgeListener;
-        this.latency = builder.latency;
+        // An adaptive hedge reads its delay from recent latency: without an estimate it could never start.
+        this.latency = builder.latency != null || hedge == null || !hedge.isAdaptive() ? builder.latency
+                : LatencyEstimate.of(clock.coarse());
         this.attempts = new Attempts(name, retry, breaker, clock, classifier, builder.tokens, builder.listener,
                 latency, builder.timeout);
     }

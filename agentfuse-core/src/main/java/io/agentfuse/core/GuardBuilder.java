@@ -157,9 +157,6 @@ public final class GuardBuilder {
         } else if (clock == null) {
             clock = Clock.system();
         }
-        if (latency == null && hedge != null && hedge.isAdaptive()) {
-            latency = LatencyEstimate.of(clock.coarse());
-        }
         return new Guard(this);
     }
 }
