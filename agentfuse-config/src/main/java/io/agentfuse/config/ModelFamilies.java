@@ -97,7 +97,8 @@ public final class ModelFamilies {
         return providerOf(name).map(provider -> new ModelConfig(name, provider, name, contextWindowOf(name),
                 ConfigDefaults.MODEL_TIMEOUT, ConfigDefaults.MODEL_FIRST_TOKEN_TIMEOUT, ConfigDefaults.MODEL_MAX_CONCURRENT,
                 List.of(), Optional.of(ConfigDefaults.DEFAULT_BREAKER_NAME),
-                breakers.get(ConfigDefaults.DEFAULT_BREAKER_NAME), retry, Optional.empty(), Optional.empty()));
+                breakers.get(ConfigDefaults.DEFAULT_BREAKER_NAME), retry, ConfigDefaults.MODEL_TRANSLATE, Optional.empty(),
+                Optional.empty()));
     }
 
     private static Optional<Family> family(String model) {

@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PoisonedRecordsTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(5);
+    private static final Duration WAIT = Duration.ofSeconds(30);
     private static final String MODEL = "model:poisoned";
 
     private static RedisServerProcess redis;

@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RedisAuthenticationTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final Duration WAIT = Duration.ofSeconds(30);
 
     private final RedisServerProcess redis = RedisServerProcess.startRequiringPassword("the-right-one");
     private final ListAppender<ILoggingEvent> log = new ListAppender<>();

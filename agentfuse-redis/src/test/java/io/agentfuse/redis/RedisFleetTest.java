@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.within;
 /** Registries ("instances") on one real redis-server behave as a fleet, and as alone when it is gone. */
 class RedisFleetTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(5);
+    private static final Duration WAIT = Duration.ofSeconds(30);
     private static final String MODEL = "model:gpt-4o-mini";
 
     private static RedisServerProcess redis;

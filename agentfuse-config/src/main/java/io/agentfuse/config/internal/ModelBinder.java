@@ -54,12 +54,13 @@ final class ModelBinder {
             Optional<String> breakerName = breakerName(section);
             BreakerConfig breaker = breaker(section, breakerName, breakers);
             RetryConfig modelRetry = RetryBinder.read(section.section("retry"), retry);
+            ModelConfig.Translate translate = section.choice("translate", ConfigDefaults.MODEL_TRANSLATE);
             Optional<Duration> deadline = HedgeBinder.deadline(section);
             Optional<HedgeConfig> hedge = HedgeBinder.hedge(section, timeout, deadline);
             section.finish();
             provider.ifPresent(providerName -> models.put(name, new ModelConfig(name, providerName, upstreamModel,
                     contextWindow, timeout, firstTokenTimeout, maxConcurrent, fallbacks, breakerName, breaker,
-                    modelRetry, deadline, hedge)));
+                    modelRetry, translate, deadline, hedge)));
         });
         return models;
     }

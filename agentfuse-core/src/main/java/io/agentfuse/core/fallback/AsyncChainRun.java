@@ -98,7 +98,7 @@ final class AsyncChainRun<I, T> extends CompletableFuture<FallbackResult<T>> {
             int index = next++;
             StepFailure notStarted = steps.get(index).notStarted(input, deadline);
             if (notStarted == null) {
-                return new ChainLane<>(index, steps.get(index), isHedge, hedge == null ? null : this::firstContent);
+                return new ChainLane<>(index, steps.get(index), input, isHedge, hedge == null ? null : this::firstContent);
             }
             passed.add(index, notStarted);
         }

@@ -20,12 +20,12 @@ final class ChainLane<I, T> {
     private volatile CompletableFuture<T> future;
     private volatile boolean abandoned;
 
-    /** Step {@code index}; {@code onFirstContent} (or {@code null}) hears when its first content arrives. */
-    ChainLane(int index, ChainStep<I, T> step, boolean isHedge, Consumer<ChainLane<I, T>> onFirstContent) {
+    /** Step {@code index} on {@code input}; {@code onFirstContent} (or {@code null}) hears when its first content arrives. */
+    ChainLane(int index, ChainStep<I, T> step, I input, boolean isHedge, Consumer<ChainLane<I, T>> onFirstContent) {
         this.index = index;
         this.step = step;
         this.isHedge = isHedge;
-        this.last = onFirstContent == null ? step.observe() : step.observe(() -> onFirstContent.accept(this));
+        this.last = onFirstContent == null ? step.observe(input) : step.observe(input, () -> onFirstContent.accept(this));
     }
 
     /** Calls the step; {@code ended} gets its end, unless the run was given up on first ({@code cancelled}). */

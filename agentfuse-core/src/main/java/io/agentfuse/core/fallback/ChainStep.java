@@ -17,7 +17,6 @@ import io.agentfuse.core.internal.TimeLeft;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -32,21 +31,21 @@ import java.util.function.Predicate;
  * @param syncCall   the call of a synchronous step; {@code null} for an asynchronous one
  * @param asyncCall  the call as a stage (a synchronous step's runs on the caller's thread)
  * @param fallbackOn which outcomes move on to the next step
- * @param onAttempt  sees every attempt of the step (for metrics); may be {@code null}
+ * @param onAttempt  sees every attempt of the step with its execution's input (metrics, traces); may be {@code null}
  */
 record ChainStep<I, T>(String name, Guard guard, Function<? super I, String> skipWhen,
                        BiFunction<? super I, AttemptContext, ? extends T> syncCall,
                        BiFunction<? super I, AttemptContext, ? extends CompletionStage<T>> asyncCall,
-                       Predicate<Outcome> fallbackOn, BiConsumer<String, AttemptResult> onAttempt) {
+                       Predicate<Outcome> fallbackOn, AttemptListener<? super I> onAttempt) {
 
-    /** A new observer for one call of this step: keeps its last classified attempt. */
-    LastAttempt observe() {
-        return new LastAttempt(null);
+    /** A new observer for one call of this step on {@code input}: keeps its last classified attempt. */
+    LastAttempt observe(I input) {
+        return new LastAttempt(input, null);
     }
 
-    /** A new observer that also runs {@code onFirstContent} when an attempt of the step signals its first content. */
-    LastAttempt observe(Runnable onFirstContent) {
-        return new LastAttempt(onFirstContent);
+    /** Like {@link #observe(Object)}, also running {@code onFirstContent} when an attempt of the step signals its first content. */
+    LastAttempt observe(I input, Runnable onFirstContent) {
+        return new LastAttempt(input, onFirstContent);
     }
 
     /**
@@ -125,10 +124,12 @@ record ChainStep<I, T>(String name, Guard guard, Function<? super I, String> ski
 
     /** Keeps a call's last classified attempt and hands every attempt to the chain's observer. */
     final class LastAttempt implements AttemptObserver {
+        private final I input;
         private final Runnable onFirstContent;
         private volatile AttemptResult result;
 
-        private LastAttempt(Runnable onFirstContent) {
+        private LastAttempt(I input, Runnable onFirstContent) {
+            this.input = input;
             this.onFirstContent = onFirstContent;
         }
 
@@ -136,7 +137,7 @@ record ChainStep<I, T>(String name, Guard guard, Function<? super I, String> ski
         public void onAttempt(AttemptResult attempt) {
             result = attempt;
             if (onAttempt != null) {
-                onAttempt.accept(name, attempt);
+                onAttempt.onAttempt(input, name, attempt);
             }
         }
 

@@ -158,7 +158,7 @@ public final class ConfigReloader {
                             + "); restart the gateway to change it")));
         }
         return new Reloaded(file.path().toString(), trigger, runtime.reload(next),
-                StartOnlyKeys.changed(before.server(), next.server()));
+                StartOnlyKeys.changed(before, next));
     }
 
     /** The file's text, or empty while it cannot be read (an editor replacing it): the watcher looks again later. */
