@@ -137,6 +137,8 @@ public final class ConfigDefaults {
     public static final ModelConfig.Translate MODEL_TRANSLATE = ModelConfig.Translate.STRICT;
     /** {@code models.*.maxConcurrent}: 64. */
     public static final int MODEL_MAX_CONCURRENT = 64;
+    /** {@code models.*.hedge} when written without keys: after the model's recent p95, for at most 10 % of requests. */
+    public static final HedgeConfig HEDGE = HedgeConfig.afterQuantile(0.95, 0.10);
     /**
      * How many models of the built-in families without an entry under {@code models:} one
      * configuration serves ({@link ModelFamilies}): each has a breaker, a guard and metrics of its

@@ -148,7 +148,7 @@ public final class ModelFamilies {
     /**
      * The model {@code name} stands for when it belongs to a family but has no entry: its
      * family's provider, the upstream model of the same name, the published context window, the
-     * {@code default} breaker, {@code retry} (the top-level one), no fallbacks of its own, the list
+     * {@code default} breaker, {@code retry} (the top-level one), no fallbacks of its own, no deadline, no hedge, the list
      * price if the table has one, and every other model default. Empty when {@code name} belongs to no family.
      *
      * @param breakers the {@code breakers:} section; holds {@code default}
@@ -157,7 +157,8 @@ public final class ModelFamilies {
         return providerOf(name).map(provider -> new ModelConfig(name, provider, name, contextWindowOf(name),
                 ConfigDefaults.MODEL_TIMEOUT, ConfigDefaults.MODEL_FIRST_TOKEN_TIMEOUT, ConfigDefaults.MODEL_MAX_CONCURRENT,
                 List.of(), Optional.of(ConfigDefaults.DEFAULT_BREAKER_NAME),
-                breakers.get(ConfigDefaults.DEFAULT_BREAKER_NAME), retry, ConfigDefaults.MODEL_TRANSLATE, priceOf(name)));
+                breakers.get(ConfigDefaults.DEFAULT_BREAKER_NAME), retry, ConfigDefaults.MODEL_TRANSLATE, priceOf(name),
+                Optional.empty(), Optional.empty()));
     }
 
     private static Optional<Family> family(String model) {

@@ -96,6 +96,8 @@ class ExampleConfigTest {
         assertThat(sonnet.breaker()).isEqualTo(ConfigDefaults.MODEL_BREAKER);
         assertThat(sonnet.retry()).isEqualTo(config.retry());
         assertThat(sonnet.translate()).isEqualTo(ModelConfig.Translate.STRICT);
+        assertThat(sonnet.deadline()).hasValue(Duration.ofSeconds(90));
+        assertThat(sonnet.hedge()).hasValue(HedgeConfig.after(Duration.ofSeconds(2), 0.10));
     }
 
     @Test

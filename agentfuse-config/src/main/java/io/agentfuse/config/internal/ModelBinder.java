@@ -2,6 +2,7 @@ package io.agentfuse.config.internal;
 
 import io.agentfuse.config.BreakerConfig;
 import io.agentfuse.config.ConfigDefaults;
+import io.agentfuse.config.HedgeConfig;
 import io.agentfuse.config.ModelConfig;
 import io.agentfuse.config.ModelFamilies;
 import io.agentfuse.config.ProviderConfig;
@@ -19,8 +20,8 @@ import java.util.Set;
 
 /**
  * Reads the {@code breakers:} and {@code models:} sections, resolving each model's provider,
- * fallbacks, breaker (a name under {@code breakers} or an inline map) and retry (its own map
- * merged over the top-level {@code retry}); and adds the models of built-in families that the
+ * fallbacks, breaker (a name under {@code breakers} or an inline map), retry (its own map
+ * merged over the top-level {@code retry}), deadline and hedge ({@link HedgeBinder}); and adds the models of built-in families that the
  * configuration names without configuring them.
  */
 final class ModelBinder {
@@ -60,10 +61,12 @@ final class ModelBinder {
             RetryConfig modelRetry = RetryBinder.read(section.section("retry"), retry);
             ModelConfig.Translate translate = section.choice("translate", ConfigDefaults.MODEL_TRANSLATE);
             Optional<ModelPrice> price = price(section, name, upstreamModel);
+            Optional<Duration> deadline = HedgeBinder.deadline(section);
+            Optional<HedgeConfig> hedge = HedgeBinder.hedge(section, timeout, deadline);
             section.finish();
             provider.ifPresent(providerName -> models.put(name, new ModelConfig(name, providerName, upstreamModel,
                     contextWindow, timeout, firstTokenTimeout, maxConcurrent, fallbacks, breakerName, breaker,
-                    modelRetry, translate, price)));
+                    modelRetry, translate, price, deadline, hedge)));
         });
         return models;
     }

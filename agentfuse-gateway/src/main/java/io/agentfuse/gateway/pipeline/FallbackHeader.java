@@ -89,6 +89,7 @@ final class FallbackHeader {
             case CIRCUIT_OPEN -> "circuit_open";
             case BULKHEAD_FULL -> "bulkhead_full";
             case UNSERVABLE -> "untranslatable";
+            case DEADLINE -> "deadline";
             case FAILED -> failure.outcome().name();
         };
     }
