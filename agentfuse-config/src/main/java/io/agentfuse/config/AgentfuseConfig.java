@@ -10,7 +10,7 @@ import java.util.Optional;
 
 /**
  * A whole agentfuse configuration file, loaded, interpolated, validated and resolved: the root
- * of the model of DESIGN §6.
+ * of the model of docs/design.md §6.
  *
  * <p>An instance that {@link ConfigLoader} returns is consistent: every reference resolves
  * (models to providers, fallbacks and {@code compactModel} to models, {@code breaker} names to
@@ -38,15 +38,22 @@ import java.util.Optional;
  * @param tools       the {@code tools:} section by key ({@code tool} or {@code server/tool}), resolved
  * @param context     the {@code context:} section
  * @param permissions the {@code permissions:} section
+ * @param mcp         the {@code mcp:} section (the aggregate endpoint)
+ * @param observability the {@code observability:} section (traces)
+ * @param clients     the {@code clients:} section by name; empty when callers need no key
+ * @param budgets     the {@code budgets:} section by name, in the file's order
  */
 public record AgentfuseConfig(ServerConfig server, StateConfig state, Map<String, ProviderConfig> providers,
                               RetryConfig retry, Map<String, BreakerConfig> breakers,
                               Map<String, ModelConfig> models, SubagentsConfig subagents,
                               Map<String, McpServerConfig> mcpServers, Map<String, ToolConfig> tools,
-                              ContextBudgetConfig context, PermissionsConfig permissions) {
+                              ContextBudgetConfig context, PermissionsConfig permissions, McpConfig mcp,
+                              ObservabilityConfig observability,
+                              Map<String, ClientConfig> clients, Map<String, BudgetConfig> budgets) {
 
     public AgentfuseConfig {
         Objects.requireNonNull(server, "server");
+        Objects.requireNonNull(observability, "observability");
         Objects.requireNonNull(state, "state");
         providers = ordered(providers);
         Objects.requireNonNull(retry, "retry");
@@ -57,6 +64,9 @@ public record AgentfuseConfig(ServerConfig server, StateConfig state, Map<String
         tools = ordered(tools);
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(permissions, "permissions");
+        Objects.requireNonNull(mcp, "mcp");
+        clients = ordered(clients);
+        budgets = ordered(budgets);
     }
 
     /**

@@ -8,17 +8,17 @@ import io.agentfuse.core.breaker.CircuitBreakerConfig;
 import io.agentfuse.core.breaker.CircuitBreakerRegistry;
 import io.agentfuse.core.event.RetryListener;
 import io.agentfuse.core.Clock;
+import io.agentfuse.core.Deadline;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.GuardBuilder;
+import io.agentfuse.core.hedge.HedgePolicy;
 import io.agentfuse.core.retry.RetryPolicy;
 import io.agentfuse.core.Scheduler;
 import io.agentfuse.core.Sleeper;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
@@ -55,53 +55,7 @@ public final class AgentfuseRuntime {
     private final ToLongFunction<Object> tokens;
     private final RetryListener retryListener;
     private final SharedLimits shared;
-    private volatile Generation current;
-
-    /** One configuration's guards; replaced whole on reload, so no guard mixes two configurations. */
-    private record Generation(AgentfuseConfig config, Map<String, Guard> guards,
-                              Map<String, CircuitBreakerConfig> breakerConfigs,
-                              Map<String, ContextBudget> contextBudgets, Map<String, ModelConfig> familyModels) {
-
-        Generation(AgentfuseConfig config) {
-            this(config, new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), new ConcurrentHashMap<>(),
-                    new ConcurrentHashMap<>());
-        }
-
-        Optional<ModelConfig> find(String name) {
-            ModelConfig model = config.models().get(name);
-            if (model == null) {
-                model = familyModels.get(name);
-            }
-            return model != null ? Optional.of(model) : familyModel(name);
-        }
-
-        /** A family model not seen before, while fewer than the bound are in use. */
-        private Optional<ModelConfig> familyModel(String name) {
-            // Once the bound is reached, a client sending invented names costs no lock and no model.
-            if (familyModels.size() >= ConfigDefaults.UNCONFIGURED_FAMILY_MODELS) {
-                return Optional.empty();
-            }
-            Optional<ModelConfig> model = ModelFamilies.modelOf(name, config.breakers(), config.retry());
-            if (model.isEmpty()) {
-                return model;
-            }
-            synchronized (familyModels) {
-                ModelConfig known = familyModels.get(name);
-                if (known != null) {
-                    return Optional.of(known);
-                }
-                if (familyModels.size() >= ConfigDefaults.UNCONFIGURED_FAMILY_MODELS) {
-                    return Optional.empty();
-                }
-                familyModels.put(name, model.get());
-                return model;
-            }
-        }
-
-        ModelConfig model(String name) {
-            return find(name).orElseThrow(() -> new IllegalArgumentException("model " + name + " is not configured"));
-        }
-    }
+    private volatile ConfigGeneration current;
 
     AgentfuseRuntime(AgentfuseRuntimeBuilder builder) {
         this.clock = builder.clock;
@@ -148,12 +102,13 @@ public final class AgentfuseRuntime {
 
     /**
      * The guard of calls to {@code model}: its retry (with the provider's budget), its breaker
-     * {@code model:<model>}, its bulkhead and its timeout.
+     * {@code model:<model>}, its bulkhead, its timeout, and its recent latency (kept across reloads),
+     * by which a deadline judges what fits and an adaptive hedge what is slow.
      *
      * @throws IllegalArgumentException if {@code model} is neither configured nor served by {@link #model}
      */
     public Guard modelGuard(String model) {
-        Generation generation = current;
+        ConfigGeneration generation = current;
         ModelConfig settings = generation.model(model);
         // Everything a guard needs is built only when the cached guard is missing or stale.
         return guard(generation, settings.breakerId(), settings.breaker(), breaker -> builder(settings.breakerId())
@@ -161,7 +116,32 @@ public final class AgentfuseRuntime {
                 .circuitBreaker(breaker)
                 .bulkhead(shared.bulkhead(settings.breakerId(), settings.maxConcurrent()))
                 .timeout(settings.timeout())
+                .latencyEstimate(shared.latency(settings.breakerId()))
                 .tokens(tokens));
+    }
+
+    /**
+     * The deadline of a request for {@code model} that starts now (docs/design.md §13): the model's
+     * {@code deadline}, shortened to {@code callerLimit} when that is sooner (a caller may shorten
+     * it, never lengthen it); {@link Deadline#none()} when neither is set.
+     *
+     * @param callerLimit the time the caller allows ({@code x-agentfuse-deadline}), or {@code null}
+     * @throws IllegalArgumentException if {@code model} is neither configured nor served by {@link #model}
+     */
+    public Deadline deadline(String model, Duration callerLimit) {
+        Deadline configured = current.model(model).deadline().map(limit -> Deadline.after(limit, clock)).orElse(Deadline.none());
+        return callerLimit == null ? configured : configured.sooner(Deadline.after(callerLimit, clock));
+    }
+
+    /**
+     * The hedge policy of requests for {@code model} ({@code models.<m>.hedge}), with the model's
+     * own budget (kept across reloads while its settings stay); empty when it has none.
+     *
+     * @throws IllegalArgumentException if {@code model} is neither configured nor served by {@link #model}
+     */
+    public Optional<HedgePolicy> hedgePolicy(String model) {
+        ModelConfig settings = current.model(model);
+        return settings.hedge().map(hedge -> shared.hedge(settings.breakerId(), hedge));
     }
 
     /**
@@ -170,7 +150,7 @@ public final class AgentfuseRuntime {
      * @throws IllegalArgumentException if {@code server} is not configured
      */
     public Guard mcpToolGuard(String server, String tool) {
-        Generation generation = current;
+        ConfigGeneration generation = current;
         McpServerConfig serverConfig = generation.config().mcpServers().get(server);
         if (serverConfig == null) {
             throw new IllegalArgumentException("MCP server " + server + " is not configured");
@@ -187,7 +167,7 @@ public final class AgentfuseRuntime {
      * @throws IllegalArgumentException if {@code server} is not configured
      */
     public Guard mcpToolGuard(String server, String tool, boolean idempotent) {
-        Generation generation = current;
+        ConfigGeneration generation = current;
         McpServerConfig serverConfig = server(generation, server);
         ToolConfig settings = serverConfig.tool(tool);
         int attempts = settings.maxAttempts(idempotent);
@@ -209,7 +189,7 @@ public final class AgentfuseRuntime {
      * @throws IllegalArgumentException if {@code server} is not configured
      */
     public CircuitBreaker mcpServerBreaker(String server) {
-        Generation generation = current;
+        ConfigGeneration generation = current;
         McpServerConfig serverConfig = server(generation, server);
         CircuitBreakerConfig settings = generation.breakerConfigs().computeIfAbsent(serverConfig.serverBreakerId(),
                 key -> serverConfig.defaults().circuitBreaker().toCircuitBreakerConfig());
@@ -217,7 +197,7 @@ public final class AgentfuseRuntime {
         return breaker.config().equals(settings) ? breaker : registry.replace(serverConfig.serverBreakerId(), settings);
     }
 
-    private static McpServerConfig server(Generation generation, String server) {
+    private static McpServerConfig server(ConfigGeneration generation, String server) {
         McpServerConfig serverConfig = generation.config().mcpServers().get(server);
         if (serverConfig == null) {
             throw new IllegalArgumentException("MCP server " + server + " is not configured");
@@ -227,7 +207,7 @@ public final class AgentfuseRuntime {
 
     /** The guard of calls to a tool outside MCP servers, named {@code tool:<tool>}. */
     public Guard toolGuard(String tool) {
-        Generation generation = current;
+        ConfigGeneration generation = current;
         return toolGuard(generation, BreakerPlan.TOOL_PREFIX + tool, generation.config().tool(tool), SharedLimits.LOCAL_TOOLS);
     }
 
@@ -238,7 +218,7 @@ public final class AgentfuseRuntime {
      * @throws IllegalArgumentException if {@code model} is not configured
      */
     public ContextBudget contextBudget(String model) {
-        Generation generation = current;
+        ConfigGeneration generation = current;
         ModelConfig settings = generation.model(model);
         return generation.contextBudgets().computeIfAbsent(model, key ->
                 ContextBudget.of(generation.config().context().toContextConfig(), settings.contextWindow()));
@@ -265,43 +245,15 @@ public final class AgentfuseRuntime {
      */
     public synchronized ReloadReport reload(AgentfuseConfig config) {
         Objects.requireNonNull(config, "config");
-        var next = new Generation(config);
+        var next = new ConfigGeneration(config);
         ReloadReport report = new BreakerPlan(config).apply(registry, next.breakerConfigs());
-        List<String> unserved = keepFamilyModels(current, next);
+        List<String> unserved = next.carryFamilyModels(current, registry);
         shared.retain(config);
         current = next;
         return report.withRemoved(unserved);
     }
 
-    /**
-     * The family models {@code previous} served stay served, and their breakers with their state
-     * (a reload never closes an open breaker by accident); so does a configured model of a family
-     * name that the reload removed, while the bound has room. Any other breaker of a model that
-     * {@code next} does not serve is removed; returns their names.
-     */
-    private List<String> keepFamilyModels(Generation previous, Generation next) {
-        if (previous != null) {
-            previous.familyModels().keySet().stream()
-                    .filter(model -> !next.config().models().containsKey(model))
-                    .forEach(next::find);
-        }
-        var removed = new ArrayList<String>();
-        for (CircuitBreaker breaker : registry.all()) {
-            String name = breaker.name();
-            if (!name.startsWith(BreakerPlan.MODEL_PREFIX)) {
-                continue;
-            }
-            String model = name.substring(BreakerPlan.MODEL_PREFIX.length());
-            // find admits a family name while the bound has room: a configured model the reload removed
-            if (!next.config().models().containsKey(model) && next.find(model).isEmpty()) {
-                registry.remove(name);
-                removed.add(name);
-            }
-        }
-        return removed;
-    }
-
-    private Guard toolGuard(Generation generation, String name, ToolConfig tool, String upstream) {
+    private Guard toolGuard(ConfigGeneration generation, String name, ToolConfig tool, String upstream) {
         RetryConfig retry = generation.config().retry();
         return guard(generation, name, tool.circuitBreaker(), breaker -> builder(name)
                 .retry(retry.toRetryPolicy(shared.budget(upstream, retry.budget())).toBuilder()
@@ -315,13 +267,13 @@ public final class AgentfuseRuntime {
      * The cached guard for {@code name}, rebuilt when its breaker is no longer the registry's
      * (replaced by a reload, or evicted while idle and created anew).
      */
-    private Guard guard(Generation generation, String name, BreakerConfig settings,
+    private Guard guard(ConfigGeneration generation, String name, BreakerConfig settings,
                         Function<CircuitBreaker, GuardBuilder> build) {
         return guard(generation, name, name, settings, build);
     }
 
     /** Like the above, caching the guard under {@code cacheKey} (one breaker may serve two guards). */
-    private Guard guard(Generation generation, String cacheKey, String name, BreakerConfig settings,
+    private Guard guard(ConfigGeneration generation, String cacheKey, String name, BreakerConfig settings,
                         Function<CircuitBreaker, GuardBuilder> build) {
         CircuitBreakerConfig breakerConfig = generation.breakerConfigs()
                 .computeIfAbsent(name, key -> settings.toCircuitBreakerConfig());

@@ -9,6 +9,7 @@ import io.agentfuse.config.BreakerConfig.Window;
 import io.agentfuse.core.breaker.CircuitBreakerConfig;
 import io.agentfuse.core.breaker.Trigger;
 import io.agentfuse.core.retry.RetryPolicy;
+import io.agentfuse.core.budget.BudgetOnLoss;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -20,7 +21,7 @@ import java.util.OptionalInt;
 
 /**
  * Every default of the configuration, in one place. A key left out of the file takes the value
- * here; the numbers marked <em>seed</em> come from the seed documents, the rest from DESIGN §6.
+ * here; the numbers marked <em>seed</em> come from the seed documents, the rest from docs/design.md §6.
  *
  * <p>Trigger templates ({@link #CONSECUTIVE_TIMEOUTS}, {@link #SLOW_CALL_RATE}, ...) fill the
  * keys a trigger map leaves out, whether or not that trigger is on by default.
@@ -41,7 +42,7 @@ public final class ConfigDefaults {
     private static final long MEGABYTE = 1024L * 1024L;
 
     /**
-     * {@code server:} limits of DESIGN §7: the request must arrive within 30 s, idle connections
+     * {@code server:} limits of docs/design.md §7: the request must arrive within 30 s, idle connections
      * close after 75 s, 10 000 connections and 10 000 messages, provider answers up to 32 MB and
      * their events up to 8 MB, 30 s for a caller to read on, 1 MB queued per event subscriber.
      */
@@ -49,16 +50,37 @@ public final class ConfigDefaults {
             Duration.ofSeconds(75), 10_000, 10_000, 32 * MEGABYTE, 8 * MEGABYTE, Duration.ofSeconds(30), MEGABYTE);
 
     /**
+     * {@code server:} a stop drains for 5 s ({@code drainDelay}: long enough for a load balancer's
+     * readiness probe, every few seconds, to see the 503), then gives requests in flight 30 s
+     * ({@code shutdownGrace}: Kubernetes' default termination grace, and the client write timeout).
+     */
+    public static final ServerConfig.Shutdown SERVER_SHUTDOWN =
+            new ServerConfig.Shutdown(Duration.ofSeconds(5), Duration.ofSeconds(30));
+
+    /**
      * {@code server:} port 8787, bodies up to 10 MB, no admin token (read-only admin API), one
      * event loop per core, the best transport that loads, {@link #SERVER_LIMITS}, loopback hosts
-     * only, no cross-origin callers.
+     * only, no cross-origin callers, {@link #SERVER_SHUTDOWN}.
      */
     public static final ServerConfig SERVER = new ServerConfig(8787, 10 * MEGABYTE, "",
-            Runtime.getRuntime().availableProcessors(), ServerConfig.Transport.AUTO, SERVER_LIMITS, List.of(), new ServerConfig.Cors(List.of()));
+            Runtime.getRuntime().availableProcessors(), ServerConfig.Transport.AUTO, SERVER_LIMITS, List.of(),
+            new ServerConfig.Cors(List.of()), SERVER_SHUTDOWN);
 
-    /** {@code state:} in memory; Redis on 127.0.0.1:6379 with key prefix {@code agentfuse:}. */
+    /**
+     * {@code state:} in memory; Redis on 127.0.0.1:6379 with key prefix {@code agentfuse:}, budgets
+     * spending a share of what was left while it is away.
+     */
     public static final StateConfig STATE = new StateConfig(StateConfig.Store.MEMORY,
-            new StateConfig.Redis("redis://127.0.0.1:6379", "agentfuse:"));
+            new StateConfig.Redis("redis://127.0.0.1:6379", "agentfuse:", BudgetOnLoss.SHARE, Duration.ofMillis(250)));
+
+    /** {@code state.redis.budgetWait}: 250 ms. */
+    public static final Duration BUDGET_WAIT = STATE.redis().budgetWait();
+
+    /** {@code budgets.*.window}: one day, from UTC midnight. */
+    public static final Duration BUDGET_WINDOW = Duration.ofDays(1);
+
+    /** {@code observability:} no OTLP endpoint: traces are off unless the {@code OTEL_*} variables ask for them. */
+    public static final ObservabilityConfig OBSERVABILITY = new ObservabilityConfig(Optional.empty());
 
     /** {@code retry:} 4 attempts, waits of 2 s, 4 s, 8 s (seed), capped at 30 s; budget 20 %, 10/s, 10 s. */
     public static final RetryConfig RETRY = retryDefaults(new RetryConfig.Budget(0.20, 10, Duration.ofSeconds(10)));
@@ -87,7 +109,7 @@ public final class ConfigDefaults {
     /** One probe when half open (seed). */
     public static final int HALF_OPEN_REQUESTS = CircuitBreakerConfig.defaults().halfOpenRequests();
 
-    /** A model's breaker: every DESIGN trigger on except {@code slowCallRate}. */
+    /** A model's breaker: every trigger of docs/design.md §3 on except {@code slowCallRate}. */
     public static final BreakerConfig MODEL_BREAKER = new BreakerConfig(Optional.of(CONSECUTIVE_TIMEOUTS),
             OptionalInt.of(CONSECUTIVE_ERRORS), OptionalInt.of(CONSECUTIVE_5XX), OptionalInt.of(CONSECUTIVE_429),
             Optional.of(TOKEN_OVERUSE), Optional.of(FAILURE_RATE), Optional.empty(), RESET_TIMEOUT,
@@ -111,8 +133,12 @@ public final class ConfigDefaults {
     public static final Duration MODEL_TIMEOUT = Duration.ofSeconds(60);
     /** {@code models.*.firstTokenTimeout}: 20 s. */
     public static final Duration MODEL_FIRST_TOKEN_TIMEOUT = Duration.ofSeconds(20);
+    /** {@code models.*.translate}: strict. */
+    public static final ModelConfig.Translate MODEL_TRANSLATE = ModelConfig.Translate.STRICT;
     /** {@code models.*.maxConcurrent}: 64. */
     public static final int MODEL_MAX_CONCURRENT = 64;
+    /** {@code models.*.hedge} when written without keys: after the model's recent p95, for at most 10 % of requests. */
+    public static final HedgeConfig HEDGE = HedgeConfig.afterQuantile(0.95, 0.10);
     /**
      * How many models of the built-in families without an entry under {@code models:} one
      * configuration serves ({@link ModelFamilies}): each has a breaker, a guard and metrics of its
@@ -122,7 +148,7 @@ public final class ConfigDefaults {
 
     /**
      * {@code subagents:} 5 at a time, 120 s each, falling back to {@code claude-haiku-4}, then
-     * {@code gpt-4o-mini}, then giving up (the seed's, and DESIGN §6's defaults).
+     * {@code gpt-4o-mini}, then giving up (the seed's, and docs/design.md §6's defaults).
      */
     public static final SubagentsConfig SUBAGENTS = new SubagentsConfig(5, Duration.ofSeconds(120),
             List.of("claude-haiku-4", "gpt-4o-mini"));

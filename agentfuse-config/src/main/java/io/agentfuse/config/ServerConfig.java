@@ -11,7 +11,8 @@ import java.util.Objects;
  *
  * <p>Defaults ({@link ConfigDefaults#SERVER}): port {@code 8787}, {@code maxBodySize: 10MB}, no
  * admin token, one event loop per core, the best network transport that loads ({@link Transport#AUTO}),
- * the {@link Limits} below, loopback {@code Host} names only and no cross-origin browser requests.
+ * the {@link Limits} below, loopback {@code Host} names only, no cross-origin browser requests, and a
+ * {@link Shutdown} that drains for 5 s and gives requests in flight 30 s more.
  * Immutable and thread-safe.
  *
  * <pre>{@code
@@ -31,6 +32,8 @@ import java.util.Objects;
  *   maxEventQueue: 1MB                         # per /admin/events subscriber
  *   allowedHosts: [gateway.internal]           # added to the loopback names and the bind address
  *   cors: { allowedOrigins: ["https://app.example.com"] }
+ *   drainDelay: 5s                             # after SIGTERM: /readyz 503, new connections still taken
+ *   shutdownGrace: 30s                         # then: requests in flight have this long to finish
  *   egressProxy: http://proxy.corp:3128        # default: HTTPS_PROXY / HTTP_PROXY of the environment
  * }</pre>
  *
@@ -43,10 +46,12 @@ import java.util.Objects;
  * @param allowedHosts {@code Host} names accepted besides the loopback names and the bind address;
  *                     {@code "*"} accepts any
  * @param cors         which browser origins may call the gateway
+ * @param shutdown     how a stopping gateway drains (the keys {@code drainDelay} and {@code shutdownGrace},
+ *                     written flat under {@code server:})
  * @param egress       how calls to providers and MCP servers leave: directly or through an HTTP proxy
  */
 public record ServerConfig(int port, long maxBodySize, String adminToken, int eventLoops, Transport transport,
-                           Limits limits, List<String> allowedHosts, Cors cors, Egress egress) {
+                           Limits limits, List<String> allowedHosts, Cors cors, Shutdown shutdown, Egress egress) {
 
     public ServerConfig {
         Objects.requireNonNull(egress, "egress");
@@ -55,13 +60,14 @@ public record ServerConfig(int port, long maxBodySize, String adminToken, int ev
         Objects.requireNonNull(limits, "limits");
         allowedHosts = List.copyOf(allowedHosts);
         Objects.requireNonNull(cors, "cors");
+        Objects.requireNonNull(shutdown, "shutdown");
         if (eventLoops < 1) {
             throw new IllegalArgumentException("eventLoops must be >= 1, but was " + eventLoops);
         }
     }
 
     /**
-     * The bounds of DESIGN §7 "Limits".
+     * The bounds of docs/design.md §7 "Limits".
      *
      * @param headerTimeout      a request's head and body must have arrived this long after the connection
      *                           opened (slowloris); positive
@@ -82,6 +88,36 @@ public record ServerConfig(int port, long maxBodySize, String adminToken, int ev
             Objects.requireNonNull(headerTimeout, "headerTimeout");
             Objects.requireNonNull(idleTimeout, "idleTimeout");
             Objects.requireNonNull(clientWriteTimeout, "clientWriteTimeout");
+        }
+    }
+
+    /**
+     * How a gateway told to stop (SIGTERM) drains, so that a rolling deploy cuts nothing in flight
+     * (docs/design.md §14): {@code /readyz} answers 503 at once, new connections are still taken for
+     * {@code drainDelay} (the time a load balancer needs to see it), then the listener closes and the
+     * requests in flight have {@code shutdownGrace} to finish; streams still running then end with
+     * their dialect's error event, other requests still unanswered get a 503. Read when the stop
+     * comes, so a reload changes them.
+     *
+     * @param drainDelay    how long new connections are still accepted after the stop; zero or more
+     * @param shutdownGrace how long requests in flight may take after the listener closed; zero or more
+     */
+    public record Shutdown(Duration drainDelay, Duration shutdownGrace) {
+
+        public Shutdown {
+            Objects.requireNonNull(drainDelay, "drainDelay");
+            Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+            if (drainDelay.isNegative()) {
+                throw new IllegalArgumentException("drainDelay must be >= 0, but was " + drainDelay);
+            }
+            if (shutdownGrace.isNegative()) {
+                throw new IllegalArgumentException("shutdownGrace must be >= 0, but was " + shutdownGrace);
+            }
+        }
+
+        /** The longest a stop can take: {@code drainDelay + shutdownGrace}. */
+        public Duration longest() {
+            return drainDelay.plus(shutdownGrace);
         }
     }
 
@@ -116,8 +152,8 @@ public record ServerConfig(int port, long maxBodySize, String adminToken, int ev
 
     /** A server section whose upstream calls go out directly ({@link Egress#DIRECT}). */
     public ServerConfig(int port, long maxBodySize, String adminToken, int eventLoops, Transport transport,
-                        Limits limits, List<String> allowedHosts, Cors cors) {
-        this(port, maxBodySize, adminToken, eventLoops, transport, limits, allowedHosts, cors, Egress.DIRECT);
+                        Limits limits, List<String> allowedHosts, Cors cors, Shutdown shutdown) {
+        this(port, maxBodySize, adminToken, eventLoops, transport, limits, allowedHosts, cors, shutdown, Egress.DIRECT);
     }
 
     /**
@@ -168,6 +204,6 @@ public record ServerConfig(int port, long maxBodySize, String adminToken, int ev
         return "ServerConfig[port=" + port + ", maxBodySize=" + maxBodySize
                 + ", adminToken=" + (adminEnabled() ? "***" : "") + ", eventLoops=" + eventLoops
                 + ", transport=" + transport + ", limits=" + limits + ", allowedHosts=" + allowedHosts + ", cors=" + cors
-                + ", egress=" + egress + "]";
+                + ", shutdown=" + shutdown + ", egress=" + egress + "]";
     }
 }

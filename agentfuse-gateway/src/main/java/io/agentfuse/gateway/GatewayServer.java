@@ -6,47 +6,38 @@ import io.agentfuse.config.AgentfuseRuntimeBuilder;
 import io.agentfuse.config.ServerConfig;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.breaker.shared.BreakerStateStore;
-import io.agentfuse.gateway.admin.BreakerAdminHandler;
-import io.agentfuse.gateway.admin.ReloadHandler;
-import io.agentfuse.gateway.admin.StatsHandler;
+import io.agentfuse.gateway.admin.TransitionHistory;
+import io.agentfuse.core.budget.BudgetLedger;
+import io.agentfuse.gateway.admin.BudgetAdminHandler;
+import io.agentfuse.gateway.budget.ClientKeys;
 import io.agentfuse.gateway.reload.ConfigReloader;
 import io.agentfuse.gateway.reload.Reloaded;
 import io.agentfuse.gateway.admin.BreakerEventStream;
-import io.agentfuse.gateway.admin.DashboardHandler;
-import io.agentfuse.gateway.dialect.Dialect;
-import io.agentfuse.gateway.http.GatewayError;
-import io.agentfuse.gateway.http.GatewayErrors;
-import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.internal.VertxScheduler;
+import io.agentfuse.gateway.http.GatewayError;
+import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.internal.vertx.VertxHookCheck;
+import io.agentfuse.gateway.mcp.CallerIdentity;
 import io.agentfuse.gateway.mcp.McpProxy;
 import io.agentfuse.gateway.mcp.McpProxyOptions;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.metrics.TransitionLog;
-import io.agentfuse.gateway.models.ModelListHandler;
-import io.agentfuse.gateway.models.TokenCountHandler;
 import io.agentfuse.gateway.context.ContextLadderStage;
 import io.agentfuse.gateway.pipeline.ChatPipeline;
 import io.agentfuse.gateway.pipeline.ContextStage;
 import io.agentfuse.gateway.pipeline.ModelClient;
-import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.server.GatewayVerticle;
+import io.agentfuse.gateway.server.GracefulShutdown;
+import io.agentfuse.gateway.server.Readiness;
 import io.agentfuse.gateway.server.BodyAllowance;
-import io.agentfuse.gateway.server.SizedBodyReader;
 import io.agentfuse.gateway.state.StateStores;
+import io.agentfuse.gateway.tracing.Tracing;
 import io.agentfuse.gateway.upstream.UpstreamClient;
 import io.agentfuse.gateway.upstream.UpstreamHttp;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
-import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.Router;
-import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 
 import java.util.List;
 import java.util.Objects;
@@ -57,20 +48,22 @@ import java.util.concurrent.Executor;
 /**
  * The agentfuse HTTP gateway on Vert.x: an OpenAI- ({@code POST /v1/chat/completions},
  * {@code POST /v1/responses}) and Anthropic-compatible ({@code POST /v1/messages}) proxy whose every model call goes through the
- * model's fallback chain and guards, plus {@code GET /healthz}, the admin API
- * ({@code /admin/breakers}, {@code /admin/reload}, {@code /admin/events}), {@code GET /metrics} (Prometheus) and a live
- * dashboard at {@code GET /}.
+ * model's fallback chain and guards, plus {@code GET /healthz} (liveness), {@code GET /readyz} (readiness), the admin API
+ * ({@code /admin/breakers}, {@code /admin/budgets}, {@code /admin/reload}, {@code /admin/events}), {@code GET /metrics}
+ * (Prometheus) and a live dashboard at {@code GET /}. With {@code clients:} every model and MCP request needs
+ * a client key; {@code budgets:} are reserved and settled per request (docs/design.md §11).
  *
  * <p>Every error is JSON in the caller's dialect, on unknown paths (404 {@code not_found}) and
  * for wrong methods (405) too. Breaker state lives in memory ({@code state.store: memory}), or is
- * shared with every gateway on the same Redis ({@code state.store: redis}, DESIGN §8; see
+ * shared with every gateway on the same Redis ({@code state.store: redis}, docs/design.md §8; see
  * {@link StateStores}). Request bodies over {@code server.maxBodySize} are answered
  * 413 {@code request_too_large}. {@code server.eventLoops} server instances share one port and
  * everything else (see {@link GatewayVerticle}); the limits of the {@code server:} section
- * (DESIGN §7) are applied at the edge ({@code io.agentfuse.gateway.server}) and by the upstream
+ * (docs/design.md §7) are applied at the edge ({@code io.agentfuse.gateway.server}) and by the upstream
  * client, as read at start.
- * {@link #close()} stops accepting requests, ends event streams and closes the upstream pool;
- * the Vert.x instance belongs to the caller, who closes it afterwards.
+ * {@link #shutDown()} drains first (what SIGTERM does); {@link #close()} stops accepting requests at
+ * once, ends event streams and closes the upstream pool; the Vert.x instance belongs to the caller,
+ * who closes it afterwards.
  *
  * <p>Thread-safe.
  *
@@ -97,16 +90,23 @@ public final class GatewayServer {
     private final ChatPipeline pipeline;
     private final McpProxy mcp;
     private final ConfigReloader reloader;
+    private final GatewayRoutes routes;
     private final String host;
     private final WorkerExecutor contextWorkers;
     private final List<String> deployments = new CopyOnWriteArrayList<>();
+    private final List<GatewayVerticle> servers = new CopyOnWriteArrayList<>();
+    private final Readiness readiness = new Readiness();
+    private final TransitionHistory transitions = new TransitionHistory();
+    private final Tracing tracing;
     private final Vertx vertx;
     private final Optional<BreakerStateStore> stateStore;
+    private final BudgetLedger budgets;
     private volatile int port;
 
     private GatewayServer(Vertx vertx, AgentfuseConfig config, GatewayOptions options,
-                          Optional<BreakerStateStore> stateStore) {
+                          Optional<BreakerStateStore> stateStore, BudgetLedger budgets) {
         this.stateStore = stateStore;
+        this.budgets = budgets;
         this.metrics = new GatewayMetrics();
         AgentfuseRuntimeBuilder runtimeBuilder = AgentfuseRuntime.builder(config)
                 .retryListener(metrics.retryListener())
@@ -123,18 +123,28 @@ public final class GatewayServer {
         metrics.watchBreakers(runtime.registry());
         metrics.declareModels(config.models().values());
         runtime.registry().addListener(new TransitionLog());
+        runtime.registry().addListener(transitions);
         this.events = new BreakerEventStream(vertx, runtime.registry(), (int) limits.maxEventQueue());
         this.contextWorkers = vertx.createSharedWorkerExecutor(CONTEXT_POOL, CONTEXT_THREADS);
         ContextStage.Factory context = options.contextStage() != null ? options.contextStage()
                 : ContextLadderStage.factory(Clock.system(), new VertxScheduler(vertx), onWorkers(contextWorkers), metrics);
-        this.pipeline = new ChatPipeline(runtime, upstream, metrics, Clock.system(), context);
+        this.tracing = Tracing.start(config.observability(), System.getenv());
+        ClientKeys clients = new ClientKeys(runtime::config);
+        this.pipeline = new ChatPipeline(runtime, upstream, metrics, Clock.system(), context, tracing, budgets, clients);
         this.host = options.host();
         McpProxyOptions mcpDefaults = McpProxyOptions.defaults();
+        // Under clients:, an MCP session belongs to the client (by name, whichever header carries its key).
+        CallerIdentity byCredentials = CallerIdentity.byCredentials();
+        CallerIdentity callers = request -> clients.clientName(request).map(name -> "client:" + name)
+                .orElseGet(() -> byCredentials.of(request));
         this.mcp = new McpProxy(vertx, runtime, metrics, new McpProxyOptions(limits.maxUpstreamBody(),
                 limits.clientWriteTimeout(), mcpDefaults.connectTimeout(), mcpDefaults.maxConnectionsPerServer()),
-                new UpstreamHttp(vertx, new UpstreamHttp.Settings(mcpDefaults.connectTimeout(),
+                callers, tracing, new UpstreamHttp(vertx, new UpstreamHttp.Settings(mcpDefaults.connectTimeout(),
                         mcpDefaults.maxConnectionsPerServer(), UpstreamHttp.IDLE, config.server().egress())));
         this.reloader = new ConfigReloader(vertx, runtime, metrics, options.configFile());
+        this.routes = new GatewayRoutes(runtime, pipeline, mcp, reloader, events, metrics, readiness, transitions,
+                new BudgetAdminHandler(runtime::config, budgets, Clock.system(), () -> runtime.config().server().adminToken()),
+                clients);
     }
 
     /** Starts a gateway for {@code config} with {@link GatewayOptions#defaults()}. */
@@ -157,19 +167,22 @@ public final class GatewayServer {
     private static Future<GatewayServer> startChecked(Vertx vertx, AgentfuseConfig config, GatewayOptions options) {
         GatewayServer gateway;
         Optional<BreakerStateStore> stateStore = StateStores.open(config.state());
+        BudgetLedger budgets = StateStores.budgetLedger(config.state(), Clock.system());
         try {
-            gateway = new GatewayServer(vertx, config, options, stateStore);
+            gateway = new GatewayServer(vertx, config, options, stateStore, budgets);
         } catch (RuntimeException e) {
             stateStore.ifPresent(BreakerStateStore::close);
+            budgets.close();
             return Future.failedFuture(e);
         }
         int port = options.port() != null ? options.port() : config.server().port();
         BodyAllowance bodies = BodyAllowance.ofHeap();
         GatewayVerticle.Shared shared = new GatewayVerticle.Shared(vertx, config.server(), options.host(), bodies,
-                instanceVertx -> gateway.endpoints(instanceVertx, config.server().maxBodySize(), bodies));
+                gateway.readiness, instanceVertx -> gateway.routes.endpoints(instanceVertx, config.server().maxBodySize(), bodies));
         return gateway.deploy(shared, port, config.server().eventLoops())
                 .map(ignored -> {
                     gateway.reloader.watch();
+                    gateway.readiness.serving();
                     return gateway;
                 })
                 .recover(failure -> gateway.close().transform(ignored -> Future.failedFuture(failure)));
@@ -181,14 +194,13 @@ public final class GatewayServer {
      */
     private Future<Void> deploy(GatewayVerticle.Shared shared, int requestedPort, int instances) {
         int listenPort = requestedPort == 0 ? SHARED_RANDOM_PORT : requestedPort;
-        List<GatewayVerticle> started = new CopyOnWriteArrayList<>();
         return vertx.deployVerticle(() -> {
             GatewayVerticle verticle = new GatewayVerticle(shared, listenPort);
-            started.add(verticle);
+            servers.add(verticle);
             return verticle;
         }, new DeploymentOptions().setInstances(instances)).map(id -> {
             deployments.add(id);
-            port = started.get(0).actualPort();
+            port = servers.get(0).actualPort();
             return null;
         });
     }
@@ -198,91 +210,6 @@ public final class GatewayServer {
             task.run();
             return null;
         }, false);
-    }
-
-    /**
-     * One instance's request handler: a model request — {@code POST} on a dialect's path, its body
-     * framed by its {@code Content-Length} — goes straight to the pipeline, every other request
-     * through the router. A router costs a small request about a microsecond (its context, route
-     * matching, the request wrapper, its end handlers: RESULTS.md, runs 34 and 50); the router
-     * still serves the model paths for every request the direct way does not take (chunked, with
-     * {@code Expect}, a trailing slash, another method), the same way.
-     */
-    private Handler<HttpServerRequest> endpoints(Vertx vertx, long maxBodySize, BodyAllowance bodies) {
-        Router router = router(vertx, maxBodySize, bodies);
-        SizedBodyReader direct = new SizedBodyReader(maxBodySize, bodies);
-        return request -> {
-            Dialect dialect = request.method() == HttpMethod.POST ? Dialects.forPath(request.path()).orElse(null) : null;
-            if (dialect == null || !direct.read(request, body -> pipeline.serve(dialect, request, body),
-                    () -> GatewayErrors.respond(request.response(), dialect, tooLarge(maxBodySize)))) {
-                router.handle(request);
-            }
-        };
-    }
-
-    private Router router(Vertx vertx, long maxBodySize, BodyAllowance bodies) {
-        Router router = Router.router(vertx);
-        for (Dialect dialect : Dialects.all()) {
-            router.post(dialect.path())
-                    .handler(new SizedBodyReader(maxBodySize, bodies))
-                    .handler(BodyHandler.create(false).setBodyLimit(maxBodySize))
-                    .handler(pipeline.handler(dialect))
-                    .failureHandler(ctx -> failed(ctx, dialect, maxBodySize));
-        }
-        new ModelListHandler(runtime::config).mount(router);
-        new TokenCountHandler(runtime::config, maxBodySize).mount(router);
-        mcp.mount(router, maxBodySize);
-        router.get("/healthz").handler(ctx -> json(ctx, new JsonObject().put("status", "ok")));
-        new BreakerAdminHandler(runtime.registry(), () -> runtime.config().server().adminToken()).mount(router);
-        new ReloadHandler(reloader, () -> runtime.config().server().adminToken()).mount(router);
-        router.get("/admin/events").handler(events::subscribe);
-        new StatsHandler(metrics.recentTraffic()).mount(router);
-        router.get("/metrics").handler(ctx -> ctx.response().putHeader("content-type", metrics.contentType())
-                .end(metrics.scrape()));
-        DashboardHandler dashboard = new DashboardHandler();
-        router.get("/").handler(dashboard::handle);
-        router.errorHandler(404, ctx -> unrouted(ctx, new GatewayException(GatewayError.NOT_FOUND,
-                "no endpoint at " + ctx.request().method() + " " + ctx.request().path()
-                        + "; the model endpoints are POST /v1/chat/completions, POST /v1/responses and POST /v1/messages"
-                        + (ctx.request().path().startsWith("/v1/") ? "" : " (does the client's base URL lack /v1?)"))));
-        router.errorHandler(405, ctx -> unrouted(ctx, new GatewayException(GatewayError.METHOD_NOT_ALLOWED,
-                ctx.request().method() + " is not allowed on " + ctx.request().path())));
-        router.errorHandler(500, ctx -> unrouted(ctx, new GatewayException(GatewayError.INTERNAL_ERROR,
-                "the gateway failed unexpectedly")));
-        return router;
-    }
-
-    /** A request no route took: answered in JSON of the dialect its path or headers suggest. */
-    private static void unrouted(RoutingContext ctx, GatewayException error) {
-        if (!ctx.response().ended() && !ctx.response().closed()) {
-            GatewayErrors.respond(ctx.response(), Dialects.ofCaller(ctx.request().path(), ctx.request().headers()), error);
-        }
-    }
-
-    /** A failure the pipeline did not answer itself: an oversized or unreadable body, or a bug. */
-    private static void failed(RoutingContext ctx, Dialect dialect, long maxBodySize) {
-        if (ctx.response().ended() || ctx.response().closed()) {
-            return;
-        }
-        String cause = ctx.failure() == null ? "HTTP " + ctx.statusCode() : String.valueOf(ctx.failure().getMessage());
-        GatewayException error;
-        if (ctx.statusCode() == 413) {
-            error = tooLarge(maxBodySize);
-        } else if (ctx.statusCode() >= 400 && ctx.statusCode() < 500) {
-            error = new GatewayException(GatewayError.INVALID_REQUEST, "the request could not be read: " + cause);
-        } else {
-            error = new GatewayException(GatewayError.INTERNAL_ERROR, "the gateway failed unexpectedly");
-        }
-        GatewayErrors.respond(ctx.response(), dialect, error);
-    }
-
-    private static GatewayException tooLarge(long maxBodySize) {
-        return new GatewayException(GatewayError.REQUEST_TOO_LARGE, "the request body is larger than "
-                + maxBodySize + " bytes (server.maxBodySize)");
-    }
-
-    private static void json(RoutingContext ctx, JsonObject body) {
-        ctx.response().putHeader("content-type", "application/json").end(body.encode());
     }
 
     /** The port the gateway listens on (the bound one when started on port 0). */
@@ -310,6 +237,11 @@ public final class GatewayServer {
         return metrics;
     }
 
+    /** Where the gateway's budgets are counted: this process's memory, or the fleet's Redis. */
+    public BudgetLedger budgetLedger() {
+        return budgets;
+    }
+
     /** Complete model calls through the gateway's guarded chains, without HTTP. */
     public ModelClient models() {
         return pipeline.models();
@@ -323,6 +255,29 @@ public final class GatewayServer {
         return reloader.reload(trigger);
     }
 
+    /** Whether the gateway is starting, serving or draining ({@code GET /readyz}). */
+    public Readiness.State readiness() {
+        return readiness.state();
+    }
+
+    /**
+     * Stops the way a rolling deploy needs (docs/design.md §14, {@link GracefulShutdown}): {@code /readyz}
+     * answers 503 at once, new connections are still served for {@code server.drainDelay}, then the
+     * listener closes and the requests in flight have {@code server.shutdownGrace} to finish; those
+     * still running then are answered ({@code shutting_down}; a stream with its dialect's error
+     * event). Then {@link #close()}. The two durations are those in force when the stop comes.
+     */
+    public Future<Void> shutDown() {
+        reloader.close();
+        GatewayException leaving = new GatewayException(GatewayError.SHUTTING_DOWN,
+                "the gateway is shutting down and the request did not finish within server.shutdownGrace; retry it");
+        // An MCP call whose server connection closes is answered with that failure.
+        GracefulShutdown.Steps steps = GracefulShutdown.Steps.of(events::close,
+                () -> Future.join(pipeline.cutShortInFlight(leaving), mcp.close()).mapEmpty());
+        return new GracefulShutdown(vertx, readiness, servers, steps).run(runtime.config().server().shutdown())
+                .transform(ignored -> close());
+    }
+
     /** Stops listening (requests in flight are cut), ends event streams, closes the upstream pool. */
     public Future<Void> close() {
         reloader.close();
@@ -334,6 +289,12 @@ public final class GatewayServer {
     private Future<Void> release() {
         events.close();
         stateStore.ifPresent(BreakerStateStore::close);
-        return Future.join(upstream.close(), mcp.close()).eventually(contextWorkers::close).mapEmpty();
+        budgets.close();
+        // Exporting the last spans blocks (the SDK's own HTTP client): not on an event loop.
+        Future<Void> traces = vertx.executeBlocking(() -> {
+            tracing.close();
+            return null;
+        }, false);
+        return Future.join(upstream.close(), mcp.close(), traces).eventually(contextWorkers::close).mapEmpty();
     }
 }

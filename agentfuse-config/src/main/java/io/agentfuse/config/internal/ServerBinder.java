@@ -1,10 +1,9 @@
 package io.agentfuse.config.internal;
 
 import io.agentfuse.config.ConfigDefaults;
+import io.agentfuse.config.ObservabilityConfig;
 import io.agentfuse.config.ServerConfig;
 import io.agentfuse.config.StateConfig;
-import io.agentfuse.config.internal.Node.ListNode;
-import io.agentfuse.config.internal.Node.ScalarNode;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -12,15 +11,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 
-/** Reads the {@code server:} and {@code state:} sections: how the gateway process runs. */
+/** Reads the {@code server:}, {@code state:} and {@code observability:} sections: how the gateway process runs. */
 final class ServerBinder {
 
     private static final int MAX_PORT = 65_535;
     private static final List<String> REDIS_SCHEMES = List.of("redis", "rediss");
     /** An HTTP proxy is spoken to in plain HTTP, whatever the upstream's scheme. */
     private static final List<String> PROXY_SCHEMES = List.of("http");
+    private static final List<String> OTLP_SCHEMES = List.of("http", "https");
     private static final int MAX_EVENT_LOOPS = 1024;
     private static final long MAX_BUFFER = 1024L * 1024 * 1024;
 
@@ -36,8 +35,11 @@ final class ServerBinder {
                 section.integer("eventLoops", defaults.eventLoops(), 1, MAX_EVENT_LOOPS),
                 section.choice("transport", defaults.transport()),
                 limits(section, defaults.limits()),
-                strings(section, "allowedHosts", ServerBinder::hostProblem),
+                StringLists.read(section, "allowedHosts", ServerBinder::hostProblem),
                 cors(section.section("cors")),
+                new ServerConfig.Shutdown(
+                        section.nonNegativeDuration("drainDelay", defaults.shutdown().drainDelay()),
+                        section.nonNegativeDuration("shutdownGrace", defaults.shutdown().shutdownGrace())),
                 egress(section, environment));
         section.finish();
         return server;
@@ -114,32 +116,9 @@ final class ServerBinder {
     }
 
     private static ServerConfig.Cors cors(MapReader section) {
-        var cors = new ServerConfig.Cors(strings(section, "allowedOrigins", ServerBinder::originProblem));
+        var cors = new ServerConfig.Cors(StringLists.read(section, "allowedOrigins", ServerBinder::originProblem));
         section.finish();
         return cors;
-    }
-
-    /** A list of strings, each checked by {@code problem} (null when fine); wrong entries are reported and left out. */
-    private static List<String> strings(MapReader section, String key, Function<String, String> problem) {
-        Optional<Node> node = section.find(key);
-        if (node.isEmpty() || MapReader.isNull(node.get())) {
-            return List.of();
-        }
-        if (!(node.get() instanceof ListNode list)) {
-            section.error(key, "must be a list of strings, but was " + node.get().describe());
-            return List.of();
-        }
-        var values = new ArrayList<String>();
-        for (Node item : list.items()) {
-            String text = item instanceof ScalarNode scalar && !scalar.isNull() ? scalar.text().strip() : null;
-            String wrong = text == null ? "must be a string, but was " + item.describe() : problem.apply(text);
-            if (wrong != null) {
-                section.problems().add(item, wrong);
-            } else {
-                values.add(text);
-            }
-        }
-        return List.copyOf(values);
     }
 
     private static String hostProblem(String host) {
@@ -163,6 +142,17 @@ final class ServerBinder {
                 + origin + "\"";
     }
 
+    /** The {@code observability:} section: {@code otlp.endpoint}, an http(s) URL, or nothing ({@code null}). */
+    static ObservabilityConfig observability(MapReader section) {
+        MapReader otlp = section.section("otlp");
+        boolean none = otlp.find("endpoint").filter(MapReader::isNull).isPresent();
+        var observability = new ObservabilityConfig(none ? Optional.empty()
+                : otlp.url("endpoint", ConfigDefaults.OBSERVABILITY.otlpEndpoint(), OTLP_SCHEMES));
+        otlp.finish();
+        section.finish();
+        return observability;
+    }
+
     static StateConfig state(MapReader section) {
         StateConfig defaults = ConfigDefaults.STATE;
         StateConfig.Store store = section.choice("store", defaults.store());
@@ -170,7 +160,9 @@ final class ServerBinder {
         URI defaultUri = URI.create(defaults.redis().uri());
         Optional<URI> uri = redis.url("uri", Optional.of(defaultUri), REDIS_SCHEMES);
         var state = new StateConfig(store, new StateConfig.Redis(uri.orElse(defaultUri).toString(),
-                redis.string("keyPrefix", defaults.redis().keyPrefix())));
+                redis.string("keyPrefix", defaults.redis().keyPrefix()),
+                redis.choice("budgetOnLoss", defaults.redis().budgetOnLoss()),
+                redis.duration("budgetWait", defaults.redis().budgetWait())));
         redis.finish();
         section.finish();
         return state;

@@ -84,10 +84,11 @@ final class Transitions {
 
     /**
      * Opens a CLOSED or HALF_OPEN breaker until {@code untilNanos}, as another instance's trip did,
-     * with that trip's reason and counts; extends an OPEN one; leaves operator states alone.
+     * with that trip's reason and counts (a probe that failed elsewhere reopens it with its reason);
+     * extends an OPEN one; leaves operator states alone.
      */
     void openShared(String reason, long untilNanos, BreakerCounts counts) {
-        AbstractState current = breaker.rawState();
+        AbstractState current = breaker.rawState().current(); // an OPEN whose time is over is HALF_OPEN
         while (current instanceof ClosedState || current instanceof HalfOpenState) {
             OpenState open = new OpenState(breaker, reason, current.nextTrip(), untilNanos, counts);
             if (transition(current, open, "fleet: " + reason)) {
@@ -127,9 +128,6 @@ final class Transitions {
         if (from.kind() != to.kind()) {
             breaker.listeners().transitioned(() -> new StateTransition(breaker.name(), from.kind(), to.kind(), reason,
                     countsOf(from, breaker.clock().nanoTime()).asMap(), breaker.clock().epochMillis()));
-        }
-        if (to instanceof HalfOpenState probing) {
-            probing.installed();
         }
         return true;
     }

@@ -18,6 +18,11 @@
  *   <li>{@code state()} is true when read: an OPEN breaker whose open time is over reports
  *       HALF_OPEN without waiting for a call.</li>
  *   <li>Time comes only from the injected {@link io.agentfuse.core.Clock}.</li>
+ *   <li>In a fleet (a registry with a state store), HALF_OPEN's probes run on one instance: the
+ *       first call that finds the state there asks the store for the probe lease and, through
+ *       {@link io.agentfuse.core.breaker.CircuitBreaker#acquire(java.util.function.LongConsumer)},
+ *       waits for the answer without a thread; no other call waits for the store, and a shared
+ *       trip keeps a breaker open no longer than its own rules would.</li>
  * </ul>
  * The package-private state classes ({@code ClosedState}, {@code OpenState}, {@code HalfOpenState},
  * {@code OperatorState}, all extending {@code AbstractState}) are the state machine;

@@ -1,13 +1,13 @@
 package io.agentfuse.core.fallback;
 
-import io.agentfuse.core.AttemptObserver;
+import io.agentfuse.core.AttemptContext;
 import io.agentfuse.core.AttemptResult;
+import io.agentfuse.core.Deadline;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.Outcome;
-import io.agentfuse.core.OutcomeClassifier;
-import io.agentfuse.core.breaker.CircuitBreaker;
-import io.agentfuse.core.breaker.CircuitOpenException;
-import io.agentfuse.core.bulkhead.BulkheadFullException;
+import io.agentfuse.core.event.HedgeListener;
+import io.agentfuse.core.hedge.HedgePolicy;
+import io.agentfuse.core.internal.BlockingCall;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -34,7 +35,22 @@ import java.util.function.Predicate;
  * {@link FallbackExhaustedException} that lists every step and why. The result names the step
  * that answered and what was passed over. Why a step failed is read from its guard's classification
  * of the last attempt ({@link AttemptResult}), never classified again; {@link Builder#onAttempt}
- * sees every attempt of every step the same way (for metrics).
+ * sees every attempt of every step the same way (for metrics), {@link Builder#observeAttempts} with
+ * the execution's input (for a per-request trace).
+ *
+ * <p><b>Deadline.</b> Run with a {@link Deadline} ({@link #execute(Object, Deadline)}), a step that
+ * cannot fit the time left by its guard's recent median latency is not started: it is passed over
+ * as {@link StepFailure.Kind#DEADLINE} (a faster step after it may still fit), and the chain ends at
+ * once when no step is left. Every step's guard keeps the same deadline for its retries and cuts
+ * its attempts to the time left (docs/design.md §13).
+ *
+ * <p><b>Hedging.</b> With a {@link HedgePolicy} ({@link Builder#hedge}), a step that has produced no
+ * result after the policy's delay (fixed, or its guard's recent p95) gets the next step started
+ * beside it, once per run and within the policy's budget; the first to produce a result (an answer,
+ * or its first content: {@link AttemptContext#firstContent()}) wins, the other is cancelled and
+ * given back to its breaker unjudged, and {@link FallbackResult#hedged()} says whether the hedge
+ * answered. An answer that loses the race and holds a resource ({@link AutoCloseable}) is closed.
+ * Synchronous steps of a hedged chain run on the policy's executor, and {@link #execute} waits.
  *
  * <p>Immutable and thread-safe once built.
  *
@@ -46,6 +62,7 @@ import java.util.function.Predicate;
  *     .giveUp()
  *     .build();
  * FallbackResult<String> answer = chain.execute(prompt);
+ * FallbackResult<String> inTime = chain.execute(prompt, Deadline.after(Duration.ofSeconds(30), clock));
  * }</pre>
  *
  * @param <I> the input every step receives
@@ -53,14 +70,14 @@ import java.util.function.Predicate;
  */
 public final class FallbackChain<I, T> {
 
-    private final List<Step<I, T>> steps;
-    private final Predicate<Outcome> fallbackOn;
-    private final BiConsumer<String, AttemptResult> onAttempt;
+    private final List<ChainStep<I, T>> steps;
+    private final HedgePolicy hedge;
+    private final HedgeListener hedgeListener;
 
-    private FallbackChain(List<Step<I, T>> steps, Predicate<Outcome> fallbackOn, BiConsumer<String, AttemptResult> onAttempt) {
+    private FallbackChain(List<ChainStep<I, T>> steps, HedgePolicy hedge, HedgeListener hedgeListener) {
         this.steps = List.copyOf(steps);
-        this.fallbackOn = fallbackOn;
-        this.onAttempt = onAttempt;
+        this.hedge = hedge;
+        this.hedgeListener = hedgeListener;
     }
 
     /** A builder for an empty chain. */
@@ -70,28 +87,42 @@ public final class FallbackChain<I, T> {
 
     /** Tries the steps in order on this thread; every step must be synchronous. */
     public FallbackResult<T> execute(I input) {
+        return execute(input, Deadline.none());
+    }
+
+    /**
+     * Tries the steps in order within {@code deadline}; every step must be synchronous. Without a
+     * hedge policy they run on this thread; with one, on the policy's executor while this thread waits.
+     */
+    public FallbackResult<T> execute(I input, Deadline deadline) {
+        Objects.requireNonNull(deadline, "deadline");
+        for (ChainStep<I, T> step : steps) {
+            if (step.syncCall() == null) {
+                throw new IllegalStateException("step '" + step.name() + "' is asynchronous: use executeAsync");
+            }
+        }
+        if (hedge != null) {
+            return BlockingCall.await(run(input, deadline));
+        }
         List<StepFailure> passed = new ArrayList<>();
         for (int index = 0; index < steps.size(); index++) {
-            Step<I, T> step = steps.get(index);
-            if (step.syncCall == null) {
-                throw new IllegalStateException("step '" + step.name + "' is asynchronous: use executeAsync");
-            }
-            String skipReason = step.skipWhen.apply(input);
-            if (skipReason != null) {
-                passed.add(StepFailure.unservable(step.name, skipReason));
+            ChainStep<I, T> step = steps.get(index);
+            StepFailure notStarted = step.notStarted(input, deadline);
+            if (notStarted != null) {
+                passed.add(notStarted);
                 continue;
             }
             T value;
-            LastAttempt last = new LastAttempt(step.name);
+            ChainStep<I, T>.LastAttempt last = step.observe(input);
             try {
-                value = step.guard.execute(last, () -> step.syncCall.apply(input));
+                value = step.execute(input, deadline, last);
             } catch (RuntimeException failure) {
-                passed.add(passOrThrow(step, failure, last.result));
+                passed.add(step.passOrThrow(failure, last));
                 continue;
             }
-            StepFailure badResult = failedResult(step, value, last.result);
+            StepFailure badResult = step.failedResult(value, last);
             if (badResult == null) {
-                return new FallbackResult<>(value, step.name, index, passed);
+                return new FallbackResult<>(value, step.name(), index, passed);
             }
             passed.add(badResult);
         }
@@ -103,150 +134,43 @@ public final class FallbackChain<I, T> {
      * Cancelling it cancels the step in flight, and no further step is tried.
      */
     public CompletableFuture<FallbackResult<T>> executeAsync(I input) {
-        AsyncRun run = new AsyncRun(input);
-        run.tryStep(0);
-        return run;
+        return run(input, Deadline.none());
     }
 
-    /**
-     * One asynchronous execution and the future of its result. Cancelling it cancels the step in
-     * flight directly, rather than through a completion stage registered on every step for that.
-     */
-    private final class AsyncRun extends CompletableFuture<FallbackResult<T>> {
-        private final I input;
-        /** Written by each step before the next starts; the attempt's completion orders the writes. */
-        private List<StepFailure> passed = List.of();
-        private volatile CompletableFuture<T> inFlight;
-
-        AsyncRun(I input) {
-            this.input = input;
-        }
-
-        @Override
-        public boolean cancel(boolean mayInterruptIfRunning) {
-            boolean cancelled = super.cancel(mayInterruptIfRunning);
-            CompletableFuture<T> attempt = inFlight;
-            if (cancelled && attempt != null) {
-                attempt.cancel(mayInterruptIfRunning);
-            }
-            return cancelled;
-        }
-
-        void tryStep(int index) {
-            if (isDone()) {
-                return; // cancelled by the caller: nobody waits for another step
-            }
-            if (index == steps.size()) {
-                completeExceptionally(new FallbackExhaustedException(passed));
-                return;
-            }
-            Step<I, T> step = steps.get(index);
-            String skipReason;
-            try {
-                skipReason = step.skipWhen.apply(input);
-            } catch (RuntimeException e) {
-                completeExceptionally(e);
-                return;
-            }
-            if (skipReason != null) {
-                passed = with(passed, StepFailure.unservable(step.name, skipReason));
-                tryStep(index + 1);
-                return;
-            }
-            LastAttempt last = new LastAttempt(step.name);
-            CompletableFuture<T> attempt = step.guard.executeAsync(last, () -> step.asyncCall.apply(input));
-            inFlight = attempt;
-            if (isCancelled()) {
-                attempt.cancel(true); // cancelled before the attempt was known to cancel()
-            }
-            attempt.whenComplete((value, error) -> {
-                try {
-                    StepFailure failure = error != null ? passOrThrow(step, OutcomeClassifier.unwrap(error), last.result)
-                            : failedResult(step, value, last.result);
-                    if (failure == null) {
-                        complete(new FallbackResult<>(value, step.name, index, passed));
-                    } else {
-                        passed = with(passed, failure);
-                        tryStep(index + 1);
-                    }
-                } catch (RuntimeException notPassed) {
-                    completeExceptionally(notPassed);
-                }
-            });
-        }
+    /** Like {@link #executeAsync(Object)} within {@code deadline}, deciding as {@link #execute(Object, Deadline)} does. */
+    public CompletableFuture<FallbackResult<T>> executeAsync(I input, Deadline deadline) {
+        return run(input, Objects.requireNonNull(deadline, "deadline"));
     }
 
-    /** {@code passed} and {@code failure}: most requests pass over no step, so the list is made with the first. */
-    private static List<StepFailure> with(List<StepFailure> passed, StepFailure failure) {
-        List<StepFailure> more = passed.isEmpty() ? new ArrayList<>(2) : passed;
-        more.add(failure);
-        return more;
+    private CompletableFuture<FallbackResult<T>> run(I input, Deadline deadline) {
+        // Hedging needs a second thread for a synchronous step; without a hedge it runs on this one.
+        return new AsyncChainRun<>(steps, input, deadline, hedge, hedgeListener,
+                hedge == null ? null : hedge.executor()).start();
     }
 
-    private StepFailure passOrThrow(Step<I, T> step, Throwable failure, AttemptResult last) {
-        CircuitBreaker breaker = step.guard.circuitBreaker();
-        if (failure instanceof CircuitOpenException open && breaker != null && !breaker.isInnerRejection(open)) {
-            // The guard throws its own breaker's rejection only when no attempt was made.
-            return StepFailure.circuitOpen(step.name, open);
-        }
-        if (failure instanceof BulkheadFullException full) {
-            return StepFailure.bulkheadFull(step.name, full);
-        }
-        // The guard classified the attempt that failed; only a failure outside any attempt (a
-        // throwing result rule or token counter) has not been classified yet.
-        Outcome outcome = last != null && last.cause() == OutcomeClassifier.unwrap(failure) ? last.outcome()
-                : step.guard.classifier().classify(failure);
-        if (fallbackOn.test(outcome)) {
-            return StepFailure.failed(step.name, outcome, failure);
-        }
-        if (failure instanceof RuntimeException runtime) {
-            throw runtime;
-        }
-        throw new IllegalStateException(failure);
-    }
-
-    private StepFailure failedResult(Step<I, T> step, T value, AttemptResult last) {
-        OutcomeClassifier classifier = step.guard.classifier();
-        if (!classifier.hasResultRules()) {
-            return null;
-        }
-        Outcome outcome = last != null && last.cause() == null ? last.outcome() : classifier.classifyResult(value);
-        return outcome.isFailure() && fallbackOn.test(outcome) ? StepFailure.failed(step.name, outcome, null) : null;
+    /** The hedge policy, or {@code null}. */
+    public HedgePolicy hedgePolicy() {
+        return hedge;
     }
 
     /** The steps' names, in order. */
     public List<String> stepNames() {
-        return steps.stream().map(step -> step.name).toList();
+        return steps.stream().map(ChainStep::name).toList();
     }
 
-    /** Keeps a step's last classified attempt and hands every attempt to the chain's observer. */
-    private final class LastAttempt implements AttemptObserver {
-        private final String step;
-        private volatile AttemptResult result;
-
-        LastAttempt(String step) {
-            this.step = step;
-        }
-
-        @Override
-        public void onAttempt(AttemptResult attempt) {
-            result = attempt;
-            if (onAttempt != null) {
-                onAttempt.accept(step, attempt);
-            }
-        }
-    }
-
+    /** A step as the builder collects it, before the chain's settings are known. */
     private record Step<I, T>(String name, Guard guard, Function<? super I, String> skipWhen,
-                              Function<? super I, ? extends T> syncCall,
-                              Function<? super I, ? extends CompletionStage<T>> asyncCall) {
+                              BiFunction<? super I, AttemptContext, ? extends T> syncCall,
+                              BiFunction<? super I, AttemptContext, ? extends CompletionStage<T>> asyncCall) {
     }
 
     /** Collects the steps; not thread-safe. */
     public static final class Builder<I, T> {
         private final List<Step<I, T>> steps = new ArrayList<>();
         private Predicate<Outcome> fallbackOn = Outcome::isFallbackByDefault;
-        private BiConsumer<String, AttemptResult> onAttempt;
+        private AttemptListener<? super I> onAttempt;
+        private HedgePolicy hedge;
+        private HedgeListener hedgeListener;
         private boolean gaveUp;
 
         private Builder() {
@@ -261,7 +185,15 @@ public final class FallbackChain<I, T> {
         public Builder<I, T> step(String name, Guard guard, Function<? super I, String> skipWhen,
                                   Function<? super I, ? extends T> call) {
             Objects.requireNonNull(call, "call");
-            return add(new Step<>(name, guard, skipWhen, call, input -> CompletableFuture.completedFuture(call.apply(input))));
+            return step(name, guard, skipWhen, (input, attempt) -> call.apply(input));
+        }
+
+        /** A synchronous step whose call also gets each attempt's {@link AttemptContext} (its time left). */
+        public Builder<I, T> step(String name, Guard guard, Function<? super I, String> skipWhen,
+                                  BiFunction<? super I, AttemptContext, ? extends T> call) {
+            Objects.requireNonNull(call, "call");
+            return add(new Step<>(name, guard, skipWhen, call,
+                    (input, attempt) -> CompletableFuture.completedFuture(call.apply(input, attempt))));
         }
 
         /** An asynchronous step. */
@@ -272,6 +204,16 @@ public final class FallbackChain<I, T> {
         /** An asynchronous step that is skipped whenever {@code skipWhen} returns a reason. */
         public Builder<I, T> asyncStep(String name, Guard guard, Function<? super I, String> skipWhen,
                                        Function<? super I, ? extends CompletionStage<T>> call) {
+            Objects.requireNonNull(call, "call");
+            return asyncStep(name, guard, skipWhen, (input, attempt) -> call.apply(input));
+        }
+
+        /**
+         * An asynchronous step whose call also gets each attempt's {@link AttemptContext}: a step that
+         * streams signals its first content there, which is what a hedge races for.
+         */
+        public Builder<I, T> asyncStep(String name, Guard guard, Function<? super I, String> skipWhen,
+                                       BiFunction<? super I, AttemptContext, ? extends CompletionStage<T>> call) {
             Objects.requireNonNull(call, "call");
             return add(new Step<>(name, guard, skipWhen, null, call));
         }
@@ -304,7 +246,29 @@ public final class FallbackChain<I, T> {
          * metrics); called on the thread that finished the attempt, so it must be quick.
          */
         public Builder<I, T> onAttempt(BiConsumer<String, AttemptResult> onAttempt) {
-            this.onAttempt = Objects.requireNonNull(onAttempt, "onAttempt");
+            Objects.requireNonNull(onAttempt, "onAttempt");
+            this.onAttempt = (input, step, attempt) -> onAttempt.accept(step, attempt);
+            return this;
+        }
+
+        /**
+         * Like {@link #onAttempt(BiConsumer)}, with the input of the execution each attempt belongs
+         * to (a request's trace, for one); replaces an observer set before.
+         */
+        public Builder<I, T> observeAttempts(AttemptListener<? super I> listener) {
+            this.onAttempt = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /** Starts the next step beside a slow one ({@link HedgePolicy}); default none. */
+        public Builder<I, T> hedge(HedgePolicy hedge) {
+            this.hedge = hedge;
+            return this;
+        }
+
+        /** Receives the chain's hedge events (for metrics); default none. */
+        public Builder<I, T> hedgeListener(HedgeListener listener) {
+            this.hedgeListener = listener;
             return this;
         }
 
@@ -313,7 +277,12 @@ public final class FallbackChain<I, T> {
             if (steps.isEmpty()) {
                 throw new IllegalStateException("a fallback chain needs at least one step");
             }
-            return new FallbackChain<>(steps, fallbackOn, onAttempt);
+            List<ChainStep<I, T>> built = new ArrayList<>(steps.size());
+            for (Step<I, T> step : steps) {
+                built.add(new ChainStep<>(step.name(), step.guard(), step.skipWhen(), step.syncCall(), step.asyncCall(),
+                        fallbackOn, onAttempt));
+            }
+            return new FallbackChain<>(built, hedge, hedgeListener);
         }
     }
 }

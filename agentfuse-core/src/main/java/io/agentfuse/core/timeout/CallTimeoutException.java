@@ -1,11 +1,10 @@
 package io.agentfuse.core.timeout;
 
-import io.agentfuse.core.Outcome;
 
 import java.time.Duration;
 
 /**
- * A call that did not finish within its timeout; classified as {@link Outcome#TIMEOUT}.
+ * A call that did not finish within its timeout; classified as {@link io.agentfuse.core.Outcome#TIMEOUT}.
  *
  * <p>Immutable; no stack trace is filled in, since the timer, not the caller, detects it.
  */
@@ -15,7 +14,12 @@ public class CallTimeoutException extends RuntimeException {
 
     /** @param timeout the limit that the call exceeded */
     public CallTimeoutException(Duration timeout) {
-        super("call did not finish within " + timeout.toMillis() + " ms", null, false, false);
+        this("call did not finish within " + timeout.toMillis() + " ms", timeout);
+    }
+
+    /** A timeout of {@code timeout} explained by {@code message}. */
+    protected CallTimeoutException(String message, Duration timeout) {
+        super(message, null, false, false);
         this.timeout = timeout;
     }
 

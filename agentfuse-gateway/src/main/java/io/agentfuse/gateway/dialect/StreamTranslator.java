@@ -39,13 +39,25 @@ public final class StreamTranslator {
 
     private StreamTranslator(Dialect upstream, Dialect client, boolean clientWantsUsage, Clock clock,
                              ObservedEvent first) {
+        this(upstream, client, clientWantsUsage, first, client.streamEncoder(clientWantsUsage, clock));
+    }
+
+    private StreamTranslator(Dialect upstream, Dialect client, boolean clientWantsUsage, ObservedEvent first,
+                             StreamEncoder encoder) {
         this.upstream = Objects.requireNonNull(upstream, "upstream");
         this.client = Objects.requireNonNull(client, "client");
         this.clientWantsUsage = clientWantsUsage;
         // Across dialects every event is decoded in full, so an observing decoder is of no use there.
         this.observedFirst = upstream == client ? first : null;
         this.decoder = observedFirst != null ? observedFirst.decoder() : upstream.streamDecoder();
-        this.encoder = client.streamEncoder(clientWantsUsage, clock);
+        this.encoder = encoder;
+    }
+
+    /** {@link #between(Dialect, Dialect, boolean, Clock, ObservedEvent)} for the caller who sent {@code request}. */
+    static StreamTranslator between(Dialect upstream, ChatRequest request, boolean clientWantsUsage, Clock clock,
+                                    ObservedEvent first) {
+        return new StreamTranslator(upstream, request.dialect(), clientWantsUsage, first,
+                request.dialect().streamEncoder(clientWantsUsage, clock, request));
     }
 
     /**
@@ -106,12 +118,16 @@ public final class StreamTranslator {
 
     /**
      * The caller's events reporting a failure with {@code type} and {@code message}; they end the
-     * stream. Across dialects the encoder writes them, so they fit the events before them (the
-     * Responses API numbers its events and closes a begun response with {@code response.failed}).
+     * stream. They fit the events before them (the Responses API numbers its events and closes a
+     * begun response with {@code response.failed}): across dialects the encoder writes them, within
+     * one the decoder that saw the relayed events ({@link StreamDecoder#failureAfterRelay}).
      */
     public List<SseEvent> error(String type, String message) {
-        return upstream == client ? List.of(client.errorEvent(type, message))
-                : encoder.encode(new StreamEvent.Error(type, message));
+        if (upstream != client) {
+            return encoder.encode(new StreamEvent.Error(type, message));
+        }
+        List<SseEvent> closing = decoder.failureAfterRelay(type, message);
+        return closing.isEmpty() ? List.of(client.errorEvent(type, message)) : closing;
     }
 
     /** Whether the upstream stream reached its end (finished or failed). */

@@ -1,7 +1,10 @@
 package io.agentfuse.gateway.pipeline;
 
+import io.agentfuse.core.budget.BudgetAmount;
 import io.agentfuse.core.fallback.FallbackResult;
+import io.agentfuse.gateway.budget.Caller;
 import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.http.ClientRetryRules;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.internal.OnContext;
@@ -17,11 +20,12 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One model request through the pipeline, from body to answer: parse → context stage → subagent
- * admission → route → guarded chain → respond (complete or streamed), or the error the table
- * prescribes. It also owns what spans the whole exchange: a caller that disconnects cancels the
- * chain (and so the upstream call) or the stream; a subagent's deadline ends it with a timeout;
- * the subagent place is released and the request counted when the exchange ends, however it ends.
+ * One model request through the pipeline, from body to answer: client key → parse → budget stage
+ * → context stage → subagent admission → route → guarded chain → respond (complete or streamed),
+ * or the error the table prescribes. It also owns what spans the whole exchange: a caller that
+ * disconnects cancels the chain (and so the upstream call) or the stream; a subagent's deadline
+ * ends it with a timeout; the budget reservation is settled with what was spent, the subagent
+ * place released and the request counted when the exchange ends, however it ends.
  *
  * <p>Confined to the request's context: the chain's completion and the relay hop back to it.
  */
@@ -45,8 +49,15 @@ final class ChatExchange {
     private CompletableFuture<FallbackResult<StepAnswer>> chain;
     private StreamRelay relay;
     private SubagentLimit.Permit permit;
+    private BudgetTicket budget = BudgetTicket.NONE;
+    /** What a complete answer used, once it came. */
+    private BudgetAmount used;
     private long deadlineTimer = -1;
     private boolean answered;
+    // Links of the context's list of exchanges under way (InFlightExchanges), confined to the context.
+    ChatExchange previous;
+    ChatExchange next;
+    boolean linked;
 
     ChatExchange(HttpServerRequest caller, Buffer body, Dialect dialect, ExchangeStages stages) {
         this.caller = caller;
@@ -65,11 +76,16 @@ final class ChatExchange {
         // Called once: when the response has been written, or when the connection closed before it was.
         response.endHandler(v -> ended());
         response.closeHandler(v -> callerGone());
-        Future<ModelRequest> checked;
+        stages.inFlight().add(this);
+        if (stages.tracing().enabled()) {
+            trace.traced(stages.tracing().request(caller.headers()));
+        }
+        Future<BudgetTicket> admitted;
         try {
+            Caller who = stages.budgets().clients().identify(caller);
             request = RequestParser.parse(dialect, body,
                     caller.getHeader(RequestParser.SUBAGENT_HEADER), stages.config().get(), stages.router().models());
-            checked = stages.context().apply(request);
+            admitted = stages.budgets().admit(request, who);
         } catch (GatewayException invalid) {
             fail(invalid);
             return;
@@ -77,7 +93,31 @@ final class ChatExchange {
             bug(bug);
             return;
         }
-        checked.onComplete(done -> onContext(() -> {
+        admitted.onComplete(done -> onContext(() -> {
+            if (done.failed()) {
+                fail(done.cause());
+            } else {
+                budgeted(done.result());
+            }
+        }));
+    }
+
+    /** The budget stage's decision: refused, or on to the context stage with the request it serves. */
+    private void budgeted(BudgetTicket ticket) {
+        if (answered) {
+            ticket.settle(BudgetAmount.ZERO); // the caller left meanwhile
+            return;
+        }
+        budget = ticket;
+        if (ticket.refusal() != null) {
+            fail(ticket.refusal());
+            return;
+        }
+        request = ticket.request();
+        if (request.budgetFallbackFrom() != null) {
+            stages.metrics().fallback(request.budgetFallbackFrom(), request.model().name(), FallbackHeader.BUDGET_EXCEEDED);
+        }
+        stages.context().apply(request).onComplete(done -> onContext(() -> {
             if (done.failed()) {
                 fail(done.cause());
             } else {
@@ -91,6 +131,7 @@ final class ChatExchange {
             return;
         }
         request = checked;
+        trace.span().requestedModel(checked.model().name());
         try {
             permit = stages.subagents().admit(checked);
         } catch (GatewayException full) {
@@ -123,11 +164,18 @@ final class ChatExchange {
             return;
         }
         answered = true;
+        trace.span().answered(result.step(), result.passed().size());
+        if (result.value().response() != null) {
+            trace.span().usage(result.value().response().usage().inputTokens(), result.value().response().usage().outputTokens());
+        }
         if (result.value().stream() != null) {
+            budget.putHeaders(response.headers(), null);
             relay = new StreamRelay(response, caller.connection(), context, request, result.value(),
                     stages.metrics(), stages.clock());
             relay.start(trace, result.passed());
         } else {
+            used = budget.used(result.value().response().usage(), result.value().step().model());
+            budget.putHeaders(response.headers(), used);
             CompleteResponder.respond(response, request, result, trace, stages.clock());
         }
     }
@@ -135,7 +183,8 @@ final class ChatExchange {
     private void fail(Throwable error) {
         answered = true;
         if (!response.closed() && !response.ended()) {
-            FailureResponder.respond(response, dialect, error, request, trace);
+            budget.putHeaders(response.headers(), BudgetAmount.ZERO);
+            FailureResponder.respond(response, dialect, error, request, trace, ClientRetryRules.of(caller.headers()));
         }
     }
 
@@ -153,20 +202,38 @@ final class ChatExchange {
 
     private void deadlineExceeded(Duration deadline) {
         deadlineTimer = -1;
-        String message = "the subagent call did not finish within " + deadline.toMillis() + " ms (subagents.defaultTimeout)";
+        cutShort(new GatewayException(GatewayError.TIMEOUT,
+                "the subagent call did not finish within " + deadline.toMillis() + " ms (subagents.defaultTimeout)"));
+    }
+
+    /** The context the exchange runs on. */
+    Context context() {
+        return context;
+    }
+
+    /**
+     * Ends the exchange now with {@code reason}, on its context: answered with it when nothing was
+     * answered yet (the chain, and so the upstream call, is cancelled), or with the dialect's error
+     * event when a stream is under way; a complete answer being written is left to finish.
+     */
+    void cutShort(GatewayException reason) {
         if (!answered) {
-            fail(new GatewayException(GatewayError.TIMEOUT, message)); // answered first: the cancelled chain is not
+            fail(reason); // answered first: the cancelled chain is not
             trace.abandon();
-            chain.cancel(true);
+            if (chain != null) {
+                chain.cancel(true);
+            }
         } else if (relay != null) {
-            relay.abort(GatewayError.TIMEOUT, message);
+            relay.abort(reason.error(), reason.getMessage());
         }
     }
 
     private void ended() {
+        stages.inFlight().remove(this);
         if (deadlineTimer >= 0) {
             context.owner().cancelTimer(deadlineTimer);
         }
+        budget.settle(spent());
         if (permit != null) {
             permit.release();
         }
@@ -175,7 +242,29 @@ final class ChatExchange {
         int status = ended ? response.getStatusCode() : CLIENT_CLOSED;
         long duration = System.nanoTime() - startedNanos;
         stages.metrics().request(model, dialect.name(), status, duration);
+        if (relay != null) {
+            trace.span().usage(relay.usage().inputTokens(), relay.usage().outputTokens());
+        }
+        trace.span().ended(status);
         RequestLog.ended(requestId, model, status, response.headers(), duration);
+    }
+
+    /**
+     * What the exchange spent upstream, as its budgets count it: a complete answer's usage; a
+     * stream's usage at its end, or — broken before its end, when the provider's final account
+     * never came — its whole reservation, or the usage it told if more (the provider bills what it
+     * wrote, which the gateway cannot count); nothing when no answer came.
+     */
+    private BudgetAmount spent() {
+        if (relay != null) {
+            BudgetAmount told = budget.used(relay.usage(), relay.answeredBy());
+            if (relay.completed()) {
+                return told;
+            }
+            BudgetAmount reserved = budget.estimate();
+            return new BudgetAmount(Math.max(told.tokens(), reserved.tokens()), Math.max(told.costNanos(), reserved.costNanos()));
+        }
+        return used == null ? BudgetAmount.ZERO : used;
     }
 
     private void onContext(Runnable action) {

@@ -2,9 +2,15 @@ package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.core.Clock;
+import io.agentfuse.core.budget.BudgetLedger;
+import io.agentfuse.core.budget.LocalBudgetLedger;
+import io.agentfuse.gateway.budget.ClientKeys;
 import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
+import io.agentfuse.gateway.tracing.Tracing;
 import io.agentfuse.gateway.upstream.UpstreamClient;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
@@ -17,9 +23,9 @@ import java.util.function.ToLongFunction;
  * The gateway's model-request pipeline, as small steps that can each be tested alone:
  *
  * <pre>
- *   parse ({@link RequestParser}) → context budget ({@link ContextStage}) → subagent limits
- *   → route ({@code ModelRouter}) → guard + upstream ({@code ChainExecution})
- *   → respond ({@code CompleteResponder}, {@code StreamRelay}, {@code FailureResponder})
+ *   client key → parse ({@link RequestParser}) → budget ({@code BudgetStage}) → context budget
+ *   ({@link ContextStage}) → subagent limits → route ({@code ModelRouter}) → guard + upstream
+ *   ({@code ChainExecution}) → respond ({@code CompleteResponder}, {@code StreamRelay}, {@code FailureResponder})
  * </pre>
  *
  * {@link #handler(Dialect)} is the Vert.x handler for one dialect's endpoint; it expects the body
@@ -53,14 +59,29 @@ public final class ChatPipeline {
      */
     public ChatPipeline(AgentfuseRuntime runtime, UpstreamClient client, GatewayMetrics metrics, Clock clock,
                         ContextStage.Factory contextStage) {
+        this(runtime, client, metrics, clock, contextStage, Tracing.OFF, new LocalBudgetLedger(clock),
+                new ClientKeys(runtime::config));
+    }
+
+    /**
+     * A pipeline whose requests are traced by {@code tracing}, whose budgets count in {@code budgets}
+     * and whose callers are told by {@code clients}.
+     *
+     * @param tracing where each request's trace goes: a span per request, one per upstream attempt
+     * @param budgets where budgets are counted: this process's memory, or the fleet's Redis
+     * @param clients who a request comes from ({@code clients:}), shared with the rest of the gateway
+     */
+    public ChatPipeline(AgentfuseRuntime runtime, UpstreamClient client, GatewayMetrics metrics, Clock clock,
+                        ContextStage.Factory contextStage, Tracing tracing, BudgetLedger budgets, ClientKeys clients) {
         Objects.requireNonNull(runtime, "runtime");
         ModelRouter router = new ModelRouter(runtime);
         ChainExecution chains = new ChainExecution(Objects.requireNonNull(client, "client"), metrics);
         this.models = new GuardedModelClient(router, chains, clock);
         ContextStage context = contextStage == null ? ContextStage.NONE
                 : Objects.requireNonNull(contextStage.create(runtime, models), "the context stage factory returned null");
+        BudgetStage budgetStage = new BudgetStage(runtime::config, router.models(), budgets, clients, context, clock);
         this.stages = new ExchangeStages(runtime::config, context, new SubagentLimit(runtime), router, chains, metrics,
-                clock);
+                clock, new InFlightExchanges(), Objects.requireNonNull(tracing, "tracing"), budgetStage);
     }
 
     /** The handler of {@code POST} {@link Dialect#path()} for {@code dialect}, behind a body handler. */
@@ -75,6 +96,15 @@ public final class ChatPipeline {
      */
     public void serve(Dialect dialect, HttpServerRequest request, Buffer body) {
         new ChatExchange(request, body, dialect, stages).run();
+    }
+
+    /**
+     * Ends every model request still under way with {@code reason} (a stopping gateway whose
+     * {@code server.shutdownGrace} is over): one not answered yet gets it as its error answer, a
+     * stream under way as its dialect's error event; completes when every event loop has done so.
+     */
+    public Future<Void> cutShortInFlight(GatewayException reason) {
+        return stages.inFlight().cutShort(Objects.requireNonNull(reason, "reason"));
     }
 
     /** Complete model calls through the same guarded chains, for the gateway's own use. */

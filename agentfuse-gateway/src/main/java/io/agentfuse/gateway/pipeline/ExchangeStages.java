@@ -2,7 +2,10 @@ package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.core.Clock;
+import io.agentfuse.core.budget.LocalBudgetLedger;
+import io.agentfuse.gateway.budget.ClientKeys;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
+import io.agentfuse.gateway.tracing.Tracing;
 
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -21,9 +24,23 @@ import java.util.function.Supplier;
  * @param chains   runs the planned chain through the guards and the pooled upstream client
  * @param metrics  where requests and attempts are counted
  * @param clock    stamps translated answers
+ * @param inFlight the exchanges under way, for a stopping gateway to end
+ * @param tracing  where each exchange's trace goes ({@link Tracing#OFF}: nowhere)
+ * @param budgets  who a request comes from, and the budgets it reserves against
  */
 record ExchangeStages(Supplier<AgentfuseConfig> config, ContextStage context, SubagentLimit subagents,
-                      ModelRouter router, ChainExecution chains, GatewayMetrics metrics, Clock clock) {
+                      ModelRouter router, ChainExecution chains, GatewayMetrics metrics, Clock clock,
+                      InFlightExchanges inFlight, Tracing tracing, BudgetStage budgets) {
+
+    /**
+     * Stages whose exchanges are tracked in a list of their own and not traced, whose budgets count in
+     * memory, callers told by the configuration's {@code clients:}.
+     */
+    ExchangeStages(Supplier<AgentfuseConfig> config, ContextStage context, SubagentLimit subagents,
+                   ModelRouter router, ChainExecution chains, GatewayMetrics metrics, Clock clock) {
+        this(config, context, subagents, router, chains, metrics, clock, new InFlightExchanges(), Tracing.OFF,
+                new BudgetStage(config, router.models(), new LocalBudgetLedger(clock), new ClientKeys(config), context, clock));
+    }
 
     ExchangeStages {
         Objects.requireNonNull(config, "config");
@@ -33,5 +50,8 @@ record ExchangeStages(Supplier<AgentfuseConfig> config, ContextStage context, Su
         Objects.requireNonNull(chains, "chains");
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(inFlight, "inFlight");
+        Objects.requireNonNull(tracing, "tracing");
+        Objects.requireNonNull(budgets, "budgets");
     }
 }

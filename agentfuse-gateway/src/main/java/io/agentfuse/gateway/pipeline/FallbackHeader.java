@@ -13,8 +13,16 @@ import java.util.List;
  * x-agentfuse-fallbacks: claude-sonnet-4=circuit_open; claude-haiku-4=SERVER_ERROR(HTTP 503)
  * </pre>
  *
- * Reasons: {@code circuit_open}, {@code bulkhead_full}, {@code untranslatable}, or the
+ * Reasons: {@code budget_exceeded} (a spent budget passed the request to its {@code onExhausted}
+ * fallback; always first), {@code circuit_open}, {@code bulkhead_full}, {@code untranslatable}, or the
  * {@link io.agentfuse.core.Outcome} of a failed step with the HTTP status when there was one.
+ * When the answering step was given the request in another dialect and some of the caller's fields
+ * were left out on the way (see the provider packages' translation table), it ends the list as
+ * {@code model=dropped(field field ...)}:
+ *
+ * <pre>
+ * x-agentfuse-fallbacks: claude-sonnet-4=SERVER_ERROR(HTTP 500); gpt-4o-mini=dropped(metadata thinking context_management)
+ * </pre>
  * The value is one line of printable ASCII, at most {@value #MAX_LENGTH} characters (cut with
  * {@code "..."}), so that no model name or error text can break or bloat the response head.
  *
@@ -24,6 +32,8 @@ final class FallbackHeader {
 
     /** The header's name. */
     static final String NAME = ResponseHeaders.PREFIX + "fallbacks";
+    /** The reason of a request a spent budget passed to its {@code onExhausted} fallback. */
+    static final String BUDGET_EXCEEDED = "budget_exceeded";
     /** The longest value written. */
     static final int MAX_LENGTH = 512;
 
@@ -32,10 +42,27 @@ final class FallbackHeader {
 
     /** The header value for {@code passed}, or {@code null} when nothing was passed over. */
     static String format(List<StepFailure> passed) {
-        if (passed.isEmpty()) {
+        return format(passed, null, List.of());
+    }
+
+    /**
+     * The header value for {@code passed} and the answering step {@code answered} (or {@code null}),
+     * whose request left out {@code dropped}; {@code null} when there is nothing to say.
+     */
+    static String format(List<StepFailure> passed, String answered, List<String> dropped) {
+        if (passed.isEmpty() && dropped.isEmpty()) {
             return null;
         }
         StringBuilder value = new StringBuilder();
+        appendPassed(value, passed);
+        if (answered != null && !dropped.isEmpty()) {
+            value.append(value.length() > 0 ? "; " : "").append(answered).append("=dropped(")
+                    .append(String.join(" ", dropped)).append(')');
+        }
+        return bounded(ascii(value));
+    }
+
+    private static void appendPassed(StringBuilder value, List<StepFailure> passed) {
         for (StepFailure failure : passed) {
             if (value.length() > 0) {
                 value.append("; ");
@@ -46,7 +73,14 @@ final class FallbackHeader {
                 value.append('(').append(status).append(')');
             }
         }
-        return bounded(ascii(value));
+    }
+
+    /**
+     * The header value when a spent budget passed the request from {@code asked} to another model
+     * ({@code asked=budget_exceeded}), followed by {@code rest} (the steps passed over after that, or {@code null}).
+     */
+    static String budgetExceeded(String asked, String rest) {
+        return bounded(ascii(asked + "=" + BUDGET_EXCEEDED + (rest == null ? "" : "; " + rest)));
     }
 
     /** The short reason of one step, also the {@code reason} tag of the fallback metric. */
@@ -55,6 +89,7 @@ final class FallbackHeader {
             case CIRCUIT_OPEN -> "circuit_open";
             case BULKHEAD_FULL -> "bulkhead_full";
             case UNSERVABLE -> "untranslatable";
+            case DEADLINE -> "deadline";
             case FAILED -> failure.outcome().name();
         };
     }

@@ -20,7 +20,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Reads the gateway's configuration file again and puts it in force (DESIGN §7), when asked
+ * Reads the gateway's configuration file again and puts it in force (docs/design.md §7), when asked
  * ({@code POST /admin/reload}, SIGHUP) or when the file changes (polled every
  * {@link ConfigFile#pollInterval()}).
  *
@@ -36,6 +36,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       not reloaded by the watcher; the watcher reads a changed file only once it has held still
  *       for one poll interval (a file written in place is not read half-written), and an empty
  *       file is refused.</li>
+ *   <li>A reload is counted ({@code agentfuse_config_reloads_total}) and its new models' series
+ *       declared before its configuration is in force, so no reader sees the new configuration
+ *       beside metrics that do not show it yet.</li>
  * </ul>
  * File work runs on a worker thread, never on an event loop. Thread-safe.
  */
@@ -85,12 +88,7 @@ public final class ConfigReloader {
                     "the gateway was started without a configuration file, so there is nothing to reload"));
         }
         return vertx.executeBlocking(() -> reloadNow(trigger), false)
-                .onSuccess(reloaded -> {
-                    metrics.configReload(true);
-                    metrics.declareModels(runtime.config().models().values());
-                    LOG.info(reloaded.summary());
-                })
-                .onFailure(failure -> metrics.configReload(false))
+                .onSuccess(reloaded -> LOG.info(reloaded.summary()))
                 .onFailure(failure -> LOG.warn("configuration not reloaded ({}); the one in force stays: {}", trigger,
                         failure.getMessage()));
     }
@@ -141,7 +139,30 @@ public final class ConfigReloader {
         return text != null && !text.equals(loadedText);
     }
 
+    /**
+     * Reads, checks and puts the file in force. The reload is counted, and the new models' series
+     * declared, before the new configuration can be seen: whoever finds a new model served, or a
+     * new breaker listed, and then reads {@code /metrics} finds this reload counted. Counting it
+     * after (once the reload's future completed, on an event loop that may be busy) let a reader see
+     * the new configuration beside a counter that did not show it yet.
+     */
     private synchronized Reloaded reloadNow(String trigger) {
+        AgentfuseConfig before = runtime.config();
+        AgentfuseConfig next;
+        try {
+            next = readChecked(before);
+        } catch (RuntimeException refused) {
+            metrics.configReload(false);
+            throw refused;
+        }
+        metrics.declareModels(next.models().values());
+        metrics.configReload(true);
+        return new Reloaded(file.path().toString(), trigger, runtime.reload(next),
+                StartOnlyKeys.changed(before, next));
+    }
+
+    /** The file's configuration, parsed and checked against {@code before}; fails with what is wrong with it. */
+    private AgentfuseConfig readChecked(AgentfuseConfig before) {
         String text = ConfigLoader.read(file.path());
         seen = FileStamp.of(file).orElse(seen);
         loadedText = text; // a broken file is not retried until it changes again
@@ -150,15 +171,13 @@ public final class ConfigReloader {
             throw new ConfigException(file.path().toString(), List.of(new ConfigError("", 1, 1,
                     "the file is empty; the configuration in force stays")));
         }
-        AgentfuseConfig before = runtime.config();
         AgentfuseConfig next = ConfigLoader.parse(text, file.path().toString(), file.environment());
         if (next.state().store() != before.state().store()) {
             throw new ConfigException(file.path().toString(), List.of(new ConfigError("state.store", 0, 0,
                     "state.store cannot change while the gateway runs (it is " + before.state().store().name().toLowerCase()
                             + "); restart the gateway to change it")));
         }
-        return new Reloaded(file.path().toString(), trigger, runtime.reload(next),
-                StartOnlyKeys.changed(before.server(), next.server()));
+        return next;
     }
 
     /** The file's text, or empty while it cannot be read (an editor replacing it): the watcher looks again later. */

@@ -34,7 +34,12 @@ final class UpstreamFailures {
                 .contentType(headers.get("content-type")).build();
     }
 
-    /** The exception a call to {@code provider} ends with when its connection or the client failed with {@code cause}. */
+    /**
+     * The exception a call to {@code provider} ends with when its connection or the client failed with
+     * {@code cause}. Its message reaches callers (in error bodies and stream error events), so it says
+     * what happened in plain words, never the transport's own text ({@code io_uring read(..) failed
+     * with error(-104)}), which stays in the cause for the logs.
+     */
     static Throwable of(ProviderEndpoint provider, Throwable cause) {
         for (Throwable at = cause; at != null; at = at.getCause()) {
             if (at instanceof NotHttpException notHttp) {
@@ -47,10 +52,10 @@ final class UpstreamFailures {
         }
         String connectionTo = "connection to provider " + provider.name();
         if (cause instanceof IOException || cause instanceof StreamResetException) {
-            return new UpstreamConnectionException(connectionTo + " failed: " + cause.getMessage(), cause);
+            return new UpstreamConnectionException(connectionTo + " " + TransportText.plainWords(cause), cause);
         }
         if (cause.getClass() == VertxException.class || cause instanceof io.vertx.core.http.HttpClosedException) {
-            return new UpstreamConnectionException(connectionTo + " was closed: " + cause.getMessage(), cause);
+            return new UpstreamConnectionException(connectionTo + " was closed", cause);
         }
         return cause;
     }

@@ -77,13 +77,16 @@ class ObservabilityTest {
         assertThat(metrics)
                 .contains("gen_ai_client_operation_duration_seconds_count{error_type=\"none\"," + labels + "} 2")
                 .contains("gen_ai_server_time_to_first_token_seconds_count{" + labels + "} 1")
-                // DESIGN's {type} and OpenTelemetry's gen_ai.token.type, both on one series.
+                // docs/design.md §9's {type} and OpenTelemetry's gen_ai.token.type, both on one series.
                 .contains("gen_ai_client_token_usage_count{" + labels + ",gen_ai_token_type=\"input\",type=\"input\"} 2")
                 .contains("gen_ai_client_token_usage_count{" + labels + ",gen_ai_token_type=\"output\",type=\"output\"} 2");
     }
 
     @Test
     void breakerMetricsCountTransitionsByTriggerAndRejectedCalls() {
+        // Open long enough that the fourth call is surely rejected, however long the machine takes between calls
+        harness.close();
+        harness = GatewayHarness.start(GatewayHarness.CONFIG.replace("resetTimeout: 300ms", "resetTimeout: 5m"));
         harness.mock.scriptForModel("claude-haiku-4-5", MockStep.builder().status(500).times(3).build());
         for (int i = 0; i < 4; i++) {
             harness.client.post("/v1/messages", anthropicRequest("claude-haiku-4", false));
