@@ -1,4 +1,4 @@
-// One call through the gateway with an official SDK or framework at its default settings.
+// One call through the gateway with an official SDK or framework (LangChain.js too) at its default settings.
 // Usage: node sdk-client.mjs <client> <model>   (env AGENTFUSE_BASE_URL: the gateway, http://127.0.0.1:PORT)
 // Prints one line: "ok <text>" or "error <status> <message>", and exits 0 either way: the test
 // reads the line and counts the requests the gateway received.
@@ -42,6 +42,16 @@ async function call() {
       setDefaultOpenAIClient(new OpenAI({ baseURL: base + '/v1', apiKey }));
       const result = await run(new Agent({ name: 'probe', instructions: 'Be brief.', model }), 'Hi');
       return result.finalOutput;
+    }
+    case 'langchain-openai': {
+      const { ChatOpenAI } = await import('@langchain/openai');
+      const chat = new ChatOpenAI({ model, apiKey, configuration: { baseURL: base + '/v1' } });
+      return (await chat.invoke('Hi')).text;
+    }
+    case 'langchain-anthropic': {
+      const { ChatAnthropic } = await import('@langchain/anthropic');
+      const chat = new ChatAnthropic({ model, apiKey, anthropicApiUrl: base });
+      return (await chat.invoke('Hi')).text;
     }
     default:
       throw new Error('unknown client ' + client);

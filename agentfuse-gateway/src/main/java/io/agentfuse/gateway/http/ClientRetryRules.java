@@ -10,7 +10,7 @@ import java.util.Locale;
  *
  * <ul>
  *   <li>{@link #SHOULD_RETRY_HEADER} — the OpenAI and Anthropic SDKs (and what is built on them: the
- *       OpenAI Agents SDK, Claude Code, LangChain) obey {@code x-should-retry} before the status; so
+ *       OpenAI Agents SDK, Claude Code) obey {@code x-should-retry} before the status; so
  *       do, for the gateway's purposes, callers it does not recognise, who get the contract's
  *       statuses unchanged.</li>
  *   <li>{@link #STATUS_ONLY} — Codex ({@code originator: codex_*} or a {@code codex} user agent) and
@@ -18,8 +18,14 @@ import java.util.Locale;
  *       every 5xx (Codex up to 30 requests over half a minute, the AI SDK twice after 2 s and 4 s), and
  *       every 429. Only a 400 ends Codex's loop with the gateway's own message; the AI SDK stops at any
  *       4xx but 408, 409 and 429. OpenClaw ({@code user-agent: undici} and no {@code x-stainless-*}
- *       headers) retries a 5xx turn up to 8 times, waiting out a {@code Retry-After} of up to 90 s. A
- *       final refusal is sent to them as 400.</li>
+ *       headers) retries a 5xx turn up to 8 times, waiting out a {@code Retry-After} of up to 90 s.
+ *       LangChain.js runs the SDKs with their retries off and retries every 5xx itself, six times over
+ *       a minute, whatever {@code x-should-retry} says; it stops at 400–407, 409, 413 and an
+ *       {@code error.code} of {@code insufficient_quota}, which its Anthropic model never finds in
+ *       an Anthropic error body. It is told by its OpenAI model's user agent
+ *       ({@code langchainjs-openai/…}, {@code langchainjs-azure-openai/…}) and by the browser-access
+ *       header its Anthropic model always sends ({@code anthropic-dangerous-direct-browser-access})
+ *       on a request no browser made (no {@code origin}). A final refusal is sent to them all as 400.</li>
  * </ul>
  *
  * <p>{@code ClientRetryRules.of(request.headers())}; stateless and thread-safe.
@@ -44,6 +50,8 @@ public enum ClientRetryRules {
                 || lowerAgent.contains("ai-sdk-provider-utils/");
         // OpenClaw's model transport: undici's own fetch, without the SDK headers of the clients that read x-should-retry.
         boolean openClaw = "undici".equals(lowerAgent) && headers.get("x-stainless-lang") == null;
-        return codex || aiSdk || openClaw ? STATUS_ONLY : SHOULD_RETRY_HEADER;
+        boolean langChainJs = lowerAgent.startsWith("langchainjs-")
+                || ("true".equals(headers.get("anthropic-dangerous-direct-browser-access")) && headers.get("origin") == null);
+        return codex || aiSdk || openClaw || langChainJs ? STATUS_ONLY : SHOULD_RETRY_HEADER;
     }
 }

@@ -12,9 +12,10 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The official OpenAI and Anthropic Node SDKs, the OpenAI Agents SDK and the Vercel AI SDK, at their
- * default settings (two retries each), through the gateway with nothing left to try: each ends by
- * itself after at most three requests. Each call is {@code src/test/agents/sdk-client.mjs}; the
+ * The official OpenAI and Anthropic Node SDKs, the OpenAI Agents SDK, the Vercel AI SDK and
+ * LangChain.js ({@code ChatOpenAI}, {@code ChatAnthropic}), at their default settings (two retries
+ * each; LangChain.js six, deciding by status and {@code error.code} only), through the gateway with
+ * nothing left to try: each ends by itself after at most three requests. Each call is {@code src/test/agents/sdk-client.mjs}; the
  * figures are printed, not asserted.
  */
 class NodeSdkAgentTest {
@@ -40,7 +41,8 @@ class NodeSdkAgentTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource({"openai, gpt-lone, gpt-lone-1", "openai-responses, gpt-lone, gpt-lone-1",
             "anthropic, claude-lone, claude-lone-1", "ai-sdk-openai, gpt-lone, gpt-lone-1",
-            "ai-sdk-anthropic, claude-lone, claude-lone-1", "openai-agents, gpt-lone, gpt-lone-1"})
+            "ai-sdk-anthropic, claude-lone, claude-lone-1", "openai-agents, gpt-lone, gpt-lone-1",
+            "langchain-openai, gpt-lone, gpt-lone-1", "langchain-anthropic, claude-lone, claude-lone-1"})
     void aStormOfServerErrorsWithNoFallbackEndsTheCallAfterAtMostThreeRequests(String client, String model,
                                                                                String upstream) {
         gateway.harness.mock.scriptForModel(upstream, MockStep.builder().status(500).times(100).build());
@@ -53,7 +55,8 @@ class NodeSdkAgentTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({"openai, gpt-lone", "openai-responses, gpt-lone", "anthropic, claude-lone", "ai-sdk-openai, gpt-lone",
-            "ai-sdk-anthropic, claude-lone", "openai-agents, gpt-lone"})
+            "ai-sdk-anthropic, claude-lone", "openai-agents, gpt-lone", "langchain-openai, gpt-lone",
+            "langchain-anthropic, claude-lone"})
     void anOpenBreakerEndsTheCallAfterAtMostThreeRequests(String client, String model) {
         gateway.open(model);
 
@@ -66,7 +69,8 @@ class NodeSdkAgentTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({"openai, gpt-codex", "openai-responses, gpt-codex", "anthropic, claude-sonnet-4",
-            "ai-sdk-openai, gpt-codex", "ai-sdk-anthropic, claude-sonnet-4", "openai-agents, gpt-codex"})
+            "ai-sdk-openai, gpt-codex", "ai-sdk-anthropic, claude-sonnet-4", "openai-agents, gpt-codex",
+            "langchain-openai, gpt-codex", "langchain-anthropic, claude-sonnet-4"})
     void aPlainCallIsAnswered(String client, String model) {
         AgentRun run = call(client, model, "plain");
 

@@ -209,6 +209,22 @@ class GatewayErrorsTest {
     }
 
     @Test
+    void langChainJsIsToldApartByItsOpenAiUserAgentAndItsAnthropicBrowserAccessHeader() {
+        assertThat(ClientRetryRules.of(io.vertx.core.MultiMap.caseInsensitiveMultiMap()
+                .add("user-agent", "langchainjs-openai/1.0.0 ((node/v20.20.2; linux; x64))").add("x-stainless-lang", "js")))
+                .isEqualTo(ClientRetryRules.STATUS_ONLY);
+        assertThat(ClientRetryRules.of(io.vertx.core.MultiMap.caseInsensitiveMultiMap()
+                .add("user-agent", "Anthropic/JS 0.122.0").add("x-stainless-lang", "js")
+                .add("anthropic-dangerous-direct-browser-access", "true")))
+                .isEqualTo(ClientRetryRules.STATUS_ONLY);
+        // A browser app on the Anthropic SDK sends its page's origin: it reads x-should-retry.
+        assertThat(ClientRetryRules.of(io.vertx.core.MultiMap.caseInsensitiveMultiMap()
+                .add("user-agent", "Anthropic/JS 0.122.0").add("anthropic-dangerous-direct-browser-access", "true")
+                .add("origin", "https://app.example.com")))
+                .isEqualTo(ClientRetryRules.SHOULD_RETRY_HEADER);
+    }
+
+    @Test
     void roundsSubSecondWaitUpToOneSecond() {
         assertThat(GatewayErrors.retryAfterSeconds(Duration.ZERO)).isEqualTo("1");
         assertThat(GatewayErrors.retryAfterSeconds(Duration.ofSeconds(300))).isEqualTo("300");
