@@ -6,6 +6,7 @@ import io.agentfuse.core.bulkhead.Bulkhead;
 import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitBreakerConfig;
 import io.agentfuse.core.breaker.CircuitBreakerRegistry;
+import io.agentfuse.core.event.CircuitBreakerListener;
 import io.agentfuse.core.event.RetryListener;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Guard;
@@ -15,10 +16,10 @@ import io.agentfuse.core.Scheduler;
 import io.agentfuse.core.Sleeper;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
@@ -55,53 +56,8 @@ public final class AgentfuseRuntime {
     private final ToLongFunction<Object> tokens;
     private final RetryListener retryListener;
     private final SharedLimits shared;
-    private volatile Generation current;
-
-    /** One configuration's guards; replaced whole on reload, so no guard mixes two configurations. */
-    private record Generation(AgentfuseConfig config, Map<String, Guard> guards,
-                              Map<String, CircuitBreakerConfig> breakerConfigs,
-                              Map<String, ContextBudget> contextBudgets, Map<String, ModelConfig> familyModels) {
-
-        Generation(AgentfuseConfig config) {
-            this(config, new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), new ConcurrentHashMap<>(),
-                    new ConcurrentHashMap<>());
-        }
-
-        Optional<ModelConfig> find(String name) {
-            ModelConfig model = config.models().get(name);
-            if (model == null) {
-                model = familyModels.get(name);
-            }
-            return model != null ? Optional.of(model) : familyModel(name);
-        }
-
-        /** A family model not seen before, while fewer than the bound are in use. */
-        private Optional<ModelConfig> familyModel(String name) {
-            // Once the bound is reached, a client sending invented names costs no lock and no model.
-            if (familyModels.size() >= ConfigDefaults.UNCONFIGURED_FAMILY_MODELS) {
-                return Optional.empty();
-            }
-            Optional<ModelConfig> model = ModelFamilies.modelOf(name, config.breakers(), config.retry());
-            if (model.isEmpty()) {
-                return model;
-            }
-            synchronized (familyModels) {
-                ModelConfig known = familyModels.get(name);
-                if (known != null) {
-                    return Optional.of(known);
-                }
-                if (familyModels.size() >= ConfigDefaults.UNCONFIGURED_FAMILY_MODELS) {
-                    return Optional.empty();
-                }
-                familyModels.put(name, model.get());
-                return model;
-            }
-        }
-
-        ModelConfig model(String name) {
-            return find(name).orElseThrow(() -> new IllegalArgumentException("model " + name + " is not configured"));
-        }
-    }
+    private final List<Consumer<ModelConfig>> droppedListeners = new CopyOnWriteArrayList<>();
+    private volatile RuntimeGeneration current;
 
     AgentfuseRuntime(AgentfuseRuntimeBuilder builder) {
         this.clock = builder.clock;
@@ -113,11 +69,19 @@ public final class AgentfuseRuntime {
         CircuitBreakerRegistry.Builder breakers = CircuitBreakerRegistry.builder()
                 .clock(clock)
                 .defaultConfig(ConfigDefaults.MODEL_BREAKER.toCircuitBreakerConfig())
-                .template(BreakerPlan.TOOL_PREFIX + "*", ConfigDefaults.TOOL_BREAKER.toCircuitBreakerConfig());
+                .template(BreakerPlan.TOOL_PREFIX + "*", ConfigDefaults.TOOL_BREAKER.toCircuitBreakerConfig())
+                // configured models are declared (replace), so only the family models made on demand count
+                .limit(BreakerPlan.MODEL_PREFIX + "*", ConfigDefaults.UNCONFIGURED_FAMILY_MODELS);
         if (builder.stateStore != null) {
             breakers.stateStore(builder.stateStore);
         }
         this.registry = breakers.build();
+        registry.addListener(new CircuitBreakerListener() {
+            @Override
+            public void onRemoved(CircuitBreaker breaker) {
+                forgetFamilyModel(breaker.name());
+            }
+        });
         reload(builder.config);
     }
 
@@ -139,11 +103,35 @@ public final class AgentfuseRuntime {
     /**
      * The model a request for {@code name} is served by: its entry under {@code models:}, or, for
      * a name of a built-in provider's family without one, the model {@link ModelFamilies#modelOf}
-     * makes of it — for the first {@value ConfigDefaults#UNCONFIGURED_FAMILY_MODELS} such names
-     * of the configuration in force; empty beyond them and for any other name.
+     * makes of it, with a breaker of its own — at most
+     * {@value ConfigDefaults#UNCONFIGURED_FAMILY_MODELS} such names at once (the registry's limit on
+     * {@code model:*} breakers made on demand; one unused for the registry's idle timeout makes room
+     * for a new one); empty beyond them and for any other name.
      */
     public Optional<ModelConfig> model(String name) {
         return current.find(name);
+    }
+
+    /**
+     * Tells {@code listener} of each model of a built-in family that stops being served because
+     * its breaker was dropped (unused for the registry's idle time, to make room for another name):
+     * whatever a caller keeps per model (routes, meters) can go with it. Called on the thread that
+     * made the room; must be fast and must not throw.
+     */
+    public void onFamilyModelDropped(Consumer<ModelConfig> listener) {
+        droppedListeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** The registry dropped the breaker {@code breakerId}: if it was a family model's, that model is no longer served. */
+    private void forgetFamilyModel(String breakerId) {
+        if (!breakerId.startsWith(BreakerPlan.MODEL_PREFIX)) {
+            return;
+        }
+        ModelConfig dropped = current.forget(breakerId.substring(BreakerPlan.MODEL_PREFIX.length()), breakerId);
+        if (dropped != null) {
+            shared.drop(breakerId);
+            droppedListeners.forEach(listener -> listener.accept(dropped));
+        }
     }
 
     /**
@@ -153,7 +141,7 @@ public final class AgentfuseRuntime {
      * @throws IllegalArgumentException if {@code model} is neither configured nor served by {@link #model}
      */
     public Guard modelGuard(String model) {
-        Generation generation = current;
+        RuntimeGeneration generation = current;
         ModelConfig settings = generation.model(model);
         // Everything a guard needs is built only when the cached guard is missing or stale.
         return guard(generation, settings.breakerId(), settings.breaker(), breaker -> builder(settings.breakerId())
@@ -170,7 +158,7 @@ public final class AgentfuseRuntime {
      * @throws IllegalArgumentException if {@code server} is not configured
      */
     public Guard mcpToolGuard(String server, String tool) {
-        Generation generation = current;
+        RuntimeGeneration generation = current;
         McpServerConfig serverConfig = generation.config().mcpServers().get(server);
         if (serverConfig == null) {
             throw new IllegalArgumentException("MCP server " + server + " is not configured");
@@ -187,7 +175,7 @@ public final class AgentfuseRuntime {
      * @throws IllegalArgumentException if {@code server} is not configured
      */
     public Guard mcpToolGuard(String server, String tool, boolean idempotent) {
-        Generation generation = current;
+        RuntimeGeneration generation = current;
         McpServerConfig serverConfig = server(generation, server);
         ToolConfig settings = serverConfig.tool(tool);
         int attempts = settings.maxAttempts(idempotent);
@@ -209,7 +197,7 @@ public final class AgentfuseRuntime {
      * @throws IllegalArgumentException if {@code server} is not configured
      */
     public CircuitBreaker mcpServerBreaker(String server) {
-        Generation generation = current;
+        RuntimeGeneration generation = current;
         McpServerConfig serverConfig = server(generation, server);
         CircuitBreakerConfig settings = generation.breakerConfigs().computeIfAbsent(serverConfig.serverBreakerId(),
                 key -> serverConfig.defaults().circuitBreaker().toCircuitBreakerConfig());
@@ -217,7 +205,7 @@ public final class AgentfuseRuntime {
         return breaker.config().equals(settings) ? breaker : registry.replace(serverConfig.serverBreakerId(), settings);
     }
 
-    private static McpServerConfig server(Generation generation, String server) {
+    private static McpServerConfig server(RuntimeGeneration generation, String server) {
         McpServerConfig serverConfig = generation.config().mcpServers().get(server);
         if (serverConfig == null) {
             throw new IllegalArgumentException("MCP server " + server + " is not configured");
@@ -227,7 +215,7 @@ public final class AgentfuseRuntime {
 
     /** The guard of calls to a tool outside MCP servers, named {@code tool:<tool>}. */
     public Guard toolGuard(String tool) {
-        Generation generation = current;
+        RuntimeGeneration generation = current;
         return toolGuard(generation, BreakerPlan.TOOL_PREFIX + tool, generation.config().tool(tool), SharedLimits.LOCAL_TOOLS);
     }
 
@@ -238,7 +226,7 @@ public final class AgentfuseRuntime {
      * @throws IllegalArgumentException if {@code model} is not configured
      */
     public ContextBudget contextBudget(String model) {
-        Generation generation = current;
+        RuntimeGeneration generation = current;
         ModelConfig settings = generation.model(model);
         return generation.contextBudgets().computeIfAbsent(model, key ->
                 ContextBudget.of(generation.config().context().toContextConfig(), settings.contextWindow()));
@@ -265,7 +253,7 @@ public final class AgentfuseRuntime {
      */
     public synchronized ReloadReport reload(AgentfuseConfig config) {
         Objects.requireNonNull(config, "config");
-        var next = new Generation(config);
+        var next = new RuntimeGeneration(config, registry);
         ReloadReport report = new BreakerPlan(config).apply(registry, next.breakerConfigs());
         List<String> unserved = keepFamilyModels(current, next);
         shared.retain(config);
@@ -279,11 +267,13 @@ public final class AgentfuseRuntime {
      * name that the reload removed, while the bound has room. Any other breaker of a model that
      * {@code next} does not serve is removed; returns their names.
      */
-    private List<String> keepFamilyModels(Generation previous, Generation next) {
+    private List<String> keepFamilyModels(RuntimeGeneration previous, RuntimeGeneration next) {
         if (previous != null) {
-            previous.familyModels().keySet().stream()
-                    .filter(model -> !next.config().models().containsKey(model))
-                    .forEach(next::find);
+            for (String model : previous.familyModelNames()) {
+                if (!next.config().models().containsKey(model)) {
+                    next.find(model);
+                }
+            }
         }
         var removed = new ArrayList<String>();
         for (CircuitBreaker breaker : registry.all()) {
@@ -301,7 +291,7 @@ public final class AgentfuseRuntime {
         return removed;
     }
 
-    private Guard toolGuard(Generation generation, String name, ToolConfig tool, String upstream) {
+    private Guard toolGuard(RuntimeGeneration generation, String name, ToolConfig tool, String upstream) {
         RetryConfig retry = generation.config().retry();
         return guard(generation, name, tool.circuitBreaker(), breaker -> builder(name)
                 .retry(retry.toRetryPolicy(shared.budget(upstream, retry.budget())).toBuilder()
@@ -315,13 +305,13 @@ public final class AgentfuseRuntime {
      * The cached guard for {@code name}, rebuilt when its breaker is no longer the registry's
      * (replaced by a reload, or evicted while idle and created anew).
      */
-    private Guard guard(Generation generation, String name, BreakerConfig settings,
+    private Guard guard(RuntimeGeneration generation, String name, BreakerConfig settings,
                         Function<CircuitBreaker, GuardBuilder> build) {
         return guard(generation, name, name, settings, build);
     }
 
     /** Like the above, caching the guard under {@code cacheKey} (one breaker may serve two guards). */
-    private Guard guard(Generation generation, String cacheKey, String name, BreakerConfig settings,
+    private Guard guard(RuntimeGeneration generation, String cacheKey, String name, BreakerConfig settings,
                         Function<CircuitBreaker, GuardBuilder> build) {
         CircuitBreakerConfig breakerConfig = generation.breakerConfigs()
                 .computeIfAbsent(name, key -> settings.toCircuitBreakerConfig());

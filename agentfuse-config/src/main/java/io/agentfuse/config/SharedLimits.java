@@ -44,6 +44,11 @@ final class SharedLimits {
         return budgets.computeIfAbsent(new BudgetKey(upstream, settings), key -> settings.toRetryBudget(clock));
     }
 
+    /** Drops the bulkhead {@code name} (its model is no longer served); calls holding it finish under it. */
+    void drop(String name) {
+        bulkheads.remove(name);
+    }
+
     /** Drops the bulkheads and budgets that {@code config} no longer uses; the others keep their counts. */
     void retain(AgentfuseConfig config) {
         Set<String> bulkheadNames = new HashSet<>(List.of(SUBAGENTS));

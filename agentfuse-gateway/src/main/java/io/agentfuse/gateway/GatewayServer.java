@@ -119,6 +119,7 @@ public final class GatewayServer {
                 .withLimits(limits.maxUpstreamBody(), (int) limits.maxSseEvent(), limits.clientWriteTimeout()));
         metrics.watchBreakers(runtime.registry());
         metrics.declareModels(config.models().values());
+        runtime.onFamilyModelDropped(metrics::forgetModel);
         runtime.registry().addListener(new TransitionLog());
         this.events = new BreakerEventStream(vertx, runtime.registry(), (int) limits.maxEventQueue());
         this.contextWorkers = vertx.createSharedWorkerExecutor(CONTEXT_POOL, CONTEXT_THREADS);
