@@ -28,6 +28,13 @@ import java.util.Map;
  */
 public final class ConfigLoader {
 
+    /**
+     * The longest configuration file read, in bytes (and the longest text parsed, in characters):
+     * 1 MiB, as much as a Kubernetes ConfigMap holds, and a thousand times what a configuration
+     * needs. A longer file is refused before it is read, saying so.
+     */
+    public static final int MAX_FILE_BYTES = 1 << 20;
+
     private ConfigLoader() {
     }
 
@@ -55,6 +62,10 @@ public final class ConfigLoader {
     public static String read(Path file) {
         String source = file.toString();
         try {
+            long size = Files.size(file);
+            if (size > MAX_FILE_BYTES) {
+                throw unreadable(source, YamlConfigReader.tooLong(size + " bytes"));
+            }
             return Files.readString(file, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
             throw unreadable(source, "no such file");

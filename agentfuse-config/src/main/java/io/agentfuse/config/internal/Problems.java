@@ -20,6 +20,9 @@ final class Problems {
     private record Place(String path, int line, int column) {
     }
 
+    /** Shorter values are not hidden inside messages: "1" would be replaced in "must be >= 1". */
+    private static final int MIN_HIDDEN = 4;
+
     private final Map<Place, ConfigError> errors = new LinkedHashMap<>();
 
     void add(String path, Location location, String message) {
@@ -27,7 +30,15 @@ final class Problems {
                 new ConfigError(path, location.line(), location.column(), message));
     }
 
+    /**
+     * An error about {@code node}. If the node's value came from the environment, the message
+     * keeps no copy of it (a check may have quoted what it parsed): every occurrence becomes the
+     * node's own description, which names the variable instead.
+     */
     void add(Node node, String message) {
+        if (node instanceof Node.ScalarNode scalar && scalar.interpolated() && scalar.text().length() >= MIN_HIDDEN) {
+            message = message.replace(scalar.text(), scalar.describe());
+        }
         add(node.path(), node.location(), message);
     }
 

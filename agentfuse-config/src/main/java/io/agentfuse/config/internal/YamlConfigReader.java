@@ -2,6 +2,7 @@ package io.agentfuse.config.internal;
 
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.ConfigException;
+import io.agentfuse.config.ConfigLoader;
 import java.util.Map;
 import java.util.Optional;
 
@@ -13,6 +14,12 @@ import java.util.Optional;
 public final class YamlConfigReader {
 
     private YamlConfigReader() {
+    }
+
+    /** The error for a configuration of {@code length} (with its unit), over {@link ConfigLoader#MAX_FILE_BYTES}. */
+    public static String tooLong(String length) {
+        return "the file is " + length + " long; a configuration file may be at most " + ConfigLoader.MAX_FILE_BYTES
+                + " bytes (1 MiB), so it is not read";
     }
 
     /**
