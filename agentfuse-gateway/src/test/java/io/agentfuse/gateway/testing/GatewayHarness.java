@@ -14,6 +14,7 @@ import io.vertx.core.json.JsonObject;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -96,9 +97,15 @@ public final class GatewayHarness implements AutoCloseable {
      * it on request and checks it for changes every {@code pollInterval} ({@link Duration#ZERO}: never).
      */
     public static GatewayHarness startFromFile(Path file, Duration pollInterval) {
+        return startFromFile(file, pollInterval, Map.of());
+    }
+
+    /** Like {@link #startFromFile(Path, Duration)}, with {@code variables} in the environment beside {@code MOCK_PORT}. */
+    public static GatewayHarness startFromFile(Path file, Duration pollInterval, Map<String, String> variables) {
         Vertx vertx = GatewayVertx.create();
         MockProvider mock = Await.result(MockProvider.start(vertx, 0));
-        Map<String, String> environment = Map.of("MOCK_PORT", Integer.toString(mock.port()));
+        Map<String, String> environment = new HashMap<>(variables);
+        environment.put("MOCK_PORT", Integer.toString(mock.port()));
         GatewayOptions options = GatewayOptions.builder().port(0)
                 .configFile(new ConfigFile(file, environment, pollInterval)).build();
         GatewayServer gateway = Await.result(GatewayServer.start(vertx, ConfigLoader.load(file, environment), options));
