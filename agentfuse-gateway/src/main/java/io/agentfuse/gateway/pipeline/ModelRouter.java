@@ -15,6 +15,8 @@ import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.agentfuse.gateway.provider.Dialects;
+import io.agentfuse.gateway.provider.responses.ResponsesDialect;
+import io.agentfuse.gateway.provider.responses.ResponsesStoredState;
 import io.agentfuse.gateway.upstream.ProviderEndpoint;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
@@ -108,6 +110,7 @@ final class ModelRouter {
             ProviderEndpoint provider = providers.get(i);
             var guard = guardOf(model);
             try {
+                refuseSharedStoredState(request.chat(), provider, config.providerOf(model));
                 ChatRequest chat = model.name().equals(request.model().name()) ? request.chat()
                         : context.fitForFallback(request.chat(), request.model(), model);
                 var body = DialectTranslator.upstreamRequest(chat, provider.dialect(), model.upstreamModel());
@@ -134,6 +137,19 @@ final class ModelRouter {
             return runtime.modelGuard(model.name());
         } catch (IllegalArgumentException | BreakerLimitException dropped) {
             throw notServed(model.name());
+        }
+    }
+
+    /**
+     * A Responses request that refers to stored state by id goes only to a provider configured to
+     * allow it: the state is stored under the gateway's key, which every caller shares
+     * ({@link ResponsesStoredState}). Across dialects such a request is untranslatable anyway.
+     */
+    private static void refuseSharedStoredState(ChatRequest chat, ProviderEndpoint provider, ProviderConfig settings) {
+        if (provider.dialect() == ResponsesDialect.INSTANCE && !settings.storedResponses()) {
+            ResponsesStoredState.referenceIn(chat.received()).ifPresent(reference -> {
+                throw new GatewayException(GatewayError.INVALID_REQUEST, ResponsesStoredState.refusal(reference, settings.name()));
+            });
         }
     }
 
