@@ -7,6 +7,7 @@ import io.agentfuse.config.ServerConfig;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.breaker.shared.BreakerStateStore;
 import io.agentfuse.gateway.admin.BreakerAdminHandler;
+import io.agentfuse.gateway.admin.BrowserProtection;
 import io.agentfuse.gateway.admin.ReloadHandler;
 import io.agentfuse.gateway.admin.StatsHandler;
 import io.agentfuse.gateway.reload.ConfigReloader;
@@ -17,6 +18,7 @@ import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
+import io.agentfuse.gateway.http.JsonFaults;
 import io.agentfuse.gateway.internal.VertxScheduler;
 import io.agentfuse.gateway.mcp.McpProxy;
 import io.agentfuse.gateway.mcp.McpProxyOptions;
@@ -41,6 +43,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -213,6 +216,10 @@ public final class GatewayServer {
 
     private Router router(Vertx vertx, long maxBodySize, BodyAllowance bodies) {
         Router router = Router.router(vertx);
+        router.route("/admin/*").handler(ctx -> {
+            BrowserProtection.api(ctx.response()); // first: every admin answer, refusals included
+            ctx.next();
+        });
         for (Dialect dialect : Dialects.all()) {
             router.post(dialect.path())
                     .handler(new SizedBodyReader(maxBodySize, bodies))
@@ -255,12 +262,14 @@ public final class GatewayServer {
         if (ctx.response().ended() || ctx.response().closed()) {
             return;
         }
-        String cause = ctx.failure() == null ? "HTTP " + ctx.statusCode() : String.valueOf(ctx.failure().getMessage());
         GatewayException error;
         if (ctx.statusCode() == 413) {
             error = tooLarge(maxBodySize);
         } else if (ctx.statusCode() >= 400 && ctx.statusCode() < 500) {
-            error = new GatewayException(GatewayError.INVALID_REQUEST, "the request could not be read: " + cause);
+            // A framework's or parser's message would name its insides: said in our words, or not at all.
+            String cause = ctx.failure() instanceof DecodeException decode ? ": " + JsonFaults.describe(decode)
+                    : " (HTTP " + ctx.statusCode() + ")";
+            error = new GatewayException(GatewayError.INVALID_REQUEST, "the request could not be read" + cause);
         } else {
             error = new GatewayException(GatewayError.INTERNAL_ERROR, "the gateway failed unexpectedly");
         }
