@@ -29,6 +29,8 @@ final class AsyncExecution<T> extends CompletableFuture<T> {
     private int attempt;
     private long previousDelay;
     private AttemptResult last;
+    /** The last attempt's failure as the callee raised it (what {@code execute} would throw), or null. */
+    private Throwable lastFailure;
     private T lastValue;
 
     AsyncExecution(Guard guard, AttemptObserver observer, Supplier<? extends CompletionStage<T>> call, long deadline) {
@@ -93,7 +95,7 @@ final class AsyncExecution<T> extends CompletableFuture<T> {
         if (last != null && last.cause() == null) {
             complete(lastValue);
         } else {
-            completeExceptionally(Attempts.stopped(last == null ? null : last.cause(), rejection));
+            completeExceptionally(Attempts.stopped(lastFailure, rejection));
         }
     }
 
@@ -180,7 +182,8 @@ final class AsyncExecution<T> extends CompletableFuture<T> {
         if (guard.bulkhead() != null) {
             guard.bulkhead().release();
         }
-        Throwable failure = error == null ? null : OutcomeClassifier.unwrap(error);
+        // As the callee raised it: the future's wrappers go, its own (an UncheckedIOException) stay, as with execute.
+        Throwable failure = error == null ? null : OutcomeClassifier.unwrapFuture(error);
         if (failure instanceof CancellationException && isCancelled()) {
             // Our caller gave up (e.g. a client hung up): the callee neither failed nor succeeded.
             attempts.release(permit);
@@ -208,6 +211,7 @@ final class AsyncExecution<T> extends CompletableFuture<T> {
         }
         previousDelay = delay;
         last = outcome;
+        lastFailure = failure;
         lastValue = value;
         pendingRetry = guard.scheduler().schedule(this::attempt, delay);
     }

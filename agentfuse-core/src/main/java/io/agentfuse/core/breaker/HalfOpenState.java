@@ -72,7 +72,7 @@ final class HalfOpenState extends AbstractState {
                 continue;
             }
             if (probesExpired()) {
-                breaker.transitions().transition(this, new HalfOpenState(breaker, trip), "probe expired without an answer");
+                breaker.transitions().writeOffProbes(this, new HalfOpenState(breaker, trip), outstanding.get() > 0);
                 return breaker.acquire();
             }
             breaker.rejected();
