@@ -54,6 +54,17 @@ public final class ConfigLoader {
     }
 
     /**
+     * Loads {@code file} like {@link #load(Path, Map)}, and says what a usable file should still
+     * change (a model of a built-in family that the table of known models does not know, say): what
+     * {@code agentfuse validate} prints.
+     *
+     * @throws ConfigException if the file cannot be read or holds any problem
+     */
+    public static CheckedConfig check(Path file, Map<String, String> environment) {
+        return YamlConfigReader.check(read(file), file.toString(), environment);
+    }
+
+    /**
      * The text of {@code file}, for a caller that parses it itself (a reload that compares it with
      * what it read before).
      *

@@ -24,6 +24,7 @@ final class Problems {
     private static final int MIN_HIDDEN = 4;
 
     private final Map<Place, ConfigError> errors = new LinkedHashMap<>();
+    private final Map<Place, ConfigError> warnings = new LinkedHashMap<>();
 
     void add(String path, Location location, String message) {
         errors.putIfAbsent(new Place(path, location.line(), location.column()),
@@ -40,6 +41,18 @@ final class Problems {
             message = message.replace(scalar.text(), scalar.describe());
         }
         add(node.path(), node.location(), message);
+    }
+
+    /** Something that does not stop the file from being used, but that its writer should know (once per place). */
+    void warn(Node node, String message) {
+        Location location = node.location();
+        warnings.putIfAbsent(new Place(node.path(), location.line(), location.column()),
+                new ConfigError(node.path(), location.line(), location.column(), message));
+    }
+
+    /** Every warning, in file order. */
+    List<ConfigError> warningsInFileOrder() {
+        return warnings.values().stream().sorted(FILE_ORDER).toList();
     }
 
     boolean isEmpty() {
