@@ -36,7 +36,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class HostileReloadTest {
 
-    private static final Map<String, String> ADMIN = Map.of("authorization", "Bearer " + GatewayHarness.ADMIN_TOKEN);
     private static final String SECRET = "sk-live-Sup3rSecretValue42";
     private static final String BASE = """
             server:
@@ -166,17 +165,15 @@ class HostileReloadTest {
     }
 
     private Reply reload() {
-        return harness.client.post("/admin/reload", new JsonObject(), ADMIN);
+        return harness.reload();
     }
 
     private static JsonObject error(Reply reply) {
         return reply.json().getJsonObject("error");
     }
 
-    /** Replaces the file at once, as editors do (a new file renamed over the old). */
     private Path write(String yaml) throws IOException {
-        Path next = Files.writeString(Files.createTempFile(dir, "next", ".yaml"), yaml);
-        return Files.move(next, dir.resolve("agentfuse.yaml"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return GatewayHarness.writeConfig(dir, yaml);
     }
 
     /** Points the symbolic link {@code link} at {@code target}, at once. */
