@@ -2,7 +2,7 @@ package io.agentfuse.cli;
 
 /**
  * How {@code serve} writes its log lines: as text, or as one JSON object per line for log
- * collectors (DESIGN §9). The choice is made before the first logger exists: logback reads it from
+ * collectors (docs/design.md §9). The choice is made before the first logger exists: logback reads it from
  * the system property {@value #PROPERTY} when it configures itself ({@code logback.xml}).
  */
 enum LogFormat {

@@ -10,7 +10,7 @@ import java.util.Optional;
 
 /**
  * A whole agentfuse configuration file, loaded, interpolated, validated and resolved: the root
- * of the model of DESIGN §6.
+ * of the model of docs/design.md §6.
  *
  * <p>An instance that {@link ConfigLoader} returns is consistent: every reference resolves
  * (models to providers, fallbacks and {@code compactModel} to models, {@code breaker} names to

@@ -14,7 +14,6 @@ import io.agentfuse.core.GuardBuilder;
 import io.agentfuse.core.retry.RetryPolicy;
 import io.agentfuse.core.Scheduler;
 import io.agentfuse.core.Sleeper;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -57,7 +56,7 @@ public final class AgentfuseRuntime {
     private final RetryListener retryListener;
     private final SharedLimits shared;
     private final List<Consumer<ModelConfig>> droppedListeners = new CopyOnWriteArrayList<>();
-    private volatile RuntimeGeneration current;
+    private volatile ConfigGeneration current;
 
     AgentfuseRuntime(AgentfuseRuntimeBuilder builder) {
         this.clock = builder.clock;
@@ -101,22 +100,19 @@ public final class AgentfuseRuntime {
     }
 
     /**
-     * The model a request for {@code name} is served by: its entry under {@code models:}, or, for
-     * a name of a built-in provider's family without one, the model {@link ModelFamilies#modelOf}
-     * makes of it, with a breaker of its own — at most
-     * {@value ConfigDefaults#UNCONFIGURED_FAMILY_MODELS} such names at once (the registry's limit on
-     * {@code model:*} breakers made on demand; one unused for the registry's idle timeout makes room
-     * for a new one); empty beyond them and for any other name.
+     * The model a request for {@code name} is served by: its entry under {@code models:}, or, for a
+     * family name without one, the model {@link ModelFamilies#modelOf} makes of it with a breaker of
+     * its own — at most {@value ConfigDefaults#UNCONFIGURED_FAMILY_MODELS} at once (the registry's
+     * limit on {@code model:*}; an idle one makes room); empty beyond them and for any other name.
      */
     public Optional<ModelConfig> model(String name) {
         return current.find(name);
     }
 
     /**
-     * Tells {@code listener} of each model of a built-in family that stops being served because
-     * its breaker was dropped (unused for the registry's idle time, to make room for another name):
-     * whatever a caller keeps per model (routes, meters) can go with it. Called on the thread that
-     * made the room; must be fast and must not throw.
+     * Tells {@code listener} of each family model no longer served, its breaker dropped to make room
+     * for another name, so that what a caller keeps per model (routes, meters) can go; called on the
+     * thread that made the room, it must be fast and must not throw.
      */
     public void onFamilyModelDropped(Consumer<ModelConfig> listener) {
         droppedListeners.add(Objects.requireNonNull(listener, "listener"));
@@ -124,10 +120,8 @@ public final class AgentfuseRuntime {
 
     /** The registry dropped the breaker {@code breakerId}: if it was a family model's, that model is no longer served. */
     private void forgetFamilyModel(String breakerId) {
-        if (!breakerId.startsWith(BreakerPlan.MODEL_PREFIX)) {
-            return;
-        }
-        ModelConfig dropped = current.forget(breakerId.substring(BreakerPlan.MODEL_PREFIX.length()), breakerId);
+        ModelConfig dropped = breakerId.startsWith(BreakerPlan.MODEL_PREFIX)
+                ? current.forget(breakerId.substring(BreakerPlan.MODEL_PREFIX.length()), breakerId) : null;
         if (dropped != null) {
             shared.drop(breakerId);
             droppedListeners.forEach(listener -> listener.accept(dropped));
@@ -141,7 +135,7 @@ public final class AgentfuseRuntime {
      * @throws IllegalArgumentException if {@code model} is neither configured nor served by {@link #model}
      */
     public Guard modelGuard(String model) {
-        RuntimeGeneration generation = current;
+        ConfigGeneration generation = current;
         ModelConfig settings = generation.model(model);
         // Everything a guard needs is built only when the cached guard is missing or stale.
         return guard(generation, settings.breakerId(), settings.breaker(), breaker -> builder(settings.breakerId())
@@ -158,7 +152,7 @@ public final class AgentfuseRuntime {
      * @throws IllegalArgumentException if {@code server} is not configured
      */
     public Guard mcpToolGuard(String server, String tool) {
-        RuntimeGeneration generation = current;
+        ConfigGeneration generation = current;
         McpServerConfig serverConfig = generation.config().mcpServers().get(server);
         if (serverConfig == null) {
             throw new IllegalArgumentException("MCP server " + server + " is not configured");
@@ -175,7 +169,7 @@ public final class AgentfuseRuntime {
      * @throws IllegalArgumentException if {@code server} is not configured
      */
     public Guard mcpToolGuard(String server, String tool, boolean idempotent) {
-        RuntimeGeneration generation = current;
+        ConfigGeneration generation = current;
         McpServerConfig serverConfig = server(generation, server);
         ToolConfig settings = serverConfig.tool(tool);
         int attempts = settings.maxAttempts(idempotent);
@@ -197,7 +191,7 @@ public final class AgentfuseRuntime {
      * @throws IllegalArgumentException if {@code server} is not configured
      */
     public CircuitBreaker mcpServerBreaker(String server) {
-        RuntimeGeneration generation = current;
+        ConfigGeneration generation = current;
         McpServerConfig serverConfig = server(generation, server);
         CircuitBreakerConfig settings = generation.breakerConfigs().computeIfAbsent(serverConfig.serverBreakerId(),
                 key -> serverConfig.defaults().circuitBreaker().toCircuitBreakerConfig());
@@ -205,7 +199,7 @@ public final class AgentfuseRuntime {
         return breaker.config().equals(settings) ? breaker : registry.replace(serverConfig.serverBreakerId(), settings);
     }
 
-    private static McpServerConfig server(RuntimeGeneration generation, String server) {
+    private static McpServerConfig server(ConfigGeneration generation, String server) {
         McpServerConfig serverConfig = generation.config().mcpServers().get(server);
         if (serverConfig == null) {
             throw new IllegalArgumentException("MCP server " + server + " is not configured");
@@ -215,7 +209,7 @@ public final class AgentfuseRuntime {
 
     /** The guard of calls to a tool outside MCP servers, named {@code tool:<tool>}. */
     public Guard toolGuard(String tool) {
-        RuntimeGeneration generation = current;
+        ConfigGeneration generation = current;
         return toolGuard(generation, BreakerPlan.TOOL_PREFIX + tool, generation.config().tool(tool), SharedLimits.LOCAL_TOOLS);
     }
 
@@ -226,7 +220,7 @@ public final class AgentfuseRuntime {
      * @throws IllegalArgumentException if {@code model} is not configured
      */
     public ContextBudget contextBudget(String model) {
-        RuntimeGeneration generation = current;
+        ConfigGeneration generation = current;
         ModelConfig settings = generation.model(model);
         return generation.contextBudgets().computeIfAbsent(model, key ->
                 ContextBudget.of(generation.config().context().toContextConfig(), settings.contextWindow()));
@@ -253,45 +247,15 @@ public final class AgentfuseRuntime {
      */
     public synchronized ReloadReport reload(AgentfuseConfig config) {
         Objects.requireNonNull(config, "config");
-        var next = new RuntimeGeneration(config, registry);
+        var next = new ConfigGeneration(config, registry);
         ReloadReport report = new BreakerPlan(config).apply(registry, next.breakerConfigs());
-        List<String> unserved = keepFamilyModels(current, next);
+        List<String> unserved = next.carryFamilyModels(current, registry);
         shared.retain(config);
         current = next;
         return report.withRemoved(unserved);
     }
 
-    /**
-     * The family models {@code previous} served stay served, and their breakers with their state
-     * (a reload never closes an open breaker by accident); so does a configured model of a family
-     * name that the reload removed, while the bound has room. Any other breaker of a model that
-     * {@code next} does not serve is removed; returns their names.
-     */
-    private List<String> keepFamilyModels(RuntimeGeneration previous, RuntimeGeneration next) {
-        if (previous != null) {
-            for (String model : previous.familyModelNames()) {
-                if (!next.config().models().containsKey(model)) {
-                    next.find(model);
-                }
-            }
-        }
-        var removed = new ArrayList<String>();
-        for (CircuitBreaker breaker : registry.all()) {
-            String name = breaker.name();
-            if (!name.startsWith(BreakerPlan.MODEL_PREFIX)) {
-                continue;
-            }
-            String model = name.substring(BreakerPlan.MODEL_PREFIX.length());
-            // find admits a family name while the bound has room: a configured model the reload removed
-            if (!next.config().models().containsKey(model) && next.find(model).isEmpty()) {
-                registry.remove(name);
-                removed.add(name);
-            }
-        }
-        return removed;
-    }
-
-    private Guard toolGuard(RuntimeGeneration generation, String name, ToolConfig tool, String upstream) {
+    private Guard toolGuard(ConfigGeneration generation, String name, ToolConfig tool, String upstream) {
         RetryConfig retry = generation.config().retry();
         return guard(generation, name, tool.circuitBreaker(), breaker -> builder(name)
                 .retry(retry.toRetryPolicy(shared.budget(upstream, retry.budget())).toBuilder()
@@ -305,13 +269,13 @@ public final class AgentfuseRuntime {
      * The cached guard for {@code name}, rebuilt when its breaker is no longer the registry's
      * (replaced by a reload, or evicted while idle and created anew).
      */
-    private Guard guard(RuntimeGeneration generation, String name, BreakerConfig settings,
+    private Guard guard(ConfigGeneration generation, String name, BreakerConfig settings,
                         Function<CircuitBreaker, GuardBuilder> build) {
         return guard(generation, name, name, settings, build);
     }
 
     /** Like the above, caching the guard under {@code cacheKey} (one breaker may serve two guards). */
-    private Guard guard(RuntimeGeneration generation, String cacheKey, String name, BreakerConfig settings,
+    private Guard guard(ConfigGeneration generation, String cacheKey, String name, BreakerConfig settings,
                         Function<CircuitBreaker, GuardBuilder> build) {
         CircuitBreakerConfig breakerConfig = generation.breakerConfigs()
                 .computeIfAbsent(name, key -> settings.toCircuitBreakerConfig());

@@ -73,7 +73,7 @@ public final class AgentfuseRuntimeBuilder {
     }
 
     /**
-     * Where the breakers are shared with the rest of a fleet (DESIGN §8), e.g. a
+     * Where the breakers are shared with the rest of a fleet (docs/design.md §8), e.g. a
      * {@code RedisStateStore} made from {@code state.redis} when {@code state.store} is
      * {@code redis}; default none: state is this runtime's alone. The caller makes and closes the
      * store, so that configuration does not depend on Redis.

@@ -20,7 +20,7 @@ import java.util.OptionalInt;
  * {@code {count: 3}}); {@code off} or {@code null} turns a default trigger off;
  * {@code failureThreshold} is the seed's name for {@code consecutiveErrors}.
  *
- * <p>Defaults: {@link ConfigDefaults#MODEL_BREAKER} for models (every DESIGN trigger on, open
+ * <p>Defaults: {@link ConfigDefaults#MODEL_BREAKER} for models (every trigger of docs/design.md §3 on, open
  * for 5 minutes, one probe); {@link ConfigDefaults#TOOL_BREAKER} (5 failures in a row) for
  * tools and {@link ConfigDefaults#MCP_TOOL_BREAKER} (3 in a row) for MCP servers. Immutable
  * and thread-safe; equal settings compare equal, which is how a reload keeps a breaker's state.

@@ -20,7 +20,7 @@ import java.util.OptionalInt;
 
 /**
  * Every default of the configuration, in one place. A key left out of the file takes the value
- * here; the numbers marked <em>seed</em> come from the seed documents, the rest from DESIGN §6.
+ * here; the numbers marked <em>seed</em> come from the seed documents, the rest from docs/design.md §6.
  *
  * <p>Trigger templates ({@link #CONSECUTIVE_TIMEOUTS}, {@link #SLOW_CALL_RATE}, ...) fill the
  * keys a trigger map leaves out, whether or not that trigger is on by default.
@@ -41,7 +41,7 @@ public final class ConfigDefaults {
     private static final long MEGABYTE = 1024L * 1024L;
 
     /**
-     * {@code server:} limits of DESIGN §7: the request must arrive within 30 s, idle connections
+     * {@code server:} limits of docs/design.md §7: the request must arrive within 30 s, idle connections
      * close after 75 s, 10 000 connections and 10 000 messages, provider answers up to 32 MB and
      * their events up to 8 MB, 30 s for a caller to read on, 1 MB queued per event subscriber.
      */
@@ -87,7 +87,7 @@ public final class ConfigDefaults {
     /** One probe when half open (seed). */
     public static final int HALF_OPEN_REQUESTS = CircuitBreakerConfig.defaults().halfOpenRequests();
 
-    /** A model's breaker: every DESIGN trigger on except {@code slowCallRate}. */
+    /** A model's breaker: every trigger of docs/design.md §3 on except {@code slowCallRate}. */
     public static final BreakerConfig MODEL_BREAKER = new BreakerConfig(Optional.of(CONSECUTIVE_TIMEOUTS),
             OptionalInt.of(CONSECUTIVE_ERRORS), OptionalInt.of(CONSECUTIVE_5XX), OptionalInt.of(CONSECUTIVE_429),
             Optional.of(TOKEN_OVERUSE), Optional.of(FAILURE_RATE), Optional.empty(), RESET_TIMEOUT,
@@ -122,7 +122,7 @@ public final class ConfigDefaults {
 
     /**
      * {@code subagents:} 5 at a time, 120 s each, falling back to {@code claude-haiku-4}, then
-     * {@code gpt-4o-mini}, then giving up (the seed's, and DESIGN §6's defaults).
+     * {@code gpt-4o-mini}, then giving up (the seed's, and docs/design.md §6's defaults).
      */
     public static final SubagentsConfig SUBAGENTS = new SubagentsConfig(5, Duration.ofSeconds(120),
             List.of("claude-haiku-4", "gpt-4o-mini"));

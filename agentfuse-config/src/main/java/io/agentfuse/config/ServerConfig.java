@@ -57,7 +57,7 @@ public record ServerConfig(int port, long maxBodySize, String adminToken, int ev
     }
 
     /**
-     * The bounds of DESIGN §7 "Limits".
+     * The bounds of docs/design.md §7 "Limits".
      *
      * @param headerTimeout      a request's head and body must have arrived this long after the connection
      *                           opened (slowloris); positive

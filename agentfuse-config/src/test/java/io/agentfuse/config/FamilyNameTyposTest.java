@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * DESIGN §6, "Models that need no entry": a family name one or two edits away from a configured
+ * docs/design.md §6, "Models that need no entry": a family name one or two edits away from a configured
  * model or a model of the built-in table, and not itself in that table, is an error with "did you
  * mean" — a typo in a fallback list must not wait for the outage it was meant for; other family
  * names the table does not know are accepted, with a warning.

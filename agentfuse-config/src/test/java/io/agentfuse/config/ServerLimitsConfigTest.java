@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The {@code server:} limits of DESIGN §7: every key has a default and reads as written. */
+/** The {@code server:} limits of docs/design.md §7: every key has a default and reads as written. */
 class ServerLimitsConfigTest {
 
     @Test

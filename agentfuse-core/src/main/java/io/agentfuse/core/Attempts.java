@@ -106,13 +106,17 @@ final class Attempts {
 
     /**
      * Classifies a normal return once (result rules, then the breaker's token limit) and records it
-     * against {@code permit}, unless it is a {@link LongCall} that takes the permit to record its own
-     * end; {@code null} for a plain success, which needs no decision (and so allocates nothing).
+     * against {@code permit}, unless it is a {@link LongCall} whose {@link HeldPermit} takes the permit to
+     * record its own end; {@code null} for a plain success, which needs no decision (and so allocates nothing).
      */
     AttemptResult returned(long permit, Object value, long durationNanos) {
         Outcome outcome = classifier.hasResultRules() ? classifier.classifyResult(value) : Outcome.SUCCESS;
-        if (outcome == Outcome.SUCCESS && breaker != null && isLongCall(value) && ((LongCall) value).holdPermit(breaker, permit)) {
-            return null; // a stream: it records its final outcome against the permit when it ends
+        if (outcome == Outcome.SUCCESS && breaker != null && isLongCall(value)) {
+            HeldPermit held = ((LongCall) value).heldPermit();
+            if (held != null) {
+                held.hold(breaker, permit, timer(), durationNanos);
+                return null; // a stream: it records its final outcome against the permit when it ends
+            }
         }
         long used = 0L;
         if (outcome == Outcome.SUCCESS && tokens != null && breaker != null) {
@@ -172,7 +176,7 @@ final class Attempts {
     /**
      * The wait before the next attempt, or -1 to give up: no attempts left, an outcome not worth
      * retrying, a breaker that has opened, a wait past the deadline, or an empty budget. A server's
-     * wait too long to make (DESIGN §4, wait or fall over) gives up at once and holds the breaker
+     * wait too long to make (docs/design.md §4, wait or fall over) gives up at once and holds the breaker
      * open that long, so the chain moves on to its next step.
      */
     long nextDelayNanos(int attemptsMade, long previousDelay, AttemptResult result, long deadline) {

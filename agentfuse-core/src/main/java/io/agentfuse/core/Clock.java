@@ -1,6 +1,5 @@
 package io.agentfuse.core;
 
-import io.agentfuse.core.breaker.CircuitBreaker;
 
 /**
  * The source of time for every agentfuse component.

@@ -1,11 +1,9 @@
 package io.agentfuse.core;
 
 import io.agentfuse.core.breaker.CircuitBreaker;
-import io.agentfuse.core.breaker.CircuitBreakerConfig;
 import io.agentfuse.core.breaker.CircuitOpenException;
 import io.agentfuse.core.bulkhead.Bulkhead;
 import io.agentfuse.core.bulkhead.BulkheadFullException;
-import io.agentfuse.core.fallback.FallbackChain;
 import io.agentfuse.core.retry.RetryPolicy;
 import io.agentfuse.core.timeout.Timeout;
 
@@ -30,7 +28,7 @@ import java.util.function.ToLongFunction;
  * sits outside the bulkhead so that an open breaker rejects without taking a place, and a full
  * bulkhead (a local limit, not the callee's fault) is never counted as a failure; the timeout is
  * innermost so that it measures the call alone, not the queueing for a place. A
- * {@link FallbackChain} wraps guards, one per step.
+ * {@link io.agentfuse.core.fallback.FallbackChain} wraps guards, one per step.
  *
  * <p>Each part is optional. The synchronous {@link #execute(Supplier)} waits between attempts with
  * the injected {@link Sleeper}; on its success path it allocates nothing (without a timeout). The

@@ -1,20 +1,17 @@
 package io.agentfuse.core;
 
-import io.agentfuse.core.breaker.CircuitBreaker;
-
 /**
  * A result whose call goes on after the guard returns it: a stream that has produced its first
  * event and may still break. The guard does not record such a result as a success; it hands the
- * result the breaker's permit instead, and the result records the call's final outcome against
- * it when the stream ends (DESIGN §3), so a provider whose streams always break mid-way trips
- * its breaker. An ordinary result just answers {@code false}.
+ * breaker's permit to the result's {@link HeldPermit} instead, and the result reports the call's
+ * end there (finished with its tokens, broken, or released), so a stream counts once, with its
+ * whole duration and usage, and a provider whose streams always break mid-way trips its breaker
+ * (docs/design.md §3). An ordinary result answers {@code null}.
  *
  * <pre>{@code
- * record Answer(Stream stream, Permit permit) implements LongCall {
- *     public boolean holdPermit(CircuitBreaker breaker, long permit) {
- *         if (stream == null) return false;         // a complete answer: the guard records it
- *         this.permit.hold(breaker, permit);        // recorded when the stream ends
- *         return true;
+ * record Answer(Stream stream, HeldPermit permit) implements LongCall {
+ *     public HeldPermit heldPermit() {
+ *         return stream == null ? null : permit;   // a complete answer: the guard records it
  *     }
  * }
  * }</pre>
@@ -22,10 +19,8 @@ import io.agentfuse.core.breaker.CircuitBreaker;
 public interface LongCall {
 
     /**
-     * Takes the permit the attempt ran under, or declines it.
-     *
-     * @return {@code true} if this result will report exactly one outcome (or release) with
-     *         {@code permit} later; {@code false} to let the guard record it now
+     * The permit this result will report exactly one end with, or {@code null} to let the guard
+     * record it now as it records any other result.
      */
-    boolean holdPermit(CircuitBreaker breaker, long permit);
+    HeldPermit heldPermit();
 }

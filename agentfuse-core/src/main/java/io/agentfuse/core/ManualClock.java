@@ -1,6 +1,5 @@
 package io.agentfuse.core;
 
-import io.agentfuse.core.breaker.CircuitBreaker;
 
 import java.time.Duration;
 import java.util.PriorityQueue;

@@ -16,7 +16,7 @@ import java.util.function.Consumer;
 
 /**
  * A LangChain4j {@link ChatMemory} kept inside the model's context window by agentfuse's context
- * ladder (DESIGN §5). Messages are stored in the memory it wraps; each time they are read (an AI
+ * ladder (docs/design.md §5). Messages are stored in the memory it wraps; each time they are read (an AI
  * service reads them before every model call) the conversation is measured, and from
  * AUTO_COMPACT up the {@link Compactor} shrinks it: older turns summarised, or, if the summary
  * fails, times out or is not smaller, the original restored untouched and the oldest turns

@@ -5,7 +5,6 @@ import dev.langchain4j.model.chat.Capability;
 import dev.langchain4j.model.chat.StreamingChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
-import io.agentfuse.core.Clock;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.core.Scheduler;
@@ -55,9 +54,8 @@ public final class GuardedStreamingChatModel implements StreamingChatModel {
     private GuardedStreamingChatModel(Builder builder) {
         FallbackChain.Builder<ChatRequest, StreamAttempt> steps = FallbackChain.builder();
         for (Step step : builder.steps) {
-            Clock clock = step.guard().circuitBreaker() == null ? Clock.system() : step.guard().circuitBreaker().clock();
             steps.asyncStep(step.name(), step.guard(),
-                    request -> StreamAttempt.start(step.model(), request, step.firstTokenTimeout(), builder.scheduler, clock));
+                    request -> StreamAttempt.start(step.model(), request, step.firstTokenTimeout(), builder.scheduler, step.guard()));
         }
         this.chain = steps.giveUp().build();
         this.primary = builder.steps.get(0).model();

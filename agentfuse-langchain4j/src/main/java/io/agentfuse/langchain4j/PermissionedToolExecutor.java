@@ -6,7 +6,8 @@ import dev.langchain4j.service.tool.ToolExecutionResult;
 import dev.langchain4j.service.tool.ToolExecutor;
 import io.agentfuse.agent.permission.PermissionBreaker;
 import io.agentfuse.agent.permission.PermissionBreakerOpenException;
-import io.agentfuse.agent.permission.PermissionDecision;
+import io.agentfuse.agent.permission.PermissionCheck;
+import io.agentfuse.agent.permission.ToolApprover;
 import io.agentfuse.agent.permission.ToolCall;
 
 import java.util.Objects;
@@ -27,7 +28,9 @@ import java.util.Objects;
  *       with a clear error, since nobody is there to ask.</li>
  * </ul>
  *
- * The tool call the breaker sees is the request's name and arguments. Wrap the tool's
+ * The protocol itself is the agent module's {@link PermissionBreaker#check(ToolCall, ToolApprover)},
+ * the same for every integration; this class only maps its answer to LangChain4j's. The tool call
+ * the breaker (and the approver) sees is the request's name and arguments. Wrap the tool's
  * {@link GuardedToolExecutor} in it (permission first, then the breaker of the tool), so a call
  * the user refuses never counts against the tool. Thread-safe if the tool and the approver are.
  *
@@ -66,29 +69,11 @@ public final class PermissionedToolExecutor implements ToolExecutor {
                 : delegate.executeWithContext(request, context);
     }
 
-    /**
-     * Decides and reports the user's answer; the error to give the model, or {@code null} when the
-     * tool may run. The one place the verdicts are acted on.
-     */
+    /** The error to give the model, or {@code null} when the tool may run. */
     private String refusal(ToolExecutionRequest request) {
         ToolCall call = new ToolCall(request.name(), request.arguments() == null ? "" : request.arguments());
-        PermissionDecision decision = permissions.decide(call);
-        return switch (decision.verdict()) {
-            case AUTO_APPROVE -> approved(call, false);
-            case DENY -> ToolErrors.permissionDenied(request.name(), decision.reason());
-            case ASK -> {
-                if (approver.approve(request, decision)) {
-                    yield approved(call, true);
-                }
-                permissions.recordDenied(call);
-                yield ToolErrors.permissionDenied(request.name(), "the user denied it");
-            }
-        };
-    }
-
-    private String approved(ToolCall call, boolean explicit) {
-        permissions.recordApproved(call, explicit);
-        return null;
+        PermissionCheck check = permissions.check(call, approver);
+        return check.granted() ? null : ToolErrors.permissionDenied(request.name(), check.refusal());
     }
 
     /** The session's permission breaker. */

@@ -12,12 +12,10 @@ import dev.langchain4j.model.chat.response.PartialToolCall;
 import dev.langchain4j.model.chat.response.PartialToolCallContext;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import dev.langchain4j.model.chat.response.StreamingHandle;
-import io.agentfuse.core.Clock;
+import io.agentfuse.core.Guard;
+import io.agentfuse.core.HeldPermit;
 import io.agentfuse.core.LongCall;
-import io.agentfuse.core.Outcome;
-import io.agentfuse.core.RetryAfter;
 import io.agentfuse.core.Scheduler;
-import io.agentfuse.core.breaker.CircuitBreaker;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,7 +28,8 @@ import java.util.function.Consumer;
  * completes when the first token arrives (or fails before it: an error, the first-token timeout),
  * which is what the guard retries and the chain falls back on; after that the stream is committed
  * and every event goes to the caller's handler, and the stream's end, finished or broken, is
- * recorded against the breaker permit the attempt started with ({@link LongCall}).
+ * recorded against the breaker permit the attempt started with, through core's {@link HeldPermit}:
+ * its whole duration, its usage, how it ended.
  *
  * <p>Events that arrive before the attempt is committed are kept, in order, and handed over at the
  * commit. An attempt given up before its first token (timed out, cancelled) ignores whatever its
@@ -42,28 +41,21 @@ final class StreamAttempt implements StreamingChatResponseHandler, LongCall {
     private enum State { WAITING, STARTED, GIVEN_UP }
 
     private final CompletableFuture<StreamAttempt> started = new CompletableFuture<>();
-    private final Clock clock;
-    private final long startNanos;
+    private final HeldPermit permit;
     private final List<Consumer<StreamingChatResponseHandler>> pending = new ArrayList<>();
     private State state = State.WAITING;
     private volatile Scheduler.Cancellable firstTokenTimer;
     private StreamingChatResponseHandler target;
-    private CircuitBreaker breaker;
-    private long permit;
-    private Outcome ended;
-    private long endedNanos;
-    private long tokens;
     private StreamingHandle handle;
 
-    private StreamAttempt(Clock clock) {
-        this.clock = clock;
-        this.startNanos = clock.nanoTime();
+    private StreamAttempt(Guard guard) {
+        this.permit = new HeldPermit(guard);
     }
 
     /** Starts streaming {@code request} from {@code model}; the future completes at the first token. */
     static CompletableFuture<StreamAttempt> start(StreamingChatModel model, ChatRequest request,
-                                                  Duration firstTokenTimeout, Scheduler scheduler, Clock clock) {
-        StreamAttempt attempt = new StreamAttempt(clock);
+                                                  Duration firstTokenTimeout, Scheduler scheduler, Guard guard) {
+        StreamAttempt attempt = new StreamAttempt(guard);
         attempt.firstTokenTimer = scheduler.schedule(
                 () -> attempt.giveUp(new FirstTokenTimeoutException(firstTokenTimeout)), firstTokenTimeout.toNanos());
         attempt.started.whenComplete((value, error) -> {
@@ -91,15 +83,8 @@ final class StreamAttempt implements StreamingChatResponseHandler, LongCall {
     }
 
     @Override
-    public boolean holdPermit(CircuitBreaker breaker, long permit) {
-        synchronized (this) {
-            this.breaker = breaker;
-            this.permit = permit;
-            if (ended != null) {
-                record();
-            }
-        }
-        return true;
+    public HeldPermit heldPermit() {
+        return permit;
     }
 
     // ---------------------------------------------------------------- LangChain4j's events
@@ -141,7 +126,7 @@ final class StreamAttempt implements StreamingChatResponseHandler, LongCall {
                 return;
             }
             first = begin();
-            end(Outcome.SUCCESS, LangChain4jOutcomes.tokens(response));
+            permit.finished(LangChain4jOutcomes.tokens(response)); // over the token limit: TOKEN_OVERUSE
             deliver(handler -> handler.onCompleteResponse(response));
         }
         if (first) {
@@ -154,7 +139,7 @@ final class StreamAttempt implements StreamingChatResponseHandler, LongCall {
         synchronized (this) {
             if (state == State.STARTED) {
                 // The caller has seen part of the answer: it is told, not retried; the breaker counts it.
-                end(LangChain4jOutcomes.classify(error), 0L);
+                permit.broke(error);
                 deliver(handler -> handler.onError(error));
                 return;
             }
@@ -241,27 +226,6 @@ final class StreamAttempt implements StreamingChatResponseHandler, LongCall {
         }
         if (error != null) {
             started.completeExceptionally(RetryHint.attach(error));
-        }
-    }
-
-    private void end(Outcome outcome, long used) {
-        if (ended != null) {
-            return;
-        }
-        ended = outcome;
-        endedNanos = clock.nanoTime();
-        tokens = used;
-        if (breaker != null) {
-            record();
-        }
-    }
-
-    private void record() {
-        long duration = endedNanos - startNanos;
-        if (ended == Outcome.SUCCESS) {
-            breaker.onSuccess(permit, duration, tokens); // over the token limit it is TOKEN_OVERUSE
-        } else {
-            breaker.onOutcome(permit, ended, duration, RetryAfter.NONE);
         }
     }
 }

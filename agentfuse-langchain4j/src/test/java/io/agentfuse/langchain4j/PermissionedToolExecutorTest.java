@@ -6,6 +6,7 @@ import dev.langchain4j.service.tool.ToolExecutor;
 import io.agentfuse.agent.permission.PermissionBreaker;
 import io.agentfuse.agent.permission.PermissionBreakerOpenException;
 import io.agentfuse.agent.permission.PermissionState;
+import io.agentfuse.agent.permission.ToolApprover;
 import io.agentfuse.agent.permission.ToolCall;
 import io.agentfuse.agent.permission.Verdict;
 import io.agentfuse.config.AgentfuseRuntime;
@@ -40,8 +41,8 @@ class PermissionedToolExecutorTest {
         ran.add(request.name());
         return "done: " + request.name();
     };
-    private final ToolApprover user = (request, decision) -> {
-        asked.add(request.name());
+    private final ToolApprover user = (call, decision) -> {
+        asked.add(call.name());
         return answers.removeFirst();
     };
 

@@ -80,7 +80,7 @@ class ReadmeExampleTest {
         ToolExecutor search = (request, memoryId) -> "3 results for " + request.arguments();
         PermissionBreaker permissions = runtime.permissionBreaker().build();
         ToolExecutor guardedSearch = PermissionedToolExecutor.of(fuse.toolExecutor("web_search", search), permissions,
-                (request, decision) -> true); // your prompt: called only when the breaker says ASK
+                (call, decision) -> true); // your prompt: called only when the breaker says ASK
 
         Assistant assistant = AiServices.builder(Assistant.class)
                 .chatModel(model)

@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * A provider's {@code Retry-After}, seen through {@link HeaderKeepingHttpClientBuilder}: a short
  * wait is waited out on the same model, a long one falls over at once and holds the breaker open
- * (DESIGN §4, wait or fall over); {@code x-should-retry: false} is not retried. The caller still
+ * (docs/design.md §4, wait or fall over); {@code x-should-retry: false} is not retried. The caller still
  * sees LangChain4j's own exceptions.
  */
 class RetryAfterTest {

@@ -22,7 +22,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A fleet's shared breaker state on Redis (DESIGN §8): each breaker's latest change under
+ * A fleet's shared breaker state on Redis (docs/design.md §8): each breaker's latest change under
  * {@code <prefix>breaker:<name>}, every change published on {@code <prefix>breakers}, the fleet's one
  * half-open probe as a lease {@code <prefix>probe:<name>} (expiring after the breaker's
  * {@code probeTimeout}), the rate triggers' windows of every instance in a hash

@@ -16,7 +16,7 @@ import java.util.Objects;
 
 /**
  * A Spring AI {@link ChatMemory} that keeps each conversation inside its model's context window with
- * the context ladder (DESIGN §5): when a conversation is read and has reached AUTO_COMPACT, older
+ * the context ladder (docs/design.md §5): when a conversation is read and has reached AUTO_COMPACT, older
  * turns are summarised (the {@link Summarizer}, e.g. a call to a cheaper model); if the summary
  * fails, times out or is not smaller, the conversation is left untouched and the oldest turns are
  * snipped instead (never the system prompt, never a tool call without its result). The compacted

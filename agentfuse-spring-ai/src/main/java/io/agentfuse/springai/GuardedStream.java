@@ -1,10 +1,8 @@
 package io.agentfuse.springai;
 
+import io.agentfuse.core.HeldPermit;
 import io.agentfuse.core.LongCall;
-import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
-import io.agentfuse.core.RetryAfter;
-import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.fallback.FallbackChain;
 import io.agentfuse.core.fallback.FallbackExhaustedException;
 import org.reactivestreams.Subscription;
@@ -23,8 +21,10 @@ import java.util.concurrent.CompletableFuture;
  * model only until its first chunk arrives; after that the chunks are relayed as they come and a
  * failure ends the stream with the error the client threw. Until the first chunk, the guard's
  * timeout bounds the wait. The breaker's permit of the attempt that started the stream records
- * the stream's end: a clean end is a success, a break its failure (so a model whose streams always
- * break trips its breaker), a cancellation by the subscriber nothing.
+ * the stream's end, through core's {@link HeldPermit}, with the stream's whole duration: a clean end
+ * is a success with the usage its chunks reported (over the token limit, {@code TOKEN_OVERUSE}), a
+ * break its failure (so a model whose streams always break trips its breaker), a cancellation by the
+ * subscriber nothing.
  *
  * <p>Thread-safe; one instance serves every stream of its chat model.
  */
@@ -52,7 +52,7 @@ final class GuardedStream {
 
     /** One attempt: subscribes to the model's stream; the future completes at the first chunk. */
     private static CompletableFuture<ChunkRelay> start(GuardedChatModel.GuardedStep step, Prompt prompt) {
-        ChunkRelay relay = new ChunkRelay(step.guard().classifier());
+        ChunkRelay relay = new ChunkRelay(new HeldPermit(step.guard()));
         try {
             step.model().stream(prompt).subscribe(relay);
         } catch (RuntimeException failure) {
@@ -70,22 +70,19 @@ final class GuardedStream {
     static final class ChunkRelay extends BaseSubscriber<ChatResponse> implements LongCall {
         final CompletableFuture<ChunkRelay> first = new CompletableFuture<>();
         private final Sinks.Many<ChatResponse> sink = Sinks.many().unicast().onBackpressureBuffer();
-        private final OutcomeClassifier classifier;
+        private final HeldPermit permit;
         private boolean started;
-        private CircuitBreaker breaker;
-        private long permit;
-        private boolean endSeen;
-        private Outcome endOutcome;
-        private boolean recorded;
+        /** The most tokens a chunk reported: the providers report a stream's usage, summed so far, in its last chunks. */
+        private long tokens;
 
-        ChunkRelay(OutcomeClassifier classifier) {
-            this.classifier = classifier;
+        ChunkRelay(HeldPermit permit) {
+            this.permit = permit;
         }
 
         Flux<ChatResponse> chunks() {
             return sink.asFlux().doOnCancel(() -> {
                 cancel();
-                end(null); // the subscriber left: not the model's fault, nothing to hold against it
+                permit.released(); // the subscriber left: not the model's fault, nothing to hold against it
             });
         }
 
@@ -96,6 +93,7 @@ final class GuardedStream {
 
         @Override
         protected void hookOnNext(ChatResponse chunk) {
+            tokens = Math.max(tokens, ChatTokens.used(chunk));
             if (!started) {
                 started = true;
                 sink.tryEmitNext(chunk);
@@ -114,7 +112,7 @@ final class GuardedStream {
                 first.completeExceptionally(ModelFailures.translate(failure));
                 return;
             }
-            end(classifier.classify(ModelFailures.translate(failure)));
+            permit.broke(ModelFailures.translate(failure));
             sink.tryEmitError(ModelFailures.original(failure));
         }
 
@@ -124,42 +122,13 @@ final class GuardedStream {
                 first.completeExceptionally(new IllegalStateException("the model's stream ended before its first chunk"));
                 return;
             }
-            end(Outcome.SUCCESS);
+            permit.finished(tokens); // over the token limit: TOKEN_OVERUSE
             sink.tryEmitComplete();
         }
 
         @Override
-        public synchronized boolean holdPermit(CircuitBreaker breaker, long permit) {
-            this.breaker = breaker;
-            this.permit = permit;
-            if (endSeen) {
-                record();
-            }
-            return true;
-        }
-
-        /** Notes the stream's end ({@code null}: released unjudged) and records it once the permit is here. */
-        private synchronized void end(Outcome outcome) {
-            if (endSeen) {
-                return;
-            }
-            endSeen = true;
-            endOutcome = outcome;
-            if (breaker != null) {
-                record();
-            }
-        }
-
-        private void record() {
-            if (recorded) {
-                return;
-            }
-            recorded = true;
-            if (endOutcome == null) {
-                breaker.release(permit);
-            } else {
-                breaker.onOutcome(permit, endOutcome, 0L, RetryAfter.NONE);
-            }
+        public HeldPermit heldPermit() {
+            return permit;
         }
     }
 }

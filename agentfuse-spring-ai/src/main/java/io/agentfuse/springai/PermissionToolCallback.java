@@ -2,7 +2,8 @@ package io.agentfuse.springai;
 
 import io.agentfuse.agent.permission.PermissionBreaker;
 import io.agentfuse.agent.permission.PermissionBreakerOpenException;
-import io.agentfuse.agent.permission.PermissionDecision;
+import io.agentfuse.agent.permission.PermissionCheck;
+import io.agentfuse.agent.permission.ToolApprover;
 import io.agentfuse.agent.permission.ToolCall;
 import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.tool.ToolCallback;
@@ -13,14 +14,16 @@ import java.util.Objects;
 
 /**
  * A Spring AI {@link ToolCallback} that asks the session's {@link PermissionBreaker} before it runs
- * (DESIGN §5): an auto-approved call runs; an {@code ASK} goes to the application's
+ * (docs/design.md §5): an auto-approved call runs; an {@code ASK} goes to the application's
  * {@link ToolApprover} and the user's answer is reported to the breaker; a {@code DENY} (the user
  * has denied this category too often) is refused without asking. A refused call does not run: the
  * model gets {@code "PERMISSION_DENIED: <why>"} as the tool's result, so it can take another way.
  * In headless mode an open breaker has no one to ask, and the call throws
  * {@link PermissionBreakerOpenException}, which ends the agent's turn with a clear error.
  *
- * <p>Thread-safe when the approver is. Use one breaker per agent session: it counts one user's denials.
+ * <p>The protocol itself is the agent module's {@link PermissionBreaker#check(ToolCall, ToolApprover)},
+ * the same for every integration; this class only maps its answer to Spring AI's.
+ * Thread-safe when the approver is. Use one breaker per agent session: it counts one user's denials.
  *
  * <pre>{@code
  * PermissionBreaker permissions = runtime.permissionBreaker().build();
@@ -70,19 +73,9 @@ public final class PermissionToolCallback implements ToolCallback {
     @Override
     public String call(String toolInput, ToolContext toolContext) {
         ToolCall call = new ToolCall(tool.getToolDefinition().name(), toolInput == null ? "" : toolInput);
-        PermissionDecision decision = permissions.decide(call);
-        switch (decision.verdict()) {
-            case AUTO_APPROVE -> permissions.recordApproved(call, false);
-            case ASK -> {
-                if (!approver.approve(call, decision)) {
-                    permissions.recordDenied(call);
-                    return DENIED + ": the user did not allow " + call.name();
-                }
-                permissions.recordApproved(call, true);
-            }
-            case DENY -> {
-                return DENIED + ": " + decision.reason();
-            }
+        PermissionCheck check = permissions.check(call, approver);
+        if (!check.granted()) {
+            return DENIED + ": " + call.name() + " was not run: " + check.refusal();
         }
         return toolContext == null ? tool.call(toolInput) : tool.call(toolInput, toolContext);
     }

@@ -54,11 +54,17 @@ final class MockModels implements AutoCloseable {
     }
 
     static OpenAiChatModel model(String name, String baseUrl) {
+        return model(name, baseUrl, false);
+    }
+
+    /** A model called {@code name} at {@code baseUrl}; with {@code streamUsage}, its streams end with their usage. */
+    static OpenAiChatModel model(String name, String baseUrl, boolean streamUsage) {
         return OpenAiChatModel.builder()
                 .options(OpenAiChatOptions.builder()
                         .baseUrl(baseUrl)
                         .apiKey("sk-test")
                         .model(name)
+                        .streamUsage(streamUsage)
                         .maxRetries(0)
                         .timeout(Duration.ofSeconds(10))
                         .build())

@@ -64,7 +64,7 @@ class PermissionToolCallbackTest {
         PermissionBreaker permissions = permissions("{}").autoApproveWhen(call -> false).build();
         ToolCallback tool = bash(permissions, false);
         for (int i = 0; i < 3; i++) {
-            assertThat(tool.call("{\"line\":\"rm -rf /\"}")).isEqualTo("PERMISSION_DENIED: the user did not allow Bash");
+            assertThat(tool.call("{\"line\":\"rm -rf /\"}")).isEqualTo("PERMISSION_DENIED: Bash was not run: the user denied it");
         }
 
         String answer = tool.call("{\"line\":\"rm -rf /\"}");

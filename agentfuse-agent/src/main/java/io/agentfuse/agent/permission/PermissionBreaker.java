@@ -13,7 +13,8 @@ import java.util.function.Predicate;
  * running tools on its own, and only the user turns auto mode back on.
  *
  * <p>The model, state by state ({@link #decide(ToolCall)} answers; the caller reports the user's
- * answers with {@link #recordDenied(ToolCall)} and {@link #recordApproved(ToolCall, boolean)}):
+ * answers with {@link #recordDenied(ToolCall)} and {@link #recordApproved(ToolCall, boolean)}, or
+ * lets {@link #check(ToolCall, ToolApprover)} do all three):
  * <ul>
  *   <li><b>CLOSED</b> (auto mode). Calls the agent's policy auto-approves ({@code autoApproveWhen},
  *       default: all) are {@link Verdict#AUTO_APPROVE}d, the rest {@link Verdict#ASK}. Each denial
@@ -45,11 +46,8 @@ import java.util.function.Predicate;
  * PermissionBreaker breaker = PermissionBreaker.builder()
  *         .autoApproveWhen(call -> !call.name().equals("Bash"))
  *         .build();
- * PermissionDecision decision = breaker.decide(call);
- * if (decision.verdict() == Verdict.ASK) {
- *     if (ui.confirm(call)) { breaker.recordApproved(call, true); run(call); }
- *     else { breaker.recordDenied(call); }
- * }
+ * PermissionCheck check = breaker.check(call, (asked, decision) -> ui.confirm(asked, decision.reason()));
+ * String answer = check.granted() ? run(call) : "PERMISSION_DENIED: " + check.refusal();
  * }</pre>
  */
 public final class PermissionBreaker {
@@ -99,6 +97,36 @@ public final class PermissionBreaker {
             throw new PermissionBreakerOpenException(category, decision.reason());
         }
         return decision;
+    }
+
+    /**
+     * The whole permission protocol for one call, in one place: decides, asks {@code approver} when
+     * the verdict is {@link Verdict#ASK}, and reports the answer. An auto-approved call is granted
+     * and reported as an approval that was not explicit; an asked call the user allows is granted
+     * and reported as an explicit approval (while OPEN, the user-led probe back to auto mode); one
+     * the user refuses is reported as a denial and refused ({@link PermissionCheck#USER_DENIED}); a
+     * {@link Verdict#DENY} is refused with the breaker's reason, without asking.
+     *
+     * @throws PermissionBreakerOpenException if the breaker is OPEN in headless mode (nobody to ask)
+     */
+    public PermissionCheck check(ToolCall call, ToolApprover approver) {
+        Objects.requireNonNull(approver, "approver");
+        PermissionDecision decision = decide(call);
+        return switch (decision.verdict()) {
+            case AUTO_APPROVE -> {
+                recordApproved(call, false);
+                yield PermissionCheck.grant(decision);
+            }
+            case DENY -> PermissionCheck.refuse(decision, decision.reason());
+            case ASK -> {
+                if (approver.approve(call, decision)) {
+                    recordApproved(call, true);
+                    yield PermissionCheck.grant(decision);
+                }
+                recordDenied(call);
+                yield PermissionCheck.refuse(decision, PermissionCheck.USER_DENIED);
+            }
+        };
     }
 
     /** Reports that the user (or the agent's policy) denied {@code call}. */

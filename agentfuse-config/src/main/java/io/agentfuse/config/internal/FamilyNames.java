@@ -8,7 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * DESIGN §6's rule for a model the configuration names without configuring it (in a fallback list
+ * The rule of docs/design.md §6 for a model the configuration names without configuring it (in a fallback list
  * or as {@code compactModel}): a name of no built-in family is an error listing the configured
  * models; a family name of the built-in table ({@link ModelFamilies#isKnown}) is served as that
  * model; a family name the table does not know that is one or two edits away from a configured

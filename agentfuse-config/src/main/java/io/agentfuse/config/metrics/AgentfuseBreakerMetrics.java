@@ -21,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Micrometer meters for every breaker of a {@link CircuitBreakerRegistry}, present and future, with
- * the names of DESIGN §9 (as Prometheus shows them):
+ * the names of docs/design.md §9 (as Prometheus shows them):
  * <ul>
  *   <li>{@code agentfuse_breaker_state{name, state}}: 1 for the breaker's current state, 0 for the others;</li>
  *   <li>{@code agentfuse_breaker_calls_total{name, outcome}}: recorded calls, by {@link Outcome};</li>

@@ -2,12 +2,10 @@ package io.agentfuse.core.breaker;
 
 import io.agentfuse.core.AttemptResult;
 import io.agentfuse.core.Clock;
-import io.agentfuse.core.ManualClock;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.core.RetryAfter;
 import io.agentfuse.core.event.CircuitBreakerListener;
-import io.agentfuse.core.event.StateTransition;
 
 import java.util.Objects;
 import java.util.concurrent.Callable;
@@ -73,7 +71,7 @@ public final class CircuitBreaker {
         return new CircuitBreaker(name, config, Clock.system());
     }
 
-    /** A breaker on {@code clock} (a {@link ManualClock} in tests). */
+    /** A breaker on {@code clock} (a {@link io.agentfuse.core.ManualClock} in tests). */
     public static CircuitBreaker of(String name, CircuitBreakerConfig config, Clock clock) {
         return new CircuitBreaker(name, config, clock);
     }
@@ -141,7 +139,7 @@ public final class CircuitBreaker {
 
     /**
      * Keeps the breaker open at least {@code retryAfterNanos} (capped by {@code maxRetryAfter}), opening or
-     * extending it; operator states are left alone. For a server's wait longer than a retry makes (DESIGN §4).
+     * extending it; operator states are left alone. For a server's wait longer than a retry makes (docs/design.md §4).
      */
     public void holdOpen(long retryAfterNanos, String reason) {
         transitions.holdOpen(timing.cappedRetryAfter(retryAfterNanos), reason);

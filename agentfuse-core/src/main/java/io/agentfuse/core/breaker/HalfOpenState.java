@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Only answers to permits this state handed out count: the breaker hands an outcome to this
  * state only when it carries this state's stamp, so a late answer of a call admitted in CLOSED or
  * of a probe already written off can neither close the breaker nor raise the number of probes.
- * A probe slower than the breaker's slow-call threshold is a failed probe (DESIGN §2: slower than
+ * A probe slower than the breaker's slow-call threshold is a failed probe (docs/design.md §2: slower than
  * the threshold is a {@code TIMEOUT}), so a callee that answers too slowly is not declared healthy.
  */
 final class HalfOpenState extends AbstractState {

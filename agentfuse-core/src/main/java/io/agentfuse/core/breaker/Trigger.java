@@ -1,6 +1,5 @@
 package io.agentfuse.core.breaker;
 
-import io.agentfuse.core.Outcome;
 import io.agentfuse.core.internal.Checks;
 
 import java.time.Duration;
@@ -11,7 +10,7 @@ import java.util.List;
  * first one that fires opens it and becomes the recorded reason.
  *
  * <p>Triggers are immutable values. "In a row" streaks are broken by any recorded outcome the
- * trigger does not match; {@link Outcome#CLIENT_ERROR} is never recorded, so it neither counts
+ * trigger does not match; {@link io.agentfuse.core.Outcome#CLIENT_ERROR} is never recorded, so it neither counts
  * nor breaks a streak. Streak triggers fire exactly when the streak reaches {@code count}.
  *
  * <pre>{@code
@@ -51,12 +50,12 @@ public sealed interface Trigger {
         return new ConsecutiveErrors(count);
     }
 
-    /** {@code count} {@link Outcome#SERVER_ERROR}s in a row ("tool unavailable"). */
+    /** {@code count} {@link io.agentfuse.core.Outcome#SERVER_ERROR}s in a row ("tool unavailable"). */
     static Trigger consecutive5xx(int count) {
         return new Consecutive5xx(count);
     }
 
-    /** {@code count} {@link Outcome#RATE_LIMITED} or {@link Outcome#OVERLOADED} in a row ("model overload"). */
+    /** {@code count} {@link io.agentfuse.core.Outcome#RATE_LIMITED} or {@link io.agentfuse.core.Outcome#OVERLOADED} in a row ("model overload"). */
     static Trigger consecutive429(int count) {
         return new Consecutive429(count);
     }

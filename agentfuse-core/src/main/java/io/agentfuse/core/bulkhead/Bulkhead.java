@@ -1,6 +1,5 @@
 package io.agentfuse.core.bulkhead;
 
-import io.agentfuse.core.Guard;
 import io.agentfuse.core.Scheduler;
 import io.agentfuse.core.internal.Checks;
 
@@ -19,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link BulkheadFullException}. With {@code maxWait > 0}, {@link #acquireAsync()} waits in a FIFO
  * queue without holding a thread, and {@link #release()} hands the place straight to the oldest
  * waiter; a waiter whose wait ends (on the injected scheduler) fails with the rejection. Every
- * successful acquire must be paired with exactly one {@link #release()}; {@link Guard} does this
+ * successful acquire must be paired with exactly one {@link #release()}; {@link io.agentfuse.core.Guard} does this
  * on every exit path, cancellation included.
  *
  * <p>Thread-safe.

@@ -1,12 +1,11 @@
 package io.agentfuse.core.bulkhead;
 
-import io.agentfuse.core.Guard;
 
 /**
  * Thrown (or completed with) when a {@link Bulkhead} has no free place within its wait.
  *
  * <p>Cheap: no stack trace, no suppression, one instance per bulkhead. It is a local rejection,
- * not the callee's failure: a {@link Guard} does not count it against the breaker and does not
+ * not the callee's failure: a {@link io.agentfuse.core.Guard} does not count it against the breaker and does not
  * retry it, but a fallback chain moves on.
  */
 public final class BulkheadFullException extends RuntimeException {

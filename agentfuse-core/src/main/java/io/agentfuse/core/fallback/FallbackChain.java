@@ -1,13 +1,8 @@
 package io.agentfuse.core.fallback;
 
-import io.agentfuse.core.AttemptObserver;
 import io.agentfuse.core.AttemptResult;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.Outcome;
-import io.agentfuse.core.OutcomeClassifier;
-import io.agentfuse.core.breaker.CircuitBreaker;
-import io.agentfuse.core.breaker.CircuitOpenException;
-import io.agentfuse.core.bulkhead.BulkheadFullException;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -53,14 +48,10 @@ import java.util.function.Predicate;
  */
 public final class FallbackChain<I, T> {
 
-    private final List<Step<I, T>> steps;
-    private final Predicate<Outcome> fallbackOn;
-    private final BiConsumer<String, AttemptResult> onAttempt;
+    private final List<ChainStep<I, T>> steps;
 
-    private FallbackChain(List<Step<I, T>> steps, Predicate<Outcome> fallbackOn, BiConsumer<String, AttemptResult> onAttempt) {
+    private FallbackChain(List<ChainStep<I, T>> steps) {
         this.steps = List.copyOf(steps);
-        this.fallbackOn = fallbackOn;
-        this.onAttempt = onAttempt;
     }
 
     /** A builder for an empty chain. */
@@ -72,26 +63,26 @@ public final class FallbackChain<I, T> {
     public FallbackResult<T> execute(I input) {
         List<StepFailure> passed = new ArrayList<>();
         for (int index = 0; index < steps.size(); index++) {
-            Step<I, T> step = steps.get(index);
-            if (step.syncCall == null) {
-                throw new IllegalStateException("step '" + step.name + "' is asynchronous: use executeAsync");
+            ChainStep<I, T> step = steps.get(index);
+            if (step.syncCall() == null) {
+                throw new IllegalStateException("step '" + step.name() + "' is asynchronous: use executeAsync");
             }
-            String skipReason = step.skipWhen.apply(input);
+            String skipReason = step.skipWhen().apply(input);
             if (skipReason != null) {
-                passed.add(StepFailure.unservable(step.name, skipReason));
+                passed.add(StepFailure.unservable(step.name(), skipReason));
                 continue;
             }
             T value;
-            LastAttempt last = new LastAttempt(step.name);
+            ChainStep<I, T>.LastAttempt last = step.observe();
             try {
-                value = step.guard.execute(last, () -> step.syncCall.apply(input));
+                value = step.guard().execute(last, () -> step.syncCall().apply(input));
             } catch (RuntimeException failure) {
-                passed.add(passOrThrow(step, failure, last.result));
+                passed.add(step.passOrThrow(failure, last));
                 continue;
             }
-            StepFailure badResult = failedResult(step, value, last.result);
+            StepFailure badResult = step.failedResult(value, last);
             if (badResult == null) {
-                return new FallbackResult<>(value, step.name, index, passed);
+                return new FallbackResult<>(value, step.name(), index, passed);
             }
             passed.add(badResult);
         }
@@ -103,140 +94,17 @@ public final class FallbackChain<I, T> {
      * Cancelling it cancels the step in flight, and no further step is tried.
      */
     public CompletableFuture<FallbackResult<T>> executeAsync(I input) {
-        AsyncRun run = new AsyncRun(input);
+        AsyncChainRun<I, T> run = new AsyncChainRun<>(steps, input);
         run.tryStep(0);
         return run;
     }
 
-    /**
-     * One asynchronous execution and the future of its result. Cancelling it cancels the step in
-     * flight directly, rather than through a completion stage registered on every step for that.
-     */
-    private final class AsyncRun extends CompletableFuture<FallbackResult<T>> {
-        private final I input;
-        /** Written by each step before the next starts; the attempt's completion orders the writes. */
-        private List<StepFailure> passed = List.of();
-        private volatile CompletableFuture<T> inFlight;
-
-        AsyncRun(I input) {
-            this.input = input;
-        }
-
-        @Override
-        public boolean cancel(boolean mayInterruptIfRunning) {
-            boolean cancelled = super.cancel(mayInterruptIfRunning);
-            CompletableFuture<T> attempt = inFlight;
-            if (cancelled && attempt != null) {
-                attempt.cancel(mayInterruptIfRunning);
-            }
-            return cancelled;
-        }
-
-        void tryStep(int index) {
-            if (isDone()) {
-                return; // cancelled by the caller: nobody waits for another step
-            }
-            if (index == steps.size()) {
-                completeExceptionally(new FallbackExhaustedException(passed));
-                return;
-            }
-            Step<I, T> step = steps.get(index);
-            String skipReason;
-            try {
-                skipReason = step.skipWhen.apply(input);
-            } catch (RuntimeException e) {
-                completeExceptionally(e);
-                return;
-            }
-            if (skipReason != null) {
-                passed = with(passed, StepFailure.unservable(step.name, skipReason));
-                tryStep(index + 1);
-                return;
-            }
-            LastAttempt last = new LastAttempt(step.name);
-            CompletableFuture<T> attempt = step.guard.executeAsync(last, () -> step.asyncCall.apply(input));
-            inFlight = attempt;
-            if (isCancelled()) {
-                attempt.cancel(true); // cancelled before the attempt was known to cancel()
-            }
-            attempt.whenComplete((value, error) -> {
-                try {
-                    StepFailure failure = error != null ? passOrThrow(step, OutcomeClassifier.unwrap(error), last.result)
-                            : failedResult(step, value, last.result);
-                    if (failure == null) {
-                        complete(new FallbackResult<>(value, step.name, index, passed));
-                    } else {
-                        passed = with(passed, failure);
-                        tryStep(index + 1);
-                    }
-                } catch (RuntimeException notPassed) {
-                    completeExceptionally(notPassed);
-                }
-            });
-        }
-    }
-
-    /** {@code passed} and {@code failure}: most requests pass over no step, so the list is made with the first. */
-    private static List<StepFailure> with(List<StepFailure> passed, StepFailure failure) {
-        List<StepFailure> more = passed.isEmpty() ? new ArrayList<>(2) : passed;
-        more.add(failure);
-        return more;
-    }
-
-    private StepFailure passOrThrow(Step<I, T> step, Throwable failure, AttemptResult last) {
-        CircuitBreaker breaker = step.guard.circuitBreaker();
-        if (failure instanceof CircuitOpenException open && breaker != null && !breaker.isInnerRejection(open)) {
-            // The guard throws its own breaker's rejection only when no attempt was made.
-            return StepFailure.circuitOpen(step.name, open);
-        }
-        if (failure instanceof BulkheadFullException full) {
-            return StepFailure.bulkheadFull(step.name, full);
-        }
-        // The guard classified the attempt that failed; only a failure outside any attempt (a
-        // throwing result rule or token counter) has not been classified yet.
-        Outcome outcome = last != null && last.cause() == OutcomeClassifier.unwrap(failure) ? last.outcome()
-                : step.guard.classifier().classify(failure);
-        if (fallbackOn.test(outcome)) {
-            return StepFailure.failed(step.name, outcome, failure);
-        }
-        if (failure instanceof RuntimeException runtime) {
-            throw runtime;
-        }
-        throw new IllegalStateException(failure);
-    }
-
-    private StepFailure failedResult(Step<I, T> step, T value, AttemptResult last) {
-        OutcomeClassifier classifier = step.guard.classifier();
-        if (!classifier.hasResultRules()) {
-            return null;
-        }
-        Outcome outcome = last != null && last.cause() == null ? last.outcome() : classifier.classifyResult(value);
-        return outcome.isFailure() && fallbackOn.test(outcome) ? StepFailure.failed(step.name, outcome, null) : null;
-    }
-
     /** The steps' names, in order. */
     public List<String> stepNames() {
-        return steps.stream().map(step -> step.name).toList();
+        return steps.stream().map(ChainStep::name).toList();
     }
 
-    /** Keeps a step's last classified attempt and hands every attempt to the chain's observer. */
-    private final class LastAttempt implements AttemptObserver {
-        private final String step;
-        private volatile AttemptResult result;
-
-        LastAttempt(String step) {
-            this.step = step;
-        }
-
-        @Override
-        public void onAttempt(AttemptResult attempt) {
-            result = attempt;
-            if (onAttempt != null) {
-                onAttempt.accept(step, attempt);
-            }
-        }
-    }
-
+    /** A step as the builder collects it, before the chain's settings are known. */
     private record Step<I, T>(String name, Guard guard, Function<? super I, String> skipWhen,
                               Function<? super I, ? extends T> syncCall,
                               Function<? super I, ? extends CompletionStage<T>> asyncCall) {
@@ -313,7 +181,12 @@ public final class FallbackChain<I, T> {
             if (steps.isEmpty()) {
                 throw new IllegalStateException("a fallback chain needs at least one step");
             }
-            return new FallbackChain<>(steps, fallbackOn, onAttempt);
+            List<ChainStep<I, T>> built = new ArrayList<>(steps.size());
+            for (Step<I, T> step : steps) {
+                built.add(new ChainStep<>(step.name(), step.guard(), step.skipWhen(), step.syncCall(), step.asyncCall(),
+                        fallbackOn, onAttempt));
+            }
+            return new FallbackChain<>(built);
         }
     }
 }

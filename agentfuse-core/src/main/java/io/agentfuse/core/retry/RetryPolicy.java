@@ -1,6 +1,5 @@
 package io.agentfuse.core.retry;
 
-import io.agentfuse.core.Guard;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.MalformedAnswer;
 import io.agentfuse.core.Outcome;
@@ -15,7 +14,7 @@ import java.util.Set;
 
 /**
  * When and how long to wait before trying a failed call again. Immutable; the decisions are pure
- * functions, so a {@link Guard} can apply one policy to any number of concurrent calls.
+ * functions, so a {@link io.agentfuse.core.Guard} can apply one policy to any number of concurrent calls.
  *
  * <p>Defaults (the seed): 4 attempts in all, waiting 2 s, 4 s, 8 s, then giving up with the last
  * error; multiplier 2, at most 30 s per wait, no jitter, {@code Retry-After} honoured, no overall
@@ -24,7 +23,7 @@ import java.util.Set;
  * returned at once. A server's
  * {@code Retry-After} / {@code retry-after-ms} (and the rate-limit reset headers) replaces the
  * computed wait when it fits {@code maxDelay} and what is left of the deadline; a longer one is not
- * waited at all (DESIGN §4, wait or fall over): the call ends at once with that error, so a fallback
+ * waited at all (docs/design.md §4, wait or fall over): the call ends at once with that error, so a fallback
  * chain moves on, and the breaker is held open that long. {@code x-should-retry: false} stops the retries.
  *
  * <pre>{@code
@@ -119,7 +118,7 @@ public record RetryPolicy(int maxAttempts, Duration initialDelay, double multipl
     }
 
     /**
-     * Whether a server's wait of {@code hintNanos} is waited out (DESIGN §4, wait or fall over):
+     * Whether a server's wait of {@code hintNanos} is waited out (docs/design.md §4, wait or fall over):
      * the policy honours hints, and the wait fits {@code maxDelay} and the {@code remainingNanos}
      * before the deadline. A longer one is not waited for at all: the caller falls over at once.
      */

@@ -1,11 +1,10 @@
 package io.agentfuse.core.timeout;
 
-import io.agentfuse.core.Outcome;
 
 import java.time.Duration;
 
 /**
- * A call that did not finish within its timeout; classified as {@link Outcome#TIMEOUT}.
+ * A call that did not finish within its timeout; classified as {@link io.agentfuse.core.Outcome#TIMEOUT}.
  *
  * <p>Immutable; no stack trace is filled in, since the timer, not the caller, detects it.
  */

@@ -1,6 +1,5 @@
 package io.agentfuse.core.timeout;
 
-import io.agentfuse.core.Outcome;
 import io.agentfuse.core.Scheduler;
 import io.agentfuse.core.internal.Checks;
 
@@ -12,7 +11,7 @@ import java.util.function.Supplier;
 
 /**
  * Gives up on a call that takes longer than {@code duration}: a {@link CallTimeoutException},
- * classified as {@link Outcome#TIMEOUT}.
+ * classified as {@link io.agentfuse.core.Outcome#TIMEOUT}.
  *
  * <p>Asynchronous calls ({@link #within(CompletionStage)}) fail when the timer fires, on the
  * injected {@link Scheduler}, and the late stage is cancelled (return a {@link CompletableFuture}

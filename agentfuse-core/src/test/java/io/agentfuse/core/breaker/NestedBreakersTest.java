@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-/** An inner breaker's rejection is not a failure of the outer breaker, and the outer step was called (DESIGN §3). */
+/** An inner breaker's rejection is not a failure of the outer breaker, and the outer step was called (docs/design.md §3). */
 class NestedBreakersTest {
 
     private final ManualClock clock = new ManualClock();

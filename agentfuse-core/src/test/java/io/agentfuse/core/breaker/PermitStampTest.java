@@ -10,7 +10,7 @@ import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Every permit is a stamp of the state that granted it; outcomes of earlier states do not count (DESIGN §3). */
+/** Every permit is a stamp of the state that granted it; outcomes of earlier states do not count (docs/design.md §3). */
 class PermitStampTest {
 
     private static final long FAST = Duration.ofMillis(20).toNanos();

@@ -10,7 +10,7 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-/** A half-open probe slower than the slow-call threshold is a failed probe (DESIGN §2: slower than the threshold = TIMEOUT). */
+/** A half-open probe slower than the slow-call threshold is a failed probe (docs/design.md §2: slower than the threshold = TIMEOUT). */
 class SlowProbeTest {
 
     private final ManualClock clock = new ManualClock();

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
- * DESIGN §3, from outside the package: an inner breaker's rejection is not a failure of an outer
+ * docs/design.md §3, from outside the package: an inner breaker's rejection is not a failure of an outer
  * one, also when it arrives wrapped the way futures wrap it ({@code join()}, {@code get()}), for
  * every call method of the breaker — else one open tool trips its server's breaker and takes the
  * sibling tools down.

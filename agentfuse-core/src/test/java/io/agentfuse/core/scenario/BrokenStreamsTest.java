@@ -1,10 +1,10 @@
 package io.agentfuse.core.scenario;
 
 import io.agentfuse.core.Guard;
+import io.agentfuse.core.HeldPermit;
 import io.agentfuse.core.LongCall;
 import io.agentfuse.core.ManualClock;
 import io.agentfuse.core.Outcome;
-import io.agentfuse.core.RetryAfter;
 import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitBreakerConfig;
 import io.agentfuse.core.breaker.CircuitState;
@@ -24,27 +24,24 @@ class BrokenStreamsTest {
             .trigger(Trigger.consecutiveErrors(5)).resetTimeout(Duration.ofMinutes(5)).build(), clock);
     private final Guard guard = Guard.builder("model:sonnet").circuitBreaker(breaker).manualClock(clock).build();
 
-    /** A stream that has sent its first event; it records its end against the permit it holds. */
-    private static final class Stream implements LongCall {
-        private CircuitBreaker breaker;
-        private long permit;
+    /** A stream that has sent its first event; it reports its end through the permit it holds. */
+    private final class Stream implements LongCall {
+        private final HeldPermit permit = new HeldPermit(guard);
 
         @Override
-        public boolean holdPermit(CircuitBreaker breaker, long permit) {
-            this.breaker = breaker;
-            this.permit = permit;
-            return true;
+        public HeldPermit heldPermit() {
+            return permit;
         }
 
-        void breakOff(ManualClock clock) {
+        void breakOff() {
             for (int chunk = 0; chunk < 40; chunk++) {
                 clock.advanceMillis(20);
             }
-            breaker.onOutcome(permit, Outcome.CONNECTION_ERROR, Duration.ofMillis(800).toNanos(), RetryAfter.NONE);
+            permit.failed(Outcome.CONNECTION_ERROR);
         }
 
         void finish() {
-            breaker.onSuccess(permit, Duration.ofMillis(800).toNanos(), 1_000);
+            permit.finished(1_000);
         }
     }
 
@@ -53,7 +50,7 @@ class BrokenStreamsTest {
         for (int i = 0; i < 5; i++) {
             Stream stream = guard.execute(Stream::new);
             assertThat(breaker.state()).as("nothing recorded at the first event").isEqualTo(CircuitState.CLOSED);
-            stream.breakOff(clock);
+            stream.breakOff();
         }
 
         assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
@@ -62,7 +59,7 @@ class BrokenStreamsTest {
     @Test
     void aHalfOpenProbeThatIsAStreamIsJudgedWhenItEnds() {
         for (int i = 0; i < 5; i++) {
-            guard.execute(Stream::new).breakOff(clock);
+            guard.execute(Stream::new).breakOff();
         }
         clock.advance(Duration.ofMinutes(5));
 
@@ -81,19 +78,17 @@ class BrokenStreamsTest {
         for (int i = 0; i < 3; i++) {
             guard.execute(text);
             guard.execute(number);
-            Stream stream = (Stream) guard.execute((Supplier<Object>) Stream::new);
-            assertThat(stream.breaker).as("the stream was handed the permit").isSameAs(breaker);
-            stream.finish();
+            ((Stream) guard.execute((Supplier<Object>) Stream::new)).finish();
         }
         for (int i = 0; i < 5; i++) {
             guard.execute(text);
-            ((Stream) guard.execute((Supplier<Object>) Stream::new)).breakOff(clock);
+            ((Stream) guard.execute((Supplier<Object>) Stream::new)).breakOff();
         }
         assertThat(breaker.state()).as("plain answers in between reset the streak").isEqualTo(CircuitState.CLOSED);
 
         guard.execute(number);
         for (int i = 0; i < 5; i++) {
-            ((Stream) guard.execute((Supplier<Object>) Stream::new)).breakOff(clock);
+            ((Stream) guard.execute((Supplier<Object>) Stream::new)).breakOff();
         }
         assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
     }

@@ -14,7 +14,7 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * {@code POST /admin/reload} (DESIGN §7): re-reads the configuration file; needs the admin token
+ * {@code POST /admin/reload} (docs/design.md §7): re-reads the configuration file; needs the admin token
  * (see {@link AdminAuthorization}).
  * <ul>
  *   <li>200 {@code {"reloaded": true, "source", "trigger", "breakers": {added, kept, replaced, removed},

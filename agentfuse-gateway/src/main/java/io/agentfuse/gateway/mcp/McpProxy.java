@@ -27,7 +27,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The MCP streamable-HTTP proxy at {@code POST/GET/DELETE /mcp/{server}} (DESIGN §7): every
+ * The MCP streamable-HTTP proxy at {@code POST/GET/DELETE /mcp/{server}} (docs/design.md §7): every
  * request goes to {@code mcpServers.{server}.url} with its body and headers untouched (less those
  * of one hop), and comes back untouched, apart from what the guards decide:
  * <ul>

@@ -6,7 +6,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /**
- * The JSON-RPC messages the proxy makes itself. When a breaker is open (DESIGN §7), without
+ * The JSON-RPC messages the proxy makes itself. When a breaker is open (docs/design.md §7), without
  * reaching the server:
  * <ul>
  *   <li>an open {@code tool:<server>/<tool>}: a {@code tools/call} result

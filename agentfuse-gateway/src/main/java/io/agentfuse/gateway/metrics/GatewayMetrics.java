@@ -12,14 +12,10 @@ import io.agentfuse.core.Outcome;
 import io.agentfuse.gateway.dialect.Usage;
 import io.agentfuse.core.event.RetryListener;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -97,8 +93,7 @@ public final class GatewayMetrics {
             retryBudgetRefused(guard).increment();
         }
     };
-    private final Map<List<String>, Counter> counters = new ConcurrentHashMap<>();
-    private final Map<List<String>, LoopCount> loopCounts = new ConcurrentHashMap<>();
+    private final RegisteredMeters meters;
     private final Map<String, ModelMeters> models = new ConcurrentHashMap<>();
     private final RecentTraffic recentTraffic;
 
@@ -113,6 +108,7 @@ public final class GatewayMetrics {
      */
     public GatewayMetrics(Clock clock) {
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT, new PrometheusRegistry(), new MeterClock(clock));
+        this.meters = new RegisteredMeters(registry);
         this.genAi = new GenAiMeters(registry);
         this.recentTraffic = new RecentTraffic(clock.coarse());
         configReloads(true);
@@ -144,7 +140,7 @@ public final class GatewayMetrics {
 
     /** Records one answered model request. */
     public void request(String model, String dialect, int status, long durationNanos) {
-        ModelMeters.Answers answers = meters(model).answers(dialect);
+        ModelMeters.Answers answers = modelMeters(model).answers(dialect);
         answers.count(status).increment();
         answers.duration.record(durationNanos, TimeUnit.NANOSECONDS);
         recentTraffic.record(status, durationNanos);
@@ -157,7 +153,7 @@ public final class GatewayMetrics {
 
     /** Records one call to a provider for {@code model} that ended as {@code outcome}. */
     public void upstreamAttempt(String model, Outcome outcome) {
-        meters(model).attempt(outcome).increment();
+        modelMeters(model).attempt(outcome).increment();
     }
 
     /**
@@ -165,7 +161,7 @@ public final class GatewayMetrics {
      * the chain went on to {@code to} ({@link #NO_STEP} when it ended there).
      */
     public void fallback(String from, String to, String reason) {
-        counter("agentfuse.fallbacks", "Fallback steps passed over", "from", from, "to", to, "reason", reason).increment();
+        meters.counter("agentfuse.fallbacks", "Fallback steps passed over", "from", from, "to", to, "reason", reason).increment();
     }
 
     /**
@@ -177,12 +173,12 @@ public final class GatewayMetrics {
      */
     public void declareModels(Collection<ModelConfig> models) {
         for (ModelConfig model : models) {
-            ModelMeters meters = meters(model.name());
+            ModelMeters perModel = modelMeters(model.name());
             for (Outcome outcome : Outcome.values()) {
-                meters.attempt(outcome);
+                perModel.attempt(outcome);
             }
             for (ContextLevel level : ContextLevel.values()) {
-                meters.level(level);
+                perModel.level(level);
             }
             streamInterruptions(model.name());
             retryAttempts(model.breakerId());
@@ -201,16 +197,16 @@ public final class GatewayMetrics {
     public void forgetModel(ModelConfig model) {
         models.remove(model.name());
         genAi.forget(model.provider(), model.upstreamModel());
-        TaggedSeries.remove(registry, Map.of("model", model.name(), "from", model.name(), "to", model.name(),
-                "name", model.breakerId(), "gen_ai.request.model", model.upstreamModel()), List.of(counters, loopCounts));
+        meters.removeTagged(Map.of("model", model.name(), "from", model.name(), "to", model.name(),
+                "name", model.breakerId(), "gen_ai.request.model", model.upstreamModel()));
     }
 
     private Counter retryAttempts(String guard) {
-        return counter("agentfuse.retry.attempts", "Retries scheduled by the guards", "name", guard);
+        return meters.counter("agentfuse.retry.attempts", "Retries scheduled by the guards", "name", guard);
     }
 
     private Counter retryBudgetRefused(String guard) {
-        return counter("agentfuse.retry.budget.refused", "Retries the shared retry budget refused", "name", guard);
+        return meters.counter("agentfuse.retry.budget.refused", "Retries the shared retry budget refused", "name", guard);
     }
 
     /** Records a stream from {@code model} that broke after its first byte. */
@@ -219,7 +215,7 @@ public final class GatewayMetrics {
     }
 
     private Counter streamInterruptions(String model) {
-        return counter("agentfuse.stream.interruptions", "Streams that failed after the first byte", "model", model);
+        return meters.counter("agentfuse.stream.interruptions", "Streams that failed after the first byte", "model", model);
     }
 
     /**
@@ -228,7 +224,7 @@ public final class GatewayMetrics {
      * The caller bounds the {@code tool} values.
      */
     public void mcpToolCall(String server, String tool, String outcome) {
-        counter("agentfuse.mcp.tool.calls", "MCP tool calls through the proxy",
+        meters.counter("agentfuse.mcp.tool.calls", "MCP tool calls through the proxy",
                 "server", server, "tool", tool, "outcome", outcome).increment();
     }
 
@@ -248,7 +244,7 @@ public final class GatewayMetrics {
 
     /** Records the context-ladder level a request for {@code model} arrived at (REJECT: refused with 413). */
     public void contextLevel(String model, ContextLevel level) {
-        meters(model).level(level).increment();
+        modelMeters(model).level(level).increment();
     }
 
     /**
@@ -263,7 +259,7 @@ public final class GatewayMetrics {
     }
 
     private Counter compactions(String model, String result) {
-        return counter("agentfuse.compactions", "Compactions of requests by the context ladder", "model", model, "result", result);
+        return meters.counter("agentfuse.compactions", "Compactions of requests by the context ladder", "model", model, "result", result);
     }
 
     /** Records a reload of the configuration file that was put in force ({@code ok}) or refused ({@code failed}). */
@@ -272,112 +268,12 @@ public final class GatewayMetrics {
     }
 
     private Counter configReloads(boolean ok) {
-        return counter("agentfuse.config.reloads", "Reloads of the configuration file", "result", ok ? "ok" : "failed");
+        return meters.counter("agentfuse.config.reloads", "Reloads of the configuration file", "result", ok ? "ok" : "failed");
     }
 
-    /**
-     * The counter {@code name} with {@code tags} (name, value, name, value, ...), registered on first
-     * use. Meters are looked up per request, and building and registering one each time cost more
-     * than the rest of the bookkeeping; the tag values are bounded (configured models, outcomes),
-     * so this cache is too.
-     */
-    private Counter counter(String name, String description, String... tags) {
-        return counters.computeIfAbsent(meterKey(name, tags), ignored ->
-                Counter.builder(name).description(description).tags(tags).register(registry));
-    }
-
-    /** A meter's name and tags, as the key of the caches above. */
-    private static List<String> meterKey(String name, String... tags) {
-        List<String> key = new ArrayList<>(tags.length + 1);
-        key.add(name);
-        key.addAll(Arrays.asList(tags));
-        return key;
-    }
-
-    /**
-     * Like {@link #counter}, for the counters every request touches: a {@link LoopCount} under a
-     * Micrometer function counter, which scrapes the same as a counter.
-     */
-    private LoopCount loopCount(String name, String description, String... tags) {
-        return loopCounts.computeIfAbsent(meterKey(name, tags), ignored -> {
-            LoopCount count = new LoopCount();
-            FunctionCounter.builder(name, count, LoopCount::sum).description(description).tags(tags).register(registry);
-            return count;
-        });
-    }
-
-    private ModelMeters meters(String model) {
-        ModelMeters meters = models.get(model);
-        return meters != null ? meters : models.computeIfAbsent(model, ModelMeters::new);
-    }
-
-    /**
-     * The meters every request of one model touches, found by the model's name alone: building a
-     * key of every tag for each meter of each request cost more than counting. Counts are made on
-     * first use through {@link #loopCount}, so each is the one that method would give; two threads
-     * that make the same one at once are both handed the one it keeps.
-     */
-    private final class ModelMeters {
-        private static final int STATUSES = 600;
-
-        private final String model;
-        private final Map<String, Answers> answers = new ConcurrentHashMap<>();
-        private final LoopCount[] attempts = new LoopCount[Outcome.values().length];
-        private final LoopCount[] levels = new LoopCount[ContextLevel.values().length];
-
-        ModelMeters(String model) {
-            this.model = model;
-        }
-
-        Answers answers(String dialect) {
-            Answers found = answers.get(dialect);
-            return found != null ? found : answers.computeIfAbsent(dialect, Answers::new);
-        }
-
-        LoopCount attempt(Outcome outcome) {
-            LoopCount counter = attempts[outcome.ordinal()];
-            if (counter == null) {
-                counter = loopCount("agentfuse.upstream.attempts", "Calls to model providers",
-                        "model", model, "outcome", outcome.name());
-                attempts[outcome.ordinal()] = counter;
-            }
-            return counter;
-        }
-
-        LoopCount level(ContextLevel level) {
-            LoopCount counter = levels[level.ordinal()];
-            if (counter == null) {
-                counter = loopCount("agentfuse.context.level", "Requests by the context-ladder level they arrived at",
-                        "model", model, "level", level.name());
-                levels[level.ordinal()] = counter;
-            }
-            return counter;
-        }
-
-        /** The answered requests of this model from callers of one dialect. */
-        final class Answers {
-            private final String dialect;
-            private final Timer duration;
-            private final LoopCount[] byStatus = new LoopCount[STATUSES];
-
-            Answers(String dialect) {
-                this.dialect = dialect;
-                this.duration = Timer.builder("agentfuse.request.duration").description("Time to answer a model request")
-                        .tags("model", model, "dialect", dialect).register(registry);
-            }
-
-            LoopCount count(int status) {
-                LoopCount counter = status >= 0 && status < STATUSES ? byStatus[status] : null;
-                if (counter == null) {
-                    counter = loopCount("agentfuse.requests", "Model requests answered by the gateway",
-                            "model", model, "dialect", dialect, "status", Integer.toString(status));
-                    if (status >= 0 && status < STATUSES) {
-                        byStatus[status] = counter;
-                    }
-                }
-                return counter;
-            }
-        }
+    private ModelMeters modelMeters(String model) {
+        ModelMeters found = models.get(model);
+        return found != null ? found : models.computeIfAbsent(model, name -> new ModelMeters(name, meters));
     }
 
     /** The Prometheus text exposition of every metric. */

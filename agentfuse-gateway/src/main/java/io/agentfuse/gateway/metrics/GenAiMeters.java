@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The model-call meters of the OpenTelemetry GenAI semantic conventions (DESIGN §9), one per call
+ * The model-call meters of the OpenTelemetry GenAI semantic conventions (docs/design.md §9), one per call
  * to a provider:
  * <ul>
  *   <li>{@code gen_ai_client_operation_duration_seconds{gen_ai_operation_name, gen_ai_provider_name,
@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code gen_ai_server_time_to_first_token_seconds{...}} — for streams, until the first event;</li>
  *   <li>{@code gen_ai_client_token_usage{..., gen_ai_token_type, type}} — the tokens a call's
  *       answer reported, {@code input} and {@code output}; the value twice, under the
- *       conventions' name and under DESIGN §9's {@code type}, so that queries written to either
+ *       conventions' name and under docs/design.md §9's {@code type}, so that queries written to either
  *       find the one series.</li>
  * </ul>
  * The provider is the configured provider's name, the model the upstream model; both are bounded

@@ -8,7 +8,7 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
 
 /**
- * One log line per breaker transition (DESIGN §9), with the breaker, the two states and the reason
+ * One log line per breaker transition (docs/design.md §9), with the breaker, the two states and the reason
  * as key-value pairs too (fields of their own in JSON logs): a breaker that opens is a warning,
  * every other change is information. Thread-safe.
  *

@@ -11,7 +11,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
 /**
- * A model request's id and its log line (DESIGN §9). Every answer carries {@code x-request-id}: the
+ * A model request's id and its log line (docs/design.md §9). Every answer carries {@code x-request-id}: the
  * caller's own when it sent a sane one (letters, digits, {@code . _ : -}, at most 128), else a new
  * one. A request that ends in a gateway error (5xx) or a gateway fault is logged as one line with
  * that id, model, status and the steps passed over; an answer, a 4xx and a caller who leaves (499)

@@ -1,7 +1,7 @@
 package io.agentfuse.gateway.pipeline;
 
+import io.agentfuse.core.HeldPermit;
 import io.agentfuse.core.LongCall;
-import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.gateway.dialect.ObservedEvent;
 import io.agentfuse.gateway.upstream.UpstreamResponse;
 import io.agentfuse.gateway.upstream.UpstreamStream;
@@ -14,11 +14,11 @@ import io.agentfuse.gateway.upstream.UpstreamStream;
  * @param response     the complete answer, or {@code null} for a stream
  * @param stream       the stream, or {@code null} for a complete answer
  * @param firstEvent   a stream's first event as the check of it observed it; {@code null} for a complete answer
- * @param startedNanos when the answering attempt started ({@link System#nanoTime()}), to time the whole stream
+ * @param startedNanos when the answering attempt started ({@link System#nanoTime()}), for the model-call meters
  * @param permit       the breaker permit a stream holds until it ends; {@code null} for a complete answer
  */
 record StepAnswer(PlannedStep step, UpstreamResponse response, UpstreamStream stream, ObservedEvent firstEvent,
-                  long startedNanos, StreamPermit permit) implements LongCall {
+                  long startedNanos, HeldPermit permit) implements LongCall {
 
     /** A complete answer. */
     StepAnswer(PlannedStep step, UpstreamResponse response, long startedNanos) {
@@ -27,17 +27,13 @@ record StepAnswer(PlannedStep step, UpstreamResponse response, UpstreamStream st
 
     /** A stream whose first event came, and was observed as {@code firstEvent}. */
     StepAnswer(PlannedStep step, UpstreamStream stream, ObservedEvent firstEvent, long startedNanos) {
-        this(step, null, stream, firstEvent, startedNanos, new StreamPermit());
+        this(step, null, stream, firstEvent, startedNanos, new HeldPermit(step.guard()));
     }
 
     /** A stream keeps its permit until it ends (see {@link StreamRelay}); a complete answer is recorded by the guard. */
     @Override
-    public boolean holdPermit(CircuitBreaker breaker, long permit) {
-        if (stream == null) {
-            return false;
-        }
-        this.permit.hold(breaker, permit);
-        return true;
+    public HeldPermit heldPermit() {
+        return permit;
     }
 
     /**

@@ -1,9 +1,7 @@
 package io.agentfuse.gateway.pipeline;
 
-import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Outcome;
-import io.agentfuse.core.RetryAfter;
 import io.agentfuse.core.fallback.StepFailure;
 import io.agentfuse.gateway.dialect.DialectTranslator;
 import io.agentfuse.gateway.dialect.StreamEvent;
@@ -16,11 +14,9 @@ import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.upstream.UpstreamStream;
 import io.vertx.core.Context;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerResponse;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -30,30 +26,29 @@ import java.util.List;
  * then by closing the connection — never with a clean end of the chunked body, which clients such
  * as LangChain4j's would take for a complete (truncated) answer; silently when the caller has gone
  * (then the upstream call is cancelled). An upstream event that is not well-formed is never relayed.
+ * How it writes (one write per upstream read, failing by closing) is its {@link RelayWriter}'s.
  *
- * <h2>Breaker accounting after the first byte</h2>
- * The guarded unit of a stream is "the stream opened" (see {@link ChainExecution}); the guard has
- * recorded that as a success in the answering model's breaker by the time this relay starts.
- * What happens later is recorded here, in the same breaker, as one more call:
+ * <h2>Breaker accounting</h2>
+ * The guarded unit of a stream is the whole stream: the guard hands the answering attempt's breaker
+ * permit to the answer ({@link io.agentfuse.core.HeldPermit}, see {@link ChainExecution}) instead of
+ * recording the first event as a success, and this relay reports the stream's end against it once,
+ * as one call, with its whole duration:
  * <ul>
+ *   <li>a complete stream → a success with the usage it reported (over the breaker's
+ *       {@code tokenOveruse} limit, {@code TOKEN_OVERUSE});</li>
  *   <li>a failure after the first byte → one failure of its kind: idle timeout or broken connection as
- *       classified, an error event from the provider as its dialect maps it, a malformed event as
- *       {@code ERROR}, an end before the terminator as {@code CONNECTION_ERROR};</li>
- *   <li>a complete stream whose reported usage exceeds the breaker's {@code tokenOveruse} limit →
- *       one {@code TOKEN_OVERUSE}; within the limit nothing more is recorded, so a healthy stream
- *       counts once.</li>
+ *       the guard's classifier says, an error event from the provider as its dialect maps it, a
+ *       malformed event as {@code ERROR}, an end before the terminator as {@code CONNECTION_ERROR};</li>
+ *   <li>a caller who left, a stream the gateway ended itself (an answer it could not translate, a
+ *       subagent deadline) → nothing: the permit is given back.</li>
  * </ul>
- * The price: a stream that breaks counts as a success and a failure, so consecutive-failure
- * triggers see streams that always break mid-way as alternating; a {@code failureRate} trigger
- * above 50 % does not fire on them either. Failures before the first byte (the common case: 5xx,
- * 429, timeouts to the first token) are counted exactly, by the guard.
+ * So a provider whose streams always break mid-way trips its breaker, and a stream that is slow or
+ * token-heavy counts for {@code consecutiveTimeouts}, {@code slowCallRate} and {@code tokenOveruse}
+ * as a complete answer does. Failures before the first byte are attempts the guard records itself.
  *
  * <p>Confined to the request's context: every handler hops there first.
  */
 final class StreamRelay {
-
-    /** The most bytes of events kept for one write. */
-    private static final int MAX_UNWRITTEN_BYTES = 32 * 1024;
 
     private final HttpServerResponse response;
     private final HttpConnection connection;
@@ -63,18 +58,8 @@ final class StreamRelay {
     private final UpstreamStream stream;
     private final StreamTranslator translator;
     private final GatewayMetrics metrics;
+    private final RelayWriter writer;
     private boolean done;
-    private boolean closedOnPurpose;
-    /**
-     * Events translated but not yet written: one write per batch that arrived together, in a buffer
-     * made at the write for the batch's length (a buffer made at the first event grew with the batch,
-     * copying itself at each doubling: for the bench's burst of 21 events, 1 KB to 8 KB).
-     */
-    private final List<SseEvent> unwritten = new ArrayList<>();
-    /** The wire length of {@link #unwritten} (sizes the write's buffer; exact for the usual relayed event). */
-    private int unwrittenBytes;
-    /** Whether a task to write {@link #unwritten} is queued on the context. */
-    private boolean writeQueued;
 
     StreamRelay(HttpServerResponse response, HttpConnection connection, Context context, ModelRequest request,
                 StepAnswer answer, GatewayMetrics metrics, Clock clock) {
@@ -87,6 +72,11 @@ final class StreamRelay {
         this.translator = DialectTranslator.streamTranslator(request.chat(), answer.step().provider().dialect(), clock,
                 answer.firstEvent());
         this.metrics = metrics;
+        this.writer = new RelayWriter(response, connection, context, this::onContext, () -> {
+            if (!done) {
+                stream.pause(); // the caller cannot keep up: the drain handler resumes the provider
+            }
+        });
     }
 
     /** Sends the head (200, SSE, the gateway headers) and relays every event until the stream ends. */
@@ -104,7 +94,7 @@ final class StreamRelay {
 
     /** Whether the relay ended a failed stream by closing the connection (the caller did not leave). */
     boolean closedOnPurpose() {
-        return closedOnPurpose;
+        return writer.closedOnPurpose();
     }
 
     /** The caller went away: stop reading from the provider; nothing is recorded against it. */
@@ -112,7 +102,7 @@ final class StreamRelay {
         if (!done) {
             done = true;
             stream.cancel();
-            answer.permit().release();
+            answer.permit().released();
         }
     }
 
@@ -137,8 +127,8 @@ final class StreamRelay {
     private void terminate(GatewayError error, String message) {
         done = true;
         stream.cancel();
-        answer.permit().release();
-        failWith(translator.error(error.type(), message));
+        answer.permit().released();
+        writer.failWith(translator.error(error.type(), message));
     }
 
     private void relay(SseEvent event) {
@@ -158,52 +148,9 @@ final class StreamRelay {
             done = true;
             stream.cancel();
             recordFailure(outcomeOf(translator.failure().get()));
-            failWith(out);
+            writer.failWith(out);
         } else {
-            buffer(out);
-        }
-    }
-
-    /**
-     * Keeps {@code events} for the write that follows the batch they arrived in: the events of one
-     * upstream read are parsed and relayed one after another on this context, and the task queued
-     * by the first of them runs after the last, so the caller gets one write (one chunk, one
-     * flush) per batch instead of one per event.
-     */
-    private void buffer(List<SseEvent> events) {
-        if (events.isEmpty()) {
-            return;
-        }
-        if (!writeQueued) {
-            writeQueued = true;
-            context.runOnContext(v -> onContext(() -> {
-                writeQueued = false;
-                flush();
-            }));
-        }
-        for (int i = 0; i < events.size(); i++) {
-            SseEvent event = events.get(i);
-            unwritten.add(event);
-            unwrittenBytes += event.wireLength();
-        }
-        if (unwrittenBytes >= MAX_UNWRITTEN_BYTES) {
-            // A fast provider's batch can be large: written in pieces, so that backpressure
-            // (pausing the provider) works as promptly as for single events.
-            flush();
-        }
-    }
-
-    private void flush() {
-        if (unwritten.isEmpty()) {
-            return;
-        }
-        if (response.closed() || response.ended()) {
-            forgetUnwritten();
-            return;
-        }
-        response.write(takeUnwritten(0));
-        if (!done && response.writeQueueFull()) {
-            stream.pause();
+            writer.buffer(out);
         }
     }
 
@@ -215,10 +162,10 @@ final class StreamRelay {
         List<SseEvent> closing = translator.end();
         if (translator.failure().isPresent()) {
             recordFailure(outcomeOf(translator.failure().get())); // ended before the answer was complete
-            failWith(closing);
+            writer.failWith(closing);
         } else {
             recordTokens();
-            endWith(closing);
+            writer.endWith(closing);
         }
     }
 
@@ -227,27 +174,23 @@ final class StreamRelay {
             return;
         }
         done = true;
-        CircuitBreaker breaker = answer.step().guard().circuitBreaker();
-        Outcome outcome = breaker == null ? Outcome.ERROR : breaker.config().classifier().classify(error);
-        if (breaker != null) {
-            // Classified once, above; recorded against the permit the stream started with.
-            answer.permit().record(outcome, elapsedNanos(), RetryAfter.ofError(error, breaker.clock().epochMillis()));
-        }
+        // Classified once, by the guard's classifier, and recorded against the permit the stream started with.
+        Outcome outcome = answer.permit().broke(error);
         metrics.streamInterrupted(answer.step().name());
         meterCall(outcome.name());
         GatewayError type = outcome == Outcome.TIMEOUT ? GatewayError.TIMEOUT : GatewayError.UPSTREAM_ERROR;
-        failWith(translator.error(type.type(), "the stream from model " + answer.step().name() + " broke off: "
+        writer.failWith(translator.error(type.type(), "the stream from model " + answer.step().name() + " broke off: "
                 + error.getMessage()));
     }
 
     private void recordFailure(Outcome outcome) {
-        answer.permit().failed(outcome, elapsedNanos());
+        answer.permit().failed(outcome);
         metrics.streamInterrupted(answer.step().name());
         meterCall(outcome.name());
     }
 
     private void recordTokens() {
-        answer.permit().finished(elapsedNanos(), translator.usage().total()); // over the limit: TOKEN_OVERUSE
+        answer.permit().finished(translator.usage().total()); // over the limit: TOKEN_OVERUSE
         meterCall(null);
     }
 
@@ -268,60 +211,6 @@ final class StreamRelay {
 
     private long elapsedNanos() {
         return System.nanoTime() - answer.startedNanos();
-    }
-
-    /** What is still unwritten, as one buffer with room for {@code moreBytes}; nothing is unwritten after. */
-    private Buffer takeUnwritten(int moreBytes) {
-        Buffer frame = Buffer.buffer(unwrittenBytes + moreBytes);
-        for (int i = 0; i < unwritten.size(); i++) {
-            unwritten.get(i).appendTo(frame);
-        }
-        forgetUnwritten();
-        return frame;
-    }
-
-    private void forgetUnwritten() {
-        unwritten.clear();
-        unwrittenBytes = 0;
-    }
-
-    /** What is still unwritten followed by {@code events}, as one buffer. */
-    private Buffer lastFrame(List<SseEvent> events) {
-        int more = 0;
-        for (SseEvent event : events) {
-            more += event.wireLength();
-        }
-        Buffer frame = takeUnwritten(more);
-        events.forEach(event -> event.appendTo(frame));
-        return frame;
-    }
-
-    private void endWith(List<SseEvent> events) {
-        Buffer frame = lastFrame(events);
-        if (!response.closed() && !response.ended()) {
-            if (frame.length() == 0) {
-                response.end();
-            } else {
-                response.end(frame);
-            }
-        }
-    }
-
-    /**
-     * Writes the error events, then closes the connection instead of ending the chunked body, so
-     * that every HTTP client sees the stream fail rather than end.
-     */
-    private void failWith(List<SseEvent> events) {
-        if (response.closed() || response.ended()) {
-            return;
-        }
-        closedOnPurpose = true;
-        Buffer frame = lastFrame(events);
-        if (frame.length() == 0) {
-            connection.close();
-            return;
-        }
-        response.write(frame).onComplete(written -> connection.close());
     }
 
     private void onContext(Runnable action) {

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The file a gateway's configuration came from, so that it can read it again (DESIGN §7: on
+ * The file a gateway's configuration came from, so that it can read it again (docs/design.md §7: on
  * {@code POST /admin/reload}, on SIGHUP and when the file changes).
  *
  * @param path         the YAML file

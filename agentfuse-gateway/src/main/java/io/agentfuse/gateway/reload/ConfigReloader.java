@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Reads the gateway's configuration file again and puts it in force (DESIGN §7), when asked
+ * Reads the gateway's configuration file again and puts it in force (docs/design.md §7), when asked
  * ({@code POST /admin/reload}, SIGHUP) or when the file changes (polled every
  * {@link ConfigFile#pollInterval()}).
  *

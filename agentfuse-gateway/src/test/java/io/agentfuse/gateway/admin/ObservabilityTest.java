@@ -77,7 +77,7 @@ class ObservabilityTest {
         assertThat(metrics)
                 .contains("gen_ai_client_operation_duration_seconds_count{error_type=\"none\"," + labels + "} 2")
                 .contains("gen_ai_server_time_to_first_token_seconds_count{" + labels + "} 1")
-                // DESIGN's {type} and OpenTelemetry's gen_ai.token.type, both on one series.
+                // docs/design.md §9's {type} and OpenTelemetry's gen_ai.token.type, both on one series.
                 .contains("gen_ai_client_token_usage_count{" + labels + ",gen_ai_token_type=\"input\",type=\"input\"} 2")
                 .contains("gen_ai_client_token_usage_count{" + labels + ",gen_ai_token_type=\"output\",type=\"output\"} 2");
     }

@@ -26,7 +26,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * The fixture of the hostile-peer cases (DESIGN §7 "Limits"): a gateway alone in a child process
+ * The fixture of the hostile-peer cases (docs/design.md §7 "Limits"): a gateway alone in a child process
  * with a bounded heap, its providers — a {@link MockProvider} and a {@link HostileUpstream} — in the
  * test JVM. Started once per test class, measured after a warm-up; after every case it asserts
  * that the gateway is healthy again: {@code /healthz} answers within 1 s, its file descriptors,

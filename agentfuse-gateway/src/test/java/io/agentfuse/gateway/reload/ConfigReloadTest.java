@@ -19,7 +19,7 @@ import static io.agentfuse.gateway.testing.GatewayHarness.openAiRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Hot reload over real HTTP (DESIGN §7): {@code POST /admin/reload} and a change to the file put
+ * Hot reload over real HTTP (docs/design.md §7): {@code POST /admin/reload} and a change to the file put
  * the new configuration in force all or nothing; unchanged breakers keep their state.
  */
 class ConfigReloadTest {

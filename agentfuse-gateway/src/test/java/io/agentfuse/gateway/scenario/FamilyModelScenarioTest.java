@@ -17,7 +17,7 @@ import static io.agentfuse.gateway.testing.GatewayHarness.openAiRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Models that need no entry (DESIGN §6): a request for a model of a built-in provider's family
+ * Models that need no entry (docs/design.md §6): a request for a model of a built-in provider's family
  * that {@code models:} does not name is served by that provider under its own name, with a
  * breaker of its own — for a bounded number of such names, so that a client inventing names
  * cannot grow the gateway's breakers and metrics without end; and the default

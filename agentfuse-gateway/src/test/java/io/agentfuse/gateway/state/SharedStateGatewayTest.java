@@ -26,7 +26,7 @@ import java.util.UUID;
 import static io.agentfuse.gateway.testing.GatewayHarness.anthropicRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Gateways with {@code state.store: redis} on one real redis-server share their breakers (DESIGN §8). */
+/** Gateways with {@code state.store: redis} on one real redis-server share their breakers (docs/design.md §8). */
 class SharedStateGatewayTest {
 
     private static final Duration WAIT = Duration.ofSeconds(5);

@@ -76,7 +76,7 @@ public class AgentfuseAutoConfiguration {
         return runtime.registry();
     }
 
-    /** The breaker meters of DESIGN §9, when Micrometer is on the class path. */
+    /** The breaker meters of docs/design.md §9, when Micrometer is on the class path. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(MeterRegistry.class)
     static class Metrics {

@@ -2,21 +2,27 @@ package io.agentfuse.config;
 
 import io.agentfuse.agent.context.ContextBudget;
 import io.agentfuse.core.Guard;
+import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitBreakerConfig;
 import io.agentfuse.core.breaker.CircuitBreakerRegistry;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * One configuration's guards and the models it serves, for an {@link AgentfuseRuntime}; replaced
- * whole on reload, so no guard mixes two configurations. A model of a built-in family without an
- * entry ({@link ModelFamilies#modelOf}) is served while the registry has room for its breaker (its
- * limit on {@code model:*} breakers made on demand), and forgotten when the registry drops that
- * breaker. Thread-safe.
+ * One configuration in force in an {@link AgentfuseRuntime}, and what the runtime has built for it:
+ * its guards, breaker settings and context budgets, and the models of built-in families it serves
+ * without an entry. Such a model is served while the registry has room for its breaker (its limit
+ * on {@code model:*} breakers made on demand, {@value ConfigDefaults#UNCONFIGURED_FAMILY_MODELS},
+ * so that a client sending invented names cannot grow it), and forgotten when the registry drops
+ * that breaker. Replaced whole on reload, so no guard mixes two configurations.
+ *
+ * <p>Thread-safe: the caches are concurrent maps; admitting or forgetting a family model holds a lock.
  */
-final class RuntimeGeneration {
+final class ConfigGeneration {
 
     private final AgentfuseConfig config;
     private final CircuitBreakerRegistry registry;
@@ -26,7 +32,7 @@ final class RuntimeGeneration {
     /** The family models served, by name; writers lock it, so that two threads make one breaker for a name. */
     private final Map<String, ModelConfig> familyModels = new ConcurrentHashMap<>();
 
-    RuntimeGeneration(AgentfuseConfig config, CircuitBreakerRegistry registry) {
+    ConfigGeneration(AgentfuseConfig config, CircuitBreakerRegistry registry) {
         this.config = config;
         this.registry = registry;
     }
@@ -50,12 +56,7 @@ final class RuntimeGeneration {
         return contextBudgets;
     }
 
-    /** The names of the family models served. */
-    Iterable<String> familyModelNames() {
-        return familyModels.keySet();
-    }
-
-    /** The model {@code name}: configured, a family model served already, or one the registry has room for. */
+    /** The model {@code name} is served by: its entry, a family model served already, or one the registry has room for. */
     Optional<ModelConfig> find(String name) {
         ModelConfig model = config.models().get(name);
         if (model == null) {
@@ -104,5 +105,34 @@ final class RuntimeGeneration {
             }
             return forgotten;
         }
+    }
+
+    /**
+     * Takes over what {@code previous} served: its family models stay served, and their breakers
+     * with their state (a reload never closes an open breaker by accident); so does a configured
+     * model of a family name that the reload removed (its breaker was declared, so it takes no
+     * caller's place). Any other model breaker of the registry that this generation does not serve
+     * is removed; returns their names.
+     */
+    List<String> carryFamilyModels(ConfigGeneration previous, CircuitBreakerRegistry registry) {
+        if (previous != null) {
+            previous.familyModels.keySet().stream()
+                    .filter(model -> !config.models().containsKey(model))
+                    .forEach(this::find);
+        }
+        var removed = new ArrayList<String>();
+        for (CircuitBreaker breaker : registry.all()) {
+            String name = breaker.name();
+            if (!name.startsWith(BreakerPlan.MODEL_PREFIX)) {
+                continue;
+            }
+            String model = name.substring(BreakerPlan.MODEL_PREFIX.length());
+            // find serves a family name whose breaker exists: a configured model the reload removed
+            if (!config.models().containsKey(model) && find(model).isEmpty()) {
+                registry.remove(name);
+                removed.add(name);
+            }
+        }
+        return removed;
     }
 }

@@ -1,0 +1,87 @@
+package io.agentfuse.core.fallback;
+
+import io.agentfuse.core.AttemptObserver;
+import io.agentfuse.core.AttemptResult;
+import io.agentfuse.core.Guard;
+import io.agentfuse.core.Outcome;
+import io.agentfuse.core.OutcomeClassifier;
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitOpenException;
+import io.agentfuse.core.bulkhead.BulkheadFullException;
+
+import java.util.concurrent.CompletionStage;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * One step of a {@link FallbackChain}: its guard and call, and the one place that decides what the
+ * step's end means for the chain, for the synchronous and the asynchronous run alike — an answer,
+ * a {@link StepFailure} to pass over, or an error to throw as it is. Why a step failed is read from
+ * its guard's classification of the last attempt, never classified again. Immutable.
+ *
+ * @param syncCall   the call of a synchronous step; {@code null} for an asynchronous one
+ * @param fallbackOn which outcomes move on to the next step
+ * @param onAttempt  sees every attempt of the step (for metrics); may be {@code null}
+ */
+record ChainStep<I, T>(String name, Guard guard, Function<? super I, String> skipWhen,
+                       Function<? super I, ? extends T> syncCall,
+                       Function<? super I, ? extends CompletionStage<T>> asyncCall,
+                       Predicate<Outcome> fallbackOn, BiConsumer<String, AttemptResult> onAttempt) {
+
+    /** A new observer for one call of this step: keeps its last classified attempt. */
+    LastAttempt observe() {
+        return new LastAttempt();
+    }
+
+    /**
+     * The failure of this step to pass over, for a call that threw {@code failure}; throws
+     * {@code failure} itself when its outcome is not one to fall back on.
+     */
+    StepFailure passOrThrow(Throwable failure, LastAttempt attempts) {
+        CircuitBreaker breaker = guard.circuitBreaker();
+        if (failure instanceof CircuitOpenException open && breaker != null && !breaker.isInnerRejection(open)) {
+            // The guard throws its own breaker's rejection only when no attempt was made.
+            return StepFailure.circuitOpen(name, open);
+        }
+        if (failure instanceof BulkheadFullException full) {
+            return StepFailure.bulkheadFull(name, full);
+        }
+        // The guard classified the attempt that failed; only a failure outside any attempt (a
+        // throwing result rule or token counter) has not been classified yet.
+        AttemptResult last = attempts.result;
+        Outcome outcome = last != null && last.cause() == OutcomeClassifier.unwrap(failure) ? last.outcome()
+                : guard.classifier().classify(failure);
+        if (fallbackOn.test(outcome)) {
+            return StepFailure.failed(name, outcome, failure);
+        }
+        if (failure instanceof RuntimeException runtime) {
+            throw runtime;
+        }
+        throw new IllegalStateException(failure);
+    }
+
+    /** The failure of this step to pass over for a returned {@code value} its result rules reject; {@code null} if it answers. */
+    StepFailure failedResult(T value, LastAttempt attempts) {
+        OutcomeClassifier classifier = guard.classifier();
+        if (!classifier.hasResultRules()) {
+            return null;
+        }
+        AttemptResult last = attempts.result;
+        Outcome outcome = last != null && last.cause() == null ? last.outcome() : classifier.classifyResult(value);
+        return outcome.isFailure() && fallbackOn.test(outcome) ? StepFailure.failed(name, outcome, null) : null;
+    }
+
+    /** Keeps a call's last classified attempt and hands every attempt to the chain's observer. */
+    final class LastAttempt implements AttemptObserver {
+        private volatile AttemptResult result;
+
+        @Override
+        public void onAttempt(AttemptResult attempt) {
+            result = attempt;
+            if (onAttempt != null) {
+                onAttempt.accept(name, attempt);
+            }
+        }
+    }
+}

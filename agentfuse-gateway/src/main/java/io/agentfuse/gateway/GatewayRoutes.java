@@ -1,0 +1,153 @@
+package io.agentfuse.gateway;
+
+import io.agentfuse.config.AgentfuseRuntime;
+import io.agentfuse.gateway.admin.BreakerAdminHandler;
+import io.agentfuse.gateway.admin.BreakerEventStream;
+import io.agentfuse.gateway.admin.BrowserProtection;
+import io.agentfuse.gateway.admin.DashboardHandler;
+import io.agentfuse.gateway.admin.ReloadHandler;
+import io.agentfuse.gateway.admin.StatsHandler;
+import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.http.GatewayError;
+import io.agentfuse.gateway.http.GatewayErrors;
+import io.agentfuse.gateway.http.GatewayException;
+import io.agentfuse.gateway.http.JsonFaults;
+import io.agentfuse.gateway.mcp.McpProxy;
+import io.agentfuse.gateway.metrics.GatewayMetrics;
+import io.agentfuse.gateway.models.ModelListHandler;
+import io.agentfuse.gateway.models.TokenCountHandler;
+import io.agentfuse.gateway.pipeline.ChatPipeline;
+import io.agentfuse.gateway.provider.Dialects;
+import io.agentfuse.gateway.reload.ConfigReloader;
+import io.agentfuse.gateway.server.BodyAllowance;
+import io.agentfuse.gateway.server.SizedBodyReader;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+
+/**
+ * The gateway's HTTP surface (docs/design.md §7): which handler serves which method and path — the
+ * model endpoints of every dialect, {@code /v1/models}, token counts, the MCP proxy,
+ * {@code /healthz}, the admin API, {@code /metrics} and the dashboard — and the JSON error, in the
+ * dialect the request suggests, of every request no handler answers (unknown path 404
+ * {@code not_found}, wrong method 405, an unreadable or oversized body, a bug).
+ *
+ * <p>Made once per gateway; {@link #endpoints} makes one request handler per server instance.
+ * Thread-safe.
+ */
+final class GatewayRoutes {
+
+    private final AgentfuseRuntime runtime;
+    private final ChatPipeline pipeline;
+    private final McpProxy mcp;
+    private final ConfigReloader reloader;
+    private final BreakerEventStream events;
+    private final GatewayMetrics metrics;
+
+    GatewayRoutes(AgentfuseRuntime runtime, ChatPipeline pipeline, McpProxy mcp, ConfigReloader reloader,
+                  BreakerEventStream events, GatewayMetrics metrics) {
+        this.runtime = runtime;
+        this.pipeline = pipeline;
+        this.mcp = mcp;
+        this.reloader = reloader;
+        this.events = events;
+        this.metrics = metrics;
+    }
+
+    /**
+     * One instance's request handler: a model request — {@code POST} on a dialect's path, its body
+     * framed by its {@code Content-Length} — goes straight to the pipeline, every other request
+     * through the router. A router costs a small request about a microsecond (its context, route
+     * matching, the request wrapper, its end handlers: RESULTS.md, runs 34 and 50); the router
+     * still serves the model paths for every request the direct way does not take (chunked, with
+     * {@code Expect}, a trailing slash, another method), the same way.
+     */
+    Handler<HttpServerRequest> endpoints(Vertx vertx, long maxBodySize, BodyAllowance bodies) {
+        Router router = router(vertx, maxBodySize, bodies);
+        SizedBodyReader direct = new SizedBodyReader(maxBodySize, bodies);
+        return request -> {
+            Dialect dialect = request.method() == HttpMethod.POST ? Dialects.forPath(request.path()).orElse(null) : null;
+            if (dialect == null || !direct.read(request, body -> pipeline.serve(dialect, request, body),
+                    () -> GatewayErrors.respond(request.response(), dialect, tooLarge(maxBodySize)))) {
+                router.handle(request);
+            }
+        };
+    }
+
+    private Router router(Vertx vertx, long maxBodySize, BodyAllowance bodies) {
+        Router router = Router.router(vertx);
+        router.route("/admin/*").handler(ctx -> {
+            BrowserProtection.api(ctx.response()); // first: every admin answer, refusals included
+            ctx.next();
+        });
+        for (Dialect dialect : Dialects.all()) {
+            router.post(dialect.path())
+                    .handler(new SizedBodyReader(maxBodySize, bodies))
+                    .handler(BodyHandler.create(false).setBodyLimit(maxBodySize))
+                    .handler(pipeline.handler(dialect))
+                    .failureHandler(ctx -> failed(ctx, dialect, maxBodySize));
+        }
+        new ModelListHandler(runtime::config).mount(router);
+        new TokenCountHandler(runtime::config, maxBodySize).mount(router);
+        mcp.mount(router, maxBodySize);
+        router.get("/healthz").handler(ctx -> json(ctx, new JsonObject().put("status", "ok")));
+        new BreakerAdminHandler(runtime.registry(), () -> runtime.config().server().adminToken()).mount(router);
+        new ReloadHandler(reloader, () -> runtime.config().server().adminToken()).mount(router);
+        router.get("/admin/events").handler(events::subscribe);
+        new StatsHandler(metrics.recentTraffic()).mount(router);
+        router.get("/metrics").handler(ctx -> ctx.response().putHeader("content-type", metrics.contentType())
+                .end(metrics.scrape()));
+        DashboardHandler dashboard = new DashboardHandler();
+        router.get("/").handler(dashboard::handle);
+        router.errorHandler(404, ctx -> unrouted(ctx, new GatewayException(GatewayError.NOT_FOUND,
+                "no endpoint at " + ctx.request().method() + " " + ctx.request().path()
+                        + "; the model endpoints are POST /v1/chat/completions, POST /v1/responses and POST /v1/messages"
+                        + (ctx.request().path().startsWith("/v1/") ? "" : " (does the client's base URL lack /v1?)"))));
+        router.errorHandler(405, ctx -> unrouted(ctx, new GatewayException(GatewayError.METHOD_NOT_ALLOWED,
+                ctx.request().method() + " is not allowed on " + ctx.request().path())));
+        router.errorHandler(500, ctx -> unrouted(ctx, new GatewayException(GatewayError.INTERNAL_ERROR,
+                "the gateway failed unexpectedly")));
+        return router;
+    }
+
+    /** A request no route took: answered in JSON of the dialect its path or headers suggest. */
+    private static void unrouted(RoutingContext ctx, GatewayException error) {
+        if (!ctx.response().ended() && !ctx.response().closed()) {
+            GatewayErrors.respond(ctx.response(), Dialects.ofCaller(ctx.request().path(), ctx.request().headers()), error);
+        }
+    }
+
+    /** A failure the pipeline did not answer itself: an oversized or unreadable body, or a bug. */
+    private static void failed(RoutingContext ctx, Dialect dialect, long maxBodySize) {
+        if (ctx.response().ended() || ctx.response().closed()) {
+            return;
+        }
+        GatewayException error;
+        if (ctx.statusCode() == 413) {
+            error = tooLarge(maxBodySize);
+        } else if (ctx.statusCode() >= 400 && ctx.statusCode() < 500) {
+            // A framework's or parser's message would name its insides: said in our words, or not at all.
+            String cause = ctx.failure() instanceof DecodeException decode ? ": " + JsonFaults.describe(decode)
+                    : " (HTTP " + ctx.statusCode() + ")";
+            error = new GatewayException(GatewayError.INVALID_REQUEST, "the request could not be read" + cause);
+        } else {
+            error = new GatewayException(GatewayError.INTERNAL_ERROR, "the gateway failed unexpectedly");
+        }
+        GatewayErrors.respond(ctx.response(), dialect, error);
+    }
+
+    private static GatewayException tooLarge(long maxBodySize) {
+        return new GatewayException(GatewayError.REQUEST_TOO_LARGE, "the request body is larger than "
+                + maxBodySize + " bytes (server.maxBodySize)");
+    }
+
+    private static void json(RoutingContext ctx, JsonObject body) {
+        ctx.response().putHeader("content-type", "application/json").end(body.encode());
+    }
+}
