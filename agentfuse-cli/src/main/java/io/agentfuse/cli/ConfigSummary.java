@@ -81,10 +81,14 @@ final class ConfigSummary {
     private void mcpServers() {
         var lines = new ArrayList<String>();
         for (McpServerConfig server : config.mcpServers().values()) {
-            lines.add(server.name() + ": " + server.url());
+            lines.add(server.name() + ": " + server.url() + (server.optional() ? " (optional)" : ""));
             lines.add(INDENT + "every tool (" + server.breakerId("*") + "): " + Describe.tool(server.defaults()));
             server.overrides().forEach((tool, settings) -> lines.add(INDENT + server.breakerId(tool) + ": "
                     + Describe.tool(settings)));
+        }
+        if (config.mcp().aggregates()) {
+            lines.add("POST /mcp serves " + String.join(", ", config.mcp().aggregate()) + " as one server (tools named <server>"
+                    + config.mcp().separator() + "<tool>)");
         }
         section("MCP servers", lines);
     }

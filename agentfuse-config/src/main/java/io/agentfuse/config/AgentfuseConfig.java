@@ -38,12 +38,13 @@ import java.util.Optional;
  * @param tools       the {@code tools:} section by key ({@code tool} or {@code server/tool}), resolved
  * @param context     the {@code context:} section
  * @param permissions the {@code permissions:} section
+ * @param mcp         the {@code mcp:} section (the aggregate endpoint)
  */
 public record AgentfuseConfig(ServerConfig server, StateConfig state, Map<String, ProviderConfig> providers,
                               RetryConfig retry, Map<String, BreakerConfig> breakers,
                               Map<String, ModelConfig> models, SubagentsConfig subagents,
                               Map<String, McpServerConfig> mcpServers, Map<String, ToolConfig> tools,
-                              ContextBudgetConfig context, PermissionsConfig permissions) {
+                              ContextBudgetConfig context, PermissionsConfig permissions, McpConfig mcp) {
 
     public AgentfuseConfig {
         Objects.requireNonNull(server, "server");
@@ -57,6 +58,7 @@ public record AgentfuseConfig(ServerConfig server, StateConfig state, Map<String
         tools = ordered(tools);
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(permissions, "permissions");
+        Objects.requireNonNull(mcp, "mcp");
     }
 
     /**

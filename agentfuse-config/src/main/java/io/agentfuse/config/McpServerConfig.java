@@ -1,6 +1,7 @@
 package io.agentfuse.config;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,6 +24,8 @@ import java.util.Objects;
  *     timeout: 30s
  *     retries: 2
  *     circuitBreaker: { failureThreshold: 3, resetTimeout: 5m, halfOpenRequests: 1 }
+ *     optional: true      # the aggregate endpoint may start without it
+ *     listTimeout: 2s     # the aggregate's tools/list waits this long for its list
  * }</pre>
  *
  * @param name      the key under {@code mcpServers}
@@ -31,20 +34,32 @@ import java.util.Objects;
  * @param overrides the settings of the tools that {@code tools:} names, merged over {@code defaults}
  * @param annotateTools whether the proxy adds a note to the description of a tool whose breaker
  *                  is open in {@code tools/list} answers ({@code annotateTools}, default false)
+ * @param optional  whether the aggregate endpoint ({@code mcp.aggregate}) may start without this
+ *                  server: without it, a client's {@code initialize} there fails until the server
+ *                  has been reached once ({@code optional}, default false)
+ * @param listTimeout how long the aggregate's {@code tools/list} waits for this server's list before
+ *                  it answers with the last good one ({@code listTimeout}, default 5 s, {@code > 0})
  */
 public record McpServerConfig(String name, URI url, ToolConfig defaults, Map<String, ToolConfig> overrides,
-                              boolean annotateTools) {
+                              boolean annotateTools, boolean optional, Duration listTimeout) {
+
+    /** {@code listTimeout}'s default. */
+    public static final Duration DEFAULT_LIST_TIMEOUT = Duration.ofSeconds(5);
 
     public McpServerConfig {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(url, "url");
         Objects.requireNonNull(defaults, "defaults");
         overrides = Collections.unmodifiableMap(new LinkedHashMap<>(overrides));
+        Objects.requireNonNull(listTimeout, "listTimeout");
+        if (listTimeout.isNegative() || listTimeout.isZero()) {
+            throw new IllegalArgumentException("listTimeout must be > 0, but was " + listTimeout);
+        }
     }
 
-    /** A server whose {@code tools/list} answers pass through unannotated. */
+    /** A required server whose {@code tools/list} answers pass through unannotated. */
     public McpServerConfig(String name, URI url, ToolConfig defaults, Map<String, ToolConfig> overrides) {
-        this(name, url, defaults, overrides, false);
+        this(name, url, defaults, overrides, false, false, DEFAULT_LIST_TIMEOUT);
     }
 
     /** The name of the breaker of this server's transport in registries and the admin API: {@code mcp:<server>}. */

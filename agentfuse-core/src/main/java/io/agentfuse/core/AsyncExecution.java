@@ -8,16 +8,27 @@ import io.agentfuse.core.timeout.Timeout;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.function.BiConsumer;
+import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
 /**
  * One asynchronous guarded call: its attempts, its waits on the scheduler and its result. Lives
  * from {@link Guard#executeAsync} until the result completes; never blocks a thread. Every
- * decision is the synchronous path's, made by the guard's {@link Attempts}.
+ * decision is the synchronous path's, made by the guard's {@link Attempts}. An attempt may wait,
+ * without a thread, for its breaker's permit while a fleet decides who probes
+ * ({@link CircuitBreaker#acquire(LongConsumer)}); it then goes on where the scheduler says.
  */
-final class AsyncExecution<T> extends CompletableFuture<T> {
+final class AsyncExecution<T> extends CompletableFuture<T> implements LongConsumer {
+
+    /** {@link #resume} once the breaker decided a pending permit before the attempt said where to go on. */
+    private static final Object DECIDED = new Object();
+    @SuppressWarnings("rawtypes")
+    private static final AtomicReferenceFieldUpdater<AsyncExecution, Object> RESUME =
+            AtomicReferenceFieldUpdater.newUpdater(AsyncExecution.class, Object.class, "resume");
 
     private final Guard guard;
     private final Attempts attempts;
@@ -32,6 +43,9 @@ final class AsyncExecution<T> extends CompletableFuture<T> {
     /** The last attempt's failure as the callee raised it (what {@code execute} would throw), or null. */
     private Throwable lastFailure;
     private T lastValue;
+    /** While a permit is pending: where to go on ({@link Executor}), or {@link #DECIDED}; null otherwise. */
+    private volatile Object resume;
+    private volatile long decidedPermit;
 
     AsyncExecution(Guard guard, AttemptObserver observer, Supplier<? extends CompletionStage<T>> call, long deadline) {
         this.guard = guard;
@@ -63,29 +77,60 @@ final class AsyncExecution<T> extends CompletableFuture<T> {
             return;
         }
         attempt++;
-        long permit = Attempts.NO_BREAKER;
-        if (guard.circuitBreaker() != null) {
-            permit = guard.circuitBreaker().acquire();
-            if (permit == CircuitBreaker.NOT_PERMITTED) {
-                refused(guard.circuitBreaker().currentRejection().exception());
-                return;
-            }
+        CircuitBreaker breaker = guard.circuitBreaker();
+        if (breaker == null) {
+            admitted(Attempts.NO_BREAKER);
+            return;
         }
-        long granted = permit;
+        long permit = breaker.acquire(this);
+        if (permit == CircuitBreaker.PENDING) {
+            Executor here = guard.scheduler().resumeHere();
+            if (!RESUME.compareAndSet(this, null, here)) {
+                resume = null; // decided already, possibly on this thread: go on here
+                admitted(decidedPermit);
+            }
+            return;
+        }
+        admitted(permit);
+    }
+
+    /**
+     * The breaker's permit for an attempt it had left {@link CircuitBreaker#PENDING} (the fleet
+     * decides who probes): the attempt goes on where it started, as the scheduler says.
+     */
+    @Override
+    public void accept(long permit) {
+        decidedPermit = permit;
+        Object where = RESUME.getAndSet(this, DECIDED);
+        if (where instanceof Executor executor) {
+            resume = null;
+            executor.execute(() -> admitted(permit));
+        }
+    }
+
+    private void admitted(long permit) {
+        if (permit == CircuitBreaker.NOT_PERMITTED) {
+            refused(guard.circuitBreaker().currentRejection().exception());
+            return;
+        }
+        if (isDone()) {
+            attempts.release(permit); // cancelled while the fleet decided
+            return;
+        }
         Bulkhead bulkhead = guard.bulkhead();
         if (bulkhead == null || bulkhead.tryAcquire()) {
-            invoke(granted); // no stage to wait on when a place is free at once
+            invoke(permit); // no stage to wait on when a place is free at once
             return;
         }
         bulkhead.acquireAsync().whenComplete((ignored, full) -> {
             if (full != null) {
-                attempts.release(granted);
+                attempts.release(permit);
                 refused(bulkhead.rejection());
             } else if (isDone()) {
                 bulkhead.release();
-                attempts.release(granted);
+                attempts.release(permit);
             } else {
-                invoke(granted);
+                invoke(permit);
             }
         });
     }

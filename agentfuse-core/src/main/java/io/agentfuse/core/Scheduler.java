@@ -1,5 +1,6 @@
 package io.agentfuse.core;
 
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +25,16 @@ public interface Scheduler {
      * @return a handle that cancels the task if it has not run yet
      */
     Cancellable schedule(Runnable task, long delayNanos);
+
+    /**
+     * Where work that another thread completes later (the fleet's answer about a half-open probe)
+     * goes on: called on the thread that waits, it answers an executor for its continuation. By
+     * default a task scheduled at once; a scheduler on event loops answers the loop that asked, so
+     * that a request's work stays on its loop.
+     */
+    default Executor resumeHere() {
+        return task -> schedule(task, 0L);
+    }
 
     /** A scheduler backed by a {@link ScheduledExecutorService} that the caller owns. */
     static Scheduler of(ScheduledExecutorService executor) {

@@ -44,6 +44,21 @@ final class AnthropicMockDialect implements MockDialect {
     }
 
     @Override
+    public JsonObject error(int status, String errorType) {
+        if (errorType == null) {
+            return error(status);
+        }
+        JsonObject body = error(status);
+        body.getJsonObject("error").put("type", errorType);
+        return body;
+    }
+
+    @Override
+    public List<MockEvent> streamError(int status, String errorType, StreamIds ids) {
+        return List.of(MockEvent.named("error", error(status, errorType).encode()));
+    }
+
+    @Override
     public JsonObject error(int status) {
         String type = switch (status) {
             case 400 -> "invalid_request_error";
@@ -138,6 +153,7 @@ final class AnthropicMockDialect implements MockDialect {
             case "length" -> "max_tokens";
             case "tool_calls" -> "tool_use";
             case "stop_sequence" -> "stop_sequence";
+            case "content_filter" -> "refusal";
             default -> "end_turn";
         };
     }

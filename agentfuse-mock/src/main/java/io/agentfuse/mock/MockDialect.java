@@ -1,8 +1,10 @@
 package io.agentfuse.mock;
 
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * How one provider dialect writes the answers the {@link MockProvider} generates. Each
@@ -21,6 +23,36 @@ interface MockDialect {
 
     /** An error body for {@code status}, in the provider's own error shape. */
     JsonObject error(int status);
+
+    /**
+     * An error body for {@code status} of the provider's error {@code errorType} (a name of the
+     * provider's own, {@code null} for its usual one); by default the usual one.
+     */
+    default JsonObject error(int status, String errorType) {
+        return error(status);
+    }
+
+    /** Headers an error answer carries besides the body ({@code x-amzn-ErrorType}, {@code retry-after}); none by default. */
+    default Map<String, String> errorHeaders(int status, String errorType) {
+        return Map.of();
+    }
+
+    /** The events of an error inside a streamed success, which end the stream; by default the error body as data. */
+    default List<MockEvent> streamError(int status, String errorType, StreamIds ids) {
+        return List.of(MockEvent.data(error(status, errorType).encode()));
+    }
+
+    /** The content type of a streamed answer; server-sent events by default. */
+    default String streamContentType() {
+        return "text/event-stream";
+    }
+
+    /** The wire form of {@code events}, written together; server-sent events by default. */
+    default Buffer frame(List<MockEvent> events) {
+        Buffer frame = Buffer.buffer();
+        events.forEach(event -> frame.appendString(event.encode()));
+        return frame;
+    }
 
     /** The events sent together with the first streamed piece. */
     List<MockEvent> opening(MockStep step, String model, StreamIds ids);

@@ -5,28 +5,34 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.Json;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 
-import java.util.ArrayList;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A real HTTP server that fakes both an OpenAI ({@code POST /v1/chat/completions} and
- * {@code POST /v1/responses}) and an Anthropic ({@code POST /v1/messages}) upstream,
- * scriptable over HTTP, so that the gateway's breakers, retries, timeouts and fallbacks can be
- * shown and tested without real providers.
+ * A real HTTP server that fakes the providers the gateway speaks to, scriptable over HTTP, so that
+ * the gateway's breakers, retries, timeouts and fallbacks can be shown and tested without real
+ * providers: OpenAI ({@code POST /v1/chat/completions}, {@code POST /v1/responses}), Anthropic
+ * ({@code POST /v1/messages}), Amazon Bedrock ({@code /model/{id}/converse}, {@code /converse-stream}),
+ * the Gemini API ({@code /v1beta/models/{m}:generateContent}, ...), Vertex AI (Gemini and Anthropic
+ * models, with its OAuth2 token endpoint) and Azure OpenAI ({@code /openai/v1/...}).
  *
  * <p>Each provider request takes the next {@link MockStep} (see {@link MockScript} for the
- * order: per model, per path, then shared queue) and is answered in its path's dialect,
- * streamed as SSE when the body says {@code "stream": true}. When the script is exhausted the
- * default step answers (an immediate success unless changed).
+ * order: per model, per path, then shared queue) and is answered in its route's dialect,
+ * streamed when the body says {@code "stream": true} or the path is a streaming one. When the
+ * script is exhausted the default step answers (an immediate success unless changed). The Bedrock,
+ * Gemini, Vertex and Azure routes first check what the real provider checks ({@link MockCredentials}:
+ * SigV4 signatures, API keys, OAuth tokens the mock issued) and refuse like it, without taking a step.
  *
  * <p>Control API (JSON):
  * <ul>
@@ -35,6 +41,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       appends them, answers {@code {"pending": n}}</li>
  *   <li>{@code POST /_mock/default} — one step, the answer once the script is exhausted</li>
  *   <li>{@code POST /_mock/reset} — clears the script, the default and the recorded requests</li>
+ *   <li>{@code POST /_mock/vertex/serviceAccount} — {@code {"project": "p"}}: a new service account the
+ *       Vertex mock trusts, answered as its credentials file</li>
  *   <li>{@code GET /_mock/requests} — {@code {"requests": [{method, path, headers, body, receivedAt,
  *       clientDisconnected}]}}, oldest first</li>
  * </ul>
@@ -59,6 +67,7 @@ public final class MockProvider {
     public static final String RESPONSES_PATH = "/v1/responses";
 
     private final Vertx vertx;
+    private final MockCredentials credentials;
     private final MockScript script = new MockScript();
     private final RequestJournal journal = new RequestJournal();
     private final MockDialect openAi = new OpenAiMockDialect();
@@ -67,8 +76,12 @@ public final class MockProvider {
     private final AtomicInteger connectionsAccepted = new AtomicInteger();
     private HttpServer server;
 
-    private MockProvider(Vertx vertx) {
+    private final VertexTokens vertexTokens;
+
+    private MockProvider(Vertx vertx, MockCredentials credentials) {
         this.vertx = vertx;
+        this.credentials = credentials;
+        this.vertexTokens = new VertexTokens(credentials.vertexTokenLifetime(), Clock.systemUTC());
     }
 
     /** Starts a mock provider on {@code 127.0.0.1:port} ({@code 0} picks a free port). */
@@ -76,10 +89,15 @@ public final class MockProvider {
         return start(vertx, "127.0.0.1", port);
     }
 
-    /** Starts a mock provider on {@code host:port} ({@code 0} picks a free port). */
+    /** Starts a mock provider on {@code host:port} ({@code 0} picks a free port), with the default credentials. */
     public static Future<MockProvider> start(Vertx vertx, String host, int port) {
+        return start(vertx, host, port, MockCredentials.defaults());
+    }
+
+    /** Starts a mock provider on {@code host:port} that accepts {@code credentials} on its Bedrock, Gemini, Vertex and Azure routes. */
+    public static Future<MockProvider> start(Vertx vertx, String host, int port, MockCredentials credentials) {
         Objects.requireNonNull(vertx, "vertx");
-        MockProvider mock = new MockProvider(vertx);
+        MockProvider mock = new MockProvider(vertx, Objects.requireNonNull(credentials, "credentials"));
         return vertx.createHttpServer()
                 .connectionHandler(connection -> mock.connectionsAccepted.incrementAndGet())
                 .requestHandler(mock.router())
@@ -100,9 +118,43 @@ public final class MockProvider {
         return "http://127.0.0.1:" + port() + "/v1";
     }
 
-    /** Base URL to configure for an {@code anthropic} provider ({@code http://127.0.0.1:PORT}). */
+    /**
+     * Base URL to configure for an {@code anthropic} provider ({@code http://127.0.0.1:PORT}); also the
+     * endpoint of the {@code bedrock}, {@code gemini} and {@code vertex} mocks, whose paths are the real ones.
+     */
     public String anthropicBaseUrl() {
         return "http://127.0.0.1:" + port();
+    }
+
+    /** Base URL to configure for an {@code azure} provider ({@code http://127.0.0.1:PORT/openai/v1}). */
+    public String azureBaseUrl() {
+        return anthropicBaseUrl() + AzureMockRoutes.BASE_PATH;
+    }
+
+    /** The credentials the Bedrock, Gemini, Vertex and Azure routes accept. */
+    public MockCredentials credentials() {
+        return credentials;
+    }
+
+    /** The Vertex mock's OAuth2 token endpoint, the {@code token_uri} of its service accounts. */
+    public String vertexTokenUri() {
+        return anthropicBaseUrl() + VertexTokens.PATH;
+    }
+
+    /**
+     * A new service account of {@code project}, with a fresh RSA key whose public half the Vertex
+     * mock trusts from now on: its {@link MockServiceAccount#json()} is a credentials file whose
+     * {@code token_uri} is this mock's.
+     */
+    public MockServiceAccount newVertexServiceAccount(String project) {
+        MockServiceAccount account = MockServiceAccount.generate(project, vertexTokenUri());
+        vertexTokens.trust(account);
+        return account;
+    }
+
+    /** Makes every Vertex access token issued so far expired, as if their hour had passed. */
+    public void expireVertexTokens() {
+        vertexTokens.expireAll();
     }
 
     /** Appends steps to the shared queue. */
@@ -142,7 +194,8 @@ public final class MockProvider {
     /** The requests received for the upstream model {@code upstreamModel} (the body's {@code model}), oldest first. */
     public List<RecordedRequest> requestsFor(String upstreamModel) {
         return requests().stream()
-                .filter(request -> request.jsonBody().map(body -> upstreamModel.equals(body.getString("model"))).orElse(false))
+                .filter(request -> request.jsonBody().map(body -> upstreamModel.equals(body.getString("model"))).orElse(false)
+                        || pathNames(request.path(), upstreamModel))
                 .toList();
     }
 
@@ -168,82 +221,50 @@ public final class MockProvider {
         router.post(OPENAI_PATH).handler(ctx -> answer(ctx, openAi));
         router.post(ANTHROPIC_PATH).handler(ctx -> answer(ctx, anthropic));
         router.post(RESPONSES_PATH).handler(ctx -> answer(ctx, responses));
-        router.post("/_mock/script").handler(this::appendScript);
-        router.post("/_mock/default").handler(ctx -> control(ctx, () -> {
-            script.defaultStep(MockStep.fromJson(ctx.body().asJsonObject()));
-            return new JsonObject().put("pending", script.pending());
-        }));
-        router.post("/_mock/reset").handler(ctx -> control(ctx, () -> {
-            reset();
-            return new JsonObject().put("pending", 0);
-        }));
-        router.get("/_mock/requests").handler(ctx -> control(ctx, () -> new JsonObject()
-                .put("requests", new JsonArray(journal.snapshot().stream().map(RecordedRequest::toJson).toList()))));
+        new BedrockMockRoutes(this, new AwsSignatureCheck(credentials, Clock.systemUTC())).mount(router);
+        new GeminiMockRoutes(this, credentials.geminiApiKey()).mount(router);
+        new VertexMockRoutes(this, vertexTokens).mount(router);
+        new AzureMockRoutes(this, credentials).mount(router);
+        new MockControlApi(this, script, journal).mount(router);
         return router;
     }
 
     private void answer(RoutingContext ctx, MockDialect dialect) {
-        String text = ctx.body().asString();
-        RequestJournal.Entry entry = journal.record(ctx.request(), text == null ? "" : text);
-        MockResponder responder = new MockResponder(vertx, ctx.request(), dialect, entry);
-        JsonObject body;
-        try {
-            body = Json.decodeValue(text == null ? "" : text) instanceof JsonObject json ? json : null;
-        } catch (DecodeException e) {
-            body = null;
-        }
+        RequestJournal.Entry entry = record(ctx);
+        JsonObject body = jsonBody(ctx);
         if (body == null) {
-            ctx.response().setStatusCode(400).putHeader("content-type", "application/json")
-                    .end(dialect.error(400).encode());
+            MockResponder.answerAtOnce(ctx.request(), 400, Map.of(), dialect.error(400));
             return;
         }
-        responder.answer(script.next(body.getString("model"), ctx.request().path()), body);
+        JsonObject streamOptions = body.getValue("stream_options") instanceof JsonObject options ? options : new JsonObject();
+        play(ctx, entry, dialect, new MockCall(body.getString("model", "mock-model"),
+                Boolean.TRUE.equals(body.getValue("stream")), Boolean.TRUE.equals(streamOptions.getValue("include_usage"))));
     }
 
-    private void appendScript(RoutingContext ctx) {
-        control(ctx, () -> {
-            Object parsed = Json.decodeValue(ctx.body().buffer());
-            JsonArray steps;
-            String model = null;
-            String path = null;
-            if (parsed instanceof JsonArray array) {
-                steps = array;
-            } else if (parsed instanceof JsonObject object) {
-                steps = object.getJsonArray("steps");
-                model = object.getString("model");
-                path = object.getString("path");
-                if (steps == null) {
-                    throw new IllegalArgumentException("a script object needs a 'steps' list");
-                }
-            } else {
-                throw new IllegalArgumentException("a script is a list of steps or {\"steps\": [...]}");
-            }
-            List<MockStep> parsedSteps = new ArrayList<>();
-            for (int i = 0; i < steps.size(); i++) {
-                if (!(steps.getValue(i) instanceof JsonObject step)) {
-                    throw new IllegalArgumentException("steps[" + i + "] must be a JSON object");
-                }
-                parsedSteps.add(MockStep.fromJson(step));
-            }
-            script.append(model, path, parsedSteps);
-            return new JsonObject().put("pending", script.pending());
-        });
+    /** Records a provider request as received, before it is checked. */
+    RequestJournal.Entry record(RoutingContext ctx) {
+        String text = ctx.body().asString();
+        return journal.record(ctx.request(), text == null ? "" : text);
     }
 
-    private static void control(RoutingContext ctx, ControlAction action) {
-        JsonObject answer;
+    /** Answers a checked provider request with the next step of the script for its model and path. */
+    void play(RoutingContext ctx, RequestJournal.Entry entry, MockDialect dialect, MockCall call) {
+        new MockResponder(vertx, ctx.request(), dialect, entry).answer(script.next(call.model(), ctx.request().path()), call);
+    }
+
+    /** The request's body as a JSON object, or {@code null} when it is not one. */
+    static JsonObject jsonBody(RoutingContext ctx) {
+        String text = ctx.body().asString();
         try {
-            answer = action.run();
-        } catch (IllegalArgumentException | ClassCastException | DecodeException | NullPointerException e) {
-            ctx.response().setStatusCode(400).putHeader("content-type", "application/json")
-                    .end(new JsonObject().put("error", String.valueOf(e.getMessage())).encode());
-            return;
+            return Json.decodeValue(text == null ? "" : text) instanceof JsonObject json ? json : null;
+        } catch (DecodeException e) {
+            return null;
         }
-        ctx.response().putHeader("content-type", "application/json").end(answer.encode());
     }
 
-    @FunctionalInterface
-    private interface ControlAction {
-        JsonObject run();
+    /** Whether {@code path} names {@code model} as Bedrock, Gemini and Vertex do ({@code /model/M/…}, {@code /models/M:…}). */
+    private static boolean pathNames(String path, String model) {
+        String decoded = URLDecoder.decode(path, StandardCharsets.UTF_8);
+        return decoded.contains("/model/" + model + "/") || decoded.contains("/models/" + model + ":");
     }
 }

@@ -9,10 +9,12 @@ import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Plays one {@link MockStep} as the answer to one provider request: waits, then answers with an
- * error, a complete body or an SSE stream, or drops the connection. All waiting is done with
+ * error, a complete body or a stream (framed by the dialect: SSE, or Bedrock's binary event
+ * stream), which may end in an in-stream error, or drops the connection. All waiting is done with
  * Vert.x timers, so a slow scripted answer never blocks the event loop.
  *
  * <p>One instance per request; used on the request's event loop only.
@@ -38,12 +40,25 @@ final class MockResponder {
         });
     }
 
-    /** Answers the request according to {@code step}; {@code body} is the parsed request body. */
-    void answer(MockStep step, JsonObject body) {
-        after(step.delayMs(), () -> respond(step, body));
+    /**
+     * Answers a request at once, without taking a step of the script: a refusal of what a provider
+     * does not accept (a bad key, a bad signature, a malformed body), or a fixed answer (a model list).
+     */
+    static void answerAtOnce(HttpServerRequest request, int status, Map<String, String> headers, JsonObject body) {
+        HttpServerResponse response = request.response().setStatusCode(status);
+        headers.forEach(response::putHeader);
+        if (!response.headers().contains("content-type")) {
+            response.putHeader("content-type", "application/json");
+        }
+        response.end(body.encode());
     }
 
-    private void respond(MockStep step, JsonObject body) {
+    /** Answers the request according to {@code step}; {@code call} is what the request asks for. */
+    void answer(MockStep step, MockCall call) {
+        after(step.delayMs(), () -> respond(step, call));
+    }
+
+    private void respond(MockStep step, MockCall call) {
         HttpServerResponse response = request.response();
         if (step.drop() == MockStep.Drop.BEFORE_RESPONSE) {
             drop();
@@ -57,15 +72,19 @@ final class MockResponder {
         if (step.retryAfterMs() != null) {
             response.putHeader("retry-after-ms", step.retryAfterMs());
         }
-        String model = body.getString("model", "mock-model");
-        boolean stream = Boolean.TRUE.equals(body.getValue("stream"));
         if (!step.succeeds()) {
-            Object errorBody = step.body() != null ? step.body() : dialect.error(step.status());
-            send(errorBody, step);
-        } else if (stream) {
-            stream(step, model, body);
+            if (step.body() == null) {
+                dialect.errorHeaders(step.status(), step.errorType()).forEach((name, value) -> {
+                    if (!response.headers().contains(name)) { // a scripted header wins
+                        response.putHeader(name, value);
+                    }
+                });
+            }
+            send(step.body() != null ? step.body() : dialect.error(step.status(), step.errorType()), step);
+        } else if (call.stream()) {
+            stream(step, call);
         } else {
-            send(step.body() != null ? step.body() : dialect.success(step, model), step);
+            send(step.body() != null ? step.body() : dialect.success(step, call.model()), step);
         }
     }
 
@@ -85,19 +104,18 @@ final class MockResponder {
         response.end(text);
     }
 
-    private void stream(MockStep step, String model, JsonObject body) {
+    private void stream(MockStep step, MockCall call) {
         HttpServerResponse response = request.response();
         response.setChunked(true)
-                .putHeader("content-type", "text/event-stream")
+                .putHeader("content-type", dialect.streamContentType())
                 .putHeader("cache-control", "no-cache");
         if (step.body() != null) {
             finished = true;
             response.end(String.valueOf(step.body() instanceof JsonObject json ? json.encode() : step.body()));
             return;
         }
-        JsonObject streamOptions = body.getValue("stream_options") instanceof JsonObject options ? options : new JsonObject();
-        StreamIds ids = new StreamIds(dialect.nextId(), model, System.currentTimeMillis() / 1000,
-                Boolean.TRUE.equals(streamOptions.getValue("include_usage")));
+        StreamIds ids = new StreamIds(dialect.nextId(), call.model(), System.currentTimeMillis() / 1000,
+                call.includeUsage());
         response.writeHead();
         streamPiece(step, ids, 0);
     }
@@ -107,6 +125,16 @@ final class MockResponder {
             drop();
             return;
         }
+        if (step.streamError() != null && index == Math.min(step.streamErrorAfterChunks(), step.chunks().size())) {
+            List<MockEvent> events = new ArrayList<>();
+            if (index == 0) {
+                events.addAll(dialect.opening(step, ids.model(), ids));
+            }
+            events.addAll(dialect.streamError(step.streamError(), step.errorType(), ids));
+            finished = true;
+            request.response().end(dialect.frame(events));
+            return;
+        }
         after(index == 0 ? step.firstChunkDelayMs() : step.chunkDelayMs(), () -> {
             List<MockEvent> events = new ArrayList<>();
             if (index == 0) {
@@ -114,14 +142,12 @@ final class MockResponder {
             }
             events.addAll(dialect.text(step.chunks().get(index), ids));
             boolean last = index == step.chunks().size() - 1;
-            if (last && step.drop() != MockStep.Drop.MID_STREAM) {
+            if (last && step.drop() != MockStep.Drop.MID_STREAM && step.streamError() == null) {
                 events.addAll(dialect.toolCalls(step, ids));
                 events.addAll(dialect.closing(step, ids));
             }
-            Buffer frame = Buffer.buffer();
-            events.forEach(event -> frame.appendBuffer(Buffer.buffer(event.encode())));
-            request.response().write(frame);
-            if (!last) {
+            request.response().write(dialect.frame(events));
+            if (!last || step.streamError() != null) {
                 streamPiece(step, ids, index + 1);
             } else if (step.drop() == MockStep.Drop.MID_STREAM) {
                 drop();

@@ -24,6 +24,8 @@ import java.util.Set;
  * {"chunks": ["Hel", "lo"], "firstChunkDelayMs": 500, "chunkDelayMs": 50, "inputTokens": 12, "outputTokens": 2}
  * {"drop": "midStream", "dropAfterChunks": 1}
  * {"toolCalls": [{"id": "call_1", "name": "get_weather", "arguments": {"city": "Paris"}}]}
+ * {"status": 429, "errorType": "ModelNotReadyException"}
+ * {"streamError": 529, "streamErrorAfterChunks": 2}
  * }</pre>
  *
  * @param status          HTTP status; default 200
@@ -31,8 +33,8 @@ import java.util.Set;
  *                        generate one in the request's dialect (a success or an error body)
  * @param text            the assistant text of a generated success; default {@link #DEFAULT_TEXT}
  * @param toolCalls       tool calls of a generated success; default none
- * @param finishReason    {@code stop}, {@code length}, {@code tool_calls} or {@code stop_sequence};
- *                        default {@code tool_calls} when there are tool calls, else {@code stop}
+ * @param finishReason    {@code stop}, {@code length}, {@code tool_calls}, {@code stop_sequence} or
+ *                        {@code content_filter}; default {@code tool_calls} when there are tool calls, else {@code stop}
  * @param delayMs         wait before answering (before the status line); default 0
  * @param retryAfter      value of a {@code Retry-After} header, or {@code null}
  * @param retryAfterMs    value of a {@code retry-after-ms} header, or {@code null}
@@ -45,20 +47,29 @@ import java.util.Set;
  * @param drop            {@link Drop#NONE}, or close the connection instead of answering
  * @param dropAfterChunks for {@link Drop#MID_STREAM}: pieces sent before closing; default 1
  * @param times           how many requests this step answers; default 1
+ * @param errorType       the provider's own name of the error to report for an error {@code status} or a
+ *                        {@code streamError} ({@code ModelNotReadyException}, {@code content_filter},
+ *                        {@code RESOURCE_EXHAUSTED}, …), where the dialect has several for one status;
+ *                        default {@code null}: the dialect's usual error for the status
+ * @param streamError     the status whose in-stream error event ends a streamed success (an error inside a
+ *                        200 stream, in the dialect's own form), or {@code null} for none
+ * @param streamErrorAfterChunks for {@code streamError}: pieces sent before the error; default 1
  */
 public record MockStep(int status, Object body, String text, List<MockToolCall> toolCalls,
                        String finishReason, long delayMs, String retryAfter, String retryAfterMs,
                        Map<String, String> headers, int inputTokens, Integer outputTokens,
                        List<String> chunks, long firstChunkDelayMs, long chunkDelayMs, Drop drop, int dropAfterChunks,
-                       int times) {
+                       int times, String errorType, Integer streamError, int streamErrorAfterChunks) {
 
     /** The assistant text of a generated success when none is given. */
     public static final String DEFAULT_TEXT = "Hello from the mock provider.";
 
-    private static final Set<String> FINISH_REASONS = Set.of("stop", "length", "tool_calls", "stop_sequence");
+    private static final Set<String> FINISH_REASONS = Set.of("stop", "length", "tool_calls", "stop_sequence",
+            "content_filter");
     private static final Set<String> FIELDS = Set.of("status", "body", "text", "toolCalls", "finishReason",
             "delayMs", "retryAfter", "retryAfterMs", "headers", "inputTokens", "outputTokens", "chunks",
-            "firstChunkDelayMs", "chunkDelayMs", "drop", "dropAfterChunks", "times");
+            "firstChunkDelayMs", "chunkDelayMs", "drop", "dropAfterChunks", "times", "errorType", "streamError",
+            "streamErrorAfterChunks");
 
     /** How the mock breaks the connection instead of answering properly. */
     public enum Drop {
@@ -93,6 +104,9 @@ public record MockStep(int status, Object body, String text, List<MockToolCall> 
         require(dropAfterChunks >= 0, "dropAfterChunks must be >= 0, but was " + dropAfterChunks);
         require(times >= 1, "times must be >= 1, but was " + times);
         require(chunks == null || !chunks.isEmpty(), "chunks must not be empty");
+        require(streamError == null || streamError >= 400 && streamError <= 599,
+                "streamError must be in 400..599, but was " + streamError);
+        require(streamErrorAfterChunks >= 0, "streamErrorAfterChunks must be >= 0, but was " + streamErrorAfterChunks);
         body = body instanceof JsonObject json ? json.copy() : body;
         text = text == null ? DEFAULT_TEXT : text;
         toolCalls = List.copyOf(toolCalls == null ? List.of() : toolCalls);
@@ -168,6 +182,9 @@ public record MockStep(int status, Object body, String text, List<MockToolCall> 
             b.drop(parseDrop(json.getString("drop", "none")));
             b.dropAfterChunks(json.getInteger("dropAfterChunks", 1));
             b.times(json.getInteger("times", 1));
+            b.errorType(json.getString("errorType"));
+            b.streamError(json.getInteger("streamError"));
+            b.streamErrorAfterChunks(json.getInteger("streamErrorAfterChunks", 1));
             return b.build();
         } catch (ClassCastException e) {
             throw new IllegalArgumentException("a step field has the wrong type: " + e.getMessage(), e);
@@ -224,6 +241,9 @@ public record MockStep(int status, Object body, String text, List<MockToolCall> 
         private Drop drop = Drop.NONE;
         private int dropAfterChunks = 1;
         private int times = 1;
+        private String errorType;
+        private Integer streamError;
+        private int streamErrorAfterChunks = 1;
 
         private Builder() {
         }
@@ -249,11 +269,15 @@ public record MockStep(int status, Object body, String text, List<MockToolCall> 
         public Builder drop(Drop drop) { this.drop = drop; return this; }
         public Builder dropAfterChunks(int dropAfterChunks) { this.dropAfterChunks = dropAfterChunks; return this; }
         public Builder times(int times) { this.times = times; return this; }
+        public Builder errorType(String errorType) { this.errorType = errorType; return this; }
+        public Builder streamError(Integer streamError) { this.streamError = streamError; return this; }
+        public Builder streamErrorAfterChunks(int afterChunks) { this.streamErrorAfterChunks = afterChunks; return this; }
 
         /** The validated step. @throws IllegalArgumentException naming the bad field and value */
         public MockStep build() {
             return new MockStep(status, body, text, toolCalls, finishReason, delayMs, retryAfter, retryAfterMs,
-                    headers, inputTokens, outputTokens, chunks, firstChunkDelayMs, chunkDelayMs, drop, dropAfterChunks, times);
+                    headers, inputTokens, outputTokens, chunks, firstChunkDelayMs, chunkDelayMs, drop, dropAfterChunks, times,
+                    errorType, streamError, streamErrorAfterChunks);
         }
     }
 }

@@ -9,19 +9,22 @@ import io.agentfuse.core.breaker.Trigger;
 
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * The store's calls to Redis behind its own breaker ({@code state:redis}): no call is made while
  * Redis has just failed three times in a row, and every answer completes on the store's thread, so
- * neither a caller's thread nor Lettuce's event loop runs what the registry does with it.
+ * neither a caller's thread nor Lettuce's event loop runs what the registry does with it. Scripts
+ * ({@link RedisScripts}) run through {@link #eval}, the one way the store changes Redis.
  */
 final class GuardedRedis {
 
@@ -31,9 +34,11 @@ final class GuardedRedis {
             .build();
 
     private final CircuitBreaker breaker = CircuitBreaker.of("state:redis", CONFIG);
+    private final RedisLink link;
     private final Executor thread;
 
-    GuardedRedis(Executor thread) {
+    GuardedRedis(RedisLink link, Executor thread) {
+        this.link = link;
         this.thread = thread;
     }
 
@@ -41,8 +46,14 @@ final class GuardedRedis {
         return breaker;
     }
 
-    /** Runs {@code command} on {@code connection} if Redis may be called now; fails the stage otherwise. */
-    <T> CompletionStage<T> call(StatefulRedisConnection<String, String> connection, Supplier<RedisFuture<T>> command) {
+    /** Runs {@code script} on {@code keys} with {@code args}, answering as {@code type} says. */
+    <T> CompletionStage<T> eval(String script, ScriptOutputType type, String[] keys, String... args) {
+        return call(commands -> commands.eval(script, type, keys, args));
+    }
+
+    /** Runs {@code command} if Redis may be called now; fails the stage otherwise. */
+    <T> CompletionStage<T> call(Function<RedisAsyncCommands<String, String>, RedisFuture<T>> command) {
+        StatefulRedisConnection<String, String> connection = link.commands();
         long permit = breaker.acquire();
         if (permit == CircuitBreaker.NOT_PERMITTED) {
             return CompletableFuture.failedFuture(breaker.currentRejection().exception());
@@ -51,14 +62,14 @@ final class GuardedRedis {
             breaker.onOutcome(permit, Outcome.CONNECTION_ERROR, -1, RetryAfter.NONE);
             return CompletableFuture.failedFuture(new IllegalStateException("not connected to Redis"));
         }
-        CompletableFuture<T> answer = new CompletableFuture<>();
         RedisFuture<T> pending;
         try {
-            pending = command.get();
+            pending = command.apply(connection.async());
         } catch (RuntimeException rejected) {
             breaker.onOutcome(permit, Outcome.CONNECTION_ERROR, -1, RetryAfter.NONE);
             return CompletableFuture.failedFuture(rejected);
         }
+        CompletableFuture<T> answer = new CompletableFuture<>();
         pending.whenCompleteAsync((value, failure) -> {
             breaker.onOutcome(permit, failure == null ? Outcome.SUCCESS : outcomeOf(failure), -1, RetryAfter.NONE);
             if (failure == null) {

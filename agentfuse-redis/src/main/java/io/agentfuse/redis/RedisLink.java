@@ -3,6 +3,7 @@ package io.agentfuse.redis;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
@@ -57,6 +58,7 @@ final class RedisLink {
                 .ioThreadPoolSize(2)
                 .computationThreadPoolSize(2)
                 .reconnectDelay(Delay.exponential(Duration.ofMillis(50), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
+                .nettyCustomizer(ReplySizeLimit.onEveryConnection())
                 .build();
         this.client = RedisClient.create(resources, uri);
         client.setOptions(ClientOptions.builder()
@@ -133,13 +135,35 @@ final class RedisLink {
     private void retry(Throwable failure, Consumer<String> onMessage, Runnable onConnected) {
         if (!warned) {
             warned = true;
-            LOG.warn("cannot reach Redis at {}; breakers go on with local state, connecting again every second: {}",
-                    uri.toURI(), failure.toString());
+            String refusal = authenticationRefusal(failure);
+            if (refusal != null) {
+                LOG.warn("Redis at {} refused the store's authentication ({}): check the password (and user) in its URI;"
+                        + " breakers go on with local state, connecting again every second", uri.toURI(), refusal);
+            } else {
+                LOG.warn("cannot reach Redis at {}; breakers go on with local state, connecting again every second: {}",
+                        uri.toURI(), failure.toString());
+            }
         }
         if (!closed && !retryScheduled) {
             retryScheduled = true;
             thread.schedule(() -> connect(onMessage, onConnected), 1, TimeUnit.SECONDS);
         }
+    }
+
+    /**
+     * Redis's own words when it turned the connection down for its credentials (Lettuce reports
+     * that as "Unable to connect", the refusal being a cause), else {@code null}.
+     */
+    static String authenticationRefusal(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            String message = cause.getMessage();
+            if (cause instanceof RedisCommandExecutionException && message != null
+                    && (message.startsWith("NOAUTH") || message.startsWith("WRONGPASS") || message.startsWith("NOPERM")
+                    || message.contains("invalid password"))) {
+                return message.length() <= 120 ? message : message.substring(0, 120) + "…";
+            }
+        }
+        return null;
     }
 
     private void onThread(Runnable task) {

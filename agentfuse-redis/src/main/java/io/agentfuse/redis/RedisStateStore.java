@@ -4,11 +4,12 @@ import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.core.breaker.shared.BreakerStateStore;
 import io.agentfuse.core.breaker.shared.FleetWindow;
+import io.agentfuse.core.breaker.shared.ProbeLease;
 import io.agentfuse.core.breaker.shared.SharedBreakerState;
+import io.agentfuse.core.internal.Checks;
 
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,6 +30,9 @@ import java.util.concurrent.TimeUnit;
  * {@code <prefix>window:<name>:<trigger>} (shared every second, summed in Redis), and a version
  * per breaker that Redis gives each change in one script (at least the last version + 1, and at
  * least Redis's clock in microseconds, so versions keep growing when Redis restarts empty).
+ * What Redis holds is input: a record, message or lease the store could not have written is no
+ * record ({@link SharedStateCodec}, {@link RedisScripts}), and no reply element over 1 MiB reaches
+ * the Redis client ({@link ReplySizeLimit}).
  *
  * <p>Never blocks: every call is asynchronous, with a command timeout (default 1 s), and fails at
  * once while Redis is unreachable; the store's own calls go through a {@link CircuitBreaker}
@@ -74,7 +78,7 @@ public final class RedisStateStore implements BreakerStateStore {
             return daemon;
         });
         this.link = new RedisLink(uri, builder.commandTimeout, channel, thread);
-        this.guarded = new GuardedRedis(thread);
+        this.guarded = new GuardedRedis(link, thread);
     }
 
     /** A store on the Redis at {@code uri} ({@code redis://} or {@code rediss://}) with the key prefix {@code agentfuse:}. */
@@ -123,7 +127,8 @@ public final class RedisStateStore implements BreakerStateStore {
         try {
             state = SharedStateCodec.decode(message);
         } catch (IllegalArgumentException malformed) {
-            LOG.warn("ignored a message on {} that is not a shared breaker state: {}", channel, malformed.getMessage());
+            // the codec's reasons quote nothing of the message, which anyone with access to Redis may write
+            LOG.warn("ignored a message of {} characters on {}: {}", message.length(), channel, malformed.getMessage());
             return;
         }
         try {
@@ -154,26 +159,44 @@ public final class RedisStateStore implements BreakerStateStore {
 
     @Override
     public CompletionStage<Long> publish(SharedBreakerState state) {
-        return eval(RedisScripts.PUBLISH, ScriptOutputType.INTEGER, keyOf(state.breaker()),
-                SharedStateCodec.encodeUnversioned(state), channel);
+        return guarded.eval(RedisScripts.PUBLISH, ScriptOutputType.INTEGER,
+                new String[] {keyOf(state.breaker()), leaseOf(state.breaker())}, SharedStateCodec.encodeUnversioned(state), channel);
     }
 
     @Override
     public CompletionStage<Optional<SharedBreakerState>> read(String breaker) {
-        StatefulRedisConnection<String, String> connection = link.commands();
-        return guarded.call(connection, () -> connection.async().get(keyOf(breaker)))
-                .thenApply(text -> Optional.ofNullable(text).map(SharedStateCodec::decode));
+        return guarded.<String>eval(RedisScripts.READ, ScriptOutputType.VALUE, new String[] {keyOf(breaker)})
+                .thenApply(this::decodeRecord);
+    }
+
+    /** A record Redis's script trusted, decoded; one this instance cannot take is no record, with a warning. */
+    private Optional<SharedBreakerState> decodeRecord(String record) {
+        if (record == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(SharedStateCodec.decode(record));
+        } catch (IllegalArgumentException malformed) {
+            LOG.warn("ignored a breaker record of {} characters in Redis: {}", record.length(), malformed.getMessage());
+            return Optional.empty();
+        }
     }
 
     @Override
-    public CompletionStage<Boolean> tryProbeLease(String breaker, String holder, Duration ttl) {
-        return this.<Long>eval(RedisScripts.LEASE, ScriptOutputType.INTEGER, leaseOf(breaker), holder,
-                Long.toString(Math.max(1, ttl.toMillis()))).thenApply(held -> held == 1L);
+    public CompletionStage<ProbeLease> tryProbeLease(String breaker, long seenVersion, String holder, Duration ttl) {
+        return guarded.<List<Object>>eval(RedisScripts.LEASE, ScriptOutputType.MULTI,
+                        new String[] {leaseOf(breaker), keyOf(breaker)}, holder, Long.toString(Math.max(1, ttl.toMillis())),
+                        Long.toString(seenVersion))
+                .thenApply(answer -> switch (((Long) answer.get(0)).intValue()) {
+                    case 1 -> ProbeLease.granted((Long) answer.get(1));
+                    case 0 -> ProbeLease.heldElsewhere((Long) answer.get(1));
+                    default -> ProbeLease.superseded(decodeRecord((String) answer.get(2)));
+                });
     }
 
     @Override
     public void releaseProbeLease(String breaker, String holder) {
-        eval(RedisScripts.RELEASE, ScriptOutputType.INTEGER, leaseOf(breaker), holder);
+        guarded.eval(RedisScripts.RELEASE, ScriptOutputType.INTEGER, new String[] {leaseOf(breaker)}, holder);
     }
 
     @Override
@@ -181,15 +204,9 @@ public final class RedisStateStore implements BreakerStateStore {
                                                     long calls, long hits) {
         long maxAgeMillis = 3 * windowInterval.toMillis();
         String key = keyPrefix + "window:" + breaker + ":" + trigger;
-        return this.<List<Long>>eval(RedisScripts.WINDOW, ScriptOutputType.MULTI, key, holder, Long.toString(calls),
-                        Long.toString(hits), Long.toString(maxAgeMillis), Long.toString(generation))
+        return guarded.<List<Long>>eval(RedisScripts.WINDOW, ScriptOutputType.MULTI, new String[] {key}, holder,
+                        Long.toString(calls), Long.toString(hits), Long.toString(maxAgeMillis), Long.toString(generation))
                 .thenApply(sum -> new FleetWindow(sum.get(0), sum.get(1)));
-    }
-
-    /** Runs {@code script} on {@code key} with {@code args}, through the store's breaker. */
-    private <T> CompletionStage<T> eval(String script, ScriptOutputType type, String key, String... args) {
-        StatefulRedisConnection<String, String> connection = link.commands();
-        return guarded.call(connection, () -> connection.async().<T>eval(script, type, new String[] {key}, args));
     }
 
     private String leaseOf(String breaker) {
@@ -254,7 +271,7 @@ public final class RedisStateStore implements BreakerStateStore {
 
         /** How long a call to Redis may take before it counts as failed; default 1 s. */
         public Builder commandTimeout(Duration commandTimeout) {
-            this.commandTimeout = positive("commandTimeout", commandTimeout);
+            this.commandTimeout = Checks.positive("commandTimeout", commandTimeout);
             return this;
         }
 
@@ -263,21 +280,14 @@ public final class RedisStateStore implements BreakerStateStore {
          * A window not shared again within three intervals (its instance is gone) leaves the sum.
          */
         public Builder windowInterval(Duration windowInterval) {
-            this.windowInterval = positive("windowInterval", windowInterval);
+            this.windowInterval = Checks.positive("windowInterval", windowInterval);
             return this;
         }
 
         /** How often every breaker is read back from Redis, in case a message was lost; default 30 s. */
         public Builder resyncInterval(Duration resyncInterval) {
-            this.resyncInterval = positive("resyncInterval", resyncInterval);
+            this.resyncInterval = Checks.positive("resyncInterval", resyncInterval);
             return this;
-        }
-
-        private static Duration positive(String name, Duration value) {
-            if (value == null || value.isNegative() || value.isZero()) {
-                throw new IllegalArgumentException(name + " must be positive, but was " + value);
-            }
-            return value;
         }
 
         /** The store; it connects when a registry starts it. */

@@ -21,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * How long a trip takes to reach another instance. The bound asserted is loose (5 s, so a busy
+ * How long a trip takes to reach another instance. The bound asserted is a hang guard (30 s, so a busy
  * machine cannot fail it); the measured percentiles are written to the test's output.
  */
 class PropagationTest {
@@ -44,7 +44,7 @@ class PropagationTest {
                     }
                 }
             });
-            Eventually.await("both stores connect", Duration.ofSeconds(5), () -> storeOfA.isConnected() && storeOfB.isConnected());
+            Eventually.await("both stores connect", Duration.ofSeconds(30), () -> storeOfA.isConnected() && storeOfB.isConnected());
 
             long[] millis = new long[TRIPS];
             for (int i = 0; i < TRIPS; i++) {
@@ -54,7 +54,7 @@ class PropagationTest {
                 onA.onOutcome(onA.acquire(), Outcome.SERVER_ERROR, -1, RetryAfter.NONE);
                 long tripped = System.nanoTime();
                 onA.onOutcome(onA.acquire(), Outcome.SERVER_ERROR, -1, RetryAfter.NONE);
-                Eventually.await(name + " opens on B", Duration.ofSeconds(5), () -> openedOnB.containsKey(name));
+                Eventually.await(name + " opens on B", Duration.ofSeconds(30), () -> openedOnB.containsKey(name));
                 millis[i] = (openedOnB.get(name) - tripped) / 1_000_000L;
             }
 

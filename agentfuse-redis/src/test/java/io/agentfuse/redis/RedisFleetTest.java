@@ -9,10 +9,9 @@ import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.core.breaker.Trigger;
 import io.agentfuse.core.breaker.shared.FleetWindow;
 import io.agentfuse.redis.testing.Eventually;
+import io.agentfuse.redis.testing.RawRedis;
 import io.agentfuse.redis.testing.RedisServerProcess;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,7 +31,7 @@ import static org.assertj.core.api.Assertions.within;
 /** Registries ("instances") on one real redis-server behave as a fleet, and as alone when it is gone. */
 class RedisFleetTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(5);
+    private static final Duration WAIT = Duration.ofSeconds(30);
     private static final String MODEL = "model:gpt-4o-mini";
 
     private static RedisServerProcess redis;
@@ -232,7 +231,7 @@ class RedisFleetTest {
     }
 
     @Test
-    void exactlyOneInstanceProbesWhenTheOpenTimeEndsAndItsResultClosesTheOthers() throws Exception {
+    void theFirstCallAfterTheOpenTimeProbesAloneAndItsResultClosesTheOthers() {
         CircuitBreakerConfig shortOpen = CircuitBreakerConfig.builder()
                 .trigger(Trigger.consecutive5xx(3))
                 .resetTimeout(Duration.ofMillis(200))
@@ -243,39 +242,51 @@ class RedisFleetTest {
         CircuitBreaker onB = b.breaker(MODEL, shortOpen);
         trip(onA);
         Eventually.await("B opens", WAIT, () -> onB.state() != CircuitState.CLOSED);
-
-        Eventually.await("both half-open and ask for the lease", WAIT,
+        Eventually.await("both half-open", WAIT,
                 () -> onA.state() == CircuitState.HALF_OPEN && onB.state() == CircuitState.HALF_OPEN);
-        // a command sent after the lease request is answered after it, on the store's one thread
-        storeOf(a).read("model:sync").toCompletableFuture().get(5, TimeUnit.SECONDS);
-        storeOf(b).read("model:sync").toCompletableFuture().get(5, TimeUnit.SECONDS);
-        long permitOfA = onA.acquire();
-        long permitOfB = onB.acquire();
 
-        assertThat(List.of(permitOfA, permitOfB)).as("one probe across the fleet")
-                .filteredOn(permit -> permit != CircuitBreaker.NOT_PERMITTED).hasSize(1);
-        CircuitBreaker prober = permitOfA != CircuitBreaker.NOT_PERMITTED ? onA : onB;
-        CircuitBreaker other = prober == onA ? onB : onA;
-        prober.onOutcome(Math.max(permitOfA, permitOfB), Outcome.SUCCESS, -1, RetryAfter.NONE);
-        Eventually.await("the other instance closes", WAIT, () -> other.state() == CircuitState.CLOSED);
-        Eventually.await("the lease is given back", WAIT, () -> rawGet(prefix + "probe:" + MODEL) == null);
+        WaitingCall first = WaitingCall.on(onB);
+        Eventually.await("B's call is decided", WAIT, first::decided);
+        WaitingCall second = WaitingCall.on(onA);
+        Eventually.await("A's call is decided", WAIT, second::decided);
+
+        assertThat(first.permitted()).as("the first call of the fleet probes").isTrue();
+        assertThat(second.permitted()).as("one probe across the fleet").isFalse();
+        onB.onOutcome(first.permit(), Outcome.SUCCESS, -1, RetryAfter.NONE);
+        Eventually.await("A closes", WAIT, () -> onA.state() == CircuitState.CLOSED);
+        assertThat(rawGet(prefix + "probe:" + MODEL)).as("the close ended the lease").isNull();
+    }
+
+    @Test
+    void aProbeAskedOfARedisThatHangsIsDecidedWithinTheCommandTimeoutAndMadeAlone() {
+        CircuitBreakerConfig shortOpen = CircuitBreakerConfig.builder()
+                .trigger(Trigger.consecutive5xx(3))
+                .resetTimeout(Duration.ofMillis(200))
+                .build();
+        CircuitBreaker onA = instance().breaker(MODEL, shortOpen);
+        trip(onA);
+
+        redis.pause();
+        try {
+            Eventually.await("A half-opens", WAIT, () -> onA.state() == CircuitState.HALF_OPEN);
+            WaitingCall call = WaitingCall.on(onA);
+            Eventually.await("the call is decided without Redis", WAIT, call::decided);
+
+            assertThat(call.permitted()).isTrue();
+        } finally {
+            redis.resume();
+        }
     }
 
     private String rawGet(String key) {
-        RedisClient client = RedisClient.create(redis.uri());
-        try (StatefulRedisConnection<String, String> connection = client.connect()) {
-            return connection.sync().get(key);
-        } finally {
-            client.shutdown();
+        try (RawRedis raw = new RawRedis(redis.uri())) {
+            return raw.get(key);
         }
     }
 
     private void rawPublish(String message) {
-        RedisClient client = RedisClient.create(redis.uri());
-        try (StatefulRedisConnection<String, String> connection = client.connect()) {
-            connection.sync().publish(prefix + "breakers", message);
-        } finally {
-            client.shutdown();
+        try (RawRedis raw = new RawRedis(redis.uri())) {
+            raw.publish(prefix + "breakers", message);
         }
     }
 }

@@ -47,7 +47,8 @@ final class ConfigBinder {
         }
         var config = new AgentfuseConfig(server, state, providers, retry, breakers, models, subagents,
                 mcpServers, tools.tools(mcpServers), context,
-                SessionBinder.permissions(root.section("permissions")));
+                SessionBinder.permissions(root.section("permissions")),
+                McpBinder.read(root.section("mcp"), mcpServers, tools.serverNames()));
         tools.finish();
         root.finish();
         return config;

@@ -3,15 +3,11 @@ package io.agentfuse.config.internal;
 import io.agentfuse.config.ConfigDefaults;
 import io.agentfuse.config.ServerConfig;
 import io.agentfuse.config.StateConfig;
-import io.agentfuse.config.internal.Node.ListNode;
-import io.agentfuse.config.internal.Node.ScalarNode;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 
 /** Reads the {@code server:} and {@code state:} sections: how the gateway process runs. */
 final class ServerBinder {
@@ -33,7 +29,7 @@ final class ServerBinder {
                 section.integer("eventLoops", defaults.eventLoops(), 1, MAX_EVENT_LOOPS),
                 section.choice("transport", defaults.transport()),
                 limits(section, defaults.limits()),
-                strings(section, "allowedHosts", ServerBinder::hostProblem),
+                StringLists.read(section, "allowedHosts", ServerBinder::hostProblem),
                 cors(section.section("cors")));
         section.finish();
         return server;
@@ -62,32 +58,9 @@ final class ServerBinder {
     }
 
     private static ServerConfig.Cors cors(MapReader section) {
-        var cors = new ServerConfig.Cors(strings(section, "allowedOrigins", ServerBinder::originProblem));
+        var cors = new ServerConfig.Cors(StringLists.read(section, "allowedOrigins", ServerBinder::originProblem));
         section.finish();
         return cors;
-    }
-
-    /** A list of strings, each checked by {@code problem} (null when fine); wrong entries are reported and left out. */
-    private static List<String> strings(MapReader section, String key, Function<String, String> problem) {
-        Optional<Node> node = section.find(key);
-        if (node.isEmpty() || MapReader.isNull(node.get())) {
-            return List.of();
-        }
-        if (!(node.get() instanceof ListNode list)) {
-            section.error(key, "must be a list of strings, but was " + node.get().describe());
-            return List.of();
-        }
-        var values = new ArrayList<String>();
-        for (Node item : list.items()) {
-            String text = item instanceof ScalarNode scalar && !scalar.isNull() ? scalar.text().strip() : null;
-            String wrong = text == null ? "must be a string, but was " + item.describe() : problem.apply(text);
-            if (wrong != null) {
-                section.problems().add(item, wrong);
-            } else {
-                values.add(text);
-            }
-        }
-        return List.copyOf(values);
     }
 
     private static String hostProblem(String host) {

@@ -4,6 +4,7 @@ import io.agentfuse.config.ConfigDefaults;
 import io.agentfuse.config.McpServerConfig;
 import io.agentfuse.config.ToolConfig;
 import java.net.URI;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.List;
@@ -21,9 +22,16 @@ final class ToolBinder {
     private static final List<String> HTTP_SCHEMES = List.of("http", "https");
     private static final char SERVER_SEPARATOR = '/';
     private static final String ANNOTATE_TOOLS = "annotateTools";
+    private static final String OPTIONAL = "optional";
+    private static final String LIST_TIMEOUT = "listTimeout";
 
     private final Map<String, MapReader> servers;
     private final Map<String, MapReader> tools;
+
+    /** The names under {@code mcpServers}, those with a wrong {@code url} included. */
+    java.util.Set<String> serverNames() {
+        return servers.keySet();
+    }
 
     ToolBinder(MapReader root) {
         this.servers = root.namedSections("mcpServers");
@@ -41,9 +49,12 @@ final class ToolBinder {
                     .flatMap(text -> section.url("url", Optional.empty(), HTTP_SCHEMES));
             ToolConfig defaults = server(section);
             boolean annotate = section.bool(ANNOTATE_TOOLS, false);
+            boolean optional = section.bool(OPTIONAL, false);
+            Duration listTimeout = section.duration(LIST_TIMEOUT, McpServerConfig.DEFAULT_LIST_TIMEOUT);
             section.finish();
             Map<String, ToolConfig> overrides = overrides(name, defaults);
-            url.ifPresent(uri -> configs.put(name, new McpServerConfig(name, uri, defaults, overrides, annotate)));
+            url.ifPresent(uri -> configs.put(name,
+                    new McpServerConfig(name, uri, defaults, overrides, annotate, optional, listTimeout)));
         });
         return configs;
     }

@@ -2,6 +2,7 @@ package io.agentfuse.core.breaker;
 
 import io.agentfuse.core.Outcome;
 
+import java.util.function.LongConsumer;
 
 /**
  * One state of a {@link CircuitBreaker}: decides on permission and on recorded outcomes while it
@@ -27,6 +28,15 @@ abstract class AbstractState {
      * which may be a successor this call installed), or {@link CircuitBreaker#NOT_PERMITTED}. Must be cheap.
      */
     abstract long tryAcquire();
+
+    /**
+     * {@link #tryAcquire()} for a caller that can wait without blocking: only a HALF_OPEN state
+     * whose fleet is deciding who probes returns {@link CircuitBreaker#PENDING} and hands
+     * {@code waiter} the permit later; every other state answers at once, as {@link #tryAcquire()}.
+     */
+    long tryAcquire(LongConsumer waiter) {
+        return tryAcquire();
+    }
 
     /** Records the outcome of a call that this state permitted. */
     abstract void record(Outcome outcome, long durationNanos, long retryAfterNanos);
@@ -68,6 +78,11 @@ abstract class AbstractState {
     /** The monotonic time until which calls are rejected, or {@link Long#MIN_VALUE} if none. */
     long openUntilNanos() {
         return Long.MIN_VALUE;
+    }
+
+    /** How long a caller this state refuses while it lets calls through elsewhere should stay away; 0 if not known. */
+    long refusedForNanos() {
+        return 0L;
     }
 
     /** The rejection handed to callers while this state rejects, or {@code null}. */

@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -43,6 +44,12 @@ public final class CircuitBreaker {
 
     /** The permit {@link #acquire()} returns when the call may not be made. */
     public static final long NOT_PERMITTED = 0L;
+
+    /**
+     * What {@link #acquire(LongConsumer)} returns when the permit is being decided: the consumer
+     * gets it (or {@link #NOT_PERMITTED}) later. Never a permit itself.
+     */
+    public static final long PENDING = Long.MIN_VALUE;
 
     private static final AtomicReferenceFieldUpdater<CircuitBreaker, AbstractState> STATE =
             AtomicReferenceFieldUpdater.newUpdater(CircuitBreaker.class, AbstractState.class, "state");
@@ -81,6 +88,18 @@ public final class CircuitBreaker {
     /** A permit for one call, or {@link #NOT_PERMITTED}; report exactly one outcome with it, or {@link #release} it. */
     public long acquire() {
         return state.tryAcquire();
+    }
+
+    /**
+     * {@link #acquire()} for a caller that can wait without blocking: in a fleet, a call that finds
+     * the breaker HALF_OPEN may have to wait for the store to say whether this instance probes; it
+     * gets {@link #PENDING}, and {@code whenDecided} gets its permit or {@link #NOT_PERMITTED} once,
+     * within the store's command timeout (on the store's thread, or on this one, maybe before this
+     * returns). Other calls are answered at once and {@code whenDecided} is not called.
+     * {@link #acquire()} never waits: such a call is refused, and the next one here probes.
+     */
+    public long acquire(LongConsumer whenDecided) {
+        return state.tryAcquire(Objects.requireNonNull(whenDecided, "whenDecided"));
     }
 
     /** Whether a call may be made now; prefer {@link #acquire()}, whose permit tells late answers apart. */

@@ -2,17 +2,19 @@ package io.agentfuse.core.breaker;
 
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.breaker.shared.BreakerStateStore;
+import io.agentfuse.core.breaker.shared.ProbeLease;
 import io.agentfuse.core.breaker.shared.SharedBreakerState;
 import io.agentfuse.core.event.CircuitBreakerListener;
 import io.agentfuse.core.event.StateTransition;
 
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 
 /**
  * A registry's side of a {@link BreakerStateStore}: shares its breakers' trips, operator actions
@@ -23,15 +25,17 @@ import java.util.function.BooleanSupplier;
  * fleet whose sum crosses the threshold trips the breaker, everywhere.
  *
  * <p>An operator's close or reset is shared even where it changed nothing (the breaker was CLOSED
- * here), since it may not be CLOSED everywhere. In HALF_OPEN only the instance holding the store's probe lease probes ({@link FleetLink});
- * it gives the lease back when its probes end, and the others learn the result as a shared close
- * or trip.
+ * here), since it may not be CLOSED everywhere. In HALF_OPEN only the instance holding the store's
+ * probe lease probes ({@link FleetProbe}, asked for by the first call there); the change its probes
+ * end with (a close or a new trip) ends the lease, and reaches the others as any change does.
  *
  * <p>Nothing here runs on a breaker's hot path: a breaker tells this class only of transitions
- * (as a listener), and the store is asked only then, when a breaker is made, and on a resync. A
- * change is applied only if its version is newer than the last one seen for that breaker, so late
- * and duplicate messages are harmless; a change being applied is not shared again (no echo), which
- * is known from the thread: the store delivers on its own thread and {@link #APPLYING} marks it.
+ * (as a listener), and the store is asked only then, when a breaker is made, on a resync, and for
+ * the probe lease by a call that finds the breaker HALF_OPEN (one request at a time per breaker,
+ * at most once a second while another instance probes). A change is applied only if its version
+ * is newer than the last one seen for that breaker, so late and duplicate messages are harmless;
+ * a change being applied is not shared again (no echo), which is known from the thread: the store
+ * delivers on its own thread and {@link #APPLYING} marks it.
  * A change the store could not take is kept and shared on the next resync, unless the fleet moved
  * on meanwhile (a newer version in the store wins).
  *
@@ -95,20 +99,44 @@ final class FleetSync implements BreakerStateStore.Listener, FleetLink {
     }
 
     /**
-     * The fleet's one probe: granted if this instance holds the store's lease for the probe
-     * timeout, and also if the store cannot answer, so that without it every instance probes alone.
+     * Asks the store for the probe lease, telling it the last version seen of the breaker, so that
+     * a close or trip this instance missed comes back instead of a lease. A store that cannot
+     * answer leaves the instance to probe on its own.
      */
     @Override
-    public void requestProbe(CircuitBreaker breaker, BooleanSupplier granted) {
-        store.tryProbeLease(breaker.name(), origin, breaker.config().probeTimeout()).whenComplete((held, failure) -> {
-            if (failure == null && !Boolean.TRUE.equals(held)) {
-                return; // another instance probes
+    public void requestProbe(CircuitBreaker breaker, Duration ttl, FleetProbe probe) {
+        CompletionStage<ProbeLease> asked;
+        try {
+            asked = store.tryProbeLease(breaker.name(), seen(breaker.name()), origin, ttl);
+        } catch (RuntimeException failed) {
+            probe.storeAway();
+            return;
+        }
+        asked.whenComplete((lease, failure) -> {
+            if (failure != null) {
+                probe.storeAway();
+                return;
             }
-            boolean probing = granted.getAsBoolean();
-            if (!probing && failure == null) {
-                store.releaseProbeLease(breaker.name(), origin); // the breaker moved on while we asked
+            switch (lease.status()) {
+                case GRANTED -> probe.granted();
+                case HELD_ELSEWHERE -> probe.heldElsewhere(lease.remainingMillis());
+                case SUPERSEDED -> {
+                    lease.newer().ifPresentOrElse(newer -> apply(breaker, newer), () -> catchUp(breaker));
+                    probe.superseded();
+                }
+                default -> throw new IllegalStateException("unknown lease status " + lease.status());
             }
         });
+    }
+
+    @Override
+    public void renewProbe(CircuitBreaker breaker, Duration ttl) {
+        store.tryProbeLease(breaker.name(), seen(breaker.name()), origin, ttl);
+    }
+
+    @Override
+    public void releaseProbe(CircuitBreaker breaker) {
+        store.releaseProbeLease(breaker.name(), origin);
     }
 
     @Override
@@ -188,9 +216,16 @@ final class FleetSync implements BreakerStateStore.Listener, FleetLink {
         return true;
     }
 
+    /**
+     * Opens {@code breaker} for what is left of the shared trip, bounded by this breaker's own
+     * rules ({@link SharedOpenTime}): a record from a peer with a wrong clock, or a forged one,
+     * opens it no longer than a trip of its own would.
+     */
     private static void openUntil(CircuitBreaker breaker, SharedBreakerState shared) {
         Clock clock = breaker.clock();
-        long leftMillis = shared.openUntilEpochMillis() - clock.epochMillis();
+        long longestNanos = breaker.config().openBackoff().longestOpenNanos(breaker.config().resetTimeout().toNanos());
+        long leftMillis = SharedOpenTime.remainingMillis(shared.openUntilEpochMillis(), shared.epochMillis(),
+                clock.epochMillis(), (longestNanos + 999_999L) / 1_000_000L);
         if (leftMillis > 0) {
             breaker.transitions().openShared(shared.reason(), clock.nanoTime() + leftMillis * 1_000_000L,
                     BreakerCounts.fromMap(shared.counts()));
@@ -234,9 +269,6 @@ final class FleetSync implements BreakerStateStore.Listener, FleetLink {
         public void onStateTransition(StateTransition event) {
             if (APPLYING.get() || event.to() == CircuitState.HALF_OPEN) {
                 return;
-            }
-            if (event.from() == CircuitState.HALF_OPEN) {
-                store.releaseProbeLease(breaker.name(), origin);
             }
             SharedBreakerState change = SharedBreakerState.unpublished(breaker.name(), event.to(), reasonOf(event),
                     event.counts(), openUntilEpochMillis(event.to()), origin, event.epochMillis());

@@ -4,6 +4,7 @@ import io.agentfuse.core.Outcome;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongConsumer;
 
 /**
  * HALF_OPEN: exactly {@code halfOpenRequests} probes pass. Enough successes close the breaker;
@@ -15,11 +16,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * of a probe already written off can neither close the breaker nor raise the number of probes.
  * A probe slower than the breaker's slow-call threshold is a failed probe (docs/design.md §2: slower than
  * the threshold is a {@code TIMEOUT}), so a callee that answers too slowly is not declared healthy.
+ *
+ * <p>In a fleet the permits are the {@link FleetProbe}'s: they exist only on the instance that
+ * holds the fleet's probe lease, which is asked for by the first call that finds this state.
  */
 final class HalfOpenState extends AbstractState {
 
     private final int trip;
-    private final FleetLink gate;
+    private final FleetProbe fleet;
     private final AtomicInteger permits;
     private final AtomicInteger successes = new AtomicInteger();
     private final AtomicInteger outstanding = new AtomicInteger();
@@ -28,30 +32,10 @@ final class HalfOpenState extends AbstractState {
     HalfOpenState(CircuitBreaker breaker, int trip) {
         super(breaker);
         this.trip = trip;
-        this.gate = breaker.transitions().fleet();
-        this.permits = new AtomicInteger(gate == null ? breaker.config().halfOpenRequests() : 0);
+        FleetLink link = breaker.transitions().fleet();
+        this.fleet = link == null ? null : new FleetProbe(this, breaker, link);
+        this.permits = new AtomicInteger(link == null ? breaker.config().halfOpenRequests() : 0);
         this.lastPermitNanos = breaker.clock().nanoTime();
-    }
-
-    /**
-     * Called once this state is the breaker's: in a fleet, asks for the fleet's probe lease, and
-     * lets the probes through only when it is granted. Until then (or if another instance probes)
-     * no call passes; the state is written off after {@code probeTimeout} like a lost probe, and
-     * the fresh HALF_OPEN asks again, while the prober's result reaches this instance as a shared
-     * close or trip.
-     */
-    void installed() {
-        if (gate != null) {
-            gate.requestProbe(breaker, this::probeGranted);
-        }
-    }
-
-    private boolean probeGranted() {
-        if (breaker.rawState() == this && permits.compareAndSet(0, breaker.config().halfOpenRequests())) {
-            lastPermitNanos = breaker.clock().nanoTime();
-            return true;
-        }
-        return false;
     }
 
     @Override
@@ -61,32 +45,66 @@ final class HalfOpenState extends AbstractState {
 
     @Override
     long tryAcquire() {
+        return tryAcquire(null);
+    }
+
+    @Override
+    long tryAcquire(LongConsumer waiter) {
+        long permit = fleet != null ? fleet.admit(waiter) : takeLocal();
+        if (permit != CircuitBreaker.NOT_PERMITTED) {
+            return permit;
+        }
+        if (probesExpired()) {
+            breaker.transitions().writeOffProbes(this, new HalfOpenState(breaker, trip));
+            return breaker.rawState().tryAcquire(waiter);
+        }
+        breaker.rejected();
+        return CircuitBreaker.NOT_PERMITTED;
+    }
+
+    private long takeLocal() {
         while (true) {
             int available = permits.get();
-            if (available > 0) {
-                if (permits.compareAndSet(available, available - 1)) {
-                    outstanding.incrementAndGet();
-                    lastPermitNanos = breaker.clock().nanoTime();
-                    return stamp;
-                }
-                continue;
+            if (available <= 0) {
+                return CircuitBreaker.NOT_PERMITTED;
             }
-            if (probesExpired()) {
-                breaker.transitions().writeOffProbes(this, new HalfOpenState(breaker, trip), outstanding.get() > 0);
-                return breaker.acquire();
+            if (permits.compareAndSet(available, available - 1)) {
+                handed(1);
+                return stamp;
             }
-            breaker.rejected();
-            return CircuitBreaker.NOT_PERMITTED;
         }
     }
 
+    /** {@code count} permits were handed out: they are outstanding, and the probe timeout starts again. */
+    void handed(int count) {
+        if (count > 0) {
+            outstanding.addAndGet(count);
+            lastPermitNanos = breaker.clock().nanoTime();
+        }
+    }
+
+    /** Whether this is still the breaker's state. */
+    boolean isCurrent() {
+        return breaker.rawState() == this;
+    }
+
+    /** Whether probes are out and none was handed out for a probe timeout: a lost probe, written off. */
     private boolean probesExpired() {
-        return breaker.clock().nanoTime() - lastPermitNanos >= breaker.config().probeTimeout().toNanos();
+        return outstanding.get() > 0
+                && breaker.clock().nanoTime() - lastPermitNanos >= breaker.config().probeTimeout().toNanos();
     }
 
     @Override
     void release() {
         if (claimOutstanding()) {
+            permitBack();
+        }
+    }
+
+    private void permitBack() {
+        if (fleet != null) {
+            fleet.permitReturned(outstanding.get());
+        } else {
             permits.incrementAndGet();
         }
     }
@@ -110,7 +128,7 @@ final class HalfOpenState extends AbstractState {
             return;
         }
         if (outcome.isIgnoredByBreaker()) {
-            permits.incrementAndGet();
+            permitBack();
         } else if (outcome.isFailure()) {
             breaker.transitions().trip(this, "half-open probe failed: " + outcome, retryAfterNanos);
         } else if (durationNanos > breaker.timing().slowCallNanos()) {
@@ -127,11 +145,16 @@ final class HalfOpenState extends AbstractState {
 
     @Override
     String reason() {
-        return "probing after trip " + trip;
+        return fleet != null ? fleet.reason(trip) : "probing after trip " + trip;
+    }
+
+    @Override
+    long refusedForNanos() {
+        return fleet != null ? fleet.refusedForNanos() : 0L;
     }
 
     @Override
     void addCounts(BreakerCounts.Builder counts, long nowNanos) {
-        counts.probes(Math.max(0, permits.get()), successes.get());
+        counts.probes(fleet != null ? fleet.spare() : Math.max(0, permits.get()), successes.get());
     }
 }

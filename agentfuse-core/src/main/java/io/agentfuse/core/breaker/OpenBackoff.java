@@ -55,4 +55,12 @@ public record OpenBackoff(double multiplier, Duration maxOpenTime, double jitter
         double spread = jitter == 0.0 ? capped : capped * (1.0 - jitter + 2.0 * jitter * randomUnit);
         return Math.max(1L, (long) spread);
     }
+
+    /**
+     * The longest open time, in nanoseconds, that any trip can get: the cap (or {@code resetNanos}
+     * without growth), spread to the top of the jitter. A bound for open times that come from elsewhere.
+     */
+    public long longestOpenNanos(long resetNanos) {
+        return openNanos(resetNanos, Integer.MAX_VALUE, 1.0);
+    }
 }

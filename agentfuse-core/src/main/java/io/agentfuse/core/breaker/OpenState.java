@@ -5,6 +5,7 @@ import io.agentfuse.core.Outcome;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.function.LongConsumer;
 
 /**
  * OPEN: calls are rejected at once until {@code openUntil}; then, unless the breaker is in
@@ -52,9 +53,14 @@ final class OpenState extends AbstractState {
 
     @Override
     long tryAcquire() {
+        return tryAcquire(null);
+    }
+
+    @Override
+    long tryAcquire(LongConsumer waiter) {
         if (autoHalfOpen && clock.nanoTime() - openUntilNanos >= 0) {
             breaker.transitions().transition(this, new HalfOpenState(breaker, trip), "resetTimeout elapsed");
-            return breaker.acquire();
+            return breaker.rawState().tryAcquire(waiter); // the first call after the open time may be the probe
         }
         breaker.rejected();
         return CircuitBreaker.NOT_PERMITTED;

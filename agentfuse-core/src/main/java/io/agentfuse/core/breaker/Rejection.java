@@ -70,7 +70,9 @@ public final class Rejection {
 
     /**
      * How long until the breaker lets a call through again, or empty when that is up to an
-     * operator or the user (forced open, user-led reset).
+     * operator or the user (forced open, user-led reset). While half-open the probe's answer is
+     * near: 0, or, on an instance of a fleet where another instance probes, the time until this one
+     * asks the fleet again (at most a second).
      */
     public Optional<Duration> retryAfter() {
         long nanos = retryAfterNanos();
@@ -79,6 +81,9 @@ public final class Rejection {
 
     /** {@link #retryAfter()} in nanoseconds, or -1 when unknown; allocation-free. */
     public long retryAfterNanos() {
+        if (state.kind() == CircuitState.HALF_OPEN) {
+            return state.refusedForNanos();
+        }
         long until = state.openUntilNanos();
         if (until == Long.MIN_VALUE || !breaker.config().autoHalfOpen() && state.kind() == CircuitState.OPEN) {
             return -1;
@@ -96,15 +101,11 @@ public final class Rejection {
      * How long to tell a rejected caller to stay away, in nanoseconds: {@link #retryAfterNanos()}
      * when the breaker lets calls through again by itself; when nothing but an operator or the user
      * will (forced open, user-led reset), the breaker's {@code resetTimeout}, so a caller told to come
-     * back does not come back at once, only to be refused again; 0 while half-open (the probe's
-     * answer is near). Allocation-free.
+     * back does not come back at once, only to be refused again. Allocation-free.
      */
     public long suggestedWaitNanos() {
         long nanos = retryAfterNanos();
-        if (nanos >= 0) {
-            return nanos;
-        }
-        return state.kind() == CircuitState.HALF_OPEN ? 0 : breaker.config().resetTimeout().toNanos();
+        return nanos >= 0 ? nanos : breaker.config().resetTimeout().toNanos();
     }
 
     /** {@link #suggestedWaitNanos()} in whole seconds, rounded up; allocation-free. */
@@ -129,7 +130,7 @@ public final class Rejection {
     /** When the breaker will let a call through again, or empty when unknown. */
     public Optional<Instant> openUntil() {
         long until = state.openUntilNanos();
-        return retryAfterNanos() < 0 ? Optional.empty()
+        return until == Long.MIN_VALUE || retryAfterNanos() < 0 ? Optional.empty()
                 : Optional.of(Instant.ofEpochMilli(breaker.clock().epochMillisAt(until)));
     }
 

@@ -85,10 +85,11 @@ final class Transitions {
 
     /**
      * Opens a CLOSED or HALF_OPEN breaker until {@code untilNanos}, as another instance's trip did,
-     * with that trip's reason and counts; extends an OPEN one; leaves operator states alone.
+     * with that trip's reason and counts (a probe that failed elsewhere reopens it with its reason);
+     * extends an OPEN one; leaves operator states alone.
      */
     void openShared(String reason, long untilNanos, BreakerCounts counts) {
-        AbstractState current = breaker.rawState();
+        AbstractState current = breaker.rawState().current(); // an OPEN whose time is over is HALF_OPEN
         while (current instanceof ClosedState || current instanceof HalfOpenState) {
             OpenState open = new OpenState(breaker, reason, current.nextTrip(), untilNanos, counts);
             if (transition(current, open, "fleet: " + reason)) {
@@ -126,13 +127,12 @@ final class Transitions {
     }
 
     /**
-     * HALF_OPEN afresh in place of {@code from}, whose probes went unanswered for {@code probeTimeout}.
-     * When one of its probes was let through and lost, that is published (HALF_OPEN to HALF_OPEN,
-     * "probe expired without an answer"), so operators see a callee that swallows probes; a state
-     * that never let a probe through (in a fleet, another instance holds the probe) is renewed quietly.
+     * HALF_OPEN afresh in place of {@code from}, whose probe went out and was not answered within
+     * {@code probeTimeout}. Published although the state's kind stays (HALF_OPEN to HALF_OPEN,
+     * "probe expired without an answer"), so operators see a callee that swallows probes.
      */
-    boolean writeOffProbes(HalfOpenState from, HalfOpenState fresh, boolean probeLost) {
-        return transition(from, fresh, "probe expired without an answer", probeLost);
+    boolean writeOffProbes(HalfOpenState from, HalfOpenState fresh) {
+        return transition(from, fresh, "probe expired without an answer", true);
     }
 
     private boolean transition(AbstractState from, AbstractState to, String reason, boolean publish) {
@@ -142,9 +142,6 @@ final class Transitions {
         if (publish) {
             breaker.listeners().transitioned(() -> new StateTransition(breaker.name(), from.kind(), to.kind(), reason,
                     countsOf(from, breaker.clock().nanoTime()).asMap(), breaker.clock().epochMillis()));
-        }
-        if (to instanceof HalfOpenState probing) {
-            probing.installed();
         }
         return true;
     }

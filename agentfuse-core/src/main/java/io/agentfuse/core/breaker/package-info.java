@@ -19,6 +19,11 @@
  *       HALF_OPEN without waiting for a call.</li>
  *   <li>Time comes only from the injected {@link io.agentfuse.core.Clock}; durations are read from
  *       its coarse view when every duration threshold is far coarser than its tick.</li>
+ *   <li>In a fleet (a registry with a state store), HALF_OPEN's probes run on one instance: the
+ *       first call that finds the state there asks the store for the probe lease and, through
+ *       {@link io.agentfuse.core.breaker.CircuitBreaker#acquire(java.util.function.LongConsumer)},
+ *       waits for the answer without a thread; no other call waits for the store, and a shared
+ *       trip keeps a breaker open no longer than its own rules would.</li>
  * </ul>
  * The package-private state classes ({@code ClosedState}, {@code OpenState}, {@code HalfOpenState},
  * {@code OperatorState}, all extending {@code AbstractState}) are the state machine;

@@ -17,7 +17,7 @@ class FleetWindowTest {
     private static final long FAST = Duration.ofMillis(20).toNanos();
 
     private final ManualClock clock = new ManualClock();
-    private final LoopbackStateStores store = new LoopbackStateStores();
+    private final LoopbackStateStores store = new LoopbackStateStores(clock);
     private final CircuitBreakerRegistry a = instance();
     private final CircuitBreakerRegistry b = instance();
 

@@ -1,7 +1,9 @@
 package io.agentfuse.core.breaker;
 
 import io.agentfuse.core.breaker.shared.BreakerStateStore;
+import io.agentfuse.core.Clock;
 import io.agentfuse.core.breaker.shared.FleetWindow;
+import io.agentfuse.core.breaker.shared.ProbeLease;
 import io.agentfuse.core.breaker.shared.SharedBreakerState;
 
 import java.time.Duration;
@@ -20,18 +22,31 @@ import java.util.concurrent.CompletionStage;
  * breaker, delivery to every instance, its own "thread": nothing is delivered until the test calls
  * {@link #deliver()}, so the caller never sees the listener run on its own call). It can be taken
  * away ({@link #down(boolean)}): then every call fails, as a real store's would. Probe leases
- * never expire here, and every window shared stays in the fleet's sum.
+ * follow the real store's rules on the test's clock: a lease expires after its TTL, a change
+ * published ends it, and an asker that missed a change gets that change instead of a lease. Every
+ * window shared stays in the fleet's sum.
  */
 final class LoopbackStateStores {
+
+    private final Clock clock;
 
     private final Map<String, SharedBreakerState> latest = new HashMap<>();
     private final List<BreakerStateStore.Listener> listeners = new ArrayList<>();
     private final Queue<Runnable> pending = new ArrayDeque<>();
     private final List<SharedBreakerState> published = new ArrayList<>();
-    private final Map<String, String> leases = new HashMap<>();
+    private final Map<String, Lease> leases = new HashMap<>();
     private final Map<String, Map<String, long[]>> windows = new HashMap<>();
     private long lastVersion;
     private boolean down;
+    private boolean deaf;
+    private int leaseRequests;
+
+    LoopbackStateStores(Clock clock) {
+        this.clock = clock;
+    }
+
+    private record Lease(String holder, long untilNanos) {
+    }
 
     /** One instance's store. */
     BreakerStateStore connect() {
@@ -48,6 +63,7 @@ final class LoopbackStateStores {
                 }
                 SharedBreakerState versioned = state.withVersion(++lastVersion);
                 latest.put(state.breaker(), versioned);
+                leases.remove(state.breaker());
                 published.add(versioned);
                 CompletableFuture<Long> version = new CompletableFuture<>();
                 pending.add(() -> version.complete(versioned.version()));
@@ -67,20 +83,21 @@ final class LoopbackStateStores {
             }
 
             @Override
-            public CompletionStage<Boolean> tryProbeLease(String breaker, String holder, Duration ttl) {
+            public CompletionStage<ProbeLease> tryProbeLease(String breaker, long seenVersion, String holder, Duration ttl) {
                 if (down) {
                     return CompletableFuture.failedFuture(new IllegalStateException("store is down"));
                 }
-                boolean mine = leases.computeIfAbsent(breaker, name -> holder).equals(holder);
-                CompletableFuture<Boolean> answer = new CompletableFuture<>();
-                pending.add(() -> answer.complete(mine));
+                leaseRequests++;
+                CompletableFuture<ProbeLease> answer = new CompletableFuture<>();
+                ProbeLease decided = decide(breaker, seenVersion, holder, ttl);
+                pending.add(() -> answer.complete(decided));
                 return answer;
             }
 
             @Override
             public void releaseProbeLease(String breaker, String holder) {
-                if (!down) {
-                    leases.remove(breaker, holder);
+                if (!down && leases.containsKey(breaker) && leases.get(breaker).holder().equals(holder)) {
+                    leases.remove(breaker);
                 }
             }
 
@@ -106,8 +123,25 @@ final class LoopbackStateStores {
         };
     }
 
+    private ProbeLease decide(String breaker, long seenVersion, String holder, Duration ttl) {
+        SharedBreakerState newest = latest.get(breaker);
+        if (newest != null && newest.version() > seenVersion) {
+            return ProbeLease.superseded(Optional.of(newest));
+        }
+        long now = clock.nanoTime();
+        Lease lease = leases.get(breaker);
+        if (lease == null || now - lease.untilNanos() >= 0 || lease.holder().equals(holder)) {
+            leases.put(breaker, new Lease(holder, now + ttl.toNanos()));
+            return ProbeLease.granted(ttl.toMillis());
+        }
+        return ProbeLease.heldElsewhere(Duration.ofNanos(lease.untilNanos() - now).toMillis());
+    }
+
     /** Delivers {@code state} to every instance as if someone had published it, version and all. */
     void broadcast(SharedBreakerState state) {
+        if (deaf) {
+            return;
+        }
         for (BreakerStateStore.Listener listener : List.copyOf(listeners)) {
             pending.add(() -> listener.onShared(state));
         }
@@ -126,6 +160,16 @@ final class LoopbackStateStores {
         listeners.forEach(listener -> pending.add(listener::onWindowsDue));
     }
 
+    /** Loses every message on the channel from now on (or not any more), as a lost pub/sub connection would. */
+    void loseMessages(boolean lose) {
+        this.deaf = lose;
+    }
+
+    /** How many times an instance asked for a probe lease (renewals included). */
+    int leaseRequests() {
+        return leaseRequests;
+    }
+
     /** Takes the store away or brings it back; coming back asks every instance to resync. */
     void down(boolean down) {
         this.down = down;
@@ -134,9 +178,16 @@ final class LoopbackStateStores {
         }
     }
 
-    /** The probe leases held now: breaker name to holder. */
+    /** The probe leases held now (not expired): breaker name to holder. */
     Map<String, String> leases() {
-        return leases;
+        Map<String, String> held = new HashMap<>();
+        long now = clock.nanoTime();
+        leases.forEach((breaker, lease) -> {
+            if (now - lease.untilNanos() < 0) {
+                held.put(breaker, lease.holder());
+            }
+        });
+        return held;
     }
 
     /** Every change published, in order. */

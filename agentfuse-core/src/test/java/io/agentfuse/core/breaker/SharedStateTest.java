@@ -15,14 +15,14 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Registries on one store behave as a fleet: trips and operator actions apply everywhere, once. */
+/** Registries on one store behave as a fleet: trips and operator actions apply everywhere, once (probes: {@link FleetProbeTest}). */
 class SharedStateTest {
 
     private static final String MODEL = "model:gpt-4o-mini";
     private static final long FAST = Duration.ofMillis(20).toNanos();
 
     private final ManualClock clock = new ManualClock();
-    private final LoopbackStateStores store = new LoopbackStateStores();
+    private final LoopbackStateStores store = new LoopbackStateStores(clock);
     private final CircuitBreakerRegistry a = instance();
     private final CircuitBreakerRegistry b = instance();
 
@@ -56,53 +56,6 @@ class SharedStateTest {
         assertThat(onB.snapshot().reason()).isEqualTo(onA.snapshot().reason());
         assertThat(onB.snapshot().counts()).containsEntry("consecutive5xx", 3L);
         assertThat(onB.snapshot().openUntil()).isEqualTo(onA.snapshot().openUntil());
-    }
-
-    @Test
-    void aRemoteTripEndsWhenItsOpenTimeEndsAndTheInstanceProbesOnItsOwn() {
-        CircuitBreaker onA = a.breaker(MODEL);
-        CircuitBreaker onB = b.breaker(MODEL);
-        trip(onA);
-        store.deliver();
-
-        clock.advance(Duration.ofMinutes(5));
-
-        assertThat(onB.state()).isEqualTo(CircuitState.HALF_OPEN);
-        store.deliver();
-        assertThat(onB.acquire()).isNotEqualTo(CircuitBreaker.NOT_PERMITTED);
-    }
-
-    @Test
-    void exactlyOneInstanceProbesAndItsResultReachesTheOthers() {
-        CircuitBreaker onA = a.breaker(MODEL);
-        CircuitBreaker onB = b.breaker(MODEL);
-        trip(onA);
-        store.deliver();
-        clock.advance(Duration.ofMinutes(5));
-
-        assertThat(onA.acquire()).as("no probe before the lease is granted").isEqualTo(CircuitBreaker.NOT_PERMITTED);
-        assertThat(onB.acquire()).isEqualTo(CircuitBreaker.NOT_PERMITTED);
-        store.deliver();
-        long probe = onA.acquire();
-        assertThat(probe).isNotEqualTo(CircuitBreaker.NOT_PERMITTED);
-        assertThat(onB.acquire()).as("B waits for A's probe").isEqualTo(CircuitBreaker.NOT_PERMITTED);
-
-        onA.onOutcome(probe, Outcome.SUCCESS, FAST, 0L);
-        store.deliver();
-
-        assertThat(onB.state()).isEqualTo(CircuitState.CLOSED);
-        assertThat(store.leases()).as("A gave the lease back").isEmpty();
-    }
-
-    @Test
-    void withoutTheStoreEveryInstanceProbesOnItsOwn() {
-        CircuitBreaker onA = a.breaker(MODEL);
-        store.deliver();
-        store.down(true);
-        trip(onA);
-        clock.advance(Duration.ofMinutes(5));
-
-        assertThat(onA.acquire()).isNotEqualTo(CircuitBreaker.NOT_PERMITTED);
     }
 
     @Test
@@ -179,24 +132,6 @@ class SharedStateTest {
 
         assertThat(onB.state()).isEqualTo(CircuitState.CLOSED);
         assertThat(onA.state()).as("the reset is newer than A's unshared trip").isEqualTo(CircuitState.CLOSED);
-    }
-
-    @Test
-    void aSuccessfulProbeOnOneInstanceClosesTheOthers() {
-        CircuitBreaker onA = a.breaker(MODEL);
-        CircuitBreaker onB = b.breaker(MODEL);
-        trip(onA);
-        store.deliver();
-        clock.advance(Duration.ofMinutes(5));
-        assertThat(onA.state()).isEqualTo(CircuitState.HALF_OPEN);
-        store.deliver();
-
-        long probe = onA.acquire();
-        onA.onOutcome(probe, Outcome.SUCCESS, FAST, 0L);
-        store.deliver();
-
-        assertThat(onA.state()).isEqualTo(CircuitState.CLOSED);
-        assertThat(onB.state()).isEqualTo(CircuitState.CLOSED);
     }
 
     @Test

@@ -1,9 +1,11 @@
 package io.agentfuse.gateway.internal;
 
 import io.agentfuse.core.Scheduler;
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 
 import java.util.Objects;
+import java.util.concurrent.Executor;
 
 /**
  * A {@link Scheduler} on Vert.x timers, so that the guards' retries and timeouts fire on the
@@ -26,6 +28,13 @@ public final class VertxScheduler implements Scheduler {
     /** A scheduler on {@code vertx}'s timers. */
     public VertxScheduler(Vertx vertx) {
         this.vertx = Objects.requireNonNull(vertx, "vertx");
+    }
+
+    /** The event loop (context) of the caller, so that work another thread completes goes on there; elsewhere, as scheduled at once. */
+    @Override
+    public Executor resumeHere() {
+        Context context = Vertx.currentContext();
+        return context == null ? Scheduler.super.resumeHere() : task -> context.runOnContext(ignored -> task.run());
     }
 
     @Override

@@ -34,6 +34,16 @@ record McpAnswer(int status, MultiMap headers, Buffer body) {
         return type != null && type.toLowerCase(Locale.ROOT).startsWith("text/event-stream");
     }
 
+    /** This answer with its JSON-RPC message replaced by {@code message}, in the answer's own form (JSON or SSE). */
+    McpAnswer withMessage(JsonObject message) {
+        Buffer replaced = isEventStream()
+                ? Buffer.buffer("event: message\ndata: " + message.encode() + "\n\n")
+                : message.toBuffer();
+        MultiMap copied = MultiMap.caseInsensitiveMultiMap().addAll(headers);
+        copied.remove("content-length");
+        return new McpAnswer(status, copied, replaced);
+    }
+
     /**
      * The JSON-RPC response to the request {@code id} in this answer, if there is a well-formed one:
      * a message with that id and a {@code result} or an {@code error}.

@@ -1,19 +1,29 @@
 package io.agentfuse.gateway.mcp;
 
+import io.agentfuse.gateway.http.StrictJson;
+import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.DecodeException;
-import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
-import java.util.Optional;
+import java.util.List;
 
 /**
- * What the proxy needs to know of one POSTed JSON-RPC message to pick its guard: the method, the
- * tool of a {@code tools/call}, and the id. In the 2026-07-28 era the {@code Mcp-Method} and
- * {@code Mcp-Name} headers say it, and the body is only read when the proxy must answer itself
- * (it needs the id); in the 2025-11-25 era the body is read. The body itself is relayed as received.
+ * One POSTed JSON-RPC message, read once, with what the proxy needs to pick its guard: the method,
+ * the tool of a {@code tools/call}, and the id. The body itself is relayed as received, so the
+ * proxy refuses every message whose bytes could mean something else to the server than to it
+ * (a server that reads them otherwise would run a tool whose breaker is open):
+ * <ul>
+ *   <li>a batch (MCP dropped JSON-RPC batches in 2025-06-18): {@code -32600};</li>
+ *   <li>a key written twice at any depth ({@code "name"} twice: the proxy and the server may each
+ *       take another): {@code -32600};</li>
+ *   <li>{@code Mcp-Method} or {@code Mcp-Name} (the 2026-07-28 routing headers) that disagree with
+ *       the body, or that are sent twice: {@code -32001}, as the specification's header mismatch;</li>
+ *   <li>a {@code tools/call} without a string {@code params.name}: {@code -32602}.</li>
+ * </ul>
+ * Refusals never quote a header value (it could be a credential sent in the wrong place).
+ * Not thread-safe; one per request.
  */
 final class McpRequest {
 
@@ -21,43 +31,84 @@ final class McpRequest {
     static final String METHOD_HEADER = "Mcp-Method";
     /** The 2026-07-28 header naming the tool (or resource, prompt) the method acts on. */
     static final String NAME_HEADER = "Mcp-Name";
+    /** The JSON-RPC error code of a routing header that disagrees with the body. */
+    static final int HEADER_MISMATCH = -32001;
 
     private final Buffer body;
+    private final JsonObject message;
     private final String method;
     private final String tool;
-    private JsonObject parsed;
-    private boolean parsedOnce;
 
-    private McpRequest(Buffer body, String method, String tool) {
+    private McpRequest(Buffer body, JsonObject message, String method, String tool) {
         this.body = body;
+        this.message = message;
         this.method = method;
         this.tool = tool;
     }
 
     /**
-     * Reads {@code request}'s routing facts.
+     * Reads the message of a POST with {@code headers} and {@code body}.
      *
-     * @throws IllegalArgumentException when the method cannot be known: no {@code Mcp-Method}
-     *                                  header and a body that is not a JSON-RPC message or batch
+     * @throws McpRefusal when the proxy cannot, or must not, tell what the message does
      */
-    static McpRequest of(HttpServerRequest request, Buffer body) {
-        String headerMethod = request.getHeader(METHOD_HEADER);
-        if (headerMethod != null) {
-            return new McpRequest(body, headerMethod, request.getHeader(NAME_HEADER));
+    static McpRequest of(MultiMap headers, Buffer body) {
+        JsonObject message = message(body);
+        Object id = message.getValue("id");
+        Object methodValue = message.getValue("method");
+        if (methodValue != null && !(methodValue instanceof String)) {
+            throw new McpRefusal(id, -32600, "the method of a JSON-RPC message must be a string");
         }
-        McpRequest read = new McpRequest(body, null, null);
-        JsonObject message = read.message()
-                .orElseThrow(() -> new IllegalArgumentException("the body is not a JSON-RPC message"));
-        String method = message.getString("method");
-        String tool = "tools/call".equals(method) && message.getValue("params") instanceof JsonObject params
-                ? params.getString("name") : null;
-        return new McpRequest(body, method, tool).withParsed(message);
+        String method = (String) methodValue;
+        String headerMethod = single(headers, METHOD_HEADER, id);
+        if (headerMethod != null && !headerMethod.equals(method)) {
+            throw new McpRefusal(id, HEADER_MISMATCH, "header mismatch: the " + METHOD_HEADER
+                    + " header does not name the method of the body (" + (method == null ? "none" : method) + ")");
+        }
+        String tool = null;
+        if ("tools/call".equals(method)) {
+            if (!(message.getValue("params") instanceof JsonObject params) || !(params.getValue("name") instanceof String name)
+                    || name.isEmpty()) {
+                throw new McpRefusal(id, -32602, "tools/call needs params.name, the name of the tool to call");
+            }
+            String headerName = single(headers, NAME_HEADER, id);
+            if (headerName != null && !headerName.equals(name)) {
+                throw new McpRefusal(id, HEADER_MISMATCH, "header mismatch: the " + NAME_HEADER
+                        + " header does not name the tool the body calls (params.name)");
+            }
+            tool = name;
+        }
+        return new McpRequest(body, message, method, tool);
     }
 
-    private McpRequest withParsed(JsonObject message) {
-        this.parsed = message;
-        this.parsedOnce = true;
-        return this;
+    private static JsonObject message(Buffer body) {
+        StrictJson.FieldSpans spans = new StrictJson.FieldSpans();
+        Object value;
+        try {
+            value = StrictJson.decode(body, spans);
+        } catch (DecodeException e) {
+            throw new McpRefusal(null, -32700, "parse error: " + e.getMessage());
+        }
+        if (value instanceof JsonArray) {
+            throw new McpRefusal(null, -32600, "JSON-RPC batches are not accepted (MCP removed them in "
+                    + "revision 2025-06-18): send one message per request");
+        }
+        if (!(value instanceof JsonObject message)) {
+            throw new McpRefusal(null, -32600, "the body is not a JSON-RPC message (a JSON object)");
+        }
+        if (spans.repeatedKey()) {
+            throw new McpRefusal(message.getValue("id"), -32600,
+                    "the message writes a key twice; which one a server reads is not defined, so it is refused");
+        }
+        return message;
+    }
+
+    /** The one value of {@code header}, or null; a header sent twice is a mismatch in itself. */
+    private static String single(MultiMap headers, String header, Object id) {
+        List<String> values = headers.getAll(header);
+        if (values.size() > 1) {
+            throw new McpRefusal(id, HEADER_MISMATCH, "header mismatch: " + header + " is sent more than once");
+        }
+        return values.isEmpty() ? null : values.get(0);
     }
 
     /** The JSON-RPC method, or {@code null} for a response (a message without one). */
@@ -72,37 +123,25 @@ final class McpRequest {
 
     /** Whether this is a call of a named tool, the calls that run under a tool breaker. */
     boolean isToolCall() {
-        return "tools/call".equals(method) && tool != null && !tool.isEmpty();
+        return tool != null;
     }
 
     boolean isToolList() {
         return "tools/list".equals(method);
     }
 
-    /** The request id, or {@code null} for a notification or an unreadable body. */
+    /** The request id, or {@code null} for a notification or a response. */
     Object id() {
-        return message().map(json -> json.getValue("id")).orElse(null);
+        return message.getValue("id");
+    }
+
+    /** The message as parsed; callers must not change it. */
+    JsonObject message() {
+        return message;
     }
 
     /** The body as received. */
     Buffer body() {
         return body;
-    }
-
-    /** The body as one JSON object, parsed once when first asked for; empty for a batch or bad JSON. */
-    private Optional<JsonObject> message() {
-        if (!parsedOnce) {
-            parsedOnce = true;
-            try {
-                Object value = Json.decodeValue(body);
-                parsed = value instanceof JsonObject json ? json : null;
-                if (value instanceof JsonArray) {
-                    parsed = new JsonObject(); // a batch: no single method or id
-                }
-            } catch (DecodeException e) {
-                parsed = null;
-            }
-        }
-        return Optional.ofNullable(parsed);
     }
 }

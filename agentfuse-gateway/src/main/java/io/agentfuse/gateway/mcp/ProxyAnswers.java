@@ -12,8 +12,9 @@ import io.vertx.core.json.JsonObject;
  *   <li>an open {@code tool:<server>/<tool>}: a {@code tools/call} result
  *       {@code {"isError": true, "content": [{"type": "text", "text": "CIRCUIT_OPEN: <tool> is unavailable, retry after <s> s"}]}},
  *       which an agent reads like any failed tool and moves on;</li>
- *   <li>an open {@code mcp:<server>}: a JSON-RPC error {@code -32000} with the same text and
- *       {@code data.retryAfter} (seconds).</li>
+ *   <li>an open {@code mcp:<server>}: for a {@code tools/call} the same result, naming the server
+ *       ({@link #serverOpenToolResult}); for every other method a JSON-RPC error {@code -32000}
+ *       with the same text and {@code data.retryAfter} (seconds).</li>
  * </ul>
  * Every error the proxy makes names its kind in {@code error.data.type} ({@code circuit_open},
  * {@code invalid_request}, {@code timeout}, {@code upstream_unreachable}, {@code internal_error}),
@@ -44,17 +45,35 @@ final class ProxyAnswers {
 
     /** The {@code tools/call} answer for an open tool breaker. */
     static JsonObject toolOpen(Object id, String tool, long retryAfterSeconds) {
+        return toolError(id, text(tool, retryAfterSeconds));
+    }
+
+    /** A {@code tools/call} result with {@code isError: true} and {@code text}: a failure the agent's model reads. */
+    static JsonObject toolError(Object id, String text) {
         JsonObject result = new JsonObject()
-                .put("content", new JsonArray().add(new JsonObject().put("type", "text")
-                        .put("text", text(tool, retryAfterSeconds))))
+                .put("content", new JsonArray().add(new JsonObject().put("type", "text").put("text", text)))
                 .put("isError", true);
         return new JsonObject().put("jsonrpc", "2.0").put("id", id).put("result", result);
     }
 
-    /** The answer to any request while the server's breaker is open. */
+    /** The answer to a {@code tools/call} while the server's breaker is open: a result the agent's model reads. */
+    static JsonObject serverOpenToolResult(Object id, String server, long retryAfterSeconds) {
+        return toolOpen(id, server, retryAfterSeconds);
+    }
+
+    /** The answer to any request but {@code tools/call} while the server's breaker is open. */
     static JsonObject serverOpen(Object id, String server, long retryAfterSeconds) {
         return error(id, SERVER_OPEN_CODE, text(server, retryAfterSeconds),
                 new JsonObject().put("type", "circuit_open").put("retryAfter", retryAfterSeconds).put("breaker", "mcp:" + server));
+    }
+
+    /**
+     * Adds to the description of {@code tool} (a tool of a {@code tools/list} result, changed in
+     * place) that calls of it fail now, and {@code why}; the tool stays listed.
+     */
+    static void noteUnavailable(JsonObject tool, String why) {
+        String description = tool.getValue("description") instanceof String text ? text + " " : "";
+        tool.put("description", description + "[agentfuse: this tool is failing; " + why + "]");
     }
 
     /** A JSON-RPC error of kind {@code type} (a gateway error type). */

@@ -8,13 +8,13 @@ import io.agentfuse.core.Guard;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
-import io.vertx.core.MultiMap;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs one {@code tools/call} under its tool's guard ({@code tool:<server>/<tool>}: retry, breaker,
@@ -27,12 +27,20 @@ import java.util.concurrent.CompletableFuture;
  *   <li>the server's breaker counts a 5xx or a broken connection as a failure and any answer of
  *       the tool (even {@code isError}) as a success, so one bad tool cannot take its siblings down;
  *       a timeout or a call that never reached the server leaves it alone;</li>
- *   <li>an open tool breaker answers the {@code CIRCUIT_OPEN} result at once.</li>
+ *   <li>an open tool breaker answers the {@code CIRCUIT_OPEN} result at once;</li>
+ *   <li>an attempt abandoned before its answer (past its {@code timeout}, or its caller gone) is
+ *       cancelled on the server with {@code notifications/cancelled} (its request id, its session
+ *       and version headers), and a timed-out call answers its caller only once that notification
+ *       was sent, so the server has been told to stop before the agent sees the failure.</li>
  * </ul>
- * The server's breaker permit is taken by the caller, one per request, and settled here against that
+ * The tool is guarded and counted under the name {@link ToolCatalog#breakerTool} gives. The
+ * server's breaker permit is taken by the caller, one per request, and settled here against that
  * permit, so an answer that arrives after the breaker moved on is not counted.
  */
 final class ToolCallRunner {
+
+    /** How long a timed-out call waits for its cancellation to be taken before it answers. */
+    private static final Duration CANCEL_WAIT = Duration.ofSeconds(1);
 
     private final AgentfuseRuntime runtime;
     private final McpUpstream upstream;
@@ -47,18 +55,29 @@ final class ToolCallRunner {
     }
 
     /**
-     * Calls the tool of {@code request}; the future gives the reply (it never fails, except when
-     * cancelled, which aborts the call in flight).
+     * Calls the tool; the future gives the reply (it never fails, except when cancelled, which
+     * aborts the call in flight).
      */
-    CompletableFuture<McpReply> run(McpServerConfig server, ServerPermit serverPermit, McpRequest request,
-                                    MultiMap headers) {
-        String tool = request.tool();
-        Guard guard = runtime.mcpToolGuard(server.name(), tool, catalog.isIdempotent(server.name(), tool));
-        Duration timeout = guard.timeout() == null ? server.tool(tool).timeout() : guard.timeout().duration();
-        Object id = request.id();
-        CompletableFuture<McpAnswer> call = guard.executeAsync(() -> {
-            CompletableFuture<McpAnswer> exchange = upstream.exchange(server.url(), headers, request.body(), timeout);
-            CompletableFuture<McpAnswer> judged = exchange.thenApply(answer -> judge(answer, id));
+    CompletableFuture<McpReply> run(ToolCall call, ServerPermit serverPermit) {
+        String server = call.server().name();
+        String guarded = catalog.breakerTool(call.server(), call.tool());
+        Guard guard = runtime.mcpToolGuard(server, guarded, catalog.isIdempotent(server, guarded));
+        Duration timeout = guard.timeout() == null ? call.server().tool(guarded).timeout() : guard.timeout().duration();
+        AtomicReference<CompletableFuture<McpAnswer>> attempt = new AtomicReference<>();
+        AtomicReference<CompletableFuture<?>> cancellation = new AtomicReference<>(CompletableFuture.completedFuture(null));
+        // Why an attempt ended without its answer: its timeout, unless the caller left first.
+        AtomicReference<String> abandoned = new AtomicReference<>("timeout: no answer within "
+                + Math.max(1, timeout.toSeconds()) + " s");
+        CompletableFuture<McpAnswer> calls = guard.executeAsync(() -> {
+            CompletableFuture<McpAnswer> exchange = upstream.exchange(call.server().url(), call.headers(), call.body(), timeout);
+            attempt.set(exchange);
+            exchange.whenComplete((answer, error) -> {
+                Throwable cause = error == null ? null : OutcomeClassifier.unwrap(error);
+                if (cause instanceof CallTimeoutException || cause instanceof CancellationException) {
+                    cancellation.set(cancelUpstream(call, abandoned.get()));
+                }
+            });
+            CompletableFuture<McpAnswer> judged = exchange.thenApply(answer -> judge(answer, call.id()));
             judged.whenComplete((value, error) -> {
                 if (judged.isCancelled()) {
                     exchange.cancel(true);
@@ -66,19 +85,39 @@ final class ToolCallRunner {
             });
             return judged;
         });
-        CompletableFuture<McpReply> reply = call.handle((answer, error) ->
-                settle(server.name(), tool, id, timeout, serverPermit, answer, error));
+        CompletableFuture<McpReply> reply = new CompletableFuture<>();
+        calls.whenComplete((answer, error) -> {
+            CompletableFuture<McpAnswer> last = attempt.get();
+            if (error != null && last != null) {
+                last.cancel(true); // an attempt the guard gave up on, if its own timer has not ended it yet
+            }
+            cancellation.get().orTimeout(CANCEL_WAIT.toMillis(), TimeUnit.MILLISECONDS).whenComplete((sent, failed) -> {
+                try {
+                    reply.complete(settle(call, guarded, timeout, serverPermit, answer, error));
+                } catch (CancellationException cancelled) {
+                    reply.cancel(true);
+                }
+            });
+        });
         reply.whenComplete((value, error) -> {
             if (reply.isCancelled()) {
-                call.cancel(true);
+                abandoned.set("cancelled by the caller");
+                calls.cancel(true);
             }
         });
         return reply;
     }
 
     /** Counts a {@code tools/call} that the open server breaker refused before it reached the tool's guard. */
-    void refusedByServerBreaker(String server, String tool) {
-        metrics.mcpToolCall(server, catalog.metricName(server, tool), "server_circuit_open");
+    void refusedByServerBreaker(McpServerConfig server, String tool) {
+        metrics.mcpToolCall(server.name(), catalog.breakerTool(server, tool), "server_circuit_open");
+    }
+
+    /** Sends {@code notifications/cancelled} for {@code call}; the future ends when the server took it (or did not). */
+    private CompletableFuture<?> cancelUpstream(ToolCall call, String reason) {
+        ToolCall.Cancellation cancel = call.cancellation(reason);
+        return upstream.exchange(call.server().url(), cancel.headers(), cancel.body(), CANCEL_WAIT)
+                .handle((answer, error) -> null);
     }
 
     /** The answer if the tool succeeded; otherwise the failure that the guard classifies. */
@@ -97,49 +136,44 @@ final class ToolCallRunner {
         return answer;
     }
 
-    private McpReply settle(String server, String tool, Object id, Duration timeout, ServerPermit serverPermit,
+    private McpReply settle(ToolCall call, String guarded, Duration timeout, ServerPermit serverPermit,
                             McpAnswer answer, Throwable error) {
-        String metricTool = catalog.metricName(server, tool);
+        String server = call.server().name();
+        Object id = call.id();
         if (error == null) {
             serverPermit.record(Outcome.SUCCESS);
-            metrics.mcpToolCall(server, metricTool, "success");
+            metrics.mcpToolCall(server, guarded, "success");
             return new McpReply.Relayed(answer);
         }
         Throwable cause = OutcomeClassifier.unwrap(error);
         if (cause instanceof McpToolFailure failure) {
             serverPermit.record(failure.isTransportFailure() ? Outcome.SERVER_ERROR
                     : failure.status() / 100 == 4 ? Outcome.CLIENT_ERROR : Outcome.SUCCESS);
-            metrics.mcpToolCall(server, metricTool, failure.kind().tag);
+            metrics.mcpToolCall(server, guarded, failure.kind().tag);
             return new McpReply.Relayed(failure.answer());
         }
         if (cause instanceof McpTransportException transport) {
             serverPermit.record(Outcome.CONNECTION_ERROR);
-            metrics.mcpToolCall(server, metricTool, "connection_error");
+            metrics.mcpToolCall(server, guarded, "connection_error");
             return new McpReply.Made(502, ProxyAnswers.error(id, ProxyAnswers.SERVER_OPEN_CODE,
                     "upstream_unreachable", "MCP server " + server + " is unreachable: " + transport.getMessage()), -1);
         }
         serverPermit.release();
         if (cause instanceof CircuitOpenException open) {
-            metrics.mcpToolCall(server, metricTool, "circuit_open");
-            return new McpReply.Made(200, ProxyAnswers.toolOpen(id, tool,
+            metrics.mcpToolCall(server, guarded, "circuit_open");
+            return new McpReply.Made(200, ProxyAnswers.toolOpen(id, call.shownName(),
                     ProxyAnswers.retryAfterSeconds(open.rejection())), -1);
         }
         if (cause instanceof CallTimeoutException) {
-            metrics.mcpToolCall(server, metricTool, "timeout");
-            return new McpReply.Made(200, toolResultError(id, "TIMEOUT: " + tool + " did not answer within "
-                    + Math.max(1, timeout.toSeconds()) + " s"), -1);
+            metrics.mcpToolCall(server, guarded, "timeout");
+            return new McpReply.Made(200, ProxyAnswers.toolError(id, "TIMEOUT: " + call.shownName()
+                    + " did not answer within " + Math.max(1, timeout.toSeconds()) + " s; the call was cancelled"), -1);
         }
         if (cause instanceof CancellationException cancelled) {
             throw cancelled;
         }
-        metrics.mcpToolCall(server, metricTool, "error");
+        metrics.mcpToolCall(server, guarded, "error");
         return new McpReply.Made(502, ProxyAnswers.error(id, -32603,
-                "internal_error", "the call of " + tool + " failed in the proxy: " + cause.getMessage()), -1);
-    }
-
-    private static JsonObject toolResultError(Object id, String text) {
-        return new JsonObject().put("jsonrpc", "2.0").put("id", id).put("result", new JsonObject()
-                .put("content", new JsonArray().add(new JsonObject().put("type", "text").put("text", text)))
-                .put("isError", true));
+                "internal_error", "the call of " + call.shownName() + " failed in the proxy: " + cause.getMessage()), -1);
     }
 }

@@ -1,5 +1,7 @@
 package io.agentfuse.gateway.mcp;
 
+import io.agentfuse.config.McpServerConfig;
+import io.agentfuse.core.breaker.BoundedNames;
 import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitBreakerRegistry;
 import io.vertx.core.json.JsonArray;
@@ -10,55 +12,76 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * What the proxy learned of each server's tools from the {@code tools/list} answers it relayed:
- * which are idempotent ({@code annotations.idempotentHint: true}, the only ones retried unless the
- * config says otherwise), and which names exist (the {@code tool} tag of metrics holds at most
- * {@value #MAX_TOOLS_PER_SERVER} names per server, so a client cannot grow the number of series).
+ * What the proxy knows of each server's tools, from the {@code tools/list} answers it saw: which
+ * names exist and which are idempotent ({@code annotations.idempotentHint: true}, the only ones
+ * retried unless the config says otherwise). It decides the one name under which a called tool
+ * is guarded and counted ({@link #breakerTool}), so that a caller cannot grow the gateway's state
+ * by inventing names: a tool the server listed, or that {@code tools:} configures, has its own
+ * breaker {@code tool:<server>/<tool>} and its own {@code tool} tag; while the server has listed
+ * nothing yet, the first {@value #PROVISIONAL_TOOLS} names called get theirs too; every other name
+ * shares {@code tool:<server>/}{@value #UNLISTED}. A server lists at most {@value #MAX_TOOLS_PER_SERVER}
+ * tools of its own, and names that could forge a log line (a newline) or are over
+ * {@value #MAX_NAME_LENGTH} characters are never admitted ({@link BoundedNames}).
  * It also adds the note of {@code annotateTools} to an open tool's description. Thread-safe.
  */
 final class ToolCatalog {
 
-    /** The {@code tool} tag of calls of names beyond the bound. */
-    static final String OTHER_TOOL = "_other";
-    static final int MAX_TOOLS_PER_SERVER = 256;
+    /** The shared tool name of calls of tools the server did not list; no MCP tool name has parentheses. */
+    static final String UNLISTED = "(unlisted)";
+    static final int MAX_TOOLS_PER_SERVER = 512;
+    static final int PROVISIONAL_TOOLS = 32;
+    /** The longest tool name the MCP specification recommends. */
+    static final int MAX_NAME_LENGTH = 128;
 
     private final CircuitBreakerRegistry breakers;
-    private final Map<String, Map<String, Boolean>> idempotent = new ConcurrentHashMap<>();
+    private final Map<String, ServerTools> servers = new ConcurrentHashMap<>();
 
     ToolCatalog(CircuitBreakerRegistry breakers) {
         this.breakers = breakers;
     }
 
-    /** Whether {@code server} listed {@code tool} as idempotent (false when unknown: never retry blindly). */
-    boolean isIdempotent(String server, String tool) {
-        return Boolean.TRUE.equals(idempotent.getOrDefault(server, Map.of()).get(tool));
+    /** The tools of one server: listed ones, those admitted before any list, and which are idempotent. */
+    private static final class ServerTools {
+        final BoundedNames listed = new BoundedNames(MAX_TOOLS_PER_SERVER, MAX_NAME_LENGTH, UNLISTED);
+        final BoundedNames provisional = new BoundedNames(PROVISIONAL_TOOLS, MAX_NAME_LENGTH, UNLISTED);
+        final Map<String, Boolean> idempotent = new ConcurrentHashMap<>();
+        volatile boolean hasListed;
     }
 
-    /** The {@code tool} tag for metrics: the name when it is known or there is room, else {@link #OTHER_TOOL}. */
-    String metricName(String server, String tool) {
-        Map<String, Boolean> tools = tools(server);
-        if (tools.containsKey(tool)) {
+    /**
+     * The name {@code tool} of {@code server} is guarded and counted under: itself when the server
+     * listed it, {@code tools:} configures it, or the server has listed nothing yet and there is
+     * room; else {@link #UNLISTED}.
+     */
+    String breakerTool(McpServerConfig server, String tool) {
+        ServerTools tools = tools(server.name());
+        if (tools.listed.contains(tool) || tools.provisional.contains(tool)) {
             return tool;
         }
-        if (tools.size() < MAX_TOOLS_PER_SERVER) {
-            tools.putIfAbsent(tool, false);
+        if (server.overrides().containsKey(tool) && BoundedNames.isPlain(tool, MAX_NAME_LENGTH)) {
             return tool;
         }
-        return OTHER_TOOL;
+        return tools.hasListed ? UNLISTED : tools.provisional.admit(tool);
+    }
+
+    /** Whether {@code server} listed {@code tool} as idempotent (false when unknown: never retry blindly). */
+    boolean isIdempotent(String server, String tool) {
+        return Boolean.TRUE.equals(tools(server).idempotent.get(tool));
     }
 
     /** Learns the tools of a {@code tools/list} response message. */
     void learn(String server, JsonObject response) {
         tools(response).ifPresent(list -> {
-            Map<String, Boolean> tools = tools(server);
+            ServerTools tools = tools(server);
             for (Object entry : list) {
                 if (entry instanceof JsonObject tool && tool.getValue("name") instanceof String name
-                        && (tools.containsKey(name) || tools.size() < MAX_TOOLS_PER_SERVER)) {
+                        && tools.listed.admit(name).equals(name)) {
                     boolean hint = tool.getValue("annotations") instanceof JsonObject annotations
                             && Boolean.TRUE.equals(annotations.getValue("idempotentHint"));
-                    tools.put(name, hint);
+                    tools.idempotent.put(name, hint);
                 }
             }
+            tools.hasListed = true;
         });
     }
 
@@ -79,9 +102,8 @@ final class ToolCatalog {
                 Optional<CircuitBreaker> breaker = breakers.find("tool:" + server + "/" + name)
                         .filter(found -> found.state().rejectsCalls());
                 if (breaker.isPresent()) {
-                    String description = tool.getValue("description") instanceof String text ? text + " " : "";
-                    tool.put("description", description + "[agentfuse: this tool is failing; its circuit breaker is open, "
-                            + "calls fail fast for " + ProxyAnswers.retryAfterSeconds(breaker.get()) + " s]");
+                    ProxyAnswers.noteUnavailable(tool, "its circuit breaker is open, calls fail fast for "
+                            + ProxyAnswers.retryAfterSeconds(breaker.get()) + " s");
                     changed = true;
                 }
             }
@@ -89,11 +111,12 @@ final class ToolCatalog {
         return changed ? Optional.of(copy) : Optional.empty();
     }
 
-    private Map<String, Boolean> tools(String server) {
-        return idempotent.computeIfAbsent(server, key -> new ConcurrentHashMap<>());
+    private ServerTools tools(String server) {
+        return servers.computeIfAbsent(server, key -> new ServerTools());
     }
 
-    private static Optional<JsonArray> tools(JsonObject response) {
+    /** The {@code result.tools} of a {@code tools/list} response message, if it has them. */
+    static Optional<JsonArray> tools(JsonObject response) {
         return response.getValue("result") instanceof JsonObject result && result.getValue("tools") instanceof JsonArray list
                 ? Optional.of(list) : Optional.empty();
     }

@@ -97,7 +97,7 @@ class McpBreakerIsolationTest {
         harness = McpHarness.start(McpHarness.CONFIG);
         harness.breaker("mcp:db").orElseThrow().forceOpen("maintenance");
 
-        HttpResponse<String> list = harness.post(harness.rpc("tools/list", new JsonObject()), "Mcp-Session-Id", "s");
+        HttpResponse<String> list = harness.post(harness.rpc("tools/list", new JsonObject()));
 
         JsonObject error = McpHarness.message(list).getJsonObject("error");
         assertThat(error.getString("message")).isEqualTo("CIRCUIT_OPEN: db is unavailable, retry after 300 s");
@@ -116,7 +116,7 @@ class McpBreakerIsolationTest {
 
         // When three different tools are called once each
         for (String tool : new String[] {"a", "b", "c"}) {
-            HttpResponse<String> answer = harness.post(harness.toolCall(tool), "Mcp-Session-Id", "s");
+            HttpResponse<String> answer = harness.post(harness.toolCall(tool));
             assertThat(answer.statusCode()).isEqualTo(502);
             assertThat(answer.headers().firstValue("x-should-retry")).contains("false");
         }
@@ -124,15 +124,18 @@ class McpBreakerIsolationTest {
         // Then the server's breaker is open (no single tool failed three times)
         assertThat(harness.breaker("mcp:db").orElseThrow().state()).isEqualTo(CircuitState.OPEN);
         assertThat(harness.breaker("tool:db/a").orElseThrow().state()).isEqualTo(CircuitState.CLOSED);
-        // and any request is answered with JSON-RPC error -32000 and a Retry-After
-        HttpResponse<String> list = harness.post(harness.rpc("tools/list", new JsonObject()), "Mcp-Session-Id", "s");
+        // and any request but tools/call is answered with JSON-RPC error -32000 and a Retry-After
+        HttpResponse<String> list = harness.post(harness.rpc("tools/list", new JsonObject()));
         JsonObject error = McpHarness.message(list).getJsonObject("error");
         assertThat(error.getInteger("code")).isEqualTo(-32000);
         assertThat(error.getString("message")).isEqualTo("CIRCUIT_OPEN: db is unavailable, retry after 300 s");
         assertThat(error.getJsonObject("data").getLong("retryAfter")).isEqualTo(300L);
         assertThat(list.headers().firstValue("retry-after")).contains("300");
-        // and a tool call refused so is counted as such
-        harness.post(harness.toolCall("a"), "Mcp-Session-Id", "s");
+        // and a tool call gets a result the agent's model reads, naming the server, counted as refused
+        HttpResponse<String> call = harness.post(harness.toolCall("a"));
+        assertThat(call.statusCode()).isEqualTo(200);
+        assertThat(McpHarness.result(call).getBoolean("isError")).isTrue();
+        assertThat(McpHarness.text(call)).isEqualTo("CIRCUIT_OPEN: db is unavailable, retry after 300 s");
         assertThat(harness.metrics()).contains(
                 "agentfuse_mcp_tool_calls_total{outcome=\"server_circuit_open\",server=\"db\",tool=\"a\"} 1.0");
     }

@@ -66,15 +66,18 @@ class McpStatelessEraTest {
     }
 
     @Test
-    void aHeaderMismatchIsTheServersAnswerPassedThroughAndNotAToolFailure() {
-        // Given headers that name another tool than the body: the server refuses with 400 / -32001
+    void aHeaderThatNamesAnotherToolThanTheBodyIsRefusedByTheProxyAndReachesNoServer() {
+        // Given headers that name another tool than the body
         HttpResponse<String> answer = stateless(harness.toolCall("fetch"), "search");
 
+        // Then the proxy refuses it as the specification's header mismatch, without asking the server
         assertThat(answer.statusCode()).isEqualTo(400);
-        assertThat(McpHarness.message(answer).getJsonObject("error").getInteger("code")).isEqualTo(-32001);
-        // a 4xx is the caller's fault: not retried, not counted
-        assertThat(harness.mcp.requests()).hasSize(1);
-        assertThat(harness.breaker("tool:db/search").orElseThrow().snapshot().state()).isEqualTo(CircuitState.CLOSED);
+        JsonObject error = McpHarness.message(answer).getJsonObject("error");
+        assertThat(error.getInteger("code")).isEqualTo(-32001);
+        assertThat(error.getString("message")).contains("Mcp-Name").doesNotContain("search");
+        assertThat(harness.mcp.requests()).isEmpty();
+        assertThat(harness.breaker("tool:db/search")).isEmpty();
+        assertThat(harness.breaker("tool:db/fetch")).isEmpty();
     }
 
     @Test

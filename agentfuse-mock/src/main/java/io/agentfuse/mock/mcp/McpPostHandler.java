@@ -9,9 +9,10 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
+import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * Answers {@code POST /mcp} of a {@link MockMcpServer}, in either era of the streamable-HTTP
@@ -23,6 +24,9 @@ import java.util.function.BooleanSupplier;
  *   <li><b>2026-07-28</b> (a request whose {@code MCP-Protocol-Version} says so): stateless, no
  *       session; {@code Mcp-Method} must name the body's method and, for {@code tools/call},
  *       {@code Mcp-Name} the tool, else 400 with JSON-RPC error -32001 (header mismatch).</li>
+ *   <li>{@code server/discover}, in either era and without a session, answers the revisions the
+ *       server speaks ({@link MockMcpServer#versions}); a revision it does not speak is refused
+ *       with -32004.</li>
  * </ul>
  * Answers are JSON, or an SSE stream of one {@code message} event when the server (or the step)
  * says so and the client accepts {@code text/event-stream}.
@@ -34,20 +38,24 @@ final class McpPostHandler {
     /** The newest session revision, answered to clients that ask for one it does not know. */
     static final String SESSION_VERSION = "2025-11-25";
 
-    private static final Set<String> SESSION_VERSIONS = Set.of("2025-03-26", "2025-06-18", SESSION_VERSION);
+    /** Every revision the mock speaks, oldest first. */
+    static final List<String> ALL_VERSIONS = List.of("2025-03-26", "2025-06-18", SESSION_VERSION, STATELESS_VERSION);
 
     private final Vertx vertx;
     private final McpToolScript script;
     private final McpSessions sessions;
     private final RequestJournal journal;
     private final BooleanSupplier sseAnswers;
+    private final Supplier<List<String>> versions;
 
-    McpPostHandler(Vertx vertx, McpToolScript script, McpSessions sessions, RequestJournal journal, BooleanSupplier sseAnswers) {
+    McpPostHandler(Vertx vertx, McpToolScript script, McpSessions sessions, RequestJournal journal, BooleanSupplier sseAnswers,
+                   Supplier<List<String>> versions) {
         this.vertx = vertx;
         this.script = script;
         this.sessions = sessions;
         this.journal = journal;
         this.sseAnswers = sseAnswers;
+        this.versions = versions;
     }
 
     void handle(RoutingContext ctx) {
@@ -65,6 +73,18 @@ final class McpPostHandler {
         String method = message.getString("method");
         Object id = message.getValue("id");
         boolean stateless = STATELESS_VERSION.equals(request.getHeader("MCP-Protocol-Version"));
+        if ("server/discover".equals(method) && id != null) {
+            // answered in both eras, without a session: it comes before any negotiation
+            json(ctx.response(), result(id, new JsonObject().put("resultType", "complete")
+                    .put("supportedVersions", new JsonArray(versions.get()))
+                    .put("capabilities", capabilities())
+                    .put("_meta", new JsonObject().put("io.modelcontextprotocol/serverInfo", serverInfo()))));
+            return;
+        }
+        if (stateless && !versions.get().contains(STATELESS_VERSION)) {
+            json(ctx.response().setStatusCode(400), error(id, -32004, "unsupported protocol version " + STATELESS_VERSION));
+            return;
+        }
         if (stateless) {
             String mismatch = headerMismatch(request, method, message);
             if (mismatch != null) {
@@ -100,11 +120,18 @@ final class McpPostHandler {
 
     private void initialize(RoutingContext ctx, Object id, JsonObject params, boolean stateless) {
         String asked = params.getString("protocolVersion");
-        String version = stateless ? STATELESS_VERSION : SESSION_VERSIONS.contains(asked) ? asked : SESSION_VERSION;
+        List<String> sessionVersions = versions.get().stream().filter(version -> !STATELESS_VERSION.equals(version)).toList();
+        if (!stateless && sessionVersions.isEmpty()) {
+            json(ctx.response(), error(id, -32004, "unsupported protocol version: this server speaks " + STATELESS_VERSION
+                    + " only; use server/discover"));
+            return;
+        }
+        String version = stateless ? STATELESS_VERSION : sessionVersions.contains(asked) ? asked
+                : sessionVersions.get(sessionVersions.size() - 1);
         JsonObject result = new JsonObject()
                 .put("protocolVersion", version)
-                .put("capabilities", new JsonObject().put("tools", new JsonObject().put("listChanged", true)))
-                .put("serverInfo", new JsonObject().put("name", "agentfuse-mock-mcp").put("version", "1.0.0"));
+                .put("capabilities", capabilities())
+                .put("serverInfo", serverInfo());
         if (!stateless) {
             ctx.response().putHeader("Mcp-Session-Id", sessions.open().id);
         }
@@ -169,6 +196,14 @@ final class McpPostHandler {
 
     private static void json(HttpServerResponse response, JsonObject message) {
         response.putHeader("content-type", "application/json").end(message.encode());
+    }
+
+    private static JsonObject capabilities() {
+        return new JsonObject().put("tools", new JsonObject().put("listChanged", true));
+    }
+
+    private static JsonObject serverInfo() {
+        return new JsonObject().put("name", "agentfuse-mock-mcp").put("version", "1.0.0");
     }
 
     static JsonObject result(Object id, JsonObject result) {

@@ -36,6 +36,7 @@ import java.util.function.Supplier;
  *   <li>{@code POST /_mcp/script} — {@code {"tool": "query", "steps": [...]}}; appends, answers {@code {"pending": n}}</li>
  *   <li>{@code POST /_mcp/default} — {@code {"tool": "query", "step": {...}}}, the answer once the tool's script is used up</li>
  *   <li>{@code POST /_mcp/sse} — {@code {"enabled": true}}: answer requests as SSE streams when the client accepts them</li>
+ *   <li>{@code POST /_mcp/versions} — {@code ["2026-07-28"]}: the revisions the server speaks</li>
  *   <li>{@code POST /_mcp/notify} — a JSON-RPC notification, pushed on every session's {@code GET} stream</li>
  *   <li>{@code POST /_mcp/reset} — forgets scripts, defaults, sessions and recorded requests (the tools stay)</li>
  *   <li>{@code GET /_mcp/requests} — {@code {"requests": [{method, path, headers, body, receivedAt, clientDisconnected}]}}</li>
@@ -61,6 +62,7 @@ public final class MockMcpServer {
     private final McpSessions sessions = new McpSessions();
     private final RequestJournal journal = new RequestJournal();
     private volatile boolean sseAnswers;
+    private volatile List<String> versions = McpPostHandler.ALL_VERSIONS;
     private HttpServer server;
 
     private MockMcpServer(Vertx vertx) {
@@ -113,6 +115,24 @@ public final class MockMcpServer {
         return this;
     }
 
+    /**
+     * The protocol revisions the server speaks (default all four: 2025-03-26, 2025-06-18,
+     * 2025-11-25 and 2026-07-28), as {@code server/discover} answers them; {@code 2026-07-28}
+     * alone makes a server that refuses {@code initialize}, one without it a server that refuses
+     * stateless requests.
+     */
+    public MockMcpServer versions(String... supported) {
+        this.versions = List.of(supported);
+        return this;
+    }
+
+    /** The JSON-RPC notifications of method {@code method} received so far, oldest first. */
+    public List<JsonObject> notifications(String method) {
+        return requests().stream().map(RecordedRequest::jsonBody).flatMap(Optional::stream)
+                .filter(body -> method.equals(body.getString("method")) && !body.containsKey("id"))
+                .toList();
+    }
+
     /** Pushes a JSON-RPC notification on every session's {@code GET} stream (kept for resumption). */
     public MockMcpServer notifySessions(JsonObject notification) {
         sessions.broadcast(notification);
@@ -151,6 +171,7 @@ public final class MockMcpServer {
         sessions.clear();
         journal.clear();
         sseAnswers = false;
+        versions = McpPostHandler.ALL_VERSIONS;
     }
 
     /** Stops the server. */
@@ -161,7 +182,7 @@ public final class MockMcpServer {
 
     /** Mounts the MCP endpoint and the control API on {@code router} (another server may host them). */
     public void mount(Router router) {
-        McpPostHandler post = new McpPostHandler(vertx, script, sessions, journal, () -> sseAnswers);
+        McpPostHandler post = new McpPostHandler(vertx, script, sessions, journal, () -> sseAnswers, () -> versions);
         router.route(PATH).handler(BodyHandler.create(false));
         router.route("/_mcp/*").handler(BodyHandler.create(false));
         router.post(PATH).handler(post::handle);
@@ -189,6 +210,11 @@ public final class MockMcpServer {
         router.post("/_mcp/sse").handler(ctx -> control(ctx, () -> {
             sseAnswers = ctx.body().asJsonObject().getBoolean("enabled");
             return new JsonObject().put("sse", sseAnswers);
+        }));
+        router.post("/_mcp/versions").handler(ctx -> control(ctx, () -> {
+            JsonArray list = (JsonArray) Json.decodeValue(ctx.body().buffer());
+            versions(list.stream().map(String.class::cast).toArray(String[]::new));
+            return new JsonObject().put("versions", new JsonArray(versions));
         }));
         router.post("/_mcp/notify").handler(ctx -> control(ctx, () -> {
             notifySessions(ctx.body().asJsonObject());

@@ -35,16 +35,25 @@ public final class RedisServerProcess implements AutoCloseable {
 
     private final Binary binary;
     private final int port;
+    private final String password;
     private Process process;
 
-    private RedisServerProcess(Binary binary, int port) {
+    private RedisServerProcess(Binary binary, int port, String password) {
         this.binary = binary;
         this.port = port;
+        this.password = password;
     }
 
     /** Starts a server on a free port and waits until it answers {@code PING}. */
     public static RedisServerProcess start() {
-        RedisServerProcess server = new RedisServerProcess(Binary.find(), freePort());
+        RedisServerProcess server = new RedisServerProcess(Binary.find(), freePort(), null);
+        server.launch();
+        return server;
+    }
+
+    /** Starts a server that lets in only clients that give {@code password} ({@code --requirepass}). */
+    public static RedisServerProcess startRequiringPassword(String password) {
+        RedisServerProcess server = new RedisServerProcess(Binary.find(), freePort(), password);
         server.launch();
         return server;
     }
@@ -112,8 +121,11 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     private void launch() {
-        List<String> command = List.of(binary.server().toString(), "--port", Integer.toString(port),
-                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", HOME.toString());
+        List<String> command = new ArrayList<>(List.of(binary.server().toString(), "--port", Integer.toString(port),
+                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", HOME.toString()));
+        if (password != null) {
+            command.addAll(List.of("--requirepass", password));
+        }
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(HOME.resolve("redis-" + port + ".log").toFile()));
@@ -142,9 +154,16 @@ public final class RedisServerProcess implements AutoCloseable {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
             socket.setSoTimeout(500);
             OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            if (password != null) {
+                out.write(("AUTH " + password + "\r\n").getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                if (!new String(in.readNBytes(5), StandardCharsets.US_ASCII).equals("+OK\r\n")) {
+                    return false;
+                }
+            }
             out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            InputStream in = socket.getInputStream();
             byte[] answer = new byte[5];
             int read = in.readNBytes(answer, 0, 5);
             return read == 5 && new String(answer, StandardCharsets.US_ASCII).equals("+PONG");

@@ -56,7 +56,8 @@ public interface BreakerStateStore extends AutoCloseable {
 
     /**
      * Shares {@code state} (whose version is ignored) with the fleet; the stage completes with the
-     * version the store gave it, or fails if the store could not take it.
+     * version the store gave it, or fails if the store could not take it. A change ends the
+     * breaker's probe lease, whoever holds it: the half-open period it was for is over.
      */
     CompletionStage<Long> publish(SharedBreakerState state);
 
@@ -64,13 +65,18 @@ public interface BreakerStateStore extends AutoCloseable {
     CompletionStage<Optional<SharedBreakerState>> read(String breaker);
 
     /**
-     * Asks for the fleet's one half-open probe of {@code breaker} for {@code ttl}: the stage
-     * completes with {@code true} if {@code holder} holds it now (asking again while holding it
-     * renews it), {@code false} if another instance does. The default, for a store without leases,
-     * grants every request, so each instance probes on its own.
+     * Asks, for {@code holder}, for the fleet's one half-open probe of {@code breaker} for
+     * {@code ttl}. The store grants it if nobody holds it (asking again while holding it renews
+     * it), answers who else holds it and for how long, or, when the breaker's latest change is
+     * newer than {@code seenVersion} (a close or trip the asker missed), answers that change
+     * instead of a lease. A lease the store finds without an expiry, or with a longer one than
+     * {@code ttl}, was not made by this protocol: it is taken over, or cut to {@code ttl}, so that
+     * no lease outlives one probe timeout. The stage completes within the store's own bounded time
+     * (its command timeout) or fails. The default, for a store without leases, grants every
+     * request, so each instance probes on its own.
      */
-    default CompletionStage<Boolean> tryProbeLease(String breaker, String holder, Duration ttl) {
-        return CompletableFuture.completedFuture(Boolean.TRUE);
+    default CompletionStage<ProbeLease> tryProbeLease(String breaker, long seenVersion, String holder, Duration ttl) {
+        return CompletableFuture.completedFuture(ProbeLease.granted(ttl.toMillis()));
     }
 
     /** Gives the probe lease of {@code breaker} back if {@code holder} holds it; fire and forget. */

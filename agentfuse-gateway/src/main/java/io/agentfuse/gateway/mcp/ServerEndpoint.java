@@ -1,0 +1,243 @@
+package io.agentfuse.gateway.mcp;
+
+import io.agentfuse.config.AgentfuseRuntime;
+import io.agentfuse.config.McpServerConfig;
+import io.agentfuse.core.Outcome;
+import io.agentfuse.core.OutcomeClassifier;
+import io.agentfuse.core.breaker.BoundedNames;
+import io.agentfuse.core.timeout.CallTimeoutException;
+import io.agentfuse.gateway.http.GatewayErrors;
+import io.agentfuse.gateway.http.HopByHop;
+import io.vertx.core.Context;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.RoutingContext;
+
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * {@code POST/GET/DELETE /mcp/{server}}: every request goes to {@code mcpServers.{server}.url}
+ * with its body and headers untouched (less those of one hop), and comes back untouched, apart
+ * from what the guards decide:
+ * <ul>
+ *   <li>a session id ({@code Mcp-Session-Id}) is only accepted from the caller whose
+ *       {@code initialize} got it; any other caller gets 404, as for an unknown session;</li>
+ *   <li>every request first asks the server's breaker {@code mcp:<server>}; while it is open a
+ *       {@code tools/call} gets the {@code CIRCUIT_OPEN} result naming the server, every other
+ *       request a JSON-RPC error {@code -32000} and a {@code Retry-After} header;</li>
+ *   <li>{@code tools/call} runs under its tool's breaker ({@link ToolCallRunner});</li>
+ *   <li>{@code tools/list} answers are read whole to learn the server's tools, and, with
+ *       {@code annotateTools: true}, an open tool's description gains a note; tools never vanish;</li>
+ *   <li>other answers (SSE answers, the {@code GET} stream, {@code DELETE}) are relayed as they
+ *       come ({@link McpRelay}); {@code MCP-Protocol-Version} and {@code Last-Event-ID} pass through.</li>
+ * </ul>
+ */
+final class ServerEndpoint {
+
+    /** The header that carries a 2025-11-25 session. */
+    static final String SESSION_HEADER = "Mcp-Session-Id";
+
+    private final Vertx vertx;
+    private final AgentfuseRuntime runtime;
+    private final McpProxyOptions options;
+    private final McpUpstream upstream;
+    private final ToolCatalog catalog;
+    private final ToolCallRunner toolCalls;
+    private final SessionOwners owners;
+    private final CallerIdentity identity;
+
+    ServerEndpoint(Vertx vertx, AgentfuseRuntime runtime, McpProxyOptions options, McpUpstream upstream,
+                   ToolCatalog catalog, ToolCallRunner toolCalls, SessionOwners owners, CallerIdentity identity) {
+        this.vertx = vertx;
+        this.runtime = runtime;
+        this.options = options;
+        this.upstream = upstream;
+        this.catalog = catalog;
+        this.toolCalls = toolCalls;
+        this.owners = owners;
+        this.identity = identity;
+    }
+
+    void post(RoutingContext ctx) {
+        McpServerConfig server = server(ctx);
+        if (server == null) {
+            return;
+        }
+        Buffer body = ctx.body().buffer() == null ? Buffer.buffer() : ctx.body().buffer();
+        McpRequest request;
+        try {
+            request = McpRequest.of(ctx.request().headers(), body);
+        } catch (McpRefusal refusal) {
+            refusal.reply().send(ctx.response());
+            return;
+        }
+        String caller = identity.of(ctx.request());
+        if (!mayUseSession(ctx.request(), server, caller)) {
+            unknownSession(request.id()).send(ctx.response());
+            return;
+        }
+        MultiMap headers = forwarded(ctx.request());
+        ToolCall call = request.isToolCall() ? ToolCall.relayed(server, request, headers) : null;
+        ServerPermit permit = ServerPermit.of(runtime.mcpServerBreaker(server.name()));
+        if (!permit.granted()) {
+            long retryAfter = ProxyAnswers.retryAfterSeconds(permit.breaker());
+            if (call != null) {
+                toolCalls.refusedByServerBreaker(server, call.tool());
+                new McpReply.Made(200, ProxyAnswers.serverOpenToolResult(request.id(), server.name(), retryAfter),
+                        retryAfter).send(ctx.response());
+            } else {
+                new McpReply.Made(request.id() == null ? McpReply.Made.SERVER_OPEN : 200,
+                        ProxyAnswers.serverOpen(request.id(), server.name(), retryAfter), retryAfter).send(ctx.response());
+            }
+            return;
+        }
+        if (call != null) {
+            Context context = vertx.getOrCreateContext();
+            CompletableFuture<McpReply> reply = toolCalls.run(call, permit);
+            ctx.response().closeHandler(v -> reply.cancel(true));
+            reply.thenAccept(answer -> context.runOnContext(v -> answer.send(ctx.response())));
+        } else if (request.isToolList()) {
+            listTools(ctx, server, permit, request, headers);
+        } else {
+            relay(ctx, server, permit, HttpMethod.POST, headers, body, server.defaults().timeout(), caller);
+        }
+    }
+
+    /** {@code GET}: the server's message stream. */
+    void get(RoutingContext ctx) {
+        stream(ctx, HttpMethod.GET);
+    }
+
+    /** {@code DELETE}: the end of a session. */
+    void delete(RoutingContext ctx) {
+        stream(ctx, HttpMethod.DELETE);
+    }
+
+    private void stream(RoutingContext ctx, HttpMethod method) {
+        McpServerConfig server = server(ctx);
+        if (server == null) {
+            return;
+        }
+        String caller = identity.of(ctx.request());
+        if (!mayUseSession(ctx.request(), server, caller)) {
+            unknownSession(null).send(ctx.response());
+            return;
+        }
+        ServerPermit permit = ServerPermit.of(runtime.mcpServerBreaker(server.name()));
+        if (!permit.granted()) {
+            long retryAfter = ProxyAnswers.retryAfterSeconds(permit.breaker());
+            new McpReply.Made(McpReply.Made.SERVER_OPEN, ProxyAnswers.serverOpen(null, server.name(), retryAfter), retryAfter)
+                    .send(ctx.response());
+            return;
+        }
+        // The GET stream may stay quiet for long: no idle limit, only the client's own.
+        relay(ctx, server, permit, method, forwarded(ctx.request()), null, null, caller);
+    }
+
+    /** Whether the request carries no session, or one that {@code caller} opened. */
+    private boolean mayUseSession(HttpServerRequest request, McpServerConfig server, String caller) {
+        String session = request.getHeader(SESSION_HEADER);
+        return session == null || owners.owns(server.name(), session, caller);
+    }
+
+    /** The answer to a session that is unknown, or another caller's (the two are not told apart). */
+    static McpReply unknownSession(Object id) {
+        return new McpReply.Made(404, ProxyAnswers.error(id, -32600, "invalid_request",
+                "unknown session: no session with this Mcp-Session-Id was opened by this caller; send initialize"), -1);
+    }
+
+    private void listTools(RoutingContext ctx, McpServerConfig server, ServerPermit permit, McpRequest request,
+                           MultiMap headers) {
+        Context context = vertx.getOrCreateContext();
+        CompletableFuture<McpAnswer> call = upstream.exchange(server.url(), headers, request.body(), server.defaults().timeout());
+        ctx.response().closeHandler(v -> call.cancel(true));
+        call.whenComplete((answer, error) -> context.runOnContext(v -> {
+            if (error != null) {
+                failed(ctx, server, permit, error);
+                return;
+            }
+            permit.record(outcomeOf(answer.status()));
+            McpReply reply = new McpReply.Relayed(answer);
+            if (answer.status() / 100 == 2) {
+                var response = answer.response(request.id());
+                if (response.isPresent()) {
+                    catalog.learn(server.name(), response.get());
+                    if (server.annotateTools()) {
+                        reply = catalog.annotate(server.name(), response.get())
+                                .<McpReply>map(annotated -> new McpReply.Relayed(answer.withMessage(annotated)))
+                                .orElse(reply);
+                    }
+                }
+            }
+            reply.send(ctx.response());
+        }));
+    }
+
+    private void relay(RoutingContext ctx, McpServerConfig server, ServerPermit permit, HttpMethod method,
+                       MultiMap headers, Buffer body, Duration idleTimeout, String caller) {
+        Duration headTimeout = server.defaults().timeout();
+        String session = ctx.request().getHeader(SESSION_HEADER);
+        upstream.open(server.url(), method, headers, body, headTimeout).onComplete(done -> {
+            if (done.failed()) {
+                failed(ctx, server, permit, done.cause());
+                return;
+            }
+            McpUpstream.Streamed streamed = done.result();
+            int status = streamed.response().statusCode();
+            permit.record(outcomeOf(status));
+            String handedOut = streamed.response().getHeader(SESSION_HEADER);
+            if (handedOut != null) {
+                owners.claim(server.name(), handedOut, caller);
+            }
+            if (method == HttpMethod.DELETE && session != null && status / 100 == 2) {
+                owners.release(server.name(), session);
+            }
+            new McpRelay(vertx, streamed, ctx.response(), options.clientWriteTimeout(), idleTimeout).start();
+        });
+    }
+
+    /** A request that got no answer: a timeout leaves the server's breaker alone, a broken connection counts. */
+    private static void failed(RoutingContext ctx, McpServerConfig server, ServerPermit permit, Throwable error) {
+        Throwable cause = OutcomeClassifier.unwrap(error);
+        if (cause instanceof CallTimeoutException) {
+            permit.release();
+            new McpReply.Made(504, ProxyAnswers.error(null, -32001, "timeout", "MCP server " + server.name()
+                    + " did not answer within " + server.defaults().timeout().toSeconds() + " s"), -1).send(ctx.response());
+        } else if (cause instanceof CancellationException) {
+            permit.release();
+        } else {
+            permit.record(cause instanceof McpTransportException ? Outcome.CONNECTION_ERROR : Outcome.ERROR);
+            new McpReply.Made(502, ProxyAnswers.error(null, ProxyAnswers.SERVER_OPEN_CODE,
+                    "upstream_unreachable", "MCP server " + server.name() + " is unreachable: " + cause.getMessage()), -1)
+                    .send(ctx.response());
+        }
+    }
+
+    /** The outcome of an answer with {@code status} for the server's breaker. */
+    static Outcome outcomeOf(int status) {
+        return status >= 500 ? OutcomeClassifier.ofStatus(status) : status >= 400 ? Outcome.CLIENT_ERROR : Outcome.SUCCESS;
+    }
+
+    private McpServerConfig server(RoutingContext ctx) {
+        String name = ctx.pathParam("server");
+        McpServerConfig server = runtime.config().mcpServers().get(name);
+        if (server == null) {
+            String shown = BoundedNames.isPlain(name, ToolCatalog.MAX_NAME_LENGTH) ? name : "(not a server name)";
+            GatewayErrors.respondAdmin(ctx.response(), 404, "not_found", "no MCP server named " + shown
+                    + " is configured (mcpServers: " + runtime.config().mcpServers().keySet() + ")");
+        }
+        return server;
+    }
+
+    /** The client's headers for the server, less those of one hop (the session and version headers stay). */
+    static MultiMap forwarded(HttpServerRequest request) {
+        MultiMap headers = MultiMap.caseInsensitiveMultiMap();
+        HopByHop.forEachEndToEnd(request.headers(), headers::add);
+        return headers;
+    }
+}

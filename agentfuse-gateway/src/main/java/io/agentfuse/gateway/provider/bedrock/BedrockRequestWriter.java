@@ -1,0 +1,157 @@
+package io.agentfuse.gateway.provider.bedrock;
+
+import io.agentfuse.gateway.dialect.ChatMessage;
+import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.dialect.ChatRequest.Sampling;
+import io.agentfuse.gateway.dialect.ContentPart;
+import io.agentfuse.gateway.dialect.ToolChoice;
+import io.agentfuse.gateway.dialect.ToolDefinition;
+import io.agentfuse.gateway.dialect.UntranslatableException;
+import io.agentfuse.gateway.provider.ImageData;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Writes a neutral {@link ChatRequest} as an Amazon Bedrock Converse body: {@code messages} of
+ * {@code user} and {@code assistant} turns with {@code text}, {@code image}, {@code toolUse} and
+ * {@code toolResult} blocks (consecutive turns of one role merged, tool results first in a user turn,
+ * empty text dropped: Bedrock refuses blank text blocks), {@code system} as text blocks,
+ * {@code inferenceConfig} and {@code toolConfig}. The model and whether to stream are in the path.
+ *
+ * <p>Untranslatable: images by URL (Bedrock takes bytes or S3 locations only) or in a format other than
+ * png, jpeg, gif and webp; {@code tool_choice: none} with tools (Converse cannot forbid tool calls).
+ * Bedrock has no switch for parallel tool calls: it is left to the model. The end-user id is not sent.
+ *
+ * <p>Stateless and thread-safe. {@code JsonObject body = BedrockRequestWriter.write(request);}
+ */
+public final class BedrockRequestWriter {
+
+    private static final Set<String> IMAGE_FORMATS = Set.of("png", "jpeg", "gif", "webp");
+
+    private BedrockRequestWriter() {
+    }
+
+    /** @throws UntranslatableException naming what Converse cannot carry */
+    public static JsonObject write(ChatRequest request) {
+        JsonObject body = new JsonObject().put("messages", messages(request.messages()));
+        if (request.system() != null && !request.system().isBlank()) {
+            body.put("system", new JsonArray().add(new JsonObject().put("text", request.system())));
+        }
+        JsonObject inference = inferenceConfig(request.sampling());
+        if (!inference.isEmpty()) {
+            body.put("inferenceConfig", inference);
+        }
+        writeTools(request, body);
+        return body;
+    }
+
+    private static JsonArray messages(List<ChatMessage> messages) {
+        JsonArray out = new JsonArray();
+        ChatMessage.Role role = null;
+        List<JsonObject> toolResults = new ArrayList<>();
+        List<JsonObject> others = new ArrayList<>();
+        for (ChatMessage message : messages) {
+            if (message.role() != role) {
+                flush(role, toolResults, others, out);
+                role = message.role();
+            }
+            for (ContentPart part : message.content()) {
+                JsonObject block = block(part);
+                if (block != null) {
+                    (part instanceof ContentPart.ToolResult ? toolResults : others).add(block);
+                }
+            }
+        }
+        flush(role, toolResults, others, out);
+        return out;
+    }
+
+    private static void flush(ChatMessage.Role role, List<JsonObject> toolResults, List<JsonObject> others, JsonArray out) {
+        if (role == null || toolResults.isEmpty() && others.isEmpty()) {
+            return;
+        }
+        JsonArray content = new JsonArray();
+        toolResults.forEach(content::add);
+        others.forEach(content::add);
+        out.add(new JsonObject().put("role", role == ChatMessage.Role.USER ? "user" : "assistant").put("content", content));
+        toolResults.clear();
+        others.clear();
+    }
+
+    private static JsonObject block(ContentPart part) {
+        if (part instanceof ContentPart.Text text) {
+            return text.text().isBlank() ? null : new JsonObject().put("text", text.text());
+        }
+        if (part instanceof ContentPart.Image image) {
+            return new JsonObject().put("image", image(image.url()));
+        }
+        if (part instanceof ContentPart.ToolCall call) {
+            return new JsonObject().put("toolUse", new JsonObject().put("toolUseId", call.id()).put("name", call.name())
+                    .put("input", call.argumentsAsObject()));
+        }
+        ContentPart.ToolResult result = (ContentPart.ToolResult) part;
+        JsonObject toolResult = new JsonObject().put("toolUseId", result.toolCallId())
+                .put("content", new JsonArray().add(new JsonObject().put("text", result.content())));
+        return new JsonObject().put("toolResult", result.isError() ? toolResult.put("status", "error") : toolResult);
+    }
+
+    private static JsonObject image(String url) {
+        ImageData data = ImageData.of(url);
+        if (data == null) {
+            throw new UntranslatableException("an image by URL (Bedrock takes images as bytes)");
+        }
+        String format = data.mediaType().startsWith("image/") ? data.mediaType().substring(6) : "";
+        if (!IMAGE_FORMATS.contains(format)) {
+            throw new UntranslatableException("an image that is not png, jpeg, gif or webp (" + data.mediaType() + ")");
+        }
+        return new JsonObject().put("format", format).put("source", new JsonObject().put("bytes", data.base64()));
+    }
+
+    private static JsonObject inferenceConfig(Sampling sampling) {
+        JsonObject config = new JsonObject();
+        if (sampling.maxTokens() != null) {
+            config.put("maxTokens", sampling.maxTokens());
+        }
+        if (sampling.temperature() != null) {
+            config.put("temperature", sampling.temperature());
+        }
+        if (sampling.topP() != null) {
+            config.put("topP", sampling.topP());
+        }
+        if (!sampling.stopSequences().isEmpty()) {
+            config.put("stopSequences", new JsonArray(sampling.stopSequences()));
+        }
+        return config;
+    }
+
+    private static void writeTools(ChatRequest request, JsonObject body) {
+        if (request.tools().isEmpty()) {
+            return;
+        }
+        ToolChoice choice = request.toolChoice();
+        if (choice != null && choice.mode() == ToolChoice.Mode.NONE) {
+            throw new UntranslatableException("tool_choice none (Converse cannot forbid tool calls)");
+        }
+        JsonArray tools = new JsonArray();
+        for (ToolDefinition tool : request.tools()) {
+            JsonObject spec = new JsonObject().put("name", tool.name());
+            if (tool.description() != null) {
+                spec.put("description", tool.description());
+            }
+            tools.add(new JsonObject().put("toolSpec", spec.put("inputSchema", new JsonObject().put("json", tool.parameters()))));
+        }
+        JsonObject config = new JsonObject().put("tools", tools);
+        if (choice != null) {
+            config.put("toolChoice", switch (choice.mode()) {
+                case REQUIRED -> new JsonObject().put("any", new JsonObject());
+                case TOOL -> new JsonObject().put("tool", new JsonObject().put("name", choice.name()));
+                default -> new JsonObject().put("auto", new JsonObject());
+            });
+        }
+        body.put("toolConfig", config);
+    }
+}

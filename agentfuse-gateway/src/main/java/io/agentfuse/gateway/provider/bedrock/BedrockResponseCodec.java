@@ -1,0 +1,145 @@
+package io.agentfuse.gateway.provider.bedrock;
+
+import io.agentfuse.gateway.dialect.AnswerShape;
+import io.agentfuse.gateway.dialect.ChatResponse;
+import io.agentfuse.gateway.dialect.ContentPart;
+import io.agentfuse.gateway.dialect.FinishReason;
+import io.agentfuse.gateway.dialect.MalformedAnswerException;
+import io.agentfuse.gateway.dialect.Usage;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads and writes Bedrock Converse answers ({@code {"output": {"message": {"role", "content"}},
+ * "stopReason", "usage"}}); text and {@code toolUse} blocks are kept, reasoning and citations left out.
+ *
+ * <table>
+ *   <caption>stop reasons</caption>
+ *   <tr><th>Bedrock {@code stopReason}</th><th>neutral</th></tr>
+ *   <tr><td>end_turn</td><td>STOP</td></tr>
+ *   <tr><td>tool_use</td><td>TOOL_CALLS</td></tr>
+ *   <tr><td>max_tokens, model_context_window_exceeded</td><td>LENGTH</td></tr>
+ *   <tr><td>stop_sequence</td><td>STOP_SEQUENCE</td></tr>
+ *   <tr><td>content_filtered, guardrail_intervened</td><td>CONTENT_FILTER</td></tr>
+ * </table>
+ * Usage: input is {@code inputTokens} plus the cache reads and writes, output {@code outputTokens}.
+ * A Converse answer names neither itself nor its model: both read as empty.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class BedrockResponseCodec {
+
+    private BedrockResponseCodec() {
+    }
+
+    /**
+     * {@code body}, if it is a well-formed Converse answer.
+     *
+     * @throws MalformedAnswerException naming the first field that is missing or of the wrong type
+     */
+    public static JsonObject check(JsonObject body) {
+        JsonObject output = AnswerShape.object(body, "output", "", true);
+        JsonObject message = AnswerShape.object(output, "message", "output.", true);
+        JsonArray blocks = AnswerShape.requiredArray(message, "content", "output.message.");
+        for (int i = 0; i < blocks.size(); i++) {
+            String path = "output.message.content[" + i + "].";
+            JsonObject block = AnswerShape.objectAt(blocks, i, "output.message.content");
+            AnswerShape.string(block, "text", path, false);
+            JsonObject toolUse = AnswerShape.object(block, "toolUse", path, false);
+            if (toolUse != null) {
+                AnswerShape.string(toolUse, "toolUseId", path + "toolUse.", true);
+                AnswerShape.string(toolUse, "name", path + "toolUse.", true);
+            }
+        }
+        AnswerShape.string(body, "stopReason", "", true);
+        JsonObject usage = AnswerShape.object(body, "usage", "", false);
+        if (usage != null) {
+            for (String field : new String[] {"inputTokens", "outputTokens", "cacheReadInputTokens", "cacheWriteInputTokens"}) {
+                AnswerShape.optionalNumber(usage, field, "usage.");
+            }
+        }
+        return body;
+    }
+
+    /** The neutral form of a {@linkplain #check checked} answer, stamped {@code created}. */
+    public static ChatResponse read(JsonObject body, long createdEpochSeconds) {
+        List<ContentPart> content = new ArrayList<>();
+        JsonArray blocks = body.getJsonObject("output").getJsonObject("message").getJsonArray("content");
+        for (int i = 0; i < blocks.size(); i++) {
+            JsonObject block = blocks.getJsonObject(i);
+            if (block.getValue("text") instanceof String text) {
+                content.add(new ContentPart.Text(text));
+            } else if (block.getValue("toolUse") instanceof JsonObject toolUse) {
+                Object input = toolUse.getValue("input");
+                content.add(new ContentPart.ToolCall(toolUse.getString("toolUseId"), toolUse.getString("name"),
+                        input == null ? "{}" : input instanceof JsonObject object ? object.encode() : String.valueOf(input)));
+            }
+        }
+        return new ChatResponse("", "", createdEpochSeconds, content, finishReason(body.getString("stopReason")), null,
+                usage(body.getJsonObject("usage")));
+    }
+
+    /** The Converse answer of {@code response}. */
+    public static JsonObject write(ChatResponse response) {
+        JsonArray content = new JsonArray();
+        for (ContentPart part : response.content()) {
+            if (part instanceof ContentPart.Text text) {
+                content.add(new JsonObject().put("text", text.text()));
+            } else if (part instanceof ContentPart.ToolCall call) {
+                content.add(new JsonObject().put("toolUse", new JsonObject().put("toolUseId", call.id())
+                        .put("name", call.name()).put("input", call.argumentsAsObject())));
+            }
+        }
+        return new JsonObject()
+                .put("output", new JsonObject().put("message", new JsonObject().put("role", "assistant").put("content", content)))
+                .put("stopReason", stopReason(response.finishReason()))
+                .put("usage", usageJson(response.usage()));
+    }
+
+    /** The neutral reason of a Bedrock {@code stopReason}; {@code null} when absent. */
+    static FinishReason finishReason(String stopReason) {
+        if (stopReason == null) {
+            return null;
+        }
+        return switch (stopReason) {
+            case "tool_use" -> FinishReason.TOOL_CALLS;
+            case "max_tokens", "model_context_window_exceeded" -> FinishReason.LENGTH;
+            case "stop_sequence" -> FinishReason.STOP_SEQUENCE;
+            case "content_filtered", "guardrail_intervened" -> FinishReason.CONTENT_FILTER;
+            default -> FinishReason.STOP;
+        };
+    }
+
+    /** Bedrock's {@code stopReason} of {@code reason}. */
+    static String stopReason(FinishReason reason) {
+        return switch (reason) {
+            case TOOL_CALLS -> "tool_use";
+            case LENGTH -> "max_tokens";
+            case STOP_SEQUENCE -> "stop_sequence";
+            case CONTENT_FILTER -> "content_filtered";
+            default -> "end_turn";
+        };
+    }
+
+    /** The usage of a Bedrock {@code usage} object, cache reads and writes counted as input. */
+    public static Usage usage(JsonObject usage) {
+        if (usage == null) {
+            return Usage.ZERO;
+        }
+        return Usage.of(count(usage, "inputTokens") + count(usage, "cacheReadInputTokens")
+                + count(usage, "cacheWriteInputTokens"), count(usage, "outputTokens"));
+    }
+
+    /** Bedrock's {@code usage} object of {@code usage}. */
+    static JsonObject usageJson(Usage usage) {
+        return new JsonObject().put("inputTokens", usage.inputTokens()).put("outputTokens", usage.outputTokens())
+                .put("totalTokens", usage.total());
+    }
+
+    private static long count(JsonObject usage, String field) {
+        return usage.getValue(field) instanceof Number number ? number.longValue() : 0;
+    }
+}

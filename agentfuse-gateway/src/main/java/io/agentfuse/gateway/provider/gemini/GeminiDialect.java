@@ -1,0 +1,184 @@
+package io.agentfuse.gateway.provider.gemini;
+
+import io.agentfuse.core.Clock;
+import io.agentfuse.core.Outcome;
+import io.agentfuse.gateway.dialect.AnswerShape;
+import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.dialect.ChatResponse;
+import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.dialect.InvalidRequestException;
+import io.agentfuse.gateway.dialect.StreamDecoder;
+import io.agentfuse.gateway.dialect.StreamEncoder;
+import io.agentfuse.gateway.dialect.Usage;
+import io.agentfuse.gateway.sse.SseEvent;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+
+import java.util.Map;
+
+/**
+ * The Gemini API: {@code POST /v1beta/models/{model}:generateContent}, {@code :streamGenerateContent?alt=sse}
+ * and {@code :countTokens} below a provider's base URL ({@code https://generativelanguage.googleapis.com}),
+ * {@code x-goog-api-key: KEY}. The model and whether to stream are in the path, not the body
+ * ({@link #upstreamPath(String, boolean)}); a stream is SSE of whole responses and ends with the chunk
+ * that carries the finish reason (Gemini has no end marker); errors are Google's
+ * ({@link GeminiErrors}). The same bodies serve Gemini models on Vertex AI.
+ *
+ * <p>Stateless and thread-safe: use {@link #INSTANCE}.
+ */
+public final class GeminiDialect implements Dialect {
+
+    /** The one instance. */
+    public static final GeminiDialect INSTANCE = new GeminiDialect();
+
+    /** The path prefix of the Gemini API's model methods, at the gateway and below a provider's base URL. */
+    public static final String MODELS_PATH = "/v1beta/models";
+
+    /**
+     * A stand-in for the end marker Gemini does not have: never written, because a Gemini stream is
+     * finished by its last chunk ({@link GeminiStreamDecoder}), so nothing is ever owed at its end.
+     */
+    private static final SseEvent NO_END_MARKER = SseEvent.data("{\"candidates\":[]}");
+
+    private GeminiDialect() {
+    }
+
+    @Override
+    public String name() {
+        return "gemini";
+    }
+
+    /** The prefix of the Gemini paths at the gateway; the full path names the model and the method. */
+    @Override
+    public String path() {
+        return MODELS_PATH;
+    }
+
+    /** The prefix of the upstream paths; {@link #upstreamPath(String, boolean)} gives the full one. */
+    @Override
+    public String upstreamPath() {
+        return MODELS_PATH;
+    }
+
+    /** The path of {@code model}'s generate method below a provider's base URL, with {@code ?alt=sse} for a stream. */
+    public String upstreamPath(String model, boolean stream) {
+        return MODELS_PATH + "/" + model + (stream ? ":streamGenerateContent?alt=sse" : ":generateContent");
+    }
+
+    /** The path of {@code model}'s token counting method below a provider's base URL. */
+    public String countTokensPath(String model) {
+        return MODELS_PATH + "/" + model + ":countTokens";
+    }
+
+    @Override
+    public boolean spokenBy(String path, MultiMap headers) {
+        return path.startsWith("/v1beta/") || headers.contains("x-goog-api-key");
+    }
+
+    @Override
+    public Map<String, String> authHeaders(String apiKey) {
+        return apiKey == null || apiKey.isEmpty() ? Map.of() : Map.of("x-goog-api-key", apiKey);
+    }
+
+    /**
+     * Parses a body whose {@code model} field names the model ({@code "models/gemini-2.5-pro"} or
+     * {@code "gemini-2.5-pro"}), as a Gemini endpoint puts the model of its path there; never a stream.
+     * {@link #parseRequest(JsonObject, String, boolean)} takes both from the path.
+     */
+    @Override
+    public ChatRequest parseRequest(JsonObject body) {
+        if (!(body.getValue("model") instanceof String model) || model.isBlank()) {
+            throw new InvalidRequestException("model", "model is required (a Gemini request names it in its path)");
+        }
+        return parseRequest(body, model.startsWith("models/") ? model.substring(7) : model, false);
+    }
+
+    /** Parses a body sent to {@code /v1beta/models/{model}:generateContent} or {@code :streamGenerateContent}. */
+    public ChatRequest parseRequest(JsonObject body, String model, boolean stream) {
+        return GeminiRequestParser.parse(body, model, stream);
+    }
+
+    /** The body for a Gemini provider; {@code model} goes in the path ({@link #upstreamPath(String, boolean)}). */
+    @Override
+    public JsonObject writeRequest(ChatRequest request, String model) {
+        return GeminiRequestWriter.write(request);
+    }
+
+    @Override
+    public JsonObject sameDialectRequest(JsonObject body, String upstreamModel, boolean stream) {
+        body.remove("model"); // the path names the upstream model
+        return body;
+    }
+
+    @Override
+    public JsonObject withConversation(JsonObject body, JsonObject rewritten) {
+        body.put("contents", rewritten.getValue("contents"));
+        if (rewritten.containsKey("systemInstruction")) {
+            body.put("systemInstruction", rewritten.getValue("systemInstruction"));
+        } else {
+            body.remove("systemInstruction");
+        }
+        return body;
+    }
+
+    @Override
+    public JsonObject checkAnswer(Buffer body) {
+        return GeminiResponseCodec.check(AnswerShape.object(body));
+    }
+
+    @Override
+    public ChatResponse parseResponse(JsonObject body, Clock clock) {
+        return GeminiResponseCodec.read(body, clock.epochMillis() / 1000);
+    }
+
+    @Override
+    public JsonObject writeResponse(ChatResponse response) {
+        return GeminiResponseCodec.write(response);
+    }
+
+    @Override
+    public Usage usageOf(JsonObject responseBody) {
+        return GeminiResponseCodec.usage(responseBody.getValue("usageMetadata") instanceof JsonObject usage ? usage : null);
+    }
+
+    @Override
+    public StreamDecoder streamDecoder() {
+        return new GeminiStreamDecoder();
+    }
+
+    @Override
+    public StreamEncoder streamEncoder(boolean includeUsage, Clock clock) {
+        return new GeminiStreamEncoder();
+    }
+
+    @Override
+    public SseEvent endMarker() {
+        return NO_END_MARKER;
+    }
+
+    @Override
+    public Outcome streamErrorOutcome(String type) {
+        return GeminiErrors.streamErrorOutcome(type);
+    }
+
+    /** The outcome of an error answer of a Gemini provider ({@link GeminiErrors#outcome}). */
+    public Outcome errorOutcome(int status, String body) {
+        return GeminiErrors.outcome(status, body);
+    }
+
+    @Override
+    public JsonObject errorBody(String type, String message) {
+        return GeminiErrors.errorBody(type, message);
+    }
+
+    @Override
+    public SseEvent errorEvent(String type, String message) {
+        return SseEvent.data(errorBody(type, message).encode());
+    }
+
+    @Override
+    public String toString() {
+        return name();
+    }
+}

@@ -1,0 +1,156 @@
+package io.agentfuse.gateway.provider.gemini;
+
+import io.agentfuse.gateway.dialect.ChatMessage;
+import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.dialect.ChatRequest.Sampling;
+import io.agentfuse.gateway.dialect.ContentPart;
+import io.agentfuse.gateway.dialect.ToolChoice;
+import io.agentfuse.gateway.dialect.ToolDefinition;
+import io.agentfuse.gateway.dialect.UntranslatableException;
+import io.agentfuse.gateway.provider.ImageData;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes a neutral {@link ChatRequest} as a Gemini {@code GenerateContentRequest} body, as the Gemini
+ * API and Gemini models on Vertex AI take it: {@code contents} of {@code user} and {@code model} turns
+ * (consecutive turns of one role merged), {@code systemInstruction}, {@code tools[].functionDeclarations}
+ * with {@code parametersJsonSchema} (the caller's JSON Schema as it is: Gemini's own {@code parameters}
+ * schema is an OpenAPI subset that refuses much of JSON Schema), {@code toolConfig.functionCallingConfig}
+ * and {@code generationConfig}. The model and whether to stream are not in the body: they are in the path.
+ *
+ * <p>Gemini matches a {@code functionResponse} to its call by the function's name, so a tool result is
+ * written with the name of the call it answers, found earlier in the conversation; a result whose call
+ * is not there is untranslatable. Images: a {@code data:} URL becomes {@code inlineData}, any other URL
+ * {@code fileData}.
+ *
+ * <p>Stateless and thread-safe. {@code JsonObject body = GeminiRequestWriter.write(request);}
+ */
+public final class GeminiRequestWriter {
+
+    private GeminiRequestWriter() {
+    }
+
+    /** @throws UntranslatableException when a tool result answers no call of the conversation, or an image is not base64 */
+    public static JsonObject write(ChatRequest request) {
+        JsonObject body = new JsonObject().put("contents", contents(request.messages()));
+        if (request.system() != null && !request.system().isBlank()) {
+            body.put("systemInstruction", new JsonObject().put("parts", new JsonArray().add(text(request.system()))));
+        }
+        writeTools(request, body);
+        JsonObject generation = generationConfig(request.sampling());
+        if (!generation.isEmpty()) {
+            body.put("generationConfig", generation);
+        }
+        return body;
+    }
+
+    private static JsonArray contents(List<ChatMessage> messages) {
+        Map<String, String> callNames = new HashMap<>();
+        JsonArray contents = new JsonArray();
+        JsonObject turn = null;
+        for (ChatMessage message : messages) {
+            String role = message.role() == ChatMessage.Role.USER ? "user" : "model";
+            JsonArray parts = new JsonArray();
+            for (ContentPart part : message.content()) {
+                JsonObject written = part(part, callNames);
+                if (written != null) {
+                    parts.add(written);
+                }
+            }
+            if (parts.isEmpty()) {
+                continue;
+            }
+            if (turn != null && role.equals(turn.getString("role"))) {
+                turn.getJsonArray("parts").addAll(parts);
+            } else {
+                turn = new JsonObject().put("role", role).put("parts", parts);
+                contents.add(turn);
+            }
+        }
+        return contents;
+    }
+
+    private static JsonObject part(ContentPart part, Map<String, String> callNames) {
+        if (part instanceof ContentPart.Text text) {
+            return text.text().isEmpty() ? null : text(text.text());
+        }
+        if (part instanceof ContentPart.Image image) {
+            return image(image.url());
+        }
+        if (part instanceof ContentPart.ToolCall call) {
+            callNames.put(call.id(), call.name());
+            return new JsonObject().put("functionCall", new JsonObject().put("name", call.name())
+                    .put("args", call.argumentsAsObject()));
+        }
+        ContentPart.ToolResult result = (ContentPart.ToolResult) part;
+        String name = callNames.get(result.toolCallId());
+        if (name == null) {
+            throw new UntranslatableException("the result of tool call " + result.toolCallId()
+                    + " answers no call of the conversation (Gemini matches results to calls by name)");
+        }
+        JsonObject response = new JsonObject().put(result.isError() ? "error" : "output", result.content());
+        return new JsonObject().put("functionResponse", new JsonObject().put("name", name).put("response", response));
+    }
+
+    private static JsonObject image(String url) {
+        ImageData data = ImageData.of(url);
+        if (data == null) {
+            return new JsonObject().put("fileData", new JsonObject().put("fileUri", url));
+        }
+        return new JsonObject().put("inlineData", new JsonObject().put("mimeType", data.mediaType()).put("data", data.base64()));
+    }
+
+    private static JsonObject text(String text) {
+        return new JsonObject().put("text", text);
+    }
+
+    private static void writeTools(ChatRequest request, JsonObject body) {
+        if (request.tools().isEmpty()) {
+            return;
+        }
+        JsonArray declarations = new JsonArray();
+        for (ToolDefinition tool : request.tools()) {
+            JsonObject declaration = new JsonObject().put("name", tool.name());
+            if (tool.description() != null) {
+                declaration.put("description", tool.description());
+            }
+            declarations.add(declaration.put("parametersJsonSchema", tool.parameters()));
+        }
+        body.put("tools", new JsonArray().add(new JsonObject().put("functionDeclarations", declarations)));
+        ToolChoice choice = request.toolChoice();
+        if (choice == null) {
+            return;
+        }
+        JsonObject config = new JsonObject().put("mode", switch (choice.mode()) {
+            case AUTO -> "AUTO";
+            case REQUIRED, TOOL -> "ANY";
+            case NONE -> "NONE";
+        });
+        if (choice.mode() == ToolChoice.Mode.TOOL) {
+            config.put("allowedFunctionNames", new JsonArray().add(choice.name()));
+        }
+        body.put("toolConfig", new JsonObject().put("functionCallingConfig", config));
+    }
+
+    private static JsonObject generationConfig(Sampling sampling) {
+        JsonObject config = new JsonObject();
+        if (sampling.maxTokens() != null) {
+            config.put("maxOutputTokens", sampling.maxTokens());
+        }
+        if (sampling.temperature() != null) {
+            config.put("temperature", sampling.temperature());
+        }
+        if (sampling.topP() != null) {
+            config.put("topP", sampling.topP());
+        }
+        if (!sampling.stopSequences().isEmpty()) {
+            config.put("stopSequences", new JsonArray(sampling.stopSequences()));
+        }
+        return config;
+    }
+}

@@ -1,0 +1,195 @@
+package io.agentfuse.gateway.provider.gemini;
+
+import io.agentfuse.gateway.dialect.AnswerShape;
+import io.agentfuse.gateway.dialect.ChatResponse;
+import io.agentfuse.gateway.dialect.ContentPart;
+import io.agentfuse.gateway.dialect.FinishReason;
+import io.agentfuse.gateway.dialect.MalformedAnswerException;
+import io.agentfuse.gateway.dialect.UntranslatableException;
+import io.agentfuse.gateway.dialect.Usage;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads and writes Gemini {@code GenerateContentResponse}s, complete or one chunk of a stream. Only
+ * candidate 0 is read; its {@code text} parts (not the {@code thought} ones) and {@code functionCall}s
+ * are kept. A function call without an {@code id} (the Gemini API sends none) gets one made of the
+ * response id and its place, so a caller of another dialect can answer it.
+ *
+ * <table>
+ *   <caption>finish reasons</caption>
+ *   <tr><th>Gemini {@code finishReason}</th><th>neutral</th></tr>
+ *   <tr><td>STOP</td><td>STOP, or TOOL_CALLS when the answer calls functions</td></tr>
+ *   <tr><td>MAX_TOKENS</td><td>LENGTH</td></tr>
+ *   <tr><td>SAFETY, RECITATION, BLOCKLIST, PROHIBITED_CONTENT, SPII, IMAGE_SAFETY</td><td>CONTENT_FILTER</td></tr>
+ * </table>
+ * Written back, STOP, TOOL_CALLS and STOP_SEQUENCE are {@code STOP}, LENGTH {@code MAX_TOKENS},
+ * CONTENT_FILTER {@code SAFETY}. Usage: input is {@code promptTokenCount} (cached tokens included) plus
+ * {@code toolUsePromptTokenCount}; output {@code candidatesTokenCount} plus {@code thoughtsTokenCount}.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class GeminiResponseCodec {
+
+    private GeminiResponseCodec() {
+    }
+
+    /**
+     * {@code body}, if it is a well-formed response: candidates (when present) with {@code content.parts}
+     * objects, text as strings, function calls with a name and object arguments, numeric usage.
+     *
+     * @throws MalformedAnswerException naming the first field that is missing or of the wrong type
+     */
+    public static JsonObject check(JsonObject body) {
+        if (!body.containsKey("candidates") && !body.containsKey("promptFeedback") && !body.containsKey("usageMetadata")) {
+            throw new MalformedAnswerException("the answer has no \"candidates\", \"promptFeedback\" or \"usageMetadata\"");
+        }
+        JsonArray candidates = body.containsKey("candidates") ? AnswerShape.requiredArray(body, "candidates", "") : new JsonArray();
+        for (int i = 0; i < candidates.size(); i++) {
+            String path = "candidates[" + i + "].";
+            JsonObject candidate = AnswerShape.objectAt(candidates, i, "candidates");
+            AnswerShape.string(candidate, "finishReason", path, false);
+            JsonObject content = AnswerShape.object(candidate, "content", path, false);
+            JsonArray parts = content == null || content.getValue("parts") == null ? new JsonArray()
+                    : AnswerShape.requiredArray(content, "parts", path + "content.");
+            for (int p = 0; p < parts.size(); p++) {
+                String partPath = path + "content.parts[" + p + "].";
+                JsonObject part = AnswerShape.objectAt(parts, p, path + "content.parts");
+                AnswerShape.string(part, "text", partPath, false);
+                JsonObject call = AnswerShape.object(part, "functionCall", partPath, false);
+                if (call != null) {
+                    AnswerShape.string(call, "name", partPath + "functionCall.", true);
+                    AnswerShape.object(call, "args", partPath + "functionCall.", false);
+                }
+            }
+        }
+        JsonObject usage = AnswerShape.object(body, "usageMetadata", "", false);
+        if (usage != null) {
+            for (String field : new String[] {"promptTokenCount", "candidatesTokenCount", "thoughtsTokenCount",
+                    "toolUsePromptTokenCount", "totalTokenCount"}) {
+                AnswerShape.optionalNumber(usage, field, "usageMetadata.");
+            }
+        }
+        return body;
+    }
+
+    /** The neutral form of a {@linkplain #check checked} response; {@code created} stamps it (Gemini sends no time). */
+    public static ChatResponse read(JsonObject body, long createdEpochSeconds) {
+        String id = body.getString("responseId", "");
+        List<ContentPart> content = parts(candidate(body), id, 0);
+        return new ChatResponse(id, body.getString("modelVersion", ""), createdEpochSeconds, content,
+                finishReason(body, content.stream().anyMatch(ContentPart.ToolCall.class::isInstance)), null,
+                usage(body.getJsonObject("usageMetadata")));
+    }
+
+    /**
+     * The text and function calls of one candidate; calls without an id are numbered from {@code firstCall}.
+     */
+    static List<ContentPart> parts(JsonObject candidate, String responseId, int firstCall) {
+        List<ContentPart> content = new ArrayList<>();
+        JsonObject body = candidate == null ? null : candidate.getJsonObject("content");
+        JsonArray parts = body == null ? new JsonArray() : body.getJsonArray("parts", new JsonArray());
+        int calls = firstCall;
+        for (int i = 0; i < parts.size(); i++) {
+            JsonObject part = parts.getJsonObject(i);
+            if (part.getValue("text") instanceof String text && !Boolean.TRUE.equals(part.getValue("thought"))) {
+                content.add(new ContentPart.Text(text));
+            } else if (part.getValue("functionCall") instanceof JsonObject call) {
+                String id = call.getString("id", (responseId.isEmpty() ? "call" : "call_" + responseId) + "_" + calls);
+                content.add(new ContentPart.ToolCall(id, call.getString("name"),
+                        call.getJsonObject("args", new JsonObject()).encode()));
+                calls++;
+            }
+        }
+        return content;
+    }
+
+    /** Candidate 0 of {@code body}, or {@code null}. */
+    static JsonObject candidate(JsonObject body) {
+        JsonArray candidates = body.getJsonArray("candidates");
+        return candidates == null || candidates.isEmpty() ? null : candidates.getJsonObject(0);
+    }
+
+    /** Why the answer ended; {@code null} while candidate 0 has no finish reason and the prompt was not blocked. */
+    static FinishReason finishReason(JsonObject body, boolean callsFunctions) {
+        JsonObject candidate = candidate(body);
+        String reason = candidate == null ? null : candidate.getString("finishReason");
+        if (reason == null) {
+            JsonObject feedback = body.getJsonObject("promptFeedback");
+            return feedback != null && feedback.getString("blockReason") != null ? FinishReason.CONTENT_FILTER : null;
+        }
+        return switch (reason) {
+            case "MAX_TOKENS" -> FinishReason.LENGTH;
+            case "SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY" -> FinishReason.CONTENT_FILTER;
+            default -> callsFunctions ? FinishReason.TOOL_CALLS : FinishReason.STOP;
+        };
+    }
+
+    /** Gemini's {@code finishReason} of {@code reason}. */
+    static String finishReason(FinishReason reason) {
+        return switch (reason) {
+            case LENGTH -> "MAX_TOKENS";
+            case CONTENT_FILTER -> "SAFETY";
+            default -> "STOP";
+        };
+    }
+
+    /**
+     * The response body of {@code response}.
+     *
+     * @throws UntranslatableException when a tool call's arguments are not a JSON object
+     */
+    public static JsonObject write(ChatResponse response) {
+        return response(partsOf(response.content()), finishReason(response.finishReason()), response.usage(),
+                response.model(), response.id());
+    }
+
+    /** A response body of {@code parts}; {@code finishReason} and {@code usage} may be {@code null}. */
+    static JsonObject response(JsonArray parts, String finishReason, Usage usage, String model, String id) {
+        JsonObject candidate = new JsonObject().put("content", new JsonObject().put("parts", parts).put("role", "model"));
+        if (finishReason != null) {
+            candidate.put("finishReason", finishReason);
+        }
+        JsonObject body = new JsonObject().put("candidates", new JsonArray().add(candidate.put("index", 0)));
+        if (usage != null) {
+            body.put("usageMetadata", usageJson(usage));
+        }
+        return body.put("modelVersion", model).put("responseId", id);
+    }
+
+    /** The Gemini parts of neutral content. */
+    static JsonArray partsOf(List<ContentPart> content) {
+        JsonArray parts = new JsonArray();
+        for (ContentPart part : content) {
+            if (part instanceof ContentPart.Text text) {
+                parts.add(new JsonObject().put("text", text.text()));
+            } else if (part instanceof ContentPart.ToolCall call) {
+                parts.add(new JsonObject().put("functionCall", new JsonObject().put("id", call.id()).put("name", call.name())
+                        .put("args", call.argumentsAsObject())));
+            }
+        }
+        return parts;
+    }
+
+    /** The usage of a {@code usageMetadata} object. */
+    public static Usage usage(JsonObject usage) {
+        if (usage == null) {
+            return Usage.ZERO;
+        }
+        return Usage.of(count(usage, "promptTokenCount") + count(usage, "toolUsePromptTokenCount"),
+                count(usage, "candidatesTokenCount") + count(usage, "thoughtsTokenCount"));
+    }
+
+    /** The {@code usageMetadata} object of {@code usage}. */
+    static JsonObject usageJson(Usage usage) {
+        return new JsonObject().put("promptTokenCount", usage.inputTokens()).put("candidatesTokenCount", usage.outputTokens())
+                .put("totalTokenCount", usage.total());
+    }
+
+    private static long count(JsonObject usage, String field) {
+        return usage.getValue(field) instanceof Number number ? number.longValue() : 0;
+    }
+}

@@ -1,0 +1,81 @@
+package io.agentfuse.gateway.provider.vertex;
+
+import io.agentfuse.core.Outcome;
+import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.provider.ForwardingDialect;
+import io.agentfuse.gateway.provider.anthropic.AnthropicDialect;
+import io.vertx.core.MultiMap;
+import io.vertx.core.json.JsonObject;
+
+import java.util.Map;
+
+/**
+ * Anthropic models on Vertex AI ({@code :rawPredict}, {@code :streamRawPredict}), for {@code vertex}
+ * providers: Anthropic Messages bodies, answers and streams ({@link AnthropicDialect}), except that the
+ * body names no {@code model} (the path does) and carries {@code anthropic_version:
+ * "vertex-2023-10-16"} instead of the {@code anthropic-version} header; {@code anthropic-beta} is still
+ * forwarded as a header. Authentication is an OAuth2 access token ({@code Authorization: Bearer}).
+ *
+ * <p>Stateless and thread-safe: use {@link #INSTANCE}.
+ */
+public final class VertexAnthropicDialect extends ForwardingDialect {
+
+    /** The one instance. */
+    public static final VertexAnthropicDialect INSTANCE = new VertexAnthropicDialect();
+
+    /** The {@code anthropic_version} Vertex AI takes in the body. */
+    public static final String ANTHROPIC_VERSION = "vertex-2023-10-16";
+
+    private VertexAnthropicDialect() {
+        super(AnthropicDialect.INSTANCE);
+    }
+
+    @Override
+    public String name() {
+        return "vertex-anthropic";
+    }
+
+    @Override
+    public String providerType() {
+        return "vertex";
+    }
+
+    /** @param accessToken an OAuth2 access token of the provider's service account */
+    @Override
+    public Map<String, String> authHeaders(String accessToken) {
+        return accessToken == null || accessToken.isEmpty() ? Map.of() : Map.of("authorization", "Bearer " + accessToken);
+    }
+
+    /** None: the version goes in the body. */
+    @Override
+    public Map<String, String> defaultHeaders() {
+        return Map.of();
+    }
+
+    /** The caller's {@code anthropic-beta} only: the version is Vertex's own. */
+    @Override
+    public Map<String, String> forwardedHeaders(MultiMap callerHeaders) {
+        String beta = callerHeaders.get("anthropic-beta");
+        return beta == null || beta.isBlank() ? Map.of() : Map.of("anthropic-beta", beta);
+    }
+
+    @Override
+    public JsonObject writeRequest(ChatRequest request, String model) {
+        return forVertex(wire().writeRequest(request, model));
+    }
+
+    @Override
+    public JsonObject sameDialectRequest(JsonObject body, String upstreamModel, boolean stream) {
+        return forVertex(wire().sameDialectRequest(body, upstreamModel, stream));
+    }
+
+    /** The outcome of a Vertex AI error answer ({@link VertexErrors#outcome}). */
+    public Outcome errorOutcome(int status, String body) {
+        return VertexErrors.outcome(status, body);
+    }
+
+    private static JsonObject forVertex(JsonObject body) {
+        body.remove("model");
+        return body.put("anthropic_version", ANTHROPIC_VERSION);
+    }
+}

@@ -1,0 +1,84 @@
+package io.agentfuse.mock;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The Amazon Bedrock Runtime routes of a {@link MockProvider}: {@code POST /model/{modelId}/converse}
+ * and {@code POST /model/{modelId}/converse-stream}. Each request's SigV4 signature is checked first
+ * ({@link AwsSignatureCheck}), then its body as Bedrock checks it: JSON ({@code SerializationException}),
+ * a non-empty {@code messages} list whose first turn is the user's ({@code ValidationException}).
+ * Only then does the request take a step of the script, keyed by the model id of its path.
+ *
+ * <p>Thread-safe.
+ */
+final class BedrockMockRoutes {
+
+    private final MockProvider mock;
+    private final AwsSignatureCheck signatures;
+    private final MockDialect dialect = new BedrockMockDialect();
+
+    BedrockMockRoutes(MockProvider mock, AwsSignatureCheck signatures) {
+        this.mock = mock;
+        this.signatures = signatures;
+    }
+
+    void mount(Router router) {
+        router.postWithRegex("/model/([^/]+)/(converse|converse-stream)").handler(this::answer);
+    }
+
+    private void answer(RoutingContext ctx) {
+        RequestJournal.Entry entry = mock.record(ctx);
+        Buffer bytes = ctx.body().buffer();
+        HttpServerRequest request = ctx.request();
+        String authority = request.authority() == null ? "" : request.authority().toString();
+        AwsSignatureCheck.Refusal refusal = signatures.check(request.method().name(), request.uri(), authority,
+                request.headers(), bytes == null ? new byte[0] : bytes.getBytes());
+        if (refusal != null) {
+            refuse(ctx, refusal.status(), refusal.exception(), refusal.message());
+            return;
+        }
+        JsonObject body = MockProvider.jsonBody(ctx);
+        if (body == null) {
+            refuse(ctx, 400, "SerializationException", BedrockErrors.message("SerializationException"));
+            return;
+        }
+        String problem = problem(body);
+        if (problem != null) {
+            refuse(ctx, 400, "ValidationException", problem);
+            return;
+        }
+        String model = URLDecoder.decode(ctx.pathParam("param0"), StandardCharsets.UTF_8);
+        mock.play(ctx, entry, dialect, new MockCall(model, "converse-stream".equals(ctx.pathParam("param1")), false));
+    }
+
+    /** What Bedrock would refuse in a Converse body, or {@code null}. */
+    private static String problem(JsonObject body) {
+        if (!(body.getValue("messages") instanceof JsonArray messages) || messages.isEmpty()) {
+            return "The model returned the following errors: messages: at least one message is required";
+        }
+        for (int i = 0; i < messages.size(); i++) {
+            if (!(messages.getValue(i) instanceof JsonObject message)
+                    || !(message.getValue("content") instanceof JsonArray)
+                    || !("user".equals(message.getValue("role")) || "assistant".equals(message.getValue("role")))) {
+                return "1 validation error detected: Value at 'messages." + (i + 1) + "' failed to satisfy constraint: "
+                        + "a message needs a role (user or assistant) and a content list";
+            }
+        }
+        if (!"user".equals(messages.getJsonObject(0).getString("role"))) {
+            return "A conversation must start with a user message. Try again with a conversation that starts with a user message.";
+        }
+        return null;
+    }
+
+    private static void refuse(RoutingContext ctx, int status, String exception, String message) {
+        MockResponder.answerAtOnce(ctx.request(), status, BedrockErrors.headers(exception), new JsonObject().put("message", message));
+    }
+}
