@@ -111,6 +111,8 @@ public final class ConfigDefaults {
     public static final Duration MODEL_TIMEOUT = Duration.ofSeconds(60);
     /** {@code models.*.firstTokenTimeout}: 20 s. */
     public static final Duration MODEL_FIRST_TOKEN_TIMEOUT = Duration.ofSeconds(20);
+    /** {@code models.*.translate}: strict. */
+    public static final ModelConfig.Translate MODEL_TRANSLATE = ModelConfig.Translate.STRICT;
     /** {@code models.*.maxConcurrent}: 64. */
     public static final int MODEL_MAX_CONCURRENT = 64;
     /**

@@ -12,7 +12,7 @@ import java.util.Optional;
  * <p>Only {@code provider} is required. Defaults ({@link ConfigDefaults}): {@code upstreamModel}
  * is the key itself, {@code contextWindow: 200000}, {@code timeout: 60s},
  * {@code firstTokenTimeout: 20s}, {@code maxConcurrent: 64}, no fallbacks,
- * {@code breaker: default}, and the top-level {@code retry}. The loader has checked every
+ * {@code breaker: default}, the top-level {@code retry}, and {@code translate: strict}. The loader has checked every
  * reference: the provider exists, each fallback is another configured model. The breaker is
  * resolved (named entry or inline map) and the retry merged, so nothing needs looking up.
  * Immutable and thread-safe.
@@ -38,11 +38,23 @@ import java.util.Optional;
  * @param breakerName       the {@code breakers} entry used, or empty for an inline map
  * @param breaker           the resolved breaker settings
  * @param retry             the top-level retry with this model's overrides applied
+ * @param translate         what a request of another dialect may lose on its way to this model
  */
 public record ModelConfig(String name, String provider, String upstreamModel, int contextWindow,
                           Duration timeout, Duration firstTokenTimeout, int maxConcurrent,
                           List<String> fallbacks, Optional<String> breakerName, BreakerConfig breaker,
-                          RetryConfig retry) {
+                          RetryConfig retry, Translate translate) {
+
+    /**
+     * How strictly a request of another dialect is translated for this model ({@code translate:}).
+     * Fields with no effect on the answer are dropped and equivalents translated in both modes.
+     */
+    public enum Translate {
+        /** A request that needs what this model's dialect has no equivalent for (a provider-run tool) skips this model. The default. */
+        STRICT,
+        /** Such tools and fields the gateway does not know are dropped, and named in {@code x-agentfuse-fallbacks}. */
+        LENIENT
+    }
 
     public ModelConfig {
         Objects.requireNonNull(name, "name");
@@ -54,6 +66,7 @@ public record ModelConfig(String name, String provider, String upstreamModel, in
         Objects.requireNonNull(breakerName, "breakerName");
         Objects.requireNonNull(breaker, "breaker");
         Objects.requireNonNull(retry, "retry");
+        Objects.requireNonNull(translate, "translate");
     }
 
     /** The name of this model's breaker in registries and the admin API: {@code model:<name>}. */

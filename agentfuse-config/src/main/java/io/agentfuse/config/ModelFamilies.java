@@ -152,7 +152,7 @@ public final class ModelFamilies {
         return providerOf(name).map(provider -> new ModelConfig(name, provider, name, contextWindowOf(name),
                 ConfigDefaults.MODEL_TIMEOUT, ConfigDefaults.MODEL_FIRST_TOKEN_TIMEOUT, ConfigDefaults.MODEL_MAX_CONCURRENT,
                 List.of(), Optional.of(ConfigDefaults.DEFAULT_BREAKER_NAME),
-                breakers.get(ConfigDefaults.DEFAULT_BREAKER_NAME), retry));
+                breakers.get(ConfigDefaults.DEFAULT_BREAKER_NAME), retry, ConfigDefaults.MODEL_TRANSLATE));
     }
 
     private static Optional<Family> family(String model) {

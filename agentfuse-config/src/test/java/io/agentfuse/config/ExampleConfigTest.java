@@ -93,6 +93,7 @@ class ExampleConfigTest {
         assertThat(sonnet.breakerName()).contains("default");
         assertThat(sonnet.breaker()).isEqualTo(ConfigDefaults.MODEL_BREAKER);
         assertThat(sonnet.retry()).isEqualTo(config.retry());
+        assertThat(sonnet.translate()).isEqualTo(ModelConfig.Translate.STRICT);
     }
 
     @Test

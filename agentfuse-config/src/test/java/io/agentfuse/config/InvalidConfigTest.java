@@ -160,6 +160,8 @@ class InvalidConfigTest {
                         "  small: { provider: anthropic, contextWindow: 8000 }", "context:", "  reserveOutputTokens: 8000"),
                         "context.reserveOutputTokens", 5,
                         "must be less than the smallest contextWindow (8000, model small), but was 8000"),
+                new Case("unknown translate mode", yaml(PROVIDER, "models:", "  a: { provider: anthropic, translate: loose }"),
+                        "models.a.translate", 3, "one of strict, lenient"),
                 new Case("MCP server without a URL", yaml("mcpServers:", "  search:", "    timeout: 30s"),
                         "mcpServers.search.url", 2, "is required"),
                 new Case("MCP server with an ftp URL", yaml("mcpServers:", "  search: { url: \"ftp://127.0.0.1/mcp\" }"),

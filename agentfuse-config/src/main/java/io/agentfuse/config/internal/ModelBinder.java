@@ -53,10 +53,11 @@ final class ModelBinder {
             Optional<String> breakerName = breakerName(section);
             BreakerConfig breaker = breaker(section, breakerName, breakers);
             RetryConfig modelRetry = RetryBinder.read(section.section("retry"), retry);
+            ModelConfig.Translate translate = section.choice("translate", ConfigDefaults.MODEL_TRANSLATE);
             section.finish();
             provider.ifPresent(providerName -> models.put(name, new ModelConfig(name, providerName, upstreamModel,
                     contextWindow, timeout, firstTokenTimeout, maxConcurrent, fallbacks, breakerName, breaker,
-                    modelRetry)));
+                    modelRetry, translate)));
         });
         return models;
     }

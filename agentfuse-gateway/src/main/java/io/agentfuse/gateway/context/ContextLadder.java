@@ -188,6 +188,9 @@ public final class ContextLadder {
         if (part instanceof ContentPart.ToolResult result) {
             return result.toolCallId().length() + result.content().length();
         }
+        if (part instanceof ContentPart.Opaque opaque) {
+            return opaque.json().length();
+        }
         // An image counts by the JSON of its raw block: {"url":"..."}.
         return ((ContentPart.Image) part).url().length() + 16;
     }

@@ -34,6 +34,8 @@ import java.util.function.ToIntFunction;
 public final class ConversationMapper {
 
     private static final String IMAGE = "image";
+    /** The raw block of a content block the neutral model does not carry, counted as its JSON. */
+    private static final String OPAQUE = "opaque";
 
     private ConversationMapper() {
     }
@@ -149,7 +151,8 @@ public final class ConversationMapper {
         // Only the conversation's top-level fields change: a shallow copy, the others shared as received.
         JsonObject body = request.dialect().withConversation(ChatRequest.shallowCopy(request.received()), written);
         return new ChatRequest(request.dialect(), body, request.model(), systemPrompt, messages, request.tools(),
-                request.toolChoice(), request.sampling(), request.streamMode(), request.endUser(), request.untranslatable());
+                request.toolChoice(), request.sampling(), request.streamMode(), request.endUser(), request.untranslatable(),
+                request.crossing());
     }
 
     private static ContentBlock toBlock(ContentPart part) {
@@ -161,6 +164,9 @@ public final class ConversationMapper {
         }
         if (part instanceof ContentPart.ToolResult result) {
             return new ToolResultBlock(result.toolCallId(), result.content(), result.isError());
+        }
+        if (part instanceof ContentPart.Opaque opaque) {
+            return new RawBlock(OPAQUE, opaque.json());
         }
         ContentPart.Image image = (ContentPart.Image) part;
         return new RawBlock(IMAGE, new JsonObject().put("url", image.url()).encode());
@@ -177,6 +183,7 @@ public final class ConversationMapper {
             return new ContentPart.ToolResult(result.toolUseId(), result.content(), result.isError());
         }
         RawBlock raw = (RawBlock) block;
-        return new ContentPart.Image(new JsonObject(raw.json()).getString("url"));
+        return OPAQUE.equals(raw.type()) ? new ContentPart.Opaque(raw.json())
+                : new ContentPart.Image(new JsonObject(raw.json()).getString("url"));
     }
 }

@@ -40,10 +40,45 @@ import java.util.Objects;
  * @param endUser        an end-user id for abuse tracking (OpenAI {@code user}, Anthropic
  *                       {@code metadata.user_id}), or {@code null}
  * @param untranslatable why the request cannot be written in the other dialect; empty when it can
+ * @param crossing       what is left out when it is written in the other dialect
  */
 public record ChatRequest(Dialect dialect, JsonObject original, String model, String system,
                           List<ChatMessage> messages, List<ToolDefinition> tools, ToolChoice toolChoice,
-                          Sampling sampling, StreamMode streamMode, String endUser, List<String> untranslatable) {
+                          Sampling sampling, StreamMode streamMode, String endUser, List<String> untranslatable,
+                          Crossing crossing) {
+
+    /**
+     * What a request loses on its way to another dialect, by the provider packages' translation table.
+     *
+     * @param dropped        fields with no effect on the answer, always left out (and named)
+     * @param lenientDrops   what only a model with {@code translate: lenient} goes without (provider-run
+     *                       tools, fields the gateway does not know), by name
+     * @param lenientReasons why a strict model cannot take the request, one per entry of {@code lenientDrops}
+     */
+    public record Crossing(List<String> dropped, List<String> lenientDrops, List<String> lenientReasons) {
+        /** Nothing is left out. */
+        public static final Crossing NONE = new Crossing(List.of(), List.of(), List.of());
+
+        public Crossing {
+            dropped = List.copyOf(dropped);
+            lenientDrops = List.copyOf(lenientDrops);
+            lenientReasons = List.copyOf(lenientReasons);
+        }
+
+        /** The crossing a parse noted in {@code notes}. */
+        public static Crossing of(CrossingNotes notes) {
+            return notes.dropped().isEmpty() && notes.lenientDrops().isEmpty() ? NONE
+                    : new Crossing(notes.dropped(), notes.lenientDrops(), notes.lenientReasons());
+        }
+    }
+
+    /** A request that loses nothing on its way to another dialect but what {@code untranslatable} says. */
+    public ChatRequest(Dialect dialect, JsonObject original, String model, String system, List<ChatMessage> messages,
+                       List<ToolDefinition> tools, ToolChoice toolChoice, Sampling sampling, StreamMode streamMode,
+                       String endUser, List<String> untranslatable) {
+        this(dialect, original, model, system, messages, tools, toolChoice, sampling, streamMode, endUser,
+                untranslatable, Crossing.NONE);
+    }
 
     /** Whether to stream, and whether an OpenAI caller asked for usage in the stream. */
     public enum StreamMode {
@@ -83,6 +118,7 @@ public record ChatRequest(Dialect dialect, JsonObject original, String model, St
         Objects.requireNonNull(sampling, "sampling");
         Objects.requireNonNull(streamMode, "streamMode");
         untranslatable = List.copyOf(untranslatable);
+        Objects.requireNonNull(crossing, "crossing");
     }
 
     /** A deep copy of the body as received, to change freely; {@link #received()} reads it without copying. */
@@ -114,7 +150,7 @@ public record ChatRequest(Dialect dialect, JsonObject original, String model, St
      */
     public ChatRequest withoutConversation() {
         return new ChatRequest(dialect, new JsonObject(), model, null, List.of(), tools, toolChoice, sampling,
-                streamMode, endUser, untranslatable);
+                streamMode, endUser, untranslatable, crossing);
     }
 
     /**

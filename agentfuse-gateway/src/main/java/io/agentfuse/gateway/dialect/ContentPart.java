@@ -65,6 +65,18 @@ public sealed interface ContentPart {
         }
     }
 
+    /**
+     * A content block of the caller's dialect that the neutral model does not carry (a document, a
+     * server tool's result, a block type newer than the gateway), kept as its JSON: the context
+     * ladder counts it as text, and it is written back only in its own dialect (a request holding
+     * one is untranslatable to the other).
+     */
+    record Opaque(String json) implements ContentPart {
+        public Opaque {
+            Objects.requireNonNull(json, "json");
+        }
+    }
+
     /** The result of tool call {@code toolCallId}, as text; {@code isError} when the tool failed. */
     record ToolResult(String toolCallId, String content, boolean isError) implements ContentPart {
         public ToolResult {

@@ -135,6 +135,16 @@ public interface Dialect {
      */
     JsonObject writeResponse(ChatResponse response);
 
+    /**
+     * Writes {@code response} as a complete response body of this dialect, for the caller who sent
+     * {@code request} (a dialect may name things as that caller did); by default {@link #writeResponse(ChatResponse)}.
+     *
+     * @throws UntranslatableException when part of the answer cannot be written in this dialect
+     */
+    default JsonObject writeResponse(ChatResponse response, ChatRequest request) {
+        return writeResponse(response);
+    }
+
     /** The tokens reported in a complete response body of this dialect ({@link Usage#ZERO} if none). */
     Usage usageOf(JsonObject responseBody);
 
@@ -161,6 +171,11 @@ public interface Dialect {
      */
     StreamEncoder streamEncoder(boolean includeUsage, Clock clock);
 
+    /** A new encoder for one client stream of this dialect, for the caller who sent {@code request}. */
+    default StreamEncoder streamEncoder(boolean includeUsage, Clock clock, ChatRequest request) {
+        return streamEncoder(includeUsage, clock);
+    }
+
     /** The event that ends a complete stream ({@code data: [DONE]}, {@code message_stop}). */
     SseEvent endMarker();
 
@@ -171,6 +186,14 @@ public interface Dialect {
 
     /** An error body of this dialect with {@code error.type} {@code type}. */
     JsonObject errorBody(String type, String message);
+
+    /**
+     * An error body of this dialect with {@code error.type} {@code type} and, where the dialect has
+     * one, {@code error.code} {@code code}; by default the body of {@link #errorBody(String, String)}.
+     */
+    default JsonObject errorBody(String type, String message, String code) {
+        return errorBody(type, message);
+    }
 
     /** The same error as an SSE event that ends a stream. */
     SseEvent errorEvent(String type, String message);

@@ -11,8 +11,10 @@ import io.vertx.core.json.JsonObject;
  * with only the model name replaced (and what {@link Dialect#sameDialectRequest} adds, e.g. usage
  * in OpenAI streams so that tokens can be counted), unknown fields included; the provider's body
  * comes back as sent, once {@linkplain Dialect#checkAnswer checked}. Across dialects, the neutral model is
- * the bridge, and a request listing {@link ChatRequest#untranslatable()} features fails with
- * {@link UntranslatableException} — the fallback step is skipped with that reason.
+ * the bridge: a request listing {@link ChatRequest#untranslatable()} features fails with
+ * {@link UntranslatableException} (the fallback step is skipped with that reason), fields without
+ * effect on the answer are left out ({@link ChatRequest.Crossing#dropped()}), and what only a
+ * lenient model may go without ({@link ChatRequest.Crossing#lenientDrops()}) fails a strict one.
  *
  * <p>Stateless and thread-safe.
  *
@@ -32,6 +34,17 @@ public final class DialectTranslator {
      * @throws UntranslatableException when the request cannot be expressed in {@code target}
      */
     public static JsonObject upstreamRequest(ChatRequest request, Dialect target, String upstreamModel) {
+        return upstreamRequest(request, target, upstreamModel, false);
+    }
+
+    /**
+     * The body to send to a provider of dialect {@code target} for its model {@code upstreamModel}; a
+     * {@code lenient} model goes without provider-run tools and fields the gateway does not know.
+     *
+     * @throws UntranslatableException when the request cannot be expressed in {@code target}
+     */
+    public static JsonObject upstreamRequest(ChatRequest request, Dialect target, String upstreamModel,
+                                             boolean lenient) {
         if (request.dialect() == target) {
             // Top-level fields are replaced on a shallow copy: the messages go upstream as parsed, not copied.
             return target.sameDialectRequest(ChatRequest.shallowCopy(request.received()), upstreamModel, request.stream());
@@ -39,7 +52,29 @@ public final class DialectTranslator {
         if (!request.untranslatable().isEmpty()) {
             throw new UntranslatableException(request.untranslatable());
         }
+        if (!lenient && !request.crossing().lenientReasons().isEmpty()) {
+            throw new UntranslatableException(request.crossing().lenientReasons().stream()
+                    .map(reason -> reason + " (dropped only with translate: lenient)").toList());
+        }
         return target.writeRequest(request, upstreamModel);
+    }
+
+    /**
+     * The fields of {@code request} a provider of dialect {@code target} does not get: none within one
+     * dialect; across, the fields without effect on the answer, and for a {@code lenient} model also
+     * the provider-run tools and unknown fields. What {@code x-agentfuse-fallbacks} names.
+     */
+    public static java.util.List<String> dropped(ChatRequest request, Dialect target, boolean lenient) {
+        if (request.dialect() == target) {
+            return java.util.List.of();
+        }
+        ChatRequest.Crossing crossing = request.crossing();
+        if (!lenient || crossing.lenientDrops().isEmpty()) {
+            return crossing.dropped();
+        }
+        var all = new java.util.ArrayList<>(crossing.dropped());
+        crossing.lenientDrops().stream().filter(name -> !all.contains(name)).forEach(all::add);
+        return java.util.List.copyOf(all);
     }
 
     /**
@@ -55,13 +90,21 @@ public final class DialectTranslator {
         return client.writeResponse(upstream.parseResponse(upstreamBody, clock));
     }
 
+    /** {@link #clientResponse(JsonObject, Dialect, Dialect, Clock)} for the caller who sent {@code request}. */
+    public static JsonObject clientResponse(JsonObject upstreamBody, Dialect upstream, ChatRequest request, Clock clock) {
+        if (upstream == request.dialect()) {
+            return upstreamBody;
+        }
+        return request.dialect().writeResponse(upstream.parseResponse(upstreamBody, clock), request);
+    }
+
     /**
      * A translator for one streamed answer whose first event was observed already ({@code null}
      * if it was not); see {@link StreamTranslator}.
      */
     public static StreamTranslator streamTranslator(ChatRequest request, Dialect upstream, Clock clock,
                                                     ObservedEvent first) {
-        return StreamTranslator.between(upstream, request.dialect(),
+        return StreamTranslator.between(upstream, request,
                 request.streamMode() == ChatRequest.StreamMode.STREAM_WITH_USAGE, clock, first);
     }
 }

@@ -39,13 +39,25 @@ public final class StreamTranslator {
 
     private StreamTranslator(Dialect upstream, Dialect client, boolean clientWantsUsage, Clock clock,
                              ObservedEvent first) {
+        this(upstream, client, clientWantsUsage, first, client.streamEncoder(clientWantsUsage, clock));
+    }
+
+    private StreamTranslator(Dialect upstream, Dialect client, boolean clientWantsUsage, ObservedEvent first,
+                             StreamEncoder encoder) {
         this.upstream = Objects.requireNonNull(upstream, "upstream");
         this.client = Objects.requireNonNull(client, "client");
         this.clientWantsUsage = clientWantsUsage;
         // Across dialects every event is decoded in full, so an observing decoder is of no use there.
         this.observedFirst = upstream == client ? first : null;
         this.decoder = observedFirst != null ? observedFirst.decoder() : upstream.streamDecoder();
-        this.encoder = client.streamEncoder(clientWantsUsage, clock);
+        this.encoder = encoder;
+    }
+
+    /** {@link #between(Dialect, Dialect, boolean, Clock, ObservedEvent)} for the caller who sent {@code request}. */
+    static StreamTranslator between(Dialect upstream, ChatRequest request, boolean clientWantsUsage, Clock clock,
+                                    ObservedEvent first) {
+        return new StreamTranslator(upstream, request.dialect(), clientWantsUsage, first,
+                request.dialect().streamEncoder(clientWantsUsage, clock, request));
     }
 
     /**

@@ -11,11 +11,18 @@ import java.util.Objects;
  * <p>Immutable: the schema is taken over as given (part of a request body nobody changes) and
  * copied out.
  *
- * @param name        the tool name
+ * @param name        the tool name; for a function of an OpenAI Responses {@code namespace} tool,
+ *                    {@code namespace__name} (the other dialects have no namespaces)
  * @param description what it does, or {@code null}
  * @param parameters  the JSON Schema of its arguments (an object schema)
+ * @param namespace   the Responses namespace the tool was flattened from, or {@code null}
  */
-public record ToolDefinition(String name, String description, JsonObject parameters) {
+public record ToolDefinition(String name, String description, JsonObject parameters, String namespace) {
+
+    /** A tool of no namespace. */
+    public ToolDefinition(String name, String description, JsonObject parameters) {
+        this(name, description, parameters, null);
+    }
 
     /** The schema used when a tool declares none: an object with no properties. */
     public static JsonObject emptySchema() {

@@ -17,10 +17,18 @@ import java.time.Duration;
  * stream has begun, an SSE error event of that dialect. Admin API errors, which have no dialect,
  * are answered here too ({@link #respondAdmin}).
  *
- * <p>Every answer carries {@value #SHOULD_RETRY}, the header the OpenAI and Anthropic SDKs obey
- * before their own retry rules ({@link #shouldRetry}): the gateway has already retried and fallen
- * back, so an SDK's retry only helps where it becomes the half-open probe of a breaker that
- * reopens soon.
+ * <p>Every answer says whether the caller should retry, in the words its client obeys
+ * ({@link ClientRetryRules}): the gateway has already retried and fallen back, so a client's retry
+ * only helps where a refusal is short-lived ({@link #shouldRetry}).
+ * <ul>
+ *   <li>{@value #SHOULD_RETRY} (the OpenAI and Anthropic SDKs, Claude Code, the OpenAI Agents SDK);</li>
+ *   <li>{@code Retry-After} (whole seconds) and, beside it, {@value #RETRY_AFTER_MS} (the exact wait;
+ *       the OpenAI SDK and the Vercel AI SDK prefer it);</li>
+ *   <li>{@code error.code} {@value #FINAL_CODE} on a final refusal whose status LangChain.js would
+ *       retry (it stops at 400–407, 409 and that code, whatever the headers say), in the OpenAI dialects;</li>
+ *   <li>for clients that read only the status (Codex, the Vercel AI SDK), a final refusal is sent
+ *       as 400 with the same {@code error.type} and message: the one status both stop at.</li>
+ * </ul>
  *
  * <p>Stateless and thread-safe.
  *
@@ -33,6 +41,10 @@ public final class GatewayErrors {
 
     /** The header that tells the OpenAI and Anthropic SDKs whether to retry. */
     public static final String SHOULD_RETRY = HttpStatusException.SHOULD_RETRY;
+    /** The wait in milliseconds, beside {@code Retry-After}. */
+    public static final String RETRY_AFTER_MS = "retry-after-ms";
+    /** The {@code error.code} LangChain.js and the OpenAI SDKs' users treat as final. */
+    public static final String FINAL_CODE = "insufficient_quota";
 
     /**
      * The longest {@code Retry-After} of a {@code circuit_open} that a client should wait out and
@@ -44,12 +56,16 @@ public final class GatewayErrors {
     }
 
     /**
-     * Whether a client should retry {@code failure}: only a {@code circuit_open} that reopens within
-     * {@link #LONGEST_RETRY_WORTH_WAITING}. Not 502 or 504 (retried and fallen back already), not a
-     * 4xx (the same request fails the same way), not a longer or unknown wait.
+     * Whether a client should retry {@code failure}: only a refusal that ends soon — a
+     * {@code circuit_open} that reopens within {@link #LONGEST_RETRY_WORTH_WAITING}, a full bulkhead
+     * ({@code overloaded}) or subagent limit with such a wait. Not 502 or 504 (retried and fallen back
+     * already), not another 4xx (the same request fails the same way), not a longer or unknown wait.
      */
     public static boolean shouldRetry(GatewayException failure) {
-        return failure.error() == GatewayError.CIRCUIT_OPEN && failure.retryAfter()
+        GatewayError error = failure.error();
+        boolean transientKind = error == GatewayError.CIRCUIT_OPEN || error == GatewayError.OVERLOADED
+                || error == GatewayError.SUBAGENT_LIMIT;
+        return transientKind && failure.retryAfter()
                 .map(wait -> shouldRetryCircuitOpen(Long.parseLong(retryAfterSeconds(wait))))
                 .orElse(false);
     }
@@ -67,14 +83,34 @@ public final class GatewayErrors {
         return dialect.errorBody(error.type(), message);
     }
 
-    /** Answers {@code response} with {@code failure} in {@code dialect}. */
+    /** Answers {@code response} with {@code failure} in {@code dialect}, for a client of unknown rules. */
     public static Future<Void> respond(HttpServerResponse response, Dialect dialect, GatewayException failure) {
-        response.setStatusCode(failure.error().status()).putHeader("content-type", "application/json")
-                .putHeader(SHOULD_RETRY, Boolean.toString(shouldRetry(failure)));
-        failure.retryAfter().ifPresent(wait -> response.putHeader("retry-after", retryAfterSeconds(wait)));
-        return response.end(body(dialect, failure.error(), failure.getMessage()).encode());
+        return respond(response, dialect, failure, ClientRetryRules.SHOULD_RETRY_HEADER);
     }
 
+    /** Answers {@code response} with {@code failure} in {@code dialect}, in the words a client of {@code rules} obeys. */
+    public static Future<Void> respond(HttpServerResponse response, Dialect dialect, GatewayException failure,
+                                       ClientRetryRules rules) {
+        boolean retry = shouldRetry(failure);
+        int status = statusFor(failure.error().status(), retry, rules);
+        response.setStatusCode(status).putHeader("content-type", "application/json")
+                .putHeader(SHOULD_RETRY, Boolean.toString(retry));
+        failure.retryAfter().ifPresent(wait -> response.putHeader("retry-after", retryAfterSeconds(wait))
+                .putHeader(RETRY_AFTER_MS, Long.toString(Math.max(0, wait.toMillis()))));
+        String code = !retry && retriedByLangChain(status) ? FINAL_CODE : failure.error().type();
+        return response.end(dialect.errorBody(failure.error().type(), failure.getMessage(), code).encode());
+    }
+
+    /** The status sent for an error of {@code status}: a final refusal goes to a status-only client as 400. */
+    static int statusFor(int status, boolean shouldRetry, ClientRetryRules rules) {
+        boolean retriedByStatus = status >= 500 || status == 408 || status == 409 || status == 429;
+        return rules == ClientRetryRules.STATUS_ONLY && !shouldRetry && retriedByStatus ? 400 : status;
+    }
+
+    /** Whether LangChain.js retries an answer of {@code status} (it stops at 400–407 and 409). */
+    private static boolean retriedByLangChain(int status) {
+        return !(status >= 400 && status <= 407 || status == 409);
+    }
     /** Answers {@code response} with a 400 {@code invalid_request} for a request that failed validation. */
     public static Future<Void> respond(HttpServerResponse response, Dialect dialect, InvalidRequestException invalid) {
         return respond(response, dialect, new GatewayException(GatewayError.INVALID_REQUEST, invalid.getMessage()));

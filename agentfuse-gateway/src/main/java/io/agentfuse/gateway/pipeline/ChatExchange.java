@@ -2,6 +2,7 @@ package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.core.fallback.FallbackResult;
 import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.http.ClientRetryRules;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.internal.OnContext;
@@ -141,7 +142,7 @@ final class ChatExchange {
     private void fail(Throwable error) {
         answered = true;
         if (!response.closed() && !response.ended()) {
-            FailureResponder.respond(response, dialect, error, request, trace);
+            FailureResponder.respond(response, dialect, error, request, trace, ClientRetryRules.of(caller.headers()));
         }
     }
 

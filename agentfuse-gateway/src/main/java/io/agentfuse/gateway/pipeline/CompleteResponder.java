@@ -29,10 +29,10 @@ final class CompleteResponder {
     static void respond(HttpServerResponse response, ModelRequest request, FallbackResult<StepAnswer> result,
                         CallTrace trace, Clock clock) {
         StepAnswer answer = result.value();
-        ResponseHeaders.put(response, request, trace, answer.step().name(), result.passed());
+        ResponseHeaders.put(response, request, trace, answer.step().name(), result.passed(), answer.step().dropped());
         Buffer body;
         try {
-            body = clientBody(request.dialect(), answer, clock);
+            body = clientBody(request, answer, clock);
         } catch (UntranslatableException untranslatable) {
             GatewayErrors.respond(response, request.dialect(), new GatewayException(GatewayError.ALL_FALLBACKS_FAILED,
                     "the answer of model " + answer.step().name() + " could not be translated: "
@@ -43,11 +43,11 @@ final class CompleteResponder {
         response.setStatusCode(answer.response().status()).end(body);
     }
 
-    private static Buffer clientBody(Dialect client, StepAnswer answer, Clock clock) {
+    private static Buffer clientBody(ModelRequest request, StepAnswer answer, Clock clock) {
         Dialect upstream = answer.step().provider().dialect();
-        if (upstream == client) {
+        if (upstream == request.dialect()) {
             return answer.response().body();
         }
-        return DialectTranslator.clientResponse(answer.response().json(), upstream, client, clock).toBuffer();
+        return DialectTranslator.clientResponse(answer.response().json(), upstream, request.chat(), clock).toBuffer();
     }
 }

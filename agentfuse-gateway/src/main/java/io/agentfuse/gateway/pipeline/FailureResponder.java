@@ -7,9 +7,11 @@ import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.core.fallback.StepFailure;
 import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.http.ClientRetryRules;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
+import io.agentfuse.gateway.upstream.TransportText;
 import io.agentfuse.gateway.upstream.UpstreamAuthException;
 import io.agentfuse.gateway.upstream.UpstreamStatusException;
 import io.vertx.core.http.HttpServerResponse;
@@ -27,10 +29,12 @@ import java.util.stream.Collectors;
  *   <li>every step skipped because the request cannot be translated to its dialect → 400
  *       {@code invalid_request}, naming the fields;</li>
  *   <li>no step called and one skipped by a full bulkhead → 429 {@code overloaded}, {@code Retry-After: 1};</li>
- *   <li>every step skipped, by an open breaker or as untranslatable → 503 {@code circuit_open} with {@code Retry-After}
+ *   <li>every step skipped by an open breaker → 503 {@code circuit_open} with {@code Retry-After}
  *       (the soonest reopening, whole seconds rounded up; when no breaker of the chain reopens by
  *       itself, forced open or waiting for the user, the shortest of their {@code resetTimeout}s, and
- *       {@code x-should-retry: false}: {@link GatewayError#CIRCUIT_HELD_OPEN});</li>
+ *       {@code x-should-retry: false}: {@link GatewayError#CIRCUIT_HELD_OPEN}); a chain with an
+ *       untranslatable step is never {@code circuit_open}: waiting does not make it translatable, so
+ *       it ends as {@code all_fallbacks_failed}, naming each step;</li>
  *   <li>every step that was called timed out → 504 {@code timeout};</li>
  *   <li>the last step that was called refused the gateway's key → 502 {@code upstream_auth_failed};</li>
  *   <li>otherwise an exhausted chain → 502 {@code all_fallbacks_failed}, listing each step and why;</li>
@@ -60,12 +64,18 @@ final class FailureResponder {
         if (cause instanceof FallbackExhaustedException exhausted) {
             return exhausted(exhausted);
         }
-        return new GatewayException(GatewayError.ALL_FALLBACKS_FAILED, "the model call failed: " + describe(cause));
+        return new GatewayException(GatewayError.ALL_FALLBACKS_FAILED, "the model call failed: " + TransportText.of(cause));
     }
 
     /** Answers {@code response} for {@code failure}, with the gateway headers. */
     static void respond(HttpServerResponse response, Dialect dialect, Throwable failure, ModelRequest request,
                         CallTrace trace) {
+        respond(response, dialect, failure, request, trace, ClientRetryRules.SHOULD_RETRY_HEADER);
+    }
+
+    /** Answers {@code response} for {@code failure}, in the words a client of {@code rules} obeys. */
+    static void respond(HttpServerResponse response, Dialect dialect, Throwable failure, ModelRequest request,
+                        CallTrace trace, ClientRetryRules rules) {
         Throwable cause = OutcomeClassifier.unwrap(failure);
         List<StepFailure> passed = cause instanceof FallbackExhaustedException exhausted ? exhausted.steps() : List.of();
         GatewayException error = toGatewayError(cause);
@@ -73,7 +83,7 @@ final class FailureResponder {
         if (error == null) {
             passThrough(response, (HttpStatusException) cause);
         } else {
-            GatewayErrors.respond(response, dialect, error);
+            GatewayErrors.respond(response, dialect, error, rules);
         }
     }
 
@@ -88,8 +98,7 @@ final class FailureResponder {
             return new GatewayException(GatewayError.OVERLOADED, "every model of the chain is busy: "
                     + steps(exhausted), BUSY_RETRY_AFTER);
         }
-        if (noneCalled && steps.stream().anyMatch(StepFailure::skippedByOpenCircuit)
-                && steps.stream().allMatch(step -> step.skippedByOpenCircuit() || untranslatable(step))) {
+        if (noneCalled && steps.stream().allMatch(StepFailure::skippedByOpenCircuit)) {
             String message = "every model of the chain has an open circuit breaker: " + steps(exhausted);
             long nanos = exhausted.soonestRetryAfterNanos();
             if (nanos >= 0) {
@@ -100,6 +109,11 @@ final class FailureResponder {
                     .mapToLong(open -> ((CircuitOpenException) open).rejection().suggestedWaitNanos())
                     .min().orElse(0);
             return new GatewayException(GatewayError.CIRCUIT_HELD_OPEN, message, Duration.ofNanos(held));
+        }
+        if (noneCalled) {
+            // Open breakers beside untranslatable steps: a wait would not make the request translatable.
+            return new GatewayException(GatewayError.ALL_FALLBACKS_FAILED, "no model of the chain can take this request now: "
+                    + steps(exhausted));
         }
         StepFailure lastCalled = steps.stream().filter(step -> !step.skipped()).reduce((a, b) -> b).orElse(null);
         if (lastCalled != null && lastCalled.cause() instanceof UpstreamAuthException auth) {
@@ -117,14 +131,16 @@ final class FailureResponder {
         return step.kind() == StepFailure.Kind.UNSERVABLE; // the gateway skips a step only when it cannot translate
     }
 
-    /** What went wrong, in words: the message, or for a bare exception its kind without a Java name. */
-    private static String describe(Throwable cause) {
-        String message = cause.getMessage();
-        return message == null || message.isBlank() ? "an unexpected failure" : message;
+    private static String steps(FallbackExhaustedException exhausted) {
+        return exhausted.steps().stream().map(FailureResponder::describe).collect(Collectors.joining("; "));
     }
 
-    private static String steps(FallbackExhaustedException exhausted) {
-        return exhausted.steps().stream().map(StepFailure::toString).collect(Collectors.joining("; "));
+    /** One step as the caller reads it: a called step's failure in {@link TransportText}'s words. */
+    private static String describe(StepFailure step) {
+        if (step.skipped() || step.cause() == null) {
+            return step.toString();
+        }
+        return step.step() + " failed (" + step.outcome() + ": " + TransportText.of(step.cause()) + ")";
     }
 
     /**

@@ -15,6 +15,13 @@ import java.util.List;
  *
  * Reasons: {@code circuit_open}, {@code bulkhead_full}, {@code untranslatable}, or the
  * {@link io.agentfuse.core.Outcome} of a failed step with the HTTP status when there was one.
+ * When the answering step was given the request in another dialect and some of the caller's fields
+ * were left out on the way (see the provider packages' translation table), it ends the list as
+ * {@code model=dropped(field field ...)}:
+ *
+ * <pre>
+ * x-agentfuse-fallbacks: claude-sonnet-4=SERVER_ERROR(HTTP 500); gpt-4o-mini=dropped(metadata thinking context_management)
+ * </pre>
  * The value is one line of printable ASCII, at most {@value #MAX_LENGTH} characters (cut with
  * {@code "..."}), so that no model name or error text can break or bloat the response head.
  *
@@ -32,10 +39,27 @@ final class FallbackHeader {
 
     /** The header value for {@code passed}, or {@code null} when nothing was passed over. */
     static String format(List<StepFailure> passed) {
-        if (passed.isEmpty()) {
+        return format(passed, null, List.of());
+    }
+
+    /**
+     * The header value for {@code passed} and the answering step {@code answered} (or {@code null}),
+     * whose request left out {@code dropped}; {@code null} when there is nothing to say.
+     */
+    static String format(List<StepFailure> passed, String answered, List<String> dropped) {
+        if (passed.isEmpty() && dropped.isEmpty()) {
             return null;
         }
         StringBuilder value = new StringBuilder();
+        appendPassed(value, passed);
+        if (answered != null && !dropped.isEmpty()) {
+            value.append(value.length() > 0 ? "; " : "").append(answered).append("=dropped(")
+                    .append(String.join(" ", dropped)).append(')');
+        }
+        return bounded(ascii(value));
+    }
+
+    private static void appendPassed(StringBuilder value, List<StepFailure> passed) {
         for (StepFailure failure : passed) {
             if (value.length() > 0) {
                 value.append("; ");
@@ -46,7 +70,6 @@ final class FallbackHeader {
                 value.append('(').append(status).append(')');
             }
         }
-        return bounded(ascii(value));
     }
 
     /** The short reason of one step, also the {@code reason} tag of the fallback metric. */

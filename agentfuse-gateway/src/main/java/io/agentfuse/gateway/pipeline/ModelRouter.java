@@ -113,13 +113,15 @@ final class ModelRouter {
                 refuseSharedStoredState(request.chat(), provider, config.providerOf(model));
                 ChatRequest chat = model.name().equals(request.model().name()) ? request.chat()
                         : context.fitForFallback(request.chat(), request.model(), model);
-                var body = DialectTranslator.upstreamRequest(chat, provider.dialect(), model.upstreamModel());
+                boolean lenient = model.translate() == ModelConfig.Translate.LENIENT;
+                var body = DialectTranslator.upstreamRequest(chat, provider.dialect(), model.upstreamModel(), lenient);
                 // The caller's bytes with the replaced fields patched in, when the body is the caller's own.
                 Buffer bytes = chat == request.chat() && chat.dialect() == provider.dialect()
                         && request.forwarded() != null ? request.forwarded().write(chat.received(), body) : null;
                 // With the bytes known, the parsed body is not kept: it would hold the conversation's tree.
                 steps.add(PlannedStep.runnable(model, provider, guard, bytes == null ? body : null, bytes,
-                        provider.dialect().forwardedHeaders(clientHeaders)));
+                        provider.dialect().forwardedHeaders(clientHeaders),
+                        DialectTranslator.dropped(chat, provider.dialect(), lenient)));
             } catch (UntranslatableException | GatewayException unfit) {
                 steps.add(PlannedStep.skipped(model, provider, guard, unfit.getMessage()));
             }

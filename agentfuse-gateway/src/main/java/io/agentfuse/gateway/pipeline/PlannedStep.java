@@ -7,6 +7,7 @@ import io.agentfuse.gateway.upstream.UpstreamRequest;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -21,9 +22,10 @@ import java.util.Objects;
  * @param guard      its guard: breaker {@code model:<model>}, retry, bulkhead, timeout
  * @param upstream   the request to send, or {@code null} when the step must be skipped
  * @param skipReason why the step is skipped (e.g. "cannot translate: n > 1"), or {@code null}
+ * @param dropped    the caller's fields its request leaves out, crossing to the provider's dialect; empty within it
  */
 record PlannedStep(ModelConfig model, ProviderEndpoint provider, Guard guard, UpstreamRequest upstream,
-                   String skipReason) {
+                   String skipReason, List<String> dropped) {
 
     PlannedStep {
         Objects.requireNonNull(model, "model");
@@ -32,6 +34,7 @@ record PlannedStep(ModelConfig model, ProviderEndpoint provider, Guard guard, Up
         if ((upstream == null) == (skipReason == null)) {
             throw new IllegalArgumentException("a step has either a request or a reason to skip it");
         }
+        dropped = List.copyOf(dropped);
     }
 
     static PlannedStep runnable(ModelConfig model, ProviderEndpoint provider, Guard guard, JsonObject body,
@@ -45,11 +48,18 @@ record PlannedStep(ModelConfig model, ProviderEndpoint provider, Guard guard, Up
      */
     static PlannedStep runnable(ModelConfig model, ProviderEndpoint provider, Guard guard, JsonObject body,
                                 Buffer bytes, Map<String, String> headers) {
-        return new PlannedStep(model, provider, guard, new UpstreamRequest(provider, body, headers, bytes), null);
+        return runnable(model, provider, guard, body, bytes, headers, List.of());
+    }
+
+    /** A step whose translated request leaves out the caller's fields {@code dropped}. */
+    static PlannedStep runnable(ModelConfig model, ProviderEndpoint provider, Guard guard, JsonObject body,
+                                Buffer bytes, Map<String, String> headers, List<String> dropped) {
+        return new PlannedStep(model, provider, guard, new UpstreamRequest(provider, body, headers, bytes), null,
+                dropped);
     }
 
     static PlannedStep skipped(ModelConfig model, ProviderEndpoint provider, Guard guard, String reason) {
-        return new PlannedStep(model, provider, guard, null, reason);
+        return new PlannedStep(model, provider, guard, null, reason, List.of());
     }
 
     /** The step's name in the chain and in headers: the configured model name. */

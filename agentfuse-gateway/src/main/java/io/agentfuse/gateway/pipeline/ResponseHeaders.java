@@ -52,6 +52,12 @@ final class ResponseHeaders {
      */
     static void put(HttpServerResponse response, ModelRequest request, CallTrace trace, String model,
                     List<StepFailure> passed) {
+        put(response, request, trace, model, passed, List.of());
+    }
+
+    /** The same, for an answer of {@code model}, whose request left out the caller's fields {@code dropped}. */
+    static void put(HttpServerResponse response, ModelRequest request, CallTrace trace, String model,
+                    List<StepFailure> passed, List<String> dropped) {
         MultiMap headers = response.headers();
         if (model != null) {
             headers.set(MODEL_HEADER, model);
@@ -59,7 +65,7 @@ final class ResponseHeaders {
         int attempts = trace.attempts();
         headers.set(ATTEMPTS_HEADER, attempts >= 0 && attempts < FEW_ATTEMPTS.length ? FEW_ATTEMPTS[attempts]
                 : Integer.toString(attempts));
-        String fallbacks = FallbackHeader.format(passed);
+        String fallbacks = FallbackHeader.format(passed, model, dropped);
         if (fallbacks != null) {
             headers.set(FallbackHeader.NAME, fallbacks);
         }

@@ -12,6 +12,7 @@ import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.sse.SseEvent;
+import io.agentfuse.gateway.upstream.TransportText;
 import io.agentfuse.gateway.upstream.UpstreamStream;
 import io.vertx.core.Context;
 import io.vertx.core.http.HttpConnection;
@@ -84,7 +85,7 @@ final class StreamRelay {
         response.setStatusCode(200).setChunked(true)
                 .putHeader("content-type", "text/event-stream")
                 .putHeader("cache-control", "no-cache");
-        ResponseHeaders.put(response, request, trace, answer.step().name(), passed);
+        ResponseHeaders.put(response, request, trace, answer.step().name(), passed, answer.step().dropped());
         response.drainHandler(v -> stream.resume());
         stream.stallHandler(v -> onContext(this::callerStalled));
         stream.handler(event -> onContext(() -> relay(event)))
@@ -180,7 +181,7 @@ final class StreamRelay {
         meterCall(outcome.name());
         GatewayError type = outcome == Outcome.TIMEOUT ? GatewayError.TIMEOUT : GatewayError.UPSTREAM_ERROR;
         writer.failWith(translator.error(type.type(), "the stream from model " + answer.step().name() + " broke off: "
-                + error.getMessage()));
+                + TransportText.of(error)));
     }
 
     private void recordFailure(Outcome outcome) {

@@ -30,11 +30,16 @@ final class UpstreamFailures {
                 .contentType(headers.get("content-type")).build();
     }
 
-    /** The exception a call ends with when its connection to {@code provider} failed ({@code cause}) or closed ({@code null}). */
+    /**
+     * The exception a call ends with when its connection to {@code provider} failed ({@code cause}) or
+     * closed ({@code null}). Its message reaches callers (in error bodies and stream error events), so
+     * it says what happened in plain words, never the transport's own text ({@code io_uring read(..)
+     * failed with error(-104)}), which stays in the cause for the logs.
+     */
     static Throwable broken(ProviderEndpoint provider, Throwable cause) {
         String connectionTo = "connection to provider " + provider.name();
         return cause == null ? new UpstreamConnectionException(connectionTo + " was closed", null)
-                : cause instanceof IOException ? new UpstreamConnectionException(connectionTo + " failed: " + cause.getMessage(), cause)
+                : cause instanceof IOException ? new UpstreamConnectionException(connectionTo + " " + TransportText.plainWords(cause), cause)
                 : cause;
     }
 

@@ -35,6 +35,20 @@ class ContextLadderTest {
     private final AtomicInteger summaries = new AtomicInteger();
 
     @Test
+    void aBlockTheGatewayDoesNotModelCountsAsItsText() {
+        String contract = "clause ".repeat(5_000);
+        io.vertx.core.json.JsonObject body = new io.vertx.core.json.JsonObject().put("model", "claude-haiku-4")
+                .put("max_tokens", 100).put("messages", new io.vertx.core.json.JsonArray().add(new io.vertx.core.json.JsonObject()
+                        .put("role", "user").put("content", new io.vertx.core.json.JsonArray()
+                                .add(new io.vertx.core.json.JsonObject().put("type", "document").put("source",
+                                        new io.vertx.core.json.JsonObject().put("type", "text").put("data", contract))))));
+
+        ChatRequest request = io.agentfuse.gateway.provider.Dialects.ANTHROPIC.parseRequest(body);
+
+        assertThat(ContextLadder.tokenUpperBound(request)).isGreaterThan(contract.length());
+    }
+
+    @Test
     void aRequestWellWithinTheWindowGoesOutUntouched() {
         ChatRequest request = conversation(4, 50);
 

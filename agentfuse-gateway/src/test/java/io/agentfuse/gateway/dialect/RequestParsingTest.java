@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.dialect;
 
 import io.agentfuse.gateway.provider.Dialects;
+import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -31,11 +32,54 @@ class RequestParsingTest {
     }
 
     @Test
-    void keepsAnUnknownTopLevelFieldButCannotTranslateIt() {
-        ChatRequest request = Dialects.OPENAI.parseRequest(openAi().put("prompt_cache_retention", "24h"));
+    void foldsASystemMessageOfTheConversationIntoTheSystemPrompt() {
+        // Claude Code 2.1.332 sends one after the user's turn; it was refused with 400 before.
+        JsonObject body = anthropic().put("system", "You are terse.").put("messages", new JsonArray()
+                .add(new JsonObject().put("role", "user").put("content", "Hi"))
+                .add(new JsonObject().put("role", "system").put("content", new JsonArray()
+                        .add(new JsonObject().put("type", "text").put("text", "# Environment")))));
 
-        assertThat(request.original().getString("prompt_cache_retention")).isEqualTo("24h");
-        assertThat(request.untranslatable()).containsExactly("prompt_cache_retention (a field the gateway does not know)");
+        ChatRequest request = Dialects.ANTHROPIC.parseRequest(body);
+
+        assertThat(request.system()).isEqualTo("You are terse.\n\n# Environment");
+        assertThat(request.messages()).hasSize(1);
+        assertThat(request.untranslatable()).isEmpty();
+        assertThat(DialectTranslator.upstreamRequest(request, Dialects.OPENAI, "gpt-4o-mini").getJsonArray("messages")
+                .getJsonObject(0).getString("content")).isEqualTo("You are terse.\n\n# Environment");
+    }
+
+    @Test
+    void aStrictModelOfTheOtherDialectCannotTakeAProviderRunToolButALenientOneGoesWithout() {
+        ChatRequest request = Dialects.ANTHROPIC.parseRequest(anthropic().put("tools", new JsonArray()
+                .add(new JsonObject().put("type", "web_search_20250305").put("name", "web_search"))));
+
+        assertThatThrownBy(() -> DialectTranslator.upstreamRequest(request, Dialects.OPENAI, "gpt-4o-mini", false))
+                .isInstanceOf(UntranslatableException.class).hasMessageContaining("web_search_20250305")
+                .hasMessageContaining("translate: lenient");
+        JsonObject lenient = DialectTranslator.upstreamRequest(request, Dialects.OPENAI, "gpt-4o-mini", true);
+        assertThat(lenient.containsKey("tools")).isFalse();
+        assertThat(DialectTranslator.dropped(request, Dialects.OPENAI, true)).containsExactly("web_search_20250305 tool");
+        assertThat(DialectTranslator.dropped(request, Dialects.ANTHROPIC, true)).isEmpty();
+    }
+
+    @Test
+    void keepsAnUnknownTopLevelFieldAndLeavesItOutOnlyForALenientModel() {
+        ChatRequest request = Dialects.OPENAI.parseRequest(openAi().put("brand_new_option", "24h"));
+
+        assertThat(request.original().getString("brand_new_option")).isEqualTo("24h");
+        assertThat(request.untranslatable()).isEmpty();
+        assertThat(request.crossing().lenientReasons()).containsExactly("brand_new_option (a field the gateway does not know)");
+        assertThat(request.crossing().lenientDrops()).containsExactly("brand_new_option");
+    }
+
+    @Test
+    void dropsAPromptCacheKeyAcrossDialectsAndNamesIt() {
+        ChatRequest request = Dialects.OPENAI.parseRequest(openAi().put("prompt_cache_retention", "24h")
+                .put("prompt_cache_key", "k").put("safety_identifier", "u1"));
+
+        assertThat(request.untranslatable()).isEmpty();
+        assertThat(request.crossing().dropped()).containsExactly("prompt_cache_retention", "prompt_cache_key",
+                "safety_identifier");
     }
 
     @Test
@@ -56,6 +100,22 @@ class RequestParsingTest {
         assertThatThrownBy(() -> Dialects.OPENAI.parseRequest(body))
                 .hasMessageContaining("messages[0].role must be one of")
                 .hasMessageContaining("\"robot\"");
+    }
+
+    @Test
+    void keepsAnAnthropicBlockItDoesNotModelAsItsJsonToCountAndToWriteBack() {
+        JsonObject document = new JsonObject().put("type", "document").put("source", new JsonObject()
+                .put("type", "text").put("media_type", "text/plain").put("data", "a long contract"));
+        JsonObject body = anthropic();
+        body.getJsonArray("messages").getJsonObject(0).put("content", new JsonArray().add(document)
+                .add(new JsonObject().put("type", "text").put("text", "Summarise it.")));
+
+        ChatRequest request = Dialects.ANTHROPIC.parseRequest(body);
+
+        assertThat(request.messages().get(0).content()).first().isEqualTo(new ContentPart.Opaque(document.encode()));
+        assertThat(request.untranslatable()).containsExactly("messages[0].content[0].type 'document' blocks");
+        assertThat(Dialects.ANTHROPIC.writeRequest(request, "claude-haiku-4-5").getJsonArray("messages")
+                .getJsonObject(0).getJsonArray("content").getJsonObject(0)).isEqualTo(document);
     }
 
     @Test
@@ -106,7 +166,8 @@ class RequestParsingTest {
         ChatRequest request = Dialects.ANTHROPIC.parseRequest(body);
 
         assertThat(request.original().getJsonObject("output_config").getString("effort")).isEqualTo("low");
-        assertThat(request.untranslatable()).hasSize(2);
+        assertThat(request.untranslatable()).isEmpty();
+        assertThat(request.crossing().dropped()).containsExactlyInAnyOrder("output_config", "cache_control");
     }
 
     @Test
@@ -158,11 +219,12 @@ class RequestParsingTest {
     }
 
     @Test
-    void marksServerToolsOfAnthropicUntranslatable() {
+    void leavesServerToolsOfAnthropicOutOnlyForALenientModel() {
         ChatRequest request = Dialects.ANTHROPIC.parseRequest(anthropic().put("tools", new JsonArray()
                 .add(new JsonObject().put("type", "web_search_20250305").put("name", "web_search"))));
 
-        assertThat(request.untranslatable()).containsExactly("tools[0].type 'web_search_20250305' tools");
+        assertThat(request.untranslatable()).isEmpty();
+        assertThat(request.crossing().lenientReasons()).containsExactly("tools[0].type 'web_search_20250305' tools");
     }
 
     @Test

@@ -125,6 +125,79 @@ class GatewayErrorsTest {
                 .getJsonObject("error").getString("type")).isEqualTo("timeout");
     }
 
+    private Reply answerWith(Dialect dialect, GatewayException failure, ClientRetryRules rules) {
+        answer.set(() -> GatewayErrors.respond(response.get(), dialect, failure, rules));
+        return client.get("/");
+    }
+
+    @Test
+    void aShortCircuitOpenSaysRetryWithTheWaitInMillisecondsToo() {
+        Reply reply = answerWith(Dialects.OPENAI, GatewayException.circuitOpen("all open", Duration.ofMillis(4_200)));
+
+        assertThat(reply.status()).isEqualTo(503);
+        assertThat(reply.headers().get("x-should-retry")).isEqualTo("true");
+        assertThat(reply.headers().get("retry-after")).isEqualTo("5");
+        assertThat(reply.headers().get("retry-after-ms")).isEqualTo("4200");
+        assertThat(reply.json().getJsonObject("error").getString("code")).isEqualTo("circuit_open");
+    }
+
+    @Test
+    void aSubagentLimitWithAShortWaitIsWorthRetrying() {
+        Reply reply = answerWith(Dialects.ANTHROPIC, new GatewayException(GatewayError.SUBAGENT_LIMIT, "5 in flight",
+                Duration.ofSeconds(1)));
+
+        assertThat(reply.status()).isEqualTo(429);
+        assertThat(reply.headers().get("x-should-retry")).isEqualTo("true");
+        assertThat(reply.headers().get("retry-after-ms")).isEqualTo("1000");
+    }
+
+    @Test
+    void aFinalRefusalCarriesTheCodeLangChainTreatsAsFinal() {
+        Reply reply = answerWith(Dialects.RESPONSES, new GatewayException(GatewayError.ALL_FALLBACKS_FAILED, "a: 500"));
+
+        assertThat(reply.status()).isEqualTo(502);
+        assertThat(reply.headers().get("x-should-retry")).isEqualTo("false");
+        JsonObject error = reply.json().getJsonObject("error");
+        assertThat(error.getString("type")).isEqualTo("all_fallbacks_failed");
+        assertThat(error.getString("code")).isEqualTo("insufficient_quota");
+    }
+
+    @Test
+    void aFinalRefusalIsA400ForAClientThatReadsOnlyTheStatus() {
+        Reply reply = answerWith(Dialects.OPENAI, new GatewayException(GatewayError.TIMEOUT, "every step timed out"),
+                ClientRetryRules.STATUS_ONLY);
+
+        assertThat(reply.status()).isEqualTo(400);
+        assertThat(reply.headers().get("x-should-retry")).isEqualTo("false");
+        assertThat(reply.json().getJsonObject("error").getString("type")).isEqualTo("timeout");
+    }
+
+    @Test
+    void aTransientRefusalKeepsItsStatusForAClientThatReadsOnlyTheStatus() {
+        Reply reply = answerWith(Dialects.OPENAI, GatewayException.circuitOpen("all open", Duration.ofSeconds(3)),
+                ClientRetryRules.STATUS_ONLY);
+
+        assertThat(reply.status()).isEqualTo(503);
+        assertThat(reply.headers().get("retry-after")).isEqualTo("3");
+    }
+
+    @Test
+    void codexAndTheVercelAiSdkAreToldApartFromClientsThatReadShouldRetry() {
+        assertThat(ClientRetryRules.of(io.vertx.core.MultiMap.caseInsensitiveMultiMap().add("originator", "codex_exec")))
+                .isEqualTo(ClientRetryRules.STATUS_ONLY);
+        assertThat(ClientRetryRules.of(io.vertx.core.MultiMap.caseInsensitiveMultiMap()
+                .add("user-agent", "ai/7.0.173 ai-sdk-provider-utils/5.0.81 node.js/v20.20.2")))
+                .isEqualTo(ClientRetryRules.STATUS_ONLY);
+        assertThat(ClientRetryRules.of(io.vertx.core.MultiMap.caseInsensitiveMultiMap()
+                .add("user-agent", "claude-cli/2.1.332 (external, sdk-cli)").add("x-stainless-lang", "js")))
+                .isEqualTo(ClientRetryRules.SHOULD_RETRY_HEADER);
+        assertThat(ClientRetryRules.of(io.vertx.core.MultiMap.caseInsensitiveMultiMap()
+                .add("user-agent", "undici").add("anthropic-version", "2023-06-01")))
+                .isEqualTo(ClientRetryRules.STATUS_ONLY); // OpenClaw
+        assertThat(ClientRetryRules.of(io.vertx.core.MultiMap.caseInsensitiveMultiMap()))
+                .isEqualTo(ClientRetryRules.SHOULD_RETRY_HEADER);
+    }
+
     @Test
     void roundsSubSecondWaitUpToOneSecond() {
         assertThat(GatewayErrors.retryAfterSeconds(Duration.ZERO)).isEqualTo("1");

@@ -41,6 +41,19 @@ class FailureResponderTest {
     }
 
     @Test
+    void anOpenBreakerBesideAnUntranslatableStepIsNeverCircuitOpen() {
+        var open = io.agentfuse.core.breaker.CircuitBreaker.of("model:claude-sonnet-4",
+                io.agentfuse.core.breaker.CircuitBreakerConfig.builder().build());
+        open.open("test");
+        StepFailure skippedOpen = StepFailure.circuitOpen("claude-sonnet-4", open.currentRejection().exception());
+
+        GatewayException error = answerTo(skippedOpen, untranslatable("gpt-4o-mini", "web_search tools"));
+
+        assertThat(error.error()).isEqualTo(GatewayError.ALL_FALLBACKS_FAILED);
+        assertThat(error.getMessage()).contains("claude-sonnet-4", "web_search tools");
+    }
+
+    @Test
     void aFullBulkheadWithNothingCalledIs429OverloadedAfterOneSecond() {
         StepFailure busy = StepFailure.bulkheadFull("gpt-4o-mini", Bulkhead.of("gpt-4o-mini", 1).rejection());
 

@@ -108,9 +108,9 @@ class ClientContractScenarioTest {
         harness.mock.scriptForModel("gpt-4o-mini", MockStep.builder().status(500).build());
 
         Reply reply = harness.client.post("/v1/chat/completions",
-                openAiRequest("gpt-4o-mini", false).put("prompt_cache_retention", "24h"));
+                openAiRequest("gpt-4o-mini", false).put("brand_new_option", "24h"));
 
-        assertThat(harness.mock.requests().get(0).jsonBody().orElseThrow().getString("prompt_cache_retention")).isEqualTo("24h");
+        assertThat(harness.mock.requests().get(0).jsonBody().orElseThrow().getString("brand_new_option")).isEqualTo("24h");
         assertThat(reply.status()).isEqualTo(502);
         assertThat(reply.header("x-agentfuse-fallbacks")).isEqualTo("gpt-4o-mini=SERVER_ERROR(HTTP 500); claude-haiku-4=untranslatable");
     }
@@ -197,7 +197,8 @@ class ClientContractScenarioTest {
         assertThat(second.status()).isEqualTo(429);
         assertThat(second.json().getJsonObject("error").getString("type")).isEqualTo("overloaded");
         assertThat(second.header("retry-after")).isEqualTo("1");
-        assertThat(second.header("x-should-retry")).isEqualTo("false");
+        assertThat(second.header("retry-after-ms")).isEqualTo("1000");
+        assertThat(second.header("x-should-retry")).isEqualTo("true"); // a short wait: the client's retry is welcome
         assertThat(Await.result(first).status()).isEqualTo(200);
     }
 

@@ -181,7 +181,8 @@ class ResponsesTranslationScenarioTest {
 
     @Test
     void claudeStepsThatCannotTakeTheRequestAreSkippedWithTheReasonAndTheOpenAiStepAnswers() {
-        Reply reply = harness.client.post("/v1/responses", responsesRequest("claude-sonnet-4", false).put("store", true));
+        Reply reply = harness.client.post("/v1/responses", responsesRequest("claude-sonnet-4", false)
+                .put("store", true).put("previous_response_id", "resp_earlier"));
 
         assertThat(reply.status()).isEqualTo(200);
         assertThat(reply.header("x-agentfuse-model")).isEqualTo("gpt-4o-mini");

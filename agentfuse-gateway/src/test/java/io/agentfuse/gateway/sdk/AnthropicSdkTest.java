@@ -105,12 +105,13 @@ class AnthropicSdkTest {
     @Test
     void anUntranslatableRequestIsA400NamingTheField() {
         MessageCreateParams params = ask("gpt-4o-mini").toBuilder()
-                .putAdditionalBodyProperty("context_management", JsonValue.from(Map.of("edits", List.of())))
+                .putAdditionalBodyProperty("mcp_servers", JsonValue.from(List.of(Map.of("type", "url",
+                        "url", "https://mcp.example/sse", "name", "x"))))
                 .build();
 
         assertThatThrownBy(() -> client.messages().create(params))
                 .isInstanceOf(BadRequestException.class)
-                .hasMessageContaining("invalid_request").hasMessageContaining("context_management");
+                .hasMessageContaining("invalid_request").hasMessageContaining("mcp_servers");
         gateway.assertRequestsReceived(1);
         assertThat(gateway.harness.mock.requests()).isEmpty();
     }

@@ -48,11 +48,11 @@ class LangChain4jAnthropicTest extends LangChain4jContract {
 
     @Override
     ChatModel untranslatableModel() {
-        return builder("gpt-4o-mini").customParameters(Map.of("context_management", Map.of("edits", List.of()))).build();
+        return builder("gpt-4o-mini").customParameters(Map.of("mcp_servers", List.of(Map.of("type", "url", "url", "https://mcp.example/sse", "name", "x")))).build();
     }
 
     @Override
     String untranslatableField() {
-        return "context_management";
+        return "mcp_servers";
     }
 }

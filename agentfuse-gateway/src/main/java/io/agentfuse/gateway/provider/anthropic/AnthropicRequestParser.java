@@ -6,11 +6,13 @@ import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ChatRequest.Sampling;
 import io.agentfuse.gateway.dialect.ChatRequest.StreamMode;
 import io.agentfuse.gateway.dialect.ContentPart;
+import io.agentfuse.gateway.dialect.CrossingNotes;
 import io.agentfuse.gateway.dialect.FieldReader;
 import io.agentfuse.gateway.http.DerivedValues;
 import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
+import io.agentfuse.gateway.provider.TranslationTable;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -21,22 +23,23 @@ import java.util.Set;
 /**
  * Parses and validates an Anthropic Messages request into a {@link ChatRequest}.
  *
- * <p>Unknown top-level fields (such as {@code output_config} or {@code cache_control}) and content
- * blocks of unknown type are kept: they go upstream unchanged to an Anthropic provider, and make
- * the request untranslatable to OpenAI. When the request
- * must cross to OpenAI: {@code top_k}, {@code thinking}, {@code service_tier} and earlier
- * {@code thinking} blocks are dropped (hints and reasoning traces the other side cannot use);
- * documents, search results, server tools and their blocks, file image sources, images inside
- * tool results, {@code container}, {@code mcp_servers} and {@code context_management} are
- * untranslatable.
+ * <p>Unknown top-level fields and content blocks of unknown type are kept: they go upstream
+ * unchanged to an Anthropic provider. A {@code system} message in the conversation (Claude Code
+ * sends one after the user's turn) is folded into the system prompt, after the top-level
+ * {@code system}. What crossing to OpenAI does with each top-level field is
+ * {@link TranslationTable}'s: {@code metadata} (its {@code user_id} still carried as the end user),
+ * {@code thinking}, {@code top_k}, {@code service_tier}, {@code context_management},
+ * {@code output_config} (its effort) and {@code cache_control} are dropped and named; server and
+ * versioned tools ({@code web_search_20250305}, {@code bash_20250124}, ...) and fields the gateway
+ * does not know are left out only for a lenient model; {@code container} and {@code mcp_servers}
+ * are refused. Earlier {@code thinking} blocks are dropped (reasoning traces the other side cannot
+ * use); documents, search results, server tool blocks, file image sources, images inside tool
+ * results and a structured {@code output_config.format} are untranslatable.
  *
  * <p>Stateless and thread-safe. {@code ChatRequest r = AnthropicRequestParser.parse(body);}
  */
 public final class AnthropicRequestParser {
 
-    private static final Set<String> KNOWN = Set.of("model", "messages", "max_tokens", "system", "temperature",
-            "top_p", "top_k", "stop_sequences", "stream", "tools", "tool_choice", "metadata", "thinking",
-            "service_tier", "container", "mcp_servers", "context_management");
     private static final Set<String> DROPPED_BLOCKS = Set.of("thinking", "redacted_thinking");
 
     /**
@@ -51,29 +54,53 @@ public final class AnthropicRequestParser {
     /** @throws InvalidRequestException naming the first bad field */
     public static ChatRequest parse(JsonObject body) {
         FieldReader root = FieldReader.root(body);
-        List<String> untranslatable = new ArrayList<>(root.unknownFields(KNOWN));
+        List<String> untranslatable = new ArrayList<>();
+        CrossingNotes notes = new CrossingNotes(untranslatable);
+        TranslationTable.sortFields(AnthropicDialect.INSTANCE.name(), root, notes);
         String model = root.requiredString("model");
         Integer maxTokens = root.optionalInt("max_tokens", 1);
         if (maxTokens == null) {
             throw root.problem("max_tokens", "is required");
         }
-        String system = parseSystem(root);
-        List<ChatMessage> messages = parseMessages(root, untranslatable);
-        List<ToolDefinition> tools = parseTools(root, untranslatable);
-        ToolChoice toolChoice = parseToolChoice(root);
+        List<String> system = new ArrayList<>(2);
+        String topSystem = parseSystem(root);
+        if (topSystem != null) {
+            system.add(topSystem);
+        }
+        List<ChatMessage> messages = parseMessages(root, system, untranslatable);
+        List<ToolDefinition> tools = parseTools(root, notes);
+        ToolChoice toolChoice = parseToolChoice(root, untranslatable);
         Sampling sampling = new Sampling(maxTokens, root.optionalNumber("temperature", 0, 1),
                 root.optionalNumber("top_p", 0, 1), stopSequences(root));
         root.optionalInt("top_k", 0);
-        for (String field : List.of("container", "mcp_servers", "context_management")) {
-            if (root.has(field)) {
-                untranslatable.add(field);
-            }
+        FieldReader output = root.optionalObject("output_config");
+        if (output != null && output.has("format")) {
+            untranslatable.add("output_config.format (a structured answer)");
         }
         FieldReader metadata = root.optionalObject("metadata");
         String endUser = metadata == null ? null : metadata.optionalString("user_id");
         StreamMode stream = Boolean.TRUE.equals(root.optionalBoolean("stream")) ? StreamMode.STREAM : StreamMode.NONE;
-        return new ChatRequest(AnthropicDialect.INSTANCE, body, model, system, messages, tools, toolChoice, sampling, stream,
-                endUser, untranslatable);
+        return new ChatRequest(AnthropicDialect.INSTANCE, body, model, ChatRequest.systemPrompt(system), messages,
+                tools, toolChoice, sampling, stream, endUser, untranslatable, ChatRequest.Crossing.of(notes));
+    }
+
+    /** The text of a {@code system} message of the conversation: a string, or its text blocks joined. */
+    private static String systemText(FieldReader message) {
+        Object content = message.value("content");
+        if (content instanceof String text) {
+            return text;
+        }
+        if (!(content instanceof JsonArray blocks)) {
+            throw message.problem("content", "is required and must be a string or an array of text blocks");
+        }
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < blocks.size(); i++) {
+            FieldReader block = message.objectAt("content", i);
+            if ("text".equals(block.requiredString("type"))) {
+                text.append(text.length() == 0 ? "" : "\n\n").append(block.requiredString("text"));
+            }
+        }
+        return text.toString();
     }
 
     private static String parseSystem(FieldReader root) {
@@ -95,7 +122,8 @@ public final class AnthropicRequestParser {
         return text.toString();
     }
 
-    private static List<ChatMessage> parseMessages(FieldReader root, List<String> untranslatable) {
+    /** The conversation; the text of {@code system} messages in it is appended to {@code system}. */
+    private static List<ChatMessage> parseMessages(FieldReader root, List<String> system, List<String> untranslatable) {
         JsonArray array = root.requiredArray("messages");
         if (array.isEmpty()) {
             throw root.problem("messages", "must not be empty");
@@ -103,6 +131,10 @@ public final class AnthropicRequestParser {
         List<ChatMessage> messages = new ArrayList<>(array.size());
         for (int i = 0; i < array.size(); i++) {
             int index = i;
+            if (array.getValue(i) instanceof JsonObject raw && "system".equals(raw.getMap().get("role"))) {
+                system.add(systemText(root.objectAt("messages", i)));
+                continue;
+            }
             ChatMessage message = RECENT_MESSAGES.derive(array.getValue(i), untranslatable,
                     notes -> parseMessage(root.objectAt("messages", index), notes));
             messages.add(message);
@@ -115,7 +147,8 @@ public final class AnthropicRequestParser {
         Role role = switch (roleName) {
             case "user" -> Role.USER;
             case "assistant" -> Role.ASSISTANT;
-            default -> throw message.problem("role", "must be \"user\" or \"assistant\", but was \"" + roleName + "\"");
+            default -> throw message.problem("role", "must be \"user\", \"assistant\" or \"system\", but was \""
+                    + roleName + "\"");
         };
         return new ChatMessage(role, content(message, role, untranslatable));
     }
@@ -148,6 +181,7 @@ public final class AnthropicRequestParser {
                 default -> {
                     if (!DROPPED_BLOCKS.contains(type)) {
                         untranslatable.add(block.path("type") + " '" + type + "' blocks");
+                        parts.add(new ContentPart.Opaque(block.json().encode())); // counted, and kept for its own dialect
                     }
                 }
             }
@@ -194,15 +228,15 @@ public final class AnthropicRequestParser {
         }
     }
 
-    private static List<ToolDefinition> parseTools(FieldReader root, List<String> untranslatable) {
+    private static List<ToolDefinition> parseTools(FieldReader root, CrossingNotes notes) {
         JsonArray array = root.optionalArray("tools");
         List<ToolDefinition> tools = new ArrayList<>();
         for (int i = 0; array != null && i < array.size(); i++) {
             FieldReader tool = root.objectAt("tools", i);
             String type = tool.optionalString("type");
-            if (type != null && !"custom".equals(type)) {
-                // Versioned server and client tools (web_search_20250305, bash_20250124, ...) run at Anthropic.
-                untranslatable.add(tool.path("type") + " '" + type + "' tools");
+            if (TranslationTable.tool(type) != TranslationTable.Treatment.TRANSLATE) {
+                // Versioned server and client tools (web_search_20250305, bash_20250124, ...) are Anthropic's own.
+                notes.lenient(type + " tool", tool.path("type") + " '" + type + "' tools");
                 continue;
             }
             tools.add(new ToolDefinition(tool.requiredString("name"), tool.optionalString("description"),
@@ -211,7 +245,7 @@ public final class AnthropicRequestParser {
         return tools;
     }
 
-    private static ToolChoice parseToolChoice(FieldReader root) {
+    private static ToolChoice parseToolChoice(FieldReader root, List<String> untranslatable) {
         FieldReader choice = root.optionalObject("tool_choice");
         if (choice == null) {
             return null;
@@ -223,7 +257,10 @@ public final class AnthropicRequestParser {
             case "any" -> new ToolChoice(ToolChoice.Mode.REQUIRED, null, parallel);
             case "none" -> new ToolChoice(ToolChoice.Mode.NONE, null, parallel);
             case "tool" -> new ToolChoice(ToolChoice.Mode.TOOL, choice.requiredString("name"), parallel);
-            default -> throw choice.problem("type", "must be one of auto, any, tool, none, but was \"" + type + "\"");
+            default -> {
+                untranslatable.add("tool_choice of type '" + type + "'"); // a newer kind: the provider decides
+                yield null;
+            }
         };
     }
 

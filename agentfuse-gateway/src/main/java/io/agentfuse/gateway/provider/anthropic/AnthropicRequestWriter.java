@@ -105,6 +105,9 @@ public final class AnthropicRequestWriter {
             return new JsonObject().put("type", "tool_use").put("id", call.id()).put("name", call.name())
                     .put("input", call.argumentsAsObject());
         }
+        if (part instanceof ContentPart.Opaque opaque) {
+            return new JsonObject(opaque.json()); // only ever parsed from this dialect
+        }
         ContentPart.ToolResult result = (ContentPart.ToolResult) part;
         JsonObject block = new JsonObject().put("type", "tool_result").put("tool_use_id", result.toolCallId())
                 .put("content", result.content());

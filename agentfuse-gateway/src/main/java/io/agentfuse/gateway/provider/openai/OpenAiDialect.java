@@ -131,8 +131,13 @@ public final class OpenAiDialect implements Dialect {
 
     @Override
     public JsonObject errorBody(String type, String message) {
+        return errorBody(type, message, type);
+    }
+
+    @Override
+    public JsonObject errorBody(String type, String message, String code) {
         return new JsonObject().put("error", new JsonObject().put("message", message).put("type", type)
-                .put("param", null).put("code", type));
+                .put("param", null).put("code", code));
     }
 
     @Override

@@ -6,50 +6,38 @@ import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ChatRequest.Sampling;
 import io.agentfuse.gateway.dialect.ChatRequest.StreamMode;
 import io.agentfuse.gateway.dialect.ContentPart;
+import io.agentfuse.gateway.dialect.CrossingNotes;
 import io.agentfuse.gateway.dialect.FieldReader;
 import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
 import io.agentfuse.gateway.http.DerivedValues;
+import io.agentfuse.gateway.provider.TranslationTable;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
  * Parses and validates an OpenAI Chat Completions request into a {@link ChatRequest}.
  *
  * <p>Unknown top-level fields and content parts of unknown type are kept: they go upstream
- * unchanged to an OpenAI provider, and make the request untranslatable to Anthropic. Known fields fall in three
- * groups when the request must cross to Anthropic:
- * <ul>
- *   <li>translated: messages, system/developer messages (hoisted, in order, into the system
- *       prompt), tools, tool_choice, parallel_tool_calls, max_tokens/max_completion_tokens,
- *       temperature (up to 1), top_p, stop, stream, stream_options, user;</li>
- *   <li>dropped as sampling hints without an equivalent, harmless to the answer's meaning:
- *       frequency_penalty, presence_penalty, seed, store, metadata, service_tier, reasoning_effort,
- *       verbosity, prompt_cache_key, safety_identifier;</li>
- *   <li>untranslatable (listed in {@link ChatRequest#untranslatable()}): n &gt; 1, logprobs,
- *       top_logprobs, audio, audio modalities, input_audio and file parts, response_format other
- *       than text, prediction, web_search_options, logit_bias, the legacy functions API,
- *       temperature above Anthropic's 1.</li>
- * </ul>
+ * unchanged to an OpenAI provider. What crossing to Anthropic does with each top-level field is
+ * {@link TranslationTable}'s: translated (messages, system/developer messages hoisted in order into
+ * the system prompt, tools, tool_choice, parallel_tool_calls, max_tokens/max_completion_tokens,
+ * temperature up to 1, top_p, stop, stream, stream_options, user), dropped and named (penalties,
+ * seed, store, metadata, service_tier, reasoning_effort, verbosity, prompt-cache keys,
+ * safety_identifier), left out only for a lenient model (web_search_options, built-in tools, fields
+ * the gateway does not know) or refused. This parser refuses the values that change the answer:
+ * n &gt; 1, logprobs, audio modalities, input_audio and file parts, response_format other than text,
+ * a non-empty logit_bias, temperature above Anthropic's 1.
  *
  * <p>Stateless and thread-safe. {@code ChatRequest r = OpenAiRequestParser.parse(body);}
  */
 public final class OpenAiRequestParser {
 
-    private static final Set<String> KNOWN = Set.of("model", "messages", "audio", "frequency_penalty",
-            "function_call", "functions", "logit_bias", "logprobs", "max_completion_tokens", "max_tokens", "metadata",
-            "modalities", "n", "parallel_tool_calls", "prediction", "presence_penalty", "prompt_cache_key",
-            "reasoning_effort", "response_format", "safety_identifier", "seed", "service_tier", "stop", "store",
-            "stream", "stream_options", "temperature", "tool_choice", "tools", "top_logprobs", "top_p", "user",
-            "verbosity", "web_search_options");
-    private static final Set<String> UNTRANSLATABLE_IF_PRESENT = Set.of("audio", "prediction", "web_search_options",
-            "functions", "function_call", "top_logprobs");
 
     /**
      * The turns of recent conversations, by the messages' decoded values: an agent resends them every
@@ -63,11 +51,13 @@ public final class OpenAiRequestParser {
     /** @throws InvalidRequestException naming the first bad field */
     public static ChatRequest parse(JsonObject body) {
         FieldReader root = FieldReader.root(body);
-        List<String> untranslatable = new ArrayList<>(root.unknownFields(KNOWN));
+        List<String> untranslatable = new ArrayList<>();
+        CrossingNotes notes = new CrossingNotes(untranslatable);
+        TranslationTable.sortFields(OpenAiDialect.INSTANCE.name(), root, notes);
         String model = root.requiredString("model");
         List<String> system = new ArrayList<>();
         List<ChatMessage> messages = parseMessages(root, system, untranslatable);
-        List<ToolDefinition> tools = parseTools(root, untranslatable);
+        List<ToolDefinition> tools = parseTools(root, notes);
         ToolChoice toolChoice = parseToolChoice(root, untranslatable,
                 choice -> choice.requiredObject("function").requiredString("name"));
         Integer maxTokens = root.has("max_completion_tokens")
@@ -80,7 +70,8 @@ public final class OpenAiRequestParser {
                 root.stringOrStrings("stop"));
         noteUntranslatableOptions(root, untranslatable);
         return new ChatRequest(OpenAiDialect.INSTANCE, body, model, ChatRequest.systemPrompt(system),
-                messages, tools, toolChoice, sampling, streamMode(root), root.optionalString("user"), untranslatable);
+                messages, tools, toolChoice, sampling, streamMode(root), root.optionalString("user"), untranslatable,
+                ChatRequest.Crossing.of(notes));
     }
 
     private static List<ChatMessage> parseMessages(FieldReader root, List<String> system, List<String> untranslatable) {
@@ -205,7 +196,7 @@ public final class OpenAiRequestParser {
         return text.toString();
     }
 
-    private static List<ToolDefinition> parseTools(FieldReader root, List<String> untranslatable) {
+    private static List<ToolDefinition> parseTools(FieldReader root, CrossingNotes notes) {
         JsonArray array = root.optionalArray("tools");
         if (array == null) {
             return List.of();
@@ -215,7 +206,7 @@ public final class OpenAiRequestParser {
             FieldReader tool = root.objectAt("tools", i);
             String type = tool.requiredString("type");
             if (!"function".equals(type)) {
-                untranslatable.add(tool.path("type") + " '" + type + "' tools");
+                notes.lenient(type + " tool", tool.path("type") + " '" + type + "' tools");
                 continue;
             }
             FieldReader function = tool.requiredObject("function");
@@ -273,11 +264,6 @@ public final class OpenAiRequestParser {
         }
         if (Boolean.TRUE.equals(root.optionalBoolean("logprobs"))) {
             untranslatable.add("logprobs");
-        }
-        for (String field : UNTRANSLATABLE_IF_PRESENT) {
-            if (root.has(field)) {
-                untranslatable.add(field);
-            }
         }
         JsonArray modalities = root.optionalArray("modalities");
         if (modalities != null && modalities.contains("audio")) {

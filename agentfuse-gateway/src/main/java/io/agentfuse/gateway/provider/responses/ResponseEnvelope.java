@@ -134,8 +134,15 @@ final class ResponseEnvelope {
 
     /** A {@code function_call} item; {@code callId} is what the caller answers with {@code function_call_output}. */
     static JsonObject functionCallItem(String id, String status, String callId, String name, String arguments) {
-        return new JsonObject().put("id", id).put("type", "function_call").put("status", status)
-                .put("call_id", callId).put("name", name).put("arguments", arguments);
+        return functionCallItem(id, status, callId, name, arguments, ToolNamespaces.NONE);
+    }
+
+    /** A {@code function_call} item whose flattened {@code name} names its namespace again, by {@code namespaces}. */
+    static JsonObject functionCallItem(String id, String status, String callId, String name, String arguments,
+                                       ToolNamespaces namespaces) {
+        JsonObject item = new JsonObject().put("id", id).put("type", "function_call").put("status", status)
+                .put("call_id", callId);
+        return namespaces.writeName(item, name).put("arguments", arguments);
     }
 
     /** The Responses {@code usage} object of {@code usage}. */

@@ -128,6 +128,12 @@ public final class ResponsesDialect implements Dialect {
         return ResponsesResponseCodec.write(response, null);
     }
 
+    /** Calls of the caller's flattened namespace functions name their namespace again. */
+    @Override
+    public JsonObject writeResponse(ChatResponse response, ChatRequest request) {
+        return ResponsesResponseCodec.write(response, null, ToolNamespaces.of(request.tools()));
+    }
+
     @Override
     public Usage usageOf(JsonObject responseBody) {
         return ResponsesResponseCodec.usage(responseBody.getValue("usage") instanceof JsonObject usage ? usage : null);
@@ -141,6 +147,12 @@ public final class ResponsesDialect implements Dialect {
     @Override
     public StreamEncoder streamEncoder(boolean includeUsage, Clock clock) {
         return new ResponsesStreamEncoder(null, clock.epochMillis() / 1000);
+    }
+
+    /** Calls of the caller's flattened namespace functions name their namespace again. */
+    @Override
+    public StreamEncoder streamEncoder(boolean includeUsage, Clock clock, ChatRequest request) {
+        return new ResponsesStreamEncoder(null, clock.epochMillis() / 1000, ToolNamespaces.of(request.tools()));
     }
 
     /**
@@ -160,6 +172,11 @@ public final class ResponsesDialect implements Dialect {
     @Override
     public JsonObject errorBody(String type, String message) {
         return OpenAiDialect.INSTANCE.errorBody(type, message);
+    }
+
+    @Override
+    public JsonObject errorBody(String type, String message, String code) {
+        return OpenAiDialect.INSTANCE.errorBody(type, message, code);
     }
 
     /**

@@ -64,7 +64,7 @@ final class ResponsesInputParser {
         return switch (type) {
             case "message" -> message(item, untranslatable);
             case "function_call" -> Item.joining(Role.ASSISTANT, new ContentPart.ToolCall(
-                    item.requiredString("call_id"), item.requiredString("name"), item.requiredString("arguments")));
+                    item.requiredString("call_id"), flatName(item), item.requiredString("arguments")));
             case "function_call_output" -> Item.joining(Role.USER, new ContentPart.ToolResult(
                     item.requiredString("call_id"), output(item, untranslatable), false));
             // Earlier reasoning is the provider's own trace; another model cannot use it.
@@ -78,6 +78,13 @@ final class ResponsesInputParser {
                 yield Item.NOTHING;
             }
         };
+    }
+
+    /** The name of a called function, flattened with its namespace as the request's tools are. */
+    private static String flatName(FieldReader call) {
+        String namespace = call.optionalString("namespace");
+        String name = call.requiredString("name");
+        return namespace == null ? name : namespace + ResponsesRequestParser.NAMESPACE_SEPARATOR + name;
     }
 
     private static Item message(FieldReader item, List<String> untranslatable) {

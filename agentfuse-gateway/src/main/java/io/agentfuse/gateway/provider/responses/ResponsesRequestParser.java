@@ -4,10 +4,12 @@ import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ChatRequest.Sampling;
 import io.agentfuse.gateway.dialect.ChatRequest.StreamMode;
+import io.agentfuse.gateway.dialect.CrossingNotes;
 import io.agentfuse.gateway.dialect.FieldReader;
 import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
+import io.agentfuse.gateway.provider.TranslationTable;
 import io.agentfuse.gateway.provider.openai.OpenAiRequestParser;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -20,29 +22,27 @@ import java.util.Set;
  * Parses and validates an OpenAI Responses API request ({@code POST /v1/responses}) into a
  * {@link ChatRequest} of {@link ResponsesDialect}. On a route to an OpenAI provider the body is
  * forwarded as received ({@link ResponsesDialect#sameDialectRequest}); the neutral form serves
- * translation to another dialect, and the fields it cannot carry are listed in
- * {@link ChatRequest#untranslatable()}.
+ * translation to another dialect, by {@link TranslationTable}:
  *
  * <ul>
  *   <li>translated: {@code input} (a string, or items: {@code message} with {@code input_text},
  *       {@code output_text}, {@code refusal} and {@code input_image} URL parts; {@code function_call};
  *       {@code function_call_output} with text output), {@code instructions} and system/developer
- *       messages (joined, in order, into the system prompt), {@code function} tools,
- *       {@code tool_choice}, {@code parallel_tool_calls}, {@code max_output_tokens},
- *       {@code temperature} (up to Anthropic's 1), {@code top_p}, {@code stream}, {@code user};</li>
- *   <li>dropped as hints without an equivalent: {@code reasoning} (and earlier {@code reasoning}
- *       items), {@code metadata}, {@code store: false}, {@code strict} of function tools,
- *       {@code text.verbosity}, {@code include: ["reasoning.encrypted_content"]},
- *       {@code truncation: "disabled"}, {@code stream_options}, {@code service_tier},
- *       {@code prompt_cache_key}, {@code prompt_cache_retention}, {@code safety_identifier},
- *       {@code max_tool_calls}, {@code background: false};</li>
- *   <li>untranslatable, because they need the provider's stored state or its own tools:
- *       {@code previous_response_id}, {@code store: true}, {@code conversation}, {@code prompt},
- *       {@code background: true}, {@code context_management}, {@code item_reference} and built-in
- *       tool items, tools other than {@code function} (web_search, file_search, mcp, custom, ...),
- *       tool_choice of such tools, file and audio parts, images by {@code file_id}, structured
- *       {@code text.format}, {@code top_logprobs}, other {@code include} values,
- *       {@code truncation: "auto"}, and every top-level field this parser does not know.</li>
+ *       messages (joined, in order, into the system prompt), {@code function} tools and the
+ *       functions of {@code namespace} tools (flattened to {@code namespace__name}; a call of one
+ *       names its namespace again in the answer), {@code tool_choice}, {@code parallel_tool_calls},
+ *       {@code max_output_tokens}, {@code temperature} (up to Anthropic's 1), {@code top_p},
+ *       {@code stream}, {@code user};</li>
+ *   <li>dropped and named: {@code reasoning} (and earlier {@code reasoning} items), {@code metadata},
+ *       {@code client_metadata}, {@code store}, {@code include}, {@code truncation},
+ *       {@code stream_options}, {@code service_tier}, the prompt-cache keys, {@code safety_identifier},
+ *       {@code max_tool_calls}, {@code context_management};</li>
+ *   <li>left out only for a model with {@code translate: lenient}: built-in tools ({@code web_search},
+ *       {@code file_search}, {@code mcp}, ...) and every top-level field the gateway does not know;</li>
+ *   <li>untranslatable, because they need the provider's stored state or change the answer:
+ *       {@code previous_response_id}, {@code conversation}, {@code prompt}, {@code background: true},
+ *       {@code item_reference} and built-in tool items, tool_choice of built-in tools, file and audio
+ *       parts, images by {@code file_id}, structured {@code text.format}, {@code top_logprobs}.</li>
  * </ul>
  * Unknown fields and item types are not rejected: a same-dialect route forwards them, since the
  * provider adds fields faster than the gateway learns them.
@@ -51,13 +51,11 @@ import java.util.Set;
  */
 public final class ResponsesRequestParser {
 
-    private static final Set<String> KNOWN = Set.of("model", "input", "instructions", "tools", "tool_choice",
-            "parallel_tool_calls", "max_output_tokens", "temperature", "top_p", "stream", "stream_options", "user",
-            "reasoning", "metadata", "store", "text", "include", "truncation", "service_tier", "prompt_cache_key",
-            "prompt_cache_retention", "safety_identifier", "max_tool_calls", "background", "top_logprobs",
-            "previous_response_id", "conversation", "prompt", "context_management");
+    /** Fields that stand for the conversation held by the provider, where {@code input} may be left out. */
     private static final Set<String> STATEFUL = Set.of("previous_response_id", "conversation", "prompt",
             "context_management");
+    /** Between a namespace and the name of one of its functions, when flattened. */
+    public static final String NAMESPACE_SEPARATOR = "__";
 
     private ResponsesRequestParser() {
     }
@@ -66,6 +64,8 @@ public final class ResponsesRequestParser {
     public static ChatRequest parse(JsonObject body) {
         FieldReader root = FieldReader.root(body);
         List<String> untranslatable = new ArrayList<>();
+        CrossingNotes notes = new CrossingNotes(untranslatable);
+        TranslationTable.sortFields(ResponsesDialect.INSTANCE.name(), root, notes);
         String model = root.requiredString("model");
         noteUntranslatableOptions(root, untranslatable);
         List<String> system = new ArrayList<>();
@@ -81,7 +81,7 @@ public final class ResponsesRequestParser {
             // Only a same-dialect route could make sense of it, and only through stored state.
             throw root.problem("input", "must contain at least one message");
         }
-        List<ToolDefinition> tools = parseTools(root, untranslatable);
+        List<ToolDefinition> tools = parseTools(root, notes);
         ToolChoice toolChoice = OpenAiRequestParser.parseToolChoice(root, untranslatable,
                 choice -> choice.requiredString("name"));
         Double temperature = root.optionalNumber("temperature", 0, 2);
@@ -92,56 +92,58 @@ public final class ResponsesRequestParser {
                 root.optionalNumber("top_p", 0, 1), List.of());
         StreamMode stream = Boolean.TRUE.equals(root.optionalBoolean("stream")) ? StreamMode.STREAM : StreamMode.NONE;
         return new ChatRequest(ResponsesDialect.INSTANCE, body, model, ChatRequest.systemPrompt(system),
-                messages, tools, toolChoice, sampling, stream, root.optionalString("user"), untranslatable);
+                messages, tools, toolChoice, sampling, stream, root.optionalString("user"), untranslatable,
+                ChatRequest.Crossing.of(notes));
     }
 
-    private static List<ToolDefinition> parseTools(FieldReader root, List<String> untranslatable) {
+    private static List<ToolDefinition> parseTools(FieldReader root, CrossingNotes notes) {
         JsonArray array = root.optionalArray("tools");
         List<ToolDefinition> tools = new ArrayList<>();
         for (int i = 0; array != null && i < array.size(); i++) {
             FieldReader tool = root.objectAt("tools", i);
             String type = tool.requiredString("type");
-            if (!"function".equals(type)) {
-                untranslatable.add(tool.path("type") + " '" + type + "' tools (they run at the provider)");
-                continue;
+            if ("namespace".equals(type)) {
+                namespace(tool, tools, notes);
+            } else if ("function".equals(type)) {
+                tools.add(function(tool, null));
+            } else {
+                notes.lenient(type + " tool", tool.path("type") + " '" + type + "' tools (they run at the provider)");
             }
-            tool.optionalBoolean("strict");
-            FieldReader parameters = tool.optionalObject("parameters");
-            tools.add(new ToolDefinition(tool.requiredString("name"), tool.optionalString("description"),
-                    parameters == null ? null : parameters.json()));
         }
         return tools;
     }
 
+    /** The functions of a {@code namespace} tool, flattened to {@code namespace__name}. */
+    private static void namespace(FieldReader tool, List<ToolDefinition> tools, CrossingNotes notes) {
+        String namespace = tool.requiredString("name");
+        JsonArray members = tool.requiredArray("tools");
+        for (int j = 0; j < members.size(); j++) {
+            FieldReader member = tool.objectAt("tools", j);
+            String type = member.requiredString("type");
+            if ("function".equals(type)) {
+                tools.add(function(member, namespace));
+            } else {
+                notes.lenient(type + " tool", member.path("type") + " '" + type + "' tools");
+            }
+        }
+    }
+
+    private static ToolDefinition function(FieldReader tool, String namespace) {
+        tool.optionalBoolean("strict");
+        FieldReader parameters = tool.optionalObject("parameters");
+        String name = tool.requiredString("name");
+        return new ToolDefinition(namespace == null ? name : namespace + NAMESPACE_SEPARATOR + name,
+                tool.optionalString("description"), parameters == null ? null : parameters.json(), namespace);
+    }
+
+    /** The values of translated fields that change the answer and have no equivalent. */
     private static void noteUntranslatableOptions(FieldReader root, List<String> untranslatable) {
-        for (String field : root.json().fieldNames()) {
-            if (!KNOWN.contains(field) && root.has(field)) {
-                untranslatable.add(field + " (a field the gateway cannot translate)");
-            }
-        }
-        for (String field : STATEFUL) {
-            if (root.has(field)) {
-                untranslatable.add(field + " (needs the provider's stored state)");
-            }
-        }
-        if (Boolean.TRUE.equals(root.optionalBoolean("store"))) {
-            untranslatable.add("store: true (needs the provider's stored state)");
-        }
         if (Boolean.TRUE.equals(root.optionalBoolean("background"))) {
             untranslatable.add("background: true (needs the provider's stored state)");
         }
         Integer topLogprobs = root.optionalInt("top_logprobs", 0);
         if (topLogprobs != null && topLogprobs > 0) {
             untranslatable.add("top_logprobs");
-        }
-        String truncation = root.optionalString("truncation");
-        if ("auto".equals(truncation)) {
-            untranslatable.add("truncation: auto");
-        }
-        for (String value : root.stringOrStrings("include")) {
-            if (!"reasoning.encrypted_content".equals(value)) {
-                untranslatable.add("include '" + value + "'");
-            }
         }
         FieldReader text = root.optionalObject("text");
         FieldReader format = text == null ? null : text.optionalObject("format");

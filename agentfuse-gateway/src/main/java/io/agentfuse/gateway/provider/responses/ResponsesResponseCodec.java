@@ -118,6 +118,11 @@ public final class ResponsesResponseCodec {
      * @param request the caller's Responses request, whose settings the object echoes, or {@code null}
      */
     public static JsonObject write(ChatResponse response, JsonObject request) {
+        return write(response, request, ToolNamespaces.NONE);
+    }
+
+    /** The {@code response} body of {@code response}, its calls of flattened namespace functions named as {@code namespaces} says. */
+    static JsonObject write(ChatResponse response, JsonObject request, ToolNamespaces namespaces) {
         String id = ResponseEnvelope.responseId(response.id());
         JsonArray output = new JsonArray();
         JsonArray texts = new JsonArray();
@@ -132,7 +137,7 @@ public final class ResponsesResponseCodec {
         for (ContentPart part : response.content()) {
             if (part instanceof ContentPart.ToolCall call) {
                 output.add(ResponseEnvelope.functionCallItem(ResponseEnvelope.itemId("fc", id, output.size()),
-                        "completed", call.id(), call.name(), call.arguments()));
+                        "completed", call.id(), call.name(), call.arguments(), namespaces));
             }
         }
         JsonObject body = ResponseEnvelope.response(id, response.model(), response.created(),

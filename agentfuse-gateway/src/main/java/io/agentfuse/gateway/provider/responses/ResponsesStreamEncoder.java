@@ -41,6 +41,7 @@ import java.util.List;
 public final class ResponsesStreamEncoder implements StreamEncoder {
 
     private final JsonObject echo;
+    private final ToolNamespaces namespaces;
     private final long createdAt;
     private final JsonArray output = new JsonArray();
     private long sequence;
@@ -54,8 +55,14 @@ public final class ResponsesStreamEncoder implements StreamEncoder {
      * @param createdAt the response's {@code created_at}, epoch seconds
      */
     public ResponsesStreamEncoder(JsonObject request, long createdAt) {
+        this(request, createdAt, ToolNamespaces.NONE);
+    }
+
+    /** An encoder whose calls of flattened namespace functions are named as {@code namespaces} says. */
+    ResponsesStreamEncoder(JsonObject request, long createdAt, ToolNamespaces namespaces) {
         this.echo = ResponseEnvelope.echo(request);
         this.createdAt = createdAt;
+        this.namespaces = namespaces;
     }
 
     @Override
@@ -144,7 +151,7 @@ public final class ResponsesStreamEncoder implements StreamEncoder {
         }
         String text = open.text.toString();
         if (open.isToolCall()) {
-            out.add(event("response.function_call_arguments.done", open.refs().put("name", open.name)
+            out.add(event("response.function_call_arguments.done", namespaces.writeName(open.refs(), open.name)
                     .put("arguments", text)));
         } else {
             out.add(event("response.output_text.done", open.refs().put("content_index", 0).put("text", text)
@@ -173,7 +180,7 @@ public final class ResponsesStreamEncoder implements StreamEncoder {
     }
 
     /** The output item being streamed: a message (text) or a function call (its arguments). */
-    private static final class OpenItem {
+    private final class OpenItem {
         final int outputIndex;
         final String itemId;
         final int toolIndex;
@@ -199,7 +206,7 @@ public final class ResponsesStreamEncoder implements StreamEncoder {
 
         JsonObject item(String status) {
             if (isToolCall()) {
-                return ResponseEnvelope.functionCallItem(itemId, status, callId, name, text.toString());
+                return ResponseEnvelope.functionCallItem(itemId, status, callId, name, text.toString(), namespaces);
             }
             JsonArray content = "completed".equals(status)
                     ? new JsonArray().add(ResponseEnvelope.textPart(text.toString())) : new JsonArray();

@@ -152,6 +152,38 @@ class ResponsesRequestParserTest {
     }
 
     @Test
+    void flattensTheFunctionsOfANamespaceToolAndTheirCalls() {
+        JsonObject body = request(new JsonArray().add(message("user", "Hi"))
+                        .add(new JsonObject().put("type", "function_call").put("call_id", "c1").put("namespace", "agents")
+                                .put("name", "close_agent").put("arguments", "{}"))
+                        .add(new JsonObject().put("type", "function_call_output").put("call_id", "c1").put("output", "ok")))
+                .put("tools", new JsonArray().add(new JsonObject().put("type", "namespace").put("name", "agents")
+                        .put("description", "sub-agents").put("tools", new JsonArray().add(new JsonObject()
+                                .put("type", "function").put("name", "close_agent")
+                                .put("parameters", new JsonObject().put("type", "object"))))));
+
+        ChatRequest parsed = ResponsesRequestParser.parse(body);
+
+        assertThat(parsed.untranslatable()).isEmpty();
+        assertThat(parsed.crossing().lenientReasons()).isEmpty();
+        assertThat(parsed.tools()).extracting(tool -> tool.name()).containsExactly("agents__close_agent");
+        assertThat(parsed.messages().get(1).content()).singleElement()
+                .isEqualTo(new ContentPart.ToolCall("c1", "agents__close_agent", "{}"));
+    }
+
+    @Test
+    void dropsCodexsClientMetadataAndCacheKeyAndNamesThem() {
+        JsonObject body = request(new JsonArray().add(message("user", "Hi")))
+                .put("client_metadata", new JsonObject().put("x-codex-turn-metadata", "{}"))
+                .put("prompt_cache_key", "k").put("store", false).put("include", new JsonArray().add("reasoning.encrypted_content"));
+
+        ChatRequest parsed = ResponsesRequestParser.parse(body);
+
+        assertThat(parsed.untranslatable()).isEmpty();
+        assertThat(parsed.crossing().dropped()).containsExactly("client_metadata", "prompt_cache_key", "store", "include");
+    }
+
+    @Test
     void listsEveryFieldThatNeedsTheProvidersStateOrTools() {
         JsonObject body = request(new JsonArray().add(message("user", "Hi"))
                         .add(new JsonObject().put("type", "item_reference").put("id", "msg_9")))
@@ -161,11 +193,13 @@ class ResponsesRequestParserTest {
                 .put("include", new JsonArray().add("file_search_call.results"))
                 .put("brand_new_field", 1);
 
-        List<String> reasons = ResponsesRequestParser.parse(body).untranslatable();
+        ChatRequest parsed = ResponsesRequestParser.parse(body);
 
-        assertThat(String.join("; ", reasons)).contains("previous_response_id", "store: true", "tools[0].type 'web_search'",
-                "input[1].type 'item_reference'", "text.format of type 'json_schema'", "include 'file_search_call.results'",
+        assertThat(String.join("; ", parsed.untranslatable())).contains("previous_response_id",
+                "input[1].type 'item_reference'", "text.format of type 'json_schema'");
+        assertThat(String.join("; ", parsed.crossing().lenientReasons())).contains("tools[0].type 'web_search'",
                 "brand_new_field");
+        assertThat(parsed.crossing().dropped()).contains("store", "include");
     }
 
     @Test

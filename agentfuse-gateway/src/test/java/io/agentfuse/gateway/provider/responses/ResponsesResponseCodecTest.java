@@ -69,6 +69,25 @@ class ResponsesResponseCodecTest {
     }
 
     @Test
+    void aCallOfAFlattenedNamespaceFunctionNamesItsNamespaceAgainForTheCaller() {
+        var caller = ResponsesRequestParser.parse(new JsonObject().put("model", "gpt-5").put("input", "Hi")
+                .put("tools", new JsonArray().add(new JsonObject().put("type", "namespace").put("name", "agents")
+                        .put("description", "sub-agents").put("tools", new JsonArray().add(new JsonObject()
+                                .put("type", "function").put("name", "close_agent"))))
+                        .add(new JsonObject().put("type", "function").put("name", "plain__name"))));
+        ChatResponse answer = new ChatResponse("msg_01", "claude-haiku-4-5", 1_700_000_000L, List.of(
+                new ContentPart.ToolCall("toolu_1", "agents__close_agent", "{}"),
+                new ContentPart.ToolCall("toolu_2", "plain__name", "{}")), FinishReason.TOOL_CALLS, null, Usage.of(1, 2));
+
+        JsonArray output = Dialects.RESPONSES.writeResponse(answer, caller).getJsonArray("output");
+
+        assertThat(output.getJsonObject(0).getString("namespace")).isEqualTo("agents");
+        assertThat(output.getJsonObject(0).getString("name")).isEqualTo("close_agent");
+        assertThat(output.getJsonObject(1).containsKey("namespace")).isFalse(); // a plain function keeps its name
+        assertThat(output.getJsonObject(1).getString("name")).isEqualTo("plain__name");
+    }
+
+    @Test
     void echoesTheCallersSettingsInTheResponseObject() {
         JsonObject request = new JsonObject().put("model", "gpt-4.1").put("input", "Hi").put("instructions", "Be brief.")
                 .put("temperature", 0.2).put("tool_choice", "required").put("metadata", new JsonObject().put("k", "v"));

@@ -5,6 +5,8 @@ import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.agentfuse.gateway.dialect.Usage;
 import io.agentfuse.gateway.sse.SseEvent;
+import io.agentfuse.gateway.provider.Dialects;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
@@ -99,6 +101,27 @@ class ResponsesStreamEncoderTest {
         assertThat(response.getJsonObject("usage").getLong("output_tokens")).isEqualTo(2L);
         assertThat(response.getJsonObject("usage").getLong("total_tokens")).isEqualTo(11L);
         assertThat(ResponsesResponseCodec.read(response).content()).hasSize(1);
+    }
+
+    @Test
+    void aStreamedCallOfAFlattenedNamespaceFunctionNamesItsNamespaceAgain() {
+        var caller = ResponsesRequestParser.parse(new JsonObject().put("model", "gpt-5").put("input", "Hi")
+                .put("tools", new JsonArray().add(new JsonObject().put("type", "namespace").put("name", "agents")
+                        .put("description", "sub-agents").put("tools", new JsonArray().add(new JsonObject()
+                                .put("type", "function").put("name", "close_agent"))))));
+        var namespaced = Dialects.RESPONSES.streamEncoder(false, io.agentfuse.core.Clock.system(), caller);
+        List<SseEvent> events = new java.util.ArrayList<>();
+        for (StreamEvent event : List.of(START, new StreamEvent.ToolCallStart(0, "toolu_1", "agents__close_agent"),
+                new StreamEvent.ToolCallDelta(0, "{}"), new StreamEvent.Finish(FinishReason.TOOL_CALLS, null, Usage.of(1, 2)))) {
+            events.addAll(namespaced.encode(event));
+        }
+
+        JsonObject done = data(events, "response.function_call_arguments.done");
+        assertThat(done.getString("namespace")).isEqualTo("agents");
+        assertThat(done.getString("name")).isEqualTo("close_agent");
+        JsonObject item = data(events, "response.completed").getJsonObject("response").getJsonArray("output").getJsonObject(0);
+        assertThat(item.getString("namespace")).isEqualTo("agents");
+        assertThat(item.getString("name")).isEqualTo("close_agent");
     }
 
     @Test

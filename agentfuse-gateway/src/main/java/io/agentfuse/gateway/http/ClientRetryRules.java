@@ -1,0 +1,49 @@
+package io.agentfuse.gateway.http;
+
+import io.vertx.core.MultiMap;
+
+import java.util.Locale;
+
+/**
+ * Which signals a caller's client decides its retries by, told from its request headers, so that
+ * {@link GatewayErrors} can say "stop" or "retry" in words that client obeys.
+ *
+ * <ul>
+ *   <li>{@link #SHOULD_RETRY_HEADER} — the OpenAI and Anthropic SDKs (and what is built on them: the
+ *       OpenAI Agents SDK, Claude Code, LangChain) obey {@code x-should-retry} before the status; so
+ *       do, for the gateway's purposes, callers it does not recognise, who get the contract's
+ *       statuses unchanged.</li>
+ *   <li>{@link #STATUS_ONLY} — Codex ({@code originator: codex_*} or a {@code codex} user agent) and
+ *       the Vercel AI SDK ({@code ai/<version> ai-sdk-provider-utils/<version>} as user agent) ignore {@code x-should-retry} and retry
+ *       every 5xx (Codex up to 30 requests over half a minute, the AI SDK twice after 2 s and 4 s), and
+ *       every 429. Only a 400 ends Codex's loop with the gateway's own message; the AI SDK stops at any
+ *       4xx but 408, 409 and 429. OpenClaw ({@code user-agent: undici} and no {@code x-stainless-*}
+ *       headers) retries a 5xx turn up to 8 times, waiting out a {@code Retry-After} of up to 90 s. A
+ *       final refusal is sent to them as 400.</li>
+ * </ul>
+ *
+ * <p>{@code ClientRetryRules.of(request.headers())}; stateless and thread-safe.
+ */
+public enum ClientRetryRules {
+    /** The client obeys {@code x-should-retry}; the contract's statuses are kept. */
+    SHOULD_RETRY_HEADER,
+    /** The client decides by status and {@code Retry-After} only; final refusals are sent as 400. */
+    STATUS_ONLY;
+
+    /** The rules of the client that sent {@code headers}. */
+    public static ClientRetryRules of(MultiMap headers) {
+        if (headers == null) {
+            return SHOULD_RETRY_HEADER;
+        }
+        String originator = headers.get("originator");
+        String agent = headers.get("user-agent");
+        String lowerAgent = agent == null ? "" : agent.toLowerCase(Locale.ROOT);
+        boolean codex = (originator != null && originator.toLowerCase(Locale.ROOT).startsWith("codex"))
+                || lowerAgent.startsWith("codex");
+        boolean aiSdk = lowerAgent.startsWith("ai/") || lowerAgent.contains("ai-sdk/")
+                || lowerAgent.contains("ai-sdk-provider-utils/");
+        // OpenClaw's model transport: undici's own fetch, without the SDK headers of the clients that read x-should-retry.
+        boolean openClaw = "undici".equals(lowerAgent) && headers.get("x-stainless-lang") == null;
+        return codex || aiSdk || openClaw ? STATUS_ONLY : SHOULD_RETRY_HEADER;
+    }
+}
