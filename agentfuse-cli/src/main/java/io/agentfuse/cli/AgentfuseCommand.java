@@ -41,9 +41,9 @@ public final class AgentfuseCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    /** A command that resolves {@code ${ENV}} from {@code environment}; servers stop on JVM shutdown. */
+    /** A command that resolves {@code ${ENV}} from {@code environment}; servers stop on SIGTERM and SIGINT. */
     public AgentfuseCommand(Map<String, String> environment) {
-        this(environment, StopSignal::onJvmShutdown);
+        this(environment, StopSignal::onSignals);
     }
 
     /** A command whose long-running subcommands stop when {@code stopSignal}'s signal says so. */

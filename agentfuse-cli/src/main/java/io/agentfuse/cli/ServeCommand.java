@@ -8,7 +8,6 @@ import io.agentfuse.gateway.GatewayServer;
 import io.agentfuse.gateway.GatewayVertx;
 import io.agentfuse.gateway.reload.ConfigFile;
 import io.vertx.core.Vertx;
-import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,7 +22,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code agentfuse serve --config FILE [--port N] [--host ADDRESS]}: runs the gateway until the
- * process is stopped (SIGTERM, Ctrl-C), then closes the server and Vert.x, in that order.
+ * process is stopped (SIGTERM, Ctrl-C), then drains (docs/design.md §14: {@code /readyz} 503 at once, new
+ * connections served for {@code server.drainDelay}, requests in flight given {@code server.shutdownGrace})
+ * and exits with 0; a second signal stops at once.
  * Breaker state is kept in memory, or shared on Redis with {@code state.store: redis}. Prints one line once listening:
  * {@code agentfuse gateway listening on http://127.0.0.1:8787}. The configuration file is read
  * again on SIGHUP, on {@code POST /admin/reload} and when it changes (checked every 2 s); a file
@@ -47,8 +48,9 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = {"-p", "--port"}, paramLabel = "N", description = "Port to listen on; default server.port of the file.")
     private Integer port;
 
-    @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
-            description = "Address to listen on; default ${DEFAULT-VALUE}. Use 0.0.0.0 to serve other hosts.")
+    @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = "${env:AGENTFUSE_HOST:-127.0.0.1}",
+            description = "Address to listen on; default the variable AGENTFUSE_HOST, else 127.0.0.1 (now ${DEFAULT-VALUE}). "
+                    + "Use 0.0.0.0 to serve other hosts (the container image does).")
     private String host;
 
     @Option(names = "--log-format", paramLabel = "FORMAT", defaultValue = "text",
@@ -63,17 +65,15 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
         logFormat.select();
+        ServeMessages messages = new ServeMessages(logFormat, spec.commandLine().getOut(), spec.commandLine().getErr());
         AgentfuseConfig loaded;
         try {
             loaded = ConfigLoader.load(config, parent.environment());
         } catch (ConfigException e) {
-            err.println(e.getMessage());
             int count = e.errors().size();
-            err.println(config + ": " + count + (count == 1 ? " error" : " errors") + "; nothing started.");
-            err.flush();
+            messages.problem(e.getMessage() + "\n" + config + ": " + count + (count == 1 ? " error" : " errors")
+                    + "; nothing started.");
             return ValidateCommand.INVALID;
         }
         GatewayOptions.Builder options = GatewayOptions.builder().host(host)
@@ -85,8 +85,7 @@ final class ServeCommand implements Callable<Integer> {
         try {
             vertx = GatewayVertx.create(loaded.server().transport());
         } catch (IllegalStateException e) {
-            err.println("agentfuse: the gateway could not start: " + e.getMessage());
-            err.flush();
+            messages.problem("agentfuse: the gateway could not start: " + e.getMessage());
             return CommandLine.ExitCode.SOFTWARE;
         }
         GatewayServer gateway;
@@ -94,8 +93,7 @@ final class ServeCommand implements Callable<Integer> {
             gateway = GatewayServer.start(vertx, loaded, options.build()).await();
         } catch (RuntimeException e) {
             vertx.close().await();
-            err.println("agentfuse: the gateway could not start: " + e.getMessage());
-            err.flush();
+            messages.problem("agentfuse: the gateway could not start: " + e.getMessage());
             return e instanceof UnsupportedOperationException ? ValidateCommand.INVALID : CommandLine.ExitCode.SOFTWARE;
         }
         // Installed before the line that tells a supervisor it may send signals.
@@ -104,13 +102,14 @@ final class ServeCommand implements Callable<Integer> {
         log.info("network transport: {}", GatewayVertx.describe(vertx));
         HeapAdvice.of(ManagementFactory.getRuntimeMXBean().getInputArguments(), Runtime.getRuntime().maxMemory())
                 .ifPresent(log::warn);
-        out.println("agentfuse gateway listening on " + gateway.baseUrl());
-        out.flush();
+        messages.listening(gateway.baseUrl());
         if (hangUp == ReloadSignal.Installed.IGNORED_BY_PARENT) {
-            err.println("agentfuse: SIGHUP is ignored by this process (started with nohup?), so it will not reload the "
+            messages.warning("agentfuse: SIGHUP is ignored by this process (started with nohup?), so it will not reload the "
                     + "configuration; use POST /admin/reload or change the file");
-            err.flush();
         }
-        return Foreground.runUntilStopped(parent.stopSignal(), gateway::close, vertx);
+        StopSignal stop = parent.stopSignal();
+        // A JVM shutdown (the signals taken elsewhere) waits as long as a drain may take, and a little more.
+        stop.expectStopWithin(loaded.server().shutdown().longest().plusSeconds(5));
+        return Foreground.runUntilStopped(stop, gateway::shutDown, gateway::close, vertx);
     }
 }

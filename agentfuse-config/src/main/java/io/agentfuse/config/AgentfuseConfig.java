@@ -39,15 +39,18 @@ import java.util.Optional;
  * @param context     the {@code context:} section
  * @param permissions the {@code permissions:} section
  * @param mcp         the {@code mcp:} section (the aggregate endpoint)
+ * @param observability the {@code observability:} section (traces)
  */
 public record AgentfuseConfig(ServerConfig server, StateConfig state, Map<String, ProviderConfig> providers,
                               RetryConfig retry, Map<String, BreakerConfig> breakers,
                               Map<String, ModelConfig> models, SubagentsConfig subagents,
                               Map<String, McpServerConfig> mcpServers, Map<String, ToolConfig> tools,
-                              ContextBudgetConfig context, PermissionsConfig permissions, McpConfig mcp) {
+                              ContextBudgetConfig context, PermissionsConfig permissions, McpConfig mcp,
+                              ObservabilityConfig observability) {
 
     public AgentfuseConfig {
         Objects.requireNonNull(server, "server");
+        Objects.requireNonNull(observability, "observability");
         Objects.requireNonNull(state, "state");
         providers = ordered(providers);
         Objects.requireNonNull(retry, "retry");

@@ -49,16 +49,28 @@ public final class ConfigDefaults {
             Duration.ofSeconds(75), 10_000, 10_000, 32 * MEGABYTE, 8 * MEGABYTE, Duration.ofSeconds(30), MEGABYTE);
 
     /**
+     * {@code server:} a stop drains for 5 s ({@code drainDelay}: long enough for a load balancer's
+     * readiness probe, every few seconds, to see the 503), then gives requests in flight 30 s
+     * ({@code shutdownGrace}: Kubernetes' default termination grace, and the client write timeout).
+     */
+    public static final ServerConfig.Shutdown SERVER_SHUTDOWN =
+            new ServerConfig.Shutdown(Duration.ofSeconds(5), Duration.ofSeconds(30));
+
+    /**
      * {@code server:} port 8787, bodies up to 10 MB, no admin token (read-only admin API), one
      * event loop per core, the best transport that loads, {@link #SERVER_LIMITS}, loopback hosts
-     * only, no cross-origin callers.
+     * only, no cross-origin callers, {@link #SERVER_SHUTDOWN}.
      */
     public static final ServerConfig SERVER = new ServerConfig(8787, 10 * MEGABYTE, "",
-            Runtime.getRuntime().availableProcessors(), ServerConfig.Transport.AUTO, SERVER_LIMITS, List.of(), new ServerConfig.Cors(List.of()));
+            Runtime.getRuntime().availableProcessors(), ServerConfig.Transport.AUTO, SERVER_LIMITS, List.of(),
+            new ServerConfig.Cors(List.of()), SERVER_SHUTDOWN);
 
     /** {@code state:} in memory; Redis on 127.0.0.1:6379 with key prefix {@code agentfuse:}. */
     public static final StateConfig STATE = new StateConfig(StateConfig.Store.MEMORY,
             new StateConfig.Redis("redis://127.0.0.1:6379", "agentfuse:"));
+
+    /** {@code observability:} no OTLP endpoint: traces are off unless the {@code OTEL_*} variables ask for them. */
+    public static final ObservabilityConfig OBSERVABILITY = new ObservabilityConfig(Optional.empty());
 
     /** {@code retry:} 4 attempts, waits of 2 s, 4 s, 8 s (seed), capped at 30 s; budget 20 %, 10/s, 10 s. */
     public static final RetryConfig RETRY = retryDefaults(new RetryConfig.Budget(0.20, 10, Duration.ofSeconds(10)));

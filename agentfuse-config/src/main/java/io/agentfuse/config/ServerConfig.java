@@ -10,7 +10,8 @@ import java.util.Objects;
  *
  * <p>Defaults ({@link ConfigDefaults#SERVER}): port {@code 8787}, {@code maxBodySize: 10MB}, no
  * admin token, one event loop per core, the best network transport that loads ({@link Transport#AUTO}),
- * the {@link Limits} below, loopback {@code Host} names only and no cross-origin browser requests.
+ * the {@link Limits} below, loopback {@code Host} names only, no cross-origin browser requests, and a
+ * {@link Shutdown} that drains for 5 s and gives requests in flight 30 s more.
  * Immutable and thread-safe.
  *
  * <pre>{@code
@@ -30,6 +31,8 @@ import java.util.Objects;
  *   maxEventQueue: 1MB                         # per /admin/events subscriber
  *   allowedHosts: [gateway.internal]           # added to the loopback names and the bind address
  *   cors: { allowedOrigins: ["https://app.example.com"] }
+ *   drainDelay: 5s                             # after SIGTERM: /readyz 503, new connections still taken
+ *   shutdownGrace: 30s                         # then: requests in flight have this long to finish
  * }</pre>
  *
  * @param port         TCP port, 0 to 65535 (0 picks a free port, handy in tests)
@@ -41,9 +44,11 @@ import java.util.Objects;
  * @param allowedHosts {@code Host} names accepted besides the loopback names and the bind address;
  *                     {@code "*"} accepts any
  * @param cors         which browser origins may call the gateway
+ * @param shutdown     how a stopping gateway drains (the keys {@code drainDelay} and {@code shutdownGrace},
+ *                     written flat under {@code server:})
  */
 public record ServerConfig(int port, long maxBodySize, String adminToken, int eventLoops, Transport transport,
-                           Limits limits, List<String> allowedHosts, Cors cors) {
+                           Limits limits, List<String> allowedHosts, Cors cors, Shutdown shutdown) {
 
     public ServerConfig {
         Objects.requireNonNull(adminToken, "adminToken");
@@ -51,6 +56,7 @@ public record ServerConfig(int port, long maxBodySize, String adminToken, int ev
         Objects.requireNonNull(limits, "limits");
         allowedHosts = List.copyOf(allowedHosts);
         Objects.requireNonNull(cors, "cors");
+        Objects.requireNonNull(shutdown, "shutdown");
         if (eventLoops < 1) {
             throw new IllegalArgumentException("eventLoops must be >= 1, but was " + eventLoops);
         }
@@ -78,6 +84,36 @@ public record ServerConfig(int port, long maxBodySize, String adminToken, int ev
             Objects.requireNonNull(headerTimeout, "headerTimeout");
             Objects.requireNonNull(idleTimeout, "idleTimeout");
             Objects.requireNonNull(clientWriteTimeout, "clientWriteTimeout");
+        }
+    }
+
+    /**
+     * How a gateway told to stop (SIGTERM) drains, so that a rolling deploy cuts nothing in flight
+     * (docs/design.md §14): {@code /readyz} answers 503 at once, new connections are still taken for
+     * {@code drainDelay} (the time a load balancer needs to see it), then the listener closes and the
+     * requests in flight have {@code shutdownGrace} to finish; streams still running then end with
+     * their dialect's error event, other requests still unanswered get a 503. Read when the stop
+     * comes, so a reload changes them.
+     *
+     * @param drainDelay    how long new connections are still accepted after the stop; zero or more
+     * @param shutdownGrace how long requests in flight may take after the listener closed; zero or more
+     */
+    public record Shutdown(Duration drainDelay, Duration shutdownGrace) {
+
+        public Shutdown {
+            Objects.requireNonNull(drainDelay, "drainDelay");
+            Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+            if (drainDelay.isNegative()) {
+                throw new IllegalArgumentException("drainDelay must be >= 0, but was " + drainDelay);
+            }
+            if (shutdownGrace.isNegative()) {
+                throw new IllegalArgumentException("shutdownGrace must be >= 0, but was " + shutdownGrace);
+            }
+        }
+
+        /** The longest a stop can take: {@code drainDelay + shutdownGrace}. */
+        public Duration longest() {
+            return drainDelay.plus(shutdownGrace);
         }
     }
 
@@ -120,6 +156,6 @@ public record ServerConfig(int port, long maxBodySize, String adminToken, int ev
     public String toString() {
         return "ServerConfig[port=" + port + ", maxBodySize=" + maxBodySize
                 + ", adminToken=" + (adminEnabled() ? "***" : "") + ", eventLoops=" + eventLoops
-                + ", transport=" + transport + ", limits=" + limits + ", allowedHosts=" + allowedHosts + ", cors=" + cors + "]";
+                + ", transport=" + transport + ", limits=" + limits + ", allowedHosts=" + allowedHosts + ", cors=" + cors + ", shutdown=" + shutdown + "]";
     }
 }

@@ -62,4 +62,29 @@ class ServerLimitsConfigTest {
         assertThat(failure.errors()).extracting(ConfigError::path).containsExactlyInAnyOrderElementsOf(List.of(
                 "server.idleTimeout", "server.maxMessages", "server.maxUpstreamBody", "server.allowedHosts[0]"));
     }
+
+    @Test
+    void aStopDrainsForFiveSecondsAndGivesThirtyByDefault() {
+        ServerConfig server = ConfigLoader.parse("server: {}\n", "a.yaml", Map.of()).server();
+
+        assertThat(server.shutdown()).isEqualTo(new ServerConfig.Shutdown(Duration.ofSeconds(5), Duration.ofSeconds(30)));
+        assertThat(server.shutdown().longest()).isEqualTo(Duration.ofSeconds(35));
+    }
+
+    @Test
+    void drainDelayAndShutdownGraceReadAsWrittenAndMayBeZero() {
+        ServerConfig server = ConfigLoader.parse("server: { drainDelay: 0, shutdownGrace: 90 }\n", "a.yaml", Map.of()).server();
+
+        assertThat(server.shutdown()).isEqualTo(new ServerConfig.Shutdown(Duration.ZERO, Duration.ofSeconds(90)));
+    }
+
+    @Test
+    void aBadDrainDelayOrShutdownGraceIsReportedWithItsKeyAndLine() {
+        ConfigException failure = org.assertj.core.api.Assertions.catchThrowableOfType(ConfigException.class,
+                () -> ConfigLoader.parse("server:\n  drainDelay: soon\n  shutdownGrace: -1s\n", "a.yaml", Map.of()));
+
+        assertThat(failure.errors()).extracting(ConfigError::path).containsExactly("server.drainDelay", "server.shutdownGrace");
+        assertThat(failure.errors()).extracting(ConfigError::line).containsExactly(2, 3);
+        assertThat(failure.getMessage()).contains("soon").contains("-1s");
+    }
 }

@@ -7,11 +7,9 @@ import io.agentfuse.gateway.admin.BrowserProtection;
 import io.agentfuse.gateway.admin.DashboardHandler;
 import io.agentfuse.gateway.admin.ReloadHandler;
 import io.agentfuse.gateway.admin.StatsHandler;
+import io.agentfuse.gateway.admin.TransitionHistory;
 import io.agentfuse.gateway.dialect.Dialect;
-import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
-import io.agentfuse.gateway.http.GatewayException;
-import io.agentfuse.gateway.http.JsonFaults;
 import io.agentfuse.gateway.mcp.McpProxy;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.models.ModelListHandler;
@@ -20,12 +18,12 @@ import io.agentfuse.gateway.pipeline.ChatPipeline;
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.reload.ConfigReloader;
 import io.agentfuse.gateway.server.BodyAllowance;
+import io.agentfuse.gateway.server.Readiness;
 import io.agentfuse.gateway.server.SizedBodyReader;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -34,7 +32,7 @@ import io.vertx.ext.web.handler.BodyHandler;
 /**
  * The gateway's HTTP surface (docs/design.md §7): which handler serves which method and path — the
  * model endpoints of every dialect, {@code /v1/models}, token counts, the MCP proxy,
- * {@code /healthz}, the admin API, {@code /metrics} and the dashboard — and the JSON error, in the
+ * {@code /healthz}, {@code /readyz}, the admin API (with the recent transitions), {@code /metrics} and the dashboard — and the JSON error, in the
  * dialect the request suggests, of every request no handler answers (unknown path 404
  * {@code not_found}, wrong method 405, an unreadable or oversized body, a bug).
  *
@@ -49,15 +47,19 @@ final class GatewayRoutes {
     private final ConfigReloader reloader;
     private final BreakerEventStream events;
     private final GatewayMetrics metrics;
+    private final Readiness readiness;
+    private final TransitionHistory transitions;
 
     GatewayRoutes(AgentfuseRuntime runtime, ChatPipeline pipeline, McpProxy mcp, ConfigReloader reloader,
-                  BreakerEventStream events, GatewayMetrics metrics) {
+                  BreakerEventStream events, GatewayMetrics metrics, Readiness readiness, TransitionHistory transitions) {
         this.runtime = runtime;
         this.pipeline = pipeline;
         this.mcp = mcp;
         this.reloader = reloader;
         this.events = events;
         this.metrics = metrics;
+        this.readiness = readiness;
+        this.transitions = transitions;
     }
 
     /**
@@ -74,7 +76,7 @@ final class GatewayRoutes {
         return request -> {
             Dialect dialect = request.method() == HttpMethod.POST ? Dialects.forPath(request.path()).orElse(null) : null;
             if (dialect == null || !direct.read(request, body -> pipeline.serve(dialect, request, body),
-                    () -> GatewayErrors.respond(request.response(), dialect, tooLarge(maxBodySize)))) {
+                    () -> GatewayErrors.respond(request.response(), dialect, RouteFailures.tooLarge(maxBodySize)))) {
                 router.handle(request);
             }
         };
@@ -91,60 +93,24 @@ final class GatewayRoutes {
                     .handler(new SizedBodyReader(maxBodySize, bodies))
                     .handler(BodyHandler.create(false).setBodyLimit(maxBodySize))
                     .handler(pipeline.handler(dialect))
-                    .failureHandler(ctx -> failed(ctx, dialect, maxBodySize));
+                    .failureHandler(ctx -> RouteFailures.failed(ctx, dialect, maxBodySize));
         }
         new ModelListHandler(runtime::config).mount(router);
         new TokenCountHandler(runtime::config, maxBodySize).mount(router);
         mcp.mount(router, maxBodySize);
         router.get("/healthz").handler(ctx -> json(ctx, new JsonObject().put("status", "ok")));
+        router.get("/readyz").handler(readiness::handle);
         new BreakerAdminHandler(runtime.registry(), () -> runtime.config().server().adminToken()).mount(router);
         new ReloadHandler(reloader, () -> runtime.config().server().adminToken()).mount(router);
         router.get("/admin/events").handler(events::subscribe);
+        transitions.mount(router);
         new StatsHandler(metrics.recentTraffic()).mount(router);
         router.get("/metrics").handler(ctx -> ctx.response().putHeader("content-type", metrics.contentType())
                 .end(metrics.scrape()));
         DashboardHandler dashboard = new DashboardHandler();
         router.get("/").handler(dashboard::handle);
-        router.errorHandler(404, ctx -> unrouted(ctx, new GatewayException(GatewayError.NOT_FOUND,
-                "no endpoint at " + ctx.request().method() + " " + ctx.request().path()
-                        + "; the model endpoints are POST /v1/chat/completions, POST /v1/responses and POST /v1/messages"
-                        + (ctx.request().path().startsWith("/v1/") ? "" : " (does the client's base URL lack /v1?)"))));
-        router.errorHandler(405, ctx -> unrouted(ctx, new GatewayException(GatewayError.METHOD_NOT_ALLOWED,
-                ctx.request().method() + " is not allowed on " + ctx.request().path())));
-        router.errorHandler(500, ctx -> unrouted(ctx, new GatewayException(GatewayError.INTERNAL_ERROR,
-                "the gateway failed unexpectedly")));
+        RouteFailures.answerUnrouted(router);
         return router;
-    }
-
-    /** A request no route took: answered in JSON of the dialect its path or headers suggest. */
-    private static void unrouted(RoutingContext ctx, GatewayException error) {
-        if (!ctx.response().ended() && !ctx.response().closed()) {
-            GatewayErrors.respond(ctx.response(), Dialects.ofCaller(ctx.request().path(), ctx.request().headers()), error);
-        }
-    }
-
-    /** A failure the pipeline did not answer itself: an oversized or unreadable body, or a bug. */
-    private static void failed(RoutingContext ctx, Dialect dialect, long maxBodySize) {
-        if (ctx.response().ended() || ctx.response().closed()) {
-            return;
-        }
-        GatewayException error;
-        if (ctx.statusCode() == 413) {
-            error = tooLarge(maxBodySize);
-        } else if (ctx.statusCode() >= 400 && ctx.statusCode() < 500) {
-            // A framework's or parser's message would name its insides: said in our words, or not at all.
-            String cause = ctx.failure() instanceof DecodeException decode ? ": " + JsonFaults.describe(decode)
-                    : " (HTTP " + ctx.statusCode() + ")";
-            error = new GatewayException(GatewayError.INVALID_REQUEST, "the request could not be read" + cause);
-        } else {
-            error = new GatewayException(GatewayError.INTERNAL_ERROR, "the gateway failed unexpectedly");
-        }
-        GatewayErrors.respond(ctx.response(), dialect, error);
-    }
-
-    private static GatewayException tooLarge(long maxBodySize) {
-        return new GatewayException(GatewayError.REQUEST_TOO_LARGE, "the request body is larger than "
-                + maxBodySize + " bytes (server.maxBodySize)");
     }
 
     private static void json(RoutingContext ctx, JsonObject body) {

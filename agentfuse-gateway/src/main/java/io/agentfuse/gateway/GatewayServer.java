@@ -6,10 +6,14 @@ import io.agentfuse.config.AgentfuseRuntimeBuilder;
 import io.agentfuse.config.ServerConfig;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.breaker.shared.BreakerStateStore;
+import io.agentfuse.gateway.admin.TransitionHistory;
 import io.agentfuse.gateway.reload.ConfigReloader;
 import io.agentfuse.gateway.reload.Reloaded;
 import io.agentfuse.gateway.admin.BreakerEventStream;
 import io.agentfuse.gateway.internal.VertxScheduler;
+import io.agentfuse.gateway.http.GatewayError;
+import io.agentfuse.gateway.http.GatewayException;
+import io.agentfuse.gateway.mcp.CallerIdentity;
 import io.agentfuse.gateway.mcp.McpProxy;
 import io.agentfuse.gateway.mcp.McpProxyOptions;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
@@ -19,8 +23,11 @@ import io.agentfuse.gateway.pipeline.ChatPipeline;
 import io.agentfuse.gateway.pipeline.ContextStage;
 import io.agentfuse.gateway.pipeline.ModelClient;
 import io.agentfuse.gateway.server.GatewayVerticle;
+import io.agentfuse.gateway.server.GracefulShutdown;
+import io.agentfuse.gateway.server.Readiness;
 import io.agentfuse.gateway.server.BodyAllowance;
 import io.agentfuse.gateway.state.StateStores;
+import io.agentfuse.gateway.tracing.Tracing;
 import io.agentfuse.gateway.upstream.UpstreamClient;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -36,7 +43,7 @@ import java.util.concurrent.Executor;
 /**
  * The agentfuse HTTP gateway on Vert.x: an OpenAI- ({@code POST /v1/chat/completions},
  * {@code POST /v1/responses}) and Anthropic-compatible ({@code POST /v1/messages}) proxy whose every model call goes through the
- * model's fallback chain and guards, plus {@code GET /healthz}, the admin API
+ * model's fallback chain and guards, plus {@code GET /healthz} (liveness), {@code GET /readyz} (readiness), the admin API
  * ({@code /admin/breakers}, {@code /admin/reload}, {@code /admin/events}), {@code GET /metrics} (Prometheus) and a live
  * dashboard at {@code GET /}.
  *
@@ -48,8 +55,9 @@ import java.util.concurrent.Executor;
  * everything else (see {@link GatewayVerticle}); the limits of the {@code server:} section
  * (docs/design.md §7) are applied at the edge ({@code io.agentfuse.gateway.server}) and by the upstream
  * client, as read at start.
- * {@link #close()} stops accepting requests, ends event streams and closes the upstream pool;
- * the Vert.x instance belongs to the caller, who closes it afterwards.
+ * {@link #shutDown()} drains first (what SIGTERM does); {@link #close()} stops accepting requests at
+ * once, ends event streams and closes the upstream pool; the Vert.x instance belongs to the caller,
+ * who closes it afterwards.
  *
  * <p>Thread-safe.
  *
@@ -80,6 +88,10 @@ public final class GatewayServer {
     private final String host;
     private final WorkerExecutor contextWorkers;
     private final List<String> deployments = new CopyOnWriteArrayList<>();
+    private final List<GatewayVerticle> servers = new CopyOnWriteArrayList<>();
+    private final Readiness readiness = new Readiness();
+    private final TransitionHistory transitions = new TransitionHistory();
+    private final Tracing tracing;
     private final Vertx vertx;
     private final Optional<BreakerStateStore> stateStore;
     private volatile int port;
@@ -103,17 +115,20 @@ public final class GatewayServer {
         metrics.declareModels(config.models().values());
         runtime.onFamilyModelDropped(metrics::forgetModel);
         runtime.registry().addListener(new TransitionLog());
+        runtime.registry().addListener(transitions);
         this.events = new BreakerEventStream(vertx, runtime.registry(), (int) limits.maxEventQueue());
         this.contextWorkers = vertx.createSharedWorkerExecutor(CONTEXT_POOL, CONTEXT_THREADS);
         ContextStage.Factory context = options.contextStage() != null ? options.contextStage()
                 : ContextLadderStage.factory(Clock.system(), new VertxScheduler(vertx), onWorkers(contextWorkers), metrics);
-        this.pipeline = new ChatPipeline(runtime, upstream, metrics, Clock.system(), context);
+        this.tracing = Tracing.start(config.observability(), System.getenv());
+        this.pipeline = new ChatPipeline(runtime, upstream, metrics, Clock.system(), context, tracing);
         this.host = options.host();
         McpProxyOptions mcpDefaults = McpProxyOptions.defaults();
         this.mcp = new McpProxy(vertx, runtime, metrics, new McpProxyOptions(limits.maxUpstreamBody(),
-                limits.clientWriteTimeout(), mcpDefaults.connectTimeout(), mcpDefaults.maxConnectionsPerServer()));
+                limits.clientWriteTimeout(), mcpDefaults.connectTimeout(), mcpDefaults.maxConnectionsPerServer()),
+                CallerIdentity.byCredentials(), tracing);
         this.reloader = new ConfigReloader(vertx, runtime, metrics, options.configFile());
-        this.routes = new GatewayRoutes(runtime, pipeline, mcp, reloader, events, metrics);
+        this.routes = new GatewayRoutes(runtime, pipeline, mcp, reloader, events, metrics, readiness, transitions);
     }
 
     /** Starts a gateway for {@code config} with {@link GatewayOptions#defaults()}. */
@@ -140,10 +155,11 @@ public final class GatewayServer {
         int port = options.port() != null ? options.port() : config.server().port();
         BodyAllowance bodies = BodyAllowance.ofHeap();
         GatewayVerticle.Shared shared = new GatewayVerticle.Shared(vertx, config.server(), options.host(), bodies,
-                instanceVertx -> gateway.routes.endpoints(instanceVertx, config.server().maxBodySize(), bodies));
+                gateway.readiness, instanceVertx -> gateway.routes.endpoints(instanceVertx, config.server().maxBodySize(), bodies));
         return gateway.deploy(shared, port, config.server().eventLoops())
                 .map(ignored -> {
                     gateway.reloader.watch();
+                    gateway.readiness.serving();
                     return gateway;
                 })
                 .recover(failure -> gateway.close().transform(ignored -> Future.failedFuture(failure)));
@@ -155,14 +171,13 @@ public final class GatewayServer {
      */
     private Future<Void> deploy(GatewayVerticle.Shared shared, int requestedPort, int instances) {
         int listenPort = requestedPort == 0 ? SHARED_RANDOM_PORT : requestedPort;
-        List<GatewayVerticle> started = new CopyOnWriteArrayList<>();
         return vertx.deployVerticle(() -> {
             GatewayVerticle verticle = new GatewayVerticle(shared, listenPort);
-            started.add(verticle);
+            servers.add(verticle);
             return verticle;
         }, new DeploymentOptions().setInstances(instances)).map(id -> {
             deployments.add(id);
-            port = started.get(0).actualPort();
+            port = servers.get(0).actualPort();
             return null;
         });
     }
@@ -212,6 +227,29 @@ public final class GatewayServer {
         return reloader.reload(trigger);
     }
 
+    /** Whether the gateway is starting, serving or draining ({@code GET /readyz}). */
+    public Readiness.State readiness() {
+        return readiness.state();
+    }
+
+    /**
+     * Stops the way a rolling deploy needs (docs/design.md §14, {@link GracefulShutdown}): {@code /readyz}
+     * answers 503 at once, new connections are still served for {@code server.drainDelay}, then the
+     * listener closes and the requests in flight have {@code server.shutdownGrace} to finish; those
+     * still running then are answered ({@code shutting_down}; a stream with its dialect's error
+     * event). Then {@link #close()}. The two durations are those in force when the stop comes.
+     */
+    public Future<Void> shutDown() {
+        reloader.close();
+        GatewayException leaving = new GatewayException(GatewayError.SHUTTING_DOWN,
+                "the gateway is shutting down and the request did not finish within server.shutdownGrace; retry it");
+        // An MCP call whose server connection closes is answered with that failure.
+        GracefulShutdown.Steps steps = GracefulShutdown.Steps.of(events::close,
+                () -> Future.join(pipeline.cutShortInFlight(leaving), mcp.close()).mapEmpty());
+        return new GracefulShutdown(vertx, readiness, servers, steps).run(runtime.config().server().shutdown())
+                .transform(ignored -> close());
+    }
+
     /** Stops listening (requests in flight are cut), ends event streams, closes the upstream pool. */
     public Future<Void> close() {
         reloader.close();
@@ -223,6 +261,11 @@ public final class GatewayServer {
     private Future<Void> release() {
         events.close();
         stateStore.ifPresent(BreakerStateStore::close);
-        return Future.join(upstream.close(), mcp.close()).eventually(contextWorkers::close).mapEmpty();
+        // Exporting the last spans blocks (the SDK's own HTTP client): not on an event loop.
+        Future<Void> traces = vertx.executeBlocking(() -> {
+            tracing.close();
+            return null;
+        }, false);
+        return Future.join(upstream.close(), mcp.close(), traces).eventually(contextWorkers::close).mapEmpty();
     }
 }

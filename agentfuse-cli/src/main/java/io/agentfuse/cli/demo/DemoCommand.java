@@ -48,7 +48,7 @@ public final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         // The timeline narrates every transition already; the gateway's own log lines would say it twice.
-        // Read by logback.xml when the first logger is made; an operator's AGENTFUSE_LOG_LEVEL still wins.
+        // Read by LogSetup when the first logger is made; an operator's AGENTFUSE_LOG_LEVEL still wins.
         if (System.getenv("AGENTFUSE_LOG_LEVEL") == null) {
             System.setProperty("AGENTFUSE_LOG_LEVEL", "ERROR");
         }

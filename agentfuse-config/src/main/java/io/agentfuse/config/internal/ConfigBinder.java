@@ -48,7 +48,8 @@ final class ConfigBinder {
         var config = new AgentfuseConfig(server, state, providers, retry, breakers, models, subagents,
                 mcpServers, tools.tools(mcpServers), context,
                 SessionBinder.permissions(root.section("permissions")),
-                McpBinder.read(root.section("mcp"), mcpServers, tools.serverNames()));
+                McpBinder.read(root.section("mcp"), mcpServers, tools.serverNames()),
+                ServerBinder.observability(root.section("observability")));
         tools.finish();
         root.finish();
         return config;

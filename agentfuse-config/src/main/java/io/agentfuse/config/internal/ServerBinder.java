@@ -1,6 +1,7 @@
 package io.agentfuse.config.internal;
 
 import io.agentfuse.config.ConfigDefaults;
+import io.agentfuse.config.ObservabilityConfig;
 import io.agentfuse.config.ServerConfig;
 import io.agentfuse.config.StateConfig;
 import java.net.URI;
@@ -9,11 +10,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Reads the {@code server:} and {@code state:} sections: how the gateway process runs. */
+/** Reads the {@code server:}, {@code state:} and {@code observability:} sections: how the gateway process runs. */
 final class ServerBinder {
 
     private static final int MAX_PORT = 65_535;
     private static final List<String> REDIS_SCHEMES = List.of("redis", "rediss");
+    private static final List<String> OTLP_SCHEMES = List.of("http", "https");
     private static final int MAX_EVENT_LOOPS = 1024;
     private static final long MAX_BUFFER = 1024L * 1024 * 1024;
 
@@ -30,7 +32,10 @@ final class ServerBinder {
                 section.choice("transport", defaults.transport()),
                 limits(section, defaults.limits()),
                 StringLists.read(section, "allowedHosts", ServerBinder::hostProblem),
-                cors(section.section("cors")));
+                cors(section.section("cors")),
+                new ServerConfig.Shutdown(
+                        section.nonNegativeDuration("drainDelay", defaults.shutdown().drainDelay()),
+                        section.nonNegativeDuration("shutdownGrace", defaults.shutdown().shutdownGrace())));
         section.finish();
         return server;
     }
@@ -82,6 +87,17 @@ final class ServerBinder {
         }
         return "must be an origin like https://app.example.com (scheme, host, optional port; no path), but was \""
                 + origin + "\"";
+    }
+
+    /** The {@code observability:} section: {@code otlp.endpoint}, an http(s) URL, or nothing ({@code null}). */
+    static ObservabilityConfig observability(MapReader section) {
+        MapReader otlp = section.section("otlp");
+        boolean none = otlp.find("endpoint").filter(MapReader::isNull).isPresent();
+        var observability = new ObservabilityConfig(none ? Optional.empty()
+                : otlp.url("endpoint", ConfigDefaults.OBSERVABILITY.otlpEndpoint(), OTLP_SCHEMES));
+        otlp.finish();
+        section.finish();
+        return observability;
     }
 
     static StateConfig state(MapReader section) {

@@ -56,7 +56,7 @@ final class AsyncChainRun<I, T> extends CompletableFuture<FallbackResult<T>> {
             tryStep(index + 1);
             return;
         }
-        ChainStep<I, T>.LastAttempt last = step.observe();
+        ChainStep<I, T>.LastAttempt last = step.observe(input);
         CompletableFuture<T> attempt = step.guard().executeAsync(last, () -> step.asyncCall().apply(input));
         inFlight = attempt;
         if (isCancelled()) {

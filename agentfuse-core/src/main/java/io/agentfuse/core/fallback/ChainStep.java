@@ -10,7 +10,6 @@ import io.agentfuse.core.breaker.CircuitOpenException;
 import io.agentfuse.core.bulkhead.BulkheadFullException;
 
 import java.util.concurrent.CompletionStage;
-import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -22,16 +21,16 @@ import java.util.function.Predicate;
  *
  * @param syncCall   the call of a synchronous step; {@code null} for an asynchronous one
  * @param fallbackOn which outcomes move on to the next step
- * @param onAttempt  sees every attempt of the step (for metrics); may be {@code null}
+ * @param onAttempt  sees every attempt of the step with its execution's input (metrics, traces); may be {@code null}
  */
 record ChainStep<I, T>(String name, Guard guard, Function<? super I, String> skipWhen,
                        Function<? super I, ? extends T> syncCall,
                        Function<? super I, ? extends CompletionStage<T>> asyncCall,
-                       Predicate<Outcome> fallbackOn, BiConsumer<String, AttemptResult> onAttempt) {
+                       Predicate<Outcome> fallbackOn, AttemptListener<? super I> onAttempt) {
 
-    /** A new observer for one call of this step: keeps its last classified attempt. */
-    LastAttempt observe() {
-        return new LastAttempt();
+    /** A new observer for one call of this step on {@code input}: keeps its last classified attempt. */
+    LastAttempt observe(I input) {
+        return new LastAttempt(input);
     }
 
     /**
@@ -74,13 +73,18 @@ record ChainStep<I, T>(String name, Guard guard, Function<? super I, String> ski
 
     /** Keeps a call's last classified attempt and hands every attempt to the chain's observer. */
     final class LastAttempt implements AttemptObserver {
+        private final I input;
         private volatile AttemptResult result;
+
+        private LastAttempt(I input) {
+            this.input = input;
+        }
 
         @Override
         public void onAttempt(AttemptResult attempt) {
             result = attempt;
             if (onAttempt != null) {
-                onAttempt.accept(name, attempt);
+                onAttempt.onAttempt(input, name, attempt);
             }
         }
     }

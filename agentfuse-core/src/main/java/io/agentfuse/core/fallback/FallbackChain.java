@@ -29,7 +29,8 @@ import java.util.function.Predicate;
  * {@link FallbackExhaustedException} that lists every step and why. The result names the step
  * that answered and what was passed over. Why a step failed is read from its guard's classification
  * of the last attempt ({@link AttemptResult}), never classified again; {@link Builder#onAttempt}
- * sees every attempt of every step the same way (for metrics).
+ * sees every attempt of every step the same way (for metrics), {@link Builder#observeAttempts} with
+ * the execution's input (for a per-request trace).
  *
  * <p>Immutable and thread-safe once built.
  *
@@ -73,7 +74,7 @@ public final class FallbackChain<I, T> {
                 continue;
             }
             T value;
-            ChainStep<I, T>.LastAttempt last = step.observe();
+            ChainStep<I, T>.LastAttempt last = step.observe(input);
             try {
                 value = step.guard().execute(last, () -> step.syncCall().apply(input));
             } catch (RuntimeException failure) {
@@ -114,7 +115,7 @@ public final class FallbackChain<I, T> {
     public static final class Builder<I, T> {
         private final List<Step<I, T>> steps = new ArrayList<>();
         private Predicate<Outcome> fallbackOn = Outcome::isFallbackByDefault;
-        private BiConsumer<String, AttemptResult> onAttempt;
+        private AttemptListener<? super I> onAttempt;
         private boolean gaveUp;
 
         private Builder() {
@@ -172,7 +173,17 @@ public final class FallbackChain<I, T> {
          * metrics); called on the thread that finished the attempt, so it must be quick.
          */
         public Builder<I, T> onAttempt(BiConsumer<String, AttemptResult> onAttempt) {
-            this.onAttempt = Objects.requireNonNull(onAttempt, "onAttempt");
+            Objects.requireNonNull(onAttempt, "onAttempt");
+            this.onAttempt = (input, step, attempt) -> onAttempt.accept(step, attempt);
+            return this;
+        }
+
+        /**
+         * Like {@link #onAttempt(BiConsumer)}, with the input of the execution each attempt belongs
+         * to (a request's trace, for one); replaces an observer set before.
+         */
+        public Builder<I, T> observeAttempts(AttemptListener<? super I> listener) {
+            this.onAttempt = Objects.requireNonNull(listener, "listener");
             return this;
         }
 

@@ -76,4 +76,20 @@ class FallbackChainClassifiesOnceTest {
         assertThat(classifications).hasValue(1);
         assertThat(seen).containsExactly("primary=SERVER_ERROR", "backup=SUCCESS");
     }
+
+    @Test
+    void anAttemptListenerSeesTheInputOfTheExecutionEachAttemptBelongsTo() {
+        FallbackChain<String, String> chain = FallbackChain.<String, String>builder()
+                .asyncStep("primary", guard("primary", 1),
+                        prompt -> CompletableFuture.failedFuture(HttpStatusException.builder(503).build()))
+                .asyncStep("backup", guard("backup", 1), prompt -> CompletableFuture.completedFuture("answer to " + prompt))
+                .observeAttempts((prompt, step, attempt) -> seen.add(prompt + ":" + step + "=" + attempt.outcome()))
+                .build();
+
+        chain.executeAsync("first").join();
+        chain.executeAsync("second").join();
+
+        assertThat(seen).containsExactly("first:primary=SERVER_ERROR", "first:backup=SUCCESS",
+                "second:primary=SERVER_ERROR", "second:backup=SUCCESS");
+    }
 }

@@ -11,10 +11,12 @@ import java.nio.charset.StandardCharsets;
 /**
  * {@code GET /}: the live dashboard, one self-contained HTML page (no external assets, no
  * libraries) whose script, every second, polls {@code /admin/stats} and draws request rate, error
- * rate and latency of the last five minutes as SVG charts, and polls {@code /admin/breakers} for
- * each breaker's state in colour, reason, open-until and counts, with buttons that open, close,
- * reset or disable it ({@code POST /admin/breakers/{name}/{action}} with the admin token typed into
- * the page, kept in the tab's session storage); it lists transitions from {@code /admin/events}.
+ * rate, latency, and the failed provider calls and fallbacks behind the answers, over the last five
+ * minutes as SVG charts, and polls {@code /admin/breakers} for each breaker's state in colour, reason,
+ * open-until and counts, with buttons that open, close, reset or disable it
+ * ({@code POST /admin/breakers/{name}/{action}} with the admin token typed into the page, kept in the
+ * tab's session storage); it lists the recent transitions ({@code /admin/transitions}) on load and
+ * the new ones live from {@code /admin/events}.
  *
  * <p>The page is read once, at construction, and served with {@link BrowserProtection}'s headers:
  * a policy that lets exactly its own inline script and style run, and no framing. Thread-safe.

@@ -16,10 +16,11 @@ import java.util.Objects;
  * <pre>{@code
  * {"horizonSeconds": 300,
  *  "seconds": [{"at": "2026-01-01T00:00:00Z", "requests": 12, "errors": 1,
- *               "p50Ms": 3.072, "p95Ms": 12.288, "maxMs": 13.5}, ...]}
+ *               "p50Ms": 3.072, "p95Ms": 12.288, "maxMs": 13.5, "upstreamFailures": 3, "fallbacks": 3}, ...]}
  * }</pre>
  * {@code errors} counts answers with status ≥ 500 or 429; the latencies are {@code null} in a
- * second without requests. Reading needs no token. Thread-safe.
+ * second without requests; {@code upstreamFailures} counts failed calls to providers (streams broken
+ * mid-way too) and {@code fallbacks} the fallback steps passed over, answered or not. Reading needs no token. Thread-safe.
  */
 public final class StatsHandler {
 
@@ -53,6 +54,8 @@ public final class StatsHandler {
                 .put("errors", second.errors())
                 .put("p50Ms", any ? second.p50Millis() : null)
                 .put("p95Ms", any ? second.p95Millis() : null)
-                .put("maxMs", any ? second.maxMillis() : null);
+                .put("maxMs", any ? second.maxMillis() : null)
+                .put("upstreamFailures", second.upstreamFailures())
+                .put("fallbacks", second.fallbacks());
     }
 }

@@ -50,6 +50,16 @@ public interface StreamDecoder {
      */
     List<StreamEvent> end();
 
+    /**
+     * The events that end a stream relayed to a caller of the same dialect as it came, with a
+     * failure of {@code type} and {@code message} the gateway adds (a stream cut short): numbered
+     * and shaped to follow the events relayed before. Empty by default: the dialect's one error
+     * event ({@link Dialect#errorEvent}) fits any place in its streams.
+     */
+    default List<SseEvent> failureAfterRelay(String type, String message) {
+        return List.of();
+    }
+
     /** Whether the stream reached its end (finished or failed). */
     boolean finished();
 

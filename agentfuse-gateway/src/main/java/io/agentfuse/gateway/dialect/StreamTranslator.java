@@ -118,12 +118,16 @@ public final class StreamTranslator {
 
     /**
      * The caller's events reporting a failure with {@code type} and {@code message}; they end the
-     * stream. Across dialects the encoder writes them, so they fit the events before them (the
-     * Responses API numbers its events and closes a begun response with {@code response.failed}).
+     * stream. They fit the events before them (the Responses API numbers its events and closes a
+     * begun response with {@code response.failed}): across dialects the encoder writes them, within
+     * one the decoder that saw the relayed events ({@link StreamDecoder#failureAfterRelay}).
      */
     public List<SseEvent> error(String type, String message) {
-        return upstream == client ? List.of(client.errorEvent(type, message))
-                : encoder.encode(new StreamEvent.Error(type, message));
+        if (upstream != client) {
+            return encoder.encode(new StreamEvent.Error(type, message));
+        }
+        List<SseEvent> closing = decoder.failureAfterRelay(type, message);
+        return closing.isEmpty() ? List.of(client.errorEvent(type, message)) : closing;
     }
 
     /** Whether the upstream stream reached its end (finished or failed). */

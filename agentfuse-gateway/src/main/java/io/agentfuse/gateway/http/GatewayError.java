@@ -29,8 +29,9 @@ package io.agentfuse.gateway.http;
  *   <tr><td>REQUEST_TIMEOUT</td><td>408</td><td>request_timeout</td><td>a request body that did not arrive within {@code server.headerTimeout}</td></tr>
  *   <tr><td>HEADERS_TOO_LARGE</td><td>431</td><td>request_too_large</td><td>request headers over the HTTP codec's limit</td></tr>
  *   <tr><td>REQUEST_LINE_TOO_LONG</td><td>414</td><td>request_too_large</td><td>a request line over the HTTP codec's limit</td></tr>
+ *   <tr><td>SHUTTING_DOWN</td><td>503</td><td>shutting_down</td><td>the gateway is stopping and {@code server.shutdownGrace} ran out before the answer (a stream under way gets it as its error event); {@code x-should-retry: true}: another instance will answer</td></tr>
  * </table>
- * UPSTREAM_ERROR, INTERNAL_ERROR and the last five are not in the contract's table: they are the
+ * UPSTREAM_ERROR, INTERNAL_ERROR and the last six are not in the contract's table: they are the
  * gateway's answers to cases it leaves open.
  *
  * <p>{@code GatewayError.CIRCUIT_OPEN.status() == 503}
@@ -56,7 +57,8 @@ public enum GatewayError {
     UNSUPPORTED_MEDIA_TYPE(415, "invalid_request"),
     REQUEST_TIMEOUT(408, "request_timeout"),
     HEADERS_TOO_LARGE(431, "request_too_large"),
-    REQUEST_LINE_TOO_LONG(414, "request_too_large");
+    REQUEST_LINE_TOO_LONG(414, "request_too_large"),
+    SHUTTING_DOWN(503, "shutting_down");
 
     private final int status;
     private final String type;

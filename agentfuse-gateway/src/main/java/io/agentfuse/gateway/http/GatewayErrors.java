@@ -58,11 +58,16 @@ public final class GatewayErrors {
     /**
      * Whether a client should retry {@code failure}: only a refusal that ends soon — a
      * {@code circuit_open} that reopens within {@link #LONGEST_RETRY_WORTH_WAITING}, a full bulkhead
-     * ({@code overloaded}) or subagent limit with such a wait. Not 502 or 504 (retried and fallen back
-     * already), not another 4xx (the same request fails the same way), not a longer or unknown wait.
+     * ({@code overloaded}) or subagent limit with such a wait — and a request cut short by the
+     * gateway's shutdown ({@code shutting_down}: another instance takes the retry). Not 502 or 504
+     * (retried and fallen back already), not another 4xx (the same request fails the same way), not a
+     * longer or unknown wait.
      */
     public static boolean shouldRetry(GatewayException failure) {
         GatewayError error = failure.error();
+        if (error == GatewayError.SHUTTING_DOWN) {
+            return true;
+        }
         boolean transientKind = error == GatewayError.CIRCUIT_OPEN || error == GatewayError.OVERLOADED
                 || error == GatewayError.SUBAGENT_LIMIT;
         return transientKind && failure.retryAfter()

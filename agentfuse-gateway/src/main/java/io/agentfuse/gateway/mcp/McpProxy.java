@@ -3,6 +3,7 @@ package io.agentfuse.gateway.mcp;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
+import io.agentfuse.gateway.tracing.Tracing;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
@@ -41,15 +42,25 @@ public final class McpProxy {
     /** A proxy whose sessions belong to the callers {@code identity} names. */
     public McpProxy(Vertx vertx, AgentfuseRuntime runtime, GatewayMetrics metrics, McpProxyOptions options,
                     CallerIdentity identity) {
+        this(vertx, runtime, metrics, options, identity, Tracing.OFF);
+    }
+
+    /**
+     * A proxy whose sessions belong to the callers {@code identity} names, and whose calls are traced
+     * by {@code tracing}: a span each, its context in the request's {@code params._meta}.
+     */
+    public McpProxy(Vertx vertx, AgentfuseRuntime runtime, GatewayMetrics metrics, McpProxyOptions options,
+                    CallerIdentity identity, Tracing tracing) {
         Objects.requireNonNull(vertx, "vertx");
         Objects.requireNonNull(runtime, "runtime");
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(identity, "identity");
+        Objects.requireNonNull(tracing, "tracing");
         this.upstream = new McpUpstream(vertx, options);
         ToolCatalog catalog = new ToolCatalog(runtime.registry());
         ToolCallRunner toolCalls = new ToolCallRunner(runtime, upstream, catalog, metrics);
         SessionOwners owners = new SessionOwners();
-        this.servers = new ServerEndpoint(vertx, runtime, options, upstream, catalog, toolCalls, owners, identity);
+        this.servers = new ServerEndpoint(vertx, runtime, options, upstream, catalog, toolCalls, owners, identity, tracing);
         this.aggregate = new AggregateEndpoint(vertx, runtime, upstream, catalog, toolCalls, identity);
         // The server breakers exist from the start, so the admin API lists them before any call.
         runtime.config().mcpServers().keySet().forEach(runtime::mcpServerBreaker);

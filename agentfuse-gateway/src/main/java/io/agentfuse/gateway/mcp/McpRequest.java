@@ -8,6 +8,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * One POSTed JSON-RPC message, read once, with what the proxy needs to pick its guard: the method,
@@ -138,6 +139,23 @@ final class McpRequest {
     /** The message as parsed; callers must not change it. */
     JsonObject message() {
         return message;
+    }
+
+    /**
+     * This request with {@code traceContext} ({@code traceparent}, {@code tracestate}) added to its
+     * {@code params._meta}, where MCP carries the caller's trace context to the server; the same
+     * request when there is none, or the body is not one JSON-RPC object.
+     */
+    McpRequest withTraceContext(Map<String, String> traceContext) {
+        if (traceContext.isEmpty() || !message.containsKey("jsonrpc")) {
+            return this;
+        }
+        JsonObject traced = message.copy();
+        JsonObject params = traced.getValue("params") instanceof JsonObject given ? given : new JsonObject();
+        JsonObject meta = params.getValue("_meta") instanceof JsonObject given ? given : new JsonObject();
+        traceContext.forEach(meta::put);
+        traced.put("params", params.put("_meta", meta));
+        return new McpRequest(traced.toBuffer(), traced, method, tool);
     }
 
     /** The body as received. */

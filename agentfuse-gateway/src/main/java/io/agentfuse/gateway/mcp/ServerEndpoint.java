@@ -1,5 +1,7 @@
 package io.agentfuse.gateway.mcp;
 
+import io.agentfuse.gateway.tracing.McpCallTrace;
+import io.agentfuse.gateway.tracing.Tracing;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.McpServerConfig;
 import io.agentfuse.core.Outcome;
@@ -50,9 +52,11 @@ final class ServerEndpoint {
     private final ToolCallRunner toolCalls;
     private final SessionOwners owners;
     private final CallerIdentity identity;
+    private final Tracing tracing;
 
     ServerEndpoint(Vertx vertx, AgentfuseRuntime runtime, McpProxyOptions options, McpUpstream upstream,
-                   ToolCatalog catalog, ToolCallRunner toolCalls, SessionOwners owners, CallerIdentity identity) {
+                   ToolCatalog catalog, ToolCallRunner toolCalls, SessionOwners owners, CallerIdentity identity,
+                   Tracing tracing) {
         this.vertx = vertx;
         this.runtime = runtime;
         this.options = options;
@@ -61,6 +65,7 @@ final class ServerEndpoint {
         this.toolCalls = toolCalls;
         this.owners = owners;
         this.identity = identity;
+        this.tracing = tracing;
     }
 
     void post(RoutingContext ctx) {
@@ -80,6 +85,12 @@ final class ServerEndpoint {
         if (!mayUseSession(ctx.request(), server, caller)) {
             unknownSession(request.id()).send(ctx.response());
             return;
+        }
+        McpCallTrace span = tracing.mcpCall(ctx.request().headers(), server.name(), request.method(), request.tool());
+        if (span != McpCallTrace.NONE) {
+            ctx.addEndHandler(done -> span.ended(ctx.response().getStatusCode()));
+            request = request.withTraceContext(span.propagation());
+            body = request.body();
         }
         MultiMap headers = forwarded(ctx.request());
         ToolCall call = request.isToolCall() ? ToolCall.relayed(server, request, headers) : null;

@@ -51,8 +51,8 @@ import java.util.concurrent.TimeUnit;
  * {@code agentfuse_config_reloads_total} results from the start, and for every configured model
  * ({@link #declareModels}) its upstream attempts by outcome, its context levels, its stream
  * interruptions, its guard's retries and refused retries, and its compactions by result.
- * Answered requests are also counted second by second for the last five minutes
- * ({@link #recentTraffic()}, what the dashboard draws).
+ * Answered requests, failed provider calls and fallbacks are also counted second by second for the
+ * last five minutes ({@link #recentTraffic()}, what the dashboard draws).
  * The {@code model} tag only ever holds the names of served models ({@code unknown} otherwise):
  * the configured ones, and the models of built-in families the runtime serves without an entry, of
  * which it keeps a bounded number at once; when it drops one, its series go too
@@ -154,6 +154,9 @@ public final class GatewayMetrics {
     /** Records one call to a provider for {@code model} that ended as {@code outcome}. */
     public void upstreamAttempt(String model, Outcome outcome) {
         modelMeters(model).attempt(outcome).increment();
+        if (outcome != Outcome.SUCCESS && outcome != Outcome.CLIENT_ERROR) {
+            recentTraffic.upstreamFailure();
+        }
     }
 
     /**
@@ -162,6 +165,7 @@ public final class GatewayMetrics {
      */
     public void fallback(String from, String to, String reason) {
         meters.counter("agentfuse.fallbacks", "Fallback steps passed over", "from", from, "to", to, "reason", reason).increment();
+        recentTraffic.fallback();
     }
 
     /**
@@ -212,6 +216,7 @@ public final class GatewayMetrics {
     /** Records a stream from {@code model} that broke after its first byte. */
     public void streamInterrupted(String model) {
         streamInterruptions(model).increment();
+        recentTraffic.upstreamFailure();
     }
 
     private Counter streamInterruptions(String model) {

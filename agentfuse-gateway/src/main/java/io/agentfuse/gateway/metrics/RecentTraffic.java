@@ -8,8 +8,8 @@ import java.util.Objects;
 
 /**
  * The model requests the gateway answered over the last {@value #HORIZON_SECONDS} seconds, second
- * by second: how many, how many errors (status ≥ 500 or 429), and their latency percentiles — what
- * the dashboard draws. A ring of per-second slots, reused as time goes round.
+ * by second: how many, how many errors (status ≥ 500 or 429), their latency percentiles, and the
+ * provider calls that failed and fallback steps taken behind them — what the dashboard draws. A ring of per-second slots, reused as time goes round.
  *
  * <p>{@link #record} is on the hot path of every request: no lock and no allocation, counters
  * striped per thread, a bounded latency histogram per second (see {@link LatencyBuckets}).
@@ -51,6 +51,29 @@ public final class RecentTraffic {
         if (slot.claim(second)) {
             slot.record(isError(status), durationNanos);
         }
+    }
+
+    /** Counts one call to a provider that failed now (or a stream that broke). */
+    public void upstreamFailure() {
+        TrafficSlot slot = claimCurrent();
+        if (slot != null) {
+            slot.upstreamFailure();
+        }
+    }
+
+    /** Counts one fallback step passed over now. */
+    public void fallback() {
+        TrafficSlot slot = claimCurrent();
+        if (slot != null) {
+            slot.fallback();
+        }
+    }
+
+    /** The slot of the current second, claimed; null when a writer of a later second has it. */
+    private TrafficSlot claimCurrent() {
+        long second = currentSecond();
+        TrafficSlot slot = slots[(int) Math.floorMod(second, SLOTS)];
+        return slot.claim(second) ? slot : null;
     }
 
     /**

@@ -20,6 +20,8 @@ final class TrafficSlot {
     private final AtomicLong second = new AtomicLong(EMPTY);
     private final LongAdder requests = new LongAdder();
     private final LongAdder errors = new LongAdder();
+    private final LongAdder upstreamFailures = new LongAdder();
+    private final LongAdder fallbacks = new LongAdder();
     private final LongAdder[] latency = new LongAdder[LatencyBuckets.COUNT];
     private final AtomicLong maxNanos = new AtomicLong();
 
@@ -54,6 +56,8 @@ final class TrafficSlot {
     private void clear() {
         requests.reset();
         errors.reset();
+        upstreamFailures.reset();
+        fallbacks.reset();
         for (LongAdder bucket : latency) {
             bucket.reset();
         }
@@ -73,6 +77,16 @@ final class TrafficSlot {
         }
     }
 
+    /** Counts one failed call to a provider in the claimed second. */
+    void upstreamFailure() {
+        upstreamFailures.increment();
+    }
+
+    /** Counts one fallback step passed over in the claimed second. */
+    void fallback() {
+        fallbacks.increment();
+    }
+
     /** What this slot counted for {@code epochSecond}, or an empty second if it holds another. */
     TrafficSecond read(long epochSecond) {
         if (second.get() != epochSecond) {
@@ -88,7 +102,7 @@ final class TrafficSlot {
         TrafficSecond read = new TrafficSecond(epochSecond, requests.sum(), errors.sum(),
                 millis(LatencyBuckets.quantileMicros(counts, total, 0.50, maxMicros)),
                 millis(LatencyBuckets.quantileMicros(counts, total, 0.95, maxMicros)),
-                total == 0 ? 0 : maxNanos.get() / 1e6);
+                total == 0 ? 0 : maxNanos.get() / 1e6, upstreamFailures.sum(), fallbacks.sum());
         // A writer of a much later second may have cleared the slot while it was read.
         return second.get() == epochSecond ? read : TrafficSecond.empty(epochSecond);
     }

@@ -16,9 +16,11 @@ import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.upstream.UpstreamStatusException;
 import io.agentfuse.gateway.upstream.StreamTimeouts;
 import io.agentfuse.gateway.upstream.UpstreamClient;
+import io.agentfuse.gateway.upstream.UpstreamRequest;
 import io.agentfuse.gateway.upstream.UpstreamStream;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -78,9 +80,12 @@ final class ChainExecution {
 
     /** The chain for steps with these guards, in this order; step {@code i} runs the request's step {@code i}. */
     private FallbackChain<ChainRun, StepAnswer> build(List<PlannedStep> steps) {
-        // Each attempt is counted as its guard classified it, once.
+        // Each attempt is counted as its guard classified it, once, and ends its span in the request's trace.
         FallbackChain.Builder<ChainRun, StepAnswer> chain = FallbackChain.<ChainRun, StepAnswer>builder()
-                .onAttempt((name, attempt) -> metrics.upstreamAttempt(name, attempt.outcome()));
+                .observeAttempts((run, name, attempt) -> {
+                    metrics.upstreamAttempt(name, attempt.outcome());
+                    run.trace().attemptEnded(name, attempt, run.steps());
+                });
         for (int i = 0; i < steps.size(); i++) {
             int index = i;
             chain.asyncStep(steps.get(i).name(), steps.get(i).guard(), run -> run.steps().get(index).skipReason(),
@@ -129,13 +134,14 @@ final class ChainExecution {
     }
 
     private CompletableFuture<StepAnswer> attempt(PlannedStep step, ChainRun run) {
-        run.trace().attemptStarted(step.name());
+        Map<String, String> traceContext = run.trace().attemptStarted(step);
+        UpstreamRequest upstream = traceContext.isEmpty() ? step.upstream() : withHeaders(step.upstream(), traceContext);
         boolean stream = run.stream();
         long started = System.nanoTime();
         String provider = step.provider().name();
         String model = step.model().upstreamModel();
         if (stream) {
-            CompletableFuture<UpstreamStream> opened = client.streamCancellable(step.upstream(), timeouts(step));
+            CompletableFuture<UpstreamStream> opened = client.streamCancellable(upstream, timeouts(step));
             opened.whenComplete((first, error) -> {
                 if (error instanceof CancellationException) {
                     return; // the caller or the guard gave up on it: not a call that ended
@@ -150,7 +156,7 @@ final class ChainExecution {
                     UpstreamStream::cancel);
         }
         // Cancelling the answer (the guard's timeout, a caller who left) cancels the call itself.
-        CompletableFuture<StepAnswer> answered = client.sendCancellable(step.upstream(), step.model().timeout(),
+        CompletableFuture<StepAnswer> answered = client.sendCancellable(upstream, step.model().timeout(),
                 complete -> new StepAnswer(step, complete, started));
         answered.whenComplete((answer, error) -> {
             if (!(error instanceof CancellationException)) {
@@ -159,6 +165,13 @@ final class ChainExecution {
             }
         });
         return answered;
+    }
+
+    /** {@code request} with {@code more} headers (a traced attempt's {@code traceparent}). */
+    private static UpstreamRequest withHeaders(UpstreamRequest request, Map<String, String> more) {
+        Map<String, String> headers = new java.util.HashMap<>(request.headers());
+        headers.putAll(more);
+        return new UpstreamRequest(request.provider(), request.body(), headers, request.encoded());
     }
 
     /** The outcome name a failed call's error stands for, as the step's breaker classifies it. */

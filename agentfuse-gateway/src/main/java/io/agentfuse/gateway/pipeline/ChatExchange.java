@@ -48,6 +48,10 @@ final class ChatExchange {
     private SubagentLimit.Permit permit;
     private long deadlineTimer = -1;
     private boolean answered;
+    // Links of the context's list of exchanges under way (InFlightExchanges), confined to the context.
+    ChatExchange previous;
+    ChatExchange next;
+    boolean linked;
 
     ChatExchange(HttpServerRequest caller, Buffer body, Dialect dialect, ExchangeStages stages) {
         this.caller = caller;
@@ -66,6 +70,10 @@ final class ChatExchange {
         // Called once: when the response has been written, or when the connection closed before it was.
         response.endHandler(v -> ended());
         response.closeHandler(v -> callerGone());
+        stages.inFlight().add(this);
+        if (stages.tracing().enabled()) {
+            trace.traced(stages.tracing().request(caller.headers()));
+        }
         Future<ModelRequest> checked;
         try {
             request = RequestParser.parse(dialect, body,
@@ -92,6 +100,7 @@ final class ChatExchange {
             return;
         }
         request = checked;
+        trace.span().requestedModel(checked.model().name());
         try {
             permit = stages.subagents().admit(checked);
         } catch (GatewayException full) {
@@ -130,6 +139,10 @@ final class ChatExchange {
             return;
         }
         answered = true;
+        trace.span().answered(result.step(), result.passed().size());
+        if (result.value().response() != null) {
+            trace.span().usage(result.value().response().usage().inputTokens(), result.value().response().usage().outputTokens());
+        }
         if (result.value().stream() != null) {
             relay = new StreamRelay(response, caller.connection(), context, request, result.value(),
                     stages.metrics(), stages.clock());
@@ -160,17 +173,34 @@ final class ChatExchange {
 
     private void deadlineExceeded(Duration deadline) {
         deadlineTimer = -1;
-        String message = "the subagent call did not finish within " + deadline.toMillis() + " ms (subagents.defaultTimeout)";
+        cutShort(new GatewayException(GatewayError.TIMEOUT,
+                "the subagent call did not finish within " + deadline.toMillis() + " ms (subagents.defaultTimeout)"));
+    }
+
+    /** The context the exchange runs on. */
+    Context context() {
+        return context;
+    }
+
+    /**
+     * Ends the exchange now with {@code reason}, on its context: answered with it when nothing was
+     * answered yet (the chain, and so the upstream call, is cancelled), or with the dialect's error
+     * event when a stream is under way; a complete answer being written is left to finish.
+     */
+    void cutShort(GatewayException reason) {
         if (!answered) {
-            fail(new GatewayException(GatewayError.TIMEOUT, message)); // answered first: the cancelled chain is not
+            fail(reason); // answered first: the cancelled chain is not
             trace.abandon();
-            chain.cancel(true);
+            if (chain != null) {
+                chain.cancel(true);
+            }
         } else if (relay != null) {
-            relay.abort(GatewayError.TIMEOUT, message);
+            relay.abort(reason.error(), reason.getMessage());
         }
     }
 
     private void ended() {
+        stages.inFlight().remove(this);
         if (deadlineTimer >= 0) {
             context.owner().cancelTimer(deadlineTimer);
         }
@@ -182,6 +212,10 @@ final class ChatExchange {
         int status = ended ? response.getStatusCode() : CLIENT_CLOSED;
         long duration = System.nanoTime() - startedNanos;
         stages.metrics().request(model, dialect.name(), status, duration);
+        if (relay != null) {
+            trace.span().usage(relay.usage().inputTokens(), relay.usage().outputTokens());
+        }
+        trace.span().ended(status);
         RequestLog.ended(requestId, model, status, response.headers(), duration);
     }
 

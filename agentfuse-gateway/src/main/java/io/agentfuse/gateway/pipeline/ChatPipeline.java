@@ -3,8 +3,11 @@ package io.agentfuse.gateway.pipeline;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.core.Clock;
 import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
+import io.agentfuse.gateway.tracing.Tracing;
 import io.agentfuse.gateway.upstream.UpstreamClient;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
@@ -53,6 +56,12 @@ public final class ChatPipeline {
      */
     public ChatPipeline(AgentfuseRuntime runtime, UpstreamClient client, GatewayMetrics metrics, Clock clock,
                         ContextStage.Factory contextStage) {
+        this(runtime, client, metrics, clock, contextStage, Tracing.OFF);
+    }
+
+    /** A pipeline whose requests are traced by {@code tracing} (a span per request, one per upstream attempt). */
+    public ChatPipeline(AgentfuseRuntime runtime, UpstreamClient client, GatewayMetrics metrics, Clock clock,
+                        ContextStage.Factory contextStage, Tracing tracing) {
         Objects.requireNonNull(runtime, "runtime");
         ModelRouter router = new ModelRouter(runtime);
         ChainExecution chains = new ChainExecution(Objects.requireNonNull(client, "client"), metrics);
@@ -60,7 +69,7 @@ public final class ChatPipeline {
         ContextStage context = contextStage == null ? ContextStage.NONE
                 : Objects.requireNonNull(contextStage.create(runtime, models), "the context stage factory returned null");
         this.stages = new ExchangeStages(runtime::config, context, new SubagentLimit(runtime), router, chains, metrics,
-                clock);
+                clock, new InFlightExchanges(), Objects.requireNonNull(tracing, "tracing"));
     }
 
     /** The handler of {@code POST} {@link Dialect#path()} for {@code dialect}, behind a body handler. */
@@ -75,6 +84,15 @@ public final class ChatPipeline {
      */
     public void serve(Dialect dialect, HttpServerRequest request, Buffer body) {
         new ChatExchange(request, body, dialect, stages).run();
+    }
+
+    /**
+     * Ends every model request still under way with {@code reason} (a stopping gateway whose
+     * {@code server.shutdownGrace} is over): one not answered yet gets it as its error answer, a
+     * stream under way as its dialect's error event; completes when every event loop has done so.
+     */
+    public Future<Void> cutShortInFlight(GatewayException reason) {
+        return stages.inFlight().cutShort(Objects.requireNonNull(reason, "reason"));
     }
 
     /** Complete model calls through the same guarded chains, for the gateway's own use. */

@@ -3,6 +3,7 @@ package io.agentfuse.gateway.pipeline;
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.core.Clock;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
+import io.agentfuse.gateway.tracing.Tracing;
 
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -21,9 +22,18 @@ import java.util.function.Supplier;
  * @param chains   runs the planned chain through the guards and the pooled upstream client
  * @param metrics  where requests and attempts are counted
  * @param clock    stamps translated answers
+ * @param inFlight the exchanges under way, for a stopping gateway to end
+ * @param tracing  where each exchange's trace goes ({@link Tracing#OFF}: nowhere)
  */
 record ExchangeStages(Supplier<AgentfuseConfig> config, ContextStage context, SubagentLimit subagents,
-                      ModelRouter router, ChainExecution chains, GatewayMetrics metrics, Clock clock) {
+                      ModelRouter router, ChainExecution chains, GatewayMetrics metrics, Clock clock,
+                      InFlightExchanges inFlight, Tracing tracing) {
+
+    /** Stages whose exchanges are tracked in a list of their own and not traced. */
+    ExchangeStages(Supplier<AgentfuseConfig> config, ContextStage context, SubagentLimit subagents,
+                   ModelRouter router, ChainExecution chains, GatewayMetrics metrics, Clock clock) {
+        this(config, context, subagents, router, chains, metrics, clock, new InFlightExchanges(), Tracing.OFF);
+    }
 
     ExchangeStages {
         Objects.requireNonNull(config, "config");
@@ -33,5 +43,7 @@ record ExchangeStages(Supplier<AgentfuseConfig> config, ContextStage context, Su
         Objects.requireNonNull(chains, "chains");
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(inFlight, "inFlight");
+        Objects.requireNonNull(tracing, "tracing");
     }
 }

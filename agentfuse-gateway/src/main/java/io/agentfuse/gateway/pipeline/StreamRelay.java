@@ -93,6 +93,11 @@ final class StreamRelay {
                 .endHandler(v -> onContext(this::ended));
     }
 
+    /** The tokens the stream reported so far (all of them once it ended). */
+    io.agentfuse.gateway.dialect.Usage usage() {
+        return translator.usage();
+    }
+
     /** Whether the relay ended a failed stream by closing the connection (the caller did not leave). */
     boolean closedOnPurpose() {
         return writer.closedOnPurpose();

@@ -36,10 +36,14 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>Reloads are put in force one at a time, in the order they started. Reading and checking the
  *       file hold no lock, so a slow reload (a hung disk, a hostile file, though the loader refuses
  *       those fast) never holds up a later one: the later one is decided on its own, and the earlier
- *       one, when it ends, changes nothing and fails with {@link ReloadSupersededException}.</li>
+ *       one, when it ends, changes nothing and fails with {@link ReloadSupersededException}
+ *       (counted neither way).</li>
  *   <li>A file whose content is unchanged (touched, or saved as it was) is not reloaded by the
  *       watcher; the watcher reads a changed file only once it has held still for one poll interval
  *       (a file written in place is not read half-written), and an empty file is refused.</li>
+ *   <li>A reload is counted ({@code agentfuse_config_reloads_total}) and its new models' series
+ *       declared before its configuration is in force, so no reader sees the new configuration
+ *       beside metrics that do not show it yet.</li>
  * </ul>
  * File work runs on a worker thread, never on an event loop. Thread-safe.
  */
@@ -94,19 +98,13 @@ public final class ConfigReloader {
         }
         long number = started.incrementAndGet();
         return vertx.executeBlocking(() -> reloadNow(trigger, number), false)
-                .onSuccess(reloaded -> {
-                    metrics.configReload(true);
-                    metrics.declareModels(runtime.config().models().values());
-                    LOG.info(reloaded.summary());
-                })
+                .onSuccess(reloaded -> LOG.info(reloaded.summary()))
                 .onFailure(failure -> {
                     if (failure instanceof ReloadSupersededException) {
                         LOG.info("configuration reload ({}) superseded by a later one; it changed nothing", trigger);
                     } else if (failure instanceof ConfigException invalid) {
-                        metrics.configReload(false);
                         LOG.warn("configuration not reloaded ({}); the one in force stays: {}", trigger, invalid.getMessage());
                     } else {
-                        metrics.configReload(false);
                         LOG.error("configuration not reloaded ({}); the one in force stays", trigger, failure);
                     }
                 });
@@ -162,33 +160,48 @@ public final class ConfigReloader {
         }
     }
 
-    /** Reload number {@code number}: the file is read and checked without a lock, then decided under it. */
+    /**
+     * Reload number {@code number}: reads and checks the file without a lock, then decides under
+     * it, in start order ({@link #decide}). The reload is counted, and the new models' series
+     * declared, before the new configuration can be seen: whoever finds a new model served, or a
+     * new breaker listed, and then reads {@code /metrics} finds this reload counted.
+     */
     private Reloaded reloadNow(String trigger, long number) {
         String text = null;
         AgentfuseConfig next;
         try {
             text = ConfigLoader.read(file.path());
-            if (text.isBlank()) {
-                // Almost always a file caught while being rewritten; "no models at all" is never meant this way.
-                throw new ConfigException(file.path().toString(), List.of(new ConfigError("", 1, 1,
-                        "the file is empty; the configuration in force stays")));
+            next = parsed(text);
+        } catch (RuntimeException refused) {
+            synchronized (this) {
+                decide(number, text); // a broken file is not retried until it changes again
+                metrics.configReload(false);
             }
-            next = ConfigLoader.parse(text, file.path().toString(), file.environment());
-        } catch (ConfigException invalid) {
-            decide(number, text); // a broken file is not retried until it changes again
-            throw invalid;
+            throw refused;
         }
         synchronized (this) {
             decide(number, text);
             AgentfuseConfig before = runtime.config();
             if (next.state().store() != before.state().store()) {
+                metrics.configReload(false);
                 throw new ConfigException(file.path().toString(), List.of(new ConfigError("state.store", 0, 0,
                         "state.store cannot change while the gateway runs (it is " + before.state().store().name().toLowerCase()
                                 + "); restart the gateway to change it")));
             }
-            return new Reloaded(file.path().toString(), trigger, runtime.reload(next),
-                    StartOnlyKeys.changed(before.server(), next.server()));
+            metrics.declareModels(next.models().values());
+            metrics.configReload(true);
+            return new Reloaded(file.path().toString(), trigger, runtime.reload(next), StartOnlyKeys.changed(before, next));
         }
+    }
+
+    /** The configuration {@code text} holds; fails with what is wrong with it. */
+    private AgentfuseConfig parsed(String text) {
+        if (text.isBlank()) {
+            // Almost always a file caught while being rewritten; "no models at all" is never meant this way.
+            throw new ConfigException(file.path().toString(), List.of(new ConfigError("", 1, 1,
+                    "the file is empty; the configuration in force stays")));
+        }
+        return ConfigLoader.parse(text, file.path().toString(), file.environment());
     }
 
     /**

@@ -5,10 +5,13 @@ import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -28,6 +31,7 @@ public final class GatewayVerticle extends VerticleBase {
         private final HttpServerOptions options;
         private final RequestGate gate;
         private final ConnectionGuard connections;
+        private final Readiness readiness;
         private final Function<Vertx, Handler<HttpServerRequest>> routes;
 
         /**
@@ -35,15 +39,17 @@ public final class GatewayVerticle extends VerticleBase {
          * @param server the {@code server:} section in force at start (limits are not reloaded)
          * @param host   the bind address
          * @param bodies what request bodies not yet arrived may hold, over every instance
+         * @param readiness whether the gateway is draining (responses then close their connection)
          * @param routes builds the handler (one per instance) serving the gateway's endpoints
          */
-        public Shared(Vertx vertx, ServerConfig server, String host, BodyAllowance bodies,
+        public Shared(Vertx vertx, ServerConfig server, String host, BodyAllowance bodies, Readiness readiness,
                       Function<Vertx, Handler<HttpServerRequest>> routes) {
             this.server = server;
             this.host = host;
             this.options = options();
             this.gate = new RequestGate(server, host);
             this.connections = new ConnectionGuard(vertx, server.limits(), server.maxBodySize(), options, bodies);
+            this.readiness = readiness;
             this.routes = routes;
         }
 
@@ -84,11 +90,23 @@ public final class GatewayVerticle extends VerticleBase {
                 .requestHandler(request -> {
                     clockTicks.onRequest();
                     shared.connections.onRequest(request);
+                    if (shared.readiness.isDraining()) {
+                        // The client takes its next request elsewhere, not to a listener about to close.
+                        request.response().putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
+                    }
                     if (shared.gate.admit(request)) {
                         endpoints.handle(request);
                     }
                 });
         return server.listen();
+    }
+
+    /**
+     * Stops listening and closes each connection once its response in flight has been sent (at
+     * once when it has none); after {@code timeout}, closes the connections still open.
+     */
+    public Future<Void> shutdown(Duration timeout) {
+        return server.shutdown(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** The port this instance listens on. */

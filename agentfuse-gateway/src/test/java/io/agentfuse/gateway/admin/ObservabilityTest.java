@@ -84,6 +84,9 @@ class ObservabilityTest {
 
     @Test
     void breakerMetricsCountTransitionsByTriggerAndRejectedCalls() {
+        // Open long enough that the fourth call is surely rejected, however long the machine takes between calls
+        harness.close();
+        harness = GatewayHarness.start(GatewayHarness.CONFIG.replace("resetTimeout: 300ms", "resetTimeout: 5m"));
         harness.mock.scriptForModel("claude-haiku-4-5", MockStep.builder().status(500).times(3).build());
         for (int i = 0; i < 4; i++) {
             harness.client.post("/v1/messages", anthropicRequest("claude-haiku-4", false));

@@ -38,10 +38,15 @@ class DashboardBrowserTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
 
-    /** The harness's models, plus one whose name has a slash and one without fallbacks. */
+    /**
+     * The harness's models, plus one whose name has a slash, one without fallbacks, and one whose
+     * provider will fail behind a working fallback.
+     */
     private static final String CONFIG = GatewayHarness.CONFIG + """
               meta/llama-3: { provider: openai, upstreamModel: llama-3-upstream }
               solo: { provider: openai, upstreamModel: solo-upstream }
+              flaky: { provider: openai, upstreamModel: flaky-upstream, fallbacks: [steady] }
+              steady: { provider: openai, upstreamModel: steady-upstream }
             """;
 
     private GatewayHarness harness;
@@ -168,6 +173,38 @@ class DashboardBrowserTest {
             assertThat(lowestY(chart)).as("the %s line rises above the baseline", chart).isLessThan(100.0);
         }
         assertThat(browser.findElement(By.id("requests-summary")).getText()).contains("in the last minute");
+    }
+
+    @Test
+    void aProviderFailingEveryCallBehindAWorkingFallbackShowsBehindTheAnswersWhileCallersGet200() {
+        harness.mock.scriptForModel("flaky-upstream", MockStep.builder().status(500).times(50).build());
+
+        for (int i = 0; i < 5; i++) {
+            assertThat(harness.client.post("/v1/chat/completions", GatewayHarness.openAiRequest("flaky", false)).status())
+                    .as("the fallback answers").isEqualTo(200);
+        }
+
+        // Three calls fail (the breaker then opens and flaky is skipped); every request falls back.
+        await().until(page -> chartNumber("upstream", "data-failures") >= 3 && chartNumber("upstream", "data-fallbacks") >= 5);
+        assertThat(lowestY("upstream")).as("the lines rise above the baseline").isLessThan(100.0);
+        assertThat(browser.findElement(By.id("upstream-summary")).getText()).contains("failed calls").contains("fallbacks");
+        harness.breaker("flaky").reset();
+    }
+
+    @Test
+    void transitionsFromBeforeThePageOpenedAreListedWhenItLoads() {
+        String name = "model:solo";
+        assertThat(harness.client.post("/admin/breakers/" + name + "/open", new io.vertx.core.json.JsonObject(),
+                java.util.Map.of("authorization", "Bearer " + GatewayHarness.ADMIN_TOKEN)).status()).isEqualTo(200);
+        harness.breaker("solo").reset();
+
+        browser.navigate().refresh();
+
+        await().until(page -> "true".equals(page.findElement(By.id("log")).getDomAttribute("data-history")));
+        await().until(page -> page.findElement(By.id("log")).getText().contains(name + ": CLOSED → FORCED_OPEN"));
+        String log = browser.findElement(By.id("log")).getText();
+        assertThat(log.indexOf(name + ": FORCED_OPEN → CLOSED")).as("newest first")
+                .isLessThan(log.indexOf(name + ": CLOSED → FORCED_OPEN")).isNotNegative();
     }
 
     private WebDriverWait await() {

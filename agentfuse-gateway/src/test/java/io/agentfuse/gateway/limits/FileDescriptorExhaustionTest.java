@@ -60,7 +60,7 @@ class FileDescriptorExhaustionTest {
     @Test
     void survivesRunningOutOfFileDescriptors() throws Exception {
         int port = child.port();
-        Eventually.holds(vertx, () -> healthz(port)); // a cold JVM on a busy machine may take longer than 1 s at first
+        Eventually.holds(vertx, () -> healthz(port)); // a cold JVM on a busy machine may cut its first connections
         assertThat(chat(port)).isEqualTo(200);
         int baselineFds = child.fileDescriptors();
         long baselineRss = child.residentKib();
@@ -91,11 +91,11 @@ class FileDescriptorExhaustionTest {
         assertThat(child.terminate(BOUND)).as("stopped by SIGTERM: " + child.log()).isTrue();
     }
 
-    /** Whether {@code /healthz} answers 200 within 1 s. */
+    /** Whether {@code /healthz} answers 200 (on a busy machine, late is fine: this is no speed test). */
     private static boolean healthz(int port) {
         try (RawSocket socket = RawSocket.open(port)) {
             socket.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
-            return socket.read(Duration.ofSeconds(1)).status() == 200;
+            return socket.read(Duration.ofSeconds(10)).status() == 200;
         } catch (IllegalStateException refusedOrSlow) {
             return false;
         }

@@ -12,12 +12,12 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.time.Duration;
-
 /**
- * One request under the body limit that is expensive to handle: it is refused or handled off the
- * event loop, and {@code /healthz} keeps answering within 1 s meanwhile — in a gateway whose heap
- * is bounded ({@link IsolatedGateway#JVM_FLAGS}), so that a deep copy would show as well.
+ * One request under the body limit that is expensive to handle: it is refused or handled, and
+ * {@code /healthz} keeps answering meanwhile — in a gateway whose heap is bounded
+ * ({@link IsolatedGateway#JVM_FLAGS}), so that a deep copy would show as well. That the counting is
+ * handed to workers rather than done on the event loop is shown, without timing, by
+ * {@code ContextLadderTest}; here no answer is timed, since a busy machine delays every answer.
  */
 class OversizedRequestsTest {
 
@@ -46,13 +46,13 @@ class OversizedRequestsTest {
     }
 
     @Test
-    void aLongConversationIsMeasuredOffTheEventLoop() {
+    void aLongConversationIsMeasuredWhileHealthzKeepsAnswering() {
         String body = IsolatedGateway.longTalk(9_000).encode();
 
         Response response = gateway.whileHealthy(() -> {
             try (RawSocket socket = RawSocket.open(gateway.port())) {
                 socket.send(RawSocket.post("/v1/chat/completions", HOST, body));
-                return socket.read(Duration.ofSeconds(30));
+                return socket.read(BOUND);
             }
         });
 

@@ -5,27 +5,28 @@ import static io.agentfuse.gateway.limits.IsolatedGateway.HOST;
 import static io.agentfuse.gateway.limits.IsolatedGateway.errorType;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.agentfuse.gateway.testing.Eventually;
 import io.agentfuse.gateway.testing.RawSocket;
 import io.agentfuse.gateway.testing.RawSocket.Response;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntFunction;
 
 /**
- * Slow, idle and too many clients (slowloris and its kin): what they hold is taken back within
- * {@code headerTimeout}/{@code idleTimeout}, and beyond {@code maxConnections} they are refused
- * while the others are served. {@link IsolatedGateway} checks the gateway's health after each.
+ * Slow and idle clients (slowloris and its kin): what they hold is taken back within
+ * {@code headerTimeout} and {@code idleTimeout}, set short here (5 s) so that the cases stay fast,
+ * yet long enough for every ordinary request of the cases to arrive whole on a loaded machine. Each
+ * timeout is triggered by a peer that never sends what it owes, so no case depends on how fast
+ * anything runs. {@link IsolatedGateway} checks the gateway's health after each.
  */
 class SlowClientsTest {
 
     @RegisterExtension
-    static final IsolatedGateway gateway = new IsolatedGateway();
+    static final IsolatedGateway gateway = IsolatedGateway.withServerKeys("headerTimeout: 5s", "idleTimeout: 5s");
 
     @Test
     void halfAHeadIsClosed() {
@@ -37,21 +38,17 @@ class SlowClientsTest {
     }
 
     @Test
-    void aHeadTrickledByteByByteIsClosedBeforeItEnds() {
-        String head = "GET /healthz HTTP/1.1\r\nHost: " + HOST + "\r\nX-Padding: " + "p".repeat(400) + "\r\n\r\n";
+    void aHeadTrickledByteByByteIsClosedThoughItsBytesKeepComing() {
         ScheduledExecutorService trickle = Executors.newSingleThreadScheduledExecutor();
         try (RawSocket socket = RawSocket.open(gateway.port())) {
-            int[] sent = {0};
-            // One byte every 50 ms: the head would take 20 s, far beyond headerTimeout, and the
-            // connection is never idle long enough for idleTimeout.
-            trickle.scheduleAtFixedRate(() -> {
-                if (sent[0] < head.length() && socket.send(head.substring(sent[0], sent[0] + 1))) {
-                    sent[0]++;
-                }
-            }, 0, 50, TimeUnit.MILLISECONDS);
+            // A header value without end, one byte every 50 ms: the connection is never silent and
+            // its head never complete, and it stays far below the head's size limit (8 KB) for longer
+            // than the case waits, so only headerTimeout can end it.
+            socket.send("GET /healthz HTTP/1.1\r\nHost: " + HOST + "\r\nX-Padding: ");
+            trickle.scheduleAtFixedRate(() -> socket.send("p"), 50, 50, TimeUnit.MILLISECONDS);
 
-            assertThat(socket.closedWithin(BOUND)).isTrue();
-            assertThat(sent[0]).isLessThan(head.length());
+            // Closed without an answer: a head over the size limit would have been answered 431.
+            assertThat(socket.rest(BOUND)).isEmpty();
         } finally {
             trickle.shutdownNow();
         }
@@ -85,39 +82,6 @@ class SlowClientsTest {
     }
 
     @Test
-    void bodiesAnnouncedButNotSentHoldNoMoreThanTheBodyAllowance() {
-        // Given peers that announce long bodies and send one byte of each: 70 of 10 MB (read by
-        // the body reader) and 70 of 1 MB (gathered by the request decoder) — 770 MB if a buffer of
-        // the announced size were made for each, in a heap of 160 MiB
-        List<RawSocket> sockets = openEach(140, i -> "POST /v1/chat/completions HTTP/1.1\r\nHost: " + HOST
-                + "\r\nContent-Type: application/json\r\nContent-Length: " + (i % 2 == 0 ? 10_000_000 : 1_000_000)
-                + "\r\n\r\n{");
-        try {
-            // When a real request with a 200 KB body comes meanwhile (its buffer grows as it arrives),
-            // and the gateway's live heap is measured while they wait (before headerTimeout ends them)
-            String padding = "u".repeat(200_000);
-            String longBody = IsolatedGateway.chatBody("good").put("user", padding).encode();
-            Response real;
-            try (RawSocket socket = RawSocket.open(gateway.port())) {
-                socket.send(RawSocket.post("/v1/chat/completions", HOST, longBody));
-                real = socket.read(BOUND);
-            }
-            long heap = gateway.liveHeapKib();
-
-            // Then the real request is served with its whole body, and the gateway holds at most its
-            // allowance for bodies (an eighth of the heap) beyond its baseline
-            assertThat(real.status()).as(real.body()).isEqualTo(200);
-            assertThat(gateway.mock().requests()).anySatisfy(sent -> assertThat(sent.body()).contains(padding));
-            long allowanceKib = 160L * 1024 / 8;
-            assertThat(heap).as("live heap in KiB while 140 bodies are announced (baseline %d)", gateway.baselineHeapKib())
-                    .isLessThanOrEqualTo(gateway.baselineHeapKib() + allowanceKib + 16L * 1024);
-            assertThat(gateway.healthz().status()).isEqualTo(200);
-        } finally {
-            sockets.forEach(RawSocket::close);
-        }
-    }
-
-    @Test
     void anIdleKeepAliveConnectionIsClosed() {
         try (RawSocket socket = RawSocket.open(gateway.port())) {
             socket.send("GET /healthz HTTP/1.1\r\nHost: " + HOST + "\r\n\r\n");
@@ -129,41 +93,21 @@ class SlowClientsTest {
 
     @Test
     void aRequestWaitingLongerThanIdleTimeoutForItsProviderIsNotCut() {
-        // idleTimeout is 2 s; the provider answers after 3 s.
-        assertThat(gateway.chat("slow").status()).isEqualTo(200);
-    }
+        // Given a request whose provider holds its answer
+        CompletableFuture<Response> waiting = CompletableFuture.supplyAsync(() -> gateway.chat("held"));
+        Eventually.holds(gateway.vertx(), () -> gateway.hostile().heldAnswers() == 1);
 
-    @Test
-    void connectionsBeyondTheLimitAreRefusedAndTheOthersServed() {
-        List<RawSocket> sockets = openEach(170, i -> "GET /healthz HTTP/1.1\r\nHost: " + HOST + "\r\n\r\n");
-        try {
-            int served = 0;
-            int refused = 0;
-            for (RawSocket socket : sockets) {
-                try {
-                    assertThat(socket.read(BOUND).status()).isEqualTo(200);
-                    served++;
-                } catch (IllegalStateException closedWithoutAnswer) {
-                    refused++;
-                }
-            }
-            assertThat(refused).isGreaterThanOrEqualTo(20);
-            assertThat(served).isPositive().isLessThanOrEqualTo(150);
+        // When idleTimeout has run out since: a keep-alive connection that went idle after the request
+        // reached the provider has been closed for its idleness
+        try (RawSocket idle = RawSocket.open(gateway.port())) {
+            idle.send("GET /healthz HTTP/1.1\r\nHost: " + HOST + "\r\n\r\n");
+            assertThat(idle.read(BOUND).status()).isEqualTo(200);
+            assertThat(idle.closedWithin(BOUND)).as("the idle connection is closed").isTrue();
         } finally {
-            sockets.forEach(RawSocket::close);
-            // The next check opens a connection: it must not race the gateway reading these closes
-            gateway.waitUntilConnectionsAreServed();
+            gateway.hostile().releaseHeld();
         }
-    }
 
-    /** Opens {@code count} connections, writing {@code request.apply(i)} on the i-th as it opens. */
-    private static List<RawSocket> openEach(int count, IntFunction<String> request) {
-        List<RawSocket> sockets = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            RawSocket socket = RawSocket.open(gateway.port());
-            sockets.add(socket);
-            socket.send(request.apply(i));
-        }
-        return sockets;
+        // Then the waiting request is answered all the same
+        assertThat(waiting.join().status()).isEqualTo(200);
     }
 }

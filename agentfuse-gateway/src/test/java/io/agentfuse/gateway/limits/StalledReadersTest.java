@@ -16,14 +16,16 @@ import java.util.List;
 
 /**
  * Callers that stop reading what they asked for — a stream, the event feed: after
- * {@code server.clientWriteTimeout} or beyond {@code server.maxEventQueue} they are cut off, and
- * what they held (provider connections, queued events) is given back. {@link IsolatedGateway}
- * checks the gateway's health after each.
+ * {@code server.clientWriteTimeout} (1 s here) or beyond {@code server.maxEventQueue} they are cut
+ * off, and what they held (provider connections, queued events) is given back. The callers never
+ * read at all, so the limits are met whatever the machine's load; the other timeouts are the
+ * product's, long enough for the ordinary requests of the cases. {@link IsolatedGateway} checks the
+ * gateway's health after each.
  */
 class StalledReadersTest {
 
     @RegisterExtension
-    static final IsolatedGateway gateway = new IsolatedGateway();
+    static final IsolatedGateway gateway = IsolatedGateway.withServerKeys("clientWriteTimeout: 1s");
 
     @Test
     void callersThatStopReadingDoNotHoldTheProvidersPool() {
@@ -35,8 +37,9 @@ class StalledReadersTest {
                 stalled.add(socket);
                 socket.send(RawSocket.post("/v1/chat/completions", HOST, chatBody("big-stream").put("stream", true).encode()));
             }
-            // Streams nobody reads take connections to the provider, at least 64 of them.
-            Eventually.holds(gateway.vertx(), () -> gateway.hostile().requests() - before >= 64);
+            // Streams nobody reads take connections to the provider, all 70 of them (the model lets
+            // 100 run at once, so none is refused and left idle rather than stalled).
+            Eventually.holds(gateway.vertx(), () -> gateway.hostile().requests() - before >= 70);
 
             Response ordinary = gateway.chat("plain");
 

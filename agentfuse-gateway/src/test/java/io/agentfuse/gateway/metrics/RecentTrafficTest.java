@@ -231,4 +231,20 @@ class RecentTrafficTest {
         assertThat(RecentTraffic.isError(400)).isFalse();
         assertThat(RecentTraffic.isError(413)).isFalse();
     }
+
+    @Test
+    void aSecondCountsTheFailedProviderCallsAndFallbacksBehindItsAnswers() {
+        traffic.record(200, MS);
+        traffic.upstreamFailure();
+        traffic.upstreamFailure();
+        traffic.fallback();
+
+        clock.advance(Duration.ofSeconds(1));
+
+        TrafficSecond second = last();
+        assertThat(second.requests()).isEqualTo(1);
+        assertThat(second.errors()).as("the caller got its answer").isZero();
+        assertThat(second.upstreamFailures()).isEqualTo(2);
+        assertThat(second.fallbacks()).isEqualTo(1);
+    }
 }

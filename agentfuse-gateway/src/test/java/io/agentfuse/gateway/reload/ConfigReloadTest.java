@@ -111,6 +111,29 @@ class ConfigReloadTest {
     }
 
     @Test
+    void drainDelayAndShutdownGraceAreReadWhenTheStopComesSoAReloadNeedsNoRestart() throws IOException {
+        harness = GatewayHarness.startFromFile(write(BASE), Duration.ZERO);
+
+        write(BASE.replace("  port: 0\n", "  port: 0\n  drainDelay: 1s\n  shutdownGrace: 2m\n"));
+        Reply reply = reload();
+
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(reply.json().getJsonArray("restartRequired")).isEmpty();
+        assertThat(harness.gateway.runtime().config().server().shutdown().shutdownGrace()).isEqualTo(Duration.ofMinutes(2));
+    }
+
+    @Test
+    void aNewOtlpEndpointIsReportedAsNeedingARestart() throws IOException {
+        harness = GatewayHarness.startFromFile(write(BASE), Duration.ZERO);
+
+        write(BASE + "observability: { otlp: { endpoint: \"http://127.0.0.1:9\" } }\n");
+        Reply reply = reload();
+
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(reply.json().getJsonArray("restartRequired").getList()).containsExactly("observability.otlp.endpoint");
+    }
+
+    @Test
     void aChangedAdminTokenAppliesToTheNextRequest() throws IOException {
         harness = GatewayHarness.startFromFile(write(BASE), Duration.ZERO);
 
@@ -189,8 +212,10 @@ class ConfigReloadTest {
         assertThat(harness.client.post("/v1/chat/completions", openAiRequest("mistral-large", false)).status()).isEqualTo(404);
 
         write(BASE.replace("models:\n", "models:\n  mistral-large: { provider: openai }\n"));
-        Eventually.holds(harness.vertx, () -> harness.gateway.runtime().config().models().containsKey("mistral-large"));
-        assertThat(harness.metricsText()).contains("agentfuse_config_reloads_total{result=\"ok\"} 1.0")
+        // The reload is counted just after the configuration is swapped: wait for both.
+        Eventually.holds(harness.vertx, () -> harness.gateway.runtime().config().models().containsKey("mistral-large")
+                && harness.metricsText().contains("agentfuse_config_reloads_total{result=\"ok\"} 1.0"));
+        assertThat(harness.metricsText())
                 .as("the broken file is not read again until it changes").contains("agentfuse_config_reloads_total{result=\"failed\"} 1.0");
         assertThat(harness.client.post("/v1/chat/completions", openAiRequest("gpt-4o-mini", false)).status()).isEqualTo(200);
     }

@@ -107,12 +107,18 @@ class ResponsesSameDialectScenarioTest {
 
         assertThat(reply.status()).isEqualTo(200);
         assertThat(reply.data()).contains("one ");
+        // docs/design.md §13: a Responses stream always ends with response.completed, .incomplete or .failed.
+        SseEvent errorEvent = reply.events().get(reply.events().size() - 2);
         SseEvent last = reply.events().get(reply.events().size() - 1);
-        assertThat(last.event()).isEqualTo("error");
-        JsonObject error = new JsonObject(last.data());
+        assertThat(errorEvent.event()).isEqualTo("error");
+        JsonObject error = new JsonObject(errorEvent.data());
         assertThat(error.getString("type")).isEqualTo("error");
         assertThat(error.getString("code")).isEqualTo("upstream_error");
         assertThat(error.getJsonObject("error").getString("message")).contains("gpt-4o-mini");
+        assertThat(last.event()).isEqualTo("response.failed");
+        JsonObject failed = new JsonObject(last.data());
+        assertThat(failed.getLong("sequence_number")).isEqualTo(error.getLong("sequence_number") + 1);
+        assertThat(failed.getJsonObject("response").getString("status")).isEqualTo("failed");
         assertThat(reply.cutOff()).as("the connection is closed after the error event").isTrue();
         assertThat(harness.breaker("gpt-4o-mini").snapshot().counts()).containsEntry("consecutiveErrors", 1L);
     }
@@ -191,8 +197,9 @@ class ResponsesSameDialectScenarioTest {
     @Test
     void theUsageOfAForwardedAnswerOrStreamCountsForTheTokenOveruseTrigger() {
         harness.close();
-        harness = GatewayHarness.start(GatewayHarness.CONFIG.replace("consecutive5xx: 3",
-                "consecutive5xx: 3\n    tokenOveruse: { maxTokensPerCall: 100 }"));
+        // Open long enough to be seen OPEN at the end, however long the machine takes
+        harness = GatewayHarness.start(GatewayHarness.CONFIG.replace("resetTimeout: 300ms", "resetTimeout: 5m")
+                .replace("consecutive5xx: 3", "consecutive5xx: 3\n    tokenOveruse: { maxTokensPerCall: 100 }"));
         harness.mock.script(MockStep.builder().inputTokens(90).outputTokens(60).build(),
                 MockStep.builder().chunks("a", "b").inputTokens(90).outputTokens(60).build());
 

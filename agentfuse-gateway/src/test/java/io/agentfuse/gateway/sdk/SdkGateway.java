@@ -12,9 +12,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * so that each failure reaches the client as the gateway's own error:
  * <ul>
  *   <li>{@code claude-haiku-4} (Anthropic) and {@code gpt-4o-mini} (OpenAI): plain one-step chains;</li>
- *   <li>{@code claude-slow} / {@code gpt-slow}: the same providers with a 300 ms timeout, for 504;</li>
+ *   <li>{@code claude-slow} / {@code gpt-slow}: the same providers with a 300 ms timeout, for 504
+ *       (the mock then answers after two minutes, so the timeout is met however busy the machine);</li>
  *   <li>{@code claude-long-open}: a breaker that stays open 5 minutes (Retry-After over 20 s);
- *       the others stay open 1 s (a short Retry-After).</li>
+ *       the others stay open 10 s: a Retry-After short enough to be worth waiting for, yet long
+ *       enough that a breaker a test has just opened is still open when its SDK call comes, however
+ *       long a busy machine takes between the two.</li>
  * </ul>
  */
 final class SdkGateway implements AutoCloseable {
@@ -31,7 +34,7 @@ final class SdkGateway implements AutoCloseable {
             breakers:
               default:
                 consecutive5xx: 3
-                resetTimeout: 1s
+                resetTimeout: 10s
               longOpen:
                 consecutive5xx: 3
                 resetTimeout: 5m
@@ -69,9 +72,9 @@ final class SdkGateway implements AutoCloseable {
         harness.mock.defaultStep(MockStep.builder().status(500).build());
     }
 
-    /** Every model call answers after 3 s (the slow models time out: 504). */
+    /** Every model call answers after two minutes (the slow models time out: 504). */
     void upstreamHangs() {
-        harness.mock.defaultStep(MockStep.builder().delayMs(3_000).build());
+        harness.mock.defaultStep(MockStep.builder().delayMs(120_000).build());
     }
 
     /** Every streamed answer breaks after its first piece. */

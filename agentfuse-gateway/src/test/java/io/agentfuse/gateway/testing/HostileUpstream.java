@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.testing;
 
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -8,6 +9,8 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -19,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code huge-error}: 400 with an error body without end;</li>
  *   <li>{@code endless-event}: an SSE stream whose first event never ends;</li>
  *   <li>{@code big-stream}: an SSE stream of 16 KB content events without end, as fast as it is read;</li>
- *   <li>{@code slow}: a normal answer after {@link #SLOW_MILLIS};</li>
+ *   <li>{@code held}: a normal answer, held until the test calls {@link #releaseHeld()};</li>
  *   <li>anything else: a normal, small answer.</li>
  * </ul>
  */
@@ -27,8 +30,6 @@ public final class HostileUpstream {
 
     /** How many events {@code crumbs-stream} sends before {@code [DONE]}. */
     public static final int CRUMB_EVENTS = 2_000;
-    /** How long {@code slow} takes to answer. */
-    public static final long SLOW_MILLIS = 3_000;
     private static final Buffer FILLER = Buffer.buffer("x".repeat(64 * 1024));
 
     private final Vertx vertx;
@@ -36,6 +37,8 @@ public final class HostileUpstream {
     private final AtomicInteger requests = new AtomicInteger();
     private final AtomicInteger open = new AtomicInteger();
     private final AtomicInteger endless = new AtomicInteger();
+    /** The answers of {@code held}, each with the context of its connection, waiting for {@link #releaseHeld()}. */
+    private final Queue<Runnable> held = new ConcurrentLinkedQueue<>();
 
     private HostileUpstream(Vertx vertx, HttpServer server) {
         this.vertx = vertx;
@@ -72,6 +75,18 @@ public final class HostileUpstream {
         return endless.get();
     }
 
+    /** How many answers of {@code held} are waiting for {@link #releaseHeld()}. */
+    public int heldAnswers() {
+        return held.size();
+    }
+
+    /** Sends every answer of {@code held} that is waiting. */
+    public void releaseHeld() {
+        for (Runnable answer = held.poll(); answer != null; answer = held.poll()) {
+            answer.run();
+        }
+    }
+
     public Future<Void> close() {
         return server.close();
     }
@@ -80,8 +95,9 @@ public final class HostileUpstream {
         requests.incrementAndGet();
         request.body().onSuccess(body -> {
             String model = new JsonObject(body).getString("model", "");
-            if (model.equals("slow")) {
-                vertx.setTimer(SLOW_MILLIS, id -> answer(request.response(), model));
+            if (model.equals("held")) {
+                Context connection = vertx.getOrCreateContext();
+                held.add(() -> connection.runOnContext(v -> answer(request.response(), model)));
             } else {
                 answer(request.response(), model);
             }

@@ -51,6 +51,8 @@ public final class ResponsesStreamDecoder implements StreamDecoder {
     private boolean finished;
     private Usage usage = Usage.ZERO;
     private long nextSequenceNumber;
+    /** The response of {@code response.created}, for the {@code response.failed} that closes a relayed stream cut short. */
+    private JsonObject created;
 
     /** A tool call being streamed: its neutral index, and whether arguments have arrived. */
     private static final class ToolCall {
@@ -81,6 +83,9 @@ public final class ResponsesStreamDecoder implements StreamDecoder {
             nextSequenceNumber = Math.max(nextSequenceNumber, number.longValue() + 1);
         }
         String type = data.getValue("type") instanceof String t ? t : event.event() == null ? "" : event.event();
+        if (created == null && "response.created".equals(type) && data.getValue("response") instanceof JsonObject response) {
+            created = response;
+        }
         try {
             return decode(type, reader);
         } catch (MalformedAnswerException e) {
@@ -109,6 +114,25 @@ public final class ResponsesStreamDecoder implements StreamDecoder {
      */
     public long nextSequenceNumber() {
         return nextSequenceNumber;
+    }
+
+    /**
+     * An {@code error} event numbered after the last relayed one and, once the response was
+     * created, {@code response.failed} with that response: a Responses stream always ends with
+     * {@code response.completed}, {@code response.incomplete} or {@code response.failed}.
+     */
+    @Override
+    public List<SseEvent> failureAfterRelay(String type, String message) {
+        List<SseEvent> out = new ArrayList<>(2);
+        out.add(ResponsesStreamEncoder.errorEvent(type, message, nextSequenceNumber++));
+        if (created != null) {
+            JsonObject response = created.copy().put("status", "failed")
+                    .put("error", new JsonObject().put("code", type).put("message", message));
+            out.add(SseEvent.named("response.failed", new JsonObject().put("type", "response.failed")
+                    .put("sequence_number", nextSequenceNumber++).put("response", response).encode()));
+        }
+        finished = true;
+        return out;
     }
 
     private List<StreamEvent> decode(String type, AnswerReader data) {

@@ -181,6 +181,25 @@ class ResponsesStreamDecoderTest {
     }
 
     @Test
+    void aRelayedStreamCutShortEndsWithANumberedErrorThenResponseFailed() {
+        decode(List.of(SseEvent.named("response.created", new JsonObject().put("type", "response.created")
+                        .put("sequence_number", 0).put("response", response("in_progress")).encode()),
+                SseEvent.named("response.in_progress", new JsonObject().put("type", "response.in_progress")
+                        .put("sequence_number", 1).put("response", response("in_progress")).encode())));
+
+        List<SseEvent> closing = decoder.failureAfterRelay("shutting_down", "the gateway is shutting down");
+
+        assertThat(closing).extracting(SseEvent::event).containsExactly("error", "response.failed");
+        assertThat(new JsonObject(closing.get(0).data()).getLong("sequence_number")).isEqualTo(2);
+        JsonObject failed = new JsonObject(closing.get(1).data());
+        assertThat(failed.getLong("sequence_number")).isEqualTo(3);
+        assertThat(failed.getJsonObject("response").getString("status")).isEqualTo("failed");
+        assertThat(failed.getJsonObject("response").getString("id"))
+                .isEqualTo("resp_1");
+        assertThat(failed.getJsonObject("response").getJsonObject("error").getString("code")).isEqualTo("shutting_down");
+    }
+
+    @Test
     void anEventThatIsNotJsonFailsTheStream() {
         List<StreamEvent> decoded = decode(List.of(created(), SseEvent.named("response.output_text.delta", "{\"type\":")));
 

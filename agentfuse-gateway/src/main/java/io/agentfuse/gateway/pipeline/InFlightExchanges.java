@@ -1,0 +1,107 @@
+package io.agentfuse.gateway.pipeline;
+
+import io.agentfuse.gateway.http.GatewayException;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The model exchanges under way, so that a stopping gateway can end those still running when its
+ * {@code server.shutdownGrace} is over ({@link #cutShort}): each with an answer, never a cut
+ * connection.
+ *
+ * <p>Every exchange is linked into the list of its own context (an event loop) while it runs:
+ * adding and removing are two pointer writes on the loop that runs it, with no lock, no allocation
+ * and no cache line shared between loops — the cost every request pays for a moment that comes once.
+ * The lists are found through a concurrent map keyed by context (a read per request).
+ * Thread-safe in that sense: an exchange is added and removed on its context; {@link #cutShort}
+ * visits each list on its context.
+ */
+final class InFlightExchanges {
+
+    private final Map<Context, Loop> loops = new ConcurrentHashMap<>();
+
+    /** Links {@code exchange}, on its context, until {@link #remove}. */
+    void add(ChatExchange exchange) {
+        Context context = exchange.context();
+        Loop loop = loops.get(context);
+        if (loop == null) {
+            loop = loops.computeIfAbsent(context, ignored -> new Loop());
+        }
+        loop.link(exchange);
+    }
+
+    /** Unlinks {@code exchange}, on its context; nothing when it is not linked. */
+    void remove(ChatExchange exchange) {
+        Loop loop = loops.get(exchange.context());
+        if (loop != null) {
+            loop.unlink(exchange);
+        }
+    }
+
+    /**
+     * Ends every exchange still under way with {@code reason} (see {@link ChatExchange#cutShort});
+     * completes once every context has done so.
+     */
+    Future<Void> cutShort(GatewayException reason) {
+        List<Future<Void>> passes = new ArrayList<>();
+        loops.forEach((context, loop) -> {
+            Promise<Void> pass = Promise.promise();
+            context.runOnContext(v -> {
+                try {
+                    loop.cutShort(reason);
+                } finally {
+                    pass.complete();
+                }
+            });
+            passes.add(pass.future());
+        });
+        return Future.join(passes).mapEmpty();
+    }
+
+    /** The exchanges of one context, linked through their {@code previous}/{@code next} fields. Confined to it. */
+    private static final class Loop {
+        private ChatExchange head;
+
+        void link(ChatExchange exchange) {
+            exchange.next = head;
+            exchange.previous = null;
+            if (head != null) {
+                head.previous = exchange;
+            }
+            head = exchange;
+            exchange.linked = true;
+        }
+
+        void unlink(ChatExchange exchange) {
+            if (!exchange.linked) {
+                return;
+            }
+            exchange.linked = false;
+            if (exchange.previous != null) {
+                exchange.previous.next = exchange.next;
+            } else {
+                head = exchange.next;
+            }
+            if (exchange.next != null) {
+                exchange.next.previous = exchange.previous;
+            }
+            exchange.previous = null;
+            exchange.next = null;
+        }
+
+        void cutShort(GatewayException reason) {
+            // Cutting an exchange short may end it at once (and so unlink it): walk a copy.
+            List<ChatExchange> running = new ArrayList<>();
+            for (ChatExchange exchange = head; exchange != null; exchange = exchange.next) {
+                running.add(exchange);
+            }
+            running.forEach(exchange -> exchange.cutShort(reason));
+        }
+    }
+}
