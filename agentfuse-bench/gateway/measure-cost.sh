@@ -16,7 +16,8 @@
 #                            where the kernel offers no perf events
 #   OUT                      where logs go [agentfuse-bench/target/gateway-cost]
 #   TARGET                   what is measured: agentfuse; vertx-floor (VertxFloorProxy: the least a
-#                            Vert.x proxy costs, for what agentfuse adds above it); or netty-floor
+#                            Vert.x proxy costs, on the transport the gateway picks, io_uring where it
+#                            loads, for what agentfuse adds above it); or netty-floor
 #                            (NettyFloorProxy: the least a proxy on Netty's codecs costs, for what
 #                            Vert.x adds above them); or hybrid-floor (HybridFloorProxy: Vert.x's
 #                            server, Netty's client, for which side of Vert.x costs what). The

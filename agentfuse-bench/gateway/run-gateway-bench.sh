@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Gateway benchmark: wrk against a fixed-answer OpenAI upstream, directly, through nginx (a plain
-# proxy), through agentfuse and through Portkey, in one run of ROUNDS rounds, for three workloads:
+# proxy), through a bare Vert.x proxy on the gateway's transport (the framework's floor), through
+# agentfuse and through Portkey, in one run of ROUNDS rounds, for three workloads:
 # a small chat request, the 150 KB coding-agent conversation and a stream of 20 events; prints
 # requests/s, p50, p99, the p50 each gateway adds, its CPU time per request and its peak RSS.
 # See gateway/README.md.
@@ -17,8 +18,9 @@
 #   CONNECTIONS="1 8 32"        wrk connections of the small request; wrk threads = min(connections, 2)
 #   CONVERSATION_CONNECTIONS="1 8"   ... of the 150 KB conversation
 #   STREAM_CONNECTIONS="8"      ... of the 20-event stream
-#   TARGETS="direct nginx agentfuse portkey"   also: vertx-floor (VertxFloorProxy, the least a Vert.x
-#                               proxy costs: how near nginx this host lets any Vert.x gateway come)
+#   TARGETS="direct nginx vertx-floor agentfuse portkey"   vertx-floor: VertxFloorProxy, the least a
+#                               Vert.x proxy costs, on the transport the gateway picks (io_uring where it
+#                               loads): the small request's target is 0.9x its requests/s
 #   AGENTFUSE_JAVA_OPTS=...     JVM flags of the agentfuse gateway (default below)
 #   SKIP_BUILD=1                use the jars already in target/ instead of building
 #   PORTKEY_VERSION=1.15.2
@@ -39,7 +41,7 @@ WORKLOADS=${WORKLOADS:-"small conversation stream"}
 CONNECTIONS=${CONNECTIONS:-"1 8 32"}
 CONVERSATION_CONNECTIONS=${CONVERSATION_CONNECTIONS:-"1 8"}
 STREAM_CONNECTIONS=${STREAM_CONNECTIONS:-"8"}
-TARGETS=${TARGETS:-"direct nginx agentfuse portkey"}
+TARGETS=${TARGETS:-"direct nginx vertx-floor agentfuse portkey"}
 PORTKEY_VERSION=${PORTKEY_VERSION:-1.15.2}
 # SerialGC and a small heap: the gateway keeps little per request, so a 2-core box gains nothing
 # from a concurrent collector's threads and footprint (see RESULTS.md for the measurements).

@@ -10,6 +10,8 @@
  *       context guards work on.</li>
  *   <li>{@link io.agentfuse.agent.tokens}: token counting, from provider usage, exact encodings,
  *       or a safe estimate.</li>
+ *   <li>{@link io.agentfuse.agent.budget}: token and cost budgets per window, reserved before a
+ *       call and settled with its usage after.</li>
  * </ul>
  * Packages named {@code internal} are implementation details and may change without notice.
  */

@@ -2,6 +2,8 @@ package io.agentfuse.cli;
 
 import io.agentfuse.agent.permission.PermissionScope;
 import io.agentfuse.config.AgentfuseConfig;
+import io.agentfuse.config.BudgetConfig;
+import io.agentfuse.config.ClientConfig;
 import io.agentfuse.config.McpServerConfig;
 import io.agentfuse.config.ModelConfig;
 import io.agentfuse.config.PermissionsConfig;
@@ -16,7 +18,7 @@ import java.util.Objects;
 /**
  * A short, human-readable account of what a valid configuration sets up: models with their
  * provider, fallbacks and breaker, the retry policy, the breakers of MCP servers and tools, the
- * context ladder and the permission breaker. Pure: the same configuration gives the same text.
+ * context ladder, the permission breaker, the client keys and each budget with what it covers. Pure: the same configuration gives the same text.
  */
 final class ConfigSummary {
 
@@ -39,6 +41,8 @@ final class ConfigSummary {
         tools();
         context();
         permissions();
+        clients();
+        budgets();
         section("Server", List.of("port " + config.server().port() + ", bodies up to "
                 + Describe.bytes(config.server().maxBodySize()) + ", admin API "
                 + (config.server().adminEnabled() ? "enabled (token set)" : "read-only")
@@ -118,6 +122,40 @@ final class ConfigSummary {
                 + (permissions.scope() == PermissionScope.CATEGORY ? "per tool category" : "all tools")
                 + "), " + permissions.halfOpenAfter().map(after -> "half-open after " + Describe.duration(after))
                 .orElse("reset by the user only") + (permissions.headless() ? ", headless: abort when open" : "")));
+    }
+
+    private void clients() {
+        var lines = new ArrayList<String>();
+        config.clients().values().forEach(client -> lines.add(client.name() + ": tenant " + client.tenant() + ", key set"));
+        section(lines.isEmpty() ? "Clients (no key needed; the tenant is the x-agentfuse-tenant header)"
+                : "Clients (every model and MCP request needs one of their keys)", lines);
+    }
+
+    /** Each budget, and what it covers: its scope under this configuration, its limit, and what a spent one does. */
+    private void budgets() {
+        var lines = new ArrayList<String>();
+        for (BudgetConfig budget : config.budgets().values()) {
+            String limit = budget.tokens().isPresent() ? budget.tokens().getAsLong() + " tokens" : "";
+            if (budget.cost().isPresent()) {
+                limit += (limit.isEmpty() ? "" : " and ") + budget.cost().get().toPlainString() + " USD";
+            }
+            lines.add(budget.name() + ": " + limit + " per " + Describe.duration(budget.window()) + " "
+                    + coverage(budget) + "; when spent: "
+                    + budget.fallback().map(model -> "served by " + model).orElse("refused (429 budget_exceeded)"));
+        }
+        section("Budgets", lines);
+    }
+
+    private String coverage(BudgetConfig budget) {
+        return switch (budget.scope()) {
+            case TENANT -> config.clients().isEmpty() ? "per tenant (the x-agentfuse-tenant header; requests without it are not counted)"
+                    : "per tenant (" + String.join(", ", config.clients().values().stream().map(ClientConfig::tenant)
+                    .distinct().toList()) + ")";
+            case KEY -> config.clients().isEmpty() ? "per client key: counts nothing, no clients: are configured"
+                    : "per client key (" + String.join(", ", config.clients().keySet()) + ")";
+            case SESSION -> "per session (the x-agentfuse-session header; requests without it are not counted)";
+            case GLOBAL -> "for every request";
+        };
     }
 
     private void section(String title, List<String> lines) {

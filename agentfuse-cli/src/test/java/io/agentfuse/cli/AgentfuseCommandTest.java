@@ -37,6 +37,30 @@ class AgentfuseCommandTest {
     }
 
     @Test
+    void validateShowsEachBudgetAndWhatItCovers(@TempDir Path directory) throws Exception {
+        Path file = Files.writeString(directory.resolve("agentfuse.yaml"), """
+                clients:
+                  team-a: { key: "${TEAM_A_KEY}", tenant: team-a }
+                budgets:
+                  per-tenant: { scope: tenant, tokens: 2000000, cost: 50.00, window: 1d }
+                  per-session: { scope: session, tokens: 500000, window: 24h, onExhausted: { fallback: gpt-4o-mini } }
+                  per-key: { scope: key, cost: 5 }
+                """);
+
+        int exitCode = run(Map.of("TEAM_A_KEY", "sk-secret-key"), "validate", "--config", file.toString());
+
+        assertThat(exitCode).as(err.toString()).isZero();
+        assertThat(out.toString())
+                .contains("Clients (every model and MCP request needs one of their keys)")
+                .contains("team-a: tenant team-a, key set")
+                .contains("per-tenant: 2000000 tokens and 50.00 USD per 1d per tenant (team-a); when spent: refused (429 budget_exceeded)")
+                .contains("per-session: 500000 tokens per 1d per session (the x-agentfuse-session header;"
+                        + " requests without it are not counted); when spent: served by gpt-4o-mini")
+                .contains("per-key: 5 USD per 1d per client key (team-a)")
+                .doesNotContain("sk-secret-key");
+    }
+
+    @Test
     void printsEveryErrorAndExitsWithTwo(@TempDir Path directory) throws Exception {
         Path file = Files.writeString(directory.resolve("agentfuse.yaml"), """
                 server:

@@ -40,13 +40,16 @@ import java.util.Optional;
  * @param permissions the {@code permissions:} section
  * @param mcp         the {@code mcp:} section (the aggregate endpoint)
  * @param observability the {@code observability:} section (traces)
+ * @param clients     the {@code clients:} section by name; empty when callers need no key
+ * @param budgets     the {@code budgets:} section by name, in the file's order
  */
 public record AgentfuseConfig(ServerConfig server, StateConfig state, Map<String, ProviderConfig> providers,
                               RetryConfig retry, Map<String, BreakerConfig> breakers,
                               Map<String, ModelConfig> models, SubagentsConfig subagents,
                               Map<String, McpServerConfig> mcpServers, Map<String, ToolConfig> tools,
                               ContextBudgetConfig context, PermissionsConfig permissions, McpConfig mcp,
-                              ObservabilityConfig observability) {
+                              ObservabilityConfig observability,
+                              Map<String, ClientConfig> clients, Map<String, BudgetConfig> budgets) {
 
     public AgentfuseConfig {
         Objects.requireNonNull(server, "server");
@@ -62,6 +65,8 @@ public record AgentfuseConfig(ServerConfig server, StateConfig state, Map<String
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(permissions, "permissions");
         Objects.requireNonNull(mcp, "mcp");
+        clients = ordered(clients);
+        budgets = ordered(budgets);
     }
 
     /**

@@ -9,11 +9,14 @@ import io.agentfuse.core.breaker.CircuitBreakerRegistry;
 import io.agentfuse.core.event.CircuitBreakerListener;
 import io.agentfuse.core.event.RetryListener;
 import io.agentfuse.core.Clock;
+import io.agentfuse.core.Deadline;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.GuardBuilder;
+import io.agentfuse.core.hedge.HedgePolicy;
 import io.agentfuse.core.retry.RetryPolicy;
 import io.agentfuse.core.Scheduler;
 import io.agentfuse.core.Sleeper;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -130,7 +133,8 @@ public final class AgentfuseRuntime {
 
     /**
      * The guard of calls to {@code model}: its retry (with the provider's budget), its breaker
-     * {@code model:<model>}, its bulkhead and its timeout.
+     * {@code model:<model>}, its bulkhead, its timeout, and its recent latency (kept across reloads),
+     * by which a deadline judges what fits and an adaptive hedge what is slow.
      *
      * @throws IllegalArgumentException if {@code model} is neither configured nor served by {@link #model}
      */
@@ -143,7 +147,32 @@ public final class AgentfuseRuntime {
                 .circuitBreaker(breaker)
                 .bulkhead(shared.bulkhead(settings.breakerId(), settings.maxConcurrent()))
                 .timeout(settings.timeout())
+                .latencyEstimate(shared.latency(settings.breakerId()))
                 .tokens(tokens));
+    }
+
+    /**
+     * The deadline of a request for {@code model} that starts now (docs/design.md §13): the model's
+     * {@code deadline}, shortened to {@code callerLimit} when that is sooner (a caller may shorten
+     * it, never lengthen it); {@link Deadline#none()} when neither is set.
+     *
+     * @param callerLimit the time the caller allows ({@code x-agentfuse-deadline}), or {@code null}
+     * @throws IllegalArgumentException if {@code model} is neither configured nor served by {@link #model}
+     */
+    public Deadline deadline(String model, Duration callerLimit) {
+        Deadline configured = current.model(model).deadline().map(limit -> Deadline.after(limit, clock)).orElse(Deadline.none());
+        return callerLimit == null ? configured : configured.sooner(Deadline.after(callerLimit, clock));
+    }
+
+    /**
+     * The hedge policy of requests for {@code model} ({@code models.<m>.hedge}), with the model's
+     * own budget (kept across reloads while its settings stay); empty when it has none.
+     *
+     * @throws IllegalArgumentException if {@code model} is neither configured nor served by {@link #model}
+     */
+    public Optional<HedgePolicy> hedgePolicy(String model) {
+        ModelConfig settings = current.model(model);
+        return settings.hedge().map(hedge -> shared.hedge(settings.breakerId(), hedge));
     }
 
     /**

@@ -9,6 +9,7 @@ import io.agentfuse.config.BreakerConfig.Window;
 import io.agentfuse.core.breaker.CircuitBreakerConfig;
 import io.agentfuse.core.breaker.Trigger;
 import io.agentfuse.core.retry.RetryPolicy;
+import io.agentfuse.core.budget.BudgetOnLoss;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -65,9 +66,18 @@ public final class ConfigDefaults {
             Runtime.getRuntime().availableProcessors(), ServerConfig.Transport.AUTO, SERVER_LIMITS, List.of(),
             new ServerConfig.Cors(List.of()), SERVER_SHUTDOWN);
 
-    /** {@code state:} in memory; Redis on 127.0.0.1:6379 with key prefix {@code agentfuse:}. */
+    /**
+     * {@code state:} in memory; Redis on 127.0.0.1:6379 with key prefix {@code agentfuse:}, budgets
+     * spending a share of what was left while it is away.
+     */
     public static final StateConfig STATE = new StateConfig(StateConfig.Store.MEMORY,
-            new StateConfig.Redis("redis://127.0.0.1:6379", "agentfuse:"));
+            new StateConfig.Redis("redis://127.0.0.1:6379", "agentfuse:", BudgetOnLoss.SHARE, Duration.ofMillis(250)));
+
+    /** {@code state.redis.budgetWait}: 250 ms. */
+    public static final Duration BUDGET_WAIT = STATE.redis().budgetWait();
+
+    /** {@code budgets.*.window}: one day, from UTC midnight. */
+    public static final Duration BUDGET_WINDOW = Duration.ofDays(1);
 
     /** {@code observability:} no OTLP endpoint: traces are off unless the {@code OTEL_*} variables ask for them. */
     public static final ObservabilityConfig OBSERVABILITY = new ObservabilityConfig(Optional.empty());
@@ -127,6 +137,8 @@ public final class ConfigDefaults {
     public static final ModelConfig.Translate MODEL_TRANSLATE = ModelConfig.Translate.STRICT;
     /** {@code models.*.maxConcurrent}: 64. */
     public static final int MODEL_MAX_CONCURRENT = 64;
+    /** {@code models.*.hedge} when written without keys: after the model's recent p95, for at most 10 % of requests. */
+    public static final HedgeConfig HEDGE = HedgeConfig.afterQuantile(0.95, 0.10);
     /**
      * How many models of the built-in families without an entry under {@code models:} one
      * configuration serves ({@link ModelFamilies}): each has a breaker, a guard and metrics of its

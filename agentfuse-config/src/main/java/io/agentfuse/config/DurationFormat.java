@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 
 /**
  * How durations are written in the configuration: {@code 250ms}, {@code 30s}, {@code 5m},
- * {@code 1h}, decimals allowed ({@code 1.5s}), never negative.
+ * {@code 1h}, {@code 1d}, decimals allowed ({@code 1.5s}), never negative.
  *
  * <p>A bare number is read in the unit the seed uses for that key (see {@link #bareNumberUnit}):
  * milliseconds for {@code resetTimeout} (the seed writes {@code resetTimeout: 300000} for five
@@ -28,7 +28,7 @@ public final class DurationFormat {
     /** The keys whose bare numbers are milliseconds; every other duration key takes seconds. */
     private static final String MILLISECOND_KEY = "resetTimeout";
 
-    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h)?");
+    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h|d)?");
 
     private DurationFormat() {
     }
@@ -58,9 +58,12 @@ public final class DurationFormat {
         return Optional.of(Duration.ofNanos(whole.longValueExact()));
     }
 
-    /** Writes {@code duration} in the largest unit that shows it exactly: {@code 2h}, {@code 5m}, {@code 30s}, {@code 250ms}. */
+    /** Writes {@code duration} in the largest unit that shows it exactly: {@code 1d}, {@code 2h}, {@code 5m}, {@code 30s}, {@code 250ms}. */
     public static String format(Duration duration) {
         long nanos = duration.toNanos();
+        if (nanos != 0 && nanos % ChronoUnit.DAYS.getDuration().toNanos() == 0) {
+            return duration.toDays() + "d";
+        }
         if (nanos != 0 && nanos % ChronoUnit.HOURS.getDuration().toNanos() == 0) {
             return duration.toHours() + "h";
         }
@@ -82,6 +85,7 @@ public final class DurationFormat {
             case "s" -> ChronoUnit.SECONDS;
             case "m" -> ChronoUnit.MINUTES;
             case "h" -> ChronoUnit.HOURS;
+            case "d" -> ChronoUnit.DAYS;
             default -> throw new IllegalStateException("unit not in the pattern: " + suffix);
         };
     }

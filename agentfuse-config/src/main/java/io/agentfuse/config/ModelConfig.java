@@ -1,5 +1,7 @@
 package io.agentfuse.config;
 
+import io.agentfuse.core.budget.ModelPrice;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -12,7 +14,8 @@ import java.util.Optional;
  * <p>Only {@code provider} is required. Defaults ({@link ConfigDefaults}): {@code upstreamModel}
  * is the key itself, {@code contextWindow: 200000}, {@code timeout: 60s},
  * {@code firstTokenTimeout: 20s}, {@code maxConcurrent: 64}, no fallbacks,
- * {@code breaker: default}, the top-level {@code retry}, and {@code translate: strict}. The loader has checked every
+ * {@code breaker: default}, the top-level {@code retry}, {@code translate: strict}, no {@code deadline}, no {@code hedge}, and the list price
+ * of the built-in table ({@link ModelFamilies#priceOf}, by {@code upstreamModel}, else by name). The loader has checked every
  * reference: the provider exists, each fallback is another configured model. The breaker is
  * resolved (named entry or inline map) and the retry merged, so nothing needs looking up.
  * Immutable and thread-safe.
@@ -25,6 +28,9 @@ import java.util.Optional;
  *     fallbacks: [claude-haiku-4, gpt-4o-mini]
  *     breaker: default
  *     retry: { maxAttempts: 4 }
+ *     price: { input: 3.00, output: 15.00 }   # USD per 1M tokens
+ *     deadline: 90s
+ *     hedge: { after: 2s, maxShare: 10% }
  * }</pre>
  *
  * @param name              the key under {@code models}: what clients put in {@code "model"}
@@ -39,11 +45,17 @@ import java.util.Optional;
  * @param breaker           the resolved breaker settings
  * @param retry             the top-level retry with this model's overrides applied
  * @param translate         what a request of another dialect may lose on its way to this model
+ * @param price             what cost budgets count its calls at: {@code price} as written, else the
+ *                          built-in table's; empty when neither knows it
+ * @param deadline          a request's whole time across retries, waits and fallbacks (docs/design.md §13;
+ *                          {@code > 0}, bare number: seconds); empty for none
+ * @param hedge             when to start the next step of the chain beside a slow one; empty for never
  */
 public record ModelConfig(String name, String provider, String upstreamModel, int contextWindow,
                           Duration timeout, Duration firstTokenTimeout, int maxConcurrent,
                           List<String> fallbacks, Optional<String> breakerName, BreakerConfig breaker,
-                          RetryConfig retry, Translate translate) {
+                          RetryConfig retry, Translate translate, Optional<ModelPrice> price,
+                          Optional<Duration> deadline, Optional<HedgeConfig> hedge) {
 
     /**
      * How strictly a request of another dialect is translated for this model ({@code translate:}).
@@ -67,6 +79,15 @@ public record ModelConfig(String name, String provider, String upstreamModel, in
         Objects.requireNonNull(breaker, "breaker");
         Objects.requireNonNull(retry, "retry");
         Objects.requireNonNull(translate, "translate");
+        Objects.requireNonNull(price, "price");
+        Objects.requireNonNull(deadline, "deadline");
+        Objects.requireNonNull(hedge, "hedge");
+    }
+
+    /** The built-in table's price of a model called {@code name} upstream as {@code upstreamModel}. */
+    public static Optional<ModelPrice> listPrice(String name, String upstreamModel) {
+        Optional<ModelPrice> upstream = ModelFamilies.priceOf(upstreamModel);
+        return upstream.isPresent() ? upstream : ModelFamilies.priceOf(name);
     }
 
     /** The name of this model's breaker in registries and the admin API: {@code model:<name>}. */

@@ -1,14 +1,19 @@
 package io.agentfuse.config;
 
+import io.agentfuse.core.budget.ModelPrice;
+
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Models that need no entry under {@code models:}: the families of the built-in providers and the
- * context windows their vendors publish. The one table of published context windows.
+ * Models that need no entry under {@code models:}: the families of the built-in providers, the
+ * context windows their vendors publish and their list prices. The one table of published context
+ * windows and of prices.
  *
  * <p>A name of a family ({@code claude-*} → {@code anthropic}; {@code gpt-*}, {@code o1*},
  * {@code o3*}, {@code o4*}, {@code chatgpt-*} → {@code openai}) that the configuration names as a
@@ -16,14 +21,18 @@ import java.util.regex.Pattern;
  * published window and the {@code default} breaker. The window is that of the longest entry of the
  * built-in table the name starts with, followed by the end or a {@code -} ({@code gpt-4o-2024-08-06}
  * is {@code gpt-4o}, {@code gpt-4-0613} is {@code gpt-4}); a family name without an entry gets its
- * family's window. The table is also what a configuration's family names are checked against: one
- * or two edits away from a model it knows, a name it does not know is taken for a typo
- * ({@link #isKnown}, {@link #knownModels}). Immutable and thread-safe.
+ * family's window. Prices ({@link #priceOf}) are looked up the same way, in USD per million tokens
+ * read and written, as the vendors list them (without batch or cache discounts); a model the table
+ * has no price for is priced by {@code models.<m>.price}. The table of windows is also what a
+ * configuration's family names are checked against: one or two edits away from a model it knows, a
+ * name it does not know is taken for a typo ({@link #isKnown}, {@link #knownModels}). Immutable and
+ * thread-safe.
  *
  * <pre>{@code
  * ModelFamilies.providerOf("claude-haiku-4");       // Optional[anthropic]
  * ModelFamilies.contextWindowOf("gpt-4o-mini");     // 128000
  * ModelFamilies.providerOf("llama-3.1-70b");        // Optional.empty
+ * ModelFamilies.priceOf("claude-sonnet-4-5");       // Optional[ModelPrice[input=3, output=15]]
  * }</pre>
  */
 public final class ModelFamilies {
@@ -85,6 +94,45 @@ public final class ModelFamilies {
             Map.entry("o3-pro", 200_000),
             Map.entry("o4-mini", 200_000));
 
+    /** List prices in USD per million input and output tokens, by model name or name prefix. */
+    private static final Map<String, ModelPrice> PUBLISHED_PRICES = Map.ofEntries(
+            Map.entry("claude-opus-4", ModelPrice.of("15", "75")),
+            Map.entry("claude-opus-4-1", ModelPrice.of("15", "75")),
+            Map.entry("claude-opus-4-5", ModelPrice.of("5", "25")),
+            Map.entry("claude-opus-4-6", ModelPrice.of("5", "25")),
+            Map.entry("claude-sonnet-4", ModelPrice.of("3", "15")),
+            Map.entry("claude-haiku-4", ModelPrice.of("1", "5")),
+            Map.entry("claude-3-opus", ModelPrice.of("15", "75")),
+            Map.entry("claude-3-7-sonnet", ModelPrice.of("3", "15")),
+            Map.entry("claude-3-5-sonnet", ModelPrice.of("3", "15")),
+            Map.entry("claude-3-5-haiku", ModelPrice.of("0.80", "4")),
+            Map.entry("claude-3-haiku", ModelPrice.of("0.25", "1.25")),
+            Map.entry("gpt-3.5-turbo", ModelPrice.of("0.50", "1.50")),
+            Map.entry("gpt-4", ModelPrice.of("30", "60")),
+            Map.entry("gpt-4-turbo", ModelPrice.of("10", "30")),
+            Map.entry("gpt-4o", ModelPrice.of("2.50", "10")),
+            Map.entry("gpt-4o-mini", ModelPrice.of("0.15", "0.60")),
+            Map.entry("chatgpt-4o-latest", ModelPrice.of("5", "15")),
+            Map.entry("gpt-4.1", ModelPrice.of("2", "8")),
+            Map.entry("gpt-4.1-mini", ModelPrice.of("0.40", "1.60")),
+            Map.entry("gpt-4.1-nano", ModelPrice.of("0.10", "0.40")),
+            Map.entry("gpt-5", ModelPrice.of("1.25", "10")),
+            Map.entry("gpt-5-mini", ModelPrice.of("0.25", "2")),
+            Map.entry("gpt-5-nano", ModelPrice.of("0.05", "0.40")),
+            Map.entry("o1", ModelPrice.of("15", "60")),
+            Map.entry("o1-mini", ModelPrice.of("1.10", "4.40")),
+            Map.entry("o3", ModelPrice.of("2", "8")),
+            Map.entry("o3-mini", ModelPrice.of("1.10", "4.40")),
+            Map.entry("o4-mini", ModelPrice.of("1.10", "4.40")));
+
+    /**
+     * The price a model without one is counted at by a cost budget when it is served without an
+     * entry (a family name the table does not know): the table's highest, so that naming an unpriced
+     * model never spends a cost budget more slowly.
+     */
+    public static final ModelPrice HIGHEST_PRICE = PUBLISHED_PRICES.values().stream()
+            .max(Comparator.comparing(ModelPrice::output).thenComparing(ModelPrice::input)).orElseThrow();
+
     /** What follows a table entry in the name of one of its snapshots: a date, a four-digit version, or latest. */
     private static final Pattern SNAPSHOT = Pattern.compile("-(\\d{4}-\\d{2}-\\d{2}|\\d{8}|\\d{4}|latest)");
 
@@ -104,7 +152,7 @@ public final class ModelFamilies {
     public static int contextWindowOf(String model) {
         Family family = family(model).orElseThrow(() ->
                 new IllegalArgumentException("model " + model + " belongs to no built-in provider's family"));
-        return tableEntry(model).map(PUBLISHED_WINDOWS::get).orElse(family.contextWindow());
+        return longestEntry(PUBLISHED_WINDOWS.keySet(), model).map(PUBLISHED_WINDOWS::get).orElse(family.contextWindow());
     }
 
     /**
@@ -127,12 +175,21 @@ public final class ModelFamilies {
         return PUBLISHED_WINDOWS.keySet().stream().sorted().toList();
     }
 
-    /** The longest entry {@code model} is, or starts with followed by {@code -}. */
-    private static Optional<String> tableEntry(String model) {
+    /**
+     * The list price of {@code model} (any name, of a family or not): that of the longest entry of
+     * the table it starts with, followed by the end or a {@code -}; empty when none fits.
+     */
+    public static Optional<ModelPrice> priceOf(String model) {
+        return longestEntry(PUBLISHED_PRICES.keySet(), model).map(PUBLISHED_PRICES::get);
+    }
+
+    /** The longest of {@code entries} that {@code model} equals or starts with, followed by a {@code -}. */
+    private static Optional<String> longestEntry(Set<String> entries, String model) {
         String name = model.toLowerCase(Locale.ROOT);
         String best = null;
-        for (String entry : PUBLISHED_WINDOWS.keySet()) {
-            boolean matches = name.equals(entry) || (name.startsWith(entry) && name.charAt(entry.length()) == '-');
+        for (String entry : entries) {
+            boolean matches = name.equals(entry) || (name.startsWith(entry) && name.length() > entry.length()
+                    && name.charAt(entry.length()) == '-');
             if (matches && (best == null || entry.length() > best.length())) {
                 best = entry;
             }
@@ -143,8 +200,8 @@ public final class ModelFamilies {
     /**
      * The model {@code name} stands for when it belongs to a family but has no entry: its
      * family's provider, the upstream model of the same name, the published context window, the
-     * {@code default} breaker, {@code retry} (the top-level one), no fallbacks of its own and every
-     * other model default. Empty when {@code name} belongs to no family.
+     * {@code default} breaker, {@code retry} (the top-level one), no fallbacks of its own, no deadline, no hedge, the list
+     * price if the table has one, and every other model default. Empty when {@code name} belongs to no family.
      *
      * @param breakers the {@code breakers:} section; holds {@code default}
      */
@@ -152,7 +209,8 @@ public final class ModelFamilies {
         return providerOf(name).map(provider -> new ModelConfig(name, provider, name, contextWindowOf(name),
                 ConfigDefaults.MODEL_TIMEOUT, ConfigDefaults.MODEL_FIRST_TOKEN_TIMEOUT, ConfigDefaults.MODEL_MAX_CONCURRENT,
                 List.of(), Optional.of(ConfigDefaults.DEFAULT_BREAKER_NAME),
-                breakers.get(ConfigDefaults.DEFAULT_BREAKER_NAME), retry, ConfigDefaults.MODEL_TRANSLATE));
+                breakers.get(ConfigDefaults.DEFAULT_BREAKER_NAME), retry, ConfigDefaults.MODEL_TRANSLATE, priceOf(name),
+                Optional.empty(), Optional.empty()));
     }
 
     private static Optional<Family> family(String model) {

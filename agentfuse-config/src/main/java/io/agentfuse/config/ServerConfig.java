@@ -1,5 +1,6 @@
 package io.agentfuse.config;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -33,6 +34,7 @@ import java.util.Objects;
  *   cors: { allowedOrigins: ["https://app.example.com"] }
  *   drainDelay: 5s                             # after SIGTERM: /readyz 503, new connections still taken
  *   shutdownGrace: 30s                         # then: requests in flight have this long to finish
+ *   egressProxy: http://proxy.corp:3128        # default: HTTPS_PROXY / HTTP_PROXY of the environment
  * }</pre>
  *
  * @param port         TCP port, 0 to 65535 (0 picks a free port, handy in tests)
@@ -46,11 +48,13 @@ import java.util.Objects;
  * @param cors         which browser origins may call the gateway
  * @param shutdown     how a stopping gateway drains (the keys {@code drainDelay} and {@code shutdownGrace},
  *                     written flat under {@code server:})
+ * @param egress       how calls to providers and MCP servers leave: directly or through an HTTP proxy
  */
 public record ServerConfig(int port, long maxBodySize, String adminToken, int eventLoops, Transport transport,
-                           Limits limits, List<String> allowedHosts, Cors cors, Shutdown shutdown) {
+                           Limits limits, List<String> allowedHosts, Cors cors, Shutdown shutdown, Egress egress) {
 
     public ServerConfig {
+        Objects.requireNonNull(egress, "egress");
         Objects.requireNonNull(adminToken, "adminToken");
         Objects.requireNonNull(transport, "transport");
         Objects.requireNonNull(limits, "limits");
@@ -146,6 +150,49 @@ public record ServerConfig(int port, long maxBodySize, String adminToken, int ev
         }
     }
 
+    /** A server section whose upstream calls go out directly ({@link Egress#DIRECT}). */
+    public ServerConfig(int port, long maxBodySize, String adminToken, int eventLoops, Transport transport,
+                        Limits limits, List<String> allowedHosts, Cors cors, Shutdown shutdown) {
+        this(port, maxBodySize, adminToken, eventLoops, transport, limits, allowedHosts, cors, shutdown, Egress.DIRECT);
+    }
+
+    /**
+     * How calls to providers and MCP servers leave the gateway: directly, or through an HTTP proxy
+     * (a corporate egress proxy; an {@code https} upstream is reached through a {@code CONNECT}
+     * tunnel, so the proxy never sees its traffic). {@code server.egressProxy} names one proxy for
+     * every upstream; without it the environment's {@code HTTPS_PROXY} serves {@code https} upstreams
+     * and {@code HTTP_PROXY} {@code http} ones (the lower-case names first, as curl reads them). The
+     * hosts {@code NO_PROXY} lists are reached directly either way.
+     *
+     * @param httpProxy  the proxy of {@code http} upstreams, an {@code http} URL (user and password
+     *                   allowed); {@code null}: direct
+     * @param httpsProxy the proxy of {@code https} upstreams, likewise; {@code null}: direct
+     * @param noProxy    {@code NO_PROXY}'s entries in lower case: a host (its subdomains too), a domain
+     *                   with a leading dot, an IP address, each with an optional {@code :port}; or
+     *                   {@code *} for every host
+     */
+    public record Egress(URI httpProxy, URI httpsProxy, List<String> noProxy) {
+
+        /** Every upstream call goes out directly. */
+        public static final Egress DIRECT = new Egress(null, null, List.of());
+
+        public Egress {
+            noProxy = List.copyOf(noProxy);
+        }
+
+        /** Hides a proxy's password, so that logging a config never leaks it. */
+        @Override
+        public String toString() {
+            return "Egress[httpProxy=" + withoutPassword(httpProxy) + ", httpsProxy=" + withoutPassword(httpsProxy)
+                    + ", noProxy=" + noProxy + "]";
+        }
+
+        private static String withoutPassword(URI proxy) {
+            return proxy == null || proxy.getUserInfo() == null ? String.valueOf(proxy)
+                    : proxy.getScheme() + "://***@" + proxy.getHost() + (proxy.getPort() < 0 ? "" : ":" + proxy.getPort());
+        }
+    }
+
     /** Whether admin operations (open, close, reset, disable a breaker) are allowed at all. */
     public boolean adminEnabled() {
         return !adminToken.isEmpty();
@@ -156,6 +203,7 @@ public record ServerConfig(int port, long maxBodySize, String adminToken, int ev
     public String toString() {
         return "ServerConfig[port=" + port + ", maxBodySize=" + maxBodySize
                 + ", adminToken=" + (adminEnabled() ? "***" : "") + ", eventLoops=" + eventLoops
-                + ", transport=" + transport + ", limits=" + limits + ", allowedHosts=" + allowedHosts + ", cors=" + cors + ", shutdown=" + shutdown + "]";
+                + ", transport=" + transport + ", limits=" + limits + ", allowedHosts=" + allowedHosts + ", cors=" + cors
+                + ", shutdown=" + shutdown + ", egress=" + egress + "]";
     }
 }

@@ -20,9 +20,14 @@ class DurationFormatTest {
     }
 
     @Test
+    void aDayIsWrittenD() {
+        assertThat(DurationFormat.parse("1d", ChronoUnit.SECONDS)).contains(Duration.ofDays(1));
+    }
+
+    @Test
     void rejectsNegativeAndUnknownUnits() {
         assertThat(DurationFormat.parse("-5s", ChronoUnit.SECONDS)).isEmpty();
-        assertThat(DurationFormat.parse("5d", ChronoUnit.SECONDS)).isEmpty();
+        assertThat(DurationFormat.parse("5w", ChronoUnit.SECONDS)).isEmpty();
         assertThat(DurationFormat.parse("5 minutes", ChronoUnit.SECONDS)).isEmpty();
         assertThat(DurationFormat.parse("", ChronoUnit.SECONDS)).isEmpty();
     }
@@ -33,6 +38,7 @@ class DurationFormatTest {
         assertThat(DurationFormat.format(Duration.ofSeconds(90))).isEqualTo("90s");
         assertThat(DurationFormat.format(Duration.ofMinutes(5))).isEqualTo("5m");
         assertThat(DurationFormat.format(Duration.ofHours(2))).isEqualTo("2h");
+        assertThat(DurationFormat.format(Duration.ofHours(48))).isEqualTo("2d");
         assertThat(DurationFormat.format(Duration.ZERO)).isEqualTo("0s");
     }
 

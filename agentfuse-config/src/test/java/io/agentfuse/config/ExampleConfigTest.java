@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.BeforeAll;
+import io.agentfuse.core.budget.BudgetLimit;
+import io.agentfuse.core.budget.ModelPrice;
 import org.junit.jupiter.api.Test;
 
 /** Every key of {@code examples/agentfuse.yaml} arrives in the objects with the value written there. */
@@ -94,6 +96,8 @@ class ExampleConfigTest {
         assertThat(sonnet.breaker()).isEqualTo(ConfigDefaults.MODEL_BREAKER);
         assertThat(sonnet.retry()).isEqualTo(config.retry());
         assertThat(sonnet.translate()).isEqualTo(ModelConfig.Translate.STRICT);
+        assertThat(sonnet.deadline()).hasValue(Duration.ofSeconds(90));
+        assertThat(sonnet.hedge()).hasValue(HedgeConfig.after(Duration.ofSeconds(2), 0.10));
     }
 
     @Test
@@ -150,6 +154,17 @@ class ExampleConfigTest {
                 Optional.of("claude-haiku-4"), 6));
         assertThat(config.permissions()).isEqualTo(new PermissionsConfig(3, 20, PermissionScope.CATEGORY,
                 Optional.empty(), false));
+    }
+
+    @Test
+    void budgetsWithoutClientKeys() {
+        assertThat(config.clients()).isEmpty();
+        assertThat(config.budgets()).containsOnlyKeys("per-tenant", "per-session");
+        assertThat(config.budgets().get("per-tenant").limit())
+                .isEqualTo(new BudgetLimit(2_000_000, 50_000_000_000L));
+        assertThat(config.budgets().get("per-session").fallback()).contains("gpt-4o-mini");
+        assertThat(config.model("claude-sonnet-4").orElseThrow().price())
+                .contains(ModelPrice.of("3.00", "15.00"));
     }
 
     @Test

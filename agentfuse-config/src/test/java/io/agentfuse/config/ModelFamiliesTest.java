@@ -3,6 +3,8 @@ package io.agentfuse.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.agentfuse.core.budget.ModelPrice;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -38,5 +40,33 @@ class ModelFamiliesTest {
         assertThatThrownBy(() -> ModelFamilies.contextWindowOf(model))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("model " + model + " belongs to no built-in provider's family");
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "claude-sonnet-4, 3, 15",
+        "claude-sonnet-4-5-20250929, 3, 15",
+        "claude-haiku-4, 1, 5",
+        "claude-opus-4-1, 15, 75",
+        "claude-opus-4-5, 5, 25",
+        "claude-3-5-haiku-20241022, 0.80, 4",
+        "gpt-4o, 2.50, 10",
+        "gpt-4o-mini, 0.15, 0.60",
+        "gpt-4o-2024-08-06, 2.50, 10",
+        "gpt-4.1-mini, 0.40, 1.60",
+        "o4-mini, 1.10, 4.40"})
+    void pricesTheCommonModelsByTheirListPricePerMillionTokens(String model, String input, String output) {
+        assertThat(ModelFamilies.priceOf(model)).contains(ModelPrice.of(input, output));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"llama-3.1-70b", "claude-unknown-9", "gpt-7-preview", "my-gpt-4o"})
+    void hasNoPriceForAModelItDoesNotList(String model) {
+        assertThat(ModelFamilies.priceOf(model)).isEmpty();
+    }
+
+    @Test
+    void theHighestPriceIsTheTablesDearestModel() {
+        assertThat(ModelFamilies.HIGHEST_PRICE).isEqualTo(ModelPrice.of("15", "75"));
     }
 }

@@ -2,25 +2,27 @@ package io.agentfuse.core;
 
 import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.bulkhead.Bulkhead;
-import io.agentfuse.core.timeout.CallTimeoutException;
-import io.agentfuse.core.timeout.Timeout;
+import io.agentfuse.core.hedge.HedgePolicy;
+import io.agentfuse.core.internal.LostAnswers;
+import io.agentfuse.core.internal.TimeLeft;
+import io.agentfuse.core.timeout.DeadlineExceededException;
 
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
-import java.util.function.BiConsumer;
+import java.util.function.Function;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
 /**
- * One asynchronous guarded call: its attempts, its waits on the scheduler and its result. Lives
- * from {@link Guard#executeAsync} until the result completes; never blocks a thread. Every
- * decision is the synchronous path's, made by the guard's {@link Attempts}. An attempt may wait,
- * without a thread, for its breaker's permit while a fleet decides who probes
- * ({@link CircuitBreaker#acquire(LongConsumer)}); it then goes on where the scheduler says.
+ * One asynchronous guarded call: its attempts ({@link AsyncAttempt}), its waits on the scheduler
+ * and its result. Lives from {@link Guard#executeAsync} until the result completes; never blocks a
+ * thread. Every decision is the synchronous path's, made by the guard's {@link Attempts}. An
+ * attempt may wait, without a thread, for its breaker's permit while a fleet decides who probes
+ * ({@link CircuitBreaker#acquire(LongConsumer)}); it then goes on where the scheduler says. Under a
+ * {@link HedgePolicy} each try is an {@link AttemptRace} of its attempt and at most one hedge.
  */
 final class AsyncExecution<T> extends CompletableFuture<T> implements LongConsumer {
 
@@ -33,9 +35,14 @@ final class AsyncExecution<T> extends CompletableFuture<T> implements LongConsum
     private final Guard guard;
     private final Attempts attempts;
     private final AttemptObserver observer;
-    private final Supplier<? extends CompletionStage<T>> call;
+    /** A {@code Supplier} of the call's stage, or a {@code Function} of its {@link AttemptContext} to it. */
+    private final Object call;
+    private final boolean callTakesContext;
+    private final Deadline requestDeadline;
+    private final long policyDeadline;
     private final long deadline;
-    private volatile CompletableFuture<T> inFlight;
+    private volatile AsyncAttempt<T> current;
+    private volatile AttemptRace<T> race;
     private volatile Scheduler.Cancellable pendingRetry;
     private int attempt;
     private long previousDelay;
@@ -47,22 +54,29 @@ final class AsyncExecution<T> extends CompletableFuture<T> implements LongConsum
     private volatile Object resume;
     private volatile long decidedPermit;
 
-    AsyncExecution(Guard guard, AttemptObserver observer, Supplier<? extends CompletionStage<T>> call, long deadline) {
+    AsyncExecution(Guard guard, Deadline requestDeadline, AttemptObserver observer, Object call, boolean callTakesContext) {
         this.guard = guard;
         this.attempts = guard.attempts();
         this.observer = observer;
         this.call = call;
-        this.deadline = deadline;
+        this.callTakesContext = callTakesContext;
+        this.requestDeadline = requestDeadline;
+        this.policyDeadline = attempts.policyDeadlineFromNow();
+        this.deadline = attempts.deadlineOf(policyDeadline, requestDeadline);
         this.previousDelay = attempts.firstDelayNanos();
     }
 
-    /** Makes the first attempt; the execution is its own result. */
+    /** Makes the first attempt, unless the deadline has passed already; the execution is its own result. */
     CompletableFuture<T> start() {
+        if (deadline != TimeLeft.NO_DEADLINE && TimeLeft.remaining(deadline, guard.clock().nanoTime()) == 0L) {
+            completeExceptionally(DeadlineExceededException.beforeCalling(guard.name()));
+            return this;
+        }
         attempt();
         return this;
     }
 
-    /** Cancels the result, and with it the attempt in flight and any pending retry. */
+    /** Cancels the result, and with it the attempts in flight and any pending retry. */
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
         boolean cancelled = super.cancel(mayInterruptIfRunning);
@@ -145,85 +159,64 @@ final class AsyncExecution<T> extends CompletableFuture<T> implements LongConsum
     }
 
     private void invoke(long permit) {
+        HedgePolicy hedge = guard.hedgePolicy();
         if (attempt == 1) {
             attempts.depositToBudget();
+            if (hedge != null) {
+                hedge.budget().countRequest();
+            }
         }
-        Clock timer = attempts.timer();
-        long start = timer == null ? 0L : timer.nanoTime();
-        CompletableFuture<T> call;
-        try {
-            call = this.call.get().toCompletableFuture();
-        } catch (RuntimeException | Error thrown) {
-            call = CompletableFuture.failedFuture(thrown);
+        AsyncAttempt<T> next = new AsyncAttempt<>(this, permit, attempt, false);
+        current = next;
+        if (hedge == null) {
+            next.start();
+            return;
         }
-        inFlight = call;
-        if (isCancelled()) {
-            call.cancel(true); // cancelled before the call was known to cancel()
-        }
-        AttemptEnd end = new AttemptEnd(permit, timer, start, call);
-        Timeout timeout = guard.timeout();
-        if (timeout != null && !call.isDone()) {
-            end.limit = timeout.start(end);
-        }
-        call.whenComplete(end);
+        AttemptRace<T> thisTry = new AttemptRace<>(this, next);
+        next.race = thisTry;
+        race = thisTry;
+        next.start();
+        thisTry.armHedge(hedge);
     }
 
-    /**
-     * How one attempt ends: with its call's answer or with its timeout, whichever comes first, once.
-     * The timeout cancels the call (which aborts its work) and the call's late answer is ignored;
-     * an answer cancels the timer. One object per attempt instead of a second future around the
-     * call only to race it against the timer.
-     */
-    private final class AttemptEnd extends AtomicBoolean implements BiConsumer<T, Throwable>, Runnable {
-        private final long permit;
-        private final Clock timer;
-        private final long start;
-        private final CompletableFuture<T> call;
-        /** Set before the call's completion is followed, so whoever ends the attempt sees it. */
-        private Scheduler.Cancellable limit;
+    /** Runs the guarded call for {@code attempt}. */
+    @SuppressWarnings("unchecked")
+    CompletionStage<T> call(AsyncAttempt<T> attempt) {
+        return callTakesContext
+                ? ((Function<? super AttemptContext, ? extends CompletionStage<T>>) call).apply(attempt)
+                : ((Supplier<? extends CompletionStage<T>>) call).get();
+    }
 
-        AttemptEnd(long permit, Clock timer, long start, CompletableFuture<T> call) {
-            this.permit = permit;
-            this.timer = timer;
-            this.start = start;
-            this.call = call;
+    /** {@code attempt} signalled its first content: it wins its race, if it has one, and counts as answered for latency. */
+    void firstContent(AsyncAttempt<T> attempt, long elapsedNanos) {
+        if (attempt.race != null && !attempt.race.claim(attempt)) {
+            return; // the other attempt won already; this one is being abandoned
         }
-
-        @Override
-        public void accept(T value, Throwable error) {
-            if (limit != null) {
-                limit.cancel();
-            }
-            end(value, error);
-        }
-
-        /** The timeout: the limit passed before the call ended. */
-        @Override
-        public void run() {
-            if (compareAndSet(false, true)) {
-                call.cancel(true);
-                finishOrFail(permit, null, new CallTimeoutException(guard.timeout().duration()),
-                        Attempts.elapsedSince(timer, start));
-            }
-        }
-
-        private void end(T value, Throwable error) {
-            if (compareAndSet(false, true)) {
-                finishOrFail(permit, value, error, Attempts.elapsedSince(timer, start));
-            }
+        attempt.sampledAtFirstContent = true;
+        attempts.sampleLatency(elapsedNanos);
+        if (observer != null) {
+            observer.onFirstContent(attempt);
         }
     }
 
-    private void finishOrFail(long permit, T value, Throwable error, long durationNanos) {
+    /** {@code attempt} lost its race before it ended: its place and permit are given back, nothing is recorded. */
+    void abandoned(AsyncAttempt<T> attempt) {
+        if (guard.bulkhead() != null) {
+            guard.bulkhead().release();
+        }
+        attempts.release(attempt.permit);
+    }
+
+    void finishOrFail(AsyncAttempt<T> ended, T value, Throwable error, long durationNanos) {
         try {
-            finish(permit, value, error, durationNanos);
+            finish(ended, value, error, durationNanos);
         } catch (RuntimeException | Error unexpected) {
             // A throwing token counter, classifier rule or listener must not leave the caller waiting forever.
             completeExceptionally(unexpected);
         }
     }
 
-    private void finish(long permit, T value, Throwable error, long durationNanos) {
+    private void finish(AsyncAttempt<T> ended, T value, Throwable error, long durationNanos) {
         if (guard.bulkhead() != null) {
             guard.bulkhead().release();
         }
@@ -231,21 +224,29 @@ final class AsyncExecution<T> extends CompletableFuture<T> implements LongConsum
         Throwable failure = error == null ? null : OutcomeClassifier.unwrapFuture(error);
         if (failure instanceof CancellationException && isCancelled()) {
             // Our caller gave up (e.g. a client hung up): the callee neither failed nor succeeded.
-            attempts.release(permit);
+            attempts.release(ended.permit);
             return;
         }
+        AttemptRace<T> thisTry = ended.race;
+        if (failure == null && thisTry != null && !thisTry.claim(ended)) {
+            // Answered after the other attempt of its race won: neither a success nor a failure.
+            attempts.release(ended.permit);
+            LostAnswers.close(value);
+            return;
+        }
+        boolean sample = !ended.sampledAtFirstContent;
         AttemptResult outcome;
         if (failure == null) {
-            outcome = attempts.returned(permit, value, durationNanos);
+            outcome = attempts.returned(ended.permit, value, durationNanos, sample);
             Attempts.reportReturned(observer, outcome, durationNanos);
         } else {
-            outcome = attempts.failed(permit, failure, durationNanos);
+            outcome = attempts.failed(ended.permit, failure, durationNanos, sample);
             Attempts.report(observer, outcome);
         }
-        if (isDone()) {
-            return;
+        if (isDone() || failure != null && thisTry != null && !thisTry.lastToEnd(ended)) {
+            return; // or the other attempt of its race still runs, or won: that one decides
         }
-        long delay = outcome == null ? -1 : attempts.nextDelayNanos(attempt, previousDelay, outcome, deadline);
+        long delay = outcome == null ? -1 : attempts.nextDelayNanos(attempt, previousDelay, outcome, policyDeadline, deadline);
         if (delay < 0) {
             if (failure == null) {
                 complete(value);
@@ -266,9 +267,34 @@ final class AsyncExecution<T> extends CompletableFuture<T> implements LongConsum
         if (retry != null) {
             retry.cancel();
         }
-        CompletableFuture<T> current = inFlight;
-        if (current != null) {
-            current.cancel(true);
+        AttemptRace<T> thisTry = race;
+        if (thisTry != null) {
+            thisTry.cancelAll();
+            return;
         }
+        AsyncAttempt<T> attempt = current;
+        if (attempt != null) {
+            attempt.cancelCall();
+        }
+    }
+
+    Guard guard() {
+        return guard;
+    }
+
+    Attempts attempts() {
+        return attempts;
+    }
+
+    boolean callTakesContext() {
+        return callTakesContext;
+    }
+
+    Deadline requestDeadline() {
+        return requestDeadline;
+    }
+
+    long deadline() {
+        return deadline;
     }
 }

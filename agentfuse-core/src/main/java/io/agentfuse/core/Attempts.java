@@ -3,9 +3,11 @@ package io.agentfuse.core;
 import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitOpenException;
 import io.agentfuse.core.event.RetryListener;
+import io.agentfuse.core.internal.TimeLeft;
 import io.agentfuse.core.retry.Jitter;
 import io.agentfuse.core.retry.RetryBudget;
 import io.agentfuse.core.retry.RetryPolicy;
+import io.agentfuse.core.timeout.DeadlineExceededException;
 
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
@@ -14,8 +16,9 @@ import java.util.function.ToLongFunction;
 /**
  * The decisions about one attempt of a {@link Guard}, shared by its synchronous and asynchronous
  * paths so that the two cannot disagree: how an attempt is classified (once, into an
- * {@link AttemptResult}) and recorded against its permit, whether and how long to wait before the
- * next one, and what a call ends with when a retry is refused. Immutable and thread-safe.
+ * {@link AttemptResult}) and recorded against its permit and in the step's {@link LatencyEstimate},
+ * whether and how long to wait before the next one (within the deadline, by the fit rule), how
+ * long an attempt may run, and what a call ends with when a retry is refused. Immutable and thread-safe.
  */
 final class Attempts {
 
@@ -29,6 +32,10 @@ final class Attempts {
     private final OutcomeClassifier classifier;
     private final ToLongFunction<Object> tokens;
     private final RetryListener listener;
+    private final LatencyEstimate latency;
+    /** The clock attempts are timed with for the latency estimate when the breaker times none; null without an estimate. */
+    private final Clock latencyClock;
+    private final long timeoutNanos;
     // Read from the policy once: on the success path of every call, a call to a method whose
     // return type was never loaded (no budget configured) is not inlined, and costs more than the rest.
     private final RetryBudget budget;
@@ -44,7 +51,7 @@ final class Attempts {
     private Class<?> plainResultType;
 
     Attempts(String name, RetryPolicy retry, CircuitBreaker breaker, Clock clock, OutcomeClassifier classifier,
-             ToLongFunction<Object> tokens, RetryListener listener) {
+             ToLongFunction<Object> tokens, RetryListener listener, LatencyEstimate latency, Duration timeout) {
         this.name = name;
         this.retry = retry;
         this.breaker = breaker;
@@ -52,6 +59,9 @@ final class Attempts {
         this.classifier = classifier;
         this.tokens = tokens;
         this.listener = listener;
+        this.latency = latency;
+        this.latencyClock = latency == null ? null : clock;
+        this.timeoutNanos = timeout == null ? TimeLeft.NO_DEADLINE : timeout.toNanos();
         this.budget = retry.budget();
         this.firstDelayNanos = retry.initialDelay().toNanos();
         this.deadlineNanos = retry.deadline() == null ? Long.MAX_VALUE : retry.deadline().toNanos();
@@ -82,18 +92,24 @@ final class Attempts {
      * the clock twice costs more than the rest of a successful attempt.
      */
     Clock timer() {
-        return breaker != null && breaker.timesCalls() ? breaker.callClock() : null;
+        return breaker != null && breaker.timesCalls() ? breaker.callClock() : latencyClock;
     }
 
     static long elapsedSince(Clock timer, long start) {
         return timer == null ? -1L : timer.nanoTime() - start;
     }
 
-    /** Classifies a failed attempt once and records it against {@code permit}. */
-    AttemptResult failed(long permit, Throwable failure, long durationNanos) {
+    /**
+     * Classifies a failed attempt once and records it against {@code permit} and, when
+     * {@code sample} (its first result was not sampled already), in the latency estimate.
+     */
+    AttemptResult failed(long permit, Throwable failure, long durationNanos, boolean sample) {
         Throwable cause = OutcomeClassifier.unwrap(failure);
         AttemptResult result = AttemptResult.failure(classifier.classify(cause), cause, durationNanos,
                 RetryAfter.ofError(cause, clock.epochMillis()));
+        if (sample && result.outcome() == Outcome.TIMEOUT && !(cause instanceof DeadlineExceededException)) {
+            sampleLatency(durationNanos); // it ran into its own limit: the step is at least that slow now
+        }
         if (breaker != null) {
             if (breaker.isInnerRejection(cause)) {
                 breaker.release(permit); // refused further in: the callee was not reached
@@ -108,8 +124,12 @@ final class Attempts {
      * Classifies a normal return once (result rules, then the breaker's token limit) and records it
      * against {@code permit}, unless it is a {@link LongCall} whose {@link HeldPermit} takes the permit to
      * record its own end; {@code null} for a plain success, which needs no decision (and so allocates nothing).
+     * A call that returned produced its result: with {@code sample}, its duration is a latency sample.
      */
-    AttemptResult returned(long permit, Object value, long durationNanos) {
+    AttemptResult returned(long permit, Object value, long durationNanos, boolean sample) {
+        if (sample) {
+            sampleLatency(durationNanos);
+        }
         Outcome outcome = classifier.hasResultRules() ? classifier.classifyResult(value) : Outcome.SUCCESS;
         if (outcome == Outcome.SUCCESS && breaker != null && isLongCall(value)) {
             HeldPermit held = ((LongCall) value).heldPermit();
@@ -152,6 +172,32 @@ final class Attempts {
         }
     }
 
+    /** Records a time to first result in the latency estimate, if the guard keeps one. */
+    void sampleLatency(long nanos) {
+        if (latency != null) {
+            latency.record(nanos);
+        }
+    }
+
+    /** The step's recent median time to first result, or -1 when unknown (no estimate, too few samples). */
+    long medianNanos() {
+        return latency == null ? -1L : latency.medianNanos();
+    }
+
+    /**
+     * The limit of an attempt starting now under {@code deadline}: the timeout cut to the time
+     * left ({@link TimeLeft#NO_DEADLINE} when there is neither).
+     */
+    long attemptLimitNanos(long deadline) {
+        return deadline == TimeLeft.NO_DEADLINE ? timeoutNanos
+                : TimeLeft.attemptLimit(TimeLeft.remaining(deadline, clock.nanoTime()), timeoutNanos);
+    }
+
+    /** Whether an attempt limit was set by the deadline, not by the timeout. */
+    boolean cutByDeadline(long limitNanos) {
+        return TimeLeft.cutByDeadline(limitNanos, timeoutNanos);
+    }
+
     /** Hands {@code result} to {@code observer}, if there is one. */
     static void report(AttemptObserver observer, AttemptResult result) {
         if (observer != null) {
@@ -175,11 +221,16 @@ final class Attempts {
 
     /**
      * The wait before the next attempt, or -1 to give up: no attempts left, an outcome not worth
-     * retrying, a breaker that has opened, a wait past the deadline, or an empty budget. A server's
-     * wait too long to make (docs/design.md §4, wait or fall over) gives up at once and holds the breaker
-     * open that long, so the chain moves on to its next step.
+     * retrying, a breaker that has opened, a wait and attempt that cannot fit the time left before
+     * {@code deadline} (the fit rule, {@link TimeLeft#fits}: the wait plus the step's recent median),
+     * or an empty budget. A server's wait too long to make under the policy's own limits
+     * ({@code maxDelay}, its {@code deadline} at {@code policyDeadline}: docs/design.md §4, wait or
+     * fall over) gives up at once and holds the breaker open that long, so the chain moves on to its
+     * next step; one that is only too long for this request's deadline gives up without holding the
+     * breaker, since other requests may still wait it out.
      */
-    long nextDelayNanos(int attemptsMade, long previousDelay, AttemptResult result, long deadline) {
+    long nextDelayNanos(int attemptsMade, long previousDelay, AttemptResult result, long policyDeadline,
+                        long deadline) {
         Outcome outcome = result.outcome();
         Throwable error = result.cause();
         if (!outcome.isFailure() && outcome != Outcome.CLIENT_ERROR) {
@@ -187,9 +238,9 @@ final class Attempts {
         }
         // A rejection further in is not worth an immediate retry: that breaker is open.
         boolean worthRetrying = retry.isRetryable(outcome, error) && !(error instanceof CircuitOpenException);
-        long remaining = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - clock.nanoTime();
+        long now = deadline == TimeLeft.NO_DEADLINE ? 0L : clock.nanoTime();
         if (worthRetrying && result.hasRetryAfter() && retry.honorRetryAfter()
-                && !retry.waitsOut(result.retryAfterNanos(), remaining)) {
+                && !retry.waitsOut(result.retryAfterNanos(), TimeLeft.remaining(policyDeadline, now))) {
             if (breaker != null) {
                 breaker.holdOpen(result.retryAfterNanos(), "the server asked for a wait of "
                         + Duration.ofNanos(result.retryAfterNanos()) + ", longer than a retry waits");
@@ -199,8 +250,12 @@ final class Attempts {
         boolean retryable = worthRetrying && attemptsMade < retry.maxAttempts()
                 && (breaker == null || !breaker.state().rejectsCalls());
         long delay = retryable ? retry.delayNanos(attemptsMade, previousDelay, result.retryAfterNanos(), random()) : -1;
-        if (delay > remaining) {
+        if (delay >= 0 && deadline != TimeLeft.NO_DEADLINE
+                && !TimeLeft.fits(TimeLeft.remaining(deadline, now), delay, medianNanos())) {
             delay = -1;
+            if (listener != null) {
+                listener.onRetryRefusedByDeadline(name, attemptsMade, error, TimeLeft.remaining(deadline, now));
+            }
         } else if (delay >= 0 && budget != null && !budget.tryWithdraw()) {
             delay = -1;
             if (listener != null) {
@@ -228,9 +283,14 @@ final class Attempts {
         return retry.jitter() == Jitter.NONE ? 0.0 : ThreadLocalRandom.current().nextDouble();
     }
 
-    /** The monotonic deadline of a call starting now, or {@link Long#MAX_VALUE} if none. */
-    long deadlineFromNow() {
-        return deadlineNanos == Long.MAX_VALUE ? Long.MAX_VALUE : clock.nanoTime() + deadlineNanos;
+    /** The monotonic deadline of the retry policy for a call starting now, or {@link TimeLeft#NO_DEADLINE} if none. */
+    long policyDeadlineFromNow() {
+        return deadlineNanos == TimeLeft.NO_DEADLINE ? TimeLeft.NO_DEADLINE : TimeLeft.deadlineAfter(clock.nanoTime(), deadlineNanos);
+    }
+
+    /** The sooner of the policy's deadline ({@code policyDeadline}) and the request's {@code deadline}, on the guard's clock. */
+    long deadlineOf(long policyDeadline, Deadline deadline) {
+        return deadline.isNone() ? policyDeadline : TimeLeft.sooner(policyDeadline, deadline.nanoTimeOn(clock));
     }
 
     /** The delay a first retry's backoff starts from: the policy's initial delay. */

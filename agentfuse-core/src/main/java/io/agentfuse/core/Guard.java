@@ -1,26 +1,24 @@
 package io.agentfuse.core;
 
 import io.agentfuse.core.breaker.CircuitBreaker;
-import io.agentfuse.core.breaker.CircuitOpenException;
 import io.agentfuse.core.bulkhead.Bulkhead;
-import io.agentfuse.core.bulkhead.BulkheadFullException;
+import io.agentfuse.core.event.HedgeListener;
+import io.agentfuse.core.hedge.HedgePolicy;
 import io.agentfuse.core.retry.RetryPolicy;
 import io.agentfuse.core.timeout.Timeout;
 
-import io.agentfuse.core.event.RetryListener;
-
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import java.util.function.ToLongFunction;
 
 /**
- * One object that protects a call with a retry policy, a circuit breaker, a bulkhead and a
- * timeout, composed in this order, outermost first:
+ * One object that protects a call with a retry policy, a hedge policy, a circuit breaker, a
+ * bulkhead and a timeout, composed in this order, outermost first:
  *
  * <pre>
- *   Retry( CircuitBreaker( Bulkhead( Timeout( call ) ) ) )
+ *   Retry( Hedge( CircuitBreaker( Bulkhead( Timeout( call ) ) ) ) )
  * </pre>
  *
  * Why this order: the retry sits outside the breaker so that every attempt asks the breaker and
@@ -42,7 +40,23 @@ import java.util.function.ToLongFunction;
  * at once, so a fallback chain moves on, and holds the breaker open that long. A breaker's
  * rejection from inside the call (a nested breaker) is neither retried nor held against this
  * guard's breaker; a {@link LongCall} result (a stream) records its own end against its permit.
- * The guard measures time with its breaker's clock. A caller that counts or explains attempts (a
+ * The guard measures time with its breaker's clock.
+ *
+ * <p><b>Deadline.</b> The forms that take a {@link Deadline} bound the whole call by it
+ * (docs/design.md §13): a retry whose wait plus the guard's recent median latency
+ * ({@link LatencyEstimate}) would end past it is not started, and the call ends at once with its
+ * last error; every attempt's timeout is cut to the time left, so no attempt outlives it; a
+ * deadline already past fails with {@link io.agentfuse.core.timeout.DeadlineExceededException}
+ * without a call. The retry policy's own {@code deadline}, if any, applies as well: the sooner wins.
+ * Without a deadline nothing is read or allocated for it.
+ *
+ * <p><b>Hedging.</b> With a {@link HedgePolicy}, an attempt that has produced no result after the
+ * policy's delay gets a hedge: the same call, started again beside it (with its own permit and
+ * bulkhead place, within the policy's budget and the deadline). The first to produce a result, or
+ * to signal its first content ({@link AttemptContext#firstContent()}), wins; the other is cancelled
+ * and given back to the breaker unjudged, neither a success nor a failure. A failure waits for the
+ * other attempt; the last to fail decides whether to retry. Retries are not hedges: each try may be
+ * hedged once. A hedged synchronous call runs its attempts on the policy's executor and waits. A caller that counts or explains attempts (a
  * fallback chain, metrics) passes an {@link AttemptObserver} and reads each attempt's one
  * classification instead of classifying again.
  *
@@ -54,8 +68,12 @@ import java.util.function.ToLongFunction;
  *     .circuitBreaker(CircuitBreaker.of("model:claude-sonnet-4", CircuitBreakerConfig.defaults()))
  *     .bulkhead(Bulkhead.of("claude", 64))
  *     .timeout(Duration.ofSeconds(60))
+ *     .hedge(HedgePolicy.builder().afterP95().budget(HedgeBudget.of(0.10, clock)).build())
  *     .build();
  * String answer = guard.execute(() -> client.complete(prompt), () -> "the model is unavailable");
+ * String quick = guard.execute(Deadline.after(Duration.ofSeconds(30), clock), () -> client.complete(prompt));
+ * CompletableFuture<Stream> stream = guard.executeAsync(deadline, null,
+ *     attempt -> client.stream(prompt, firstChunk -> attempt.firstContent()));
  * }</pre>
  */
 public final class Guard {
@@ -69,8 +87,9 @@ public final class Guard {
     private final Scheduler scheduler;
     private final Sleeper sleeper;
     private final OutcomeClassifier classifier;
-    private final ToLongFunction<Object> tokens;
-    private final RetryListener listener;
+    private final HedgePolicy hedge;
+    private final HedgeListener hedgeListener;
+    private final LatencyEstimate latency;
     private final Attempts attempts;
 
     Guard(GuardBuilder builder) {
@@ -84,9 +103,13 @@ public final class Guard {
         this.timeout = builder.timeout == null ? null : Timeout.of(builder.timeout, builder.scheduler);
         this.classifier = builder.classifier != null ? builder.classifier
                 : breaker != null ? breaker.config().classifier() : OutcomeClassifier.defaults();
-        this.tokens = builder.tokens;
-        this.listener = builder.listener;
-        this.attempts = new Attempts(name, retry, breaker, clock, classifier, tokens, listener);
+        this.hedge = builder.hedge;
+        this.hedgeListener = builder.hedgeListener;
+        // An adaptive hedge reads its delay from recent latency: without an estimate it could never start.
+        this.latency = builder.latency != null || hedge == null || !hedge.isAdaptive() ? builder.latency
+                : LatencyEstimate.of(clock);
+        this.attempts = new Attempts(name, retry, breaker, clock, classifier, builder.tokens, builder.listener,
+                latency, builder.timeout);
     }
 
     /** A builder for a guard named {@code name} (used in events and errors). */
@@ -106,62 +129,42 @@ public final class Guard {
      * {@code observer} (a fallback chain reads why its step failed from it; {@code null} for none).
      */
     public <T> T execute(AttemptObserver observer, Supplier<T> call) {
-        long deadline = attempts.deadlineFromNow();
-        long previousDelay = attempts.firstDelayNanos();
-        AttemptResult last = null;
-        Throwable lastFailure = null;
-        T lastValue = null;
-        for (int attempt = 1; ; attempt++) {
-            long permit;
-            try {
-                permit = acquire();
-            } catch (CircuitOpenException | BulkheadFullException rejected) {
-                if (last != null && last.cause() == null) {
-                    return lastValue; // the call was made and answered; a refused retry does not undo that
-                }
-                Throwable stopped = Attempts.stopped(lastFailure, rejected);
-                if (stopped instanceof Error error) {
-                    throw error;
-                }
-                throw (RuntimeException) stopped;
-            }
-            if (attempt == 1) {
-                attempts.depositToBudget();
-            }
-            Clock timer = attempts.timer();
-            long start = timer == null ? 0L : timer.nanoTime();
-            T result;
-            try {
-                result = timeout == null ? call.get() : timeout.call(call);
-            } catch (RuntimeException | Error failure) {
-                releaseBulkhead();
-                AttemptResult failed = attempts.failed(permit, failure, Attempts.elapsedSince(timer, start));
-                Attempts.report(observer, failed);
-                long delay = attempts.nextDelayNanos(attempt, previousDelay, failed, deadline);
-                if (delay < 0) {
-                    throw failure;
-                }
-                sleep(delay, failure);
-                previousDelay = delay;
-                last = failed;
-                lastFailure = failure;
-                continue;
-            }
-            releaseBulkhead();
-            // Outside the try: a result rule or token counter that throws is not the call's failure.
-            long elapsed = Attempts.elapsedSince(timer, start);
-            AttemptResult returned = attempts.returned(permit, result, elapsed);
-            Attempts.reportReturned(observer, returned, elapsed);
-            long delay = returned == null ? -1 : attempts.nextDelayNanos(attempt, previousDelay, returned, deadline);
-            if (delay < 0) {
-                return result;
-            }
-            sleep(delay, null);
-            previousDelay = delay;
-            last = returned;
-            lastFailure = null;
-            lastValue = result;
+        Objects.requireNonNull(call, "call");
+        if (hedge != null) {
+            return SyncExecution.hedged(this, Deadline.none(), observer, attempt -> call.get());
         }
+        return SyncExecution.run(this, Deadline.none(), observer, call, false);
+    }
+
+    /**
+     * Runs {@code call} under the guard within {@code deadline}: no retry is started that cannot
+     * fit the time left (its wait plus this guard's recent median latency), and each attempt's
+     * timeout is cut to the time left. Throws the last error, or a
+     * {@link io.agentfuse.core.timeout.DeadlineExceededException} when the deadline had passed
+     * before the first attempt or cut one short.
+     */
+    public <T> T execute(Deadline deadline, Supplier<T> call) {
+        Objects.requireNonNull(deadline, "deadline");
+        Objects.requireNonNull(call, "call");
+        if (hedge != null) {
+            return SyncExecution.hedged(this, deadline, null, attempt -> call.get());
+        }
+        return SyncExecution.run(this, deadline, null, call, false);
+    }
+
+    /**
+     * The full synchronous form: {@code call} gets each attempt's {@link AttemptContext} (its number,
+     * the time it has left, the signal of its first content), under {@code deadline}
+     * ({@link Deadline#none()} for none), reporting to {@code observer} ({@code null} for none).
+     * A guard with a {@link HedgePolicy} runs the attempts on the policy's executor and waits.
+     */
+    public <T> T execute(Deadline deadline, AttemptObserver observer, Function<? super AttemptContext, ? extends T> call) {
+        Objects.requireNonNull(deadline, "deadline");
+        Objects.requireNonNull(call, "call");
+        if (hedge != null) {
+            return SyncExecution.hedged(this, deadline, observer, call);
+        }
+        return SyncExecution.run(this, deadline, observer, call, true);
     }
 
     /** The seed's {@code execute(fn, fallback)}: {@code fallback} answers when the guarded call fails or is rejected. */
@@ -182,38 +185,6 @@ public final class Guard {
         }
     }
 
-    /** Takes the breaker's permit and a bulkhead place; throws the rejection if either refuses. */
-    private long acquire() {
-        long permit = breaker == null ? Attempts.NO_BREAKER : breaker.acquirePermission();
-        if (bulkhead != null) {
-            try {
-                bulkhead.acquire();
-            } catch (BulkheadFullException full) {
-                attempts.release(permit);
-                throw full;
-            }
-        }
-        return permit;
-    }
-
-    private void releaseBulkhead() {
-        if (bulkhead != null) {
-            bulkhead.release();
-        }
-    }
-
-    private void sleep(long delayNanos, Throwable cause) {
-        try {
-            sleeper.sleep(delayNanos);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new IllegalStateException("interrupted while waiting to retry " + name, e);
-        }
-    }
-
     // ---------------------------------------------------------------- asynchronous
 
     /**
@@ -223,12 +194,29 @@ public final class Guard {
      * against the breaker (its permission is given back).
      */
     public <T> CompletableFuture<T> executeAsync(Supplier<? extends CompletionStage<T>> call) {
-        return executeAsync(null, call);
+        return executeAsync((AttemptObserver) null, call);
     }
 
     /** Like {@link #executeAsync(Supplier)}, reporting each attempt's one classification to {@code observer}. */
     public <T> CompletableFuture<T> executeAsync(AttemptObserver observer, Supplier<? extends CompletionStage<T>> call) {
-        return new AsyncExecution<>(this, observer, call, attempts.deadlineFromNow()).start();
+        return new AsyncExecution<T>(this, Deadline.none(), observer, Objects.requireNonNull(call, "call"), false).start();
+    }
+
+    /** Like {@link #executeAsync(Supplier)} within {@code deadline}, deciding as {@link #execute(Deadline, Supplier)} does. */
+    public <T> CompletableFuture<T> executeAsync(Deadline deadline, Supplier<? extends CompletionStage<T>> call) {
+        Objects.requireNonNull(deadline, "deadline");
+        return new AsyncExecution<T>(this, deadline, null, Objects.requireNonNull(call, "call"), false).start();
+    }
+
+    /**
+     * The full asynchronous form, as {@link #execute(Deadline, AttemptObserver, Function)}: {@code call}
+     * gets each attempt's {@link AttemptContext}; a call that streams signals its first content
+     * there, which is what a hedge races for.
+     */
+    public <T> CompletableFuture<T> executeAsync(Deadline deadline, AttemptObserver observer,
+                                                 Function<? super AttemptContext, ? extends CompletionStage<T>> call) {
+        Objects.requireNonNull(deadline, "deadline");
+        return new AsyncExecution<T>(this, deadline, observer, Objects.requireNonNull(call, "call"), true).start();
     }
 
     /** The guard's name. */
@@ -256,6 +244,24 @@ public final class Guard {
         return timeout;
     }
 
+    /** Its hedge policy, or {@code null}. */
+    public HedgePolicy hedgePolicy() {
+        return hedge;
+    }
+
+    /** Who hears of its hedges, or {@code null}. */
+    HedgeListener hedgeListener() {
+        return hedgeListener;
+    }
+
+    /**
+     * Its recent time to first result, or {@code null} when it keeps none: what the fit rule of a
+     * deadline and an adaptive hedge read (a fallback chain reads it for each step).
+     */
+    public LatencyEstimate latencyEstimate() {
+        return latency;
+    }
+
     Clock clock() {
         return clock;
     }
@@ -264,8 +270,13 @@ public final class Guard {
         return attempts;
     }
 
-    Scheduler scheduler() {
+    /** The scheduler its asynchronous waits, timeouts and hedges run on. */
+    public Scheduler scheduler() {
         return scheduler;
+    }
+
+    Sleeper sleeper() {
+        return sleeper;
     }
 
     /** The classifier its attempts are judged by. */

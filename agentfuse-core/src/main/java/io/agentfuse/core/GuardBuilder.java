@@ -2,10 +2,11 @@ package io.agentfuse.core;
 
 import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.bulkhead.Bulkhead;
+import io.agentfuse.core.event.HedgeListener;
+import io.agentfuse.core.event.RetryListener;
+import io.agentfuse.core.hedge.HedgePolicy;
 import io.agentfuse.core.internal.Checks;
 import io.agentfuse.core.retry.RetryPolicy;
-
-import io.agentfuse.core.event.RetryListener;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -16,15 +17,17 @@ import java.util.function.ToLongFunction;
  * makes one attempt, without a breaker nothing is recorded, and so on. Not thread-safe; the guard
  * it builds is.
  *
- * <p>Defaults: no retry, no breaker, no bulkhead, no timeout, the breaker's clock (or the system
- * clock), the shared scheduler, {@link Sleeper#system()}, the breaker's classifier (or the default
- * one). A guard and its breaker keep one time: a clock given here that is not the breaker's is an error.
+ * <p>Defaults: no retry, no hedge, no breaker, no bulkhead, no timeout, no latency estimate (one
+ * is made when an adaptive hedge needs it), the breaker's clock (or the system clock), the shared
+ * scheduler, {@link Sleeper#system()}, the breaker's classifier (or the default one). A guard and
+ * its breaker keep one time: a clock given here that is not the breaker's is an error.
  *
  * <pre>{@code
  * Guard guard = Guard.builder("tool:search/web_search")
  *     .retry(RetryPolicy.builder().maxAttempts(3).build())
  *     .circuitBreaker(breaker)
  *     .timeout(Duration.ofSeconds(30))
+ *     .latencyEstimate(LatencyEstimate.of(clock))   // so that a deadline judges its retries by it
  *     .build();
  * }</pre>
  */
@@ -41,6 +44,9 @@ public final class GuardBuilder {
     OutcomeClassifier classifier;
     ToLongFunction<Object> tokens;
     RetryListener listener;
+    HedgePolicy hedge;
+    HedgeListener hedgeListener;
+    LatencyEstimate latency;
 
     GuardBuilder(String name) {
         this.name = Objects.requireNonNull(name, "name");
@@ -114,6 +120,28 @@ public final class GuardBuilder {
     /** Receives retry events. */
     public GuardBuilder retryListener(RetryListener listener) {
         this.listener = listener;
+        return this;
+    }
+
+    /** Races a slow attempt with a second one ({@link HedgePolicy}); default none. */
+    public GuardBuilder hedge(HedgePolicy hedge) {
+        this.hedge = hedge;
+        return this;
+    }
+
+    /** Receives hedge events; default none. */
+    public GuardBuilder hedgeListener(HedgeListener listener) {
+        this.hedgeListener = listener;
+        return this;
+    }
+
+    /**
+     * Where the guard records its recent time to first result, which a deadline's fit rule and an
+     * adaptive hedge read; share one per step across rebuilt guards to keep what it learnt.
+     * Default none (attempts are then not timed for it), except that an adaptive hedge makes one.
+     */
+    public GuardBuilder latencyEstimate(LatencyEstimate latency) {
+        this.latency = latency;
         return this;
     }
 

@@ -13,9 +13,4 @@ enum SystemClock implements Clock {
     public long epochMillis() {
         return System.currentTimeMillis();
     }
-
-    @Override
-    public Clock coarse() {
-        return CoarseClock.INSTANCE;
-    }
 }

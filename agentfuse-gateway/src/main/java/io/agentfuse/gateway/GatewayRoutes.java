@@ -4,12 +4,15 @@ import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.gateway.admin.BreakerAdminHandler;
 import io.agentfuse.gateway.admin.BreakerEventStream;
 import io.agentfuse.gateway.admin.BrowserProtection;
+import io.agentfuse.gateway.admin.BudgetAdminHandler;
 import io.agentfuse.gateway.admin.DashboardHandler;
 import io.agentfuse.gateway.admin.ReloadHandler;
 import io.agentfuse.gateway.admin.StatsHandler;
 import io.agentfuse.gateway.admin.TransitionHistory;
+import io.agentfuse.gateway.budget.ClientKeys;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.http.GatewayErrors;
+import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.mcp.McpProxy;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.models.ModelListHandler;
@@ -32,7 +35,8 @@ import io.vertx.ext.web.handler.BodyHandler;
 /**
  * The gateway's HTTP surface (docs/design.md §7): which handler serves which method and path — the
  * model endpoints of every dialect, {@code /v1/models}, token counts, the MCP proxy,
- * {@code /healthz}, {@code /readyz}, the admin API (with the recent transitions), {@code /metrics} and the dashboard — and the JSON error, in the
+ * {@code /healthz}, {@code /readyz}, the admin API (with the recent transitions and the budgets),
+ * {@code /metrics} and the dashboard; that model and MCP paths need a client key under {@code clients:} — and the JSON error, in the
  * dialect the request suggests, of every request no handler answers (unknown path 404
  * {@code not_found}, wrong method 405, an unreadable or oversized body, a bug).
  *
@@ -49,9 +53,12 @@ final class GatewayRoutes {
     private final GatewayMetrics metrics;
     private final Readiness readiness;
     private final TransitionHistory transitions;
+    private final BudgetAdminHandler budgets;
+    private final ClientKeys clients;
 
     GatewayRoutes(AgentfuseRuntime runtime, ChatPipeline pipeline, McpProxy mcp, ConfigReloader reloader,
-                  BreakerEventStream events, GatewayMetrics metrics, Readiness readiness, TransitionHistory transitions) {
+                  BreakerEventStream events, GatewayMetrics metrics, Readiness readiness, TransitionHistory transitions,
+                  BudgetAdminHandler budgets, ClientKeys clients) {
         this.runtime = runtime;
         this.pipeline = pipeline;
         this.mcp = mcp;
@@ -60,6 +67,8 @@ final class GatewayRoutes {
         this.metrics = metrics;
         this.readiness = readiness;
         this.transitions = transitions;
+        this.budgets = budgets;
+        this.clients = clients;
     }
 
     /**
@@ -88,6 +97,7 @@ final class GatewayRoutes {
             BrowserProtection.api(ctx.response()); // first: every admin answer, refusals included
             ctx.next();
         });
+        router.route().handler(this::clientKey);
         for (Dialect dialect : Dialects.all()) {
             router.post(dialect.path())
                     .handler(new SizedBodyReader(maxBodySize, bodies))
@@ -102,6 +112,7 @@ final class GatewayRoutes {
         router.get("/readyz").handler(readiness::handle);
         new BreakerAdminHandler(runtime.registry(), () -> runtime.config().server().adminToken()).mount(router);
         new ReloadHandler(reloader, () -> runtime.config().server().adminToken()).mount(router);
+        budgets.mount(router);
         router.get("/admin/events").handler(events::subscribe);
         transitions.mount(router);
         new StatsHandler(metrics.recentTraffic()).mount(router);
@@ -111,6 +122,30 @@ final class GatewayRoutes {
         router.get("/").handler(dashboard::handle);
         RouteFailures.answerUnrouted(router);
         return router;
+    }
+
+    /**
+     * With {@code clients:}, a request for a model or MCP path ({@code /v1/...}, {@code /v1beta/...},
+     * {@code /mcp...}) without a client's key ends here with 401 {@code invalid_api_key}: in the
+     * dialect its path suggests, or as a JSON-RPC error for MCP. The model endpoints served without
+     * the router check the key in the pipeline.
+     */
+    private void clientKey(RoutingContext ctx) {
+        String path = ctx.request().path();
+        boolean guarded = path.startsWith("/v1/") || path.startsWith("/v1beta/") || path.startsWith("/mcp");
+        if (guarded && clients.required()) {
+            try {
+                clients.identify(ctx.request());
+            } catch (GatewayException refused) {
+                if (path.startsWith("/mcp")) {
+                    GatewayErrors.respondMcp(ctx.response(), refused);
+                } else {
+                    GatewayErrors.respond(ctx.response(), Dialects.ofCaller(path, ctx.request().headers()), refused);
+                }
+                return;
+            }
+        }
+        ctx.next();
     }
 
     private static void json(RoutingContext ctx, JsonObject body) {

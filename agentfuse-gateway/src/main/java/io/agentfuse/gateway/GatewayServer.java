@@ -7,12 +7,16 @@ import io.agentfuse.config.ServerConfig;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.breaker.shared.BreakerStateStore;
 import io.agentfuse.gateway.admin.TransitionHistory;
+import io.agentfuse.core.budget.BudgetLedger;
+import io.agentfuse.gateway.admin.BudgetAdminHandler;
+import io.agentfuse.gateway.budget.ClientKeys;
 import io.agentfuse.gateway.reload.ConfigReloader;
 import io.agentfuse.gateway.reload.Reloaded;
 import io.agentfuse.gateway.admin.BreakerEventStream;
 import io.agentfuse.gateway.internal.VertxScheduler;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
+import io.agentfuse.gateway.internal.vertx.VertxHookCheck;
 import io.agentfuse.gateway.mcp.CallerIdentity;
 import io.agentfuse.gateway.mcp.McpProxy;
 import io.agentfuse.gateway.mcp.McpProxyOptions;
@@ -29,6 +33,7 @@ import io.agentfuse.gateway.server.BodyAllowance;
 import io.agentfuse.gateway.state.StateStores;
 import io.agentfuse.gateway.tracing.Tracing;
 import io.agentfuse.gateway.upstream.UpstreamClient;
+import io.agentfuse.gateway.upstream.UpstreamHttp;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -44,8 +49,9 @@ import java.util.concurrent.Executor;
  * The agentfuse HTTP gateway on Vert.x: an OpenAI- ({@code POST /v1/chat/completions},
  * {@code POST /v1/responses}) and Anthropic-compatible ({@code POST /v1/messages}) proxy whose every model call goes through the
  * model's fallback chain and guards, plus {@code GET /healthz} (liveness), {@code GET /readyz} (readiness), the admin API
- * ({@code /admin/breakers}, {@code /admin/reload}, {@code /admin/events}), {@code GET /metrics} (Prometheus) and a live
- * dashboard at {@code GET /}.
+ * ({@code /admin/breakers}, {@code /admin/budgets}, {@code /admin/reload}, {@code /admin/events}), {@code GET /metrics}
+ * (Prometheus) and a live dashboard at {@code GET /}. With {@code clients:} every model and MCP request needs
+ * a client key; {@code budgets:} are reserved and settled per request (docs/design.md §11).
  *
  * <p>Every error is JSON in the caller's dialect, on unknown paths (404 {@code not_found}) and
  * for wrong methods (405) too. Breaker state lives in memory ({@code state.store: memory}), or is
@@ -94,11 +100,13 @@ public final class GatewayServer {
     private final Tracing tracing;
     private final Vertx vertx;
     private final Optional<BreakerStateStore> stateStore;
+    private final BudgetLedger budgets;
     private volatile int port;
 
     private GatewayServer(Vertx vertx, AgentfuseConfig config, GatewayOptions options,
-                          Optional<BreakerStateStore> stateStore) {
+                          Optional<BreakerStateStore> stateStore, BudgetLedger budgets) {
         this.stateStore = stateStore;
+        this.budgets = budgets;
         this.metrics = new GatewayMetrics();
         AgentfuseRuntimeBuilder runtimeBuilder = AgentfuseRuntime.builder(config)
                 .retryListener(metrics.retryListener())
@@ -110,7 +118,8 @@ public final class GatewayServer {
         this.vertx = vertx;
         ServerConfig.Limits limits = config.server().limits();
         this.upstream = new UpstreamClient(vertx, options.upstream()
-                .withLimits(limits.maxUpstreamBody(), (int) limits.maxSseEvent(), limits.clientWriteTimeout()));
+                .withLimits(limits.maxUpstreamBody(), (int) limits.maxSseEvent(), limits.clientWriteTimeout())
+                .withEgress(config.server().egress()));
         metrics.watchBreakers(runtime.registry());
         metrics.declareModels(config.models().values());
         runtime.onFamilyModelDropped(metrics::forgetModel);
@@ -121,14 +130,22 @@ public final class GatewayServer {
         ContextStage.Factory context = options.contextStage() != null ? options.contextStage()
                 : ContextLadderStage.factory(Clock.system(), new VertxScheduler(vertx), onWorkers(contextWorkers), metrics);
         this.tracing = Tracing.start(config.observability(), System.getenv());
-        this.pipeline = new ChatPipeline(runtime, upstream, metrics, Clock.system(), context, tracing);
+        ClientKeys clients = new ClientKeys(runtime::config);
+        this.pipeline = new ChatPipeline(runtime, upstream, metrics, Clock.system(), context, tracing, budgets, clients);
         this.host = options.host();
         McpProxyOptions mcpDefaults = McpProxyOptions.defaults();
+        // Under clients:, an MCP session belongs to the client (by name, whichever header carries its key).
+        CallerIdentity byCredentials = CallerIdentity.byCredentials();
+        CallerIdentity callers = request -> clients.clientName(request).map(name -> "client:" + name)
+                .orElseGet(() -> byCredentials.of(request));
         this.mcp = new McpProxy(vertx, runtime, metrics, new McpProxyOptions(limits.maxUpstreamBody(),
                 limits.clientWriteTimeout(), mcpDefaults.connectTimeout(), mcpDefaults.maxConnectionsPerServer()),
-                CallerIdentity.byCredentials(), tracing);
+                callers, tracing, new UpstreamHttp(vertx, new UpstreamHttp.Settings(mcpDefaults.connectTimeout(),
+                        mcpDefaults.maxConnectionsPerServer(), UpstreamHttp.IDLE, config.server().egress())));
         this.reloader = new ConfigReloader(vertx, runtime, metrics, options.configFile());
-        this.routes = new GatewayRoutes(runtime, pipeline, mcp, reloader, events, metrics, readiness, transitions);
+        this.routes = new GatewayRoutes(runtime, pipeline, mcp, reloader, events, metrics, readiness, transitions,
+                new BudgetAdminHandler(runtime::config, budgets, Clock.system(), () -> runtime.config().server().adminToken()),
+                clients);
     }
 
     /** Starts a gateway for {@code config} with {@link GatewayOptions#defaults()}. */
@@ -137,19 +154,26 @@ public final class GatewayServer {
     }
 
     /**
-     * Starts a gateway for {@code config}; the future fails if the port cannot be bound. With
+     * Starts a gateway for {@code config}; the future fails if the port cannot be bound, or if a
+     * Vert.x internal the gateway reaches for is missing ({@link VertxHookCheck}). With
      * {@code state.store: redis} it starts whether or not Redis answers yet.
      */
     public static Future<GatewayServer> start(Vertx vertx, AgentfuseConfig config, GatewayOptions options) {
         Objects.requireNonNull(vertx, "vertx");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(options, "options");
+        return VertxHookCheck.verify(vertx).compose(checked -> startChecked(vertx, config, options));
+    }
+
+    private static Future<GatewayServer> startChecked(Vertx vertx, AgentfuseConfig config, GatewayOptions options) {
         GatewayServer gateway;
         Optional<BreakerStateStore> stateStore = StateStores.open(config.state());
+        BudgetLedger budgets = StateStores.budgetLedger(config.state(), Clock.system());
         try {
-            gateway = new GatewayServer(vertx, config, options, stateStore);
+            gateway = new GatewayServer(vertx, config, options, stateStore, budgets);
         } catch (RuntimeException e) {
             stateStore.ifPresent(BreakerStateStore::close);
+            budgets.close();
             return Future.failedFuture(e);
         }
         int port = options.port() != null ? options.port() : config.server().port();
@@ -214,6 +238,11 @@ public final class GatewayServer {
         return metrics;
     }
 
+    /** Where the gateway's budgets are counted: this process's memory, or the fleet's Redis. */
+    public BudgetLedger budgetLedger() {
+        return budgets;
+    }
+
     /** Complete model calls through the gateway's guarded chains, without HTTP. */
     public ModelClient models() {
         return pipeline.models();
@@ -261,6 +290,7 @@ public final class GatewayServer {
     private Future<Void> release() {
         events.close();
         stateStore.ifPresent(BreakerStateStore::close);
+        budgets.close();
         // Exporting the last spans blocks (the SDK's own HTTP client): not on an event loop.
         Future<Void> traces = vertx.executeBlocking(() -> {
             tracing.close();

@@ -1,9 +1,9 @@
 package io.agentfuse.gateway;
 
 import io.agentfuse.config.ServerConfig;
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
-import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.transport.Transport;
 
 import java.util.ArrayList;
@@ -60,7 +60,7 @@ public final class GatewayVertx {
      * log: {@code epoll (io_uring unavailable: ...)}.
      */
     public static String describe(Vertx vertx) {
-        Class<?> used = ((VertxInternal) vertx).transport().getClass();
+        Class<?> used = VertxHooks.transportClass(vertx);
         List<String> skipped = new ArrayList<>();
         for (ServerConfig.Transport candidate : NATIVE_BEST_FIRST) {
             Transport transport = vertxTransport(candidate);

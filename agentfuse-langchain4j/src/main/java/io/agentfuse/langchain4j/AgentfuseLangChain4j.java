@@ -8,6 +8,8 @@ import dev.langchain4j.service.tool.ToolExecutor;
 import io.agentfuse.agent.context.Compactor;
 import io.agentfuse.agent.context.Summarizer;
 import io.agentfuse.agent.tokens.EstimatingTokenCounter;
+import io.agentfuse.agent.budget.ChatBudget;
+import io.agentfuse.agent.budget.TokenBudget;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.ModelConfig;
 import io.agentfuse.core.Guard;
@@ -90,10 +92,31 @@ public final class AgentfuseLangChain4j {
      *                                  no model for a name in the chain
      */
     public ChatModel chatModel(String model, Function<String, ? extends ChatModel> models) {
+        return chatModel(model, models, null);
+    }
+
+    /**
+     * {@link #chatModel(String, Function)} whose calls count against {@code budget} for
+     * {@code scopeValue}, at the configured prices ({@code models.<m>.price}, else the built-in
+     * table's) and capped by the model's {@code contextWindow}.
+     */
+    public ChatModel chatModel(String model, Function<String, ? extends ChatModel> models, TokenBudget budget,
+                               String scopeValue) {
+        Objects.requireNonNull(budget, "budget");
+        Objects.requireNonNull(scopeValue, "scopeValue");
+        return chatModel(model, models, ChatBudget.of(budget, scopeValue)
+                .withPrices(name -> runtime.model(name).flatMap(ModelConfig::price))
+                .withContextWindow(runtime.model(model).map(ModelConfig::contextWindow).orElse(ChatBudget.DEFAULT_CONTEXT_WINDOW)));
+    }
+
+    private ChatModel chatModel(String model, Function<String, ? extends ChatModel> models, ChatBudget budget) {
         return new ConfiguredModels.Chat(new Following<>(runtime, () -> {
             GuardedChatModel.Builder builder = GuardedChatModel.builder();
             for (ModelConfig step : chain(model)) {
                 builder.model(step.name(), require(models, step.name(), model), modelGuard(step.name()));
+            }
+            if (budget != null) {
+                builder.budget(budget);
             }
             return builder.build();
         }));

@@ -5,6 +5,10 @@ import dev.langchain4j.model.chat.Capability;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.output.TokenUsage;
+import io.agentfuse.agent.budget.ChatBudget;
+import io.agentfuse.agent.tokens.TokenCounter;
+import io.agentfuse.core.budget.BudgetAmount;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.fallback.FallbackChain;
 import io.agentfuse.core.fallback.FallbackExhaustedException;
@@ -32,6 +36,12 @@ import java.util.function.Consumer;
  * {@link AllModelsFailedException} listing each and why. A response's {@code tokenUsage()} feeds
  * each breaker's {@code tokenOveruse} trigger.
  *
+ * <p>With a {@link ChatBudget} ({@link Builder#budget}), a call first reserves its estimate — its
+ * messages counted, plus {@code maxOutputTokens} — and is refused with a
+ * {@link io.agentfuse.agent.budget.BudgetExceededException} before any model is called when the
+ * budget's window has nothing left; an answer settles with its {@code tokenUsage()} at the price of
+ * the model that answered, a call that failed gives its reservation back.
+ *
  * <p>Set {@code maxRetries(0)} on the LangChain4j models you wrap: the guards retry, and a model
  * that retries on its own multiplies the attempts and hides them from the breaker.
  *
@@ -50,6 +60,8 @@ public final class GuardedChatModel implements ChatModel {
     private final FallbackChain<ChatRequest, ChatResponse> chain;
     private final ChatModel primary;
     private final Consumer<FallbackResult<ChatResponse>> onAnswer;
+    private final ChatBudget budget;
+    private final String primaryName;
 
     private GuardedChatModel(Builder builder) {
         FallbackChain.Builder<ChatRequest, ChatResponse> steps = FallbackChain.builder();
@@ -58,7 +70,9 @@ public final class GuardedChatModel implements ChatModel {
         }
         this.chain = steps.giveUp().build();
         this.primary = builder.steps.get(0).model();
+        this.primaryName = builder.steps.get(0).name();
         this.onAnswer = builder.onAnswer;
+        this.budget = builder.budget;
     }
 
     /** A builder; the first model added is the primary. */
@@ -68,6 +82,28 @@ public final class GuardedChatModel implements ChatModel {
 
     @Override
     public ChatResponse doChat(ChatRequest request) {
+        if (budget == null) {
+            return execute(request);
+        }
+        long input = TokenCounter.forModel(primaryName)
+                .upperBoundConversation(LangChain4jConversations.toConversation(request.messages()));
+        BudgetAmount estimate = budget.estimate(primaryName, input, request.maxOutputTokens());
+        return budget.run(estimate, () -> executeWithStep(request), this::used).value();
+    }
+
+    /** What an answer used, at the price of the model that answered. */
+    private BudgetAmount used(FallbackResult<ChatResponse> result) {
+        TokenUsage usage = result.value().tokenUsage();
+        long input = usage == null || usage.inputTokenCount() == null ? 0 : usage.inputTokenCount();
+        long output = usage == null || usage.outputTokenCount() == null ? 0 : usage.outputTokenCount();
+        return budget.used(result.step(), input, output);
+    }
+
+    private ChatResponse execute(ChatRequest request) {
+        return executeWithStep(request).value();
+    }
+
+    private FallbackResult<ChatResponse> executeWithStep(ChatRequest request) {
         FallbackResult<ChatResponse> result;
         try {
             result = chain.execute(request);
@@ -79,7 +115,7 @@ public final class GuardedChatModel implements ChatModel {
         if (onAnswer != null) {
             onAnswer.accept(result);
         }
-        return result.value();
+        return result;
     }
 
     /** One attempt: the model's answer, or its failure with the server's wait attached for the guard. */
@@ -113,8 +149,15 @@ public final class GuardedChatModel implements ChatModel {
     public static final class Builder {
         private final List<Step> steps = new ArrayList<>();
         private Consumer<FallbackResult<ChatResponse>> onAnswer;
+        private ChatBudget budget;
 
         private Builder() {
+        }
+
+        /** Counts every call against {@code budget}, refusing calls once its window is spent; default none. */
+        public Builder budget(ChatBudget budget) {
+            this.budget = Objects.requireNonNull(budget, "budget");
+            return this;
         }
 
         /**

@@ -1,5 +1,7 @@
 package io.agentfuse.springai;
 
+import io.agentfuse.agent.budget.ChatBudget;
+import io.agentfuse.agent.budget.TokenBudget;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.ModelConfig;
 import io.agentfuse.core.Guard;
@@ -55,6 +57,7 @@ import java.util.function.Supplier;
 public final class GuardedChatModel implements ChatModel {
 
     private final List<Step> steps;
+    private final BudgetedChat budget;
     private volatile Chains chains;
 
     /** One model of the chain, with where its guard comes from (a runtime's guard follows reloads). */
@@ -80,8 +83,9 @@ public final class GuardedChatModel implements ChatModel {
         }
     }
 
-    private GuardedChatModel(List<Step> steps) {
+    private GuardedChatModel(List<Step> steps, ChatBudget budget) {
         this.steps = List.copyOf(steps);
+        this.budget = budget == null ? null : new BudgetedChat(budget, this.steps.get(0).name());
         this.chains = Chains.over(this.steps, currentGuards());
     }
 
@@ -122,6 +126,23 @@ public final class GuardedChatModel implements ChatModel {
      *                                  has no chat model in {@code models}
      */
     public static GuardedChatModel of(AgentfuseRuntime runtime, String model, Map<String, ? extends ChatModel> models) {
+        return chainBuilder(runtime, model, models).build();
+    }
+
+    /**
+     * {@link #of(AgentfuseRuntime, String, Map)} whose calls count against {@code budget} for
+     * {@code scopeValue}, at the configured prices ({@code models.<m>.price}, else the built-in
+     * table's) and capped by the model's {@code contextWindow}.
+     */
+    public static GuardedChatModel of(AgentfuseRuntime runtime, String model, Map<String, ? extends ChatModel> models,
+                                      TokenBudget budget, String scopeValue) {
+        ChatBudget counted = ChatBudget.of(budget, scopeValue)
+                .withPrices(name -> runtime.model(name).flatMap(ModelConfig::price))
+                .withContextWindow(runtime.model(model).map(ModelConfig::contextWindow).orElse(ChatBudget.DEFAULT_CONTEXT_WINDOW));
+        return chainBuilder(runtime, model, models).budget(counted).build();
+    }
+
+    private static Builder chainBuilder(AgentfuseRuntime runtime, String model, Map<String, ? extends ChatModel> models) {
         Objects.requireNonNull(runtime, "runtime");
         Objects.requireNonNull(models, "models");
         Builder builder = builder();
@@ -133,7 +154,7 @@ public final class GuardedChatModel implements ChatModel {
             }
             builder.step(name, () -> runtime.modelGuard(name), chatModel);
         }
-        return builder.build();
+        return builder;
     }
 
     /** The configured model and its fallbacks, in order, without the give-up marker. */
@@ -159,9 +180,17 @@ public final class GuardedChatModel implements ChatModel {
         return execute(prompt).value();
     }
 
-    /** Like {@link #call(Prompt)}, also telling which model answered and what was passed over. */
+    /**
+     * Like {@link #call(Prompt)}, also telling which model answered and what was passed over. Under a
+     * budget, reserved first (or refused with a {@link io.agentfuse.agent.budget.BudgetExceededException}
+     * before any model is called) and settled with the answer's usage at the answering model's price.
+     */
     public FallbackResult<ChatResponse> execute(Prompt prompt) {
         Objects.requireNonNull(prompt, "prompt");
+        return budget == null ? executeUnbudgeted(prompt) : budget.execute(prompt, this::executeUnbudgeted);
+    }
+
+    private FallbackResult<ChatResponse> executeUnbudgeted(Prompt prompt) {
         try {
             return chains().calls().execute(prompt);
         } catch (FallbackExhaustedException exhausted) {
@@ -171,11 +200,17 @@ public final class GuardedChatModel implements ChatModel {
         }
     }
 
-    /** Streams from the first model that starts answering; falls over only before the first chunk. */
+    /**
+     * Streams from the first model that starts answering; falls over only before the first chunk.
+     * Under a budget, the reservation is made when the stream is subscribed to (a spent budget fails
+     * it at once), settled with the last usage the stream reported when it completes (at the first
+     * model's price), kept whole when it breaks (the provider bills what it wrote), and given back
+     * when it is cancelled before its first chunk.
+     */
     @Override
     public Flux<ChatResponse> stream(Prompt prompt) {
         Objects.requireNonNull(prompt, "prompt");
-        return chains().streams().stream(prompt);
+        return budget == null ? chains().streams().stream(prompt) : budget.stream(prompt, chains().streams()::stream);
     }
 
     /** The primary model's options. */
@@ -205,6 +240,7 @@ public final class GuardedChatModel implements ChatModel {
     /** Collects the models of the chain; not thread-safe. */
     public static final class Builder {
         private final List<Step> steps = new ArrayList<>();
+        private ChatBudget budget;
 
         private Builder() {
         }
@@ -225,12 +261,18 @@ public final class GuardedChatModel implements ChatModel {
             return this;
         }
 
+        /** Counts every call against {@code budget}, refusing calls once its window is spent; default none. */
+        public Builder budget(ChatBudget budget) {
+            this.budget = Objects.requireNonNull(budget, "budget");
+            return this;
+        }
+
         /** The guarded model. */
         public GuardedChatModel build() {
             if (steps.isEmpty()) {
                 throw new IllegalStateException("a guarded chat model needs at least one model");
             }
-            return new GuardedChatModel(steps);
+            return new GuardedChatModel(steps, budget);
         }
     }
 }

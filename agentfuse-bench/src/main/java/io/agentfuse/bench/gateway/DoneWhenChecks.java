@@ -11,9 +11,11 @@ import java.util.Optional;
  * workload:
  * <ul>
  *   <li>{@code small}: agentfuse serves at least {@value #MIN_PORTKEY_RATIO}× Portkey's requests per
- *       second at {@value #LOADED_CONNECTIONS} connections and at least {@value #MIN_NGINX_RATIO}×
- *       nginx's, and adds at most a tenth of the p50 latency Portkey adds at 1 connection (aim:
- *       under {@value #AIM_ADDED_P50_MICROS} µs);</li>
+ *       second at {@value #LOADED_CONNECTIONS} connections and at least {@value #MIN_FLOOR_RATIO}× a
+ *       bare Vert.x proxy's on the same transport ({@code vertx-floor}, {@link VertxFloorProxy}: the
+ *       framework's own floor; nginx is measured beside it, but sits below what any Vert.x proxy
+ *       reaches on a small machine, 0.79–0.90× of it), and adds at most a tenth of the p50 latency
+ *       Portkey adds at 1 connection (aim: under {@value #AIM_ADDED_P50_MICROS} µs);</li>
  *   <li>{@code conversation} (the 150 KB agent conversation): at least {@value #MIN_PORTKEY_RATIO}×
  *       Portkey's requests per second at {@value #AGENT_CONNECTIONS} connections, and at most
  *       {@value #MAX_CONVERSATION_ADDED_P50_MICROS} µs of added p50 at 1 connection;</li>
@@ -35,7 +37,7 @@ public final class DoneWhenChecks {
     static final int LOADED_CONNECTIONS = 32;
     static final int AGENT_CONNECTIONS = 8;
     static final int MIN_PORTKEY_RATIO = 10;
-    static final double MIN_NGINX_RATIO = 0.8;
+    static final double MIN_FLOOR_RATIO = 0.9;
     static final int AIM_ADDED_P50_MICROS = 150;
     static final int MAX_CONVERSATION_ADDED_P50_MICROS = 1_000;
     static final int MIN_STREAMS_PER_SECOND = 10_000;
@@ -43,7 +45,7 @@ public final class DoneWhenChecks {
 
     private static final String AGENTFUSE = "agentfuse";
     private static final String PORTKEY = "portkey";
-    private static final String NGINX = "nginx";
+    private static final String VERTX_FLOOR = "vertx-floor";
 
     private final GatewayBenchReport report;
     private final String workload;
@@ -81,7 +83,7 @@ public final class DoneWhenChecks {
         switch (workload) {
             case "small" -> {
                 checks.add(throughputAgainst(PORTKEY, "Portkey", LOADED_CONNECTIONS, MIN_PORTKEY_RATIO));
-                checks.add(throughputAgainst(NGINX, "nginx", LOADED_CONNECTIONS, MIN_NGINX_RATIO));
+                checks.add(throughputAgainst(VERTX_FLOOR, "the Vert.x floor", LOADED_CONNECTIONS, MIN_FLOOR_RATIO));
                 checks.add(addedLatencyAgainstPortkey());
             }
             case "conversation" -> {

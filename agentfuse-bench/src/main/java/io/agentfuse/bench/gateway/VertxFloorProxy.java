@@ -1,5 +1,7 @@
 package io.agentfuse.bench.gateway;
 
+import io.agentfuse.config.ServerConfig;
+import io.agentfuse.gateway.GatewayVertx;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -14,15 +16,20 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 
+import java.util.Locale;
+
 /**
  * The floor under the gateway's cost: the least a proxy built on Vert.x 5 does for a chat
  * request — read the body, send it to the upstream on a pooled keep-alive connection of the same
- * event loop, read the answer, send it back — with one server verticle per core and the native
- * transport where it loads, as the gateway runs, but no router, no checks, no guards, no metrics. What the gateway
- * costs above this is agentfuse's; what this costs above nginx is Vert.x's and the JVM's.
+ * event loop, read the answer, send it back — with one server verticle per core and the network
+ * transport the gateway picks by the same rule ({@code GatewayVertx}: io_uring where the kernel
+ * allows it, else epoll, else NIO; a third argument names one, as {@code server.transport} does),
+ * but no router, no checks, no guards, no metrics. What the gateway costs above this is
+ * agentfuse's; what this costs above nginx is Vert.x's and the JVM's. The gateway's small-request
+ * target is at least 0.9× this floor's requests/s on the same transport ({@code DoneWhenChecks}).
  *
  * <pre>{@code
- * java -cp agentfuse-bench/target/benchmarks.jar io.agentfuse.bench.gateway.VertxFloorProxy PORT UPSTREAM_PORT
+ * java -cp agentfuse-bench/target/benchmarks.jar io.agentfuse.bench.gateway.VertxFloorProxy PORT UPSTREAM_PORT [auto|io_uring|epoll|nio]
  * TARGET=vertx-floor agentfuse-bench/gateway/measure-cost.sh small 32
  * }</pre>
  *
@@ -36,11 +43,16 @@ public final class VertxFloorProxy {
     private VertxFloorProxy() {
     }
 
-    /** Proxies {@code 127.0.0.1:args[0]} to {@code 127.0.0.1:args[1]} until the JVM is stopped. */
+    /**
+     * Proxies {@code 127.0.0.1:args[0]} to {@code 127.0.0.1:args[1]} until the JVM is stopped, on the
+     * transport {@code args[2]} names ({@code auto} when absent).
+     */
     public static void main(String[] args) {
         int port = Integer.parseInt(args[0]);
         int upstream = Integer.parseInt(args[1]);
-        Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
+        ServerConfig.Transport transport = args.length > 2
+                ? ServerConfig.Transport.valueOf(args[2].toUpperCase(Locale.ROOT)) : ServerConfig.Transport.AUTO;
+        Vertx vertx = GatewayVertx.create(transport, new VertxOptions());
         int loops = Runtime.getRuntime().availableProcessors();
         vertx.deployVerticle(() -> new VerticleBase() {
             @Override
@@ -55,7 +67,7 @@ public final class VertxFloorProxy {
                         .requestHandler(request -> proxy(client, request)).listen();
             }
         }, new DeploymentOptions().setInstances(loops)).await();
-        System.out.println("listening on " + port + " (native transport: " + vertx.isNativeTransportEnabled() + ")");
+        System.out.println("listening on " + port + " (network transport: " + GatewayVertx.describe(vertx) + ")");
     }
 
     private static void proxy(HttpClient client, HttpServerRequest request) {

@@ -25,11 +25,11 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = {"Play the seeds' failure stories against a mock provider through the gateway.",
-                "Scenarios: storm, rate-limit, token-overuse, context, permissions, mcp."})
+                "Scenarios: storm, rate-limit, token-overuse, context, permissions, mcp, budget."})
 public final class DemoCommand implements Callable<Integer> {
 
     private static final List<Scenario> SCENARIOS = List.of(new StormScenario(), new RateLimitScenario(),
-            new TokenOveruseScenario(), new ContextScenario(), new PermissionScenario(), new McpScenario());
+            new TokenOveruseScenario(), new ContextScenario(), new PermissionScenario(), new McpScenario(), new BudgetScenario());
 
     @Spec
     private CommandSpec spec;

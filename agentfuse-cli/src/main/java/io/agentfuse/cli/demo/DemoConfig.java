@@ -12,10 +12,15 @@ import java.util.Locale;
  *   <li>{@code claude-sonnet-4} → {@code claude-haiku-4} → {@code gpt-4o-mini}: the 5xx storm;</li>
  *   <li>{@code gpt-4o}: 429 with {@code Retry-After};</li>
  *   <li>{@code gpt-4.1} → {@code gpt-4o-mini}: token overuse;</li>
- *   <li>{@code notes-model} (a small window) with {@code compactor} as the compact model: the context ladder.</li>
+ *   <li>{@code notes-model} (a small window) with {@code compactor} as the compact model: the context ladder;</li>
+ *   <li>{@code planner} under two session budgets: 30 000 tokens, then {@code gpt-4o-mini} up to 60 000, then refused.</li>
  * </ul>
  */
 final class DemoConfig {
+
+    /** The budget scenario's session: its tokens on the model it asks for, and on any model. */
+    static final int SESSION_TOKENS = 30_000;
+    static final int SESSION_CAP = 60_000;
 
     /** The window of the context scenario's model, small so that the demo's conversation fills it quickly. */
     static final int NOTES_WINDOW = 3_000;
@@ -61,11 +66,20 @@ final class DemoConfig {
                     fallbacks: [gpt-4o-mini]
                   notes-model: { provider: openai, upstreamModel: gpt-4o, contextWindow: %5$d }
                   compactor: { provider: openai, upstreamModel: gpt-4o-mini, retry: { maxAttempts: 1 } }
+                  planner: { provider: openai, upstreamModel: gpt-4o }
                 context:
                   compactModel: compactor
                   keepRecentTurns: 2
+                budgets:
+                  per-session:             # a session's tokens on the model it asks for ...
+                    scope: session
+                    tokens: %6$d
+                    onExhausted: { fallback: gpt-4o-mini }
+                  session-cap:             # ... and on any model: the cheaper one takes the rest, then no more
+                    scope: session
+                    tokens: %7$d
                 """.formatted(mockPort, duration(2_000, speed), duration(30_000, speed), duration(300_000, speed),
-                NOTES_WINDOW);
+                NOTES_WINDOW, SESSION_TOKENS, SESSION_CAP);
     }
 
     /** {@code seedMillis} of seed time as a demo duration, at least one millisecond. */

@@ -99,6 +99,13 @@ final class DemoStage implements AutoCloseable {
         return chat(model, new JsonArray().add(new JsonObject().put("role", "user").put("content", prompt)));
     }
 
+    /** Sends an OpenAI-dialect request with one user message, asking for {@code maxTokens}, in the agent session {@code session}. */
+    Reply askInSession(String model, String prompt, int maxTokens, String session) throws IOException, InterruptedException {
+        JsonObject body = new JsonObject().put("model", model).put("max_tokens", maxTokens)
+                .put("messages", new JsonArray().add(new JsonObject().put("role", "user").put("content", prompt)));
+        return post("/v1/chat/completions", body, Map.of("x-agentfuse-session", session));
+    }
+
     /** The mock MCP server behind {@code /mcp/database}. */
     MockMcpServer mcp() {
         return mcp;
@@ -126,12 +133,16 @@ final class DemoStage implements AutoCloseable {
     }
 
     private Reply post(String path, JsonObject body) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+        return post(path, body, Map.of());
+    }
+
+    private Reply post(String path, JsonObject body, Map<String, String> headers) throws IOException, InterruptedException {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .timeout(REQUEST_TIMEOUT)
                 .header("content-type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body.encode()))
-                .build();
-        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+                .POST(HttpRequest.BodyPublishers.ofString(body.encode()));
+        headers.forEach(builder::header);
+        HttpResponse<String> response = http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
         return new Reply(response.statusCode(), response, parse(response.body()));
     }
 

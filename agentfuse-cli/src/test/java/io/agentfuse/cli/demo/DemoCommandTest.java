@@ -39,6 +39,7 @@ class DemoCommandTest {
                 .contains("context        ok")
                 .contains("permissions    ok")
                 .contains("mcp            ok")
+                .contains("budget         ok")
                 .contains("OPEN: consecutive5xx: 4 in a row")
                 .contains("x-agentfuse-context: AUTO_COMPACT, x-agentfuse-compaction: action=SNIP; summary=FAILED")
                 .contains("413 context_window_full")
@@ -56,6 +57,18 @@ class DemoCommandTest {
                 .contains("the server was not called: \"CIRCUIT_OPEN: query is unavailable, retry after")
                 .contains("one probe let through → HTTP 500 → OPEN")
                 .contains("→ CLOSED");
+    }
+
+    @Test
+    void theBudgetScenarioSwitchesTheSessionToTheCheaperModelThenRefusesIt() {
+        int exit = run("demo", "--scenario", "budget", "--speed", "1000", "--no-color");
+
+        assertThat(exit).as(out + "\n" + err).isZero();
+        assertThat(out.toString())
+                .contains("budget         ok")
+                .contains("x-agentfuse-fallbacks: planner=budget_exceeded")
+                .contains("429 budget_exceeded (code insufficient_quota, x-should-retry: false)")
+                .contains("x-agentfuse-budget: session-cap; scope=session; remaining=0; resets=");
     }
 
     @Test

@@ -2,6 +2,8 @@ package io.agentfuse.config.internal;
 
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.BreakerConfig;
+import io.agentfuse.config.BudgetConfig;
+import io.agentfuse.config.ClientConfig;
 import io.agentfuse.config.ConfigDefaults;
 import io.agentfuse.config.ContextBudgetConfig;
 import io.agentfuse.config.McpServerConfig;
@@ -45,11 +47,14 @@ final class ConfigBinder {
         if (context.compactModel().isPresent()) {
             models = ModelBinder.withFamilyModels(models, List.of(context.compactModel().get()), breakers, retry);
         }
+        Map<String, ClientConfig> clients = BudgetBinder.clients(root);
+        Map<String, BudgetConfig> budgets = BudgetBinder.budgets(root, modelNames, configured);
+        models = ModelBinder.withFamilyModels(models, BudgetBinder.fallbacksOf(budgets), breakers, retry);
         var config = new AgentfuseConfig(server, state, providers, retry, breakers, models, subagents,
                 mcpServers, tools.tools(mcpServers), context,
                 SessionBinder.permissions(root.section("permissions")),
                 McpBinder.read(root.section("mcp"), mcpServers, tools.serverNames()),
-                ServerBinder.observability(root.section("observability")));
+                ServerBinder.observability(root.section("observability")), clients, budgets);
         tools.finish();
         root.finish();
         return config;

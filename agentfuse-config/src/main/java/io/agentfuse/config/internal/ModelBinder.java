@@ -2,12 +2,15 @@ package io.agentfuse.config.internal;
 
 import io.agentfuse.config.BreakerConfig;
 import io.agentfuse.config.ConfigDefaults;
+import io.agentfuse.config.HedgeConfig;
 import io.agentfuse.config.ModelConfig;
 import io.agentfuse.config.ModelFamilies;
 import io.agentfuse.config.ProviderConfig;
 import io.agentfuse.config.RetryConfig;
 import io.agentfuse.config.internal.Node.MapNode;
 import io.agentfuse.config.internal.Node.ScalarNode;
+import io.agentfuse.core.budget.ModelPrice;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,11 +20,14 @@ import java.util.Set;
 
 /**
  * Reads the {@code breakers:} and {@code models:} sections, resolving each model's provider,
- * fallbacks, breaker (a name under {@code breakers} or an inline map) and retry (its own map
- * merged over the top-level {@code retry}); and adds the models of built-in families that the
+ * fallbacks, breaker (a name under {@code breakers} or an inline map), retry (its own map
+ * merged over the top-level {@code retry}), deadline and hedge ({@link HedgeBinder}); and adds the models of built-in families that the
  * configuration names without configuring them.
  */
 final class ModelBinder {
+
+    /** The highest price per million tokens a model may be given: far above any published one. */
+    private static final BigDecimal MAX_PRICE = new BigDecimal("10000");
 
     private ModelBinder() {
     }
@@ -54,10 +60,13 @@ final class ModelBinder {
             BreakerConfig breaker = breaker(section, breakerName, breakers);
             RetryConfig modelRetry = RetryBinder.read(section.section("retry"), retry);
             ModelConfig.Translate translate = section.choice("translate", ConfigDefaults.MODEL_TRANSLATE);
+            Optional<ModelPrice> price = price(section, name, upstreamModel);
+            Optional<Duration> deadline = HedgeBinder.deadline(section);
+            Optional<HedgeConfig> hedge = HedgeBinder.hedge(section, timeout, deadline);
             section.finish();
             provider.ifPresent(providerName -> models.put(name, new ModelConfig(name, providerName, upstreamModel,
                     contextWindow, timeout, firstTokenTimeout, maxConcurrent, fallbacks, breakerName, breaker,
-                    modelRetry, translate)));
+                    modelRetry, translate, price, deadline, hedge)));
         });
         return models;
     }
@@ -77,6 +86,24 @@ final class ModelBinder {
             ModelFamilies.modelOf(name, breakers, retry).ifPresent(model -> all.put(name, model));
         }
         return all;
+    }
+
+    /** {@code price: {input, output}} in USD per million tokens, else the built-in table's. */
+    private static Optional<ModelPrice> price(MapReader section, String name, String upstreamModel) {
+        if (section.find("price").isEmpty()) {
+            return ModelConfig.listPrice(name, upstreamModel);
+        }
+        MapReader price = section.section("price");
+        Optional<BigDecimal> input = ExactDecimals.read(price, "input", BigDecimal.ZERO, MAX_PRICE);
+        Optional<BigDecimal> output = ExactDecimals.read(price, "output", BigDecimal.ZERO, MAX_PRICE);
+        for (String key : new String[] {"input", "output"}) {
+            if (price.find(key).isEmpty()) {
+                price.error(key, "is required: USD per million " + key + " tokens, like 3.00");
+            }
+        }
+        price.finish();
+        return input.isPresent() && output.isPresent() ? Optional.of(new ModelPrice(input.get(), output.get()))
+                : ModelConfig.listPrice(name, upstreamModel);
     }
 
     private static Optional<String> provider(MapReader section, Set<String> providers) {

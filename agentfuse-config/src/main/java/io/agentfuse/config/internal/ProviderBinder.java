@@ -2,12 +2,14 @@ package io.agentfuse.config.internal;
 
 import io.agentfuse.config.ConfigDefaults;
 import io.agentfuse.config.ProviderConfig;
+import io.agentfuse.core.internal.Checks;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Reads the {@code providers:} section. An entry named after a provider type may leave out
@@ -19,6 +21,8 @@ import java.util.Optional;
 final class ProviderBinder {
 
     private static final List<String> HTTP_SCHEMES = List.of("http", "https");
+    /** A header name: an HTTP token (RFC 9110, section 5.6.2). */
+    private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+\\-.^_`|~0-9A-Za-z]+");
 
     private ProviderBinder() {
     }
@@ -42,11 +46,42 @@ final class ProviderBinder {
         if (storedResponses && type.isPresent() && type.get() != ProviderConfig.Type.OPENAI) {
             section.error("storedResponses", "applies to providers of type openai (the Responses API) only");
         }
+        Map<String, String> headers = headers(section);
         section.finish();
         if (type.isEmpty() || baseUrl.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new ProviderConfig(name, type.get(), baseUrl.get(), apiKey, storedResponses));
+        return Optional.of(new ProviderConfig(name, type.get(), baseUrl.get(), apiKey, headers, storedResponses));
+    }
+
+    /**
+     * {@code headers:}, a map of header names to string values; a name that is not an HTTP token, a
+     * value with a line break, or a value that is not a string is reported and left out.
+     */
+    private static Map<String, String> headers(MapReader section) {
+        var headers = new LinkedHashMap<String, String>();
+        Optional<Node> node = section.find("headers");
+        if (node.isEmpty() || MapReader.isNull(node.get())) {
+            return headers;
+        }
+        if (!(node.get() instanceof Node.MapNode map)) {
+            section.error("headers", Checks.mustBe("a map of header names to values", node.get().describe()));
+            return headers;
+        }
+        map.entries().forEach((name, entry) -> {
+            String value = entry.value() instanceof Node.ScalarNode scalar && !scalar.isNull() ? scalar.text() : null;
+            if (!HEADER_NAME.matcher(name).matches()) {
+                section.problems().add(entry.value(), "must be named by an HTTP header name (letters, digits and"
+                        + " !#$%&'*+-.^_`|~), but was \"" + name + "\"");
+            } else if (value == null) {
+                section.problems().add(entry.value(), Checks.mustBe("a string", entry.value().describe()));
+            } else if (value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0) {
+                section.problems().add(entry.value(), "must be one line, but had a line break");
+            } else {
+                headers.put(name, value);
+            }
+        });
+        return headers;
     }
 
     /** {@code anthropic:} implies {@code type: anthropic}. */

@@ -6,7 +6,9 @@ import io.agentfuse.config.ServerConfig;
 import io.agentfuse.config.StateConfig;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -15,6 +17,8 @@ final class ServerBinder {
 
     private static final int MAX_PORT = 65_535;
     private static final List<String> REDIS_SCHEMES = List.of("redis", "rediss");
+    /** An HTTP proxy is spoken to in plain HTTP, whatever the upstream's scheme. */
+    private static final List<String> PROXY_SCHEMES = List.of("http");
     private static final List<String> OTLP_SCHEMES = List.of("http", "https");
     private static final int MAX_EVENT_LOOPS = 1024;
     private static final long MAX_BUFFER = 1024L * 1024 * 1024;
@@ -35,9 +39,58 @@ final class ServerBinder {
                 cors(section.section("cors")),
                 new ServerConfig.Shutdown(
                         section.nonNegativeDuration("drainDelay", defaults.shutdown().drainDelay()),
-                        section.nonNegativeDuration("shutdownGrace", defaults.shutdown().shutdownGrace())));
+                        section.nonNegativeDuration("shutdownGrace", defaults.shutdown().shutdownGrace())),
+                egress(section, environment));
         section.finish();
         return server;
+    }
+
+    /**
+     * {@code server.egressProxy} for every upstream, else the environment's {@code HTTPS_PROXY} and
+     * {@code HTTP_PROXY} (lower-case names first); {@code NO_PROXY} either way. A proxy that is not an
+     * {@code http} URL is reported, under the key or the variable's name.
+     */
+    private static ServerConfig.Egress egress(MapReader section, Map<String, String> environment) {
+        Optional<URI> configured = section.url("egressProxy", Optional.empty(), PROXY_SCHEMES);
+        URI https = configured.orElseGet(() -> proxyOf(section, environment, "https_proxy", "HTTPS_PROXY"));
+        URI http = configured.orElseGet(() -> proxyOf(section, environment, "http_proxy", "HTTP_PROXY"));
+        List<String> noProxy = new ArrayList<>();
+        String listed = variable(environment, "no_proxy", "NO_PROXY");
+        if (listed != null) {
+            for (String entry : listed.split(",")) {
+                if (!entry.isBlank()) {
+                    noProxy.add(entry.strip().toLowerCase(Locale.ROOT));
+                }
+            }
+        }
+        return https == null && http == null && noProxy.isEmpty() ? ServerConfig.Egress.DIRECT
+                : new ServerConfig.Egress(http, https, noProxy);
+    }
+
+    private static URI proxyOf(MapReader section, Map<String, String> environment, String lower, String upper) {
+        String name = environment.get(lower) != null ? lower : upper;
+        String value = variable(environment, lower, upper);
+        if (value == null) {
+            return null;
+        }
+        Optional<URI> proxy = ScalarFormats.url(value.strip(), PROXY_SCHEMES);
+        if (proxy.isEmpty()) {
+            section.problems().add(name + " (environment)", Location.NONE, "must be an absolute http URL of an HTTP proxy"
+                    + " (https upstreams are tunnelled through it with CONNECT), but was \"" + value + "\"");
+            return null;
+        }
+        return proxy.get();
+    }
+
+    /** The first of the two variables that is set and not blank, else null. */
+    private static String variable(Map<String, String> environment, String lower, String upper) {
+        for (String name : List.of(lower, upper)) {
+            String value = environment.get(name);
+            if (value != null && !value.isBlank()) {
+                return value;
+            }
+        }
+        return null;
     }
 
     private static ServerConfig.Limits limits(MapReader section, ServerConfig.Limits defaults) {
@@ -107,7 +160,9 @@ final class ServerBinder {
         URI defaultUri = URI.create(defaults.redis().uri());
         Optional<URI> uri = redis.url("uri", Optional.of(defaultUri), REDIS_SCHEMES);
         var state = new StateConfig(store, new StateConfig.Redis(uri.orElse(defaultUri).toString(),
-                redis.string("keyPrefix", defaults.redis().keyPrefix())));
+                redis.string("keyPrefix", defaults.redis().keyPrefix()),
+                redis.choice("budgetOnLoss", defaults.redis().budgetOnLoss()),
+                redis.duration("budgetWait", defaults.redis().budgetWait())));
         redis.finish();
         section.finish();
         return state;

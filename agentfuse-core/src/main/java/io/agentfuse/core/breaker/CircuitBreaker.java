@@ -69,7 +69,7 @@ public final class CircuitBreaker {
         this.config = Objects.requireNonNull(config, "config");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.tokenLimit = config.tokenLimit();
-        this.timing = new BreakerTiming(config, clock);
+        this.timing = new BreakerTiming(config);
         this.state = new ClosedState(this, clock.nanoTime());
     }
 
@@ -306,9 +306,9 @@ public final class CircuitBreaker {
         return clock;
     }
 
-    /** The clock call durations are measured with: {@link #clock()} or its coarse view. */
+    /** The clock call durations are measured with: {@link #clock()}. */
     public Clock callClock() {
-        return timing.durationClock();
+        return clock;
     }
 
     /** Its state now: an OPEN breaker whose open time is over is HALF_OPEN when read. */

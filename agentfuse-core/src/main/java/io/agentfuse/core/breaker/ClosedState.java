@@ -77,7 +77,7 @@ final class ClosedState extends AbstractState {
         if (outcome.isIgnoredByBreaker()) {
             return;
         }
-        long now = needsTime ? breaker.timing().durationClock().nanoTime() : 0L;
+        long now = needsTime ? breaker.clock().nanoTime() : 0L;
         String reason = null;
         for (StreakCounter streak : streaks) {
             if (streak.record(outcome, durationNanos) && reason == null) {

@@ -40,10 +40,9 @@ final class OpenState extends AbstractState {
         this.openUntilNanos = openUntilNanos;
         this.countsAtTrip = countsAtTrip;
         this.rejection = new Rejection(breaker, this);
-        // Held here so that a rejection, the hot path of an open breaker, reads no more than it
-        // must; the clock is the coarse one whenever the open time is far longer than its tick.
+        // Held here so that a rejection, the hot path of an open breaker, reads no more than it must.
         this.autoHalfOpen = breaker.config().autoHalfOpen();
-        this.clock = breaker.timing().openClock();
+        this.clock = breaker.clock();
     }
 
     @Override

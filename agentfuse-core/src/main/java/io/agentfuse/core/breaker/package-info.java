@@ -17,8 +17,7 @@
  *       {@link io.agentfuse.core.breaker.CircuitOpenException}) made once per open period, and is counted.</li>
  *   <li>{@code state()} is true when read: an OPEN breaker whose open time is over reports
  *       HALF_OPEN without waiting for a call.</li>
- *   <li>Time comes only from the injected {@link io.agentfuse.core.Clock}; durations are read from
- *       its coarse view when every duration threshold is far coarser than its tick.</li>
+ *   <li>Time comes only from the injected {@link io.agentfuse.core.Clock}.</li>
  *   <li>In a fleet (a registry with a state store), HALF_OPEN's probes run on one instance: the
  *       first call that finds the state there asks the store for the probe lease and, through
  *       {@link io.agentfuse.core.breaker.CircuitBreaker#acquire(java.util.function.LongConsumer)},

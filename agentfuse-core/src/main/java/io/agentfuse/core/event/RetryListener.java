@@ -35,4 +35,12 @@ public interface RetryListener {
      */
     default void onRetryRefusedByBudget(String guard, int attempts, Throwable last) {
     }
+
+    /**
+     * A retry that was due does not fit the time left before the request's deadline
+     * ({@code remainingNanos}: its wait plus the step's recent median latency would end past it);
+     * the guard gives up after {@code attempts} attempts with {@code last}. {@link #onRetriesExhausted} follows.
+     */
+    default void onRetryRefusedByDeadline(String guard, int attempts, Throwable last, long remainingNanos) {
+    }
 }

@@ -1,8 +1,13 @@
 package io.agentfuse.core.fallback;
 
+import io.agentfuse.core.AttemptContext;
 import io.agentfuse.core.AttemptResult;
+import io.agentfuse.core.Deadline;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.Outcome;
+import io.agentfuse.core.event.HedgeListener;
+import io.agentfuse.core.hedge.HedgePolicy;
+import io.agentfuse.core.internal.BlockingCall;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,6 +15,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -32,6 +38,20 @@ import java.util.function.Predicate;
  * sees every attempt of every step the same way (for metrics), {@link Builder#observeAttempts} with
  * the execution's input (for a per-request trace).
  *
+ * <p><b>Deadline.</b> Run with a {@link Deadline} ({@link #execute(Object, Deadline)}), a step that
+ * cannot fit the time left by its guard's recent median latency is not started: it is passed over
+ * as {@link StepFailure.Kind#DEADLINE} (a faster step after it may still fit), and the chain ends at
+ * once when no step is left. Every step's guard keeps the same deadline for its retries and cuts
+ * its attempts to the time left (docs/design.md §13).
+ *
+ * <p><b>Hedging.</b> With a {@link HedgePolicy} ({@link Builder#hedge}), a step that has produced no
+ * result after the policy's delay (fixed, or its guard's recent p95) gets the next step started
+ * beside it, once per run and within the policy's budget; the first to produce a result (an answer,
+ * or its first content: {@link AttemptContext#firstContent()}) wins, the other is cancelled and
+ * given back to its breaker unjudged, and {@link FallbackResult#hedged()} says whether the hedge
+ * answered. An answer that loses the race and holds a resource ({@link AutoCloseable}) is closed.
+ * Synchronous steps of a hedged chain run on the policy's executor, and {@link #execute} waits.
+ *
  * <p>Immutable and thread-safe once built.
  *
  * <pre>{@code
@@ -42,6 +62,7 @@ import java.util.function.Predicate;
  *     .giveUp()
  *     .build();
  * FallbackResult<String> answer = chain.execute(prompt);
+ * FallbackResult<String> inTime = chain.execute(prompt, Deadline.after(Duration.ofSeconds(30), clock));
  * }</pre>
  *
  * @param <I> the input every step receives
@@ -50,9 +71,13 @@ import java.util.function.Predicate;
 public final class FallbackChain<I, T> {
 
     private final List<ChainStep<I, T>> steps;
+    private final HedgePolicy hedge;
+    private final HedgeListener hedgeListener;
 
-    private FallbackChain(List<ChainStep<I, T>> steps) {
+    private FallbackChain(List<ChainStep<I, T>> steps, HedgePolicy hedge, HedgeListener hedgeListener) {
         this.steps = List.copyOf(steps);
+        this.hedge = hedge;
+        this.hedgeListener = hedgeListener;
     }
 
     /** A builder for an empty chain. */
@@ -62,21 +87,35 @@ public final class FallbackChain<I, T> {
 
     /** Tries the steps in order on this thread; every step must be synchronous. */
     public FallbackResult<T> execute(I input) {
-        List<StepFailure> passed = new ArrayList<>();
-        for (int index = 0; index < steps.size(); index++) {
-            ChainStep<I, T> step = steps.get(index);
+        return execute(input, Deadline.none());
+    }
+
+    /**
+     * Tries the steps in order within {@code deadline}; every step must be synchronous. Without a
+     * hedge policy they run on this thread; with one, on the policy's executor while this thread waits.
+     */
+    public FallbackResult<T> execute(I input, Deadline deadline) {
+        Objects.requireNonNull(deadline, "deadline");
+        for (ChainStep<I, T> step : steps) {
             if (step.syncCall() == null) {
                 throw new IllegalStateException("step '" + step.name() + "' is asynchronous: use executeAsync");
             }
-            String skipReason = step.skipWhen().apply(input);
-            if (skipReason != null) {
-                passed.add(StepFailure.unservable(step.name(), skipReason));
+        }
+        if (hedge != null) {
+            return BlockingCall.await(run(input, deadline));
+        }
+        List<StepFailure> passed = new ArrayList<>();
+        for (int index = 0; index < steps.size(); index++) {
+            ChainStep<I, T> step = steps.get(index);
+            StepFailure notStarted = step.notStarted(input, deadline);
+            if (notStarted != null) {
+                passed.add(notStarted);
                 continue;
             }
             T value;
             ChainStep<I, T>.LastAttempt last = step.observe(input);
             try {
-                value = step.guard().execute(last, () -> step.syncCall().apply(input));
+                value = step.execute(input, deadline, last);
             } catch (RuntimeException failure) {
                 passed.add(step.passOrThrow(failure, last));
                 continue;
@@ -95,9 +134,23 @@ public final class FallbackChain<I, T> {
      * Cancelling it cancels the step in flight, and no further step is tried.
      */
     public CompletableFuture<FallbackResult<T>> executeAsync(I input) {
-        AsyncChainRun<I, T> run = new AsyncChainRun<>(steps, input);
-        run.tryStep(0);
-        return run;
+        return run(input, Deadline.none());
+    }
+
+    /** Like {@link #executeAsync(Object)} within {@code deadline}, deciding as {@link #execute(Object, Deadline)} does. */
+    public CompletableFuture<FallbackResult<T>> executeAsync(I input, Deadline deadline) {
+        return run(input, Objects.requireNonNull(deadline, "deadline"));
+    }
+
+    private CompletableFuture<FallbackResult<T>> run(I input, Deadline deadline) {
+        // Hedging needs a second thread for a synchronous step; without a hedge it runs on this one.
+        return new AsyncChainRun<>(steps, input, deadline, hedge, hedgeListener,
+                hedge == null ? null : hedge.executor()).start();
+    }
+
+    /** The hedge policy, or {@code null}. */
+    public HedgePolicy hedgePolicy() {
+        return hedge;
     }
 
     /** The steps' names, in order. */
@@ -107,8 +160,8 @@ public final class FallbackChain<I, T> {
 
     /** A step as the builder collects it, before the chain's settings are known. */
     private record Step<I, T>(String name, Guard guard, Function<? super I, String> skipWhen,
-                              Function<? super I, ? extends T> syncCall,
-                              Function<? super I, ? extends CompletionStage<T>> asyncCall) {
+                              BiFunction<? super I, AttemptContext, ? extends T> syncCall,
+                              BiFunction<? super I, AttemptContext, ? extends CompletionStage<T>> asyncCall) {
     }
 
     /** Collects the steps; not thread-safe. */
@@ -116,6 +169,8 @@ public final class FallbackChain<I, T> {
         private final List<Step<I, T>> steps = new ArrayList<>();
         private Predicate<Outcome> fallbackOn = Outcome::isFallbackByDefault;
         private AttemptListener<? super I> onAttempt;
+        private HedgePolicy hedge;
+        private HedgeListener hedgeListener;
         private boolean gaveUp;
 
         private Builder() {
@@ -130,7 +185,15 @@ public final class FallbackChain<I, T> {
         public Builder<I, T> step(String name, Guard guard, Function<? super I, String> skipWhen,
                                   Function<? super I, ? extends T> call) {
             Objects.requireNonNull(call, "call");
-            return add(new Step<>(name, guard, skipWhen, call, input -> CompletableFuture.completedFuture(call.apply(input))));
+            return step(name, guard, skipWhen, (input, attempt) -> call.apply(input));
+        }
+
+        /** A synchronous step whose call also gets each attempt's {@link AttemptContext} (its time left). */
+        public Builder<I, T> step(String name, Guard guard, Function<? super I, String> skipWhen,
+                                  BiFunction<? super I, AttemptContext, ? extends T> call) {
+            Objects.requireNonNull(call, "call");
+            return add(new Step<>(name, guard, skipWhen, call,
+                    (input, attempt) -> CompletableFuture.completedFuture(call.apply(input, attempt))));
         }
 
         /** An asynchronous step. */
@@ -141,6 +204,16 @@ public final class FallbackChain<I, T> {
         /** An asynchronous step that is skipped whenever {@code skipWhen} returns a reason. */
         public Builder<I, T> asyncStep(String name, Guard guard, Function<? super I, String> skipWhen,
                                        Function<? super I, ? extends CompletionStage<T>> call) {
+            Objects.requireNonNull(call, "call");
+            return asyncStep(name, guard, skipWhen, (input, attempt) -> call.apply(input));
+        }
+
+        /**
+         * An asynchronous step whose call also gets each attempt's {@link AttemptContext}: a step that
+         * streams signals its first content there, which is what a hedge races for.
+         */
+        public Builder<I, T> asyncStep(String name, Guard guard, Function<? super I, String> skipWhen,
+                                       BiFunction<? super I, AttemptContext, ? extends CompletionStage<T>> call) {
             Objects.requireNonNull(call, "call");
             return add(new Step<>(name, guard, skipWhen, null, call));
         }
@@ -187,6 +260,18 @@ public final class FallbackChain<I, T> {
             return this;
         }
 
+        /** Starts the next step beside a slow one ({@link HedgePolicy}); default none. */
+        public Builder<I, T> hedge(HedgePolicy hedge) {
+            this.hedge = hedge;
+            return this;
+        }
+
+        /** Receives the chain's hedge events (for metrics); default none. */
+        public Builder<I, T> hedgeListener(HedgeListener listener) {
+            this.hedgeListener = listener;
+            return this;
+        }
+
         /** The immutable chain. */
         public FallbackChain<I, T> build() {
             if (steps.isEmpty()) {
@@ -197,7 +282,7 @@ public final class FallbackChain<I, T> {
                 built.add(new ChainStep<>(step.name(), step.guard(), step.skipWhen(), step.syncCall(), step.asyncCall(),
                         fallbackOn, onAttempt));
             }
-            return new FallbackChain<>(built);
+            return new FallbackChain<>(built, hedge, hedgeListener);
         }
     }
 }

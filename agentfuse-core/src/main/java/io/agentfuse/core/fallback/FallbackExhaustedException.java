@@ -1,6 +1,7 @@
 package io.agentfuse.core.fallback;
 
 import io.agentfuse.core.Outcome;
+import io.agentfuse.core.timeout.DeadlineExceededException;
 
 import java.util.List;
 import java.util.stream.Collectors;
@@ -10,7 +11,7 @@ import java.util.stream.Collectors;
  * {@code null}, "give up", step). The message lists each step and why.
  *
  * <p>Helpers tell the cases that callers (such as the gateway) answer differently: every step
- * skipped by an open breaker, or every step that was called timed out.
+ * skipped by an open breaker, every step that was called timed out, or the deadline ended it.
  */
 public final class FallbackExhaustedException extends RuntimeException {
 
@@ -43,6 +44,19 @@ public final class FallbackExhaustedException extends RuntimeException {
     public boolean allCalledTimedOut() {
         List<StepFailure> called = steps.stream().filter(step -> !step.skipped()).toList();
         return !called.isEmpty() && called.stream().allMatch(step -> step.outcome() == Outcome.TIMEOUT);
+    }
+
+    /**
+     * Whether the request's deadline ended the chain: a step was not started for lack of time, or
+     * the last step called was cut short by the deadline (docs/design.md §13: a 504 {@code timeout}
+     * when nothing answered).
+     */
+    public boolean deadlineReached() {
+        if (steps.stream().anyMatch(step -> step.kind() == StepFailure.Kind.DEADLINE)) {
+            return true;
+        }
+        StepFailure lastCalled = steps.stream().filter(step -> !step.skipped()).reduce((a, b) -> b).orElse(null);
+        return lastCalled != null && lastCalled.cause() instanceof DeadlineExceededException;
     }
 
     /** The soonest time, in nanoseconds, until an open breaker of the chain lets a call through; -1 if unknown. */

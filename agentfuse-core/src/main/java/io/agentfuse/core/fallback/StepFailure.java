@@ -3,10 +3,12 @@ package io.agentfuse.core.fallback;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.breaker.CircuitOpenException;
 import io.agentfuse.core.bulkhead.BulkheadFullException;
+import io.agentfuse.core.timeout.DeadlineExceededException;
 
 /**
  * Why one step of a {@link FallbackChain} did not answer: called and failed, or skipped without a
- * call for a typed {@link Kind} (open breaker, full bulkhead, an input the step cannot serve).
+ * call for a typed {@link Kind} (open breaker, full bulkhead, an input the step cannot serve, no
+ * time left before the request's deadline).
  *
  * @param step            the step's name
  * @param kind            whether it was called, and if not, why it was skipped
@@ -30,7 +32,12 @@ public record StepFailure(String step, Kind kind, Outcome outcome, String reason
          * Skipped without a call: the step's {@code skipWhen} said it cannot serve this input (in the
          * gateway, a request that cannot be translated to the step's dialect).
          */
-        UNSERVABLE
+        UNSERVABLE,
+        /**
+         * Not started: it could not fit the time left before the request's deadline (its recent
+         * median latency is longer than what was left, or nothing was left); docs/design.md §13.
+         */
+        DEADLINE
     }
 
     /** A step skipped because its breaker rejected the call. */
@@ -47,6 +54,15 @@ public record StepFailure(String step, Kind kind, Outcome outcome, String reason
     /** A step skipped because it cannot serve the input, for {@code reason}. */
     public static StepFailure unservable(String step, String reason) {
         return new StepFailure(step, Kind.UNSERVABLE, null, reason, -1, null);
+    }
+
+    /**
+     * A step not started for the request's deadline: {@code remainingNanos} were left and it recently
+     * took {@code medianNanos} (-1: unknown). Its cause says so as a {@link DeadlineExceededException}.
+     */
+    public static StepFailure noTime(String step, long remainingNanos, long medianNanos) {
+        DeadlineExceededException cause = DeadlineExceededException.noTimeFor("step " + step, remainingNanos, medianNanos);
+        return new StepFailure(step, Kind.DEADLINE, null, cause.getMessage(), -1, cause);
     }
 
     /** A step that was called and ended as {@code outcome}. */

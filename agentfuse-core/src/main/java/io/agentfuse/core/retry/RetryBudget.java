@@ -2,8 +2,7 @@ package io.agentfuse.core.retry;
 
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.internal.Checks;
-
-import io.agentfuse.core.breaker.internal.SlidingCounter;
+import io.agentfuse.core.internal.ShareOfCalls;
 
 import java.time.Duration;
 
@@ -28,10 +27,7 @@ public final class RetryBudget {
     private final double percent;
     private final int minPerSecond;
     private final Duration ttl;
-    private final Clock clock;
-    private final double floor;
-    private final SlidingCounter calls;
-    private final SlidingCounter retries;
+    private final ShareOfCalls share;
 
     private RetryBudget(double percent, int minPerSecond, Duration ttl, Clock clock) {
         if (!(percent >= 0.0) || Double.isInfinite(percent)) {
@@ -43,10 +39,7 @@ public final class RetryBudget {
         this.percent = percent;
         this.minPerSecond = minPerSecond;
         this.ttl = ttl;
-        this.clock = clock;
-        this.floor = minPerSecond * (ttl.toNanos() / 1e9);
-        this.calls = new SlidingCounter(ttl.toNanos());
-        this.retries = new SlidingCounter(ttl.toNanos());
+        this.share = new ShareOfCalls(percent, minPerSecond * (ttl.toNanos() / 1e9), ttl.toNanos(), clock);
     }
 
     /** A budget on {@code clock}; the defaults of the config are {@code of(0.2, 10, 10s, clock)}. */
@@ -61,23 +54,17 @@ public final class RetryBudget {
 
     /** Counts one call (its first attempt). */
     public void deposit() {
-        calls.add(clock.nanoTime());
+        share.countCall();
     }
 
     /** Takes one retry from the budget if it allows one; returns whether it did. */
     public boolean tryWithdraw() {
-        long now = clock.nanoTime();
-        if (retries.sum(now) + 1 > floor + percent * calls.sum(now)) {
-            return false;
-        }
-        retries.add(now);
-        return true;
+        return share.tryTake();
     }
 
     /** Retries still allowed now (rounded down). */
     public long available() {
-        long now = clock.nanoTime();
-        return Math.max(0, (long) (floor + percent * calls.sum(now)) - retries.sum(now));
+        return share.available();
     }
 
     /** The share of calls that may be retried. */

@@ -14,7 +14,12 @@ public class CallTimeoutException extends RuntimeException {
 
     /** @param timeout the limit that the call exceeded */
     public CallTimeoutException(Duration timeout) {
-        super("call did not finish within " + timeout.toMillis() + " ms", null, false, false);
+        this("call did not finish within " + timeout.toMillis() + " ms", timeout);
+    }
+
+    /** A timeout of {@code timeout} explained by {@code message}. */
+    protected CallTimeoutException(String message, Duration timeout) {
+        super(message, null, false, false);
         this.timeout = timeout;
     }
 

@@ -97,6 +97,26 @@ public final class Timeout {
 
     /** Runs {@code call} on this thread, interrupting it if it outlives the timeout. */
     public <T> T call(Supplier<T> call) {
+        return callWithin(call, nanos, scheduler, duration);
+    }
+
+    /**
+     * Runs {@code call} on this thread within this timeout cut to {@code limitNanos} (the time left
+     * before a request's deadline): past the timeout it fails with {@link CallTimeoutException},
+     * past a shorter {@code limitNanos} with {@link DeadlineExceededException}.
+     */
+    public <T> T call(Supplier<T> call, long limitNanos) {
+        return limitNanos < nanos ? callWithin(call, Math.max(0L, limitNanos), scheduler, null) : call(call);
+    }
+
+    /**
+     * Runs {@code call} on this thread, interrupting it if it outlives {@code limitNanos} timed on
+     * {@code scheduler}; a call that outlives it fails with {@link CallTimeoutException} of
+     * {@code timeout}, or, when {@code timeout} is {@code null} (the limit is a deadline's), with
+     * {@link DeadlineExceededException}. For a guard whose attempts have no timeout of their own
+     * but a deadline to keep.
+     */
+    public static <T> T callWithin(Supplier<T> call, long limitNanos, Scheduler scheduler, Duration timeout) {
         Thread caller = Thread.currentThread();
         boolean callerInterrupted = caller.isInterrupted();
         AtomicInteger state = new AtomicInteger(RUNNING);
@@ -105,21 +125,22 @@ public final class Timeout {
                 caller.interrupt();
                 state.set(FIRED);
             }
-        }, nanos);
+        }, limitNanos);
         T result;
         try {
             result = call.get();
         } catch (RuntimeException | Error e) {
-            throwIfTimedOut(state, callerInterrupted);
+            throwIfTimedOut(state, callerInterrupted, limitNanos, timeout);
             throw e;
         } finally {
             timer.cancel();
         }
-        throwIfTimedOut(state, callerInterrupted);
+        throwIfTimedOut(state, callerInterrupted, limitNanos, timeout);
         return result;
     }
 
-    private void throwIfTimedOut(AtomicInteger state, boolean callerInterrupted) {
+    private static void throwIfTimedOut(AtomicInteger state, boolean callerInterrupted, long limitNanos,
+                                        Duration timeout) {
         if (state.compareAndSet(RUNNING, FINISHED)) {
             return;
         }
@@ -130,6 +151,19 @@ public final class Timeout {
         if (callerInterrupted) {
             Thread.currentThread().interrupt(); // but the caller's own interrupt must survive
         }
-        throw new CallTimeoutException(duration);
+        throw timeout != null ? new CallTimeoutException(timeout) : DeadlineExceededException.cut(Duration.ofNanos(limitNanos));
+    }
+
+    /**
+     * Arms this limit, cut to {@code limitNanos}, for a call that its caller ends itself (as
+     * {@link #start(Runnable)}).
+     */
+    public Scheduler.Cancellable start(Runnable onTimeout, long limitNanos) {
+        return scheduler.schedule(onTimeout, Math.min(nanos, Math.max(0L, limitNanos)));
+    }
+
+    /** The limit in nanoseconds. */
+    public long nanos() {
+        return nanos;
     }
 }

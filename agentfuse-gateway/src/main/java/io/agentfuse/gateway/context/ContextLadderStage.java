@@ -6,6 +6,7 @@ import io.agentfuse.agent.context.CompactionStrategy;
 import io.agentfuse.agent.context.ContextLevel;
 import io.agentfuse.agent.context.ContextWindowFullException;
 import io.agentfuse.agent.context.Summarizer;
+import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.ModelConfig;
 import io.agentfuse.core.Clock;
@@ -153,6 +154,14 @@ public final class ContextLadderStage implements ContextStage {
             }
             throw e;
         }
+    }
+
+    /** The bound of the model's counter: known at once for a resent conversation, else one pass over its texts. */
+    @Override
+    public long inputTokens(ChatRequest chat, ModelConfig model) {
+        TokenCounter counter = TokenCounter.forModel(model.upstreamModel());
+        long known = ConversationMapper.knownUpperBound(chat, counter);
+        return known >= 0 ? known : ConversationMapper.upperBound(chat, counter);
     }
 
     private static ContextTarget target(ModelConfig model) {

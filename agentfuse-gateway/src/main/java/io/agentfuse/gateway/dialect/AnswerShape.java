@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.dialect;
 
+import io.agentfuse.gateway.http.JsonShape;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.Json;
@@ -42,6 +43,66 @@ public final class AnswerShape {
             throw new MalformedAnswerException("the answer is " + kind(value) + ", not a JSON object");
         }
         return object;
+    }
+
+    /**
+     * {@code body}, if it has {@code shape}: every field the shape lists is of its kind, a required
+     * one present and not null, an array that must not be empty is not (fields it does not list are
+     * not looked at). The same field list is what the dialect's one-pass scan reads
+     * ({@link io.agentfuse.gateway.http.ShapeScan}), so the two checks cannot drift apart.
+     *
+     * @throws MalformedAnswerException naming the first field, depth first in the shape's order, that is
+     *                                  missing or of the wrong kind
+     */
+    public static JsonObject check(JsonObject body, JsonShape.Obj shape) {
+        checkObject(body, shape, "");
+        return body;
+    }
+
+    private static void checkObject(JsonObject json, JsonShape.Obj shape, String path) {
+        for (JsonShape.Field field : shape.fields()) {
+            Object value = json.getValue(field.name());
+            if (value != null) {
+                checkValue(value, field.shape(), path + field.name(), field.required());
+            } else if (field.required()) {
+                throw wrong(path + field.name(), expected(field.shape(), true), null);
+            }
+        }
+    }
+
+    private static void checkValue(Object value, JsonShape shape, String at, boolean required) {
+        if (shape instanceof JsonShape.Obj object) {
+            if (!(value instanceof JsonObject json)) {
+                throw wrong(at, expected(shape, required), value);
+            }
+            checkObject(json, object, at + ".");
+        } else if (shape instanceof JsonShape.Arr array) {
+            if (!(value instanceof JsonArray elements)) {
+                throw wrong(at, expected(shape, required), value);
+            }
+            if (elements.isEmpty() && array.emptyMeans() != null) {
+                throw new MalformedAnswerException(at + " is empty: " + array.emptyMeans());
+            }
+            for (int i = 0; i < elements.size(); i++) {
+                Object element = elements.getValue(i);
+                String elementAt = at + "[" + i + "]";
+                if (element == null) {
+                    throw wrong(elementAt, expected(array.element(), true), null);
+                }
+                checkValue(element, array.element(), elementAt, true);
+            }
+        } else if (shape == JsonShape.Leaf.STRING && !(value instanceof String)
+                || shape == JsonShape.Leaf.NUMBER && !(value instanceof Number)) {
+            throw wrong(at, expected(shape, required), value);
+        }
+    }
+
+    /** What a value of {@code shape} must be, in words: "an object", "a string or null". */
+    private static String expected(JsonShape shape, boolean required) {
+        String kind = shape instanceof JsonShape.Obj ? "an object" : shape instanceof JsonShape.Arr ? "an array"
+                : shape == JsonShape.Leaf.STRING ? "a string" : shape == JsonShape.Leaf.NUMBER ? "a number" : "a value";
+        // An array's absence is told as the array's: "choices must be an array, but was missing or null".
+        return required || shape instanceof JsonShape.Arr ? kind : kind + " or null";
     }
 
     /** Field {@code field} of {@code json}, which must be an array (at {@code path}). */

@@ -5,14 +5,14 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Remembers what was derived from the objects a {@link ValueMemo} hands out, on the objects
- * themselves: those are shared, unmodifiable and handed out again every time their bytes come back,
- * so what a parser made of one (a conversation turn of the neutral model) holds for as long as the
- * object lives, and lives no longer. Knowing one again costs a read of the slot its
+ * Remembers what was derived from decoded objects on the objects themselves: those are
+ * unmodifiable, and the ones a {@link ValueMemo} remembers are handed out again every time their
+ * bytes come back, so what a parser made of one (a conversation turn of the neutral model) holds for
+ * as long as the object lives, and lives no longer. Knowing one again costs a read of the slot its
  * {@link FrozenMap} keeps, which a reader of the object loads anyway: no table, no hash.
  *
- * <p>Only objects {@link ValueMemo#isShared shared} by a memo carry a slot: any other value is new
- * with every request. An object has one slot, holding the derivation of one {@code DerivedValues}
+ * <p>Only decoded objects carry a slot (a {@code JsonObject} built by hand is mutable, and is derived
+ * from again every time). An object has one slot, holding the derivation of one {@code DerivedValues}
  * at a time: were the same bytes parsed by two parsers in turn (a message valid in two dialects),
  * each would derive again after the other, which costs time, never a wrong value.
  *
@@ -67,7 +67,7 @@ public final class DerivedValues<V> {
         return derived;
     }
 
-    /** Remembers {@code derived} for this very {@code value}, if a memo shares it; else does nothing. */
+    /** Remembers {@code derived} for this very {@code value}, if it was decoded; else does nothing. */
     public void put(Object value, V derived) {
         FrozenMap frozen = FrozenMap.of(value);
         if (frozen != null) {

@@ -1,10 +1,10 @@
 package io.agentfuse.gateway.http;
 
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
 import io.vertx.core.http.HttpConnection;
-import io.vertx.core.net.impl.ConnectionBase;
 
 /**
  * Closes a client connection at once, dropping whatever is still queued for it.
@@ -26,17 +26,13 @@ public final class Disconnect {
      * peer that stopped reading takes what is still in the socket's send buffer.
      */
     public static void now(HttpConnection connection) {
-        if (connection instanceof ConnectionBase base) {
-            Channel channel = base.channel();
-            channel.config().setOption(ChannelOption.SO_LINGER, 0);
-            ChannelHandlerContext first = channel.pipeline().firstContext();
-            if (first != null) {
-                first.close(); // travels only towards the socket: no handler above it sees the close
-            } else {
-                channel.close();
-            }
+        Channel channel = VertxHooks.channel(connection);
+        channel.config().setOption(ChannelOption.SO_LINGER, 0);
+        ChannelHandlerContext first = channel.pipeline().firstContext();
+        if (first != null) {
+            first.close(); // travels only towards the socket: no handler above it sees the close
         } else {
-            connection.close();
+            channel.close();
         }
     }
 }

@@ -30,9 +30,12 @@ package io.agentfuse.gateway.http;
  *   <tr><td>HEADERS_TOO_LARGE</td><td>431</td><td>request_too_large</td><td>request headers over the HTTP codec's limit</td></tr>
  *   <tr><td>REQUEST_LINE_TOO_LONG</td><td>414</td><td>request_too_large</td><td>a request line over the HTTP codec's limit</td></tr>
  *   <tr><td>SHUTTING_DOWN</td><td>503</td><td>shutting_down</td><td>the gateway is stopping and {@code server.shutdownGrace} ran out before the answer (a stream under way gets it as its error event); {@code x-should-retry: true}: another instance will answer</td></tr>
+ *   <tr><td>BUDGET_EXCEEDED</td><td>429</td><td>budget_exceeded</td><td>a budget that applies has nothing left in its window (docs/design.md §11); {@code error.code} {@code insufficient_quota}, {@code x-should-retry: false}, {@code Retry-After} only when the window ends within 60 s</td></tr>
+ *   <tr><td>BUDGET_UNAVAILABLE</td><td>503 + Retry-After</td><td>budget_unavailable</td><td>a budget cannot be checked now: the fleet's Redis is away and {@code state.redis.budgetOnLoss} refuses, or the budgets count as many windows as they may</td></tr>
+ *   <tr><td>INVALID_API_KEY</td><td>401</td><td>invalid_api_key</td><td>{@code clients:} is configured and the request carries none of its keys</td></tr>
  * </table>
- * UPSTREAM_ERROR, INTERNAL_ERROR and the last six are not in the contract's table: they are the
- * gateway's answers to cases it leaves open.
+ * UPSTREAM_ERROR, INTERNAL_ERROR, the six after them and BUDGET_UNAVAILABLE are not in the contract's
+ * tables: they are the gateway's answers to cases it leaves open.
  *
  * <p>{@code GatewayError.CIRCUIT_OPEN.status() == 503}
  */
@@ -58,7 +61,10 @@ public enum GatewayError {
     REQUEST_TIMEOUT(408, "request_timeout"),
     HEADERS_TOO_LARGE(431, "request_too_large"),
     REQUEST_LINE_TOO_LONG(414, "request_too_large"),
-    SHUTTING_DOWN(503, "shutting_down");
+    SHUTTING_DOWN(503, "shutting_down"),
+    BUDGET_EXCEEDED(429, "budget_exceeded"),
+    BUDGET_UNAVAILABLE(503, "budget_unavailable"),
+    INVALID_API_KEY(401, "invalid_api_key");
 
     private final int status;
     private final String type;
@@ -77,4 +83,5 @@ public enum GatewayError {
     public String type() {
         return type;
     }
+
 }

@@ -27,7 +27,8 @@ import java.time.Duration;
  *   <li>{@code error.code} {@value #FINAL_CODE} on a final refusal whose status LangChain.js would
  *       retry (it stops at 400–407, 409 and that code, whatever the headers say), in the OpenAI dialects;</li>
  *   <li>for clients that read only the status (Codex, the Vercel AI SDK), a final refusal is sent
- *       as 400 with the same {@code error.type} and message: the one status both stop at.</li>
+ *       as 400 with the same {@code error.type} and message: the one status both stop at (a spent
+ *       budget keeps its contract's 429 {@value #FINAL_CODE}).</li>
  * </ul>
  *
  * <p>Stateless and thread-safe.
@@ -38,6 +39,9 @@ import java.time.Duration;
  * }</pre>
  */
 public final class GatewayErrors {
+
+    /** The JSON-RPC error code of the gateway's own refusals of MCP requests (a server error in JSON-RPC's range). */
+    public static final int MCP_GATEWAY_ERROR = -32001;
 
     /** The header that tells the OpenAI and Anthropic SDKs whether to retry. */
     public static final String SHOULD_RETRY = HttpStatusException.SHOULD_RETRY;
@@ -97,7 +101,7 @@ public final class GatewayErrors {
     public static Future<Void> respond(HttpServerResponse response, Dialect dialect, GatewayException failure,
                                        ClientRetryRules rules) {
         boolean retry = shouldRetry(failure);
-        int status = statusFor(failure.error().status(), retry, rules);
+        int status = statusFor(failure.error(), retry, rules);
         response.setStatusCode(status).putHeader("content-type", "application/json")
                 .putHeader(SHOULD_RETRY, Boolean.toString(retry));
         failure.retryAfter().ifPresent(wait -> response.putHeader("retry-after", retryAfterSeconds(wait))
@@ -106,8 +110,16 @@ public final class GatewayErrors {
         return response.end(dialect.errorBody(failure.error().type(), failure.getMessage(), code).encode());
     }
 
-    /** The status sent for an error of {@code status}: a final refusal goes to a status-only client as 400. */
-    static int statusFor(int status, boolean shouldRetry, ClientRetryRules rules) {
+    /**
+     * The status sent for {@code error}: a final refusal goes to a status-only client as 400, except
+     * {@code budget_exceeded}, whose 429 with {@value #FINAL_CODE} is the contract (docs/design.md §11) and
+     * is already final for Codex; the Vercel AI SDK retries it at most twice.
+     */
+    static int statusFor(GatewayError error, boolean shouldRetry, ClientRetryRules rules) {
+        int status = error.status();
+        if (error == GatewayError.BUDGET_EXCEEDED) {
+            return status;
+        }
         boolean retriedByStatus = status >= 500 || status == 408 || status == 409 || status == 429;
         return rules == ClientRetryRules.STATUS_ONLY && !shouldRetry && retriedByStatus ? 400 : status;
     }
@@ -133,6 +145,20 @@ public final class GatewayErrors {
     public static Future<Void> respondAdmin(HttpServerResponse response, int status, String type, String message) {
         response.setStatusCode(status).putHeader("content-type", "application/json").putHeader(SHOULD_RETRY, "false");
         return response.end(new JsonObject().put("error", new JsonObject().put("type", type).put("message", message)).encode());
+    }
+
+    /**
+     * Answers an MCP request with {@code failure} as a JSON-RPC error (id {@code null}, code
+     * {@value #MCP_GATEWAY_ERROR}, {@code error.data.type} the gateway's error type) under the
+     * error's HTTP status: MCP clients read the message, and the status for authentication.
+     */
+    public static Future<Void> respondMcp(HttpServerResponse response, GatewayException failure) {
+        response.setStatusCode(failure.error().status()).putHeader("content-type", "application/json")
+                .putHeader(SHOULD_RETRY, Boolean.toString(shouldRetry(failure)));
+        failure.retryAfter().ifPresent(wait -> response.putHeader("retry-after", retryAfterSeconds(wait)));
+        JsonObject error = new JsonObject().put("code", MCP_GATEWAY_ERROR).put("message", failure.getMessage())
+                .put("data", new JsonObject().put("type", failure.error().type()));
+        return response.end(new JsonObject().put("jsonrpc", "2.0").putNull("id").put("error", error).encode());
     }
 
     /** {@code wait} as a {@code Retry-After} value: whole seconds, rounded up, at least 1. */

@@ -7,8 +7,8 @@ import java.util.Arrays;
  * A position in a JSON body's bytes and the few readings {@link MemoizedDecoder} does itself, on
  * the narrow path where they agree with the parser by construction: white space, punctuation,
  * names and short strings of printable ASCII without escapes, the literals. Anything else is left
- * to the parser (a reading answers {@code null} and moves nothing). {@link JsonScan} checks whole
- * bodies with it.
+ * to the parser (a reading answers {@code null} and moves nothing); and a value of any kind skipped,
+ * checked by the rules of {@link JsonText}. {@link JsonScan} checks whole bodies with it.
  *
  * <p>Not thread-safe: one per body.
  */
@@ -62,7 +62,7 @@ final class JsonCursor {
 
     /** Moves past JSON white space. */
     void skipSpace() {
-        while (at < end && isSpace(bytes[at])) {
+        while (at < end && JsonText.isSpace(bytes[at])) {
             at++;
         }
     }
@@ -103,7 +103,7 @@ final class JsonCursor {
             byte[] word = LITERALS[i];
             int after = at + word.length;
             if (after <= end && Arrays.equals(bytes, at, after, word, 0, word.length)
-                    && (after == end || isDelimiter(bytes[after]))) {
+                    && (after == end || JsonText.isDelimiter(bytes[after]))) {
                 at = after;
                 return LITERAL_VALUES[i];
             }
@@ -114,59 +114,88 @@ final class JsonCursor {
     /** Where a number starting here ends: at the first delimiter. Moves nothing. */
     int scalarEnd() {
         int i = at;
-        while (i < end && !isDelimiter(bytes[i])) {
+        while (i < end && !JsonText.isDelimiter(bytes[i])) {
             i++;
         }
         return i;
     }
 
     /**
-     * The char the escape at {@code i} (its backslash) stands for — a lone surrogate too, as the
-     * parser keeps it — or -1 if JSON knows no such escape. Its length: 6 for a {@code u} escape, else 2.
+     * Whether a value of any kind is here — by the rules of {@link JsonText}, nested at most
+     * {@value JsonText#MAX_DEPTH} deep — moved past it; else {@code false}, the cursor somewhere in it.
      */
-    static int escaped(byte[] bytes, int i, int end) {
-        if (i + 1 >= end) {
-            return -1;
+    boolean skipValue() {
+        return value(0);
+    }
+
+    private boolean value(int depth) {
+        skipSpace();
+        if (at >= end) {
+            return false;
         }
-        return switch (bytes[i + 1]) {
-            case '"' -> '"';
-            case '\\' -> '\\';
-            case '/' -> '/';
-            case 'b' -> '\b';
-            case 'f' -> '\f';
-            case 'n' -> '\n';
-            case 'r' -> '\r';
-            case 't' -> '\t';
-            case 'u' -> hex(bytes, i + 2, end);
-            default -> -1;
+        return switch (bytes[at]) {
+            case '{' -> depth < JsonText.MAX_DEPTH && skipObject(depth + 1);
+            case '[' -> depth < JsonText.MAX_DEPTH && skipArray(depth + 1);
+            case '"' -> skipString();
+            case 't', 'f', 'n' -> literal() != null;
+            case '-' -> skipInteger(1);
+            case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9' -> skipInteger(0);
+            default -> false;
         };
     }
 
-    private static int hex(byte[] bytes, int i, int end) {
-        if (i + 4 > end) {
-            return -1;
+    private boolean skipObject(int depth) {
+        at++;
+        if (takeAfterSpace('}')) {
+            return true;
         }
-        int value = 0;
-        for (int k = i; k < i + 4; k++) {
-            int digit = Character.digit(bytes[k], 16);
-            if (digit < 0) {
-                return -1;
+        do {
+            skipSpace();
+            int afterName = JsonText.stringEnd(bytes, at, end, MAX_NAME_BYTES, false);
+            if (afterName < 0) {
+                return false;
             }
-            value = value << 4 | digit;
+            at = afterName;
+            if (!takeAfterSpace(':') || !value(depth)) {
+                return false;
+            }
+        } while (takeAfterSpace(','));
+        return takeAfterSpace('}');
+    }
+
+    private boolean skipArray(int depth) {
+        at++;
+        if (takeAfterSpace(']')) {
+            return true;
         }
-        return value;
+        do {
+            if (!value(depth)) {
+                return false;
+            }
+        } while (takeAfterSpace(','));
+        return takeAfterSpace(']');
+    }
+
+    private boolean skipString() {
+        int after = JsonText.stringEnd(bytes, at, end, JsonText.MAX_STRING_BYTES, true);
+        if (after < 0) {
+            return false;
+        }
+        at = after;
+        return true;
+    }
+
+    // An integer whose digits start `sign` bytes from here, followed by a delimiter; moved past.
+    private boolean skipInteger(int sign) {
+        int digits = JsonText.integerDigits(bytes, at + sign, end);
+        if (digits <= 0) {
+            return false;
+        }
+        at += sign + digits;
+        return true;
     }
 
     private static boolean isPlain(byte b) {
         return b >= 0x20 && b != '\\' && b < 0x7F;
-    }
-
-    static boolean isDelimiter(byte b) {
-        return b == ',' || b == '}' || b == ']' || isSpace(b);
-    }
-
-    private static boolean isSpace(byte b) {
-        // Most bytes asked about are above the space: one comparison says no.
-        return b <= ' ' && (b == ' ' || b == '\n' || b == '\r' || b == '\t');
     }
 }

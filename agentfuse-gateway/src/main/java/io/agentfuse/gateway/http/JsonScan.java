@@ -1,6 +1,5 @@
 package io.agentfuse.gateway.http;
 
-import io.agentfuse.gateway.internal.ByteSearch;
 import io.netty.buffer.ByteBuf;
 import io.vertx.core.buffer.Buffer;
 
@@ -12,32 +11,20 @@ import java.util.Arrays;
  * shortcut that must only ever say yes: every reading accepts a subset of what the parser
  * (Jackson, as Vert.x configures it) accepts, and answers {@code false} (or {@code -1}) for the
  * rest, after which the scan is over and the caller leaves the body to the parser. Left to the
- * parser: fractions and exponents, integers of more than {@value #MAX_INTEGER_DIGITS} digits,
+ * parser: fractions and exponents, integers of more than {@value JsonText#MAX_INTEGER_DIGITS} digits,
  * names with escapes (they may spell a name the caller looks for) or of more than
  * {@value JsonCursor#MAX_NAME_BYTES} bytes, malformed or overlong UTF-8, strings of more than
- * {@value #MAX_STRING_BYTES} bytes, nesting deeper than {@value #MAX_DEPTH},
+ * {@value JsonText#MAX_STRING_BYTES} bytes, nesting deeper than {@value JsonText#MAX_DEPTH},
  * and of course anything the parser refuses too.
  *
  * <p>Allocates nothing per value (the scan itself, and a reader object per member kind at most).
  * Replacing a Jackson pass over a small answer with it took the answer check from 3.9 % to about
- * 2.5 % of a small request's CPU samples in perf (agentfuse-bench/gateway/RESULTS.md, runs 13–15).
- *
- * <pre>{@code
- * JsonScan scan = JsonScan.of(body);
- * int seen = scan == null ? -1 : scan.object((s, noted) -> s.nameIs(USAGE) ? usage(s, noted) : s.skipValue() ? noted : -1);
- * if (seen < 0 || !scan.atEnd()) { ... ask the parser ... }
- * }</pre>
+ * 2.5 % of a small request's CPU samples in perf (RESULTS.md history, runs 13–15). Its readers are
+ * {@link ShapeScan}'s, which follow a {@link JsonShape}.
  *
  * <p>Not thread-safe: one per body.
  */
 public final class JsonScan {
-
-    /** Integers longer than this are left to the parser (which has its own limit, and big numbers). */
-    static final int MAX_INTEGER_DIGITS = 18;
-    /** Strings longer than this are left to the parser, whose limit is higher (20 M characters). */
-    static final int MAX_STRING_BYTES = 1 << 20;
-    /** Deeper nesting is left to the parser, whose limit is higher (1 000). */
-    static final int MAX_DEPTH = 200;
 
     /** Reads one member of an object: the scan stands after its name and colon. */
     @FunctionalInterface
@@ -225,18 +212,13 @@ public final class JsonScan {
 
     /** Whether a value of any kind is here (checked, moved past). */
     public boolean skipValue() {
-        return value(0);
+        return cursor.skipValue();
     }
 
     /** Whether a string is here (checked, moved past). */
     public boolean string() {
         cursor.skipSpace();
         return string(false);
-    }
-
-    /** Whether a string or {@code null} is here (moved past). */
-    public boolean stringOrNull() {
-        return takeNull() || string();
     }
 
     /**
@@ -272,14 +254,14 @@ public final class JsonScan {
     }
 
     /**
-     * A whole, non-negative number of at most {@value #MAX_INTEGER_DIGITS} digits here (moved
+     * A whole, non-negative number of at most {@value JsonText#MAX_INTEGER_DIGITS} digits here (moved
      * past), or -1 for anything else ({@code -0} included: the parser decides).
      */
     public long count() {
         cursor.skipSpace();
         byte[] bytes = cursor.bytes;
         int i = cursor.at;
-        int digits = integerDigits(bytes, i, cursor.end);
+        int digits = JsonText.integerDigits(bytes, i, cursor.end);
         if (digits <= 0) {
             return -1;
         }
@@ -301,169 +283,18 @@ public final class JsonScan {
         return string(true) && cursor.takeAfterSpace(':');
     }
 
-    private boolean value(int depth) {
-        cursor.skipSpace();
-        if (cursor.at >= cursor.end) {
-            return false;
-        }
-        return switch (cursor.bytes[cursor.at]) {
-            case '{' -> depth < MAX_DEPTH && skipObject(depth + 1);
-            case '[' -> depth < MAX_DEPTH && skipArray(depth + 1);
-            case '"' -> string(false);
-            case 't', 'f', 'n' -> cursor.literal() != null;
-            case '-' -> integer(1);
-            case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9' -> integer(0);
-            default -> false;
-        };
-    }
-
-    // object() and array() for values skipped, without a reader per level.
-    private boolean skipObject(int depth) {
-        cursor.at++;
-        if (cursor.takeAfterSpace('}')) {
-            return true;
-        }
-        do {
-            if (!name() || !value(depth)) {
-                return false;
-            }
-        } while (cursor.takeAfterSpace(','));
-        return cursor.takeAfterSpace('}');
-    }
-
-    private boolean skipArray(int depth) {
-        cursor.at++;
-        if (cursor.takeAfterSpace(']')) {
-            return true;
-        }
-        do {
-            if (!value(depth)) {
-                return false;
-            }
-        } while (cursor.takeAfterSpace(','));
-        return cursor.takeAfterSpace(']');
-    }
-
-    // An integer whose digits start `sign` bytes from here, followed by a delimiter; moved past.
-    private boolean integer(int sign) {
-        int digits = integerDigits(cursor.bytes, cursor.at + sign, cursor.end);
-        if (digits <= 0) {
-            return false;
-        }
-        cursor.at += sign + digits;
-        return true;
-    }
-
-    /** How many digits of a plain integer start at {@code i} and end at a delimiter (or the body's end); 0 if none. */
-    private static int integerDigits(byte[] bytes, int i, int end) {
-        int start = i;
-        while (i < end && bytes[i] >= '0' && bytes[i] <= '9') {
-            i++;
-        }
-        int digits = i - start;
-        boolean leadingZero = digits > 1 && bytes[start] == '0';
-        boolean delimited = i == end || JsonCursor.isDelimiter(bytes[i]); // not a fraction, an exponent, junk
-        return digits == 0 || digits > MAX_INTEGER_DIGITS || leadingZero || !delimited ? 0 : digits;
-    }
-
     // A string starting here (at its quote): checked, moved past; a name keeps its span and may not have escapes.
     private boolean string(boolean name) {
-        byte[] bytes = cursor.bytes;
-        int end = cursor.end;
-        int i = cursor.at;
-        if (i >= end || bytes[i] != '"') {
+        int after = JsonText.stringEnd(cursor.bytes, cursor.at, cursor.end,
+                name ? JsonCursor.MAX_NAME_BYTES : JsonText.MAX_STRING_BYTES, !name);
+        if (after < 0) {
             return false;
         }
-        int start = ++i;
-        while (i < end) {
-            i = ByteSearch.jsonStringPlainEnd(bytes, i, end);
-            if (i == end) {
-                break;
-            }
-            int b = bytes[i] & 0xFF;
-            if (b == '"') {
-                if (i - start > (name ? JsonCursor.MAX_NAME_BYTES : MAX_STRING_BYTES)) {
-                    return false;
-                }
-                if (name) {
-                    nameStart = start;
-                    nameEnd = i;
-                }
-                cursor.at = i + 1;
-                return true;
-            }
-            if (b < 0x20) {
-                return false; // a control character must be escaped
-            }
-            if (b == '\\') {
-                if (name) {
-                    return false;
-                }
-                int length = escapeLength(bytes, i, end);
-                if (length == 0) {
-                    return false;
-                }
-                i += length;
-            } else { // 0x80 and above: the plain run ends at nothing else
-                int length = utf8Length(bytes, i, end);
-                if (length == 0) {
-                    return false;
-                }
-                i += length;
-            }
+        if (name) {
+            nameStart = cursor.at + 1;
+            nameEnd = after - 1;
         }
-        return false;
-    }
-
-    /** How long the escape at {@code i} (its backslash) is, or 0 if it is not one JSON knows. */
-    private static int escapeLength(byte[] bytes, int i, int end) {
-        if (JsonCursor.escaped(bytes, i, end) < 0) {
-            return 0;
-        }
-        return bytes[i + 1] == 'u' ? 6 : 2;
-    }
-
-    /**
-     * How long the well-formed UTF-8 sequence at {@code i} is (2 to 4 bytes), or 0 if it is not
-     * one: a stray continuation byte, an overlong form, an encoded surrogate, beyond U+10FFFF, cut short.
-     */
-    static int utf8Length(byte[] bytes, int i, int end) {
-        int first = bytes[i] & 0xFF;
-        int length;
-        int secondMin = 0x80;
-        int secondMax = 0xBF;
-        if (first >= 0xC2 && first <= 0xDF) {
-            length = 2;
-        } else if (first >= 0xE0 && first <= 0xEF) {
-            length = 3;
-            if (first == 0xE0) {
-                secondMin = 0xA0;
-            } else if (first == 0xED) {
-                secondMax = 0x9F;
-            }
-        } else if (first >= 0xF0 && first <= 0xF4) {
-            length = 4;
-            if (first == 0xF0) {
-                secondMin = 0x90;
-            } else if (first == 0xF4) {
-                secondMax = 0x8F;
-            }
-        } else {
-            return 0;
-        }
-        if (i + length > end) {
-            return 0;
-        }
-        int second = bytes[i + 1] & 0xFF;
-        if (second < secondMin || second > secondMax) {
-            return 0;
-        }
-        for (int k = i + 2; k < i + length; k++) {
-            int next = bytes[k] & 0xFF;
-            if (next < 0x80 || next > 0xBF) {
-                return 0;
-            }
-        }
-        return length;
+        cursor.at = after;
+        return true;
     }
 }

@@ -2,19 +2,17 @@ package io.agentfuse.gateway.http;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.json.jackson.JacksonCodec;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Decodes a long body's top-level object value by value, taking from a {@link ValueMemo} every
@@ -93,10 +91,10 @@ final class MemoizedDecoder {
         if (!cursor.take('{')) {
             return null;
         }
-        Map<String, Object> fields = new LinkedHashMap<>();
+        FrozenMap.Builder fields = new FrozenMap.Builder();
         cursor.skipSpace();
         if (cursor.take('}')) {
-            return cursor.endOfBody() ? new JsonObject(fields) : null;
+            return cursor.endOfBody() ? fields.build() : null;
         }
         while (true) {
             cursor.skipSpace();
@@ -112,9 +110,7 @@ final class MemoizedDecoder {
             }
             cursor.skipSpace();
             Object value = cursor.is('[') ? array() : value();
-            int before = fields.size();
-            fields.put(name, value); // the last of a repeated key wins, as in StrictJson
-            if (fields.size() == before) {
+            if (!fields.put(name, value)) { // the last of a repeated key wins, as in StrictJson
                 repeatedKey = true;
             }
             cursor.skipSpace();
@@ -124,7 +120,7 @@ final class MemoizedDecoder {
             if (cursor.is('}')) {
                 spans.next(null, cursor.at - base);
                 cursor.at++;
-                return cursor.endOfBody() ? new JsonObject(fields) : null;
+                return cursor.endOfBody() ? fields.build() : null;
             }
             return null;
         }
@@ -138,7 +134,7 @@ final class MemoizedDecoder {
         List<Object> elements = new ArrayList<>();
         cursor.skipSpace();
         if (cursor.take(']')) {
-            return new JsonArray(elements);
+            return FrozenMap.array(elements);
         }
         while (true) {
             cursor.skipSpace();
@@ -154,7 +150,7 @@ final class MemoizedDecoder {
                 continue;
             }
             if (cursor.take(']')) {
-                return new JsonArray(elements);
+                return FrozenMap.array(elements);
             }
             throw new IOException("expected , or ] at " + (cursor.at - base));
         }
@@ -167,8 +163,8 @@ final class MemoizedDecoder {
         int from = cursor.at;
         countParser();
         ByteBuf rest = Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(ARRAY_START),
-                ((BufferInternal) body).getByteBuf().slice(from - base, end - from));
-        try (JsonParser parser = JacksonCodec.createParser(BufferInternal.buffer(rest))) {
+                VertxHooks.byteBuf(body).slice(from - base, end - from));
+        try (JsonParser parser = JacksonCodec.createParser(VertxHooks.buffer(rest))) {
             parser.nextToken(); // the "[" given, before the element that was not found
             JsonToken token;
             while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
@@ -196,7 +192,7 @@ final class MemoizedDecoder {
             }
             cursor.at = from + (int) parser.currentLocation().getByteOffset() - 1;
         }
-        return new JsonArray(elements);
+        return FrozenMap.array(elements);
     }
 
     private Object value() throws IOException {

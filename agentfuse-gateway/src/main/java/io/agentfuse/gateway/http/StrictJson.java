@@ -3,9 +3,9 @@ package io.agentfuse.gateway.http;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.netty.buffer.ByteBuf;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -14,7 +14,6 @@ import io.vertx.core.json.jackson.JacksonCodec;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -22,9 +21,10 @@ import java.util.Map;
  * Decodes a request body in one pass, as {@code Json.decodeValue} does, and refuses in the same
  * pass what that accepts but must never reach a provider: a number too large for a double
  * ({@code "seed": 1e999} would be forwarded as {@code "Infinity"}). Trailing content after the
- * value is refused too. A small body that is plainly well formed is read without a parser
- * ({@link PlainDecoder}); a long one takes what a {@link ValueMemo} remembers ({@link MemoizedDecoder});
- * Jackson reads the rest and words every error.
+ * value is refused too. Every object and array decoded is unmodifiable, all the way down and
+ * whatever the body's size ({@link FrozenMap}): change a copy. Jackson's streaming parser reads
+ * every body and words every error; a long one takes what a {@link ValueMemo} remembers
+ * ({@link MemoizedDecoder}) and leaves the rest to Jackson.
  *
  * <p>Stateless and thread-safe.
  *
@@ -79,21 +79,10 @@ public final class StrictJson {
                 return object; // else spans are as given: the memo path notes into its own until it succeeds
             }
         }
-        ByteBuf heap = body.length() < MEMO_FROM_BYTES ? heapBytes(body) : null;
-        if (heap != null) {
-            int start = heap.arrayOffset() + heap.readerIndex();
-            Object plain = PlainDecoder.decode(heap.array(), start, start + body.length(), spans);
-            if (plain != PlainDecoder.NOT_PLAIN) {
-                return plain;
-            }
-            if (spans != null) {
-                spans.clear(); // what the plain reading noted before it gave up; the parser notes anew
-            }
-        }
         return parse(body, spans);
     }
 
-    /** {@link #decode(Buffer, FieldSpans)} by Jackson alone, for a body the cheaper readings leave to it. */
+    /** {@link #decode(Buffer, FieldSpans)} by Jackson alone, for a body the memo does not read. */
     static Object parse(Buffer body, FieldSpans spans) {
         try (JsonParser parser = JacksonCodec.createParser(body)) {
             JsonToken first = parser.nextToken();
@@ -117,11 +106,8 @@ public final class StrictJson {
      * is), else null: its readable bytes are then read in place, not copied out.
      */
     public static ByteBuf heapBytes(Buffer body) {
-        if (body instanceof BufferInternal internal) {
-            ByteBuf bytes = internal.getByteBuf();
-            return bytes.hasArray() ? bytes : null;
-        }
-        return null;
+        ByteBuf bytes = VertxHooks.byteBuf(body);
+        return bytes.hasArray() ? bytes : null;
     }
 
     /** The value whose first token {@code parser} is at, with this class's checks; repeated keys noted in {@code spans}. */
@@ -132,8 +118,8 @@ public final class StrictJson {
     private static Object parseAny(JsonParser parser, FieldSpans spans, boolean top) throws IOException {
         return switch (parser.currentToken()) {
             // Wrapped once here: a raw map or list inside a JsonObject is wrapped anew on every read.
-            case START_OBJECT -> new JsonObject(parseObject(parser, spans, top));
-            case START_ARRAY -> new JsonArray(parseArray(parser, spans));
+            case START_OBJECT -> parseObject(parser, spans, top);
+            case START_ARRAY -> FrozenMap.array(parseArray(parser, spans));
             case VALUE_STRING -> parser.getText();
             case VALUE_NUMBER_INT -> parser.getNumberValue();
             case VALUE_NUMBER_FLOAT -> finite(parser);
@@ -153,8 +139,8 @@ public final class StrictJson {
         return value;
     }
 
-    private static Map<String, Object> parseObject(JsonParser parser, FieldSpans spans, boolean top) throws IOException {
-        Map<String, Object> object = new LinkedHashMap<>();
+    private static JsonObject parseObject(JsonParser parser, FieldSpans spans, boolean top) throws IOException {
+        FrozenMap.Builder object = new FrozenMap.Builder();
         boolean noting = top && spans != null;
         String name;
         while ((name = parser.nextFieldName()) != null) {
@@ -162,9 +148,8 @@ public final class StrictJson {
                 spans.next(name, parser.currentTokenLocation().getByteOffset());
             }
             parser.nextToken();
-            int before = object.size();
-            object.put(name, parseAny(parser, spans, false)); // the last of a repeated key wins, as in Json.decodeValue
-            if (object.size() == before && spans != null) {
+            // the last of a repeated key wins, as in Json.decodeValue
+            if (!object.put(name, parseAny(parser, spans, false)) && spans != null) {
                 spans.repeatedKey = true;
             }
         }
@@ -174,7 +159,7 @@ public final class StrictJson {
         if (noting) {
             spans.next(null, parser.currentTokenLocation().getByteOffset());
         }
-        return object;
+        return object.build();
     }
 
     private static List<Object> parseArray(JsonParser parser, FieldSpans spans) throws IOException {
@@ -223,17 +208,6 @@ public final class StrictJson {
         void takeOver(FieldSpans noted, boolean repeated) {
             spans.putAll(noted.spans);
             repeatedKey |= repeated || noted.repeatedKey;
-        }
-
-        void noteRepeatedKey() {
-            repeatedKey = true;
-        }
-
-        void clear() {
-            spans.clear();
-            field = null;
-            start = 0;
-            repeatedKey = false;
         }
 
         void next(String name, long at) {

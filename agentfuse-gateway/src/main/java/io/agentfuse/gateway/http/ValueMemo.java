@@ -9,7 +9,6 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -185,15 +184,13 @@ public final class ValueMemo {
     }
 
     /**
-     * Whether {@code value} is an object a memo handed out (or one inside it): shared by every
-     * request whose bytes held it, unmodifiable, and handed out again while it is remembered.
+     * {@code value} with every object and array in it made unmodifiable (and wrapped, if it was a raw
+     * map or list); a decoded value is that already, and is taken as it is.
      */
-    public static boolean isShared(Object value) {
-        return FrozenMap.of(value) != null;
-    }
-
-    /** {@code value} with every object and array in it made unmodifiable (and wrapped, if it was a raw map or list). */
     static Object freeze(Object value) {
+        if (FrozenMap.of(value) != null || value instanceof JsonArray array && FrozenMap.isFrozen(array)) {
+            return value; // decoded: frozen all the way down, since values are frozen as they are decoded
+        }
         if (value instanceof JsonObject object) {
             return freezeObject(object.getMap());
         }
@@ -210,11 +207,11 @@ public final class ValueMemo {
     }
 
     private static JsonObject freezeObject(Map<?, ?> fields) {
-        Map<String, Object> frozen = new LinkedHashMap<>(Math.max(4, fields.size() * 4 / 3 + 1));
+        FrozenMap.Builder frozen = new FrozenMap.Builder();
         for (Map.Entry<?, ?> field : fields.entrySet()) {
             frozen.put((String) field.getKey(), freeze(field.getValue()));
         }
-        return new JsonObject(new FrozenMap(frozen));
+        return frozen.build();
     }
 
     private static JsonArray freezeArray(List<?> elements) {

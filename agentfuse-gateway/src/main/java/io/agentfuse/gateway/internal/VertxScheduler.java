@@ -6,16 +6,16 @@ import io.vertx.core.Vertx;
 
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 
 /**
- * A {@link Scheduler} on Vert.x timers, so that the guards' retries and timeouts fire on the
- * event loop that scheduled them. A request's upstream attempts, waits and answer then all run
- * on the request's own event loop: no thread hops, no locks in the per-request state.
+ * A {@link Scheduler} on Vert.x timers, so that the guards' retries and timeouts, and the provider
+ * calls' own, fire on the context that scheduled them: a request's upstream attempts, waits and
+ * answer then all run on the request's own event loop, with no thread hops and no locks in the
+ * per-request state.
  *
- * <p>On an event loop, a task is one of the loop's {@link LoopTimeouts} (most are timeouts that never
- * fire, set and cancelled on every call); elsewhere, and for a loop already keeping many other
- * delays, it is a Vert.x timer, its delay rounded up to whole milliseconds. A delay of zero or less
- * runs the task on the current context soon, not inline. Thread-safe.
+ * <p>A delay is rounded up to whole milliseconds (Vert.x's timer resolution); a delay of zero or
+ * less runs the task on the current context soon, not inline. Thread-safe.
  *
  * <pre>{@code
  * AgentfuseRuntime runtime = AgentfuseRuntime.builder(config).scheduler(new VertxScheduler(vertx)).build();
@@ -43,6 +43,7 @@ public final class VertxScheduler implements Scheduler {
             vertx.getOrCreateContext().runOnContext(v -> task.run());
             return () -> { };
         }
-        return LoopTimeouts.schedule(vertx, delayNanos, task);
+        long timer = vertx.setTimer(Math.max(1, TimeUnit.NANOSECONDS.toMillis(delayNanos + 999_999)), id -> task.run());
+        return () -> vertx.cancelTimer(timer);
     }
 }

@@ -4,6 +4,7 @@ import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.tracing.Tracing;
+import io.agentfuse.gateway.upstream.UpstreamHttp;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
@@ -51,12 +52,22 @@ public final class McpProxy {
      */
     public McpProxy(Vertx vertx, AgentfuseRuntime runtime, GatewayMetrics metrics, McpProxyOptions options,
                     CallerIdentity identity, Tracing tracing) {
+        this(vertx, runtime, metrics, options, identity, tracing, new UpstreamHttp(vertx,
+                UpstreamHttp.Settings.direct(options.connectTimeout(), options.maxConnectionsPerServer())));
+    }
+
+    /**
+     * As above, with the calls to MCP servers going out on {@code http} (its egress proxy, pool and
+     * timeouts), which the proxy closes when it is closed.
+     */
+    public McpProxy(Vertx vertx, AgentfuseRuntime runtime, GatewayMetrics metrics, McpProxyOptions options,
+                    CallerIdentity identity, Tracing tracing, UpstreamHttp http) {
         Objects.requireNonNull(vertx, "vertx");
         Objects.requireNonNull(runtime, "runtime");
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(identity, "identity");
         Objects.requireNonNull(tracing, "tracing");
-        this.upstream = new McpUpstream(vertx, options);
+        this.upstream = new McpUpstream(vertx, options, Objects.requireNonNull(http, "http"));
         ToolCatalog catalog = new ToolCatalog(runtime.registry());
         ToolCallRunner toolCalls = new ToolCallRunner(runtime, upstream, catalog, metrics);
         SessionOwners owners = new SessionOwners();

@@ -1,18 +1,16 @@
 package io.agentfuse.gateway.mcp;
 
 import io.agentfuse.core.timeout.CallTimeoutException;
+import io.agentfuse.gateway.upstream.UpstreamHttp;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClientAgent;
-import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 
 import java.net.URI;
@@ -21,7 +19,8 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The proxy's HTTP client to MCP servers, over pooled keep-alive connections: a POST read to the
+ * The proxy's HTTP client to MCP servers, on the gateway's one client stack for upstreams
+ * ({@link UpstreamHttp}: pooled keep-alive connections, TLS, the egress proxy): a POST read to the
  * end into an {@link McpAnswer} (bounded by {@code maxUpstreamBody}), or a request whose response
  * is handed over at its status line for streaming. Failures are in the terms the outcome
  * classifier knows: no answer in time is a {@link CallTimeoutException}, a refused, reset or
@@ -33,15 +32,18 @@ import java.util.concurrent.CompletableFuture;
 final class McpUpstream {
 
     private final Vertx vertx;
-    private final HttpClientAgent http;
+    private final UpstreamHttp http;
     private final long maxBody;
 
     McpUpstream(Vertx vertx, McpProxyOptions options) {
+        this(vertx, options, new UpstreamHttp(vertx,
+                UpstreamHttp.Settings.direct(options.connectTimeout(), options.maxConnectionsPerServer())));
+    }
+
+    McpUpstream(Vertx vertx, McpProxyOptions options, UpstreamHttp http) {
         this.vertx = vertx;
         this.maxBody = options.maxUpstreamBody();
-        this.http = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true)
-                        .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis())),
-                new PoolOptions().setHttp1MaxSize(options.maxConnectionsPerServer()));
+        this.http = http;
     }
 
     /**

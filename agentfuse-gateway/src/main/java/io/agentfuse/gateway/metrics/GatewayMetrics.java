@@ -104,13 +104,13 @@ public final class GatewayMetrics {
 
     /**
      * Metrics without breakers yet on {@code clock}: {@link #recentTraffic()} counts its seconds and
-     * the meters' max windows rotate by it, both read from its coarse view.
+     * the meters' max windows rotate by it.
      */
     public GatewayMetrics(Clock clock) {
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT, new PrometheusRegistry(), new MeterClock(clock));
         this.meters = new RegisteredMeters(registry);
         this.genAi = new GenAiMeters(registry);
-        this.recentTraffic = new RecentTraffic(clock.coarse());
+        this.recentTraffic = new RecentTraffic(clock);
         configReloads(true);
         configReloads(false);
     }

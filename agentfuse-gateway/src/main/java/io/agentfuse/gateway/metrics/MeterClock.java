@@ -3,31 +3,26 @@ package io.agentfuse.gateway.metrics;
 import io.agentfuse.core.Clock;
 
 /**
- * Micrometer's clock for the gateway's registry, over an agentfuse {@link Clock}: the wall time
- * from its coarse view, the monotonic time exact. Every timer and distribution summary reads the
- * wall time at each record, only to know whether its max window (minutes long) must rotate; on
- * the system clock that was a {@code clock_gettime} per record, four per small request, where the
- * coarse view is one volatile read at most a few milliseconds behind.
+ * Micrometer's clock for the gateway's registry, over the agentfuse {@link Clock} the metrics were
+ * made with, so that a test's {@code ManualClock} moves the meters' max windows too.
  *
  * <p>Thread-safe.
  */
 final class MeterClock implements io.micrometer.core.instrument.Clock {
 
-    private final Clock exact;
-    private final Clock coarse;
+    private final Clock clock;
 
     MeterClock(Clock clock) {
-        this.exact = clock;
-        this.coarse = clock.coarse();
+        this.clock = clock;
     }
 
     @Override
     public long wallTime() {
-        return coarse.epochMillis();
+        return clock.epochMillis();
     }
 
     @Override
     public long monotonicTime() {
-        return exact.nanoTime();
+        return clock.nanoTime();
     }
 }

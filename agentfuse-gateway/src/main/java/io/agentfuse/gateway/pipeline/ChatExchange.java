@@ -1,6 +1,8 @@
 package io.agentfuse.gateway.pipeline;
 
+import io.agentfuse.core.budget.BudgetAmount;
 import io.agentfuse.core.fallback.FallbackResult;
+import io.agentfuse.gateway.budget.Caller;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.http.ClientRetryRules;
 import io.agentfuse.gateway.http.GatewayError;
@@ -18,11 +20,12 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One model request through the pipeline, from body to answer: parse → context stage → subagent
- * admission → route → guarded chain → respond (complete or streamed), or the error the table
- * prescribes. It also owns what spans the whole exchange: a caller that disconnects cancels the
- * chain (and so the upstream call) or the stream; a subagent's deadline ends it with a timeout;
- * the subagent place is released and the request counted when the exchange ends, however it ends.
+ * One model request through the pipeline, from body to answer: client key → parse → budget stage
+ * → context stage → subagent admission → route → guarded chain → respond (complete or streamed),
+ * or the error the table prescribes. It also owns what spans the whole exchange: a caller that
+ * disconnects cancels the chain (and so the upstream call) or the stream; a subagent's deadline
+ * ends it with a timeout; the budget reservation is settled with what was spent, the subagent
+ * place released and the request counted when the exchange ends, however it ends.
  *
  * <p>Confined to the request's context: the chain's completion and the relay hop back to it.
  */
@@ -46,6 +49,9 @@ final class ChatExchange {
     private CompletableFuture<FallbackResult<StepAnswer>> chain;
     private StreamRelay relay;
     private SubagentLimit.Permit permit;
+    private BudgetTicket budget = BudgetTicket.NONE;
+    /** What a complete answer used, once it came. */
+    private BudgetAmount used;
     private long deadlineTimer = -1;
     private boolean answered;
     // Links of the context's list of exchanges under way (InFlightExchanges), confined to the context.
@@ -74,11 +80,12 @@ final class ChatExchange {
         if (stages.tracing().enabled()) {
             trace.traced(stages.tracing().request(caller.headers()));
         }
-        Future<ModelRequest> checked;
+        Future<BudgetTicket> admitted;
         try {
+            Caller who = stages.budgets().clients().identify(caller);
             request = RequestParser.parse(dialect, body,
                     caller.getHeader(RequestParser.SUBAGENT_HEADER), stages.config().get(), stages.router().models());
-            checked = stages.context().apply(request);
+            admitted = stages.budgets().admit(request, who);
         } catch (GatewayException invalid) {
             fail(invalid);
             return;
@@ -86,7 +93,31 @@ final class ChatExchange {
             bug(bug);
             return;
         }
-        checked.onComplete(done -> onContext(() -> {
+        admitted.onComplete(done -> onContext(() -> {
+            if (done.failed()) {
+                fail(done.cause());
+            } else {
+                budgeted(done.result());
+            }
+        }));
+    }
+
+    /** The budget stage's decision: refused, or on to the context stage with the request it serves. */
+    private void budgeted(BudgetTicket ticket) {
+        if (answered) {
+            ticket.settle(BudgetAmount.ZERO); // the caller left meanwhile
+            return;
+        }
+        budget = ticket;
+        if (ticket.refusal() != null) {
+            fail(ticket.refusal());
+            return;
+        }
+        request = ticket.request();
+        if (request.budgetFallbackFrom() != null) {
+            stages.metrics().fallback(request.budgetFallbackFrom(), request.model().name(), FallbackHeader.BUDGET_EXCEEDED);
+        }
+        stages.context().apply(request).onComplete(done -> onContext(() -> {
             if (done.failed()) {
                 fail(done.cause());
             } else {
@@ -144,10 +175,13 @@ final class ChatExchange {
             trace.span().usage(result.value().response().usage().inputTokens(), result.value().response().usage().outputTokens());
         }
         if (result.value().stream() != null) {
+            budget.putHeaders(response.headers(), null);
             relay = new StreamRelay(response, caller.connection(), context, request, result.value(),
                     stages.metrics(), stages.clock());
             relay.start(trace, result.passed());
         } else {
+            used = budget.used(result.value().response().usage(), result.value().step().model());
+            budget.putHeaders(response.headers(), used);
             CompleteResponder.respond(response, request, result, trace, stages.clock());
         }
     }
@@ -155,6 +189,7 @@ final class ChatExchange {
     private void fail(Throwable error) {
         answered = true;
         if (!response.closed() && !response.ended()) {
+            budget.putHeaders(response.headers(), BudgetAmount.ZERO);
             FailureResponder.respond(response, dialect, error, request, trace, ClientRetryRules.of(caller.headers()));
         }
     }
@@ -204,6 +239,7 @@ final class ChatExchange {
         if (deadlineTimer >= 0) {
             context.owner().cancelTimer(deadlineTimer);
         }
+        budget.settle(spent());
         if (permit != null) {
             permit.release();
         }
@@ -217,6 +253,24 @@ final class ChatExchange {
         }
         trace.span().ended(status);
         RequestLog.ended(requestId, model, status, response.headers(), duration);
+    }
+
+    /**
+     * What the exchange spent upstream, as its budgets count it: a complete answer's usage; a
+     * stream's usage at its end, or — broken before its end, when the provider's final account
+     * never came — its whole reservation, or the usage it told if more (the provider bills what it
+     * wrote, which the gateway cannot count); nothing when no answer came.
+     */
+    private BudgetAmount spent() {
+        if (relay != null) {
+            BudgetAmount told = budget.used(relay.usage(), relay.answeredBy());
+            if (relay.completed()) {
+                return told;
+            }
+            BudgetAmount reserved = budget.estimate();
+            return new BudgetAmount(Math.max(told.tokens(), reserved.tokens()), Math.max(told.costNanos(), reserved.costNanos()));
+        }
+        return used == null ? BudgetAmount.ZERO : used;
     }
 
     private void onContext(Runnable action) {

@@ -2,6 +2,9 @@ package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.core.Clock;
+import io.agentfuse.core.budget.BudgetLedger;
+import io.agentfuse.core.budget.LocalBudgetLedger;
+import io.agentfuse.gateway.budget.ClientKeys;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
@@ -20,9 +23,9 @@ import java.util.function.ToLongFunction;
  * The gateway's model-request pipeline, as small steps that can each be tested alone:
  *
  * <pre>
- *   parse ({@link RequestParser}) → context budget ({@link ContextStage}) → subagent limits
- *   → route ({@code ModelRouter}) → guard + upstream ({@code ChainExecution})
- *   → respond ({@code CompleteResponder}, {@code StreamRelay}, {@code FailureResponder})
+ *   client key → parse ({@link RequestParser}) → budget ({@code BudgetStage}) → context budget
+ *   ({@link ContextStage}) → subagent limits → route ({@code ModelRouter}) → guard + upstream
+ *   ({@code ChainExecution}) → respond ({@code CompleteResponder}, {@code StreamRelay}, {@code FailureResponder})
  * </pre>
  *
  * {@link #handler(Dialect)} is the Vert.x handler for one dialect's endpoint; it expects the body
@@ -56,20 +59,29 @@ public final class ChatPipeline {
      */
     public ChatPipeline(AgentfuseRuntime runtime, UpstreamClient client, GatewayMetrics metrics, Clock clock,
                         ContextStage.Factory contextStage) {
-        this(runtime, client, metrics, clock, contextStage, Tracing.OFF);
+        this(runtime, client, metrics, clock, contextStage, Tracing.OFF, new LocalBudgetLedger(clock),
+                new ClientKeys(runtime::config));
     }
 
-    /** A pipeline whose requests are traced by {@code tracing} (a span per request, one per upstream attempt). */
+    /**
+     * A pipeline whose requests are traced by {@code tracing}, whose budgets count in {@code budgets}
+     * and whose callers are told by {@code clients}.
+     *
+     * @param tracing where each request's trace goes: a span per request, one per upstream attempt
+     * @param budgets where budgets are counted: this process's memory, or the fleet's Redis
+     * @param clients who a request comes from ({@code clients:}), shared with the rest of the gateway
+     */
     public ChatPipeline(AgentfuseRuntime runtime, UpstreamClient client, GatewayMetrics metrics, Clock clock,
-                        ContextStage.Factory contextStage, Tracing tracing) {
+                        ContextStage.Factory contextStage, Tracing tracing, BudgetLedger budgets, ClientKeys clients) {
         Objects.requireNonNull(runtime, "runtime");
         ModelRouter router = new ModelRouter(runtime);
         ChainExecution chains = new ChainExecution(Objects.requireNonNull(client, "client"), metrics);
         this.models = new GuardedModelClient(router, chains, clock);
         ContextStage context = contextStage == null ? ContextStage.NONE
                 : Objects.requireNonNull(contextStage.create(runtime, models), "the context stage factory returned null");
+        BudgetStage budgetStage = new BudgetStage(runtime::config, router.models(), budgets, clients, context, clock);
         this.stages = new ExchangeStages(runtime::config, context, new SubagentLimit(runtime), router, chains, metrics,
-                clock, new InFlightExchanges(), Objects.requireNonNull(tracing, "tracing"));
+                clock, new InFlightExchanges(), Objects.requireNonNull(tracing, "tracing"), budgetStage);
     }
 
     /** The handler of {@code POST} {@link Dialect#path()} for {@code dialect}, behind a body handler. */

@@ -2,7 +2,9 @@ package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.ModelConfig;
+import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.dialect.ContentPart;
 import io.vertx.core.Future;
 
 /**
@@ -43,6 +45,23 @@ public interface ContextStage {
      */
     default ChatRequest fitForFallback(ChatRequest chat, ModelConfig requested, ModelConfig step) {
         return chat;
+    }
+
+    /**
+     * The input tokens of {@code chat} (system prompt and conversation) for {@code model}, counted
+     * no lower than a counter would: what a budget reserves for the request's input before it is
+     * sent. Must not block, and should cost little on an event loop. The default takes a token per
+     * character and a few per message, above the count of ordinary text.
+     */
+    default long inputTokens(ChatRequest chat, ModelConfig model) {
+        long tokens = chat.system() == null ? 0 : chat.system().length();
+        for (ChatMessage message : chat.messages()) {
+            tokens += 4;
+            for (ContentPart part : message.content()) {
+                tokens += part instanceof ContentPart.Text text ? text.text().length() : 16;
+            }
+        }
+        return tokens;
     }
 
     /** Builds the stage once the gateway's runtime and model client exist. */

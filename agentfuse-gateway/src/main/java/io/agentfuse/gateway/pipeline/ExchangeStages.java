@@ -2,6 +2,8 @@ package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.core.Clock;
+import io.agentfuse.core.budget.LocalBudgetLedger;
+import io.agentfuse.gateway.budget.ClientKeys;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.tracing.Tracing;
 
@@ -24,15 +26,20 @@ import java.util.function.Supplier;
  * @param clock    stamps translated answers
  * @param inFlight the exchanges under way, for a stopping gateway to end
  * @param tracing  where each exchange's trace goes ({@link Tracing#OFF}: nowhere)
+ * @param budgets  who a request comes from, and the budgets it reserves against
  */
 record ExchangeStages(Supplier<AgentfuseConfig> config, ContextStage context, SubagentLimit subagents,
                       ModelRouter router, ChainExecution chains, GatewayMetrics metrics, Clock clock,
-                      InFlightExchanges inFlight, Tracing tracing) {
+                      InFlightExchanges inFlight, Tracing tracing, BudgetStage budgets) {
 
-    /** Stages whose exchanges are tracked in a list of their own and not traced. */
+    /**
+     * Stages whose exchanges are tracked in a list of their own and not traced, whose budgets count in
+     * memory, callers told by the configuration's {@code clients:}.
+     */
     ExchangeStages(Supplier<AgentfuseConfig> config, ContextStage context, SubagentLimit subagents,
                    ModelRouter router, ChainExecution chains, GatewayMetrics metrics, Clock clock) {
-        this(config, context, subagents, router, chains, metrics, clock, new InFlightExchanges(), Tracing.OFF);
+        this(config, context, subagents, router, chains, metrics, clock, new InFlightExchanges(), Tracing.OFF,
+                new BudgetStage(config, router.models(), new LocalBudgetLedger(clock), new ClientKeys(config), context, clock));
     }
 
     ExchangeStages {
@@ -45,5 +52,6 @@ record ExchangeStages(Supplier<AgentfuseConfig> config, ContextStage context, Su
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(inFlight, "inFlight");
         Objects.requireNonNull(tracing, "tracing");
+        Objects.requireNonNull(budgets, "budgets");
     }
 }

@@ -13,7 +13,8 @@ import java.util.List;
  * x-agentfuse-fallbacks: claude-sonnet-4=circuit_open; claude-haiku-4=SERVER_ERROR(HTTP 503)
  * </pre>
  *
- * Reasons: {@code circuit_open}, {@code bulkhead_full}, {@code untranslatable}, or the
+ * Reasons: {@code budget_exceeded} (a spent budget passed the request to its {@code onExhausted}
+ * fallback; always first), {@code circuit_open}, {@code bulkhead_full}, {@code untranslatable}, or the
  * {@link io.agentfuse.core.Outcome} of a failed step with the HTTP status when there was one.
  * When the answering step was given the request in another dialect and some of the caller's fields
  * were left out on the way (see the provider packages' translation table), it ends the list as
@@ -31,6 +32,8 @@ final class FallbackHeader {
 
     /** The header's name. */
     static final String NAME = ResponseHeaders.PREFIX + "fallbacks";
+    /** The reason of a request a spent budget passed to its {@code onExhausted} fallback. */
+    static final String BUDGET_EXCEEDED = "budget_exceeded";
     /** The longest value written. */
     static final int MAX_LENGTH = 512;
 
@@ -72,12 +75,21 @@ final class FallbackHeader {
         }
     }
 
+    /**
+     * The header value when a spent budget passed the request from {@code asked} to another model
+     * ({@code asked=budget_exceeded}), followed by {@code rest} (the steps passed over after that, or {@code null}).
+     */
+    static String budgetExceeded(String asked, String rest) {
+        return bounded(ascii(asked + "=" + BUDGET_EXCEEDED + (rest == null ? "" : "; " + rest)));
+    }
+
     /** The short reason of one step, also the {@code reason} tag of the fallback metric. */
     static String reasonOf(StepFailure failure) {
         return switch (failure.kind()) {
             case CIRCUIT_OPEN -> "circuit_open";
             case BULKHEAD_FULL -> "bulkhead_full";
             case UNSERVABLE -> "untranslatable";
+            case DEADLINE -> "deadline";
             case FAILED -> failure.outcome().name();
         };
     }

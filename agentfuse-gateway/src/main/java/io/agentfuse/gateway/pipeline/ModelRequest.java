@@ -25,9 +25,11 @@ import java.util.Objects;
  * @param forwarded    the caller's bytes that {@code chat} was parsed from, so that a same-dialect step
  *                     sends them instead of encoding the body again; {@code null} when unknown or not
  *                     usable, and dropped when {@code chat} is replaced (e.g. compacted)
+ * @param budgetFallbackFrom the model the caller asked for when a spent budget's {@code onExhausted:
+ *                     {fallback}} serves the request by {@code model} instead; {@code null} otherwise
  */
 public record ModelRequest(ChatRequest chat, ModelConfig model, String subagent, ContextReport context,
-                           ForwardedBody forwarded) {
+                           ForwardedBody forwarded, String budgetFallbackFrom) {
 
     public ModelRequest {
         Objects.requireNonNull(chat, "chat");
@@ -37,6 +39,12 @@ public record ModelRequest(ChatRequest chat, ModelConfig model, String subagent,
     /** A request whose body bytes are not known: same-dialect steps encode the parsed body. */
     public ModelRequest(ChatRequest chat, ModelConfig model, String subagent, ContextReport context) {
         this(chat, model, subagent, context, null);
+    }
+
+    /** A request for the model the caller asked for. */
+    public ModelRequest(ChatRequest chat, ModelConfig model, String subagent, ContextReport context,
+                        ForwardedBody forwarded) {
+        this(chat, model, subagent, context, forwarded, null);
     }
 
     /** The caller's dialect, in which the answer and any error go back. */
@@ -51,7 +59,7 @@ public record ModelRequest(ChatRequest chat, ModelConfig model, String subagent,
 
     /** This request with {@code chat} instead (e.g. compacted); the model stays the same. */
     public ModelRequest withChat(ChatRequest chat) {
-        return new ModelRequest(chat, model, subagent, context, chat == this.chat ? forwarded : null);
+        return new ModelRequest(chat, model, subagent, context, chat == this.chat ? forwarded : null, budgetFallbackFrom);
     }
 
     /**
@@ -60,7 +68,7 @@ public record ModelRequest(ChatRequest chat, ModelConfig model, String subagent,
      * send, and answering reads only the dialect, model, subagent and context report.
      */
     public ModelRequest withoutConversation() {
-        return new ModelRequest(chat.withoutConversation(), model, subagent, context, null);
+        return new ModelRequest(chat.withoutConversation(), model, subagent, context, null, budgetFallbackFrom);
     }
 
     /** This request reporting the ladder level {@code level} in {@code x-agentfuse-context}, not compacted. */
@@ -70,6 +78,15 @@ public record ModelRequest(ChatRequest chat, ModelConfig model, String subagent,
 
     /** This request reporting {@code context} in the response headers. */
     public ModelRequest withContext(ContextReport context) {
-        return new ModelRequest(chat, model, subagent, context, forwarded);
+        return new ModelRequest(chat, model, subagent, context, forwarded, budgetFallbackFrom);
+    }
+
+    /**
+     * This request served by {@code fallback} because a budget of the model it asked for is spent
+     * ({@code onExhausted: {fallback}}): routed along {@code fallback}'s chain, reported as
+     * {@code x-agentfuse-fallbacks: <asked>=budget_exceeded}.
+     */
+    public ModelRequest withBudgetFallback(ModelConfig fallback) {
+        return new ModelRequest(chat, fallback, subagent, context, forwarded, model.name());
     }
 }

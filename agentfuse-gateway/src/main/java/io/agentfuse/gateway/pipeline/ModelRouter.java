@@ -181,7 +181,8 @@ final class ModelRouter {
         ProviderConfig provider = key.provider();
         Dialect dialect = Dialects.forProvider(provider.type().name(), key.caller()).orElseThrow(() ->
                 new IllegalStateException("no dialect is registered for provider type " + provider.type()));
-        return new ProviderEndpoint(provider.name(), dialect, provider.baseUrl().toString(), provider.apiKey());
+        return new ProviderEndpoint(provider.name(), dialect, provider.baseUrl().toString(), provider.apiKey(),
+                provider.headers());
     }
 
     private Chains chains(AgentfuseConfig config) {

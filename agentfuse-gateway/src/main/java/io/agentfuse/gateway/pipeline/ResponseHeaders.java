@@ -66,6 +66,9 @@ final class ResponseHeaders {
         headers.set(ATTEMPTS_HEADER, attempts >= 0 && attempts < FEW_ATTEMPTS.length ? FEW_ATTEMPTS[attempts]
                 : Integer.toString(attempts));
         String fallbacks = FallbackHeader.format(passed, model, dropped);
+        if (request != null && request.budgetFallbackFrom() != null) {
+            fallbacks = FallbackHeader.budgetExceeded(request.budgetFallbackFrom(), fallbacks);
+        }
         if (fallbacks != null) {
             headers.set(FallbackHeader.NAME, fallbacks);
         }

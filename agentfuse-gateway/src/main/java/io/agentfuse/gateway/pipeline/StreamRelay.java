@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.pipeline;
 
+import io.agentfuse.config.ModelConfig;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.fallback.StepFailure;
@@ -61,6 +62,7 @@ final class StreamRelay {
     private final GatewayMetrics metrics;
     private final RelayWriter writer;
     private boolean done;
+    private boolean completed;
 
     StreamRelay(HttpServerResponse response, HttpConnection connection, Context context, ModelRequest request,
                 StepAnswer answer, GatewayMetrics metrics, Clock clock) {
@@ -96,6 +98,16 @@ final class StreamRelay {
     /** The tokens the stream reported so far (all of them once it ended). */
     io.agentfuse.gateway.dialect.Usage usage() {
         return translator.usage();
+    }
+
+    /** Whether the stream ended complete, with its terminator (its usage is then the provider's whole account). */
+    boolean completed() {
+        return completed;
+    }
+
+    /** The configured model whose stream this is. */
+    ModelConfig answeredBy() {
+        return answer.step().model();
     }
 
     /** Whether the relay ended a failed stream by closing the connection (the caller did not leave). */
@@ -170,6 +182,7 @@ final class StreamRelay {
             recordFailure(outcomeOf(translator.failure().get())); // ended before the answer was complete
             writer.failWith(closing);
         } else {
+            completed = true;
             recordTokens();
             writer.endWith(closing);
         }

@@ -2,12 +2,11 @@ package io.agentfuse.gateway.server;
 
 import io.agentfuse.config.ServerConfig;
 import io.agentfuse.gateway.internal.ConnectionTuning;
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.net.impl.ConnectionBase;
-import io.netty.channel.ChannelPipeline;
 import io.netty.util.AttributeKey;
 
 import java.util.concurrent.atomic.AtomicInteger;
@@ -62,32 +61,29 @@ final class ConnectionGuard {
             return;
         }
         RequestDeadline deadline = new RequestDeadline(vertx, connection, limits.headerTimeout(), limits.idleTimeout());
-        if (connection instanceof ConnectionBase base) {
-            base.channel().attr(DEADLINE).set(deadline);
-        }
+        VertxHooks.channel(connection).attr(DEADLINE).set(deadline);
         connection.closeHandler(v -> {
             open.decrementAndGet();
             deadline.onClose();
         });
-        strictFraming(connection);
-        ConnectionTuning.install(connection);
+        try {
+            strictFraming(connection);
+            ConnectionTuning.install(connection);
+        } catch (RuntimeException missingHook) {
+            connection.close(); // never served without its guards; Vert.x logs what was thrown
+            throw missingHook;
+        }
     }
 
     /** Called for every request before it is routed. */
     void onRequest(HttpServerRequest request) {
-        RequestDeadline deadline = request.connection() instanceof ConnectionBase base ? base.channel().attr(DEADLINE).get() : null;
+        RequestDeadline deadline = VertxHooks.channel(request.connection()).attr(DEADLINE).get();
         if (deadline != null) {
             deadline.onRequest(request);
         }
     }
 
     private void strictFraming(HttpConnection connection) {
-        if (connection instanceof ConnectionBase base) {
-            ChannelPipeline pipeline = base.channel().pipeline();
-            if (pipeline.get(StrictRequestDecoder.NAME) != null
-                    && !(pipeline.get(StrictRequestDecoder.NAME) instanceof StrictRequestDecoder)) {
-                pipeline.replace(StrictRequestDecoder.NAME, StrictRequestDecoder.NAME, new StrictRequestDecoder(options, maxBodySize, bodies));
-            }
-        }
+        VertxHooks.replaceRequestDecoder(connection, () -> new StrictRequestDecoder(options, maxBodySize, bodies));
     }
 }

@@ -19,8 +19,7 @@ import java.util.function.Function;
  * {@code server.eventLoops} of them on one port, which Vert.x balances connections across. They
  * share everything but their request handler (and its router): guards, breakers, pipeline and the {@link ConnectionGuard}.
  *
- * <p>Each request passes the connection deadlines and the {@link RequestGate} before it is routed;
- * while requests come, the loop keeps the coarse clock fresh ({@link LoopClockTicks}).
+ * <p>Each request passes the connection deadlines and the {@link RequestGate} before it is routed.
  */
 public final class GatewayVerticle extends VerticleBase {
 
@@ -83,12 +82,10 @@ public final class GatewayVerticle extends VerticleBase {
     @Override
     public Future<?> start() {
         Handler<HttpServerRequest> endpoints = shared.routes.apply(vertx);
-        LoopClockTicks clockTicks = new LoopClockTicks();
         server = vertx.createHttpServer(new HttpServerOptions(shared.options).setHost(shared.host).setPort(port))
                 .connectionHandler(shared.connections::accept)
                 .invalidRequestHandler(request -> EdgeErrors.invalid(request, shared.options))
                 .requestHandler(request -> {
-                    clockTicks.onRequest();
                     shared.connections.onRequest(request);
                     if (shared.readiness.isDraining()) {
                         // The client takes its next request elsewhere, not to a listener about to close.

@@ -1,12 +1,12 @@
 package io.agentfuse.gateway.server;
 
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.PlatformHandler;
-import io.vertx.ext.web.impl.RoutingContextInternal;
 
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -61,15 +61,12 @@ public final class SizedBodyReader implements PlatformHandler {
     public void handle(RoutingContext ctx) {
         HttpServerRequest request = ctx.request();
         long length = knownLength(request);
-        if (!takes(request, length)
-                || !(ctx instanceof RoutingContextInternal internal)
-                || internal.seenHandler(RoutingContextInternal.BODY_HANDLER)) {
+        if (!takes(request, length) || !VertxHooks.claimBody(ctx)) {
             ctx.next();
             return;
         }
-        internal.visitHandler(RoutingContextInternal.BODY_HANDLER);
         read(request, length, release -> ctx.addEndHandler(ignored -> release.run()), body -> {
-            internal.setBody(body);
+            VertxHooks.setBody(ctx, body);
             ctx.next();
         }, () -> ctx.fail(TOO_LARGE));
         request.resume(); // a router may have paused it

@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.server;
 
 import io.agentfuse.gateway.internal.HeapBuffers;
+import io.agentfuse.gateway.internal.vertx.ServerRequestDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.DecoderResult;
@@ -13,7 +14,6 @@ import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.http.impl.VertxHttpRequestDecoder;
 
 import java.util.List;
 
@@ -38,10 +38,7 @@ import java.util.List;
  *
  * <p>One per connection, like any Netty decoder; installed by {@link ConnectionGuard}.
  */
-final class StrictRequestDecoder extends VertxHttpRequestDecoder {
-
-    /** The name Vert.x gives its request decoder in the channel pipeline. */
-    static final String NAME = "httpDecoder";
+final class StrictRequestDecoder extends ServerRequestDecoder {
 
     /** Bodies from this size on are gathered; a shorter one mostly comes in one piece anyway. */
     static final int GATHER_FROM_BYTES = 16 * 1024;

@@ -1,10 +1,9 @@
 package io.agentfuse.gateway.sse;
 
 import io.agentfuse.gateway.internal.ByteSearch;
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.internal.buffer.BufferInternal;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -86,7 +85,7 @@ public final class SseParser {
     /** Parses the next piece of the stream, dispatching every event it completes. */
     public void feed(Buffer chunk) {
         // Read where the bytes are (a buffer Vert.x read is on the heap), not from a copy of them.
-        feed(chunk instanceof BufferInternal internal ? internal.getByteBuf() : Unpooled.wrappedBuffer(chunk.getBytes()));
+        feed(VertxHooks.byteBuf(chunk));
     }
 
     /**

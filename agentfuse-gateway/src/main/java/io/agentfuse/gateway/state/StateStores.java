@@ -1,16 +1,22 @@
 package io.agentfuse.gateway.state;
 
 import io.agentfuse.config.StateConfig;
+import io.agentfuse.core.Clock;
 import io.agentfuse.core.breaker.shared.BreakerStateStore;
+import io.agentfuse.core.budget.BudgetLedger;
+import io.agentfuse.core.budget.LocalBudgetLedger;
+import io.agentfuse.redis.RedisBudgetLedger;
 import io.agentfuse.redis.RedisStateStore;
 
 import java.util.Optional;
 
 /**
- * The one place the gateway turns {@code state:} into a store: none for {@code store: memory}
- * (breakers are this process's alone), a {@link RedisStateStore} on {@code state.redis.uri} with
- * {@code state.redis.keyPrefix} for {@code store: redis}. The store connects in the background and
- * never delays the start: while Redis is away, breakers work locally.
+ * The one place the gateway turns {@code state:} into stores: for {@code store: memory} no breaker
+ * store (breakers are this process's alone) and budgets in memory; for {@code store: redis} a
+ * {@link RedisStateStore} and a {@link RedisBudgetLedger} on {@code state.redis.uri} with
+ * {@code state.redis.keyPrefix} (budgets following {@code state.redis.budgetOnLoss} while Redis is
+ * away). The stores connect in the background and never delay the start: while Redis is away,
+ * breakers work locally and budgets as declared.
  */
 public final class StateStores {
 
@@ -22,6 +28,15 @@ public final class StateStores {
         return switch (state.store()) {
             case MEMORY -> Optional.empty();
             case REDIS -> Optional.of(RedisStateStore.create(state.redis().uri(), state.redis().keyPrefix()));
+        };
+    }
+
+    /** Where budgets are counted under {@code state}; the caller closes it. */
+    public static BudgetLedger budgetLedger(StateConfig state, Clock clock) {
+        return switch (state.store()) {
+            case MEMORY -> new LocalBudgetLedger(clock);
+            case REDIS -> RedisBudgetLedger.builder(state.redis().uri()).keyPrefix(state.redis().keyPrefix())
+                    .onLoss(state.redis().budgetOnLoss()).wait(state.redis().budgetWait()).clock(clock).build();
         };
     }
 }

@@ -1,10 +1,6 @@
 package io.agentfuse.gateway.upstream;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.internal.buffer.BufferInternal;
 
 /**
  * A provider's answer body read up to a limit: a {@code Content-Length} over it fails before a
@@ -12,8 +8,8 @@ import io.vertx.core.internal.buffer.BufferInternal;
  * soon as it does ({@link #add}). The caller closes the connection on failure, which stops the
  * reading. Confined to the call's event loop.
  *
- * <p>An answer that comes in one chunk (most do) is that chunk: each chunk is handed over as a
- * buffer of its own ({@link #copyOf}), so it is kept as it is, not copied into another.
+ * <p>An answer that comes in one chunk (most do) is that chunk: the client hands each chunk over as
+ * a buffer of its own, so it is kept as it is, not copied into another.
  */
 final class BoundedBody {
 
@@ -65,14 +61,6 @@ final class BoundedBody {
             joined = Buffer.buffer((int) Math.min(expected, PRESIZE_LIMIT)).appendBuffer(first).appendBuffer(chunk);
             first = null;
         }
-    }
-
-    /**
-     * A copy of {@code bytes} (a chunk in a pooled buffer Netty reuses), wrapped: Buffer.buffer(byte[])
-     * would copy a second time, Unpooled.copiedBuffer count every buffer on a counter both loops share.
-     */
-    static Buffer copyOf(ByteBuf bytes) {
-        return BufferInternal.buffer(Unpooled.wrappedBuffer(ByteBufUtil.getBytes(bytes)));
     }
 
     /** The chunks received so far, as one buffer. */

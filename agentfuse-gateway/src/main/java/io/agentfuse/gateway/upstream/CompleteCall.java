@@ -6,21 +6,15 @@ import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.dialect.Usage;
 import io.agentfuse.gateway.internal.CancellingFuture;
-import io.agentfuse.gateway.internal.LoopTimeouts;
-import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
-import io.netty.channel.EventLoop;
-import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpObject;
-import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.LastHttpContent;
+import io.agentfuse.gateway.internal.OnContext;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.impl.headers.HeadersAdaptor;
-import io.vertx.core.internal.ContextInternal;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonObject;
 
 import java.time.Duration;
@@ -28,51 +22,42 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
- * One complete (not streamed) provider call on a connection of {@link ProviderConnections}: its
- * timeout, the close that ends its connection when it times out, is cancelled, its connection
- * breaks or its answer grows too large, and the check that a 2xx answer is a well-formed answer
- * of the provider's dialect. The call's {@link #answer()} completes once, with what the caller's
- * mapper makes of the answer or a failure in the terms of {@code agentfuse-core}
- * ({@link UpstreamFailures}); cancelling it closes the connection, so the provider sees the caller
- * leave. A connection goes back to its pool only after an answer read whole that did not ask
- * to close it.
+ * One complete (not streamed) provider call on the gateway's HTTP client ({@link UpstreamHttp}):
+ * its timeout over the whole call (the wait for a connection included), the bound on its answer,
+ * the reset that ends its request when it times out, is cancelled or its answer grows too large,
+ * and the check that a 2xx answer is a well-formed answer of the provider's dialect. The call's
+ * {@link #answer()} completes once, with what the caller's mapper makes of the answer or a failure
+ * in the terms of {@code agentfuse-core} ({@link UpstreamFailures}); cancelling it resets the
+ * request, which closes its HTTP/1.1 connection, so the provider sees the caller leave. A call that
+ * ends while it waits for a connection is never sent.
  *
- * <p>Each step's callback leads straight to the next (a connection, the answer's head, its body
- * chunks, its end): one future for the whole call, the caller's.
- *
- * <p>Confined to the event loop of the context it is made on: started there, and every callback
- * and timer runs there.
+ * <p>Confined to the context it is made on: started there, and every callback and timer runs there.
  */
-final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnections.Receiver {
+final class CompleteCall<T> {
 
-    private final Vertx vertx;
-    private final ContextInternal context;
-    private final EventLoop loop;
+    private final Scheduler timers;
+    private final Context context;
     private final UpstreamRequest call;
     private final long maxBodyBytes;
     private final Function<UpstreamResponse, T> mapper;
     private final CancellingFuture<T> answer;
-    private ProviderRequests.CallHead callHead;
-    private ProviderConnections.Pool pool;
     private Scheduler.Cancellable timer;
-    private Channel connection;
-    private HttpResponse head;
+    private HttpClientRequest request;
+    private HttpClientResponse response;
     private BoundedBody body;
 
     /**
      * @param mapper what the caller makes of the answer, on the call's context; what it throws
      *               fails the call
      */
-    CompleteCall(Vertx vertx, Context context, UpstreamRequest call, long maxBodyBytes,
+    CompleteCall(Scheduler timers, Context context, UpstreamRequest call, long maxBodyBytes,
                  Function<UpstreamResponse, T> mapper) {
-        this.vertx = vertx;
-        this.context = (ContextInternal) context;
-        // Its loop even for a worker context: the connections and their pools live on loops.
-        this.loop = this.context.nettyEventLoop();
+        this.timers = timers;
+        this.context = context;
         this.call = call;
         this.maxBodyBytes = maxBodyBytes;
         this.mapper = mapper;
-        this.answer = new CancellingFuture<>(() -> onLoop(this::letGo));
+        this.answer = new CancellingFuture<>(() -> OnContext.run(context, this::letGo));
     }
 
     /** What the mapper made of the answer, or why there is none; cancelling it ends the call. */
@@ -80,124 +65,78 @@ final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnec
         return answer;
     }
 
-    /**
-     * Sends the call on a connection of the pool {@code pools} gives for its loop, with the head
-     * {@code head}; {@code timeout} spans the whole call, the wait for a connection included.
-     */
-    CompleteCall<T> start(ProviderConnections pools, ProviderRequests.CallHead head, Duration timeout) {
-        onLoop(() -> {
+    /** Sends the call, as {@code options} say, on {@code http}; {@code timeout} spans the whole call. */
+    CompleteCall<T> start(UpstreamHttp http, RequestOptions options, Duration timeout) {
+        OnContext.run(context, () -> {
             if (answer.isDone()) {
                 return; // cancelled before it started
             }
-            timer = LoopTimeouts.schedule(vertx, timeout.toNanos(), () -> {
-                if (answer.completeExceptionally(new CallTimeoutException(timeout))) {
-                    letGo();
-                }
-            });
-            callHead = head;
-            pool = pools.pool(loop, head.address());
-            pool.lease(this);
+            timer = timers.schedule(() -> OnContext.run(context, () -> failAndLetGo(new CallTimeoutException(timeout))),
+                    timeout.toNanos());
+            http.request(options).onComplete(this::leased);
         });
         return this;
     }
 
-    @Override
-    public void granted(Channel granted) {
+    private void leased(AsyncResult<HttpClientRequest> leased) {
+        if (leased.failed()) {
+            fail(UpstreamFailures.of(call.provider(), leased.cause()));
+            return;
+        }
+        request = leased.result();
         if (answer.isDone()) {
-            pool.giveBack(granted); // ended while it waited: the connection is as good as it was
+            request.reset(); // ended while it waited for the connection: never sent
             return;
         }
-        connection = granted;
-        ProviderConnections.receiver(granted, this);
-        callHead.write(granted, call.bytes());
+        request.send(call.bytes()).onComplete(this::answered);
     }
 
-    @Override
-    public void failed(Throwable why) {
-        fail(why);
+    private void answered(AsyncResult<HttpClientResponse> answered) {
+        if (answered.failed()) {
+            failAndLetGo(UpstreamFailures.of(call.provider(), answered.cause()));
+            return;
+        }
+        response = answered.result();
+        if (answer.isDone()) {
+            letGo();
+            return;
+        }
+        try {
+            body = BoundedBody.of(response.getHeader(HttpHeaders.CONTENT_LENGTH), maxBodyBytes, call.provider());
+        } catch (UpstreamBodyTooLargeException tooLarge) {
+            failAndLetGo(tooLarge);
+            return;
+        }
+        response.handler(this::received)
+                .exceptionHandler(cause -> failAndLetGo(UpstreamFailures.of(call.provider(), cause)))
+                .endHandler(ignored -> end());
     }
 
-    @Override
-    public boolean abandoned() {
-        return answer.isDone();
-    }
-
-    @Override
-    public void received(HttpObject part) {
+    private void received(Buffer chunk) {
         if (answer.isDone()) {
             return;
         }
-        if (part.decoderResult().isFailure()) {
-            failAndClose(UpstreamFailures.notHttp(call.provider(), part.decoderResult().cause()));
-            return;
-        }
-        if (part instanceof HttpResponse response) {
-            head = response;
-            try {
-                body = BoundedBody.of(response.headers().get(HttpHeaderNames.CONTENT_LENGTH), maxBodyBytes, call.provider());
-            } catch (UpstreamBodyTooLargeException tooLarge) {
-                failAndClose(tooLarge);
-                return;
-            }
-        }
-        if (part instanceof HttpContent content) {
-            ByteBuf bytes = content.content();
-            if (bytes.isReadable()) {
-                try {
-                    body.add(BoundedBody.copyOf(bytes));
-                } catch (UpstreamBodyTooLargeException tooLarge) {
-                    failAndClose(tooLarge); // stop reading: the rest of the body is never wanted
-                    return;
-                }
-            }
-            if (content instanceof LastHttpContent) {
-                end();
-            }
-        }
-    }
-
-    @Override
-    public void broken(Throwable cause) {
-        Channel broken = connection;
-        connection = null;
-        if (broken != null) {
-            broken.close();
-        }
-        fail(UpstreamFailures.broken(call.provider(), cause));
-    }
-
-    private void end() {
-        timer.cancel();
-        Channel done = connection;
-        connection = null;
-        pool.answered(done, head);
-        if (context.isEventLoopContext()) {
-            // On the caller's context, as Vert.x runs its own handlers: the callbacks of the answer
-            // that must run there find themselves on it, instead of queueing a task to get there.
-            context.dispatch(this::complete);
-        } else {
-            complete();
+        try {
+            body.add(chunk);
+        } catch (UpstreamBodyTooLargeException tooLarge) {
+            failAndLetGo(tooLarge); // stop reading: the rest of the body is never wanted
         }
     }
 
     /** The answer read whole: what the mapper makes of it completes the call. */
-    private void complete() {
+    private void end() {
+        if (answer.isDone()) {
+            return;
+        }
+        timer.cancel();
         T mapped;
         try {
-            mapped = mapper.apply(answer(call, head.status().code(), new HeadersAdaptor(head.headers()), body.body()));
+            mapped = mapper.apply(answer(call, response.statusCode(), response.headers(), body.body()));
         } catch (RuntimeException refused) {
             answer.completeExceptionally(refused);
             return;
         }
         answer.complete(mapped);
-    }
-
-    private void onLoop(Runnable action) {
-        if (loop.inEventLoop()) {
-            action.run();
-        } else {
-            loop.execute(action);
-        }
     }
 
     private void fail(Throwable error) {
@@ -207,20 +146,19 @@ final class CompleteCall<T> implements ProviderConnections.Lease, ProviderConnec
         answer.completeExceptionally(error);
     }
 
-    private void failAndClose(Throwable error) {
-        fail(error);
-        letGo();
+    private void failAndLetGo(Throwable error) {
+        if (answer.completeExceptionally(error)) {
+            letGo();
+        }
     }
 
-    /** The call ended before its answer did: its connection, if it has one, is closed. */
+    /** The call ended before its answer did: its request, if it was sent, is reset. */
     private void letGo() {
         if (timer != null) {
             timer.cancel();
         }
-        Channel abandoned = connection;
-        connection = null;
-        if (abandoned != null) {
-            ProviderConnections.abandon(abandoned);
+        if (request != null) {
+            request.reset();
         }
     }
 

@@ -1,31 +1,27 @@
 package io.agentfuse.gateway.upstream;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.channel.Channel;
-import io.netty.handler.codec.http.DefaultHttpHeaders;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.vertx.core.buffer.Buffer;
+import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.internal.buffer.BufferInternal;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
 
-import java.io.ByteArrayOutputStream;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 
 /**
- * The head of every provider request, in one place: the provider's chat URL (parsed once per
- * provider), then the headers in their order of precedence — the dialect's defaults (the API
- * version), the request's forwarded headers (which may replace them), the content type and what
- * is accepted back, and last the authentication, which nothing replaces. Keys are never logged.
+ * The requests of provider calls: each provider's chat URL parsed once (host, port, TLS, path) and
+ * its headers, complete and streamed, built once in their order of precedence — the dialect's
+ * defaults (its API version), the caller's forwarded headers, the provider's own {@code headers:},
+ * the content type and what is accepted back, then the authentication, which nothing replaces.
+ * A call with forwarded headers gets headers of its own.
  *
- * <p>A request without forwarded headers (most of them) gets its provider's head as built once,
- * complete or streamed: a call writes its head's bytes and its own length ({@link CallHead}).
+ * <p>Vert.x's header map checks every name and value as it is built (a name that is not a token, a
+ * value with a line break is refused), so nothing a key or a caller holds can add a header: such a
+ * call fails, as an {@code ERROR}. Keys are never logged.
  *
- * <p>Thread-safe.
+ * <p>Thread-safe: the parsed providers are kept in a concurrent map and never changed.
  */
 final class ProviderRequests {
 
@@ -34,114 +30,81 @@ final class ProviderRequests {
 
     private final Map<ProviderEndpoint, Target> targets = new ConcurrentHashMap<>();
 
-    /** The head of a complete call of {@code request}, for {@link ProviderConnections}. */
-    CallHead callHead(UpstreamRequest request) {
+    /** The request of a complete call of {@code request}. */
+    RequestOptions complete(UpstreamRequest request) {
         Target target = targets.computeIfAbsent(request.provider(), Target::new);
-        return request.headers().isEmpty() ? target.completeCall : target.callHead(request.headers(), APPLICATION_JSON);
+        return target.options(request.headers().isEmpty() ? target.completeHeaders()
+                : target.headers(request.headers(), APPLICATION_JSON));
     }
 
-    /**
-     * A call's address and its head as bytes, written once: the request line and headers,
-     * {@code Host} included, up to the value of {@code Content-Length}, which is each call's own
-     * ({@link #CONTENT_LENGTH}). Shared by the calls: never change {@code head}.
-     */
-    record CallHead(ProviderConnections.Address address, byte[] head) {
-
-        /** The bytes that end a head: CR LF CR LF. */
-        private static final int CRLF_CRLF = 0x0D0A0D0A;
-        /** The longest length a body may have (ten digits), and the head's end. */
-        private static final int MAX_LENGTH_AND_END = 10 + Integer.BYTES;
-
-        /**
-         * Writes a request on {@code connection}: this head, the length of {@code bytes}, and the
-         * bytes (lent: a retry sends them again). A body on the heap is copied into the head's
-         * buffer, since the socket takes direct memory only (Netty would copy it anyway), so the
-         * request is one write; a direct one follows the head. A failed write reaches the
-         * connection's handler, which ends the call ({@link ProviderConnections.Receiver#broken}).
-         */
-        void write(Channel connection, Buffer bytes) {
-            ByteBuf body = ((BufferInternal) bytes).getByteBuf();
-            int length = body.readableBytes();
-            boolean joined = !body.isDirect();
-            ByteBuf out = connection.alloc().directBuffer(head.length + MAX_LENGTH_AND_END + (joined ? length : 0));
-            out.writeBytes(head);
-            ByteBufUtil.writeAscii(out, Integer.toString(length));
-            out.writeInt(CRLF_CRLF);
-            if (joined) {
-                out.writeBytes(body, body.readerIndex(), length);
-                connection.writeAndFlush(out, connection.voidPromise());
-            } else {
-                connection.write(out, connection.voidPromise());
-                connection.writeAndFlush(body, connection.voidPromise());
-            }
-        }
-    }
-
-    /** The last header of every call head, its value left to the call. */
-    static final String CONTENT_LENGTH = "content-length: ";
-
-    /** The head of a streamed call of {@code request}: as {@link #callHead}'s, asking for {@code text/event-stream}. */
-    CallHead streamHead(UpstreamRequest request) {
+    /** The request of a streamed call of {@code request}: as {@link #complete}'s, accepting {@code text/event-stream}. */
+    RequestOptions stream(UpstreamRequest request) {
         Target target = targets.computeIfAbsent(request.provider(), Target::new);
-        return request.headers().isEmpty() ? target.streamCall : target.callHead(request.headers(), TEXT_EVENT_STREAM);
+        return target.options(request.headers().isEmpty() ? target.streamHeaders()
+                : target.headers(request.headers(), TEXT_EVENT_STREAM));
     }
 
-    /**
-     * A provider's chat URL, parsed once — host, port, TLS and path — and its heads without
-     * forwarded headers, complete and streamed, which are never changed once built.
-     */
+    /** A provider's chat URL, parsed once, and its headers without forwarded ones, never changed once built. */
     private static final class Target {
         private final ProviderEndpoint provider;
         private final String host;
         private final int port;
         private final boolean ssl;
-        private final String path;
-        private final ProviderConnections.Address address;
-        private final CallHead completeCall;
-        private final CallHead streamCall;
+        private final String uri;
+        private volatile MultiMap completeHeaders;
+        private volatile MultiMap streamHeaders;
 
         private Target(ProviderEndpoint provider) {
             URI url = URI.create(provider.url());
             String rawPath = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
             this.provider = provider;
-            this.host = url.getHost();
+            String named = url.getHost();
+            this.host = named.startsWith("[") && named.endsWith("]") ? named.substring(1, named.length() - 1) : named;
             this.ssl = "https".equals(url.getScheme());
             this.port = url.getPort() != -1 ? url.getPort() : ssl ? 443 : 80;
-            this.path = url.getRawQuery() == null ? rawPath : rawPath + "?" + url.getRawQuery();
-            String connectTo = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-            this.address = new ProviderConnections.Address(connectTo, port, ssl);
-            this.completeCall = callHead(Map.of(), APPLICATION_JSON);
-            this.streamCall = callHead(Map.of(), TEXT_EVENT_STREAM);
+            this.uri = url.getRawQuery() == null ? rawPath : rawPath + "?" + url.getRawQuery();
         }
 
         /**
-         * A call's head, accepting {@code accept} back, with the {@code Host} Vert.x's client would send, encoded as
-         * Netty's request encoder would: the path in UTF-8, names and values in US-ASCII. The
-         * headers are validated on the way (Netty's {@link DefaultHttpHeaders} refuses a name that
-         * is not a token and a value with a line break), so nothing a key or caller holds can add
-         * a header.
+         * A call's request: Vert.x copies the headers into its own, so one map serves every call. A
+         * fresh {@link RequestOptions} each time, since the client may set its proxy on it.
          */
-        CallHead callHead(Map<String, String> forwarded, String accept) {
-            io.netty.handler.codec.http.HttpHeaders headers = new DefaultHttpHeaders();
-            writeHeaders(forwarded, accept, headers::set);
-            headers.set(HttpHeaderNames.HOST, port == (ssl ? 443 : 80) ? host : host + ":" + port);
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-            bytes.writeBytes("POST ".getBytes(StandardCharsets.US_ASCII));
-            bytes.writeBytes(path.getBytes(StandardCharsets.UTF_8));
-            bytes.writeBytes(" HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
-            headers.iteratorCharSequence().forEachRemaining(header -> bytes.writeBytes(
-                    (header.getKey() + ": " + header.getValue() + "\r\n").getBytes(StandardCharsets.US_ASCII)));
-            bytes.writeBytes(CONTENT_LENGTH.getBytes(StandardCharsets.US_ASCII));
-            return new CallHead(address, bytes.toByteArray());
+        RequestOptions options(MultiMap headers) {
+            return new RequestOptions().setMethod(HttpMethod.POST).setHost(host).setPort(port).setSsl(ssl).setURI(uri)
+                    .setHeaders(headers);
         }
 
-        /** The headers in their order of precedence, each {@code set} replacing one of its name before it. */
-        private void writeHeaders(Map<String, String> forwarded, String accept, BiConsumer<String, String> set) {
+        // Built on first use (a header the map refuses fails that call, not the router that made the
+        // provider); a race builds an equal map twice.
+        MultiMap completeHeaders() {
+            MultiMap headers = completeHeaders;
+            if (headers == null) {
+                headers = headers(Map.of(), APPLICATION_JSON);
+                completeHeaders = headers;
+            }
+            return headers;
+        }
+
+        MultiMap streamHeaders() {
+            MultiMap headers = streamHeaders;
+            if (headers == null) {
+                headers = headers(Map.of(), TEXT_EVENT_STREAM);
+                streamHeaders = headers;
+            }
+            return headers;
+        }
+
+        /** The headers in their order of precedence, each replacing one of its name before it. */
+        MultiMap headers(Map<String, String> forwarded, String accept) {
+            MultiMap headers = HttpHeaders.headers();
+            BiConsumer<String, String> set = headers::set;
             provider.dialect().defaultHeaders().forEach(set);
             forwarded.forEach(set);
+            provider.headers().forEach(set);
             set.accept(HttpHeaders.CONTENT_TYPE.toString(), APPLICATION_JSON);
             set.accept(HttpHeaders.ACCEPT.toString(), accept);
             provider.dialect().authHeaders(provider.apiKey()).forEach(set);
+            return headers;
         }
     }
 }

@@ -1,60 +1,47 @@
 package io.agentfuse.gateway.upstream;
 
-import io.agentfuse.core.Clock;
 import io.agentfuse.core.Scheduler;
 import io.agentfuse.core.timeout.CallTimeoutException;
-import io.agentfuse.gateway.internal.LoopTimeouts;
 import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.sse.SseEventTooLongException;
 import io.agentfuse.gateway.sse.SseParser;
-import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
-import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpObject;
-import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.LastHttpContent;
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Handler;
 import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.impl.headers.HeadersAdaptor;
-import io.vertx.core.internal.ContextInternal;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.RequestOptions;
 
 import java.time.Duration;
 
 /**
- * One streamed provider call on a connection of {@link ProviderConnections}, the pools complete
- * calls use: the request's bytes written as a {@link CompleteCall} writes them, the answer's SSE
+ * One streamed provider call on the gateway's HTTP client ({@link UpstreamHttp}), the answer's SSE
  * events parsed as its chunks arrive. Its state: the first-event and idle timers, the timer of a
- * caller that stopped reading ({@code clientWriteTimeout}), the SSE parser with its event bound,
- * and the single transition to done (finished, failed, stalled or cancelled), after which the
- * connection is closed (or, after a stream read to its end, given back to its pool) and nothing
- * more is delivered. A non-2xx answer is read whole, within the body limit, and fails the call.
+ * caller that stopped reading ({@code clientWriteTimeout}), the SSE parser with its event bound, and
+ * the single transition to done (finished, failed, stalled or cancelled), after which the request is
+ * reset (closing its HTTP/1.1 connection) unless the answer was read to its end, and nothing more is
+ * delivered. A non-2xx answer is read whole, within the body limit, and fails the call.
  *
- * <p>Back-pressure: {@link #pause()} stops reading the connection; what its last read already
- * brought is parsed and kept by the {@link UpstreamStream} until {@link #resume()}.
+ * <p>Back-pressure: {@link #pause()} pauses the answer, so that the client stops reading its
+ * connection; what was already parsed is kept by the {@link UpstreamStream} until {@link #resume()}.
  *
- * <p>Confined to one event-loop context: every callback, timer and entry point runs there (the
- * connection's answer is handled inside that context, as Vert.x runs its own handlers), so no locks
- * are needed.
+ * <p>Confined to one event-loop context: every callback, timer and entry point runs there, so no
+ * locks are needed.
  */
-final class StreamingCall implements ProviderConnections.Lease, ProviderConnections.Receiver {
+final class StreamingCall {
 
-    private final Vertx vertx;
-    private final ContextInternal context;
+    private final Scheduler timers;
+    private final Context context;
     private final UpstreamRequest call;
     private final StreamTimeouts timeouts;
     private final UpstreamClientOptions limits;
     private final Promise<UpstreamStream> ready = Promise.promise();
-    /** {@link #handle}, made once: a method reference per chunk would be an object per chunk. */
-    private final Handler<HttpObject> handler = this::handle;
-    private ProviderRequests.CallHead callHead;
-    private ProviderConnections.Pool pool;
-    private Channel connection;
-    private HttpResponse head;
+    private HttpClientRequest request;
+    private HttpClientResponse response;
     /** The body of a non-2xx answer, read whole before the call fails with it. */
     private BoundedBody refusal;
     private SseParser parser;
@@ -62,26 +49,22 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
     private Scheduler.Cancellable timer;
     /** Whether {@link #timer} is the idle timer, which an event pushes on rather than re-sets. */
     private boolean idleTimerArmed;
-    /**
-     * What the idle limit is timed with: the coarse clock for any limit of 100 ms or more (an event
-     * is stamped with one volatile read instead of {@link System#nanoTime()}; ~0.6 % of a stream's samples).
-     */
-    private final Clock idleClock;
-    /** When the last event came ({@link #idleClock}), or when reading resumed after a pause. */
+    /** When the last event came ({@link System#nanoTime()}), or when reading resumed after a pause. */
     private long lastEventNanos;
     private Scheduler.Cancellable stallTimer;
     private boolean done;
+    /** Whether the provider's answer was read to its end: its connection then goes back to its pool. */
+    private boolean ended;
     private boolean paused;
 
     /** @param context an event-loop context: the call's callbacks and its caller's handlers run there */
-    StreamingCall(Vertx vertx, ContextInternal context, UpstreamRequest call, StreamTimeouts timeouts,
+    StreamingCall(Scheduler timers, Context context, UpstreamRequest call, StreamTimeouts timeouts,
                   UpstreamClientOptions limits) {
-        this.vertx = vertx;
+        this.timers = timers;
         this.context = context;
         this.call = call;
         this.timeouts = timeouts;
         this.limits = limits;
-        this.idleClock = Clock.system().fineEnoughFor(timeouts.idle().toNanos());
     }
 
     Future<UpstreamStream> ready() {
@@ -94,101 +77,65 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
     }
 
     /**
-     * Sends the call on a connection of the pool {@code pools} gives for its loop, with the head
-     * {@code head}; the first-event limit runs from now, the wait for a connection included.
-     * Must be called on the call's context.
+     * Sends the call, as {@code options} say, on {@code http}; the first-event limit runs from now,
+     * the wait for a connection included. Must be called on the call's context.
      */
-    void start(ProviderConnections pools, ProviderRequests.CallHead head) {
+    void start(UpstreamHttp http, RequestOptions options) {
         Duration limit = timeouts.firstEvent();
-        timer = LoopTimeouts.schedule(vertx, limit.toNanos(), () -> fail(new CallTimeoutException(limit)));
-        callHead = head;
-        pool = pools.pool(context.nettyEventLoop(), head.address());
-        pool.lease(this);
+        timer = timers.schedule(() -> onContext(() -> fail(new CallTimeoutException(limit))), limit.toNanos());
+        http.request(options).onComplete(this::leased);
     }
 
-    /** Never after the call ended: the pool asks {@link #abandoned()} first, and the call ends only on this loop. */
-    @Override
-    public void granted(Channel granted) {
-        connection = granted;
-        ProviderConnections.receiver(granted, this);
-        callHead.write(granted, call.bytes());
-    }
-
-    @Override
-    public void failed(Throwable why) {
-        context.dispatch(why, this::fail);
-    }
-
-    @Override
-    public boolean abandoned() {
-        return done;
-    }
-
-    @Override
-    public void received(HttpObject part) {
-        // On the connection's loop, which is the context's: handled inside the context, so that the
-        // caller's handlers find themselves on it instead of queueing a task to get there.
-        context.dispatch(part, handler);
-    }
-
-    @Override
-    public void broken(Throwable cause) {
-        context.dispatch(cause, ignored -> {
-            Channel broken = connection;
-            connection = null;
-            if (broken != null) {
-                broken.close();
-            }
-            fail(UpstreamFailures.broken(call.provider(), cause));
-        });
-    }
-
-    private void handle(HttpObject part) {
+    private void leased(AsyncResult<HttpClientRequest> leased) {
+        if (leased.failed()) {
+            fail(UpstreamFailures.of(call.provider(), leased.cause()));
+            return;
+        }
+        request = leased.result();
         if (done) {
+            request.reset(); // ended while it waited for the connection: never sent
             return;
         }
-        if (part.decoderResult().isFailure()) {
-            fail(UpstreamFailures.notHttp(call.provider(), part.decoderResult().cause()));
-            return;
-        }
-        if (part instanceof HttpResponse response && !begin(response)) {
-            return;
-        }
-        if (part instanceof HttpContent content) {
-            if (content.content().isReadable() && !take(content.content())) {
-                return;
-            }
-            if (content instanceof LastHttpContent) {
-                end();
-            }
-        }
+        request.send(call.bytes()).onComplete(this::answered);
     }
 
-    /** The answer's head: a stream begins, or a refusal whose body is read first. False when the call ended. */
-    private boolean begin(HttpResponse response) {
-        head = response;
-        if (response.status().code() / 100 != 2) {
+    private void answered(AsyncResult<HttpClientResponse> answered) {
+        if (answered.failed()) {
+            fail(UpstreamFailures.of(call.provider(), answered.cause()));
+            return;
+        }
+        response = answered.result();
+        if (done) {
+            close();
+            return;
+        }
+        if (response.statusCode() / 100 != 2) {
             try {
-                refusal = BoundedBody.of(response.headers().get(HttpHeaderNames.CONTENT_LENGTH), limits.maxBodyBytes(),
+                refusal = BoundedBody.of(response.getHeader(HttpHeaders.CONTENT_LENGTH), limits.maxBodyBytes(),
                         call.provider());
             } catch (UpstreamBodyTooLargeException tooLarge) {
                 fail(tooLarge);
-                return false;
+                return;
             }
-            return true;
+        } else {
+            stream = new UpstreamStream(this, response.statusCode(), response.headers());
+            parser = new SseParser(this::onEvent, limits.maxEventBytes());
         }
-        stream = new UpstreamStream(this, response.status().code(), new HeadersAdaptor(response.headers()));
-        parser = new SseParser(this::onEvent, limits.maxEventBytes());
-        return true;
+        response.handler(this::take)
+                .exceptionHandler(cause -> fail(UpstreamFailures.of(call.provider(), cause)))
+                .endHandler(ignored -> end());
     }
 
-    /** A piece of the answer's body, in a buffer Netty reuses once this returns. False when the call ended with it. */
-    private boolean take(ByteBuf piece) {
+    /** A piece of the answer's body. */
+    private void take(Buffer piece) {
+        if (done) {
+            return;
+        }
         try {
             if (refusal != null) {
-                refusal.add(BoundedBody.copyOf(piece));
+                refusal.add(piece);
             } else {
-                parser.feed(piece); // it copies what it keeps
+                parser.feed(piece);
             }
         } catch (UpstreamBodyTooLargeException tooLarge) {
             fail(tooLarge);
@@ -196,16 +143,16 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
             fail(new UpstreamBodyTooLargeException("an event of provider " + call.provider().name() + " is longer than "
                     + limits.maxEventBytes() + " bytes (server.maxSseEvent); reading stopped"));
         }
-        return !done;
     }
 
-    /** The answer read to its end: the stream ends (or the refusal fails the call), and the connection is free. */
+    /** The answer read to its end: the stream ends (or the refusal fails the call); the client keeps the connection. */
     private void end() {
+        ended = true;
+        if (done) {
+            return;
+        }
         if (refusal != null) {
-            Buffer body = refusal.body();
-            release();
-            fail(UpstreamFailures.status(call.provider(), head.status().code(), new HeadersAdaptor(head.headers()),
-                    body.toString()));
+            fail(UpstreamFailures.status(call.provider(), response.statusCode(), response.headers(), refusal.body().toString()));
             return;
         }
         parser.end();
@@ -213,7 +160,6 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
             return; // the last event's delivery ended the call (its caller left, say)
         }
         finish();
-        release();
         // The usual end follows events: no exception is made for it (its stack trace costs more than a whole event).
         if (ready.future().isComplete()) {
             stream.deliverEnd();
@@ -221,13 +167,6 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
             ready.fail(new UpstreamConnectionException(
                     "provider " + call.provider().name() + " ended the stream before sending any event", null));
         }
-    }
-
-    /** Gives the connection, its answer read whole, back to its pool (or closes it, when the answer asked for that). */
-    private void release() {
-        Channel free = connection;
-        connection = null;
-        pool.answered(free, head);
     }
 
     private void fail(Throwable error) {
@@ -254,19 +193,19 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
     }
 
     /**
-     * Stops reading the connection. Also after the provider's end: the stream may still hold
-     * events for the caller, and a caller that never reads them on must still be cut off.
+     * Stops reading the answer. Also after the provider's end: the stream may still hold events for
+     * the caller, and a caller that never reads them on must still be cut off.
      */
     void pause() {
         if (stream != null && !paused) {
             paused = true;
             if (!done) {
-                connection.config().setAutoRead(false);
+                response.pause();
                 // A caller that cannot keep up is not a silent provider: the idle clock stops meanwhile.
                 cancelTimer();
             }
             // But a caller that stops reading must not hold the provider's connection (or the gateway) for ever.
-            stallTimer = LoopTimeouts.schedule(vertx, limits.clientWriteTimeout().toNanos(), this::callerStalled);
+            stallTimer = timers.schedule(() -> onContext(this::callerStalled), limits.clientWriteTimeout().toNanos());
         }
     }
 
@@ -275,9 +214,9 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
             paused = false;
             cancelStallTimer();
             if (!done) {
-                lastEventNanos = idleClock.nanoTime();
+                lastEventNanos = System.nanoTime();
                 armIdleTimer();
-                connection.config().setAutoRead(true);
+                response.resume();
             }
         }
     }
@@ -297,7 +236,7 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
             return;
         }
         // The idle deadline moves with each event; its timer is only set again when it fires early.
-        lastEventNanos = idleClock.nanoTime();
+        lastEventNanos = System.nanoTime();
         if (!idleTimerArmed && !paused) {
             cancelTimer(); // the first event's
             armIdleTimer();
@@ -306,10 +245,7 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
         ready.tryComplete(stream);
     }
 
-    /**
-     * Nothing more comes from the provider. A stall timer set while paused runs on: what the
-     * stream still holds for a caller that stopped reading is dropped when it fires.
-     */
+    /** Nothing more comes from the provider; a stall timer set while paused runs on (see {@link #pause()}). */
     private void finish() {
         done = true;
         cancelTimer();
@@ -322,19 +258,17 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
         }
     }
 
-    /** Closes the connection, if the call still has one: the provider sees the caller leave. */
+    /** Resets the request unless its answer was read to its end: the provider sees the caller leave. */
     private void close() {
-        Channel abandoned = connection;
-        connection = null;
-        if (abandoned != null) {
-            ProviderConnections.abandon(abandoned);
+        if (request != null && !ended) {
+            request.reset();
         }
     }
 
-    /** Arms the idle timer for the whole idle limit: one of the loop's timeouts of that delay. */
+    /** Arms the idle timer for the whole idle limit. */
     private void armIdleTimer() {
         idleTimerArmed = true;
-        timer = LoopTimeouts.schedule(vertx, timeouts.idle().toNanos(), this::idleTimerFired);
+        timer = timers.schedule(() -> onContext(this::idleTimerFired), timeouts.idle().toNanos());
     }
 
     /** The idle limit has passed since the timer was set: since the last event too, or it is set for what is left. */
@@ -344,14 +278,13 @@ final class StreamingCall implements ProviderConnections.Lease, ProviderConnecti
         if (done || paused) {
             return;
         }
-        long quiet = idleClock.nanoTime() - lastEventNanos;
+        long quiet = System.nanoTime() - lastEventNanos;
         long left = timeouts.idle().toNanos() - quiet;
         if (left <= 0) {
             fail(new CallTimeoutException(timeouts.idle()));
         } else {
-            // An ordinary timer: such remainders are all different, and LoopTimeouts keeps a list per delay.
             idleTimerArmed = true;
-            timer = LoopTimeouts.onTimer(vertx, left, this::idleTimerFired);
+            timer = timers.schedule(() -> onContext(this::idleTimerFired), left);
         }
     }
 

@@ -1,14 +1,15 @@
 package io.agentfuse.gateway.upstream;
 
+import io.agentfuse.core.Scheduler;
 import io.agentfuse.gateway.internal.CancellingFuture;
 import io.agentfuse.gateway.internal.OnContext;
+import io.agentfuse.gateway.internal.VertxScheduler;
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.internal.ContextInternal;
-import io.vertx.core.internal.VertxInternal;
+import io.vertx.core.http.RequestOptions;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -17,36 +18,36 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
- * Calls model providers over pooled keep-alive HTTP connections, complete or streamed, and
+ * Calls model providers over pooled keep-alive connections, complete or streamed, and
  * fails in the terms of {@code agentfuse-core} so that breakers, retries and fallbacks can act:
  * <ul>
  *   <li>non-2xx other than 401/403 → {@link io.agentfuse.core.HttpStatusException} with the body and the
  *       {@code Retry-After} / {@code retry-after-ms} headers;</li>
  *   <li>no answer within the timeout, no first event within {@link StreamTimeouts#firstEvent()}
- *       → {@link io.agentfuse.core.timeout.CallTimeoutException} (the connection is closed: a late answer cannot reach the next call);</li>
+ *       → {@link io.agentfuse.core.timeout.CallTimeoutException} (the request is reset, which closes its
+ *       HTTP/1.1 connection: a late answer cannot reach the next call);</li>
  *   <li>refused connections → {@link java.net.ConnectException}; closed or reset connections →
  *       {@link UpstreamConnectionException};</li>
  *   <li>401 or 403, a refusal of the gateway's own key → {@link UpstreamAuthException} (an
  *       {@code ERROR}: not retried, fallen back from);</li>
- *   <li>a 2xx whose body is not a well-formed answer of the provider's dialect →
+ *   <li>a 2xx whose body is not a well-formed answer of the provider's dialect, or an answer that is
+ *       not valid HTTP (its chunk framing breaks, say; its connection is closed, never reused) →
  *       {@link io.agentfuse.gateway.dialect.MalformedAnswerException} (an {@code ERROR}), never a response;</li>
  *   <li>an answer over {@link UpstreamClientOptions#maxBodyBytes()} (by its {@code Content-Length}
  *       or as it arrives, error bodies too) or a stream event over
  *       {@link UpstreamClientOptions#maxEventBytes()} → {@link UpstreamBodyTooLargeException}: reading
- *       stops and the connection is closed.</li>
+ *       stops and the request is reset.</li>
  * </ul>
- * Headers come from the provider's {@link io.agentfuse.gateway.dialect.Dialect}: its defaults (the
- * API version), then the request's forwarded headers (which may replace them), then its
- * authentication, which nothing replaces ({@link ProviderRequests}). Keys are never logged. A
- * complete call's state is a {@link CompleteCall}, a streamed one's a {@link StreamingCall}.
+ * Headers come from the provider's {@link io.agentfuse.gateway.dialect.Dialect}, the request and the
+ * provider's configuration, in that order, then its authentication, which nothing replaces
+ * ({@link ProviderRequests}). Keys are never logged. A complete call's state is a
+ * {@link CompleteCall}, a streamed one's a {@link StreamingCall}.
  *
- * <p>Calls, complete and streamed, go out on {@link ProviderConnections}, keep-alive connections that
- * write each request's bytes and read the answer with Netty's HTTP response decoder; a stream's
- * reading stops while its caller cannot keep up (back-pressure). Each event loop has its own pool per
- * provider address, of up to {@link UpstreamClientOptions#maxConnectionsPerHost()} connections: a
- * call runs on its caller's event loop from start to end. One pool shared by every loop lends a connection of one
- * loop to a request of another, and then every write and every answer crosses threads — a
- * wake-up of the other loop each way.
+ * <p>Calls go out on the gateway's one client stack, {@link UpstreamHttp} (Vert.x's HTTP client: a
+ * client per event loop, so that a call runs on its caller's loop from start to end; pools of up to
+ * {@link UpstreamClientOptions#maxConnectionsPerHost()} connections per provider address; TLS, HTTP/2
+ * where the provider offers it, the egress proxy). A stream's reading stops while its caller cannot
+ * keep up (back-pressure).
  *
  * <p>Thread-safe; share one per Vert.x instance. Completion handlers run on a Vert.x event loop.
  *
@@ -60,19 +61,21 @@ public final class UpstreamClient {
 
     private final Vertx vertx;
     private final UpstreamClientOptions options;
-    private final ProviderRequests heads = new ProviderRequests();
-    private final ProviderConnections connections;
+    private final ProviderRequests requests = new ProviderRequests();
+    private final Scheduler timers;
+    private final UpstreamHttp http;
 
     public UpstreamClient(Vertx vertx, UpstreamClientOptions options) {
-        this(vertx, options, ProviderConnections.IDLE);
+        this(vertx, options, UpstreamHttp.IDLE);
     }
 
-    /** @param idle how long a connection of a complete call may sit unused (tests shorten it) */
+    /** @param idle how long a connection may sit unused in its pool (tests shorten it) */
     UpstreamClient(Vertx vertx, UpstreamClientOptions options, Duration idle) {
         this.vertx = Objects.requireNonNull(vertx, "vertx");
         this.options = Objects.requireNonNull(options, "options");
-        this.connections = new ProviderConnections(vertx, options.maxConnectionsPerHost(), options.connectTimeout(),
-                HttpClientOptions.DEFAULT_MAX_CHUNK_SIZE, idle);
+        this.timers = new VertxScheduler(vertx);
+        this.http = new UpstreamHttp(vertx, new UpstreamHttp.Settings(options.connectTimeout(),
+                options.maxConnectionsPerHost(), idle, options.egress()));
     }
 
     /**
@@ -96,9 +99,15 @@ public final class UpstreamClient {
                                                     Function<UpstreamResponse, T> mapper) {
         Objects.requireNonNull(mapper, "mapper");
         Context context = callContext();
-        return new CompleteCall<>(vertx, context, request, options.maxBodyBytes(), mapper)
-                .start(connections, heads.callHead(request), timeout)
-                .answer();
+        CompleteCall<T> call = new CompleteCall<>(timers, context, request, options.maxBodyBytes(), mapper);
+        RequestOptions head;
+        try {
+            head = requests.complete(request);
+        } catch (IllegalArgumentException refused) {
+            call.answer().completeExceptionally(refused); // a header Vert.x refuses: an ERROR, nothing sent
+            return call.answer();
+        }
+        return call.start(http, head, timeout).answer();
     }
 
     /**
@@ -132,25 +141,31 @@ public final class UpstreamClient {
     }
 
     private StreamStart startStream(UpstreamRequest request, StreamTimeouts timeouts, Promise<UpstreamStream> ready) {
-        ContextInternal context = streamContext();
+        Context context = streamContext();
         StreamStart start = new StreamStart(context);
         OnContext.run(context, () -> {
             if (start.cancelled) {
                 ready.tryFail(new CancellationException("cancelled by the caller"));
                 return;
             }
-            StreamingCall call = new StreamingCall(vertx, context, request, timeouts, options);
+            StreamingCall call = new StreamingCall(timers, context, request, timeouts, options);
             start.call = call;
             call.ready().onComplete(ready);
-            call.start(connections, heads.streamHead(request));
+            RequestOptions head;
+            try {
+                head = requests.stream(request);
+            } catch (IllegalArgumentException refused) {
+                ready.tryFail(refused); // a header Vert.x refuses: an ERROR, nothing sent
+                return;
+            }
+            call.start(http, head);
         });
         return start;
     }
 
     /** Closes the pooled connections. */
     public Future<Void> close() {
-        connections.close();
-        return Future.succeededFuture();
+        return http.close();
     }
 
     /**
@@ -158,9 +173,9 @@ public final class UpstreamClient {
      * a fresh one (a stream's handlers run on its connection's event loop, which a worker
      * context does not run on).
      */
-    private ContextInternal streamContext() {
-        ContextInternal current = (ContextInternal) callContext();
-        return current.isEventLoopContext() ? current : ((VertxInternal) vertx).createEventLoopContext();
+    private Context streamContext() {
+        Context current = callContext();
+        return current.isEventLoopContext() ? current : VertxHooks.newEventLoopContext(vertx);
     }
 
     /**

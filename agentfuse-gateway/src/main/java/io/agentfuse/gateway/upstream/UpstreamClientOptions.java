@@ -1,16 +1,18 @@
 package io.agentfuse.gateway.upstream;
 
+import io.agentfuse.config.ServerConfig;
+
 import java.time.Duration;
 import java.util.Objects;
 
 /**
  * Connection settings and limits of an {@link UpstreamClient}.
  *
- * <p>Immutable. {@code UpstreamClientOptions.defaults()} connects within 10 s, keeps up to 64
- * keep-alive connections per provider host, reads answers (error bodies too) of at most 32 MB and
- * stream events of at most 8 MB, and cancels a stream whose caller has not read on for 30 s — the
- * {@code server.maxUpstreamBody}, {@code server.maxSseEvent} and {@code server.clientWriteTimeout}
- * defaults.
+ * <p>Immutable. {@code UpstreamClientOptions.defaults()} connects within 10 s, directly, keeps up to
+ * 128 keep-alive connections per provider host and event loop, reads answers (error bodies too) of
+ * at most 32 MB and stream events of at most 8 MB, and cancels a stream whose caller has not read on
+ * for 30 s — the {@code server.maxUpstreamBody}, {@code server.maxSseEvent} and
+ * {@code server.clientWriteTimeout} defaults.
  *
  * <pre>{@code
  * UpstreamClientOptions options = UpstreamClientOptions.defaults()
@@ -24,9 +26,10 @@ import java.util.Objects;
  * @param maxEventBytes         the most bytes of one SSE event (and of one line), {@code > 0}
  * @param clientWriteTimeout    how long a stream stays paused because its caller does not read before
  *                              it is cancelled; positive
+ * @param egress                the proxy, if any, calls go through ({@code server.egressProxy}, the environment)
  */
 public record UpstreamClientOptions(Duration connectTimeout, int maxConnectionsPerHost, long maxBodyBytes,
-                                    int maxEventBytes, Duration clientWriteTimeout) {
+                                    int maxEventBytes, Duration clientWriteTimeout, ServerConfig.Egress egress) {
 
     private static final long DEFAULT_MAX_BODY = 32L * 1024 * 1024;
     private static final int DEFAULT_MAX_EVENT = 8 * 1024 * 1024;
@@ -46,15 +49,17 @@ public record UpstreamClientOptions(Duration connectTimeout, int maxConnectionsP
         if (maxEventBytes < 1) {
             throw new IllegalArgumentException("maxEventBytes must be >= 1, but was " + maxEventBytes);
         }
+        Objects.requireNonNull(egress, "egress");
         Objects.requireNonNull(clientWriteTimeout, "clientWriteTimeout");
         if (clientWriteTimeout.isNegative() || clientWriteTimeout.toMillis() < 1) {
             throw new IllegalArgumentException("clientWriteTimeout must be >= 1ms, but was " + clientWriteTimeout);
         }
     }
 
-    /** Connection settings with the default limits. */
+    /** Direct connections with the default limits. */
     public UpstreamClientOptions(Duration connectTimeout, int maxConnectionsPerHost) {
-        this(connectTimeout, maxConnectionsPerHost, DEFAULT_MAX_BODY, DEFAULT_MAX_EVENT, DEFAULT_CLIENT_WRITE_TIMEOUT);
+        this(connectTimeout, maxConnectionsPerHost, DEFAULT_MAX_BODY, DEFAULT_MAX_EVENT, DEFAULT_CLIENT_WRITE_TIMEOUT,
+                ServerConfig.Egress.DIRECT);
     }
 
     /**
@@ -68,6 +73,12 @@ public record UpstreamClientOptions(Duration connectTimeout, int maxConnectionsP
     /** These connection settings with other limits. */
     public UpstreamClientOptions withLimits(long maxBodyBytes, int maxEventBytes, Duration clientWriteTimeout) {
         return new UpstreamClientOptions(connectTimeout, maxConnectionsPerHost, maxBodyBytes, maxEventBytes,
-                clientWriteTimeout);
+                clientWriteTimeout, egress);
+    }
+
+    /** These settings, calls going through {@code egress}'s proxy. */
+    public UpstreamClientOptions withEgress(ServerConfig.Egress egress) {
+        return new UpstreamClientOptions(connectTimeout, maxConnectionsPerHost, maxBodyBytes, maxEventBytes,
+                clientWriteTimeout, egress);
     }
 }

@@ -1,15 +1,14 @@
 package io.agentfuse.gateway.dashboard;
 
+import io.agentfuse.gateway.testing.ExternalCommands;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -66,7 +65,7 @@ final class HeadlessChromium {
                 Path.of("/usr/lib/chromium/chromedriver"));
         Map<String, String> environment = Map.of("LD_LIBRARY_PATH", libraryPath(unpacked));
         for (Path binary : List.of(browser, driver)) {
-            String missing = run(List.of("ldd", binary.toString()), environment, home).lines()
+            String missing = ExternalCommands.run(List.of("ldd", binary.toString()), environment, home, BY_HAND).lines()
                     .filter(line -> line.contains("not found")).map(String::trim).reduce((a, b) -> a + ", " + b).orElse("");
             if (!missing.isEmpty()) {
                 throw new IllegalStateException(binary + " lacks libraries: " + missing
@@ -95,27 +94,27 @@ final class HeadlessChromium {
     private static void unpack(Path home, Path unpacked) {
         Path debs = home.resolve("debs");
         try {
-            delete(home);
+            ExternalCommands.deleteTree(home);
             Files.createDirectories(debs);
             Files.createDirectories(unpacked);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + debs, e);
         }
         List<String> packages = missingPackages(home);
-        if (packages.isEmpty() && isRoot()) {
-            run(List.of("apt-get", "update", "-q"), Map.of(), home);
+        if (packages.isEmpty() && ExternalCommands.isRoot()) {
+            ExternalCommands.run(List.of("apt-get", "update", "-q"), Map.of(), home, BY_HAND);
             packages = missingPackages(home);
         }
         if (packages.isEmpty()) {
             throw new IllegalStateException("apt-get knows no package chromium or chromium-driver to fetch"
-                    + (isRoot() ? "" : " (not root: cannot run apt-get update)") + BY_HAND);
+                    + (ExternalCommands.isRoot() ? "" : " (not root: cannot run apt-get update)") + BY_HAND);
         }
         List<String> download = new ArrayList<>(List.of("apt-get", "download"));
         download.addAll(packages);
-        run(download, Map.of(), debs);
+        ExternalCommands.run(download, Map.of(), debs, BY_HAND);
         try (Stream<Path> files = Files.list(debs)) {
             for (Path deb : files.filter(file -> file.toString().endsWith(".deb")).sorted().toList()) {
-                run(List.of("dpkg-deb", "-x", deb.toString(), unpacked.toString()), Map.of(), home);
+                ExternalCommands.run(List.of("dpkg-deb", "-x", deb.toString(), unpacked.toString()), Map.of(), home, BY_HAND);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list " + debs, e);
@@ -128,15 +127,11 @@ final class HeadlessChromium {
         simulate.addAll(PACKAGES);
         String plan;
         try {
-            plan = run(simulate, Map.of(), home);
+            plan = ExternalCommands.run(simulate, Map.of(), home, BY_HAND);
         } catch (IllegalStateException unknown) {
             return List.of();
         }
         return plan.lines().filter(line -> line.startsWith("Inst ")).map(line -> line.split(" ")[1]).toList();
-    }
-
-    private static boolean isRoot() {
-        return run(List.of("id", "-u"), Map.of(), Path.of(".")).trim().equals("0");
     }
 
     /** The first of {@code candidates} that is an executable file. */
@@ -147,43 +142,6 @@ final class HeadlessChromium {
             }
         }
         throw new IllegalStateException("none of " + List.of(candidates) + " exists" + BY_HAND);
-    }
-
-    /** Runs {@code command} in {@code directory}; its output, or a failure that shows it. */
-    private static String run(List<String> command, Map<String, String> environment, Path directory) {
-        ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true);
-        builder.environment().putAll(environment);
-        try {
-            Process process = builder.start();
-            byte[] output = process.getInputStream().readAllBytes();
-            if (!process.waitFor(10, TimeUnit.MINUTES)) {
-                process.destroyForcibly();
-                throw new IllegalStateException(String.join(" ", command) + " did not finish in 10 minutes" + BY_HAND);
-            }
-            String text = new String(output, StandardCharsets.UTF_8);
-            if (process.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " failed (exit " + process.exitValue()
-                        + "): " + text.strip() + BY_HAND);
-            }
-            return text;
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot run " + String.join(" ", command) + ": " + e.getMessage() + BY_HAND, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while running " + String.join(" ", command), e);
-        }
-    }
-
-    /** Removes what an interrupted earlier fetch left, so that it starts again cleanly. */
-    private static void delete(Path folder) throws IOException {
-        if (!Files.exists(folder)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(folder)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
     }
 
     /** A fresh, empty browser profile folder under {@code target/chromium/}. */

@@ -173,6 +173,16 @@ class GatewayErrorsTest {
     }
 
     @Test
+    void aSpentBudgetKeepsTheContractsFinal429ForAClientThatReadsOnlyTheStatus() {
+        Reply reply = answerWith(Dialects.OPENAI, new GatewayException(GatewayError.BUDGET_EXCEEDED, "per-tenant is spent"),
+                ClientRetryRules.STATUS_ONLY);
+
+        assertThat(reply.status()).isEqualTo(429);
+        assertThat(reply.headers().get("x-should-retry")).isEqualTo("false");
+        assertThat(reply.json().getJsonObject("error").getString("code")).isEqualTo("insufficient_quota");
+    }
+
+    @Test
     void aTransientRefusalKeepsItsStatusForAClientThatReadsOnlyTheStatus() {
         Reply reply = answerWith(Dialects.OPENAI, GatewayException.circuitOpen("all open", Duration.ofSeconds(3)),
                 ClientRetryRules.STATUS_ONLY);

@@ -2,7 +2,7 @@ package io.agentfuse.gateway.http;
 
 import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.internal.buffer.BufferInternal;
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.vertx.core.json.Json;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -63,11 +63,11 @@ class JsonScanTest {
             body[body.length - 1] = '"';
             assertThat(scansWhole(body)).as(Buffer.buffer(sequence).toString(StandardCharsets.ISO_8859_1)).isFalse();
         }
-        assertThat(JsonScan.utf8Length(bytes("é"), 0, 2)).isEqualTo(2);
-        assertThat(JsonScan.utf8Length(bytes("中"), 0, 3)).isEqualTo(3);
-        assertThat(JsonScan.utf8Length(bytes("😀"), 0, 4)).isEqualTo(4);
-        assertThat(JsonScan.utf8Length(bytes("\uFFFF"), 0, 3)).isEqualTo(3);
-        assertThat(JsonScan.utf8Length(bytes("\uDBFF\uDFFF"), 0, 4)).isEqualTo(4); // U+10FFFF
+        assertThat(JsonText.utf8Length(bytes("é"), 0, 2)).isEqualTo(2);
+        assertThat(JsonText.utf8Length(bytes("中"), 0, 3)).isEqualTo(3);
+        assertThat(JsonText.utf8Length(bytes("😀"), 0, 4)).isEqualTo(4);
+        assertThat(JsonText.utf8Length(bytes("\uFFFF"), 0, 3)).isEqualTo(3);
+        assertThat(JsonText.utf8Length(bytes("\uDBFF\uDFFF"), 0, 4)).isEqualTo(4); // U+10FFFF
     }
 
     @Test
@@ -81,8 +81,8 @@ class JsonScanTest {
 
     @Test
     void nestingDeeperThanTheLimitIsLeftToTheParser() {
-        assertThat(scansWhole(bytes("[".repeat(JsonScan.MAX_DEPTH) + "]".repeat(JsonScan.MAX_DEPTH)))).isTrue();
-        assertThat(scansWhole(bytes("[".repeat(JsonScan.MAX_DEPTH + 1) + "]".repeat(JsonScan.MAX_DEPTH + 1)))).isFalse();
+        assertThat(scansWhole(bytes("[".repeat(JsonText.MAX_DEPTH) + "]".repeat(JsonText.MAX_DEPTH)))).isTrue();
+        assertThat(scansWhole(bytes("[".repeat(JsonText.MAX_DEPTH + 1) + "]".repeat(JsonText.MAX_DEPTH + 1)))).isFalse();
     }
 
     @Test
@@ -144,7 +144,7 @@ class JsonScanTest {
 
     @Test
     void aBufferNotBackedByAnArrayIsScannedFromACopy() {
-        Buffer direct = BufferInternal.buffer(Unpooled.directBuffer().writeBytes(bytes("{\"a\":[1,2]}")));
+        Buffer direct = VertxHooks.buffer(Unpooled.directBuffer().writeBytes(bytes("{\"a\":[1,2]}")));
         JsonScan scan = JsonScan.of(direct);
 
         assertThat(scan.skipValue() && scan.atEnd()).isTrue();

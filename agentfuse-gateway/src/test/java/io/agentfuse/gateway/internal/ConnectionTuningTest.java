@@ -6,7 +6,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
-import io.vertx.core.net.impl.ConnectionBase;
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Tuned connections on a real server and a raw-socket client: batching installed once, at the head, pooled buffers, nothing left unflushed. */
+/** Tuned connections on a real server and a raw-socket client: flush consolidation installed once, at the head, pooled buffers, nothing left unflushed. */
 class ConnectionTuningTest {
 
     private static final Duration BOUND = Duration.ofSeconds(10);
@@ -31,14 +31,14 @@ class ConnectionTuningTest {
     }
 
     @Test
-    void aConnectionGetsOneBatchingHandlerAtTheHeadOfItsPipelineAndPooledBuffers() throws Exception {
+    void aConnectionGetsOneFlushConsolidatingHandlerAtTheHeadOfItsPipelineAndPooledBuffers() throws Exception {
         CompletableFuture<List<String>> pipeline = new CompletableFuture<>();
         CompletableFuture<ByteBufAllocator> allocator = new CompletableFuture<>();
         HttpServer server = start(vertx.createHttpServer().connectionHandler(connection -> {
             ConnectionTuning.install(connection);
             ConnectionTuning.install(connection);
-            pipeline.complete(((ConnectionBase) connection).channel().pipeline().names());
-            allocator.complete(((ConnectionBase) connection).channel().alloc());
+            pipeline.complete(VertxHooks.channel(connection).pipeline().names());
+            allocator.complete(VertxHooks.channel(connection).alloc());
         }).requestHandler(request -> request.response().end("ok")));
 
         try (RawSocket socket = RawSocket.open(server.actualPort())) {

@@ -3,7 +3,7 @@ package io.agentfuse.gateway.sse;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.internal.buffer.BufferInternal;
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -74,7 +74,7 @@ class SseParserTest {
         ByteBuf direct = Unpooled.directBuffer();
         direct.writeCharSequence("data: {\"a\":1}\n\n", StandardCharsets.UTF_8);
 
-        parser.feed(BufferInternal.buffer(direct));
+        parser.feed(VertxHooks.buffer(direct));
 
         assertThat(events).containsExactly(SseEvent.data("{\"a\":1}"));
     }

@@ -27,7 +27,7 @@ class TransportTextTest {
 
     @Test
     void aBrokenStreamNamesItsProviderInPlainWords() {
-        Throwable broken = UpstreamFailures.broken(new ProviderEndpoint("anthropic", io.agentfuse.gateway.provider.Dialects.ANTHROPIC,
+        Throwable broken = UpstreamFailures.of(new ProviderEndpoint("anthropic", io.agentfuse.gateway.provider.Dialects.ANTHROPIC,
                 "http://127.0.0.1:1", "k"), new IOException("io_uring read(..) failed with error(-104)"));
 
         assertThat(TransportText.of(broken)).isEqualTo("connection to provider anthropic was reset by the provider");

@@ -25,6 +25,7 @@ import java.net.ConnectException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -91,6 +92,20 @@ class UpstreamClientTest {
         assertThat(received.header("x-api-key")).contains("sk-test-anthropic");
         assertThat(received.header("anthropic-version")).contains("2023-06-01");
         assertThat(received.header("authorization")).isEmpty();
+    }
+
+    @Test
+    void sendsTheProvidersOwnHeadersOverTheForwardedOnesButNeverOverItsKey() {
+        ProviderEndpoint withHeaders = new ProviderEndpoint("anthropic", Dialects.ANTHROPIC, mock.anthropicBaseUrl(),
+                "sk-test-anthropic", Map.of("x-team", "agents", "anthropic-beta", "from-provider", "x-api-key", "sneaky"));
+
+        Await.result(client.send(new UpstreamRequest(withHeaders, body("m"), Map.of("anthropic-beta", "from-caller")),
+                Duration.ofSeconds(10)));
+
+        RecordedRequest received = mock.requests().get(0);
+        assertThat(received.header("x-team")).contains("agents");
+        assertThat(received.header("anthropic-beta")).contains("from-provider");
+        assertThat(received.header("x-api-key")).contains("sk-test-anthropic");
     }
 
     @Test

@@ -29,41 +29,13 @@ public final class OpenAiResponseCodec {
 
     /**
      * {@code body}, if it is a well-formed {@code chat.completion}: at least one choice, each with a
-     * message whose content, refusal and tool calls have their types, and numeric usage.
+     * message whose content, refusal and tool calls have their types, and numeric usage — the field
+     * list {@link OpenAiShapes#ANSWER}, which the one-pass {@link OpenAiAnswerScan} reads too.
      *
      * @throws MalformedAnswerException naming the first field that is missing or of the wrong type
      */
     public static JsonObject check(JsonObject body) {
-        JsonArray choices = AnswerShape.requiredArray(body, "choices", "");
-        if (choices.isEmpty()) {
-            throw new MalformedAnswerException("choices is empty: the answer has no message");
-        }
-        AnswerShape.string(body, "id", "", false);
-        AnswerShape.string(body, "model", "", false);
-        for (int i = 0; i < choices.size(); i++) {
-            String path = "choices[" + i + "].";
-            JsonObject choice = AnswerShape.objectAt(choices, i, "choices");
-            AnswerShape.string(choice, "finish_reason", path, false);
-            JsonObject message = AnswerShape.object(choice, "message", path, true);
-            AnswerShape.string(message, "content", path + "message.", false);
-            AnswerShape.string(message, "refusal", path + "message.", false);
-            if (message.getValue("tool_calls") != null) {
-                JsonArray calls = AnswerShape.requiredArray(message, "tool_calls", path + "message.");
-                for (int c = 0; c < calls.size(); c++) {
-                    String callPath = path + "message.tool_calls[" + c + "].";
-                    JsonObject function = AnswerShape.object(AnswerShape.objectAt(calls, c, path + "message.tool_calls"),
-                            "function", callPath, true);
-                    AnswerShape.string(function, "name", callPath + "function.", true);
-                    AnswerShape.string(function, "arguments", callPath + "function.", false);
-                }
-            }
-        }
-        JsonObject usage = AnswerShape.object(body, "usage", "", false);
-        if (usage != null) {
-            AnswerShape.optionalNumber(usage, "prompt_tokens", "usage.");
-            AnswerShape.optionalNumber(usage, "completion_tokens", "usage.");
-        }
-        return body;
+        return AnswerShape.check(body, OpenAiShapes.ANSWER);
     }
 
     /** The neutral form of a {@code chat.completion} body, {@linkplain #check checked} before. */
@@ -106,12 +78,18 @@ public final class OpenAiResponseCodec {
                 .put("usage", usageJson(response.usage()));
     }
 
-    /** The usage of an OpenAI {@code usage} object; {@link Usage#ZERO} when absent. */
+    /** The usage of an OpenAI {@code usage} object; {@link Usage#ZERO} when absent, a count absent or null read as 0. */
     public static Usage usage(JsonObject usage) {
         if (usage == null) {
             return Usage.ZERO;
         }
-        return Usage.of(usage.getLong("prompt_tokens", 0L), usage.getLong("completion_tokens", 0L));
+        return Usage.of(count(usage, "prompt_tokens"), count(usage, "completion_tokens"));
+    }
+
+    // A count given as null was read with an unboxing NullPointerException; the shape allows it, as "absent".
+    private static long count(JsonObject usage, String field) {
+        Object count = usage.getValue(field);
+        return count == null ? 0L : ((Number) count).longValue();
     }
 
     /** The OpenAI {@code usage} object of {@code usage}. */

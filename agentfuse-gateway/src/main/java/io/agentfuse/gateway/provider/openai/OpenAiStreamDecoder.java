@@ -2,6 +2,7 @@ package io.agentfuse.gateway.provider.openai;
 
 import io.agentfuse.gateway.dialect.AnswerShape;
 import io.agentfuse.gateway.dialect.FinishReason;
+import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.dialect.StreamDecoder;
 import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.dialect.Usage;
@@ -54,8 +55,9 @@ public final class OpenAiStreamDecoder implements StreamDecoder {
         }
         try {
             return decodeChunk(chunk);
-        } catch (ClassCastException | NullPointerException | IllegalArgumentException e) {
-            // IllegalArgumentException: a value our types refuse, such as a negative token count.
+        } catch (MalformedAnswerException | ClassCastException | NullPointerException | IllegalArgumentException e) {
+            // MalformedAnswerException: not of the shape OpenAiShapes.CHUNK; IllegalArgumentException:
+            // a value our types refuse, such as a negative token count.
             return malformed("a stream event of the wrong shape: " + AnswerShape.excerpt(event.data()));
         }
     }
@@ -89,6 +91,7 @@ public final class OpenAiStreamDecoder implements StreamDecoder {
         if (chunk.getValue("error") instanceof JsonObject error) {
             return fail(error.getString("type", "server_error"), error.getString("message", "upstream stream error"));
         }
+        AnswerShape.check(chunk, OpenAiShapes.CHUNK); // the field list its scan reads too (OpenAiChunkScan)
         List<StreamEvent> out = new ArrayList<>(2);
         start(out, chunk.getString("id"), chunk.getString("model"));
         if (chunk.getValue("usage") instanceof JsonObject reported) {
@@ -99,7 +102,8 @@ public final class OpenAiStreamDecoder implements StreamDecoder {
         JsonArray choices = chunk.getValue("choices") instanceof JsonArray array ? array : new JsonArray();
         for (int i = 0; i < choices.size(); i++) {
             JsonObject choice = choices.getJsonObject(i);
-            if (choice.getInteger("index", 0) == 0) {
+            // An index absent or null is 0, as the shape allows (getInteger would unbox a null).
+            if (!(choice.getValue("index") instanceof Number index) || index.intValue() == 0) {
                 readChoice(choice, out);
             }
         }

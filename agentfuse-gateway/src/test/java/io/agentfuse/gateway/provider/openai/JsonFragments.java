@@ -1,22 +1,55 @@
 package io.agentfuse.gateway.provider.openai;
 
+import io.agentfuse.gateway.http.JsonShape;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.Tuple;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
 /**
  * JSON text built from fragments for the property tests of the scans, which must only ever say
  * yes: mostly well formed, each part now and then absent, given twice, of another kind, named
- * with an escape, or cut short, and now and then with a stray byte put in anywhere.
+ * with an escape, or cut short, and now and then with a stray byte put in anywhere. The text of an
+ * answer is generated from the field list both of its checks read ({@link #of(JsonShape)}), so a
+ * field added to the list is generated too.
  */
 final class JsonFragments {
 
     private JsonFragments() {
+    }
+
+    /**
+     * Text of {@code shape}: each listed field mostly present with a value of its kind, now and then
+     * null, absent, given twice, named with an escape or of another kind (a field left to the tree
+     * rarely present), and now and then a field the shape does not list.
+     */
+    static Arbitrary<String> of(JsonShape shape) {
+        if (shape instanceof JsonShape.Obj object) {
+            List<Arbitrary<String>> fields = new ArrayList<>();
+            for (JsonShape.Field field : object.fields()) {
+                Arbitrary<String> value = mostly(of(field.shape()));
+                if (!field.required()) {
+                    value = Arbitraries.frequencyOf(Tuple.of(8, value), Tuple.of(1, Arbitraries.just("null")));
+                }
+                fields.add(field.treeOnly() ? rarely(field(field.name(), value)) : field(field.name(), value));
+            }
+            fields.add(rarely(field("unlisted", anyValue())));
+            return Combinators.combine(fields)
+                    .as(parts -> "{" + parts.stream().filter(part -> !part.isEmpty()).collect(Collectors.joining(",")) + "}");
+        }
+        if (shape instanceof JsonShape.Arr array) {
+            return array(of(array.element()));
+        }
+        return switch ((JsonShape.Leaf) shape) {
+            case STRING -> Arbitraries.of("\"text\"", "\"stop\"", "\"length\"", "\"tool_calls\"", "\"\\u00e9\\n\"", "\"é 中文\"");
+            case NUMBER -> Arbitraries.of("0", "7", "12345", "4294967296");
+            case ANY -> anyValue();
+        };
     }
 
     /** {@code json} as bytes, now and then cut short or with one byte replaced by any other. */

@@ -19,12 +19,6 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import static io.agentfuse.gateway.provider.openai.JsonFragments.anyValue;
-import static io.agentfuse.gateway.provider.openai.JsonFragments.array;
-import static io.agentfuse.gateway.provider.openai.JsonFragments.field;
-import static io.agentfuse.gateway.provider.openai.JsonFragments.mostly;
-import static io.agentfuse.gateway.provider.openai.JsonFragments.object;
-import static io.agentfuse.gateway.provider.openai.JsonFragments.rarely;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class OpenAiChunkScanTest {
@@ -82,7 +76,6 @@ class OpenAiChunkScanTest {
                 "", "[]", "{", "not json", "{} {}", "{\"choices\":{}}",
                 "{\"error\":{\"type\":\"server_error\",\"message\":\"boom\"}}",
                 "{\"choices\":[],\"usage\":{\"prompt_tokens\":5.0,\"completion_tokens\":7}}",
-                "{\"choices\":[],\"usage\":{\"prompt_tokens\":null}}",
                 "{\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"prompt_tokens\":5}}",
                 "{\"choices\":[],\"usage\":[]}",
                 "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{}\"}}]}}]}",
@@ -149,14 +142,14 @@ class OpenAiChunkScanTest {
     }
 
     /**
-     * Chunks that are mostly well formed, each part now and then absent, given twice, of another
-     * kind, named with an escape, or cut short, and now and then with a stray byte put in anywhere.
+     * Chunks generated from the field list the decoder and the scan both read
+     * ({@link OpenAiShapes#CHUNK}): mostly well formed, each field now and then absent, null, given
+     * twice, of another kind, named with an escape, or cut short, and now and then with a stray byte
+     * put in anywhere.
      */
     @Provide
     Arbitrary<byte[]> chunks() {
-        Arbitrary<String> chunk = object(field("id", stringOrNull()), field("object", anyValue()), field("model", stringOrNull()),
-                choices(), field("usage", usage()), rarely(field("error", error())));
-        return JsonFragments.damaged(chunk);
+        return JsonFragments.damaged(JsonFragments.of(OpenAiShapes.CHUNK));
     }
 
     /**
@@ -170,36 +163,9 @@ class OpenAiChunkScanTest {
                         + "\"model\":\"gpt-4o-mini\",\"system_fingerprint\":\"fp_1\",")),
                 Tuple.of(2, Arbitraries.of(" { \"id\" : \"chatcmpl-1\" , \"error\":null,", "{\"usage\":null,\"id\":\"c\",",
                         "{\"choices\":[],\"model\":\"m\",", "{\"id\":\"c\",\"id\":\"c\",", "{\"model\":5,", "{")));
-        Arbitrary<String> rest = object(choices(), field("usage", usage()), rarely(field("id", stringOrNull())),
-                rarely(field("error", error())));
-        Arbitrary<String> chunk = Combinators.combine(beginning, rest).as((start, members) -> start + members.substring(1));
+        Arbitrary<String> chunk = Combinators.combine(beginning, JsonFragments.of(OpenAiShapes.CHUNK))
+                .as((start, members) -> start + members.substring(1));
         return JsonFragments.damaged(chunk).list().ofMinSize(2).ofMaxSize(6);
-    }
-
-    private static Arbitrary<String> stringOrNull() {
-        return mostly(Arbitraries.of("null", "\"text\"", "\"\\u00e9\\n\"", "\"é 中文\""));
-    }
-
-    private static Arbitrary<String> choices() {
-        Arbitrary<String> toolCall = mostly(object(field("index", Arbitraries.of("0", "1")), field("id", stringOrNull()),
-                field("function", mostly(object(field("name", stringOrNull()), field("arguments", stringOrNull()))))));
-        Arbitrary<String> delta = object(field("role", stringOrNull()), field("content", stringOrNull()),
-                field("refusal", stringOrNull()), rarely(field("tool_calls", mostly(array(toolCall)))));
-        Arbitrary<String> finishReason = mostly(Arbitraries.of("null", "\"stop\"", "\"length\"", "\"tool_calls\"",
-                "\"content_filter\"", "\"new_reason\""));
-        Arbitrary<String> choice = mostly(object(field("index", mostly(Arbitraries.of("0", "1", "4294967296"))),
-                field("delta", mostly(delta)), field("logprobs", anyValue()), field("finish_reason", finishReason)));
-        return field("choices", mostly(array(choice)));
-    }
-
-    private static Arbitrary<String> usage() {
-        Arbitrary<String> count = mostly(Arbitraries.of("0", "7", "12345"));
-        return mostly(Arbitraries.frequencyOf(Tuple.of(6, Arbitraries.just("null")),
-                Tuple.of(1, object(field("prompt_tokens", count), field("completion_tokens", count)))));
-    }
-
-    private static Arbitrary<String> error() {
-        return mostly(object(field("type", stringOrNull()), field("message", stringOrNull())));
     }
 
     private static OpenAiChunkScan.Chunk read(String data) {

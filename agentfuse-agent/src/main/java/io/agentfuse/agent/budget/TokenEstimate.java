@@ -1,0 +1,53 @@
+package io.agentfuse.agent.budget;
+
+import io.agentfuse.core.budget.BudgetAmount;
+import io.agentfuse.core.budget.ModelPrice;
+
+/**
+ * How much a call reserves before it runs: its counted input plus the output it may write —
+ * {@code max_tokens} when the request sets it, else {@value #DEFAULT_OUTPUT_TOKENS} — capped so
+ * that input and output together fit the model's context window (a call cannot use more). The
+ * one rule of the gateway and of the library decorators. The call settles with its real usage.
+ *
+ * <p>Pure. {@code TokenEstimate.tokens(1_000, null, 200_000) == 5_096}.
+ */
+public final class TokenEstimate {
+
+    /**
+     * The output a request without {@code max_tokens} is taken to write. A reservation of the whole
+     * window would stop a budget's concurrent calls long before it is spent; a longer answer is
+     * still counted in full when it settles.
+     */
+    public static final int DEFAULT_OUTPUT_TOKENS = 4_096;
+
+    private TokenEstimate() {
+    }
+
+    /**
+     * The output tokens reserved for a call of {@code inputTokens} that asks for {@code maxOutputTokens}
+     * ({@code null}: not said) of a model whose window is {@code contextWindow} tokens.
+     */
+    public static long outputTokens(long inputTokens, Integer maxOutputTokens, int contextWindow) {
+        long wanted = maxOutputTokens == null || maxOutputTokens < 0 ? DEFAULT_OUTPUT_TOKENS : maxOutputTokens;
+        return Math.max(0, Math.min(wanted, contextWindow - inputTokens));
+    }
+
+    /** The tokens reserved: {@code inputTokens} plus {@link #outputTokens}. */
+    public static long tokens(long inputTokens, Integer maxOutputTokens, int contextWindow) {
+        return inputTokens + outputTokens(inputTokens, maxOutputTokens, contextWindow);
+    }
+
+    /**
+     * The amount reserved: {@link #tokens} and, when {@code price} is known, their cost (the
+     * output at the output price); without a price the cost is 0.
+     */
+    public static BudgetAmount of(long inputTokens, Integer maxOutputTokens, int contextWindow, ModelPrice price) {
+        long output = outputTokens(inputTokens, maxOutputTokens, contextWindow);
+        return new BudgetAmount(inputTokens + output, price == null ? 0 : price.costNanos(inputTokens, output));
+    }
+
+    /** What a call that read {@code inputTokens} and wrote {@code outputTokens} used, at {@code price} (none: no cost). */
+    public static BudgetAmount used(long inputTokens, long outputTokens, ModelPrice price) {
+        return new BudgetAmount(inputTokens + outputTokens, price == null ? 0 : price.costNanos(inputTokens, outputTokens));
+    }
+}

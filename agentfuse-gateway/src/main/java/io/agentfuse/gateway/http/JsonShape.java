@@ -1,0 +1,168 @@
+package io.agentfuse.gateway.http;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * The shape a provider's JSON answer must have, declared once as a list of fields, and read by
+ * both of its checks: the tree-based one that explains what is wrong
+ * ({@code dialect.AnswerShape#check}) and the one-pass scan over the bytes that only ever says yes
+ * ({@link ShapeScan}). A field added here is checked by both; the property tests of the scans
+ * generate their inputs from the same list.
+ *
+ * <p>A value is an object of {@link Field}s (fields not listed are allowed and not looked at), an
+ * array of one shape, or a leaf: a string, a number, anything. A field is required (present and not
+ * null) or optional (absent or null). Where the two checks differ, the scan is the stricter: it
+ * gives up on what it does not read plainly and leaves it to the tree (see {@link ShapeScan}).
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * <pre>{@code
+ * static final JsonShape.Obj USAGE = JsonShape.object(
+ *         JsonShape.optional("prompt_tokens", JsonShape.Leaf.NUMBER).captured(PROMPT));
+ * }</pre>
+ */
+public sealed interface JsonShape {
+
+    /** Whether this shape, or one inside it, captures what the scan reads ({@link Field#captured}). */
+    boolean captures();
+
+    /** A value that is not an object or an array. */
+    enum Leaf implements JsonShape {
+        /** A string. The scan captures only a plain one: printable ASCII without escapes, at most {@value ShapeScan#MAX_CAPTURED_STRING} bytes. */
+        STRING,
+        /** A number. The scan reads only a plain whole number {@code >= 0} of at most 18 digits. */
+        NUMBER,
+        /** Any value at all. */
+        ANY;
+
+        @Override
+        public boolean captures() {
+            return false;
+        }
+    }
+
+    /**
+     * An object with these fields, at most 31 (the scan keeps one bit per field).
+     *
+     * @param fields the fields looked at, in the order the tree check checks them
+     */
+    record Obj(List<Field> fields) implements JsonShape {
+
+        public Obj {
+            fields = List.copyOf(fields);
+            if (fields.size() > 31) {
+                throw new IllegalArgumentException("an object shape has at most 31 fields, but had " + fields.size());
+            }
+        }
+
+        @Override
+        public boolean captures() {
+            return fields.stream().anyMatch(field -> field.capture() >= 0 || field.shape().captures());
+        }
+    }
+
+    /**
+     * An array whose elements all have one shape.
+     *
+     * @param element    the elements' shape
+     * @param emptyMeans {@code null} when the array may be empty, else why it must not be (for the message)
+     */
+    record Arr(JsonShape element, String emptyMeans) implements JsonShape {
+
+        @Override
+        public boolean captures() {
+            return element.captures();
+        }
+    }
+
+    /**
+     * One field of an object: its name, its value's shape, whether it must be present and not null,
+     * the slot the scan reports its value in ({@link ShapeScan.Captures}; -1 for none: a number's
+     * value, a string's, an array's length), and whether the scan gives up when it is present and not
+     * null, leaving it to the tree (a value it has no plain reading of, such as a provider's error).
+     * Immutable.
+     */
+    final class Field {
+        private final String name;
+        private final JsonShape shape;
+        private final boolean required;
+        private final int capture;
+        private final boolean treeOnly;
+        private final byte[] ascii;
+
+        private Field(String name, JsonShape shape, boolean required, int capture, boolean treeOnly) {
+            this.name = name;
+            this.shape = shape;
+            this.required = required;
+            this.capture = capture;
+            this.treeOnly = treeOnly;
+            this.ascii = name.getBytes(StandardCharsets.US_ASCII);
+        }
+
+        /** This field, its value reported in {@code slot}. */
+        public Field captured(int slot) {
+            return new Field(name, shape, required, slot, treeOnly);
+        }
+
+        /** This field, left to the tree whenever it is present and not null. */
+        public Field leftToTheTree() {
+            return new Field(name, shape, required, capture, true);
+        }
+
+        public String name() {
+            return name;
+        }
+
+        public JsonShape shape() {
+            return shape;
+        }
+
+        public boolean required() {
+            return required;
+        }
+
+        public int capture() {
+            return capture;
+        }
+
+        public boolean treeOnly() {
+            return treeOnly;
+        }
+
+        /** The name's bytes, which the scan compares with a member's. */
+        byte[] ascii() {
+            return ascii;
+        }
+
+        @Override
+        public String toString() {
+            return (required ? "required " : "optional ") + name + ": " + shape;
+        }
+    }
+
+    /** An object of {@code fields}. */
+    static Obj object(Field... fields) {
+        return new Obj(List.of(fields));
+    }
+
+    /** An array of elements of {@code element}'s shape, which may be empty. */
+    static Arr array(JsonShape element) {
+        return new Arr(element, null);
+    }
+
+    /** An array of elements of {@code element}'s shape, of at least one (else, says the message: {@code emptyMeans}). */
+    static Arr nonEmptyArray(JsonShape element, String emptyMeans) {
+        return new Arr(element, emptyMeans);
+    }
+
+    /** A field that must be present and not null. */
+    static Field required(String name, JsonShape shape) {
+        return new Field(name, shape, true, -1, false);
+    }
+
+    /** A field that may be absent or null. */
+    static Field optional(String name, JsonShape shape) {
+        return new Field(name, shape, false, -1, false);
+    }
+}

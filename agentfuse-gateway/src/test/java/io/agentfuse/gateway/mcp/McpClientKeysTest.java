@@ -1,0 +1,64 @@
+package io.agentfuse.gateway.mcp;
+
+import io.agentfuse.mock.mcp.McpMockTool;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.http.HttpResponse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * With {@code clients:}, the MCP proxy needs a client key like the model endpoints, and an MCP
+ * session belongs to the client whose key opened it, whichever header carries the key.
+ */
+class McpClientKeysTest {
+
+    private McpHarness harness;
+
+    @BeforeEach
+    void start() {
+        harness = McpHarness.start(McpHarness.CONFIG + """
+                clients:
+                  alice: { key: "sk-alice-0123456789" }
+                  mallory: { key: "sk-mallory-0123456789" }
+                """);
+        harness.mcp.tools(McpMockTool.of("query", "Runs SQL"));
+    }
+
+    @AfterEach
+    void stop() {
+        harness.close();
+    }
+
+    private String initialize(String... headers) {
+        return harness.post(harness.rpc("initialize", new JsonObject().put("protocolVersion", "2025-11-25")
+                        .put("capabilities", new JsonObject()).put("clientInfo", new JsonObject().put("name", "a").put("version", "1"))),
+                headers).headers().firstValue("mcp-session-id").orElseThrow();
+    }
+
+    @Test
+    void aRequestWithoutAKeyIsAJsonRpcErrorThatReachesNoServer() {
+        HttpResponse<String> answer = harness.post(harness.toolCall("query"));
+
+        assertThat(answer.statusCode()).isEqualTo(401);
+        assertThat(McpHarness.message(answer).getJsonObject("error").getJsonObject("data").getString("type"))
+                .isEqualTo("invalid_api_key");
+        assertThat(harness.mcp.requests()).isEmpty();
+    }
+
+    @Test
+    void aSessionBelongsToTheClientWhicheverHeaderCarriesItsKey() {
+        String session = initialize("Authorization", "Bearer sk-alice-0123456789");
+
+        HttpResponse<String> sameClient = harness.post(harness.toolCall("query"), "Mcp-Session-Id", session,
+                "x-api-key", "sk-alice-0123456789");
+        HttpResponse<String> otherClient = harness.post(harness.toolCall("query"), "Mcp-Session-Id", session,
+                "x-api-key", "sk-mallory-0123456789");
+
+        assertThat(McpHarness.text(sameClient)).isEqualTo("ok");
+        assertThat(otherClient.statusCode()).isEqualTo(404);
+    }
+}

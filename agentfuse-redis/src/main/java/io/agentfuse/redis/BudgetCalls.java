@@ -1,0 +1,81 @@
+package io.agentfuse.redis;
+
+import io.agentfuse.core.budget.BudgetAmount;
+import io.agentfuse.core.budget.BudgetClaim;
+import io.agentfuse.core.budget.WindowKey;
+import io.agentfuse.core.budget.WindowTally;
+import io.lettuce.core.ScriptOutputType;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The budget ledger's scripts on its connection ({@link BudgetScripts}), each awaited for the
+ * ledger's bounded wait: what one instance asks of Redis, with its keys and arguments. Thread-safe.
+ */
+final class BudgetCalls {
+
+    /** How long a window's record is kept after its end: the admin API shows the day before. */
+    static final long RETENTION_MILLIS = Duration.ofDays(1).toMillis();
+    /** The windows listed at most. */
+    static final int MAX_LISTED = 1_000;
+
+    private final BudgetRedis redis;
+    private final String prefix;
+    private final String instance;
+    private final Duration wait;
+    private final Duration reservationTtl;
+    private final Duration presenceTtl;
+
+    BudgetCalls(BudgetRedis redis, String prefix, String instance, Duration wait, Duration reservationTtl,
+                Duration presenceTtl) {
+        this.redis = redis;
+        this.prefix = prefix;
+        this.instance = instance;
+        this.wait = wait;
+        this.reservationTtl = reservationTtl;
+        this.presenceTtl = presenceTtl;
+    }
+
+    /** Reserves {@code estimate} as {@code id} in every window of {@code claims}, or in none. */
+    CompletableFuture<BudgetScripts.Reply> reserve(String id, List<BudgetClaim> claims, BudgetAmount estimate) {
+        String[] args = BudgetScripts.reserveArgs(id, estimate, reservationTtl.toMillis(), instance,
+                presenceTtl.toMillis(), RETENTION_MILLIS, claims);
+        return redis.<List<Object>>eval(BudgetScripts.RESERVE, ScriptOutputType.MULTI,
+                BudgetScripts.reserveKeys(prefix, claims), args, wait)
+                .thenApply(reply -> BudgetScripts.reserveReply(reply, id, claims));
+    }
+
+    /** Settles what {@code owed} says. */
+    CompletableFuture<Object> settle(BudgetLoss.Owed owed) {
+        return redis.eval(BudgetScripts.SETTLE, ScriptOutputType.INTEGER, BudgetScripts.settleKeys(prefix, owed.claims()),
+                BudgetScripts.settleArgs(owed.id(), owed.used(), RETENTION_MILLIS, owed.claims()), wait);
+    }
+
+    /** The fleet's windows that end after {@code nowMillis}, at most {@value #MAX_LISTED}; waits four times as long. */
+    CompletableFuture<List<WindowTally>> windows(long nowMillis) {
+        return redis.<List<Object>>eval(BudgetScripts.LIST, ScriptOutputType.MULTI, new String[] {BudgetScripts.indexKey(prefix)},
+                        new String[] {Long.toString(nowMillis), Integer.toString(MAX_LISTED), Long.toString(RETENTION_MILLIS)},
+                        wait.multipliedBy(4))
+                .thenApply(reply -> BudgetScripts.listed(prefix, reply));
+    }
+
+    /** Forgets what {@code key} spent; whether it existed. */
+    CompletableFuture<Boolean> reset(WindowKey key) {
+        return redis.<Long>eval(BudgetScripts.RESET, ScriptOutputType.INTEGER,
+                new String[] {BudgetScripts.windowKey(prefix, key)}, new String[0], wait.multipliedBy(4))
+                .thenApply(existed -> existed == 1L);
+    }
+
+    /** Tells Redis this instance is alive; the instances alive. */
+    CompletableFuture<Long> presence() {
+        return redis.eval(BudgetScripts.PRESENCE, ScriptOutputType.INTEGER, new String[] {BudgetScripts.instancesKey(prefix)},
+                new String[] {instance, Long.toString(presenceTtl.toMillis())}, wait);
+    }
+
+    /** How long a call waits for Redis. */
+    Duration waitLimit() {
+        return wait;
+    }
+}

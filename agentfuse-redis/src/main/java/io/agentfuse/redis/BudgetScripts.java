@@ -1,0 +1,299 @@
+package io.agentfuse.redis;
+
+import io.agentfuse.core.budget.BudgetAmount;
+import io.agentfuse.core.budget.BudgetClaim;
+import io.agentfuse.core.budget.BudgetLimit;
+import io.agentfuse.core.budget.ReserveResult;
+import io.agentfuse.core.budget.WindowKey;
+import io.agentfuse.core.budget.WindowTally;
+
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The budgets' Lua scripts, each one atomic in Redis, their keys and arguments, and their replies.
+ * The rules are {@link WindowTally}'s, in Lua: a window admits while {@code spent + reserved < limit}
+ * for every limited part; a reservation is a hash field {@code r:<id>} = {@code tokens,cost,expiresAt}
+ * that lapses at {@code expiresAt} (an instance that died mid-call holds nothing for ever).
+ *
+ * <p>Keys: a window is the hash {@code <prefix>budget:<budget>:<scope value, percent-encoded>:<start>}
+ * (fields {@code st}, {@code sc}: spent tokens and nano-dollars; {@code lt}, {@code lc}: the limit it
+ * was last reserved under; {@code end}; the reservations), expiring a day after its end; the sorted set
+ * {@code <prefix>budget-windows} indexes windows by their end; the hash
+ * {@code <prefix>budget-instances} holds each instance's last contact (Redis's clock), which gives
+ * the number of instances a {@code share} divides by. Pure functions but for the script texts.
+ */
+final class BudgetScripts {
+
+    /**
+     * Reserves ARGV[2] tokens and ARGV[3] nano-dollars as ARGV[1] in every window of KEYS[1..n], or
+     * in none: {@code {0, k, st, sc, rt, rc, instances}} for the first window k with nothing left, else
+     * {@code {1, instances, st, sc, rt, rc, ...}} per window after the reservation. Also records the
+     * instance ARGV[5] as seen now and counts those seen within ARGV[6] ms.
+     */
+    static final String RESERVE = """
+            local n = #KEYS - 2
+            local t = redis.call('TIME')
+            local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            redis.call('HSET', KEYS[n + 2], ARGV[5], now)
+            local instances = 0
+            local seen = redis.call('HGETALL', KEYS[n + 2])
+            for i = 1, #seen, 2 do
+              if now - tonumber(seen[i + 1]) <= tonumber(ARGV[6]) then instances = instances + 1
+              else redis.call('HDEL', KEYS[n + 2], seen[i]) end
+            end
+            local tokens, cost = tonumber(ARGV[2]), tonumber(ARGV[3])
+            local state = {}
+            for k = 1, n do
+              local base = 8 + 3 * (k - 1)
+              local lt, lc = tonumber(ARGV[base]), tonumber(ARGV[base + 1])
+              local st, sc, rt, rc = 0, 0, 0, 0
+              local fields = redis.call('HGETALL', KEYS[k])
+              for i = 1, #fields, 2 do
+                local f, v = fields[i], fields[i + 1]
+                if f == 'st' then st = tonumber(v)
+                elseif f == 'sc' then sc = tonumber(v)
+                elseif string.sub(f, 1, 2) == 'r:' then
+                  local a, b, e = string.match(v, '^(%d+),(%d+),(%d+)$')
+                  if a and tonumber(e) > now then rt = rt + tonumber(a); rc = rc + tonumber(b)
+                  else redis.call('HDEL', KEYS[k], f) end
+                end
+              end
+              if (lt >= 0 and st + rt >= lt) or (lc >= 0 and sc + rc >= lc) then
+                return {0, k, st, sc, rt, rc, instances}
+              end
+              state[k] = {st, sc, rt, rc}
+            end
+            local result = {1, instances}
+            for k = 1, n do
+              local base = 8 + 3 * (k - 1)
+              redis.call('HSET', KEYS[k], 'r:' .. ARGV[1],
+                ARGV[2] .. ',' .. ARGV[3] .. ',' .. string.format('%.0f', now + tonumber(ARGV[4])),
+                'lt', ARGV[base], 'lc', ARGV[base + 1], 'end', ARGV[base + 2])
+              redis.call('PEXPIREAT', KEYS[k], tonumber(ARGV[base + 2]) + tonumber(ARGV[7]))
+              redis.call('ZADD', KEYS[n + 1], ARGV[base + 2], KEYS[k])
+              local s = state[k]
+              table.insert(result, s[1]); table.insert(result, s[2])
+              table.insert(result, s[3] + tokens); table.insert(result, s[4] + cost)
+            end
+            return result
+            """;
+
+    /**
+     * Settles the reservation ARGV[1] in every window of KEYS[1..n] as ARGV[2] tokens and ARGV[3]
+     * nano-dollars used (a window without the reservation only counts them); per window, ARGV[5..]
+     * holds its limit and end, for a window this creates; KEYS[n + 1] is the index.
+     */
+    static final String SETTLE = """
+            local n = #KEYS - 1
+            for k = 1, n do
+              local base = 5 + 3 * (k - 1)
+              redis.call('HDEL', KEYS[k], 'r:' .. ARGV[1])
+              if tonumber(ARGV[2]) > 0 or tonumber(ARGV[3]) > 0 then
+                redis.call('HINCRBY', KEYS[k], 'st', ARGV[2])
+                redis.call('HINCRBY', KEYS[k], 'sc', ARGV[3])
+                redis.call('HSETNX', KEYS[k], 'lt', ARGV[base])
+                redis.call('HSETNX', KEYS[k], 'lc', ARGV[base + 1])
+                redis.call('HSETNX', KEYS[k], 'end', ARGV[base + 2])
+                redis.call('PEXPIREAT', KEYS[k], tonumber(ARGV[base + 2]) + tonumber(ARGV[4]))
+                redis.call('ZADD', KEYS[n + 1], ARGV[base + 2], KEYS[k])
+              end
+            end
+            return 1
+            """;
+
+    /**
+     * The windows of the index KEYS[1] that end after ARGV[1] (at most ARGV[2] of them), each as
+     * {@code key, st, sc, rt, rc, lt, lc, end}, all as text; forgets index entries ended more than
+     * ARGV[3] ms ago. Reads the windows by the names the index holds (a single Redis, not a cluster).
+     */
+    static final String LIST = """
+            local t = redis.call('TIME')
+            local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - tonumber(ARGV[3]))
+            local keys = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. ARGV[1], '+inf', 'LIMIT', 0, tonumber(ARGV[2]))
+            local out = {}
+            for _, key in ipairs(keys) do
+              local fields = redis.call('HGETALL', key)
+              if #fields > 0 then
+                local st, sc, rt, rc, lt, lc, e = 0, 0, 0, 0, '-1', '-1', '0'
+                for i = 1, #fields, 2 do
+                  local f, v = fields[i], fields[i + 1]
+                  if f == 'st' then st = tonumber(v) elseif f == 'sc' then sc = tonumber(v)
+                  elseif f == 'lt' then lt = v elseif f == 'lc' then lc = v elseif f == 'end' then e = v
+                  elseif string.sub(f, 1, 2) == 'r:' then
+                    local a, b, x = string.match(v, '^(%d+),(%d+),(%d+)$')
+                    if a and tonumber(x) > now then rt = rt + tonumber(a); rc = rc + tonumber(b) end
+                  end
+                end
+                for _, value in ipairs({key, string.format('%.0f', st), string.format('%.0f', sc),
+                    string.format('%.0f', rt), string.format('%.0f', rc), lt, lc, e}) do
+                  table.insert(out, value)
+                end
+              end
+            end
+            return out
+            """;
+
+    /** Forgets what the window KEYS[1] spent, keeping its reservations; 1 if it existed. */
+    static final String RESET = """
+            if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+            redis.call('HDEL', KEYS[1], 'st', 'sc')
+            return 1
+            """;
+
+    /** Records the instance ARGV[1] as seen now in KEYS[1]; the instances seen within ARGV[2] ms. */
+    static final String PRESENCE = """
+            local t = redis.call('TIME')
+            local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            redis.call('HSET', KEYS[1], ARGV[1], now)
+            local instances = 0
+            local seen = redis.call('HGETALL', KEYS[1])
+            for i = 1, #seen, 2 do
+              if now - tonumber(seen[i + 1]) <= tonumber(ARGV[2]) then instances = instances + 1
+              else redis.call('HDEL', KEYS[1], seen[i]) end
+            end
+            return instances
+            """;
+
+    /** The fields of one window in a {@link #LIST} reply. */
+    static final int LISTED_FIELDS = 8;
+
+    private BudgetScripts() {
+    }
+
+    /** The Redis key of {@code window}. */
+    static String windowKey(String prefix, WindowKey window) {
+        return prefix + "budget:" + window.budget() + ":" + URLEncoder.encode(window.scopeValue(), StandardCharsets.UTF_8)
+                + ":" + window.startMillis();
+    }
+
+    /** The window a key of {@link #windowKey} names, or {@code null} for another key. */
+    static WindowKey windowOf(String prefix, String key) {
+        String start = prefix + "budget:";
+        if (!key.startsWith(start)) {
+            return null;
+        }
+        String[] parts = key.substring(start.length()).split(":", -1);
+        if (parts.length != 3 || !parts[2].matches("-?\\d{1,19}")) {
+            return null;
+        }
+        return new WindowKey(parts[0], URLDecoder.decode(parts[1], StandardCharsets.UTF_8), Long.parseLong(parts[2]));
+    }
+
+    /** The keys of {@link #RESERVE}: each window, then the index, then the instances. */
+    static String[] reserveKeys(String prefix, List<BudgetClaim> claims) {
+        String[] keys = new String[claims.size() + 2];
+        for (int i = 0; i < claims.size(); i++) {
+            keys[i] = windowKey(prefix, claims.get(i).key());
+        }
+        keys[claims.size()] = indexKey(prefix);
+        keys[claims.size() + 1] = instancesKey(prefix);
+        return keys;
+    }
+
+    /** The arguments of {@link #RESERVE}. */
+    static String[] reserveArgs(String id, BudgetAmount estimate, long reservationTtlMillis, String instance,
+                                long presenceTtlMillis, long retentionMillis, List<BudgetClaim> claims) {
+        List<String> args = new ArrayList<>(List.of(id, Long.toString(estimate.tokens()), Long.toString(estimate.costNanos()),
+                Long.toString(reservationTtlMillis), instance, Long.toString(presenceTtlMillis),
+                Long.toString(retentionMillis)));
+        for (BudgetClaim claim : claims) {
+            addLimitAndEnd(args, claim);
+        }
+        return args.toArray(String[]::new);
+    }
+
+    /** The keys of {@link #SETTLE}: the windows, then the index. */
+    static String[] settleKeys(String prefix, List<BudgetClaim> claims) {
+        String[] keys = new String[claims.size() + 1];
+        for (int i = 0; i < claims.size(); i++) {
+            keys[i] = windowKey(prefix, claims.get(i).key());
+        }
+        keys[claims.size()] = indexKey(prefix);
+        return keys;
+    }
+
+    /** The index of windows by their end. */
+    static String indexKey(String prefix) {
+        return prefix + "budget-windows";
+    }
+
+    /** The instances' last contacts. */
+    static String instancesKey(String prefix) {
+        return prefix + "budget-instances";
+    }
+
+    /** The arguments of {@link #SETTLE}. */
+    static String[] settleArgs(String id, BudgetAmount used, long retentionMillis, List<BudgetClaim> claims) {
+        List<String> args = new ArrayList<>(List.of(id, Long.toString(used.tokens()), Long.toString(used.costNanos()),
+                Long.toString(retentionMillis)));
+        for (BudgetClaim claim : claims) {
+            addLimitAndEnd(args, claim);
+        }
+        return args.toArray(String[]::new);
+    }
+
+    private static void addLimitAndEnd(List<String> args, BudgetClaim claim) {
+        args.add(Long.toString(claim.limit().tokens()));
+        args.add(Long.toString(claim.limit().costNanos()));
+        args.add(Long.toString(claim.endMillis()));
+    }
+
+    /** The reply of {@link #RESERVE} for {@code claims}, with the instances it counted. */
+    static Reply reserveReply(List<Object> reply, String id, List<BudgetClaim> claims) {
+        long admitted = number(reply.get(0));
+        if (admitted == 0) {
+            int claim = (int) number(reply.get(1)) - 1;
+            BudgetClaim refused = claims.get(claim);
+            WindowTally tally = new WindowTally(refused.key(), refused.limit(), refused.endMillis(),
+                    new BudgetAmount(number(reply.get(2)), number(reply.get(3))),
+                    new BudgetAmount(number(reply.get(4)), number(reply.get(5))));
+            return new Reply(new ReserveResult.Refused(claim, tally), (int) number(reply.get(6)));
+        }
+        List<WindowTally> tallies = new ArrayList<>(claims.size());
+        for (int i = 0; i < claims.size(); i++) {
+            BudgetClaim claim = claims.get(i);
+            int at = 2 + 4 * i;
+            tallies.add(new WindowTally(claim.key(), claim.limit(), claim.endMillis(),
+                    new BudgetAmount(number(reply.get(at)), number(reply.get(at + 1))),
+                    new BudgetAmount(number(reply.get(at + 2)), number(reply.get(at + 3)))));
+        }
+        return new Reply(new ReserveResult.Admitted(id, tallies), (int) number(reply.get(1)));
+    }
+
+    /** What a reservation got, and how many instances Redis counted. */
+    record Reply(ReserveResult result, int instances) {
+    }
+
+    private static long number(Object value) {
+        return value instanceof Long number ? number : Long.parseLong(String.valueOf(value));
+    }
+
+    /**
+     * The windows of a {@link #LIST} reply; an entry that is not one of {@link #windowKey}'s, or whose
+     * numbers do not read, is left out (Redis holds what anyone may write).
+     */
+    static List<WindowTally> listed(String prefix, List<Object> reply) {
+        List<WindowTally> windows = new ArrayList<>();
+        for (int at = 0; at + LISTED_FIELDS <= reply.size(); at += LISTED_FIELDS) {
+            WindowKey key = windowOf(prefix, String.valueOf(reply.get(at)));
+            try {
+                long lt = number(reply.get(at + 5));
+                long lc = number(reply.get(at + 6));
+                if (key == null || lt == BudgetLimit.NONE && lc == BudgetLimit.NONE) {
+                    continue;
+                }
+                windows.add(new WindowTally(key, new BudgetLimit(lt, lc), number(reply.get(at + 7)),
+                        new BudgetAmount(number(reply.get(at + 1)), number(reply.get(at + 2))),
+                        new BudgetAmount(number(reply.get(at + 3)), number(reply.get(at + 4)))));
+            } catch (IllegalArgumentException unreadable) {
+                // not a window this code wrote: left out
+            }
+        }
+        return windows;
+    }
+}
