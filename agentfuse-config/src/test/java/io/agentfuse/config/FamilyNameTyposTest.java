@@ -72,6 +72,23 @@ class FamilyNameTyposTest {
         assertThat(refused.errors().get(1).message()).contains("did you mean \"claude-sonnet-4\"?");
     }
 
+    @Test
+    void aBudgetsFallbackIsCheckedAlike() {
+        ConfigException refused = refused("""
+                budgets:
+                  per-session:
+                    scope: session
+                    tokens: 500000
+                    onExhausted: { fallback: gpt-4o-mimi }
+                """);
+
+        assertThat(refused.errors()).singleElement().satisfies(error -> {
+            assertThat(error.path()).isEqualTo("budgets.per-session.onExhausted.fallback");
+            assertThat(error.line()).isEqualTo(5);
+            assertThat(error.message()).startsWith("unknown model \"gpt-4o-mimi\"; did you mean \"gpt-4o-mini\"?");
+        });
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"claude-sonnet-4-5-20250929", "gpt-4o-2024-08-06", "o3-mini", "claude-3-5-haiku-latest",
             "gpt-4.1-nano", "claude-opus-4-1"})

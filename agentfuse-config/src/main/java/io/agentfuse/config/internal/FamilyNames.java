@@ -8,8 +8,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The rule of docs/design.md §6 for a model the configuration names without configuring it (in a fallback list
- * or as {@code compactModel}): a name of no built-in family is an error listing the configured
+ * The rule of docs/design.md §6 for a model the configuration names without configuring it (in a fallback list,
+ * as {@code compactModel} or as a budget's {@code onExhausted.fallback}): a name of no built-in family is an error listing the configured
  * models; a family name of the built-in table ({@link ModelFamilies#isKnown}) is served as that
  * model; a family name the table does not know that is one or two edits away from a configured
  * model or a model of the table is an error with "did you mean" ({@code claude-hauku-4} →
