@@ -66,9 +66,14 @@ sealed interface Node {
                 return "null";
             }
             if (interpolated()) {
-                return "the value of \"" + raw + "\" (from the environment, not shown)";
+                return fromEnvironment(raw);
             }
             return kind == Kind.STRING ? '"' + text + '"' : text;
+        }
+
+        /** How an error names a value read from the environment ({@code source}: a variable or a {@code ${NAME}}). */
+        static String fromEnvironment(String source) {
+            return "the value of \"" + source + "\" (from the environment, not shown)";
         }
     }
 }
