@@ -81,6 +81,36 @@ class AgentfuseCommandTest {
     }
 
     @Test
+    void aFamilyNameOneEditFromAKnownModelIsAnErrorSayingWhatWasMeant(@TempDir Path directory) throws Exception {
+        Path file = Files.writeString(directory.resolve("agentfuse.yaml"), """
+                models:
+                  main: { provider: openai, fallbacks: [claude-hauku-4, gpt-4o-mini] }
+                """);
+
+        int exitCode = run("validate", "--config", file.toString());
+
+        assertThat(exitCode).isEqualTo(2);
+        assertThat(err.toString()).startsWith(file + ":2:41: models.main.fallbacks[0]: unknown model \"claude-hauku-4\";"
+                + " did you mean \"claude-haiku-4\"?");
+    }
+
+    @Test
+    void aFamilyNameTheTableDoesNotKnowIsListedAsAWarning(@TempDir Path directory) throws Exception {
+        Path file = Files.writeString(directory.resolve("agentfuse.yaml"), """
+                models:
+                  main: { provider: openai, fallbacks: [gpt-9-turbo-preview] }
+                """);
+
+        int exitCode = run("validate", "--config", file.toString());
+
+        assertThat(exitCode).isZero();
+        assertThat(out.toString().lines()).contains(file + " is valid.",
+                "warning: " + file + ":2:41: models.main.fallbacks[0]: model \"gpt-9-turbo-preview\" is not configured and not"
+                        + " in agentfuse's table of models: it goes to the openai provider as written, with a context window of"
+                        + " 128000 tokens (its family's); configure it under models: to be sure of both");
+    }
+
+    @Test
     void resolvesEnvironmentVariablesFromTheGivenEnvironment(@TempDir Path directory) throws Exception {
         Path file = Files.writeString(directory.resolve("agentfuse.yaml"),
                 "providers:\n  openai: { apiKey: \"${OPENAI_API_KEY}\" }\n");

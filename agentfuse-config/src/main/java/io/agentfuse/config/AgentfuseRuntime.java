@@ -6,6 +6,7 @@ import io.agentfuse.core.bulkhead.Bulkhead;
 import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitBreakerConfig;
 import io.agentfuse.core.breaker.CircuitBreakerRegistry;
+import io.agentfuse.core.event.CircuitBreakerListener;
 import io.agentfuse.core.event.RetryListener;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Deadline;
@@ -19,6 +20,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
@@ -55,6 +58,7 @@ public final class AgentfuseRuntime {
     private final ToLongFunction<Object> tokens;
     private final RetryListener retryListener;
     private final SharedLimits shared;
+    private final List<Consumer<ModelConfig>> droppedListeners = new CopyOnWriteArrayList<>();
     private volatile ConfigGeneration current;
 
     AgentfuseRuntime(AgentfuseRuntimeBuilder builder) {
@@ -67,11 +71,19 @@ public final class AgentfuseRuntime {
         CircuitBreakerRegistry.Builder breakers = CircuitBreakerRegistry.builder()
                 .clock(clock)
                 .defaultConfig(ConfigDefaults.MODEL_BREAKER.toCircuitBreakerConfig())
-                .template(BreakerPlan.TOOL_PREFIX + "*", ConfigDefaults.TOOL_BREAKER.toCircuitBreakerConfig());
+                .template(BreakerPlan.TOOL_PREFIX + "*", ConfigDefaults.TOOL_BREAKER.toCircuitBreakerConfig())
+                // configured models are declared (replace), so only the family models made on demand count
+                .limit(BreakerPlan.MODEL_PREFIX + "*", ConfigDefaults.UNCONFIGURED_FAMILY_MODELS);
         if (builder.stateStore != null) {
             breakers.stateStore(builder.stateStore);
         }
         this.registry = breakers.build();
+        registry.addListener(new CircuitBreakerListener() {
+            @Override
+            public void onRemoved(CircuitBreaker breaker) {
+                forgetFamilyModel(breaker.name());
+            }
+        });
         reload(builder.config);
     }
 
@@ -91,13 +103,32 @@ public final class AgentfuseRuntime {
     }
 
     /**
-     * The model a request for {@code name} is served by: its entry under {@code models:}, or, for
-     * a name of a built-in provider's family without one, the model {@link ModelFamilies#modelOf}
-     * makes of it — for the first {@value ConfigDefaults#UNCONFIGURED_FAMILY_MODELS} such names
-     * of the configuration in force; empty beyond them and for any other name.
+     * The model a request for {@code name} is served by: its entry under {@code models:}, or, for a
+     * family name without one, the model {@link ModelFamilies#modelOf} makes of it with a breaker of
+     * its own — at most {@value ConfigDefaults#UNCONFIGURED_FAMILY_MODELS} at once (the registry's
+     * limit on {@code model:*}; an idle one makes room); empty beyond them and for any other name.
      */
     public Optional<ModelConfig> model(String name) {
         return current.find(name);
+    }
+
+    /**
+     * Tells {@code listener} of each family model no longer served, its breaker dropped to make room
+     * for another name, so that what a caller keeps per model (routes, meters) can go; called on the
+     * thread that made the room, it must be fast and must not throw.
+     */
+    public void onFamilyModelDropped(Consumer<ModelConfig> listener) {
+        droppedListeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** The registry dropped the breaker {@code breakerId}: if it was a family model's, that model is no longer served. */
+    private void forgetFamilyModel(String breakerId) {
+        ModelConfig dropped = breakerId.startsWith(BreakerPlan.MODEL_PREFIX)
+                ? current.forget(breakerId.substring(BreakerPlan.MODEL_PREFIX.length()), breakerId) : null;
+        if (dropped != null) {
+            shared.drop(breakerId);
+            droppedListeners.forEach(listener -> listener.accept(dropped));
+        }
     }
 
     /**
@@ -245,7 +276,7 @@ public final class AgentfuseRuntime {
      */
     public synchronized ReloadReport reload(AgentfuseConfig config) {
         Objects.requireNonNull(config, "config");
-        var next = new ConfigGeneration(config);
+        var next = new ConfigGeneration(config, registry);
         ReloadReport report = new BreakerPlan(config).apply(registry, next.breakerConfigs());
         List<String> unserved = next.carryFamilyModels(current, registry);
         shared.retain(config);

@@ -15,22 +15,48 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * One configuration in force in an {@link AgentfuseRuntime}, and what the runtime has built for it:
  * its guards, breaker settings and context budgets, and the models of built-in families it serves
- * without an entry (at most {@value ConfigDefaults#UNCONFIGURED_FAMILY_MODELS}, so that a client
- * sending invented names cannot grow it). Replaced whole on reload, so no guard mixes two
- * configurations.
+ * without an entry. Such a model is served while the registry has room for its breaker (its limit
+ * on {@code model:*} breakers made on demand, {@value ConfigDefaults#UNCONFIGURED_FAMILY_MODELS},
+ * so that a client sending invented names cannot grow it), and forgotten when the registry drops
+ * that breaker. Replaced whole on reload, so no guard mixes two configurations.
  *
- * <p>Thread-safe: the caches are concurrent maps; admitting a family model holds a lock.
+ * <p>Thread-safe: the caches are concurrent maps; admitting or forgetting a family model holds a lock.
  */
-record ConfigGeneration(AgentfuseConfig config, Map<String, Guard> guards,
-                        Map<String, CircuitBreakerConfig> breakerConfigs,
-                        Map<String, ContextBudget> contextBudgets, Map<String, ModelConfig> familyModels) {
+final class ConfigGeneration {
 
-    ConfigGeneration(AgentfuseConfig config) {
-        this(config, new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), new ConcurrentHashMap<>(),
-                new ConcurrentHashMap<>());
+    private final AgentfuseConfig config;
+    private final CircuitBreakerRegistry registry;
+    private final Map<String, Guard> guards = new ConcurrentHashMap<>();
+    private final Map<String, CircuitBreakerConfig> breakerConfigs = new ConcurrentHashMap<>();
+    private final Map<String, ContextBudget> contextBudgets = new ConcurrentHashMap<>();
+    /** The family models served, by name; writers lock it, so that two threads make one breaker for a name. */
+    private final Map<String, ModelConfig> familyModels = new ConcurrentHashMap<>();
+
+    ConfigGeneration(AgentfuseConfig config, CircuitBreakerRegistry registry) {
+        this.config = config;
+        this.registry = registry;
     }
 
-    /** The model {@code name} is served by: its entry, or a family model admitted now or before. */
+    AgentfuseConfig config() {
+        return config;
+    }
+
+    /** The guards made under this configuration, by cache key. */
+    Map<String, Guard> guards() {
+        return guards;
+    }
+
+    /** The breaker settings of this configuration, by breaker name. */
+    Map<String, CircuitBreakerConfig> breakerConfigs() {
+        return breakerConfigs;
+    }
+
+    /** The context ladders of the models, by model name. */
+    Map<String, ContextBudget> contextBudgets() {
+        return contextBudgets;
+    }
+
+    /** The model {@code name} is served by: its entry, a family model served already, or one the registry has room for. */
     Optional<ModelConfig> find(String name) {
         ModelConfig model = config.models().get(name);
         if (model == null) {
@@ -39,12 +65,12 @@ record ConfigGeneration(AgentfuseConfig config, Map<String, Guard> guards,
         return model != null ? Optional.of(model) : familyModel(name);
     }
 
-    /** A family model not seen before, while fewer than the bound are in use. */
+    /** {@link #find}, or an exception saying the model is not served. */
+    ModelConfig model(String name) {
+        return find(name).orElseThrow(() -> new IllegalArgumentException("model " + name + " is not configured"));
+    }
+
     private Optional<ModelConfig> familyModel(String name) {
-        // Once the bound is reached, a client sending invented names costs no lock and no model.
-        if (familyModels.size() >= ConfigDefaults.UNCONFIGURED_FAMILY_MODELS) {
-            return Optional.empty();
-        }
         Optional<ModelConfig> model = ModelFamilies.modelOf(name, config.breakers(), config.retry());
         if (model.isEmpty()) {
             return model;
@@ -54,7 +80,10 @@ record ConfigGeneration(AgentfuseConfig config, Map<String, Guard> guards,
             if (known != null) {
                 return Optional.of(known);
             }
-            if (familyModels.size() >= ConfigDefaults.UNCONFIGURED_FAMILY_MODELS) {
+            String breakerId = model.get().breakerId();
+            CircuitBreakerConfig settings = breakerConfigs.computeIfAbsent(breakerId,
+                    key -> model.get().breaker().toCircuitBreakerConfig());
+            if (registry.tryBreaker(breakerId, settings).isEmpty()) {
                 return Optional.empty();
             }
             familyModels.put(name, model.get());
@@ -62,19 +91,32 @@ record ConfigGeneration(AgentfuseConfig config, Map<String, Guard> guards,
         }
     }
 
-    ModelConfig model(String name) {
-        return find(name).orElseThrow(() -> new IllegalArgumentException("model " + name + " is not configured"));
+    /**
+     * Forgets what was kept for the family model {@code name}, whose breaker {@code breakerId} the
+     * registry dropped; returns the model, or null if it was not a family model served here.
+     */
+    ModelConfig forget(String name, String breakerId) {
+        synchronized (familyModels) {
+            ModelConfig forgotten = familyModels.remove(name);
+            if (forgotten != null) {
+                guards.remove(breakerId);
+                breakerConfigs.remove(breakerId);
+                contextBudgets.remove(name);
+            }
+            return forgotten;
+        }
     }
 
     /**
      * Takes over what {@code previous} served: its family models stay served, and their breakers
      * with their state (a reload never closes an open breaker by accident); so does a configured
-     * model of a family name that the reload removed, while the bound has room. Any other model
-     * breaker of {@code registry} that this generation does not serve is removed; returns their names.
+     * model of a family name that the reload removed (its breaker was declared, so it takes no
+     * caller's place). Any other model breaker of the registry that this generation does not serve
+     * is removed; returns their names.
      */
     List<String> carryFamilyModels(ConfigGeneration previous, CircuitBreakerRegistry registry) {
         if (previous != null) {
-            previous.familyModels().keySet().stream()
+            previous.familyModels.keySet().stream()
                     .filter(model -> !config.models().containsKey(model))
                     .forEach(this::find);
         }
@@ -85,7 +127,7 @@ record ConfigGeneration(AgentfuseConfig config, Map<String, Guard> guards,
                 continue;
             }
             String model = name.substring(BreakerPlan.MODEL_PREFIX.length());
-            // find admits a family name while the bound has room: a configured model the reload removed
+            // find serves a family name whose breaker exists: a configured model the reload removed
             if (!config.models().containsKey(model) && find(model).isEmpty()) {
                 registry.remove(name);
                 removed.add(name);

@@ -28,6 +28,13 @@ import java.util.Map;
  */
 public final class ConfigLoader {
 
+    /**
+     * The longest configuration file read, in bytes (and the longest text parsed, in characters):
+     * 1 MiB, as much as a Kubernetes ConfigMap holds, and a thousand times what a configuration
+     * needs. A longer file is refused before it is read, saying so.
+     */
+    public static final int MAX_FILE_BYTES = 1 << 20;
+
     private ConfigLoader() {
     }
 
@@ -47,6 +54,17 @@ public final class ConfigLoader {
     }
 
     /**
+     * Loads {@code file} like {@link #load(Path, Map)}, and says what a usable file should still
+     * change (a model of a built-in family that the table of known models does not know, say): what
+     * {@code agentfuse validate} prints.
+     *
+     * @throws ConfigException if the file cannot be read or holds any problem
+     */
+    public static CheckedConfig check(Path file, Map<String, String> environment) {
+        return YamlConfigReader.check(read(file), file.toString(), environment);
+    }
+
+    /**
      * The text of {@code file}, for a caller that parses it itself (a reload that compares it with
      * what it read before).
      *
@@ -55,6 +73,10 @@ public final class ConfigLoader {
     public static String read(Path file) {
         String source = file.toString();
         try {
+            long size = Files.size(file);
+            if (size > MAX_FILE_BYTES) {
+                throw unreadable(source, YamlConfigReader.tooLong(size + " bytes"));
+            }
             return Files.readString(file, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
             throw unreadable(source, "no such file");

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Models that need no entry under {@code models:}: the families of the built-in providers, the
@@ -16,12 +18,15 @@ import java.util.Optional;
  * <p>A name of a family ({@code claude-*} → {@code anthropic}; {@code gpt-*}, {@code o1*},
  * {@code o3*}, {@code o4*}, {@code chatgpt-*} → {@code openai}) that the configuration names as a
  * fallback or {@code compactModel} without configuring it is routed to that provider with its
- * published window and the {@code default} breaker. The window is that of the longest entry the
- * name starts with, followed by the end or a {@code -} ({@code gpt-4o-2024-08-06} is
- * {@code gpt-4o}, {@code gpt-4-0613} is {@code gpt-4}); a family name without an entry gets its
+ * published window and the {@code default} breaker. The window is that of the longest entry of the
+ * built-in table the name starts with, followed by the end or a {@code -} ({@code gpt-4o-2024-08-06}
+ * is {@code gpt-4o}, {@code gpt-4-0613} is {@code gpt-4}); a family name without an entry gets its
  * family's window. Prices ({@link #priceOf}) are looked up the same way, in USD per million tokens
  * read and written, as the vendors list them (without batch or cache discounts); a model the table
- * has no price for is priced by {@code models.<m>.price}. Immutable and thread-safe.
+ * has no price for is priced by {@code models.<m>.price}. The table of windows is also what a
+ * configuration's family names are checked against: one or two edits away from a model it knows, a
+ * name it does not know is taken for a typo ({@link #isKnown}, {@link #knownModels}). Immutable and
+ * thread-safe.
  *
  * <pre>{@code
  * ModelFamilies.providerOf("claude-haiku-4");       // Optional[anthropic]
@@ -43,11 +48,28 @@ public final class ModelFamilies {
             new Family("o3", OPENAI, 200_000),
             new Family("o4", OPENAI, 200_000));
 
-    /** Published context windows, in tokens, by model name or name prefix. */
+    /**
+     * The built-in table: the models agentfuse knows by name, with their published context windows
+     * in tokens. A name is in the table when it is an entry or an entry followed by {@code -} and
+     * more (a dated snapshot: {@code gpt-4o-2024-08-06}, {@code claude-sonnet-4-5-20250929}).
+     */
     private static final Map<String, Integer> PUBLISHED_WINDOWS = Map.ofEntries(
-            Map.entry("claude-2.0", 100_000),
             Map.entry("claude-instant-1.2", 100_000),
-            Map.entry("claude", 200_000),
+            Map.entry("claude-2.0", 100_000),
+            Map.entry("claude-2.1", 200_000),
+            Map.entry("claude-3-haiku", 200_000),
+            Map.entry("claude-3-sonnet", 200_000),
+            Map.entry("claude-3-opus", 200_000),
+            Map.entry("claude-3-5-haiku", 200_000),
+            Map.entry("claude-3-5-sonnet", 200_000),
+            Map.entry("claude-3-7-sonnet", 200_000),
+            Map.entry("claude-haiku-4", 200_000),
+            Map.entry("claude-haiku-4-5", 200_000),
+            Map.entry("claude-sonnet-4", 200_000),
+            Map.entry("claude-sonnet-4-5", 200_000),
+            Map.entry("claude-opus-4", 200_000),
+            Map.entry("claude-opus-4-1", 200_000),
+            Map.entry("claude-opus-4-5", 200_000),
             Map.entry("gpt-3.5-turbo", 16_385),
             Map.entry("gpt-4", 8_192),
             Map.entry("gpt-4-32k", 32_768),
@@ -56,13 +78,20 @@ public final class ModelFamilies {
             Map.entry("gpt-4o-mini", 128_000),
             Map.entry("chatgpt-4o-latest", 128_000),
             Map.entry("gpt-4.1", 1_047_576),
+            Map.entry("gpt-4.1-mini", 1_047_576),
+            Map.entry("gpt-4.1-nano", 1_047_576),
             Map.entry("gpt-4.5-preview", 128_000),
             Map.entry("gpt-5", 400_000),
+            Map.entry("gpt-5-mini", 400_000),
+            Map.entry("gpt-5-nano", 400_000),
+            Map.entry("gpt-5.1", 400_000),
             Map.entry("o1", 200_000),
             Map.entry("o1-mini", 128_000),
             Map.entry("o1-preview", 128_000),
+            Map.entry("o1-pro", 200_000),
             Map.entry("o3", 200_000),
             Map.entry("o3-mini", 200_000),
+            Map.entry("o3-pro", 200_000),
             Map.entry("o4-mini", 200_000));
 
     /** List prices in USD per million input and output tokens, by model name or name prefix. */
@@ -104,6 +133,9 @@ public final class ModelFamilies {
     public static final ModelPrice HIGHEST_PRICE = PUBLISHED_PRICES.values().stream()
             .max(Comparator.comparing(ModelPrice::output).thenComparing(ModelPrice::input)).orElseThrow();
 
+    /** What follows a table entry in the name of one of its snapshots: a date, a four-digit version, or latest. */
+    private static final Pattern SNAPSHOT = Pattern.compile("-(\\d{4}-\\d{2}-\\d{2}|\\d{8}|\\d{4}|latest)");
+
     private ModelFamilies() {
     }
 
@@ -120,7 +152,27 @@ public final class ModelFamilies {
     public static int contextWindowOf(String model) {
         Family family = family(model).orElseThrow(() ->
                 new IllegalArgumentException("model " + model + " belongs to no built-in provider's family"));
-        return longestEntry(PUBLISHED_WINDOWS, model).orElse(family.contextWindow());
+        return longestEntry(PUBLISHED_WINDOWS.keySet(), model).map(PUBLISHED_WINDOWS::get).orElse(family.contextWindow());
+    }
+
+    /**
+     * Whether {@code model} is in the built-in table: an entry, or a snapshot of one — the entry
+     * followed by a date or a version ({@code gpt-4o-2024-08-06}, {@code claude-sonnet-4-5-20250929},
+     * {@code gpt-4-0613}) or {@code -latest}. Any other suffix makes another name
+     * ({@code gpt-4o-mimi} is not {@code gpt-4o}, even though it gets its window).
+     */
+    public static boolean isKnown(String model) {
+        String name = model.toLowerCase(Locale.ROOT);
+        if (PUBLISHED_WINDOWS.containsKey(name)) {
+            return true;
+        }
+        return PUBLISHED_WINDOWS.keySet().stream().anyMatch(entry -> name.startsWith(entry + "-")
+                && SNAPSHOT.matcher(name.substring(entry.length())).matches());
+    }
+
+    /** The names of the built-in table, sorted. */
+    public static List<String> knownModels() {
+        return PUBLISHED_WINDOWS.keySet().stream().sorted().toList();
     }
 
     /**
@@ -128,21 +180,21 @@ public final class ModelFamilies {
      * the table it starts with, followed by the end or a {@code -}; empty when none fits.
      */
     public static Optional<ModelPrice> priceOf(String model) {
-        return longestEntry(PUBLISHED_PRICES, model);
+        return longestEntry(PUBLISHED_PRICES.keySet(), model).map(PUBLISHED_PRICES::get);
     }
 
-    /** The value of the longest key {@code model} equals or starts with, followed by a {@code -}. */
-    private static <V> Optional<V> longestEntry(Map<String, V> table, String model) {
+    /** The longest of {@code entries} that {@code model} equals or starts with, followed by a {@code -}. */
+    private static Optional<String> longestEntry(Set<String> entries, String model) {
         String name = model.toLowerCase(Locale.ROOT);
         String best = null;
-        for (String entry : table.keySet()) {
+        for (String entry : entries) {
             boolean matches = name.equals(entry) || (name.startsWith(entry) && name.length() > entry.length()
                     && name.charAt(entry.length()) == '-');
             if (matches && (best == null || entry.length() > best.length())) {
                 best = entry;
             }
         }
-        return Optional.ofNullable(best).map(table::get);
+        return Optional.ofNullable(best);
     }
 
     /**

@@ -26,13 +26,20 @@ import java.util.Objects;
  *     headers: { x-team: agents, x-gateway-route: "${ROUTE:-default}" }
  * }</pre>
  *
- * @param name    the key under {@code providers}
- * @param type    which wire protocol the provider speaks
- * @param baseUrl absolute {@code http} or {@code https} URL the API paths are appended to
- * @param apiKey  the credential, after {@code ${ENV}} interpolation; may be empty
- * @param headers extra headers sent upstream, by name, in the order written
+ * @param name            the key under {@code providers}
+ * @param type            which wire protocol the provider speaks
+ * @param baseUrl         absolute {@code http} or {@code https} URL the API paths are appended to
+ * @param apiKey          the credential, after {@code ${ENV}} interpolation; may be empty
+ * @param headers         extra headers sent upstream, by name, in the order written
+ * @param storedResponses {@code storedResponses}, default false: whether Responses requests that
+ *                        refer to state the provider stores by id ({@code previous_response_id},
+ *                        {@code conversation}, {@code item_reference}) are forwarded to it. That
+ *                        state is stored under this provider's key, which every caller of the
+ *                        gateway shares, so any caller could continue any stored conversation whose
+ *                        id it knows: turn it on only where the callers may see each other's work.
  */
-public record ProviderConfig(String name, Type type, URI baseUrl, String apiKey, Map<String, String> headers) {
+public record ProviderConfig(String name, Type type, URI baseUrl, String apiKey, Map<String, String> headers,
+                             boolean storedResponses) {
 
     public ProviderConfig {
         Objects.requireNonNull(name, "name");
@@ -42,7 +49,12 @@ public record ProviderConfig(String name, Type type, URI baseUrl, String apiKey,
         headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
     }
 
-    /** A provider without extra headers. */
+    /** A provider with extra headers that forwards no reference to stored Responses state (the default). */
+    public ProviderConfig(String name, Type type, URI baseUrl, String apiKey, Map<String, String> headers) {
+        this(name, type, baseUrl, apiKey, headers, false);
+    }
+
+    /** A provider without extra headers that forwards no reference to stored Responses state. */
     public ProviderConfig(String name, Type type, URI baseUrl, String apiKey) {
         this(name, type, baseUrl, apiKey, Map.of());
     }
@@ -55,7 +67,8 @@ public record ProviderConfig(String name, Type type, URI baseUrl, String apiKey,
     @Override
     public String toString() {
         return "ProviderConfig[name=" + name + ", type=" + type + ", baseUrl=" + baseUrl
-                + ", apiKey=" + (hasApiKey() ? "***" : "") + ", headers=" + headers.keySet() + "]";
+                + ", apiKey=" + (hasApiKey() ? "***" : "") + ", headers=" + headers.keySet()
+                + ", storedResponses=" + storedResponses + "]";
     }
 
     /** The wire protocol of a provider; written in YAML in lower case. */

@@ -65,6 +65,15 @@ final class SharedLimits {
                 key -> settings.toHedgePolicy(settings.toHedgeBudget(clock)));
     }
 
+    /**
+     * Drops the bulkhead and the recent latency of the model whose breaker is {@code name} (the model
+     * is no longer served); calls holding the bulkhead finish under it.
+     */
+    void drop(String name) {
+        bulkheads.remove(name);
+        latencies.remove(name);
+    }
+
     /** Drops the bulkheads and budgets that {@code config} no longer uses; the others keep their counts. */
     void retain(AgentfuseConfig config) {
         Set<String> bulkheadNames = new HashSet<>(List.of(SUBAGENTS));

@@ -108,19 +108,24 @@ class AgentfuseRuntimeReloadTest {
     }
 
     @Test
-    void aRemovedModelOfAFamilyNameIsReportedRemovedWhenTheBoundIsFull() {
+    void aRemovedModelOfAFamilyNameStaysServedOutsideTheLimitOfNamesCallersChose() {
+        // Given a configured family-named model, and every place for unconfigured family names taken
         AgentfuseRuntime runtime = runtime(BEFORE.replace("models:\n", "models:\n  claude-opus-4-1: { provider: anthropic }\n"));
-        runtime.modelGuard("claude-opus-4-1");
+        CircuitBreaker declared = runtime.modelGuard("claude-opus-4-1").circuitBreaker();
         for (int i = 0; i < ConfigDefaults.UNCONFIGURED_FAMILY_MODELS; i++) {
             runtime.modelGuard("gpt-made-up-" + i);
         }
 
+        // When a reload removes its entry
         ReloadReport report = runtime.reload(config(BEFORE));
 
-        assertThat(runtime.model("claude-opus-4-1")).as("no room left for it as a family model").isEmpty();
-        assertThat(runtime.registry().find("model:claude-opus-4-1")).isEmpty();
-        assertThat(report.removed()).containsExactly("model:claude-opus-4-1");
-        assertThat(report.kept()).doesNotContain("model:claude-opus-4-1").contains("model:gpt-made-up-0");
+        // Then it is served as a family model with the breaker it had (an operator's doing, not a
+        // caller's, so it takes no caller's place), and the limit still refuses a new name
+        assertThat(runtime.model("claude-opus-4-1")).isPresent();
+        assertThat(runtime.registry().find("model:claude-opus-4-1")).containsSame(declared);
+        assertThat(report.removed()).isEmpty();
+        assertThat(report.kept()).contains("model:claude-opus-4-1", "model:gpt-made-up-0");
+        assertThat(runtime.model("gpt-made-up-x")).isEmpty();
     }
 
     @Test

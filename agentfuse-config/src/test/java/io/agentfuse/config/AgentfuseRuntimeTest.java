@@ -200,6 +200,28 @@ class AgentfuseRuntimeTest {
     }
 
     @Test
+    void givenEveryPlaceTakenWhenAFamilyModelIdlesPastTheIdleTimeoutThenANewNameTakesItsPlace() {
+        // Given every place for unconfigured family names taken, one of them unused for an hour
+        AgentfuseRuntime runtime = runtime(MODELS);
+        runtime.modelGuard("gpt-made-up-0");
+        clock.advance(Duration.ofMinutes(30));
+        for (int i = 1; i < ConfigDefaults.UNCONFIGURED_FAMILY_MODELS; i++) {
+            runtime.modelGuard("gpt-made-up-" + i);
+        }
+        clock.advance(Duration.ofMinutes(30));
+
+        // When a new name comes
+        Guard fresh = runtime.modelGuard("gpt-new");
+
+        // Then the idle one's breaker made room, and it is no longer served until there is room again
+        assertThat(fresh.circuitBreaker().name()).isEqualTo("model:gpt-new");
+        assertThat(runtime.registry().find("model:gpt-made-up-0")).isEmpty();
+        assertThat(runtime.model("gpt-made-up-0")).isEmpty();
+        assertThat(runtime.model("gpt-made-up-1")).isPresent();
+        assertThat(runtime.model("sonnet")).as("configured models are never bounded").isPresent();
+    }
+
+    @Test
     void familyModelsAreBoundedUnderConcurrentFirstRequests() throws InterruptedException {
         AgentfuseRuntime runtime = runtime(MODELS);
         int threads = 8;

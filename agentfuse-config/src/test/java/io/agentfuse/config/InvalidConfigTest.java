@@ -177,7 +177,7 @@ class InvalidConfigTest {
                 new Case("malformed variable reference", yaml("server:", "  adminToken: ${1TOKEN}"), "server.adminToken", 2,
                         "does not name an environment variable"),
                 new Case("interpolated value of the wrong type", yaml("server:", "  port: ${PORT}x"), "server.port", 2,
-                        "must be an integer, but was \"8080x\" (from \"${PORT}x\")"),
+                        "must be an integer, but was the value of \"${PORT}x\" (from the environment, not shown)"),
                 // the file itself
                 new Case("YAML syntax error", yaml("server:", "  port: 8787", "   bad: [1, 2"), "", 3, "YAML syntax error"),
                 new Case("empty file", "", "", 1, "the file is empty"),

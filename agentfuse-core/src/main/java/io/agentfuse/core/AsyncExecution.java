@@ -47,6 +47,8 @@ final class AsyncExecution<T> extends CompletableFuture<T> implements LongConsum
     private int attempt;
     private long previousDelay;
     private AttemptResult last;
+    /** The last attempt's failure as the callee raised it (what {@code execute} would throw), or null. */
+    private Throwable lastFailure;
     private T lastValue;
     /** While a permit is pending: where to go on ({@link Executor}), or {@link #DECIDED}; null otherwise. */
     private volatile Object resume;
@@ -152,7 +154,7 @@ final class AsyncExecution<T> extends CompletableFuture<T> implements LongConsum
         if (last != null && last.cause() == null) {
             complete(lastValue);
         } else {
-            completeExceptionally(Attempts.stopped(last == null ? null : last.cause(), rejection));
+            completeExceptionally(Attempts.stopped(lastFailure, rejection));
         }
     }
 
@@ -218,7 +220,8 @@ final class AsyncExecution<T> extends CompletableFuture<T> implements LongConsum
         if (guard.bulkhead() != null) {
             guard.bulkhead().release();
         }
-        Throwable failure = error == null ? null : OutcomeClassifier.unwrap(error);
+        // As the callee raised it: the future's wrappers go, its own (an UncheckedIOException) stay, as with execute.
+        Throwable failure = error == null ? null : OutcomeClassifier.unwrapFuture(error);
         if (failure instanceof CancellationException && isCancelled()) {
             // Our caller gave up (e.g. a client hung up): the callee neither failed nor succeeded.
             attempts.release(ended.permit);
@@ -254,6 +257,7 @@ final class AsyncExecution<T> extends CompletableFuture<T> implements LongConsum
         }
         previousDelay = delay;
         last = outcome;
+        lastFailure = failure;
         lastValue = value;
         pendingRetry = guard.scheduler().schedule(this::attempt, delay);
     }

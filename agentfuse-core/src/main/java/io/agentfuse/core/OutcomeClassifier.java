@@ -121,8 +121,22 @@ public final class OutcomeClassifier {
     }
 
     /**
-     * Strips the wrappers around the real cause: those of futures, and the
+     * Strips what futures wrap a failure in ({@link CompletionException}, {@link ExecutionException})
+     * and nothing else: the failure as the callee raised it, which is what a guard's caller gets,
+     * from {@code execute} and {@code executeAsync} alike.
+     */
+    public static Throwable unwrapFuture(Throwable error) {
+        Throwable current = error;
+        while ((current instanceof CompletionException || current instanceof ExecutionException) && current.getCause() != null) {
+            current = current.getCause();
+        }
+        return current;
+    }
+
+    /**
+     * Strips the wrappers around the real cause, for classifying it: those of futures, and the
      * {@link UncheckedIOException} that a {@code Supplier} must wrap an {@code IOException} in.
+     * The one place that unwraps; a breaker's test for another breaker's rejection uses it too.
      */
     public static Throwable unwrap(Throwable error) {
         Throwable current = error;

@@ -3,12 +3,13 @@ package io.agentfuse.gateway;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.gateway.admin.BreakerAdminHandler;
 import io.agentfuse.gateway.admin.BreakerEventStream;
+import io.agentfuse.gateway.admin.BrowserProtection;
 import io.agentfuse.gateway.admin.BudgetAdminHandler;
-import io.agentfuse.gateway.budget.ClientKeys;
 import io.agentfuse.gateway.admin.DashboardHandler;
 import io.agentfuse.gateway.admin.ReloadHandler;
 import io.agentfuse.gateway.admin.StatsHandler;
 import io.agentfuse.gateway.admin.TransitionHistory;
+import io.agentfuse.gateway.budget.ClientKeys;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
@@ -92,6 +93,10 @@ final class GatewayRoutes {
 
     private Router router(Vertx vertx, long maxBodySize, BodyAllowance bodies) {
         Router router = Router.router(vertx);
+        router.route("/admin/*").handler(ctx -> {
+            BrowserProtection.api(ctx.response()); // first: every admin answer, refusals included
+            ctx.next();
+        });
         router.route().handler(this::clientKey);
         for (Dialect dialect : Dialects.all()) {
             router.post(dialect.path())

@@ -122,6 +122,7 @@ public final class GatewayServer {
                 .withEgress(config.server().egress()));
         metrics.watchBreakers(runtime.registry());
         metrics.declareModels(config.models().values());
+        runtime.onFamilyModelDropped(metrics::forgetModel);
         runtime.registry().addListener(new TransitionLog());
         runtime.registry().addListener(transitions);
         this.events = new BreakerEventStream(vertx, runtime.registry(), (int) limits.maxEventQueue());

@@ -4,7 +4,9 @@ import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
+import io.agentfuse.gateway.http.JsonFaults;
 import io.agentfuse.gateway.provider.Dialects;
+import io.vertx.core.json.DecodeException;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
@@ -42,12 +44,14 @@ final class RouteFailures {
         if (ctx.response().ended() || ctx.response().closed()) {
             return;
         }
-        String cause = ctx.failure() == null ? "HTTP " + ctx.statusCode() : String.valueOf(ctx.failure().getMessage());
         GatewayException error;
         if (ctx.statusCode() == 413) {
             error = tooLarge(maxBodySize);
         } else if (ctx.statusCode() >= 400 && ctx.statusCode() < 500) {
-            error = new GatewayException(GatewayError.INVALID_REQUEST, "the request could not be read: " + cause);
+            // A framework's or parser's message would name its insides: said in our words, or not at all.
+            String cause = ctx.failure() instanceof DecodeException decode ? ": " + JsonFaults.describe(decode)
+                    : " (HTTP " + ctx.statusCode() + ")";
+            error = new GatewayException(GatewayError.INVALID_REQUEST, "the request could not be read" + cause);
         } else {
             error = new GatewayException(GatewayError.INTERNAL_ERROR, "the gateway failed unexpectedly");
         }

@@ -4,7 +4,6 @@ import io.agentfuse.config.BudgetConfig;
 import io.agentfuse.config.ClientConfig;
 import io.agentfuse.config.ConfigDefaults;
 import io.agentfuse.config.ModelConfig;
-import io.agentfuse.config.ModelFamilies;
 import io.agentfuse.config.internal.Node.MapNode;
 import io.agentfuse.config.internal.Node.ScalarNode;
 import io.agentfuse.core.budget.BudgetWindow;
@@ -133,11 +132,9 @@ final class BudgetBinder {
         MapReader choice = section.section("onExhausted");
         Optional<String> model = choice.requiredString("fallback");
         choice.finish();
-        if (model.isPresent() && !models.contains(model.get()) && ModelFamilies.providerOf(model.get()).isEmpty()) {
-            choice.error("fallback", ClosestMatch.unknown("model", model.get(), models));
-            return Optional.empty();
-        }
-        return model;
+        // the rule of every model named without an entry: no family is an error, a near miss of a known one a typo
+        return model.filter(name -> FamilyNames.accept(choice.find("fallback").orElseThrow(), name, models,
+                choice.problems()));
     }
 
     /** The configured models without a price, as {@code a, b}, if any. */

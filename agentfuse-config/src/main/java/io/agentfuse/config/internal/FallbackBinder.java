@@ -1,6 +1,5 @@
 package io.agentfuse.config.internal;
 
-import io.agentfuse.config.ModelFamilies;
 import io.agentfuse.config.internal.Node.ListNode;
 import io.agentfuse.config.internal.Node.ScalarNode;
 import java.util.ArrayList;
@@ -11,8 +10,8 @@ import java.util.Set;
 /**
  * Reads a {@code fallbacks:} list (a model's, or the subagents'): model names in order,
  * optionally ended by {@code null}, the seed's "give up". Checks that each name is a configured
- * model or one of a built-in provider's family ({@link ModelFamilies}), that none repeats or names
- * the model itself, and that nothing follows {@code null}.
+ * model or one of a built-in provider's family that is not a typo ({@link FamilyNames}), that none
+ * repeats or names the model itself, and that nothing follows {@code null}.
  */
 final class FallbackBinder {
 
@@ -45,8 +44,8 @@ final class FallbackBinder {
                 section.problems().add(item, "must be a model name or null, but was " + item.describe());
             } else if (self.filter(name.text()::equals).isPresent()) {
                 section.problems().add(item, "a model cannot fall back to itself");
-            } else if (!models.contains(name.text()) && ModelFamilies.providerOf(name.text()).isEmpty()) {
-                section.problems().add(item, ClosestMatch.unknown("model", name.text(), models));
+            } else if (!FamilyNames.accept(item, name.text(), models, section.problems())) {
+                continue; // reported: no family, or a typo of a known name
             } else if (fallbacks.contains(name.text())) {
                 section.problems().add(item, "\"" + name.text() + "\" is already in the list");
             } else {

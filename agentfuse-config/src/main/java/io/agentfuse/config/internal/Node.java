@@ -42,7 +42,9 @@ sealed interface Node {
 
     /**
      * A scalar after {@code ${ENV}} interpolation; {@code raw} is the text as written.
-     * A YAML null ({@code key:}, {@code null}) has kind {@link Kind#NULL}.
+     * A YAML null ({@code key:}, {@code null}) has kind {@link Kind#NULL}. A value that came from
+     * the environment is described by what the file says ({@code ${OPENAI_API_KEY}}), never by what
+     * it became: a key put under the wrong name must not end up in an error, an answer or a log.
      */
     record ScalarNode(String path, Location location, String text, String raw, Kind kind) implements Node {
 
@@ -53,13 +55,25 @@ sealed interface Node {
             return kind == Kind.NULL;
         }
 
+        /** Whether the value came (in part) from the environment through {@code ${NAME}}. */
+        boolean interpolated() {
+            return !raw.equals(text);
+        }
+
         @Override
         public String describe() {
             if (kind == Kind.NULL) {
                 return "null";
             }
-            String shown = kind == Kind.STRING ? '"' + text + '"' : text;
-            return raw.equals(text) ? shown : shown + " (from \"" + raw + "\")";
+            if (interpolated()) {
+                return fromEnvironment(raw);
+            }
+            return kind == Kind.STRING ? '"' + text + '"' : text;
+        }
+
+        /** How an error names a value read from the environment ({@code source}: a variable or a {@code ${NAME}}). */
+        static String fromEnvironment(String source) {
+            return "the value of \"" + source + "\" (from the environment, not shown)";
         }
     }
 }

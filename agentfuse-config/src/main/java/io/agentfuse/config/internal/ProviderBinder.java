@@ -42,12 +42,16 @@ final class ProviderBinder {
                 ? section.requiredChoice("type", ProviderConfig.Type.class) : implied;
         Optional<URI> baseUrl = section.url("baseUrl", type.map(ConfigDefaults::baseUrl), HTTP_SCHEMES);
         String apiKey = section.string("apiKey", type.map(t -> ConfigDefaults.apiKey(t, environment)).orElse(""));
+        boolean storedResponses = section.bool("storedResponses", false);
+        if (storedResponses && type.isPresent() && type.get() != ProviderConfig.Type.OPENAI) {
+            section.error("storedResponses", "applies to providers of type openai (the Responses API) only");
+        }
         Map<String, String> headers = headers(section);
         section.finish();
         if (type.isEmpty() || baseUrl.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new ProviderConfig(name, type.get(), baseUrl.get(), apiKey, headers));
+        return Optional.of(new ProviderConfig(name, type.get(), baseUrl.get(), apiKey, headers, storedResponses));
     }
 
     /**

@@ -76,7 +76,8 @@ final class ServerBinder {
         Optional<URI> proxy = ScalarFormats.url(value.strip(), PROXY_SCHEMES);
         if (proxy.isEmpty()) {
             section.problems().add(name + " (environment)", Location.NONE, "must be an absolute http URL of an HTTP proxy"
-                    + " (https upstreams are tunnelled through it with CONNECT), but was \"" + value + "\"");
+                    + " (https upstreams are tunnelled through it with CONNECT), but was "
+                    + Node.ScalarNode.fromEnvironment(name)); // a proxy URL may hold a password
             return null;
         }
         return proxy.get();

@@ -3,7 +3,6 @@ package io.agentfuse.config.internal;
 import io.agentfuse.config.ConfigDefaults;
 import io.agentfuse.config.ContextBudgetConfig;
 import io.agentfuse.config.ModelConfig;
-import io.agentfuse.config.ModelFamilies;
 import io.agentfuse.config.PermissionsConfig;
 import io.agentfuse.config.SubagentsConfig;
 import java.util.Comparator;
@@ -65,7 +64,8 @@ final class SessionBinder {
 
     /**
      * A {@code compactModel} written in the file must be configured or of a built-in provider's
-     * family, or {@code null} for none; left out, it is the default, a family's model.
+     * family and no typo ({@link FamilyNames}), or {@code null} for none; left out, it is the
+     * default, a family's model.
      */
     private static Optional<String> compactModel(MapReader section, Set<String> models) {
         Optional<Node> node = section.find("compactModel");
@@ -76,11 +76,7 @@ final class SessionBinder {
             return Optional.empty();
         }
         String model = section.string("compactModel", "");
-        if (!models.contains(model) && ModelFamilies.providerOf(model).isEmpty()) {
-            section.error("compactModel", ClosestMatch.unknown("model", model, models));
-            return Optional.empty();
-        }
-        return Optional.of(model);
+        return FamilyNames.accept(node.get(), model, models, section.problems()) ? Optional.of(model) : Optional.empty();
     }
 
     /** The ladder's resolution: the agent module compares thresholds in millionths of the window. */

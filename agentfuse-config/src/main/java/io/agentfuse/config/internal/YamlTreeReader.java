@@ -6,10 +6,13 @@ import io.agentfuse.config.internal.Node.MapNode;
 import io.agentfuse.config.internal.Node.ScalarNode;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import io.agentfuse.config.ConfigLoader;
+import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import tools.jackson.core.JacksonException;
@@ -25,24 +28,55 @@ import tools.jackson.dataformat.yaml.YAMLParser;
  * column of every key and value, interpolating {@code ${ENV}} in string values, and resolving
  * anchors, aliases and {@code <<} merge keys. Duplicate keys, syntax errors and an empty file
  * are reported to {@link Problems}. One instance reads one file.
+ *
+ * <p>A configuration file is input like any other, and a hostile one is refused at once: at most
+ * {@value ConfigLoader#MAX_FILE_BYTES} characters (the parser's own code point limit too), at most
+ * {@link #LIMITS}' aliases of maps and lists, at most {@value #MAX_VALUES} values once every alias
+ * and merge key is expanded (a few hundred bytes of aliases of aliases stand for billions), and
+ * nesting at most {@value #MAX_DEPTH} deep; a merge key takes a map or a list of maps, nothing
+ * nested deeper. YAML tags ({@code !!java.lang.Integer}, {@code !custom}) are refused, as the file
+ * has no use for them: silently dropping one would change what the writer meant.
  */
 final class YamlTreeReader {
 
-    private static final YAMLFactory YAML = YAMLFactory.builder().build();
+    /**
+     * The parser's limits: the file's length in code points, and aliases of collections, which this
+     * reader counts (500: a file that shares one block of settings among hundreds of tools passes;
+     * what an alias may cost is bounded by {@link #MAX_VALUES}). Duplicate keys pass the parser, so
+     * that this reader reports them with both lines.
+     */
+    static final LoadSettings LIMITS = LoadSettings.builder().setCodePointLimit(ConfigLoader.MAX_FILE_BYTES)
+            .setMaxAliasesForCollections(500).setAllowRecursiveKeys(false).setAllowDuplicateKeys(true).build();
+    /** The values a file may stand for once its aliases and merge keys are expanded. */
+    static final int MAX_VALUES = 100_000;
+    /** How deep maps and lists may nest. */
+    static final int MAX_DEPTH = 64;
+
+    private static final YAMLFactory YAML = YAMLFactory.builder().loadSettings(LIMITS).build();
     private static final String MERGE_KEY = "<<";
     private static final String EXPECTED_ROOT = "a map of sections such as models, tools and breakers";
+    private static final String CORE_TAG_PREFIX = "tag:yaml.org,2002:";
 
     private final EnvInterpolator environment;
     private final Problems problems;
     private final Map<String, Node> anchors = new HashMap<>();
+    /** How many values each anchored map or list stands for, so that an alias of it counts them again. */
+    private final Map<Node, Long> anchoredValues = new IdentityHashMap<>();
+    private long values;
+    private int collectionAliases;
+    private int depth;
 
     YamlTreeReader(EnvInterpolator environment, Problems problems) {
         this.environment = environment;
         this.problems = problems;
     }
 
-    /** The root map, or empty when the file is empty, not a map, or not YAML (all reported). */
+    /** The root map, or empty when the file is empty, not a map, not YAML or beyond a limit (all reported). */
     Optional<MapNode> read(String yaml) {
+        if (yaml.length() > ConfigLoader.MAX_FILE_BYTES) {
+            problems.add("", new Location(1, 1), YamlConfigReader.tooLong(yaml.length() + " characters"));
+            return Optional.empty();
+        }
         try (JsonParser parser = YAML.createParser(ObjectReadContext.empty(), yaml)) {
             if (parser.nextToken() == null) {
                 problems.add("", new Location(1, 1), "the file is empty; expected " + EXPECTED_ROOT);
@@ -64,6 +98,21 @@ final class YamlTreeReader {
         } catch (JacksonException e) {
             problems.add("", syntaxErrorLocation(e), syntaxErrorMessage(e));
             return Optional.empty();
+        } catch (Refused refused) {
+            problems.add(refused.path, refused.location, refused.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /** A limit was passed: reading stops there, with this one error. */
+    private static final class Refused extends RuntimeException {
+        private final String path;
+        private final Location location;
+
+        Refused(String path, Location location, String message) {
+            super(message, null, false, false);
+            this.path = path;
+            this.location = location;
         }
     }
 
@@ -73,6 +122,14 @@ final class YamlTreeReader {
             return alias(parser.getString(), path, location);
         }
         String anchor = parser instanceof YAMLParser yaml ? yaml.getObjectId() : null;
+        String tag = parser instanceof YAMLParser yaml ? yaml.getRawTag() : null;
+        if (tag != null) {
+            problems.add(path, location, "YAML tags are not used in this file, but the value is tagged "
+                    + (tag.startsWith(CORE_TAG_PREFIX) ? "!!" + tag.substring(CORE_TAG_PREFIX.length()) : tag)
+                    + "; remove the tag (quote a value to make it text)");
+        }
+        long before = values;
+        count(path, location, 1);
         Node node = switch (parser.currentToken()) {
             case START_OBJECT -> readMap(parser, path, location);
             case START_ARRAY -> readList(parser, path, location);
@@ -85,11 +142,29 @@ final class YamlTreeReader {
         };
         if (anchor != null) {
             anchors.put(anchor, node);
+            anchoredValues.put(node, values - before);
         }
         return node;
     }
 
+    /** Counts {@code added} values, refusing the file beyond {@link #MAX_VALUES}. */
+    private void count(String path, Location location, long added) {
+        values += added;
+        if (values > MAX_VALUES) {
+            throw new Refused(path, location, "the file stands for more than " + MAX_VALUES + " values once its aliases"
+                    + " (*name) and merge keys (<<) are expanded; a configuration needs far fewer (a YAML bomb?)");
+        }
+    }
+
+    /** Enters a map or a list, refusing nesting deeper than {@link #MAX_DEPTH}. */
+    private void enter(String path, Location location) {
+        if (++depth > MAX_DEPTH) {
+            throw new Refused(path, location, "maps and lists nest more than " + MAX_DEPTH + " deep here");
+        }
+    }
+
     private MapNode readMap(JsonParser parser, String path, Location location) {
+        enter(path, location);
         var entries = new LinkedHashMap<String, Entry>();
         var merged = new ArrayList<Node>();
         while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
@@ -107,34 +182,47 @@ final class YamlTreeReader {
             }
         }
         merged.forEach(source -> merge(source, entries));
+        depth--;
         return new MapNode(path, location, entries);
     }
 
-    /** YAML merge keys: the merged map's keys fill in what the map itself does not set. */
+    /**
+     * YAML merge keys: the merged map's keys fill in what the map itself does not set. A merge
+     * takes a map or a list of maps and nothing deeper, so that it costs one pass over those maps.
+     */
     private void merge(Node source, Map<String, Entry> entries) {
         if (source instanceof MapNode map) {
             map.entries().forEach(entries::putIfAbsent);
-        } else if (source instanceof ListNode list) {
-            list.items().forEach(item -> merge(item, entries));
+        } else if (source instanceof ListNode list && list.items().stream().allMatch(MapNode.class::isInstance)) {
+            list.items().forEach(item -> ((MapNode) item).entries().forEach(entries::putIfAbsent));
         } else {
-            problems.add(source, "a merge key (<<) takes a map or a list of maps, but was " + source.describe());
+            problems.add(source, "a merge key (<<) takes a map or a list of maps, but was " + source.describe()
+                    + (source instanceof ListNode ? " holding something else" : ""));
         }
     }
 
     private ListNode readList(JsonParser parser, String path, Location location) {
+        enter(path, location);
         var items = new ArrayList<Node>();
         while (parser.nextToken() != JsonToken.END_ARRAY) {
             items.add(readValue(parser, path + "[" + items.size() + "]"));
         }
+        depth--;
         return new ListNode(path, location, List.copyOf(items));
     }
 
+    /** The anchored value {@code name} stands for, counted again as the values it expands to. */
     private Node alias(String name, String path, Location location) {
         Node target = anchors.get(name);
         if (target == null) {
             problems.add(path, location, "the alias *" + name + " names no anchor defined before it");
             return new ScalarNode(path, location, "null", "null", ScalarNode.Kind.NULL);
         }
+        if (!(target instanceof ScalarNode) && ++collectionAliases > LIMITS.getMaxAliasesForCollections()) {
+            throw new Refused(path, location, "the file has more than " + LIMITS.getMaxAliasesForCollections()
+                    + " aliases (*name) of maps and lists; a configuration needs far fewer (a YAML bomb?)");
+        }
+        count(path, location, anchoredValues.getOrDefault(target, 1L));
         return target;
     }
 

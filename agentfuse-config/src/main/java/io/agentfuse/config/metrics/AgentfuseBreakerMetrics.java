@@ -8,6 +8,7 @@ import io.agentfuse.core.event.CircuitBreakerListener;
 import io.agentfuse.core.event.StateTransition;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
@@ -35,8 +36,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * only a user of this class needs it.
  * Binding listens to the registry through {@link CircuitBreakerListener}; a breaker's gauges and
  * counters (at 0) all appear when it is bound or at its first event, so a scrape finds every name
- * before the first failure. Binding twice to the same meter registry changes nothing. Counting a
- * call allocates nothing.
+ * before the first failure, and all go when the registry drops the breaker (an idle one, made for a
+ * name a caller chose), so the series stay as bounded as the breakers. Binding twice to the same
+ * meter registry changes nothing. Counting a call allocates nothing.
  * Thread-safe.
  *
  * <pre>{@code
@@ -44,6 +46,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * }</pre>
  */
 public final class AgentfuseBreakerMetrics implements MeterBinder {
+
+    /** What the names of this binder's meters start with. */
+    private static final String METER_PREFIX = "agentfuse.breaker.";
 
     private final CircuitBreakerRegistry breakers;
     private final Set<MeterRegistry> bound = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
@@ -153,6 +158,20 @@ public final class AgentfuseBreakerMetrics implements MeterBinder {
                 counter = rejected.computeIfAbsent(breaker.name(), this::rejectedCounter);
             }
             counter.increment();
+        }
+
+        @Override
+        public void onRemoved(CircuitBreaker breaker) {
+            String name = breaker.name();
+            watched.remove(name);
+            calls.remove(name);
+            rejected.remove(name);
+            for (Meter meter : meters.getMeters()) {
+                Meter.Id id = meter.getId();
+                if (id.getName().startsWith(METER_PREFIX) && name.equals(id.getTag("name"))) {
+                    meters.remove(meter);
+                }
+            }
         }
 
         @Override

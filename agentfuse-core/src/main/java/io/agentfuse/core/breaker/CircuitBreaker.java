@@ -3,6 +3,7 @@ package io.agentfuse.core.breaker;
 import io.agentfuse.core.AttemptResult;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Outcome;
+import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.core.RetryAfter;
 import io.agentfuse.core.event.CircuitBreakerListener;
 
@@ -196,9 +197,13 @@ public final class CircuitBreaker {
                 : new CallResult.Answered<>(BreakerCalls.callAndRecord(this, permit, call));
     }
 
-    /** Whether {@code failure} is another breaker's rejection: refused further in, neither a failure nor a success here. */
+    /**
+     * Whether {@code failure} is another breaker's rejection: refused further in, neither a failure
+     * nor a success here. Also when it arrives wrapped, as a {@code join()} or {@code get()} of an
+     * inner guard's future throws it ({@link OutcomeClassifier#unwrap}).
+     */
     public boolean isInnerRejection(Throwable failure) {
-        return failure instanceof CircuitOpenException open && open.rejection().breaker() != this;
+        return OutcomeClassifier.unwrap(failure) instanceof CircuitOpenException open && open.rejection().breaker() != this;
     }
 
     /** Whether a trigger or listener uses call durations; calls nobody times are recorded as not measured (-1). */

@@ -6,14 +6,12 @@ import io.agentfuse.core.event.CircuitBreakerListener;
 import io.agentfuse.core.internal.Checks;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -24,7 +22,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * (longest) matching pattern wins, else the default config. Breakers that stayed CLOSED and were
  * not looked up for {@code idleTimeout} are dropped by {@link #evictIdle()}, so per-tool breakers
  * for tools that come and go do not pile up. Registry listeners are attached to every breaker,
- * present and future.
+ * present and future, and told when one is dropped ({@link CircuitBreakerListener#onRemoved}).
+ *
+ * <p><b>Limits.</b> Where names come from callers (a model or tool name in a request), a
+ * {@linkplain Builder#limit limit} bounds how many breakers of a pattern {@link #breaker} makes on
+ * demand: at the limit, the idle ones of that pattern are dropped to make room, and if none is
+ * idle the new name gets no breaker ({@link BreakerLimitException}, or an empty
+ * {@link #tryBreaker}) while the existing ones are untouched. Breakers installed by
+ * {@link #replace} (those a configuration declares) are outside every limit.
  *
  * <p>With a {@link BreakerStateStore} ({@link Builder#stateStore}) the registry shares its
  * breakers' trips, operator actions and closes with the other instances of a fleet and applies
@@ -45,9 +50,8 @@ public final class CircuitBreakerRegistry {
 
     private final Clock clock;
     private final CircuitBreakerConfig defaultConfig;
-    private final Map<String, CircuitBreakerConfig> templates;
-    private final long idleNanos;
-    private final ConcurrentHashMap<String, Entry> breakers = new ConcurrentHashMap<>();
+    private final Map<NamePattern, CircuitBreakerConfig> templates;
+    private final BreakerTable breakers;
     private final List<CircuitBreakerListener> listeners = new CopyOnWriteArrayList<>();
     private final BreakerStateStore stateStore;
     private final FleetSync fleet;
@@ -56,7 +60,7 @@ public final class CircuitBreakerRegistry {
         this.clock = builder.clock;
         this.defaultConfig = builder.defaultConfig;
         this.templates = new LinkedHashMap<>(builder.templates);
-        this.idleNanos = builder.idleTimeout.toNanos();
+        this.breakers = new BreakerTable(clock, builder.idleTimeout.toNanos(), builder.limits, this::dropped);
         this.stateStore = builder.stateStore;
         this.fleet = stateStore == null ? null : new FleetSync(this, stateStore);
     }
@@ -71,14 +75,30 @@ public final class CircuitBreakerRegistry {
         return breaker(name, configFor(name));
     }
 
-    /** The breaker named {@code name}, created with {@code config} if it is new. */
+    /**
+     * The breaker named {@code name}, created with {@code config} if it is new.
+     *
+     * @throws BreakerLimitException if it is new, falls under a full {@linkplain Builder#limit limit}
+     *                               and no breaker of that limit is idle
+     */
     public CircuitBreaker breaker(String name, CircuitBreakerConfig config) {
-        Entry entry = breakers.get(name);
-        if (entry == null) {
-            entry = breakers.computeIfAbsent(name, key -> new Entry(create(key, config)));
+        CircuitBreaker breaker = breakers.touch(name);
+        if (breaker == null) {
+            breaker = breakers.use(name, key -> create(key, config));
         }
-        entry.lastUsedNanos = clock.nanoTime();
-        return entry.breaker;
+        if (breaker == null) {
+            throw breakers.refusal(name);
+        }
+        return breaker;
+    }
+
+    /**
+     * Like {@link #breaker(String, CircuitBreakerConfig)}, but empty instead of throwing when the
+     * name's limit is full: the form for names a caller chose, which a flood of may reach the limit.
+     */
+    public Optional<CircuitBreaker> tryBreaker(String name, CircuitBreakerConfig config) {
+        CircuitBreaker breaker = breakers.touch(name);
+        return Optional.ofNullable(breaker != null ? breaker : breakers.use(name, key -> create(key, config)));
     }
 
     /**
@@ -86,10 +106,7 @@ public final class CircuitBreakerRegistry {
      * unless its config is equal (then the existing breaker and its state are kept).
      */
     public CircuitBreaker replace(String name, CircuitBreakerConfig config) {
-        Entry entry = breakers.compute(name, (key, existing) ->
-                existing != null && existing.breaker.config().equals(config) ? existing : new Entry(create(key, config)));
-        entry.lastUsedNanos = clock.nanoTime();
-        return entry.breaker;
+        return breakers.install(name, existing -> existing.config().equals(config), key -> create(key, config));
     }
 
     private CircuitBreaker create(String name, CircuitBreakerConfig config) {
@@ -105,15 +122,11 @@ public final class CircuitBreakerRegistry {
     public CircuitBreakerConfig configFor(String name) {
         CircuitBreakerConfig best = defaultConfig;
         int bestLength = -1;
-        for (Map.Entry<String, CircuitBreakerConfig> template : templates.entrySet()) {
-            String pattern = template.getKey();
-            boolean matches = pattern.endsWith("*")
-                    ? name.startsWith(pattern.substring(0, pattern.length() - 1))
-                    : name.equals(pattern);
-            int length = pattern.endsWith("*") ? pattern.length() - 1 : Integer.MAX_VALUE;
-            if (matches && length > bestLength) {
+        for (Map.Entry<NamePattern, CircuitBreakerConfig> template : templates.entrySet()) {
+            NamePattern pattern = template.getKey();
+            if (pattern.matches(name) && pattern.specificity() > bestLength) {
                 best = template.getValue();
-                bestLength = length;
+                bestLength = pattern.specificity();
             }
         }
         return best;
@@ -121,20 +134,19 @@ public final class CircuitBreakerRegistry {
 
     /** The breaker named {@code name}, if it exists; does not count as a use. */
     public Optional<CircuitBreaker> find(String name) {
-        return Optional.ofNullable(breakers.get(name)).map(entry -> entry.breaker);
+        return Optional.ofNullable(breakers.find(name));
     }
 
     /** Every breaker, sorted by name. */
     public List<CircuitBreaker> all() {
-        List<CircuitBreaker> all = new ArrayList<>();
-        breakers.values().forEach(entry -> all.add(entry.breaker));
+        List<CircuitBreaker> all = breakers.all();
         all.sort(Comparator.comparing(CircuitBreaker::name));
         return all;
     }
 
     /** Removes the breaker named {@code name}; returns whether there was one. */
     public boolean remove(String name) {
-        return breakers.remove(name) != null;
+        return breakers.remove(name);
     }
 
     /**
@@ -143,23 +155,29 @@ public final class CircuitBreakerRegistry {
      * @return how many were dropped
      */
     public int evictIdle() {
-        long now = clock.nanoTime();
-        int evicted = 0;
-        for (Map.Entry<String, Entry> candidate : breakers.entrySet()) {
-            Entry entry = candidate.getValue();
-            if (entry.breaker.state() == CircuitState.CLOSED && now - entry.lastUsedNanos >= idleNanos
-                    && breakers.remove(candidate.getKey(), entry)) {
-                evicted++;
+        return breakers.evictIdle(null);
+    }
+
+    /** After {@code breaker} left the registry: the fleet and the registry's listeners let go of it. */
+    private void dropped(CircuitBreaker breaker) {
+        if (fleet != null) {
+            fleet.forget(breaker.name());
+        }
+        for (CircuitBreakerListener listener : listeners) {
+            breaker.removeListener(listener);
+            try {
+                listener.onRemoved(breaker);
+            } catch (RuntimeException ignored) {
+                // a listener must not stop the removal, as with every other event
             }
         }
-        return evicted;
     }
 
     /** Attaches {@code listener} to every breaker, existing and future. */
     public void addListener(CircuitBreakerListener listener) {
         Objects.requireNonNull(listener, "listener");
         listeners.add(listener);
-        breakers.values().forEach(entry -> entry.breaker.addListener(listener));
+        breakers.all().forEach(breaker -> breaker.addListener(listener));
     }
 
     /** The registry's clock. */
@@ -172,20 +190,12 @@ public final class CircuitBreakerRegistry {
         return Optional.ofNullable(stateStore);
     }
 
-    private static final class Entry {
-        final CircuitBreaker breaker;
-        volatile long lastUsedNanos;
-
-        Entry(CircuitBreaker breaker) {
-            this.breaker = breaker;
-        }
-    }
-
     /** Collects the registry's settings; not thread-safe. */
     public static final class Builder {
         private Clock clock = Clock.system();
         private CircuitBreakerConfig defaultConfig = CircuitBreakerConfig.defaults();
-        private final Map<String, CircuitBreakerConfig> templates = new LinkedHashMap<>();
+        private final Map<NamePattern, CircuitBreakerConfig> templates = new LinkedHashMap<>();
+        private final Map<NamePattern, Integer> limits = new LinkedHashMap<>();
         private Duration idleTimeout = Duration.ofHours(1);
         private BreakerStateStore stateStore;
 
@@ -206,8 +216,19 @@ public final class CircuitBreakerRegistry {
 
         /** The config for names matching {@code pattern} (exact, or a prefix ending in {@code *}). */
         public Builder template(String pattern, CircuitBreakerConfig config) {
-            Checks.notNull("template pattern", pattern);
-            templates.put(pattern, Objects.requireNonNull(config, "config"));
+            templates.put(new NamePattern(pattern), Objects.requireNonNull(config, "config"));
+            return this;
+        }
+
+        /**
+         * At most {@code maxBreakers} breakers whose names match {@code pattern} (exact, or a prefix
+         * ending in {@code *}) are made on demand and kept at once; default: no limit. At the limit
+         * the idle ones of the pattern are dropped ({@link #idleTimeout}) to make room, and when none
+         * is, a new name gets no breaker. A name under two limits counts against the first one given.
+         */
+        public Builder limit(String pattern, int maxBreakers) {
+            Checks.atLeast("maxBreakers", maxBreakers, 1);
+            limits.put(new NamePattern(pattern), maxBreakers);
             return this;
         }
 

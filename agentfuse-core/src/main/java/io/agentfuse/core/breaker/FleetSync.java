@@ -70,6 +70,12 @@ final class FleetSync implements BreakerStateStore.Listener, FleetLink {
         catchUp(breaker);
     }
 
+    /** The registry dropped the breaker {@code name}: what was kept for it goes, so names that come and go leave nothing. */
+    void forget(String name) {
+        versions.remove(name);
+        unshared.remove(name);
+    }
+
     private void catchUp(CircuitBreaker breaker) {
         store.read(breaker.name()).whenComplete((latest, failure) -> {
             if (failure != null) {

@@ -55,7 +55,7 @@ final class HalfOpenState extends AbstractState {
             return permit;
         }
         if (probesExpired()) {
-            breaker.transitions().transition(this, new HalfOpenState(breaker, trip), "probe expired without an answer");
+            breaker.transitions().writeOffProbes(this, new HalfOpenState(breaker, trip));
             return breaker.rawState().tryAcquire(waiter);
         }
         breaker.rejected();

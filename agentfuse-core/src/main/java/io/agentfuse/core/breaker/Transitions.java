@@ -10,8 +10,9 @@ import java.util.function.Supplier;
 /**
  * The transitions of one {@link CircuitBreaker}: trips, operator installs and the event each
  * publishes. A transition is a CAS on the breaker's state, so exactly one thread makes it and
- * publishes its event; a transition that leaves the visible state as it was (a written-off probe
- * replaced by a fresh HALF_OPEN, a reset of a CLOSED breaker) publishes none.
+ * publishes its event; a transition that leaves the visible state as it was (a reset of a CLOSED
+ * breaker) publishes none, except a lost probe written off ({@link #writeOffProbes}), which operators
+ * must see.
  */
 final class Transitions {
 
@@ -122,10 +123,23 @@ final class Transitions {
 
     /** Installs {@code to} if the state is still {@code from}; the winner publishes the event. */
     boolean transition(AbstractState from, AbstractState to, String reason) {
+        return transition(from, to, reason, from.kind() != to.kind());
+    }
+
+    /**
+     * HALF_OPEN afresh in place of {@code from}, whose probe went out and was not answered within
+     * {@code probeTimeout}. Published although the state's kind stays (HALF_OPEN to HALF_OPEN,
+     * "probe expired without an answer"), so operators see a callee that swallows probes.
+     */
+    boolean writeOffProbes(HalfOpenState from, HalfOpenState fresh) {
+        return transition(from, fresh, "probe expired without an answer", true);
+    }
+
+    private boolean transition(AbstractState from, AbstractState to, String reason, boolean publish) {
         if (!breaker.compareAndSetState(from, to)) {
             return false;
         }
-        if (from.kind() != to.kind()) {
+        if (publish) {
             breaker.listeners().transitioned(() -> new StateTransition(breaker.name(), from.kind(), to.kind(), reason,
                     countsOf(from, breaker.clock().nanoTime()).asMap(), breaker.clock().epochMillis()));
         }
@@ -141,8 +155,9 @@ final class Transitions {
     /** What operators see of {@code breaker} in {@code current}: state, reason, open-until, counts, rejections. */
     static CircuitBreakerSnapshot snapshotOf(CircuitBreaker breaker, AbstractState current, long rejectedCalls) {
         Clock clock = breaker.clock();
-        long until = current.openUntilNanos();
-        Instant openUntil = until == Long.MIN_VALUE ? null : Instant.ofEpochMilli(clock.epochMillisAt(until));
+        // As a rejected caller is told: none while only the user or an operator can let calls through again.
+        Rejection rejection = current.rejection();
+        Instant openUntil = rejection == null ? null : rejection.openUntil().orElse(null);
         return new CircuitBreakerSnapshot(breaker.name(), current.kind(), current.reason(), openUntil,
                 countsOf(current, clock.nanoTime()), rejectedCalls);
     }

@@ -33,4 +33,12 @@ public interface CircuitBreakerListener {
     /** A call's outcome was recorded. */
     default void onCallRecorded(CircuitBreaker breaker, Outcome outcome, long durationNanos) {
     }
+
+    /**
+     * The registry dropped {@code breaker} (removed, or evicted while idle): told only to the
+     * listeners added to a {@link io.agentfuse.core.breaker.CircuitBreakerRegistry}, which are
+     * detached from the breaker first. What a listener keeps per breaker (meters, say) can go.
+     */
+    default void onRemoved(CircuitBreaker breaker) {
+    }
 }

@@ -21,8 +21,10 @@ import java.util.Set;
  * deadline, no budget. Only the retryable outcome kinds are retried ({@link Outcome#isRetryableByDefault()}:
  * timeouts, 5xx, 429, 529, connection errors, and a {@link MalformedAnswer} wherever 5xx are); a 4xx is
  * returned at once. A server's
- * {@code Retry-After} / {@code retry-after-ms} replaces the computed wait (capped by
- * {@code maxDelay}); {@code x-should-retry: false} stops the retries.
+ * {@code Retry-After} / {@code retry-after-ms} (and the rate-limit reset headers) replaces the
+ * computed wait when it fits {@code maxDelay} and what is left of the deadline; a longer one is not
+ * waited at all (docs/design.md §4, wait or fall over): the call ends at once with that error, so a fallback
+ * chain moves on, and the breaker is held open that long. {@code x-should-retry: false} stops the retries.
  *
  * <pre>{@code
  * RetryPolicy retry = RetryPolicy.builder()
@@ -35,7 +37,7 @@ import java.util.Set;
  * @param maxAttempts     attempts in all, the first included; 1 means no retry
  * @param initialDelay    the wait before the first retry
  * @param multiplier      growth of the wait per retry
- * @param maxDelay        the cap on any single wait, {@code Retry-After} included
+ * @param maxDelay        the cap on any single computed wait; a server's wait longer than it is not waited out
  * @param jitter          how waits are spread
  * @param honorRetryAfter whether a server's {@code Retry-After} replaces the computed wait
  * @param deadline        the overall time for all attempts and waits; {@code null} for none
@@ -201,7 +203,7 @@ public record RetryPolicy(int maxAttempts, Duration initialDelay, double multipl
             return this;
         }
 
-        /** The cap on a single wait, server hints included; default 30 s. */
+        /** The cap on a single computed wait, and the longest server wait waited out (a longer one ends the call); default 30 s. */
         public Builder maxDelay(Duration maxDelay) {
             Checks.notNegative("maxDelay", maxDelay);
             this.maxDelay = maxDelay;

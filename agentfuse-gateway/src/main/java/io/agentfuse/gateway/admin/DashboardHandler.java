@@ -6,6 +6,7 @@ import io.vertx.ext.web.RoutingContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * {@code GET /}: the live dashboard, one self-contained HTML page (no external assets, no
@@ -17,13 +18,15 @@ import java.io.UncheckedIOException;
  * tab's session storage); it lists the recent transitions ({@code /admin/transitions}) on load and
  * the new ones live from {@code /admin/events}.
  *
- * <p>The page is read once, at construction. Thread-safe.
+ * <p>The page is read once, at construction, and served with {@link BrowserProtection}'s headers:
+ * a policy that lets exactly its own inline script and style run, and no framing. Thread-safe.
  */
 public final class DashboardHandler {
 
     private static final String PAGE = "dashboard.html";
 
     private final Buffer page;
+    private final String policy;
 
     /** Loads the page from the classpath. */
     public DashboardHandler() {
@@ -31,7 +34,9 @@ public final class DashboardHandler {
             if (in == null) {
                 throw new IllegalStateException("the dashboard page " + PAGE + " is missing from the classpath");
             }
-            this.page = Buffer.buffer(in.readAllBytes());
+            byte[] html = in.readAllBytes();
+            this.page = Buffer.buffer(html);
+            this.policy = BrowserProtection.pagePolicy(new String(html, StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the dashboard page", e);
         }
@@ -39,6 +44,7 @@ public final class DashboardHandler {
 
     /** Serves the page. */
     public void handle(RoutingContext ctx) {
+        BrowserProtection.page(ctx.response(), policy);
         ctx.response().putHeader("content-type", "text/html; charset=utf-8")
                 .putHeader("cache-control", "no-cache")
                 .end(page);

@@ -4,6 +4,7 @@ import io.agentfuse.config.ConfigError;
 import io.agentfuse.config.ConfigException;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.reload.ConfigReloader;
+import io.agentfuse.gateway.reload.ReloadSupersededException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -20,7 +21,9 @@ import java.util.function.Supplier;
  *       "restartRequired": ["server.port", ...]}};</li>
  *   <li>400 {@code invalid_config}: the file has errors, listed in the message and in
  *       {@code error.errors} ({@code key}, {@code line}, {@code column}, {@code message}); nothing changed;</li>
- *   <li>409 {@code reload_unavailable}: the gateway was not started from a file.</li>
+ *   <li>409 {@code reload_unavailable}: the gateway was not started from a file;</li>
+ *   <li>409 {@code reload_superseded}: a reload that started later was decided first (a slow reload
+ *       never holds up a later one); this one changed nothing.</li>
  * </ul>
  * Thread-safe.
  */
@@ -60,9 +63,13 @@ public final class ReloadHandler {
                 ctx.response().putHeader("content-type", "application/json").end(done.result().toJson().encode());
             } else if (done.cause() instanceof ConfigException invalid) {
                 invalidConfig(ctx, invalid);
+            } else if (done.cause() instanceof ReloadSupersededException superseded) {
+                GatewayErrors.respondAdmin(ctx.response(), 409, "reload_superseded", superseded.getMessage());
             } else {
+                // The reloader has logged it; its text may name the gateway's insides, which are not the caller's business.
                 GatewayErrors.respondAdmin(ctx.response(), 500, "internal_error",
-                        "the configuration could not be reloaded: " + done.cause().getMessage());
+                        "the configuration could not be reloaded because of an error inside the gateway (see its log);"
+                                + " the one in force stays");
             }
         });
     }

@@ -97,6 +97,11 @@ public final class ContextLadder {
         this.executor = Objects.requireNonNull(executor, "executor");
     }
 
+    /** Drops what is kept for {@code model}, no longer served (its compaction cooldown, its counter). */
+    public void forget(String model) {
+        ladders.keySet().removeIf(target -> target.model().equals(model));
+    }
+
     /**
      * Measures {@code request} against {@code target}'s window and compacts it if it must. Only a
      * bound that costs one step per message is computed on the calling thread; anything

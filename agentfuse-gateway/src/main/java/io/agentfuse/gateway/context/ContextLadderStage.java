@@ -69,8 +69,15 @@ public final class ContextLadderStage implements ContextStage {
      * request's level and each compaction counted in {@code metrics}.
      */
     public static ContextStage.Factory factory(Clock clock, Scheduler scheduler, Executor workers, GatewayMetrics metrics) {
-        return (runtime, models) -> new ContextLadderStage(runtime.config().context().toContextConfig(),
-                summarizer(runtime, models), clock, scheduler, workers, metrics);
+        return (runtime, models) -> {
+            ContextLadderStage stage = new ContextLadderStage(runtime.config().context().toContextConfig(),
+                    summarizer(runtime, models), clock, scheduler, workers, metrics);
+            runtime.onFamilyModelDropped(model -> {
+                stage.ladder.forget(model.name());
+                stage.snipOnly.forget(model.name());
+            });
+            return stage;
+        };
     }
 
     private static Summarizer summarizer(AgentfuseRuntime runtime, ModelClient models) {

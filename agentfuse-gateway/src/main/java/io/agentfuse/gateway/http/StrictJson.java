@@ -1,6 +1,5 @@
 package io.agentfuse.gateway.http;
 
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
@@ -17,7 +16,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * Decodes a request body in one pass, as {@code Json.decodeValue} does, and refuses in the same
@@ -35,9 +33,6 @@ import java.util.regex.Pattern;
  * }</pre>
  */
 public final class StrictJson {
-
-    /** How Jackson names a place in its messages: {@code [Source: <what>; line: 1, column: 27]}. */
-    private static final Pattern SOURCE_LOCATION = Pattern.compile("\\[Source: [^;\\]]*; line: (\\d+), column: (\\d+)]");
 
     /** Bodies from this size on are worth a {@link ValueMemo}: below it, decoding costs a few microseconds. */
     public static final int MEMO_FROM_BYTES = 8 * 1024;
@@ -100,24 +95,10 @@ public final class StrictJson {
             }
             return value;
         } catch (JsonProcessingException e) {
-            throw new DecodeException(describe(e), e);
+            throw new DecodeException(JsonFaults.describe(e), e);
         } catch (IOException e) {
-            throw new DecodeException("the JSON could not be read: " + e.getMessage(), e);
+            throw new DecodeException("the JSON could not be read", e);
         }
-    }
-
-    /**
-     * Jackson's complaint in words a caller can act on: without the description of the source it
-     * prints (which says only that it is hidden), and where, e.g. {@code unexpected end-of-input:
-     * expected close marker for Object (start marker at line 1, column 27) at line 1, column 68}.
-     */
-    static String describe(JsonProcessingException e) {
-        String original = e.getOriginalMessage();
-        String what = original == null || original.isBlank() ? "malformed JSON"
-                : SOURCE_LOCATION.matcher(original).replaceAll("line $1, column $2");
-        what = Character.toLowerCase(what.charAt(0)) + what.substring(1); // never empty: a blank one is "malformed JSON"
-        JsonLocation at = e.getLocation();
-        return at == null ? what : what + " at line " + at.getLineNr() + ", column " + at.getColumnNr();
     }
 
     /**

@@ -53,8 +53,10 @@ import java.util.concurrent.TimeUnit;
  * interruptions, its guard's retries and refused retries, and its compactions by result.
  * Answered requests, failed provider calls and fallbacks are also counted second by second for the
  * last five minutes ({@link #recentTraffic()}, what the dashboard draws).
- * The {@code model} tag only ever holds configured model names ({@code unknown} otherwise), so
- * callers cannot grow the number of series.
+ * The {@code model} tag only ever holds the names of served models ({@code unknown} otherwise):
+ * the configured ones, and the models of built-in families the runtime serves without an entry, of
+ * which it keeps a bounded number at once; when it drops one, its series go too
+ * ({@link #forgetModel}), so callers cannot grow the number of series.
  *
  * <p>Thread-safe.
  *
@@ -189,6 +191,18 @@ public final class GatewayMetrics {
                 compactions(model.name(), result);
             }
         }
+    }
+
+    /**
+     * Removes the series of {@code model}, no longer served (a family model whose breaker was
+     * dropped): those tagged with its name or its guard's, and its model-call meters. A configured
+     * model with the same upstream model starts its GenAI meters afresh, which a rate reads as a reset.
+     */
+    public void forgetModel(ModelConfig model) {
+        models.remove(model.name());
+        genAi.forget(model.provider(), model.upstreamModel());
+        meters.removeTagged(Map.of("model", model.name(), "from", model.name(), "to", model.name(),
+                "name", model.breakerId(), "gen_ai.request.model", model.upstreamModel()));
     }
 
     private Counter retryAttempts(String guard) {

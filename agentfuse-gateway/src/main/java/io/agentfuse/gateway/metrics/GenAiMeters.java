@@ -51,6 +51,14 @@ final class GenAiMeters {
         calls(provider, model).firstToken.record(durationNanos, TimeUnit.NANOSECONDS);
     }
 
+    /** Drops the cached meters of {@code provider}'s {@code model}; whoever calls this removes them from the registry. */
+    void forget(String provider, String model) {
+        Map<String, ModelCalls> ofProvider = calls.get(provider);
+        if (ofProvider != null) {
+            ofProvider.remove(model);
+        }
+    }
+
     private ModelCalls calls(String provider, String model) {
         Map<String, ModelCalls> ofProvider = calls.get(provider);
         if (ofProvider == null) {

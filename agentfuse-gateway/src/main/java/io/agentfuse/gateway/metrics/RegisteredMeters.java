@@ -2,6 +2,7 @@ package io.agentfuse.gateway.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
@@ -50,6 +51,30 @@ final class RegisteredMeters {
     /** A timer {@code name} with {@code tags}; the caller keeps it (one per model and dialect). */
     Timer timer(String name, String description, String... tags) {
         return Timer.builder(name).description(description).tags(tags).register(registry);
+    }
+
+    /**
+     * Removes the series of a name no longer served (a family model whose breaker was dropped to
+     * make room for another): every meter of the registry with a tag among {@code anyOf} (key to
+     * value), and the cached ones, so that names callers choose cannot grow the series without end.
+     */
+    void removeTagged(Map<String, String> anyOf) {
+        for (Meter meter : registry.getMeters()) {
+            if (meter.getId().getTags().stream().anyMatch(tag -> tag.getValue().equals(anyOf.get(tag.getKey())))) {
+                registry.remove(meter);
+            }
+        }
+        counters.keySet().removeIf(key -> tagged(key, anyOf));
+        loopCounts.keySet().removeIf(key -> tagged(key, anyOf));
+    }
+
+    private static boolean tagged(List<String> key, Map<String, String> anyOf) {
+        for (int i = 1; i + 1 < key.size(); i += 2) {
+            if (key.get(i + 1).equals(anyOf.get(key.get(i)))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A meter's name and tags, as the key of the caches above. */

@@ -142,7 +142,13 @@ final class ChatExchange {
             Duration deadline = stages.subagents().deadline();
             deadlineTimer = context.owner().setTimer(Math.max(1, deadline.toMillis()), id -> deadlineExceeded(deadline));
         }
-        Plan plan = stages.router().plan(checked, caller.headers(), stages.context());
+        Plan plan;
+        try {
+            plan = stages.router().plan(checked, caller.headers(), stages.context());
+        } catch (GatewayException notServed) {
+            fail(notServed);
+            return;
+        }
         boolean stream = checked.chat().stream();
         // A complete answer needs the conversation no more: while the provider answers, 150 KB of
         // parsed conversation per request in flight would outlive young collections (the relay of

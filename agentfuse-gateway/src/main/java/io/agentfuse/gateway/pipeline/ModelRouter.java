@@ -6,6 +6,8 @@ import io.agentfuse.config.ConfigDefaults;
 import io.agentfuse.config.ModelFamilies;
 import io.agentfuse.config.ModelConfig;
 import io.agentfuse.config.ProviderConfig;
+import io.agentfuse.core.Guard;
+import io.agentfuse.core.breaker.BreakerLimitException;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.DialectTranslator;
@@ -13,6 +15,8 @@ import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.agentfuse.gateway.provider.Dialects;
+import io.agentfuse.gateway.provider.responses.ResponsesDialect;
+import io.agentfuse.gateway.provider.responses.ResponsesStoredState;
 import io.agentfuse.gateway.upstream.ProviderEndpoint;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
@@ -54,6 +58,7 @@ final class ModelRouter {
 
     ModelRouter(AgentfuseRuntime runtime) {
         this.runtime = runtime;
+        runtime.onFamilyModelDropped(model -> chains.forget(model.name()));
     }
 
     /**
@@ -83,7 +88,8 @@ final class ModelRouter {
         if (ModelFamilies.providerOf(model).isPresent()) {
             return new GatewayException(GatewayError.MODEL_NOT_FOUND, "model '" + model + "' is not configured, and "
                     + ConfigDefaults.UNCONFIGURED_FAMILY_MODELS + " models of the built-in families without an entry"
-                    + " are served already (the most one configuration serves); add it under models:" + configured);
+                    + " are in use already (the most served at once; one unused for an hour gives up its place);"
+                    + " add it under models:" + configured);
         }
         return new GatewayException(GatewayError.MODEL_NOT_FOUND, "model '" + model + "' is not configured" + configured);
     }
@@ -102,8 +108,9 @@ final class ModelRouter {
         for (int i = 0; i < providers.size(); i++) {
             ModelConfig model = route.models().get(i);
             ProviderEndpoint provider = providers.get(i);
-            var guard = runtime.modelGuard(model.name());
+            var guard = guardOf(model);
             try {
+                refuseSharedStoredState(request.chat(), provider, config.providerOf(model));
                 ChatRequest chat = model.name().equals(request.model().name()) ? request.chat()
                         : context.fitForFallback(request.chat(), request.model(), model);
                 boolean lenient = model.translate() == ModelConfig.Translate.LENIENT;
@@ -120,6 +127,32 @@ final class ModelRouter {
             }
         }
         return new Plan(route, steps);
+    }
+
+    /**
+     * The guard of {@code model}. A family model may stop being served between the request's parse
+     * and here (its breaker dropped to make room for another name): then the request is answered as
+     * one for a model not served, not as a fault of the gateway.
+     */
+    private Guard guardOf(ModelConfig model) {
+        try {
+            return runtime.modelGuard(model.name());
+        } catch (IllegalArgumentException | BreakerLimitException dropped) {
+            throw notServed(model.name());
+        }
+    }
+
+    /**
+     * A Responses request that refers to stored state by id goes only to a provider configured to
+     * allow it: the state is stored under the gateway's key, which every caller shares
+     * ({@link ResponsesStoredState}). Across dialects such a request is untranslatable anyway.
+     */
+    private static void refuseSharedStoredState(ChatRequest chat, ProviderEndpoint provider, ProviderConfig settings) {
+        if (provider.dialect() == ResponsesDialect.INSTANCE && !settings.storedResponses()) {
+            ResponsesStoredState.referenceIn(chat.received()).ifPresent(reference -> {
+                throw new GatewayException(GatewayError.INVALID_REQUEST, ResponsesStoredState.refusal(reference, settings.name()));
+            });
+        }
     }
 
     /** The providers of {@code route}'s models for callers of {@code caller}, kept on the route once made. */
@@ -163,7 +196,8 @@ final class ModelRouter {
 
     /**
      * The fallback chains of one configuration, made once per model rather than per request: the
-     * configured ones and the family models the runtime serves, which it bounds.
+     * configured ones and the family models the runtime serves, which it bounds (a family model
+     * it stops serving takes its routes with it).
      */
     private static final class Chains {
         private final AgentfuseConfig config;
@@ -172,6 +206,12 @@ final class ModelRouter {
 
         Chains(AgentfuseConfig config) {
             this.config = config;
+        }
+
+        /** Drops the routes of {@code model}, which the runtime no longer serves. */
+        void forget(String model) {
+            direct.remove(model);
+            fromSubagents.remove(model);
         }
 
         Route of(ModelConfig model, boolean fromSubagent) {

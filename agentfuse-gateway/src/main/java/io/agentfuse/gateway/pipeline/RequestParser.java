@@ -88,11 +88,18 @@ public final class RequestParser {
         throw new GatewayException(GatewayError.INVALID_REQUEST, "the request body must be a JSON object");
     }
 
-    /** {@code server.maxMessages}, checked before the messages are read one by one. */
+    /**
+     * {@code server.maxMessages}, checked before the conversation is read item by item: the
+     * {@code messages} of Chat Completions and Messages, the {@code input} items of Responses.
+     */
     private static void checkMessageCount(JsonObject body, int maxMessages) {
         if (body.getValue("messages") instanceof JsonArray messages && messages.size() > maxMessages) {
             throw new GatewayException(GatewayError.INVALID_REQUEST, "the request has " + messages.size()
                     + " messages, more than " + maxMessages + " (server.maxMessages)");
+        }
+        if (body.getValue("input") instanceof JsonArray items && items.size() > maxMessages) {
+            throw new GatewayException(GatewayError.INVALID_REQUEST, "the request has " + items.size()
+                    + " input items, more than " + maxMessages + " (server.maxMessages)");
         }
     }
 

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Reads the gateway's configuration file again and puts it in force (docs/design.md §7), when asked
@@ -32,10 +33,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       {@link AgentfuseRuntime#reload}. Requests already running finish under the old configuration.</li>
  *   <li>The {@code server:} keys read only at start are reported as needing a restart, not applied
  *       ({@link Reloaded#restartRequired()}); {@code state.store} cannot change at all.</li>
- *   <li>Reloads are serialised; a file whose content is unchanged (touched, or saved as it was) is
- *       not reloaded by the watcher; the watcher reads a changed file only once it has held still
- *       for one poll interval (a file written in place is not read half-written), and an empty
- *       file is refused.</li>
+ *   <li>Reloads are put in force one at a time, in the order they started. Reading and checking the
+ *       file hold no lock, so a slow reload (a hung disk, a hostile file, though the loader refuses
+ *       those fast) never holds up a later one: the later one is decided on its own, and the earlier
+ *       one, when it ends, changes nothing and fails with {@link ReloadSupersededException}
+ *       (counted neither way).</li>
+ *   <li>A file whose content is unchanged (touched, or saved as it was) is not reloaded by the
+ *       watcher; the watcher reads a changed file only once it has held still for one poll interval
+ *       (a file written in place is not read half-written), and an empty file is refused.</li>
  *   <li>A reload is counted ({@code agentfuse_config_reloads_total}) and its new models' series
  *       declared before its configuration is in force, so no reader sees the new configuration
  *       beside metrics that do not show it yet.</li>
@@ -51,10 +56,14 @@ public final class ConfigReloader {
     private final ConfigFile file;
     private final GatewayMetrics metrics;
     private final AtomicBoolean polling = new AtomicBoolean();
+    /** Numbers the reloads in the order they start. */
+    private final AtomicLong started = new AtomicLong();
     private long timer = -1;
+    // Guarded by this: what the file was when last read, and the latest reload decided.
     private FileStamp seen;
     private FileStamp pending;
     private String loadedText;
+    private long decided;
 
     /**
      * A reloader for {@code runtime}, whose configuration was read from {@code file}; {@code null}
@@ -87,10 +96,18 @@ public final class ConfigReloader {
             return Future.failedFuture(new IllegalStateException(
                     "the gateway was started without a configuration file, so there is nothing to reload"));
         }
-        return vertx.executeBlocking(() -> reloadNow(trigger), false)
+        long number = started.incrementAndGet();
+        return vertx.executeBlocking(() -> reloadNow(trigger, number), false)
                 .onSuccess(reloaded -> LOG.info(reloaded.summary()))
-                .onFailure(failure -> LOG.warn("configuration not reloaded ({}); the one in force stays: {}", trigger,
-                        failure.getMessage()));
+                .onFailure(failure -> {
+                    if (failure instanceof ReloadSupersededException) {
+                        LOG.info("configuration reload ({}) superseded by a later one; it changed nothing", trigger);
+                    } else if (failure instanceof ConfigException invalid) {
+                        LOG.warn("configuration not reloaded ({}); the one in force stays: {}", trigger, invalid.getMessage());
+                    } else {
+                        LOG.error("configuration not reloaded ({}); the one in force stays", trigger, failure);
+                    }
+                });
     }
 
     /** Starts checking the file for changes, if it has a poll interval. */
@@ -123,61 +140,83 @@ public final class ConfigReloader {
      * and has held still since the previous look: a file being written in place is not read until
      * its writer is done, so that a truncated file that happens to parse is never put in force.
      */
-    private synchronized boolean changedSinceLoaded() {
+    private boolean changedSinceLoaded() {
         FileStamp now = FileStamp.of(file).orElse(null);
-        if (now == null || now.equals(seen)) {
+        synchronized (this) {
+            if (now == null || now.equals(seen)) {
+                pending = null;
+                return false; // missing for a moment (an editor replacing it), or untouched
+            }
+            if (!now.equals(pending)) {
+                pending = now;
+                return false; // changed since the last look: wait one interval for it to hold still
+            }
             pending = null;
-            return false; // missing for a moment (an editor replacing it), or untouched
+            seen = now;
         }
-        if (!now.equals(pending)) {
-            pending = now;
-            return false; // changed since the last look: wait one interval for it to hold still
+        String text = read().orElse(null); // no lock while reading: a slow read holds up no reload
+        synchronized (this) {
+            return text != null && !text.equals(loadedText);
         }
-        pending = null;
-        seen = now;
-        String text = read().orElse(null);
-        return text != null && !text.equals(loadedText);
     }
 
     /**
-     * Reads, checks and puts the file in force. The reload is counted, and the new models' series
+     * Reload number {@code number}: reads and checks the file without a lock, then decides under
+     * it, in start order ({@link #decide}). The reload is counted, and the new models' series
      * declared, before the new configuration can be seen: whoever finds a new model served, or a
-     * new breaker listed, and then reads {@code /metrics} finds this reload counted. Counting it
-     * after (once the reload's future completed, on an event loop that may be busy) let a reader see
-     * the new configuration beside a counter that did not show it yet.
+     * new breaker listed, and then reads {@code /metrics} finds this reload counted.
      */
-    private synchronized Reloaded reloadNow(String trigger) {
-        AgentfuseConfig before = runtime.config();
+    private Reloaded reloadNow(String trigger, long number) {
+        String text = null;
         AgentfuseConfig next;
         try {
-            next = readChecked(before);
+            text = ConfigLoader.read(file.path());
+            next = parsed(text);
         } catch (RuntimeException refused) {
-            metrics.configReload(false);
+            synchronized (this) {
+                decide(number, text); // a broken file is not retried until it changes again
+                metrics.configReload(false);
+            }
             throw refused;
         }
-        metrics.declareModels(next.models().values());
-        metrics.configReload(true);
-        return new Reloaded(file.path().toString(), trigger, runtime.reload(next),
-                StartOnlyKeys.changed(before, next));
+        synchronized (this) {
+            decide(number, text);
+            AgentfuseConfig before = runtime.config();
+            if (next.state().store() != before.state().store()) {
+                metrics.configReload(false);
+                throw new ConfigException(file.path().toString(), List.of(new ConfigError("state.store", 0, 0,
+                        "state.store cannot change while the gateway runs (it is " + before.state().store().name().toLowerCase()
+                                + "); restart the gateway to change it")));
+            }
+            metrics.declareModels(next.models().values());
+            metrics.configReload(true);
+            return new Reloaded(file.path().toString(), trigger, runtime.reload(next), StartOnlyKeys.changed(before, next));
+        }
     }
 
-    /** The file's configuration, parsed and checked against {@code before}; fails with what is wrong with it. */
-    private AgentfuseConfig readChecked(AgentfuseConfig before) {
-        String text = ConfigLoader.read(file.path());
-        seen = FileStamp.of(file).orElse(seen);
-        loadedText = text; // a broken file is not retried until it changes again
+    /** The configuration {@code text} holds; fails with what is wrong with it. */
+    private AgentfuseConfig parsed(String text) {
         if (text.isBlank()) {
             // Almost always a file caught while being rewritten; "no models at all" is never meant this way.
             throw new ConfigException(file.path().toString(), List.of(new ConfigError("", 1, 1,
                     "the file is empty; the configuration in force stays")));
         }
-        AgentfuseConfig next = ConfigLoader.parse(text, file.path().toString(), file.environment());
-        if (next.state().store() != before.state().store()) {
-            throw new ConfigException(file.path().toString(), List.of(new ConfigError("state.store", 0, 0,
-                    "state.store cannot change while the gateway runs (it is " + before.state().store().name().toLowerCase()
-                            + "); restart the gateway to change it")));
+        return ConfigLoader.parse(text, file.path().toString(), file.environment());
+    }
+
+    /**
+     * Records that reload {@code number} is being decided on {@code text} (null: unreadable), unless
+     * a reload that started later was decided first: then this one is superseded and changes nothing.
+     */
+    private synchronized void decide(long number, String text) {
+        if (number < decided) {
+            throw new ReloadSupersededException();
         }
-        return next;
+        decided = number;
+        seen = FileStamp.of(file).orElse(seen);
+        if (text != null) {
+            loadedText = text;
+        }
     }
 
     /** The file's text, or empty while it cannot be read (an editor replacing it): the watcher looks again later. */

@@ -12,6 +12,8 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 
+import java.util.Locale;
+
 /**
  * Answers the refusals of the HTTP edge (before any route) as JSON in the caller's dialect
  * ({@link Dialects#ofCaller}). The
@@ -46,7 +48,7 @@ public final class EdgeErrors {
      * connection closed: a head over {@code options}' limit 431 and a request line over it 414
      * ({@code request_too_large}); framing the gateway refuses, such as {@code Content-Length}
      * together with {@code Transfer-Encoding}, and anything else that is not HTTP/1.1 400
-     * {@code invalid_request}.
+     * {@code invalid_request}, saying what kind of thing was wrong ({@link #whatIsWrong}).
      */
     public static void invalid(HttpServerRequest request, HttpServerOptions options) {
         Throwable cause = request.decoderResult().cause();
@@ -59,8 +61,32 @@ public final class EdgeErrors {
             refuse(request, GatewayError.REQUEST_LINE_TOO_LONG,
                     "the request line is longer than " + options.getMaxInitialLineLength() + " bytes");
         } else {
-            refuse(request, GatewayError.INVALID_REQUEST, "the request is not valid HTTP/1.1"
-                    + (cause == null || cause.getMessage() == null ? "" : ": " + cause.getMessage()));
+            refuse(request, GatewayError.INVALID_REQUEST, whatIsWrong(cause));
         }
+    }
+
+    /**
+     * What was wrong with a request head the codec refused, in words of our own. The codec's
+     * message is never passed on: it quotes the offending value, and a header value is often a
+     * key or a token (an {@code Authorization} with a stray control character, say), which must
+     * appear in no answer and no log line. Only the kind of fault is read from it.
+     */
+    static String whatIsWrong(Throwable cause) {
+        String said = cause == null || cause.getMessage() == null ? "" : cause.getMessage().toLowerCase(Locale.ROOT);
+        String kind;
+        if (said.contains("header value") || said.contains("after '\\r'")) {
+            kind = "a header value holds a character HTTP does not allow there (a control character, or CR without LF)";
+        } else if (said.contains("header name")) {
+            kind = "a header name holds a character HTTP does not allow there";
+        } else if (said.contains("content-length")) {
+            kind = "the Content-Length header is not one whole number";
+        } else if (said.contains("version")) {
+            kind = "the request line does not end with a known HTTP version";
+        } else if (said.contains("chunk")) {
+            kind = "the body's chunked framing is broken";
+        } else {
+            kind = "its head cannot be read";
+        }
+        return "the request is not valid HTTP/1.1: " + kind + " (the value is not repeated here)";
     }
 }

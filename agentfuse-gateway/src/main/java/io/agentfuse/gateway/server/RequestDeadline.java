@@ -2,6 +2,7 @@ package io.agentfuse.gateway.server;
 
 import io.agentfuse.gateway.http.Disconnect;
 import io.agentfuse.gateway.http.GatewayError;
+import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerRequest;
@@ -22,11 +23,13 @@ import java.util.concurrent.TimeUnit;
  * Vert.x tells of a request only once its head is complete. Nor is it reset on every request: a
  * request only moves the deadline, and a timer that fires before the deadline it finds is set
  * again for the rest (on a busy keep-alive connection, one timer per {@code headerTimeout}
- * instead of a cancelled and a new one per request). This is also the gateway's idle timeout:
- * Vert.x's own would cut a request that waits longer than it for its provider's answer.
- * Confined to the connection's event loop.
+ * instead of a cancelled and a new one per request). The idle time starts when the answer's last
+ * byte is written (the response's {@code bodyEndHandler}, which this class owns, is this object),
+ * not when the timer next fires: else an idle connection would be closed {@code headerTimeout}
+ * late. This is also the gateway's idle timeout: Vert.x's own would cut a request that waits
+ * longer than it for its provider's answer. Confined to the connection's event loop.
  */
-final class RequestDeadline {
+final class RequestDeadline implements Handler<Void> {
 
     private final Vertx vertx;
     private final HttpConnection connection;
@@ -52,10 +55,26 @@ final class RequestDeadline {
     void onRequest(HttpServerRequest request) {
         current = request;
         stalledChecks = 0;
+        request.response().bodyEndHandler(this);
+        moveDeadline(headerMillis);
+    }
+
+    /** The answer to the current request has been written: the next request now has {@code idleTimeout}. */
+    @Override
+    public void handle(Void answered) {
+        if (closed || current == null || !current.response().ended()) {
+            return; // a later request is current already: its own deadline stands
+        }
+        current = null;
+        moveDeadline(idleMillis);
+    }
+
+    /** Moves the deadline to {@code millis} from now; the armed timer is kept unless it would fire too late. */
+    private void moveDeadline(long millis) {
         long now = System.nanoTime();
-        deadline = now + TimeUnit.MILLISECONDS.toNanos(headerMillis);
+        deadline = now + TimeUnit.MILLISECONDS.toNanos(millis);
         if (timer < 0 || timerDue - deadline > 0) {
-            arm(headerMillis, now); // the armed timer would fire too late (an idle one), or none is armed
+            arm(millis, now);
         }
     }
 
@@ -87,7 +106,7 @@ final class RequestDeadline {
                 arm(headerMillis); // still being answered: look again later
             }
         } else {
-            current = null; // answered: the next request has idleTimeout to arrive
+            current = null; // answered, and the answer's end was not seen: idleTimeout from now
             arm(idleMillis);
         }
     }

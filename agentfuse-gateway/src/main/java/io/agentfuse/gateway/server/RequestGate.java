@@ -25,6 +25,7 @@ import java.util.Set;
  *   <li>a request with a body must say {@code Content-Type: application/json} (or a {@code +json}
  *       type) — else 415: a {@code text/plain} POST is what a page may send without a preflight.</li>
  * </ol>
+ * A refusal names the header, never its value: a caller may have put a key in the wrong one.
  * Thread-safe and immutable.
  */
 final class RequestGate {
@@ -66,8 +67,8 @@ final class RequestGate {
         }
         if (!anyHost && !host.equals(lastAllowedHost)) {
             if (!hosts.contains(hostName(host))) {
-                EdgeErrors.refuse(request, GatewayError.FORBIDDEN, "Host '" + host
-                        + "' is not allowed; add it to server.allowedHosts to serve it");
+                EdgeErrors.refuse(request, GatewayError.FORBIDDEN, "the request's Host is not allowed (it is "
+                        + "not a loopback name or the bind address); add it to server.allowedHosts to serve it");
                 return false;
             }
             lastAllowedHost = host;
@@ -75,8 +76,8 @@ final class RequestGate {
         String origin = request.getHeader(HttpHeaders.ORIGIN);
         if (origin != null && !sameOrigin(origin, host)) {
             if (!origins.contains(origin.trim().toLowerCase(Locale.ROOT))) {
-                EdgeErrors.refuse(request, GatewayError.FORBIDDEN, "requests from origin '" + origin
-                        + "' are not allowed; add it to server.cors.allowedOrigins to serve it");
+                EdgeErrors.refuse(request, GatewayError.FORBIDDEN, "requests from the request's Origin are "
+                        + "not allowed; add it to server.cors.allowedOrigins to serve it");
                 return false;
             }
             if (crossOrigin(request, origin)) {
@@ -85,7 +86,8 @@ final class RequestGate {
         }
         if (hasBody(request) && !isJson(request.getHeader(HttpHeaders.CONTENT_TYPE))) {
             EdgeErrors.refuse(request, GatewayError.UNSUPPORTED_MEDIA_TYPE, "the request body must be JSON "
-                    + "(Content-Type: application/json), but was " + describe(request.getHeader("content-type")));
+                    + "(Content-Type: application/json), but the request "
+                    + (request.getHeader(HttpHeaders.CONTENT_TYPE) == null ? "has no Content-Type" : "says another type"));
             return false;
         }
         return true;
@@ -146,9 +148,5 @@ final class RequestGate {
         int semicolon = contentType.indexOf(';');
         String type = (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim().toLowerCase(Locale.ROOT);
         return type.equals("application/json") || type.startsWith("application/") && type.endsWith("+json");
-    }
-
-    private static String describe(String contentType) {
-        return contentType == null ? "none" : "'" + contentType + "'";
     }
 }

@@ -1,6 +1,11 @@
 package io.agentfuse.gateway.admin;
 
+import io.agentfuse.core.ManualClock;
+import io.agentfuse.core.breaker.CircuitBreaker;
+import io.agentfuse.core.breaker.CircuitBreakerConfig;
 import io.agentfuse.core.breaker.CircuitState;
+import io.agentfuse.core.breaker.Trigger;
+import io.agentfuse.gateway.GatewayOptions;
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayHarness;
 import io.vertx.core.buffer.Buffer;
@@ -10,6 +15,7 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.Map;
 
 import static io.agentfuse.gateway.testing.GatewayHarness.anthropicRequest;
@@ -44,6 +50,22 @@ class AdminApiTest {
         assertThat(sonnet.getString("state")).isEqualTo("CLOSED");
         assertThat(sonnet.getValue("openUntil")).isNull();
         assertThat(sonnet.getJsonObject("counts").getLong("consecutive5xx")).isZero();
+    }
+
+    @Test
+    void aBreakerOnlyTheUserCanResetShowsNoOpenUntilEvenPastItsResetTimeout() {
+        ManualClock clock = new ManualClock();
+        harness = GatewayHarness.start(GatewayHarness.CONFIG, GatewayOptions.builder().port(0).clock(clock).build());
+        CircuitBreaker userLed = harness.gateway.runtime().registry().replace("permission:shell", CircuitBreakerConfig.builder()
+                .trigger(Trigger.consecutiveErrors(1)).resetTimeout(Duration.ofMinutes(5)).autoHalfOpen(false).build());
+        userLed.open("3 denials in a row");
+        clock.advance(Duration.ofMinutes(10));
+
+        JsonObject shown = harness.client.get("/admin/breakers/permission:shell").json();
+
+        assertThat(shown.getString("state")).isEqualTo("OPEN");
+        assertThat(shown.containsKey("openUntil")).isTrue();
+        assertThat(shown.getValue("openUntil")).as("no stale instant: only the user reopens it").isNull();
     }
 
     @Test

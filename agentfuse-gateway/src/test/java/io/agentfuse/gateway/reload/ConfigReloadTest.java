@@ -11,9 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Map;
 
@@ -26,7 +24,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ConfigReloadTest {
 
-    private static final Map<String, String> ADMIN = Map.of("authorization", "Bearer " + GatewayHarness.ADMIN_TOKEN);
     private static final String BASE = """
             server:
               port: 0
@@ -51,17 +48,13 @@ class ConfigReloadTest {
         }
     }
 
-    /**
-     * Replaces the file at once, as editors and orchestrators do (write a new file, rename it over
-     * the old): the watcher never reads it half-written, so each version is seen whole, once.
-     */
+    /** Replaces the file at once, so that the watcher sees each version whole, once. */
     private Path write(String yaml) throws IOException {
-        Path next = Files.writeString(Files.createTempFile(dir, "next", ".yaml"), yaml);
-        return Files.move(next, dir.resolve("agentfuse.yaml"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return GatewayHarness.writeConfig(dir, yaml);
     }
 
     private Reply reload() {
-        return harness.client.post("/admin/reload", new JsonObject(), ADMIN);
+        return harness.reload();
     }
 
     @Test

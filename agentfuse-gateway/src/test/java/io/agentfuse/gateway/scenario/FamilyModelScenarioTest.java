@@ -1,12 +1,15 @@
 package io.agentfuse.gateway.scenario;
 
 import io.agentfuse.config.ConfigDefaults;
+import io.agentfuse.core.ManualClock;
+import io.agentfuse.gateway.GatewayOptions;
 import io.agentfuse.mock.MockStep;
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayHarness;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.Map;
 
 import static io.agentfuse.gateway.testing.GatewayHarness.anthropicRequest;
@@ -70,6 +73,38 @@ class FamilyModelScenarioTest {
         assertThat(configured.status()).isEqualTo(200);
         assertThat(harness.gateway.runtime().registry().all()).hasSize(breakers);
         assertThat(harness.gateway.runtime().registry().find("model:gpt-invented-x")).isEmpty();
+    }
+
+    @Test
+    void givenEveryPlaceTakenByInventedNamesWhenSomeIdlePastTheIdleTimeThenANewNameIsServedAndTheIdleOnesSeriesGo() {
+        // Given a caller that took every place for unconfigured family names, on a clock the test moves
+        ManualClock clock = new ManualClock();
+        harness = GatewayHarness.start(GatewayHarness.CONFIG, GatewayOptions.builder().port(0).clock(clock).build());
+        int places = ConfigDefaults.UNCONFIGURED_FAMILY_MODELS;
+        for (int i = 0; i < places; i++) {
+            assertThat(harness.client.post("/v1/chat/completions", openAiRequest("gpt-invented-" + i, false)).status())
+                    .isEqualTo(200);
+        }
+        int configured = harness.gateway.runtime().config().models().size();
+        assertThat(harness.client.post("/v1/chat/completions", openAiRequest("claude-opus-4-1", false)).status())
+                .as("refused while every place is in use").isEqualTo(404);
+
+        // When half of them are used again within the registry's idle time (one hour), the others not
+        clock.advance(Duration.ofMinutes(30));
+        for (int i = 0; i < places / 2; i++) {
+            harness.client.post("/v1/chat/completions", openAiRequest("gpt-invented-" + i, false));
+        }
+        clock.advance(Duration.ofMinutes(30));
+        Reply served = harness.client.post("/v1/chat/completions", anthropicRequest("claude-opus-4-1", false));
+
+        // Then the idle ones made room for the new name, and their breakers and series went with them
+        assertThat(served.status()).isEqualTo(200);
+        assertThat(harness.gateway.runtime().registry().all()).hasSize(configured + places / 2 + 1);
+        String metrics = harness.metricsText();
+        assertThat(metrics).contains("model=\"claude-opus-4-1\"").contains("name=\"model:claude-opus-4-1\"");
+        assertThat(metrics.lines().filter(line -> line.contains("gpt-invented-"))
+                .map(line -> line.replaceAll(".*gpt-invented-([0-9]+).*", "$1")).distinct().map(Integer::parseInt))
+                .as("the names whose series are left").allMatch(i -> i < places / 2).hasSize(places / 2);
     }
 
     @Test

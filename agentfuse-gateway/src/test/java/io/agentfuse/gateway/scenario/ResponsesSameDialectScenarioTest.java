@@ -50,8 +50,8 @@ class ResponsesSameDialectScenarioTest {
     @Test
     void aCompleteAnswerIsForwardedToTheResponsesEndpointWithEveryFieldAndRelayedAsSent() {
         harness.mock.script(MockStep.builder().text("Bonjour").build());
-        JsonObject request = responsesRequest("gpt-4o-mini", false).put("previous_response_id", "resp_earlier")
-                .put("store", true).put("brand_new_field", new JsonObject().put("x", 1));
+        JsonObject request = responsesRequest("gpt-4o-mini", false).put("store", true)
+                .put("brand_new_field", new JsonObject().put("x", 1));
 
         Reply reply = harness.client.post("/v1/responses", request);
 
@@ -169,14 +169,15 @@ class ResponsesSameDialectScenarioTest {
     @Test
     void anUpstreamClientErrorIsPassedThroughUnchanged() {
         harness.mock.script(MockStep.builder().status(400).body(new JsonObject().put("error", new JsonObject()
-                .put("message", "Previous response with id 'resp_x' not found.").put("type", "invalid_request_error")
-                .put("param", "previous_response_id").put("code", "previous_response_not_found"))).build());
+                .put("message", "Unsupported parameter: 'reasoning.effort' is not supported with this model.")
+                .put("type", "invalid_request_error").put("param", "reasoning.effort").put("code", "unsupported_parameter")))
+                .build());
 
         Reply reply = harness.client.post("/v1/responses", responsesRequest("gpt-4o-mini", false)
-                .put("previous_response_id", "resp_x"));
+                .put("reasoning", new JsonObject().put("effort", "high")));
 
         assertThat(reply.status()).isEqualTo(400);
-        assertThat(reply.json().getJsonObject("error").getString("code")).isEqualTo("previous_response_not_found");
+        assertThat(reply.json().getJsonObject("error").getString("code")).isEqualTo("unsupported_parameter");
         assertThat(harness.mock.requests()).hasSize(1);
     }
 

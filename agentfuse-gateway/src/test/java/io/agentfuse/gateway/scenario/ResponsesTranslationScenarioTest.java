@@ -181,8 +181,10 @@ class ResponsesTranslationScenarioTest {
 
     @Test
     void claudeStepsThatCannotTakeTheRequestAreSkippedWithTheReasonAndTheOpenAiStepAnswers() {
+        // A stored prompt template: refused across dialects, and (unlike another caller's stored
+        // response, which storedResponses guards) the organisation's own to use on an OpenAI step.
         Reply reply = harness.client.post("/v1/responses", responsesRequest("claude-sonnet-4", false)
-                .put("store", true).put("previous_response_id", "resp_earlier"));
+                .put("store", true).put("prompt", new JsonObject().put("id", "pmpt_earlier")));
 
         assertThat(reply.status()).isEqualTo(200);
         assertThat(reply.header("x-agentfuse-model")).isEqualTo("gpt-4o-mini");

@@ -12,8 +12,12 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -96,13 +100,34 @@ public final class GatewayHarness implements AutoCloseable {
      * it on request and checks it for changes every {@code pollInterval} ({@link Duration#ZERO}: never).
      */
     public static GatewayHarness startFromFile(Path file, Duration pollInterval) {
+        return startFromFile(file, pollInterval, Map.of());
+    }
+
+    /** Like {@link #startFromFile(Path, Duration)}, with {@code variables} in the environment beside {@code MOCK_PORT}. */
+    public static GatewayHarness startFromFile(Path file, Duration pollInterval, Map<String, String> variables) {
         Vertx vertx = GatewayVertx.create();
         MockProvider mock = Await.result(MockProvider.start(vertx, 0));
-        Map<String, String> environment = Map.of("MOCK_PORT", Integer.toString(mock.port()));
+        Map<String, String> environment = new HashMap<>(variables);
+        environment.put("MOCK_PORT", Integer.toString(mock.port()));
         GatewayOptions options = GatewayOptions.builder().port(0)
                 .configFile(new ConfigFile(file, environment, pollInterval)).build();
         GatewayServer gateway = Await.result(GatewayServer.start(vertx, ConfigLoader.load(file, environment), options));
         return new GatewayHarness(vertx, mock, gateway);
+    }
+
+    /**
+     * Writes {@code yaml} as {@code directory}'s {@code agentfuse.yaml} at once, as editors and
+     * orchestrators do (a new file renamed over the old): a watcher never reads it half-written.
+     */
+    public static Path writeConfig(Path directory, String yaml) throws IOException {
+        Path next = Files.writeString(Files.createTempFile(directory, "next", ".yaml"), yaml);
+        return Files.move(next, directory.resolve("agentfuse.yaml"), StandardCopyOption.REPLACE_EXISTING,
+                StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** {@code POST /admin/reload} with {@link #ADMIN_TOKEN}. */
+    public GatewayClient.Reply reload() {
+        return client.post("/admin/reload", new JsonObject(), Map.of("authorization", "Bearer " + ADMIN_TOKEN));
     }
 
     /** The breaker of {@code model}. */

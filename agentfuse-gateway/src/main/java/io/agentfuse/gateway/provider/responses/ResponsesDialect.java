@@ -29,7 +29,10 @@ import java.util.Map;
  * translated, unless it needs what only OpenAI holds (see {@link ResponsesRequestParser}).
  *
  * <p>Answers are checked strictly ({@link ResponsesResponseCodec#read}): an upstream 200 that is
- * not a finished {@code response} object is a failed attempt, never relayed. Streams are named
+ * not a finished {@code response} object is a failed attempt, never relayed — except the
+ * acceptance of a {@code background: true} request ({@code queued}), which is that request's answer.
+ * A request that refers to stored state by id goes only to a provider that allows it
+ * ({@link ResponsesStoredState}). Streams are named
  * SSE events ({@code response.created} … {@code response.completed}) without a {@code [DONE]}
  * line; a stream that ends before {@code response.completed} counts as cut. Errors are OpenAI's
  * {@code {"error": {...}}} bodies and, in a stream, an {@code error} event that carries the error
@@ -105,10 +108,13 @@ public final class ResponsesDialect implements Dialect {
         return body;
     }
 
+    /** A finished {@code response}, or a {@code background: true} request's acceptance (queued), which is relayed as is. */
     @Override
     public JsonObject checkAnswer(Buffer body) {
         JsonObject answer = AnswerShape.object(body);
-        ResponsesResponseCodec.read(answer);
+        if (!ResponsesResponseCodec.isAcceptedInBackground(answer)) {
+            ResponsesResponseCodec.read(answer);
+        }
         return answer;
     }
 

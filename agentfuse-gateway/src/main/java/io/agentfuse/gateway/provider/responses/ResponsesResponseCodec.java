@@ -41,6 +41,18 @@ public final class ResponsesResponseCodec {
     }
 
     /**
+     * Whether {@code body} is a provider's acceptance of a {@code background: true} request: a
+     * {@code response} with an id, {@code background: true} and status {@code queued} or
+     * {@code in_progress}. That is the whole answer such a request gets (the caller fetches the
+     * result later), so it is a success to pass on, not an unfinished answer; it has no neutral form.
+     */
+    public static boolean isAcceptedInBackground(JsonObject body) {
+        Object status = body.getValue("status");
+        return "response".equals(body.getValue("object")) && body.getValue("id") instanceof String
+                && Boolean.TRUE.equals(body.getValue("background")) && ("queued".equals(status) || "in_progress".equals(status));
+    }
+
+    /**
      * The neutral form of a {@code response} body as received.
      *
      * @throws MalformedAnswerException when the body is not a complete Responses answer
