@@ -18,27 +18,34 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Every exchange is linked into the list of its own context (an event loop) while it runs:
  * adding and removing are two pointer writes on the loop that runs it, with no lock, no allocation
  * and no cache line shared between loops — the cost every request pays for a moment that comes once.
- * The lists are found through a concurrent map keyed by context (a read per request).
+ * The lists are found through a concurrent map keyed by the event loop's thread (a read per
+ * request), not by context: Vert.x gives every request a context of its own (a duplicate of its
+ * loop's), and a map keyed by those grew by one list per request, for good.
  * Thread-safe in that sense: an exchange is added and removed on its context; {@link #cutShort}
  * visits each list on its context.
  */
 final class InFlightExchanges {
 
-    private final Map<Context, Loop> loops = new ConcurrentHashMap<>();
+    private final Map<Thread, Loop> loops = new ConcurrentHashMap<>();
+
+    /** How many event loops have a list: each loop that ever ran an exchange, once. */
+    int loops() {
+        return loops.size();
+    }
 
     /** Links {@code exchange}, on its context, until {@link #remove}. */
     void add(ChatExchange exchange) {
-        Context context = exchange.context();
-        Loop loop = loops.get(context);
+        Loop loop = loops.get(Thread.currentThread());
         if (loop == null) {
-            loop = loops.computeIfAbsent(context, ignored -> new Loop());
+            Context context = exchange.context();
+            loop = loops.computeIfAbsent(Thread.currentThread(), ignored -> new Loop(context));
         }
         loop.link(exchange);
     }
 
     /** Unlinks {@code exchange}, on its context; nothing when it is not linked. */
     void remove(ChatExchange exchange) {
-        Loop loop = loops.get(exchange.context());
+        Loop loop = loops.get(Thread.currentThread());
         if (loop != null) {
             loop.unlink(exchange);
         }
@@ -50,9 +57,9 @@ final class InFlightExchanges {
      */
     Future<Void> cutShort(GatewayException reason) {
         List<Future<Void>> passes = new ArrayList<>();
-        loops.forEach((context, loop) -> {
+        loops.forEach((thread, loop) -> {
             Promise<Void> pass = Promise.promise();
-            context.runOnContext(v -> {
+            loop.context.runOnContext(v -> {
                 try {
                     loop.cutShort(reason);
                 } finally {
@@ -64,9 +71,15 @@ final class InFlightExchanges {
         return Future.join(passes).mapEmpty();
     }
 
-    /** The exchanges of one context, linked through their {@code previous}/{@code next} fields. Confined to it. */
+    /** The exchanges of one event loop, linked through their {@code previous}/{@code next} fields. Confined to it. */
     private static final class Loop {
+        /** A context of the loop (the first exchange's), to visit the list on its thread. */
+        private final Context context;
         private ChatExchange head;
+
+        Loop(Context context) {
+            this.context = context;
+        }
 
         void link(ChatExchange exchange) {
             exchange.next = head;

@@ -50,6 +50,22 @@ class ChatExchangeTest {
     }
 
     @Test
+    void finishedExchangesLeaveNothingBehindInTheInFlightRegistry() {
+        // Given a server whose requests each run on a context of their own (Vert.x duplicates the loop's per request)
+        ExchangeStages stages = fixture.stages(request -> Future.succeededFuture(request.withContextLevel("NORMAL")));
+        GatewayClient http = fixture.serve(ctx -> new ChatExchange(ctx.request(), ctx.body().buffer(), Dialects.ANTHROPIC,
+                stages).run());
+
+        // When many requests have been answered
+        for (int i = 0; i < 50; i++) {
+            assertThat(http.post("/v1/messages", anthropicRequest("claude-sonnet-4", false)).status()).isEqualTo(200);
+        }
+
+        // Then the registry keeps one list per event loop, not one per request that ever ran
+        assertThat(stages.inFlight().loops()).isLessThanOrEqualTo(Runtime.getRuntime().availableProcessors() * 2);
+    }
+
+    @Test
     void aContextStageThatRefusesEndsTheExchangeBeforeAnyUpstreamCall() {
         GatewayClient http = serve(request -> Future.failedFuture(
                 new GatewayException(GatewayError.CONTEXT_WINDOW_FULL, "context window full")));
