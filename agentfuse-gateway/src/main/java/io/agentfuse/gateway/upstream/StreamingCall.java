@@ -2,10 +2,11 @@ package io.agentfuse.gateway.upstream;
 
 import io.agentfuse.core.Scheduler;
 import io.agentfuse.core.timeout.CallTimeoutException;
+import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.internal.OnContext;
+import io.agentfuse.gateway.sse.EventFraming;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.sse.SseEventTooLongException;
-import io.agentfuse.gateway.sse.SseParser;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -44,7 +45,9 @@ final class StreamingCall {
     private HttpClientResponse response;
     /** The body of a non-2xx answer, read whole before the call fails with it. */
     private BoundedBody refusal;
-    private SseParser parser;
+    private EventFraming parser;
+    /** The bytes sent: encoded once, so that a signature over them holds for what goes out. */
+    private Buffer sent;
     private UpstreamStream stream;
     private Scheduler.Cancellable timer;
     /** Whether {@link #timer} is the idle timer, which an event pushes on rather than re-sets. */
@@ -77,13 +80,28 @@ final class StreamingCall {
     }
 
     /**
-     * Sends the call, as {@code options} say, on {@code http}; the first-event limit runs from now,
-     * the wait for a connection included. Must be called on the call's context.
+     * Sends the call, as {@code options} say, on {@code http}, authenticated by {@code signer} first
+     * when it is not {@code null}; the first-event limit runs from now, the authentication and the
+     * wait for a connection included. Must be called on the call's context.
      */
-    void start(UpstreamHttp http, RequestOptions options) {
+    void start(UpstreamHttp http, RequestOptions options, ProviderRequests.Signer signer) {
         Duration limit = timeouts.firstEvent();
         timer = timers.schedule(() -> onContext(() -> fail(new CallTimeoutException(limit))), limit.toNanos());
-        http.request(options).onComplete(this::leased);
+        sent = call.bytes();
+        if (signer == null) {
+            http.request(options).onComplete(this::leased);
+            return;
+        }
+        signer.sign(options, sent).whenComplete((signed, failure) -> onContext(() -> {
+            if (done) {
+                return; // timed out or cancelled while it was signed
+            }
+            if (failure != null) {
+                fail(UpstreamFailures.of(call.provider(), failure));
+            } else {
+                http.request(signed).onComplete(this::leased);
+            }
+        }));
     }
 
     private void leased(AsyncResult<HttpClientRequest> leased) {
@@ -96,7 +114,7 @@ final class StreamingCall {
             request.reset(); // ended while it waited for the connection: never sent
             return;
         }
-        request.send(call.bytes()).onComplete(this::answered);
+        request.send(sent).onComplete(this::answered);
     }
 
     private void answered(AsyncResult<HttpClientResponse> answered) {
@@ -119,7 +137,7 @@ final class StreamingCall {
             }
         } else {
             stream = new UpstreamStream(this, response.statusCode(), response.headers());
-            parser = new SseParser(this::onEvent, limits.maxEventBytes());
+            parser = call.provider().dialect().eventFraming(this::onEvent, limits.maxEventBytes());
         }
         response.handler(this::take)
                 .exceptionHandler(cause -> fail(UpstreamFailures.of(call.provider(), cause)))
@@ -142,6 +160,8 @@ final class StreamingCall {
         } catch (SseEventTooLongException tooLong) {
             fail(new UpstreamBodyTooLargeException("an event of provider " + call.provider().name() + " is longer than "
                     + limits.maxEventBytes() + " bytes (server.maxSseEvent); reading stopped"));
+        } catch (MalformedAnswerException malformed) { // a binary framing that breaks (Bedrock's event stream)
+            fail(new MalformedAnswerException("provider " + call.provider().name() + " streamed " + malformed.getMessage()));
         }
     }
 
@@ -155,7 +175,12 @@ final class StreamingCall {
             fail(UpstreamFailures.status(call.provider(), response.statusCode(), response.headers(), refusal.body().toString()));
             return;
         }
-        parser.end();
+        try {
+            parser.end();
+        } catch (MalformedAnswerException cut) {
+            fail(new MalformedAnswerException("provider " + call.provider().name() + " streamed " + cut.getMessage()));
+            return;
+        }
         if (done) {
             return; // the last event's delivery ended the call (its caller left, say)
         }
