@@ -79,20 +79,8 @@ final class CompleteCall<T> {
             timer = timers.schedule(() -> OnContext.run(context, () -> failAndLetGo(new CallTimeoutException(timeout))),
                     timeout.toNanos());
             sent = call.bytes();
-            if (signer == null) {
-                http.request(options).onComplete(this::leased);
-                return;
-            }
-            signer.sign(options, sent).whenComplete((signed, failure) -> OnContext.run(context, () -> {
-                if (answer.isDone()) {
-                    return; // timed out or cancelled while it was signed
-                }
-                if (failure != null) {
-                    fail(UpstreamFailures.of(call.provider(), failure));
-                } else {
-                    http.request(signed).onComplete(this::leased);
-                }
-            }));
+            ProviderRequests.lease(http, options, sent, signer, context, call.provider(), answer::isDone, this::fail,
+                    this::leased);
         });
         return this;
     }

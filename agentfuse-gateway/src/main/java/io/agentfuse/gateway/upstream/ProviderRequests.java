@@ -1,8 +1,13 @@
 package io.agentfuse.gateway.upstream;
 
 import io.agentfuse.gateway.dialect.UpstreamAuth;
+import io.agentfuse.gateway.internal.OnContext;
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Context;
+import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
@@ -14,6 +19,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * The requests of provider calls: each provider's chat URL parsed once (host, port, TLS, path) and
@@ -78,6 +85,31 @@ final class ProviderRequests {
     @FunctionalInterface
     interface Signer {
         CompletionStage<RequestOptions> sign(RequestOptions options, Buffer body);
+    }
+
+    /**
+     * Asks {@code http} for the request of a call of {@code provider} as {@code options} say, signed
+     * first over {@code body} by {@code signer} when it is not {@code null}, and hands it to
+     * {@code leased} on {@code context}; a call that {@code over} says has ended meanwhile is not
+     * sent, and a failed signature goes to {@code failed} (in {@link UpstreamFailures}'s terms).
+     */
+    static void lease(UpstreamHttp http, RequestOptions options, Buffer body, Signer signer, Context context,
+                      ProviderEndpoint provider, BooleanSupplier over, Consumer<Throwable> failed,
+                      Handler<AsyncResult<HttpClientRequest>> leased) {
+        if (signer == null) {
+            http.request(options).onComplete(leased);
+            return;
+        }
+        signer.sign(options, body).whenComplete((signed, failure) -> OnContext.run(context, () -> {
+            if (over.getAsBoolean()) {
+                return; // timed out or cancelled while it was signed
+            }
+            if (failure != null) {
+                failed.accept(UpstreamFailures.of(provider, failure));
+            } else {
+                http.request(signed).onComplete(leased);
+            }
+        }));
     }
 
     /** A provider's chat URL, parsed once, and its headers without forwarded ones, never changed once built. */

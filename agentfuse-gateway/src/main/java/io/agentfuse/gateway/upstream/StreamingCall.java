@@ -20,18 +20,16 @@ import io.vertx.core.http.RequestOptions;
 import java.time.Duration;
 
 /**
- * One streamed provider call on the gateway's HTTP client ({@link UpstreamHttp}), the answer's SSE
- * events parsed as its chunks arrive. Its state: the first-event and idle timers, the timer of a
- * caller that stopped reading ({@code clientWriteTimeout}), the SSE parser with its event bound, and
- * the single transition to done (finished, failed, stalled or cancelled), after which the request is
- * reset (closing its HTTP/1.1 connection) unless the answer was read to its end, and nothing more is
- * delivered. A non-2xx answer is read whole, within the body limit, and fails the call.
- *
- * <p>Back-pressure: {@link #pause()} pauses the answer, so that the client stops reading its
- * connection; what was already parsed is kept by the {@link UpstreamStream} until {@link #resume()}.
- *
- * <p>Confined to one event-loop context: every callback, timer and entry point runs there, so no
- * locks are needed.
+ * One streamed provider call on the gateway's HTTP client ({@link UpstreamHttp}), the answer's events
+ * framed as its chunks arrive (SSE, or the dialect's {@link EventFraming}: Bedrock's binary event
+ * stream). Its state: the first-event and idle timers, the timer of a caller that stopped reading
+ * ({@code clientWriteTimeout}), the framing with its event bound, and the single transition to done
+ * (finished, failed, stalled or cancelled), after which the request is reset (closing its HTTP/1.1
+ * connection) unless the answer was read to its end, and nothing more is delivered. A non-2xx answer
+ * is read whole, within the body limit, and fails the call. Back-pressure: {@link #pause()} pauses the
+ * answer, so that the client stops reading its connection; what was already parsed is kept by the
+ * {@link UpstreamStream} until {@link #resume()}. Confined to one event-loop context: every callback,
+ * timer and entry point runs there, so no locks are needed.
  */
 final class StreamingCall {
 
@@ -46,8 +44,7 @@ final class StreamingCall {
     /** The body of a non-2xx answer, read whole before the call fails with it. */
     private BoundedBody refusal;
     private EventFraming parser;
-    /** The bytes sent: encoded once, so that a signature over them holds for what goes out. */
-    private Buffer sent;
+    private Buffer sent; // encoded once, so that a signature over them holds for what goes out
     private UpstreamStream stream;
     private Scheduler.Cancellable timer;
     /** Whether {@link #timer} is the idle timer, which an event pushes on rather than re-sets. */
@@ -79,29 +76,12 @@ final class StreamingCall {
         OnContext.run(context, action);
     }
 
-    /**
-     * Sends the call, as {@code options} say, on {@code http}, authenticated by {@code signer} first
-     * when it is not {@code null}; the first-event limit runs from now, the authentication and the
-     * wait for a connection included. Must be called on the call's context.
-     */
+    /** Sends the call on {@code http}, signed first by a {@code signer} (or null); the first-event limit runs from now. */
     void start(UpstreamHttp http, RequestOptions options, ProviderRequests.Signer signer) {
         Duration limit = timeouts.firstEvent();
         timer = timers.schedule(() -> onContext(() -> fail(new CallTimeoutException(limit))), limit.toNanos());
         sent = call.bytes();
-        if (signer == null) {
-            http.request(options).onComplete(this::leased);
-            return;
-        }
-        signer.sign(options, sent).whenComplete((signed, failure) -> onContext(() -> {
-            if (done) {
-                return; // timed out or cancelled while it was signed
-            }
-            if (failure != null) {
-                fail(UpstreamFailures.of(call.provider(), failure));
-            } else {
-                http.request(signed).onComplete(this::leased);
-            }
-        }));
+        ProviderRequests.lease(http, options, sent, signer, context, call.provider(), () -> done, this::fail, this::leased);
     }
 
     private void leased(AsyncResult<HttpClientRequest> leased) {
@@ -155,13 +135,8 @@ final class StreamingCall {
             } else {
                 parser.feed(piece);
             }
-        } catch (UpstreamBodyTooLargeException tooLarge) {
-            fail(tooLarge);
-        } catch (SseEventTooLongException tooLong) {
-            fail(new UpstreamBodyTooLargeException("an event of provider " + call.provider().name() + " is longer than "
-                    + limits.maxEventBytes() + " bytes (server.maxSseEvent); reading stopped"));
-        } catch (MalformedAnswerException malformed) { // a binary framing that breaks (Bedrock's event stream)
-            fail(new MalformedAnswerException("provider " + call.provider().name() + " streamed " + malformed.getMessage()));
+        } catch (UpstreamBodyTooLargeException | SseEventTooLongException | MalformedAnswerException broken) {
+            fail(UpstreamFailures.ofReading(call.provider(), broken, limits.maxEventBytes()));
         }
     }
 
@@ -177,8 +152,8 @@ final class StreamingCall {
         }
         try {
             parser.end();
-        } catch (MalformedAnswerException cut) {
-            fail(new MalformedAnswerException("provider " + call.provider().name() + " streamed " + cut.getMessage()));
+        } catch (MalformedAnswerException cut) { // a binary framing cut inside a frame (Bedrock's event stream)
+            fail(UpstreamFailures.ofReading(call.provider(), cut, limits.maxEventBytes()));
             return;
         }
         if (done) {

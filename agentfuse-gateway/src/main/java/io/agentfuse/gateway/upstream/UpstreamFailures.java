@@ -95,4 +95,20 @@ final class UpstreamFailures {
         }
         return cause;
     }
+
+    /**
+     * The exception a stream of {@code provider} ends with when its body cannot be read on: an event
+     * over {@code maxEventBytes} ({@link UpstreamBodyTooLargeException}), bytes its framing cannot
+     * read ({@link MalformedAnswerException}, naming the provider); anything else as it is.
+     */
+    static RuntimeException ofReading(ProviderEndpoint provider, RuntimeException broken, int maxEventBytes) {
+        if (broken instanceof io.agentfuse.gateway.sse.SseEventTooLongException) {
+            return new UpstreamBodyTooLargeException("an event of provider " + provider.name() + " is longer than "
+                    + maxEventBytes + " bytes (server.maxSseEvent); reading stopped");
+        }
+        if (broken instanceof MalformedAnswerException malformed) {
+            return new MalformedAnswerException("provider " + provider.name() + " streamed " + malformed.getMessage());
+        }
+        return broken;
+    }
 }
