@@ -1,10 +1,6 @@
 package io.agentfuse.gateway.provider.vertex;
 
-import io.agentfuse.config.ProviderConfig;
-import io.agentfuse.core.Outcome;
 import io.agentfuse.gateway.dialect.ChatRequest;
-import io.agentfuse.gateway.dialect.UpstreamAuth;
-import io.agentfuse.gateway.provider.ForwardingDialect;
 import io.agentfuse.gateway.provider.anthropic.AnthropicDialect;
 import io.vertx.core.MultiMap;
 import io.vertx.core.json.JsonObject;
@@ -20,7 +16,7 @@ import java.util.Map;
  *
  * <p>Stateless and thread-safe: use {@link #INSTANCE}.
  */
-public final class VertexAnthropicDialect extends ForwardingDialect {
+public final class VertexAnthropicDialect extends VertexHostedDialect {
 
     /** The one instance. */
     public static final VertexAnthropicDialect INSTANCE = new VertexAnthropicDialect();
@@ -37,33 +33,10 @@ public final class VertexAnthropicDialect extends ForwardingDialect {
         return "vertex-anthropic";
     }
 
-    @Override
-    public String providerType() {
-        return "vertex";
-    }
-
-    /** The model's {@code :rawPredict} path in the provider's project and location ({@link VertexEndpoint#modelPath}). */
-    @Override
-    public String upstreamPath(ProviderConfig provider, String model, boolean stream) {
-        return VertexEndpoint.of(provider).modelPath(model, stream);
-    }
-
     /** Only Claude (Anthropic-published) models. */
     @Override
     public boolean serves(String upstreamModel) {
         return VertexEndpoint.isAnthropic(upstreamModel);
-    }
-
-    /** The service account's OAuth2 access tokens ({@link VertexAuth}). */
-    @Override
-    public UpstreamAuth upstreamAuth(ProviderConfig provider) {
-        return VertexAuth.of(provider);
-    }
-
-    /** @param accessToken an OAuth2 access token of the provider's service account */
-    @Override
-    public Map<String, String> authHeaders(String accessToken) {
-        return accessToken == null || accessToken.isEmpty() ? Map.of() : Map.of("authorization", "Bearer " + accessToken);
     }
 
     /** None: the version goes in the body. */
@@ -87,12 +60,6 @@ public final class VertexAnthropicDialect extends ForwardingDialect {
     @Override
     public JsonObject sameDialectRequest(JsonObject body, String upstreamModel, boolean stream) {
         return forVertex(wire().sameDialectRequest(body, upstreamModel, stream));
-    }
-
-    /** The outcome of a Vertex AI error answer ({@link VertexErrors#outcome}). */
-    @Override
-    public Outcome errorOutcome(int status, MultiMap headers, String body) {
-        return VertexErrors.outcome(status, body);
     }
 
     private static JsonObject forVertex(JsonObject body) {
