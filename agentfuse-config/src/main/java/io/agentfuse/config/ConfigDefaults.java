@@ -166,16 +166,28 @@ public final class ConfigDefaults {
     private ConfigDefaults() {
     }
 
+    /** The provider types that exist as providers of their own name whether or not {@code providers:} names them. */
+    public static final List<ProviderConfig.Type> BUILT_IN_PROVIDERS =
+            List.of(ProviderConfig.Type.ANTHROPIC, ProviderConfig.Type.OPENAI, ProviderConfig.Type.GEMINI);
+
+    /** {@code location} of a {@code vertex} provider that leaves it out: the global endpoint serves Gemini and Claude models. */
+    public static final String VERTEX_LOCATION = "global";
+
+    /** The variable a {@code vertex} provider's {@code credentials} defaults to. */
+    public static final String GOOGLE_CREDENTIALS_VARIABLE = "GOOGLE_APPLICATION_CREDENTIALS";
+
     /**
-     * The built-in providers, {@code anthropic} and {@code openai}, at their public endpoints with
-     * their conventional API-key variables ({@code ANTHROPIC_API_KEY}, {@code OPENAI_API_KEY}),
-     * empty when unset. They exist whether or not {@code providers:} names them.
+     * The built-in providers, {@code anthropic}, {@code openai} and {@code gemini}, at their public
+     * endpoints with their conventional API-key variables ({@code ANTHROPIC_API_KEY},
+     * {@code OPENAI_API_KEY}, {@code GEMINI_API_KEY}), empty when unset. They exist whether or not
+     * {@code providers:} names them.
      */
     public static Map<String, ProviderConfig> builtInProviders(Map<String, String> environment) {
         Map<String, ProviderConfig> providers = new LinkedHashMap<>();
-        for (ProviderConfig.Type type : ProviderConfig.Type.values()) {
+        for (ProviderConfig.Type type : BUILT_IN_PROVIDERS) {
             String name = type.name().toLowerCase(Locale.ROOT);
-            providers.put(name, new ProviderConfig(name, type, baseUrl(type), apiKey(type, environment)));
+            URI baseUrl = baseUrl(type, ProviderConfig.Cloud.NONE).orElseThrow();
+            providers.put(name, new ProviderConfig(name, type, baseUrl, apiKey(type, environment)));
         }
         return providers;
     }
@@ -188,16 +200,38 @@ public final class ConfigDefaults {
         return environment.getOrDefault(ADMIN_TOKEN_VARIABLE, "");
     }
 
-    /** The API key of a provider of {@code type} whose entry leaves {@code apiKey} out. */
+    /**
+     * The API key of a provider of {@code type} whose entry leaves {@code apiKey} out: the type's
+     * conventional variable ({@code ANTHROPIC_API_KEY}, {@code OPENAI_API_KEY}, {@code GEMINI_API_KEY},
+     * {@code AZURE_OPENAI_API_KEY}), empty when unset; none for {@code bedrock} (SigV4-signed) and
+     * {@code vertex} (OAuth2 tokens).
+     */
     public static String apiKey(ProviderConfig.Type type, Map<String, String> environment) {
-        return environment.getOrDefault(type.name() + "_API_KEY", "");
+        return switch (type) {
+            case BEDROCK, VERTEX -> "";
+            case AZURE -> environment.getOrDefault("AZURE_OPENAI_API_KEY", "");
+            default -> environment.getOrDefault(type.name() + "_API_KEY", "");
+        };
     }
 
-    /** The public endpoint of a provider type, used when {@code baseUrl} is left out. */
-    public static URI baseUrl(ProviderConfig.Type type) {
+    /**
+     * The public endpoint of a provider type, used when {@code baseUrl} is left out: Bedrock's
+     * runtime endpoint of {@code cloud}'s region, Vertex AI's of its location; empty for
+     * {@code azure} (each resource has its own) and for a Bedrock provider without a region.
+     */
+    public static Optional<URI> baseUrl(ProviderConfig.Type type, ProviderConfig.Cloud cloud) {
         return switch (type) {
-            case ANTHROPIC -> URI.create("https://api.anthropic.com");
-            case OPENAI -> URI.create("https://api.openai.com/v1");
+            case ANTHROPIC -> Optional.of(URI.create("https://api.anthropic.com"));
+            case OPENAI -> Optional.of(URI.create("https://api.openai.com/v1"));
+            case GEMINI -> Optional.of(URI.create("https://generativelanguage.googleapis.com"));
+            case AZURE -> Optional.empty();
+            case BEDROCK -> cloud.region().isEmpty() ? Optional.empty()
+                    : Optional.of(URI.create("https://bedrock-runtime." + cloud.region() + ".amazonaws.com"));
+            case VERTEX -> {
+                String location = cloud.location().isEmpty() ? VERTEX_LOCATION : cloud.location();
+                yield Optional.of(URI.create("global".equals(location) ? "https://aiplatform.googleapis.com"
+                        : "https://" + location + "-aiplatform.googleapis.com"));
+            }
         };
     }
 

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * windows and of prices.
  *
  * <p>A name of a family ({@code claude-*} → {@code anthropic}; {@code gpt-*}, {@code o1*},
- * {@code o3*}, {@code o4*}, {@code chatgpt-*} → {@code openai}) that the configuration names as a
+ * {@code o3*}, {@code o4*}, {@code chatgpt-*} → {@code openai}; {@code gemini-*} → {@code gemini}) that the configuration names as a
  * fallback or {@code compactModel} without configuring it is routed to that provider with its
  * published window and the {@code default} breaker. The window is that of the longest entry of the
  * built-in table the name starts with, followed by the end or a {@code -} ({@code gpt-4o-2024-08-06}
@@ -31,6 +31,7 @@ import java.util.regex.Pattern;
  * <pre>{@code
  * ModelFamilies.providerOf("claude-haiku-4");       // Optional[anthropic]
  * ModelFamilies.contextWindowOf("gpt-4o-mini");     // 128000
+ * ModelFamilies.providerOf("gemini-2.5-pro");      // Optional[gemini]
  * ModelFamilies.providerOf("llama-3.1-70b");        // Optional.empty
  * ModelFamilies.priceOf("claude-sonnet-4-5");       // Optional[ModelPrice[input=3, output=15]]
  * }</pre>
@@ -39,6 +40,7 @@ public final class ModelFamilies {
 
     private static final String ANTHROPIC = "anthropic";
     private static final String OPENAI = "openai";
+    private static final String GEMINI = "gemini";
 
     private static final List<Family> FAMILIES = List.of(
             new Family("claude-", ANTHROPIC, 200_000),
@@ -46,7 +48,8 @@ public final class ModelFamilies {
             new Family("chatgpt-", OPENAI, 128_000),
             new Family("o1", OPENAI, 200_000),
             new Family("o3", OPENAI, 200_000),
-            new Family("o4", OPENAI, 200_000));
+            new Family("o4", OPENAI, 200_000),
+            new Family("gemini-", GEMINI, 1_048_576));
 
     /**
      * The built-in table: the models agentfuse knows by name, with their published context windows
@@ -92,7 +95,11 @@ public final class ModelFamilies {
             Map.entry("o3", 200_000),
             Map.entry("o3-mini", 200_000),
             Map.entry("o3-pro", 200_000),
-            Map.entry("o4-mini", 200_000));
+            Map.entry("o4-mini", 200_000),
+            Map.entry("gemini-1.5-pro", 2_097_152),
+            Map.entry("gemini-2.5-pro", 1_048_576),
+            Map.entry("gemini-2.5-flash", 1_048_576),
+            Map.entry("gemini-2.0-flash", 1_048_576));
 
     /** List prices in USD per million input and output tokens, by model name or name prefix. */
     private static final Map<String, ModelPrice> PUBLISHED_PRICES = Map.ofEntries(
@@ -123,7 +130,11 @@ public final class ModelFamilies {
             Map.entry("o1-mini", ModelPrice.of("1.10", "4.40")),
             Map.entry("o3", ModelPrice.of("2", "8")),
             Map.entry("o3-mini", ModelPrice.of("1.10", "4.40")),
-            Map.entry("o4-mini", ModelPrice.of("1.10", "4.40")));
+            Map.entry("o4-mini", ModelPrice.of("1.10", "4.40")),
+            Map.entry("gemini-2.5-pro", ModelPrice.of("1.25", "10")),
+            Map.entry("gemini-2.5-flash", ModelPrice.of("0.30", "2.50")),
+            Map.entry("gemini-2.5-flash-lite", ModelPrice.of("0.10", "0.40")),
+            Map.entry("gemini-2.0-flash", ModelPrice.of("0.10", "0.40")));
 
     /**
      * The price a model without one is counted at by a cost budget when it is served without an

@@ -53,7 +53,9 @@ class ExampleConfigTest {
                 Map.entry("anthropic", new ProviderConfig("anthropic", ProviderConfig.Type.ANTHROPIC,
                         URI.create("https://api.anthropic.com"), "sk-ant-test")),
                 Map.entry("openai", new ProviderConfig("openai", ProviderConfig.Type.OPENAI,
-                        URI.create("https://api.openai.com/v1"), "")));
+                        URI.create("https://api.openai.com/v1"), "")),
+                Map.entry("gemini", new ProviderConfig("gemini", ProviderConfig.Type.GEMINI,
+                        URI.create("https://generativelanguage.googleapis.com"), "")));
     }
 
     @Test

@@ -27,14 +27,17 @@ class ModelFamiliesTest {
         "o1-mini, openai, 128000",
         "o3-mini, openai, 200000",
         "o4-mini, openai, 200000",
-        "gpt-7-preview, openai, 128000"})
+        "gpt-7-preview, openai, 128000",
+        "gemini-2.5-pro, gemini, 1048576",
+        "gemini-1.5-pro-002, gemini, 2097152",
+        "gemini-3-pro-preview, gemini, 1048576"})
     void routesEachFamilyToItsProviderWithItsPublishedWindow(String model, String provider, int window) {
         assertThat(ModelFamilies.providerOf(model)).contains(provider);
         assertThat(ModelFamilies.contextWindowOf(model)).isEqualTo(window);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"llama-3.1-70b", "gemini-2.5-pro", "mistral-large", "claude", "my-gpt-4o"})
+    @ValueSource(strings = {"llama-3.1-70b", "gemma-3-27b", "mistral-large", "claude", "my-gpt-4o"})
     void knowsNoOtherFamily(String model) {
         assertThat(ModelFamilies.providerOf(model)).isEmpty();
         assertThatThrownBy(() -> ModelFamilies.contextWindowOf(model))

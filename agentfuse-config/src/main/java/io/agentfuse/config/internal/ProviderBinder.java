@@ -13,10 +13,12 @@ import java.util.regex.Pattern;
 
 /**
  * Reads the {@code providers:} section. An entry named after a provider type may leave out
- * {@code type}; {@code baseUrl} defaults to the type's public endpoint. The two built-in
- * providers, {@code anthropic} and {@code openai}, exist even when the section leaves them out,
- * and either one's {@code apiKey} defaults to its conventional variable
- * ({@code ANTHROPIC_API_KEY}, {@code OPENAI_API_KEY}), empty when that is unset.
+ * {@code type}; {@code baseUrl} defaults to the type's public endpoint. The built-in providers,
+ * {@code anthropic}, {@code openai} and {@code gemini}, exist even when the section leaves them out,
+ * and each one's {@code apiKey} defaults to its conventional variable ({@code ANTHROPIC_API_KEY},
+ * {@code OPENAI_API_KEY}, {@code GEMINI_API_KEY}), empty when that is unset. The cloud types' own
+ * keys are read by {@link CloudKeys}, and only for their types: {@code region} on an {@code openai}
+ * provider is an unknown key.
  */
 final class ProviderBinder {
 
@@ -40,7 +42,12 @@ final class ProviderBinder {
         Optional<ProviderConfig.Type> implied = typeNamed(name);
         Optional<ProviderConfig.Type> type = section.find("type").isPresent() || implied.isEmpty()
                 ? section.requiredChoice("type", ProviderConfig.Type.class) : implied;
-        Optional<URI> baseUrl = section.url("baseUrl", type.map(ConfigDefaults::baseUrl), HTTP_SCHEMES);
+        ProviderConfig.Cloud cloud = type.map(t -> CloudKeys.read(t, section, environment)).orElse(ProviderConfig.Cloud.NONE);
+        Optional<URI> baseUrl = section.url("baseUrl", type.flatMap(t -> ConfigDefaults.baseUrl(t, cloud)), HTTP_SCHEMES);
+        if (type.isPresent() && type.get() == ProviderConfig.Type.AZURE && section.find("baseUrl").isEmpty()) {
+            section.error("baseUrl", "is required for an azure provider: its resource's endpoint,"
+                    + " https://{resource}.openai.azure.com/openai/v1");
+        }
         String apiKey = section.string("apiKey", type.map(t -> ConfigDefaults.apiKey(t, environment)).orElse(""));
         boolean storedResponses = section.bool("storedResponses", false);
         if (storedResponses && type.isPresent() && type.get() != ProviderConfig.Type.OPENAI) {
@@ -51,7 +58,7 @@ final class ProviderBinder {
         if (type.isEmpty() || baseUrl.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new ProviderConfig(name, type.get(), baseUrl.get(), apiKey, headers, storedResponses));
+        return Optional.of(new ProviderConfig(name, type.get(), baseUrl.get(), apiKey, headers, storedResponses, cloud));
     }
 
     /**

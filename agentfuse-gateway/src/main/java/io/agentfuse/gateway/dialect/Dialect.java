@@ -1,13 +1,18 @@
 package io.agentfuse.gateway.dialect;
 
+import io.agentfuse.config.ProviderConfig;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Outcome;
+import io.agentfuse.core.OutcomeClassifier;
+import io.agentfuse.gateway.sse.EventFraming;
 import io.agentfuse.gateway.sse.SseEvent;
+import io.agentfuse.gateway.sse.SseParser;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * A provider dialect: everything the gateway knows about one LLM API, to speak it to callers and
@@ -51,6 +56,26 @@ public interface Dialect {
     String upstreamPath();
 
     /**
+     * The path (and query) of the chat endpoint for {@code model} of {@code provider}, complete or
+     * {@code stream}ed, appended to the provider's base URL: {@link #upstreamPath()} by default, for
+     * APIs that name the model in the body. Bedrock ({@code /model/{id}/converse-stream}), Gemini and
+     * Vertex AI ({@code models/{m}:streamGenerateContent?alt=sse}) name it in the path; Azure adds
+     * {@code ?api-version=}.
+     */
+    default String upstreamPath(ProviderConfig provider, String model, boolean stream) {
+        return upstreamPath();
+    }
+
+    /**
+     * Whether this dialect is the one to speak to a provider of its type for {@code upstreamModel}:
+     * always, by default; Vertex AI serves Claude models in Anthropic's wire format and the others in
+     * Gemini's.
+     */
+    default boolean serves(String upstreamModel) {
+        return true;
+    }
+
+    /**
      * Whether a caller on {@code path} with {@code headers} speaks this dialect — also for paths
      * the gateway does not serve, so that even a 404 is answered in the caller's dialect.
      */
@@ -58,6 +83,17 @@ public interface Dialect {
 
     /** The headers that authenticate the gateway's own {@code apiKey} to a provider; empty for no key. */
     Map<String, String> authHeaders(String apiKey);
+
+    /**
+     * How the gateway authenticates to {@code provider}, made once per configured provider: by default
+     * the fixed headers of its {@code apiKey} ({@link #authHeaders}). Every dialect of one provider
+     * type authenticates alike, so any of them may make it.
+     *
+     * @throws IllegalArgumentException when the provider's credentials cannot be used (a credentials file that is not one)
+     */
+    default UpstreamAuth upstreamAuth(ProviderConfig provider) {
+        return UpstreamAuth.fixed(authHeaders(provider.apiKey()));
+    }
 
     /**
      * Headers every upstream request carries unless the caller's forwarded ones replace them (API
@@ -163,6 +199,19 @@ public interface Dialect {
     /** A new decoder for one upstream stream of this dialect. */
     StreamDecoder streamDecoder();
 
+    /** The media type a provider of this dialect streams in, asked for in {@code Accept}: {@code text/event-stream} by default. */
+    default String streamMediaType() {
+        return "text/event-stream";
+    }
+
+    /**
+     * A new framing of one upstream stream's bytes into the events its {@link #streamDecoder()}
+     * reads, handed to {@code sink}: server-sent events by default; AWS's binary event stream for Bedrock.
+     */
+    default EventFraming eventFraming(Consumer<SseEvent> sink, int maxEventBytes) {
+        return new SseParser(sink, maxEventBytes);
+    }
+
     /**
      * A new encoder for one client stream of this dialect.
      *
@@ -183,6 +232,23 @@ public interface Dialect {
 
     /** The outcome of an error a provider of this dialect reported with {@code type} inside a stream. */
     Outcome streamErrorOutcome(String type);
+
+    /**
+     * The outcome of a provider's non-2xx answer, for the breakers and retries: by its status by
+     * default ({@link OutcomeClassifier#ofStatus}); a provider that says more in its body or headers
+     * (Bedrock's {@code x-amzn-ErrorType}, Google's {@code status}) says it here.
+     */
+    default Outcome errorOutcome(int status, MultiMap headers, String body) {
+        return OutcomeClassifier.ofStatus(status, body);
+    }
+
+    /**
+     * Whether a non-2xx answer refuses the gateway's own credentials (not the caller's request):
+     * 401 and 403 by default; Gemini's invalid key is a 400.
+     */
+    default boolean refusesCredentials(int status, String body) {
+        return status == 401 || status == 403;
+    }
 
     /** An error body of this dialect with {@code error.type} {@code type}. */
     JsonObject errorBody(String type, String message);

@@ -14,6 +14,7 @@ import io.agentfuse.gateway.dialect.DialectTranslator;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.dialect.UntranslatableException;
+import io.agentfuse.gateway.dialect.UpstreamAuth;
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.provider.responses.ResponsesDialect;
 import io.agentfuse.gateway.provider.responses.ResponsesStoredState;
@@ -52,6 +53,8 @@ final class ModelRouter {
 
     private final AgentfuseRuntime runtime;
     private final Map<EndpointKey, ProviderEndpoint> endpoints = new ConcurrentHashMap<>();
+    /** Each configured provider's authentication, made once: its models share a token cache or a signer. */
+    private final Map<ProviderConfig, UpstreamAuth> auths = new ConcurrentHashMap<>();
     private volatile Chains chains = new Chains(null);
     /** {@link #model} as a function, made once: the parser of every request asks it. */
     private final Function<String, Optional<ModelConfig>> models = this::model;
@@ -161,7 +164,7 @@ final class ModelRouter {
         if (providers == null) {
             providers = new ArrayList<>(route.models().size());
             for (ModelConfig model : route.models()) {
-                providers.add(endpoint(config.providerOf(model), caller));
+                providers.add(endpoint(config.providerOf(model), caller, model.upstreamModel()));
             }
             route.endpoints(caller, providers);
         }
@@ -169,20 +172,21 @@ final class ModelRouter {
     }
 
     /**
-     * The endpoint of a configured provider for a caller of dialect {@code caller} — the caller's
-     * own dialect when the provider speaks it ({@link Dialects#forProvider}) — made once per
-     * provider settings and dialect rather than per request.
+     * The endpoint of a configured provider's model for a caller of dialect {@code caller} — the
+     * caller's own dialect when the provider speaks it ({@link Dialects#forProvider}) — made once per
+     * provider settings, model and dialect rather than per request (Bedrock, Gemini and Vertex AI name
+     * the model in the path; Vertex AI's dialect depends on the model).
      */
-    private ProviderEndpoint endpoint(ProviderConfig provider, Dialect caller) {
-        return endpoints.computeIfAbsent(new EndpointKey(provider, caller), ModelRouter::newEndpoint);
+    private ProviderEndpoint endpoint(ProviderConfig provider, Dialect caller, String upstreamModel) {
+        return endpoints.computeIfAbsent(new EndpointKey(provider, caller, upstreamModel), this::newEndpoint);
     }
 
-    private static ProviderEndpoint newEndpoint(EndpointKey key) {
+    private ProviderEndpoint newEndpoint(EndpointKey key) {
         ProviderConfig provider = key.provider();
-        Dialect dialect = Dialects.forProvider(provider.type().name(), key.caller()).orElseThrow(() ->
+        Dialect dialect = Dialects.forProvider(provider.type().name(), key.caller(), key.upstreamModel()).orElseThrow(() ->
                 new IllegalStateException("no dialect is registered for provider type " + provider.type()));
-        return new ProviderEndpoint(provider.name(), dialect, provider.baseUrl().toString(), provider.apiKey(),
-                provider.headers());
+        return ProviderEndpoint.of(provider, dialect, key.upstreamModel(),
+                auths.computeIfAbsent(provider, dialect::upstreamAuth));
     }
 
     private Chains chains(AgentfuseConfig config) {
@@ -223,7 +227,7 @@ final class ModelRouter {
         }
     }
 
-    /** A provider as seen by callers of one dialect. */
-    private record EndpointKey(ProviderConfig provider, Dialect caller) {
+    /** A provider's model as seen by callers of one dialect. */
+    private record EndpointKey(ProviderConfig provider, Dialect caller, String upstreamModel) {
     }
 }

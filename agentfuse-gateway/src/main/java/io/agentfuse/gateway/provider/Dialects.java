@@ -2,24 +2,32 @@ package io.agentfuse.gateway.provider;
 
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.provider.anthropic.AnthropicDialect;
+import io.agentfuse.gateway.provider.azure.AzureDialect;
+import io.agentfuse.gateway.provider.bedrock.BedrockDialect;
+import io.agentfuse.gateway.provider.gemini.GeminiDialect;
 import io.agentfuse.gateway.provider.openai.OpenAiDialect;
 import io.agentfuse.gateway.provider.responses.ResponsesDialect;
+import io.agentfuse.gateway.provider.vertex.VertexAnthropicDialect;
+import io.agentfuse.gateway.provider.vertex.VertexGeminiDialect;
 import io.vertx.core.MultiMap;
 
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The provider dialects the gateway speaks, registered here once: each gets its endpoint, and
- * is spoken to the providers whose configured {@code type} is its {@link Dialect#providerType()}
- * ({@link #forProvider}). Adding a dialect is a package beside {@code openai} and
- * {@code anthropic} plus one entry in {@link #ALL}.
+ * The provider dialects the gateway speaks, registered here once: each caller dialect gets its
+ * endpoint ({@link #all()}), and every dialect is spoken to the providers whose configured
+ * {@code type} is its {@link Dialect#providerType()} ({@link #forProvider}). The provider-only
+ * dialects (Bedrock, Gemini, Vertex AI, Azure) are spoken to providers and never taken from callers.
+ * Adding a dialect is a package beside {@code openai} and {@code anthropic} plus one entry in
+ * {@link #ALL} (callers) or {@link #PROVIDER_ONLY}.
  *
  * <p>Immutable and thread-safe.
  *
  * <pre>{@code
  * Dialect dialect = Dialects.named("anthropic").orElseThrow();
- * Dialect upstream = Dialects.forProvider("openai", Dialects.RESPONSES).orElseThrow(); // RESPONSES
+ * Dialect upstream = Dialects.forProvider("openai", Dialects.RESPONSES, "gpt-4.1").orElseThrow(); // RESPONSES
+ * Dialect vertex = Dialects.forProvider("vertex", Dialects.OPENAI, "claude-sonnet-4@20250514").orElseThrow(); // vertex-anthropic
  * Dialect caller = Dialects.ofCaller("/v1/models", request.headers());
  * }</pre>
  */
@@ -32,29 +40,62 @@ public final class Dialects {
     /** The OpenAI Responses API, spoken to OpenAI providers. */
     public static final Dialect RESPONSES = ResponsesDialect.INSTANCE;
 
-    /** Every dialect; the first one that claims a caller wins, and OpenAI's is the default. */
+    /** Amazon Bedrock's Converse API, spoken to {@code bedrock} providers. */
+    public static final Dialect BEDROCK = BedrockDialect.INSTANCE;
+    /** The Gemini API, spoken to {@code gemini} providers. */
+    public static final Dialect GEMINI = GeminiDialect.INSTANCE;
+    /** Gemini models on Vertex AI, spoken to {@code vertex} providers. */
+    public static final Dialect VERTEX_GEMINI = VertexGeminiDialect.INSTANCE;
+    /** Anthropic models on Vertex AI, spoken to {@code vertex} providers. */
+    public static final Dialect VERTEX_ANTHROPIC = VertexAnthropicDialect.INSTANCE;
+    /** Chat Completions on Azure OpenAI, spoken to {@code azure} providers. */
+    public static final Dialect AZURE = AzureDialect.CHAT;
+    /** The Responses API on Azure OpenAI, spoken to {@code azure} providers for Responses callers. */
+    public static final Dialect AZURE_RESPONSES = AzureDialect.RESPONSES;
+
+    /** Every caller dialect; the first one that claims a caller wins, and OpenAI's is the default. */
     private static final List<Dialect> ALL = List.of(ANTHROPIC, OPENAI, RESPONSES);
+
+    /** The dialects spoken only to providers. */
+    private static final List<Dialect> PROVIDER_ONLY = List.of(BEDROCK, GEMINI, VERTEX_GEMINI, VERTEX_ANTHROPIC,
+            AZURE, AZURE_RESPONSES);
 
     private Dialects() {
     }
 
-    /** Every registered dialect. */
+    /** Every caller dialect (each has its endpoint). */
     public static List<Dialect> all() {
         return ALL;
     }
 
-    /** The dialect called {@code name}, case-insensitively. */
+    /** The dialect called {@code name}, case-insensitively, caller or provider-only. */
     public static Optional<Dialect> named(String name) {
-        return ALL.stream().filter(dialect -> dialect.name().equalsIgnoreCase(name)).findFirst();
+        Optional<Dialect> caller = ALL.stream().filter(dialect -> dialect.name().equalsIgnoreCase(name)).findFirst();
+        return caller.isPresent() ? caller
+                : PROVIDER_ONLY.stream().filter(dialect -> dialect.name().equalsIgnoreCase(name)).findFirst();
     }
 
     /**
-     * The dialect to speak to a provider of {@code type} for a caller of dialect {@code caller}:
-     * the caller's own when providers of that type speak it (the body then goes as sent), else
-     * the dialect named like the type (the request is translated). Empty for an unknown type.
+     * The dialect to speak to a provider of {@code type} for its model {@code upstreamModel} and a
+     * caller of dialect {@code caller}, among those of the type that {@linkplain Dialect#serves serve}
+     * the model: the caller's own; else one that hosts the caller's wire format (a Responses caller on
+     * Azure gets Azure's Responses); else the one named like the type; else the only one (Vertex AI's
+     * Anthropic dialect for Claude models, its Gemini dialect for the others). Empty for an unknown type.
      */
-    public static Optional<Dialect> forProvider(String type, Dialect caller) {
-        return caller.providerType().equalsIgnoreCase(type) ? Optional.of(caller) : named(type);
+    public static Optional<Dialect> forProvider(String type, Dialect caller, String upstreamModel) {
+        List<Dialect> candidates = java.util.stream.Stream.concat(ALL.stream(), PROVIDER_ONLY.stream())
+                .filter(dialect -> dialect.providerType().equalsIgnoreCase(type) && dialect.serves(upstreamModel))
+                .toList();
+        if (candidates.contains(caller)) {
+            return Optional.of(caller);
+        }
+        for (Dialect candidate : candidates) {
+            if (candidate instanceof ForwardingDialect hosted && hosted.wire() == caller) {
+                return Optional.of(candidate);
+            }
+        }
+        return candidates.stream().filter(dialect -> dialect.name().equalsIgnoreCase(type)).findFirst()
+                .or(() -> candidates.stream().findFirst());
     }
 
     /** The dialect served on gateway path {@code path}, if any. */

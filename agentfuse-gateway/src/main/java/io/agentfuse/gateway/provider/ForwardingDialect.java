@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.provider;
 
+import io.agentfuse.config.ProviderConfig;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.gateway.dialect.ChatRequest;
@@ -8,6 +9,7 @@ import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.StreamDecoder;
 import io.agentfuse.gateway.dialect.StreamEncoder;
 import io.agentfuse.gateway.dialect.Usage;
+import io.agentfuse.gateway.sse.EventFraming;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
@@ -15,6 +17,7 @@ import io.vertx.core.json.JsonObject;
 
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * A dialect that speaks another one's wire format, for providers that host a model API under their own
@@ -46,6 +49,11 @@ public abstract class ForwardingDialect implements Dialect {
     @Override
     public String upstreamPath() {
         return wire.upstreamPath();
+    }
+
+    @Override
+    public String upstreamPath(ProviderConfig provider, String model, boolean stream) {
+        return wire.upstreamPath(provider, model, stream);
     }
 
     /** A hosted wire format is not a caller's dialect: its callers speak the wire's own. */
@@ -125,6 +133,16 @@ public abstract class ForwardingDialect implements Dialect {
     }
 
     @Override
+    public String streamMediaType() {
+        return wire.streamMediaType();
+    }
+
+    @Override
+    public EventFraming eventFraming(Consumer<SseEvent> sink, int maxEventBytes) {
+        return wire.eventFraming(sink, maxEventBytes);
+    }
+
+    @Override
     public SseEvent endMarker() {
         return wire.endMarker();
     }
@@ -132,6 +150,16 @@ public abstract class ForwardingDialect implements Dialect {
     @Override
     public Outcome streamErrorOutcome(String type) {
         return wire.streamErrorOutcome(type);
+    }
+
+    @Override
+    public Outcome errorOutcome(int status, MultiMap headers, String body) {
+        return wire.errorOutcome(status, headers, body);
+    }
+
+    @Override
+    public boolean refusesCredentials(int status, String body) {
+        return wire.refusesCredentials(status, body);
     }
 
     @Override

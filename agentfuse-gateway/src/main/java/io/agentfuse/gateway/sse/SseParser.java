@@ -38,7 +38,7 @@ import java.util.function.Consumer;
  * response.endHandler(v -> parser.end());
  * }</pre>
  */
-public final class SseParser {
+public final class SseParser implements EventFraming {
 
     /** Default upper bound on the length of one line and on the data of one event. */
     public static final int DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
@@ -83,6 +83,7 @@ public final class SseParser {
     }
 
     /** Parses the next piece of the stream, dispatching every event it completes. */
+    @Override
     public void feed(Buffer chunk) {
         // Read where the bytes are (a buffer Vert.x read is on the heap), not from a copy of them.
         feed(VertxHooks.byteBuf(chunk));
@@ -153,6 +154,7 @@ public final class SseParser {
      * Ends the stream. A last event that was not followed by a blank line is dispatched too:
      * the standard would drop it, but a lenient reading loses nothing a provider meant to send.
      */
+    @Override
     public void end() {
         if (partialLength > 0) {
             endPartialLine();

@@ -45,6 +45,8 @@ final class CompleteCall<T> {
     private HttpClientRequest request;
     private HttpClientResponse response;
     private BoundedBody body;
+    /** The bytes sent: encoded once, so that a signature over them holds for what goes out. */
+    private Buffer sent;
 
     /**
      * @param mapper what the caller makes of the answer, on the call's context; what it throws
@@ -65,15 +67,20 @@ final class CompleteCall<T> {
         return answer;
     }
 
-    /** Sends the call, as {@code options} say, on {@code http}; {@code timeout} spans the whole call. */
-    CompleteCall<T> start(UpstreamHttp http, RequestOptions options, Duration timeout) {
+    /**
+     * Sends the call, as {@code options} say, on {@code http}, authenticated by {@code signer} first
+     * when it is not {@code null}; {@code timeout} spans the whole call, the authentication included.
+     */
+    CompleteCall<T> start(UpstreamHttp http, RequestOptions options, Duration timeout, ProviderRequests.Signer signer) {
         OnContext.run(context, () -> {
             if (answer.isDone()) {
                 return; // cancelled before it started
             }
             timer = timers.schedule(() -> OnContext.run(context, () -> failAndLetGo(new CallTimeoutException(timeout))),
                     timeout.toNanos());
-            http.request(options).onComplete(this::leased);
+            sent = call.bytes();
+            ProviderRequests.lease(http, options, sent, signer, context, call.provider(), answer::isDone, this::fail,
+                    this::leased);
         });
         return this;
     }
@@ -88,7 +95,7 @@ final class CompleteCall<T> {
             request.reset(); // ended while it waited for the connection: never sent
             return;
         }
-        request.send(call.bytes()).onComplete(this::answered);
+        request.send(sent).onComplete(this::answered);
     }
 
     private void answered(AsyncResult<HttpClientResponse> answered) {

@@ -1,6 +1,8 @@
 package io.agentfuse.gateway.upstream;
 
+import io.agentfuse.config.ProviderConfig;
 import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.dialect.UpstreamAuth;
 
 import java.net.URI;
 import java.util.Collections;
@@ -9,14 +11,16 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Where and how to reach one model provider: its dialect, base URL, API key and the extra headers
- * it is sent ({@code providers.<name>.headers}).
+ * Where and how to reach one model of a provider: its dialect, base URL, API key, the extra headers
+ * it is sent ({@code providers.<name>.headers}), the paths of its complete and streamed calls and
+ * its authentication.
  *
- * <p>The request URL is the base URL followed by the dialect's {@link Dialect#upstreamPath()},
- * which follows each provider's convention for its base URL: OpenAI's base includes the version
- * ({@code https://api.openai.com/v1} + {@code /chat/completions}), Anthropic's does not
- * ({@code https://api.anthropic.com} + {@code /v1/messages}). The key is never part of
- * {@link #toString()}.
+ * <p>The request URL is the base URL followed by the dialect's path, which follows each provider's
+ * convention for its base URL: OpenAI's base includes the version ({@code https://api.openai.com/v1}
+ * + {@code /chat/completions}), Anthropic's does not ({@code https://api.anthropic.com} +
+ * {@code /v1/messages}); Bedrock, Gemini and Vertex AI name the model and whether it streams in the
+ * path ({@link Dialect#upstreamPath(ProviderConfig, String, boolean)}, {@link #of}). The key is never
+ * part of {@link #toString()}.
  *
  * <p>Immutable and thread-safe.
  *
@@ -29,15 +33,22 @@ import java.util.Objects;
  * @param dialect the API it speaks
  * @param baseUrl an absolute {@code http} or {@code https} URL; a trailing slash is dropped
  * @param apiKey  the API key, or {@code null}/empty to send none (local providers)
- * @param headers sent with every call, after the dialect's defaults and the caller's forwarded headers
- *                (which they replace), before the authentication (which replaces them)
+ * @param headers      sent with every call, after the dialect's defaults and the caller's forwarded headers
+ *                     (which they replace), before the authentication (which replaces them)
+ * @param completePath the path (and query) of a complete call, below the base URL
+ * @param streamPath   the path (and query) of a streamed call, below the base URL
+ * @param auth         how calls are authenticated (made once per configured provider)
  */
-public record ProviderEndpoint(String name, Dialect dialect, String baseUrl, String apiKey, Map<String, String> headers) {
+public record ProviderEndpoint(String name, Dialect dialect, String baseUrl, String apiKey, Map<String, String> headers,
+                               String completePath, String streamPath, UpstreamAuth auth) {
 
     public ProviderEndpoint {
         Objects.requireNonNull(name, "name");
         headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
         Objects.requireNonNull(dialect, "dialect");
+        Objects.requireNonNull(completePath, "completePath");
+        Objects.requireNonNull(streamPath, "streamPath");
+        Objects.requireNonNull(auth, "auth");
         Objects.requireNonNull(baseUrl, "baseUrl");
         String scheme;
         try {
@@ -51,14 +62,35 @@ public record ProviderEndpoint(String name, Dialect dialect, String baseUrl, Str
         baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
     }
 
+    /** A provider of a dialect that names the model in the body, authenticated by its key's fixed headers. */
+    public ProviderEndpoint(String name, Dialect dialect, String baseUrl, String apiKey, Map<String, String> headers) {
+        this(name, dialect, baseUrl, apiKey, headers, dialect.upstreamPath(), dialect.upstreamPath(),
+                UpstreamAuth.fixed(dialect.authHeaders(apiKey)));
+    }
+
     /** A provider without extra headers. */
     public ProviderEndpoint(String name, Dialect dialect, String baseUrl, String apiKey) {
         this(name, dialect, baseUrl, apiKey, Map.of());
     }
 
-    /** The absolute URL of the chat endpoint. */
+    /**
+     * The endpoint of {@code provider}'s model {@code upstreamModel} spoken to in {@code dialect},
+     * authenticated by {@code auth} (the provider's, {@link Dialect#upstreamAuth}, shared by its models).
+     */
+    public static ProviderEndpoint of(ProviderConfig provider, Dialect dialect, String upstreamModel, UpstreamAuth auth) {
+        return new ProviderEndpoint(provider.name(), dialect, provider.baseUrl().toString(), provider.apiKey(),
+                provider.headers(), dialect.upstreamPath(provider, upstreamModel, false),
+                dialect.upstreamPath(provider, upstreamModel, true), auth);
+    }
+
+    /** The absolute URL of the complete chat call. */
     public String url() {
-        return baseUrl + dialect.upstreamPath();
+        return url(false);
+    }
+
+    /** The absolute URL of the chat call, complete or {@code stream}ed. */
+    public String url(boolean stream) {
+        return baseUrl + (stream ? streamPath : completePath);
     }
 
     /** Whether a key is configured. */
@@ -69,6 +101,6 @@ public record ProviderEndpoint(String name, Dialect dialect, String baseUrl, Str
     @Override
     public String toString() {
         return "ProviderEndpoint[name=" + name + ", dialect=" + dialect + ", baseUrl=" + baseUrl
-                + ", apiKey=" + (hasApiKey() ? "***" : "none") + ", headers=" + headers.keySet() + "]";
+                + ", apiKey=" + (hasApiKey() ? "***" : "none") + ", headers=" + headers.keySet() + ", auth=" + auth + "]";
     }
 }

@@ -2,10 +2,11 @@ package io.agentfuse.gateway.upstream;
 
 import io.agentfuse.core.Scheduler;
 import io.agentfuse.core.timeout.CallTimeoutException;
+import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.internal.OnContext;
+import io.agentfuse.gateway.sse.EventFraming;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.sse.SseEventTooLongException;
-import io.agentfuse.gateway.sse.SseParser;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -19,18 +20,16 @@ import io.vertx.core.http.RequestOptions;
 import java.time.Duration;
 
 /**
- * One streamed provider call on the gateway's HTTP client ({@link UpstreamHttp}), the answer's SSE
- * events parsed as its chunks arrive. Its state: the first-event and idle timers, the timer of a
- * caller that stopped reading ({@code clientWriteTimeout}), the SSE parser with its event bound, and
- * the single transition to done (finished, failed, stalled or cancelled), after which the request is
- * reset (closing its HTTP/1.1 connection) unless the answer was read to its end, and nothing more is
- * delivered. A non-2xx answer is read whole, within the body limit, and fails the call.
- *
- * <p>Back-pressure: {@link #pause()} pauses the answer, so that the client stops reading its
- * connection; what was already parsed is kept by the {@link UpstreamStream} until {@link #resume()}.
- *
- * <p>Confined to one event-loop context: every callback, timer and entry point runs there, so no
- * locks are needed.
+ * One streamed provider call on the gateway's HTTP client ({@link UpstreamHttp}), the answer's events
+ * framed as its chunks arrive (SSE, or the dialect's {@link EventFraming}: Bedrock's binary event
+ * stream). Its state: the first-event and idle timers, the timer of a caller that stopped reading
+ * ({@code clientWriteTimeout}), the framing with its event bound, and the single transition to done
+ * (finished, failed, stalled or cancelled), after which the request is reset (closing its HTTP/1.1
+ * connection) unless the answer was read to its end, and nothing more is delivered. A non-2xx answer
+ * is read whole, within the body limit, and fails the call. Back-pressure: {@link #pause()} pauses the
+ * answer, so that the client stops reading its connection; what was already parsed is kept by the
+ * {@link UpstreamStream} until {@link #resume()}. Confined to one event-loop context: every callback,
+ * timer and entry point runs there, so no locks are needed.
  */
 final class StreamingCall {
 
@@ -44,7 +43,8 @@ final class StreamingCall {
     private HttpClientResponse response;
     /** The body of a non-2xx answer, read whole before the call fails with it. */
     private BoundedBody refusal;
-    private SseParser parser;
+    private EventFraming parser;
+    private Buffer sent; // encoded once, so that a signature over them holds for what goes out
     private UpstreamStream stream;
     private Scheduler.Cancellable timer;
     /** Whether {@link #timer} is the idle timer, which an event pushes on rather than re-sets. */
@@ -76,14 +76,12 @@ final class StreamingCall {
         OnContext.run(context, action);
     }
 
-    /**
-     * Sends the call, as {@code options} say, on {@code http}; the first-event limit runs from now,
-     * the wait for a connection included. Must be called on the call's context.
-     */
-    void start(UpstreamHttp http, RequestOptions options) {
+    /** Sends the call on {@code http}, signed first by a {@code signer} (or null); the first-event limit runs from now. */
+    void start(UpstreamHttp http, RequestOptions options, ProviderRequests.Signer signer) {
         Duration limit = timeouts.firstEvent();
         timer = timers.schedule(() -> onContext(() -> fail(new CallTimeoutException(limit))), limit.toNanos());
-        http.request(options).onComplete(this::leased);
+        sent = call.bytes();
+        ProviderRequests.lease(http, options, sent, signer, context, call.provider(), () -> done, this::fail, this::leased);
     }
 
     private void leased(AsyncResult<HttpClientRequest> leased) {
@@ -96,7 +94,7 @@ final class StreamingCall {
             request.reset(); // ended while it waited for the connection: never sent
             return;
         }
-        request.send(call.bytes()).onComplete(this::answered);
+        request.send(sent).onComplete(this::answered);
     }
 
     private void answered(AsyncResult<HttpClientResponse> answered) {
@@ -119,7 +117,7 @@ final class StreamingCall {
             }
         } else {
             stream = new UpstreamStream(this, response.statusCode(), response.headers());
-            parser = new SseParser(this::onEvent, limits.maxEventBytes());
+            parser = call.provider().dialect().eventFraming(this::onEvent, limits.maxEventBytes());
         }
         response.handler(this::take)
                 .exceptionHandler(cause -> fail(UpstreamFailures.of(call.provider(), cause)))
@@ -137,11 +135,8 @@ final class StreamingCall {
             } else {
                 parser.feed(piece);
             }
-        } catch (UpstreamBodyTooLargeException tooLarge) {
-            fail(tooLarge);
-        } catch (SseEventTooLongException tooLong) {
-            fail(new UpstreamBodyTooLargeException("an event of provider " + call.provider().name() + " is longer than "
-                    + limits.maxEventBytes() + " bytes (server.maxSseEvent); reading stopped"));
+        } catch (UpstreamBodyTooLargeException | SseEventTooLongException | MalformedAnswerException broken) {
+            fail(UpstreamFailures.ofReading(call.provider(), broken, limits.maxEventBytes()));
         }
     }
 
@@ -155,7 +150,12 @@ final class StreamingCall {
             fail(UpstreamFailures.status(call.provider(), response.statusCode(), response.headers(), refusal.body().toString()));
             return;
         }
-        parser.end();
+        try {
+            parser.end();
+        } catch (MalformedAnswerException cut) { // a binary framing cut inside a frame (Bedrock's event stream)
+            fail(UpstreamFailures.ofReading(call.provider(), cut, limits.maxEventBytes()));
+            return;
+        }
         if (done) {
             return; // the last event's delivery ended the call (its caller left, say)
         }

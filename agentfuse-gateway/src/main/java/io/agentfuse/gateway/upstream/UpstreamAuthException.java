@@ -1,7 +1,9 @@
 package io.agentfuse.gateway.upstream;
 
 /**
- * A provider answered 401 or 403: it refused the key the gateway is configured with (the
+ * A provider refused the credentials the gateway is configured with (401 or 403, or the provider's
+ * own way of saying so, {@link io.agentfuse.gateway.dialect.Dialect#refusesCredentials}; or its token
+ * endpoint refused them): the key, signature or token the gateway sent (the
  * caller's own credentials are never forwarded, so this is never the caller's fault). Not an
  * {@link io.agentfuse.core.HttpStatusException}, so that it is not passed through as an upstream
  * 4xx: {@link io.agentfuse.core.OutcomeClassifier} counts it as {@code ERROR} — not retried (the
@@ -21,7 +23,7 @@ public final class UpstreamAuthException extends RuntimeException {
 
     /**
      * @param provider the provider's configured name
-     * @param status   401 or 403
+     * @param status   the status of the refusal: 401 or 403 (Gemini refuses a key with 400)
      */
     public UpstreamAuthException(String provider, int status) {
         super("provider " + provider + " refused the gateway's API key (HTTP " + status
@@ -30,12 +32,25 @@ public final class UpstreamAuthException extends RuntimeException {
         this.status = status;
     }
 
+    /**
+     * The provider's identity service refused the gateway's credentials (a token endpoint, the AWS
+     * credential chain) before the provider was asked.
+     *
+     * @param provider the provider's configured name
+     * @param message  what was refused, naming no secret
+     */
+    public UpstreamAuthException(String provider, String message) {
+        super(message, null, false, false);
+        this.provider = provider;
+        this.status = 401;
+    }
+
     /** The provider's configured name. */
     public String provider() {
         return provider;
     }
 
-    /** The HTTP status, 401 or 403. */
+    /** The HTTP status, 401 or 403 (401 for a refusal by the identity service); a 400 for Gemini's invalid key. */
     public int status() {
         return status;
     }

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 /**
@@ -40,7 +41,11 @@ import java.util.function.Function;
  * </ul>
  * Headers come from the provider's {@link io.agentfuse.gateway.dialect.Dialect}, the request and the
  * provider's configuration, in that order, then its authentication, which nothing replaces
- * ({@link ProviderRequests}). Keys are never logged. A complete call's state is a
+ * ({@link ProviderRequests}): fixed headers, or, for a provider that authenticates each call over its
+ * final form (Bedrock's SigV4, Vertex AI's access tokens), headers computed on Vert.x's worker threads
+ * within the call's timeout; a refusal by the provider's identity service is an
+ * {@link UpstreamAuthException}. Non-2xx answers are classified by the provider's dialect
+ * ({@link io.agentfuse.gateway.dialect.Dialect#errorOutcome}, {@link UpstreamFailures}). Keys are never logged. A complete call's state is a
  * {@link CompleteCall}, a streamed one's a {@link StreamingCall}.
  *
  * <p>Calls go out on the gateway's one client stack, {@link UpstreamHttp} (Vert.x's HTTP client: a
@@ -64,6 +69,8 @@ public final class UpstreamClient {
     private final ProviderRequests requests = new ProviderRequests();
     private final Scheduler timers;
     private final UpstreamHttp http;
+    /** Where authentication that may block or grows with the body runs (a token fetch, a SigV4 signature): Vert.x's workers. */
+    private final Executor blocking;
 
     public UpstreamClient(Vertx vertx, UpstreamClientOptions options) {
         this(vertx, options, UpstreamHttp.IDLE);
@@ -76,6 +83,10 @@ public final class UpstreamClient {
         this.timers = new VertxScheduler(vertx);
         this.http = new UpstreamHttp(vertx, new UpstreamHttp.Settings(options.connectTimeout(),
                 options.maxConnectionsPerHost(), idle, options.egress()));
+        this.blocking = task -> vertx.executeBlocking(() -> {
+            task.run();
+            return null;
+        }, false);
     }
 
     /**
@@ -107,7 +118,7 @@ public final class UpstreamClient {
             call.answer().completeExceptionally(refused); // a header Vert.x refuses: an ERROR, nothing sent
             return call.answer();
         }
-        return call.start(http, head, timeout).answer();
+        return call.start(http, head, timeout, ProviderRequests.signer(request.provider(), blocking)).answer();
     }
 
     /**
@@ -158,7 +169,7 @@ public final class UpstreamClient {
                 ready.tryFail(refused); // a header Vert.x refuses: an ERROR, nothing sent
                 return;
             }
-            call.start(http, head);
+            call.start(http, head, ProviderRequests.signer(request.provider(), blocking));
         });
         return start;
     }

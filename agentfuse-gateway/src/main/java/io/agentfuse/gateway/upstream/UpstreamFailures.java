@@ -1,5 +1,9 @@
 package io.agentfuse.gateway.upstream;
 
+import io.agentfuse.core.Outcome;
+import io.agentfuse.core.OutcomeClassifier;
+import io.agentfuse.gateway.dialect.CredentialsRefusedException;
+import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.vertx.core.MultiMap;
 import io.vertx.core.VertxException;
@@ -7,13 +11,20 @@ import io.vertx.core.http.StreamResetException;
 
 import java.io.IOException;
 import java.net.ConnectException;
+import java.util.concurrent.CompletionException;
 
 /**
  * The one place where transport failures of provider calls become the exceptions that
  * {@link io.agentfuse.core.OutcomeClassifier} understands: non-2xx answers become
  * {@link UpstreamStatusException} (with the answer's retry hints — {@code Retry-After},
  * {@code retry-after-ms}, the rate-limit headers, {@code x-should-retry} — and its content type),
- * except 401/403, which become {@link UpstreamAuthException}; an answer that is not valid HTTP
+ * except a refusal of the gateway's credentials ({@link Dialect#refusesCredentials}: 401/403, Gemini's
+ * invalid key), which becomes an {@link UpstreamAuthException}, as does a refusal by the provider's
+ * identity service ({@link CredentialsRefusedException}). The provider's dialect classifies the
+ * answer ({@link Dialect#errorOutcome}: Bedrock's exception names, Google's statuses); where it
+ * judges otherwise than the status alone would, the exception carries the status core's classifier
+ * reads as that outcome ({@link #judgedStatus}), and the provider's own in
+ * {@link UpstreamStatusException#providerStatus()}. An answer that is not valid HTTP
  * ({@link NotHttpException}) a {@link MalformedAnswerException} (the provider answered, wrongly);
  * connections that were closed, reset or failed (a TLS handshake, an HTTP/2 stream reset)
  * {@link UpstreamConnectionException}; refused connections and connect timeouts stay the
@@ -26,12 +37,33 @@ final class UpstreamFailures {
 
     /** The exception a non-2xx answer ({@code status}, {@code headers}, {@code body}) of {@code provider} ends with. */
     static RuntimeException status(ProviderEndpoint provider, int status, MultiMap headers, String body) {
-        if (status == 401 || status == 403) {
+        Dialect dialect = provider.dialect();
+        if (dialect.refusesCredentials(status, body)) {
             return new UpstreamAuthException(provider.name(), status);
         }
-        return UpstreamStatusException.builder(status).body(body)
+        int judged = judgedStatus(status, body, dialect.errorOutcome(status, headers, body));
+        return UpstreamStatusException.builder(judged).providerStatus(status).body(body)
                 .retryHints(headers).answerHeaders(headers)
                 .contentType(headers.get("content-type")).build();
+    }
+
+    /**
+     * {@code status} when core's classifier reads it (with {@code body}) as {@code outcome}, else the
+     * status it reads as that outcome: 429 RATE_LIMITED, 529 OVERLOADED, 408 TIMEOUT, 500 SERVER_ERROR,
+     * 400 CLIENT_ERROR (Bedrock's {@code ModelNotReadyException} is a 429 that means OVERLOADED).
+     */
+    static int judgedStatus(int status, String body, Outcome outcome) {
+        if (OutcomeClassifier.ofStatus(status, body) == outcome) {
+            return status;
+        }
+        return switch (outcome) {
+            case RATE_LIMITED -> 429;
+            case OVERLOADED -> 529;
+            case TIMEOUT -> 408;
+            case SERVER_ERROR -> 500;
+            case CLIENT_ERROR -> 400;
+            default -> status;
+        };
     }
 
     /**
@@ -40,7 +72,11 @@ final class UpstreamFailures {
      * what happened in plain words, never the transport's own text ({@code io_uring read(..) failed
      * with error(-104)}), which stays in the cause for the logs.
      */
-    static Throwable of(ProviderEndpoint provider, Throwable cause) {
+    static Throwable of(ProviderEndpoint provider, Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (cause instanceof CredentialsRefusedException refused) {
+            return new UpstreamAuthException(provider.name(), refused.getMessage());
+        }
         for (Throwable at = cause; at != null; at = at.getCause()) {
             if (at instanceof NotHttpException notHttp) {
                 return new MalformedAnswerException("provider " + provider.name() + " sent an answer that is not valid HTTP: "
@@ -58,5 +94,21 @@ final class UpstreamFailures {
             return new UpstreamConnectionException(connectionTo + " was closed", cause);
         }
         return cause;
+    }
+
+    /**
+     * The exception a stream of {@code provider} ends with when its body cannot be read on: an event
+     * over {@code maxEventBytes} ({@link UpstreamBodyTooLargeException}), bytes its framing cannot
+     * read ({@link MalformedAnswerException}, naming the provider); anything else as it is.
+     */
+    static RuntimeException ofReading(ProviderEndpoint provider, RuntimeException broken, int maxEventBytes) {
+        if (broken instanceof io.agentfuse.gateway.sse.SseEventTooLongException) {
+            return new UpstreamBodyTooLargeException("an event of provider " + provider.name() + " is longer than "
+                    + maxEventBytes + " bytes (server.maxSseEvent); reading stopped");
+        }
+        if (broken instanceof MalformedAnswerException malformed) {
+            return new MalformedAnswerException("provider " + provider.name() + " streamed " + malformed.getMessage());
+        }
+        return broken;
     }
 }

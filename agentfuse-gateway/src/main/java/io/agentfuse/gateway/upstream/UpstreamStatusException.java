@@ -28,17 +28,28 @@ import java.util.Optional;
 public final class UpstreamStatusException extends HttpStatusException {
 
     private final String contentType;
+    private final int providerStatus;
     private final List<Map.Entry<String, String>> answerHeaders;
 
     private UpstreamStatusException(Builder builder) {
         super(builder);
         this.contentType = builder.contentType;
+        this.providerStatus = builder.providerStatus > 0 ? builder.providerStatus : status();
         this.answerHeaders = List.copyOf(builder.answerHeaders);
     }
 
     /** A builder for a provider's answer with {@code status}; everything else is optional. */
     public static Builder builder(int status) {
         return new Builder(status);
+    }
+
+    /**
+     * The status the provider answered with; {@link #status()} is the one the gateway judges the
+     * answer by, which differs where the provider's dialect classifies the answer by more than its
+     * status (a Bedrock {@code ModelNotReadyException} is a 429 judged as 529, OVERLOADED).
+     */
+    public int providerStatus() {
+        return providerStatus;
     }
 
     /** The content type of the body, if the provider named one. */
@@ -57,6 +68,7 @@ public final class UpstreamStatusException extends HttpStatusException {
     /** Collects a provider's failed answer; {@code null} values are ignored. Not thread-safe. */
     public static final class Builder extends HttpStatusException.Builder {
         private String contentType;
+        private int providerStatus;
         private final List<Map.Entry<String, String>> answerHeaders = new ArrayList<>();
 
         private Builder(int status) {
@@ -66,6 +78,12 @@ public final class UpstreamStatusException extends HttpStatusException {
         /** Keeps the answer's end-to-end {@code headers}, for passing the answer through. */
         public Builder answerHeaders(Iterable<? extends Map.Entry<String, String>> headers) {
             HopByHop.forEachEndToEnd(headers, (name, value) -> answerHeaders.add(Map.entry(name, value)));
+            return this;
+        }
+
+        /** The status the provider answered with, when the status built with is the one it is judged by. */
+        public Builder providerStatus(int providerStatus) {
+            this.providerStatus = providerStatus;
             return this;
         }
 

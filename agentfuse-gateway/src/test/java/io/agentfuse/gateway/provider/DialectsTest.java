@@ -29,11 +29,29 @@ class DialectsTest {
 
     @Test
     void anOpenAiProviderSpeaksToEachCallerInItsOwnOpenAiDialect() {
-        assertThat(Dialects.forProvider("OPENAI", Dialects.RESPONSES)).contains(Dialects.RESPONSES);
-        assertThat(Dialects.forProvider("openai", Dialects.OPENAI)).contains(Dialects.OPENAI);
-        assertThat(Dialects.forProvider("openai", Dialects.ANTHROPIC)).contains(Dialects.OPENAI);
-        assertThat(Dialects.forProvider("anthropic", Dialects.RESPONSES)).contains(Dialects.ANTHROPIC);
-        assertThat(Dialects.forProvider("bedrock", Dialects.RESPONSES)).isEmpty();
+        assertThat(Dialects.forProvider("OPENAI", Dialects.RESPONSES, "gpt-4.1")).contains(Dialects.RESPONSES);
+        assertThat(Dialects.forProvider("openai", Dialects.OPENAI, "gpt-4.1")).contains(Dialects.OPENAI);
+        assertThat(Dialects.forProvider("openai", Dialects.ANTHROPIC, "gpt-4.1")).contains(Dialects.OPENAI);
+        assertThat(Dialects.forProvider("anthropic", Dialects.RESPONSES, "claude-sonnet-4")).contains(Dialects.ANTHROPIC);
+        assertThat(Dialects.forProvider("mistral", Dialects.RESPONSES, "m")).isEmpty();
+    }
+
+    @Test
+    void eachCloudProviderTypeIsSpokenInItsDialectAndVertexByTheModelsPublisher() {
+        assertThat(Dialects.forProvider("bedrock", Dialects.ANTHROPIC, "anthropic.claude-sonnet-4-20250514-v1:0"))
+                .contains(Dialects.BEDROCK);
+        assertThat(Dialects.forProvider("gemini", Dialects.OPENAI, "gemini-2.5-pro")).contains(Dialects.GEMINI);
+        assertThat(Dialects.forProvider("vertex", Dialects.OPENAI, "claude-sonnet-4@20250514")).contains(Dialects.VERTEX_ANTHROPIC);
+        assertThat(Dialects.forProvider("vertex", Dialects.ANTHROPIC, "gemini-2.5-pro")).contains(Dialects.VERTEX_GEMINI);
+        assertThat(Dialects.forProvider("azure", Dialects.ANTHROPIC, "gpt-41")).contains(Dialects.AZURE);
+        assertThat(Dialects.forProvider("azure", Dialects.RESPONSES, "gpt-41")).contains(Dialects.AZURE_RESPONSES);
+    }
+
+    @Test
+    void theProviderOnlyDialectsClaimNoCaller() {
+        assertThat(Dialects.all()).doesNotContain(Dialects.BEDROCK, Dialects.GEMINI, Dialects.VERTEX_GEMINI,
+                Dialects.VERTEX_ANTHROPIC, Dialects.AZURE, Dialects.AZURE_RESPONSES);
+        assertThat(Dialects.forPath("/model")).isEmpty();
     }
 
     @Test

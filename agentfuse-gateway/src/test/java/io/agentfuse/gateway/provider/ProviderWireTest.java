@@ -26,6 +26,7 @@ import io.agentfuse.gateway.testing.Await;
 import io.agentfuse.mock.MockCredentials;
 import io.agentfuse.mock.MockProvider;
 import io.agentfuse.mock.MockStep;
+import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
@@ -178,7 +179,7 @@ class ProviderWireTest {
         List<StreamEvent> events = new ArrayList<>();
         byte[] bytes = answer.body();
         for (int start = 0; start < bytes.length; start += 13) { // any cut between reads
-            reader.feed(Buffer.buffer(bytes).slice(start, Math.min(bytes.length, start + 13))).forEach(e -> events.addAll(decoder.decode(e)));
+            reader.read(Buffer.buffer(bytes).slice(start, Math.min(bytes.length, start + 13))).forEach(e -> events.addAll(decoder.decode(e)));
         }
 
         assertThat(answer.headers().firstValue("content-type")).contains(BedrockDialect.EVENT_STREAM);
@@ -193,7 +194,7 @@ class ProviderWireTest {
         BedrockEventStreamReader reader = new BedrockEventStreamReader();
         StreamDecoder decoder = BedrockDialect.INSTANCE.streamDecoder();
         List<StreamEvent> events = new ArrayList<>();
-        reader.feed(Buffer.buffer(converse(mockKeys(), true).body())).forEach(e -> events.addAll(decoder.decode(e)));
+        reader.read(Buffer.buffer(converse(mockKeys(), true).body())).forEach(e -> events.addAll(decoder.decode(e)));
 
         StreamEvent.Error error = (StreamEvent.Error) events.get(events.size() - 1);
         assertThat(error.type()).isEqualTo("ThrottlingException");
@@ -216,8 +217,8 @@ class ProviderWireTest {
 
         HttpResponse<byte[]> answer = converse(mockKeys(), false);
 
-        assertThat(BedrockDialect.INSTANCE.errorOutcome(answer.statusCode(), answer.headers().firstValue("x-amzn-ErrorType")
-                .orElse(null), new String(answer.body()))).isEqualTo(Outcome.OVERLOADED);
+        assertThat(BedrockDialect.INSTANCE.errorOutcome(answer.statusCode(), MultiMap.caseInsensitiveMultiMap()
+                .add("x-amzn-ErrorType", answer.headers().firstValue("x-amzn-ErrorType").orElse("")), new String(answer.body()))).isEqualTo(Outcome.OVERLOADED);
     }
 
     // ---- Gemini ----
@@ -246,7 +247,7 @@ class ProviderWireTest {
         HttpResponse<byte[]> overloaded = post(path, GeminiDialect.INSTANCE.authHeaders(MockCredentials.GEMINI_API_KEY), body);
         HttpResponse<byte[]> wrongKey = post(path, GeminiDialect.INSTANCE.authHeaders("wrong"), body);
 
-        assertThat(GeminiDialect.INSTANCE.errorOutcome(overloaded.statusCode(), new String(overloaded.body())))
+        assertThat(GeminiDialect.INSTANCE.errorOutcome(overloaded.statusCode(), MultiMap.caseInsensitiveMultiMap(), new String(overloaded.body())))
                 .isEqualTo(Outcome.OVERLOADED);
         assertThat(io.agentfuse.gateway.provider.gemini.GeminiErrors.isAuthFailure(wrongKey.statusCode(), new String(wrongKey.body())))
                 .isTrue();
@@ -309,7 +310,7 @@ class ProviderWireTest {
         HttpResponse<byte[]> answer = post(new VertexEndpoint("my-project", "us-east5").modelPath("gemini-2.5-pro", false),
                 bearer(VertexGeminiDialect.INSTANCE, tokens), VertexGeminiDialect.INSTANCE.writeRequest(hello(false), "gemini-2.5-pro"));
 
-        assertThat(VertexGeminiDialect.INSTANCE.errorOutcome(answer.statusCode(), new String(answer.body())))
+        assertThat(VertexGeminiDialect.INSTANCE.errorOutcome(answer.statusCode(), MultiMap.caseInsensitiveMultiMap(), new String(answer.body())))
                 .isEqualTo(Outcome.RATE_LIMITED);
     }
 
@@ -338,6 +339,6 @@ class ProviderWireTest {
                 AzureDialect.CHAT.writeRequest(hello(false), "gpt-4.1-deployment"));
 
         assertThat(answer.headers().firstValue("retry-after")).contains("1");
-        assertThat(AzureDialect.CHAT.errorOutcome(answer.statusCode(), new String(answer.body()))).isEqualTo(Outcome.RATE_LIMITED);
+        assertThat(AzureDialect.CHAT.errorOutcome(answer.statusCode(), MultiMap.caseInsensitiveMultiMap(), new String(answer.body()))).isEqualTo(Outcome.RATE_LIMITED);
     }
 }

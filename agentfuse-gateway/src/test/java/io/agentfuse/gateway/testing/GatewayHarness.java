@@ -19,6 +19,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * A gateway and a mock provider, both real servers on 127.0.0.1 with ephemeral ports, the gateway
@@ -89,8 +90,23 @@ public final class GatewayHarness implements AutoCloseable {
 
     /** A gateway configured by {@code yaml}, with {@code ${MOCK_PORT}} set, started with {@code options} on {@code vertx}, which {@link #close()} closes. */
     public static GatewayHarness start(Vertx vertx, String yaml, GatewayOptions options) {
+        return start(vertx, yaml, options, mock -> Map.of());
+    }
+
+    /**
+     * A gateway configured by {@code yaml}, with {@code ${MOCK_PORT}} set and the variables
+     * {@code environment} makes of the started mock (a Vertex service account's credentials file, say).
+     */
+    public static GatewayHarness start(String yaml, Function<MockProvider, Map<String, String>> environment) {
+        return start(GatewayVertx.create(), yaml, GatewayOptions.builder().port(0).build(), environment);
+    }
+
+    private static GatewayHarness start(Vertx vertx, String yaml, GatewayOptions options,
+                                        Function<MockProvider, Map<String, String>> environment) {
         MockProvider mock = Await.result(MockProvider.start(vertx, 0));
-        AgentfuseConfig config = ConfigLoader.parse(yaml, "test.yaml", Map.of("MOCK_PORT", Integer.toString(mock.port())));
+        Map<String, String> variables = new HashMap<>(environment.apply(mock));
+        variables.put("MOCK_PORT", Integer.toString(mock.port()));
+        AgentfuseConfig config = ConfigLoader.parse(yaml, "test.yaml", variables);
         GatewayServer gateway = Await.result(GatewayServer.start(vertx, config, options));
         return new GatewayHarness(vertx, mock, gateway);
     }

@@ -1,17 +1,15 @@
 package io.agentfuse.gateway.provider.anthropic;
 
-import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ChatRequest.Sampling;
 import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
 import io.agentfuse.gateway.dialect.UntranslatableException;
+import io.agentfuse.gateway.provider.AlternatingTurns;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Writes a neutral {@link ChatRequest} as an Anthropic Messages request body.
@@ -41,7 +39,7 @@ public final class AnthropicRequestWriter {
         if (request.system() != null && !request.system().isBlank()) {
             body.put("system", request.system());
         }
-        body.put("messages", messages(request.messages()));
+        body.put("messages", AlternatingTurns.write(request.messages(), AnthropicRequestWriter::block));
         writeTools(request, body);
         if (sampling.temperature() != null) {
             body.put("temperature", sampling.temperature());
@@ -59,39 +57,6 @@ public final class AnthropicRequestWriter {
             body.put("metadata", new JsonObject().put("user_id", request.endUser()));
         }
         return body;
-    }
-
-    private static JsonArray messages(List<ChatMessage> messages) {
-        JsonArray out = new JsonArray();
-        ChatMessage.Role currentRole = null;
-        List<JsonObject> toolResults = new ArrayList<>();
-        List<JsonObject> others = new ArrayList<>();
-        for (ChatMessage message : messages) {
-            if (message.role() != currentRole) {
-                flush(currentRole, toolResults, others, out);
-                currentRole = message.role();
-            }
-            for (ContentPart part : message.content()) {
-                JsonObject block = block(part);
-                if (block != null) {
-                    (part instanceof ContentPart.ToolResult ? toolResults : others).add(block);
-                }
-            }
-        }
-        flush(currentRole, toolResults, others, out);
-        return out;
-    }
-
-    private static void flush(ChatMessage.Role role, List<JsonObject> toolResults, List<JsonObject> others, JsonArray out) {
-        if (role == null || toolResults.isEmpty() && others.isEmpty()) {
-            return;
-        }
-        JsonArray content = new JsonArray();
-        toolResults.forEach(content::add);
-        others.forEach(content::add);
-        out.add(new JsonObject().put("role", role == ChatMessage.Role.USER ? "user" : "assistant").put("content", content));
-        toolResults.clear();
-        others.clear();
     }
 
     private static JsonObject block(ContentPart part) {

@@ -1,8 +1,10 @@
 package io.agentfuse.gateway.provider.azure;
 
+import io.agentfuse.config.ProviderConfig;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.StreamDecoder;
+import io.agentfuse.gateway.dialect.UpstreamAuth;
 import io.agentfuse.gateway.provider.ForwardingDialect;
 import io.agentfuse.gateway.provider.openai.OpenAiDialect;
 import io.agentfuse.gateway.provider.responses.ResponsesDialect;
@@ -10,6 +12,7 @@ import io.agentfuse.gateway.provider.responses.ResponsesDialect;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import io.vertx.core.MultiMap;
 
 /**
  * Azure OpenAI's v1 API, spoken to {@code azure} providers: OpenAI's Chat Completions
@@ -53,6 +56,19 @@ public final class AzureDialect extends ForwardingDialect {
                 : upstreamPath() + "?api-version=" + URLEncoder.encode(apiVersion, StandardCharsets.UTF_8);
     }
 
+    /** The wire's path below the base URL, with {@code ?api-version=} when the provider sets {@code apiVersion}; the deployment is the body's model. */
+    @Override
+    public String upstreamPath(ProviderConfig provider, String model, boolean stream) {
+        return upstreamPath(provider.cloud().apiVersion());
+    }
+
+    /** The Entra ID token as {@code Authorization: Bearer} when {@code azureAdToken} is set, else the {@code api-key}. */
+    @Override
+    public UpstreamAuth upstreamAuth(ProviderConfig provider) {
+        String token = provider.cloud().azureAdToken();
+        return UpstreamAuth.fixed(token.isEmpty() ? authHeaders(provider.apiKey()) : entraAuthHeaders(token));
+    }
+
     @Override
     public Map<String, String> authHeaders(String apiKey) {
         return apiKey == null || apiKey.isEmpty() ? Map.of() : Map.of("api-key", apiKey);
@@ -69,7 +85,8 @@ public final class AzureDialect extends ForwardingDialect {
     }
 
     /** The outcome of an Azure error answer ({@link AzureErrors#outcome}). */
-    public Outcome errorOutcome(int status, String body) {
+    @Override
+    public Outcome errorOutcome(int status, MultiMap headers, String body) {
         return AzureErrors.outcome(status, body);
     }
 }

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.provider.bedrock;
 
+import io.agentfuse.config.ProviderConfig;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.gateway.dialect.AnswerShape;
@@ -10,7 +11,9 @@ import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.dialect.StreamDecoder;
 import io.agentfuse.gateway.dialect.StreamEncoder;
 import io.agentfuse.gateway.dialect.StreamEvent;
+import io.agentfuse.gateway.dialect.UpstreamAuth;
 import io.agentfuse.gateway.dialect.Usage;
+import io.agentfuse.gateway.sse.EventFraming;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
@@ -19,6 +22,7 @@ import io.vertx.core.json.JsonObject;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Amazon Bedrock's Converse API, spoken to {@code bedrock} providers: {@code POST /model/{modelId}/converse}
@@ -70,6 +74,11 @@ public final class BedrockDialect implements Dialect {
     }
 
     @Override
+    public String upstreamPath(ProviderConfig provider, String model, boolean stream) {
+        return upstreamPath(model, stream);
+    }
+
+    @Override
     public boolean spokenBy(String path, MultiMap headers) {
         return false;
     }
@@ -78,6 +87,12 @@ public final class BedrockDialect implements Dialect {
     @Override
     public Map<String, String> authHeaders(String apiKey) {
         return apiKey == null || apiKey.isEmpty() ? Map.of() : Map.of("authorization", "Bearer " + apiKey);
+    }
+
+    /** A Bedrock API key when {@code apiKey} is set, else SigV4 with the provider's static keys or the default chain. */
+    @Override
+    public UpstreamAuth upstreamAuth(ProviderConfig provider) {
+        return BedrockAuth.of(provider);
     }
 
     /** @throws InvalidRequestException always: the gateway does not accept Bedrock's API */
@@ -125,6 +140,17 @@ public final class BedrockDialect implements Dialect {
     }
 
     @Override
+    public String streamMediaType() {
+        return EVENT_STREAM;
+    }
+
+    /** AWS's binary event stream, framed by the AWS SDK's decoder ({@link BedrockEventStreamReader}). */
+    @Override
+    public EventFraming eventFraming(Consumer<SseEvent> sink, int maxEventBytes) {
+        return new BedrockEventStreamReader(sink, maxEventBytes);
+    }
+
+    @Override
     public StreamEncoder streamEncoder(boolean includeUsage, Clock clock) {
         return new BedrockStreamEncoder();
     }
@@ -139,9 +165,10 @@ public final class BedrockDialect implements Dialect {
         return BedrockErrors.streamErrorOutcome(type);
     }
 
-    /** The outcome of a Bedrock error answer ({@link BedrockErrors#outcome}). */
-    public Outcome errorOutcome(int status, String errorTypeHeader, String body) {
-        return BedrockErrors.outcome(status, errorTypeHeader, body);
+    /** The outcome of a Bedrock error answer, by the exception {@code x-amzn-ErrorType} names ({@link BedrockErrors#outcome}). */
+    @Override
+    public Outcome errorOutcome(int status, MultiMap headers, String body) {
+        return BedrockErrors.outcome(status, headers.get("x-amzn-ErrorType"), body);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.provider.bedrock;
 
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
+import io.agentfuse.gateway.sse.EventFraming;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
@@ -12,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Reads the frames of an AWS binary event stream ({@code application/vnd.amazon.eventstream}, what
@@ -29,21 +31,65 @@ import java.util.Map;
  *       {@code :error-code} and {@code :error-message} headers.</li>
  * </ul>
  *
+ * <p>As an {@link EventFraming} (the upstream client's reading of a ConverseStream answer) it hands
+ * each event to its sink, holds at most {@code maxEventBytes} of an unfinished frame, and fails a
+ * stream that ends inside a frame as a malformed answer.
+ *
  * <p>Not thread-safe; one per stream, fed its chunks in order.
  */
-public final class BedrockEventStreamReader {
+public final class BedrockEventStreamReader implements EventFraming {
 
     private final List<Message> decoded = new ArrayList<>();
     private final MessageDecoder decoder = new MessageDecoder(decoded::add);
+    private final Consumer<SseEvent> sink;
+    private final int maxEventBytes;
     private long fed;
     private long framed;
+
+    /** A reader whose events are taken from {@link #read}. */
+    public BedrockEventStreamReader() {
+        this(event -> { }, Integer.MAX_VALUE);
+    }
+
+    /** A framing that hands each event to {@code sink} and holds at most {@code maxEventBytes} of an unfinished frame. */
+    public BedrockEventStreamReader(Consumer<SseEvent> sink, int maxEventBytes) {
+        this.sink = sink;
+        this.maxEventBytes = maxEventBytes;
+    }
+
+    /**
+     * Hands the events completed by {@code chunk} to the sink.
+     *
+     * @throws MalformedAnswerException when the bytes are not an event stream (a bad prelude or checksum)
+     * @throws io.agentfuse.gateway.sse.SseEventTooLongException when an unfinished frame holds more than the bound
+     */
+    @Override
+    public void feed(Buffer chunk) {
+        read(chunk).forEach(sink);
+        if (fed - framed > maxEventBytes) {
+            throw EventFraming.tooLong(fed - framed, maxEventBytes);
+        }
+    }
+
+    /**
+     * The stream's end: a stream cut inside a frame is a malformed answer.
+     *
+     * @throws MalformedAnswerException when the bytes fed so far end inside a frame
+     */
+    @Override
+    public void end() {
+        if (!atFrameBoundary()) {
+            throw new MalformedAnswerException("the AWS event stream ended inside a frame (" + (fed - framed)
+                    + " bytes of it)");
+        }
+    }
 
     /**
      * The events completed by {@code chunk} (none while a frame is incomplete).
      *
      * @throws MalformedAnswerException when the bytes are not an event stream (a bad prelude or checksum)
      */
-    public List<SseEvent> feed(Buffer chunk) {
+    public List<SseEvent> read(Buffer chunk) {
         byte[] bytes = chunk.getBytes();
         fed += bytes.length;
         try {

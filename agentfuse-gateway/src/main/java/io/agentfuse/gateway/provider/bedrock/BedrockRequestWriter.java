@@ -1,18 +1,16 @@
 package io.agentfuse.gateway.provider.bedrock;
 
-import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatRequest;
-import io.agentfuse.gateway.dialect.ChatRequest.Sampling;
 import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
 import io.agentfuse.gateway.dialect.UntranslatableException;
+import io.agentfuse.gateway.provider.AlternatingTurns;
 import io.agentfuse.gateway.provider.ImageData;
+import io.agentfuse.gateway.provider.SamplingFields;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -37,49 +35,16 @@ public final class BedrockRequestWriter {
 
     /** @throws UntranslatableException naming what Converse cannot carry */
     public static JsonObject write(ChatRequest request) {
-        JsonObject body = new JsonObject().put("messages", messages(request.messages()));
+        JsonObject body = new JsonObject().put("messages", AlternatingTurns.write(request.messages(), BedrockRequestWriter::block));
         if (request.system() != null && !request.system().isBlank()) {
             body.put("system", new JsonArray().add(new JsonObject().put("text", request.system())));
         }
-        JsonObject inference = inferenceConfig(request.sampling());
+        JsonObject inference = SamplingFields.camelCase(request.sampling(), "maxTokens");
         if (!inference.isEmpty()) {
             body.put("inferenceConfig", inference);
         }
         writeTools(request, body);
         return body;
-    }
-
-    private static JsonArray messages(List<ChatMessage> messages) {
-        JsonArray out = new JsonArray();
-        ChatMessage.Role role = null;
-        List<JsonObject> toolResults = new ArrayList<>();
-        List<JsonObject> others = new ArrayList<>();
-        for (ChatMessage message : messages) {
-            if (message.role() != role) {
-                flush(role, toolResults, others, out);
-                role = message.role();
-            }
-            for (ContentPart part : message.content()) {
-                JsonObject block = block(part);
-                if (block != null) {
-                    (part instanceof ContentPart.ToolResult ? toolResults : others).add(block);
-                }
-            }
-        }
-        flush(role, toolResults, others, out);
-        return out;
-    }
-
-    private static void flush(ChatMessage.Role role, List<JsonObject> toolResults, List<JsonObject> others, JsonArray out) {
-        if (role == null || toolResults.isEmpty() && others.isEmpty()) {
-            return;
-        }
-        JsonArray content = new JsonArray();
-        toolResults.forEach(content::add);
-        others.forEach(content::add);
-        out.add(new JsonObject().put("role", role == ChatMessage.Role.USER ? "user" : "assistant").put("content", content));
-        toolResults.clear();
-        others.clear();
     }
 
     private static JsonObject block(ContentPart part) {
@@ -109,23 +74,6 @@ public final class BedrockRequestWriter {
             throw new UntranslatableException("an image that is not png, jpeg, gif or webp (" + data.mediaType() + ")");
         }
         return new JsonObject().put("format", format).put("source", new JsonObject().put("bytes", data.base64()));
-    }
-
-    private static JsonObject inferenceConfig(Sampling sampling) {
-        JsonObject config = new JsonObject();
-        if (sampling.maxTokens() != null) {
-            config.put("maxTokens", sampling.maxTokens());
-        }
-        if (sampling.temperature() != null) {
-            config.put("temperature", sampling.temperature());
-        }
-        if (sampling.topP() != null) {
-            config.put("topP", sampling.topP());
-        }
-        if (!sampling.stopSequences().isEmpty()) {
-            config.put("stopSequences", new JsonArray(sampling.stopSequences()));
-        }
-        return config;
     }
 
     private static void writeTools(ChatRequest request, JsonObject body) {

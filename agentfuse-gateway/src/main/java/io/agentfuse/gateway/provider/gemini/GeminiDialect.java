@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.provider.gemini;
 
+import io.agentfuse.config.ProviderConfig;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.gateway.dialect.AnswerShape;
@@ -64,6 +65,11 @@ public final class GeminiDialect implements Dialect {
     /** The path of {@code model}'s generate method below a provider's base URL, with {@code ?alt=sse} for a stream. */
     public String upstreamPath(String model, boolean stream) {
         return MODELS_PATH + "/" + model + (stream ? ":streamGenerateContent?alt=sse" : ":generateContent");
+    }
+
+    @Override
+    public String upstreamPath(ProviderConfig provider, String model, boolean stream) {
+        return upstreamPath(model, stream);
     }
 
     /** The path of {@code model}'s token counting method below a provider's base URL. */
@@ -162,9 +168,16 @@ public final class GeminiDialect implements Dialect {
         return GeminiErrors.streamErrorOutcome(type);
     }
 
-    /** The outcome of an error answer of a Gemini provider ({@link GeminiErrors#outcome}). */
-    public Outcome errorOutcome(int status, String body) {
+    /** The outcome of an error answer of a Gemini provider, by its Google status ({@link GeminiErrors#outcome}). */
+    @Override
+    public Outcome errorOutcome(int status, MultiMap headers, String body) {
         return GeminiErrors.outcome(status, body);
+    }
+
+    /** 401, 403, and Gemini's 400 {@code API_KEY_INVALID} ({@link GeminiErrors#isAuthFailure}). */
+    @Override
+    public boolean refusesCredentials(int status, String body) {
+        return GeminiErrors.isAuthFailure(status, body);
     }
 
     @Override

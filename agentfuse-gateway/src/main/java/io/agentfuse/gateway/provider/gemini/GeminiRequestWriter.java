@@ -2,12 +2,12 @@ package io.agentfuse.gateway.provider.gemini;
 
 import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatRequest;
-import io.agentfuse.gateway.dialect.ChatRequest.Sampling;
 import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
 import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.agentfuse.gateway.provider.ImageData;
+import io.agentfuse.gateway.provider.SamplingFields;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -42,7 +42,7 @@ public final class GeminiRequestWriter {
             body.put("systemInstruction", new JsonObject().put("parts", new JsonArray().add(text(request.system()))));
         }
         writeTools(request, body);
-        JsonObject generation = generationConfig(request.sampling());
+        JsonObject generation = SamplingFields.camelCase(request.sampling(), "maxOutputTokens");
         if (!generation.isEmpty()) {
             body.put("generationConfig", generation);
         }
@@ -135,22 +135,5 @@ public final class GeminiRequestWriter {
             config.put("allowedFunctionNames", new JsonArray().add(choice.name()));
         }
         body.put("toolConfig", new JsonObject().put("functionCallingConfig", config));
-    }
-
-    private static JsonObject generationConfig(Sampling sampling) {
-        JsonObject config = new JsonObject();
-        if (sampling.maxTokens() != null) {
-            config.put("maxOutputTokens", sampling.maxTokens());
-        }
-        if (sampling.temperature() != null) {
-            config.put("temperature", sampling.temperature());
-        }
-        if (sampling.topP() != null) {
-            config.put("topP", sampling.topP());
-        }
-        if (!sampling.stopSequences().isEmpty()) {
-            config.put("stopSequences", new JsonArray(sampling.stopSequences()));
-        }
-        return config;
     }
 }

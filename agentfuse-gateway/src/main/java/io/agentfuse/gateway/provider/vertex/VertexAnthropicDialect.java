@@ -1,8 +1,6 @@
 package io.agentfuse.gateway.provider.vertex;
 
-import io.agentfuse.core.Outcome;
 import io.agentfuse.gateway.dialect.ChatRequest;
-import io.agentfuse.gateway.provider.ForwardingDialect;
 import io.agentfuse.gateway.provider.anthropic.AnthropicDialect;
 import io.vertx.core.MultiMap;
 import io.vertx.core.json.JsonObject;
@@ -18,7 +16,7 @@ import java.util.Map;
  *
  * <p>Stateless and thread-safe: use {@link #INSTANCE}.
  */
-public final class VertexAnthropicDialect extends ForwardingDialect {
+public final class VertexAnthropicDialect extends VertexHostedDialect {
 
     /** The one instance. */
     public static final VertexAnthropicDialect INSTANCE = new VertexAnthropicDialect();
@@ -35,15 +33,10 @@ public final class VertexAnthropicDialect extends ForwardingDialect {
         return "vertex-anthropic";
     }
 
+    /** Only Claude (Anthropic-published) models. */
     @Override
-    public String providerType() {
-        return "vertex";
-    }
-
-    /** @param accessToken an OAuth2 access token of the provider's service account */
-    @Override
-    public Map<String, String> authHeaders(String accessToken) {
-        return accessToken == null || accessToken.isEmpty() ? Map.of() : Map.of("authorization", "Bearer " + accessToken);
+    public boolean serves(String upstreamModel) {
+        return VertexEndpoint.isAnthropic(upstreamModel);
     }
 
     /** None: the version goes in the body. */
@@ -67,11 +60,6 @@ public final class VertexAnthropicDialect extends ForwardingDialect {
     @Override
     public JsonObject sameDialectRequest(JsonObject body, String upstreamModel, boolean stream) {
         return forVertex(wire().sameDialectRequest(body, upstreamModel, stream));
-    }
-
-    /** The outcome of a Vertex AI error answer ({@link VertexErrors#outcome}). */
-    public Outcome errorOutcome(int status, String body) {
-        return VertexErrors.outcome(status, body);
     }
 
     private static JsonObject forVertex(JsonObject body) {

@@ -4,8 +4,8 @@ import java.util.Objects;
 
 /**
  * Where a Vertex AI provider's models live: a Google Cloud {@code project} and a {@code location}
- * ({@code us-central1}, {@code us-east5}, or {@code global}), which make the default base URL and the
- * model paths {@code /v1/projects/{project}/locations/{location}/publishers/{publisher}/models/{model}:{method}}.
+ * ({@code us-central1}, {@code us-east5}, or {@code global}), which make the model paths (the default
+ * base URL is the configuration's, {@code ConfigDefaults.baseUrl}): {@code /v1/projects/{project}/locations/{location}/publishers/{publisher}/models/{model}:{method}}.
  * Claude models ({@code claude-*}) are Anthropic's publisher, every other model Google's.
  *
  * <p>Immutable. {@code new VertexEndpoint("my-project", "us-east5").modelPath("claude-sonnet-4-5@20250929", true)}
@@ -26,10 +26,9 @@ public record VertexEndpoint(String project, String location) {
         }
     }
 
-    /** The base URL of the location's endpoint ({@code https://us-east5-aiplatform.googleapis.com}). */
-    public String defaultBaseUrl() {
-        return "global".equals(location) ? "https://aiplatform.googleapis.com"
-                : "https://" + location + "-aiplatform.googleapis.com";
+    /** The project and location of a {@code vertex} provider. */
+    public static VertexEndpoint of(io.agentfuse.config.ProviderConfig provider) {
+        return new VertexEndpoint(provider.cloud().project(), provider.cloud().location());
     }
 
     /** Whether {@code model} is published by Anthropic on Vertex AI (a {@code claude-*} model). */

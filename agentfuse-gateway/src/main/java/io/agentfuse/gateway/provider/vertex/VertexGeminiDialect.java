@@ -1,10 +1,6 @@
 package io.agentfuse.gateway.provider.vertex;
 
-import io.agentfuse.core.Outcome;
-import io.agentfuse.gateway.provider.ForwardingDialect;
 import io.agentfuse.gateway.provider.gemini.GeminiDialect;
-
-import java.util.Map;
 
 /**
  * Gemini models on Vertex AI, for {@code vertex} providers: the Gemini API's bodies, answers, streams
@@ -13,7 +9,7 @@ import java.util.Map;
  *
  * <p>Stateless and thread-safe: use {@link #INSTANCE}.
  */
-public final class VertexGeminiDialect extends ForwardingDialect {
+public final class VertexGeminiDialect extends VertexHostedDialect {
 
     /** The one instance. */
     public static final VertexGeminiDialect INSTANCE = new VertexGeminiDialect();
@@ -27,19 +23,9 @@ public final class VertexGeminiDialect extends ForwardingDialect {
         return "vertex-gemini";
     }
 
+    /** Only Google-published (Gemini) models. */
     @Override
-    public String providerType() {
-        return "vertex";
-    }
-
-    /** @param accessToken an OAuth2 access token of the provider's service account */
-    @Override
-    public Map<String, String> authHeaders(String accessToken) {
-        return accessToken == null || accessToken.isEmpty() ? Map.of() : Map.of("authorization", "Bearer " + accessToken);
-    }
-
-    /** The outcome of a Vertex AI error answer ({@link VertexErrors#outcome}). */
-    public Outcome errorOutcome(int status, String body) {
-        return VertexErrors.outcome(status, body);
+    public boolean serves(String upstreamModel) {
+        return !VertexEndpoint.isAnthropic(upstreamModel);
     }
 }

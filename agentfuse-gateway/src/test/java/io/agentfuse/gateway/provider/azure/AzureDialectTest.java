@@ -6,6 +6,7 @@ import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.dialect.Usage;
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.sse.SseEvent;
+import io.vertx.core.MultiMap;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -49,11 +50,11 @@ class AzureDialectTest {
 
     @Test
     void azuresErrorsMapToOutcomes() {
-        assertThat(AzureDialect.CHAT.errorOutcome(429, "{\"error\":{\"code\":\"429\"}}")).isEqualTo(Outcome.RATE_LIMITED);
-        assertThat(AzureDialect.CHAT.errorOutcome(503, "{\"error\":{\"code\":\"503\"}}")).isEqualTo(Outcome.OVERLOADED);
+        assertThat(AzureDialect.CHAT.errorOutcome(429, MultiMap.caseInsensitiveMultiMap(), "{\"error\":{\"code\":\"429\"}}")).isEqualTo(Outcome.RATE_LIMITED);
+        assertThat(AzureDialect.CHAT.errorOutcome(503, MultiMap.caseInsensitiveMultiMap(), "{\"error\":{\"code\":\"503\"}}")).isEqualTo(Outcome.OVERLOADED);
         String filtered = "{\"error\":{\"code\":\"content_filter\",\"status\":400}}";
-        assertThat(AzureDialect.CHAT.errorOutcome(400, filtered)).isEqualTo(Outcome.CLIENT_ERROR);
+        assertThat(AzureDialect.CHAT.errorOutcome(400, MultiMap.caseInsensitiveMultiMap(), filtered)).isEqualTo(Outcome.CLIENT_ERROR);
         assertThat(AzureErrors.isContentFilter(400, filtered)).isTrue();
-        assertThat(AzureDialect.CHAT.errorOutcome(500, "{}")).isEqualTo(Outcome.SERVER_ERROR);
+        assertThat(AzureDialect.CHAT.errorOutcome(500, MultiMap.caseInsensitiveMultiMap(), "{}")).isEqualTo(Outcome.SERVER_ERROR);
     }
 }

@@ -65,7 +65,7 @@ class BedrockStreamTest {
                                                       StreamDecoder decoder) {
         List<StreamEvent> events = new ArrayList<>();
         for (int start = 0; start < bytes.length(); start += size) {
-            for (SseEvent event : reader.feed(bytes.slice(start, Math.min(bytes.length(), start + size)))) {
+            for (SseEvent event : reader.read(bytes.slice(start, Math.min(bytes.length(), start + size)))) {
                 events.addAll(decoder.decode(event));
             }
         }
@@ -119,9 +119,9 @@ class BedrockStreamTest {
         Buffer corrupted = answer();
         corrupted.setByte(20, (byte) (corrupted.getByte(20) ^ 0xFF)); // inside the first frame's headers: its CRC fails
 
-        assertThatThrownBy(() -> new BedrockEventStreamReader().feed(corrupted)).isInstanceOf(MalformedAnswerException.class)
+        assertThatThrownBy(() -> new BedrockEventStreamReader().read(corrupted)).isInstanceOf(MalformedAnswerException.class)
                 .hasMessageContaining("not an AWS event stream");
-        assertThatThrownBy(() -> new BedrockEventStreamReader().feed(Buffer.buffer("data: {\"not\":\"aws\"}\n\n")))
+        assertThatThrownBy(() -> new BedrockEventStreamReader().read(Buffer.buffer("data: {\"not\":\"aws\"}\n\n")))
                 .isInstanceOf(MalformedAnswerException.class);
     }
 

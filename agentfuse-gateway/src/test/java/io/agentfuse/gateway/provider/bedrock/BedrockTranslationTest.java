@@ -123,13 +123,13 @@ class BedrockTranslationTest {
     @Test
     void bedrocksExceptionsMapToOutcomesByTheirNames() {
         String header = "ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/";
-        assertThat(BEDROCK.errorOutcome(429, header, "{\"message\":\"Too many requests\"}")).isEqualTo(Outcome.RATE_LIMITED);
-        assertThat(BEDROCK.errorOutcome(429, "ModelNotReadyException", "{}")).isEqualTo(Outcome.OVERLOADED);
-        assertThat(BEDROCK.errorOutcome(503, null, "{\"__type\":\"com.amazon.bedrock#ServiceUnavailableException\"}"))
+        assertThat(BedrockErrors.outcome(429, header, "{\"message\":\"Too many requests\"}")).isEqualTo(Outcome.RATE_LIMITED);
+        assertThat(BedrockErrors.outcome(429, "ModelNotReadyException", "{}")).isEqualTo(Outcome.OVERLOADED);
+        assertThat(BedrockErrors.outcome(503, null, "{\"__type\":\"com.amazon.bedrock#ServiceUnavailableException\"}"))
                 .isEqualTo(Outcome.OVERLOADED);
-        assertThat(BEDROCK.errorOutcome(408, "ModelTimeoutException", "{}")).isEqualTo(Outcome.TIMEOUT);
-        assertThat(BEDROCK.errorOutcome(424, "ModelErrorException", "{}")).isEqualTo(Outcome.SERVER_ERROR);
-        assertThat(BEDROCK.errorOutcome(400, "ValidationException", "{}")).isEqualTo(Outcome.CLIENT_ERROR);
+        assertThat(BedrockErrors.outcome(408, "ModelTimeoutException", "{}")).isEqualTo(Outcome.TIMEOUT);
+        assertThat(BedrockErrors.outcome(424, "ModelErrorException", "{}")).isEqualTo(Outcome.SERVER_ERROR);
+        assertThat(BedrockErrors.outcome(400, "ValidationException", "{}")).isEqualTo(Outcome.CLIENT_ERROR);
         assertThat(BEDROCK.streamErrorOutcome("ModelStreamErrorException")).isEqualTo(Outcome.SERVER_ERROR);
         assertThat(BEDROCK.streamErrorOutcome("ThrottlingException")).isEqualTo(Outcome.RATE_LIMITED);
     }

@@ -11,6 +11,7 @@ import io.agentfuse.gateway.dialect.StreamEncoder;
 import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.dialect.Usage;
 import io.agentfuse.gateway.sse.SseEvent;
+import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -148,14 +149,14 @@ class GeminiAnswerTranslationTest {
 
     @Test
     void googleErrorsMapToOutcomesAndTheGatewaysErrorsAreWrittenInGooglesShape() {
-        assertThat(GEMINI.errorOutcome(429, "{\"error\":{\"code\":429,\"status\":\"RESOURCE_EXHAUSTED\"}}"))
+        assertThat(GEMINI.errorOutcome(429, MultiMap.caseInsensitiveMultiMap(), "{\"error\":{\"code\":429,\"status\":\"RESOURCE_EXHAUSTED\"}}"))
                 .isEqualTo(Outcome.RATE_LIMITED);
-        assertThat(GEMINI.errorOutcome(503, "{\"error\":{\"code\":503,\"status\":\"UNAVAILABLE\"}}")).isEqualTo(Outcome.OVERLOADED);
-        assertThat(GEMINI.errorOutcome(504, "[{\"error\":{\"code\":504,\"status\":\"DEADLINE_EXCEEDED\"}}]"))
+        assertThat(GEMINI.errorOutcome(503, MultiMap.caseInsensitiveMultiMap(), "{\"error\":{\"code\":503,\"status\":\"UNAVAILABLE\"}}")).isEqualTo(Outcome.OVERLOADED);
+        assertThat(GEMINI.errorOutcome(504, MultiMap.caseInsensitiveMultiMap(), "[{\"error\":{\"code\":504,\"status\":\"DEADLINE_EXCEEDED\"}}]"))
                 .isEqualTo(Outcome.TIMEOUT);
-        assertThat(GEMINI.errorOutcome(400, "{\"error\":{\"code\":400,\"status\":\"INVALID_ARGUMENT\"}}"))
+        assertThat(GEMINI.errorOutcome(400, MultiMap.caseInsensitiveMultiMap(), "{\"error\":{\"code\":400,\"status\":\"INVALID_ARGUMENT\"}}"))
                 .isEqualTo(Outcome.CLIENT_ERROR);
-        assertThat(GEMINI.errorOutcome(500, "not json")).isEqualTo(Outcome.SERVER_ERROR);
+        assertThat(GEMINI.errorOutcome(500, MultiMap.caseInsensitiveMultiMap(), "not json")).isEqualTo(Outcome.SERVER_ERROR);
         assertThat(GeminiErrors.isAuthFailure(400, "{\"error\":{\"details\":[{\"reason\":\"API_KEY_INVALID\"}]}}")).isTrue();
         JsonObject error = GEMINI.errorBody("circuit_open", "every model of the chain is open").getJsonObject("error");
         assertThat(error.getInteger("code")).isEqualTo(503);

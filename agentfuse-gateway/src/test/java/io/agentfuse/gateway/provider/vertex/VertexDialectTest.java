@@ -31,8 +31,6 @@ class VertexDialectTest {
         assertThat(ENDPOINT.modelPath("gemini-2.5-pro", false))
                 .isEqualTo("/v1/projects/my-project/locations/us-east5/publishers/google/models/gemini-2.5-pro:generateContent");
         assertThat(ENDPOINT.modelPath("gemini-2.5-pro", true)).endsWith(":streamGenerateContent?alt=sse");
-        assertThat(ENDPOINT.defaultBaseUrl()).isEqualTo("https://us-east5-aiplatform.googleapis.com");
-        assertThat(new VertexEndpoint("p", "global").defaultBaseUrl()).isEqualTo("https://aiplatform.googleapis.com");
         assertThatThrownBy(() -> new VertexEndpoint("a/b", "x")).hasMessageContaining("project must be a project id, but was 'a/b'");
     }
 
@@ -76,7 +74,7 @@ class VertexDialectTest {
                 .isEqualTo(Outcome.OVERLOADED);
         assertThat(VertexErrors.outcome(400, "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\"}}"))
                 .isEqualTo(Outcome.CLIENT_ERROR);
-        assertThat(VertexAnthropicDialect.INSTANCE.errorOutcome(429, "{\"type\":\"error\",\"error\":{\"type\":\"rate_limit_error\"}}"))
+        assertThat(VertexAnthropicDialect.INSTANCE.errorOutcome(429, MultiMap.caseInsensitiveMultiMap(), "{\"type\":\"error\",\"error\":{\"type\":\"rate_limit_error\"}}"))
                 .isEqualTo(Outcome.RATE_LIMITED);
     }
 }

@@ -1,0 +1,65 @@
+package io.agentfuse.gateway.provider.bedrock;
+
+import io.agentfuse.config.ProviderConfig;
+import io.agentfuse.gateway.dialect.CredentialsRefusedException;
+import io.agentfuse.gateway.dialect.UpstreamAuth;
+import software.amazon.awssdk.core.exception.SdkClientException;
+
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+
+/**
+ * A {@code bedrock} provider's authentication: a Bedrock API key as a fixed {@code Authorization:
+ * Bearer} when {@code apiKey} is set, else each request signed with SigV4 ({@link BedrockRequestSigner})
+ * by static keys or the AWS SDK's default chain. The signature is computed on the blocking executor:
+ * it hashes the whole body, and the default chain may have to ask a metadata service or read a profile.
+ * No credentials in the default chain fail the call with {@link CredentialsRefusedException}.
+ *
+ * <p>Thread-safe; one per provider.
+ */
+final class BedrockAuth implements UpstreamAuth {
+
+    private final String provider;
+    private final BedrockRequestSigner signer;
+
+    private BedrockAuth(String provider, BedrockRequestSigner signer) {
+        this.provider = provider;
+        this.signer = signer;
+    }
+
+    /** The authentication {@code provider} is configured with. */
+    static UpstreamAuth of(ProviderConfig provider) {
+        if (provider.hasApiKey()) {
+            return UpstreamAuth.fixed(BedrockDialect.INSTANCE.authHeaders(provider.apiKey()));
+        }
+        ProviderConfig.Cloud cloud = provider.cloud();
+        BedrockRequestSigner signer = cloud.usesDefaultChain() ? BedrockRequestSigner.defaultChain(cloud.region())
+                : BedrockRequestSigner.staticKeys(cloud.region(), cloud.accessKeyId(), cloud.secretAccessKey(),
+                        cloud.sessionToken());
+        return new BedrockAuth(provider.name(), signer);
+    }
+
+    @Override
+    public CompletionStage<Map<String, String>> headers(Outgoing request, Executor blocking) {
+        return CompletableFuture.supplyAsync(() -> signer.sign(request.method(), request.uri(), request.headers(),
+                request.body().getBytes()), blocking).thenCompose(signed -> signed).exceptionallyCompose(this::refused);
+    }
+
+    private CompletionStage<Map<String, String>> refused(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (cause instanceof SdkClientException) { // the default chain found no credentials
+            return CompletableFuture.failedFuture(new CredentialsRefusedException("provider " + provider
+                    + " has no AWS credentials: the AWS SDK's default chain found none (" + cause.getMessage()
+                    + "); set providers." + provider + ".accessKeyId and secretAccessKey, or the chain's sources", cause));
+        }
+        return CompletableFuture.failedFuture(cause);
+    }
+
+    @Override
+    public String toString() {
+        return "BedrockAuth[region=" + signer.region() + "]";
+    }
+}

@@ -1,0 +1,98 @@
+package io.agentfuse.gateway.provider.vertex;
+
+import com.google.api.client.http.HttpResponseException;
+import io.agentfuse.config.ProviderConfig;
+import io.agentfuse.gateway.dialect.CredentialsRefusedException;
+import io.agentfuse.gateway.dialect.UpstreamAuth;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+
+/**
+ * A {@code vertex} provider's authentication: {@code Authorization: Bearer} with an access token of
+ * the service account in its {@code credentials} file ({@link VertexAccessTokens}: cached, refreshed
+ * before it expires). The file is read on the blocking executor at the first call, never on an event
+ * loop; tokens are fetched there too.
+ *
+ * <p>A token endpoint that refuses the account (a key it does not know, a foreign or revoked
+ * account) or a file that is not a service account's fails the call with
+ * {@link CredentialsRefusedException}: not retried, fallen back from. A token endpoint that cannot be
+ * reached fails it like a provider that cannot be: with the transport's exception.
+ *
+ * <p>Thread-safe; one per provider, shared by its Gemini and Anthropic dialects.
+ */
+final class VertexAuth implements UpstreamAuth {
+
+    private final String provider;
+    private final Path credentialsFile;
+    private volatile CompletableFuture<VertexAccessTokens> tokens;
+
+    private VertexAuth(String provider, Path credentialsFile) {
+        this.provider = provider;
+        this.credentialsFile = credentialsFile;
+    }
+
+    /** The authentication {@code provider} is configured with. */
+    static UpstreamAuth of(ProviderConfig provider) {
+        return new VertexAuth(provider.name(), Path.of(provider.cloud().credentials()));
+    }
+
+    @Override
+    public CompletionStage<Map<String, String>> headers(Outgoing request, Executor blocking) {
+        return tokens(blocking).thenCompose(source -> source.accessToken(blocking))
+                .thenApply(token -> VertexGeminiDialect.INSTANCE.authHeaders(token))
+                .exceptionallyCompose(failure -> CompletableFuture.failedFuture(refusal(failure)));
+    }
+
+    /** The account's tokens, the file read once on {@code blocking}; a failed read is tried again on the next call. */
+    private CompletableFuture<VertexAccessTokens> tokens(Executor blocking) {
+        CompletableFuture<VertexAccessTokens> current = tokens;
+        if (current == null || current.isCompletedExceptionally()) {
+            synchronized (this) {
+                current = tokens;
+                if (current == null || current.isCompletedExceptionally()) {
+                    current = CompletableFuture.supplyAsync(this::read, blocking);
+                    tokens = current;
+                }
+            }
+        }
+        return current;
+    }
+
+    private VertexAccessTokens read() {
+        try {
+            return VertexAccessTokens.fromServiceAccountFile(credentialsFile);
+        } catch (IOException | RuntimeException e) {
+            throw new CredentialsRefusedException("provider " + provider + ": " + credentialsFile
+                    + " is not a service account's credentials file (" + e.getMessage() + "); check providers."
+                    + provider + ".credentials", e);
+        }
+    }
+
+    /** A refusal by the token endpoint becomes {@link CredentialsRefusedException}; anything else stays what it is. */
+    private Throwable refusal(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        for (Throwable at = cause; at != null; at = at.getCause()) {
+            if (at instanceof CredentialsRefusedException) {
+                return at;
+            }
+            if (at instanceof HttpResponseException answer && answer.getStatusCode() / 100 == 4
+                    && answer.getStatusCode() != 408 && answer.getStatusCode() != 429) {
+                return new CredentialsRefusedException("provider " + provider + ": the token endpoint refused the"
+                        + " service account of " + credentialsFile + " (HTTP " + answer.getStatusCode()
+                        + "); check providers." + provider + ".credentials", cause);
+            }
+        }
+        return cause;
+    }
+
+    @Override
+    public String toString() {
+        return "VertexAuth[" + credentialsFile + "]";
+    }
+}
