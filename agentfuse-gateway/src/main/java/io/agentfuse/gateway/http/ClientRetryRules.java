@@ -25,7 +25,7 @@ import java.util.Locale;
  *       an Anthropic error body. It is told by its OpenAI model's user agent
  *       ({@code langchainjs-openai/…}, {@code langchainjs-azure-openai/…}) and by the browser-access
  *       header its Anthropic model always sends ({@code anthropic-dangerous-direct-browser-access})
- *       on a request no browser made (no {@code origin}). A final refusal is sent to them all as 400.</li>
+ *       beside the bare Anthropic SDK's user agent, on a request no browser made (no {@code origin}). A final refusal is sent to them all as 400.</li>
  * </ul>
  *
  * <p>{@code ClientRetryRules.of(request.headers())}; stateless and thread-safe.
@@ -50,8 +50,9 @@ public enum ClientRetryRules {
                 || lowerAgent.contains("ai-sdk-provider-utils/");
         // OpenClaw's model transport: undici's own fetch, without the SDK headers of the clients that read x-should-retry.
         boolean openClaw = "undici".equals(lowerAgent) && headers.get("x-stainless-lang") == null;
-        boolean langChainJs = lowerAgent.startsWith("langchainjs-")
-                || ("true".equals(headers.get("anthropic-dangerous-direct-browser-access")) && headers.get("origin") == null);
+        // Its Anthropic model: the bare SDK's user agent (Claude Code, which sends the header too, has its own).
+        boolean langChainJs = lowerAgent.startsWith("langchainjs-") || (lowerAgent.startsWith("anthropic/js")
+                && "true".equals(headers.get("anthropic-dangerous-direct-browser-access")) && headers.get("origin") == null);
         return codex || aiSdk || openClaw || langChainJs ? STATUS_ONLY : SHOULD_RETRY_HEADER;
     }
 }

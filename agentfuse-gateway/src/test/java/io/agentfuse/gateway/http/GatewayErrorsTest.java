@@ -217,6 +217,11 @@ class GatewayErrorsTest {
                 .add("user-agent", "Anthropic/JS 0.122.0").add("x-stainless-lang", "js")
                 .add("anthropic-dangerous-direct-browser-access", "true")))
                 .isEqualTo(ClientRetryRules.STATUS_ONLY);
+        // Claude Code sends the browser-access header too, under its own user agent: it reads x-should-retry.
+        assertThat(ClientRetryRules.of(io.vertx.core.MultiMap.caseInsensitiveMultiMap()
+                .add("user-agent", "claude-cli/2.1.332 (external, sdk-cli)").add("x-stainless-lang", "js")
+                .add("anthropic-dangerous-direct-browser-access", "true")))
+                .isEqualTo(ClientRetryRules.SHOULD_RETRY_HEADER);
         // A browser app on the Anthropic SDK sends its page's origin: it reads x-should-retry.
         assertThat(ClientRetryRules.of(io.vertx.core.MultiMap.caseInsensitiveMultiMap()
                 .add("user-agent", "Anthropic/JS 0.122.0").add("anthropic-dangerous-direct-browser-access", "true")
