@@ -10,6 +10,8 @@ import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
@@ -69,13 +71,23 @@ public final class TokenCountHandler {
             GatewayErrors.respond(ctx.response(), Dialects.ANTHROPIC, invalid);
             return;
         }
-        TokenCounter counter = TokenCounter.forModel(upstreamModel(request.model()));
-        ctx.vertx().executeBlocking(() -> counter.countConversation(ConversationMapper.toConversation(request)), false)
+        count(ctx.vertx(), config.get(), request)
                 .onSuccess(tokens -> ctx.response().putHeader("content-type", "application/json")
                         .end(new JsonObject().put("input_tokens", tokens).encode()))
                 .onFailure(error -> GatewayErrors.respond(ctx.response(), Dialects.ANTHROPIC,
                         new GatewayException(GatewayError.INVALID_REQUEST, "the messages could not be counted: "
                                 + error.getMessage())));
+    }
+
+    /**
+     * The tokens of {@code request}'s conversation as the context ladder counts them for its model
+     * (its upstream name under {@code config}, else the name itself; tool definitions left out),
+     * counted on a worker thread: the one count behind every dialect's token-counting endpoint.
+     */
+    public static Future<Integer> count(Vertx vertx, AgentfuseConfig config, ChatRequest request) {
+        String model = config.model(request.model()).map(ModelConfig::upstreamModel).orElse(request.model());
+        TokenCounter counter = TokenCounter.forModel(model);
+        return vertx.executeBlocking(() -> counter.countConversation(ConversationMapper.toConversation(request)), false);
     }
 
     /** The request, read as a Messages request; {@code max_tokens} is not part of a count's body. */
@@ -97,10 +109,6 @@ public final class TokenCountHandler {
         } catch (InvalidRequestException invalid) {
             throw new GatewayException(GatewayError.INVALID_REQUEST, invalid.getMessage());
         }
-    }
-
-    private String upstreamModel(String model) {
-        return config.get().model(model).map(ModelConfig::upstreamModel).orElse(model);
     }
 
     private void failed(RoutingContext ctx) {

@@ -2,6 +2,7 @@ package io.agentfuse.gateway.provider;
 
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.provider.anthropic.AnthropicDialect;
+import io.agentfuse.gateway.provider.gemini.GeminiDialect;
 import io.agentfuse.gateway.provider.openai.OpenAiDialect;
 import io.agentfuse.gateway.provider.responses.ResponsesDialect;
 import io.vertx.core.MultiMap;
@@ -31,9 +32,13 @@ public final class Dialects {
     public static final Dialect ANTHROPIC = AnthropicDialect.INSTANCE;
     /** The OpenAI Responses API, spoken to OpenAI providers. */
     public static final Dialect RESPONSES = ResponsesDialect.INSTANCE;
+    /** The Gemini API; its callers are served on the paths of their model ({@code /v1beta/models/{model}:generateContent}). */
+    public static final Dialect GEMINI = GeminiDialect.INSTANCE;
 
     /** Every dialect; the first one that claims a caller wins, and OpenAI's is the default. */
-    private static final List<Dialect> ALL = List.of(ANTHROPIC, OPENAI, RESPONSES);
+    private static final List<Dialect> ALL = List.of(ANTHROPIC, OPENAI, RESPONSES, GEMINI);
+    /** The dialects served on one fixed path each ({@link Dialect#path()}); Gemini's paths name the model. */
+    private static final List<Dialect> ON_ONE_PATH = List.of(ANTHROPIC, OPENAI, RESPONSES);
 
     private Dialects() {
     }
@@ -57,9 +62,14 @@ public final class Dialects {
         return caller.providerType().equalsIgnoreCase(type) ? Optional.of(caller) : named(type);
     }
 
-    /** The dialect served on gateway path {@code path}, if any. */
+    /** The dialects whose callers are served on one fixed path each, {@link Dialect#path()}. */
+    public static List<Dialect> onOnePath() {
+        return ON_ONE_PATH;
+    }
+
+    /** The dialect served on the fixed gateway path {@code path}, if any ({@link #onOnePath()}). */
     public static Optional<Dialect> forPath(String path) {
-        for (Dialect dialect : ALL) { // asked for every request: no stream
+        for (Dialect dialect : ON_ONE_PATH) { // asked for every request: no stream
             if (dialect.path().equals(path)) {
                 return Optional.of(dialect);
             }
