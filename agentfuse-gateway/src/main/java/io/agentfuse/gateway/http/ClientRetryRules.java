@@ -18,8 +18,11 @@ import java.util.Locale;
  *       every 5xx (Codex up to 30 requests over half a minute, the AI SDK twice after 2 s and 4 s), and
  *       every 429. Only a 400 ends Codex's loop with the gateway's own message; the AI SDK stops at any
  *       4xx but 408, 409 and 429. OpenClaw ({@code user-agent: undici} and no {@code x-stainless-*}
- *       headers) retries a 5xx turn up to 8 times, waiting out a {@code Retry-After} of up to 90 s. A
- *       final refusal is sent to them as 400.</li>
+ *       headers) retries a 5xx turn up to 8 times, waiting out a {@code Retry-After} of up to 90 s. The
+ *       Google GenAI SDKs ({@code google-genai-sdk/<version>} in {@code user-agent} or
+ *       {@code x-goog-api-client}) retry 408, 429 and every 5xx but 501 by default (the Java one four
+ *       times), and Gemini CLI ({@code GeminiCLI/<version>}) on top of the JavaScript one up to ten
+ *       times with a backoff of seconds. A final refusal is sent to them as 400.</li>
  * </ul>
  *
  * <p>{@code ClientRetryRules.of(request.headers())}; stateless and thread-safe.
@@ -44,6 +47,9 @@ public enum ClientRetryRules {
                 || lowerAgent.contains("ai-sdk-provider-utils/");
         // OpenClaw's model transport: undici's own fetch, without the SDK headers of the clients that read x-should-retry.
         boolean openClaw = "undici".equals(lowerAgent) && headers.get("x-stainless-lang") == null;
-        return codex || aiSdk || openClaw ? STATUS_ONLY : SHOULD_RETRY_HEADER;
+        String googleClient = headers.get("x-goog-api-client");
+        boolean google = lowerAgent.contains("google-genai-sdk/") || lowerAgent.startsWith("geminicli/")
+                || googleClient != null && googleClient.toLowerCase(Locale.ROOT).contains("google-genai-sdk/");
+        return codex || aiSdk || openClaw || google ? STATUS_ONLY : SHOULD_RETRY_HEADER;
     }
 }
