@@ -174,6 +174,16 @@ class GatewayErrorsTest {
     }
 
     @Test
+    void aFinalRefusalToAStatusOnlyGeminiCallerSaysTheStatusSentInItsBodyToo() {
+        Reply reply = answerWith(Dialects.GEMINI, new GatewayException(GatewayError.TIMEOUT, "every step timed out"),
+                ClientRetryRules.STATUS_ONLY);
+
+        assertThat(reply.status()).isEqualTo(400);
+        assertThat(reply.json().getJsonObject("error").getInteger("code")).isEqualTo(400); // Gemini CLI retries by this code
+        assertThat(reply.json().getJsonObject("error").getString("status")).isEqualTo("DEADLINE_EXCEEDED");
+    }
+
+    @Test
     void aSpentBudgetKeepsTheContractsFinal429ForAClientThatReadsOnlyTheStatus() {
         Reply reply = answerWith(Dialects.OPENAI, new GatewayException(GatewayError.BUDGET_EXCEEDED, "per-tenant is spent"),
                 ClientRetryRules.STATUS_ONLY);
