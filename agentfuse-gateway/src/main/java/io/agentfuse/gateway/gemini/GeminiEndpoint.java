@@ -11,7 +11,6 @@ import io.agentfuse.gateway.pipeline.ChatPipeline;
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.provider.gemini.GeminiDialect;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
@@ -91,20 +90,12 @@ public final class GeminiEndpoint {
 
     /** A {@code countTokens} body as a request: its {@code generateContentRequest}, else its {@code contents}. */
     static ChatRequest countedRequest(Buffer body, String model) {
-        JsonObject json;
-        try {
-            json = body == null || body.length() == 0 ? null : new JsonObject(body);
-        } catch (DecodeException | ClassCastException notJson) {
-            json = null;
-        }
-        if (json == null) {
-            throw new GatewayException(GatewayError.INVALID_REQUEST, "the body must be a JSON object");
-        }
+        JsonObject json = TokenCountHandler.jsonObject(body);
         Object whole = json.getValue("generateContentRequest");
         if (whole != null && !(whole instanceof JsonObject)) {
             throw new GatewayException(GatewayError.INVALID_REQUEST, "generateContentRequest must be an object");
         }
-        JsonObject counted = whole instanceof JsonObject request ? request.copy() : json.copy();
+        JsonObject counted = whole instanceof JsonObject request ? request : json;
         counted.remove("generateContentRequest");
         counted.remove(GeminiDialect.MODEL_FIELD); // the path names the model
         try {

@@ -5,6 +5,7 @@ import io.agentfuse.config.ModelConfig;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
+import io.agentfuse.gateway.models.ModelListHandler;
 import io.agentfuse.gateway.provider.Dialects;
 import io.vertx.core.Handler;
 import io.vertx.core.json.JsonArray;
@@ -103,19 +104,7 @@ public final class GeminiModelList {
     }
 
     private static int pageSize(String value) {
-        if (value == null) {
-            return DEFAULT_PAGE_SIZE;
-        }
-        try {
-            int size = Integer.parseInt(value);
-            if (size >= 1 && size <= MAX_PAGE_SIZE) {
-                return size;
-            }
-        } catch (NumberFormatException notANumber) {
-            // answered below, with the value
-        }
-        throw new GatewayException(GatewayError.INVALID_REQUEST,
-                "pageSize must be a whole number from 1 to " + MAX_PAGE_SIZE + ", but was \"" + value + "\"");
+        return ModelListHandler.wholeNumber("pageSize", value, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
     }
 
     private static int start(List<ModelConfig> models, String pageToken) {

@@ -90,17 +90,25 @@ public final class TokenCountHandler {
         return vertx.executeBlocking(() -> counter.countConversation(ConversationMapper.toConversation(request)), false);
     }
 
+    /**
+     * A token count's body as a JSON object (a copy of its own, free to change).
+     *
+     * @throws GatewayException 400 {@code invalid_request} for an empty body, or one that is not a JSON object
+     */
+    public static JsonObject jsonObject(Buffer body) {
+        try {
+            if (body != null && body.length() > 0) {
+                return new JsonObject(body);
+            }
+        } catch (DecodeException | ClassCastException notJson) {
+            // answered below
+        }
+        throw new GatewayException(GatewayError.INVALID_REQUEST, "the body must be a JSON object");
+    }
+
     /** The request, read as a Messages request; {@code max_tokens} is not part of a count's body. */
     static ChatRequest parse(Buffer body) {
-        JsonObject json;
-        try {
-            json = body == null || body.length() == 0 ? null : new JsonObject(body);
-        } catch (DecodeException | ClassCastException notJson) {
-            json = null;
-        }
-        if (json == null) {
-            throw new GatewayException(GatewayError.INVALID_REQUEST, "the body must be a JSON object");
-        }
+        JsonObject json = jsonObject(body);
         if (!json.containsKey("max_tokens")) {
             json.put("max_tokens", 1);
         }

@@ -88,9 +88,10 @@ public final class RequestParser {
         throw new GatewayException(GatewayError.INVALID_REQUEST, "the request body must be a JSON object");
     }
 
-    /** {@code server.maxMessages}, checked before the messages are read one by one. */
+    /** {@code server.maxMessages}, checked before the messages ({@code contents} in Gemini's body) are read one by one. */
     private static void checkMessageCount(JsonObject body, int maxMessages) {
-        if (body.getValue("messages") instanceof JsonArray messages && messages.size() > maxMessages) {
+        Object listed = body.getValue("messages") != null ? body.getValue("messages") : body.getValue("contents");
+        if (listed instanceof JsonArray messages && messages.size() > maxMessages) {
             throw new GatewayException(GatewayError.INVALID_REQUEST, "the request has " + messages.size()
                     + " messages, more than " + maxMessages + " (server.maxMessages)");
         }

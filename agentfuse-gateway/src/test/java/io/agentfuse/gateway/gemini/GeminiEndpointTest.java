@@ -180,6 +180,22 @@ class GeminiEndpointTest {
     }
 
     @Test
+    void givenMoreContentsThanServerMaxMessagesWhenAGeminiCallerAsksThenItIsRefusedBeforeAnyCall() {
+        harness.close();
+        harness = GatewayHarness.start(GatewayHarness.CONFIG.replace("maxBodySize: 16KB", "maxBodySize: 16KB\n  maxMessages: 2"));
+        JsonObject three = ask("one");
+        three.getJsonArray("contents").add(new JsonObject().put("role", "model")
+                .put("parts", new JsonArray().add(new JsonObject().put("text", "two"))));
+        three.getJsonArray("contents").add(three.getJsonArray("contents").getJsonObject(0));
+
+        Reply reply = post("/v1beta/models/gpt-4o-mini:generateContent", three.toBuffer(), JSON);
+
+        assertThat(reply.status()).isEqualTo(400);
+        assertThat(error(reply).getString("message")).contains("server.maxMessages");
+        assertThat(harness.mock.requests()).isEmpty();
+    }
+
+    @Test
     void givenAContentsBodyOrAWholeRequestWhenTokensAreCountedThenTheGatewayCountsBothAlike() {
         Reply contents = post("/v1beta/models/claude-haiku-4:countTokens", ask("How many tokens is this?").toBuffer(),
                 key("team-a-key"));
