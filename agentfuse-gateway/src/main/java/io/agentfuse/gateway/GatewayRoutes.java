@@ -11,6 +11,9 @@ import io.agentfuse.gateway.admin.StatsHandler;
 import io.agentfuse.gateway.admin.TransitionHistory;
 import io.agentfuse.gateway.budget.ClientKeys;
 import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.gemini.GeminiEndpoint;
+import io.agentfuse.gateway.gemini.GeminiMethodPath;
+import io.agentfuse.gateway.gemini.GeminiModelList;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.mcp.McpProxy;
@@ -34,7 +37,8 @@ import io.vertx.ext.web.handler.BodyHandler;
 
 /**
  * The gateway's HTTP surface (docs/design.md §7): which handler serves which method and path — the
- * model endpoints of every dialect, {@code /v1/models}, token counts, the MCP proxy,
+ * model endpoints of every dialect (the Gemini API's on the paths of its models), {@code /v1/models}
+ * (and the Gemini API's model list), token counts, the MCP proxy,
  * {@code /healthz}, {@code /readyz}, the admin API (with the recent transitions and the budgets),
  * {@code /metrics} and the dashboard; that model and MCP paths need a client key under {@code clients:} — and the JSON error, in the
  * dialect the request suggests, of every request no handler answers (unknown path 404
@@ -98,13 +102,20 @@ final class GatewayRoutes {
             ctx.next();
         });
         router.route().handler(this::clientKey);
-        for (Dialect dialect : Dialects.all()) {
+        for (Dialect dialect : Dialects.onOnePath()) {
             router.post(dialect.path())
                     .handler(new SizedBodyReader(maxBodySize, bodies))
                     .handler(BodyHandler.create(false).setBodyLimit(maxBodySize))
                     .handler(pipeline.handler(dialect))
                     .failureHandler(ctx -> RouteFailures.failed(ctx, dialect, maxBodySize));
         }
+        GeminiEndpoint gemini = new GeminiEndpoint(pipeline, runtime::config);
+        router.postWithRegex(GeminiMethodPath.ROUTE)
+                .handler(new SizedBodyReader(maxBodySize, bodies))
+                .handler(BodyHandler.create(false).setBodyLimit(maxBodySize))
+                .handler(gemini::handle)
+                .failureHandler(ctx -> RouteFailures.failed(ctx, Dialects.GEMINI, maxBodySize));
+        new GeminiModelList(runtime::config).mount(router); // before /v1/models, which it serves to Google's callers
         new ModelListHandler(runtime::config).mount(router);
         new TokenCountHandler(runtime::config, maxBodySize).mount(router);
         mcp.mount(router, maxBodySize);

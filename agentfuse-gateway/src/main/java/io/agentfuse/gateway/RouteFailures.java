@@ -24,7 +24,8 @@ final class RouteFailures {
     static void answerUnrouted(Router router) {
         router.errorHandler(404, ctx -> unrouted(ctx, new GatewayException(GatewayError.NOT_FOUND,
                 "no endpoint at " + ctx.request().method() + " " + ctx.request().path()
-                        + "; the model endpoints are POST /v1/chat/completions, POST /v1/responses and POST /v1/messages"
+                        + "; the model endpoints are POST /v1/chat/completions, POST /v1/responses, POST /v1/messages"
+                        + " and POST /v1beta/models/{model}:generateContent (:streamGenerateContent?alt=sse, :countTokens)"
                         + (ctx.request().path().startsWith("/v1/") ? "" : " (does the client's base URL lack /v1?)"))));
         router.errorHandler(405, ctx -> unrouted(ctx, new GatewayException(GatewayError.METHOD_NOT_ALLOWED,
                 ctx.request().method() + " is not allowed on " + ctx.request().path())));

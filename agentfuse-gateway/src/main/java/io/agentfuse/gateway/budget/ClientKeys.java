@@ -18,7 +18,8 @@ import java.util.function.Supplier;
 /**
  * The gateway's client keys (docs/design.md §11) and the one place a request's {@link Caller} is
  * told: with {@code clients:}, a request must carry one of their keys —
- * {@code Authorization: Bearer <key>}, or else {@code x-api-key: <key>} — or it is refused with 401
+ * {@code Authorization: Bearer <key>}, or else {@code x-api-key: <key>}, or else Google's
+ * {@code x-goog-api-key: <key>} or {@code ?key=<key>} (the Gemini API's callers) — or it is refused with 401
  * {@code invalid_api_key}; its tenant is then its client's, and a {@code x-agentfuse-tenant} it sends
  * is ignored. Without {@code clients:}, the tenant is the {@code x-agentfuse-tenant} header (for a
  * gateway behind an authenticating proxy). The session is always {@code x-agentfuse-session}.
@@ -43,6 +44,8 @@ public final class ClientKeys {
     /** The header that names an agent session. */
     public static final String SESSION_HEADER = "x-agentfuse-session";
     private static final String BEARER = "bearer ";
+    private static final String GOOGLE_KEY_HEADER = "x-goog-api-key";
+    private static final String QUERY_KEY = "key";
     private static final int MAX_VALUE_LENGTH = 128;
 
     private final Supplier<AgentfuseConfig> config;
@@ -65,17 +68,21 @@ public final class ClientKeys {
      *                          {@code invalid_request} for a malformed tenant or session header
      */
     public Caller identify(MultiMap headers) {
+        return identify(headers, null);
+    }
+
+    /** {@link #identify(MultiMap)} of {@code request}'s headers, with its {@code key} query parameter as Google's callers send it. */
+    public Caller identify(HttpServerRequest request) {
+        return identify(request.headers(), queryKey(request));
+    }
+
+    private Caller identify(MultiMap headers, String queryKey) {
         String session = checked(headers, SESSION_HEADER);
         if (!required()) {
             return new Caller(null, checked(headers, TENANT_HEADER), session);
         }
-        ClientConfig client = authenticate(headers);
+        ClientConfig client = authenticate(headers, queryKey);
         return new Caller(client.name(), client.tenant(), session);
-    }
-
-    /** {@link #identify(MultiMap)} of {@code request}'s headers. */
-    public Caller identify(HttpServerRequest request) {
-        return identify(request.headers());
     }
 
     /**
@@ -87,17 +94,20 @@ public final class ClientKeys {
             return Optional.empty();
         }
         try {
-            return Optional.of(authenticate(request.headers()).name());
+            return Optional.of(authenticate(request.headers(), queryKey(request)).name());
         } catch (GatewayException unknown) {
             return Optional.empty();
         }
     }
 
-    private ClientConfig authenticate(MultiMap headers) {
+    private ClientConfig authenticate(MultiMap headers, String queryKey) {
         String key = presented(headers);
         if (key == null) {
+            key = queryKey;
+        }
+        if (key == null) {
             throw new GatewayException(GatewayError.INVALID_API_KEY, "this gateway needs a client key: send "
-                    + "Authorization: Bearer <key> or x-api-key: <key>");
+                    + "Authorization: Bearer <key>, x-api-key: <key> or x-goog-api-key: <key>");
         }
         Digests current = digestsOf(config.get().clients());
         byte[] given = sha256(key);
@@ -114,15 +124,25 @@ public final class ClientKeys {
         return match;
     }
 
-    /** The key the request presents: the bearer token of {@code Authorization}, else {@code x-api-key}. */
+    /** The key the request's headers present: the bearer token of {@code Authorization}, else {@code x-api-key}, else {@code x-goog-api-key}. */
     private static String presented(MultiMap headers) {
         String authorization = headers.get("authorization");
         if (authorization != null && authorization.length() > BEARER.length()
                 && authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
             return authorization.substring(BEARER.length()).strip();
         }
-        String apiKey = headers.get("x-api-key");
-        return apiKey == null || apiKey.isBlank() ? null : apiKey.strip();
+        String apiKey = nonBlank(headers.get("x-api-key"));
+        return apiKey != null ? apiKey : nonBlank(headers.get(GOOGLE_KEY_HEADER));
+    }
+
+    /** The {@code key} query parameter, Google's other way to send a key; {@code null} when absent or blank. */
+    private static String queryKey(HttpServerRequest request) {
+        String query = request.query();
+        return query == null || !query.contains(QUERY_KEY + "=") ? null : nonBlank(request.getParam(QUERY_KEY));
+    }
+
+    private static String nonBlank(String value) {
+        return value == null || value.isBlank() ? null : value.strip();
     }
 
     private Digests digestsOf(Map<String, ClientConfig> clients) {

@@ -25,7 +25,11 @@ import java.util.Locale;
  *       an Anthropic error body. It is told by its OpenAI model's user agent
  *       ({@code langchainjs-openai/…}, {@code langchainjs-azure-openai/…}) and by the browser-access
  *       header its Anthropic model always sends ({@code anthropic-dangerous-direct-browser-access})
- *       beside the bare Anthropic SDK's user agent, on a request no browser made (no {@code origin}). A final refusal is sent to them all as 400.</li>
+ *       beside the bare Anthropic SDK's user agent, on a request no browser made (no {@code origin}). The
+ *       Google GenAI SDKs ({@code google-genai-sdk/<version>} in {@code user-agent} or
+ *       {@code x-goog-api-client}) retry 408, 429 and every 5xx but 501 by default (the Java one four
+ *       times), and Gemini CLI ({@code GeminiCLI/<version>}) on top of the JavaScript one up to ten
+ *       times with a backoff of seconds. A final refusal is sent to them all as 400.</li>
  * </ul>
  *
  * <p>{@code ClientRetryRules.of(request.headers())}; stateless and thread-safe.
@@ -53,6 +57,9 @@ public enum ClientRetryRules {
         // Its Anthropic model: the bare SDK's user agent (Claude Code, which sends the header too, has its own).
         boolean langChainJs = lowerAgent.startsWith("langchainjs-") || (lowerAgent.startsWith("anthropic/js")
                 && "true".equals(headers.get("anthropic-dangerous-direct-browser-access")) && headers.get("origin") == null);
-        return codex || aiSdk || openClaw || langChainJs ? STATUS_ONLY : SHOULD_RETRY_HEADER;
+        String googleClient = headers.get("x-goog-api-client");
+        boolean google = lowerAgent.contains("google-genai-sdk/") || lowerAgent.startsWith("geminicli/")
+                || googleClient != null && googleClient.toLowerCase(Locale.ROOT).contains("google-genai-sdk/");
+        return codex || aiSdk || openClaw || langChainJs || google ? STATUS_ONLY : SHOULD_RETRY_HEADER;
     }
 }

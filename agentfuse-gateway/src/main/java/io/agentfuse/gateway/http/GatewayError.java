@@ -84,4 +84,18 @@ public enum GatewayError {
         return type;
     }
 
+    /**
+     * The HTTP status of the first error whose {@code error.type} is {@code type} (types shared by
+     * several errors name the contract's one first: {@code invalid_request} is 400), or -1 for a
+     * type that is not the gateway's; for dialects whose error bodies carry the status.
+     */
+    public static int statusOf(String type) {
+        for (GatewayError error : values()) {
+            if (error.type.equals(type)) {
+                return error.status;
+            }
+        }
+        return -1;
+    }
+
 }

@@ -107,7 +107,12 @@ public final class GatewayErrors {
         failure.retryAfter().ifPresent(wait -> response.putHeader("retry-after", retryAfterSeconds(wait))
                 .putHeader(RETRY_AFTER_MS, Long.toString(Math.max(0, wait.toMillis()))));
         String code = !retry && retriedByLangChain(status) ? FINAL_CODE : failure.error().type();
-        return response.end(dialect.errorBody(failure.error().type(), failure.getMessage(), code).encode());
+        JsonObject body = dialect.errorBody(failure.error().type(), failure.getMessage(), code);
+        // A body that repeats the HTTP status (Google's error.code, which Gemini CLI retries by) says the one sent.
+        if (body.getValue("error") instanceof JsonObject error && error.getValue("code") instanceof Integer) {
+            error.put("code", status);
+        }
+        return response.end(body.encode());
     }
 
     /**

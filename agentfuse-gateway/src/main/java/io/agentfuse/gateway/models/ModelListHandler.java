@@ -101,19 +101,29 @@ public final class ModelListHandler {
     }
 
     private static int limit(String value) {
+        return wholeNumber("limit", value, DEFAULT_LIMIT, MAX_LIMIT);
+    }
+
+    /**
+     * A paging parameter {@code name} of a model list: {@code value} as a whole number from 1 to
+     * {@code max}, {@code absent} when it is not given.
+     *
+     * @throws GatewayException 400 {@code invalid_request} naming the parameter and the value
+     */
+    public static int wholeNumber(String name, String value, int absent, int max) {
         if (value == null) {
-            return DEFAULT_LIMIT;
+            return absent;
         }
         try {
-            int limit = Integer.parseInt(value);
-            if (limit >= 1 && limit <= MAX_LIMIT) {
-                return limit;
+            int number = Integer.parseInt(value);
+            if (number >= 1 && number <= max) {
+                return number;
             }
         } catch (NumberFormatException notANumber) {
             // answered below, with the value
         }
         throw new GatewayException(GatewayError.INVALID_REQUEST,
-                "limit must be a whole number from 1 to " + MAX_LIMIT + ", but was \"" + value + "\"");
+                name + " must be a whole number from 1 to " + max + ", but was \"" + value + "\"");
     }
 
     private static int indexOf(List<String> names, String id, String param) {

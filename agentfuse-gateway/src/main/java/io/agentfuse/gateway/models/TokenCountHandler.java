@@ -10,6 +10,8 @@ import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
@@ -69,8 +71,7 @@ public final class TokenCountHandler {
             GatewayErrors.respond(ctx.response(), Dialects.ANTHROPIC, invalid);
             return;
         }
-        TokenCounter counter = TokenCounter.forModel(upstreamModel(request.model()));
-        ctx.vertx().executeBlocking(() -> counter.countConversation(ConversationMapper.toConversation(request)), false)
+        count(ctx.vertx(), config.get(), request)
                 .onSuccess(tokens -> ctx.response().putHeader("content-type", "application/json")
                         .end(new JsonObject().put("input_tokens", tokens).encode()))
                 .onFailure(error -> GatewayErrors.respond(ctx.response(), Dialects.ANTHROPIC,
@@ -78,17 +79,36 @@ public final class TokenCountHandler {
                                 + error.getMessage())));
     }
 
+    /**
+     * The tokens of {@code request}'s conversation as the context ladder counts them for its model
+     * (its upstream name under {@code config}, else the name itself; tool definitions left out),
+     * counted on a worker thread: the one count behind every dialect's token-counting endpoint.
+     */
+    public static Future<Integer> count(Vertx vertx, AgentfuseConfig config, ChatRequest request) {
+        String model = config.model(request.model()).map(ModelConfig::upstreamModel).orElse(request.model());
+        TokenCounter counter = TokenCounter.forModel(model);
+        return vertx.executeBlocking(() -> counter.countConversation(ConversationMapper.toConversation(request)), false);
+    }
+
+    /**
+     * A token count's body as a JSON object (a copy of its own, free to change).
+     *
+     * @throws GatewayException 400 {@code invalid_request} for an empty body, or one that is not a JSON object
+     */
+    public static JsonObject jsonObject(Buffer body) {
+        try {
+            if (body != null && body.length() > 0) {
+                return new JsonObject(body);
+            }
+        } catch (DecodeException | ClassCastException notJson) {
+            // answered below
+        }
+        throw new GatewayException(GatewayError.INVALID_REQUEST, "the body must be a JSON object");
+    }
+
     /** The request, read as a Messages request; {@code max_tokens} is not part of a count's body. */
     static ChatRequest parse(Buffer body) {
-        JsonObject json;
-        try {
-            json = body == null || body.length() == 0 ? null : new JsonObject(body);
-        } catch (DecodeException | ClassCastException notJson) {
-            json = null;
-        }
-        if (json == null) {
-            throw new GatewayException(GatewayError.INVALID_REQUEST, "the body must be a JSON object");
-        }
+        JsonObject json = jsonObject(body);
         if (!json.containsKey("max_tokens")) {
             json.put("max_tokens", 1);
         }
@@ -97,10 +117,6 @@ public final class TokenCountHandler {
         } catch (InvalidRequestException invalid) {
             throw new GatewayException(GatewayError.INVALID_REQUEST, invalid.getMessage());
         }
-    }
-
-    private String upstreamModel(String model) {
-        return config.get().model(model).map(ModelConfig::upstreamModel).orElse(model);
     }
 
     private void failed(RoutingContext ctx) {

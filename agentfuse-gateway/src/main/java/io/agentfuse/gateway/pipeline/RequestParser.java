@@ -90,10 +90,12 @@ public final class RequestParser {
 
     /**
      * {@code server.maxMessages}, checked before the conversation is read item by item: the
-     * {@code messages} of Chat Completions and Messages, the {@code input} items of Responses.
+     * {@code messages} of Chat Completions and Messages, the {@code input} items of Responses, the
+     * {@code contents} of Gemini's body.
      */
     private static void checkMessageCount(JsonObject body, int maxMessages) {
-        if (body.getValue("messages") instanceof JsonArray messages && messages.size() > maxMessages) {
+        Object listed = body.getValue("messages") != null ? body.getValue("messages") : body.getValue("contents");
+        if (listed instanceof JsonArray messages && messages.size() > maxMessages) {
             throw new GatewayException(GatewayError.INVALID_REQUEST, "the request has " + messages.size()
                     + " messages, more than " + maxMessages + " (server.maxMessages)");
         }

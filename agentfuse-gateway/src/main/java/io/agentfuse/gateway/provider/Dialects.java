@@ -18,7 +18,7 @@ import java.util.Optional;
  * The provider dialects the gateway speaks, registered here once: each caller dialect gets its
  * endpoint ({@link #all()}), and every dialect is spoken to the providers whose configured
  * {@code type} is its {@link Dialect#providerType()} ({@link #forProvider}). The provider-only
- * dialects (Bedrock, Gemini, Vertex AI, Azure) are spoken to providers and never taken from callers.
+ * dialects (Bedrock, Vertex AI, Azure) are spoken to providers and never taken from callers; Gemini is both.
  * Adding a dialect is a package beside {@code openai} and {@code anthropic} plus one entry in
  * {@link #ALL} (callers) or {@link #PROVIDER_ONLY}.
  *
@@ -39,11 +39,11 @@ public final class Dialects {
     public static final Dialect ANTHROPIC = AnthropicDialect.INSTANCE;
     /** The OpenAI Responses API, spoken to OpenAI providers. */
     public static final Dialect RESPONSES = ResponsesDialect.INSTANCE;
+    /** The Gemini API; its callers are served on the paths of their model ({@code /v1beta/models/{model}:generateContent}). */
+    public static final Dialect GEMINI = GeminiDialect.INSTANCE;
 
     /** Amazon Bedrock's Converse API, spoken to {@code bedrock} providers. */
     public static final Dialect BEDROCK = BedrockDialect.INSTANCE;
-    /** The Gemini API, spoken to {@code gemini} providers. */
-    public static final Dialect GEMINI = GeminiDialect.INSTANCE;
     /** Gemini models on Vertex AI, spoken to {@code vertex} providers. */
     public static final Dialect VERTEX_GEMINI = VertexGeminiDialect.INSTANCE;
     /** Anthropic models on Vertex AI, spoken to {@code vertex} providers. */
@@ -54,10 +54,12 @@ public final class Dialects {
     public static final Dialect AZURE_RESPONSES = AzureDialect.RESPONSES;
 
     /** Every caller dialect; the first one that claims a caller wins, and OpenAI's is the default. */
-    private static final List<Dialect> ALL = List.of(ANTHROPIC, OPENAI, RESPONSES);
+    private static final List<Dialect> ALL = List.of(ANTHROPIC, OPENAI, RESPONSES, GEMINI);
+    /** The dialects served on one fixed path each ({@link Dialect#path()}); Gemini's paths name the model. */
+    private static final List<Dialect> ON_ONE_PATH = List.of(ANTHROPIC, OPENAI, RESPONSES);
 
     /** The dialects spoken only to providers. */
-    private static final List<Dialect> PROVIDER_ONLY = List.of(BEDROCK, GEMINI, VERTEX_GEMINI, VERTEX_ANTHROPIC,
+    private static final List<Dialect> PROVIDER_ONLY = List.of(BEDROCK, VERTEX_GEMINI, VERTEX_ANTHROPIC,
             AZURE, AZURE_RESPONSES);
 
     private Dialects() {
@@ -98,9 +100,14 @@ public final class Dialects {
                 .or(() -> candidates.stream().findFirst());
     }
 
-    /** The dialect served on gateway path {@code path}, if any. */
+    /** The dialects whose callers are served on one fixed path each, {@link Dialect#path()}. */
+    public static List<Dialect> onOnePath() {
+        return ON_ONE_PATH;
+    }
+
+    /** The dialect served on the fixed gateway path {@code path}, if any ({@link #onOnePath()}). */
     public static Optional<Dialect> forPath(String path) {
-        for (Dialect dialect : ALL) { // asked for every request: no stream
+        for (Dialect dialect : ON_ONE_PATH) { // asked for every request: no stream
             if (dialect.path().equals(path)) {
                 return Optional.of(dialect);
             }

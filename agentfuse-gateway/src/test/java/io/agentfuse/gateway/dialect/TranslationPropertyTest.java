@@ -25,7 +25,8 @@ class TranslationPropertyTest {
         for (Dialect dialect : Dialects.all()) {
             JsonObject written = dialect.writeRequest(conversation, "m");
 
-            JsonObject rewritten = dialect.writeRequest(dialect.parseRequest(written), "m");
+            // Gemini's body names no model (its path does, and its endpoint adds it to the body): "m" as the others write it.
+            JsonObject rewritten = dialect.writeRequest(dialect.parseRequest(written.copy().put("model", "m")), "m");
 
             assertThat(rewritten).isEqualTo(written);
         }

@@ -13,6 +13,7 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -173,6 +174,16 @@ class GatewayErrorsTest {
     }
 
     @Test
+    void aFinalRefusalToAStatusOnlyGeminiCallerSaysTheStatusSentInItsBodyToo() {
+        Reply reply = answerWith(Dialects.GEMINI, new GatewayException(GatewayError.TIMEOUT, "every step timed out"),
+                ClientRetryRules.STATUS_ONLY);
+
+        assertThat(reply.status()).isEqualTo(400);
+        assertThat(reply.json().getJsonObject("error").getInteger("code")).isEqualTo(400); // Gemini CLI retries by this code
+        assertThat(reply.json().getJsonObject("error").getString("status")).isEqualTo("DEADLINE_EXCEEDED");
+    }
+
+    @Test
     void aSpentBudgetKeepsTheContractsFinal429ForAClientThatReadsOnlyTheStatus() {
         Reply reply = answerWith(Dialects.OPENAI, new GatewayException(GatewayError.BUDGET_EXCEEDED, "per-tenant is spent"),
                 ClientRetryRules.STATUS_ONLY);
@@ -227,6 +238,46 @@ class GatewayErrorsTest {
                 .add("user-agent", "Anthropic/JS 0.122.0").add("anthropic-dangerous-direct-browser-access", "true")
                 .add("origin", "https://app.example.com")))
                 .isEqualTo(ClientRetryRules.SHOULD_RETRY_HEADER);
+    }
+
+    @Test
+    void theGoogleGenAiSdksAndGeminiCliReadOnlyTheStatus() {
+        assertThat(ClientRetryRules.of(io.vertx.core.MultiMap.caseInsensitiveMultiMap()
+                .add("user-agent", "google-genai-sdk/2.3.0 gl-java/17.0.12")))
+                .isEqualTo(ClientRetryRules.STATUS_ONLY);
+        assertThat(ClientRetryRules.of(io.vertx.core.MultiMap.caseInsensitiveMultiMap()
+                .add("user-agent", "GeminiCLI/0.61.0 (linux; x64)")))
+                .isEqualTo(ClientRetryRules.STATUS_ONLY);
+        assertThat(ClientRetryRules.of(io.vertx.core.MultiMap.caseInsensitiveMultiMap()
+                .add("user-agent", "node").add("x-goog-api-client", "google-genai-sdk/1.30.0 gl-node/v22.1.0")))
+                .isEqualTo(ClientRetryRules.STATUS_ONLY);
+    }
+
+    @ParameterizedTest
+    @EnumSource(GatewayError.class)
+    void everyGatewayErrorIsWrittenForGeminiCallersWithTheStatusItIsAnsweredWith(GatewayError error) {
+        JsonObject body = GatewayErrors.body(Dialects.GEMINI, error, "why").getJsonObject("error");
+
+        assertThat(body.getInteger("code")).isEqualTo(GatewayError.statusOf(error.type()));
+        assertThat(body.getString("status")).matches("[A-Z_]+");
+        assertThat(body.getString("message")).isEqualTo("why");
+        assertThat(body.getJsonArray("details").getJsonObject(0).getString("reason")).isEqualTo(error.type());
+    }
+
+    @Test
+    void theRefusalsGeminiCallersMeetMostCarryGooglesStatusForThem() {
+        assertThat(statusOf(GatewayError.CIRCUIT_OPEN)).isEqualTo("503 UNAVAILABLE");
+        assertThat(statusOf(GatewayError.ALL_FALLBACKS_FAILED)).isEqualTo("502 UNAVAILABLE");
+        assertThat(statusOf(GatewayError.TIMEOUT)).isEqualTo("504 DEADLINE_EXCEEDED");
+        assertThat(statusOf(GatewayError.BUDGET_EXCEEDED)).isEqualTo("429 RESOURCE_EXHAUSTED");
+        assertThat(statusOf(GatewayError.INVALID_API_KEY)).isEqualTo("401 UNAUTHENTICATED");
+        assertThat(statusOf(GatewayError.MODEL_NOT_FOUND)).isEqualTo("404 NOT_FOUND");
+        assertThat(statusOf(GatewayError.INVALID_REQUEST)).isEqualTo("400 INVALID_ARGUMENT");
+    }
+
+    private static String statusOf(GatewayError error) {
+        JsonObject body = GatewayErrors.body(Dialects.GEMINI, error, "why").getJsonObject("error");
+        return body.getInteger("code") + " " + body.getString("status");
     }
 
     @Test

@@ -36,6 +36,11 @@ public final class GeminiDialect implements Dialect {
     /** The path prefix of the Gemini API's model methods, at the gateway and below a provider's base URL. */
     public static final String MODELS_PATH = "/v1beta/models";
 
+    /** The body field that carries the model of a Gemini endpoint's path to {@link #parseRequest(JsonObject)}. */
+    public static final String MODEL_FIELD = "model";
+    /** The body field that carries {@code :streamGenerateContent} of a Gemini endpoint's path to {@link #parseRequest(JsonObject)}. */
+    public static final String STREAM_FIELD = "stream";
+
     /**
      * A stand-in for the end marker Gemini does not have: never written, because a Gemini stream is
      * finished by its last chunk ({@link GeminiStreamDecoder}), so nothing is ever owed at its end.
@@ -77,9 +82,14 @@ public final class GeminiDialect implements Dialect {
         return MODELS_PATH + "/" + model + ":countTokens";
     }
 
+    /**
+     * A caller of the Gemini API: a path under {@code /v1beta/}, a model method under {@code /v1/models/}
+     * ({@code /v1/models/gemini-2.5-pro:generateContent}, the SDKs' {@code apiVersion: v1}), or Google's key header.
+     */
     @Override
     public boolean spokenBy(String path, MultiMap headers) {
-        return path.startsWith("/v1beta/") || headers.contains("x-goog-api-key");
+        return path.startsWith("/v1beta/") || path.startsWith("/v1/models/") && path.indexOf(':') > 0
+                || headers.contains("x-goog-api-key");
     }
 
     @Override
@@ -89,15 +99,18 @@ public final class GeminiDialect implements Dialect {
 
     /**
      * Parses a body whose {@code model} field names the model ({@code "models/gemini-2.5-pro"} or
-     * {@code "gemini-2.5-pro"}), as a Gemini endpoint puts the model of its path there; never a stream.
-     * {@link #parseRequest(JsonObject, String, boolean)} takes both from the path.
+     * {@code "gemini-2.5-pro"}) and whose {@code stream} field, if {@code true}, asks for a stream: the
+     * gateway's Gemini endpoint adds both from the path
+     * ({@code /v1beta/models/{model}:streamGenerateContent}), since a Gemini body has neither.
+     * {@link #parseRequest(JsonObject, String, boolean)} takes both as arguments.
      */
     @Override
     public ChatRequest parseRequest(JsonObject body) {
-        if (!(body.getValue("model") instanceof String model) || model.isBlank()) {
-            throw new InvalidRequestException("model", "model is required (a Gemini request names it in its path)");
+        if (!(body.getValue(MODEL_FIELD) instanceof String model) || model.isBlank()) {
+            throw new InvalidRequestException(MODEL_FIELD, "model is required (a Gemini request names it in its path)");
         }
-        return parseRequest(body, model.startsWith("models/") ? model.substring(7) : model, false);
+        boolean stream = Boolean.TRUE.equals(body.getValue(STREAM_FIELD));
+        return parseRequest(body, model.startsWith("models/") ? model.substring(7) : model, stream);
     }
 
     /** Parses a body sent to {@code /v1beta/models/{model}:generateContent} or {@code :streamGenerateContent}. */
@@ -113,7 +126,8 @@ public final class GeminiDialect implements Dialect {
 
     @Override
     public JsonObject sameDialectRequest(JsonObject body, String upstreamModel, boolean stream) {
-        body.remove("model"); // the path names the upstream model
+        body.remove(MODEL_FIELD); // the path names the upstream model, and whether to stream
+        body.remove(STREAM_FIELD);
         return body;
     }
 

@@ -2,12 +2,13 @@ package io.agentfuse.gateway.provider.gemini;
 
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
+import io.agentfuse.gateway.http.GatewayError;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
-import java.util.Locale;
+import java.util.Map;
 
 /**
  * Google's errors, as the Gemini API and Vertex AI send them ({@code {"error": {"code", "message",
@@ -28,6 +29,15 @@ import java.util.Locale;
  * <p>Stateless and thread-safe.
  */
 public final class GeminiErrors {
+
+    /** Google's statuses (google.rpc.Code) and the HTTP status each is sent with. */
+    private static final Map<String, Integer> GOOGLE_CODES = Map.ofEntries(
+            Map.entry("INVALID_ARGUMENT", 400), Map.entry("FAILED_PRECONDITION", 400), Map.entry("OUT_OF_RANGE", 400),
+            Map.entry("UNAUTHENTICATED", 401), Map.entry("PERMISSION_DENIED", 403), Map.entry("NOT_FOUND", 404),
+            Map.entry("ABORTED", 409), Map.entry("ALREADY_EXISTS", 409), Map.entry("RESOURCE_EXHAUSTED", 429),
+            Map.entry("CANCELLED", 499), Map.entry("INTERNAL", 500), Map.entry("UNKNOWN", 500),
+            Map.entry("DATA_LOSS", 500), Map.entry("UNIMPLEMENTED", 501), Map.entry("UNAVAILABLE", 503),
+            Map.entry("DEADLINE_EXCEEDED", 504));
 
     private GeminiErrors() {
     }
@@ -50,36 +60,53 @@ public final class GeminiErrors {
     }
 
     /**
-     * An error body in Google's shape for the gateway's error {@code type}: {@code code} and
-     * {@code status} for what the type means, and the type itself as the reason of an {@code ErrorInfo}
-     * detail (Google's place for a machine-readable cause). A Google status given as {@code type} (an
-     * error relayed from a Gemini provider) keeps its own code.
+     * An error body in Google's shape for the error {@code type}: {@code code} the HTTP status the
+     * gateway answers it with ({@link GatewayError#statusOf}), {@code status} the Google status of
+     * that code, and the type itself as the reason of an {@code ErrorInfo} detail (Google's place for
+     * a machine-readable cause). A Google status given as {@code type} (an error relayed from a Gemini
+     * provider) keeps its own code; another provider's error type met in a stream is read for what it
+     * means (Anthropic's {@code overloaded_error} is Google's {@code UNAVAILABLE}).
      */
     public static JsonObject errorBody(String type, String message) {
-        int code = switch (type) {
-            case "invalid_request", "INVALID_ARGUMENT", "FAILED_PRECONDITION", "OUT_OF_RANGE" -> 400;
-            case "UNAUTHENTICATED" -> 401;
-            case "PERMISSION_DENIED" -> 403;
-            case "model_not_found", "not_found", "NOT_FOUND" -> 404;
-            case "request_too_large", "context_window_full" -> 413;
-            case "overloaded", "subagent_limit", "RESOURCE_EXHAUSTED" -> 429;
-            case "all_fallbacks_failed", "upstream_auth_failed" -> 502;
-            case "circuit_open", "UNAVAILABLE" -> 503;
-            case "timeout", "DEADLINE_EXCEEDED" -> 504;
-            default -> 500;
-        };
-        String status = type.equals(type.toUpperCase(Locale.ROOT)) && !type.isEmpty() ? type : switch (code) {
-            case 400, 413 -> "INVALID_ARGUMENT";
-            case 404 -> "NOT_FOUND";
-            case 429 -> "RESOURCE_EXHAUSTED";
-            case 502, 503 -> "UNAVAILABLE";
-            case 504 -> "DEADLINE_EXCEEDED";
-            default -> "INTERNAL";
-        };
+        Integer googleCode = GOOGLE_CODES.get(type);
+        int code = googleCode != null ? googleCode : codeOf(type);
+        String status = googleCode != null ? type : statusOfCode(code);
         JsonObject detail = new JsonObject().put("@type", "type.googleapis.com/google.rpc.ErrorInfo").put("reason", type)
                 .put("domain", "agentfuse");
         return new JsonObject().put("error", new JsonObject().put("code", code).put("message", message)
                 .put("status", status).put("details", new JsonArray().add(detail)));
+    }
+
+    /** The HTTP status of a gateway error type, or of a provider's error type met in a stream; 500 for an unknown one. */
+    private static int codeOf(String type) {
+        int gateway = GatewayError.statusOf(type);
+        if (gateway > 0) {
+            return gateway;
+        }
+        return switch (type) {
+            case "overloaded_error", "server_overloaded" -> 503;
+            case "rate_limit_error", "rate_limit_exceeded", "ThrottlingException" -> 429;
+            case "authentication_error", "permission_error" -> 502; // the gateway's key, not the caller's
+            case "timeout_error" -> 504;
+            default -> 500;
+        };
+    }
+
+    /** The Google status of HTTP {@code code} (google.rpc.Code's mapping). */
+    static String statusOfCode(int code) {
+        return switch (code) {
+            case 400, 405, 411, 413, 414, 415, 431 -> "INVALID_ARGUMENT";
+            case 401 -> "UNAUTHENTICATED";
+            case 403 -> "PERMISSION_DENIED";
+            case 404 -> "NOT_FOUND";
+            case 408, 504 -> "DEADLINE_EXCEEDED";
+            case 409 -> "ABORTED";
+            case 429 -> "RESOURCE_EXHAUSTED";
+            case 499 -> "CANCELLED";
+            case 501 -> "UNIMPLEMENTED";
+            case 502, 503 -> "UNAVAILABLE";
+            default -> "INTERNAL";
+        };
     }
 
     /** The {@code error.status} of a Google error body, or {@code null}. */

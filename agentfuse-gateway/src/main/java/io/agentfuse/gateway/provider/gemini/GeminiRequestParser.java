@@ -39,7 +39,8 @@ import java.util.Set;
  */
 public final class GeminiRequestParser {
 
-    private static final Set<String> KNOWN = Set.of("contents", "model", "systemInstruction", "tools", "toolConfig",
+    /** The body's fields; {@code model} and {@code stream} are those the gateway's endpoint adds from the path. */
+    private static final Set<String> KNOWN = Set.of("contents", "model", "stream", "systemInstruction", "tools", "toolConfig",
             "generationConfig", "safetySettings", "cachedContent", "labels");
     private static final Set<String> KNOWN_GENERATION = Set.of("maxOutputTokens", "temperature", "topP", "topK",
             "stopSequences", "seed", "thinkingConfig", "candidateCount", "responseMimeType");

@@ -1,0 +1,115 @@
+package io.agentfuse.gateway.agents;
+
+import io.agentfuse.mock.MockStep;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static io.agentfuse.gateway.agents.AgentGateway.body;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Gemini CLI 0.61.0 ({@code gemini -p}), unmodified, behind the gateway's Gemini API with only
+ * {@code GOOGLE_GEMINI_BASE_URL} and a fake {@code GEMINI_API_KEY}, served by Anthropic and OpenAI
+ * models of the mock provider. Each scenario counts the requests Gemini CLI sent and prints how long
+ * it ran; none asserts a duration.
+ */
+class GeminiCliAgentTest {
+
+    @RegisterExtension
+    static final AgentGateway gateway = new AgentGateway();
+    private static final Path HOME = AgentGateway.home("gemini-cli");
+
+    @BeforeAll
+    static void start() throws IOException {
+        AgentInstall.geminiCli();
+        Path settings = HOME.resolve(".gemini/settings.json");
+        Files.createDirectories(settings.getParent());
+        Files.createDirectories(HOME.resolve("work"));
+        Files.writeString(settings, """
+                {
+                  "security": { "auth": { "selectedType": "gemini-api-key" } },
+                  "privacy": { "usageStatisticsEnabled": false },
+                  "telemetry": { "enabled": false },
+                  "general": { "disableAutoUpdate": true, "disableUpdateNag": true }
+                }
+                """);
+    }
+
+    private AgentRun gemini(String scenario, String model, String prompt) {
+        AgentRun run = AgentRun.of(List.of(AgentInstall.modernNodeBin().resolve("node").toString(),
+                        AgentInstall.geminiCli().toString(), "-m", model, "-p", prompt),
+                Map.of("HOME", HOME.toString(),
+                        "GEMINI_API_KEY", "gemini-test-not-a-real-key",
+                        "GOOGLE_GEMINI_BASE_URL", gateway.baseUrl(),
+                        "GEMINI_CLI_NO_RELAUNCH", "true",
+                        "GEMINI_CLI_TRUST_WORKSPACE", "true",
+                        "GEMINI_TELEMETRY_ENABLED", "false",
+                        "NO_BROWSER", "true"),
+                HOME.resolve("work"));
+        AgentGateway.report("gemini-cli", scenario, gateway.agentRequests(), run);
+        return run;
+    }
+
+    @Test
+    void aPromptIsAnsweredByAnAnthropicModelThroughTheGateway() {
+        AgentRun run = gemini("plain, Anthropic model", "claude-haiku-4", "Say hi");
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).contains(MockStep.DEFAULT_TEXT);
+        assertThat(gateway.harness.mock.requestsFor("claude-haiku-4-5")).isNotEmpty().allSatisfy(sent -> {
+            assertThat(sent.path()).isEqualTo("/v1/messages");
+            assertThat(sent.headers()).doesNotContainKey("x-goog-api-key");
+        });
+    }
+
+    @Test
+    void aPromptIsAnsweredByAnOpenAiModelThroughTheGateway() {
+        AgentRun run = gemini("plain, OpenAI model", "gpt-4o-mini", "Say hi");
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).contains(MockStep.DEFAULT_TEXT);
+        assertThat(gateway.harness.mock.requestsFor("gpt-4o-mini")).isNotEmpty()
+                .allSatisfy(sent -> assertThat(body(sent).getBoolean("stream")).isTrue());
+    }
+
+    @Test
+    void aFailingModelFallsBackAcrossDialects() {
+        gateway.harness.mock.scriptForModel("claude-cross-1", MockStep.builder().status(500).times(2).build());
+
+        AgentRun run = gemini("cross-dialect fallback", "claude-cross", "Say hi");
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).contains(MockStep.DEFAULT_TEXT);
+        assertThat(gateway.harness.mock.requestsFor("gpt-4o-mini")).isNotEmpty();
+    }
+
+    @Test
+    void anOpenBreakerEndsTheTurnWithoutRetrying() {
+        gateway.open("claude-lone");
+
+        AgentRun run = gemini("open breaker", "claude-lone", "Say hi");
+
+        assertThat(run.exitCode()).isNotZero();
+        assertThat(run.output()).doesNotContain(MockStep.DEFAULT_TEXT).contains("open circuit breaker");
+        assertThat(gateway.agentRequests()).isEqualTo(1); // a final refusal: Gemini CLI does not retry a 400
+        assertThat(gateway.upstream()).isEmpty();
+    }
+
+    @Test
+    void theRequestSentKeepsTheGeminiToolsItCanTranslate() {
+        AgentRun run = gemini("tools translated", "claude-haiku-4", "Say hi");
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        JsonObject sent = body(gateway.harness.mock.requestsFor("claude-haiku-4-5").get(0));
+        assertThat(sent.getJsonArray("tools")).isNotEmpty();
+        assertThat(sent.getValue("system")).isNotNull();
+    }
+}
