@@ -49,9 +49,12 @@ class DialectsTest {
 
     @Test
     void theProviderOnlyDialectsClaimNoCaller() {
-        assertThat(Dialects.all()).doesNotContain(Dialects.BEDROCK, Dialects.GEMINI, Dialects.VERTEX_GEMINI,
+        assertThat(Dialects.all()).doesNotContain(Dialects.BEDROCK, Dialects.VERTEX_GEMINI,
                 Dialects.VERTEX_ANTHROPIC, Dialects.AZURE, Dialects.AZURE_RESPONSES);
         assertThat(Dialects.forPath("/model")).isEmpty();
+        // Gemini is both: its callers are served on their model's paths, its providers spoken to.
+        assertThat(Dialects.all()).contains(Dialects.GEMINI);
+        assertThat(Dialects.forProvider("gemini", Dialects.OPENAI, "gemini-2.5-pro")).contains(Dialects.GEMINI);
     }
 
     @Test
