@@ -53,6 +53,8 @@ final class ChatExchange {
     /** What a complete answer used, once it came. */
     private BudgetAmount used;
     private long deadlineTimer = -1;
+    /** The caller's {@code x-agentfuse-deadline}, or {@code null}. */
+    private Duration callerDeadline;
     private boolean answered;
     // Links of the context's list of exchanges under way (InFlightExchanges), confined to the context.
     ChatExchange previous;
@@ -82,6 +84,7 @@ final class ChatExchange {
         }
         Future<BudgetTicket> admitted;
         try {
+            callerDeadline = DeadlineHeader.parse(caller.getHeader(DeadlineHeader.NAME));
             Caller who = stages.budgets().clients().identify(caller);
             request = RequestParser.parse(dialect, body,
                     caller.getHeader(RequestParser.SUBAGENT_HEADER), stages.config().get(), stages.router().models());
@@ -142,7 +145,7 @@ final class ChatExchange {
             Duration deadline = stages.subagents().deadline();
             deadlineTimer = context.owner().setTimer(Math.max(1, deadline.toMillis()), id -> deadlineExceeded(deadline));
         }
-        Plan plan = stages.router().plan(checked, caller.headers(), stages.context());
+        Plan plan = stages.router().plan(checked, caller.headers(), stages.context(), callerDeadline);
         boolean stream = checked.chat().stream();
         // A complete answer needs the conversation no more: while the provider answers, 150 KB of
         // parsed conversation per request in flight would outlive young collections (the relay of
@@ -167,6 +170,9 @@ final class ChatExchange {
         trace.span().answered(result.step(), result.passed().size());
         if (result.value().response() != null) {
             trace.span().usage(result.value().response().usage().inputTokens(), result.value().response().usage().outputTokens());
+        }
+        if (result.hedged()) {
+            response.headers().set(ResponseHeaders.HEDGED, result.step()); // the hedge, not the slow step, answered
         }
         if (result.value().stream() != null) {
             budget.putHeaders(response.headers(), null);
