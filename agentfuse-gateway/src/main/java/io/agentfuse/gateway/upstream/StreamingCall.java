@@ -180,6 +180,11 @@ final class StreamingCall {
         }
     }
 
+    /** How long the caller may stop reading this stream before it is cut off ({@code server.clientWriteTimeout}). */
+    Duration clientWriteTimeout() {
+        return limits.clientWriteTimeout();
+    }
+
     void cancel() {
         cancelStallTimer();
         if (!done) {

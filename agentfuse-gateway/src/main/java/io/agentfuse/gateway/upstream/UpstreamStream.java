@@ -5,6 +5,7 @@ import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
@@ -128,6 +129,14 @@ public final class UpstreamStream {
             pending.clear();
             terminalDelivered = true;
         });
+    }
+
+    /**
+     * How long the caller may stop reading this stream ({@code server.clientWriteTimeout}): also the
+     * longest a relay waits for its last write to a caller before it cuts the caller off.
+     */
+    public Duration clientWriteTimeout() {
+        return call.clientWriteTimeout();
     }
 
     /** The stream's first event (it is also delivered to {@link #handler}); {@code null} before it arrived. */
