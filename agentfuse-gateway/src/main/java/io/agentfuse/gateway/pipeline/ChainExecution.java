@@ -38,8 +38,8 @@ import java.util.function.Function;
  * <p>A complete answer is one guarded unit. A stream's guarded unit is "a stream that has
  * produced its first event": {@link UpstreamClient#streamCancellable} completes only then, so
  * retries and fallbacks stay invisible to the caller until its first byte; the model's
- * {@code firstTokenTimeout} bounds the wait for that event and its {@code timeout} the silence
- * between later events. Cancelling the returned future (the caller went away, a deadline passed)
+ * {@code firstTokenTimeout} bounds the wait for that event and its {@code streamIdleTimeout} the
+ * silence between later events. Cancelling the returned future (the caller went away, a deadline passed)
  * cancels the attempt in flight, which resets its upstream request.
  *
  * <p>The chain of a {@link Route} is made once, for the guards its steps have, and kept on the
@@ -233,14 +233,14 @@ final class ChainExecution {
     }
 
     private static StreamTimeouts timeouts(PlannedStep step, AttemptContext context) {
-        // The idle limit between chunks is the model's timeout: a stream may run long, but not stall that long.
+        // A stream may run long, but not stall longer than streamIdleTimeout between two events.
         // The wait for the first event is cut to the request's deadline, like a complete call.
         Duration first = step.model().firstTokenTimeout();
         long left = context.timeLeftNanos();
         if (left < first.toNanos()) {
             first = Duration.ofNanos(Math.max(left, MIN_LIMIT_NANOS));
         }
-        return new StreamTimeouts(first, step.model().timeout());
+        return new StreamTimeouts(first, step.model().streamIdleTimeout());
     }
 
     /** The model's timeout for a complete call, cut to the attempt's time left (its deadline). */
