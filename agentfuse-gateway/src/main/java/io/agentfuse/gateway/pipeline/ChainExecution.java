@@ -35,9 +35,10 @@ import java.util.function.Function;
  * {@link FallbackChain}, each behind its own guard, each attempt a call through the one pooled
  * {@link UpstreamClient}.
  *
- * <p>A complete answer is one guarded unit. A stream's guarded unit is "a stream that has
- * produced its first event": {@link UpstreamClient#streamCancellable} completes only then, so
- * retries and fallbacks stay invisible to the caller until its first byte; the model's
+ * <p>A complete answer is one guarded unit. A stream's guarded unit is "a stream whose answer has
+ * begun" ({@link AnswerOpening}: content, a finish or an error, not a mere preamble):
+ * {@link UpstreamClient#streamCancellable} completes only then, so retries, fallbacks and hedges
+ * stay invisible to the caller until its first byte; the model's
  * {@code firstTokenTimeout} bounds the wait for that event and its {@code streamIdleTimeout} the
  * silence between later events. Cancelling the returned future (the caller went away, a deadline passed)
  * cancels the attempt in flight, which resets its upstream request.
@@ -158,7 +159,8 @@ final class ChainExecution {
         String provider = step.provider().name();
         String model = step.model().upstreamModel();
         if (stream) {
-            CompletableFuture<UpstreamStream> opened = client.streamCancellable(upstream, timeouts(step, context));
+            AnswerOpening opening = new AnswerOpening(step.provider().dialect());
+            CompletableFuture<UpstreamStream> opened = client.streamCancellable(upstream, timeouts(step, context), opening);
             opened.whenComplete((first, error) -> {
                 if (error instanceof CancellationException) {
                     return; // the caller or the guard gave up on it: not a call that ended
@@ -169,9 +171,9 @@ final class ChainExecution {
                     metrics.modelCall(provider, model, System.nanoTime() - started, null, outcomeOf(step, error));
                 }
             });
-            // The stream's first event, checked, is its first content: it wins a hedge race (see StepAnswer).
+            // The stream's answer has begun (its opening checked): it wins a hedge race.
             return linked(opened, first -> {
-                StepAnswer answer = new StepAnswer(step, first, checkedFirstEvent(step, first), started);
+                StepAnswer answer = new StepAnswer(step, first, checkedOpening(step, first, opening), started);
                 context.firstContent();
                 return answer;
             }, UpstreamStream::cancel);
@@ -201,35 +203,32 @@ final class ChainExecution {
     }
 
     /**
-     * {@code stream}'s first event as observed ({@code null} if none came), unless it already says the stream failed — an error event or an event
-     * that is not of its dialect. Nothing has reached the caller yet, so that is a failed attempt
-     * (retried, fallen back from) rather than a broken stream: a provider error counts as the
-     * status it stands for (overloaded 529, rate limited 429, else 500), a malformed event as {@code ERROR}.
+     * {@code stream}'s first event as observed ({@code null} if none came), unless its opening — the
+     * events up to the one that began the answer ({@link AnswerOpening}) — says the stream failed: an
+     * error event or an event that is not of its dialect. Nothing has reached the caller yet, so that
+     * is a failed attempt (retried, fallen back from) rather than a broken stream: a provider error
+     * counts as the status it stands for (overloaded 529, rate limited 429, else 500), a malformed
+     * event as {@code ERROR}.
      */
-    private static ObservedEvent checkedFirstEvent(PlannedStep step, UpstreamStream stream) {
+    private static ObservedEvent checkedOpening(PlannedStep step, UpstreamStream stream, AnswerOpening opening) {
         Dialect dialect = step.provider().dialect();
-        SseEvent first = stream.firstEvent();
-        if (first == null) {
-            return null;
-        }
-        // Only its errors matter here: observed, which reports the same errors as decoding but may skip building
-        // the rest; the relay's translator goes on with the same decoder.
-        ObservedEvent observed = ObservedEvent.of(dialect, first);
-        for (StreamEvent event : observed.observed()) {
-            if (event instanceof StreamEvent.Error error) {
-                if (error.cause() != StreamEvent.Error.Cause.PROVIDER) {
-                    throw new MalformedAnswerException("provider " + step.provider().name() + " began its stream with "
-                            + error.message().replaceFirst("^upstream sent ", ""));
-                }
-                int status = switch (dialect.streamErrorOutcome(error.type())) {
-                    case OVERLOADED -> 529;
-                    case RATE_LIMITED -> 429;
-                    default -> 500;
-                };
-                throw UpstreamStatusException.builder(status).body(first.data()).contentType("application/json").build();
+        StreamEvent.Error error = opening.error();
+        if (error != null) {
+            if (error.cause() != StreamEvent.Error.Cause.PROVIDER) {
+                throw new MalformedAnswerException("provider " + step.provider().name() + " began its stream with "
+                        + error.message().replaceFirst("^upstream sent ", ""));
             }
+            int status = switch (dialect.streamErrorOutcome(error.type())) {
+                case OVERLOADED -> 529;
+                case RATE_LIMITED -> 429;
+                default -> 500;
+            };
+            throw UpstreamStatusException.builder(status).body(opening.errorEvent().data())
+                    .contentType("application/json").build();
         }
-        return observed;
+        SseEvent first = stream.firstEvent();
+        // The relay's translator goes on with the decoder that observed the first event (see ObservedEvent).
+        return first == null ? null : ObservedEvent.of(dialect, first);
     }
 
     private static StreamTimeouts timeouts(PlannedStep step, AttemptContext context) {

@@ -17,6 +17,7 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.RequestOptions;
 
 import java.time.Duration;
+import java.util.function.Predicate;
 
 /**
  * One streamed provider call on the gateway's HTTP client ({@link UpstreamHttp}), the answer's SSE
@@ -39,6 +40,8 @@ final class StreamingCall {
     private final UpstreamRequest call;
     private final StreamTimeouts timeouts;
     private final UpstreamClientOptions limits;
+    /** Whether an event begins the answer: the events before it (a preamble) are kept, and the first-event limit runs on. */
+    private final Predicate<SseEvent> beginsAnswer;
     private final Promise<UpstreamStream> ready = Promise.promise();
     private HttpClientRequest request;
     private HttpClientResponse response;
@@ -59,7 +62,8 @@ final class StreamingCall {
 
     /** @param context an event-loop context: the call's callbacks and its caller's handlers run there */
     StreamingCall(Scheduler timers, Context context, UpstreamRequest call, StreamTimeouts timeouts,
-                  UpstreamClientOptions limits) {
+                  UpstreamClientOptions limits, Predicate<SseEvent> beginsAnswer) {
+        this.beginsAnswer = beginsAnswer;
         this.timers = timers;
         this.context = context;
         this.call = call;
@@ -165,7 +169,7 @@ final class StreamingCall {
             stream.deliverEnd();
         } else {
             ready.fail(new UpstreamConnectionException(
-                    "provider " + call.provider().name() + " ended the stream before sending any event", null));
+                    "provider " + call.provider().name() + " ended the stream before its answer began", null));
         }
     }
 
@@ -240,14 +244,21 @@ final class StreamingCall {
         if (done) {
             return;
         }
-        // The idle deadline moves with each event; its timer is only set again when it fires early.
-        lastEventNanos = System.nanoTime();
-        if (!idleTimerArmed && !paused) {
-            cancelTimer(); // the first event's
-            armIdleTimer();
+        // Before the answer begins, an event that does not begin it (a message_start) is kept and the
+        // first-event limit runs on: a provider that opens its stream and then stalls is not yet answering.
+        boolean preamble = !ready.future().isComplete() && !beginsAnswer.test(event);
+        if (!preamble) {
+            // The idle deadline moves with each event; its timer is only set again when it fires early.
+            lastEventNanos = System.nanoTime();
+            if (!idleTimerArmed && !paused) {
+                cancelTimer(); // the first event's
+                armIdleTimer();
+            }
         }
-        stream.deliver(event); // queued before the stream is handed out, so its first event can be looked at
-        ready.tryComplete(stream);
+        stream.deliver(event); // queued before the stream is handed out, so its first events can be looked at
+        if (!preamble) {
+            ready.tryComplete(stream);
+        }
     }
 
     /** Nothing more comes from the provider; a stall timer set while paused runs on (see {@link #pause()}). */
