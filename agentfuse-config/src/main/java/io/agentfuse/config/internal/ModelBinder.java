@@ -64,11 +64,10 @@ final class ModelBinder {
             Optional<Duration> deadline = HedgeBinder.deadline(section);
             Optional<HedgeConfig> hedge = HedgeBinder.hedge(section, timeout, deadline);
             Duration streamIdleTimeout = section.duration("streamIdleTimeout", ConfigDefaults.MODEL_STREAM_IDLE_TIMEOUT);
-            boolean streamContinuation = section.bool("streamContinuation", false);
             section.finish();
             provider.ifPresent(providerName -> models.put(name, new ModelConfig(name, providerName, upstreamModel,
                     contextWindow, timeout, firstTokenTimeout, maxConcurrent, fallbacks, breakerName, breaker,
-                    modelRetry, translate, price, deadline, hedge, streamIdleTimeout, streamContinuation)));
+                    modelRetry, translate, price, deadline, hedge, streamIdleTimeout)));
         });
         return models;
     }
