@@ -30,8 +30,7 @@ import java.util.function.Predicate;
  * <p>Back-pressure: {@link #pause()} pauses the answer, so that the client stops reading its
  * connection; what was already parsed is kept by the {@link UpstreamStream} until {@link #resume()}.
  *
- * <p>Confined to one event-loop context: every callback, timer and entry point runs there, so no
- * locks are needed.
+ * <p>Confined to one event-loop context: every callback, timer and entry point runs there (no locks).
  */
 final class StreamingCall {
 
@@ -40,8 +39,7 @@ final class StreamingCall {
     private final UpstreamRequest call;
     private final StreamTimeouts timeouts;
     private final UpstreamClientOptions limits;
-    /** Whether an event begins the answer: the events before it (a preamble) are kept, and the first-event limit runs on. */
-    private final Predicate<SseEvent> beginsAnswer;
+    private final Predicate<SseEvent> beginsAnswer; // the events before one it accepts are a preamble, kept
     private final Promise<UpstreamStream> ready = Promise.promise();
     private HttpClientRequest request;
     private HttpClientResponse response;
@@ -122,7 +120,7 @@ final class StreamingCall {
                 return;
             }
         } else {
-            stream = new UpstreamStream(this, response.statusCode(), response.headers());
+            stream = new UpstreamStream(this, response.statusCode(), response.headers(), limits.clientWriteTimeout());
             parser = new SseParser(this::onEvent, limits.maxEventBytes());
         }
         response.handler(this::take)
@@ -184,20 +182,12 @@ final class StreamingCall {
         }
     }
 
-    /** How long the caller may stop reading this stream before it is cut off ({@code server.clientWriteTimeout}). */
-    Duration clientWriteTimeout() {
-        return limits.clientWriteTimeout();
-    }
-
     void cancel() {
         cancelStallTimer();
         if (!done) {
             finish();
             close();
-            if (!ready.future().isComplete()) {
-                ready.fail(new UpstreamConnectionException("call to provider " + call.provider().name()
-                        + " was cancelled", null));
-            }
+            ready.tryFail(new UpstreamConnectionException("call to provider " + call.provider().name() + " was cancelled", null));
         }
     }
 
@@ -244,17 +234,13 @@ final class StreamingCall {
         if (done) {
             return;
         }
-        // Before the answer begins, an event that does not begin it (a message_start) is kept and the
-        // first-event limit runs on: a provider that opens its stream and then stalls is not yet answering.
+        // An event before the answer begins (a message_start) is kept, and the first-event limit runs on.
         boolean preamble = !ready.future().isComplete() && !beginsAnswer.test(event);
-        if (!preamble) {
-            // The idle deadline moves with each event; its timer is only set again when it fires early.
-            lastEventNanos = System.nanoTime();
-            if (!idleTimerArmed && !paused) {
-                cancelTimer(); // the first event's
-                armIdleTimer();
-            }
+        if (!preamble && !idleTimerArmed && !paused) {
+            cancelTimer(); // the first event's; the idle deadline then moves with each event
+            armIdleTimer();
         }
+        lastEventNanos = System.nanoTime();
         stream.deliver(event); // queued before the stream is handed out, so its first events can be looked at
         if (!preamble) {
             ready.tryComplete(stream);

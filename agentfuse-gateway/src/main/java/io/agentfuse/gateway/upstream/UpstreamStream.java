@@ -34,6 +34,7 @@ public final class UpstreamStream {
     private final StreamingCall call;
     private final int status;
     private final MultiMap headers;
+    private final Duration clientWriteTimeout;
     private final Deque<SseEvent> pending = new ArrayDeque<>();
     private volatile SseEvent first;
     private Handler<SseEvent> handler;
@@ -46,8 +47,9 @@ public final class UpstreamStream {
     private Throwable failure;
     private boolean terminalDelivered;
 
-    UpstreamStream(StreamingCall call, int status, MultiMap headers) {
+    UpstreamStream(StreamingCall call, int status, MultiMap headers, Duration clientWriteTimeout) {
         this.call = call;
+        this.clientWriteTimeout = clientWriteTimeout;
         this.status = status;
         this.headers = HttpHeaders.headers().addAll(headers);
     }
@@ -136,7 +138,7 @@ public final class UpstreamStream {
      * longest a relay waits for its last write to a caller before it cuts the caller off.
      */
     public Duration clientWriteTimeout() {
-        return call.clientWriteTimeout();
+        return clientWriteTimeout;
     }
 
     /** The stream's first event (it is also delivered to {@link #handler}); {@code null} before it arrived. */
