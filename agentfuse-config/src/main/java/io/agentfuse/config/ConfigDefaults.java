@@ -133,6 +133,8 @@ public final class ConfigDefaults {
     public static final Duration MODEL_TIMEOUT = Duration.ofSeconds(60);
     /** {@code models.*.firstTokenTimeout}: 20 s. */
     public static final Duration MODEL_FIRST_TOKEN_TIMEOUT = Duration.ofSeconds(20);
+    /** {@code models.*.streamIdleTimeout}: 60 s. */
+    public static final Duration MODEL_STREAM_IDLE_TIMEOUT = Duration.ofSeconds(60);
     /** {@code models.*.translate}: strict. */
     public static final ModelConfig.Translate MODEL_TRANSLATE = ModelConfig.Translate.STRICT;
     /** {@code models.*.maxConcurrent}: 64. */

@@ -14,7 +14,8 @@ import java.util.Optional;
  * <p>Only {@code provider} is required. Defaults ({@link ConfigDefaults}): {@code upstreamModel}
  * is the key itself, {@code contextWindow: 200000}, {@code timeout: 60s},
  * {@code firstTokenTimeout: 20s}, {@code maxConcurrent: 64}, no fallbacks,
- * {@code breaker: default}, the top-level {@code retry}, {@code translate: strict}, no {@code deadline}, no {@code hedge}, and the list price
+ * {@code breaker: default}, the top-level {@code retry}, {@code translate: strict}, no {@code deadline}, no {@code hedge},
+ * {@code streamIdleTimeout: 60s}, and the list price
  * of the built-in table ({@link ModelFamilies#priceOf}, by {@code upstreamModel}, else by name). The loader has checked every
  * reference: the provider exists, each fallback is another configured model. The breaker is
  * resolved (named entry or inline map) and the retry merged, so nothing needs looking up.
@@ -31,6 +32,7 @@ import java.util.Optional;
  *     price: { input: 3.00, output: 15.00 }   # USD per 1M tokens
  *     deadline: 90s
  *     hedge: { after: 2s, maxShare: 10% }
+ *     streamIdleTimeout: 60s
  * }</pre>
  *
  * @param name              the key under {@code models}: what clients put in {@code "model"}
@@ -50,12 +52,14 @@ import java.util.Optional;
  * @param deadline          a request's whole time across retries, waits and fallbacks (docs/design.md §13;
  *                          {@code > 0}, bare number: seconds); empty for none
  * @param hedge             when to start the next step of the chain beside a slow one; empty for never
+ * @param streamIdleTimeout the longest silence allowed between two events of a stream once it runs
+ *                          ({@code > 0}; bare number: seconds)
  */
 public record ModelConfig(String name, String provider, String upstreamModel, int contextWindow,
                           Duration timeout, Duration firstTokenTimeout, int maxConcurrent,
                           List<String> fallbacks, Optional<String> breakerName, BreakerConfig breaker,
                           RetryConfig retry, Translate translate, Optional<ModelPrice> price,
-                          Optional<Duration> deadline, Optional<HedgeConfig> hedge) {
+                          Optional<Duration> deadline, Optional<HedgeConfig> hedge, Duration streamIdleTimeout) {
 
     /**
      * How strictly a request of another dialect is translated for this model ({@code translate:}).
@@ -82,6 +86,7 @@ public record ModelConfig(String name, String provider, String upstreamModel, in
         Objects.requireNonNull(price, "price");
         Objects.requireNonNull(deadline, "deadline");
         Objects.requireNonNull(hedge, "hedge");
+        Objects.requireNonNull(streamIdleTimeout, "streamIdleTimeout");
     }
 
     /** The built-in table's price of a model called {@code name} upstream as {@code upstreamModel}. */

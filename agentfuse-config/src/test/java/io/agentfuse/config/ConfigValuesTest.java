@@ -34,7 +34,8 @@ class ConfigValuesTest {
         AgentfuseConfig config = parse("""
                 providers: { anthropic: {} }
                 models:
-                  m: { provider: anthropic, timeout: 90, firstTokenTimeout: 15 }
+                  m: { provider: anthropic, timeout: 90, firstTokenTimeout: 15, streamIdleTimeout: 25 }
+                  n: { provider: anthropic }
                 subagents: { defaultTimeout: 120 }
                 mcpServers:
                   s: { url: "http://127.0.0.1:1/mcp", timeout: 45 }
@@ -46,6 +47,8 @@ class ConfigValuesTest {
         ModelConfig model = config.model("m").orElseThrow();
         assertThat(model.timeout()).isEqualTo(Duration.ofSeconds(90));
         assertThat(model.firstTokenTimeout()).isEqualTo(Duration.ofSeconds(15));
+        assertThat(model.streamIdleTimeout()).isEqualTo(Duration.ofSeconds(25));
+        assertThat(config.model("n").orElseThrow().streamIdleTimeout()).as("the default").isEqualTo(Duration.ofSeconds(60));
         assertThat(config.subagents().defaultTimeout()).isEqualTo(Duration.ofSeconds(120));
         assertThat(config.mcpServers().get("s").defaults().timeout()).isEqualTo(Duration.ofSeconds(45));
         assertThat(config.breakers().get("b").consecutiveTimeouts().orElseThrow().slowerThan())

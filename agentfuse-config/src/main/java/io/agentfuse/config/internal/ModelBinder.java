@@ -63,10 +63,11 @@ final class ModelBinder {
             Optional<ModelPrice> price = price(section, name, upstreamModel);
             Optional<Duration> deadline = HedgeBinder.deadline(section);
             Optional<HedgeConfig> hedge = HedgeBinder.hedge(section, timeout, deadline);
+            Duration streamIdleTimeout = section.duration("streamIdleTimeout", ConfigDefaults.MODEL_STREAM_IDLE_TIMEOUT);
             section.finish();
             provider.ifPresent(providerName -> models.put(name, new ModelConfig(name, providerName, upstreamModel,
                     contextWindow, timeout, firstTokenTimeout, maxConcurrent, fallbacks, breakerName, breaker,
-                    modelRetry, translate, price, deadline, hedge)));
+                    modelRetry, translate, price, deadline, hedge, streamIdleTimeout)));
         });
         return models;
     }

@@ -88,12 +88,38 @@ public final class StreamTranslator {
         if (upstream != client) {
             return encode(noteFailure(decoder.decode(event)));
         }
+        boolean failedBefore = failure != null;
         List<StreamEvent> decoded = noteFailure(observe(event));
         if (failure != null && failure.cause() != StreamEvent.Error.Cause.PROVIDER) {
             // A broken event is never relayed, not even within one dialect: the caller gets an error event instead.
             return encode(decoded);
         }
+        if (failure != null && !failedBefore) {
+            return withClosingAfter(event);
+        }
         return decoder.relaysLastEvent(clientWantsUsage) ? List.of(event) : List.of();
+    }
+
+    /**
+     * The provider's own error {@code event}, relayed, and what the dialect's closing of a failed
+     * stream ({@link StreamDecoder#failureAfterRelay}) has after it: the provider's event takes the
+     * place of the closing event of its name, or else of the first (the dialect's error event). So a
+     * Responses stream whose provider sent only an error still ends with {@code response.failed}, as
+     * every Responses stream must; one that sent {@code response.failed} itself, or a dialect whose
+     * error event ends its streams, gets nothing more.
+     */
+    private List<SseEvent> withClosingAfter(SseEvent event) {
+        List<SseEvent> closing = decoder.failureAfterRelay(failure.type(), failure.message());
+        int standsFor = 0;
+        for (int i = 0; i < closing.size(); i++) {
+            if (Objects.equals(closing.get(i).event(), event.event())) {
+                standsFor = i;
+            }
+        }
+        List<SseEvent> out = new ArrayList<>(closing.size() + 1);
+        out.add(event);
+        out.addAll(closing.subList(Math.min(standsFor + 1, closing.size()), closing.size()));
+        return out;
     }
 
     /**
@@ -107,8 +133,9 @@ public final class StreamTranslator {
         }
         List<SseEvent> closing = new ArrayList<>(1);
         for (StreamEvent event : owed) {
-            if (event instanceof StreamEvent.Error) {
-                closing.addAll(encoder.encode(event));
+            if (event instanceof StreamEvent.Error error) {
+                // Shaped to follow what was relayed: a begun Responses stream ends with response.failed.
+                closing.addAll(error(error.type(), error.message()));
             } else if (event instanceof StreamEvent.Finish) {
                 closing.add(client.endMarker());
             }

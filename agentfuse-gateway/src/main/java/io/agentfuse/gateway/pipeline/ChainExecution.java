@@ -1,6 +1,9 @@
 package io.agentfuse.gateway.pipeline;
 
+import io.agentfuse.core.AttemptContext;
+import io.agentfuse.core.Deadline;
 import io.agentfuse.core.Guard;
+import io.agentfuse.core.hedge.HedgePolicy;
 import io.agentfuse.core.fallback.FallbackChain;
 import io.agentfuse.core.fallback.FallbackExhaustedException;
 import io.agentfuse.core.fallback.FallbackResult;
@@ -19,6 +22,7 @@ import io.agentfuse.gateway.upstream.UpstreamClient;
 import io.agentfuse.gateway.upstream.UpstreamRequest;
 import io.agentfuse.gateway.upstream.UpstreamStream;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
@@ -31,11 +35,12 @@ import java.util.function.Function;
  * {@link FallbackChain}, each behind its own guard, each attempt a call through the one pooled
  * {@link UpstreamClient}.
  *
- * <p>A complete answer is one guarded unit. A stream's guarded unit is "a stream that has
- * produced its first event": {@link UpstreamClient#streamCancellable} completes only then, so
- * retries and fallbacks stay invisible to the caller until its first byte; the model's
- * {@code firstTokenTimeout} bounds the wait for that event and its {@code timeout} the silence
- * between later events. Cancelling the returned future (the caller went away, a deadline passed)
+ * <p>A complete answer is one guarded unit. A stream's guarded unit is "a stream whose answer has
+ * begun" ({@link AnswerOpening}: content, a finish or an error, not a mere preamble):
+ * {@link UpstreamClient#streamCancellable} completes only then, so retries, fallbacks and hedges
+ * stay invisible to the caller until its first byte; the model's
+ * {@code firstTokenTimeout} bounds the wait for that event and its {@code streamIdleTimeout} the
+ * silence between later events. Cancelling the returned future (the caller went away, a deadline passed)
  * cancels the attempt in flight, which resets its upstream request.
  *
  * <p>The chain of a {@link Route} is made once, for the guards its steps have, and kept on the
@@ -48,6 +53,9 @@ import java.util.function.Function;
  */
 final class ChainExecution {
 
+    /** The shortest limit handed to the upstream client, which refuses less than a millisecond. */
+    private static final long MIN_LIMIT_NANOS = 1_000_000L;
+
     private final UpstreamClient client;
     private final GatewayMetrics metrics;
 
@@ -56,9 +64,13 @@ final class ChainExecution {
         this.metrics = metrics;
     }
 
-    /** Runs {@code plan}'s steps; the future fails as {@link FallbackChain#executeAsync} does. */
+    /**
+     * Runs {@code plan}'s steps within its deadline, hedged by its policy; the future fails as
+     * {@link FallbackChain#executeAsync(Object, Deadline)} does.
+     */
     CompletableFuture<FallbackResult<StepAnswer>> run(Plan plan, boolean stream, CallTrace trace) {
-        CompletableFuture<FallbackResult<StepAnswer>> result = chainOf(plan).executeAsync(new ChainRun(plan.steps(), stream, trace));
+        CompletableFuture<FallbackResult<StepAnswer>> result = chainOf(plan)
+                .executeAsync(new ChainRun(plan.steps(), stream, trace), plan.deadline());
         result.whenComplete((answer, error) -> {
             if (answer != null) {
                 countPassed(answer.passed(), answer.step());
@@ -71,49 +83,55 @@ final class ChainExecution {
 
     private FallbackChain<ChainRun, StepAnswer> chainOf(Plan plan) {
         Compiled compiled = plan.route().compiled();
-        if (compiled == null || !compiled.runs(this, plan.steps())) {
-            compiled = new Compiled(this, plan.steps());
+        if (compiled == null || !compiled.runs(this, plan.steps(), plan.hedge())) {
+            compiled = new Compiled(this, plan.steps(), plan.hedge());
             plan.route().compiled(compiled);
         }
         return compiled.chain();
     }
 
-    /** The chain for steps with these guards, in this order; step {@code i} runs the request's step {@code i}. */
-    private FallbackChain<ChainRun, StepAnswer> build(List<PlannedStep> steps) {
+    /**
+     * The chain for steps with these guards, in this order, hedged by {@code hedge} ({@code null}:
+     * never); step {@code i} runs the request's step {@code i}.
+     */
+    private FallbackChain<ChainRun, StepAnswer> build(List<PlannedStep> steps, HedgePolicy hedge) {
         // Each attempt is counted as its guard classified it, once, and ends its span in the request's trace.
         FallbackChain.Builder<ChainRun, StepAnswer> chain = FallbackChain.<ChainRun, StepAnswer>builder()
                 .observeAttempts((run, name, attempt) -> {
                     metrics.upstreamAttempt(name, attempt.outcome());
                     run.trace().attemptEnded(name, attempt, run.steps());
-                });
+                })
+                .hedge(hedge);
         for (int i = 0; i < steps.size(); i++) {
             int index = i;
             chain.asyncStep(steps.get(i).name(), steps.get(i).guard(), run -> run.steps().get(index).skipReason(),
-                    run -> attempt(run.steps().get(index), run));
+                    (run, context) -> attempt(run.steps().get(index), run, context));
         }
         return chain.build();
     }
 
     /**
-     * A route's chain, with the guards it was made for and the execution whose client and
-     * metrics its steps use: it runs a plan only if both are still the same.
+     * A route's chain, with the guards and hedge policy it was made for and the execution whose
+     * client and metrics its steps use: it runs a plan only if all are still the same.
      */
     static final class Compiled {
         private final ChainExecution owner;
         private final Guard[] guards;
+        private final HedgePolicy hedge;
         private final FallbackChain<ChainRun, StepAnswer> chain;
 
-        private Compiled(ChainExecution owner, List<PlannedStep> steps) {
+        private Compiled(ChainExecution owner, List<PlannedStep> steps, HedgePolicy hedge) {
             this.owner = owner;
+            this.hedge = hedge;
             this.guards = new Guard[steps.size()];
             for (int i = 0; i < guards.length; i++) {
                 guards[i] = steps.get(i).guard();
             }
-            this.chain = owner.build(steps);
+            this.chain = owner.build(steps, hedge);
         }
 
-        boolean runs(ChainExecution execution, List<PlannedStep> steps) {
-            if (execution != owner || steps.size() != guards.length) {
+        boolean runs(ChainExecution execution, List<PlannedStep> steps, HedgePolicy hedge) {
+            if (execution != owner || steps.size() != guards.length || hedge != this.hedge) {
                 return false;
             }
             for (int i = 0; i < guards.length; i++) {
@@ -133,7 +151,7 @@ final class ChainExecution {
     record ChainRun(List<PlannedStep> steps, boolean stream, CallTrace trace) {
     }
 
-    private CompletableFuture<StepAnswer> attempt(PlannedStep step, ChainRun run) {
+    private CompletableFuture<StepAnswer> attempt(PlannedStep step, ChainRun run, AttemptContext context) {
         Map<String, String> traceContext = run.trace().attemptStarted(step);
         UpstreamRequest upstream = traceContext.isEmpty() ? step.upstream() : withHeaders(step.upstream(), traceContext);
         boolean stream = run.stream();
@@ -141,7 +159,8 @@ final class ChainExecution {
         String provider = step.provider().name();
         String model = step.model().upstreamModel();
         if (stream) {
-            CompletableFuture<UpstreamStream> opened = client.streamCancellable(upstream, timeouts(step));
+            AnswerOpening opening = new AnswerOpening(step.provider().dialect());
+            CompletableFuture<UpstreamStream> opened = client.streamCancellable(upstream, timeouts(step, context), opening);
             opened.whenComplete((first, error) -> {
                 if (error instanceof CancellationException) {
                     return; // the caller or the guard gave up on it: not a call that ended
@@ -152,11 +171,15 @@ final class ChainExecution {
                     metrics.modelCall(provider, model, System.nanoTime() - started, null, outcomeOf(step, error));
                 }
             });
-            return linked(opened, first -> new StepAnswer(step, first, checkedFirstEvent(step, first), started),
-                    UpstreamStream::cancel);
+            // The stream's answer has begun (its opening checked): it wins a hedge race.
+            return linked(opened, first -> {
+                StepAnswer answer = new StepAnswer(step, first, checkedOpening(step, first, opening), started);
+                context.firstContent();
+                return answer;
+            }, UpstreamStream::cancel);
         }
         // Cancelling the answer (the guard's timeout, a caller who left) cancels the call itself.
-        CompletableFuture<StepAnswer> answered = client.sendCancellable(upstream, step.model().timeout(),
+        CompletableFuture<StepAnswer> answered = client.sendCancellable(upstream, callTimeout(step, context),
                 complete -> new StepAnswer(step, complete, started));
         answered.whenComplete((answer, error) -> {
             if (!(error instanceof CancellationException)) {
@@ -180,40 +203,50 @@ final class ChainExecution {
     }
 
     /**
-     * {@code stream}'s first event as observed ({@code null} if none came), unless it already says the stream failed — an error event or an event
-     * that is not of its dialect. Nothing has reached the caller yet, so that is a failed attempt
-     * (retried, fallen back from) rather than a broken stream: a provider error counts as the
-     * status it stands for (overloaded 529, rate limited 429, else 500), a malformed event as {@code ERROR}.
+     * {@code stream}'s first event as observed ({@code null} if none came), unless its opening — the
+     * events up to the one that began the answer ({@link AnswerOpening}) — says the stream failed: an
+     * error event or an event that is not of its dialect. Nothing has reached the caller yet, so that
+     * is a failed attempt (retried, fallen back from) rather than a broken stream: a provider error
+     * counts as the status it stands for (overloaded 529, rate limited 429, else 500), a malformed
+     * event as {@code ERROR}.
      */
-    private static ObservedEvent checkedFirstEvent(PlannedStep step, UpstreamStream stream) {
+    private static ObservedEvent checkedOpening(PlannedStep step, UpstreamStream stream, AnswerOpening opening) {
         Dialect dialect = step.provider().dialect();
-        SseEvent first = stream.firstEvent();
-        if (first == null) {
-            return null;
-        }
-        // Only its errors matter here: observed, which reports the same errors as decoding but may skip building
-        // the rest; the relay's translator goes on with the same decoder.
-        ObservedEvent observed = ObservedEvent.of(dialect, first);
-        for (StreamEvent event : observed.observed()) {
-            if (event instanceof StreamEvent.Error error) {
-                if (error.cause() != StreamEvent.Error.Cause.PROVIDER) {
-                    throw new MalformedAnswerException("provider " + step.provider().name() + " began its stream with "
-                            + error.message().replaceFirst("^upstream sent ", ""));
-                }
-                int status = switch (dialect.streamErrorOutcome(error.type())) {
-                    case OVERLOADED -> 529;
-                    case RATE_LIMITED -> 429;
-                    default -> 500;
-                };
-                throw UpstreamStatusException.builder(status).body(first.data()).contentType("application/json").build();
+        StreamEvent.Error error = opening.error();
+        if (error != null) {
+            if (error.cause() != StreamEvent.Error.Cause.PROVIDER) {
+                throw new MalformedAnswerException("provider " + step.provider().name() + " began its stream with "
+                        + error.message().replaceFirst("^upstream sent ", ""));
             }
+            int status = switch (dialect.streamErrorOutcome(error.type())) {
+                case OVERLOADED -> 529;
+                case RATE_LIMITED -> 429;
+                default -> 500;
+            };
+            throw UpstreamStatusException.builder(status).body(opening.errorEvent().data())
+                    .contentType("application/json").build();
         }
-        return observed;
+        SseEvent first = stream.firstEvent();
+        // The relay's translator goes on with the decoder that observed the first event (see ObservedEvent).
+        return first == null ? null : ObservedEvent.of(dialect, first);
     }
 
-    private static StreamTimeouts timeouts(PlannedStep step) {
-        // The idle limit between chunks is the model's timeout: a stream may run long, but not stall that long.
-        return new StreamTimeouts(step.model().firstTokenTimeout(), step.model().timeout());
+    private static StreamTimeouts timeouts(PlannedStep step, AttemptContext context) {
+        // A stream may run long, but not stall longer than streamIdleTimeout between two events.
+        // The wait for the first event is cut to the request's deadline, like a complete call.
+        Duration first = step.model().firstTokenTimeout();
+        long left = context.timeLeftNanos();
+        if (left < first.toNanos()) {
+            first = Duration.ofNanos(Math.max(left, MIN_LIMIT_NANOS));
+        }
+        return new StreamTimeouts(first, step.model().streamIdleTimeout());
+    }
+
+    /** The model's timeout for a complete call, cut to the attempt's time left (its deadline). */
+    private static Duration callTimeout(PlannedStep step, AttemptContext context) {
+        long left = context.timeLeftNanos();
+        Duration timeout = step.model().timeout();
+        return left < timeout.toNanos() ? Duration.ofNanos(Math.max(left, MIN_LIMIT_NANOS)) : timeout;
     }
 
     /** Counts each step passed over with the step the chain went on to: the next one passed over, or {@code answeredBy}. */

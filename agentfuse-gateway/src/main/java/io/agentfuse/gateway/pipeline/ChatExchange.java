@@ -25,9 +25,8 @@ import java.util.concurrent.CompletableFuture;
  * or the error the table prescribes. It also owns what spans the whole exchange: a caller that
  * disconnects cancels the chain (and so the upstream call) or the stream; a subagent's deadline
  * ends it with a timeout; the budget reservation is settled with what was spent, the subagent
- * place released and the request counted when the exchange ends, however it ends.
- *
- * <p>Confined to the request's context: the chain's completion and the relay hop back to it.
+ * place released and the request counted when the exchange ends, however it ends. Confined to the
+ * request's context: the chain's completion and the relay hop back to it.
  */
 final class ChatExchange {
 
@@ -53,6 +52,8 @@ final class ChatExchange {
     /** What a complete answer used, once it came. */
     private BudgetAmount used;
     private long deadlineTimer = -1;
+    /** The caller's {@code x-agentfuse-deadline}, or {@code null}. */
+    private Duration callerDeadline;
     private boolean answered;
     // Links of the context's list of exchanges under way (InFlightExchanges), confined to the context.
     ChatExchange previous;
@@ -82,6 +83,7 @@ final class ChatExchange {
         }
         Future<BudgetTicket> admitted;
         try {
+            callerDeadline = DeadlineHeader.parse(caller.getHeader(DeadlineHeader.NAME));
             Caller who = stages.budgets().clients().identify(caller);
             request = RequestParser.parse(dialect, body,
                     caller.getHeader(RequestParser.SUBAGENT_HEADER), stages.config().get(), stages.router().models());
@@ -144,7 +146,7 @@ final class ChatExchange {
         }
         Plan plan;
         try {
-            plan = stages.router().plan(checked, caller.headers(), stages.context());
+            plan = stages.router().plan(checked, caller.headers(), stages.context(), callerDeadline);
         } catch (GatewayException notServed) {
             fail(notServed);
             return;
@@ -173,6 +175,9 @@ final class ChatExchange {
         trace.span().answered(result.step(), result.passed().size());
         if (result.value().response() != null) {
             trace.span().usage(result.value().response().usage().inputTokens(), result.value().response().usage().outputTokens());
+        }
+        if (result.hedged()) {
+            response.headers().set(ResponseHeaders.HEDGED, result.step()); // the hedge, not the slow step, answered
         }
         if (result.value().stream() != null) {
             budget.putHeaders(response.headers(), null);

@@ -2,6 +2,7 @@ package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.core.breaker.CircuitOpenException;
 import io.agentfuse.core.fallback.FallbackExhaustedException;
+import io.agentfuse.core.timeout.DeadlineExceededException;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
@@ -35,6 +36,9 @@ import java.util.stream.Collectors;
  *       {@code x-should-retry: false}: {@link GatewayError#CIRCUIT_HELD_OPEN}); a chain with an
  *       untranslatable step is never {@code circuit_open}: waiting does not make it translatable, so
  *       it ends as {@code all_fallbacks_failed}, naming each step;</li>
+ *   <li>the request's deadline ended the chain and no step called answered in time (none was
+ *       called, or the last one called timed out) → 504 {@code timeout}; a deadline reached after a
+ *       step failed otherwise ends with that step's failure, as below;</li>
  *   <li>every step that was called timed out → 504 {@code timeout};</li>
  *   <li>the last step that was called refused the gateway's key → 502 {@code upstream_auth_failed};</li>
  *   <li>otherwise an exhausted chain → 502 {@code all_fallbacks_failed}, listing each step and why;</li>
@@ -63,6 +67,10 @@ final class FailureResponder {
         }
         if (cause instanceof FallbackExhaustedException exhausted) {
             return exhausted(exhausted);
+        }
+        if (cause instanceof DeadlineExceededException late) {
+            return new GatewayException(GatewayError.TIMEOUT, "the request's deadline passed before any model answered: "
+                    + late.getMessage());
         }
         return new GatewayException(GatewayError.ALL_FALLBACKS_FAILED, "the model call failed: " + TransportText.of(cause));
     }
@@ -110,12 +118,17 @@ final class FailureResponder {
                     .min().orElse(0);
             return new GatewayException(GatewayError.CIRCUIT_HELD_OPEN, message, Duration.ofNanos(held));
         }
+        StepFailure lastCalled = steps.stream().filter(step -> !step.skipped()).reduce((a, b) -> b).orElse(null);
+        if (exhausted.deadlineReached() && (lastCalled == null || lastCalled.outcome() == Outcome.TIMEOUT)) {
+            // Nothing answered in time: what was left was not started, or was cut at the deadline.
+            return new GatewayException(GatewayError.TIMEOUT, "the request's deadline passed before any model answered"
+                    + " (models.<m>.deadline, x-agentfuse-deadline): " + steps(exhausted));
+        }
         if (noneCalled) {
             // Open breakers beside untranslatable steps: a wait would not make the request translatable.
             return new GatewayException(GatewayError.ALL_FALLBACKS_FAILED, "no model of the chain can take this request now: "
                     + steps(exhausted));
         }
-        StepFailure lastCalled = steps.stream().filter(step -> !step.skipped()).reduce((a, b) -> b).orElse(null);
         if (lastCalled != null && lastCalled.cause() instanceof UpstreamAuthException auth) {
             return new GatewayException(GatewayError.UPSTREAM_AUTH_FAILED, auth.getMessage() + "; "
                     + steps(exhausted));

@@ -22,6 +22,7 @@ import io.agentfuse.gateway.upstream.ProviderEndpoint;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -104,6 +105,15 @@ final class ModelRouter {
 
     /** The steps, each fallback's request fitted to its own window by {@code context}. */
     Plan plan(ModelRequest request, MultiMap clientHeaders, ContextStage context) {
+        return plan(request, clientHeaders, context, null);
+    }
+
+    /**
+     * The steps, each fallback's request fitted to its own window by {@code context}, under the
+     * requested model's deadline (shortened to {@code callerLimit}, the caller's
+     * {@code x-agentfuse-deadline}, when sooner; {@code null}: none) and hedge policy.
+     */
+    Plan plan(ModelRequest request, MultiMap clientHeaders, ContextStage context, Duration callerLimit) {
         AgentfuseConfig config = runtime.config();
         Route route = chains(config).of(request.model(), request.fromSubagent());
         List<ProviderEndpoint> providers = endpoints(route, config, request.dialect());
@@ -129,7 +139,9 @@ final class ModelRouter {
                 steps.add(PlannedStep.skipped(model, provider, guard, unfit.getMessage()));
             }
         }
-        return new Plan(route, steps);
+        String requested = request.model().name();
+        return new Plan(route, steps, runtime.deadline(requested, callerLimit),
+                runtime.hedgePolicy(requested).orElse(null));
     }
 
     /**

@@ -1,23 +1,35 @@
 package io.agentfuse.gateway.pipeline;
 
+import io.agentfuse.core.Deadline;
+import io.agentfuse.core.hedge.HedgePolicy;
+
 import java.util.List;
 import java.util.Objects;
 
 /**
  * A request's fallback chain as {@link ModelRouter} planned it: the steps, each with its own
- * request, and the route they were planned on, which keeps what every request of that route
- * shares (the guarded chain {@link ChainExecution} runs the steps in).
+ * request, the route they were planned on, which keeps what every request of that route
+ * shares (the guarded chain {@link ChainExecution} runs the steps in), and the two limits of the
+ * requested model that bound the whole chain (docs/design.md §13).
  *
  * <p>Immutable once planned.
  *
- * @param route the chain of models this request is served by, shared with every request of it
- * @param steps the steps of this request, in the route's order
+ * @param route    the chain of models this request is served by, shared with every request of it
+ * @param steps    the steps of this request, in the route's order
+ * @param deadline the request's deadline ({@code models.<m>.deadline}, shortened by {@code x-agentfuse-deadline});
+ *                 {@link Deadline#none()} without one
+ * @param hedge    when to start the next step beside a slow one ({@code models.<m>.hedge}), or {@code null}
  */
-record Plan(Route route, List<PlannedStep> steps) {
+record Plan(Route route, List<PlannedStep> steps, Deadline deadline, HedgePolicy hedge) {
 
     Plan {
         Objects.requireNonNull(route, "route");
         Objects.requireNonNull(steps, "steps"); // not copied: made for this plan alone, and never changed after
+        Objects.requireNonNull(deadline, "deadline");
+    }
 
+    /** A plan without deadline or hedge. */
+    Plan(Route route, List<PlannedStep> steps) {
+        this(route, steps, Deadline.none(), null);
     }
 }

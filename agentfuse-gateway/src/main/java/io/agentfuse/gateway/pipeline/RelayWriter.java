@@ -1,11 +1,13 @@
 package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.gateway.sse.SseEvent;
+import io.agentfuse.gateway.http.Disconnect;
 import io.vertx.core.Context;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerResponse;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -16,6 +18,8 @@ import java.util.function.Consumer;
  * a failed stream's last events followed by closing the connection, never by a clean end of the
  * chunked body, which clients such as LangChain4j's would take for a complete (truncated) answer.
  * Tells its relay when the caller's write queue is full, so that the relay pauses the provider.
+ * A failed stream's last write waits at most {@code server.clientWriteTimeout} for a caller that
+ * stopped reading; then the connection is reset.
  *
  * <p>Confined to the request's context, like its relay.
  */
@@ -30,6 +34,8 @@ final class RelayWriter {
     /** Runs a task of this writer's on the context, as its relay runs its own (a bug ends the stream). */
     private final Consumer<Runnable> onContext;
     private final Runnable queueFull;
+    /** How long the last write of a failed stream may wait for the caller to read ({@code server.clientWriteTimeout}). */
+    private final Duration clientWriteTimeout;
     /**
      * Events translated but not yet written: one write per batch that arrived together, in a buffer
      * made at the write for the batch's length (a buffer made at the first event grew with the batch,
@@ -43,7 +49,8 @@ final class RelayWriter {
     private boolean closedOnPurpose;
 
     RelayWriter(HttpServerResponse response, HttpConnection connection, Context context, Consumer<Runnable> onContext,
-                Runnable queueFull) {
+                Runnable queueFull, Duration clientWriteTimeout) {
+        this.clientWriteTimeout = clientWriteTimeout;
         this.response = response;
         this.connection = connection;
         this.context = context;
@@ -125,7 +132,13 @@ final class RelayWriter {
             connection.close();
             return;
         }
-        response.write(frame).onComplete(written -> connection.close());
+        // A caller that has stopped reading never lets the write complete: it is cut off after
+        // clientWriteTimeout, as a stalled caller of a running stream is, not by the connection's own timeouts.
+        long cutOff = context.owner().setTimer(Math.max(1, clientWriteTimeout.toMillis()), id -> Disconnect.now(connection));
+        response.write(frame).onComplete(written -> {
+            context.owner().cancelTimer(cutOff);
+            connection.close();
+        });
     }
 
     /** What is still unwritten, as one buffer with room for {@code moreBytes}; nothing is unwritten after. */

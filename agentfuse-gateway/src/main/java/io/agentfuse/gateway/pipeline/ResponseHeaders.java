@@ -24,6 +24,8 @@ final class ResponseHeaders {
     static final String ATTEMPTS = PREFIX + "attempts";
     static final String CONTEXT = PREFIX + "context";
     static final String COMPACTION = PREFIX + "compaction";
+    /** The model whose hedge answered, beside a slower step of the chain (docs/design.md §13). */
+    static final String HEDGED = PREFIX + "hedged";
     /** The content type of every model answer, encoded once. */
     static final CharSequence APPLICATION_JSON = HttpHeaders.createOptimized("application/json");
 

@@ -79,7 +79,7 @@ final class StreamRelay {
             if (!done) {
                 stream.pause(); // the caller cannot keep up: the drain handler resumes the provider
             }
-        });
+        }, stream.clientWriteTimeout());
     }
 
     /** Sends the head (200, SSE, the gateway headers) and relays every event until the stream ends. */

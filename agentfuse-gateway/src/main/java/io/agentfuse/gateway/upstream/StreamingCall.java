@@ -18,6 +18,7 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.RequestOptions;
 
 import java.time.Duration;
+import java.util.function.Predicate;
 
 /**
  * One streamed provider call on the gateway's HTTP client ({@link UpstreamHttp}), the answer's events
@@ -28,8 +29,7 @@ import java.time.Duration;
  * connection) unless the answer was read to its end, and nothing more is delivered. A non-2xx answer
  * is read whole, within the body limit, and fails the call. Back-pressure: {@link #pause()} pauses the
  * answer, so that the client stops reading its connection; what was already parsed is kept by the
- * {@link UpstreamStream} until {@link #resume()}. Confined to one event-loop context: every callback,
- * timer and entry point runs there, so no locks are needed.
+ * {@link UpstreamStream} until {@link #resume()}. Confined to one event-loop context (no locks).
  */
 final class StreamingCall {
 
@@ -38,6 +38,7 @@ final class StreamingCall {
     private final UpstreamRequest call;
     private final StreamTimeouts timeouts;
     private final UpstreamClientOptions limits;
+    private final Predicate<SseEvent> beginsAnswer; // the events before one it accepts are a preamble, kept
     private final Promise<UpstreamStream> ready = Promise.promise();
     private HttpClientRequest request;
     private HttpClientResponse response;
@@ -59,7 +60,8 @@ final class StreamingCall {
 
     /** @param context an event-loop context: the call's callbacks and its caller's handlers run there */
     StreamingCall(Scheduler timers, Context context, UpstreamRequest call, StreamTimeouts timeouts,
-                  UpstreamClientOptions limits) {
+                  UpstreamClientOptions limits, Predicate<SseEvent> beginsAnswer) {
+        this.beginsAnswer = beginsAnswer;
         this.timers = timers;
         this.context = context;
         this.call = call;
@@ -116,7 +118,7 @@ final class StreamingCall {
                 return;
             }
         } else {
-            stream = new UpstreamStream(this, response.statusCode(), response.headers());
+            stream = new UpstreamStream(this, response.statusCode(), response.headers(), limits.clientWriteTimeout());
             parser = call.provider().dialect().eventFraming(this::onEvent, limits.maxEventBytes());
         }
         response.handler(this::take)
@@ -165,7 +167,7 @@ final class StreamingCall {
             stream.deliverEnd();
         } else {
             ready.fail(new UpstreamConnectionException(
-                    "provider " + call.provider().name() + " ended the stream before sending any event", null));
+                    "provider " + call.provider().name() + " ended the stream before its answer began", null));
         }
     }
 
@@ -185,10 +187,7 @@ final class StreamingCall {
         if (!done) {
             finish();
             close();
-            if (!ready.future().isComplete()) {
-                ready.fail(new UpstreamConnectionException("call to provider " + call.provider().name()
-                        + " was cancelled", null));
-            }
+            ready.tryFail(new UpstreamConnectionException("call to provider " + call.provider().name() + " was cancelled", null));
         }
     }
 
@@ -235,14 +234,17 @@ final class StreamingCall {
         if (done) {
             return;
         }
-        // The idle deadline moves with each event; its timer is only set again when it fires early.
-        lastEventNanos = System.nanoTime();
-        if (!idleTimerArmed && !paused) {
-            cancelTimer(); // the first event's
+        // An event before the answer begins (a message_start) is kept, and the first-event limit runs on.
+        boolean preamble = !ready.future().isComplete() && !beginsAnswer.test(event);
+        if (!preamble && !idleTimerArmed && !paused) {
+            cancelTimer(); // the first event's; the idle deadline then moves with each event
             armIdleTimer();
         }
-        stream.deliver(event); // queued before the stream is handed out, so its first event can be looked at
-        ready.tryComplete(stream);
+        lastEventNanos = System.nanoTime();
+        stream.deliver(event); // queued before the stream is handed out, so its first events can be looked at
+        if (!preamble) {
+            ready.tryComplete(stream);
+        }
     }
 
     /** Nothing more comes from the provider; a stall timer set while paused runs on (see {@link #pause()}). */

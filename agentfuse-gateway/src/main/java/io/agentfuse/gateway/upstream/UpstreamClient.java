@@ -5,6 +5,7 @@ import io.agentfuse.gateway.internal.CancellingFuture;
 import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.gateway.internal.VertxScheduler;
 import io.agentfuse.gateway.internal.vertx.VertxHooks;
+import io.agentfuse.gateway.sse.SseEvent;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -16,6 +17,7 @@ import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Predicate;
 import java.util.function.Function;
 
 /**
@@ -63,6 +65,9 @@ import java.util.function.Function;
  * }</pre>
  */
 public final class UpstreamClient {
+
+    /** Every event begins the answer: a stream is ready at its first event. */
+    private static final Predicate<SseEvent> EVERY_EVENT = event -> true;
 
     private final Vertx vertx;
     private final UpstreamClientOptions options;
@@ -128,7 +133,7 @@ public final class UpstreamClient {
      */
     public Future<UpstreamStream> stream(UpstreamRequest request, StreamTimeouts timeouts) {
         Promise<UpstreamStream> ready = Promise.promise();
-        startStream(request, timeouts, ready);
+        startStream(request, timeouts, ready, EVERY_EVENT);
         return ready.future();
     }
 
@@ -138,8 +143,20 @@ public final class UpstreamClient {
      * cancelled at once.
      */
     public CompletableFuture<UpstreamStream> streamCancellable(UpstreamRequest request, StreamTimeouts timeouts) {
+        return streamCancellable(request, timeouts, EVERY_EVENT);
+    }
+
+    /**
+     * Like {@link #streamCancellable(UpstreamRequest, StreamTimeouts)}, completing only once an
+     * event that {@code beginsAnswer} accepts has arrived: the events before it (a preamble such as
+     * Anthropic's {@code message_start}) are kept for the handle, and the first-event limit covers
+     * the wait for the answer itself. {@code beginsAnswer} sees each event before it accepts one, in
+     * order, on the call's event loop.
+     */
+    public CompletableFuture<UpstreamStream> streamCancellable(UpstreamRequest request, StreamTimeouts timeouts,
+                                                              Predicate<SseEvent> beginsAnswer) {
         Promise<UpstreamStream> ready = Promise.promise();
-        StreamStart start = startStream(request, timeouts, ready);
+        StreamStart start = startStream(request, timeouts, ready, beginsAnswer);
         CompletableFuture<UpstreamStream> answer = new CancellingFuture<>(start::cancel);
         ready.future().onComplete(done -> {
             if (done.failed()) {
@@ -151,7 +168,8 @@ public final class UpstreamClient {
         return answer;
     }
 
-    private StreamStart startStream(UpstreamRequest request, StreamTimeouts timeouts, Promise<UpstreamStream> ready) {
+    private StreamStart startStream(UpstreamRequest request, StreamTimeouts timeouts, Promise<UpstreamStream> ready,
+                                    Predicate<SseEvent> beginsAnswer) {
         Context context = streamContext();
         StreamStart start = new StreamStart(context);
         OnContext.run(context, () -> {
@@ -159,7 +177,7 @@ public final class UpstreamClient {
                 ready.tryFail(new CancellationException("cancelled by the caller"));
                 return;
             }
-            StreamingCall call = new StreamingCall(timers, context, request, timeouts, options);
+            StreamingCall call = new StreamingCall(timers, context, request, timeouts, options, beginsAnswer);
             start.call = call;
             call.ready().onComplete(ready);
             RequestOptions head;

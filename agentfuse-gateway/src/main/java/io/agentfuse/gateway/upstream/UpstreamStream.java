@@ -5,6 +5,7 @@ import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
@@ -33,6 +34,7 @@ public final class UpstreamStream {
     private final StreamingCall call;
     private final int status;
     private final MultiMap headers;
+    private final Duration clientWriteTimeout;
     private final Deque<SseEvent> pending = new ArrayDeque<>();
     private volatile SseEvent first;
     private Handler<SseEvent> handler;
@@ -45,8 +47,9 @@ public final class UpstreamStream {
     private Throwable failure;
     private boolean terminalDelivered;
 
-    UpstreamStream(StreamingCall call, int status, MultiMap headers) {
+    UpstreamStream(StreamingCall call, int status, MultiMap headers, Duration clientWriteTimeout) {
         this.call = call;
+        this.clientWriteTimeout = clientWriteTimeout;
         this.status = status;
         this.headers = HttpHeaders.headers().addAll(headers);
     }
@@ -128,6 +131,14 @@ public final class UpstreamStream {
             pending.clear();
             terminalDelivered = true;
         });
+    }
+
+    /**
+     * How long the caller may stop reading this stream ({@code server.clientWriteTimeout}): also the
+     * longest a relay waits for its last write to a caller before it cuts the caller off.
+     */
+    public Duration clientWriteTimeout() {
+        return clientWriteTimeout;
     }
 
     /** The stream's first event (it is also delivered to {@link #handler}); {@code null} before it arrived. */

@@ -83,8 +83,13 @@ class StreamRelayTest {
     void aProviderErrorEventInTheStreamIsTranslatedAndCountedAsItsKind() {
         String opening = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m1\",\"type\":\"message\","
                 + "\"role\":\"assistant\",\"model\":\"claude-haiku-4-5\",\"content\":[],\"usage\":{\"input_tokens\":5,\"output_tokens\":0}}}\n\n";
+        // Some text first: an error before any content would be a failed attempt, never relayed.
+        String text = "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,"
+                + "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n"
+                + "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,"
+                + "\"delta\":{\"type\":\"text_delta\",\"text\":\"Hel\"}}\n\n";
         String error = "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n";
-        fixture.mock.script(MockStep.builder().body(opening + error).build());
+        fixture.mock.script(MockStep.builder().body(opening + text + error).build());
 
         StreamReply reply = stream();
 

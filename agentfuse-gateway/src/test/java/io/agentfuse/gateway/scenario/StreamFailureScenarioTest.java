@@ -71,9 +71,9 @@ class StreamFailureScenarioTest {
 
     @Test
     void aStreamThatFallsSilentEndsWithATimeoutEvent() {
-        // The model's timeout is also the longest silence allowed between two events of a stream.
+        // streamIdleTimeout is the longest silence allowed between two events of a stream.
         harness = GatewayHarness.start(GatewayHarness.CONFIG.replace("{ provider: anthropic, upstreamModel: claude-haiku-4-5 }",
-                "{ provider: anthropic, upstreamModel: claude-haiku-4-5, timeout: 1s }"));
+                "{ provider: anthropic, upstreamModel: claude-haiku-4-5, streamIdleTimeout: 1s }"));
         harness.mock.script(MockStep.builder().chunks("one ", "two").chunkDelayMs(10_000).build());
 
         StreamReply reply = harness.client.stream("/v1/messages", anthropicRequest("claude-haiku-4", true), Map.of());

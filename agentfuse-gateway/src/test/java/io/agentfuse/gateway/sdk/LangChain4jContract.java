@@ -7,6 +7,7 @@ import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.StreamingChatModel;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
+import io.agentfuse.mock.MockStep;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -137,6 +138,38 @@ abstract class LangChain4jContract {
                 .hasMessageContaining(untranslatableField());
         gateway.assertRequestsReceived(1);
         assertThat(gateway.harness.mock.requests()).isEmpty();
+    }
+
+    @Test
+    void givenAStreamCutAfterItsFirstContent_thenOnErrorIsCalledAfterThePartialTextAndOnCompleteResponseNever()
+            throws Exception {
+        // "Hel" comes alone; the connection to the provider drops after "lo ", a moment later.
+        gateway.harness.mock.defaultStep(MockStep.builder().chunks("Hel", "lo ", "there").chunkDelayMs(300)
+                .drop(MockStep.Drop.MID_STREAM).dropAfterChunks(2).build());
+        StringBuffer partials = new StringBuffer(); // appended on the client's thread, read on this one
+        CompletableFuture<String> ended = new CompletableFuture<>();
+        streamingModel(ownModel()).chat("Hi", new StreamingChatResponseHandler() {
+            @Override
+            public void onPartialResponse(String partial) {
+                partials.append(partial);
+            }
+
+            @Override
+            public void onCompleteResponse(ChatResponse response) {
+                ended.complete("onCompleteResponse with " + response.aiMessage().text());
+            }
+
+            @Override
+            public void onError(Throwable error) {
+                ended.complete("onError");
+            }
+        });
+
+        // Before the fix the gateway ended the chunked body cleanly after its error event, and the
+        // OpenAI model, which does not read error events, completed with the partial text.
+        assertThat(ended.get(60, TimeUnit.SECONDS)).isEqualTo("onError");
+        assertThat(partials.toString()).as("the cut came after the first content").startsWith("Hel");
+        gateway.assertRequestsReceived(1);
     }
 
     @Test
