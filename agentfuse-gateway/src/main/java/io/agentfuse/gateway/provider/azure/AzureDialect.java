@@ -67,7 +67,7 @@ public final class AzureDialect extends ForwardingDialect {
     public UpstreamAuth upstreamAuth(ProviderConfig provider) {
         String token = provider.cloud().azureAdToken();
         return token.isEmpty() ? UpstreamAuth.fixed(authHeaders(provider.apiKey()), new UpstreamAuth.Credential(
-                "API key (api-key)", "providers." + provider.name() + ".apiKey, or set azureAdToken to use an Entra ID token"))
+                "Azure API key", "providers." + provider.name() + ".apiKey (or set azureAdToken to use an Entra ID token)"))
                 : UpstreamAuth.fixed(entraAuthHeaders(token), new UpstreamAuth.Credential("Entra ID token",
                         "providers." + provider.name() + ".azureAdToken (Entra ID tokens expire after about an hour)"));
     }
