@@ -92,7 +92,7 @@ public interface Dialect {
      * @throws IllegalArgumentException when the provider's credentials cannot be used (a credentials file that is not one)
      */
     default UpstreamAuth upstreamAuth(ProviderConfig provider) {
-        return UpstreamAuth.fixed(authHeaders(provider.apiKey()));
+        return UpstreamAuth.fixed(authHeaders(provider.apiKey()), UpstreamAuth.Credential.apiKey(provider.name()));
     }
 
     /**

@@ -87,7 +87,7 @@ public final class DialectTranslator {
         if (upstream == client) {
             return upstreamBody;
         }
-        return client.writeResponse(upstream.parseResponse(upstreamBody, clock));
+        return client.writeResponse(AnswerNames.named(upstream.parseResponse(upstreamBody, clock), null));
     }
 
     /** {@link #clientResponse(JsonObject, Dialect, Dialect, Clock)} for the caller who sent {@code request}. */
@@ -95,7 +95,8 @@ public final class DialectTranslator {
         if (upstream == request.dialect()) {
             return upstreamBody;
         }
-        return request.dialect().writeResponse(upstream.parseResponse(upstreamBody, clock), request);
+        return request.dialect().writeResponse(AnswerNames.named(upstream.parseResponse(upstreamBody, clock), request.model()),
+                request);
     }
 
     /**

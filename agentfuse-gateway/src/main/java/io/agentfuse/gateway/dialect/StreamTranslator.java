@@ -16,7 +16,8 @@ import java.util.Optional;
  * one dialect the events pass through byte-for-byte, only observed, except what the dialect
  * holds back ({@link StreamDecoder#relaysLastEvent}: OpenAI's usage chunk the caller did not
  * ask for) and an event that is not well-formed, which is replaced by an error event: the caller
- * never receives a broken event.
+ * never receives a broken event. A translated stream whose provider names neither itself nor its
+ * model (Bedrock) gets a generated id and the caller's model ({@link AnswerNames}).
  *
  * <p>Not thread-safe: one per stream, fed in order.
  *
@@ -33,17 +34,19 @@ public final class StreamTranslator {
     private final boolean clientWantsUsage;
     private final StreamDecoder decoder;
     private final StreamEncoder encoder;
+    /** The model the caller asked for, named in a stream whose provider names none; {@code null} when unknown. */
+    private final String callerModel;
     private StreamEvent.Error failure;
     /** The first event as the decoder observed it already; {@code null} once it came (or across dialects). */
     private ObservedEvent observedFirst;
 
     private StreamTranslator(Dialect upstream, Dialect client, boolean clientWantsUsage, Clock clock,
                              ObservedEvent first) {
-        this(upstream, client, clientWantsUsage, first, client.streamEncoder(clientWantsUsage, clock));
+        this(upstream, client, clientWantsUsage, first, client.streamEncoder(clientWantsUsage, clock), null);
     }
 
     private StreamTranslator(Dialect upstream, Dialect client, boolean clientWantsUsage, ObservedEvent first,
-                             StreamEncoder encoder) {
+                             StreamEncoder encoder, String callerModel) {
         this.upstream = Objects.requireNonNull(upstream, "upstream");
         this.client = Objects.requireNonNull(client, "client");
         this.clientWantsUsage = clientWantsUsage;
@@ -51,13 +54,14 @@ public final class StreamTranslator {
         this.observedFirst = upstream == client ? first : null;
         this.decoder = observedFirst != null ? observedFirst.decoder() : upstream.streamDecoder();
         this.encoder = encoder;
+        this.callerModel = callerModel;
     }
 
     /** {@link #between(Dialect, Dialect, boolean, Clock, ObservedEvent)} for the caller who sent {@code request}. */
     static StreamTranslator between(Dialect upstream, ChatRequest request, boolean clientWantsUsage, Clock clock,
                                     ObservedEvent first) {
         return new StreamTranslator(upstream, request.dialect(), clientWantsUsage, first,
-                request.dialect().streamEncoder(clientWantsUsage, clock, request));
+                request.dialect().streamEncoder(clientWantsUsage, clock, request), request.model());
     }
 
     /**
@@ -197,7 +201,7 @@ public final class StreamTranslator {
         }
         List<SseEvent> out = new ArrayList<>(events.size() + 2);
         for (StreamEvent event : events) {
-            out.addAll(encoder.encode(event));
+            out.addAll(encoder.encode(event instanceof StreamEvent.Start start ? AnswerNames.named(start, callerModel) : event));
         }
         return out;
     }

@@ -1,7 +1,10 @@
 package io.agentfuse.gateway.dialect;
 
+import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 
+import java.net.Authenticator;
+import java.net.ProxySelector;
 import java.net.URI;
 import java.util.Map;
 import java.util.Objects;
@@ -19,19 +22,18 @@ import java.util.concurrent.Executor;
  * <p>Made once per provider by its {@link Dialect#upstreamAuth}; thread-safe. Computed headers may
  * complete on another thread: the upstream client goes back to the call's event loop before it sends.
  * Work that may block (a token endpoint, the AWS SDK's credential chain) or grows with the body (a
- * signature) runs on the {@code blocking} executor the client hands over, never on an event loop.
+ * signature) runs on the {@linkplain Means#blocking blocking executor} the client hands over, never
+ * on an event loop; a request of its own (a token fetch) goes through the
+ * {@linkplain Means#proxies egress proxy} the provider calls go through.
  */
 public interface UpstreamAuth {
-
-    /** No authentication (a local provider without a key). */
-    UpstreamAuth NONE = fixed(Map.of());
 
     /**
      * The headers to add to {@code request}, which must then go out exactly as given (a signature
      * covers it). Fails with {@link CredentialsRefusedException} when the provider's identity
      * service refuses the configured credentials, with the transport's exception when it cannot be reached.
      */
-    CompletionStage<Map<String, String>> headers(Outgoing request, Executor blocking);
+    CompletionStage<Map<String, String>> headers(Outgoing request, Means means);
 
     /**
      * The headers when they do not depend on the request, so that the client builds them in once;
@@ -41,13 +43,26 @@ public interface UpstreamAuth {
         return null;
     }
 
-    /** Authentication by headers that are the same for every request. */
-    static UpstreamAuth fixed(Map<String, String> headers) {
+    /** What this authentication sends and where it is configured, for the message of a refusal. */
+    Credential credential();
+
+    /**
+     * The provider refused a call's credentials ({@link Dialect#refusesCredentials}) with
+     * {@code status}, {@code headers} and {@code body}: an authentication that caches what it sends
+     * (an access token) drops it here when the answer says it is no longer valid, so that the next
+     * call gets a fresh one. Nothing by default; called on an event loop, so it must not block.
+     */
+    default void refused(int status, MultiMap headers, String body) {
+    }
+
+    /** Authentication by headers that are the same for every request, sending {@code credential}. */
+    static UpstreamAuth fixed(Map<String, String> headers, Credential credential) {
         Map<String, String> copy = Map.copyOf(headers);
+        Objects.requireNonNull(credential, "credential");
         CompletableFuture<Map<String, String>> done = CompletableFuture.completedFuture(copy);
         return new UpstreamAuth() {
             @Override
-            public CompletionStage<Map<String, String>> headers(Outgoing request, Executor blocking) {
+            public CompletionStage<Map<String, String>> headers(Outgoing request, Means means) {
                 return done;
             }
 
@@ -57,10 +72,50 @@ public interface UpstreamAuth {
             }
 
             @Override
+            public Credential credential() {
+                return credential;
+            }
+
+            @Override
             public String toString() {
                 return "UpstreamAuth.fixed" + copy.keySet(); // names only: the values are secrets
             }
         };
+    }
+
+    /**
+     * What an authentication sends, in words ({@code "API key"}, {@code "AWS SigV4 signature"}), and
+     * what to check when the provider refuses it ({@code "providers.openai.apiKey"}): configuration
+     * keys and sources, never a secret's value.
+     */
+    record Credential(String sent, String check) {
+
+        public Credential {
+            Objects.requireNonNull(sent, "sent");
+            Objects.requireNonNull(check, "check");
+        }
+
+        /** The {@code apiKey} of {@code provider}. */
+        public static Credential apiKey(String provider) {
+            return new Credential("API key", "providers." + provider + ".apiKey");
+        }
+    }
+
+    /**
+     * What the upstream client lends an authentication for its work.
+     *
+     * @param blocking      where work that may block runs (Vert.x's workers)
+     * @param proxies       the egress proxy of each URL, as the provider calls choose it
+     *                      ({@code server.egressProxy}, {@code HTTPS_PROXY}, {@code NO_PROXY})
+     * @param proxyLogin    the user and password of a proxy whose URL carries them; answers nothing for any other host
+     */
+    record Means(Executor blocking, ProxySelector proxies, Authenticator proxyLogin) {
+
+        public Means {
+            Objects.requireNonNull(blocking, "blocking");
+            Objects.requireNonNull(proxies, "proxies");
+            Objects.requireNonNull(proxyLogin, "proxyLogin");
+        }
     }
 
     /**

@@ -4,6 +4,13 @@ import io.agentfuse.config.ServerConfig;
 import io.vertx.core.net.ProxyOptions;
 import io.vertx.core.net.ProxyType;
 
+import java.io.IOException;
+import java.net.Authenticator;
+import java.net.InetSocketAddress;
+import java.net.PasswordAuthentication;
+import java.net.Proxy;
+import java.net.ProxySelector;
+import java.net.SocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +28,11 @@ import java.util.Locale;
  * host it names and, unless it is an IP address, every subdomain of it (a leading dot changes
  * nothing); an entry with {@code :port} matches that port only. Names are compared without case;
  * IPv6 addresses with or without brackets. Address ranges (CIDR) are not supported.
+ *
+ * <p>The same choice is offered to clients outside Vert.x as a {@link ProxySelector} ({@link #selector()})
+ * and the proxies' logins as an {@link Authenticator} ({@link #login()}): google-auth-library's token
+ * requests go where the provider calls go. (The JDK sends no Basic login through a {@code CONNECT}
+ * tunnel unless {@code jdk.http.auth.tunneling.disabledSchemes} allows it.)
  *
  * <p>Immutable and thread-safe.
  */
@@ -40,6 +52,44 @@ final class EgressProxy {
     ProxyOptions proxyFor(String host, int port, boolean ssl) {
         ProxyOptions proxy = ssl ? https : http;
         return proxy == null || bypassed(host, port) ? null : proxy;
+    }
+
+    /** {@link #proxyFor} as a {@link ProxySelector}: an {@code https} URL gets the {@code https} proxy, any other the {@code http} one. */
+    ProxySelector selector() {
+        return new ProxySelector() {
+            @Override
+            public List<Proxy> select(URI uri) {
+                boolean ssl = "https".equalsIgnoreCase(uri.getScheme());
+                int port = uri.getPort() != -1 ? uri.getPort() : ssl ? 443 : 80;
+                ProxyOptions proxy = uri.getHost() == null ? null : proxyFor(uri.getHost(), port, ssl);
+                return List.of(proxy == null ? Proxy.NO_PROXY
+                        : new Proxy(Proxy.Type.HTTP, InetSocketAddress.createUnresolved(proxy.getHost(), proxy.getPort())));
+            }
+
+            @Override
+            public void connectFailed(URI uri, SocketAddress address, IOException failure) {
+                // no other proxy to try: the request fails with the transport's exception
+            }
+        };
+    }
+
+    /** The login of a proxy whose URL has a user, for the JDK's HTTP client; nothing for any other host. */
+    Authenticator login() {
+        return new Authenticator() {
+            @Override
+            protected PasswordAuthentication getPasswordAuthentication() {
+                if (getRequestorType() != RequestorType.PROXY) {
+                    return null;
+                }
+                for (ProxyOptions proxy : new ProxyOptions[] {https, http}) {
+                    if (proxy != null && proxy.getUsername() != null && proxy.getPort() == getRequestingPort()
+                            && proxy.getHost().equalsIgnoreCase(getRequestingHost())) {
+                        return new PasswordAuthentication(proxy.getUsername(), proxy.getPassword().toCharArray());
+                    }
+                }
+                return null;
+            }
+        };
     }
 
     /** Whether {@code NO_PROXY} lists {@code host}:{@code port}. */

@@ -65,7 +65,7 @@ public record ProviderEndpoint(String name, Dialect dialect, String baseUrl, Str
     /** A provider of a dialect that names the model in the body, authenticated by its key's fixed headers. */
     public ProviderEndpoint(String name, Dialect dialect, String baseUrl, String apiKey, Map<String, String> headers) {
         this(name, dialect, baseUrl, apiKey, headers, dialect.upstreamPath(), dialect.upstreamPath(),
-                UpstreamAuth.fixed(dialect.authHeaders(apiKey)));
+                UpstreamAuth.fixed(dialect.authHeaders(apiKey), UpstreamAuth.Credential.apiKey(name)));
     }
 
     /** A provider without extra headers. */

@@ -17,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -58,10 +57,10 @@ final class ProviderRequests {
     }
 
     /**
-     * What authenticates each call of {@code provider} over its final form, its work done on
-     * {@code blocking}; {@code null} when its authentication is fixed (and already in its headers).
+     * What authenticates each call of {@code provider} over its final form, with {@code means};
+     * {@code null} when its authentication is fixed (and already in its headers).
      */
-    static Signer signer(ProviderEndpoint provider, Executor blocking) {
+    static Signer signer(ProviderEndpoint provider, UpstreamAuth.Means means) {
         UpstreamAuth auth = provider.auth();
         if (auth.fixedHeaders() != null) {
             return null;
@@ -72,7 +71,7 @@ final class ProviderRequests {
             String scheme = Boolean.TRUE.equals(options.isSsl()) ? "https" : "http";
             String host = options.getHost().indexOf(':') >= 0 ? "[" + options.getHost() + "]" : options.getHost();
             URI uri = URI.create(scheme + "://" + host + ":" + options.getPort() + options.getURI());
-            return auth.headers(new UpstreamAuth.Outgoing(options.getMethod().name(), uri, headers, body), blocking)
+            return auth.headers(new UpstreamAuth.Outgoing(options.getMethod().name(), uri, headers, body), means)
                     .thenApply(added -> {
                         MultiMap signed = HttpHeaders.headers().addAll(options.getHeaders());
                         added.forEach(signed::set);

@@ -1,5 +1,7 @@
 package io.agentfuse.gateway.upstream;
 
+import io.agentfuse.gateway.dialect.UpstreamAuth;
+
 /**
  * A provider refused the credentials the gateway is configured with (401 or 403, or the provider's
  * own way of saying so, {@link io.agentfuse.gateway.dialect.Dialect#refusesCredentials}; or its token
@@ -13,7 +15,7 @@ package io.agentfuse.gateway.upstream;
  * <p>Immutable; no stack trace.
  *
  * <pre>{@code
- * throw new UpstreamAuthException("anthropic", 401);
+ * throw new UpstreamAuthException("anthropic", 401, UpstreamAuth.Credential.apiKey("anthropic"));
  * }</pre>
  */
 public final class UpstreamAuthException extends RuntimeException {
@@ -22,12 +24,26 @@ public final class UpstreamAuthException extends RuntimeException {
     private final int status;
 
     /**
+     * A refusal of the provider's {@code apiKey}.
+     *
      * @param provider the provider's configured name
      * @param status   the status of the refusal: 401 or 403 (Gemini refuses a key with 400)
      */
     public UpstreamAuthException(String provider, int status) {
-        super("provider " + provider + " refused the gateway's API key (HTTP " + status
-                + "): check providers." + provider + ".apiKey", null, false, false);
+        this(provider, status, UpstreamAuth.Credential.apiKey(provider));
+    }
+
+    /**
+     * A refusal of {@code credential}, the provider's authentication (a key, a SigV4 signature, an
+     * access token), named with what to check in its message.
+     *
+     * @param provider   the provider's configured name
+     * @param status     the status of the refusal: 401 or 403 (Gemini refuses a key with 400)
+     * @param credential what the gateway sent
+     */
+    public UpstreamAuthException(String provider, int status, UpstreamAuth.Credential credential) {
+        super("provider " + provider + " refused the gateway's " + credential.sent() + " (HTTP " + status
+                + "): check " + credential.check(), null, false, false);
         this.provider = provider;
         this.status = status;
     }

@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.upstream;
 
 import io.agentfuse.core.Scheduler;
+import io.agentfuse.gateway.dialect.UpstreamAuth;
 import io.agentfuse.gateway.internal.CancellingFuture;
 import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.gateway.internal.VertxScheduler;
@@ -74,8 +75,11 @@ public final class UpstreamClient {
     private final ProviderRequests requests = new ProviderRequests();
     private final Scheduler timers;
     private final UpstreamHttp http;
-    /** Where authentication that may block or grows with the body runs (a token fetch, a SigV4 signature): Vert.x's workers. */
-    private final Executor blocking;
+    /**
+     * What authentication works with: Vert.x's workers for what may block or grows with the body (a
+     * token fetch, a SigV4 signature), and the calls' own egress proxy for its requests (a token fetch).
+     */
+    private final UpstreamAuth.Means authMeans;
 
     public UpstreamClient(Vertx vertx, UpstreamClientOptions options) {
         this(vertx, options, UpstreamHttp.IDLE);
@@ -88,10 +92,11 @@ public final class UpstreamClient {
         this.timers = new VertxScheduler(vertx);
         this.http = new UpstreamHttp(vertx, new UpstreamHttp.Settings(options.connectTimeout(),
                 options.maxConnectionsPerHost(), idle, options.egress()));
-        this.blocking = task -> vertx.executeBlocking(() -> {
+        Executor blocking = task -> vertx.executeBlocking(() -> {
             task.run();
             return null;
         }, false);
+        this.authMeans = new UpstreamAuth.Means(blocking, http.egress().selector(), http.egress().login());
     }
 
     /**
@@ -123,7 +128,7 @@ public final class UpstreamClient {
             call.answer().completeExceptionally(refused); // a header Vert.x refuses: an ERROR, nothing sent
             return call.answer();
         }
-        return call.start(http, head, timeout, ProviderRequests.signer(request.provider(), blocking)).answer();
+        return call.start(http, head, timeout, ProviderRequests.signer(request.provider(), authMeans)).answer();
     }
 
     /**
@@ -187,7 +192,7 @@ public final class UpstreamClient {
                 ready.tryFail(refused); // a header Vert.x refuses: an ERROR, nothing sent
                 return;
             }
-            call.start(http, head, ProviderRequests.signer(request.provider(), blocking));
+            call.start(http, head, ProviderRequests.signer(request.provider(), authMeans));
         });
         return start;
     }

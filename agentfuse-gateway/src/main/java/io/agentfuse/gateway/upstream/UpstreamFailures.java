@@ -19,7 +19,9 @@ import java.util.concurrent.CompletionException;
  * {@link UpstreamStatusException} (with the answer's retry hints — {@code Retry-After},
  * {@code retry-after-ms}, the rate-limit headers, {@code x-should-retry} — and its content type),
  * except a refusal of the gateway's credentials ({@link Dialect#refusesCredentials}: 401/403, Gemini's
- * invalid key), which becomes an {@link UpstreamAuthException}, as does a refusal by the provider's
+ * invalid key), which becomes an {@link UpstreamAuthException} naming what the provider's
+ * authentication sent ({@link io.agentfuse.gateway.dialect.UpstreamAuth#credential}, which hears of the
+ * refusal: a cached token is dropped), as does a refusal by the provider's
  * identity service ({@link CredentialsRefusedException}). The provider's dialect classifies the
  * answer ({@link Dialect#errorOutcome}: Bedrock's exception names, Google's statuses); where it
  * judges otherwise than the status alone would, the exception carries the status core's classifier
@@ -39,7 +41,8 @@ final class UpstreamFailures {
     static RuntimeException status(ProviderEndpoint provider, int status, MultiMap headers, String body) {
         Dialect dialect = provider.dialect();
         if (dialect.refusesCredentials(status, body)) {
-            return new UpstreamAuthException(provider.name(), status);
+            provider.auth().refused(status, headers, body); // a cached token the answer calls invalid is dropped
+            return new UpstreamAuthException(provider.name(), status, provider.auth().credential());
         }
         int judged = judgedStatus(status, body, dialect.errorOutcome(status, headers, body));
         return UpstreamStatusException.builder(judged).providerStatus(status).body(body)

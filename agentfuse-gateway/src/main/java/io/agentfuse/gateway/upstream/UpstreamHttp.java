@@ -119,6 +119,11 @@ public final class UpstreamHttp {
         return client(vertx.getOrCreateContext()).request(options);
     }
 
+    /** The proxy choice of this client's requests, for the requests of an {@link io.agentfuse.gateway.dialect.UpstreamAuth}. */
+    EgressProxy egress() {
+        return egress;
+    }
+
     /** Closes every client and its connections; a later request fails. */
     public Future<Void> close() {
         closed = true;

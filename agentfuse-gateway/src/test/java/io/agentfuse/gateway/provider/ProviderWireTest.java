@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.provider;
 
+import com.google.api.client.http.javanet.NetHttpTransport;
 import io.agentfuse.core.ManualClock;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.gateway.dialect.ChatRequest;
@@ -258,7 +259,7 @@ class ProviderWireTest {
     private VertexAccessTokens serviceAccount(String project) throws Exception {
         Path file = dir.resolve(project + ".json");
         Files.writeString(file, mock.newVertexServiceAccount(project).json().encodePrettily());
-        return VertexAccessTokens.fromServiceAccountFile(file);
+        return VertexAccessTokens.fromServiceAccountFile(file, NetHttpTransport::new); // direct: no proxy here
     }
 
     private Map<String, String> bearer(Dialect dialect, VertexAccessTokens tokens) throws Exception {

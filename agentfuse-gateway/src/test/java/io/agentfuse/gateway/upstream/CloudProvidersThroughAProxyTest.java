@@ -26,8 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The cloud providers through a real forward proxy (tinyproxy): a SigV4-signed Bedrock call, complete
  * and streamed (its binary event stream relayed by the proxy), a Gemini call and a Vertex AI call with
- * its bearer token all go through {@code server.egressProxy}, and the mocks, which check the signature,
- * the key and the token, accept what the proxy passed on.
+ * its bearer token all go through {@code server.egressProxy}, and so does google-auth-library's request
+ * for that token; the mocks, which check the signature, the key and the token, accept what the proxy
+ * passed on.
  */
 class CloudProvidersThroughAProxyTest {
 
@@ -81,10 +82,12 @@ class CloudProvidersThroughAProxyTest {
         assertThat(client.post("/v1/chat/completions", chat("gemini-2.5-pro", false)).status()).isEqualTo(200);
         assertThat(client.post("/v1/chat/completions", chat("gemini-on-vertex", false)).status()).isEqualTo(200);
 
-        assertThat(mock.requests()).filteredOn(request -> !request.path().contains("oauth2")).hasSize(4)
+        assertThat(mock.requests()).filteredOn(request -> !request.path().contains("oauth2")).hasSize(4);
+        assertThat(mock.requests()).filteredOn(request -> request.path().contains("oauth2")).hasSize(1);
+        assertThat(mock.requests())
                 .allSatisfy(request -> assertThat(request.header("via")).hasValueSatisfying(via -> assertThat(via).contains("tinyproxy")));
         assertThat(proxy.requests()).anyMatch(line -> line.contains("/converse-stream"))
-                .anyMatch(line -> line.contains(":generateContent"));
+                .anyMatch(line -> line.contains(":generateContent")).anyMatch(line -> line.contains("/oauth2/token"));
     }
 
     private static JsonObject chat(String model, boolean stream) {

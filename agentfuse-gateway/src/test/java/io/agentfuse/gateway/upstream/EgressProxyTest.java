@@ -5,6 +5,10 @@ import io.vertx.core.net.ProxyOptions;
 import io.vertx.core.net.ProxyType;
 import org.junit.jupiter.api.Test;
 
+import java.net.Authenticator;
+import java.net.InetSocketAddress;
+import java.net.PasswordAuthentication;
+import java.net.Proxy;
 import java.net.URI;
 import java.util.List;
 
@@ -30,6 +34,23 @@ class EgressProxyTest {
         assertThat(https.getPassword()).isEqualTo("s:cret");
         assertThat(http.getHost()).isEqualTo("plain.proxy");
         assertThat(http.getUsername()).isNull();
+    }
+
+    @Test
+    void clientsOutsideVertxGetTheSameChoiceAsAProxySelectorAndTheProxyLogin() throws Exception {
+        EgressProxy egress = egress("oauth2.internal");
+
+        assertThat(egress.selector().select(URI.create("https://oauth2.googleapis.com/token")))
+                .containsExactly(new Proxy(Proxy.Type.HTTP, InetSocketAddress.createUnresolved("secure.proxy", 3128)));
+        assertThat(egress.selector().select(URI.create("http://metadata.lan/token")))
+                .containsExactly(new Proxy(Proxy.Type.HTTP, InetSocketAddress.createUnresolved("plain.proxy", 8080)));
+        assertThat(egress.selector().select(URI.create("https://oauth2.internal/token"))).containsExactly(Proxy.NO_PROXY);
+        PasswordAuthentication login = Authenticator.requestPasswordAuthentication(egress.login(), "secure.proxy", null,
+                3128, "http", "proxy", "basic", null, Authenticator.RequestorType.PROXY);
+        assertThat(login.getUserName()).isEqualTo("alice");
+        assertThat(new String(login.getPassword())).isEqualTo("s:cret");
+        assertThat(Authenticator.requestPasswordAuthentication(egress.login(), "oauth2.googleapis.com", null, 443,
+                "https", "server", "basic", null, Authenticator.RequestorType.SERVER)).as("never for a server").isNull();
     }
 
     @Test

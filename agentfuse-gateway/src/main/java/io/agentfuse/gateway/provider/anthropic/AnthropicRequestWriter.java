@@ -7,6 +7,7 @@ import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
 import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.agentfuse.gateway.provider.AlternatingTurns;
+import io.agentfuse.gateway.provider.SamplingFields;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -41,15 +42,7 @@ public final class AnthropicRequestWriter {
         }
         body.put("messages", AlternatingTurns.write(request.messages(), AnthropicRequestWriter::block));
         writeTools(request, body);
-        if (sampling.temperature() != null) {
-            body.put("temperature", sampling.temperature());
-        }
-        if (sampling.topP() != null) {
-            body.put("top_p", sampling.topP());
-        }
-        if (!sampling.stopSequences().isEmpty()) {
-            body.put("stop_sequences", new JsonArray(sampling.stopSequences()));
-        }
+        SamplingFields.put(body, sampling, "top_p", "stop_sequences");
         if (request.stream()) {
             body.put("stream", true);
         }

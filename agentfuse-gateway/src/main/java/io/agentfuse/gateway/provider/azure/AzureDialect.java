@@ -66,7 +66,10 @@ public final class AzureDialect extends ForwardingDialect {
     @Override
     public UpstreamAuth upstreamAuth(ProviderConfig provider) {
         String token = provider.cloud().azureAdToken();
-        return UpstreamAuth.fixed(token.isEmpty() ? authHeaders(provider.apiKey()) : entraAuthHeaders(token));
+        return token.isEmpty() ? UpstreamAuth.fixed(authHeaders(provider.apiKey()), new UpstreamAuth.Credential(
+                "Azure API key", "providers." + provider.name() + ".apiKey (or set azureAdToken to use an Entra ID token)"))
+                : UpstreamAuth.fixed(entraAuthHeaders(token), new UpstreamAuth.Credential("Entra ID token",
+                        "providers." + provider.name() + ".azureAdToken (Entra ID tokens expire after about an hour)"));
     }
 
     @Override

@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 
 /**
  * A {@code bedrock} provider's authentication: a Bedrock API key as a fixed {@code Authorization:
@@ -24,28 +23,44 @@ final class BedrockAuth implements UpstreamAuth {
 
     private final String provider;
     private final BedrockRequestSigner signer;
+    private final Credential credential;
 
-    private BedrockAuth(String provider, BedrockRequestSigner signer) {
+    private BedrockAuth(String provider, BedrockRequestSigner signer, Credential credential) {
         this.provider = provider;
         this.signer = signer;
+        this.credential = credential;
     }
 
     /** The authentication {@code provider} is configured with. */
     static UpstreamAuth of(ProviderConfig provider) {
+        String keys = "providers." + provider.name() + ".";
         if (provider.hasApiKey()) {
-            return UpstreamAuth.fixed(BedrockDialect.INSTANCE.authHeaders(provider.apiKey()));
+            return UpstreamAuth.fixed(BedrockDialect.INSTANCE.authHeaders(provider.apiKey()),
+                    new Credential("Bedrock API key", keys + "apiKey"));
         }
         ProviderConfig.Cloud cloud = provider.cloud();
-        BedrockRequestSigner signer = cloud.usesDefaultChain() ? BedrockRequestSigner.defaultChain(cloud.region())
-                : BedrockRequestSigner.staticKeys(cloud.region(), cloud.accessKeyId(), cloud.secretAccessKey(),
-                        cloud.sessionToken());
-        return new BedrockAuth(provider.name(), signer);
+        if (cloud.usesDefaultChain()) {
+            return new BedrockAuth(provider.name(), BedrockRequestSigner.defaultChain(cloud.region()),
+                    new Credential("AWS SigV4 signature (" + keys + "credentials: default)", "the credentials the AWS"
+                            + " SDK's default chain finds (environment, AWS_PROFILE, instance or task role), their"
+                            + " bedrock:InvokeModel permission and " + keys + "region"));
+        }
+        BedrockRequestSigner signer = BedrockRequestSigner.staticKeys(cloud.region(), cloud.accessKeyId(),
+                cloud.secretAccessKey(), cloud.sessionToken());
+        return new BedrockAuth(provider.name(), signer, new Credential("AWS SigV4 signature",
+                keys + "accessKeyId, secretAccessKey" + (cloud.sessionToken().isEmpty() ? "" : ", sessionToken (it may have expired)")
+                        + " and region"));
     }
 
     @Override
-    public CompletionStage<Map<String, String>> headers(Outgoing request, Executor blocking) {
+    public CompletionStage<Map<String, String>> headers(Outgoing request, Means means) {
         return CompletableFuture.supplyAsync(() -> signer.sign(request.method(), request.uri(), request.headers(),
-                request.body().getBytes()), blocking).thenCompose(signed -> signed).exceptionallyCompose(this::refused);
+                request.body().getBytes()), means.blocking()).thenCompose(signed -> signed).exceptionallyCompose(this::refused);
+    }
+
+    @Override
+    public Credential credential() {
+        return credential;
     }
 
     private CompletionStage<Map<String, String>> refused(Throwable failure) {

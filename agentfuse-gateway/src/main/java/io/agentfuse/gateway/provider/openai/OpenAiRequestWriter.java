@@ -6,6 +6,7 @@ import io.agentfuse.gateway.dialect.ChatRequest.Sampling;
 import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
+import io.agentfuse.gateway.provider.SamplingFields;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -47,11 +48,7 @@ public final class OpenAiRequestWriter {
         writeTools(request, body);
         Sampling sampling = request.sampling();
         putIfPresent(body, "max_completion_tokens", sampling.maxTokens());
-        putIfPresent(body, "temperature", sampling.temperature());
-        putIfPresent(body, "top_p", sampling.topP());
-        if (!sampling.stopSequences().isEmpty()) {
-            body.put("stop", new JsonArray(sampling.stopSequences()));
-        }
+        SamplingFields.put(body, sampling, "top_p", "stop");
         if (request.stream()) {
             body.put("stream", true).put("stream_options", new JsonObject().put("include_usage", true));
         }

@@ -4,6 +4,7 @@ import com.google.api.client.http.HttpResponseException;
 import io.agentfuse.config.ProviderConfig;
 import io.agentfuse.gateway.dialect.CredentialsRefusedException;
 import io.agentfuse.gateway.dialect.UpstreamAuth;
+import io.vertx.core.MultiMap;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -11,13 +12,15 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 
 /**
  * A {@code vertex} provider's authentication: {@code Authorization: Bearer} with an access token of
  * the service account in its {@code credentials} file ({@link VertexAccessTokens}: cached, refreshed
  * before it expires). The file is read on the blocking executor at the first call, never on an event
- * loop; tokens are fetched there too.
+ * loop; tokens are fetched there too, through the egress proxy of the provider calls
+ * ({@link EgressTransport}). A token Vertex calls invalid ({@link VertexErrors#refusesToken}: revoked,
+ * its account's key deleted) is dropped, so that the next call fetches a fresh one rather than fail
+ * until the token's hour ends.
  *
  * <p>A token endpoint that refuses the account (a key it does not know, a foreign or revoked
  * account) or a file that is not a service account's fails the call with
@@ -30,33 +33,53 @@ final class VertexAuth implements UpstreamAuth {
 
     private final String provider;
     private final Path credentialsFile;
+    private final Credential credential;
     private volatile CompletableFuture<VertexAccessTokens> tokens;
 
-    private VertexAuth(String provider, Path credentialsFile) {
+    private VertexAuth(String provider, Path credentialsFile, Credential credential) {
         this.provider = provider;
         this.credentialsFile = credentialsFile;
+        this.credential = credential;
     }
 
     /** The authentication {@code provider} is configured with. */
     static UpstreamAuth of(ProviderConfig provider) {
-        return new VertexAuth(provider.name(), Path.of(provider.cloud().credentials()));
+        String file = "providers." + provider.name() + ".credentials";
+        return new VertexAuth(provider.name(), Path.of(provider.cloud().credentials()), new Credential(
+                "OAuth2 access token of the service account in " + file, "that account (enabled, its key not deleted)"
+                + " and its Vertex AI User role in project " + provider.cloud().project()));
     }
 
     @Override
-    public CompletionStage<Map<String, String>> headers(Outgoing request, Executor blocking) {
-        return tokens(blocking).thenCompose(source -> source.accessToken(blocking))
+    public CompletionStage<Map<String, String>> headers(Outgoing request, Means means) {
+        return tokens(means).thenCompose(source -> source.accessToken(means.blocking()))
                 .thenApply(token -> VertexGeminiDialect.INSTANCE.authHeaders(token))
                 .exceptionallyCompose(failure -> CompletableFuture.failedFuture(refusal(failure)));
     }
 
-    /** The account's tokens, the file read once on {@code blocking}; a failed read is tried again on the next call. */
-    private CompletableFuture<VertexAccessTokens> tokens(Executor blocking) {
+    @Override
+    public Credential credential() {
+        return credential;
+    }
+
+    /** Drops the cached token when Vertex says it is no longer valid; a refusal of a valid token keeps it. */
+    @Override
+    public void refused(int status, MultiMap headers, String body) {
+        CompletableFuture<VertexAccessTokens> current = tokens;
+        if (current != null && current.isDone() && !current.isCompletedExceptionally()
+                && VertexErrors.refusesToken(status, headers.get("www-authenticate"), body)) {
+            current.join().dropCachedToken();
+        }
+    }
+
+    /** The account's tokens, the file read once on the blocking executor; a failed read is tried again on the next call. */
+    private CompletableFuture<VertexAccessTokens> tokens(Means means) {
         CompletableFuture<VertexAccessTokens> current = tokens;
         if (current == null || current.isCompletedExceptionally()) {
             synchronized (this) {
                 current = tokens;
                 if (current == null || current.isCompletedExceptionally()) {
-                    current = CompletableFuture.supplyAsync(this::read, blocking);
+                    current = CompletableFuture.supplyAsync(() -> read(new EgressTransport(means)), means.blocking());
                     tokens = current;
                 }
             }
@@ -64,9 +87,9 @@ final class VertexAuth implements UpstreamAuth {
         return current;
     }
 
-    private VertexAccessTokens read() {
+    private VertexAccessTokens read(EgressTransport transport) {
         try {
-            return VertexAccessTokens.fromServiceAccountFile(credentialsFile);
+            return VertexAccessTokens.fromServiceAccountFile(credentialsFile, transport);
         } catch (IOException | RuntimeException e) {
             throw new CredentialsRefusedException("provider " + provider + ": " + credentialsFile
                     + " is not a service account's credentials file (" + e.getMessage() + "); check providers."

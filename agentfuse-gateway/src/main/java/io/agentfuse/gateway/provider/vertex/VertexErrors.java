@@ -32,4 +32,18 @@ public final class VertexErrors {
         }
         return OutcomeClassifier.ofStatus(status, body);
     }
+
+    /**
+     * Whether a refusal says the access token itself is no longer valid (expired early, revoked, its
+     * account's key deleted), so that a fresh one may be accepted: Google's 401 {@code UNAUTHENTICATED},
+     * or a 403 whose {@code WWW-Authenticate} says {@code error="invalid_token"} (RFC 6750). A 403
+     * {@code PERMISSION_DENIED} refuses a valid token (a missing role, another project): a new one would be refused too.
+     */
+    public static boolean refusesToken(int status, String wwwAuthenticate, String body) {
+        if (status == 401) {
+            return true;
+        }
+        return status == 403 && (wwwAuthenticate != null && wwwAuthenticate.contains("invalid_token")
+                || body != null && body.contains("\"UNAUTHENTICATED\""));
+    }
 }
