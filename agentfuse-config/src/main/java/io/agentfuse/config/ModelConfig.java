@@ -15,7 +15,7 @@ import java.util.Optional;
  * is the key itself, {@code contextWindow: 200000}, {@code timeout: 60s},
  * {@code firstTokenTimeout: 20s}, {@code maxConcurrent: 64}, no fallbacks,
  * {@code breaker: default}, the top-level {@code retry}, {@code translate: strict}, no {@code deadline}, no {@code hedge},
- * {@code streamIdleTimeout: 60s}, and the list price
+ * {@code streamIdleTimeout: 60s}, {@code streamContinuation: false}, and the list price
  * of the built-in table ({@link ModelFamilies#priceOf}, by {@code upstreamModel}, else by name). The loader has checked every
  * reference: the provider exists, each fallback is another configured model. The breaker is
  * resolved (named entry or inline map) and the retry merged, so nothing needs looking up.
@@ -33,6 +33,7 @@ import java.util.Optional;
  *     deadline: 90s
  *     hedge: { after: 2s, maxShare: 10% }
  *     streamIdleTimeout: 60s
+ *     streamContinuation: true
  * }</pre>
  *
  * @param name              the key under {@code models}: what clients put in {@code "model"}
@@ -54,12 +55,16 @@ import java.util.Optional;
  * @param hedge             when to start the next step of the chain beside a slow one; empty for never
  * @param streamIdleTimeout the longest silence allowed between two events of a stream once it runs
  *                          ({@code > 0}; bare number: seconds)
+ * @param streamContinuation whether a text stream that breaks after its first byte is continued by the
+ *                          next step of the chain in the same stream (docs/design.md §13), rather than ended
+ *                          with an error
  */
 public record ModelConfig(String name, String provider, String upstreamModel, int contextWindow,
                           Duration timeout, Duration firstTokenTimeout, int maxConcurrent,
                           List<String> fallbacks, Optional<String> breakerName, BreakerConfig breaker,
                           RetryConfig retry, Translate translate, Optional<ModelPrice> price,
-                          Optional<Duration> deadline, Optional<HedgeConfig> hedge, Duration streamIdleTimeout) {
+                          Optional<Duration> deadline, Optional<HedgeConfig> hedge, Duration streamIdleTimeout,
+                          boolean streamContinuation) {
 
     /**
      * How strictly a request of another dialect is translated for this model ({@code translate:}).

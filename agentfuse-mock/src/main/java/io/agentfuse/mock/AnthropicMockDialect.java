@@ -58,6 +58,26 @@ final class AnthropicMockDialect implements MockDialect {
         return List.of(MockEvent.named("error", error(status, errorType).encode()));
     }
 
+    /** The Messages API refuses a final assistant turn (a prefill) that ends with whitespace. */
+    @Override
+    public JsonObject refusal(JsonObject body) {
+        JsonArray messages = body.getValue("messages") instanceof JsonArray list ? list : new JsonArray();
+        Object last = messages.isEmpty() ? null : messages.getValue(messages.size() - 1);
+        if (!(last instanceof JsonObject turn) || !"assistant".equals(turn.getString("role"))) {
+            return null;
+        }
+        Object content = turn.getValue("content");
+        if (content instanceof JsonArray blocks && !blocks.isEmpty() && blocks.getValue(blocks.size() - 1) instanceof JsonObject block) {
+            content = block.getValue("text");
+        }
+        if (!(content instanceof String text) || text.isEmpty() || !Character.isWhitespace(text.charAt(text.length() - 1))) {
+            return null;
+        }
+        JsonObject refused = error(400);
+        refused.getJsonObject("error").put("message", "messages: final assistant content cannot end with trailing whitespace");
+        return refused;
+    }
+
     @Override
     public JsonObject error(int status) {
         String type = switch (status) {

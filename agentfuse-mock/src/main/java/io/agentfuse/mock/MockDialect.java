@@ -21,6 +21,14 @@ interface MockDialect {
     /** A complete non-streaming success for {@code step}. */
     JsonObject success(MockStep step, String model);
 
+    /**
+     * The provider's own 400 body for a request {@code body} it refuses (before any step of the
+     * script), or {@code null} when it takes it; none is refused by default.
+     */
+    default JsonObject refusal(JsonObject body) {
+        return null;
+    }
+
     /** An error body for {@code status}, in the provider's own error shape. */
     JsonObject error(int status);
 

@@ -236,6 +236,11 @@ public final class MockProvider {
             MockResponder.answerAtOnce(ctx.request(), 400, Map.of(), dialect.error(400));
             return;
         }
+        JsonObject refusal = dialect.refusal(body);
+        if (refusal != null) {
+            MockResponder.answerAtOnce(ctx.request(), 400, Map.of(), refusal);
+            return;
+        }
         JsonObject streamOptions = body.getValue("stream_options") instanceof JsonObject options ? options : new JsonObject();
         play(ctx, entry, dialect, new MockCall(body.getString("model", "mock-model"),
                 Boolean.TRUE.equals(body.getValue("stream")), Boolean.TRUE.equals(streamOptions.getValue("include_usage"))));

@@ -64,10 +64,16 @@ final class ModelBinder {
             Optional<Duration> deadline = HedgeBinder.deadline(section);
             Optional<HedgeConfig> hedge = HedgeBinder.hedge(section, timeout, deadline);
             Duration streamIdleTimeout = section.duration("streamIdleTimeout", ConfigDefaults.MODEL_STREAM_IDLE_TIMEOUT);
+            boolean streamContinuation = section.bool("streamContinuation", false);
+            if (streamContinuation && fallbacks.isEmpty()) {
+                // A key that could never act is refused rather than ignored.
+                section.error("streamContinuation", "is true, but the model has no fallbacks: a stream that breaks"
+                        + " is continued by the next step of its chain (add one under fallbacks)");
+            }
             section.finish();
             provider.ifPresent(providerName -> models.put(name, new ModelConfig(name, providerName, upstreamModel,
                     contextWindow, timeout, firstTokenTimeout, maxConcurrent, fallbacks, breakerName, breaker,
-                    modelRetry, translate, price, deadline, hedge, streamIdleTimeout)));
+                    modelRetry, translate, price, deadline, hedge, streamIdleTimeout, streamContinuation)));
         });
         return models;
     }

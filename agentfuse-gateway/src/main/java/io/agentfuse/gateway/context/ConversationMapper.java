@@ -142,17 +142,7 @@ public final class ConversationMapper {
             ChatMessage.Role role = message.role() == Role.ASSISTANT ? ChatMessage.Role.ASSISTANT : ChatMessage.Role.USER;
             messages.add(new ChatMessage(role, message.content().stream().map(ConversationMapper::toPart).toList()));
         }
-        String systemPrompt = system.length() == 0 ? null : system.toString();
-        // The writer reads the neutral fields only: the draft needs no copy of the caller's body.
-        ChatRequest draft = new ChatRequest(request.dialect(), new JsonObject(), request.model(), systemPrompt,
-                messages, request.tools(), request.toolChoice(), request.sampling(), request.streamMode(),
-                request.endUser(), request.untranslatable());
-        JsonObject written = request.dialect().writeRequest(draft, request.model());
-        // Only the conversation's top-level fields change: a shallow copy, the others shared as received.
-        JsonObject body = request.dialect().withConversation(ChatRequest.shallowCopy(request.received()), written);
-        return new ChatRequest(request.dialect(), body, request.model(), systemPrompt, messages, request.tools(),
-                request.toolChoice(), request.sampling(), request.streamMode(), request.endUser(), request.untranslatable(),
-                request.crossing());
+        return request.withConversation(system.length() == 0 ? null : system.toString(), messages);
     }
 
     private static ContentBlock toBlock(ContentPart part) {

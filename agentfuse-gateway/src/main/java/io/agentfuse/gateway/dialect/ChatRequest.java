@@ -154,6 +154,25 @@ public record ChatRequest(Dialect dialect, JsonObject original, String model, St
     }
 
     /**
+     * This request with its conversation replaced by {@code system} and {@code messages}: the body
+     * as received with only the fields that hold the conversation rewritten (by this dialect's
+     * {@link Dialect#writeRequest} and {@link Dialect#withConversation}), every other field kept as sent,
+     * so that it goes to a provider of this dialect, or of another, as the caller's own would.
+     *
+     * @throws UntranslatableException when this dialect cannot write part of {@code messages}
+     */
+    public ChatRequest withConversation(String system, List<ChatMessage> messages) {
+        // The writer reads the neutral fields only: the draft needs no copy of the caller's body.
+        ChatRequest draft = new ChatRequest(dialect, new JsonObject(), model, system, messages, tools, toolChoice,
+                sampling, streamMode, endUser, untranslatable);
+        JsonObject written = dialect.writeRequest(draft, model);
+        // Only the conversation's top-level fields change: a shallow copy, the others shared as received.
+        JsonObject body = dialect.withConversation(shallowCopy(original), written);
+        return new ChatRequest(dialect, body, model, system, messages, tools, toolChoice, sampling, streamMode, endUser,
+                untranslatable, crossing);
+    }
+
+    /**
      * The system prompt of a request that gives it in {@code parts} (OpenAI's system and developer
      * messages, in order): joined by blank lines; the one part itself when there is one, so that a
      * prompt the gateway remembers from an earlier turn stays the very same string; {@code null} for none.

@@ -119,6 +119,16 @@ public interface Dialect {
     ChatRequest parseRequest(JsonObject body);
 
     /**
+     * Whether a provider of this dialect continues its answer from a trailing assistant message of
+     * {@code request} (a prefill), as Anthropic's Messages API does. A stream broken after its first
+     * byte is continued with the text sent as that message alone when it does, and else with a short
+     * user turn asking to continue after it ({@link ContinuationRequest}). No by default.
+     */
+    default boolean continuesPrefilledAnswer(ChatRequest request) {
+        return false;
+    }
+
+    /**
      * Writes {@code request} as a body of this dialect for {@code model}, ignoring
      * {@link ChatRequest#untranslatable()} (see {@link DialectTranslator} for the checked route).
      *

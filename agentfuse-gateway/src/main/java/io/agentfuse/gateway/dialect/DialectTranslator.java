@@ -108,4 +108,14 @@ public final class DialectTranslator {
         return StreamTranslator.between(upstream, request,
                 request.streamMode() == ChatRequest.StreamMode.STREAM_WITH_USAGE, clock, first);
     }
+
+    /**
+     * A {@linkplain StreamTranslator#continuable continuable} translator for one streamed answer: it
+     * re-encodes within one dialect too, so that a stream broken after its first byte can be
+     * continued by another provider's in the same response (docs/streams.md, continuation).
+     */
+    public static StreamTranslator continuableStreamTranslator(ChatRequest request, Dialect upstream, Clock clock) {
+        return StreamTranslator.continuable(upstream, request,
+                request.streamMode() == ChatRequest.StreamMode.STREAM_WITH_USAGE, clock);
+    }
 }

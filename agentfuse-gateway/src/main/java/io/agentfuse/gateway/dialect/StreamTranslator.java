@@ -19,6 +19,12 @@ import java.util.Optional;
  * never receives a broken event. A translated stream whose provider names neither itself nor its
  * model (Bedrock) gets a generated id and the caller's model ({@link AnswerNames}).
  *
+ * <p>A {@linkplain #continuable continuable} translator decodes and re-encodes within one dialect
+ * too, so that its encoder knows what the caller got: it holds back error events (the relay asks
+ * for them with {@link #error} once it gives up), keeps the text sent and whether a tool call began,
+ * and can go on with another upstream stream ({@link #continueWith}) whose start event it drops and
+ * whose usage it adds to the first stream's (docs/streams.md, continuation).
+ *
  * <p>Not thread-safe: one per stream, fed in order.
  *
  * <pre>{@code
@@ -29,29 +35,40 @@ import java.util.Optional;
  */
 public final class StreamTranslator {
 
-    private final Dialect upstream;
+    private Dialect upstream;
     private final Dialect client;
     private final boolean clientWantsUsage;
-    private final StreamDecoder decoder;
+    private StreamDecoder decoder;
     private final StreamEncoder encoder;
     /** The model the caller asked for, named in a stream whose provider names none; {@code null} when unknown. */
     private final String callerModel;
+    /** Whether events pass through as they came (one dialect, not continuable) rather than being re-encoded. */
+    private final boolean passThrough;
+    /** The text the caller got so far; {@code null} unless continuable. */
+    private final StringBuilder sent;
+    private boolean toolCallBegun;
+    /** Whether this translator went on with another upstream stream ({@link #continueWith}). */
+    private boolean continued;
+    /** The tokens of the streams before the current one (continuations). */
+    private Usage before = Usage.ZERO;
     private StreamEvent.Error failure;
     /** The first event as the decoder observed it already; {@code null} once it came (or across dialects). */
     private ObservedEvent observedFirst;
 
     private StreamTranslator(Dialect upstream, Dialect client, boolean clientWantsUsage, Clock clock,
                              ObservedEvent first) {
-        this(upstream, client, clientWantsUsage, first, client.streamEncoder(clientWantsUsage, clock), null);
+        this(upstream, client, clientWantsUsage, first, client.streamEncoder(clientWantsUsage, clock), null, false);
     }
 
     private StreamTranslator(Dialect upstream, Dialect client, boolean clientWantsUsage, ObservedEvent first,
-                             StreamEncoder encoder, String callerModel) {
+                             StreamEncoder encoder, String callerModel, boolean continuable) {
         this.upstream = Objects.requireNonNull(upstream, "upstream");
         this.client = Objects.requireNonNull(client, "client");
         this.clientWantsUsage = clientWantsUsage;
-        // Across dialects every event is decoded in full, so an observing decoder is of no use there.
-        this.observedFirst = upstream == client ? first : null;
+        this.passThrough = upstream == client && !continuable;
+        this.sent = continuable ? new StringBuilder() : null;
+        // Re-encoding decodes every event in full, so an observing decoder is of no use there.
+        this.observedFirst = passThrough ? first : null;
         this.decoder = observedFirst != null ? observedFirst.decoder() : upstream.streamDecoder();
         this.encoder = encoder;
         this.callerModel = callerModel;
@@ -61,7 +78,17 @@ public final class StreamTranslator {
     static StreamTranslator between(Dialect upstream, ChatRequest request, boolean clientWantsUsage, Clock clock,
                                     ObservedEvent first) {
         return new StreamTranslator(upstream, request.dialect(), clientWantsUsage, first,
-                request.dialect().streamEncoder(clientWantsUsage, clock, request), request.model());
+                request.dialect().streamEncoder(clientWantsUsage, clock, request), request.model(), false);
+    }
+
+    /**
+     * A continuable translator for the caller who sent {@code request}: every event is decoded and
+     * re-encoded, within one dialect too (the events the caller gets are then the encoder's, not the
+     * provider's bytes), so that another stream can go on where this one breaks.
+     */
+    static StreamTranslator continuable(Dialect upstream, ChatRequest request, boolean clientWantsUsage, Clock clock) {
+        return new StreamTranslator(upstream, request.dialect(), clientWantsUsage, null,
+                request.dialect().streamEncoder(clientWantsUsage, clock, request), request.model(), true);
     }
 
     /**
@@ -89,7 +116,7 @@ public final class StreamTranslator {
      * @throws UntranslatableException when the caller's dialect cannot express what arrived
      */
     public List<SseEvent> translate(SseEvent event) {
-        if (upstream != client) {
+        if (!passThrough) {
             return encode(noteFailure(decoder.decode(event)));
         }
         boolean failedBefore = failure != null;
@@ -132,7 +159,7 @@ public final class StreamTranslator {
      */
     public List<SseEvent> end() {
         List<StreamEvent> owed = noteFailure(decoder.end());
-        if (upstream != client) {
+        if (!passThrough) {
             return encode(owed);
         }
         List<SseEvent> closing = new ArrayList<>(1);
@@ -154,7 +181,7 @@ public final class StreamTranslator {
      * one the decoder that saw the relayed events ({@link StreamDecoder#failureAfterRelay}).
      */
     public List<SseEvent> error(String type, String message) {
-        if (upstream != client) {
+        if (!passThrough) {
             return encoder.encode(new StreamEvent.Error(type, message));
         }
         List<SseEvent> closing = decoder.failureAfterRelay(type, message);
@@ -174,9 +201,42 @@ public final class StreamTranslator {
         return Optional.ofNullable(failure);
     }
 
-    /** The tokens reported so far. */
+    /** The tokens reported so far: of every stream this translator relayed, when it was continued. */
     public Usage usage() {
+        return before.plus(decoder.usage());
+    }
+
+    /** The tokens the current upstream stream reported so far (the one a continuation relays now). */
+    public Usage streamUsage() {
         return decoder.usage();
+    }
+
+    /** Whether this translator can go on with another stream: continuable, and no tool call began. */
+    public boolean continuable() {
+        return sent != null && !toolCallBegun;
+    }
+
+    /** The text the caller got so far, for the request that continues it; empty unless continuable. */
+    public String sentText() {
+        return sent == null ? "" : sent.toString();
+    }
+
+    /**
+     * Goes on with a stream from a provider of {@code next}, after the current one failed: its
+     * events are relayed as the rest of this answer — its start event dropped (the caller has had
+     * one), its usage added to what the streams before reported.
+     *
+     * @throws IllegalStateException unless {@link #continuable()}
+     */
+    public void continueWith(Dialect next) {
+        if (!continuable()) {
+            throw new IllegalStateException("only a continuable text answer can go on with another stream");
+        }
+        before = usage();
+        upstream = Objects.requireNonNull(next, "next");
+        decoder = next.streamDecoder();
+        failure = null;
+        continued = true;
     }
 
     // The first event's observation is taken over only for that very event (the stream delivers it first).
@@ -201,8 +261,31 @@ public final class StreamTranslator {
         }
         List<SseEvent> out = new ArrayList<>(events.size() + 2);
         for (StreamEvent event : events) {
-            out.addAll(encoder.encode(event instanceof StreamEvent.Start start ? AnswerNames.named(start, callerModel) : event));
+            StreamEvent named = event instanceof StreamEvent.Start start ? AnswerNames.named(start, callerModel) : event;
+            StreamEvent owed = sent == null ? named : noted(named);
+            if (owed != null) {
+                out.addAll(encoder.encode(owed));
+            }
         }
         return out;
+    }
+
+    /**
+     * What a continuable translator encodes for {@code event}, noting what it tells: nothing for an
+     * error (held back until the relay gives up) or a continuation's start; a continuation's finish
+     * with the usage of every stream.
+     */
+    private StreamEvent noted(StreamEvent event) {
+        if (event instanceof StreamEvent.Error || (continued && event instanceof StreamEvent.Start)) {
+            return null;
+        }
+        if (event instanceof StreamEvent.TextDelta text) {
+            sent.append(text.text());
+        } else if (event instanceof StreamEvent.ToolCallStart) {
+            toolCallBegun = true;
+        } else if (continued && event instanceof StreamEvent.Finish finish) {
+            return new StreamEvent.Finish(finish.reason(), finish.stopSequence(), before.plus(finish.usage()));
+        }
+        return event;
     }
 }

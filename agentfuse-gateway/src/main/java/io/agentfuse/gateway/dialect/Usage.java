@@ -29,6 +29,11 @@ public record Usage(long inputTokens, long outputTokens) {
         return new Usage(inputTokens, outputTokens);
     }
 
+    /** The tokens of this call and {@code other} together (an answer continued by another call). */
+    public Usage plus(Usage other) {
+        return other.total() == 0 ? this : new Usage(inputTokens + other.inputTokens, outputTokens + other.outputTokens);
+    }
+
     /** Input plus output tokens — what a {@code tokenOveruse} trigger compares with its limit. */
     public long total() {
         return inputTokens + outputTokens;

@@ -47,6 +47,7 @@ final class ChatExchange {
     private ModelRequest request;
     private CompletableFuture<FallbackResult<StepAnswer>> chain;
     private StreamRelay relay;
+    private StreamContinuation continuation;
     private SubagentLimit.Permit permit;
     private BudgetTicket budget = BudgetTicket.NONE;
     /** What a complete answer used, once it came. */
@@ -152,10 +153,10 @@ final class ChatExchange {
             return;
         }
         boolean stream = checked.chat().stream();
-        // A complete answer needs the conversation no more: while the provider answers, 150 KB of
-        // parsed conversation per request in flight would outlive young collections (the relay of
-        // a stream still translates against the request).
+        // A complete answer needs the conversation no more: while the provider answers, 150 KB of parsed conversation
+        // per request in flight would outlive young collections (a stream's relay and continuation still read it).
         request = stream ? checked : checked.withoutConversation();
+        continuation = StreamContinuation.of(checked, plan, stages, trace);
         chain = stages.chains().run(plan, stream, trace);
         chain.whenComplete((result, error) -> onContext(() -> answer(result, error)));
     }
@@ -173,18 +174,16 @@ final class ChatExchange {
         }
         answered = true;
         trace.span().answered(result.step(), result.passed().size());
-        if (result.value().response() != null) {
-            trace.span().usage(result.value().response().usage().inputTokens(), result.value().response().usage().outputTokens());
-        }
         if (result.hedged()) {
             response.headers().set(ResponseHeaders.HEDGED, result.step()); // the hedge, not the slow step, answered
         }
         if (result.value().stream() != null) {
             budget.putHeaders(response.headers(), null);
-            relay = new StreamRelay(response, caller.connection(), context, request, result.value(),
+            relay = new StreamRelay(response, caller.connection(), context, request, result.value(), continuation,
                     stages.metrics(), stages.clock());
             relay.start(trace, result.passed());
         } else {
+            trace.span().usage(result.value().response().usage().inputTokens(), result.value().response().usage().outputTokens());
             used = budget.used(result.value().response().usage(), result.value().step().model());
             budget.putHeaders(response.headers(), used);
             CompleteResponder.respond(response, request, result, trace, stages.clock());

@@ -10,6 +10,7 @@ import io.agentfuse.core.Guard;
 import io.agentfuse.core.breaker.BreakerLimitException;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.dialect.ContinuationRequest;
 import io.agentfuse.gateway.dialect.DialectTranslator;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
@@ -124,17 +125,8 @@ final class ModelRouter {
             var guard = guardOf(model);
             try {
                 refuseSharedStoredState(request.chat(), provider, config.providerOf(model));
-                ChatRequest chat = model.name().equals(request.model().name()) ? request.chat()
-                        : context.fitForFallback(request.chat(), request.model(), model);
-                boolean lenient = model.translate() == ModelConfig.Translate.LENIENT;
-                var body = DialectTranslator.upstreamRequest(chat, provider.dialect(), model.upstreamModel(), lenient);
-                // The caller's bytes with the replaced fields patched in, when the body is the caller's own.
-                Buffer bytes = chat == request.chat() && chat.dialect() == provider.dialect()
-                        && request.forwarded() != null ? request.forwarded().write(chat.received(), body) : null;
-                // With the bytes known, the parsed body is not kept: it would hold the conversation's tree.
-                steps.add(PlannedStep.runnable(model, provider, guard, bytes == null ? body : null, bytes,
-                        provider.dialect().forwardedHeaders(clientHeaders),
-                        DialectTranslator.dropped(chat, provider.dialect(), lenient)));
+                steps.add(runnable(request, fitted(request, model, context), model, provider, guard,
+                        provider.dialect().forwardedHeaders(clientHeaders)));
             } catch (UntranslatableException | GatewayException unfit) {
                 steps.add(PlannedStep.skipped(model, provider, guard, unfit.getMessage()));
             }
@@ -142,6 +134,58 @@ final class ModelRouter {
         String requested = request.model().name();
         return new Plan(route, steps, runtime.deadline(requested, callerLimit),
                 runtime.hedgePolicy(requested).orElse(null));
+    }
+
+    /**
+     * The steps that continue {@code plan}'s stream answered by {@code answered} and broken after its
+     * first byte ({@code models.<m>.streamContinuation}): the steps after it, each asking its provider
+     * to continue the text already {@code sent} ({@link ContinuationRequest}), under the plan's
+     * deadline, without a hedge. A step skipped in the plan stays skipped; none when none follows.
+     */
+    static Plan continuation(ModelRequest request, Plan plan, PlannedStep answered, String sent, ContextStage context) {
+        List<PlannedStep> steps = new ArrayList<>();
+        List<ModelConfig> models = new ArrayList<>();
+        int next = plan.steps().indexOf(answered) + 1;
+        for (PlannedStep step : plan.steps().subList(next <= 0 ? plan.steps().size() : next, plan.steps().size())) {
+            models.add(step.model());
+            if (step.upstream() == null) {
+                steps.add(step);
+                continue;
+            }
+            try {
+                ChatRequest continued = ContinuationRequest.of(fitted(request, step.model(), context), sent,
+                        step.provider().dialect());
+                steps.add(runnable(request, continued, step.model(), step.provider(), step.guard(),
+                        step.upstream().headers()));
+            } catch (UntranslatableException | GatewayException unfit) {
+                steps.add(PlannedStep.skipped(step.model(), step.provider(), step.guard(), unfit.getMessage()));
+            }
+        }
+        return new Plan(new Route(models), steps, plan.deadline(), null);
+    }
+
+    /** The request's conversation as {@code model} takes it: fitted to its window when it is a fallback. */
+    private static ChatRequest fitted(ModelRequest request, ModelConfig model, ContextStage context) {
+        return model.name().equals(request.model().name()) ? request.chat()
+                : context.fitForFallback(request.chat(), request.model(), model);
+    }
+
+    /**
+     * The step that sends {@code chat} to {@code provider}'s model: the caller's own bytes with the
+     * replaced fields patched in when {@code chat} is the caller's unchanged request in the provider's
+     * dialect, else the body written for it.
+     *
+     * @throws UntranslatableException when the provider's dialect cannot take {@code chat}
+     */
+    private static PlannedStep runnable(ModelRequest request, ChatRequest chat, ModelConfig model,
+                                        ProviderEndpoint provider, Guard guard, Map<String, String> headers) {
+        boolean lenient = model.translate() == ModelConfig.Translate.LENIENT;
+        var body = DialectTranslator.upstreamRequest(chat, provider.dialect(), model.upstreamModel(), lenient);
+        Buffer bytes = chat == request.chat() && chat.dialect() == provider.dialect()
+                && request.forwarded() != null ? request.forwarded().write(chat.received(), body) : null;
+        // With the bytes known, the parsed body is not kept: it would hold the conversation's tree.
+        return PlannedStep.runnable(model, provider, guard, bytes == null ? body : null, bytes, headers,
+                DialectTranslator.dropped(chat, provider.dialect(), lenient));
     }
 
     /**

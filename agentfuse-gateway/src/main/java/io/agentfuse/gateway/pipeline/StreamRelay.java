@@ -3,6 +3,8 @@ package io.agentfuse.gateway.pipeline;
 import io.agentfuse.config.ModelConfig;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Outcome;
+import io.agentfuse.core.OutcomeClassifier;
+import io.agentfuse.core.fallback.FallbackResult;
 import io.agentfuse.core.fallback.StepFailure;
 import io.agentfuse.gateway.dialect.DialectTranslator;
 import io.agentfuse.gateway.dialect.StreamEvent;
@@ -20,6 +22,7 @@ import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerResponse;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The pipeline's last step for a streamed answer: relays a provider stream that has begun to
@@ -48,6 +51,8 @@ import java.util.List;
  * token-heavy counts for {@code consecutiveTimeouts}, {@code slowCallRate} and {@code tokenOveruse}
  * as a complete answer does. Failures before the first byte are attempts the guard records itself.
  *
+ * <p>With a {@link StreamContinuation} (see there) a text answer that breaks is continued instead.
+ *
  * <p>Confined to the request's context: every handler hops there first.
  */
 final class StreamRelay {
@@ -56,23 +61,29 @@ final class StreamRelay {
     private final HttpConnection connection;
     private final Context context;
     private final ModelRequest request;
-    private final StepAnswer answer;
-    private final UpstreamStream stream;
+    /** The answer relayed now: the first, or its continuation. */
+    private StepAnswer answer;
+    private UpstreamStream stream;
     private final StreamTranslator translator;
     private final GatewayMetrics metrics;
     private final RelayWriter writer;
+    /** Continues a broken text answer ({@link StreamContinuation#OFF} when the model does not). */
+    private final StreamContinuation continuation;
     private boolean done;
     private boolean completed;
 
     StreamRelay(HttpServerResponse response, HttpConnection connection, Context context, ModelRequest request,
-                StepAnswer answer, GatewayMetrics metrics, Clock clock) {
+                StepAnswer answer, StreamContinuation continuation, GatewayMetrics metrics, Clock clock) {
         this.response = response;
         this.connection = connection;
         this.context = context;
         this.request = request;
         this.answer = answer;
         this.stream = answer.stream();
-        this.translator = DialectTranslator.streamTranslator(request.chat(), answer.step().provider().dialect(), clock,
+        this.continuation = continuation;
+        this.translator = continuation.on()
+                ? DialectTranslator.continuableStreamTranslator(request.chat(), answer.step().provider().dialect(), clock)
+                : DialectTranslator.streamTranslator(request.chat(), answer.step().provider().dialect(), clock,
                 answer.firstEvent());
         this.metrics = metrics;
         this.writer = new RelayWriter(response, connection, context, this::onContext, () -> {
@@ -89,10 +100,23 @@ final class StreamRelay {
                 .putHeader("cache-control", "no-cache");
         ResponseHeaders.put(response, request, trace, answer.step().name(), passed, answer.step().dropped());
         response.drainHandler(v -> stream.resume());
-        stream.stallHandler(v -> onContext(this::callerStalled));
-        stream.handler(event -> onContext(() -> relay(event)))
-                .exceptionHandler(error -> onContext(() -> broke(error)))
-                .endHandler(v -> onContext(this::ended));
+        listen(stream);
+    }
+
+    /** Relays {@code upstream}'s events while it is the stream relayed (a continuation replaces a broken one). */
+    private void listen(UpstreamStream upstream) {
+        upstream.stallHandler(v -> whileRelayed(upstream, this::callerStalled));
+        upstream.handler(event -> whileRelayed(upstream, () -> relay(event)))
+                .exceptionHandler(error -> whileRelayed(upstream, () -> broke(error)))
+                .endHandler(v -> whileRelayed(upstream, this::ended));
+    }
+
+    private void whileRelayed(UpstreamStream upstream, Runnable action) {
+        onContext(() -> {
+            if (upstream == stream) {
+                action.run();
+            }
+        });
     }
 
     /** The tokens the stream reported so far (all of them once it ended). */
@@ -117,7 +141,9 @@ final class StreamRelay {
 
     /** The caller went away: stop reading from the provider; nothing is recorded against it. */
     void clientGone() {
-        if (!done) {
+        if (continuation.underWay()) {
+            continuation.stop();
+        } else if (!done) {
             done = true;
             stream.cancel();
             answer.permit().released();
@@ -137,12 +163,13 @@ final class StreamRelay {
 
     /** Ends the stream now with an error event of {@code error} (e.g. a subagent deadline). */
     void abort(GatewayError error, String message) {
-        if (!done) {
+        if (!done || continuation.underWay()) {
             terminate(error, message);
         }
     }
 
     private void terminate(GatewayError error, String message) {
+        continuation.stop();
         done = true;
         stream.cancel();
         answer.permit().released();
@@ -165,8 +192,9 @@ final class StreamRelay {
             // The stream failed inside: the provider's error event, or ours for a broken event, goes last.
             done = true;
             stream.cancel();
-            recordFailure(outcomeOf(translator.failure().get()));
-            writer.failWith(out);
+            StreamEvent.Error failure = translator.failure().get();
+            recordFailure(outcomeOf(failure));
+            failed(out, failure.type(), failure.message());
         } else {
             writer.buffer(out);
         }
@@ -179,11 +207,13 @@ final class StreamRelay {
         done = true;
         List<SseEvent> closing = translator.end();
         if (translator.failure().isPresent()) {
-            recordFailure(outcomeOf(translator.failure().get())); // ended before the answer was complete
-            writer.failWith(closing);
+            StreamEvent.Error failure = translator.failure().get();
+            recordFailure(outcomeOf(failure)); // ended before the answer was complete
+            failed(closing, failure.type(), failure.message());
         } else {
             completed = true;
-            recordTokens();
+            answer.permit().finished(translator.streamUsage().total()); // over the limit: TOKEN_OVERUSE
+            meterCall(null);
             writer.endWith(closing);
         }
     }
@@ -198,8 +228,44 @@ final class StreamRelay {
         metrics.streamInterrupted(answer.step().name());
         meterCall(outcome.name());
         GatewayError type = outcome == Outcome.TIMEOUT ? GatewayError.TIMEOUT : GatewayError.UPSTREAM_ERROR;
-        writer.failWith(translator.error(type.type(), "the stream from model " + answer.step().name() + " broke off: "
-                + TransportText.of(error)));
+        String message = "the stream from model " + answer.step().name() + " broke off: " + TransportText.of(error);
+        failed(continuation.on() ? List.of() : translator.error(type.type(), message), type.type(), message);
+    }
+
+    /**
+     * Ends a stream that failed after its first byte, once {@code relayed} (which holds its error
+     * event already unless the translator is continuable, which holds such events back) is written:
+     * with a continuation when there can be one, else with the error event and a closed connection.
+     */
+    private void failed(List<SseEvent> relayed, String type, String message) {
+        if (!continuation.on()) {
+            writer.failWith(relayed);
+            return;
+        }
+        writer.buffer(relayed);
+        CompletableFuture<FallbackResult<StepAnswer>> next = continuation.after(answer.step(), translator);
+        if (next == null) {
+            writer.failWith(translator.error(type, message));
+        } else {
+            next.whenComplete((result, error) -> onContext(() -> continued(result, error, type, message)));
+        }
+    }
+
+    /** The continuation's answer began ({@code result}) or it failed ({@code error}): relayed, or the stream ends. */
+    private void continued(FallbackResult<StepAnswer> result, Throwable error, String type, String message) {
+        if (!continuation.taken(result)) {
+            return; // the stream was ended meanwhile
+        }
+        if (error != null) {
+            writer.failWith(translator.error(type, message + "; the next steps did not continue it: "
+                    + TransportText.of(OutcomeClassifier.unwrap(error))));
+            return;
+        }
+        answer = result.value();
+        stream = answer.stream();
+        translator.continueWith(answer.step().provider().dialect());
+        done = false;
+        listen(stream);
     }
 
     private void recordFailure(Outcome outcome) {
@@ -208,16 +274,11 @@ final class StreamRelay {
         meterCall(outcome.name());
     }
 
-    private void recordTokens() {
-        answer.permit().finished(translator.usage().total()); // over the limit: TOKEN_OVERUSE
-        meterCall(null);
-    }
-
     /** The stream as one model call for the GenAI meters: its whole duration, its usage, how it ended. */
     private void meterCall(String errorType) {
         PlannedStep step = answer.step();
-        metrics.modelCall(step.provider().name(), step.model().upstreamModel(), elapsedNanos(),
-                errorType == null ? translator.usage() : null, errorType);
+        metrics.modelCall(step.provider().name(), step.model().upstreamModel(), System.nanoTime() - answer.startedNanos(),
+                errorType == null ? translator.streamUsage() : null, errorType);
     }
 
     private Outcome outcomeOf(StreamEvent.Error error) {
@@ -226,10 +287,6 @@ final class StreamRelay {
             case MALFORMED -> Outcome.ERROR;
             case CUT -> Outcome.CONNECTION_ERROR;
         };
-    }
-
-    private long elapsedNanos() {
-        return System.nanoTime() - answer.startedNanos();
     }
 
     private void onContext(Runnable action) {

@@ -42,6 +42,11 @@ public abstract class ForwardingDialect implements Dialect {
     }
 
     @Override
+    public boolean continuesPrefilledAnswer(ChatRequest request) {
+        return wire.continuesPrefilledAnswer(request);
+    }
+
+    @Override
     public String path() {
         return wire.path();
     }

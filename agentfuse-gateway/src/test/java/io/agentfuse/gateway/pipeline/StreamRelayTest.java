@@ -38,7 +38,7 @@ class StreamRelayTest {
             fixture.chains.run(fixture.plan(request), true, new CallTrace())
                     .whenComplete((result, error) -> OnContext.run(context, () -> {
                         StreamRelay relay = new StreamRelay(ctx.response(), ctx.request().connection(), context, request,
-                                result.value(), fixture.metrics, Clock.system());
+                                result.value(), StreamContinuation.OFF, fixture.metrics, Clock.system());
                         ctx.response().closeHandler(v -> relay.clientGone());
                         relay.start(new CallTrace(), result.passed());
                     }));

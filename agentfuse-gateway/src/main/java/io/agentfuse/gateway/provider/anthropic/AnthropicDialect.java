@@ -57,6 +57,13 @@ public final class AnthropicDialect implements Dialect {
         return "/v1/messages";
     }
 
+    /** Messages continues a trailing assistant message, except with extended thinking, which refuses one. */
+    @Override
+    public boolean continuesPrefilledAnswer(ChatRequest request) {
+        Object thinking = request.received().getValue("thinking");
+        return !(thinking instanceof JsonObject settings) || "disabled".equals(settings.getString("type"));
+    }
+
     @Override
     public boolean spokenBy(String path, MultiMap headers) {
         return path.startsWith("/v1/messages") || path.startsWith("/messages") || headers.contains(VERSION)

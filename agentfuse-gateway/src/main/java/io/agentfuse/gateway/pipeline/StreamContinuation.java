@@ -1,0 +1,101 @@
+package io.agentfuse.gateway.pipeline;
+
+import io.agentfuse.core.fallback.FallbackResult;
+import io.agentfuse.gateway.dialect.StreamTranslator;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * How a streamed text answer that breaks after its first byte is continued, for a request whose
+ * model says {@code streamContinuation: true} (docs/streams.md, continuation): the steps of its
+ * chain after the one that answered run again as a chain of their own — guarded, retried and
+ * fallen back from as any chain, under the request's deadline, without a hedge — each asked to
+ * continue the text already sent ({@link ModelRouter#continuation}). Its {@link StreamRelay}
+ * re-encodes every event ({@link StreamTranslator#continuable}) and relays the continuation in the
+ * same response, without a second start event, its usage added to the first stream's.
+ *
+ * <p>Asked once per answer: a continuation that breaks too ends the stream with the error event,
+ * as does an answer with a tool call begun (a half-made call cannot be handed to another model).
+ *
+ * <p>One per request ({@link #OFF} when its model does not continue). Confined to the request's context.
+ */
+final class StreamContinuation {
+
+    /** No continuation: a broken stream ends with its error event. */
+    static final StreamContinuation OFF = new StreamContinuation(null, null, null, null, null);
+
+    private final ModelRequest request;
+    private final Plan plan;
+    private final ContextStage context;
+    private final ChainExecution chains;
+    private final CallTrace trace;
+    private boolean asked;
+    /** The continuation asked for, until its outcome is taken or it is given up. */
+    private CompletableFuture<FallbackResult<StepAnswer>> pending;
+
+    private StreamContinuation(ModelRequest request, Plan plan, ContextStage context, ChainExecution chains,
+                               CallTrace trace) {
+        this.request = request;
+        this.plan = plan;
+        this.context = context;
+        this.chains = chains;
+        this.trace = trace;
+    }
+
+    /** The continuation of {@code request}'s stream as planned in {@code plan}, or {@link #OFF} when its model has it off. */
+    static StreamContinuation of(ModelRequest request, Plan plan, ExchangeStages stages, CallTrace trace) {
+        return request.chat().stream() && request.model().streamContinuation()
+                ? new StreamContinuation(request, plan, stages.context(), stages.chains(), trace) : OFF;
+    }
+
+    /** Whether broken streams are continued (the relay then re-encodes every event). */
+    boolean on() {
+        return request != null;
+    }
+
+    /**
+     * Asks the steps after {@code answered}, whose stream broke after {@code translator} relayed a
+     * text answer, to continue it: the future completes with a stream whose answer has begun, or
+     * fails as a chain does; cancelling it cancels the attempt. {@code null} when there is nothing to
+     * continue with: off, asked before, a tool call begun, or no step after {@code answered}.
+     */
+    CompletableFuture<FallbackResult<StepAnswer>> after(PlannedStep answered, StreamTranslator translator) {
+        if (!on() || asked || !translator.continuable()) {
+            return null;
+        }
+        asked = true;
+        Plan next = ModelRouter.continuation(request, plan, answered, translator.sentText(), context);
+        pending = next.steps().isEmpty() ? null : chains.run(next, true, trace);
+        return pending;
+    }
+
+    /** Whether a continuation was asked for and has neither answered nor been given up. */
+    boolean underWay() {
+        return pending != null;
+    }
+
+    /**
+     * Takes the continuation's outcome, {@code result} (or {@code null} for a failure): {@code false}
+     * when it was given up meanwhile, and then the stream it brought is closed and its permit released.
+     */
+    boolean taken(FallbackResult<StepAnswer> result) {
+        if (pending != null) {
+            pending = null;
+            return true;
+        }
+        if (result != null) {
+            result.value().stream().cancel();
+            result.value().permit().released();
+        }
+        return false;
+    }
+
+    /** Gives up the continuation under way, if any: its attempt is cancelled. */
+    void stop() {
+        CompletableFuture<FallbackResult<StepAnswer>> given = pending;
+        pending = null;
+        if (given != null) {
+            given.cancel(true);
+        }
+    }
+}
