@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code response.function_call_arguments.delta}, {@code response.function_call_arguments.done},
  * {@code response.output_item.done}, then {@code response.completed} — or
  * {@code response.incomplete} for {@code finishReason: length}), every event with its
- * {@code sequence_number}, and OpenAI's {@code {"error": {...}}} errors.
+ * {@code sequence_number}, and OpenAI's {@code {"error": {...}}} errors; an error inside a stream is
+ * the {@code error} event ({@link #streamError}).
  *
  * <p>Thread-safe. The sequence numbers of a stream are counted per {@link StreamIds}, which
  * lives exactly as long as its stream; the count is dropped with it.
@@ -45,6 +46,19 @@ final class ResponsesMockDialect implements MockDialect {
     @Override
     public JsonObject error(int status) {
         return errors.error(status);
+    }
+
+    /**
+     * The Responses API's own error event, not the Chat Completions' data-only {@code {"error": {...}}}:
+     * {@code event: error} with {@code {"type": "error", "sequence_number", "code", "message", "param"}},
+     * the code OpenAI's ({@code rate_limit_exceeded}), else the error's type ({@code server_error}).
+     */
+    @Override
+    public List<MockEvent> streamError(int status, String errorType, StreamIds ids) {
+        JsonObject error = errors.error(status, errorType).getJsonObject("error");
+        String code = error.getString("code") != null ? error.getString("code") : error.getString("type");
+        return List.of(event(ids, "error", new JsonObject().put("code", code).put("message", error.getString("message"))
+                .put("param", error.getValue("param"))));
     }
 
     @Override

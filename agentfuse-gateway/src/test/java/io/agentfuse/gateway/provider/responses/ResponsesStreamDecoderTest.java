@@ -9,6 +9,8 @@ import io.agentfuse.gateway.sse.SseEvent;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -167,6 +169,33 @@ class ResponsesStreamDecoderTest {
         List<StreamEvent> decoded = decode(List.of(created(), openAiError));
 
         assertThat(decoded.get(decoded.size() - 1)).isEqualTo(new StreamEvent.Error("unknown-error", "Foobar"));
+    }
+
+    /**
+     * The documented {@code event: error} and the data-only {@code {"error": {...}}} that
+     * OpenAI-compatible servers send (the Chat Completions shape): both are the provider's error, for
+     * {@code decode} (another dialect's caller, the answer's opening) and {@code observe} (a
+     * Responses caller) alike — else a rate limit after the first byte is relayed as an unknown
+     * event and then reported as a cut.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"named error event", "data-only error object"})
+    void givenEitherErrorShapeWhenDecodedOrObservedThenItIsTheProvidersError(String shape) {
+        JsonObject fields = new JsonObject().put("code", "rate_limit_exceeded").put("message", "Rate limit reached");
+        SseEvent error = shape.startsWith("named") ? event("error", fields.put("param", null))
+                : SseEvent.data(new JsonObject().put("error", fields.put("type", "requests")).encode());
+        StreamEvent.Error expected = new StreamEvent.Error("rate_limit_exceeded", "Rate limit reached");
+
+        ResponsesStreamDecoder decoding = new ResponsesStreamDecoder();
+        decoding.decode(created());
+        ResponsesStreamDecoder observing = new ResponsesStreamDecoder();
+        observing.observe(created());
+
+        assertThat(decoding.decode(error)).containsExactly(expected);
+        assertThat(observing.observe(error)).containsExactly(expected);
+        assertThat(decoding.finished()).isTrue();
+        assertThat(observing.finished()).isTrue();
+        assertThat(Dialects.RESPONSES.streamErrorOutcome(expected.type())).isEqualTo(io.agentfuse.core.Outcome.RATE_LIMITED);
     }
 
     @Test
