@@ -49,16 +49,15 @@ final class ResponsesMockDialect implements MockDialect {
     }
 
     /**
-     * The Responses API's own error event, not the Chat Completions' data-only {@code {"error": {...}}}:
-     * {@code event: error} with {@code {"type": "error", "sequence_number", "code", "message", "param"}},
-     * the code OpenAI's ({@code rate_limit_exceeded}), else the error's type ({@code server_error}).
+     * The error event the live Responses API sends inside a stream: {@code event: error} with
+     * {@code {"type": "error", "sequence_number", "error": {"type", "code", "message", "param"}}} —
+     * the error object nested, as the official SDKs raise it (the API reference documents the fields
+     * flat on the event; the live API nests them), not the Chat Completions' data-only
+     * {@code {"error": {...}}} with no event name.
      */
     @Override
     public List<MockEvent> streamError(int status, String errorType, StreamIds ids) {
-        JsonObject error = errors.error(status, errorType).getJsonObject("error");
-        String code = error.getString("code") != null ? error.getString("code") : error.getString("type");
-        return List.of(event(ids, "error", new JsonObject().put("code", code).put("message", error.getString("message"))
-                .put("param", error.getValue("param"))));
+        return List.of(event(ids, "error", new JsonObject().put("error", errors.error(status, errorType).getJsonObject("error"))));
     }
 
     @Override

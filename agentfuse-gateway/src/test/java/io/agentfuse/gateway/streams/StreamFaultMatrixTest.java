@@ -23,7 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The stream contract's fault matrix (docs/streams.md; docs/design.md §13): each fault × each
- * caller dialect × before or after the first byte, over loopback against the mock provider. Before
+ * caller dialect (Chat Completions, Messages, Responses, the Gemini API with {@code alt=sse}) ×
+ * before or after the first byte, over loopback against the mock provider; and the faults the
+ * Gemini provider's mock scripts itself with that provider behind the other three callers. Before
  * the first byte every fault is invisible — the fallback answers a clean, complete stream — unless
  * the fallback fails too (then an error status, no stream). After it the caller gets the first
  * content, the dialect's error event (for Responses then {@code response.failed}) and a connection
@@ -201,15 +203,20 @@ class StreamFaultMatrixTest {
             assertThat(reply.events()).noneMatch(StreamFaultMatrixTest::reportsAnError);
             assertThat(reply.data()).contains(fault == Fault.TOOL_CALL_IN_FLIGHT ? "get_weather" : "backup");
             assertEndsComplete(caller, reply.events());
-            if (fault == Fault.IN_BAND_429) {
-                assertThat(reply.header("x-agentfuse-fallbacks")).as("counted as the provider's rate limit, not as a cut")
-                        .isEqualTo(primary + "=RATE_LIMITED(HTTP 429)");
+            if (fault == Fault.IN_BAND_429 || fault == Fault.IN_BAND_529) {
+                assertThat(reply.header("x-agentfuse-fallbacks")).as("counted as the provider's error, not as a cut")
+                        .isEqualTo(primary + "=" + inBandReason(fault, chain));
             }
         } else {
             assertThat(reply.header("x-agentfuse-model")).isEqualTo(primary);
             assertThat(reply.data()).as("the first content reached the caller").contains("one ");
             assertThat(reply.cutOff()).as("the body is aborted, never ended cleanly").isTrue();
             assertEndsWithError(caller, reply.events());
+            if (fault == Fault.TOOL_CALL_IN_FLIGHT) {
+                // Gemini sends a function call whole: a begun one is held back, never sent half.
+                assertThat(reply.data().contains("get_weather")).as("the begun tool call reached the caller")
+                        .isEqualTo(caller != Caller.GEMINI);
+            }
             if (fault == Fault.IN_BAND_429) {
                 assertThat(reply.events()).as("the provider's error reaches the caller, no cut is reported after it")
                         .anyMatch(event -> event.data().toLowerCase(Locale.ROOT).matches(".*(rate limit|exhausted).*"))
@@ -248,6 +255,7 @@ class StreamFaultMatrixTest {
                 assertThat(events.get(events.size() - 2).event()).isEqualTo("error");
             }
             case GEMINI -> {
+                assertThat(last.event()).as("Gemini's events are data only").isNull();
                 JsonObject error = new JsonObject(last.data()).getJsonObject("error");
                 assertThat(error).as(last.data()).isNotNull();
                 assertThat(error.getValue("code")).isInstanceOf(Integer.class);
@@ -255,6 +263,18 @@ class StreamFaultMatrixTest {
                 assertThat(error.getString("status")).isNotBlank();
             }
         }
+    }
+
+    /**
+     * How an in-band error before the first byte is counted: a rate limit as such; an overload where
+     * the provider can say so (Anthropic's {@code overloaded_error}, Google's {@code UNAVAILABLE}), while
+     * OpenAI's in-stream {@code server_error} is a server error.
+     */
+    private static String inBandReason(Fault fault, String chain) {
+        if (fault == Fault.IN_BAND_429) {
+            return "RATE_LIMITED(HTTP 429)";
+        }
+        return chain.equals("chat") || chain.equals("responses") ? "SERVER_ERROR(HTTP 500)" : "OVERLOADED(HTTP 529)";
     }
 
     /** The error type of an error answer: Google's is the reason of its {@code ErrorInfo} detail. */

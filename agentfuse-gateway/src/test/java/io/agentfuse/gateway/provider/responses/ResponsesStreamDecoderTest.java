@@ -172,18 +172,23 @@ class ResponsesStreamDecoderTest {
     }
 
     /**
-     * The documented {@code event: error} and the data-only {@code {"error": {...}}} that
-     * OpenAI-compatible servers send (the Chat Completions shape): both are the provider's error, for
-     * {@code decode} (another dialect's caller, the answer's opening) and {@code observe} (a
-     * Responses caller) alike — else a rate limit after the first byte is relayed as an unknown
-     * event and then reported as a cut.
+     * An in-stream error in each shape it comes in — the documented {@code event: error} with the
+     * fields flat, the live API's with them nested under {@code error}, and the data-only
+     * {@code {"error": {...}}} of the Chat Completions that OpenAI-compatible servers send — is the
+     * provider's error, for {@code decode} (another dialect's caller, the answer's opening) and
+     * {@code observe} (a Responses caller) alike: else a rate limit after the first byte is relayed as
+     * an unknown event and the stream then reported cut.
      */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"named error event", "data-only error object"})
-    void givenEitherErrorShapeWhenDecodedOrObservedThenItIsTheProvidersError(String shape) {
-        JsonObject fields = new JsonObject().put("code", "rate_limit_exceeded").put("message", "Rate limit reached");
-        SseEvent error = shape.startsWith("named") ? event("error", fields.put("param", null))
-                : SseEvent.data(new JsonObject().put("error", fields.put("type", "requests")).encode());
+    @ValueSource(strings = {"documented", "nested", "data-only"})
+    void givenEachErrorShapeWhenDecodedOrObservedThenItIsTheProvidersError(String shape) {
+        JsonObject fields = new JsonObject().put("code", "rate_limit_exceeded").put("message", "Rate limit reached")
+                .put("param", null);
+        SseEvent error = switch (shape) {
+            case "documented" -> event("error", fields);
+            case "nested" -> event("error", new JsonObject().put("error", fields.put("type", "tokens")));
+            default -> SseEvent.data(new JsonObject().put("error", fields.put("type", "requests")).encode());
+        };
         StreamEvent.Error expected = new StreamEvent.Error("rate_limit_exceeded", "Rate limit reached");
 
         ResponsesStreamDecoder decoding = new ResponsesStreamDecoder();
