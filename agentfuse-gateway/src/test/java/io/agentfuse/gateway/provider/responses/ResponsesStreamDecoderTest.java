@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.provider.responses;
 
+import io.agentfuse.core.Outcome;
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.dialect.FinishReason;
 import io.agentfuse.gateway.dialect.StreamEvent;
@@ -200,7 +201,7 @@ class ResponsesStreamDecoderTest {
         assertThat(observing.observe(error)).containsExactly(expected);
         assertThat(decoding.finished()).isTrue();
         assertThat(observing.finished()).isTrue();
-        assertThat(Dialects.RESPONSES.streamErrorOutcome(expected.type())).isEqualTo(io.agentfuse.core.Outcome.RATE_LIMITED);
+        assertThat(Dialects.RESPONSES.streamErrorOutcome(expected.type())).isEqualTo(Outcome.RATE_LIMITED);
     }
 
     @Test
