@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code response.function_call_arguments.delta}, {@code response.function_call_arguments.done},
  * {@code response.output_item.done}, then {@code response.completed} — or
  * {@code response.incomplete} for {@code finishReason: length}), every event with its
- * {@code sequence_number}, and OpenAI's {@code {"error": {...}}} errors.
+ * {@code sequence_number}, and OpenAI's {@code {"error": {...}}} errors; an error inside a stream is
+ * the {@code error} event ({@link #streamError}).
  *
  * <p>Thread-safe. The sequence numbers of a stream are counted per {@link StreamIds}, which
  * lives exactly as long as its stream; the count is dropped with it.
@@ -45,6 +46,18 @@ final class ResponsesMockDialect implements MockDialect {
     @Override
     public JsonObject error(int status) {
         return errors.error(status);
+    }
+
+    /**
+     * The error event the live Responses API sends inside a stream: {@code event: error} with
+     * {@code {"type": "error", "sequence_number", "error": {"type", "code", "message", "param"}}} —
+     * the error object nested, as the official SDKs raise it (the API reference documents the fields
+     * flat on the event; the live API nests them), not the Chat Completions' data-only
+     * {@code {"error": {...}}} with no event name.
+     */
+    @Override
+    public List<MockEvent> streamError(int status, String errorType, StreamIds ids) {
+        return List.of(event(ids, "error", new JsonObject().put("error", errors.error(status, errorType).getJsonObject("error"))));
     }
 
     @Override

@@ -86,6 +86,21 @@ class OpenAiSdkResponsesTest {
         assertThat(text).hasToString("Hel");
     }
 
+    /** The provider's own {@code event: error} (a rate limit after the first piece) reaches the SDK as its error. */
+    @Test
+    void givenARateLimitInsideAResponsesStreamWhenRelayedThenTheSdkRaisesTheProvidersError() {
+        gateway.harness.mock.defaultStep(MockStep.builder().chunks("Hel", "lo").streamError(429).streamErrorAfterChunks(1)
+                .build());
+        StringBuilder text = new StringBuilder();
+
+        assertThatThrownBy(() -> {
+            try (StreamResponse<ResponseStreamEvent> stream = client.responses().createStreaming(ask("gpt-4o-mini"))) {
+                stream.stream().forEach(event -> event.outputTextDelta().ifPresent(delta -> text.append(delta.delta())));
+            }
+        }).isInstanceOf(SseException.class).hasMessageContaining("Rate limit reached");
+        assertThat(text).hasToString("Hel");
+    }
+
     @Test
     void aRequestThatNeedsStoredStateIsRefusedForAClaudeModelNamingTheField() {
         ResponseCreateParams params = ask("claude-haiku-4").toBuilder().previousResponseId("resp_earlier").build();

@@ -85,7 +85,8 @@ public final class GeminiErrors {
         }
         return switch (type) {
             case "overloaded_error", "server_overloaded" -> 503;
-            case "rate_limit_error", "rate_limit_exceeded", "ThrottlingException" -> 429;
+            // OpenAI's in-stream rate limits are typed by what ran out ("requests", "tokens"), as OpenAiDialect reads them.
+            case "rate_limit_error", "rate_limit_exceeded", "requests", "tokens", "ThrottlingException" -> 429;
             case "authentication_error", "permission_error" -> 502; // the gateway's key, not the caller's
             case "timeout_error" -> 504;
             default -> 500;

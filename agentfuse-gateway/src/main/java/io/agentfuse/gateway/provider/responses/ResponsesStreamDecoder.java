@@ -28,7 +28,9 @@ import java.util.Map;
  *   <li>{@code response.completed} and {@code response.incomplete} are the {@link StreamEvent.Finish},
  *       with the usage of the response they carry;</li>
  *   <li>{@code response.failed} and {@code error} are a {@link StreamEvent.Error}, with the
- *       provider's error code as type ({@code server_error} when it gave none);</li>
+ *       provider's error code as type ({@code server_error} when it gave none); so is an unnamed
+ *       event of only {@code {"error": {...}}}, the Chat Completions shape that OpenAI-compatible
+ *       servers also send in a Responses stream — read alike by {@link #decode} and {@link #observe};</li>
  *   <li>events that are not JSON, or whose fields have the wrong types, fail the stream as
  *       {@linkplain StreamEvent.Error#malformed malformed}, with a message that names the event and
  *       the field; a stream that ends before {@code response.completed} is {@linkplain StreamEvent.Error#cut cut}; reasoning, built-in tool and other events
@@ -82,7 +84,9 @@ public final class ResponsesStreamDecoder implements StreamDecoder {
         if (data.getValue("sequence_number") instanceof Number number) {
             nextSequenceNumber = Math.max(nextSequenceNumber, number.longValue() + 1);
         }
-        String type = data.getValue("type") instanceof String t ? t : event.event() == null ? "" : event.event();
+        String type = data.getValue("type") instanceof String t ? t : event.event() != null ? event.event()
+                // The Chat Completions shape of an in-stream error, which OpenAI-compatible servers also send here.
+                : data.getValue("error") instanceof JsonObject ? "error" : "";
         if (created == null && "response.created".equals(type) && data.getValue("response") instanceof JsonObject response) {
             created = response;
         }

@@ -16,6 +16,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -162,5 +164,16 @@ class GeminiAnswerTranslationTest {
         assertThat(error.getInteger("code")).isEqualTo(503);
         assertThat(error.getString("status")).isEqualTo("UNAVAILABLE");
         assertThat(error.getJsonArray("details").getJsonObject(0).getString("reason")).isEqualTo("circuit_open");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"requests", "tokens", "rate_limit_exceeded", "rate_limit_error"})
+    void givenAnotherProvidersRateLimitInAStreamWhenAGeminiCallerIsToldThenItIsResourceExhausted(String type) {
+        JsonObject error = new JsonObject(GEMINI.streamEncoder(false, CLOCK).encode(new StreamEvent.Error(type, "slow down"))
+                .get(0).data()).getJsonObject("error");
+
+        assertThat(error.getInteger("code")).isEqualTo(429);
+        assertThat(error.getString("status")).isEqualTo("RESOURCE_EXHAUSTED");
+        assertThat(error.getJsonArray("details").getJsonObject(0).getString("reason")).isEqualTo(type);
     }
 }

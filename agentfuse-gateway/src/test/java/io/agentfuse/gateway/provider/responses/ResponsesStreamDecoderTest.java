@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.provider.responses;
 
+import io.agentfuse.core.Outcome;
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.dialect.FinishReason;
 import io.agentfuse.gateway.dialect.StreamEvent;
@@ -9,6 +10,8 @@ import io.agentfuse.gateway.sse.SseEvent;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -167,6 +170,38 @@ class ResponsesStreamDecoderTest {
         List<StreamEvent> decoded = decode(List.of(created(), openAiError));
 
         assertThat(decoded.get(decoded.size() - 1)).isEqualTo(new StreamEvent.Error("unknown-error", "Foobar"));
+    }
+
+    /**
+     * An in-stream error in each shape it comes in — the documented {@code event: error} with the
+     * fields flat, the live API's with them nested under {@code error}, and the data-only
+     * {@code {"error": {...}}} of the Chat Completions that OpenAI-compatible servers send — is the
+     * provider's error, for {@code decode} (another dialect's caller, the answer's opening) and
+     * {@code observe} (a Responses caller) alike: else a rate limit after the first byte is relayed as
+     * an unknown event and the stream then reported cut.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"documented", "nested", "data-only"})
+    void givenEachErrorShapeWhenDecodedOrObservedThenItIsTheProvidersError(String shape) {
+        JsonObject fields = new JsonObject().put("code", "rate_limit_exceeded").put("message", "Rate limit reached")
+                .put("param", null);
+        SseEvent error = switch (shape) {
+            case "documented" -> event("error", fields);
+            case "nested" -> event("error", new JsonObject().put("error", fields.put("type", "tokens")));
+            default -> SseEvent.data(new JsonObject().put("error", fields.put("type", "requests")).encode());
+        };
+        StreamEvent.Error expected = new StreamEvent.Error("rate_limit_exceeded", "Rate limit reached");
+
+        ResponsesStreamDecoder decoding = new ResponsesStreamDecoder();
+        decoding.decode(created());
+        ResponsesStreamDecoder observing = new ResponsesStreamDecoder();
+        observing.observe(created());
+
+        assertThat(decoding.decode(error)).containsExactly(expected);
+        assertThat(observing.observe(error)).containsExactly(expected);
+        assertThat(decoding.finished()).isTrue();
+        assertThat(observing.finished()).isTrue();
+        assertThat(Dialects.RESPONSES.streamErrorOutcome(expected.type())).isEqualTo(Outcome.RATE_LIMITED);
     }
 
     @Test
