@@ -48,7 +48,8 @@ final class RedisLink {
     private boolean connectingCommands;
     private boolean connectingSubscription;
     private boolean retryScheduled;
-    private boolean warned;
+    /** Whether the last warning said the credentials were refused; {@code null} before the first. */
+    private Boolean warnedOfRefusal;
 
     RedisLink(RedisURI uri, Duration commandTimeout, String channel, ScheduledExecutorService thread) {
         this.uri = uri;
@@ -133,9 +134,11 @@ final class RedisLink {
     }
 
     private void retry(Throwable failure, Consumer<String> onMessage, Runnable onConnected) {
-        if (!warned) {
-            warned = true;
-            String refusal = authenticationRefusal(failure);
+        String refusal = authenticationRefusal(failure);
+        // One warning per kind of failure in a row: a first attempt that timed out (a cold start)
+        // must not hide the refused password every later attempt meets.
+        if (warnedOfRefusal == null || warnedOfRefusal != (refusal != null)) {
+            warnedOfRefusal = refusal != null;
             if (refusal != null) {
                 LOG.warn("Redis at {} refused the store's authentication ({}): check the password (and user) in its URI;"
                         + " breakers go on with local state, connecting again every second", uri.toURI(), refusal);
