@@ -7,22 +7,17 @@ import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitBreakerConfig;
 import io.agentfuse.core.breaker.CircuitBreakerRegistry;
 import io.agentfuse.core.event.CircuitBreakerListener;
-import io.agentfuse.core.event.RetryListener;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Deadline;
 import io.agentfuse.core.Guard;
-import io.agentfuse.core.GuardBuilder;
 import io.agentfuse.core.hedge.HedgePolicy;
 import io.agentfuse.core.retry.RetryPolicy;
-import io.agentfuse.core.Scheduler;
-import io.agentfuse.core.Sleeper;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
 /**
@@ -53,20 +48,15 @@ public final class AgentfuseRuntime {
 
     private final CircuitBreakerRegistry registry;
     private final Clock clock;
-    private final Scheduler scheduler;
-    private final Sleeper sleeper;
     private final ToLongFunction<Object> tokens;
-    private final RetryListener retryListener;
     private final SharedLimits shared;
+    private final CachedGuards guards;
     private final List<Consumer<ModelConfig>> droppedListeners = new CopyOnWriteArrayList<>();
     private volatile ConfigGeneration current;
 
     AgentfuseRuntime(AgentfuseRuntimeBuilder builder) {
         this.clock = builder.clock;
-        this.scheduler = builder.scheduler;
-        this.sleeper = builder.sleeper;
         this.tokens = builder.tokens;
-        this.retryListener = builder.retryListener;
         this.shared = new SharedLimits(clock);
         CircuitBreakerRegistry.Builder breakers = CircuitBreakerRegistry.builder()
                 .clock(clock)
@@ -78,6 +68,7 @@ public final class AgentfuseRuntime {
             breakers.stateStore(builder.stateStore);
         }
         this.registry = breakers.build();
+        this.guards = new CachedGuards(registry, () -> current, shared, builder);
         registry.addListener(new CircuitBreakerListener() {
             @Override
             public void onRemoved(CircuitBreaker breaker) {
@@ -142,7 +133,8 @@ public final class AgentfuseRuntime {
         ConfigGeneration generation = current;
         ModelConfig settings = generation.model(model);
         // Everything a guard needs is built only when the cached guard is missing or stale.
-        return guard(generation, settings.breakerId(), settings.breaker(), breaker -> builder(settings.breakerId())
+        return guards.guard(generation, settings.breakerId(), settings.breakerId(), settings.breaker(),
+                breaker -> guards.builder(settings.breakerId())
                 .retry(settings.retry().toRetryPolicy(shared.budget("provider:" + settings.provider(), settings.retry().budget())))
                 .circuitBreaker(breaker)
                 .bulkhead(shared.bulkhead(settings.breakerId(), settings.maxConcurrent()))
@@ -182,11 +174,8 @@ public final class AgentfuseRuntime {
      */
     public Guard mcpToolGuard(String server, String tool) {
         ConfigGeneration generation = current;
-        McpServerConfig serverConfig = generation.config().mcpServers().get(server);
-        if (serverConfig == null) {
-            throw new IllegalArgumentException("MCP server " + server + " is not configured");
-        }
-        return toolGuard(generation, serverConfig.breakerId(tool), serverConfig.tool(tool), "mcp:" + server);
+        McpServerConfig serverConfig = server(generation, server);
+        return guards.toolGuard(generation, serverConfig.breakerId(tool), serverConfig.tool(tool), "mcp:" + server);
     }
 
     /**
@@ -203,10 +192,10 @@ public final class AgentfuseRuntime {
         ToolConfig settings = serverConfig.tool(tool);
         int attempts = settings.maxAttempts(idempotent);
         if (attempts == settings.maxAttempts()) {
-            return toolGuard(generation, serverConfig.breakerId(tool), settings, "mcp:" + server);
+            return guards.toolGuard(generation, serverConfig.breakerId(tool), settings, "mcp:" + server);
         }
         String name = serverConfig.breakerId(tool);
-        return guard(generation, name + "#once", name, settings.circuitBreaker(), breaker -> builder(name)
+        return guards.guard(generation, name + "#once", name, settings.circuitBreaker(), breaker -> guards.builder(name)
                 .retry(RetryPolicy.none())
                 .circuitBreaker(breaker)
                 .timeout(settings.timeout()));
@@ -239,7 +228,7 @@ public final class AgentfuseRuntime {
     /** The guard of calls to a tool outside MCP servers, named {@code tool:<tool>}. */
     public Guard toolGuard(String tool) {
         ConfigGeneration generation = current;
-        return toolGuard(generation, BreakerPlan.TOOL_PREFIX + tool, generation.config().tool(tool), SharedLimits.LOCAL_TOOLS);
+        return guards.toolGuard(generation, BreakerPlan.TOOL_PREFIX + tool, generation.config().tool(tool), SharedLimits.LOCAL_TOOLS);
     }
 
     /**
@@ -282,47 +271,5 @@ public final class AgentfuseRuntime {
         shared.retain(config);
         current = next;
         return report.withRemoved(unserved);
-    }
-
-    private Guard toolGuard(ConfigGeneration generation, String name, ToolConfig tool, String upstream) {
-        RetryConfig retry = generation.config().retry();
-        return guard(generation, name, tool.circuitBreaker(), breaker -> builder(name)
-                .retry(retry.toRetryPolicy(shared.budget(upstream, retry.budget())).toBuilder()
-                        .maxAttempts(tool.maxAttempts())
-                        .build())
-                .circuitBreaker(breaker)
-                .timeout(tool.timeout()));
-    }
-
-    /**
-     * The cached guard for {@code name}, rebuilt when its breaker is no longer the registry's
-     * (replaced by a reload, or evicted while idle and created anew).
-     */
-    private Guard guard(ConfigGeneration generation, String name, BreakerConfig settings,
-                        Function<CircuitBreaker, GuardBuilder> build) {
-        return guard(generation, name, name, settings, build);
-    }
-
-    /** Like the above, caching the guard under {@code cacheKey} (one breaker may serve two guards). */
-    private Guard guard(ConfigGeneration generation, String cacheKey, String name, BreakerConfig settings,
-                        Function<CircuitBreaker, GuardBuilder> build) {
-        CircuitBreakerConfig breakerConfig = generation.breakerConfigs()
-                .computeIfAbsent(name, key -> settings.toCircuitBreakerConfig());
-        CircuitBreaker breaker = registry.breaker(name, breakerConfig);
-        if (breaker.config() != breakerConfig && generation == current && !breaker.config().equals(breakerConfig)) {
-            // created under the previous configuration while a reload was scanning the registry
-            breaker = registry.replace(name, breakerConfig);
-        }
-        CircuitBreaker registered = breaker;
-        Guard cached = generation.guards().get(cacheKey);
-        if (cached != null && cached.circuitBreaker() == registered) {
-            return cached;
-        }
-        return generation.guards().compute(cacheKey, (key, existing) ->
-                existing != null && existing.circuitBreaker() == registered ? existing : build.apply(registered).build());
-    }
-
-    private GuardBuilder builder(String name) {
-        return Guard.builder(name).clock(clock).scheduler(scheduler).sleeper(sleeper).retryListener(retryListener);
     }
 }

@@ -92,7 +92,7 @@ final class Attempts {
      * the clock twice costs more than the rest of a successful attempt.
      */
     Clock timer() {
-        return breaker != null && breaker.timesCalls() ? breaker.callClock() : latencyClock;
+        return breaker != null && breaker.timesCalls() ? breaker.clock() : latencyClock;
     }
 
     static long elapsedSince(Clock timer, long start) {

@@ -19,7 +19,6 @@ import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.internal.vertx.VertxHookCheck;
 import io.agentfuse.gateway.mcp.CallerIdentity;
 import io.agentfuse.gateway.mcp.McpProxy;
-import io.agentfuse.gateway.mcp.McpProxyOptions;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.metrics.TransitionLog;
 import io.agentfuse.gateway.context.ContextLadderStage;
@@ -33,7 +32,6 @@ import io.agentfuse.gateway.server.BodyAllowance;
 import io.agentfuse.gateway.state.StateStores;
 import io.agentfuse.gateway.tracing.Tracing;
 import io.agentfuse.gateway.upstream.UpstreamClient;
-import io.agentfuse.gateway.upstream.UpstreamHttp;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -133,15 +131,9 @@ public final class GatewayServer {
         ClientKeys clients = new ClientKeys(runtime::config);
         this.pipeline = new ChatPipeline(runtime, upstream, metrics, Clock.system(), context, tracing, budgets, clients);
         this.host = options.host();
-        McpProxyOptions mcpDefaults = McpProxyOptions.defaults();
         // Under clients:, an MCP session belongs to the client (by name, whichever header carries its key).
-        CallerIdentity byCredentials = CallerIdentity.byCredentials();
-        CallerIdentity callers = request -> clients.clientName(request).map(name -> "client:" + name)
-                .orElseGet(() -> byCredentials.of(request));
-        this.mcp = new McpProxy(vertx, runtime, metrics, new McpProxyOptions(limits.maxUpstreamBody(),
-                limits.clientWriteTimeout(), mcpDefaults.connectTimeout(), mcpDefaults.maxConnectionsPerServer()),
-                callers, tracing, new UpstreamHttp(vertx, new UpstreamHttp.Settings(mcpDefaults.connectTimeout(),
-                        mcpDefaults.maxConnectionsPerServer(), UpstreamHttp.IDLE, config.server().egress())));
+        this.mcp = McpProxy.forServer(vertx, runtime, metrics, config.server(),
+                CallerIdentity.byClientNameOrCredentials(clients::clientName), tracing);
         this.reloader = new ConfigReloader(vertx, runtime, metrics, options.configFile());
         this.routes = new GatewayRoutes(runtime, pipeline, mcp, reloader, events, metrics, readiness, transitions,
                 new BudgetAdminHandler(runtime::config, budgets, Clock.system(), () -> runtime.config().server().adminToken()),

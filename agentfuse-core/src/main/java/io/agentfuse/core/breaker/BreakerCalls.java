@@ -17,31 +17,31 @@ final class BreakerCalls {
 
     static <T> T callAndRecord(CircuitBreaker breaker, long permit, Supplier<T> call) {
         boolean timed = breaker.timesCalls();
-        long start = timed ? breaker.callClock().nanoTime() : 0L;
+        long start = timed ? breaker.clock().nanoTime() : 0L;
         T result;
         try {
             result = call.get();
         } catch (RuntimeException | Error e) {
-            recordFailure(breaker, permit, e, timed ? breaker.callClock().nanoTime() - start : -1L);
+            recordFailure(breaker, permit, e, timed ? breaker.clock().nanoTime() - start : -1L);
             throw e;
         }
         breaker.record(permit, breaker.config().classifier().classifyResult(result),
-                timed ? breaker.callClock().nanoTime() - start : -1L, RetryAfter.NONE);
+                timed ? breaker.clock().nanoTime() - start : -1L, RetryAfter.NONE);
         return result;
     }
 
     static <T> T callAndRecord(CircuitBreaker breaker, long permit, Callable<T> call) throws Exception {
         boolean timed = breaker.timesCalls();
-        long start = timed ? breaker.callClock().nanoTime() : 0L;
+        long start = timed ? breaker.clock().nanoTime() : 0L;
         T result;
         try {
             result = call.call();
         } catch (Exception | Error e) {
-            recordFailure(breaker, permit, e, timed ? breaker.callClock().nanoTime() - start : -1L);
+            recordFailure(breaker, permit, e, timed ? breaker.clock().nanoTime() - start : -1L);
             throw e;
         }
         breaker.record(permit, breaker.config().classifier().classifyResult(result),
-                timed ? breaker.callClock().nanoTime() - start : -1L, RetryAfter.NONE);
+                timed ? breaker.clock().nanoTime() - start : -1L, RetryAfter.NONE);
         return result;
     }
 

@@ -306,11 +306,6 @@ public final class CircuitBreaker {
         return clock;
     }
 
-    /** The clock call durations are measured with: {@link #clock()}. */
-    public Clock callClock() {
-        return clock;
-    }
-
     /** Its state now: an OPEN breaker whose open time is over is HALF_OPEN when read. */
     public CircuitState state() {
         return state.current().kind();

@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Who a request comes from, for what belongs to one caller: the MCP sessions it opened through
@@ -37,6 +39,15 @@ public interface CallerIdentity {
             }
             return "address:" + (request.remoteAddress() == null ? "unknown" : request.remoteAddress().hostAddress());
         };
+    }
+
+    /**
+     * The client a key names ({@code clients:}), whichever header carries it, as {@code client:<name>};
+     * requests without a known key by {@link #byCredentials()}.
+     */
+    static CallerIdentity byClientNameOrCredentials(Function<HttpServerRequest, Optional<String>> clientName) {
+        CallerIdentity byCredentials = byCredentials();
+        return request -> clientName.apply(request).map(name -> "client:" + name).orElseGet(() -> byCredentials.of(request));
     }
 
     private static String sha256(String text) {

@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.mcp;
 
 import io.agentfuse.config.AgentfuseRuntime;
+import io.agentfuse.config.ServerConfig;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.tracing.Tracing;
@@ -54,6 +55,20 @@ public final class McpProxy {
                     CallerIdentity identity, Tracing tracing) {
         this(vertx, runtime, metrics, options, identity, tracing, new UpstreamHttp(vertx,
                 UpstreamHttp.Settings.direct(options.connectTimeout(), options.maxConnectionsPerServer())));
+    }
+
+    /**
+     * The gateway's proxy for {@code server:}: its answer-size and client-write limits, and calls to MCP
+     * servers through its egress proxy ({@code server.egressProxy} or the proxy variables).
+     */
+    public static McpProxy forServer(Vertx vertx, AgentfuseRuntime runtime, GatewayMetrics metrics, ServerConfig server,
+                                     CallerIdentity identity, Tracing tracing) {
+        McpProxyOptions defaults = McpProxyOptions.defaults();
+        McpProxyOptions options = new McpProxyOptions(server.limits().maxUpstreamBody(), server.limits().clientWriteTimeout(),
+                defaults.connectTimeout(), defaults.maxConnectionsPerServer());
+        return new McpProxy(vertx, runtime, metrics, options, identity, tracing, new UpstreamHttp(vertx,
+                new UpstreamHttp.Settings(options.connectTimeout(), options.maxConnectionsPerServer(), UpstreamHttp.IDLE,
+                        server.egress())));
     }
 
     /**
