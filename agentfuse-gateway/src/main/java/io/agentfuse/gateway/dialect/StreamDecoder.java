@@ -43,6 +43,27 @@ public interface StreamDecoder {
         return true;
     }
 
+    /** Where a stream's answer stands after one of its opening events ({@link #opening}). */
+    enum Opening {
+        /** The event only opens the stream (a start, a role, an empty text): the answer has not begun. */
+        PREAMBLE,
+        /** The event carries content: the answer has begun. */
+        BEGUN,
+        /** Not told without decoding the event. */
+        UNKNOWN
+    }
+
+    /**
+     * Whether {@code event}, one of a stream's opening read by a decoder used for nothing else, begins
+     * the answer (docs/design.md §13), when the decoder can tell without decoding it; by default
+     * {@link Opening#UNKNOWN}: decode it. A decoder that answers {@code PREAMBLE} or {@code BEGUN}
+     * promises that {@link #decode} gives no error for the event, and content exactly when it says
+     * {@code BEGUN}.
+     */
+    default Opening opening(SseEvent event) {
+        return Opening.UNKNOWN;
+    }
+
     /**
      * The upstream response ended. Returns the events still owed: nothing after a proper end, a
      * {@link StreamEvent.Finish} when the dialect's end marker is merely missing after a finish

@@ -222,6 +222,16 @@ public final class JsonScan {
     }
 
     /**
+     * The length in bytes, as written between its quotes, of the string here (checked, moved past),
+     * or -1 when there is none: 0 exactly when the string is empty.
+     */
+    public long stringLength() {
+        cursor.skipSpace();
+        int start = cursor.at;
+        return string(false) ? cursor.at - start - 2 : -1;
+    }
+
+    /**
      * The string here if it is plain — printable ASCII without escapes, at most {@code maxBytes}
      * long — moved past; else {@code null}, and the scan is over.
      */

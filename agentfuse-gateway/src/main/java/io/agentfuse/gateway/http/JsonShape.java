@@ -79,7 +79,7 @@ public sealed interface JsonShape {
     /**
      * One field of an object: its name, its value's shape, whether it must be present and not null,
      * the slot the scan reports its value in ({@link ShapeScan.Captures}; -1 for none: a number's
-     * value, a string's, an array's length), and whether the scan gives up when it is present and not
+     * value, a string's or its length, an array's length), and whether the scan gives up when it is present and not
      * null, leaving it to the tree (a value it has no plain reading of, such as a provider's error).
      * Immutable.
      */
@@ -89,25 +89,38 @@ public sealed interface JsonShape {
         private final boolean required;
         private final int capture;
         private final boolean treeOnly;
+        private final boolean measured;
         private final byte[] ascii;
 
-        private Field(String name, JsonShape shape, boolean required, int capture, boolean treeOnly) {
+        private Field(String name, JsonShape shape, boolean required, int capture, boolean treeOnly, boolean measured) {
             this.name = name;
             this.shape = shape;
             this.required = required;
             this.capture = capture;
             this.treeOnly = treeOnly;
+            this.measured = measured;
             this.ascii = name.getBytes(StandardCharsets.US_ASCII);
         }
 
         /** This field, its value reported in {@code slot}. */
         public Field captured(int slot) {
-            return new Field(name, shape, required, slot, treeOnly);
+            return new Field(name, shape, required, slot, treeOnly, false);
+        }
+
+        /**
+         * This string field, its length reported in {@code slot} as a count (bytes as written, 0
+         * exactly when it is empty) instead of its value: any string, however long or escaped.
+         */
+        public Field measured(int slot) {
+            if (shape != Leaf.STRING) {
+                throw new IllegalArgumentException("only a string is measured, not " + this);
+            }
+            return new Field(name, shape, required, slot, treeOnly, true);
         }
 
         /** This field, left to the tree whenever it is present and not null. */
         public Field leftToTheTree() {
-            return new Field(name, shape, required, capture, true);
+            return new Field(name, shape, required, capture, true, measured);
         }
 
         public String name() {
@@ -128,6 +141,11 @@ public sealed interface JsonShape {
 
         public boolean treeOnly() {
             return treeOnly;
+        }
+
+        /** Whether the scan reports this string's length rather than its value ({@link #measured}). */
+        public boolean measured() {
+            return measured;
         }
 
         /** The name's bytes, which the scan compares with a member's. */
@@ -158,11 +176,11 @@ public sealed interface JsonShape {
 
     /** A field that must be present and not null. */
     static Field required(String name, JsonShape shape) {
-        return new Field(name, shape, true, -1, false);
+        return new Field(name, shape, true, -1, false, false);
     }
 
     /** A field that may be absent or null. */
     static Field optional(String name, JsonShape shape) {
-        return new Field(name, shape, false, -1, false);
+        return new Field(name, shape, false, -1, false, false);
     }
 }

@@ -27,7 +27,7 @@ public final class ShapeScan {
     /** What a scan reports as it reads, in the order of the body's bytes. */
     @FunctionalInterface
     public interface Captures {
-        /** A captured number field's value, or a captured array's length. */
+        /** A captured number field's value, a captured array's length, or a measured string's. */
         void count(int slot, long value);
 
         /** A captured string field's value. */
@@ -105,7 +105,10 @@ public final class ShapeScan {
         if (field.treeOnly()) {
             return scan.takeNull();
         }
-        return !field.required() && scan.takeNull() || value(scan, field.shape(), field.capture());
+        if (!field.required() && scan.takeNull()) {
+            return true;
+        }
+        return field.measured() ? captured(field.capture(), scan.stringLength()) : value(scan, field.shape(), field.capture());
     }
 
     /** A value of {@code shape} here, not null; captured in {@code slot} unless it is -1. */

@@ -18,7 +18,8 @@ import java.util.function.Predicate;
  * for the attempt's check ({@link #error()}).
  *
  * <p>One per attempt, with a decoder of its own (the relay's decoder later reads the same events
- * again): it decodes only the stream's opening. Confined to the call's event loop.
+ * again): it reads only the stream's opening, decoding an event only when the decoder cannot tell
+ * without ({@link StreamDecoder#opening}). Confined to the call's event loop.
  */
 final class AnswerOpening implements Predicate<SseEvent> {
 
@@ -33,6 +34,14 @@ final class AnswerOpening implements Predicate<SseEvent> {
     /** Whether {@code event} begins the answer (content, finish or error). */
     @Override
     public boolean test(SseEvent event) {
+        switch (decoder.opening(event)) {
+            case PREAMBLE:
+                return false;
+            case BEGUN:
+                return true;
+            default:
+                break;
+        }
         List<StreamEvent> decoded;
         try {
             decoded = decoder.decode(event);

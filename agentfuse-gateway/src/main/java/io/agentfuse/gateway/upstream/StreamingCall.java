@@ -17,13 +17,12 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.RequestOptions;
 
-import java.time.Duration;
 import java.util.function.Predicate;
 
 /**
  * One streamed provider call on the gateway's HTTP client ({@link UpstreamHttp}), the answer's events
  * framed as its chunks arrive (SSE, or the dialect's {@link EventFraming}: Bedrock's binary event
- * stream). Its state: the first-event and idle timers, the timer of a caller that stopped reading
+ * stream). Its state: the first-event and idle limits ({@link EventTimer}), the timer of a caller that stopped reading
  * ({@code clientWriteTimeout}), the framing with its event bound, and the single transition to done
  * (finished, failed, stalled or cancelled), after which the request is reset (closing its HTTP/1.1
  * connection) unless the answer was read to its end, and nothing more is delivered. A non-2xx answer
@@ -36,7 +35,6 @@ final class StreamingCall {
     private final Scheduler timers;
     private final Context context;
     private final UpstreamRequest call;
-    private final StreamTimeouts timeouts;
     private final UpstreamClientOptions limits;
     private final Predicate<SseEvent> beginsAnswer; // the events before one it accepts are a preamble, kept
     private final Promise<UpstreamStream> ready = Promise.promise();
@@ -47,11 +45,7 @@ final class StreamingCall {
     private EventFraming parser;
     private Buffer sent; // encoded once, so that a signature over them holds for what goes out
     private UpstreamStream stream;
-    private Scheduler.Cancellable timer;
-    /** Whether {@link #timer} is the idle timer, which an event pushes on rather than re-sets. */
-    private boolean idleTimerArmed;
-    /** When the last event came ({@link System#nanoTime()}), or when reading resumed after a pause. */
-    private long lastEventNanos;
+    private final EventTimer eventTimer;
     private Scheduler.Cancellable stallTimer;
     private boolean done;
     /** Whether the provider's answer was read to its end: its connection then goes back to its pool. */
@@ -63,9 +57,9 @@ final class StreamingCall {
                   UpstreamClientOptions limits, Predicate<SseEvent> beginsAnswer) {
         this.beginsAnswer = beginsAnswer;
         this.timers = timers;
+        this.eventTimer = new EventTimer(timers, System::nanoTime, timeouts, this::onContext, this::fail);
         this.context = context;
         this.call = call;
-        this.timeouts = timeouts;
         this.limits = limits;
     }
 
@@ -80,8 +74,7 @@ final class StreamingCall {
 
     /** Sends the call on {@code http}, signed first by a {@code signer} (or null); the first-event limit runs from now. */
     void start(UpstreamHttp http, RequestOptions options, ProviderRequests.Signer signer) {
-        Duration limit = timeouts.firstEvent();
-        timer = timers.schedule(() -> onContext(() -> fail(new CallTimeoutException(limit))), limit.toNanos());
+        eventTimer.start();
         sent = call.bytes();
         ProviderRequests.lease(http, options, sent, signer, context, call.provider(), () -> done, this::fail, this::leased);
     }
@@ -201,7 +194,7 @@ final class StreamingCall {
             if (!done) {
                 response.pause();
                 // A caller that cannot keep up is not a silent provider: the idle clock stops meanwhile.
-                cancelTimer();
+                eventTimer.stop();
             }
             // But a caller that stops reading must not hold the provider's connection (or the gateway) for ever.
             stallTimer = timers.schedule(() -> onContext(this::callerStalled), limits.clientWriteTimeout().toNanos());
@@ -213,8 +206,7 @@ final class StreamingCall {
             paused = false;
             cancelStallTimer();
             if (!done) {
-                lastEventNanos = System.nanoTime();
-                armIdleTimer();
+                eventTimer.resume();
                 response.resume();
             }
         }
@@ -236,11 +228,7 @@ final class StreamingCall {
         }
         // An event before the answer begins (a message_start) is kept, and the first-event limit runs on.
         boolean preamble = !ready.future().isComplete() && !beginsAnswer.test(event);
-        if (!preamble && !idleTimerArmed && !paused) {
-            cancelTimer(); // the first event's; the idle deadline then moves with each event
-            armIdleTimer();
-        }
-        lastEventNanos = System.nanoTime();
+        eventTimer.event(!preamble);
         stream.deliver(event); // queued before the stream is handed out, so its first events can be looked at
         if (!preamble) {
             ready.tryComplete(stream);
@@ -250,7 +238,7 @@ final class StreamingCall {
     /** Nothing more comes from the provider; a stall timer set while paused runs on (see {@link #pause()}). */
     private void finish() {
         done = true;
-        cancelTimer();
+        eventTimer.stop();
     }
 
     private void cancelStallTimer() {
@@ -264,37 +252,6 @@ final class StreamingCall {
     private void close() {
         if (request != null && !ended) {
             request.reset();
-        }
-    }
-
-    /** Arms the idle timer for the whole idle limit. */
-    private void armIdleTimer() {
-        idleTimerArmed = true;
-        timer = timers.schedule(() -> onContext(this::idleTimerFired), timeouts.idle().toNanos());
-    }
-
-    /** The idle limit has passed since the timer was set: since the last event too, or it is set for what is left. */
-    private void idleTimerFired() {
-        timer = null;
-        idleTimerArmed = false;
-        if (done || paused) {
-            return;
-        }
-        long quiet = System.nanoTime() - lastEventNanos;
-        long left = timeouts.idle().toNanos() - quiet;
-        if (left <= 0) {
-            fail(new CallTimeoutException(timeouts.idle()));
-        } else {
-            idleTimerArmed = true;
-            timer = timers.schedule(() -> onContext(this::idleTimerFired), left);
-        }
-    }
-
-    private void cancelTimer() {
-        idleTimerArmed = false;
-        if (timer != null) {
-            timer.cancel();
-            timer = null;
         }
     }
 }

@@ -40,6 +40,11 @@ final class AzureStreamDecoder implements StreamDecoder {
     }
 
     @Override
+    public Opening opening(SseEvent event) {
+        return isFilterChunk(event) ? Opening.PREAMBLE : openAi.opening(event);
+    }
+
+    @Override
     public boolean relaysLastEvent(boolean clientWantsUsage) {
         return !lastWasFilterChunk && openAi.relaysLastEvent(clientWantsUsage);
     }

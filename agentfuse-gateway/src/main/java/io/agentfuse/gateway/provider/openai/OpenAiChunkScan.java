@@ -9,8 +9,8 @@ import io.agentfuse.gateway.http.ShapeScan;
  * The fast path of {@link OpenAiStreamDecoder#observe}: one pass over a {@code chat.completion.chunk}
  * event's bytes ({@link ShapeScan}, over the decoder's own field list {@link OpenAiShapes#CHUNK})
  * that finds what a stream relayed to an OpenAI caller as it came needs from it — that it is well
- * formed, the finish reason of choice 0, the usage, and whether it is the usage chunk (empty
- * choices) — without building the tree. It only ever says yes: an error that is not null, tool
+ * formed, the finish reason of choice 0, the usage, whether it is the usage chunk (empty choices),
+ * and whether choice 0 carries text (where the answer begins) — without building the tree. It only ever says yes: an error that is not null, tool
  * calls, a field of the wrong kind, a key given twice, a finish reason that is not plain ASCII, a
  * token count that is not a plain whole number, anything it does not recognise as plainly well
  * formed makes it give up, and the decoder decides. So whatever it accepts,
@@ -26,11 +26,15 @@ final class OpenAiChunkScan implements ShapeScan.Captures {
      * @param finishReason the finish reason of its choice 0, or {@code null} for none
      * @param usage        its usage object's token counts, or {@code null} for none (absent or null)
      * @param noChoices    whether its choices are an empty array (with a usage: the usage chunk)
+     * @param text         whether a choice 0 has a delta with content or a refusal that is not empty
      */
-    record Chunk(String finishReason, Usage usage, boolean noChoices) {
+    record Chunk(String finishReason, Usage usage, boolean noChoices, boolean text) {
 
-        /** A chunk without a finish reason or usage, with choices. */
-        static final Chunk PLAIN = new Chunk(null, null, false);
+        /** A chunk without a finish reason, usage or text, with choices (a stream's first, its role only). */
+        static final Chunk PLAIN = new Chunk(null, null, false, false);
+
+        /** A chunk with text, without a finish reason or usage (most of a stream's). */
+        static final Chunk TEXT = new Chunk(null, null, false, true);
     }
 
     private String finishReason;
@@ -40,6 +44,8 @@ final class OpenAiChunkScan implements ShapeScan.Captures {
     private long completionTokens;
     private long choiceIndex;
     private String choiceFinish;
+    private boolean choiceText;
+    private boolean text;
 
     private OpenAiChunkScan() {
     }
@@ -55,10 +61,10 @@ final class OpenAiChunkScan implements ShapeScan.Captures {
             return null;
         }
         if (chunk.finishReason == null && !chunk.usage && chunk.choices != 0) {
-            return Chunk.PLAIN;
+            return chunk.text ? Chunk.TEXT : Chunk.PLAIN;
         }
         return new Chunk(chunk.finishReason, chunk.usage ? Usage.of(chunk.promptTokens, chunk.completionTokens) : null,
-                chunk.choices == 0);
+                chunk.choices == 0, chunk.text);
     }
 
     @Override
@@ -68,6 +74,7 @@ final class OpenAiChunkScan implements ShapeScan.Captures {
             case OpenAiShapes.COMPLETION_TOKENS -> completionTokens = value;
             case OpenAiShapes.CHOICES -> choices = value;
             case OpenAiShapes.INDEX -> choiceIndex = value;
+            case OpenAiShapes.CONTENT_LENGTH, OpenAiShapes.REFUSAL_LENGTH -> choiceText |= value > 0;
             default -> throw new IllegalArgumentException("no count in slot " + slot);
         }
     }
@@ -82,6 +89,7 @@ final class OpenAiChunkScan implements ShapeScan.Captures {
         if (shape == OpenAiShapes.CHOICE) {
             choiceIndex = 0;
             choiceFinish = null;
+            choiceText = false;
         } else if (shape == OpenAiShapes.USAGE) {
             usage = true;
         }
@@ -90,8 +98,11 @@ final class OpenAiChunkScan implements ShapeScan.Captures {
     @Override
     public void objectEnd(JsonShape.Obj shape) {
         // The decoder reads choice 0 only (an absent index is 0; it takes the index as an int), later ones last.
-        if (shape == OpenAiShapes.CHOICE && (int) choiceIndex == 0 && choiceFinish != null) {
-            finishReason = choiceFinish;
+        if (shape == OpenAiShapes.CHOICE && (int) choiceIndex == 0) {
+            text |= choiceText;
+            if (choiceFinish != null) {
+                finishReason = choiceFinish;
+            }
         }
     }
 }

@@ -20,12 +20,17 @@ import static io.agentfuse.gateway.http.JsonShape.required;
  */
 final class OpenAiShapes {
 
-    /** Capture slots: the usage's token counts, a chunk's number of choices, a choice's index and finish reason. */
+    /**
+     * Capture slots: the usage's token counts, a chunk's number of choices, a choice's index and
+     * finish reason, and the lengths of its delta's content and refusal.
+     */
     static final int PROMPT_TOKENS = 0;
     static final int COMPLETION_TOKENS = 1;
     static final int CHOICES = 2;
     static final int INDEX = 3;
     static final int FINISH_REASON = 4;
+    static final int CONTENT_LENGTH = 5;
+    static final int REFUSAL_LENGTH = 6;
 
     /** A {@code usage} object: its token counts, an absent one read as 0; the total and the details are not looked at. */
     static final JsonShape.Obj USAGE = object(
@@ -53,8 +58,8 @@ final class OpenAiShapes {
             optional("index", NUMBER).captured(INDEX),
             optional("finish_reason", STRING).captured(FINISH_REASON),
             optional("delta", object(
-                    optional("content", STRING),
-                    optional("refusal", STRING),
+                    optional("content", STRING).measured(CONTENT_LENGTH),
+                    optional("refusal", STRING).measured(REFUSAL_LENGTH),
                     optional("tool_calls", ANY).leftToTheTree())));
 
     /** A {@code chat.completion.chunk}; a provider's error in it is the decoder's to read. */

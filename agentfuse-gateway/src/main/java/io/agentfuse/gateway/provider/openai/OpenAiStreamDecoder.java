@@ -87,6 +87,16 @@ public final class OpenAiStreamDecoder implements StreamDecoder {
         return List.of();
     }
 
+    /** A plainly well-formed chunk ({@link OpenAiChunkScan}) says it without decoding: text begins the answer. */
+    @Override
+    public Opening opening(SseEvent event) {
+        if (finished || event.isDone()) {
+            return Opening.UNKNOWN;
+        }
+        OpenAiChunkScan.Chunk chunk = OpenAiChunkScan.read(event.dataBytes(), leading);
+        return chunk == null ? Opening.UNKNOWN : chunk.text() ? Opening.BEGUN : Opening.PREAMBLE;
+    }
+
     private List<StreamEvent> decodeChunk(JsonObject chunk) {
         if (chunk.getValue("error") instanceof JsonObject error) {
             return fail(error.getString("type", "server_error"), error.getString("message", "upstream stream error"));

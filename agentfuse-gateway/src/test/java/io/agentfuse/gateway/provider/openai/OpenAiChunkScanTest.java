@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.provider.openai;
 
 import io.agentfuse.gateway.dialect.FinishReason;
+import io.agentfuse.gateway.dialect.StreamDecoder;
 import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.dialect.Usage;
 import io.agentfuse.gateway.http.JsonScan;
@@ -40,11 +41,15 @@ class OpenAiChunkScanTest {
     @Test
     void theChunksOfAPlainStreamAreScannedAndTheFinishReasonOfChoiceZeroKept() {
         assertThat(read(FIRST)).isEqualTo(OpenAiChunkScan.Chunk.PLAIN);
-        assertThat(read(TEXT)).isEqualTo(OpenAiChunkScan.Chunk.PLAIN);
-        assertThat(read(LAST)).isEqualTo(new OpenAiChunkScan.Chunk("length", null, false));
-        assertThat(read("{\"choices\":[{\"index\":1,\"delta\":{},\"finish_reason\":\"stop\"},"
-                + "{\"delta\":{},\"finish_reason\":\"tool_calls\"}]}")).isEqualTo(new OpenAiChunkScan.Chunk("tool_calls", null, false));
-        assertThat(read(USAGE)).isEqualTo(new OpenAiChunkScan.Chunk(null, Usage.of(19, 2), true));
+        assertThat(read(TEXT)).isEqualTo(OpenAiChunkScan.Chunk.TEXT);
+        assertThat(read(LAST)).isEqualTo(new OpenAiChunkScan.Chunk("length", null, false, false));
+        assertThat(read("{\"choices\":[{\"index\":1,\"delta\":{\"content\":\"other\"},\"finish_reason\":\"stop\"},"
+                + "{\"delta\":{},\"finish_reason\":\"tool_calls\"}]}"))
+                .as("choice 1's text and finish are not choice 0's")
+                .isEqualTo(new OpenAiChunkScan.Chunk("tool_calls", null, false, false));
+        assertThat(read("{\"choices\":[{\"index\":0,\"delta\":{\"content\":null,\"refusal\":\"no\"}}]}"))
+                .isEqualTo(OpenAiChunkScan.Chunk.TEXT);
+        assertThat(read(USAGE)).isEqualTo(new OpenAiChunkScan.Chunk(null, Usage.of(19, 2), true, false));
 
         OpenAiStreamDecoder decoder = new OpenAiStreamDecoder();
         for (String chunk : List.of(FIRST, TEXT, LAST)) {
@@ -63,7 +68,7 @@ class OpenAiChunkScanTest {
                 + "\"usage\":{\"completion_tokens\":4,\"total_tokens\":4}}";
         OpenAiStreamDecoder decoder = new OpenAiStreamDecoder();
 
-        assertThat(read(chunk)).as("scanned, not left to the tree").isEqualTo(new OpenAiChunkScan.Chunk("stop", Usage.of(0, 4), false));
+        assertThat(read(chunk)).as("scanned, not left to the tree").isEqualTo(new OpenAiChunkScan.Chunk("stop", Usage.of(0, 4), false, false));
         decoder.observe(SseEvent.data(chunk));
 
         assertThat(decoder.usage()).as("an absent count is 0, as the decoder reads it").isEqualTo(Usage.of(0, 4));
@@ -118,6 +123,30 @@ class OpenAiChunkScanTest {
         assertThat(observing.finished()).as(data).isEqualTo(decoding.finished());
         assertThat(observing.relaysLastEvent(false)).as(data).isEqualTo(decoding.relaysLastEvent(false));
         assertThat(observing.end()).as(data).isEqualTo(decoding.end());
+    }
+
+    /**
+     * Where the answer begins (docs/design.md §13), told from the scan: a chunk the decoder says
+     * begins or not without decoding it is one that decodes without an error, and begins the answer
+     * (carries text or a tool call) exactly when the decoder said so.
+     */
+    @Property(tries = 3000, edgeCases = EdgeCasesMode.NONE)
+    void theOpeningToldFromTheScanIsWhatDecodingTells(@ForAll("chunks") byte[] bytes) {
+        String data = new String(bytes, StandardCharsets.UTF_8);
+        StreamDecoder.Opening opening = new OpenAiStreamDecoder().opening(SseEvent.data(data));
+        Statistics.collect(opening);
+        Statistics.coverage(coverage -> {
+            coverage.check(StreamDecoder.Opening.BEGUN).percentage(share -> share > 2);
+            coverage.check(StreamDecoder.Opening.PREAMBLE).percentage(share -> share > 2);
+        });
+        if (opening == StreamDecoder.Opening.UNKNOWN) {
+            return;
+        }
+        List<StreamEvent> decoded = new OpenAiStreamDecoder().decode(SseEvent.data(data));
+
+        assertThat(decoded).as(data).noneMatch(StreamEvent.Error.class::isInstance);
+        assertThat(decoded.stream().anyMatch(event -> !(event instanceof StreamEvent.Start)))
+                .as(data).isEqualTo(opening == StreamDecoder.Opening.BEGUN);
     }
 
     private static List<StreamEvent> errorsAndFinishes(List<StreamEvent> events) {
