@@ -45,48 +45,10 @@ public final class JsonScan {
         boolean read(JsonScan scan);
     }
 
-    /**
-     * The leading members of the last object {@link #object(Member, Prefix) read} with it, up to
-     * the first whose reader kept more than what it noted ({@link #keepsState()}): a body that
-     * starts with the same bytes is read on from there, with the same notes, instead of from its
-     * start. A stream's events repeat their id, model and the like before what changes; a body that
-     * differs anywhere in the remembered bytes is read whole, and its own leading members are
-     * remembered instead.
-     *
-     * <p>Sound because a reading depends on nothing but the bytes and the notes: the same bytes
-     * read with the same notes say the same, and a reader that keeps anything else says so.
-     *
-     * <p>Not thread-safe: one per stream.
-     */
-    public static final class Prefix {
-        private byte[] bytes = new byte[0];
-        private int noted;
-
-        /** How many leading bytes are remembered; 0 for none. */
-        public int length() {
-            return bytes.length;
-        }
-
-        /** Whether {@code body} starts with the remembered bytes (and some are). */
-        public boolean isPrefixOf(byte[] body) {
-            return startsWith(body, 0, body.length);
-        }
-
-        private boolean startsWith(byte[] body, int at, int end) {
-            int length = bytes.length;
-            return length > 0 && end - at >= length && Arrays.equals(body, at, at + length, bytes, 0, length);
-        }
-
-        private void remember(byte[] body, int from, int to, int notedThere) {
-            bytes = Arrays.copyOfRange(body, from, to);
-            noted = notedThere;
-        }
-    }
-
     private final JsonCursor cursor;
     private int nameStart;
     private int nameEnd;
-    /** Whether a reader of the object read with a {@link Prefix} kept more than what it noted. */
+    /** Whether a reader of the object read with a {@link ScanPrefix} kept more than what it noted. */
     private boolean keptState;
 
     private JsonScan(byte[] bytes, int at, int end) {
@@ -128,11 +90,11 @@ public final class JsonScan {
      * {@code prefix} remembers when the body starts with them; else read whole, its leading members
      * remembered. A reader that keeps more than what it notes calls {@link #keepsState()} first.
      */
-    public int object(Member member, Prefix prefix) {
+    public int object(Member member, ScanPrefix prefix) {
         int start = cursor.at;
         if (prefix.startsWith(cursor.bytes, start, cursor.end)) {
             cursor.at = start + prefix.length();
-            return members(member, prefix.noted, null, start);
+            return members(member, prefix.noted(), null, start);
         }
         int opened = open();
         return opened <= 0 ? opened : members(member, 0, prefix, start);
@@ -150,7 +112,7 @@ public final class JsonScan {
      * An object's members from here to its end, starting with {@code noted}; when {@code remembering},
      * its leading members up to the first that kept state go there (the object started at {@code start}).
      */
-    private int members(Member member, int noted, Prefix remembering, int start) {
+    private int members(Member member, int noted, ScanPrefix remembering, int start) {
         if (remembering != null) {
             keptState = false; // only the outermost object's readers are asked; nested objects leave it alone
         }
@@ -173,7 +135,7 @@ public final class JsonScan {
 
     /**
      * Said by a member's reader that keeps more than what it notes (a value it read, a count): in an
-     * object read with a {@link Prefix}, the remembered members end before this one.
+     * object read with a {@link ScanPrefix}, the remembered members end before this one.
      */
     public void keepsState() {
         keptState = true;
@@ -213,12 +175,6 @@ public final class JsonScan {
     /** Whether a value of any kind is here (checked, moved past). */
     public boolean skipValue() {
         return cursor.skipValue();
-    }
-
-    /** Whether a string is here (checked, moved past). */
-    public boolean string() {
-        cursor.skipSpace();
-        return string(false);
     }
 
     /**

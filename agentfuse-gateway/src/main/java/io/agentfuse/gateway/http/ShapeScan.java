@@ -59,10 +59,10 @@ public final class ShapeScan {
 
     /**
      * {@link #matches(JsonScan, JsonShape.Obj, Captures)}, read on after the leading members
-     * {@code leading} remembers when the body starts with them (see {@link JsonScan.Prefix}): the
+     * {@code leading} remembers when the body starts with them (see {@link ScanPrefix}): the
      * members of a field that captures anything end what is remembered.
      */
-    public static boolean matches(JsonScan scan, JsonShape.Obj shape, Captures captures, JsonScan.Prefix leading) {
+    public static boolean matches(JsonScan scan, JsonShape.Obj shape, Captures captures, ScanPrefix leading) {
         if (scan == null) {
             return false;
         }
@@ -121,7 +121,7 @@ public final class ShapeScan {
             return length >= 0 && (length > 0 || array.emptyMeans() == null) && captured(slot, length);
         }
         return switch ((JsonShape.Leaf) shape) {
-            case STRING -> slot < 0 ? scan.string() : capturedString(scan, slot);
+            case STRING -> slot < 0 ? scan.stringLength() >= 0 : capturedString(scan, slot);
             case NUMBER -> captured(slot, scan.count());
             case ANY -> scan.skipValue();
         };

@@ -122,7 +122,7 @@ class JsonScanTest {
             }
             return s.skipValue() ? seen + 1 : -1;
         };
-        JsonScan.Prefix prefix = new JsonScan.Prefix();
+        ScanPrefix prefix = new ScanPrefix();
 
         assertThat(JsonScan.of(bytes("{\"id\":\"x\", \"n\":1,\"kept\":2,\"t\":3}")).object(member, prefix)).isEqualTo(4);
         assertThat(prefix.length()).as("up to the member that kept state").isEqualTo("{\"id\":\"x\", \"n\":1,".length());

@@ -2,6 +2,7 @@ package io.agentfuse.gateway.provider.openai;
 
 import io.agentfuse.gateway.dialect.Usage;
 import io.agentfuse.gateway.http.JsonScan;
+import io.agentfuse.gateway.http.ScanPrefix;
 import io.agentfuse.gateway.http.JsonShape;
 import io.agentfuse.gateway.http.ShapeScan;
 
@@ -55,7 +56,7 @@ final class OpenAiChunkScan implements ShapeScan.Captures {
      *
      * @param leading what the stream's earlier chunks began with (their id, model and the like), read once
      */
-    static Chunk read(byte[] data, JsonScan.Prefix leading) {
+    static Chunk read(byte[] data, ScanPrefix leading) {
         OpenAiChunkScan chunk = new OpenAiChunkScan();
         if (!ShapeScan.matches(JsonScan.of(data), OpenAiShapes.CHUNK, chunk, leading)) {
             return null;

@@ -6,7 +6,7 @@ import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.dialect.StreamDecoder;
 import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.dialect.Usage;
-import io.agentfuse.gateway.http.JsonScan;
+import io.agentfuse.gateway.http.ScanPrefix;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
@@ -32,7 +32,7 @@ public final class OpenAiStreamDecoder implements StreamDecoder {
     private boolean lastWasUsageChunk;
     private final Set<Integer> toolCalls = new HashSet<>();
     /** What the stream's chunks begin with, for {@link OpenAiChunkScan}. */
-    private final JsonScan.Prefix leading = new JsonScan.Prefix();
+    private final ScanPrefix leading = new ScanPrefix();
 
     @Override
     public List<StreamEvent> decode(SseEvent event) {

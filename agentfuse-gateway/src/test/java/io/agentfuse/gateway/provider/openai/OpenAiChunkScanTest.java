@@ -4,7 +4,7 @@ import io.agentfuse.gateway.dialect.FinishReason;
 import io.agentfuse.gateway.dialect.StreamDecoder;
 import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.dialect.Usage;
-import io.agentfuse.gateway.http.JsonScan;
+import io.agentfuse.gateway.http.ScanPrefix;
 import io.agentfuse.gateway.sse.SseEvent;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -154,18 +154,18 @@ class OpenAiChunkScanTest {
     }
 
     /**
-     * What a stream's chunks begin with is read once ({@link JsonScan.Prefix}): a stream read with
+     * What a stream's chunks begin with is read once ({@link ScanPrefix}): a stream read with
      * one prefix says of each chunk what reading the chunk alone says, whether its beginning is the
      * one remembered or differs from it by a byte.
      */
     @Property(tries = 1500, edgeCases = EdgeCasesMode.NONE)
     void aStreamReadWithOnePrefixSaysOfEachChunkWhatReadingItAloneSays(@ForAll("streams") List<byte[]> stream) {
-        JsonScan.Prefix leading = new JsonScan.Prefix();
+        ScanPrefix leading = new ScanPrefix();
         for (byte[] chunk : stream) {
             Statistics.collect(leading.isPrefixOf(chunk) ? "read on from the prefix" : "read whole");
 
             assertThat(OpenAiChunkScan.read(chunk, leading)).as(new String(chunk, StandardCharsets.UTF_8))
-                    .isEqualTo(OpenAiChunkScan.read(chunk, new JsonScan.Prefix()));
+                    .isEqualTo(OpenAiChunkScan.read(chunk, new ScanPrefix()));
         }
         Statistics.coverage(coverage -> coverage.check("read on from the prefix").percentage(share -> share > 20));
     }
@@ -198,6 +198,6 @@ class OpenAiChunkScanTest {
     }
 
     private static OpenAiChunkScan.Chunk read(String data) {
-        return OpenAiChunkScan.read(data.getBytes(StandardCharsets.UTF_8), new JsonScan.Prefix());
+        return OpenAiChunkScan.read(data.getBytes(StandardCharsets.UTF_8), new ScanPrefix());
     }
 }
