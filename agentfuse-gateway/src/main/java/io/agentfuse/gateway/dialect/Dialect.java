@@ -244,6 +244,16 @@ public interface Dialect {
     Outcome streamErrorOutcome(String type);
 
     /**
+     * The type this dialect's callers read for an error of {@code outcome} that a provider of another
+     * family of errors ({@link #errorFamily()}) reported inside a stream as {@code providerType}:
+     * Anthropic's {@code overloaded_error} for Google's {@code UNAVAILABLE}, say. By default the
+     * provider's type as it came.
+     */
+    default String streamErrorType(Outcome outcome, String providerType) {
+        return providerType;
+    }
+
+    /**
      * The outcome of a provider's non-2xx answer, for the breakers and retries: by its status by
      * default ({@link OutcomeClassifier#ofStatus}); a provider that says more in its body or headers
      * (Bedrock's {@code x-amzn-ErrorType}, Google's {@code status}) says it here.
@@ -258,6 +268,29 @@ public interface Dialect {
      */
     default boolean refusesCredentials(int status, String body) {
         return status == 401 || status == 403;
+    }
+
+    /**
+     * The family of error bodies this dialect's providers answer with: a provider's refusal of a
+     * request reaches a caller of the same family as it came, and one of another family re-written
+     * in its own ({@link #refusalBody}). The dialect's name by default.
+     */
+    default String errorFamily() {
+        return name();
+    }
+
+    /**
+     * A provider's refusal of the caller's request (a 4xx that is passed on, neither retried nor
+     * fallen back from) in this dialect's words, for a caller whose provider speaks another family of
+     * errors: the type this dialect gives {@code status} and the provider's own {@code message}.
+     */
+    default JsonObject refusalBody(int status, String message) {
+        String type = switch (status) {
+            case 404 -> "not_found_error";
+            case 413 -> "request_too_large";
+            default -> "invalid_request_error";
+        };
+        return errorBody(type, message);
     }
 
     /** An error body of this dialect with {@code error.type} {@code type}. */

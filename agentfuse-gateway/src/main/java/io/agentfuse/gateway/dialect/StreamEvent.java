@@ -70,6 +70,18 @@ public sealed interface StreamEvent {
             this(type, message, Cause.PROVIDER);
         }
 
+        /**
+         * This error as a caller of {@code client} reads it from a provider of {@code provider}: a
+         * provider's error of another family of errors ({@link Dialect#errorFamily()}) typed as
+         * {@code client} types its outcome ({@link Dialect#streamErrorType}); any other as it is.
+         */
+        public Error asReadBy(Dialect client, Dialect provider) {
+            if (cause != Cause.PROVIDER || provider.errorFamily().equals(client.errorFamily())) {
+                return this;
+            }
+            return new Error(client.streamErrorType(provider.streamErrorOutcome(type), type), message, Cause.PROVIDER);
+        }
+
         /** An upstream event that is not a well-formed event of its dialect. */
         public static Error malformed(String message) {
             return new Error("upstream_error", message, Cause.MALFORMED);

@@ -261,7 +261,8 @@ public final class StreamTranslator {
         }
         List<SseEvent> out = new ArrayList<>(events.size() + 2);
         for (StreamEvent event : events) {
-            StreamEvent named = event instanceof StreamEvent.Start start ? AnswerNames.named(start, callerModel) : event;
+            StreamEvent named = event instanceof StreamEvent.Start start ? AnswerNames.named(start, callerModel)
+                    : event instanceof StreamEvent.Error error ? error.asReadBy(client, upstream) : event;
             StreamEvent owed = sent == null ? named : noted(named);
             if (owed != null) {
                 out.addAll(encoder.encode(owed));

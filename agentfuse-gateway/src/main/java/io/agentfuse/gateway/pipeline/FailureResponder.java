@@ -89,7 +89,7 @@ final class FailureResponder {
         GatewayException error = toGatewayError(cause);
         ResponseHeaders.put(response, request, trace, error == null ? trace.lastModel() : null, passed);
         if (error == null) {
-            passThrough(response, (HttpStatusException) cause);
+            passThrough(response, dialect, (HttpStatusException) cause);
         } else {
             GatewayErrors.respond(response, dialect, error, rules);
         }
@@ -157,14 +157,20 @@ final class FailureResponder {
     }
 
     /**
-     * The provider's answer as it came: status, body and its end-to-end headers (its request id,
-     * rate-limit and retry headers), except the gateway's own ({@code x-agentfuse-*}, set already)
-     * and the content encoding, the body having been read as text.
+     * The provider's answer: status, body and its end-to-end headers (its request id, rate-limit and
+     * retry headers), except the gateway's own ({@code x-agentfuse-*}, set already) and the content
+     * encoding, the body having been read as text. The body as it came, unless the provider answers
+     * errors in another family than the caller's dialect ({@link ProviderRefusal}).
      */
-    private static void passThrough(HttpServerResponse response, HttpStatusException answer) {
+    private static void passThrough(HttpServerResponse response, Dialect dialect, HttpStatusException answer) {
         String contentType = "application/json";
+        String body = answer.body().orElse("");
         if (answer instanceof UpstreamStatusException upstream) {
-            contentType = upstream.contentType().orElse(contentType);
+            if (ProviderRefusal.readAsItCame(dialect, upstream)) {
+                contentType = upstream.contentType().orElse(contentType);
+            } else {
+                body = ProviderRefusal.rewritten(dialect, upstream).encode();
+            }
             for (Map.Entry<String, String> header : upstream.answerHeaders()) {
                 String name = header.getKey().toLowerCase(Locale.ROOT);
                 if (!name.startsWith(ResponseHeaders.PREFIX) && !name.equals("content-encoding")
@@ -173,7 +179,6 @@ final class FailureResponder {
                 }
             }
         }
-        response.setStatusCode(answer.status()).putHeader("content-type", contentType)
-                .end(answer.body().orElse(""));
+        response.setStatusCode(answer.status()).putHeader("content-type", contentType).end(body);
     }
 }

@@ -168,6 +168,11 @@ public abstract class ForwardingDialect implements Dialect {
     }
 
     @Override
+    public String errorFamily() {
+        return wire.errorFamily();
+    }
+
+    @Override
     public JsonObject errorBody(String type, String message) {
         return wire.errorBody(type, message);
     }

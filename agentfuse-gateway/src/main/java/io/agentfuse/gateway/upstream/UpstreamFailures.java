@@ -45,7 +45,7 @@ final class UpstreamFailures {
             return new UpstreamAuthException(provider.name(), status, provider.auth().credential());
         }
         int judged = judgedStatus(status, body, dialect.errorOutcome(status, headers, body));
-        return UpstreamStatusException.builder(judged).providerStatus(status).body(body)
+        return UpstreamStatusException.builder(judged).providerStatus(status).provider(provider.name(), dialect).body(body)
                 .retryHints(headers).answerHeaders(headers)
                 .contentType(headers.get("content-type")).build();
     }

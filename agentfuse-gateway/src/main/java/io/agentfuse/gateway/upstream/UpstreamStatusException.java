@@ -1,7 +1,7 @@
 package io.agentfuse.gateway.upstream;
 
 import io.agentfuse.core.HttpStatusException;
-
+import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.http.HopByHop;
 
 import java.util.ArrayList;
@@ -30,9 +30,13 @@ public final class UpstreamStatusException extends HttpStatusException {
     private final String contentType;
     private final int providerStatus;
     private final List<Map.Entry<String, String>> answerHeaders;
+    private final String provider;
+    private final Dialect dialect;
 
     private UpstreamStatusException(Builder builder) {
         super(builder);
+        this.provider = builder.provider;
+        this.dialect = builder.dialect;
         this.contentType = builder.contentType;
         this.providerStatus = builder.providerStatus > 0 ? builder.providerStatus : status();
         this.answerHeaders = List.copyOf(builder.answerHeaders);
@@ -50,6 +54,16 @@ public final class UpstreamStatusException extends HttpStatusException {
      */
     public int providerStatus() {
         return providerStatus;
+    }
+
+    /** The name of the provider that answered, if the builder was given it. */
+    public Optional<String> provider() {
+        return Optional.ofNullable(provider);
+    }
+
+    /** The dialect the provider that answered speaks (its error bodies' family), if the builder was given it. */
+    public Optional<Dialect> dialect() {
+        return Optional.ofNullable(dialect);
     }
 
     /** The content type of the body, if the provider named one. */
@@ -70,9 +84,18 @@ public final class UpstreamStatusException extends HttpStatusException {
         private String contentType;
         private int providerStatus;
         private final List<Map.Entry<String, String>> answerHeaders = new ArrayList<>();
+        private String provider;
+        private Dialect dialect;
 
         private Builder(int status) {
             super(status);
+        }
+
+        /** The provider that answered, by name, and the dialect it speaks. */
+        public Builder provider(String name, Dialect dialect) {
+            this.provider = name;
+            this.dialect = dialect;
+            return this;
         }
 
         /** Keeps the answer's end-to-end {@code headers}, for passing the answer through. */

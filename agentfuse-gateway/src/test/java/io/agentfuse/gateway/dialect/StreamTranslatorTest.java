@@ -268,15 +268,47 @@ class StreamTranslatorTest {
     }
 
     @Test
-    void relaysUpstreamErrorEventAcrossDialects() {
-        StreamTranslator translator = StreamTranslator.between(Dialects.ANTHROPIC, Dialects.OPENAI, false, clock);
+    void relaysUpstreamErrorEventAcrossDialectsTypedAsTheCallersDialectTypesItsOutcome() {
+        StreamTranslator toOpenAi = StreamTranslator.between(Dialects.ANTHROPIC, Dialects.OPENAI, false, clock);
+        StreamTranslator toGoogle = StreamTranslator.between(Dialects.ANTHROPIC, Dialects.GEMINI, false, clock);
+        List<SseEvent> overloaded = List.of(anthropicToolStream().get(0), anthropicEvent("error",
+                new JsonObject().put("error", new JsonObject().put("type", "overloaded_error").put("message", "Overloaded"))));
 
-        List<SseEvent> out = feed(translator, List.of(anthropicToolStream().get(0), anthropicEvent("error",
-                new JsonObject().put("error", new JsonObject().put("type", "overloaded_error").put("message", "Overloaded")))));
+        JsonObject forOpenAi = new JsonObject(last(feed(toOpenAi, overloaded)).data()).getJsonObject("error");
+        JsonObject forGoogle = new JsonObject(last(feed(toGoogle, overloaded)).data()).getJsonObject("error");
 
-        JsonObject error = new JsonObject(out.get(out.size() - 1).data()).getJsonObject("error");
-        assertThat(error.getString("type")).isEqualTo("overloaded_error");
-        assertThat(error.getString("message")).isEqualTo("Overloaded");
+        assertThat(forOpenAi.getString("type")).isEqualTo("server_error");
+        assertThat(forOpenAi.getString("message")).isEqualTo("Overloaded");
+        assertThat(forGoogle.getString("status")).isEqualTo("UNAVAILABLE");
+        assertThat(forGoogle.getInteger("code")).isEqualTo(503);
+    }
+
+    @Test
+    void aGoogleErrorInAStreamReachesAnAnthropicCallerAsItsOverloadAndRateLimit() {
+        for (String[] google : new String[][] {{"UNAVAILABLE", "overloaded_error"}, {"RESOURCE_EXHAUSTED", "rate_limit_error"}}) {
+            StreamTranslator translator = StreamTranslator.between(Dialects.GEMINI, Dialects.ANTHROPIC, false, clock);
+
+            List<SseEvent> out = feed(translator, List.of(SseEvent.data(new JsonObject().put("error", new JsonObject()
+                    .put("code", 503).put("message", "The model is overloaded.").put("status", google[0])).encode())));
+
+            JsonObject error = new JsonObject(last(out).data()).getJsonObject("error");
+            assertThat(error.getString("type")).as(google[0]).isEqualTo(google[1]);
+            assertThat(error.getString("message")).isEqualTo("The model is overloaded.");
+        }
+    }
+
+    @Test
+    void anErrorWithinOneFamilyOfErrorsKeepsItsType() {
+        StreamTranslator translator = StreamTranslator.between(Dialects.OPENAI, Dialects.RESPONSES, false, clock);
+
+        List<SseEvent> out = feed(translator, List.of(SseEvent.data(new JsonObject().put("error", new JsonObject()
+                .put("type", "tokens").put("message", "Rate limit reached for tokens")).encode())));
+
+        assertThat(out.stream().map(SseEvent::data).toList()).anyMatch(data -> data.contains("\"tokens\""));
+    }
+
+    private static SseEvent last(List<SseEvent> events) {
+        return events.get(events.size() - 1);
     }
 
     @Test

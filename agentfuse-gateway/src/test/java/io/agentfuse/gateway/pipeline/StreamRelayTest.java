@@ -94,7 +94,9 @@ class StreamRelayTest {
         StreamReply reply = stream();
 
         SseEvent last = reply.events().get(reply.events().size() - 1);
-        assertThat(new JsonObject(last.data()).getJsonObject("error").getString("type")).isEqualTo("overloaded_error");
+        JsonObject relayed = new JsonObject(last.data()).getJsonObject("error");
+        assertThat(relayed.getString("type")).as("an overload, as OpenAI types it in a stream").isEqualTo("server_error");
+        assertThat(relayed.getString("message")).isEqualTo("Overloaded");
         assertThat(reply.cutOff()).isTrue();
         assertThat(fixture.runtime.registry().find("model:claude-haiku-4").orElseThrow().snapshot().counts())
                 .containsEntry("consecutive429", 1L);

@@ -152,6 +152,17 @@ public final class AnthropicDialect implements Dialect {
     }
 
     @Override
+    public String streamErrorType(Outcome outcome, String providerType) {
+        return switch (outcome) {
+            case OVERLOADED -> "overloaded_error";
+            case RATE_LIMITED -> "rate_limit_error";
+            case TIMEOUT -> "timeout_error";
+            case CLIENT_ERROR -> "invalid_request_error";
+            default -> "api_error";
+        };
+    }
+
+    @Override
     public JsonObject errorBody(String type, String message) {
         return new JsonObject().put("type", "error").put("error", new JsonObject().put("type", type).put("message", message));
     }

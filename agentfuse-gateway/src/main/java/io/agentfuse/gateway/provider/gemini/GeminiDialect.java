@@ -194,6 +194,24 @@ public final class GeminiDialect implements Dialect {
         return GeminiErrors.isAuthFailure(status, body);
     }
 
+    /** Google's status for the outcome: {@code UNAVAILABLE} for an overload, {@code RESOURCE_EXHAUSTED} for a rate limit. */
+    @Override
+    public String streamErrorType(Outcome outcome, String providerType) {
+        return switch (outcome) {
+            case OVERLOADED -> "UNAVAILABLE";
+            case RATE_LIMITED -> "RESOURCE_EXHAUSTED";
+            case TIMEOUT -> "DEADLINE_EXCEEDED";
+            case CLIENT_ERROR -> "INVALID_ARGUMENT";
+            default -> "INTERNAL";
+        };
+    }
+
+    /** Google's status of the HTTP status ({@code INVALID_ARGUMENT}, {@code NOT_FOUND}, ...), its code that status. */
+    @Override
+    public JsonObject refusalBody(int status, String message) {
+        return GeminiErrors.errorBody(GeminiErrors.statusOfCode(status), message);
+    }
+
     @Override
     public JsonObject errorBody(String type, String message) {
         return GeminiErrors.errorBody(type, message);

@@ -129,6 +129,22 @@ public final class OpenAiDialect implements Dialect {
                 ? Outcome.RATE_LIMITED : Outcome.SERVER_ERROR;
     }
 
+    /** OpenAI types an in-stream error by what ran out ({@code rate_limit_exceeded}) or as its server's. */
+    @Override
+    public String streamErrorType(Outcome outcome, String providerType) {
+        return switch (outcome) {
+            case RATE_LIMITED -> "rate_limit_exceeded";
+            case CLIENT_ERROR -> "invalid_request_error";
+            default -> "server_error";
+        };
+    }
+
+    /** OpenAI's refusals are all typed {@code invalid_request_error}, a not-found model too. */
+    @Override
+    public JsonObject refusalBody(int status, String message) {
+        return errorBody("invalid_request_error", message, null);
+    }
+
     @Override
     public JsonObject errorBody(String type, String message) {
         return errorBody(type, message, type);

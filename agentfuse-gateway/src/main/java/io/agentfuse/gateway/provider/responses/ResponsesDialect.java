@@ -169,6 +169,22 @@ public final class ResponsesDialect implements Dialect {
         return OpenAiDialect.INSTANCE.streamErrorOutcome(type);
     }
 
+    /** The Responses API answers errors as Chat Completions does. */
+    @Override
+    public String errorFamily() {
+        return OpenAiDialect.INSTANCE.errorFamily();
+    }
+
+    @Override
+    public String streamErrorType(Outcome outcome, String providerType) {
+        return OpenAiDialect.INSTANCE.streamErrorType(outcome, providerType);
+    }
+
+    @Override
+    public JsonObject refusalBody(int status, String message) {
+        return OpenAiDialect.INSTANCE.refusalBody(status, message);
+    }
+
     @Override
     public JsonObject errorBody(String type, String message) {
         return OpenAiDialect.INSTANCE.errorBody(type, message);
