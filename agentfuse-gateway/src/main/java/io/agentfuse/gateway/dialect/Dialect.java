@@ -2,8 +2,6 @@ package io.agentfuse.gateway.dialect;
 
 import io.agentfuse.config.ProviderConfig;
 import io.agentfuse.core.Clock;
-import io.agentfuse.core.Outcome;
-import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.gateway.sse.EventFraming;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.sse.SseParser;
@@ -18,8 +16,8 @@ import java.util.function.Consumer;
  * A provider dialect: everything the gateway knows about one LLM API, to speak it to callers and
  * to providers — its paths, its authentication and version headers, its request and response
  * codecs, its stream decoder and encoder, what a well-formed answer looks like, and how its
- * errors are written and classified. The gateway asks the dialect and never branches on which
- * one it is. Each implementation lives in a package of its own under
+ * errors are written and classified ({@link DialectErrors}). The gateway asks the dialect and
+ * never branches on which one it is. Each implementation lives in a package of its own under
  * {@code io.agentfuse.gateway.provider} and is registered in one line of
  * {@code io.agentfuse.gateway.provider.Dialects}.
  *
@@ -32,7 +30,7 @@ import java.util.function.Consumer;
  * JsonObject error = dialect.errorBody("circuit_open", "every model of the chain is open");
  * }</pre>
  */
-public interface Dialect {
+public interface Dialect extends DialectErrors {
 
     /** The dialect's short name ({@code openai}, {@code anthropic}, {@code responses}), a metrics tag. */
     String name();
@@ -237,73 +235,4 @@ public interface Dialect {
 
     /** The event that ends a complete stream ({@code data: [DONE]}, {@code message_stop}). */
     SseEvent endMarker();
-
-    // ---- errors ----
-
-    /** The outcome of an error a provider of this dialect reported with {@code type} inside a stream. */
-    Outcome streamErrorOutcome(String type);
-
-    /**
-     * The type this dialect's callers read for an error of {@code outcome} that a provider of another
-     * family of errors ({@link #errorFamily()}) reported inside a stream as {@code providerType}:
-     * Anthropic's {@code overloaded_error} for Google's {@code UNAVAILABLE}, say. By default the
-     * provider's type as it came.
-     */
-    default String streamErrorType(Outcome outcome, String providerType) {
-        return providerType;
-    }
-
-    /**
-     * The outcome of a provider's non-2xx answer, for the breakers and retries: by its status by
-     * default ({@link OutcomeClassifier#ofStatus}); a provider that says more in its body or headers
-     * (Bedrock's {@code x-amzn-ErrorType}, Google's {@code status}) says it here.
-     */
-    default Outcome errorOutcome(int status, MultiMap headers, String body) {
-        return OutcomeClassifier.ofStatus(status, body);
-    }
-
-    /**
-     * Whether a non-2xx answer refuses the gateway's own credentials (not the caller's request):
-     * 401 and 403 by default; Gemini's invalid key is a 400.
-     */
-    default boolean refusesCredentials(int status, String body) {
-        return status == 401 || status == 403;
-    }
-
-    /**
-     * The family of error bodies this dialect's providers answer with: a provider's refusal of a
-     * request reaches a caller of the same family as it came, and one of another family re-written
-     * in its own ({@link #refusalBody}). The dialect's name by default.
-     */
-    default String errorFamily() {
-        return name();
-    }
-
-    /**
-     * A provider's refusal of the caller's request (a 4xx that is passed on, neither retried nor
-     * fallen back from) in this dialect's words, for a caller whose provider speaks another family of
-     * errors: the type this dialect gives {@code status} and the provider's own {@code message}.
-     */
-    default JsonObject refusalBody(int status, String message) {
-        String type = switch (status) {
-            case 404 -> "not_found_error";
-            case 413 -> "request_too_large";
-            default -> "invalid_request_error";
-        };
-        return errorBody(type, message);
-    }
-
-    /** An error body of this dialect with {@code error.type} {@code type}. */
-    JsonObject errorBody(String type, String message);
-
-    /**
-     * An error body of this dialect with {@code error.type} {@code type} and, where the dialect has
-     * one, {@code error.code} {@code code}; by default the body of {@link #errorBody(String, String)}.
-     */
-    default JsonObject errorBody(String type, String message, String code) {
-        return errorBody(type, message);
-    }
-
-    /** The same error as an SSE event that ends a stream. */
-    SseEvent errorEvent(String type, String message);
 }

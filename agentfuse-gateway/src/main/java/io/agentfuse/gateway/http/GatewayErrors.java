@@ -9,6 +9,7 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * The one place where gateway errors become HTTP answers: status, {@code Retry-After}, and a
@@ -55,6 +56,9 @@ public final class GatewayErrors {
      * retry: its retry then arrives as the breaker half-opens. Longer waits are not worth blocking an SDK for.
      */
     public static final Duration LONGEST_RETRY_WORTH_WAITING = Duration.ofSeconds(20);
+
+    /** The longest wait until a spent budget's window ends that is sent as {@code Retry-After}. */
+    public static final Duration LONGEST_BUDGET_RETRY_AFTER = Duration.ofSeconds(60);
 
     private GatewayErrors() {
     }
@@ -104,10 +108,11 @@ public final class GatewayErrors {
         int status = statusFor(failure.error(), retry, rules);
         response.setStatusCode(status).putHeader("content-type", "application/json")
                 .putHeader(SHOULD_RETRY, Boolean.toString(retry));
-        failure.retryAfter().ifPresent(wait -> response.putHeader("retry-after", retryAfterSeconds(wait))
+        retryAfterHeader(failure).ifPresent(wait -> response.putHeader("retry-after", retryAfterSeconds(wait))
                 .putHeader(RETRY_AFTER_MS, Long.toString(Math.max(0, wait.toMillis()))));
         String code = !retry && retriedByLangChain(status) ? FINAL_CODE : failure.error().type();
         JsonObject body = dialect.errorBody(failure.error().type(), failure.getMessage(), code);
+        failure.retryAfter().ifPresent(wait -> dialect.addRetryDelay(body, wait));
         // A body that repeats the HTTP status (Google's error.code, which Gemini CLI retries by) says the one sent.
         if (body.getValue("error") instanceof JsonObject error && error.getValue("code") instanceof Integer) {
             error.put("code", status);
@@ -160,10 +165,20 @@ public final class GatewayErrors {
     public static Future<Void> respondMcp(HttpServerResponse response, GatewayException failure) {
         response.setStatusCode(failure.error().status()).putHeader("content-type", "application/json")
                 .putHeader(SHOULD_RETRY, Boolean.toString(shouldRetry(failure)));
-        failure.retryAfter().ifPresent(wait -> response.putHeader("retry-after", retryAfterSeconds(wait)));
+        retryAfterHeader(failure).ifPresent(wait -> response.putHeader("retry-after", retryAfterSeconds(wait)));
         JsonObject error = new JsonObject().put("code", MCP_GATEWAY_ERROR).put("message", failure.getMessage())
                 .put("data", new JsonObject().put("type", failure.error().type()));
         return response.end(new JsonObject().put("jsonrpc", "2.0").putNull("id").put("error", error).encode());
+    }
+
+    /**
+     * The wait {@code failure} sends as {@code Retry-After}: its own, except a spent budget's beyond
+     * {@link #LONGEST_BUDGET_RETRY_AFTER} (a client that waits out any {@code Retry-After} would hang
+     * until the window ends; the {@code x-agentfuse-budget} header says when that is).
+     */
+    private static Optional<Duration> retryAfterHeader(GatewayException failure) {
+        return failure.retryAfter().filter(wait -> failure.error() != GatewayError.BUDGET_EXCEEDED
+                || wait.compareTo(LONGEST_BUDGET_RETRY_AFTER) <= 0);
     }
 
     /** {@code wait} as a {@code Retry-After} value: whole seconds, rounded up, at least 1. */

@@ -28,7 +28,9 @@ public final class GatewayException extends RuntimeException {
     /**
      * An error with a human message and a time after which a retry may succeed.
      *
-     * @param retryAfter sent as {@code Retry-After} (whole seconds, rounded up), or {@code null}
+     * @param retryAfter when a retry may succeed, or {@code null}: sent as {@code Retry-After} (whole
+     *                   seconds, rounded up; a spent budget's only within a minute) and, to Google's
+     *                   callers, as the error's {@code RetryInfo} ({@link GatewayErrors#respond})
      */
     public GatewayException(GatewayError error, String message, Duration retryAfter) {
         super(Objects.requireNonNull(message, "message"), null, false, false);

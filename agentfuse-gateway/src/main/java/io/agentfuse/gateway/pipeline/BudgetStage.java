@@ -52,8 +52,6 @@ import java.util.function.Supplier;
  */
 final class BudgetStage {
 
-    /** The longest wait until a window ends that a refusal offers as {@code Retry-After}. */
-    static final Duration LONGEST_RETRY_AFTER = Duration.ofSeconds(60);
     /** How long a caller refused by a ledger that cannot tell is told to wait. */
     private static final Duration UNAVAILABLE_RETRY_AFTER = Duration.ofSeconds(1);
 
@@ -177,8 +175,8 @@ final class BudgetStage {
 
         private GatewayException exceeded(BudgetTicket.Counted counted) {
             BudgetConfig budget = counted.budget();
-            long untilEnd = counted.tally().endMillis() - clock.epochMillis();
-            Duration retryAfter = untilEnd <= LONGEST_RETRY_AFTER.toMillis() ? Duration.ofMillis(Math.max(0, untilEnd)) : null;
+            // When the window ends: a Retry-After only within a minute (GatewayErrors), a RetryInfo to Google's callers.
+            Duration retryAfter = Duration.ofMillis(Math.max(0, counted.tally().endMillis() - clock.epochMillis()));
             String scope = budget.scope() == BudgetConfig.Scope.GLOBAL ? "" : " of " + budget.scope().yamlName() + " '"
                     + caller.scopeValue(budget.scope()) + "'";
             return new GatewayException(GatewayError.BUDGET_EXCEEDED, "budget '" + budget.name() + "'" + scope

@@ -50,6 +50,8 @@ final class AgentGateway implements BeforeAllCallback, BeforeEachCallback, After
               gpt-cross: { provider: openai, upstreamModel: gpt-cross-1, fallbacks: [claude-lenient] }
               claude-lenient: { provider: anthropic, upstreamModel: claude-lenient-1, translate: lenient }
               gpt-lone: { provider: openai, upstreamModel: gpt-lone-1 }
+            budgets:
+              per-tenant: { scope: tenant, tokens: 1, window: 1d }   # counts only callers naming a tenant
             """;
 
     GatewayHarness harness;

@@ -9,10 +9,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import static io.agentfuse.gateway.agents.AgentGateway.body;
+import static io.agentfuse.gateway.testing.GatewayHarness.anthropicRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -44,16 +46,21 @@ class GeminiCliAgentTest {
     }
 
     private AgentRun gemini(String scenario, String model, String prompt) {
+        return gemini(scenario, model, prompt, Map.of());
+    }
+
+    private AgentRun gemini(String scenario, String model, String prompt, Map<String, String> moreEnvironment) {
+        Map<String, String> environment = new HashMap<>(Map.of("HOME", HOME.toString(),
+                "GEMINI_API_KEY", "gemini-test-not-a-real-key",
+                "GOOGLE_GEMINI_BASE_URL", gateway.baseUrl(),
+                "GEMINI_CLI_NO_RELAUNCH", "true",
+                "GEMINI_CLI_TRUST_WORKSPACE", "true",
+                "GEMINI_TELEMETRY_ENABLED", "false",
+                "NO_BROWSER", "true"));
+        environment.putAll(moreEnvironment);
         AgentRun run = AgentRun.of(List.of(AgentInstall.modernNodeBin().resolve("node").toString(),
                         AgentInstall.geminiCli().toString(), "-m", model, "-p", prompt),
-                Map.of("HOME", HOME.toString(),
-                        "GEMINI_API_KEY", "gemini-test-not-a-real-key",
-                        "GOOGLE_GEMINI_BASE_URL", gateway.baseUrl(),
-                        "GEMINI_CLI_NO_RELAUNCH", "true",
-                        "GEMINI_CLI_TRUST_WORKSPACE", "true",
-                        "GEMINI_TELEMETRY_ENABLED", "false",
-                        "NO_BROWSER", "true"),
-                HOME.resolve("work"));
+                environment, HOME.resolve("work"));
         AgentGateway.report("gemini-cli", scenario, gateway.agentRequests(), run);
         return run;
     }
@@ -100,6 +107,28 @@ class GeminiCliAgentTest {
         assertThat(run.exitCode()).isNotZero();
         assertThat(run.output()).doesNotContain(MockStep.DEFAULT_TEXT).contains("open circuit breaker");
         assertThat(gateway.agentRequests()).isEqualTo(1); // a final refusal: Gemini CLI does not retry a 400
+        assertThat(gateway.upstream()).isEmpty();
+    }
+
+    /**
+     * A spent budget (its window ends tomorrow) is a 429 that Gemini CLI would retry ten times; the
+     * time until the window ends, as Google's {@code RetryInfo}, makes it stop at the first.
+     */
+    @Test
+    void aSpentBudgetEndsTheTurnAtTheFirstRefusal() {
+        Map<String, String> tenant = Map.of("x-agentfuse-tenant", "gemini-spent");
+        int spending = 0;
+        while (gateway.harness.client.post("/v1/messages", anthropicRequest("claude-haiku-4", false), tenant).status() == 200) {
+            assertThat(++spending).as("the budget of one token is spent by the first answer").isLessThan(3);
+        }
+        gateway.reset();
+
+        AgentRun run = gemini("budget spent", "claude-haiku-4", "Say hi",
+                Map.of("GEMINI_CLI_CUSTOM_HEADERS", "x-agentfuse-tenant: gemini-spent"));
+
+        assertThat(run.exitCode()).as(run.output()).isNotZero();
+        assertThat(run.output()).doesNotContain(MockStep.DEFAULT_TEXT);
+        assertThat(gateway.agentRequests()).as(run.output()).isEqualTo(1);
         assertThat(gateway.upstream()).isEmpty();
     }
 

@@ -194,6 +194,40 @@ class GatewayErrorsTest {
     }
 
     @Test
+    void aSpentBudgetSaysWhenItsWindowEndsAsRetryAfterOnlyWithinAMinuteAndToGooglesCallersAlways() {
+        Duration hour = Duration.ofHours(1);
+        Reply openAi = answerWith(Dialects.OPENAI, new GatewayException(GatewayError.BUDGET_EXCEEDED, "spent", hour));
+        Reply google = answerWith(Dialects.GEMINI, new GatewayException(GatewayError.BUDGET_EXCEEDED, "spent", hour),
+                ClientRetryRules.STATUS_ONLY);
+        Reply soon = answerWith(Dialects.GEMINI, new GatewayException(GatewayError.BUDGET_EXCEEDED, "spent",
+                Duration.ofMillis(42_500)), ClientRetryRules.STATUS_ONLY);
+
+        assertThat(openAi.headers().get("retry-after")).as("a client that waits out any Retry-After would hang").isNull();
+        assertThat(openAi.json().getJsonObject("error").containsKey("details")).isFalse();
+        assertThat(google.status()).isEqualTo(429);
+        assertThat(google.headers().get("retry-after")).isNull();
+        assertThat(retryInfo(google)).as("Gemini CLI stops at a retryDelay beyond five minutes").isEqualTo("3600s");
+        assertThat(soon.headers().get("retry-after")).isEqualTo("43");
+        assertThat(retryInfo(soon)).isEqualTo("42.500s");
+    }
+
+    @Test
+    void anOpenBreakerTellsGooglesCallersWhenItReopens() {
+        Reply reply = answerWith(Dialects.GEMINI, GatewayException.circuitOpen("all open", Duration.ofSeconds(3)),
+                ClientRetryRules.STATUS_ONLY);
+
+        assertThat(reply.status()).isEqualTo(503);
+        assertThat(retryInfo(reply)).isEqualTo("3s");
+    }
+
+    private static String retryInfo(Reply reply) {
+        return reply.json().getJsonObject("error").getJsonArray("details").stream()
+                .map(JsonObject.class::cast)
+                .filter(detail -> detail.getString("@type").equals("type.googleapis.com/google.rpc.RetryInfo"))
+                .map(detail -> detail.getString("retryDelay")).findFirst().orElse(null);
+    }
+
+    @Test
     void aTransientRefusalKeepsItsStatusForAClientThatReadsOnlyTheStatus() {
         Reply reply = answerWith(Dialects.OPENAI, GatewayException.circuitOpen("all open", Duration.ofSeconds(3)),
                 ClientRetryRules.STATUS_ONLY);

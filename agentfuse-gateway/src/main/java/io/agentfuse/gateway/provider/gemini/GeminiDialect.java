@@ -16,6 +16,7 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -215,6 +216,11 @@ public final class GeminiDialect implements Dialect {
     @Override
     public JsonObject errorBody(String type, String message) {
         return GeminiErrors.errorBody(type, message);
+    }
+
+    @Override
+    public void addRetryDelay(JsonObject body, Duration wait) {
+        GeminiErrors.addRetryInfo(body, wait);
     }
 
     @Override

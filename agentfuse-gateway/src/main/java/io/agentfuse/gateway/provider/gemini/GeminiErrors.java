@@ -8,6 +8,8 @@ import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -75,6 +77,18 @@ public final class GeminiErrors {
                 .put("domain", "agentfuse");
         return new JsonObject().put("error", new JsonObject().put("code", code).put("message", message)
                 .put("status", status).put("details", new JsonArray().add(detail)));
+    }
+
+    /**
+     * Adds a {@code google.rpc.RetryInfo} detail to an error {@code body} in Google's shape: its
+     * {@code retryDelay} {@code wait} as a protobuf duration ({@code "42s"}, {@code "0.250s"}).
+     */
+    static void addRetryInfo(JsonObject body, Duration wait) {
+        if (body.getValue("error") instanceof JsonObject error && error.getValue("details") instanceof JsonArray details) {
+            long millis = Math.max(0, wait.toMillis());
+            String delay = millis % 1000 == 0 ? millis / 1000 + "s" : String.format(Locale.ROOT, "%d.%03ds", millis / 1000, millis % 1000);
+            details.add(new JsonObject().put("@type", "type.googleapis.com/google.rpc.RetryInfo").put("retryDelay", delay));
+        }
     }
 
     /** The HTTP status of a gateway error type, or of a provider's error type met in a stream; 500 for an unknown one. */
