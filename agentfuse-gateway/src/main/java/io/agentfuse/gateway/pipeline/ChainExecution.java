@@ -178,8 +178,10 @@ final class ChainExecution {
                 return answer;
             }, UpstreamStream::cancel);
         }
-        // Cancelling the answer (the guard's timeout, a caller who left) cancels the call itself.
-        CompletableFuture<StepAnswer> answered = client.sendCancellable(upstream, callTimeout(step, context),
+        // Cancelling the answer (the guard's timeout, a caller who left) cancels the call itself. The
+        // guard's limit, the model's timeout cut to the deadline, is armed before the call starts:
+        // a timer of the call's own for the same limit would never fire first.
+        CompletableFuture<StepAnswer> answered = client.sendCancellable(upstream, null,
                 complete -> new StepAnswer(step, complete, started));
         answered.whenComplete((answer, error) -> {
             if (!(error instanceof CancellationException)) {
@@ -240,13 +242,6 @@ final class ChainExecution {
             first = Duration.ofNanos(Math.max(left, MIN_LIMIT_NANOS));
         }
         return new StreamTimeouts(first, step.model().streamIdleTimeout());
-    }
-
-    /** The model's timeout for a complete call, cut to the attempt's time left (its deadline). */
-    private static Duration callTimeout(PlannedStep step, AttemptContext context) {
-        long left = context.timeLeftNanos();
-        Duration timeout = step.model().timeout();
-        return left < timeout.toNanos() ? Duration.ofNanos(Math.max(left, MIN_LIMIT_NANOS)) : timeout;
     }
 
     /** Counts each step passed over with the step the chain went on to: the next one passed over, or {@code answeredBy}. */

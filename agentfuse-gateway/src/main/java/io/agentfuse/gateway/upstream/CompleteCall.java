@@ -69,15 +69,18 @@ final class CompleteCall<T> {
 
     /**
      * Sends the call, as {@code options} say, on {@code http}, authenticated by {@code signer} first
-     * when it is not {@code null}; {@code timeout} spans the whole call, the authentication included.
+     * when it is not {@code null}; {@code timeout} spans the whole call, the authentication included
+     * ({@code null}: none of its own, the caller cancels the call at its limit).
      */
     CompleteCall<T> start(UpstreamHttp http, RequestOptions options, Duration timeout, ProviderRequests.Signer signer) {
         OnContext.run(context, () -> {
             if (answer.isDone()) {
                 return; // cancelled before it started
             }
-            timer = timers.schedule(() -> OnContext.run(context, () -> failAndLetGo(new CallTimeoutException(timeout))),
-                    timeout.toNanos());
+            if (timeout != null) {
+                timer = timers.schedule(() -> OnContext.run(context, () -> failAndLetGo(new CallTimeoutException(timeout))),
+                        timeout.toNanos());
+            }
             sent = call.bytes();
             ProviderRequests.lease(http, options, sent, signer, context, call.provider(), answer::isDone, this::fail,
                     this::leased);
@@ -135,7 +138,9 @@ final class CompleteCall<T> {
         if (answer.isDone()) {
             return;
         }
-        timer.cancel();
+        if (timer != null) {
+            timer.cancel();
+        }
         T mapped;
         try {
             mapped = mapper.apply(answer(call, response.statusCode(), response.headers(), body.body()));

@@ -115,6 +115,9 @@ public final class UpstreamClient {
      * The future completes with what {@code mapper} makes of the answer (on the call's event loop):
      * one future for the call and its caller's view of it, not a second one for the mapping. A
      * mapper that throws fails the future with what it threw.
+     *
+     * @param timeout limit for the whole call, or {@code null} for none of its own: a guard's timeout,
+     *                which cancels the call at its limit, saves the call a timer of its own
      */
     public <T> CompletableFuture<T> sendCancellable(UpstreamRequest request, Duration timeout,
                                                     Function<UpstreamResponse, T> mapper) {
