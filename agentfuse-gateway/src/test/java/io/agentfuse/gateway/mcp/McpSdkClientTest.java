@@ -116,7 +116,15 @@ class McpSdkClientTest {
 
         client.closeGracefully();
 
-        Eventually.holds(harness.vertx, () -> harness.mcp.sessions().isEmpty());
+        try {
+            Eventually.holds(harness.vertx, () -> harness.mcp.sessions().isEmpty());
+        } catch (IllegalStateException stillOpen) {
+            // Seen once in a clean-clone build (the SDK logged a 404 on a request of a session without
+            // an id, and sent no DELETE): which requests the server saw, with their session ids.
+            throw new AssertionError("the server's session outlived the client's close; it saw: "
+                    + harness.mcp.requests().stream().map(request -> request.method() + " "
+                    + request.headers().getOrDefault("mcp-session-id", "(no session)")).toList(), stillOpen);
+        }
         assertThat(harness.mcp.requests()).anySatisfy(request -> assertThat(request.method()).isEqualTo("DELETE"));
     }
 }
