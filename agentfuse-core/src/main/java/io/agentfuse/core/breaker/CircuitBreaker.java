@@ -28,7 +28,8 @@ import java.util.function.Supplier;
  * {@link #tryExecute(Supplier)} (a typed {@link CallResult}, never throws a rejection). By hand,
  * when the call is asynchronous or measured elsewhere: {@code long permit = }{@link #acquire()},
  * then exactly one of {@link #onResult(long, AttemptResult)}, {@link #onOutcome(long, Outcome, long, long)}
- * or {@link #release(long)} with that permit.
+ * or {@link #release(long)} with that permit. What opens or closes it other than its triggers (an
+ * operator, a server's long wait, an explicit approval) is in {@link BreakerControls}.
  *
  * <pre>{@code
  * CircuitBreaker breaker = CircuitBreaker.of("tool:search/web_search", CircuitBreakerConfig.builder()
@@ -40,7 +41,7 @@ import java.util.function.Supplier;
  *
  * Thread-safe.
  */
-public final class CircuitBreaker {
+public final class CircuitBreaker implements BreakerControls {
 
     /** The permit {@link #acquire()} returns when the call may not be made. */
     public static final long NOT_PERMITTED = 0L;
@@ -156,22 +157,6 @@ public final class CircuitBreaker {
         listeners.recorded(this, outcome, durationNanos);
     }
 
-    /**
-     * Keeps the breaker open at least {@code retryAfterNanos} (capped by {@code maxRetryAfter}), opening or
-     * extending it; operator states are left alone. For a server's wait longer than a retry makes (docs/design.md §4).
-     */
-    public void holdOpen(long retryAfterNanos, String reason) {
-        transitions.holdOpen(timing.cappedRetryAfter(retryAfterNanos), reason);
-    }
-
-    /**
-     * Opens the breaker now, as a trigger would, for a caller that judges failures its own way (the
-     * permission breaker); with {@code autoHalfOpen(false)}, OPEN is then left only through {@link #transitionToHalfOpen()}.
-     */
-    public void open(String reason) {
-        holdOpen(0L, reason);
-    }
-
     // ---------------------------------------------------------------- around a call
 
     /** Runs {@code call} if permitted and records its outcome; throws {@link CircuitOpenException} if not. */
@@ -221,33 +206,6 @@ public final class CircuitBreaker {
         AbstractState current = state;
         Rejection rejection = current.rejection();
         return rejection != null ? rejection : new Rejection(this, current);
-    }
-
-    // ---------------------------------------------------------------- operators
-
-    /** Opens the breaker until an operator closes it. Does nothing if it is forced open already. */
-    public void forceOpen(String reason) {
-        transitions.installOperatorState(CircuitState.FORCED_OPEN, reason);
-    }
-
-    /** Switches the breaker off: every call passes and nothing is recorded, until closed again. */
-    public void disable(String reason) {
-        transitions.installOperatorState(CircuitState.DISABLED, reason);
-    }
-
-    /** Closes the breaker afresh (counters, trips) whatever its state: {@link #reset()} with an operator's reason. */
-    public void close(String reason) {
-        transitions.closeAfresh("operator: " + reason);
-    }
-
-    /** {@link #close(String)} with the reason "reset": the breaker as it was when made. */
-    public void reset() {
-        transitions.closeAfresh("reset");
-    }
-
-    /** OPEN to HALF_OPEN now, the way out of user-led mode (an explicit approval); returns whether it moved. */
-    public boolean transitionToHalfOpen() {
-        return transitions.probeNow();
     }
 
     /** Installs {@code to} if the state is still {@code from}; only the winner goes on. */
