@@ -32,8 +32,7 @@ class DeadlineScenarioTest {
     }
 
     private void start(String sonnetSettings) {
-        harness = GatewayHarness.start(GatewayHarness.CONFIG.replace("upstreamModel: claude-sonnet-4-5",
-                "upstreamModel: claude-sonnet-4-5\n    " + sonnetSettings));
+        harness = GatewayHarness.start(GatewayHarness.configWithPrimary(sonnetSettings));
     }
 
     @Test

@@ -82,8 +82,7 @@ class ErrorTableScenarioTest {
 
     @Test
     void everyCalledStepTimingOutIs504Timeout() {
-        harness = GatewayHarness.start(GatewayHarness.CONFIG
-                .replace("upstreamModel: claude-sonnet-4-5", "upstreamModel: claude-sonnet-4-5\n    timeout: 200ms")
+        harness = GatewayHarness.start(GatewayHarness.configWithPrimary("timeout: 200ms")
                 .replace("{ provider: anthropic, upstreamModel: claude-haiku-4-5 }",
                         "{ provider: anthropic, upstreamModel: claude-haiku-4-5, timeout: 200ms }")
                 .replace("{ provider: openai, fallbacks: [claude-haiku-4] }",

@@ -25,8 +25,7 @@ class FallbackScenarioTest {
 
     @BeforeEach
     void start() {
-        harness = GatewayHarness.start(GatewayHarness.CONFIG.replace("upstreamModel: claude-sonnet-4-5",
-                "upstreamModel: claude-sonnet-4-5\n    firstTokenTimeout: 300ms"));
+        harness = GatewayHarness.start(GatewayHarness.configWithPrimary("firstTokenTimeout: 300ms"));
     }
 
     @AfterEach

@@ -33,8 +33,7 @@ class HedgeScenarioTest {
     }
 
     private void start(String sonnetSettings) {
-        harness = GatewayHarness.start(GatewayHarness.CONFIG.replace("upstreamModel: claude-sonnet-4-5",
-                "upstreamModel: claude-sonnet-4-5\n    " + sonnetSettings));
+        harness = GatewayHarness.start(GatewayHarness.configWithPrimary(sonnetSettings));
     }
 
     @Test

@@ -78,6 +78,14 @@ public final class GatewayHarness implements AutoCloseable {
         return start(CONFIG);
     }
 
+    /**
+     * {@link #CONFIG} with {@code settings} (YAML lines such as {@code "timeout: 300ms"}, several
+     * joined by {@code "\n    "}) added to {@code claude-sonnet-4}, the first step of its chain.
+     */
+    public static String configWithPrimary(String settings) {
+        return CONFIG.replace("upstreamModel: claude-sonnet-4-5", "upstreamModel: claude-sonnet-4-5\n    " + settings);
+    }
+
     /** A gateway configured by {@code yaml}, with {@code ${MOCK_PORT}} set. */
     public static GatewayHarness start(String yaml) {
         return start(yaml, GatewayOptions.builder().port(0).build());
