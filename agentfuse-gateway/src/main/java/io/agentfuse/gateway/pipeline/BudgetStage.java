@@ -134,7 +134,7 @@ final class BudgetStage {
             BudgetAmount estimate = TokenEstimate.of(inputTokens, request.chat().sampling().maxTokens(),
                     model.contextWindow(), price);
             if (active.isEmpty()) {
-                ticket.complete(BudgetTicket.admitted(request, ledger, null, List.of(), spent, estimate, false));
+                ticket.complete(BudgetTicket.admitted(request, ledger, null, List.of(), spent, estimate, inputTokens, false));
                 return;
             }
             List<BudgetClaim> claims = active.stream().map(this::claim).toList();
@@ -147,7 +147,7 @@ final class BudgetStage {
                         reserved.add(new BudgetTicket.Counted(active.get(i), claims.get(i), admitted.tallies().get(i)));
                     }
                     ticket.complete(BudgetTicket.admitted(request, ledger, admitted.reservationId(), reserved, spent,
-                            estimate, countsCost));
+                            estimate, inputTokens, countsCost));
                 } else if (result instanceof ReserveResult.Refused refused) {
                     BudgetConfig budget = active.get(refused.claim());
                     refusedBy(request, spent, new BudgetTicket.Counted(budget, claims.get(refused.claim()), refused.tally()));

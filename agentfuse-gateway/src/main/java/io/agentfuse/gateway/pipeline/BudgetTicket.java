@@ -22,7 +22,13 @@ import java.util.Objects;
  * fallback model when a budget is spent), or its refusal; the reservation to settle once the call
  * ended; and the {@code x-agentfuse-budget} values of its answer.
  *
- * <p>Confined to its exchange's context; settled once.
+ * <p>A call cut off after it was sent — a hedge that lost its race, an attempt past its timeout,
+ * a call whose caller left — is charged too, for the input its provider read: the request's
+ * counted input tokens at the price of the call's model ({@link #cutOff}). What the answer used
+ * comes on top. A provider bills a prompt it began on whether or not the answer is read; a hedged
+ * request that was counted once would let a budget spend twice what it says.
+ *
+ * <p>Settled once, on its exchange's context; calls may be cut off on another thread.
  */
 final class BudgetTicket {
 
@@ -31,7 +37,7 @@ final class BudgetTicket {
     }
 
     /** The ticket of an exchange before the budget stage decided (or that never got that far): nothing to count. */
-    static final BudgetTicket NONE = new BudgetTicket(null, null, null, null, List.of(), List.of(), BudgetAmount.ZERO, false);
+    static final BudgetTicket NONE = new BudgetTicket(null, null, null, null, List.of(), List.of(), BudgetAmount.ZERO, 0, false);
 
     private final ModelRequest request;
     private final GatewayException refusal;
@@ -40,11 +46,15 @@ final class BudgetTicket {
     private final List<Counted> reserved;
     private final List<Counted> spent;
     private final BudgetAmount estimate;
+    private final long inputTokens;
     private final boolean countsCost;
     private boolean settled;
+    /** What the calls cut off after they were sent are charged, so far. */
+    private BudgetAmount cutOff = BudgetAmount.ZERO;
 
     private BudgetTicket(ModelRequest request, GatewayException refusal, BudgetLedger ledger, String reservationId,
-                         List<Counted> reserved, List<Counted> spent, BudgetAmount estimate, boolean countsCost) {
+                         List<Counted> reserved, List<Counted> spent, BudgetAmount estimate, long inputTokens,
+                         boolean countsCost) {
         this.request = request;
         this.refusal = refusal;
         this.ledger = ledger;
@@ -52,29 +62,30 @@ final class BudgetTicket {
         this.reserved = List.copyOf(reserved);
         this.spent = List.copyOf(spent);
         this.estimate = estimate;
+        this.inputTokens = inputTokens;
         this.countsCost = countsCost;
     }
 
     /** No budget applies to {@code request}. */
     static BudgetTicket none(ModelRequest request) {
         Objects.requireNonNull(request, "request");
-        return new BudgetTicket(request, null, null, null, List.of(), List.of(), BudgetAmount.ZERO, false);
+        return new BudgetTicket(request, null, null, null, List.of(), List.of(), BudgetAmount.ZERO, 0, false);
     }
 
     /**
      * {@code request} admitted: reserved as {@code reservationId} in the windows of {@code reserved}
      * (none when every budget that applies is spent and fell back), served past the spent
-     * budgets {@code spent}.
+     * budgets {@code spent}; {@code inputTokens} is what the request's input counted.
      */
     static BudgetTicket admitted(ModelRequest request, BudgetLedger ledger, String reservationId, List<Counted> reserved,
-                                 List<Counted> spent, BudgetAmount estimate, boolean countsCost) {
-        return new BudgetTicket(request, null, ledger, reservationId, reserved, spent, estimate, countsCost);
+                                 List<Counted> spent, BudgetAmount estimate, long inputTokens, boolean countsCost) {
+        return new BudgetTicket(request, null, ledger, reservationId, reserved, spent, estimate, inputTokens, countsCost);
     }
 
     /** {@code request} refused with {@code refusal}; {@code refusedBy} is the budget with nothing left, if one. */
     static BudgetTicket refused(ModelRequest request, GatewayException refusal, Counted refusedBy) {
         return new BudgetTicket(request, refusal, null, null, List.of(),
-                refusedBy == null ? List.of() : List.of(refusedBy), BudgetAmount.ZERO, false);
+                refusedBy == null ? List.of() : List.of(refusedBy), BudgetAmount.ZERO, 0, false);
     }
 
     /** The request to serve: the caller's, or the same for a budget's fallback model. */
@@ -103,7 +114,7 @@ final class BudgetTicket {
                     counted.tally().remaining(), counted.tally().endMillis()));
         }
         for (Counted counted : reserved) {
-            WindowTally after = used == null ? counted.tally() : counted.tally().settle(estimate, used);
+            WindowTally after = used == null ? counted.tally() : counted.tally().settle(estimate, withCutOff(used));
             headers.add(BudgetHeader.NAME, BudgetHeader.value(counted.budget(), after.limit(), after.remaining(),
                     after.endMillis()));
         }
@@ -115,12 +126,47 @@ final class BudgetTicket {
         return TokenEstimate.used(usage.inputTokens(), usage.outputTokens(), price);
     }
 
-    /** Settles the reservation as {@code used}, once; nothing for a request that reserved nothing. */
-    void settle(BudgetAmount used) {
-        if (settled || reservationId == null) {
+    /**
+     * Charges a call of {@code model} cut off after it was sent: the request's input at that model's
+     * price, with the settlement, or alone when it came before (a caller who left is seen to have
+     * left before its call is cut). Nothing for a request that reserved nothing.
+     */
+    void cutOff(ModelConfig model) {
+        if (reservationId == null) {
             return;
         }
-        settled = true;
-        ledger.settle(reservationId, reserved.stream().map(Counted::claim).toList(), estimate, used);
+        BudgetAmount charge = used(new Usage(inputTokens, 0), model);
+        synchronized (this) {
+            if (!settled) {
+                cutOff = cutOff.plus(charge);
+                return;
+            }
+        }
+        // The reservation is settled: the ledger counts what it is told of it as spent.
+        ledger.settle(reservationId, claims(), BudgetAmount.ZERO, charge);
+    }
+
+    private List<BudgetClaim> claims() {
+        return reserved.stream().map(Counted::claim).toList();
+    }
+
+    private synchronized BudgetAmount withCutOff(BudgetAmount used) {
+        return used.plus(cutOff);
+    }
+
+    /**
+     * Settles the reservation as {@code used} and the calls cut off before, once; nothing for a
+     * request that reserved nothing.
+     */
+    void settle(BudgetAmount used) {
+        BudgetAmount spent;
+        synchronized (this) {
+            if (settled || reservationId == null) {
+                return;
+            }
+            settled = true;
+            spent = used.plus(cutOff);
+        }
+        ledger.settle(reservationId, claims(), estimate, spent);
     }
 }

@@ -64,13 +64,18 @@ final class ChainExecution {
         this.metrics = metrics;
     }
 
-    /**
-     * Runs {@code plan}'s steps within its deadline, hedged by its policy; the future fails as
-     * {@link FallbackChain#executeAsync(Object, Deadline)} does.
-     */
+    /** {@link #run(Plan, boolean, CallTrace, BudgetTicket)} for a request no budget counts. */
     CompletableFuture<FallbackResult<StepAnswer>> run(Plan plan, boolean stream, CallTrace trace) {
+        return run(plan, stream, trace, BudgetTicket.NONE);
+    }
+
+    /**
+     * Runs {@code plan}'s steps within its deadline, hedged by its policy, each call cut off charged
+     * to {@code budget}; the future fails as {@link FallbackChain#executeAsync(Object, Deadline)} does.
+     */
+    CompletableFuture<FallbackResult<StepAnswer>> run(Plan plan, boolean stream, CallTrace trace, BudgetTicket budget) {
         CompletableFuture<FallbackResult<StepAnswer>> result = chainOf(plan)
-                .executeAsync(new ChainRun(plan.steps(), stream, trace), plan.deadline());
+                .executeAsync(new ChainRun(plan.steps(), stream, trace, budget), plan.deadline());
         result.whenComplete((answer, error) -> {
             if (answer != null) {
                 countPassed(answer.passed(), answer.step());
@@ -147,8 +152,8 @@ final class ChainExecution {
         }
     }
 
-    /** One request's input to its route's chain: its planned steps, whether it streams, and its trace. */
-    record ChainRun(List<PlannedStep> steps, boolean stream, CallTrace trace) {
+    /** One request's input to its route's chain: its planned steps, whether it streams, its trace and its budget. */
+    record ChainRun(List<PlannedStep> steps, boolean stream, CallTrace trace, BudgetTicket budget) {
     }
 
     private CompletableFuture<StepAnswer> attempt(PlannedStep step, ChainRun run, AttemptContext context) {
@@ -163,7 +168,8 @@ final class ChainExecution {
             CompletableFuture<UpstreamStream> opened = client.streamCancellable(upstream, timeouts(step, context), opening);
             opened.whenComplete((first, error) -> {
                 if (error instanceof CancellationException) {
-                    return; // the caller or the guard gave up on it: not a call that ended
+                    run.budget().cutOff(step.model()); // given up on (a lost hedge, the caller, the guard): not a call that ended
+                    return;
                 }
                 if (error == null) {
                     metrics.firstToken(provider, model, System.nanoTime() - started);
@@ -184,7 +190,9 @@ final class ChainExecution {
         CompletableFuture<StepAnswer> answered = client.sendCancellable(upstream, null,
                 complete -> new StepAnswer(step, complete, started));
         answered.whenComplete((answer, error) -> {
-            if (!(error instanceof CancellationException)) {
+            if (error instanceof CancellationException) {
+                run.budget().cutOff(step.model());
+            } else {
                 metrics.modelCall(provider, model, System.nanoTime() - started,
                         answer == null ? null : answer.response().usage(), error == null ? null : outcomeOf(step, error));
             }

@@ -156,8 +156,8 @@ final class ChatExchange {
         // A complete answer needs the conversation no more: while the provider answers, 150 KB of parsed conversation
         // per request in flight would outlive young collections (a stream's relay and continuation still read it).
         request = stream ? checked : checked.withoutConversation();
-        continuation = StreamContinuation.of(checked, plan, stages, trace);
-        chain = stages.chains().run(plan, stream, trace);
+        continuation = StreamContinuation.of(checked, plan, stages, trace, budget);
+        chain = stages.chains().run(plan, stream, trace, budget);
         chain.whenComplete((result, error) -> onContext(() -> answer(result, error)));
     }
 
@@ -263,7 +263,7 @@ final class ChatExchange {
      * What the exchange spent upstream, as its budgets count it: a complete answer's usage; a
      * stream's usage at its end, or — broken before its end, when the provider's final account
      * never came — its whole reservation, or the usage it told if more (the provider bills what it
-     * wrote, which the gateway cannot count); nothing when no answer came.
+     * wrote, which the gateway cannot count); nothing when no answer came. Calls cut off come on top.
      */
     private BudgetAmount spent() {
         if (relay != null) {

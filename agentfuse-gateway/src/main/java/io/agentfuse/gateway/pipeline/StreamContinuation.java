@@ -22,30 +22,36 @@ import java.util.concurrent.CompletableFuture;
 final class StreamContinuation {
 
     /** No continuation: a broken stream ends with its error event. */
-    static final StreamContinuation OFF = new StreamContinuation(null, null, null, null, null);
+    static final StreamContinuation OFF = new StreamContinuation(null, null, null, null, null, null);
 
     private final ModelRequest request;
     private final Plan plan;
     private final ContextStage context;
     private final ChainExecution chains;
     private final CallTrace trace;
+    private final BudgetTicket budget;
     private boolean asked;
     /** The continuation asked for, until its outcome is taken or it is given up. */
     private CompletableFuture<FallbackResult<StepAnswer>> pending;
 
     private StreamContinuation(ModelRequest request, Plan plan, ContextStage context, ChainExecution chains,
-                               CallTrace trace) {
+                               CallTrace trace, BudgetTicket budget) {
         this.request = request;
         this.plan = plan;
         this.context = context;
         this.chains = chains;
         this.trace = trace;
+        this.budget = budget;
     }
 
-    /** The continuation of {@code request}'s stream as planned in {@code plan}, or {@link #OFF} when its model has it off. */
-    static StreamContinuation of(ModelRequest request, Plan plan, ExchangeStages stages, CallTrace trace) {
+    /**
+     * The continuation of {@code request}'s stream as planned in {@code plan}, its calls cut off
+     * charged to {@code budget}, or {@link #OFF} when its model has it off.
+     */
+    static StreamContinuation of(ModelRequest request, Plan plan, ExchangeStages stages, CallTrace trace,
+                                 BudgetTicket budget) {
         return request.chat().stream() && request.model().streamContinuation()
-                ? new StreamContinuation(request, plan, stages.context(), stages.chains(), trace) : OFF;
+                ? new StreamContinuation(request, plan, stages.context(), stages.chains(), trace, budget) : OFF;
     }
 
     /** Whether broken streams are continued (the relay then re-encodes every event). */
@@ -65,7 +71,7 @@ final class StreamContinuation {
         }
         asked = true;
         Plan next = ModelRouter.continuation(request, plan, answered, translator.sentText(), context);
-        pending = next.steps().isEmpty() ? null : chains.run(next, true, trace);
+        pending = next.steps().isEmpty() ? null : chains.run(next, true, trace, budget);
         return pending;
     }
 

@@ -25,4 +25,19 @@ public final class Eventually {
             vertx.cancelTimer(timer);
         }
     }
+
+    /**
+     * As {@link #holds}, for a condition that blocks (one that asks the gateway over HTTP): it is
+     * checked on the calling thread, every 10 ms of a Vert.x timer, up to the bound of {@link Await}.
+     */
+    public static void holdsAsked(Vertx vertx, BooleanSupplier condition) {
+        for (int tries = 0; !condition.getAsBoolean(); tries++) {
+            if (tries * 10L >= Await.BOUND_SECONDS * 1000) {
+                throw new AssertionError("the condition did not hold within " + Await.BOUND_SECONDS + " s");
+            }
+            Promise<Void> tick = Promise.promise();
+            vertx.setTimer(10, id -> tick.complete());
+            Await.result(tick.future());
+        }
+    }
 }
