@@ -120,6 +120,15 @@ start_target() {
   PIDS+=("$GATEWAY")
   wait_for_port "$5"
 }
+# transport_of NAME: the network transport the target NAME logged it runs on (io_uring, epoll, nio).
+transport_of() {
+  local line
+  for _ in $(seq 50); do
+    line=$(grep -o -m1 'network transport: [a-z_]*' "$OUT/$1.log" 2>/dev/null) && { echo "${line##* }"; return; }
+    sleep 0.1
+  done
+  die "$1 never logged its network transport ($OUT/$1.log)"
+}
 THREADS=$((CONNECTIONS < 2 ? CONNECTIONS : 2))
 export BENCH_BODY_FILE="$BODY"
 # window PID PORT SECONDS: wrk against the gateway PID on PORT; prints "requests/s CPU-us/request".
@@ -153,14 +162,18 @@ if [[ -n ${COMPARE_JAR:-}${COMPARE_JAVA_OPTS:-}$COMPARE_TARGET${COMPARE_JAVA:-} 
   ROUNDS=${ROUNDS:-8}
   PORT_A=$(free_port); start_target a "$TARGET" "$AGENTFUSE_JAR" "$AGENTFUSE_JAVA_OPTS" "$PORT_A"; PID_A=$GATEWAY
   PORT_B=$(free_port); start_target b "$COMPARE_TARGET" "$COMPARE_JAR" "$COMPARE_JAVA_OPTS" "$PORT_B" "$COMPARE_JAVA"; PID_B=$GATEWAY
+  TRANSPORT_A=$(transport_of a); TRANSPORT_B=$(transport_of b)
+  # A comparison across transports measures the transports: the floor once ran on epoll beside a
+  # gateway on io_uring, because its jar lacked io_uring's library.
+  [[ $TRANSPORT_A == "$TRANSPORT_B" ]] || die "A runs on $TRANSPORT_A, B on $TRANSPORT_B: not the same transport"
   window "$PID_A" "$PORT_A" "$WARMUP" >/dev/null
   window "$PID_B" "$PORT_B" "$WARMUP" >/dev/null
   if [[ -n ${PROFILE:-} ]]; then
     profile_start "$PID_A"
     profile_start "$PID_B"
   fi
-  echo "A: $TARGET $AGENTFUSE_JAR $AGENTFUSE_JAVA_OPTS ($AGENTFUSE_JAVA)"
-  echo "B: $COMPARE_TARGET $COMPARE_JAR $COMPARE_JAVA_OPTS ($COMPARE_JAVA)"
+  echo "A: $TARGET $AGENTFUSE_JAR $AGENTFUSE_JAVA_OPTS ($AGENTFUSE_JAVA), on $TRANSPORT_A"
+  echo "B: $COMPARE_TARGET $COMPARE_JAR $COMPARE_JAVA_OPTS ($COMPARE_JAVA), on $TRANSPORT_B"
   for round in $(seq "$ROUNDS"); do
     if ((round % 2)); then a=$(window "$PID_A" "$PORT_A" "$DURATION"); b=$(window "$PID_B" "$PORT_B" "$DURATION")
     else b=$(window "$PID_B" "$PORT_B" "$DURATION"); a=$(window "$PID_A" "$PORT_A" "$DURATION"); fi
@@ -184,6 +197,7 @@ fi
 
 PORT=$(free_port)
 start_target agentfuse "$TARGET" "$AGENTFUSE_JAR" "$AGENTFUSE_JAVA_OPTS" "$PORT"
+TRANSPORT=$(transport_of agentfuse)
 URL="http://127.0.0.1:$PORT/v1/chat/completions"
 
 wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" -s "$LUA" "$URL" >"$OUT/wrk-warmup.txt"
@@ -222,6 +236,6 @@ ALLOC_RATE=$(awk -v from="$START_MS" -v to="$END_MS" '
             after = mb(p[2]) }
   END { if (last > first) printf "%.3f", sum / ((last - first) / 1000); else print "nan" }' "$OUT/agentfuse-gc.log")
 awk -v r="$REQUESTS" -v n="$NON2XX" -v t="$ticks" -v hz="$HZ" -v d="$DURATION" -v a="$ALLOC_RATE" -v rss="$RSS_KB" -v sys="$sys_ticks" \
-    -v w="$WORKLOAD" -v c="$CONNECTIONS" 'BEGIN {
-  printf "%s c=%d: %d requests (%d non-2xx) in %d s = %.0f/s; CPU %.1f us/request (%.0f %% in the kernel); alloc %.1f KB/request; peak RSS %.1f MiB\n",
-    w, c, r, n, d, r / d, t / hz * 1e6 / r, (t > 0 ? 100 * sys / t : 0), a * 1024 * d / r, rss / 1024 }'
+    -v w="$WORKLOAD" -v c="$CONNECTIONS" -v tr="$TRANSPORT" 'BEGIN {
+  printf "%s c=%d: %d requests (%d non-2xx) in %d s = %.0f/s; CPU %.1f us/request (%.0f %% in the kernel); alloc %.1f KB/request; peak RSS %.1f MiB; on %s\n",
+    w, c, r, n, d, r / d, t / hz * 1e6 / r, (t > 0 ? 100 * sys / t : 0), a * 1024 * d / r, rss / 1024, tr }'
