@@ -168,7 +168,8 @@ final class ChainExecution {
             CompletableFuture<UpstreamStream> opened = client.streamCancellable(upstream, timeouts(step, context), opening);
             opened.whenComplete((first, error) -> {
                 if (error instanceof CancellationException) {
-                    run.budget().cutOff(step.model()); // given up on (a lost hedge, the caller, the guard): not a call that ended
+                    // Given up on (a lost hedge, the caller, the guard): charged, but not a call that ended.
+                    run.budget().cutOff(step.model());
                     return;
                 }
                 if (error == null) {
@@ -191,7 +192,7 @@ final class ChainExecution {
                 complete -> new StepAnswer(step, complete, started));
         answered.whenComplete((answer, error) -> {
             if (error instanceof CancellationException) {
-                run.budget().cutOff(step.model());
+                run.budget().cutOff(step.model()); // as a stream given up on
             } else {
                 metrics.modelCall(provider, model, System.nanoTime() - started,
                         answer == null ? null : answer.response().usage(), error == null ? null : outcomeOf(step, error));

@@ -267,7 +267,7 @@ final class ChatExchange {
      */
     private BudgetAmount spent() {
         if (relay != null) {
-            BudgetAmount told = budget.used(relay.usage(), relay.answeredBy());
+            BudgetAmount told = continuation.used(budget, relay.usage(), relay.answeredBy());
             if (relay.completed()) {
                 return told;
             }

@@ -1,7 +1,10 @@
 package io.agentfuse.gateway.pipeline;
 
+import io.agentfuse.config.ModelConfig;
+import io.agentfuse.core.budget.BudgetAmount;
 import io.agentfuse.core.fallback.FallbackResult;
 import io.agentfuse.gateway.dialect.StreamTranslator;
+import io.agentfuse.gateway.dialect.Usage;
 
 import java.util.concurrent.CompletableFuture;
 
@@ -12,7 +15,8 @@ import java.util.concurrent.CompletableFuture;
  * fallen back from as any chain, under the request's deadline, without a hedge — each asked to
  * continue the text already sent ({@link ModelRouter#continuation}). Its {@link StreamRelay}
  * re-encodes every event ({@link StreamTranslator#continuable}) and relays the continuation in the
- * same response, without a second start event, its usage added to the first stream's.
+ * same response, without a second start event, its usage added to the first stream's; each priced
+ * at its own model's price ({@link #used}).
  *
  * <p>Asked once per answer: a continuation that breaks too ends the stream with the error event,
  * as does an answer with a tool call begun (a half-made call cannot be handed to another model).
@@ -31,6 +35,9 @@ final class StreamContinuation {
     private final CallTrace trace;
     private final BudgetTicket budget;
     private boolean asked;
+    /** The model whose stream broke, and the tokens it had reported by then; set once a continuation is asked for. */
+    private ModelConfig broken;
+    private Usage brokenUsage = Usage.ZERO;
     /** The continuation asked for, until its outcome is taken or it is given up. */
     private CompletableFuture<FallbackResult<StepAnswer>> pending;
 
@@ -70,9 +77,25 @@ final class StreamContinuation {
             return null;
         }
         asked = true;
+        broken = answered.model();
+        brokenUsage = translator.usage();
         Plan next = ModelRouter.continuation(request, plan, answered, translator.sentText(), context);
         pending = next.steps().isEmpty() ? null : chains.run(next, true, trace, budget);
         return pending;
+    }
+
+    /**
+     * What a stream that reported {@code usage} in all, relayed last from {@code answeredBy}, used
+     * as {@code budget} prices it: what a broken stream reported before it was continued at its own
+     * model's price, the rest at {@code answeredBy}'s.
+     */
+    BudgetAmount used(BudgetTicket budget, Usage usage, ModelConfig answeredBy) {
+        if (broken == null) {
+            return budget.used(usage, answeredBy);
+        }
+        Usage rest = new Usage(Math.max(0, usage.inputTokens() - brokenUsage.inputTokens()),
+                Math.max(0, usage.outputTokens() - brokenUsage.outputTokens()));
+        return budget.used(brokenUsage, broken).plus(budget.used(rest, answeredBy));
     }
 
     /** Whether a continuation was asked for and has neither answered nor been given up. */
