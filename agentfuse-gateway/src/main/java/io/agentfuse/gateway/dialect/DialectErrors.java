@@ -62,6 +62,15 @@ public interface DialectErrors {
     }
 
     /**
+     * The family of {@code body}, an error this dialect's provider answered with: {@link #errorFamily()}
+     * unless its providers answer in more than one (Vertex AI's front door speaks Google's errors
+     * whatever model it hosts).
+     */
+    default String errorFamily(String body) {
+        return errorFamily();
+    }
+
+    /**
      * A provider's refusal of the caller's request (a 4xx that is passed on, neither retried nor
      * fallen back from) in this dialect's words, for a caller whose provider speaks another family of
      * errors: the type this dialect gives {@code status} and the provider's own {@code message}.

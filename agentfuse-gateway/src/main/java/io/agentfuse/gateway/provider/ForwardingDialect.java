@@ -173,6 +173,11 @@ public abstract class ForwardingDialect implements Dialect {
     }
 
     @Override
+    public String errorFamily(String body) {
+        return wire.errorFamily(body);
+    }
+
+    @Override
     public JsonObject errorBody(String type, String message) {
         return wire.errorBody(type, message);
     }

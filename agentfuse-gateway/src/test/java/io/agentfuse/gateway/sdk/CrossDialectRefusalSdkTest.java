@@ -25,7 +25,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  * A provider's refusal of the request (a 4xx, passed on without retry or fallback) read by the
  * official SDKs of another dialect: an Anthropic caller of a Gemini model gets an Anthropic error,
  * typed for its status, with Google's message and the provider named; an OpenAI caller of a Claude
- * model an OpenAI one. A caller of the provider's own dialect gets the refusal as it came.
+ * model an OpenAI one. A caller of the provider's own dialect gets the refusal as it came; of a Claude
+ * model on Vertex AI, Vertex's own refusals (Google's shape) re-written, the model's as they came.
  */
 class CrossDialectRefusalSdkTest {
 
@@ -34,10 +35,17 @@ class CrossDialectRefusalSdkTest {
             providers:
               anthropic: { type: anthropic, baseUrl: "http://127.0.0.1:${MOCK_PORT}", apiKey: sk-ant-configured }
               gemini: { type: gemini, baseUrl: "http://127.0.0.1:${MOCK_PORT}", apiKey: "${GEMINI_KEY}" }
+              vertex:
+                type: vertex
+                baseUrl: "http://127.0.0.1:${MOCK_PORT}"
+                project: agentfuse-test
+                location: us-east5
+                credentials: ${VERTEX_CREDENTIALS}
             retry: { maxAttempts: 3 }
             models:
               claude-sonnet-4: { provider: anthropic, upstreamModel: claude-sonnet-4-20250514 }
               gemini-2.5-pro: { provider: gemini }
+              claude-on-vertex: { provider: vertex, upstreamModel: "claude-sonnet-4@20250514" }
             """;
     private static final String GOOGLE_REFUSAL = "{\"error\":{\"code\":400,\"message\":\"Invalid JSON payload received. "
             + "Unknown name \\\"fooBar\\\" at 'generation_config': Cannot find field.\",\"status\":\"INVALID_ARGUMENT\"}}";
@@ -100,6 +108,37 @@ class CrossDialectRefusalSdkTest {
         assertThat(refused.errorType()).contains(ErrorType.NOT_FOUND_ERROR);
         assertThat(refused.apiMessage().orElseThrow()).contains("Mock error for status 404.");
         assertThat(refused.apiMessage().orElseThrow()).doesNotContain("refused the request");
+    }
+
+    @Test
+    void anAnthropicCallerOfAClaudeModelOnVertexReadsVertexsOwnRefusalAsAnAnthropicError() {
+        // Vertex's front door answers in Google's shape, whatever model it hosts.
+        harness.mock.scriptForModel("claude-sonnet-4@20250514", MockStep.builder().status(404)
+                .body("{\"error\":{\"code\":404,\"message\":\"Publisher Model `projects/agentfuse-test/locations/us-east5/"
+                        + "publishers/anthropic/models/claude-sonnet-4@20250514` not found.\",\"status\":\"NOT_FOUND\"}}")
+                .header("content-type", "application/json; charset=UTF-8").build());
+
+        AnthropicServiceException refused = catchThrowableOfType(AnthropicServiceException.class,
+                () -> anthropic.messages().create(ask("claude-on-vertex")));
+
+        assertThat(refused.statusCode()).isEqualTo(404);
+        assertThat(refused.errorType()).contains(ErrorType.NOT_FOUND_ERROR);
+        assertThat(refused.apiMessage().orElseThrow()).contains("provider vertex refused the request: Publisher Model "
+                + "`projects/agentfuse-test/locations/us-east5/publishers/anthropic/models/claude-sonnet-4@20250514` not found.");
+    }
+
+    @Test
+    void anAnthropicCallerOfAClaudeModelOnVertexReadsTheModelsOwnRefusalAsItCame() {
+        harness.mock.scriptForModel("claude-sonnet-4@20250514", MockStep.builder().status(400)
+                .body("{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"max_tokens: too large\"}}")
+                .header("content-type", "application/json").build());
+
+        AnthropicServiceException refused = catchThrowableOfType(AnthropicServiceException.class,
+                () -> anthropic.messages().create(ask("claude-on-vertex")));
+
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(refused.errorType()).contains(ErrorType.INVALID_REQUEST_ERROR);
+        assertThat(refused.apiMessage().orElseThrow()).isEqualTo("max_tokens: too large");
     }
 
     private static MessageCreateParams ask(String model) {

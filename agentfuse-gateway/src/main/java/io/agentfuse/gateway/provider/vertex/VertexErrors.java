@@ -21,7 +21,7 @@ public final class VertexErrors {
 
     /** The outcome of a Vertex AI error answer with {@code status} and {@code body}. */
     public static Outcome outcome(int status, String body) {
-        if (body != null && body.contains("\"status\"")) {
+        if (isGoogles(body)) {
             return GeminiErrors.outcome(status, body);
         }
         if (body != null && body.contains("\"overloaded_error\"")) {
@@ -31,6 +31,11 @@ public final class VertexErrors {
             return Outcome.RATE_LIMITED;
         }
         return OutcomeClassifier.ofStatus(status, body);
+    }
+
+    /** Whether {@code body} is an error of Vertex itself, in Google's shape (it has a {@code status}), not the hosted model's. */
+    public static boolean isGoogles(String body) {
+        return body != null && body.contains("\"status\"");
     }
 
     /**

@@ -5,6 +5,7 @@ import io.agentfuse.core.Outcome;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.UpstreamAuth;
 import io.agentfuse.gateway.provider.ForwardingDialect;
+import io.agentfuse.gateway.provider.gemini.GeminiDialect;
 import io.vertx.core.MultiMap;
 
 import java.util.Map;
@@ -45,6 +46,12 @@ public abstract class VertexHostedDialect extends ForwardingDialect {
     @Override
     public Map<String, String> authHeaders(String accessToken) {
         return accessToken == null || accessToken.isEmpty() ? Map.of() : Map.of("authorization", "Bearer " + accessToken);
+    }
+
+    /** Google's for what Vertex itself refuses ({@link VertexErrors#isGoogles}), the hosted model's for the rest. */
+    @Override
+    public String errorFamily(String body) {
+        return VertexErrors.isGoogles(body) ? GeminiDialect.INSTANCE.errorFamily() : errorFamily();
     }
 
     /** The outcome of a Vertex AI error answer ({@link VertexErrors#outcome}). */
