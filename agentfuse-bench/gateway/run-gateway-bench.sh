@@ -433,8 +433,29 @@ EOF
   T_STREAMS[$target]=$STREAMS
 }
 
+# transport_of LOG: the network transport a JVM target logged it runs on (io_uring, epoll, nio).
+transport_of() {
+  local line
+  for _ in $(seq 50); do
+    line=$(grep -o -m1 'network transport: [a-z_]*' "$1" 2>/dev/null) && { echo "${line##* }"; return; }
+    sleep 0.1
+  done
+  die "no network transport logged in $1"
+}
+# The floor is agentfuse's yardstick only on agentfuse's transport: it once ran on epoll beside a
+# gateway on io_uring, because the bench's jar lacked io_uring's library.
+check_same_transport() {
+  [[ " $TARGETS " == *" agentfuse "* && " $TARGETS " == *" vertx-floor "* ]] || return 0
+  local gateway floor
+  gateway=$(transport_of "$OUT/agentfuse-r$ROUND.log")
+  floor=$(transport_of "$OUT/vertx-floor.log")
+  [[ $gateway == "$floor" ]] || die "agentfuse runs on $gateway, the Vert.x floor on $floor: not the same transport"
+  echo "round $ROUND transport: agentfuse and vertx-floor on $gateway" | tee -a "$OUT/machine.txt" >&2
+}
+
 for ROUND in $(seq "$ROUNDS"); do
   for target in $TARGETS; do start_target "$target"; done
+  check_same_transport
   measure_round
   for target in $TARGETS; do
     if [[ $target != direct ]]; then stop_process "${T_PID[$target]}"; fi
