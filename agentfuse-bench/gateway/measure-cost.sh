@@ -64,6 +64,8 @@ async_profiler() {
 }
 
 die() { echo "measure-cost: $*" >&2; exit 1; }
+# shellcheck source=transport.sh
+source "$ROOT/agentfuse-bench/gateway/transport.sh"
 cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done; }
 trap cleanup EXIT
 
@@ -120,15 +122,6 @@ start_target() {
   PIDS+=("$GATEWAY")
   wait_for_port "$5"
 }
-# transport_of NAME: the network transport the target NAME logged it runs on (io_uring, epoll, nio).
-transport_of() {
-  local line
-  for _ in $(seq 50); do
-    line=$(grep -o -m1 'network transport: [a-z_]*' "$OUT/$1.log" 2>/dev/null) && { echo "${line##* }"; return; }
-    sleep 0.1
-  done
-  die "$1 never logged its network transport ($OUT/$1.log)"
-}
 THREADS=$((CONNECTIONS < 2 ? CONNECTIONS : 2))
 export BENCH_BODY_FILE="$BODY"
 # window PID PORT SECONDS: wrk against the gateway PID on PORT; prints "requests/s CPU-us/request".
@@ -162,7 +155,7 @@ if [[ -n ${COMPARE_JAR:-}${COMPARE_JAVA_OPTS:-}$COMPARE_TARGET${COMPARE_JAVA:-} 
   ROUNDS=${ROUNDS:-8}
   PORT_A=$(free_port); start_target a "$TARGET" "$AGENTFUSE_JAR" "$AGENTFUSE_JAVA_OPTS" "$PORT_A"; PID_A=$GATEWAY
   PORT_B=$(free_port); start_target b "$COMPARE_TARGET" "$COMPARE_JAR" "$COMPARE_JAVA_OPTS" "$PORT_B" "$COMPARE_JAVA"; PID_B=$GATEWAY
-  TRANSPORT_A=$(transport_of a); TRANSPORT_B=$(transport_of b)
+  TRANSPORT_A=$(transport_of "$OUT/a.log"); TRANSPORT_B=$(transport_of "$OUT/b.log")
   # A comparison across transports measures the transports: the floor once ran on epoll beside a
   # gateway on io_uring, because its jar lacked io_uring's library.
   [[ $TRANSPORT_A == "$TRANSPORT_B" ]] || die "A runs on $TRANSPORT_A, B on $TRANSPORT_B: not the same transport"
@@ -197,7 +190,7 @@ fi
 
 PORT=$(free_port)
 start_target agentfuse "$TARGET" "$AGENTFUSE_JAR" "$AGENTFUSE_JAVA_OPTS" "$PORT"
-TRANSPORT=$(transport_of agentfuse)
+TRANSPORT=$(transport_of "$OUT/agentfuse.log")
 URL="http://127.0.0.1:$PORT/v1/chat/completions"
 
 wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" -s "$LUA" "$URL" >"$OUT/wrk-warmup.txt"

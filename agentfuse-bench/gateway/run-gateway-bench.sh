@@ -60,6 +60,8 @@ PIDS=()
 
 log() { printf '[gateway-bench] %s\n' "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
+# shellcheck source=transport.sh
+source "$HERE/transport.sh"
 
 stop_process() {
   local pid=$1 left=() p
@@ -433,17 +435,7 @@ EOF
   T_STREAMS[$target]=$STREAMS
 }
 
-# transport_of LOG: the network transport a JVM target logged it runs on (io_uring, epoll, nio).
-transport_of() {
-  local line
-  for _ in $(seq 50); do
-    line=$(grep -o -m1 'network transport: [a-z_]*' "$1" 2>/dev/null) && { echo "${line##* }"; return; }
-    sleep 0.1
-  done
-  die "no network transport logged in $1"
-}
-# The floor is agentfuse's yardstick only on agentfuse's transport: it once ran on epoll beside a
-# gateway on io_uring, because the bench's jar lacked io_uring's library.
+# The floor is agentfuse's yardstick only on agentfuse's transport (transport.sh).
 check_same_transport() {
   [[ " $TARGETS " == *" agentfuse "* && " $TARGETS " == *" vertx-floor "* ]] || return 0
   local gateway floor
