@@ -22,8 +22,8 @@ import java.util.Objects;
  * fallback model when a budget is spent), or its refusal; the reservation to settle once the call
  * ended; and the {@code x-agentfuse-budget} values of its answer.
  *
- * <p>A call cut off after it was sent — a hedge that lost its race, an attempt past its timeout,
- * a call whose caller left — is charged too, for the input its provider read: the request's
+ * <p>A call cut off after it was sent — a hedge that lost its race, an attempt past its timeout
+ * or a stream past its first-token limit, a call whose caller left — is charged too, for the input its provider read: the request's
  * counted input tokens at the price of the call's model ({@link #cutOff}). What the answer used
  * comes on top. A provider bills a prompt it began on whether or not the answer is read; a hedged
  * request that was counted once would let a budget spend twice what it says.

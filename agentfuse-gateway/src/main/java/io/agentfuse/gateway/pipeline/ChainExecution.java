@@ -9,6 +9,7 @@ import io.agentfuse.core.fallback.FallbackExhaustedException;
 import io.agentfuse.core.fallback.FallbackResult;
 import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.core.fallback.StepFailure;
+import io.agentfuse.core.timeout.CallTimeoutException;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.dialect.ObservedEvent;
@@ -174,9 +175,12 @@ final class ChainExecution {
                 }
                 if (error == null) {
                     metrics.firstToken(provider, model, System.nanoTime() - started);
-                } else {
-                    metrics.modelCall(provider, model, System.nanoTime() - started, null, outcomeOf(step, error));
+                    return;
                 }
+                if (error instanceof CallTimeoutException) {
+                    run.budget().cutOff(step.model()); // cut at its first-token limit: its provider had the prompt
+                }
+                metrics.modelCall(provider, model, System.nanoTime() - started, null, outcomeOf(step, error));
             });
             // The stream's answer has begun (its opening checked): it wins a hedge race.
             return linked(opened, first -> {

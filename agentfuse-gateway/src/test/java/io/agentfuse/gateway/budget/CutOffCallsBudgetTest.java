@@ -100,6 +100,19 @@ class CutOffCallsBudgetTest {
     }
 
     @Test
+    void aStreamCutAtItsFirstTokenLimitIsChargedItsInputBesideTheAnswerThatFollowed() {
+        start("firstTokenTimeout: 300ms");
+        long input = inputTokensOfTheRequest();
+        gateway.mock.scriptForModel("claude-sonnet-4-5", MockStep.builder().firstChunkDelayMs(60_000).build());
+
+        StreamReply answered = gateway.client.stream("/v1/messages", anthropicRequest("claude-sonnet-4", true), Map.of());
+
+        assertThat(answered.status()).isEqualTo(200);
+        assertThat(answered.header("x-agentfuse-attempts")).as("the first attempt stalled").isNotEqualTo("1");
+        assertThat(remainingAfterAPlainCall()).isEqualTo(LIMIT - 100 - (input + 100) - 100);
+    }
+
+    @Test
     void aCallThatWasNotHedgedIsChargedWhatItUsedOnly() {
         start(HEDGED);
         inputTokensOfTheRequest();
