@@ -105,9 +105,24 @@ public final class DoneWhenChecks {
             return what + "n/a (no valid run of both)";
         }
         double ratio = agentfuse.get().requestsPerSecond() / other.get().requestsPerSecond();
-        return what + String.format(Locale.ROOT, "agentfuse %,.0f, %s %,.0f = %.2fx: %s",
-                agentfuse.get().requestsPerSecond(), peerName, other.get().requestsPerSecond(), ratio,
-                verdict(ratio >= minRatio));
+        return what + String.format(Locale.ROOT, "agentfuse %,.0f, %s %,.0f = %sx: %s",
+                agentfuse.get().requestsPerSecond(), peerName, other.get().requestsPerSecond(),
+                ratioAgainst(ratio, minRatio), verdict(ratio >= minRatio));
+    }
+
+    /**
+     * {@code ratio} to two decimals, or to as many more (up to six) as it takes for the figure to
+     * read on the same side of {@code bar} as the verdict: 0.8999 is "0.8999", not a failing "0.90".
+     */
+    static String ratioAgainst(double ratio, double bar) {
+        String shown = "";
+        for (int decimals = 2; decimals <= 6; decimals++) {
+            shown = String.format(Locale.ROOT, "%." + decimals + "f", ratio);
+            if (Double.parseDouble(shown) >= bar == ratio >= bar) {
+                break;
+            }
+        }
+        return shown;
     }
 
     private String addedLatencyAgainstPortkey() {

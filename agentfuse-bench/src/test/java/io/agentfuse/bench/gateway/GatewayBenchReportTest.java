@@ -86,6 +86,14 @@ class GatewayBenchReportTest {
     }
 
     @Test
+    void aRatioJustUnderItsBarIsNotShownRoundedUpToIt() {
+        assertThat(DoneWhenChecks.ratioAgainst(0.8999, 0.9)).isEqualTo("0.8999");
+        assertThat(DoneWhenChecks.ratioAgainst(0.899996, 0.9)).isEqualTo("0.899996");
+        assertThat(DoneWhenChecks.ratioAgainst(0.9004, 0.9)).isEqualTo("0.90");
+        assertThat(DoneWhenChecks.ratioAgainst(0.857, 0.9)).isEqualTo("0.86");
+    }
+
+    @Test
     void theConversationIsJudgedAtEightConnectionsAgainstPortkeyAndByItsAddedLatency() {
         BenchRun agentfuse8 = run("agentfuse", 8, 60_000, 2_000, 60_000);
         BenchRun portkey8 = run("portkey", 8, 3_000, 40_000, 3_000);
