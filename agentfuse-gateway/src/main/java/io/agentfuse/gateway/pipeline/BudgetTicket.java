@@ -39,6 +39,9 @@ final class BudgetTicket {
     /** The ticket of an exchange before the budget stage decided (or that never got that far): nothing to count. */
     static final BudgetTicket NONE = new BudgetTicket(null, null, null, null, List.of(), List.of(), BudgetAmount.ZERO, 0, false);
 
+    private static final Runnable NOTHING = () -> {
+    };
+
     private final ModelRequest request;
     private final GatewayException refusal;
     private final BudgetLedger ledger;
@@ -131,7 +134,7 @@ final class BudgetTicket {
      * price, with the settlement, or alone when it came before (a caller who left is seen to have
      * left before its call is cut). Nothing for a request that reserved nothing.
      */
-    void cutOff(ModelConfig model) {
+    private void cutOff(ModelConfig model) {
         if (reservationId == null) {
             return;
         }
@@ -144,6 +147,14 @@ final class BudgetTicket {
         }
         // The reservation is settled: the ledger counts what it is told of it as spent.
         ledger.settle(reservationId, claims(), BudgetAmount.ZERO, charge);
+    }
+
+    /**
+     * What charges a call of {@code model} cut off after it was sent ({@link #cutOff}), for the
+     * upstream client to run: one that does nothing, and costs nothing, for a request that reserved nothing.
+     */
+    Runnable cutOffOf(ModelConfig model) {
+        return reservationId == null ? NOTHING : () -> cutOff(model);
     }
 
     private List<BudgetClaim> claims() {

@@ -9,7 +9,6 @@ import io.agentfuse.core.fallback.FallbackExhaustedException;
 import io.agentfuse.core.fallback.FallbackResult;
 import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.core.fallback.StepFailure;
-import io.agentfuse.core.timeout.CallTimeoutException;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.dialect.ObservedEvent;
@@ -164,23 +163,21 @@ final class ChainExecution {
         long started = System.nanoTime();
         String provider = step.provider().name();
         String model = step.model().upstreamModel();
+        // A call cut after it was sent (a lost hedge, a timeout, a caller gone) cost its provider the prompt.
+        Runnable cutOff = run.budget().cutOffOf(step.model());
         if (stream) {
             AnswerOpening opening = new AnswerOpening(step.provider().dialect());
-            CompletableFuture<UpstreamStream> opened = client.streamCancellable(upstream, timeouts(step, context), opening);
+            CompletableFuture<UpstreamStream> opened = client.streamCancellable(upstream, timeouts(step, context),
+                    opening, cutOff);
             opened.whenComplete((first, error) -> {
                 if (error instanceof CancellationException) {
-                    // Given up on (a lost hedge, the caller, the guard): charged, but not a call that ended.
-                    run.budget().cutOff(step.model());
-                    return;
+                    return; // the caller or the guard gave up on it: not a call that ended
                 }
                 if (error == null) {
                     metrics.firstToken(provider, model, System.nanoTime() - started);
-                    return;
+                } else {
+                    metrics.modelCall(provider, model, System.nanoTime() - started, null, outcomeOf(step, error));
                 }
-                if (error instanceof CallTimeoutException) {
-                    run.budget().cutOff(step.model()); // cut at its first-token limit: its provider had the prompt
-                }
-                metrics.modelCall(provider, model, System.nanoTime() - started, null, outcomeOf(step, error));
             });
             // The stream's answer has begun (its opening checked): it wins a hedge race.
             return linked(opened, first -> {
@@ -193,11 +190,9 @@ final class ChainExecution {
         // guard's limit, the model's timeout cut to the deadline, is armed before the call starts:
         // a timer of the call's own for the same limit would never fire first.
         CompletableFuture<StepAnswer> answered = client.sendCancellable(upstream, null,
-                complete -> new StepAnswer(step, complete, started));
+                complete -> new StepAnswer(step, complete, started), cutOff);
         answered.whenComplete((answer, error) -> {
-            if (error instanceof CancellationException) {
-                run.budget().cutOff(step.model()); // as a stream given up on
-            } else {
+            if (!(error instanceof CancellationException)) {
                 metrics.modelCall(provider, model, System.nanoTime() - started,
                         answer == null ? null : answer.response().usage(), error == null ? null : outcomeOf(step, error));
             }

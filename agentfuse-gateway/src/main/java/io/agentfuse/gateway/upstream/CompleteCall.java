@@ -41,6 +41,8 @@ final class CompleteCall<T> {
     private final long maxBodyBytes;
     private final Function<UpstreamResponse, T> mapper;
     private final CancellingFuture<T> answer;
+    /** Told when the call is cancelled or times out after its request went out. */
+    private final Runnable cutOffAfterSent;
     private Scheduler.Cancellable timer;
     private HttpClientRequest request;
     private HttpClientResponse response;
@@ -53,13 +55,14 @@ final class CompleteCall<T> {
      *               fails the call
      */
     CompleteCall(Scheduler timers, Context context, UpstreamRequest call, long maxBodyBytes,
-                 Function<UpstreamResponse, T> mapper) {
+                 Function<UpstreamResponse, T> mapper, Runnable cutOffAfterSent) {
         this.timers = timers;
         this.context = context;
         this.call = call;
         this.maxBodyBytes = maxBodyBytes;
         this.mapper = mapper;
-        this.answer = new CancellingFuture<>(() -> OnContext.run(context, this::letGo));
+        this.cutOffAfterSent = cutOffAfterSent;
+        this.answer = new CancellingFuture<>(() -> OnContext.run(context, this::cutOff));
     }
 
     /** What the mapper made of the answer, or why there is none; cancelling it ends the call. */
@@ -78,8 +81,11 @@ final class CompleteCall<T> {
                 return; // cancelled before it started
             }
             if (timeout != null) {
-                timer = timers.schedule(() -> OnContext.run(context, () -> failAndLetGo(new CallTimeoutException(timeout))),
-                        timeout.toNanos());
+                timer = timers.schedule(() -> OnContext.run(context, () -> {
+                    if (answer.completeExceptionally(new CallTimeoutException(timeout))) {
+                        cutOff();
+                    }
+                }), timeout.toNanos());
             }
             sent = call.bytes();
             ProviderRequests.lease(http, options, sent, signer, context, call.provider(), answer::isDone, this::fail,
@@ -161,6 +167,18 @@ final class CompleteCall<T> {
     private void failAndLetGo(Throwable error) {
         if (answer.completeExceptionally(error)) {
             letGo();
+        }
+    }
+
+    /**
+     * Cancelled or timed out: let go, and tell of it when the request went out (it is kept and sent
+     * in one step once leased; one leased after the answer ended is reset unsent).
+     */
+    private void cutOff() {
+        boolean sent = request != null;
+        letGo();
+        if (sent) {
+            cutOffAfterSent.run();
         }
     }
 

@@ -37,6 +37,8 @@ final class StreamingCall {
     private final UpstreamRequest call;
     private final UpstreamClientOptions limits;
     private final Predicate<SseEvent> beginsAnswer; // the events before one it accepts are a preamble, kept
+    /** Told when the call is cut after its request went out and before the stream was taken. */
+    private final Runnable cutOffAfterSent;
     private final Promise<UpstreamStream> ready = Promise.promise();
     private HttpClientRequest request;
     private HttpClientResponse response;
@@ -51,13 +53,16 @@ final class StreamingCall {
     /** Whether the provider's answer was read to its end: its connection then goes back to its pool. */
     private boolean ended;
     private boolean paused;
+    /** Whether the stream was handed to its caller ({@link #taken}), who accounts for it from then on. */
+    private boolean taken;
 
     /** @param context an event-loop context: the call's callbacks and its caller's handlers run there */
     StreamingCall(Scheduler timers, Context context, UpstreamRequest call, StreamTimeouts timeouts,
-                  UpstreamClientOptions limits, Predicate<SseEvent> beginsAnswer) {
+                  UpstreamClientOptions limits, Predicate<SseEvent> beginsAnswer, Runnable cutOffAfterSent) {
         this.beginsAnswer = beginsAnswer;
+        this.cutOffAfterSent = cutOffAfterSent;
         this.timers = timers;
-        this.eventTimer = new EventTimer(timers, System::nanoTime, timeouts, this::onContext, this::fail);
+        this.eventTimer = new EventTimer(timers, System::nanoTime, timeouts, this::onContext, this::expired);
         this.context = context;
         this.call = call;
         this.limits = limits;
@@ -178,6 +183,7 @@ final class StreamingCall {
     void cancel() {
         cancelStallTimer();
         if (!done) {
+            tellCutOff();
             finish();
             close();
             ready.tryFail(new UpstreamConnectionException("call to provider " + call.provider().name() + " was cancelled", null));
@@ -232,6 +238,28 @@ final class StreamingCall {
         stream.deliver(event); // queued before the stream is handed out, so its first events can be looked at
         if (!preamble) {
             ready.tryComplete(stream);
+        }
+    }
+
+    /** The first-event or idle limit passed: the call fails with it. */
+    private void expired(CallTimeoutException timeout) {
+        if (!done) {
+            tellCutOff();
+        }
+        fail(timeout);
+    }
+
+    void taken() {
+        taken = true;
+    }
+
+    /**
+     * Tells of a cut of the running call, unless its request never went out (it is kept and sent in
+     * one step once leased) or the stream was taken (its taker accounts for it).
+     */
+    private void tellCutOff() {
+        if (request != null && !taken) {
+            cutOffAfterSent.run();
         }
     }
 

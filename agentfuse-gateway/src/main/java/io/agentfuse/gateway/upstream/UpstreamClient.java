@@ -69,6 +69,9 @@ public final class UpstreamClient {
 
     /** Every event begins the answer: a stream is ready at its first event. */
     private static final Predicate<SseEvent> EVERY_EVENT = event -> true;
+    /** No one to tell of a call cut off after it was sent. */
+    private static final Runnable NO_ONE = () -> {
+    };
 
     private final Vertx vertx;
     private final UpstreamClientOptions options;
@@ -121,9 +124,21 @@ public final class UpstreamClient {
      */
     public <T> CompletableFuture<T> sendCancellable(UpstreamRequest request, Duration timeout,
                                                     Function<UpstreamResponse, T> mapper) {
+        return sendCancellable(request, timeout, mapper, NO_ONE);
+    }
+
+    /**
+     * Like {@link #sendCancellable(UpstreamRequest, Duration, Function)}, running {@code cutOffAfterSent}
+     * (on the call's event loop) when the call is cancelled or times out after its request went
+     * out, as its provider then bills a prompt nobody reads; not when it was cut before (waiting for
+     * a connection or its signature).
+     */
+    public <T> CompletableFuture<T> sendCancellable(UpstreamRequest request, Duration timeout,
+                                                    Function<UpstreamResponse, T> mapper, Runnable cutOffAfterSent) {
         Objects.requireNonNull(mapper, "mapper");
         Context context = callContext();
-        CompleteCall<T> call = new CompleteCall<>(timers, context, request, options.maxBodyBytes(), mapper);
+        CompleteCall<T> call = new CompleteCall<>(timers, context, request, options.maxBodyBytes(), mapper,
+                cutOffAfterSent);
         RequestOptions head;
         try {
             head = requests.complete(request);
@@ -141,7 +156,7 @@ public final class UpstreamClient {
      */
     public Future<UpstreamStream> stream(UpstreamRequest request, StreamTimeouts timeouts) {
         Promise<UpstreamStream> ready = Promise.promise();
-        startStream(request, timeouts, ready, EVERY_EVENT);
+        startStream(request, timeouts, ready, EVERY_EVENT, NO_ONE);
         return ready.future();
     }
 
@@ -151,7 +166,7 @@ public final class UpstreamClient {
      * cancelled at once.
      */
     public CompletableFuture<UpstreamStream> streamCancellable(UpstreamRequest request, StreamTimeouts timeouts) {
-        return streamCancellable(request, timeouts, EVERY_EVENT);
+        return streamCancellable(request, timeouts, EVERY_EVENT, NO_ONE);
     }
 
     /**
@@ -159,17 +174,22 @@ public final class UpstreamClient {
      * event that {@code beginsAnswer} accepts has arrived: the events before it (a preamble such as
      * Anthropic's {@code message_start}) are kept for the handle, and the first-event limit covers
      * the wait for the answer itself. {@code beginsAnswer} sees each event before it accepts one, in
-     * order, on the call's event loop.
+     * order, on the call's event loop. {@code cutOffAfterSent} runs there when the call is cut after
+     * its request went out and before the stream was taken (cancelled, or past its first-event
+     * limit): its provider bills a prompt nobody reads. A stream taken is accounted by its taker.
      */
     public CompletableFuture<UpstreamStream> streamCancellable(UpstreamRequest request, StreamTimeouts timeouts,
-                                                              Predicate<SseEvent> beginsAnswer) {
+                                                              Predicate<SseEvent> beginsAnswer,
+                                                              Runnable cutOffAfterSent) {
         Promise<UpstreamStream> ready = Promise.promise();
-        StreamStart start = startStream(request, timeouts, ready, beginsAnswer);
+        StreamStart start = startStream(request, timeouts, ready, beginsAnswer, cutOffAfterSent);
         CompletableFuture<UpstreamStream> answer = new CancellingFuture<>(start::cancel);
         ready.future().onComplete(done -> {
             if (done.failed()) {
                 answer.completeExceptionally(done.cause());
-            } else if (!answer.complete(done.result())) {
+            } else if (answer.complete(done.result())) {
+                done.result().taken();
+            } else {
                 done.result().cancel();
             }
         });
@@ -177,7 +197,7 @@ public final class UpstreamClient {
     }
 
     private StreamStart startStream(UpstreamRequest request, StreamTimeouts timeouts, Promise<UpstreamStream> ready,
-                                    Predicate<SseEvent> beginsAnswer) {
+                                    Predicate<SseEvent> beginsAnswer, Runnable cutOffAfterSent) {
         Context context = streamContext();
         StreamStart start = new StreamStart(context);
         OnContext.run(context, () -> {
@@ -185,7 +205,8 @@ public final class UpstreamClient {
                 ready.tryFail(new CancellationException("cancelled by the caller"));
                 return;
             }
-            StreamingCall call = new StreamingCall(timers, context, request, timeouts, options, beginsAnswer);
+            StreamingCall call = new StreamingCall(timers, context, request, timeouts, options, beginsAnswer,
+                    cutOffAfterSent);
             start.call = call;
             call.ready().onComplete(ready);
             RequestOptions head;

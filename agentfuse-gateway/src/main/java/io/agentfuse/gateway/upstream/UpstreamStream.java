@@ -124,6 +124,11 @@ public final class UpstreamStream {
         });
     }
 
+    /** Said once the stream is handed to its caller: a cut from now on is the caller's to account for. */
+    void taken() {
+        call.taken();
+    }
+
     /** Closes the upstream request; no handler is called afterwards. */
     public void cancel() {
         call.onContext(() -> {

@@ -9,6 +9,13 @@ import io.agentfuse.mock.MockStep;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import static io.agentfuse.gateway.testing.GatewayHarness.anthropicRequest;
@@ -113,6 +120,27 @@ class CutOffCallsBudgetTest {
     }
 
     @Test
+    void aCallCutBeforeItWasSentIsNotCharged() throws IOException {
+        try (FullListener never = FullListener.open()) {
+            // A provider whose connection never opens: the attempt is cut at its timeout unsent.
+            gateway = GatewayHarness.start(GatewayHarness.CONFIG
+                    .replace("providers:\n", "providers:\n  unreachable: { type: anthropic, baseUrl: \"http://127.0.0.1:"
+                            + never.port() + "\", apiKey: sk-ant-configured }\n")
+                    .replace("models:\n", "models:\n  unreachable-model: { provider: unreachable, timeout: 300ms }\n") + """
+                    budgets:
+                      everything: { scope: global, tokens: 100000 }
+                    """);
+            gateway.mock.defaultStep(HUNDRED_TOKENS);
+            inputTokensOfTheRequest();
+
+            Reply cut = gateway.client.post("/v1/messages", anthropicRequest("unreachable-model", false));
+
+            assertThat(cut.status()).as("the attempt timed out: %s", cut.body()).isEqualTo(504);
+            assertThat(remainingAfterAPlainCall()).isEqualTo(LIMIT - 100 - 100);
+        }
+    }
+
+    @Test
     void aCallThatWasNotHedgedIsChargedWhatItUsedOnly() {
         start(HEDGED);
         inputTokensOfTheRequest();
@@ -142,6 +170,40 @@ class CutOffCallsBudgetTest {
     private long spent() {
         return gateway.client.get("/admin/budgets").json().getJsonArray("budgets").getJsonObject(0)
                 .getJsonArray("windows").getJsonObject(0).getJsonObject("spent").getLong("tokens");
+    }
+
+    /**
+     * A loopback listener that never accepts, its backlog filled: a connection to it never opens
+     * (the kernel drops the handshake of one the backlog has no room for).
+     */
+    private record FullListener(ServerSocket server, List<Socket> queued) implements AutoCloseable {
+
+        static FullListener open() throws IOException {
+            ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+            List<Socket> queued = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                Socket socket = new Socket();
+                queued.add(socket);
+                try {
+                    socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort()), 200);
+                } catch (IOException full) {
+                    return new FullListener(server, queued); // this one found no room: nor will the gateway's
+                }
+            }
+            throw new IllegalStateException("the listener's backlog never filled");
+        }
+
+        int port() {
+            return server.getLocalPort();
+        }
+
+        @Override
+        public void close() throws IOException {
+            for (Socket socket : queued) {
+                socket.close();
+            }
+            server.close();
+        }
     }
 
     private static long remaining(String header) {
