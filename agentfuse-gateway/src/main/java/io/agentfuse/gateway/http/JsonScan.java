@@ -167,6 +167,11 @@ public final class JsonScan {
         return Arrays.equals(cursor.bytes, nameStart, nameEnd, name, 0, name.length);
     }
 
+    /** The length in bytes, as written between its quotes, of the name of the member being read. */
+    public int nameLength() {
+        return nameEnd - nameStart;
+    }
+
     /** {@code noted} with {@code bit} added, or -1 when an earlier member had it already (a name given twice). */
     public static int noteOnce(int noted, int bit) {
         return (noted & bit) != 0 ? -1 : noted | bit;

@@ -2,6 +2,7 @@ package io.agentfuse.gateway.http;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * The shape a provider's JSON answer must have, declared once as a list of fields, and read by
@@ -43,22 +44,84 @@ public sealed interface JsonShape {
     }
 
     /**
-     * An object with these fields, at most 31 (the scan keeps one bit per field).
-     *
-     * @param fields the fields looked at, in the order the tree check checks them
+     * An object with these fields, at most 31 (the scan keeps one bit per field). Its scan finds a
+     * member's field among those of the member name's length only: most lengths have none or one.
      */
-    record Obj(List<Field> fields) implements JsonShape {
+    final class Obj implements JsonShape {
+        private final List<Field> fields;
+        private final Field[] byIndex;
+        /** For each name length up to the longest, the indexes of the fields of that length. */
+        private final int[][] byNameLength;
+        /** One bit per required field, at its index. */
+        private final int required;
+        private final boolean captures;
 
-        public Obj {
-            fields = List.copyOf(fields);
-            if (fields.size() > 31) {
-                throw new IllegalArgumentException("an object shape has at most 31 fields, but had " + fields.size());
+        /** @param fields the fields looked at, in the order the tree check checks them */
+        public Obj(List<Field> fields) {
+            this.fields = List.copyOf(fields);
+            if (this.fields.size() > 31) {
+                throw new IllegalArgumentException("an object shape has at most 31 fields, but had " + this.fields.size());
             }
+            byIndex = this.fields.toArray(Field[]::new);
+            int longest = this.fields.stream().mapToInt(field -> field.ascii().length).max().orElse(-1);
+            byNameLength = new int[longest + 1][];
+            for (int length = 0; length <= longest; length++) {
+                int nameLength = length;
+                byNameLength[length] = IntStream.range(0, byIndex.length)
+                        .filter(i -> byIndex[i].ascii().length == nameLength).toArray();
+            }
+            required = IntStream.range(0, byIndex.length).filter(i -> byIndex[i].required())
+                    .reduce(0, (bits, i) -> bits | 1 << i);
+            captures = this.fields.stream().anyMatch(field -> field.capture() >= 0 || field.shape().captures());
+        }
+
+        /** The fields looked at, in the order the tree check checks them. */
+        public List<Field> fields() {
+            return fields;
         }
 
         @Override
         public boolean captures() {
-            return fields.stream().anyMatch(field -> field.capture() >= 0 || field.shape().captures());
+            return captures;
+        }
+
+        /** The index of the field named as the member {@code scan} reads, or -1 when none is. */
+        int fieldOf(JsonScan scan) {
+            int length = scan.nameLength();
+            if (length >= byNameLength.length) {
+                return -1;
+            }
+            for (int i : byNameLength[length]) {
+                if (scan.nameIs(byIndex[i].ascii())) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        /** The field at {@code index} (see {@link #fieldOf}). */
+        Field field(int index) {
+            return byIndex[index];
+        }
+
+        /** Whether the fields {@code seen} (a bit per index) include every required one. */
+        boolean hasRequired(int seen) {
+            return (seen & required) == required;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Obj that && fields.equals(that.fields);
+        }
+
+        @Override
+        public int hashCode() {
+            return fields.hashCode();
+        }
+
+        @Override
+        public String toString() {
+            return "Obj" + fields;
         }
     }
 

@@ -1,7 +1,5 @@
 package io.agentfuse.gateway.http;
 
-import java.util.List;
-
 /**
  * Checks in one pass over a body's bytes ({@link JsonScan}) that it has a {@link JsonShape}, without
  * building its tree, and reports what the shape's fields capture as it goes: the fast path of a
@@ -87,18 +85,16 @@ public final class ShapeScan {
     }
 
     private int member(JsonScan scan, int seen, JsonShape.Obj shape, boolean outermost) {
-        List<JsonShape.Field> fields = shape.fields();
-        for (int i = 0; i < fields.size(); i++) {
-            JsonShape.Field field = fields.get(i);
-            if (scan.nameIs(field.ascii())) {
-                if (outermost && (field.capture() >= 0 || field.shape().captures())) {
-                    scan.keepsState();
-                }
-                int noted = JsonScan.noteOnce(seen, 1 << i);
-                return noted >= 0 && field(scan, field) ? noted : -1;
-            }
+        int index = shape.fieldOf(scan);
+        if (index < 0) {
+            return scan.skipValue() ? seen : -1;
         }
-        return scan.skipValue() ? seen : -1;
+        JsonShape.Field field = shape.field(index);
+        if (outermost && (field.capture() >= 0 || field.shape().captures())) {
+            scan.keepsState();
+        }
+        int noted = JsonScan.noteOnce(seen, 1 << index);
+        return noted >= 0 && field(scan, field) ? noted : -1;
     }
 
     private boolean field(JsonScan scan, JsonShape.Field field) {
@@ -147,15 +143,6 @@ public final class ShapeScan {
     }
 
     private static boolean hasRequired(int seen, JsonShape.Obj shape) {
-        if (seen < 0) {
-            return false;
-        }
-        List<JsonShape.Field> fields = shape.fields();
-        for (int i = 0; i < fields.size(); i++) {
-            if (fields.get(i).required() && (seen & 1 << i) == 0) {
-                return false;
-            }
-        }
-        return true;
+        return seen >= 0 && shape.hasRequired(seen);
     }
 }
