@@ -25,6 +25,9 @@ public final class GatewayVerticle extends VerticleBase {
 
     /** What every instance shares. */
     public static final class Shared {
+        /** The longest piece of a request body the decoder passes on: the most Netty reads at once by default. */
+        static final int MAX_BODY_PIECE_BYTES = 64 * 1024;
+
         private final ServerConfig server;
         private final String host;
         private final HttpServerOptions options;
@@ -62,9 +65,12 @@ public final class GatewayVerticle extends VerticleBase {
          * and with it on Vert.x puts an extension handler in every connection's pipeline that looks
          * at every request and response. No Vert.x idle timeout: it would also cut a request that is
          * waiting for a slow provider; {@link RequestDeadline} applies {@code idleTimeout} between requests.
+         * A request body comes in pieces of up to {@value #MAX_BODY_PIECE_BYTES} bytes, as much as one
+         * read brings, not Vert.x's 8 KB: a 150 KB conversation in 19 pieces, each a slice of the read
+         * to make, gather and free, cost ~1.8 µs more per request ({@code RequestBodyPiecesBench}, PERFORMANCE.md).
          */
         private static HttpServerOptions options() {
-            return new HttpServerOptions().setHttp2ClearTextEnabled(false)
+            return new HttpServerOptions().setMaxChunkSize(MAX_BODY_PIECE_BYTES).setHttp2ClearTextEnabled(false)
                     .setPerMessageWebSocketCompressionSupported(false).setPerFrameWebSocketCompressionSupported(false);
         }
     }

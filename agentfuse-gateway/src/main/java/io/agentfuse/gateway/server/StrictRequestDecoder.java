@@ -26,15 +26,15 @@ import java.util.List;
  *
  * <p>A long body framed by its {@code Content-Length} alone (at least {@value #GATHER_FROM_BYTES}
  * bytes, at most {@value #GATHER_UP_TO_BYTES} and the server's body limit, nothing expected) is
- * gathered here into one buffer of
- * its size and passed on as one piece: Vert.x would copy every 8 KB piece out of Netty's pooled
- * buffers into a buffer of its own, and {@link SizedBodyReader} copy them all once more into the
- * body. One copy is left, and {@code SizedBodyReader} takes the piece as the body. The buffer is
- * made when the first byte of the body comes, not when the head announces it, and only within the
- * server's {@link BodyAllowance}: this runs before the request is admitted, so a peer that only
- * announces a length costs nothing, and peers that send a byte each can make the gateway hold no
- * more than the allowance (beyond it, and for bodies over {@value #GATHER_UP_TO_BYTES} bytes, a
- * body flows in pieces, as before).
+ * gathered here into one buffer of its size and passed on as one piece: Vert.x would copy every
+ * piece (up to one read's worth, see {@code GatewayVerticle}) out of Netty's pooled buffers into a
+ * buffer of its own, and {@link SizedBodyReader} copy them all once more into the body. One copy
+ * is left, and {@code SizedBodyReader} takes the piece as the body. The buffer is made when the
+ * first byte of the body comes, not when the head announces it, and only within the server's
+ * {@link BodyAllowance}: this runs before the request is admitted, so a peer that only announces a
+ * length costs nothing, and peers that send a byte each can make the gateway hold no more than the
+ * allowance (beyond it, and for bodies over {@value #GATHER_UP_TO_BYTES} bytes, a body flows in
+ * pieces, as before).
  *
  * <p>One per connection, like any Netty decoder; installed by {@link ConnectionGuard}.
  */
