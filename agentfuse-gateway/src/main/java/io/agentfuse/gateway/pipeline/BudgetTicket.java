@@ -23,10 +23,11 @@ import java.util.Objects;
  * ended; and the {@code x-agentfuse-budget} values of its answer.
  *
  * <p>A call cut off after it was sent — a hedge that lost its race, an attempt past its timeout
- * or a stream past its first-token limit, a call whose caller left — is charged too, for the input its provider read: the request's
- * counted input tokens at the price of the call's model ({@link #cutOff}). What the answer used
- * comes on top. A provider bills a prompt it began on whether or not the answer is read; a hedged
- * request that was counted once would let a budget spend twice what it says.
+ * or a stream past its first-token limit, a call whose caller left — is charged too, for the input
+ * its provider read: the request's counted input tokens at the price of the call's model
+ * ({@link #cutOff}). What the answer used comes on top. A provider bills a prompt it began on
+ * whether or not the answer is read; a hedged request that was counted once would let a budget
+ * spend twice what it says.
  *
  * <p>Settled once, on its exchange's context; calls may be cut off on another thread.
  */
@@ -132,12 +133,9 @@ final class BudgetTicket {
     /**
      * Charges a call of {@code model} cut off after it was sent: the request's input at that model's
      * price, with the settlement, or alone when it came before (a caller who left is seen to have
-     * left before its call is cut). Nothing for a request that reserved nothing.
+     * left before its call is cut). Only for a request that reserved something ({@link #cutOffOf}).
      */
     private void cutOff(ModelConfig model) {
-        if (reservationId == null) {
-            return;
-        }
         BudgetAmount charge = used(new Usage(inputTokens, 0), model);
         synchronized (this) {
             if (!settled) {

@@ -53,7 +53,7 @@ final class StreamingCall {
     /** Whether the provider's answer was read to its end: its connection then goes back to its pool. */
     private boolean ended;
     private boolean paused;
-    /** Whether the stream was handed to its caller ({@link #taken}), who accounts for it from then on. */
+    /** Whether the stream is handed to its caller ({@link #taken}), who accounts for it from then on. */
     private boolean taken;
 
     /** @param context an event-loop context: the call's callbacks and its caller's handlers run there */
@@ -249,8 +249,9 @@ final class StreamingCall {
         fail(timeout);
     }
 
-    void taken() {
-        taken = true;
+    /** Whether the stream is in its caller's hands (see {@link UpstreamStream#handTo}). */
+    void taken(boolean taken) {
+        this.taken = taken;
     }
 
     /**

@@ -187,10 +187,8 @@ public final class UpstreamClient {
         ready.future().onComplete(done -> {
             if (done.failed()) {
                 answer.completeExceptionally(done.cause());
-            } else if (answer.complete(done.result())) {
-                done.result().taken();
             } else {
-                done.result().cancel();
+                done.result().handTo(answer::complete);
             }
         });
         return answer;

@@ -8,6 +8,7 @@ import io.vertx.core.http.HttpHeaders;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.function.Predicate;
 
 /**
  * A provider's streamed answer that has begun: its status, headers and SSE events, delivered in
@@ -124,9 +125,18 @@ public final class UpstreamStream {
         });
     }
 
-    /** Said once the stream is handed to its caller: a cut from now on is the caller's to account for. */
-    void taken() {
-        call.taken();
+    /**
+     * Hands this stream to {@code taker}, which says whether it took it (on the call's event loop).
+     * From the hand-over on a cut is the taker's to account for, one it makes while it takes the
+     * stream (its first events relayed at once) included; a stream it did not take, given up on
+     * before, is cancelled as a call cut off.
+     */
+    void handTo(Predicate<UpstreamStream> taker) {
+        call.taken(true);
+        if (!taker.test(this)) {
+            call.taken(false);
+            cancel();
+        }
     }
 
     /** Closes the upstream request; no handler is called afterwards. */

@@ -23,7 +23,10 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -267,5 +270,34 @@ class UpstreamStreamTest {
         Await.result(stalled.future());
         assertThat(events).hasSize(1);
         assertThat(ended.future().isComplete()).isFalse();
+    }
+
+    @Test
+    void aStreamCutByItsTakerWhileTakingItIsTheTakersToAccountFor() throws Exception {
+        mock.script(MockStep.builder().chunks("a", "b").firstChunkDelayMs(50).chunkDelayMs(10_000).build());
+        AtomicInteger cutOffs = new AtomicInteger();
+
+        CompletableFuture<UpstreamStream> answer = client.streamCancellable(streamRequest(openAi), GENEROUS,
+                event -> true, cutOffs::incrementAndGet);
+        // As the gateway's relay does when its first events fail: cut while the stream is being handed over.
+        answer.thenAccept(UpstreamStream::cancel).get(10, TimeUnit.SECONDS);
+        Eventually.holds(vertx, () -> mock.requests().get(0).clientDisconnected());
+
+        assertThat(cutOffs).hasValue(0);
+    }
+
+    @Test
+    void aStreamGivenUpOnBeforeItWasHandedOverIsACallCutOff() {
+        mock.script(MockStep.builder().chunks("a").firstChunkDelayMs(10_000).build());
+        AtomicInteger cutOffs = new AtomicInteger();
+
+        CompletableFuture<UpstreamStream> answer = client.streamCancellable(streamRequest(openAi), GENEROUS,
+                event -> true, cutOffs::incrementAndGet);
+        Eventually.holds(vertx, () -> mock.requests().size() == 1);
+        answer.cancel(true);
+
+        Eventually.holds(vertx, () -> cutOffs.get() == 1);
+        Eventually.holds(vertx, () -> mock.requests().get(0).clientDisconnected());
+        assertThat(cutOffs).hasValue(1);
     }
 }
