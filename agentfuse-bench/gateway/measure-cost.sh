@@ -31,6 +31,12 @@
 #                            both are profiled over the pairs (PREFIX-a.collapsed, PREFIX-b.collapsed) and
 #                            their compiled code listed (PREFIX-{a,b}.codelist): the same jar as A and B
 #                            catches a process slow for its whole life (RESULTS.md, runs 52 and 53)
+#   PROCESS_PAIRS=1          with a B: start that many pairs of processes, one after the other, A and B
+#                            swapping places (which starts first, which is measured first) from one to
+#                            the next, ROUNDS pairs of windows each. A process keeps its luck (its
+#                            placement, its compiled code) for its whole life: one process pair once
+#                            put 10 us between one jar and itself on the 150 KB conversation. Prints
+#                            each process pair's median and the median B - A over all pairs of windows
 # Needs the built jars (./mvnw -q -DskipTests package) and wrk. Allocation is read from the GC log
 # (-Xlog:gc): the bytes the heap grew by between collections, over the collections of the run.
 set -euo pipefail
@@ -64,6 +70,47 @@ async_profiler() {
 }
 
 die() { echo "measure-cost: $*" >&2; exit 1; }
+
+# Several process pairs: this script once per pair, A and B swapped in every second one.
+PROCESS_PAIRS=${PROCESS_PAIRS:-1}
+[[ $PROCESS_PAIRS =~ ^[1-9][0-9]*$ ]] || die "PROCESS_PAIRS must be a whole number >= 1, but was '$PROCESS_PAIRS'"
+if ((PROCESS_PAIRS > 1)); then
+  [[ -n ${COMPARE_JAR:-}${COMPARE_JAVA_OPTS:-}${COMPARE_TARGET:-}${COMPARE_JAVA:-} ]] || die "PROCESS_PAIRS needs a B to compare with (COMPARE_JAR, ...)"
+  [[ -z ${PROFILE:-}${JFR:-} ]] || die "PROFILE and JFR profile one process pair: leave PROCESS_PAIRS at 1"
+  a_jar=${AGENTFUSE_JAR:-"$ROOT/agentfuse-cli/target/agentfuse.jar"}; a_opts=${AGENTFUSE_JAVA_OPTS:-"-Xms128m -Xmx128m -XX:+UseSerialGC"}
+  a_target=${TARGET:-agentfuse}; a_java=${AGENTFUSE_JAVA:-java}
+  b_jar=${COMPARE_JAR:-$a_jar}; b_opts=${COMPARE_JAVA_OPTS:-$a_opts}; b_target=${COMPARE_TARGET:-$a_target}; b_java=${COMPARE_JAVA:-$a_java}
+  for pair in $(seq "$PROCESS_PAIRS"); do
+    sign=$((pair % 2 ? 1 : -1))
+    if ((sign > 0)); then
+      PROCESS_PAIRS=1 AGENTFUSE_JAR=$a_jar AGENTFUSE_JAVA_OPTS=$a_opts TARGET=$a_target AGENTFUSE_JAVA=$a_java \
+        COMPARE_JAR=$b_jar COMPARE_JAVA_OPTS=$b_opts COMPARE_TARGET=$b_target COMPARE_JAVA=$b_java "$0" "$WORKLOAD" "$CONNECTIONS"
+    else
+      PROCESS_PAIRS=1 AGENTFUSE_JAR=$b_jar AGENTFUSE_JAVA_OPTS=$b_opts TARGET=$b_target AGENTFUSE_JAVA=$b_java \
+        COMPARE_JAR=$a_jar COMPARE_JAVA_OPTS=$a_opts COMPARE_TARGET=$a_target COMPARE_JAVA=$a_java "$0" "$WORKLOAD" "$CONNECTIONS"
+    fi | awk -v p="$pair" -v s="$sign" '
+      / pair [0-9]+: / { # "... A 5219/s 193.8 us/request, B 5207/s 193.2 us/request, B - A -0.6 us", A and B as run
+        match($0, /A [0-9]+\/s [0-9.]+/); split(substr($0, RSTART, RLENGTH), x, " "); ra = x[2] + 0; ca = x[3] + 0
+        match($0, /B [0-9]+\/s [0-9.]+/); split(substr($0, RSTART, RLENGTH), y, " "); rb = y[2] + 0; cb = y[3] + 0
+        if (s < 0) { t = ra; ra = rb; rb = t; t = ca; ca = cb; cb = t }
+        printf "process pair %d (%s), window pair: A %.0f/s %.1f us, B %.0f/s %.1f us, B - A %+.1f us\n", p, (s > 0 ? "A started first" : "B started first"), ra, ca, rb, cb, cb - ca
+        print "#PAIR", p, ra, ca, rb, cb; fflush() }
+      /^[AB]: / && p == 1 { print }
+      /^measure-cost:/ { print > "/dev/stderr"; exit 1 }'
+  done | awk -v w="$WORKLOAD" -v c="$CONNECTIONS" -v n="$PROCESS_PAIRS" '
+    function median(v, k,   i, j, t) { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+                                       return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2 }
+    /^#PAIR/ { k++; ra += $3; ca += $4; rb += $5; cb += $6; d[k] = $6 - $4; if (d[k] > 0) up++
+               if ($2 != p) { if (p) per[p] = median(pd, pk); p = $2; pk = 0 }
+               pd[++pk] = d[k]; next }
+    { print }
+    END { if (k == 0) exit 1
+          per[p] = median(pd, pk)
+          for (i = 1; i <= p; i++) printf "%s c=%d, process pair %d: median B - A %+.2f us\n", w, c, i, per[i]
+          printf "%s c=%d, %d process pairs: A %.0f/s %.2f us/request, B %.0f/s %.2f us/request (means of %d windows each); B / A %.2fx in requests/s; median B - A %+.2f us (%+.1f %% of A), %d of %d window pairs higher\n",
+                 w, c, n, ra / k, ca / k, rb / k, cb / k, k, rb / ra, median(d, k), 100 * median(d, k) / (ca / k), up, k }'
+  exit "${PIPESTATUS[0]}"
+fi
 # shellcheck source=transport.sh
 source "$ROOT/agentfuse-bench/gateway/transport.sh"
 cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done; }
