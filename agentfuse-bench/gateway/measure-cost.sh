@@ -70,6 +70,9 @@ async_profiler() {
 }
 
 die() { echo "measure-cost: $*" >&2; exit 1; }
+# An awk function: the median of v[1..k], which it sorts in place (v[1] and v[k] are then the extremes).
+AWK_MEDIAN='function median(v, k,   i, j, t) { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+                                    return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2 }'
 
 # Several process pairs: this script once per pair, A and B swapped in every second one.
 PROCESS_PAIRS=${PROCESS_PAIRS:-1}
@@ -96,9 +99,7 @@ if ((PROCESS_PAIRS > 1)); then
         print "#PAIR", p, ra, ca, rb, cb; fflush() }
       /^[AB]: / && p == 1 { print }
       /^measure-cost:/ { print > "/dev/stderr"; exit 1 }'
-  done | awk -v w="$WORKLOAD" -v c="$CONNECTIONS" -v n="$PROCESS_PAIRS" '
-    function median(v, k,   i, j, t) { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-                                       return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2 }
+  done | awk -v w="$WORKLOAD" -v c="$CONNECTIONS" -v n="$PROCESS_PAIRS" "$AWK_MEDIAN"'
     /^#PAIR/ { k++; ra += $3; ca += $4; rb += $5; cb += $6; d[k] = $6 - $4; if (d[k] > 0) up++
                if ($2 != p) { if (p) per[p] = median(pd, pk); p = $2; pk = 0 }
                pd[++pk] = d[k]; next }
@@ -217,11 +218,10 @@ if [[ -n ${COMPARE_JAR:-}${COMPARE_JAVA_OPTS:-}$COMPARE_TARGET${COMPARE_JAVA:-} 
     if ((round % 2)); then a=$(window "$PID_A" "$PORT_A" "$DURATION"); b=$(window "$PID_B" "$PORT_B" "$DURATION")
     else b=$(window "$PID_B" "$PORT_B" "$DURATION"); a=$(window "$PID_A" "$PORT_A" "$DURATION"); fi
     echo "$round $a $b"
-  done | awk -v w="$WORKLOAD" -v c="$CONNECTIONS" '
+  done | awk -v w="$WORKLOAD" -v c="$CONNECTIONS" "$AWK_MEDIAN"'
     { printf "%s c=%d, pair %d: A %.0f/s %.1f us/request, B %.0f/s %.1f us/request, B - A %+.1f us\n", w, c, $1, $2, $3, $4, $5, $5 - $3
       a += $3; b += $5; d[NR] = $5 - $3 }
-    END { for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++) if (d[j] < d[i]) { t = d[i]; d[i] = d[j]; d[j] = t }
-          m = NR % 2 ? d[(NR + 1) / 2] : (d[NR / 2] + d[NR / 2 + 1]) / 2
+    END { m = median(d, NR)
           printf "%s c=%d: A %.2f, B %.2f us/request (means of %d windows); median B - A %+.2f us (pairs from %+.1f to %+.1f)\n", w, c, a / NR, b / NR, NR, m, d[1], d[NR] }'
   if [[ -n ${PROFILE:-} ]]; then
     profile_stop "$PID_A" "$PROFILE-a.collapsed"

@@ -287,7 +287,21 @@ class UpstreamStreamTest {
     }
 
     @Test
-    void aStreamGivenUpOnBeforeItWasHandedOverIsACallCutOff() {
+    void aStreamItsTakerRefusesIsCancelledAsACallCutOff() throws Exception {
+        mock.script(MockStep.builder().chunks("a", "b").firstChunkDelayMs(50).chunkDelayMs(10_000).build());
+        AtomicInteger cutOffs = new AtomicInteger();
+
+        CompletableFuture<UpstreamStream> answer = client.streamCancellable(streamRequest(openAi), GENEROUS,
+                event -> true, cutOffs::incrementAndGet);
+        // Offered on the call's context to a taker that no longer wants it (as a caller who gave up would be).
+        answer.thenAccept(stream -> stream.handTo(refused -> false)).get(10, TimeUnit.SECONDS);
+        Eventually.holds(vertx, () -> mock.requests().get(0).clientDisconnected());
+
+        assertThat(cutOffs).hasValue(1);
+    }
+
+    @Test
+    void aStreamCancelledBeforeItsAnswerBeganIsACallCutOff() {
         mock.script(MockStep.builder().chunks("a").firstChunkDelayMs(10_000).build());
         AtomicInteger cutOffs = new AtomicInteger();
 
