@@ -54,9 +54,19 @@ public final class TiktokenCounter implements TokenCounter {
         return Holder.CL100K;
     }
 
+    /** A long text is counted in pieces ({@link CountingPieces}): exact where it has spaces, bounded in heap always. */
     @Override
     public int countText(String text) {
-        return text.isEmpty() ? 0 : encoding().countTokensOrdinary(text);
+        if (text.length() <= CountingPieces.MAX_CHARS) {
+            return text.isEmpty() ? 0 : encoding().countTokensOrdinary(text);
+        }
+        Encoding encoding = encoding();
+        int count = 0;
+        for (int start = 0, end; start < text.length(); start = end) {
+            end = CountingPieces.end(text, start);
+            count += encoding.countTokensOrdinary(text.substring(start, end));
+        }
+        return count;
     }
 
     // Two threads counting first may both look the encoding up; the registry loads it once.

@@ -46,6 +46,25 @@ class OversizedRequestsTest {
     }
 
     @Test
+    void aMessageOfMillionsOfLettersWithoutASpaceIsCountedWithinTheHeap() {
+        // The tokenizer merges one piece's byte pairs in about a hundred bytes per char: counted as
+        // one piece, these six million letters would need several times the child's 160 MiB heap.
+        JsonObject message = new JsonObject().put("role", "user").put("content", "x".repeat(6_000_000));
+        String body = new JsonObject().put("model", "windowed").put("messages", new JsonArray().add(message)).encode();
+
+        Response response = gateway.whileHealthy(() -> {
+            try (RawSocket socket = RawSocket.open(gateway.port())) {
+                socket.send(RawSocket.post("/v1/chat/completions", HOST, body));
+                return socket.read(BOUND);
+            }
+        });
+
+        assertThat(response.status()).as(response.body()).isEqualTo(413);
+        assertThat(errorType(response)).isEqualTo("context_window_full");
+        assertThat(response.body()).contains("750006"); // 6 000 000 / 8 tokens, and the message's framing
+    }
+
+    @Test
     void aLongConversationIsMeasuredWhileHealthzKeepsAnswering() {
         String body = IsolatedGateway.longTalk(9_000).encode();
 

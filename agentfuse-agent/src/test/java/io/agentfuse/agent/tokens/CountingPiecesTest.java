@@ -1,0 +1,86 @@
+package io.agentfuse.agent.tokens;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.knuddels.jtokkit.Encodings;
+import com.knuddels.jtokkit.api.EncodingRegistry;
+import com.knuddels.jtokkit.api.EncodingType;
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A long text is counted in pieces of bounded length: exactly as the whole text where it has
+ * spaces, and without ever splitting a surrogate pair (which the encoder would refuse) where it has none.
+ */
+class CountingPiecesTest {
+
+    private static final EncodingRegistry WHOLE = Encodings.newLazyEncodingRegistry();
+    /** Words of chars the split's rules tell apart, spaces excepted: contractions, digits, punctuation, CJK, emoji, marks. */
+    private static final String WORD_CHARS = "aAzZsStTlLmMdDeE'\"/.,;:(){}<>=+-*&|!?#_\\09\u00e9\u00df\u4e2d\u6587\u0416\u0301";
+    private static final List<String> SEPARATORS = List.of(" ", "  ", "\n", "\t", " \n ", "\r\n", ", ", "\u00a0", "\u3000");
+
+    @Property(tries = 30)
+    void aLongTextWithSpacesCountsAsTheWholeText(@ForAll("longText") String text) {
+        assertThat(text.length()).isGreaterThan(2 * CountingPieces.MAX_CHARS);
+        for (EncodingType type : List.of(EncodingType.O200K_BASE, EncodingType.CL100K_BASE)) {
+            assertThat(TiktokenCounter.of(type).countText(text)).as(type.getName())
+                    .isEqualTo(WHOLE.getEncoding(type).countTokensOrdinary(text));
+        }
+    }
+
+    @Property(tries = 200)
+    void piecesCoverTheTextWithinTheLimitAndKeepSurrogatePairsWhole(@ForAll("spacelessText") String text) {
+        int pieces = 0;
+        for (int start = 0, end; start < text.length(); start = end, pieces++) {
+            end = CountingPieces.end(text, start);
+            assertThat(end - start).isBetween(1, CountingPieces.MAX_CHARS);
+            assertThat(Character.isLowSurrogate(text.charAt(end - 1)) || !Character.isHighSurrogate(text.charAt(end - 1)))
+                    .as("a piece ends between the halves of a surrogate pair at %d", end).isTrue();
+        }
+        assertThat(pieces).isGreaterThanOrEqualTo(text.length() / CountingPieces.MAX_CHARS);
+    }
+
+    @Test
+    void aCutFallsBeforeTheLastSpaceThatFollowsANonSpace() {
+        String text = "word ".repeat(1000) + "x".repeat(CountingPieces.MAX_CHARS);
+        int end = CountingPieces.end(text, 0);
+
+        assertThat(end).isEqualTo(4094); // the space of the 819th word, the last before the limit
+        assertThat(text.charAt(end)).isEqualTo(' ');
+        assertThat(text.charAt(end - 1)).isEqualTo('d');
+    }
+
+    @Test
+    void aRunOfMillionsOfLettersIsCountedInPieces() {
+        // Eight x are one token in both encodings, and a piece holds a multiple of eight: the count is exact.
+        String run = "x".repeat(3_000_000);
+
+        assertThat(TiktokenCounter.o200k().countText(run)).isEqualTo(375_000);
+        assertThat(TiktokenCounter.cl100k().countText(run)).isEqualTo(375_000);
+    }
+
+    @Provide
+    Arbitrary<String> longText() {
+        Arbitrary<String> word = Arbitraries.strings().withChars(WORD_CHARS.toCharArray()).ofMinLength(2).ofMaxLength(12);
+        Arbitrary<String> separator = Arbitraries.of(SEPARATORS);
+        // Every eighth separator is one space after a word: no stretch of MAX_CHARS lacks a place to cut exactly.
+        return word.list().ofSize(3000).flatMap(words -> separator.list().ofSize(words.size()).map(separators -> {
+            StringBuilder text = new StringBuilder();
+            for (int i = 0; i < words.size(); i++) {
+                text.append(words.get(i)).append(i % 8 == 0 ? " " : separators.get(i));
+            }
+            return text.toString();
+        }));
+    }
+
+    @Provide
+    Arbitrary<String> spacelessText() {
+        Arbitrary<String> unit = Arbitraries.of("x", "\u4e2d", "\ud83d\ude00", "+", "9", "\u0301");
+        return unit.list().ofMinSize(1).ofMaxSize(3 * CountingPieces.MAX_CHARS).map(units -> String.join("", units));
+    }
+}
