@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * Writes neutral {@link StreamEvent}s as one dialect's SSE events, keeping the state that the
- * dialect needs (Anthropic's open content block and block numbering, OpenAI's chunk id).
+ * dialect needs (Anthropic's open content block and block numbering, OpenAI's chunk id). It is never
+ * given a {@link StreamEvent.Reasoning}: {@link StreamTranslator} leaves those out.
  *
  * <p>Not thread-safe: one encoder per stream. Get one from {@link Dialect#streamEncoder}.
  *

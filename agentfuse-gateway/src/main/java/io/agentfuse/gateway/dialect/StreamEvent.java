@@ -1,12 +1,13 @@
 package io.agentfuse.gateway.dialect;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
  * One step of a streamed answer in the neutral model: what a {@link StreamDecoder} reads from
  * one dialect's SSE events and a {@link StreamEncoder} writes as the other's.
  *
- * <p>A well-formed stream is one {@link Start}, then text and tool-call events in order, then
+ * <p>A well-formed stream is one {@link Start}, then reasoning, text and tool-call events in order, then
  * one {@link Finish} — or an {@link Error} at any point, which ends it. Tool calls are numbered
  * from 0 in the order they start ({@code index}), whatever the dialect's own block numbering.
  * All implementations are immutable records.
@@ -27,6 +28,20 @@ public sealed interface StreamEvent {
         public TextDelta {
             Objects.requireNonNull(text, "text");
         }
+    }
+
+    /**
+     * The model shows its reasoning: an Anthropic or Bedrock thinking block, a Responses reasoning
+     * summary or text, Gemini's thoughts. It begins the answer as text would (docs/design.md §13):
+     * the provider is producing, and a caller of the same dialect sees it, so the first-token limit
+     * has been met and the idle limit takes over. No other dialect carries another's reasoning:
+     * {@link StreamTranslator} leaves it out, and no {@link StreamEncoder} is given one.
+     */
+    record Reasoning() implements StreamEvent {
+        /** The one instance; the event carries nothing. */
+        public static final Reasoning SHOWN = new Reasoning();
+        /** {@link #SHOWN} alone, what a decoder answers for an event that shows reasoning. */
+        public static final List<StreamEvent> ONLY = List.of(SHOWN);
     }
 
     /** Tool call number {@code index} begins. */

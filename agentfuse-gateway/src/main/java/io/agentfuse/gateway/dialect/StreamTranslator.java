@@ -261,6 +261,9 @@ public final class StreamTranslator {
         }
         List<SseEvent> out = new ArrayList<>(events.size() + 2);
         for (StreamEvent event : events) {
+            if (event instanceof StreamEvent.Reasoning) {
+                continue; // one dialect's reasoning has no counterpart in another's stream
+            }
             StreamEvent named = event instanceof StreamEvent.Start start ? AnswerNames.named(start, callerModel)
                     : event instanceof StreamEvent.Error error ? error.asReadBy(client, upstream) : event;
             StreamEvent owed = sent == null ? named : noted(named);

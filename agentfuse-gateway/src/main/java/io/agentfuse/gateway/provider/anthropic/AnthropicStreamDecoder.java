@@ -16,7 +16,8 @@ import java.util.Map;
 /**
  * Decodes Anthropic Messages stream events. Input tokens come from {@code message_start},
  * output tokens and the stop reason from {@code message_delta}; the {@link StreamEvent.Finish}
- * is emitted at {@code message_stop}. Thinking blocks and {@code ping} are skipped. Not
+ * is emitted at {@code message_stop}. A thinking block shows reasoning ({@link StreamEvent.Reasoning},
+ * which begins the answer; its text has no counterpart elsewhere); {@code ping} is skipped. Not
  * thread-safe; one per stream.
  */
 public final class AnthropicStreamDecoder implements StreamDecoder {
@@ -107,6 +108,9 @@ public final class AnthropicStreamDecoder implements StreamDecoder {
                         block.getString("name", ""));
                 return input.isEmpty() ? List.of(start) : List.of(start, new StreamEvent.ToolCallDelta(toolIndex, input.encode()));
             }
+            case "thinking", "redacted_thinking" -> {
+                return StreamEvent.Reasoning.ONLY;
+            }
             default -> {
                 return List.of();
             }
@@ -123,6 +127,9 @@ public final class AnthropicStreamDecoder implements StreamDecoder {
                 Integer toolIndex = toolIndexByBlock.get(blockIndex);
                 String json = delta.getString("partial_json", "");
                 return toolIndex == null || json.isEmpty() ? List.of() : List.of(new StreamEvent.ToolCallDelta(toolIndex, json));
+            }
+            case "thinking_delta" -> {
+                return StreamEvent.Reasoning.ONLY;
             }
             default -> {
                 return List.of();

@@ -75,6 +75,9 @@ public final class BedrockStreamDecoder implements StreamDecoder {
                 if (delta.getValue("text") instanceof String text) {
                     return text.isEmpty() ? List.of() : List.of(new StreamEvent.TextDelta(text));
                 }
+                if (delta.getValue("reasoningContent") instanceof JsonObject) {
+                    return StreamEvent.Reasoning.ONLY; // Claude's thinking, through Converse
+                }
                 Integer tool = toolIndexByBlock.get(data.getInteger("contentBlockIndex", 0));
                 JsonObject toolUse = delta.getJsonObject("toolUse");
                 String input = toolUse == null ? "" : toolUse.getString("input", "");
@@ -90,7 +93,7 @@ public final class BedrockStreamDecoder implements StreamDecoder {
                 return List.of(new StreamEvent.Finish(stopReason, null, usage));
             }
             default -> {
-                return List.of(); // contentBlockStop, reasoning deltas
+                return List.of(); // contentBlockStop
             }
         }
     }

@@ -108,6 +108,18 @@ public final class GeminiResponseCodec {
     }
 
     /** Candidate 0 of {@code body}, or {@code null}. */
+    /** Whether {@code candidate} holds a thought (a part marked {@code "thought": true}): the model shows its reasoning. */
+    static boolean showsThoughts(JsonObject candidate) {
+        JsonObject body = candidate == null ? null : candidate.getJsonObject("content");
+        JsonArray parts = body == null ? null : body.getJsonArray("parts");
+        for (int i = 0; parts != null && i < parts.size(); i++) {
+            if (parts.getValue(i) instanceof JsonObject part && Boolean.TRUE.equals(part.getValue("thought"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     static JsonObject candidate(JsonObject body) {
         JsonArray candidates = body.getJsonArray("candidates");
         return candidates == null || candidates.isEmpty() ? null : candidates.getJsonObject(0);

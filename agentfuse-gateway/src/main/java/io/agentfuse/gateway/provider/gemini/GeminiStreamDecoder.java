@@ -16,7 +16,8 @@ import java.util.List;
 
 /**
  * Decodes a Gemini stream ({@code streamGenerateContent?alt=sse}): every event is a whole
- * {@code GenerateContentResponse} with the next parts of candidate 0. Text parts become text deltas;
+ * {@code GenerateContentResponse} with the next parts of candidate 0. Text parts become text deltas,
+ * thoughts ({@code "thought": true}) show reasoning ({@link StreamEvent.Reasoning});
  * a function call, which Gemini sends whole, becomes a tool-call start and one delta with all its
  * arguments. Gemini has no end marker: the chunk that carries the {@code finishReason} (and the final
  * {@code usageMetadata}) finishes the stream, and a stream that ends without one was cut. An event
@@ -66,7 +67,11 @@ public final class GeminiStreamDecoder implements StreamDecoder {
                     Usage.of(usage.inputTokens(), 0)));
         }
         String id = chunk.getString("responseId", "");
-        for (ContentPart part : GeminiResponseCodec.parts(GeminiResponseCodec.candidate(chunk), id, calls)) {
+        JsonObject candidate = GeminiResponseCodec.candidate(chunk);
+        if (GeminiResponseCodec.showsThoughts(candidate)) {
+            out.add(StreamEvent.Reasoning.SHOWN);
+        }
+        for (ContentPart part : GeminiResponseCodec.parts(candidate, id, calls)) {
             if (part instanceof ContentPart.Text text && !text.text().isEmpty()) {
                 out.add(new StreamEvent.TextDelta(text.text()));
             } else if (part instanceof ContentPart.ToolCall call) {

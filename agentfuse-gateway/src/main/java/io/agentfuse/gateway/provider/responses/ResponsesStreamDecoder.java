@@ -33,8 +33,8 @@ import java.util.Map;
  *       servers also send in a Responses stream — read alike by {@link #decode} and {@link #observe};</li>
  *   <li>events that are not JSON, or whose fields have the wrong types, fail the stream as
  *       {@linkplain StreamEvent.Error#malformed malformed}, with a message that names the event and
- *       the field; a stream that ends before {@code response.completed} is {@linkplain StreamEvent.Error#cut cut}; reasoning, built-in tool and other events
- *       are skipped.</li>
+ *       the field; a stream that ends before {@code response.completed} is {@linkplain StreamEvent.Error#cut cut}; a reasoning summary's or reasoning text's
+ *       delta shows reasoning ({@link StreamEvent.Reasoning}); built-in tool and other events are skipped.</li>
  * </ul>
  *
  * <p>Not thread-safe: one decoder per upstream stream, fed in order.
@@ -157,6 +157,10 @@ public final class ResponsesStreamDecoder implements StreamDecoder {
                     toolItem(out, itemKey(item.optionalString("id"), data), item);
                 }
             }
+            case "response.reasoning_summary_text.delta", "response.reasoning_text.delta" -> {
+                start(out, null);
+                out.add(StreamEvent.Reasoning.SHOWN); // a reasoning model's summary, or its text, as it thinks
+            }
             case "response.function_call_arguments.delta" -> arguments(out, data, data.string("delta"), true);
             case "response.function_call_arguments.done" -> arguments(out, data, data.string("arguments"), false);
             case "response.completed", "response.incomplete" -> finish(out, data.object("response"));
@@ -168,7 +172,7 @@ public final class ResponsesStreamDecoder implements StreamDecoder {
                 return providerError(data.has("error") ? data.object("error") : data, "upstream stream error");
             }
             default -> {
-                // content_part.*, output_text.done, reasoning, built-in tool and future events carry nothing new.
+                // content_part.*, output_text.done, reasoning items and parts, built-in tool and future events carry nothing new.
             }
         }
         return out;

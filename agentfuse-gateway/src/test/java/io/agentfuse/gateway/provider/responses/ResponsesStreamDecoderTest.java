@@ -273,12 +273,12 @@ class ResponsesStreamDecoderTest {
     }
 
     @Test
-    void skipsReasoningAndOtherEvents() {
+    void showsReasoningAndSkipsOtherEvents() {
         List<StreamEvent> decoded = decode(List.of(created(),
                 event("response.reasoning_summary_text.delta", new JsonObject().put("delta", "thinking")),
                 event("response.web_search_call.searching", new JsonObject()), completed(3, 4)));
 
         assertThat(decoded).containsExactly(new StreamEvent.Start("resp_1", "gpt-4.1-mini", Usage.ZERO),
-                new StreamEvent.Finish(FinishReason.STOP, null, Usage.of(3, 4)));
+                StreamEvent.Reasoning.SHOWN, new StreamEvent.Finish(FinishReason.STOP, null, Usage.of(3, 4)));
     }
 }
