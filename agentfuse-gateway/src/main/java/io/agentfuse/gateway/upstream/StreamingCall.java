@@ -23,7 +23,8 @@ import java.util.function.Predicate;
  * One streamed provider call on the gateway's HTTP client ({@link UpstreamHttp}), the answer's events
  * framed as its chunks arrive (SSE, or the dialect's {@link EventFraming}: Bedrock's binary event
  * stream). Its state: the first-event and idle limits ({@link EventTimer}), the timer of a caller that stopped reading
- * ({@code clientWriteTimeout}), the framing with its event bound, and the single transition to done
+ * ({@code clientWriteTimeout}), the framing with its event bound, the events kept before the answer
+ * begins (at most one event's bound of them), and the single transition to done
  * (finished, failed, stalled or cancelled), after which the request is reset (closing its HTTP/1.1
  * connection) unless the answer was read to its end, and nothing more is delivered. A non-2xx answer
  * is read whole, within the body limit, and fails the call. Back-pressure: {@link #pause()} pauses the
@@ -31,6 +32,9 @@ import java.util.function.Predicate;
  * {@link UpstreamStream} until {@link #resume()}. Confined to one event-loop context (no locks).
  */
 final class StreamingCall {
+
+    /** What a kept event holds beyond its data: the event, and its place in the queue. */
+    private static final int KEPT_EVENT_OVERHEAD = 64;
 
     private final Scheduler timers;
     private final Context context;
@@ -53,6 +57,12 @@ final class StreamingCall {
     /** Whether the provider's answer was read to its end: its connection then goes back to its pool. */
     private boolean ended;
     private boolean paused;
+    /**
+     * What the events kept before the answer began hold, in bytes: a preamble is a few events (a
+     * start, a role; a Responses stream's echo of its request), so more than one event's limit
+     * ({@code server.maxSseEvent}) is an answer that never begins, and fails the call as malformed.
+     */
+    private long keptBeforeAnswer;
     /** Whether the stream is handed to its caller ({@link #taken}), who accounts for it from then on. */
     private boolean taken;
 
@@ -234,6 +244,10 @@ final class StreamingCall {
         }
         // An event before the answer begins (a message_start) is kept, and the first-event limit runs on.
         boolean preamble = !ready.future().isComplete() && !beginsAnswer.test(event);
+        if (preamble && (keptBeforeAnswer += event.dataBytes().length + KEPT_EVENT_OVERHEAD) > limits.maxEventBytes()) {
+            throw new MalformedAnswerException("more than " + limits.maxEventBytes()
+                    + " bytes of events without beginning an answer");
+        }
         eventTimer.event(!preamble);
         stream.deliver(event); // queued before the stream is handed out, so its first events can be looked at
         if (!preamble) {

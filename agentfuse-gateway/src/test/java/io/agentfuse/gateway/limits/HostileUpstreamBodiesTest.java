@@ -19,9 +19,9 @@ import java.util.regex.Pattern;
 
 /**
  * Providers whose answers never end ({@link HostileUpstream}): {@code server.maxUpstreamBody} and
- * {@code server.maxSseEvent} fail the attempt instead of reading them whole, in a gateway whose
- * heap is bounded; and one whose stream comes in byte-sized chunks, relayed whole. {@link IsolatedGateway}
- * checks the gateway's health after each.
+ * {@code server.maxSseEvent} fail the attempt instead of reading them whole, or keeping the opening
+ * of an answer that never begins, in a gateway whose heap is bounded; and one whose stream comes in
+ * byte-sized chunks, relayed whole. {@link IsolatedGateway} checks the gateway's health after each.
  */
 class HostileUpstreamBodiesTest {
 
@@ -49,6 +49,20 @@ class HostileUpstreamBodiesTest {
             socket.send(RawSocket.post("/v1/chat/completions", HOST, chatBody("endless-event").put("stream", true).encode()));
 
             assertFailedAttempt(socket.read(BOUND));
+        }
+    }
+
+    @Test
+    void anUpstreamStreamWhoseAnswerNeverBeginsFailsTheAttempt() {
+        // Events before the answer begins are kept (a retry or a fallback is still invisible): at most
+        // server.maxSseEvent of them, not a heap's worth.
+        try (RawSocket socket = RawSocket.open(gateway.port())) {
+            socket.send(RawSocket.post("/v1/chat/completions", HOST, chatBody("endless-preamble").put("stream", true).encode()));
+
+            Response response = socket.read(BOUND);
+
+            assertFailedAttempt(response);
+            assertThat(response.body()).contains("without beginning an answer");
         }
     }
 

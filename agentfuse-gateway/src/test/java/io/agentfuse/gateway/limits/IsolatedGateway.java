@@ -79,6 +79,7 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
               endless-event: { provider: hostile }
               big-stream: { provider: hostile, maxConcurrent: 100 }
               crumbs-stream: { provider: hostile }
+              endless-preamble: { provider: hostile }
               plain: { provider: hostile, timeout: 60s }
               held: { provider: hostile, timeout: 60s }
             """;

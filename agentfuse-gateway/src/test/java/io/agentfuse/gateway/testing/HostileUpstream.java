@@ -22,6 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code huge-error}: 400 with an error body without end;</li>
  *   <li>{@code endless-event}: an SSE stream whose first event never ends;</li>
  *   <li>{@code big-stream}: an SSE stream of 16 KB content events without end, as fast as it is read;</li>
+ *   <li>{@code endless-preamble}: an SSE stream of chunks that only open the answer (a role, no
+ *       content) without end, as fast as it is read: an answer that never begins;</li>
  *   <li>{@code held}: a normal answer, held until the test calls {@link #releaseHeld()};</li>
  *   <li>anything else: a normal, small answer.</li>
  * </ul>
@@ -123,6 +125,11 @@ public final class HostileUpstream {
                             .put("delta", new JsonObject().put("content", "y".repeat(16 * 1024))).putNull("finish_reason")))
                     .encode() + "\n\n"));
             case "crumbs-stream" -> crumbs(sse(response));
+            case "endless-preamble" -> pump(sse(response), Buffer.buffer(("data: " + new JsonObject()
+                    .put("id", "c1").put("object", "chat.completion.chunk").put("created", 0).put("model", model)
+                    .put("choices", new io.vertx.core.json.JsonArray().add(new JsonObject().put("index", 0)
+                            .put("delta", new JsonObject().put("role", "assistant").put("content", "")).putNull("finish_reason")))
+                    .encode() + "\n\n").repeat(64)));
             default -> response.putHeader("content-type", "application/json").end(new JsonObject()
                     .put("id", "c1").put("object", "chat.completion").put("created", 0).put("model", model)
                     .put("choices", new io.vertx.core.json.JsonArray().add(new JsonObject().put("index", 0)
