@@ -66,6 +66,20 @@ class AnswerOpeningTest {
     }
 
     @Test
+    void theReasoningContentOfAnOpenAiCompatibleServerBeginsTheAnswer() {
+        AnswerOpening opening = new AnswerOpening(Dialects.OPENAI);
+
+        assertThat(opening.test(openAi(new JsonObject().put("role", "assistant").put("content", ""))))
+                .as("the role").isFalse();
+        assertThat(opening.test(openAi(new JsonObject().putNull("content").put("reasoning_content", "First, ..."))))
+                .as("reasoning_content (DeepSeek, vLLM)").isTrue();
+        assertThat(new AnswerOpening(Dialects.OPENAI).test(openAi(new JsonObject().put("reasoning", "Hmm."))))
+                .as("reasoning (OpenRouter)").isTrue();
+        assertThat(new AnswerOpening(Dialects.OPENAI).test(openAi(new JsonObject().put("content", "").putNull("reasoning_content"))))
+                .as("no reasoning").isFalse();
+    }
+
+    @Test
     void bedrockReasoningBeginsTheAnswer() {
         AnswerOpening opening = new AnswerOpening(Dialects.BEDROCK);
 
@@ -107,6 +121,12 @@ class AnswerOpeningTest {
 
     private static SseEvent responses(String type, JsonObject data) {
         return SseEvent.named(type, data.copy().put("type", type).put("sequence_number", 1).encode());
+    }
+
+    private static SseEvent openAi(JsonObject delta) {
+        return SseEvent.data(new JsonObject().put("id", "chatcmpl-1").put("object", "chat.completion.chunk")
+                .put("created", 1).put("model", "deepseek-reasoner").put("choices", new JsonArray()
+                        .add(new JsonObject().put("index", 0).put("delta", delta).putNull("finish_reason"))).encode());
     }
 
     private static JsonObject gemini(JsonObject part) {

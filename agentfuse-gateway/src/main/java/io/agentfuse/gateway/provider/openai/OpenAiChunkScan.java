@@ -12,7 +12,7 @@ import io.agentfuse.gateway.http.ShapeScan;
  * that finds what a stream relayed to an OpenAI caller as it came needs from it — that it is well
  * formed, the finish reason of choice 0, the usage, whether it is the usage chunk (empty choices),
  * and whether choice 0 carries text (where the answer begins) — without building the tree. It only ever says yes: an error that is not null, tool
- * calls, a field of the wrong kind, a key given twice, a finish reason that is not plain ASCII, a
+ * calls, reasoning, a field of the wrong kind, a key given twice, a finish reason that is not plain ASCII, a
  * token count that is not a plain whole number, anything it does not recognise as plainly well
  * formed makes it give up, and the decoder decides. So whatever it accepts,
  * {@link OpenAiStreamDecoder#decode} accepts too, reports no error, and the same finish reason and usage.

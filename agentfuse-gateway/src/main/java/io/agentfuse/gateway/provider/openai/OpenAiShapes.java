@@ -53,14 +53,20 @@ final class OpenAiShapes {
             optional("model", STRING),
             optional("usage", USAGE));
 
-    /** One choice of a chunk: its index (absent: 0), finish reason and delta, whose tool calls the decoder reads. */
+    /**
+     * One choice of a chunk: its index (absent: 0), finish reason and delta, whose tool calls the
+     * decoder reads, and the reasoning that OpenAI-compatible servers of reasoning models stream
+     * (DeepSeek's and vLLM's {@code reasoning_content}, OpenRouter's {@code reasoning}).
+     */
     static final JsonShape.Obj CHOICE = object(
             optional("index", NUMBER).captured(INDEX),
             optional("finish_reason", STRING).captured(FINISH_REASON),
             optional("delta", object(
                     optional("content", STRING).measured(CONTENT_LENGTH),
                     optional("refusal", STRING).measured(REFUSAL_LENGTH),
-                    optional("tool_calls", ANY).leftToTheTree())));
+                    optional("tool_calls", ANY).leftToTheTree(),
+                    optional("reasoning_content", ANY).leftToTheTree(),
+                    optional("reasoning", ANY).leftToTheTree())));
 
     /** A {@code chat.completion.chunk}; a provider's error in it is the decoder's to read. */
     static final JsonShape.Obj CHUNK = object(

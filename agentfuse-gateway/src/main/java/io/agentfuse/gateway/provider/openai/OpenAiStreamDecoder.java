@@ -154,6 +154,12 @@ public final class OpenAiStreamDecoder implements StreamDecoder {
 
     private void readChoice(JsonObject choice, List<StreamEvent> out) {
         JsonObject delta = choice.getValue("delta") instanceof JsonObject d ? d : new JsonObject();
+        for (String field : new String[] {"reasoning_content", "reasoning"}) {
+            if (delta.getValue(field) instanceof String thought && !thought.isEmpty()) {
+                out.add(StreamEvent.Reasoning.SHOWN);
+                break;
+            }
+        }
         for (String field : new String[] {"content", "refusal"}) {
             if (delta.getValue(field) instanceof String text && !text.isEmpty()) {
                 out.add(new StreamEvent.TextDelta(text));
