@@ -12,9 +12,10 @@ import java.util.function.Predicate;
  * Where a provider stream's answer begins (docs/design.md §13): the first event that carries
  * content — text, reasoning the model shows (a thinking block), a tool call, the finish — or an
  * error, as opposed to a preamble that only opens the stream (Anthropic's {@code message_start}, an
- * OpenAI chunk with only the role, Responses' {@code response.created}). Until then nothing has been sent to the caller, so a stall (the
- * first-token limit), a cut, a malformed event or an in-band error is a failed attempt that is
- * retried or fallen back from invisibly, and a hedge still races. An error met on the way is kept
+ * OpenAI chunk with only the role, Responses' {@code response.created}). Until then nothing has
+ * been sent to the caller, so a stall (the first-token limit), a cut, a malformed event or an
+ * in-band error is a failed attempt that is retried or fallen back from invisibly, and a hedge
+ * still races. An error met on the way is kept
  * for the attempt's check ({@link #error()}).
  *
  * <p>One per attempt, with a decoder of its own (the relay's decoder later reads the same events

@@ -107,7 +107,6 @@ public final class GeminiResponseCodec {
         return content;
     }
 
-    /** Candidate 0 of {@code body}, or {@code null}. */
     /** Whether {@code candidate} holds a thought (a part marked {@code "thought": true}): the model shows its reasoning. */
     static boolean showsThoughts(JsonObject candidate) {
         JsonObject body = candidate == null ? null : candidate.getJsonObject("content");
@@ -120,6 +119,7 @@ public final class GeminiResponseCodec {
         return false;
     }
 
+    /** Candidate 0 of {@code body}, or {@code null}. */
     static JsonObject candidate(JsonObject body) {
         JsonArray candidates = body.getJsonArray("candidates");
         return candidates == null || candidates.isEmpty() ? null : candidates.getJsonObject(0);

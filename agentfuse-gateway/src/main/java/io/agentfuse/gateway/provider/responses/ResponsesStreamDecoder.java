@@ -33,8 +33,10 @@ import java.util.Map;
  *       servers also send in a Responses stream — read alike by {@link #decode} and {@link #observe};</li>
  *   <li>events that are not JSON, or whose fields have the wrong types, fail the stream as
  *       {@linkplain StreamEvent.Error#malformed malformed}, with a message that names the event and
- *       the field; a stream that ends before {@code response.completed} is {@linkplain StreamEvent.Error#cut cut}; a reasoning summary's or reasoning text's
- *       delta shows reasoning ({@link StreamEvent.Reasoning}); built-in tool and other events are skipped.</li>
+ *       the field; a stream that ends before {@code response.completed} is
+ *       {@linkplain StreamEvent.Error#cut cut};</li>
+ *   <li>a reasoning summary's or reasoning text's delta shows reasoning
+ *       ({@link StreamEvent.Reasoning}); built-in tool and other events are skipped.</li>
  * </ul>
  *
  * <p>Not thread-safe: one decoder per upstream stream, fed in order.
