@@ -32,7 +32,7 @@ public sealed interface StreamEvent {
 
     /**
      * The model shows its reasoning: an Anthropic or Bedrock thinking block, a Responses reasoning
-     * summary or text, Gemini's thoughts, the {@code reasoning_content} (or {@code reasoning}) of an
+     * item, summary or text, Gemini's thoughts, the {@code reasoning_content} (or {@code reasoning}) of an
      * OpenAI-compatible server's chunk. It begins the answer as text would (docs/design.md §13):
      * the provider is producing, and a caller of the same dialect sees it, so the first-token limit
      * has been met and the idle limit takes over. No other dialect carries another's reasoning:

@@ -43,16 +43,19 @@ class AnswerOpeningTest {
     }
 
     @Test
-    void aResponsesReasoningSummaryBeginsTheAnswer() {
+    void aResponsesReasoningItemOrSummaryBeginsTheAnswer() {
         AnswerOpening opening = new AnswerOpening(Dialects.RESPONSES);
 
         assertThat(opening.test(responses("response.created", new JsonObject().put("response", new JsonObject()
                 .put("id", "resp_1").put("object", "response").put("status", "in_progress").put("model", "o4-mini")
                 .put("output", new JsonArray()))))).as("response.created").isFalse();
         assertThat(opening.test(responses("response.output_item.added", new JsonObject().put("output_index", 0)
+                .put("item", new JsonObject().put("id", "msg_1").put("type", "message").put("role", "assistant")
+                        .put("content", new JsonArray()))))).as("a message item, before its text").isFalse();
+        assertThat(opening.test(responses("response.output_item.added", new JsonObject().put("output_index", 0)
                 .put("item", new JsonObject().put("id", "rs_1").put("type", "reasoning").put("summary", new JsonArray())))))
-                .as("the reasoning item, before any summary").isFalse();
-        assertThat(opening.test(responses("response.reasoning_summary_text.delta", new JsonObject()
+                .as("a reasoning item, before any summary").isTrue();
+        assertThat(new AnswerOpening(Dialects.RESPONSES).test(responses("response.reasoning_summary_text.delta", new JsonObject()
                 .put("item_id", "rs_1").put("output_index", 0).put("summary_index", 0).put("delta", "Weighing it."))))
                 .as("a reasoning summary's delta").isTrue();
     }

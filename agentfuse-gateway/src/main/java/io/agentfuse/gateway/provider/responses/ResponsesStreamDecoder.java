@@ -35,8 +35,8 @@ import java.util.Map;
  *       {@linkplain StreamEvent.Error#malformed malformed}, with a message that names the event and
  *       the field; a stream that ends before {@code response.completed} is
  *       {@linkplain StreamEvent.Error#cut cut};</li>
- *   <li>a reasoning summary's or reasoning text's delta shows reasoning
- *       ({@link StreamEvent.Reasoning}); built-in tool and other events are skipped.</li>
+ *   <li>a reasoning item that begins, and a reasoning summary's or reasoning text's delta, show
+ *       reasoning ({@link StreamEvent.Reasoning}); built-in tool and other events are skipped.</li>
  * </ul>
  *
  * <p>Not thread-safe: one decoder per upstream stream, fed in order.
@@ -157,6 +157,8 @@ public final class ResponsesStreamDecoder implements StreamDecoder {
                 AnswerReader item = data.object("item");
                 if ("function_call".equals(item.string("type"))) {
                     toolItem(out, itemKey(item.optionalString("id"), data), item);
+                } else if ("reasoning".equals(item.string("type")) && type.endsWith(".added")) {
+                    out.add(StreamEvent.Reasoning.SHOWN); // a reasoning model begins to think; its summary, if any, follows
                 }
             }
             case "response.reasoning_summary_text.delta", "response.reasoning_text.delta" -> {
