@@ -70,16 +70,4 @@ class ThinkingStreamTest {
         assertThat(reply.events()).last().extracting(SseEvent::event).isEqualTo("message_stop");
         assertThat(provider.requests() - before).as("one call: no retry, no fallback").isEqualTo(1);
     }
-
-    @Test
-    void aChatCallerGetsTheAnswerOfAModelThatThinks() {
-        // A Chat Completions caller cannot ask for thinking, and its dialect has no place for it.
-        JsonObject request = GatewayHarness.openAiRequest("claude-thinks", true);
-
-        StreamReply reply = harness.client.stream("/v1/chat/completions", request, Map.of());
-
-        assertThat(reply.status()).as(reply.data()).isEqualTo(200);
-        assertThat(reply.data()).contains(ThinkingProvider.ANSWER).doesNotContain("\"error\"").doesNotContain("Step 0");
-        assertThat(reply.events()).last().matches(SseEvent::isDone);
-    }
 }
