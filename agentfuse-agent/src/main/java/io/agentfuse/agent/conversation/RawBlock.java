@@ -6,8 +6,9 @@ import java.util.Objects;
  * A block this module does not interpret (an image, a document, a thinking block), kept as the
  * provider's JSON so that it goes back out unchanged. Immutable.
  *
- * <p>Token counters measure it by its JSON text, which overestimates images and documents:
- * erring high only makes compaction start a little early.
+ * <p>Token counters measure an image ({@link #IMAGE}) as a fixed number of tokens
+ * ({@code TokenCounter.IMAGE_TOKENS}), whatever its bytes, and any other block by its JSON text,
+ * which overestimates documents: erring high only makes compaction start a little early.
  *
  * <pre>{@code
  * ContentBlock image = new RawBlock("image", "{\"type\":\"image\",\"source\":{...}}");
@@ -17,6 +18,9 @@ import java.util.Objects;
  * @param json the whole block as JSON text
  */
 public record RawBlock(String type, String json) implements ContentBlock {
+
+    /** The type of an image block, whatever its source (base64 data, a URL, a file). */
+    public static final String IMAGE = "image";
 
     /** @throws NullPointerException if any argument is null */
     public RawBlock {

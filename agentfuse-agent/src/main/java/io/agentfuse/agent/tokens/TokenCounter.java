@@ -15,7 +15,8 @@ import io.agentfuse.agent.conversation.ToolUseBlock;
  * published accounting for chat models, which is also a fair upper bound for other providers:
  * {@value #TOKENS_PER_MESSAGE} tokens per message for the role and delimiters, and
  * {@value #TOKENS_PER_REPLY} tokens that prime the reply. Tool calls count their id, name and
- * input; tool results their id and content; {@link RawBlock}s their JSON.
+ * input; tool results their id and content; an image {@value #IMAGE_TOKENS}; other
+ * {@link RawBlock}s their JSON.
  *
  * <p>Which counter to use, in order of trust:
  * <ol>
@@ -46,6 +47,15 @@ public interface TokenCounter {
 
     /** Tokens that prime the model's reply to a conversation. */
     int TOKENS_PER_REPLY = 3;
+
+    /**
+     * Tokens of one image ({@link RawBlock#IMAGE}), whatever its bytes: providers charge an image by
+     * its size in pixels, not by its encoding, and counted as the text of its base64 data a 1 MB
+     * screenshot came to about 1.1 million tokens. This is the most that the published accounting
+     * gives one image — o4-mini's 1 536 patches at 1.72 tokens each; Claude at most about 1 600,
+     * GPT-4o at most 1 445 — except Gemini's for very large images (258 tokens per 768-pixel tile).
+     */
+    int IMAGE_TOKENS = 2_700;
 
     /** The tokens in {@code text}, special-token markers counted as ordinary text. */
     int countText(String text);
@@ -79,7 +89,8 @@ public interface TokenCounter {
         if (block instanceof ToolResultBlock result) {
             return countText(result.toolUseId()) + countText(result.content());
         }
-        return countText(((RawBlock) block).json());
+        RawBlock raw = (RawBlock) block;
+        return RawBlock.IMAGE.equals(raw.type()) ? IMAGE_TOKENS : countText(raw.json());
     }
 
     /**
@@ -129,7 +140,8 @@ public interface TokenCounter {
         if (block instanceof ToolResultBlock result) {
             return upperBoundText(result.toolUseId()) + upperBoundText(result.content());
         }
-        return upperBoundText(((RawBlock) block).json());
+        RawBlock raw = (RawBlock) block;
+        return RawBlock.IMAGE.equals(raw.type()) ? IMAGE_TOKENS : upperBoundText(raw.json());
     }
 
     /**

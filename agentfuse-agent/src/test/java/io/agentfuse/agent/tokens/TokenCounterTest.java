@@ -8,6 +8,7 @@ import io.agentfuse.agent.conversation.RawBlock;
 import io.agentfuse.agent.conversation.Role;
 import io.agentfuse.agent.conversation.ToolResultBlock;
 import io.agentfuse.agent.conversation.ToolUseBlock;
+import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
@@ -40,10 +41,22 @@ class TokenCounterTest {
     @Test
     void countsTheIdAndContentOfAToolResultAndTheJsonOfARawBlock() {
         Message result = Message.of(Role.TOOL, new ToolResultBlock("id1", "done", false));
-        Message image = Message.of(Role.USER, new RawBlock("image", "{\"type\":\"image\"}"));
+        Message document = Message.of(Role.USER, new RawBlock("document", "{\"type\":\"doc\"}"));
 
         assertThat(characters.countMessage(result)).isEqualTo(3 + 3 + 4);
-        assertThat(characters.countMessage(image)).isEqualTo(3 + 16);
+        assertThat(characters.countMessage(document)).isEqualTo(3 + 14);
+    }
+
+    @Test
+    void countsAnImageAsTheTokensOfAnImageWhateverItsBytes() {
+        // A 1 MB screenshot as a data URL: counted as the text of its base64, about 1.1 million tokens.
+        String screenshot = "{\"url\":\"data:image/png;base64," + "iVBORw0KGgo".repeat(120_000) + "\"}";
+        Message image = Message.of(Role.USER, new RawBlock(RawBlock.IMAGE, screenshot));
+
+        for (TokenCounter counter : List.of(characters, TokenCounter.forModel("gpt-4o"), TokenCounter.forModel("claude-sonnet-4-5"))) {
+            assertThat(counter.countMessage(image)).as(counter.toString()).isEqualTo(3 + TokenCounter.IMAGE_TOKENS);
+            assertThat(counter.upperBoundMessage(image)).as(counter.toString()).isGreaterThanOrEqualTo(3 + TokenCounter.IMAGE_TOKENS);
+        }
     }
 
     @ParameterizedTest

@@ -191,8 +191,8 @@ public final class ContextLadder {
         if (part instanceof ContentPart.Opaque opaque) {
             return opaque.json().length();
         }
-        // An image counts by the JSON of its raw block: {"url":"..."}.
-        return ((ContentPart.Image) part).url().length() + 16;
+        // An image counts as TokenCounter.IMAGE_TOKENS, whatever its bytes: a quarter of that in chars.
+        return TokenCounter.IMAGE_TOKENS / 4 + 1;
     }
 
     private Ladder ladderFor(ContextTarget target) {

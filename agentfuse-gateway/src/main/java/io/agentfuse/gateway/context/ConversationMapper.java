@@ -33,7 +33,6 @@ import java.util.function.ToIntFunction;
  */
 public final class ConversationMapper {
 
-    private static final String IMAGE = "image";
     /** The raw block of a content block the neutral model does not carry, counted as its JSON. */
     private static final String OPAQUE = "opaque";
 
@@ -123,6 +122,9 @@ public final class ConversationMapper {
         if (part instanceof ContentPart.ToolResult result) {
             return sum(textBound.applyAsInt(result.toolCallId()), textBound.applyAsInt(result.content()), 0);
         }
+        if (part instanceof ContentPart.Image) {
+            return TokenCounter.IMAGE_TOKENS; // what the counters count for it, whatever its bytes
+        }
         return textBound.applyAsInt(((RawBlock) toBlock(part)).json());
     }
 
@@ -159,7 +161,7 @@ public final class ConversationMapper {
             return new RawBlock(OPAQUE, opaque.json());
         }
         ContentPart.Image image = (ContentPart.Image) part;
-        return new RawBlock(IMAGE, new JsonObject().put("url", image.url()).encode());
+        return new RawBlock(RawBlock.IMAGE, new JsonObject().put("url", image.url()).encode());
     }
 
     private static ContentPart toPart(ContentBlock block) {

@@ -17,6 +17,7 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -46,6 +47,27 @@ class ContextLadderTest {
         ChatRequest request = io.agentfuse.gateway.provider.Dialects.ANTHROPIC.parseRequest(body);
 
         assertThat(ContextLadder.tokenUpperBound(request)).isGreaterThan(contract.length());
+    }
+
+    @Test
+    void aScreenshotCountsAsAnImageNotAsTheTextOfItsData() {
+        // Claude Code sends a pasted screenshot as a base64 image block: 1.3 MB of data, once counted
+        // as its text about 1.1 million tokens, which sent the request 413 context_window_full.
+        String png = Base64.getEncoder().encodeToString(new byte[1_000_000]);
+        io.vertx.core.json.JsonObject body = new io.vertx.core.json.JsonObject().put("model", "claude-sonnet-4-5")
+                .put("max_tokens", 100).put("messages", new io.vertx.core.json.JsonArray().add(new io.vertx.core.json.JsonObject()
+                        .put("role", "user").put("content", new io.vertx.core.json.JsonArray()
+                                .add(new io.vertx.core.json.JsonObject().put("type", "image").put("source",
+                                        new io.vertx.core.json.JsonObject().put("type", "base64").put("media_type", "image/png")
+                                                .put("data", png)))
+                                .add(new io.vertx.core.json.JsonObject().put("type", "text").put("text", "What does this show?")))));
+        ChatRequest request = io.agentfuse.gateway.provider.Dialects.ANTHROPIC.parseRequest(body);
+
+        PreparedRequest prepared = guard(working()).prepare(request, BIG).toCompletableFuture().join();
+
+        assertThat(prepared.request()).isSameAs(request);
+        assertThat(prepared.level()).isEqualTo(ContextLevel.NORMAL);
+        assertThat(ContextLadder.tokenUpperBound(request)).isBetween((long) TokenCounter.IMAGE_TOKENS, 4_000L);
     }
 
     @Test
