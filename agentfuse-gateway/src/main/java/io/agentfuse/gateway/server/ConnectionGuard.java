@@ -1,6 +1,8 @@
 package io.agentfuse.gateway.server;
 
 import io.agentfuse.config.ServerConfig;
+import io.agentfuse.gateway.http.GatewayError;
+import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.internal.ConnectionTuning;
 import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.vertx.core.Vertx;
@@ -9,6 +11,7 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.netty.util.AttributeKey;
 
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -16,7 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code server.maxConnections} are open at once (fewer if the descriptor limit is lower, see
  * {@link FileDescriptors}) — one more is closed at once, so the gateway refuses fast and keeps
  * serving the others — and each admitted one gets its {@link RequestDeadline} and a
- * {@link StrictRequestDecoder}.
+ * {@link StrictRequestDecoder}. A request with a large body is served only within the
+ * {@link LargeBodies} budget, which its connection's deadline holds for it until it is answered.
  *
  * <p>Thread-safe: connections of every event loop pass through it.
  */
@@ -27,6 +31,7 @@ final class ConnectionGuard {
     private final HttpServerOptions options;
     private final long maxBodySize;
     private final BodyAllowance bodies;
+    private final LargeBodies largeBodies;
     private final int maxConnections;
     private final AtomicInteger open = new AtomicInteger();
     /** Each connection's deadlines, on its channel: found without a shared table on every request. */
@@ -39,6 +44,7 @@ final class ConnectionGuard {
         this.limits = limits;
         this.maxBodySize = maxBodySize;
         this.options = options;
+        this.largeBodies = LargeBodies.ofHeap(maxBodySize);
         FileDescriptors.prepare();
         this.maxConnections = FileDescriptors.connectionBudget(limits.maxConnections());
     }
@@ -75,12 +81,28 @@ final class ConnectionGuard {
         }
     }
 
-    /** Called for every request before it is routed. */
-    void onRequest(HttpServerRequest request) {
+    /**
+     * Called for every request before it is routed: whether it may be served. One whose large
+     * body the {@link LargeBodies} budget has no room for is refused (429 {@code overloaded}, its
+     * connection closed) before its body is read. Bodies of HTTP/2 streams and chunked ones are
+     * not counted.
+     */
+    boolean onRequest(HttpServerRequest request) {
         RequestDeadline deadline = VertxHooks.channel(request.connection()).attr(DEADLINE).get();
-        if (deadline != null) {
-            deadline.onRequest(request);
+        if (deadline == null) {
+            return true;
         }
+        deadline.onRequest(request);
+        long length = SizedBodyReader.knownLength(request);
+        LargeBodies.Ticket ticket = largeBodies.take(length);
+        if (ticket == null) {
+            EdgeErrors.refuse(request, new GatewayException(GatewayError.OVERLOADED, "the gateway is reading as many "
+                    + "large request bodies as its memory allows; retry in a moment (this one announces " + length
+                    + " bytes)", Duration.ofSeconds(LargeBodies.RETRY_AFTER_SECONDS)));
+            return false;
+        }
+        deadline.hold(ticket);
+        return true;
     }
 
     private void strictFraming(HttpConnection connection) {

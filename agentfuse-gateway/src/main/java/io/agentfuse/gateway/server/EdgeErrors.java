@@ -28,13 +28,18 @@ public final class EdgeErrors {
 
     /** Answers {@code request} with {@code error} and closes its connection. */
     public static void refuse(HttpServerRequest request, GatewayError error, String message) {
+        refuse(request, new GatewayException(error, message));
+    }
+
+    /** {@link #refuse(HttpServerRequest, GatewayError, String)} with {@code refusal}'s {@code Retry-After}, if any. */
+    static void refuse(HttpServerRequest request, GatewayException refusal) {
         HttpServerResponse response = request.response();
         if (response.ended() || response.closed() || response.headWritten()) {
             Disconnect.now(request.connection());
             return;
         }
         response.putHeader("connection", "close");
-        GatewayErrors.respond(response, dialectOf(request), new GatewayException(error, message))
+        GatewayErrors.respond(response, dialectOf(request), refusal)
                 .onComplete(done -> Disconnect.now(request.connection()));
     }
 

@@ -92,7 +92,9 @@ public final class GatewayVerticle extends VerticleBase {
                 .connectionHandler(shared.connections::accept)
                 .invalidRequestHandler(request -> EdgeErrors.invalid(request, shared.options))
                 .requestHandler(request -> {
-                    shared.connections.onRequest(request);
+                    if (!shared.connections.onRequest(request)) {
+                        return; // refused already
+                    }
                     if (shared.readiness.isDraining()) {
                         // The client takes its next request elsewhere, not to a listener about to close.
                         request.response().putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);

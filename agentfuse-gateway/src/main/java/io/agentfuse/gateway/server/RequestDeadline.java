@@ -27,7 +27,10 @@ import java.util.concurrent.TimeUnit;
  * byte is written (the response's {@code bodyEndHandler}, which this class owns, is this object),
  * not when the timer next fires: else an idle connection would be closed {@code headerTimeout}
  * late. This is also the gateway's idle timeout: Vert.x's own would cut a request that waits
- * longer than it for its provider's answer. Confined to the connection's event loop.
+ * longer than it for its provider's answer.
+ *
+ * <p>It also holds the {@link LargeBodies} ticket of the request being answered, given back when the
+ * answer's last byte is written or the connection closes. Confined to the connection's event loop.
  */
 final class RequestDeadline implements Handler<Void> {
 
@@ -36,6 +39,8 @@ final class RequestDeadline implements Handler<Void> {
     private final long headerMillis;
     private final long idleMillis;
     private HttpServerRequest current;
+    /** The large body of {@link #current}, taken from the server's budget. */
+    private LargeBodies.Ticket held = LargeBodies.Ticket.NONE;
     private long timer = -1;
     /** When the armed timer fires, and the deadline of the connection's current state (System.nanoTime). */
     private long timerDue;
@@ -53,10 +58,16 @@ final class RequestDeadline implements Handler<Void> {
 
     /** A request's head arrived: its body now has {@code headerTimeout}. */
     void onRequest(HttpServerRequest request) {
+        giveBackBody(); // the last request's answer has been written: the next is read only then
         current = request;
         stalledChecks = 0;
         request.response().bodyEndHandler(this);
         moveDeadline(headerMillis);
+    }
+
+    /** {@code ticket} is the current request's large body: given back once it is answered. */
+    void hold(LargeBodies.Ticket ticket) {
+        held = ticket;
     }
 
     /** The answer to the current request has been written: the next request now has {@code idleTimeout}. */
@@ -66,7 +77,13 @@ final class RequestDeadline implements Handler<Void> {
             return; // a later request is current already: its own deadline stands
         }
         current = null;
+        giveBackBody();
         moveDeadline(idleMillis);
+    }
+
+    private void giveBackBody() {
+        held.giveBack();
+        held = LargeBodies.Ticket.NONE;
     }
 
     /** Moves the deadline to {@code millis} from now; the armed timer is kept unless it would fire too late. */
@@ -81,6 +98,7 @@ final class RequestDeadline implements Handler<Void> {
     void onClose() {
         closed = true;
         cancel();
+        giveBackBody();
     }
 
     private void fire() {
@@ -107,6 +125,7 @@ final class RequestDeadline implements Handler<Void> {
             }
         } else {
             current = null; // answered, and the answer's end was not seen: idleTimeout from now
+            giveBackBody();
             arm(idleMillis);
         }
     }

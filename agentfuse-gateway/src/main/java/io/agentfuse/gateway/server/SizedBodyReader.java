@@ -171,7 +171,7 @@ public final class SizedBodyReader implements PlatformHandler {
      * The {@code Content-Length} of an HTTP/1.x request framed by it alone and expecting nothing;
      * -1 for any other request (the {@code BodyHandler} reads those).
      */
-    private static long knownLength(HttpServerRequest request) {
+    static long knownLength(HttpServerRequest request) {
         if (request.version() == HttpVersion.HTTP_2) {
             return -1;
         }

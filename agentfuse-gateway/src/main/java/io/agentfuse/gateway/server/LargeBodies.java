@@ -1,0 +1,97 @@
+package io.agentfuse.gateway.server;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * How many bytes of large request bodies the server takes on at once. A request's body lives, read,
+ * decoded and forwarded, about three times over until its answer is written; twenty 9.5 MB requests
+ * at once against a gateway at {@code -Xmx128m} (an agent's conversation with a few screenshots in
+ * it is that size, resent every turn) collected garbage until eleven of them timed out waiting for
+ * their bodies and nine were reset, and ran out of heap on the way. So a request that announces a
+ * body of {@value #LARGE_BYTES} bytes or more is taken only while the large bodies of the answers
+ * not yet written leave room for it; else it is refused at once, 429 {@code overloaded} with a
+ * {@code Retry-After} of {@value #RETRY_AFTER_SECONDS} s, before its body is read (its connection
+ * closes). Smaller bodies are not counted: {@link BodyAllowance} bounds what they are given before
+ * they arrive.
+ *
+ * <p>The budget is an eighth of the heap limit, and never less than the body limit, so that one
+ * body of the largest size is always taken when it is the only one: 16 MiB at {@code -Xmx128m}.
+ *
+ * <p>Thread-safe: one per server, shared by its event loops and connections.
+ *
+ * <pre>{@code
+ * LargeBodies.Ticket ticket = largeBodies.take(contentLength); // null: refuse, 429 overloaded
+ * ...
+ * ticket.giveBack(); // once the answer is written, or its connection closed
+ * }</pre>
+ */
+public final class LargeBodies {
+
+    /** Bodies from this size on are counted. */
+    public static final long LARGE_BYTES = 1024 * 1024;
+    /** What a refused caller is told to wait. */
+    public static final int RETRY_AFTER_SECONDS = 1;
+
+    private final long budget;
+    private final AtomicLong taken = new AtomicLong();
+
+    /** A budget of {@code budget} bytes. */
+    public LargeBodies(long budget) {
+        if (budget < LARGE_BYTES) {
+            throw new IllegalArgumentException("budget must be >= " + LARGE_BYTES + ", but was " + budget);
+        }
+        this.budget = budget;
+    }
+
+    /** The default budget: an eighth of this JVM's heap limit, and at least {@code maxBodySize}. */
+    public static LargeBodies ofHeap(long maxBodySize) {
+        return new LargeBodies(Math.max(LARGE_BYTES, Math.max(maxBodySize, Runtime.getRuntime().maxMemory() / 8)));
+    }
+
+    /**
+     * Takes {@code bytes} for one request's body.
+     *
+     * @return a ticket to give back once its answer is written; {@link Ticket#NONE} for a body
+     *         under {@value #LARGE_BYTES} bytes; {@code null} when the budget has no room for it
+     */
+    public Ticket take(long bytes) {
+        if (bytes < LARGE_BYTES) {
+            return Ticket.NONE;
+        }
+        long now;
+        do {
+            now = taken.get();
+            if (bytes > budget - now) {
+                return null;
+            }
+        } while (!taken.compareAndSet(now, now + bytes));
+        return new Ticket(this, bytes);
+    }
+
+    /** The bytes taken now. */
+    public long taken() {
+        return taken.get();
+    }
+
+    /** The bytes of one body, taken from a budget; given back once. Confined to the request's connection. */
+    public static final class Ticket {
+        /** A body too small to count. */
+        public static final Ticket NONE = new Ticket(null, 0);
+
+        private final LargeBodies from;
+        private long bytes;
+
+        private Ticket(LargeBodies from, long bytes) {
+            this.from = from;
+            this.bytes = bytes;
+        }
+
+        /** Gives the bytes back; a second call does nothing. */
+        public void giveBack() {
+            if (bytes > 0) {
+                from.taken.addAndGet(-bytes);
+                bytes = 0;
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package io.agentfuse.gateway.limits;
+
+import static io.agentfuse.gateway.limits.IsolatedGateway.BOUND;
+import static io.agentfuse.gateway.limits.IsolatedGateway.HOST;
+import static io.agentfuse.gateway.limits.IsolatedGateway.errorType;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentfuse.gateway.testing.Eventually;
+import io.agentfuse.gateway.testing.RawSocket;
+import io.agentfuse.gateway.testing.RawSocket.Response;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.Base64;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Large request bodies are taken on only as far as the server's budget for them goes (an eighth
+ * of the child's 160 MiB heap: about 19 MiB, {@link io.agentfuse.gateway.server.LargeBodies}): two
+ * 8 MB requests held by a provider that has not answered yet fill it, a third is refused at once
+ * with 429 {@code overloaded} and a {@code Retry-After}, and once the two are answered the next is
+ * served. {@link IsolatedGateway} checks the gateway's health after the case.
+ */
+class LargeBodiesTest {
+
+    @RegisterExtension
+    static final IsolatedGateway gateway = new IsolatedGateway();
+
+    @Test
+    void aLargeBodyPastTheBudgetIsRefusedAtOnceAndServedOnceThereIsRoom() {
+        String held = largeChat("held");
+        try (RawSocket first = RawSocket.open(gateway.port()); RawSocket second = RawSocket.open(gateway.port())) {
+            first.send(RawSocket.post("/v1/chat/completions", HOST, held));
+            Eventually.holds(gateway.vertx(), () -> gateway.hostile().heldAnswers() == 1);
+            second.send(RawSocket.post("/v1/chat/completions", HOST, held));
+            Eventually.holds(gateway.vertx(), () -> gateway.hostile().heldAnswers() == 2);
+
+            Response refused;
+            try (RawSocket third = RawSocket.open(gateway.port())) {
+                third.send(RawSocket.post("/v1/chat/completions", HOST, largeChat("good")));
+                refused = third.read(BOUND);
+            }
+
+            assertThat(refused.status()).as(refused.body()).isEqualTo(429);
+            assertThat(errorType(refused)).isEqualTo("overloaded");
+            assertThat(refused.header("retry-after")).isEqualTo("1");
+            gateway.hostile().releaseHeld();
+            for (RawSocket answered : List.of(first, second)) {
+                Response response = answered.read(BOUND);
+                assertThat(response.status()).as(response.body()).isEqualTo(200);
+            }
+        }
+
+        Response later = gateway.whileHealthy(() -> {
+            try (RawSocket socket = RawSocket.open(gateway.port())) {
+                socket.send(RawSocket.post("/v1/chat/completions", HOST, largeChat("good")));
+                return socket.read(BOUND);
+            }
+        });
+
+        assertThat(later.status()).as(later.body()).isEqualTo(200);
+    }
+
+    /** A chat request of about 8 MB for {@code model}: a question about a screenshot, sent as a data URL. */
+    private static String largeChat(String model) {
+        String screenshot = "data:image/png;base64," + Base64.getEncoder().encodeToString(new byte[6_000_000]);
+        String body = new JsonObject().put("model", model).put("messages", new JsonArray()
+                .add(new JsonObject().put("role", "user").put("content", new JsonArray()
+                        .add(new JsonObject().put("type", "text").put("text", "What does this screenshot show?"))
+                        .add(new JsonObject().put("type", "image_url").put("image_url", new JsonObject().put("url", screenshot))))))
+                .encode();
+        assertThat(body.length()).isBetween(8_000_000, 9_000_000);
+        return body;
+    }
+}
