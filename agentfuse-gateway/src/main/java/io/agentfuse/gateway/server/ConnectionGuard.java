@@ -84,7 +84,9 @@ final class ConnectionGuard {
     /**
      * Called for every request before it is routed: whether it may be served. One whose large
      * body the {@link LargeBodies} budget has no room for is refused (429 {@code overloaded}, its
-     * connection closed) before its body is read. Bodies of HTTP/2 streams and chunked ones are
+     * connection closed after the answer) once its body has been read and dropped: a caller still
+     * sending the body of a request answered and closed early gets the connection reset, often
+     * before it reads the answer. Bodies of HTTP/2 streams, chunked ones and ones expecting {@code 100-continue} are
      * not counted.
      */
     boolean onRequest(HttpServerRequest request) {
@@ -96,9 +98,10 @@ final class ConnectionGuard {
         long length = SizedBodyReader.knownLength(request);
         LargeBodies.Ticket ticket = largeBodies.take(length);
         if (ticket == null) {
-            EdgeErrors.refuse(request, new GatewayException(GatewayError.OVERLOADED, "the gateway is reading as many "
+            GatewayException refusal = new GatewayException(GatewayError.OVERLOADED, "the gateway is reading as many "
                     + "large request bodies as its memory allows; retry in a moment (this one announces " + length
-                    + " bytes)", Duration.ofSeconds(LargeBodies.RETRY_AFTER_SECONDS)));
+                    + " bytes)", Duration.ofSeconds(LargeBodies.RETRY_AFTER_SECONDS));
+            request.handler(dropped -> { }).endHandler(read -> EdgeErrors.refuseRead(request, refusal));
             return false;
         }
         deadline.hold(ticket);

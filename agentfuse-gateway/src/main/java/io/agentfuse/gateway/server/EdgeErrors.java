@@ -31,8 +31,18 @@ public final class EdgeErrors {
         refuse(request, new GatewayException(error, message));
     }
 
-    /** {@link #refuse(HttpServerRequest, GatewayError, String)} with {@code refusal}'s {@code Retry-After}, if any. */
-    static void refuse(HttpServerRequest request, GatewayException refusal) {
+    /**
+     * Answers {@code request}, whose body has been read whole, with {@code refusal} (and its
+     * {@code Retry-After}, if any), and closes its connection gracefully once the answer is written,
+     * so that the caller reads the answer before the close: a reset would drop it.
+     */
+    static void refuseRead(HttpServerRequest request, GatewayException refusal) {
+        HttpServerResponse response = request.response();
+        response.putHeader("connection", "close"); // Vert.x closes the connection after the answer
+        GatewayErrors.respond(response, dialectOf(request), refusal);
+    }
+
+    private static void refuse(HttpServerRequest request, GatewayException refusal) {
         HttpServerResponse response = request.response();
         if (response.ended() || response.closed() || response.headWritten()) {
             Disconnect.now(request.connection());

@@ -9,10 +9,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * it is that size, resent every turn) collected garbage until eleven of them timed out waiting for
  * their bodies and nine were reset, and ran out of heap on the way. So a request that announces a
  * body of {@value #LARGE_BYTES} bytes or more is taken only while the large bodies of the answers
- * not yet written leave room for it; else it is refused at once, 429 {@code overloaded} with a
- * {@code Retry-After} of {@value #RETRY_AFTER_SECONDS} s, before its body is read (its connection
- * closes). Smaller bodies are not counted: {@link BodyAllowance} bounds what they are given before
- * they arrive.
+ * not yet written leave room for it; else it is refused, 429 {@code overloaded} with a
+ * {@code Retry-After} of {@value #RETRY_AFTER_SECONDS} s, its body dropped as it arrives (never
+ * kept) and its connection closed. Smaller bodies are not counted: {@link BodyAllowance} bounds what
+ * they are given before they arrive.
  *
  * <p>The budget is an eighth of the heap limit, and never less than the body limit, so that one
  * body of the largest size is always taken when it is the only one: 16 MiB at {@code -Xmx128m}.
