@@ -1,7 +1,5 @@
 package io.agentfuse.gateway.server;
 
-import java.util.concurrent.atomic.AtomicLong;
-
 /**
  * How much memory the server sets aside at most for request bodies that are announced but have
  * not arrived yet. A body read into a buffer of its announced size, made when its first byte
@@ -26,15 +24,11 @@ public final class BodyAllowance {
     private static final long MIN_DEFAULT = 8L * 1024 * 1024;
     private static final long MAX_DEFAULT = 256L * 1024 * 1024;
 
-    private final long limit;
-    private final AtomicLong reserved = new AtomicLong();
+    private final ByteBudget reserved;
 
     /** An allowance of {@code limit} bytes. */
     public BodyAllowance(long limit) {
-        if (limit < 0) {
-            throw new IllegalArgumentException("limit must be >= 0, but was " + limit);
-        }
-        this.limit = limit;
+        this.reserved = new ByteBudget(limit);
     }
 
     /** The default allowance: an eighth of this JVM's heap limit, between 8 MiB and 256 MiB. */
@@ -48,19 +42,12 @@ public final class BodyAllowance {
      * @return the reservation, or {@code null} when the allowance has no room for it
      */
     public Reservation reserve(long bytes) {
-        long now;
-        do {
-            now = reserved.get();
-            if (bytes > limit - now) {
-                return null;
-            }
-        } while (!reserved.compareAndSet(now, now + bytes));
-        return new Reservation(bytes);
+        return reserved.take(bytes) ? new Reservation(bytes) : null;
     }
 
     /** The bytes set aside now. */
     public long reserved() {
-        return reserved.get();
+        return reserved.taken();
     }
 
     /** Bytes set aside for one body; released once. Confined to the body's connection. */
@@ -74,7 +61,7 @@ public final class BodyAllowance {
         /** Gives the bytes back; a second call does nothing. */
         public void release() {
             if (bytes > 0) {
-                reserved.addAndGet(-bytes);
+                reserved.giveBack(bytes);
                 bytes = 0;
             }
         }

@@ -1,7 +1,5 @@
 package io.agentfuse.gateway.server;
 
-import java.util.concurrent.atomic.AtomicLong;
-
 /**
  * How many bytes of large request bodies the server takes on at once. A request's body lives, read,
  * decoded and forwarded, about three times over until its answer is written; twenty 9.5 MB requests
@@ -32,15 +30,14 @@ public final class LargeBodies {
     /** What a refused caller is told to wait. */
     public static final int RETRY_AFTER_SECONDS = 1;
 
-    private final long budget;
-    private final AtomicLong taken = new AtomicLong();
+    private final ByteBudget taken;
 
     /** A budget of {@code budget} bytes. */
     public LargeBodies(long budget) {
         if (budget < LARGE_BYTES) {
             throw new IllegalArgumentException("budget must be >= " + LARGE_BYTES + ", but was " + budget);
         }
-        this.budget = budget;
+        this.taken = new ByteBudget(budget);
     }
 
     /** The default budget: an eighth of this JVM's heap limit, and at least {@code maxBodySize}. */
@@ -58,19 +55,12 @@ public final class LargeBodies {
         if (bytes < LARGE_BYTES) {
             return Ticket.NONE;
         }
-        long now;
-        do {
-            now = taken.get();
-            if (bytes > budget - now) {
-                return null;
-            }
-        } while (!taken.compareAndSet(now, now + bytes));
-        return new Ticket(this, bytes);
+        return taken.take(bytes) ? new Ticket(taken, bytes) : null;
     }
 
     /** The bytes taken now. */
     public long taken() {
-        return taken.get();
+        return taken.taken();
     }
 
     /** The bytes of one body, taken from a budget; given back once. Confined to the request's connection. */
@@ -78,10 +68,10 @@ public final class LargeBodies {
         /** A body too small to count. */
         public static final Ticket NONE = new Ticket(null, 0);
 
-        private final LargeBodies from;
+        private final ByteBudget from;
         private long bytes;
 
-        private Ticket(LargeBodies from, long bytes) {
+        private Ticket(ByteBudget from, long bytes) {
             this.from = from;
             this.bytes = bytes;
         }
@@ -89,7 +79,7 @@ public final class LargeBodies {
         /** Gives the bytes back; a second call does nothing. */
         public void giveBack() {
             if (bytes > 0) {
-                from.taken.addAndGet(-bytes);
+                from.giveBack(bytes);
                 bytes = 0;
             }
         }

@@ -1,0 +1,51 @@
+package io.agentfuse.gateway.server;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class LargeBodiesBudgetTest {
+
+    private static final long MIB = 1024 * 1024;
+
+    @Test
+    void takesLargeBodiesWhileThereIsRoomAndRefusesTheOneThatWouldGoBeyond() {
+        LargeBodies bodies = new LargeBodies(20 * MIB);
+
+        LargeBodies.Ticket first = bodies.take(8 * MIB);
+        LargeBodies.Ticket second = bodies.take(8 * MIB);
+        LargeBodies.Ticket third = bodies.take(8 * MIB);
+
+        assertThat(first).isNotNull();
+        assertThat(second).isNotNull();
+        assertThat(third).as("24 MiB would pass the 20 MiB budget").isNull();
+        assertThat(bodies.taken()).isEqualTo(16 * MIB);
+
+        first.giveBack();
+        first.giveBack(); // a second time gives nothing back
+
+        assertThat(bodies.taken()).isEqualTo(8 * MIB);
+        assertThat(bodies.take(12 * MIB)).isNotNull();
+    }
+
+    @Test
+    void bodiesUnderAMebibyteAndUnknownLengthsAreNotCounted() {
+        LargeBodies bodies = new LargeBodies(MIB);
+
+        assertThat(bodies.take(MIB - 1)).isSameAs(LargeBodies.Ticket.NONE);
+        assertThat(bodies.take(-1)).as("chunked: no length").isSameAs(LargeBodies.Ticket.NONE);
+        assertThat(bodies.taken()).isZero();
+        LargeBodies.Ticket.NONE.giveBack();
+        assertThat(bodies.taken()).isZero();
+    }
+
+    @Test
+    void theDefaultBudgetAlwaysTakesOneBodyOfTheLargestSize() {
+        long huge = Runtime.getRuntime().maxMemory(); // more than an eighth of the heap
+
+        assertThat(LargeBodies.ofHeap(huge).take(huge)).isNotNull();
+        assertThatThrownBy(() -> new LargeBodies(MIB - 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("budget must be >= 1048576");
+    }
+}
