@@ -86,8 +86,8 @@ final class ConnectionGuard {
      * body the {@link LargeBodies} budget has no room for is refused (429 {@code overloaded}, its
      * connection closed after the answer) once its body has been read and dropped: a caller still
      * sending the body of a request answered and closed early gets the connection reset, often
-     * before it reads the answer. Bodies of HTTP/2 streams, chunked ones and ones expecting {@code 100-continue} are
-     * not counted.
+     * before it reads the answer. Bodies over {@code server.maxBodySize} (413), of HTTP/2 streams,
+     * chunked ones and ones expecting {@code 100-continue} are not counted.
      */
     boolean onRequest(HttpServerRequest request) {
         RequestDeadline deadline = VertxHooks.channel(request.connection()).attr(DEADLINE).get();
@@ -95,8 +95,12 @@ final class ConnectionGuard {
             return true;
         }
         deadline.onRequest(request);
+        if (!LargeBodies.mayAnnounceLarge(request)) {
+            return true; // most requests: one header read
+        }
         long length = SizedBodyReader.knownLength(request);
-        LargeBodies.Ticket ticket = largeBodies.take(length);
+        // A body over the limit is refused 413 by the body reader, never read: it takes nothing.
+        LargeBodies.Ticket ticket = length > maxBodySize ? LargeBodies.Ticket.NONE : largeBodies.take(length);
         if (ticket == null) {
             GatewayException refusal = new GatewayException(GatewayError.OVERLOADED, "the gateway is reading as many "
                     + "large request bodies as its memory allows; retry in a moment (this one announces " + length

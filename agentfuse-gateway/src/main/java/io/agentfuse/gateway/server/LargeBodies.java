@@ -1,5 +1,8 @@
 package io.agentfuse.gateway.server;
 
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+
 /**
  * How many bytes of large request bodies the server takes on at once. A request's body lives, read,
  * decoded and forwarded, about three times over until its answer is written; twenty 9.5 MB requests
@@ -29,6 +32,8 @@ public final class LargeBodies {
     public static final long LARGE_BYTES = 1024 * 1024;
     /** What a refused caller is told to wait. */
     public static final int RETRY_AFTER_SECONDS = 1;
+    /** The digits of {@link #LARGE_BYTES}: a {@code Content-Length} written shorter is under it. */
+    private static final int LARGE_DIGITS = Long.toString(LARGE_BYTES).length();
 
     private final ByteBudget taken;
 
@@ -43,6 +48,15 @@ public final class LargeBodies {
     /** The default budget: an eighth of this JVM's heap limit, and at least {@code maxBodySize}. */
     public static LargeBodies ofHeap(long maxBodySize) {
         return new LargeBodies(Math.max(LARGE_BYTES, Math.max(maxBodySize, Runtime.getRuntime().maxMemory() / 8)));
+    }
+
+    /**
+     * Whether {@code request}'s {@code Content-Length} may be {@value #LARGE_BYTES} or more, by the
+     * length of the header alone: the one check every request pays.
+     */
+    static boolean mayAnnounceLarge(HttpServerRequest request) {
+        String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+        return length != null && length.length() >= LARGE_DIGITS;
     }
 
     /**

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Large request bodies are taken on only as far as the server's budget for them goes (an eighth
  * of the child's 160 MiB heap: about 19 MiB, {@link io.agentfuse.gateway.server.LargeBodies}): two
  * 8 MB requests held by a provider that has not answered yet fill it, a third is refused at once
- * with 429 {@code overloaded} and a {@code Retry-After}, and once the two are answered the next is
- * served. {@link IsolatedGateway} checks the gateway's health after the case.
+ * with 429 {@code overloaded} and a {@code Retry-After} — but one over the body limit with 413, as
+ * ever, never told to retry — and once the two are answered the next is served. {@link IsolatedGateway} checks the gateway's health after the case.
  */
 class LargeBodiesTest {
 
@@ -45,6 +45,14 @@ class LargeBodiesTest {
             assertThat(refused.status()).as(refused.body()).isEqualTo(429);
             assertThat(errorType(refused)).isEqualTo("overloaded");
             assertThat(refused.header("retry-after")).isEqualTo("1");
+            // A body over server.maxBodySize (10 MB here) is refused for its size, finally, never told to retry.
+            Response tooLarge;
+            try (RawSocket fourth = RawSocket.open(gateway.port())) {
+                fourth.send(RawSocket.post("/v1/chat/completions", HOST, largeChat("good", 9_000_000)));
+                tooLarge = fourth.read(BOUND);
+            }
+            assertThat(tooLarge.status()).as(tooLarge.body()).isEqualTo(413);
+            assertThat(errorType(tooLarge)).isEqualTo("request_too_large");
             gateway.hostile().releaseHeld();
             for (RawSocket answered : List.of(first, second)) {
                 Response response = answered.read(BOUND);
@@ -64,13 +72,18 @@ class LargeBodiesTest {
 
     /** A chat request of about 8 MB for {@code model}: a question about a screenshot, sent as a data URL. */
     private static String largeChat(String model) {
-        String screenshot = "data:image/png;base64," + Base64.getEncoder().encodeToString(new byte[6_000_000]);
-        String body = new JsonObject().put("model", model).put("messages", new JsonArray()
+        String body = largeChat(model, 6_000_000);
+        assertThat(body.length()).isBetween(8_000_000, 9_000_000);
+        return body;
+    }
+
+    /** A chat request for {@code model} with a screenshot of {@code imageBytes} bytes (base64: 4/3 as many). */
+    private static String largeChat(String model, int imageBytes) {
+        String screenshot = "data:image/png;base64," + Base64.getEncoder().encodeToString(new byte[imageBytes]);
+        return new JsonObject().put("model", model).put("messages", new JsonArray()
                 .add(new JsonObject().put("role", "user").put("content", new JsonArray()
                         .add(new JsonObject().put("type", "text").put("text", "What does this screenshot show?"))
                         .add(new JsonObject().put("type", "image_url").put("image_url", new JsonObject().put("url", screenshot))))))
                 .encode();
-        assertThat(body.length()).isBetween(8_000_000, 9_000_000);
-        return body;
     }
 }
