@@ -125,7 +125,7 @@ public final class ConversationMapper {
         if (part instanceof ContentPart.Image) {
             return TokenCounter.IMAGE_TOKENS; // what the counters count for it, whatever its bytes
         }
-        return textBound.applyAsInt(((RawBlock) toBlock(part)).json());
+        return textBound.applyAsInt(((ContentPart.Opaque) part).json()); // its raw block's JSON
     }
 
     private static long sum(int a, int b, int c) {

@@ -157,7 +157,7 @@ public final class ResponsesStreamDecoder implements StreamDecoder {
                 AnswerReader item = data.object("item");
                 if ("function_call".equals(item.string("type"))) {
                     toolItem(out, itemKey(item.optionalString("id"), data), item);
-                } else if ("reasoning".equals(item.string("type")) && type.endsWith(".added")) {
+                } else if ("reasoning".equals(item.string("type")) && "response.output_item.added".equals(type)) {
                     out.add(StreamEvent.Reasoning.SHOWN); // a reasoning model begins to think; its summary, if any, follows
                 }
             }
