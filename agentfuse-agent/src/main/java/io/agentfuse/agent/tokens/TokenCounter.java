@@ -51,11 +51,13 @@ public interface TokenCounter {
     /**
      * Tokens of one image ({@link RawBlock#IMAGE}), whatever its bytes: providers charge an image by
      * its size in pixels, not by its encoding, and counted as the text of its base64 data a 1 MB
-     * screenshot came to about 1.1 million tokens. This is the most that the published accounting
-     * gives one image — o4-mini's 1 536 patches at 1.72 tokens each; Claude at most about 1 600,
-     * GPT-4o at most 1 445 — except Gemini's for very large images (258 tokens per 768-pixel tile).
+     * screenshot came to about 1.1 million tokens. A ceiling rather than a guess, since counting high
+     * only compacts a little early: Claude charges about width × height / 750, and newer Claude models
+     * take images up to about 2 576 pixels a side, some 4 800 tokens (third-party measurements, not
+     * checked here); GPT-4o's high detail stays under 1 500. Gemini tiles very large images at 258
+     * tokens per 768-pixel tile and can pass it.
      */
-    int IMAGE_TOKENS = 2_700;
+    int IMAGE_TOKENS = 4_800;
 
     /** The tokens in {@code text}, special-token markers counted as ordinary text. */
     int countText(String text);

@@ -67,7 +67,7 @@ class ContextLadderTest {
 
         assertThat(prepared.request()).isSameAs(request);
         assertThat(prepared.level()).isEqualTo(ContextLevel.NORMAL);
-        assertThat(ContextLadder.tokenUpperBound(request)).isBetween((long) TokenCounter.IMAGE_TOKENS, 4_000L);
+        assertThat(ContextLadder.tokenUpperBound(request)).isBetween((long) TokenCounter.IMAGE_TOKENS, TokenCounter.IMAGE_TOKENS + 1_000L);
     }
 
     @Test
