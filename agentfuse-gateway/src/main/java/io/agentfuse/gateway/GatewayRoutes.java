@@ -77,11 +77,12 @@ final class GatewayRoutes {
 
     /**
      * One instance's request handler: a model request — {@code POST} on a dialect's path, its body
-     * framed by its {@code Content-Length} — goes straight to the pipeline, every other request
-     * through the router. A router costs a small request about a microsecond (its context, route
-     * matching, the request wrapper, its end handlers: RESULTS.md, runs 34 and 50); the router
-     * still serves the model paths for every request the direct way does not take (chunked, with
-     * {@code Expect}, a trailing slash, another method), the same way.
+     * framed by its {@code Content-Length} or chunked — goes straight to the pipeline, every other
+     * request through the router. A router costs a small request about a microsecond (its context,
+     * route matching, the request wrapper, its end handlers: RESULTS.md, runs 34 and 50); the router
+     * still serves the model paths for every request the direct way does not take (HTTP/2, an
+     * {@code Expect} other than {@code 100-continue}, a length over the limit, a trailing slash,
+     * another method), the same way.
      */
     Handler<HttpServerRequest> endpoints(Vertx vertx, long maxBodySize, BodyAllowance bodies) {
         Router router = router(vertx, maxBodySize, bodies);

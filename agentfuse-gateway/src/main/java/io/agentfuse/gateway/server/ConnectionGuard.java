@@ -1,7 +1,6 @@
 package io.agentfuse.gateway.server;
 
 import io.agentfuse.config.ServerConfig;
-import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.internal.ConnectionTuning;
 import io.agentfuse.gateway.internal.vertx.VertxHooks;
@@ -9,9 +8,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
-import io.netty.util.AttributeKey;
 
-import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -34,8 +31,6 @@ final class ConnectionGuard {
     private final LargeBodies largeBodies;
     private final int maxConnections;
     private final AtomicInteger open = new AtomicInteger();
-    /** Each connection's deadlines, on its channel: found without a shared table on every request. */
-    private static final AttributeKey<RequestDeadline> DEADLINE = AttributeKey.valueOf(RequestDeadline.class, "deadline");
 
     ConnectionGuard(Vertx vertx, ServerConfig.Limits limits, long maxBodySize, HttpServerOptions options,
                     BodyAllowance bodies) {
@@ -66,8 +61,8 @@ final class ConnectionGuard {
             connection.close();
             return;
         }
-        RequestDeadline deadline = new RequestDeadline(vertx, connection, limits.headerTimeout(), limits.idleTimeout());
-        VertxHooks.channel(connection).attr(DEADLINE).set(deadline);
+        RequestDeadline deadline = new RequestDeadline(vertx, connection, limits.headerTimeout(), limits.idleTimeout(),
+                largeBodies);
         connection.closeHandler(v -> {
             open.decrementAndGet();
             deadline.onClose();
@@ -82,15 +77,17 @@ final class ConnectionGuard {
     }
 
     /**
-     * Called for every request before it is routed: whether it may be served. One whose large
-     * body the {@link LargeBodies} budget has no room for is refused (429 {@code overloaded}, its
-     * connection closed after the answer) once its body has been read and dropped: a caller still
-     * sending the body of a request answered and closed early gets the connection reset, often
-     * before it reads the answer. Bodies over {@code server.maxBodySize} (413), of HTTP/2 streams,
-     * chunked ones and ones expecting {@code 100-continue} are not counted.
+     * Called for every request before it is routed: whether it may be served. One whose announced
+     * large body the {@link LargeBodies} budget has no room for is refused (429 {@code overloaded},
+     * its connection closed after the answer): at once when its caller waits for a
+     * {@code 100 Continue} before sending the body, else once the body has been read and dropped — a
+     * caller still sending the body of a request answered and closed early gets the connection
+     * reset, often before it reads the answer. A chunked body is counted by its reader
+     * ({@link SizedBodyReader}) once a mebibyte of it has arrived; bodies over
+     * {@code server.maxBodySize} (413) and of HTTP/2 streams are not counted.
      */
     boolean onRequest(HttpServerRequest request) {
-        RequestDeadline deadline = VertxHooks.channel(request.connection()).attr(DEADLINE).get();
+        RequestDeadline deadline = RequestDeadline.of(request.connection());
         if (deadline == null) {
             return true;
         }
@@ -98,18 +95,19 @@ final class ConnectionGuard {
         if (!LargeBodies.mayAnnounceLarge(request)) {
             return true; // most requests: one header read
         }
-        long length = SizedBodyReader.knownLength(request);
+        long length = SizedBodyReader.announcedLength(request);
         // A body over the limit is refused 413 by the body reader, never read: it takes nothing.
-        LargeBodies.Ticket ticket = length > maxBodySize ? LargeBodies.Ticket.NONE : largeBodies.take(length);
-        if (ticket == null) {
-            GatewayException refusal = new GatewayException(GatewayError.OVERLOADED, "the gateway is reading as many "
-                    + "large request bodies as its memory allows; retry in a moment (this one announces " + length
-                    + " bytes)", Duration.ofSeconds(LargeBodies.RETRY_AFTER_SECONDS));
-            request.handler(dropped -> { }).endHandler(read -> EdgeErrors.refuseRead(request, refusal));
-            return false;
+        if (length > maxBodySize || deadline.holdLargeBody(length)) {
+            return true;
         }
-        deadline.hold(ticket);
-        return true;
+        GatewayException refusal = LargeBodies.refusal(length, true);
+        if (SizedBodyReader.expectsContinue(request)) {
+            request.handler(dropped -> { }); // sent anyway, without waiting: not kept
+            EdgeErrors.refuseRead(request, refusal);
+        } else {
+            EdgeErrors.refuseAfterBody(request, refusal);
+        }
+        return false;
     }
 
     private void strictFraming(HttpConnection connection) {

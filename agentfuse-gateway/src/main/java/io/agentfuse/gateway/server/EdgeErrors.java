@@ -42,6 +42,15 @@ public final class EdgeErrors {
         GatewayErrors.respond(response, dialectOf(request), refusal);
     }
 
+    /**
+     * Refuses {@code request} once the rest of its body has arrived, dropped as it comes (never
+     * kept), as {@link #refuseRead} does: answered while the caller is still sending, the close
+     * would reset the connection before the caller reads the answer.
+     */
+    static void refuseAfterBody(HttpServerRequest request, GatewayException refusal) {
+        request.handler(dropped -> { }).endHandler(read -> refuseRead(request, refusal));
+    }
+
     private static void refuse(HttpServerRequest request, GatewayException refusal) {
         HttpServerResponse response = request.response();
         if (response.ended() || response.closed() || response.headWritten()) {

@@ -1,7 +1,11 @@
 package io.agentfuse.gateway.server;
 
+import io.agentfuse.gateway.http.GatewayError;
+import io.agentfuse.gateway.http.GatewayException;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
+
+import java.time.Duration;
 
 /**
  * How many bytes of large request bodies the server takes on at once. A request's body lives, read,
@@ -12,8 +16,13 @@ import io.vertx.core.http.HttpServerRequest;
  * body of {@value #LARGE_BYTES} bytes or more is taken only while the large bodies of the answers
  * not yet written leave room for it; else it is refused, 429 {@code overloaded} with a
  * {@code Retry-After} of {@value #RETRY_AFTER_SECONDS} s, its body dropped as it arrives (never
- * kept) and its connection closed. Smaller bodies are not counted: {@link BodyAllowance} bounds what
- * they are given before they arrive.
+ * kept) and its connection closed. A body whose length is not announced (chunked) is counted once
+ * its first {@value #LARGE_BYTES} bytes have arrived, as the largest body the server takes
+ * ({@code server.maxBodySize}), since nothing says it will be shorter; it is refused the same way when
+ * the budget has no room for that. Counting it as it grows would let many such bodies take the
+ * budget between them and every one be refused half-way: twenty chunked 9.5 MB bodies at once were
+ * all refused so. Smaller bodies are not counted: {@link BodyAllowance} bounds what they are given
+ * before they arrive.
  *
  * <p>The budget is an eighth of the heap limit, and never less than the body limit, so that one
  * body of the largest size is always taken when it is the only one: 16 MiB at {@code -Xmx128m}.
@@ -75,6 +84,17 @@ public final class LargeBodies {
     /** The bytes taken now. */
     public long taken() {
         return taken.taken();
+    }
+
+    /**
+     * The answer to a request refused for its large body: announced as {@code bytes} long, or not
+     * announced and counted as {@code bytes}, the body limit.
+     */
+    static GatewayException refusal(long bytes, boolean announced) {
+        return new GatewayException(GatewayError.OVERLOADED, "the gateway is reading as many large request bodies "
+                + "as its memory allows; retry in a moment (this one " + (announced ? "announces " + bytes + " bytes)"
+                : "does not announce its length, so it counts as the largest body taken, " + bytes
+                + " bytes; sent with a Content-Length it would count as what it is)"), Duration.ofSeconds(RETRY_AFTER_SECONDS));
     }
 
     /** The bytes of one body, taken from a budget; given back once. Confined to the request's connection. */

@@ -2,6 +2,8 @@ package io.agentfuse.gateway.server;
 
 import io.agentfuse.gateway.http.Disconnect;
 import io.agentfuse.gateway.http.GatewayError;
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
+import io.netty.util.AttributeKey;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
@@ -30,14 +32,19 @@ import java.util.concurrent.TimeUnit;
  * longer than it for its provider's answer.
  *
  * <p>It also holds the {@link LargeBodies} ticket of the request being answered, given back when the
- * answer's last byte is written or the connection closes. Confined to the connection's event loop.
+ * answer's last byte is written or the connection closes ({@link #holdLargeBody}). Confined to the
+ * connection's event loop.
  */
 final class RequestDeadline implements Handler<Void> {
+
+    /** Each connection's deadlines, on its channel: found without a shared table on every request. */
+    private static final AttributeKey<RequestDeadline> DEADLINE = AttributeKey.valueOf(RequestDeadline.class, "deadline");
 
     private final Vertx vertx;
     private final HttpConnection connection;
     private final long headerMillis;
     private final long idleMillis;
+    private final LargeBodies largeBodies;
     private HttpServerRequest current;
     /** The large body of {@link #current}, taken from the server's budget. */
     private LargeBodies.Ticket held = LargeBodies.Ticket.NONE;
@@ -48,12 +55,20 @@ final class RequestDeadline implements Handler<Void> {
     private boolean closed;
     private int stalledChecks;
 
-    RequestDeadline(Vertx vertx, HttpConnection connection, Duration headerTimeout, Duration idleTimeout) {
+    RequestDeadline(Vertx vertx, HttpConnection connection, Duration headerTimeout, Duration idleTimeout,
+                    LargeBodies largeBodies) {
         this.vertx = vertx;
         this.connection = connection;
         this.headerMillis = Math.max(1, headerTimeout.toMillis());
         this.idleMillis = Math.max(1, idleTimeout.toMillis());
+        this.largeBodies = largeBodies;
         arm(headerMillis);
+        VertxHooks.channel(connection).attr(DEADLINE).set(this);
+    }
+
+    /** The deadlines of {@code connection}; {@code null} for a connection no {@link ConnectionGuard} admitted. */
+    static RequestDeadline of(HttpConnection connection) {
+        return VertxHooks.channel(connection).attr(DEADLINE).get();
     }
 
     /** A request's head arrived: its body now has {@code headerTimeout}. */
@@ -65,9 +80,17 @@ final class RequestDeadline implements Handler<Void> {
         moveDeadline(headerMillis);
     }
 
-    /** {@code ticket} is the current request's large body: given back once it is answered. */
-    void hold(LargeBodies.Ticket ticket) {
+    /**
+     * Takes {@code bytes} of the large-body budget for the current request's body, held until it is
+     * answered: whether the budget had room for them.
+     */
+    boolean holdLargeBody(long bytes) {
+        LargeBodies.Ticket ticket = largeBodies.take(bytes);
+        if (ticket == null) {
+            return false;
+        }
         held = ticket;
+        return true;
     }
 
     /** The answer to the current request has been written: the next request now has {@code idleTimeout}. */

@@ -16,15 +16,21 @@ import java.util.function.Consumer;
  * size, allocated once when its first piece comes — or takes the one piece it comes in as the body,
  * which is how the request decoder ({@link StrictRequestDecoder}) hands on a long one. The size is
  * the peer's word, so a buffer of that size is made only within the server's {@link BodyAllowance}
- * (until the body has arrived); beyond it, the buffer grows with what arrives. Vert.x's {@code BodyHandler} starts at 1 KB (64 KB at most when told to
- * preallocate) and doubles: a 150 KB conversation cost 256 KB of final buffer, as much again in
- * the buffers it outgrew, and the copies between them.
+ * (until the body has arrived); beyond it, the buffer grows with what arrives. Vert.x's
+ * {@code BodyHandler} starts at 1 KB (64 KB at most when told to preallocate) and doubles: a 150 KB
+ * conversation cost 256 KB of final buffer, as much again in the buffers it outgrew, and the copies
+ * between them.
+ *
+ * <p>A chunked body is read too, into a buffer that grows, and counted against the
+ * {@link LargeBodies} budget once its first mebibyte has arrived (an announced one was counted when
+ * its head came): without room, the rest of it is dropped and the request refused, 429 {@code overloaded}. A
+ * caller that expects {@code 100-continue} (curl does, for bodies over 1 MB) is sent it here, once
+ * the reader is in place.
  *
  * <p>Installed in front of a {@code BodyHandler} with the same limit, which keeps every other
- * case as it was: no length (chunked), a length over the limit (413 {@code request_too_large}),
- * {@code Expect}, HTTP/2, a body already read. A request this reader took is marked as read, so
- * the {@code BodyHandler} after it only passes it on. The 413 for a body that outgrows its limit
- * stays here too, although HTTP/1.1 framing never delivers more than the length said.
+ * case as it was: a length over the limit (413 {@code request_too_large}), another {@code Expect},
+ * HTTP/2, a body already read. A request this reader took is marked as read, so the
+ * {@code BodyHandler} after it only passes it on. A body that outgrows the limit is answered 413 here.
  *
  * <p>A {@link PlatformHandler} only so that Vert.x lets it stand before the {@code BodyHandler}
  * (a route orders its handlers by kind). Stateless and thread-safe; each request gets its own buffer.
@@ -41,6 +47,8 @@ public final class SizedBodyReader implements PlatformHandler {
     private static final int TOO_LARGE = 413;
     /** The first buffer of a body that grows as it arrives (the size Vert.x's {@code BodyHandler} starts at). */
     private static final int MIN_GROWING_BUFFER = 1024;
+    /** The length of a body that is not announced (chunked): it is known once it has arrived. */
+    private static final long ARRIVING = -2;
 
     private final long maxBodySize;
     private final BodyAllowance allowance;
@@ -60,7 +68,7 @@ public final class SizedBodyReader implements PlatformHandler {
     @Override
     public void handle(RoutingContext ctx) {
         HttpServerRequest request = ctx.request();
-        long length = knownLength(request);
+        long length = bodyLength(request);
         if (!takes(request, length) || !VertxHooks.claimBody(ctx)) {
             ctx.next();
             return;
@@ -81,7 +89,7 @@ public final class SizedBodyReader implements PlatformHandler {
      * it is read, without the task a {@code resume()} queues on the request's context.
      */
     public boolean read(HttpServerRequest request, Consumer<Buffer> onBody, Runnable onTooLarge) {
-        long length = knownLength(request);
+        long length = bodyLength(request);
         if (!takes(request, length)) {
             return false;
         }
@@ -91,23 +99,34 @@ public final class SizedBodyReader implements PlatformHandler {
     }
 
     private boolean takes(HttpServerRequest request, long length) {
-        return length > 0 && length <= maxBodySize && !request.isEnded();
+        return (length == ARRIVING || length > 0 && length <= maxBodySize) && !request.isEnded();
     }
 
     /**
+     * @param length       the announced length, or {@link #ARRIVING}
      * @param onRequestEnd registers what must run if the request ends before its body has arrived
      */
     private void read(HttpServerRequest request, long length, Consumer<Runnable> onRequestEnd,
                       Consumer<Buffer> onBody, Runnable onTooLarge) {
         Body body = new Body(onRequestEnd, length);
+        // An announced large body was counted when its head came (ConnectionGuard); one not announced, once 1 MiB has come.
+        RequestDeadline arriving = length == ARRIVING ? RequestDeadline.of(request.connection()) : null;
         request.handler(chunk -> {
             if (body.failed) {
                 return;
             }
-            if (body.length() + chunk.length() > maxBodySize) {
+            long received = body.length() + chunk.length();
+            if (received > maxBodySize) {
                 body.failed = true;
                 body.release();
                 onTooLarge.run();
+                return;
+            }
+            if (arriving != null && body.length() < LargeBodies.LARGE_BYTES && received >= LargeBodies.LARGE_BYTES
+                    && !arriving.holdLargeBody(maxBodySize)) {
+                body.failed = true;
+                body.received = null; // the caller is told to retry: nothing of it is kept
+                EdgeErrors.refuseAfterBody(request, LargeBodies.refusal(maxBodySize, false));
                 return;
             }
             body.add(chunk);
@@ -117,6 +136,9 @@ public final class SizedBodyReader implements PlatformHandler {
                 onBody.accept(body.received());
             }
         });
+        if (request.getHeader(HttpHeaders.EXPECT) != null) { // 100-continue: no other is taken
+            request.response().writeContinue(); // the caller sends its body only now
+        }
     }
 
     /**
@@ -146,7 +168,7 @@ public final class SizedBodyReader implements PlatformHandler {
             } else if (chunk.length() == announced) {
                 received = chunk;
             } else {
-                reservation = allowance.reserve(announced);
+                reservation = announced > 0 ? allowance.reserve(announced) : null;
                 if (reservation != null) {
                     onRequestEnd.accept(this::release); // a request that ends before its body has arrived
                 }
@@ -168,16 +190,27 @@ public final class SizedBodyReader implements PlatformHandler {
     }
 
     /**
-     * The {@code Content-Length} of an HTTP/1.x request framed by it alone and expecting nothing;
-     * -1 for any other request (the {@code BodyHandler} reads those).
+     * The length of the body this reader reads for {@code request}: its {@code Content-Length},
+     * {@link #ARRIVING} for a chunked one, -1 for one it leaves to the {@code BodyHandler} (HTTP/2, an
+     * {@code Expect} other than {@code 100-continue}, no framing).
      */
-    static long knownLength(HttpServerRequest request) {
-        if (request.version() == HttpVersion.HTTP_2) {
+    static long bodyLength(HttpServerRequest request) {
+        if (request.version() == HttpVersion.HTTP_2
+                || request.getHeader(HttpHeaders.EXPECT) != null && !expectsContinue(request)) {
             return -1;
         }
-        String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
-        if (length == null || request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null
-                || request.getHeader(HttpHeaders.EXPECT) != null) {
+        return request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null ? ARRIVING
+                : parsedLength(request.getHeader(HttpHeaders.CONTENT_LENGTH));
+    }
+
+    /** The {@code Content-Length} of an HTTP/1.x request framed by it alone; -1 for any other request. */
+    static long announcedLength(HttpServerRequest request) {
+        return request.version() == HttpVersion.HTTP_2 || request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null ? -1
+                : parsedLength(request.getHeader(HttpHeaders.CONTENT_LENGTH));
+    }
+
+    private static long parsedLength(String length) {
+        if (length == null) {
             return -1;
         }
         try {
@@ -185,5 +218,11 @@ public final class SizedBodyReader implements PlatformHandler {
         } catch (NumberFormatException e) {
             return -1;
         }
+    }
+
+    /** Whether {@code request}'s caller waits for a {@code 100 Continue} before it sends its body. */
+    static boolean expectsContinue(HttpServerRequest request) {
+        String expect = request.getHeader(HttpHeaders.EXPECT);
+        return expect != null && expect.equalsIgnoreCase("100-continue") && request.version() == HttpVersion.HTTP_1_1;
     }
 }

@@ -19,8 +19,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Large request bodies are taken on only as far as the server's budget for them goes (an eighth
  * of the child's 160 MiB heap: about 19 MiB, {@link io.agentfuse.gateway.server.LargeBodies}): two
  * 8 MB requests held by a provider that has not answered yet fill it, a third is refused at once
- * with 429 {@code overloaded} and a {@code Retry-After} — but one over the body limit with 413, as
- * ever, never told to retry — and once the two are answered the next is served. {@link IsolatedGateway} checks the gateway's health after the case.
+ * with 429 {@code overloaded} and a {@code Retry-After} — sent chunked, once a mebibyte of it has
+ * come; expecting {@code 100-continue}, before its body is sent — but one over the body limit
+ * with 413, as ever, never told to retry — and once the two are answered the next is served. {@link IsolatedGateway} checks the gateway's health after the case.
  */
 class LargeBodiesTest {
 
@@ -37,14 +38,28 @@ class LargeBodiesTest {
             Eventually.holds(gateway.vertx(), () -> gateway.hostile().heldAnswers() == 2);
 
             Response refused;
-            try (RawSocket third = RawSocket.open(gateway.port())) {
+            Response refusedChunked;
+            Response refusedBeforeItsBody;
+            try (RawSocket third = RawSocket.open(gateway.port());
+                 RawSocket chunked = RawSocket.open(gateway.port());
+                 RawSocket expecting = RawSocket.open(gateway.port())) {
                 third.send(RawSocket.post("/v1/chat/completions", HOST, largeChat("good")));
                 refused = third.read(BOUND);
+                // Its length not announced, the body counts as the largest there may be once a mebibyte has come.
+                chunked.send(RawSocket.postChunked("/v1/chat/completions", HOST, largeChat("good"), 64 * 1024));
+                refusedChunked = chunked.read(BOUND);
+                // curl's way with a body over 1 MB: it waits for 100 Continue before sending it, and is answered first.
+                expecting.send("POST /v1/chat/completions HTTP/1.1\r\nHost: " + HOST + "\r\nContent-Type: "
+                        + "application/json\r\nExpect: 100-continue\r\nContent-Length: 8000000\r\n\r\n");
+                refusedBeforeItsBody = expecting.read(BOUND);
             }
 
-            assertThat(refused.status()).as(refused.body()).isEqualTo(429);
-            assertThat(errorType(refused)).isEqualTo("overloaded");
-            assertThat(refused.header("retry-after")).isEqualTo("1");
+            for (Response response : List.of(refused, refusedChunked, refusedBeforeItsBody)) {
+                assertThat(response.status()).as(response.body()).isEqualTo(429);
+                assertThat(errorType(response)).isEqualTo("overloaded");
+                assertThat(response.header("retry-after")).isEqualTo("1");
+            }
+            assertThat(refusedChunked.body()).contains("does not announce its length");
             // A body over server.maxBodySize (10 MB here) is refused for its size, finally, never told to retry.
             Response tooLarge;
             try (RawSocket fourth = RawSocket.open(gateway.port())) {

@@ -134,8 +134,8 @@ class SizedBodyReaderTest {
     void aChunkedBodyIsStillReadAndStillLimited() {
         harness = GatewayHarness.start();
 
-        RawSocket.Response small = post(chunked(bodyOfBytes(2_000)));
-        RawSocket.Response large = post(chunked(bodyOfBytes(LIMIT + 1_000)));
+        RawSocket.Response small = post(RawSocket.postChunked("/v1/chat/completions", "127.0.0.1", bodyOfBytes(2_000), 1_000));
+        RawSocket.Response large = post(RawSocket.postChunked("/v1/chat/completions", "127.0.0.1", bodyOfBytes(LIMIT + 1_000), 1_000));
 
         assertThat(small.status()).isEqualTo(200);
         assertThat(large.status()).isEqualTo(413);
@@ -156,18 +156,5 @@ class SizedBodyReaderTest {
         String prefix = "{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}],\"user\":\"";
         String suffix = "\"}";
         return prefix + "u".repeat(bytes - prefix.length() - suffix.length()) + suffix;
-    }
-
-    /** {@code body} as a chunked request, in chunks of 1 000 bytes. */
-    private static String chunked(String body) {
-        StringBuilder request = new StringBuilder("POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        for (int start = 0; start < bytes.length; start += 1_000) {
-            int end = Math.min(bytes.length, start + 1_000);
-            request.append(Integer.toHexString(end - start)).append("\r\n")
-                    .append(new String(bytes, start, end - start, StandardCharsets.UTF_8)).append("\r\n");
-        }
-        return request.append("0\r\n\r\n").toString();
     }
 }

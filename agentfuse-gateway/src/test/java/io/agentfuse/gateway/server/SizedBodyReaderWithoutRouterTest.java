@@ -18,8 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@link SizedBodyReader#read}, the way model requests are read without a router, on a bare
- * server: it answers {@code got N} for a body of N bytes it read, 413 for one that outgrew the
- * limit, and {@code 299 declined} for a request the reader left to a router.
+ * server (no connection guard, so nothing is counted against the large-body budget): it answers
+ * {@code got N} for a body of N bytes it read, 413 for one that outgrew the limit, and
+ * {@code 299 declined} for a request the reader left to a router.
  */
 class SizedBodyReaderWithoutRouterTest {
 
@@ -75,16 +76,38 @@ class SizedBodyReaderWithoutRouterTest {
     }
 
     @Test
-    void requestsNotFramedByTheirLengthAloneAreLeftToTheRouter() {
+    void aChunkedBodyIsReadAndABodyExpectingAContinueIsSentOne() {
         String body = "x".repeat(100);
         String chunked = "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
                 + Integer.toHexString(body.length()) + "\r\n" + body + "\r\n0\r\n\r\n";
         String expecting = "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\n"
-                + "Content-Length: 100\r\n\r\n" + body;
+                + "Content-Length: 100\r\n\r\n";
+
+        RawSocket.Response whole;
+        RawSocket.Response goOn;
+        RawSocket.Response continued;
+        try (RawSocket first = RawSocket.open(server.actualPort()); RawSocket second = RawSocket.open(server.actualPort())) {
+            first.send(chunked);
+            whole = first.read(BOUND);
+            second.send(expecting);
+            goOn = second.read(BOUND); // the body is sent only after this
+            second.send(body);
+            continued = second.read(BOUND);
+        }
+
+        assertThat(whole.body()).isEqualTo("got 100");
+        assertThat(goOn.status()).isEqualTo(100);
+        assertThat(continued.body()).isEqualTo("got 100");
+    }
+
+    @Test
+    void aLengthOverTheLimitAndAnExpectationItCannotMeetAreLeftToTheRouter() {
         String overTheLimit = "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: " + (LIMIT + 1)
                 + "\r\n\r\n";
+        String otherExpectation = "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: something-else\r\n"
+                + "Content-Length: 1\r\n\r\nx";
 
-        for (String request : new String[] {chunked, expecting, overTheLimit}) {
+        for (String request : new String[] {overTheLimit, otherExpectation}) {
             try (RawSocket socket = RawSocket.open(server.actualPort())) {
                 socket.send(request);
                 RawSocket.Response response = socket.read(BOUND);

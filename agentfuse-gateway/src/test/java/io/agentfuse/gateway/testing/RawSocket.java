@@ -54,6 +54,19 @@ public final class RawSocket implements AutoCloseable {
                 + bytes.length + "\r\n\r\n" + body;
     }
 
+    /** A complete request with a JSON body sent chunked, in chunks of {@code chunkBytes} bytes. */
+    public static String postChunked(String path, String host, String body, int chunkBytes) {
+        StringBuilder request = new StringBuilder("POST " + path + " HTTP/1.1\r\nHost: " + host
+                + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        for (int start = 0; start < bytes.length; start += chunkBytes) {
+            int end = Math.min(bytes.length, start + chunkBytes);
+            request.append(Integer.toHexString(end - start)).append("\r\n")
+                    .append(new String(bytes, start, end - start, StandardCharsets.UTF_8)).append("\r\n");
+        }
+        return request.append("0\r\n\r\n").toString();
+    }
+
     /** Sends {@code text} (UTF-8); false if the gateway has closed the connection already. */
     public boolean send(String text) {
         return send(text.getBytes(StandardCharsets.UTF_8));
