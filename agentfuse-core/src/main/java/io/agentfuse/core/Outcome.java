@@ -31,7 +31,10 @@ public enum Outcome {
     OVERLOADED(true, true, true),
     /** The connection was refused or reset, or the host did not resolve. */
     CONNECTION_ERROR(true, true, true),
-    /** Any other 4xx: the caller's fault, so neither retried nor counted against the callee. */
+    /**
+     * Any other 4xx: the caller's fault, so neither retried nor counted against the callee. Also a
+     * {@link VirtualMachineError} of the caller's own JVM (out of memory, a stack overflow).
+     */
     CLIENT_ERROR(false, false, false),
     /** The call succeeded but used more tokens than allowed. */
     TOKEN_OVERUSE(true, false, false),

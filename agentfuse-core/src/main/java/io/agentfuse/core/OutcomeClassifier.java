@@ -31,7 +31,11 @@ import java.util.function.Predicate;
  *       {@link UncheckedIOException}):
  *       {@link HttpStatusException} → by status; {@link CallTimeoutException},
  *       {@link TimeoutException} and socket timeouts → TIMEOUT; refused, reset, unresolved or
- *       closed connections → CONNECTION_ERROR; anything else → ERROR.</li>
+ *       closed connections → CONNECTION_ERROR; a {@link VirtualMachineError} (out of memory, a
+ *       stack overflow) → CLIENT_ERROR, the caller's own failure: not held against the callee, not
+ *       retried, not fallen back from (a retry or a fallback would need the memory that ran out;
+ *       resilience4j and Failsafe let an {@code Error} through untouched the same way); anything
+ *       else → ERROR.</li>
  *   <li>Results: SUCCESS, unless a user result rule says otherwise (for example an MCP result
  *       with {@code isError: true} → SERVER_ERROR).</li>
  * </ul>
@@ -160,6 +164,9 @@ public final class OutcomeClassifier {
                 || error instanceof UnknownHostException || error instanceof SocketException
                 || error instanceof ClosedChannelException) {
             return Outcome.CONNECTION_ERROR;
+        }
+        if (error instanceof VirtualMachineError) {
+            return Outcome.CLIENT_ERROR; // the calling JVM's own failure: the callee is not to blame, nor to be called again
         }
         return Outcome.ERROR;
     }

@@ -179,6 +179,24 @@ class GuardTest {
     }
 
     @Test
+    void theCallersOwnOutOfMemoryIsNeitherRetriedNorHeldAgainstTheBreakerNorFallenBackFrom() {
+        CircuitBreaker breaker = CircuitBreaker.of("tool", CircuitBreakerConfig.builder()
+                .trigger(Trigger.consecutiveErrors(1)).build(), clock);
+        Guard guard = Guard.builder("tool").retry(RetryPolicy.defaults()).circuitBreaker(breaker).manualClock(clock).build();
+        AtomicInteger fallbacks = new AtomicInteger();
+
+        Throwable thrown = catchThrowable(() -> guard.execute(
+                log.failingWith(attempt -> { throw new OutOfMemoryError("Java heap space"); }),
+                () -> "fallback " + fallbacks.incrementAndGet()));
+
+        assertThat(thrown).isInstanceOf(OutOfMemoryError.class).hasMessage("Java heap space");
+        assertThat(log.count()).isEqualTo(1);
+        assertThat(fallbacks).hasValue(0);
+        assertThat(breaker.state()).isEqualTo(CircuitState.CLOSED);
+        assertThat(breaker.snapshot().counts()).containsEntry("consecutiveErrors", 0L);
+    }
+
+    @Test
     void aSuccessUsingTooManyTokensTripsTokenOveruseButStillReturnsItsValue() {
         // Given a breaker that allows 1 000 tokens per call, and a guard that reads tokens from the answer
         CircuitBreaker breaker = CircuitBreaker.of("model", CircuitBreakerConfig.builder()

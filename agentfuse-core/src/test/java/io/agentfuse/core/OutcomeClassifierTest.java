@@ -56,6 +56,13 @@ class OutcomeClassifierTest {
     }
 
     @Test
+    void theCallersOwnJvmFailureIsNotTheCalleesFault() {
+        assertThat(classifier.classify(new OutOfMemoryError("Java heap space"))).isEqualTo(Outcome.CLIENT_ERROR);
+        assertThat(classifier.classify(new CompletionException(new StackOverflowError()))).isEqualTo(Outcome.CLIENT_ERROR);
+        assertThat(classifier.classify(new AssertionError("a bug"))).as("other errors").isEqualTo(Outcome.ERROR);
+    }
+
+    @Test
     void classifies503WithOverloadedBodyAsOverloaded() {
         String anthropicBody = "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}";
 

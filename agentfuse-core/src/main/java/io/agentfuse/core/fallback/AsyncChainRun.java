@@ -190,7 +190,7 @@ final class AsyncChainRun<I, T> extends CompletableFuture<FallbackResult<T>> {
         try {
             failure = error != null ? lane.step.passOrThrow(OutcomeClassifier.unwrap(error), lane.last)
                     : lane.step.failedResult(value, lane.last);
-        } catch (RuntimeException notPassed) {
+        } catch (RuntimeException | Error notPassed) { // an Error as it is: the caller's own JVM failed
             fail(notPassed);
             return;
         }
@@ -271,7 +271,7 @@ final class AsyncChainRun<I, T> extends CompletableFuture<FallbackResult<T>> {
         }
     }
 
-    private void fail(RuntimeException failure) {
+    private void fail(Throwable failure) {
         completeExceptionally(failure);
         cancelAll();
     }

@@ -108,7 +108,10 @@ record ChainStep<I, T>(String name, Guard guard, Function<? super I, String> ski
         if (failure instanceof RuntimeException runtime) {
             throw runtime;
         }
-        throw new IllegalStateException(failure);
+        if (failure instanceof Error error) {
+            throw error; // out of memory, say: the caller's own JVM, never wrapped
+        }
+        throw new IllegalStateException(failure); // a checked exception of an asynchronous call
     }
 
     /** The failure of this step to pass over for a returned {@code value} its result rules reject; {@code null} if it answers. */

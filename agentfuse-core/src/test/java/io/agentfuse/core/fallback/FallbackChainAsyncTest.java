@@ -7,6 +7,7 @@ import io.agentfuse.core.ManualClock;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitBreakerConfig;
+import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.core.breaker.Trigger;
 import io.agentfuse.core.breaker.Unstamped;
 import io.agentfuse.core.retry.RetryPolicy;
@@ -93,6 +94,24 @@ class FallbackChainAsyncTest {
 
         assertThatThrownBy(result::join).hasCause(notFound);
         assertThat(backupCalls).hasValue(0);
+    }
+
+    @Test
+    void theCallersOwnOutOfMemoryFailsTheChainWithoutFallingBackOrBlamingTheStep() {
+        OutOfMemoryError heap = new OutOfMemoryError("Java heap space");
+        CircuitBreaker primary = CircuitBreaker.of("primary", CircuitBreakerConfig.builder()
+                .trigger(Trigger.consecutiveErrors(1)).build(), clock);
+        FallbackChain<String, String> chain = FallbackChain.<String, String>builder()
+                .asyncStep("primary", guard(primary), counting(primaryCalls, CompletableFuture.failedFuture(heap)))
+                .asyncStep("backup", guard(breaker("backup")), counting(backupCalls, CompletableFuture.completedFuture("b")))
+                .build();
+
+        CompletableFuture<FallbackResult<String>> result = chain.executeAsync("hello");
+
+        assertThatThrownBy(result::join).hasCause(heap);
+        assertThat(backupCalls).as("a fallback would need the memory that ran out").hasValue(0);
+        assertThat(primary.state()).isEqualTo(CircuitState.CLOSED);
+        assertThat(primary.snapshot().counts()).containsEntry("consecutiveErrors", 0L);
     }
 
     @Test

@@ -42,6 +42,9 @@ import java.util.stream.Collectors;
  *   <li>every step that was called timed out → 504 {@code timeout};</li>
  *   <li>the last step that was called refused the gateway's key → 502 {@code upstream_auth_failed};</li>
  *   <li>otherwise an exhausted chain → 502 {@code all_fallbacks_failed}, listing each step and why;</li>
+ *   <li>the gateway's own JVM failed during the call (out of memory, a stack overflow) → 500
+ *       {@code internal_error}: no step was blamed, retried or fallen back from
+ *       ({@link io.agentfuse.core.OutcomeClassifier});</li>
  *   <li>an upstream 4xx → passed through unchanged: status, body, content type;</li>
  *   <li>a {@link GatewayException} from any stage → as it says.</li>
  * </ul>
@@ -71,6 +74,10 @@ final class FailureResponder {
         if (cause instanceof DeadlineExceededException late) {
             return new GatewayException(GatewayError.TIMEOUT, "the request's deadline passed before any model answered: "
                     + late.getMessage());
+        }
+        if (cause instanceof VirtualMachineError fault) {
+            return new GatewayException(GatewayError.INTERNAL_ERROR, "the gateway failed while serving the request ("
+                    + TransportText.of(fault) + "); the model is not blamed for it");
         }
         return new GatewayException(GatewayError.ALL_FALLBACKS_FAILED, "the model call failed: " + TransportText.of(cause));
     }

@@ -101,6 +101,15 @@ class FailureResponderTest {
     }
 
     @Test
+    void theGatewaysOwnOutOfMemoryIsAnInternalErrorNotTheModels() {
+        GatewayException error = FailureResponder.toGatewayError(new OutOfMemoryError("Java heap space"));
+
+        assertThat(error.error()).isEqualTo(GatewayError.INTERNAL_ERROR);
+        assertThat(error.getMessage()).isEqualTo("the gateway failed while serving the request (Java heap space); "
+                + "the model is not blamed for it");
+    }
+
+    @Test
     void anUpstreamClientErrorIsPassedThroughOverHttpWithTheGatewayHeaders() {
         try (PipelineFixture fixture = new PipelineFixture()) {
             CallTrace trace = new CallTrace();
