@@ -4,42 +4,57 @@ import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.StreamDecoder;
 import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.sse.SseEvent;
+import io.agentfuse.gateway.upstream.StreamOpening;
 
 import java.util.List;
-import java.util.function.Predicate;
 
 /**
  * Where a provider stream's answer begins (docs/design.md §13): the first event that carries
- * content — text, reasoning the model shows (a thinking block), a tool call, the finish — or an
+ * content — text, reasoning the caller is shown (a thinking block), a tool call, the finish — or an
  * error, as opposed to a preamble that only opens the stream (Anthropic's {@code message_start}, an
  * OpenAI chunk with only the role, Responses' {@code response.created}). Until then nothing has
  * been sent to the caller, so a stall (the first-token limit), a cut, a malformed event or an
  * in-band error is a failed attempt that is retried or fallen back from invisibly, and a hedge
- * still races. An error met on the way is kept
- * for the attempt's check ({@link #error()}).
+ * still races. An error met on the way is kept for the attempt's check ({@link #error()}).
+ *
+ * <p>Reasoning the caller's dialect cannot carry (DeepSeek's {@code reasoning_content} to a Messages
+ * caller, a Responses reasoning item to a Chat caller: translation drops it) does not begin the
+ * answer: the model is at work ({@link Stage#WORKING}), which meets the first-token limit and wins
+ * any hedge race ({@code onWork}), but a cut before the answer itself begins is still retried or
+ * fallen back from unseen, where handing over the stream would have ended the caller's with an error.
  *
  * <p>One per attempt, with a decoder of its own (the relay's decoder later reads the same events
  * again): it reads only the stream's opening, decoding an event only when the decoder cannot tell
  * without ({@link StreamDecoder#opening}). Confined to the call's event loop.
  */
-final class AnswerOpening implements Predicate<SseEvent> {
+final class AnswerOpening implements StreamOpening {
 
     private final StreamDecoder decoder;
+    /** Whether the caller is shown the provider's reasoning: its relay passes the provider's events on as they are. */
+    private final boolean reasoningShown;
+    private final Runnable onWork;
     private StreamEvent.Error error;
     private SseEvent errorEvent;
 
-    AnswerOpening(Dialect dialect) {
+    /**
+     * @param dialect        the provider's
+     * @param reasoningShown whether the caller gets the provider's reasoning (its relay passes events through)
+     * @param onWork         run when the model is seen at work on what the caller is not shown (again with each such event)
+     */
+    AnswerOpening(Dialect dialect, boolean reasoningShown, Runnable onWork) {
         this.decoder = dialect.streamDecoder();
+        this.reasoningShown = reasoningShown;
+        this.onWork = onWork;
     }
 
-    /** Whether {@code event} begins the answer (content, finish or error). */
+    /** Where the answer stands after {@code event}: a preamble, the model at work unseen, or begun (content, finish or error). */
     @Override
-    public boolean test(SseEvent event) {
+    public Stage after(SseEvent event) {
         switch (decoder.opening(event)) {
             case PREAMBLE:
-                return false;
+                return Stage.PREAMBLE;
             case BEGUN:
-                return true;
+                return Stage.BEGUN;
             default:
                 break;
         }
@@ -50,19 +65,26 @@ final class AnswerOpening implements Predicate<SseEvent> {
             error = new StreamEvent.Error("invalid_event", "upstream sent an event that could not be read: "
                     + unreadable.getMessage(), StreamEvent.Error.Cause.MALFORMED);
             errorEvent = event;
-            return true;
+            return Stage.BEGUN;
         }
+        boolean working = false;
         for (StreamEvent part : decoded) {
             if (part instanceof StreamEvent.Error failed) {
                 error = failed;
                 errorEvent = event;
-                return true;
+                return Stage.BEGUN;
             }
-            if (!(part instanceof StreamEvent.Start) && !(part instanceof StreamEvent.TextDelta text && text.text().isEmpty())) {
-                return true;
+            if (part instanceof StreamEvent.Reasoning && !reasoningShown) {
+                working = true;
+            } else if (!(part instanceof StreamEvent.Start) && !(part instanceof StreamEvent.TextDelta text && text.text().isEmpty())) {
+                return Stage.BEGUN;
             }
         }
-        return false;
+        if (!working) {
+            return Stage.PREAMBLE;
+        }
+        onWork.run();
+        return Stage.WORKING;
     }
 
     /** The error the stream began with, or {@code null}. */

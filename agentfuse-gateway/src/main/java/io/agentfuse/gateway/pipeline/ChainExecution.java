@@ -64,18 +64,19 @@ final class ChainExecution {
         this.metrics = metrics;
     }
 
-    /** {@link #run(Plan, boolean, CallTrace, BudgetTicket)} for a request no budget counts. */
-    CompletableFuture<FallbackResult<StepAnswer>> run(Plan plan, boolean stream, CallTrace trace) {
-        return run(plan, stream, trace, BudgetTicket.NONE);
+    /** Runs {@code plan} for a complete answer no budget counts, as {@link #run(Plan, Relay, CallTrace, BudgetTicket)}. */
+    CompletableFuture<FallbackResult<StepAnswer>> run(Plan plan, CallTrace trace) {
+        return run(plan, Relay.COMPLETE, trace, BudgetTicket.NONE);
     }
 
     /**
      * Runs {@code plan}'s steps within its deadline, hedged by its policy, each call cut off charged
-     * to {@code budget}; the future fails as {@link FallbackChain#executeAsync(Object, Deadline)} does.
+     * to {@code budget}, for an answer relayed as {@code relay} says; the future fails as
+     * {@link FallbackChain#executeAsync(Object, Deadline)} does.
      */
-    CompletableFuture<FallbackResult<StepAnswer>> run(Plan plan, boolean stream, CallTrace trace, BudgetTicket budget) {
+    CompletableFuture<FallbackResult<StepAnswer>> run(Plan plan, Relay relay, CallTrace trace, BudgetTicket budget) {
         CompletableFuture<FallbackResult<StepAnswer>> result = chainOf(plan)
-                .executeAsync(new ChainRun(plan.steps(), stream, trace, budget), plan.deadline());
+                .executeAsync(new ChainRun(plan.steps(), relay, trace, budget), plan.deadline());
         result.whenComplete((answer, error) -> {
             if (answer != null) {
                 countPassed(answer.passed(), answer.step());
@@ -152,21 +153,38 @@ final class ChainExecution {
         }
     }
 
-    /** One request's input to its route's chain: its planned steps, whether it streams, its trace and its budget. */
-    record ChainRun(List<PlannedStep> steps, boolean stream, CallTrace trace, BudgetTicket budget) {
+    /** One request's input to its route's chain: its planned steps, how its answer is relayed, its trace and its budget. */
+    record ChainRun(List<PlannedStep> steps, Relay relay, CallTrace trace, BudgetTicket budget) {
+    }
+
+    /**
+     * How an answer reaches its caller: complete, or streamed with the provider's events passed on
+     * as they are to a caller of {@code shownAsIs} (its own dialect, the relay not re-encoding:
+     * {@link io.agentfuse.gateway.dialect.StreamTranslator}), else re-encoded ({@code null}), which
+     * shows the caller no reasoning.
+     */
+    record Relay(boolean stream, Dialect shownAsIs) {
+        /** A complete answer. */
+        static final Relay COMPLETE = new Relay(false, null);
+
+        /** A stream to a caller of {@code caller}, its events re-encoded when {@code reencoded}. */
+        static Relay stream(Dialect caller, boolean reencoded) {
+            return new Relay(true, reencoded ? null : caller);
+        }
     }
 
     private CompletableFuture<StepAnswer> attempt(PlannedStep step, ChainRun run, AttemptContext context) {
         Map<String, String> traceContext = run.trace().attemptStarted(step);
         UpstreamRequest upstream = traceContext.isEmpty() ? step.upstream() : withHeaders(step.upstream(), traceContext);
-        boolean stream = run.stream();
+        boolean stream = run.relay().stream();
         long started = System.nanoTime();
         String provider = step.provider().name();
         String model = step.model().upstreamModel();
         // A call cut after it was sent (a lost hedge, a timeout, a caller gone) cost its provider the prompt.
         Runnable cutOff = run.budget().cutOffOf(step.model());
         if (stream) {
-            AnswerOpening opening = new AnswerOpening(step.provider().dialect());
+            Dialect dialect = step.provider().dialect();
+            AnswerOpening opening = new AnswerOpening(dialect, dialect == run.relay().shownAsIs(), context::firstContent);
             CompletableFuture<UpstreamStream> opened = client.streamCancellable(upstream, timeouts(step, context),
                     opening, cutOff);
             opened.whenComplete((first, error) -> {

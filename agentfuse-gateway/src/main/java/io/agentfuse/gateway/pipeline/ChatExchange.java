@@ -157,7 +157,8 @@ final class ChatExchange {
         // per request in flight would outlive young collections (a stream's relay and continuation still read it).
         request = stream ? checked : checked.withoutConversation();
         continuation = StreamContinuation.of(checked, plan, stages, trace, budget);
-        chain = stages.chains().run(plan, stream, trace, budget);
+        chain = stages.chains().run(plan, stream ? ChainExecution.Relay.stream(checked.chat().dialect(), continuation.on())
+                : ChainExecution.Relay.COMPLETE, trace, budget);
         chain.whenComplete((result, error) -> onContext(() -> answer(result, error)));
     }
 

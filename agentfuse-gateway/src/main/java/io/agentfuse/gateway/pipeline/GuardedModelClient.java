@@ -39,7 +39,7 @@ final class GuardedModelClient implements ModelClient {
         }
         ModelRequest request = new ModelRequest(chat, model, null, null);
         Promise<ChatResponse> answer = Promise.promise();
-        chains.run(router.plan(request, MultiMap.caseInsensitiveMultiMap()), false, new CallTrace())
+        chains.run(router.plan(request, MultiMap.caseInsensitiveMultiMap()), new CallTrace())
                 .whenComplete((result, error) -> {
                     if (error != null) {
                         GatewayException mapped = FailureResponder.toGatewayError(error);

@@ -7,6 +7,7 @@ import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.gateway.sse.EventFraming;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.sse.SseEventTooLongException;
+import io.agentfuse.gateway.upstream.StreamOpening.Stage;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -17,14 +18,12 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.RequestOptions;
 
-import java.util.function.Predicate;
-
 /**
  * One streamed provider call on the gateway's HTTP client ({@link UpstreamHttp}), the answer's events
  * framed as its chunks arrive (SSE, or the dialect's {@link EventFraming}: Bedrock's binary event
  * stream). Its state: the first-event and idle limits ({@link EventTimer}), the timer of a caller that stopped reading
  * ({@code clientWriteTimeout}), the framing with its event bound, the events kept before the answer
- * begins (at most one event's bound of them), and the single transition to done
+ * begins ({@link OpeningEvents}), and the single transition to done
  * (finished, failed, stalled or cancelled), after which the request is reset (closing its HTTP/1.1
  * connection) unless the answer was read to its end, and nothing more is delivered. A non-2xx answer
  * is read whole, within the body limit, and fails the call. Back-pressure: {@link #pause()} pauses the
@@ -33,14 +32,11 @@ import java.util.function.Predicate;
  */
 final class StreamingCall {
 
-    /** What a kept event holds beyond its data: the event, and its place in the queue. */
-    private static final int KEPT_EVENT_OVERHEAD = 64;
-
     private final Scheduler timers;
     private final Context context;
     private final UpstreamRequest call;
     private final UpstreamClientOptions limits;
-    private final Predicate<SseEvent> beginsAnswer; // the events before one it accepts are a preamble, kept
+    private final OpeningEvents opening; // the events before the answer begins, kept
     /** Told when the call is cut after its request went out and before the stream was taken. */
     private final Runnable cutOffAfterSent;
     private final Promise<UpstreamStream> ready = Promise.promise();
@@ -57,19 +53,13 @@ final class StreamingCall {
     /** Whether the provider's answer was read to its end: its connection then goes back to its pool. */
     private boolean ended;
     private boolean paused;
-    /**
-     * What the events kept before the answer began hold, in bytes: a preamble is a few events (a
-     * start, a role; a Responses stream's echo of its request), so more than one event's limit
-     * ({@code server.maxSseEvent}) is an answer that never begins, and fails the call as malformed.
-     */
-    private long keptBeforeAnswer;
     /** Whether the stream is handed to its caller ({@link #taken}), who accounts for it from then on. */
     private boolean taken;
 
     /** @param context an event-loop context: the call's callbacks and its caller's handlers run there */
     StreamingCall(Scheduler timers, Context context, UpstreamRequest call, StreamTimeouts timeouts,
-                  UpstreamClientOptions limits, Predicate<SseEvent> beginsAnswer, Runnable cutOffAfterSent) {
-        this.beginsAnswer = beginsAnswer;
+                  UpstreamClientOptions limits, StreamOpening opening, Runnable cutOffAfterSent) {
+        this.opening = new OpeningEvents(opening, limits.maxEventBytes());
         this.cutOffAfterSent = cutOffAfterSent;
         this.timers = timers;
         this.eventTimer = new EventTimer(timers, System::nanoTime, timeouts, this::onContext, this::expired);
@@ -242,15 +232,12 @@ final class StreamingCall {
         if (done) {
             return;
         }
-        // An event before the answer begins (a message_start) is kept, and the first-event limit runs on.
-        boolean preamble = !ready.future().isComplete() && !beginsAnswer.test(event);
-        if (preamble && (keptBeforeAnswer += event.dataBytes().length + KEPT_EVENT_OVERHEAD) > limits.maxEventBytes()) {
-            throw new MalformedAnswerException("more than " + limits.maxEventBytes()
-                    + " bytes of events without beginning an answer");
-        }
-        eventTimer.event(!preamble);
+        // An event before the answer begins (a message_start) is kept, and the first-event limit runs on
+        // until the model is at work.
+        Stage stage = ready.future().isComplete() ? Stage.BEGUN : opening.after(event);
+        eventTimer.event(stage != Stage.PREAMBLE);
         stream.deliver(event); // queued before the stream is handed out, so its first events can be looked at
-        if (!preamble) {
+        if (stage == Stage.BEGUN) {
             ready.tryComplete(stream);
         }
     }

@@ -6,7 +6,6 @@ import io.agentfuse.gateway.internal.CancellingFuture;
 import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.gateway.internal.VertxScheduler;
 import io.agentfuse.gateway.internal.vertx.VertxHooks;
-import io.agentfuse.gateway.sse.SseEvent;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -18,7 +17,6 @@ import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.function.Predicate;
 import java.util.function.Function;
 
 /**
@@ -68,7 +66,6 @@ import java.util.function.Function;
 public final class UpstreamClient {
 
     /** Every event begins the answer: a stream is ready at its first event. */
-    private static final Predicate<SseEvent> EVERY_EVENT = event -> true;
     /** No one to tell of a call cut off after it was sent. */
     private static final Runnable NO_ONE = () -> {
     };
@@ -156,7 +153,7 @@ public final class UpstreamClient {
      */
     public Future<UpstreamStream> stream(UpstreamRequest request, StreamTimeouts timeouts) {
         Promise<UpstreamStream> ready = Promise.promise();
-        startStream(request, timeouts, ready, EVERY_EVENT, NO_ONE);
+        startStream(request, timeouts, ready, StreamOpening.EVERY_EVENT, NO_ONE);
         return ready.future();
     }
 
@@ -166,23 +163,24 @@ public final class UpstreamClient {
      * cancelled at once.
      */
     public CompletableFuture<UpstreamStream> streamCancellable(UpstreamRequest request, StreamTimeouts timeouts) {
-        return streamCancellable(request, timeouts, EVERY_EVENT, NO_ONE);
+        return streamCancellable(request, timeouts, StreamOpening.EVERY_EVENT, NO_ONE);
     }
 
     /**
      * Like {@link #streamCancellable(UpstreamRequest, StreamTimeouts)}, completing only once an
-     * event that {@code beginsAnswer} accepts has arrived: the events before it (a preamble such as
-     * Anthropic's {@code message_start}) are kept for the handle, and the first-event limit covers
-     * the wait for the answer itself. {@code beginsAnswer} sees each event before it accepts one, in
-     * order, on the call's event loop. {@code cutOffAfterSent} runs there when the call is cut after
+     * event that begins the answer has arrived, as {@code opening} tells: the events before it (a
+     * preamble such as Anthropic's {@code message_start}) are kept for the handle, and the
+     * first-event limit covers the wait for the answer itself, or for the model's work on it
+     * ({@link StreamOpening.Stage#WORKING}). {@code opening} sees each event before the answer begins,
+     * in order, on the call's event loop. {@code cutOffAfterSent} runs there when the call is cut after
      * its request went out and before the stream was taken (cancelled, or past its first-event
      * limit): its provider bills a prompt nobody reads. A stream taken is accounted by its taker.
      */
     public CompletableFuture<UpstreamStream> streamCancellable(UpstreamRequest request, StreamTimeouts timeouts,
-                                                              Predicate<SseEvent> beginsAnswer,
+                                                              StreamOpening opening,
                                                               Runnable cutOffAfterSent) {
         Promise<UpstreamStream> ready = Promise.promise();
-        StreamStart start = startStream(request, timeouts, ready, beginsAnswer, cutOffAfterSent);
+        StreamStart start = startStream(request, timeouts, ready, opening, cutOffAfterSent);
         CompletableFuture<UpstreamStream> answer = new CancellingFuture<>(start::cancel);
         ready.future().onComplete(done -> {
             if (done.failed()) {
@@ -195,7 +193,7 @@ public final class UpstreamClient {
     }
 
     private StreamStart startStream(UpstreamRequest request, StreamTimeouts timeouts, Promise<UpstreamStream> ready,
-                                    Predicate<SseEvent> beginsAnswer, Runnable cutOffAfterSent) {
+                                    StreamOpening opening, Runnable cutOffAfterSent) {
         Context context = streamContext();
         StreamStart start = new StreamStart(context);
         OnContext.run(context, () -> {
@@ -203,7 +201,7 @@ public final class UpstreamClient {
                 ready.tryFail(new CancellationException("cancelled by the caller"));
                 return;
             }
-            StreamingCall call = new StreamingCall(timers, context, request, timeouts, options, beginsAnswer,
+            StreamingCall call = new StreamingCall(timers, context, request, timeouts, options, opening,
                     cutOffAfterSent);
             start.call = call;
             call.ready().onComplete(ready);

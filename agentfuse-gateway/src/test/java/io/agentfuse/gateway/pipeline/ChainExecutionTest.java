@@ -31,7 +31,8 @@ class ChainExecutionTest {
 
     private CompletableFuture<FallbackResult<StepAnswer>> run(boolean stream) {
         ModelRequest request = fixture.request(Dialects.ANTHROPIC, anthropicRequest("claude-sonnet-4", stream), null);
-        return fixture.chains.run(fixture.plan(request), stream, trace);
+        return fixture.chains.run(fixture.plan(request), stream ? ChainExecution.Relay.stream(Dialects.ANTHROPIC, false)
+                : ChainExecution.Relay.COMPLETE, trace, BudgetTicket.NONE);
     }
 
     private static <T> T await(CompletableFuture<T> future) {
@@ -101,11 +102,11 @@ class ChainExecutionTest {
     void requestsOfOneRouteRunOneChainMadeOnce() {
         ModelRequest request = fixture.request(Dialects.ANTHROPIC, anthropicRequest("claude-sonnet-4", false), null);
         Plan first = fixture.plan(request);
-        await(fixture.chains.run(first, false, new CallTrace()));
+        await(fixture.chains.run(first, new CallTrace()));
         ChainExecution.Compiled made = first.route().compiled();
 
         Plan second = fixture.plan(request);
-        FallbackResult<StepAnswer> result = await(fixture.chains.run(second, false, trace));
+        FallbackResult<StepAnswer> result = await(fixture.chains.run(second, trace));
 
         assertThat(second.route()).isSameAs(first.route());
         assertThat(second.route().compiled()).isSameAs(made);
@@ -116,10 +117,10 @@ class ChainExecutionTest {
     @Test
     void aRouteRunByAnotherExecutionCountsInThatExecutionsMetrics() {
         ModelRequest request = fixture.request(Dialects.ANTHROPIC, anthropicRequest("claude-sonnet-4", false), null);
-        await(fixture.chains.run(fixture.plan(request), false, new CallTrace()));
+        await(fixture.chains.run(fixture.plan(request), new CallTrace()));
         GatewayMetrics other = new GatewayMetrics();
 
-        await(new ChainExecution(fixture.client, other).run(fixture.plan(request), false, trace));
+        await(new ChainExecution(fixture.client, other).run(fixture.plan(request), trace));
 
         assertThat(other.scrape()).contains("agentfuse_upstream_attempts_total{model=\"claude-sonnet-4\",outcome=\"SUCCESS\"} 1.0");
     }

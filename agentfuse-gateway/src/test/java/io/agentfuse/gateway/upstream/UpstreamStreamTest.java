@@ -278,7 +278,7 @@ class UpstreamStreamTest {
         AtomicInteger cutOffs = new AtomicInteger();
 
         CompletableFuture<UpstreamStream> answer = client.streamCancellable(streamRequest(openAi), GENEROUS,
-                event -> true, cutOffs::incrementAndGet);
+                StreamOpening.EVERY_EVENT, cutOffs::incrementAndGet);
         // As the gateway's relay does when its first events fail: cut while the stream is being handed over.
         answer.thenAccept(UpstreamStream::cancel).get(10, TimeUnit.SECONDS);
         Eventually.holds(vertx, () -> mock.requests().get(0).clientDisconnected());
@@ -292,7 +292,7 @@ class UpstreamStreamTest {
         AtomicInteger cutOffs = new AtomicInteger();
 
         CompletableFuture<UpstreamStream> answer = client.streamCancellable(streamRequest(openAi), GENEROUS,
-                event -> true, cutOffs::incrementAndGet);
+                StreamOpening.EVERY_EVENT, cutOffs::incrementAndGet);
         // Offered on the call's context to a taker that no longer wants it (as a caller who gave up would be).
         answer.thenAccept(stream -> stream.handTo(refused -> false)).get(10, TimeUnit.SECONDS);
         Eventually.holds(vertx, () -> mock.requests().get(0).clientDisconnected());
@@ -306,7 +306,7 @@ class UpstreamStreamTest {
         AtomicInteger cutOffs = new AtomicInteger();
 
         CompletableFuture<UpstreamStream> answer = client.streamCancellable(streamRequest(openAi), GENEROUS,
-                event -> true, cutOffs::incrementAndGet);
+                StreamOpening.EVERY_EVENT, cutOffs::incrementAndGet);
         Eventually.holds(vertx, () -> mock.requests().size() == 1);
         answer.cancel(true);
 
