@@ -43,7 +43,8 @@ final class BudgetTicket {
     private static final Runnable NOTHING = () -> {
     };
 
-    private final ModelRequest request;
+    /** Until {@link #takeRequest}: the ticket lives as long as its exchange (a stream's whole length). */
+    private ModelRequest request;
     private final GatewayException refusal;
     private final BudgetLedger ledger;
     private final String reservationId;
@@ -92,9 +93,14 @@ final class BudgetTicket {
                 refusedBy == null ? List.of() : List.of(refusedBy), BudgetAmount.ZERO, 0, false);
     }
 
-    /** The request to serve: the caller's, or the same for a budget's fallback model. */
-    ModelRequest request() {
-        return request;
+    /**
+     * The request to serve: the caller's, or the same for a budget's fallback model. Handed on once,
+     * and then forgotten, so that the conversation and the caller's bytes are not kept alive with the ticket.
+     */
+    ModelRequest takeRequest() {
+        ModelRequest served = request;
+        request = null;
+        return served;
     }
 
     /** Why the request is refused, or {@code null} when it is admitted. */

@@ -37,7 +37,8 @@ final class ChatExchange {
 
     private final HttpServerRequest caller;
     private final HttpServerResponse response;
-    private final Buffer body;
+    /** The caller's body until it is parsed: then let go, not kept for the length of a stream. */
+    private Buffer body;
     private final Dialect dialect;
     private final ExchangeStages stages;
     private final Context context = Vertx.currentContext();
@@ -86,7 +87,9 @@ final class ChatExchange {
         try {
             callerDeadline = DeadlineHeader.parse(caller.getHeader(DeadlineHeader.NAME));
             Caller who = stages.budgets().clients().identify(caller);
-            request = RequestParser.parse(dialect, body,
+            Buffer received = body;
+            body = null;
+            request = RequestParser.parse(dialect, received,
                     caller.getHeader(RequestParser.SUBAGENT_HEADER), stages.config().get(), stages.router().models());
             admitted = stages.budgets().admit(request, who);
         } catch (GatewayException invalid) {
@@ -116,7 +119,7 @@ final class ChatExchange {
             fail(ticket.refusal());
             return;
         }
-        request = ticket.request();
+        request = ticket.takeRequest();
         if (request.budgetFallbackFrom() != null) {
             stages.metrics().fallback(request.budgetFallbackFrom(), request.model().name(), FallbackHeader.BUDGET_EXCEEDED);
         }
@@ -153,9 +156,10 @@ final class ChatExchange {
             return;
         }
         boolean stream = checked.chat().stream();
-        // A complete answer needs the conversation no more: while the provider answers, 150 KB of parsed conversation
-        // per request in flight would outlive young collections (a stream's relay and continuation still read it).
-        request = stream ? checked : checked.withoutConversation();
+        // Once planned, the answer needs the conversation no more (a continuation keeps its own): while the provider
+        // answers, 150 KB of parsed conversation per request in flight would outlive young collections, and a stream
+        // would hold it (and the caller's bytes) for as long as it runs.
+        request = checked.withoutConversation();
         continuation = StreamContinuation.of(checked, plan, stages, trace, budget);
         chain = stages.chains().run(plan, stream ? ChainExecution.Relay.stream(checked.chat().dialect(), continuation.on())
                 : ChainExecution.Relay.COMPLETE, trace, budget);

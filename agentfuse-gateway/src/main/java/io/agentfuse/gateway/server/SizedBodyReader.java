@@ -133,7 +133,7 @@ public final class SizedBodyReader implements PlatformHandler {
         }).endHandler(ignored -> {
             body.release();
             if (!body.failed) {
-                onBody.accept(body.received());
+                onBody.accept(body.handOn());
             }
         });
         if (request.getHeader(HttpHeaders.EXPECT) != null) { // 100-continue: no other is taken
@@ -177,8 +177,14 @@ public final class SizedBodyReader implements PlatformHandler {
             }
         }
 
-        Buffer received() {
-            return received == null ? Buffer.buffer() : received;
+        /**
+         * The body, which this reader then forgets: its handlers stay on the request for as long as
+         * the request lives (a stream's whole length), and must not keep the body alive with them.
+         */
+        Buffer handOn() {
+            Buffer whole = received == null ? Buffer.buffer() : received;
+            received = null;
+            return whole;
         }
 
         void release() {

@@ -94,7 +94,9 @@ final class StreamingCall {
             request.reset(); // ended while it waited for the connection: never sent
             return;
         }
-        request.send(sent).onComplete(this::answered);
+        Buffer body = sent;
+        sent = null; // not kept for the stream's length: a long conversation would live as long as its answer
+        request.send(body).onComplete(this::answered);
     }
 
     private void answered(AsyncResult<HttpClientResponse> answered) {

@@ -82,6 +82,7 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
               endless-preamble: { provider: hostile }
               plain: { provider: hostile, timeout: 60s }
               held: { provider: hostile, timeout: 60s }
+              held-stream: { provider: hostile, maxConcurrent: 100 }
             """;
     /**
      * How the child JVM runs, so that its RSS is bounded and comparable from case to case. The heap

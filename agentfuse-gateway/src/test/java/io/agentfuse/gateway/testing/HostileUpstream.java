@@ -25,6 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code endless-preamble}: an SSE stream of chunks that only open the answer (a role, no
  *       content) without end, as fast as it is read: an answer that never begins;</li>
  *   <li>{@code held}: a normal answer, held until the test calls {@link #releaseHeld()};</li>
+ *   <li>{@code held-stream}: an SSE stream whose first content comes at once and whose end is held
+ *       until the test calls {@link #releaseHeld()};</li>
  *   <li>anything else: a normal, small answer.</li>
  * </ul>
  */
@@ -100,6 +102,12 @@ public final class HostileUpstream {
             if (model.equals("held")) {
                 Context connection = vertx.getOrCreateContext();
                 held.add(() -> connection.runOnContext(v -> answer(request.response(), model)));
+            } else if (model.equals("held-stream")) {
+                Context connection = vertx.getOrCreateContext();
+                // Closed after its end: the gateway's pool must not keep forty idle connections to it.
+                HttpServerResponse response = sse(request.response()).putHeader("connection", "close");
+                response.write(chunk(model, new JsonObject().put("role", "assistant").put("content", "begun")));
+                held.add(() -> connection.runOnContext(v -> response.end(chunk(model, new JsonObject()) + "data: [DONE]\n\n")));
             } else {
                 answer(request.response(), model);
             }
@@ -159,6 +167,13 @@ public final class HostileUpstream {
             response.write(stream.substring(at, Math.min(stream.length(), at + size)));
         }
         response.end();
+    }
+
+    /** One chat completion chunk of {@code model} with {@code delta}, as an SSE event. */
+    private static String chunk(String model, JsonObject delta) {
+        return "data: " + new JsonObject().put("id", "c1").put("object", "chat.completion.chunk").put("created", 0)
+                .put("model", model).put("choices", new io.vertx.core.json.JsonArray().add(new JsonObject()
+                        .put("index", 0).put("delta", delta).putNull("finish_reason"))).encode() + "\n\n";
     }
 
     private static HttpServerResponse sse(HttpServerResponse response) {
