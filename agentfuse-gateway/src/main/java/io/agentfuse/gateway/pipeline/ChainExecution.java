@@ -64,19 +64,19 @@ final class ChainExecution {
         this.metrics = metrics;
     }
 
-    /** Runs {@code plan} for a complete answer no budget counts, as {@link #run(Plan, Relay, CallTrace, BudgetTicket)}. */
+    /** Runs {@code plan} for a complete answer no budget counts, as {@link #run(Plan, Delivery, CallTrace, BudgetTicket)}. */
     CompletableFuture<FallbackResult<StepAnswer>> run(Plan plan, CallTrace trace) {
-        return run(plan, Relay.COMPLETE, trace, BudgetTicket.NONE);
+        return run(plan, Delivery.COMPLETE, trace, BudgetTicket.NONE);
     }
 
     /**
      * Runs {@code plan}'s steps within its deadline, hedged by its policy, each call cut off charged
-     * to {@code budget}, for an answer relayed as {@code relay} says; the future fails as
+     * to {@code budget}, for an answer delivered as {@code delivery} says; the future fails as
      * {@link FallbackChain#executeAsync(Object, Deadline)} does.
      */
-    CompletableFuture<FallbackResult<StepAnswer>> run(Plan plan, Relay relay, CallTrace trace, BudgetTicket budget) {
+    CompletableFuture<FallbackResult<StepAnswer>> run(Plan plan, Delivery delivery, CallTrace trace, BudgetTicket budget) {
         CompletableFuture<FallbackResult<StepAnswer>> result = chainOf(plan)
-                .executeAsync(new ChainRun(plan.steps(), relay, trace, budget), plan.deadline());
+                .executeAsync(new ChainRun(plan.steps(), delivery, trace, budget), plan.deadline());
         result.whenComplete((answer, error) -> {
             if (answer != null) {
                 countPassed(answer.passed(), answer.step());
@@ -153,30 +153,15 @@ final class ChainExecution {
         }
     }
 
-    /** One request's input to its route's chain: its planned steps, how its answer is relayed, its trace and its budget. */
-    record ChainRun(List<PlannedStep> steps, Relay relay, CallTrace trace, BudgetTicket budget) {
+    /** One request's input to its route's chain: its planned steps, how its answer is delivered, its trace and its budget. */
+    record ChainRun(List<PlannedStep> steps, Delivery delivery, CallTrace trace, BudgetTicket budget) {
     }
 
-    /**
-     * How an answer reaches its caller: complete, or streamed with the provider's events passed on
-     * as they are to a caller of {@code shownAsIs} (its own dialect, the relay not re-encoding:
-     * {@link io.agentfuse.gateway.dialect.StreamTranslator}), else re-encoded ({@code null}), which
-     * shows the caller no reasoning.
-     */
-    record Relay(boolean stream, Dialect shownAsIs) {
-        /** A complete answer. */
-        static final Relay COMPLETE = new Relay(false, null);
-
-        /** A stream to a caller of {@code caller}, its events re-encoded when {@code reencoded}. */
-        static Relay stream(Dialect caller, boolean reencoded) {
-            return new Relay(true, reencoded ? null : caller);
-        }
-    }
 
     private CompletableFuture<StepAnswer> attempt(PlannedStep step, ChainRun run, AttemptContext context) {
         Map<String, String> traceContext = run.trace().attemptStarted(step);
         UpstreamRequest upstream = traceContext.isEmpty() ? step.upstream() : withHeaders(step.upstream(), traceContext);
-        boolean stream = run.relay().stream();
+        boolean stream = run.delivery().stream();
         long started = System.nanoTime();
         String provider = step.provider().name();
         String model = step.model().upstreamModel();
@@ -184,7 +169,7 @@ final class ChainExecution {
         Runnable cutOff = run.budget().cutOffOf(step.model());
         if (stream) {
             Dialect dialect = step.provider().dialect();
-            AnswerOpening opening = new AnswerOpening(dialect, dialect == run.relay().shownAsIs(), context::firstContent);
+            AnswerOpening opening = new AnswerOpening(dialect, dialect == run.delivery().shownAsIs(), context::firstContent);
             CompletableFuture<UpstreamStream> opened = client.streamCancellable(upstream, timeouts(step, context),
                     opening, cutOff);
             opened.whenComplete((first, error) -> {

@@ -37,8 +37,6 @@ final class ChatExchange {
 
     private final HttpServerRequest caller;
     private final HttpServerResponse response;
-    /** The caller's body until it is parsed: then let go, not kept for the length of a stream. */
-    private Buffer body;
     private final Dialect dialect;
     private final ExchangeStages stages;
     private final Context context = Vertx.currentContext();
@@ -62,20 +60,20 @@ final class ChatExchange {
     ChatExchange next;
     boolean linked;
 
-    ChatExchange(HttpServerRequest caller, Buffer body, Dialect dialect, ExchangeStages stages) {
+    ChatExchange(HttpServerRequest caller, Dialect dialect, ExchangeStages stages) {
         this.caller = caller;
         this.response = caller.response();
-        this.body = body;
         this.dialect = dialect;
         this.stages = stages;
         this.requestId = RequestLog.idOf(caller, response);
     }
 
     /**
-     * Runs the exchange. Whatever fails in it is answered here — a bug as an {@code internal_error}
+     * Runs the exchange on the caller's {@code body}, parsed and not kept (a stream would hold it for as
+     * long as it runs). Whatever fails in it is answered here — a bug as an {@code internal_error}
      * — since nothing around it (no router, when it is served directly) would end the response.
      */
-    void run() {
+    void run(Buffer body) {
         // Called once: when the response has been written, or when the connection closed before it was.
         response.endHandler(v -> ended());
         response.closeHandler(v -> callerGone());
@@ -87,9 +85,7 @@ final class ChatExchange {
         try {
             callerDeadline = DeadlineHeader.parse(caller.getHeader(DeadlineHeader.NAME));
             Caller who = stages.budgets().clients().identify(caller);
-            Buffer received = body;
-            body = null;
-            request = RequestParser.parse(dialect, received,
+            request = RequestParser.parse(dialect, body,
                     caller.getHeader(RequestParser.SUBAGENT_HEADER), stages.config().get(), stages.router().models());
             admitted = stages.budgets().admit(request, who);
         } catch (GatewayException invalid) {
@@ -161,8 +157,8 @@ final class ChatExchange {
         // would hold it (and the caller's bytes) for as long as it runs.
         request = checked.withoutConversation();
         continuation = StreamContinuation.of(checked, plan, stages, trace, budget);
-        chain = stages.chains().run(plan, stream ? ChainExecution.Relay.stream(checked.chat().dialect(), continuation.on())
-                : ChainExecution.Relay.COMPLETE, trace, budget);
+        chain = stages.chains().run(plan, stream ? Delivery.stream(checked.chat().dialect(), continuation.on())
+                : Delivery.COMPLETE, trace, budget);
         chain.whenComplete((result, error) -> onContext(() -> answer(result, error)));
     }
 

@@ -95,7 +95,7 @@ public final class ChatPipeline {
      * without a router: the exchange owns the response's end and close handlers from here on.
      */
     public void serve(Dialect dialect, HttpServerRequest request, Buffer body) {
-        new ChatExchange(request, body, dialect, stages).run();
+        new ChatExchange(request, dialect, stages).run(body);
     }
 
     /**

@@ -80,7 +80,7 @@ final class StreamContinuation {
         broken = answered.model();
         brokenUsage = translator.usage();
         Plan next = ModelRouter.continuation(request, plan, answered, translator.sentText(), context);
-        pending = next.steps().isEmpty() ? null : chains.run(next, ChainExecution.Relay.stream(request.chat().dialect(), true), trace, budget);
+        pending = next.steps().isEmpty() ? null : chains.run(next, Delivery.stream(request.chat().dialect(), true), trace, budget);
         return pending;
     }
 

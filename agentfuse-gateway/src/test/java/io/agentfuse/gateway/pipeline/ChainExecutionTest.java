@@ -31,8 +31,8 @@ class ChainExecutionTest {
 
     private CompletableFuture<FallbackResult<StepAnswer>> run(boolean stream) {
         ModelRequest request = fixture.request(Dialects.ANTHROPIC, anthropicRequest("claude-sonnet-4", stream), null);
-        return fixture.chains.run(fixture.plan(request), stream ? ChainExecution.Relay.stream(Dialects.ANTHROPIC, false)
-                : ChainExecution.Relay.COMPLETE, trace, BudgetTicket.NONE);
+        return fixture.chains.run(fixture.plan(request), stream ? Delivery.stream(Dialects.ANTHROPIC, false)
+                : Delivery.COMPLETE, trace, BudgetTicket.NONE);
     }
 
     private static <T> T await(CompletableFuture<T> future) {

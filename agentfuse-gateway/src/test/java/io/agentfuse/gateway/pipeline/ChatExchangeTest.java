@@ -33,7 +33,7 @@ class ChatExchangeTest {
 
     private GatewayClient serve(ContextStage context) {
         ExchangeStages stages = fixture.stages(context);
-        return fixture.serve(ctx -> new ChatExchange(ctx.request(), ctx.body().buffer(), Dialects.ANTHROPIC, stages).run());
+        return fixture.serve(ctx -> new ChatExchange(ctx.request(), Dialects.ANTHROPIC, stages).run(ctx.body().buffer()));
     }
 
     @Test
@@ -53,8 +53,8 @@ class ChatExchangeTest {
     void finishedExchangesLeaveNothingBehindInTheInFlightRegistry() {
         // Given a server whose requests each run on a context of their own (Vert.x duplicates the loop's per request)
         ExchangeStages stages = fixture.stages(request -> Future.succeededFuture(request.withContextLevel("NORMAL")));
-        GatewayClient http = fixture.serve(ctx -> new ChatExchange(ctx.request(), ctx.body().buffer(), Dialects.ANTHROPIC,
-                stages).run());
+        GatewayClient http = fixture.serve(ctx -> new ChatExchange(ctx.request(), Dialects.ANTHROPIC,
+                stages).run(ctx.body().buffer()));
 
         // When many requests have been answered
         for (int i = 0; i < 50; i++) {
@@ -84,8 +84,8 @@ class ChatExchangeTest {
             throw new IllegalStateException("no configuration");
         }, ContextStage.NONE, new SubagentLimit(fixture.runtime), fixture.router, fixture.chains, fixture.metrics,
                 Clock.system());
-        GatewayClient http = fixture.serve(ctx -> new ChatExchange(ctx.request(), ctx.body().buffer(),
-                Dialects.ANTHROPIC, broken).run());
+        GatewayClient http = fixture.serve(ctx -> new ChatExchange(ctx.request(),
+                Dialects.ANTHROPIC, broken).run(ctx.body().buffer()));
 
         // When a request comes
         Reply reply = http.post("/v1/messages", anthropicRequest("claude-sonnet-4", false));

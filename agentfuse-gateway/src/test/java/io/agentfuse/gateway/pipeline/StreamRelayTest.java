@@ -35,7 +35,7 @@ class StreamRelayTest {
         http = fixture.serve(ctx -> {
             ModelRequest request = fixture.request(Dialects.OPENAI, ctx.body().asJsonObject(), null);
             Context context = Vertx.currentContext();
-            fixture.chains.run(fixture.plan(request), ChainExecution.Relay.stream(Dialects.OPENAI, false), new CallTrace(),
+            fixture.chains.run(fixture.plan(request), Delivery.stream(Dialects.OPENAI, false), new CallTrace(),
                             BudgetTicket.NONE)
                     .whenComplete((result, error) -> OnContext.run(context, () -> {
                         StreamRelay relay = new StreamRelay(ctx.response(), ctx.request().connection(), context, request,
