@@ -118,8 +118,9 @@ final class GatewayRoutes {
                 .failureHandler(ctx -> RouteFailures.failed(ctx, Dialects.GEMINI, maxBodySize));
         new GeminiModelList(runtime::config).mount(router); // before /v1/models, which it serves to Google's callers
         new ModelListHandler(runtime::config).mount(router);
-        new TokenCountHandler(runtime::config, maxBodySize).mount(router);
-        mcp.mount(router, maxBodySize);
+        SizedBodyReader bodyReader = new SizedBodyReader(maxBodySize, bodies);
+        new TokenCountHandler(runtime::config, maxBodySize).mount(router, bodyReader);
+        mcp.mount(router, maxBodySize, bodyReader);
         router.get("/healthz").handler(ctx -> json(ctx, new JsonObject().put("status", "ok")));
         router.get("/readyz").handler(readiness::handle);
         new BreakerAdminHandler(runtime.registry(), () -> runtime.config().server().adminToken()).mount(router);

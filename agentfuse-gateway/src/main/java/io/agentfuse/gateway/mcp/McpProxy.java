@@ -4,6 +4,7 @@ import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.ServerConfig;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
+import io.agentfuse.gateway.server.SizedBodyReader;
 import io.agentfuse.gateway.tracing.Tracing;
 import io.agentfuse.gateway.upstream.UpstreamHttp;
 import io.vertx.core.Future;
@@ -92,13 +93,17 @@ public final class McpProxy {
         runtime.config().mcpServers().keySet().forEach(runtime::mcpServerBreaker);
     }
 
-    /** Adds the proxy's routes; request bodies over {@code maxBodySize} are refused with 413. */
-    public void mount(Router router, long maxBodySize) {
-        router.post("/mcp").handler(BodyHandler.create(false).setBodyLimit(maxBodySize)).handler(aggregate::post)
+    /**
+     * Adds the proxy's routes; request bodies are read by {@code bodies} (within the server's
+     * budgets for bodies), and those over {@code maxBodySize} are refused with 413.
+     */
+    public void mount(Router router, long maxBodySize, SizedBodyReader bodies) {
+        router.post("/mcp").handler(bodies).handler(BodyHandler.create(false).setBodyLimit(maxBodySize)).handler(aggregate::post)
                 .failureHandler(ctx -> failedRequest(ctx, maxBodySize));
         router.get("/mcp").handler(aggregate::get);
         router.delete("/mcp").handler(aggregate::delete);
-        router.post("/mcp/:server").handler(BodyHandler.create(false).setBodyLimit(maxBodySize)).handler(servers::post)
+        router.post("/mcp/:server").handler(bodies).handler(BodyHandler.create(false).setBodyLimit(maxBodySize))
+                .handler(servers::post)
                 .failureHandler(ctx -> failedRequest(ctx, maxBodySize));
         router.get("/mcp/:server").handler(servers::get);
         router.delete("/mcp/:server").handler(servers::delete);

@@ -10,6 +10,7 @@ import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
+import io.agentfuse.gateway.server.SizedBodyReader;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -55,9 +56,10 @@ public final class TokenCountHandler {
         this.maxBodySize = maxBodySize;
     }
 
-    /** Serves {@code POST /v1/messages/count_tokens} on {@code router}. */
-    public void mount(Router router) {
+    /** Serves {@code POST /v1/messages/count_tokens} on {@code router}, its bodies read by {@code bodies}. */
+    public void mount(Router router, SizedBodyReader bodies) {
         router.post(PATH)
+                .handler(bodies)
                 .handler(BodyHandler.create(false).setBodyLimit(maxBodySize))
                 .handler(this::handle)
                 .failureHandler(this::failed);

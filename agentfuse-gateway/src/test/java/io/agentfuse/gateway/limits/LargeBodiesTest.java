@@ -40,9 +40,11 @@ class LargeBodiesTest {
             Response refused;
             Response refusedChunked;
             Response refusedBeforeItsBody;
+            Response refusedTokenCount;
             try (RawSocket third = RawSocket.open(gateway.port());
                  RawSocket chunked = RawSocket.open(gateway.port());
-                 RawSocket expecting = RawSocket.open(gateway.port())) {
+                 RawSocket expecting = RawSocket.open(gateway.port());
+                 RawSocket counting = RawSocket.open(gateway.port())) {
                 third.send(RawSocket.post("/v1/chat/completions", HOST, largeChat("good")));
                 refused = third.read(BOUND);
                 // Its length not announced, the body counts as the largest there may be once a mebibyte has come.
@@ -52,9 +54,12 @@ class LargeBodiesTest {
                 expecting.send("POST /v1/chat/completions HTTP/1.1\r\nHost: " + HOST + "\r\nContent-Type: "
                         + "application/json\r\nExpect: 100-continue\r\nContent-Length: 8000000\r\n\r\n");
                 refusedBeforeItsBody = expecting.read(BOUND);
+                // Every route reads its body within the budget: Claude Code's token counts too.
+                counting.send(RawSocket.postChunked("/v1/messages/count_tokens", HOST, largeChat("good"), 64 * 1024));
+                refusedTokenCount = counting.read(BOUND);
             }
 
-            for (Response response : List.of(refused, refusedChunked, refusedBeforeItsBody)) {
+            for (Response response : List.of(refused, refusedChunked, refusedBeforeItsBody, refusedTokenCount)) {
                 assertThat(response.status()).as(response.body()).isEqualTo(429);
                 assertThat(errorType(response)).isEqualTo("overloaded");
                 assertThat(response.header("retry-after")).isEqualTo("1");
