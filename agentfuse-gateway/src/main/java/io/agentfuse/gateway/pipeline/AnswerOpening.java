@@ -33,13 +33,15 @@ final class AnswerOpening implements StreamOpening {
     /** Whether the caller is shown the provider's reasoning: its relay passes the provider's events on as they are. */
     private final boolean reasoningShown;
     private final Runnable onWork;
+    /** Whether the model was seen at work already (and {@link #onWork} run). */
+    private boolean atWork;
     private StreamEvent.Error error;
     private SseEvent errorEvent;
 
     /**
      * @param dialect        the provider's
      * @param reasoningShown whether the caller gets the provider's reasoning (its relay passes events through)
-     * @param onWork         run when the model is seen at work on what the caller is not shown (again with each such event)
+     * @param onWork         run when the model is first seen at work on what the caller is not shown
      */
     AnswerOpening(Dialect dialect, boolean reasoningShown, Runnable onWork) {
         this.decoder = dialect.streamDecoder();
@@ -83,7 +85,10 @@ final class AnswerOpening implements StreamOpening {
         if (!working) {
             return Stage.PREAMBLE;
         }
-        onWork.run();
+        if (!atWork) {
+            atWork = true;
+            onWork.run(); // once: every reasoning chunk after the first would only repeat the signal
+        }
         return Stage.WORKING;
     }
 

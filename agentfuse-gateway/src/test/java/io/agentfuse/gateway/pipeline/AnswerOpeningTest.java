@@ -108,6 +108,9 @@ class AnswerOpeningTest {
         assertThat(opening.after(openAi(new JsonObject().putNull("content").put("reasoning_content", "First, ..."))))
                 .as("reasoning a Messages caller cannot be shown").isEqualTo(Stage.WORKING);
         assertThat(work).as("the first-token race is won").hasValue(1);
+        assertThat(opening.after(openAi(new JsonObject().putNull("content").put("reasoning_content", "Then, ..."))))
+                .isEqualTo(Stage.WORKING);
+        assertThat(work).as("told once").hasValue(1);
         assertThat(opening.after(openAi(new JsonObject().put("content", "Forty-two.")))).isEqualTo(Stage.BEGUN);
 
         AnswerOpening responses = new AnswerOpening(Dialects.RESPONSES, false, work::incrementAndGet);
