@@ -41,15 +41,15 @@ public final class OnContext {
     }
 
     /**
-     * Runs {@code action} on {@code context}; a {@link RuntimeException} it throws goes to
-     * {@code onBug}, so that a bug in a callback still ends the response it was serving instead of
-     * leaving the caller waiting.
+     * Runs {@code action} on {@code context}; a {@link RuntimeException} or an {@link Error} (the heap
+     * ran out, say) it throws goes to {@code onBug}, so that a fault in a callback still ends the
+     * response it was serving instead of leaving the caller waiting.
      */
-    public static void run(Context context, Runnable action, Consumer<RuntimeException> onBug) {
+    public static void run(Context context, Runnable action, Consumer<Throwable> onBug) {
         run(context, () -> {
             try {
                 action.run();
-            } catch (RuntimeException bug) {
+            } catch (RuntimeException | Error bug) {
                 onBug.accept(bug);
             }
         });

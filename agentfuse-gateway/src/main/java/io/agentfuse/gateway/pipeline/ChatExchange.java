@@ -91,7 +91,7 @@ final class ChatExchange {
         } catch (GatewayException invalid) {
             fail(invalid);
             return;
-        } catch (RuntimeException bug) {
+        } catch (RuntimeException | Error bug) { // out of memory parsing a body, say: answered, not left hanging
             bug(bug);
             return;
         }
@@ -283,7 +283,7 @@ final class ChatExchange {
     }
 
     /** A fault of the gateway itself: whatever state the exchange is in, the response must still end. */
-    private void bug(RuntimeException bug) {
+    private void bug(Throwable bug) {
         RequestLog.bug(requestId, bug);
         trace.abandon();
         if (chain != null) {

@@ -55,7 +55,7 @@ final class RequestLog {
     }
 
     /** Logs a fault of the gateway itself while it handled request {@code id}. */
-    static void bug(String id, RuntimeException bug) {
+    static void bug(String id, Throwable bug) {
         LOG.atError().addKeyValue("requestId", id).setCause(bug).log("request {} failed inside the gateway", id);
     }
 }

@@ -80,8 +80,22 @@ class ChatExchangeTest {
     @Test
     void aFaultOfTheGatewayWhileReadingTheRequestIsAJson500NotAHang() {
         // Given stages whose configuration cannot be read (a bug of the gateway's own)
+        assertAFaultWhileReadingIsAJson500(new IllegalStateException("no configuration"));
+    }
+
+    @Test
+    void runningOutOfMemoryWhileReadingTheRequestIsAJson500NotAHang() {
+        // Given a heap that runs out while the request is read (a large body at a small heap): the
+        // Error escaped the exchange, Vert.x logged it, and the caller waited for ever
+        assertAFaultWhileReadingIsAJson500(new OutOfMemoryError("Java heap space"));
+    }
+
+    private void assertAFaultWhileReadingIsAJson500(Throwable fault) {
         ExchangeStages broken = new ExchangeStages(() -> {
-            throw new IllegalStateException("no configuration");
+            if (fault instanceof Error error) {
+                throw error;
+            }
+            throw (RuntimeException) fault;
         }, ContextStage.NONE, new SubagentLimit(fixture.runtime), fixture.router, fixture.chains, fixture.metrics,
                 Clock.system());
         GatewayClient http = fixture.serve(ctx -> new ChatExchange(ctx.request(),
