@@ -163,6 +163,7 @@ final class ChatExchange {
     }
 
     private void answer(FallbackResult<StepAnswer> result, Throwable error) {
+        chain = null; // done: nothing to cancel, and its run holds every step's request for as long as a stream runs
         if (answered) {
             if (result != null && result.value().stream() != null) {
                 result.value().stream().cancel(); // nobody is left to read it

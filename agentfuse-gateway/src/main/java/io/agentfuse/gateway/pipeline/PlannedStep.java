@@ -13,14 +13,15 @@ import java.util.Objects;
 
 /**
  * One step of a request's fallback chain, ready to run: the model, its provider, its guard, and
- * the request already written in the provider's dialect — or why it cannot be.
+ * the request already written in the provider's dialect — or why it cannot be. The step a stream
+ * answered from is kept without its request ({@link #answering()}).
  *
  * <p>Immutable.
  *
  * @param model      the configured model of this step
  * @param provider   where its calls go
  * @param guard      its guard: breaker {@code model:<model>}, retry, bulkhead, timeout
- * @param upstream   the request to send, or {@code null} when the step must be skipped
+ * @param upstream   the request to send; {@code null} when the step must be skipped, or is kept by its stream
  * @param skipReason why the step is skipped (e.g. "cannot translate: n > 1"), or {@code null}
  * @param dropped    the caller's fields its request leaves out, crossing to the provider's dialect; empty within it
  */
@@ -31,8 +32,8 @@ record PlannedStep(ModelConfig model, ProviderEndpoint provider, Guard guard, Up
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(guard, "guard");
-        if ((upstream == null) == (skipReason == null)) {
-            throw new IllegalArgumentException("a step has either a request or a reason to skip it");
+        if (upstream != null && skipReason != null) {
+            throw new IllegalArgumentException("a step has a request or a reason to skip it, not both");
         }
         dropped = List.copyOf(dropped);
     }
@@ -60,6 +61,14 @@ record PlannedStep(ModelConfig model, ProviderEndpoint provider, Guard guard, Up
 
     static PlannedStep skipped(ModelConfig model, ProviderEndpoint provider, Guard guard, String reason) {
         return new PlannedStep(model, provider, guard, null, reason, List.of());
+    }
+
+    /**
+     * This step without its request, as a stream that answered from it keeps it: once sent the
+     * request is needed no more, and a long conversation must not live as long as its answer.
+     */
+    PlannedStep answering() {
+        return upstream == null ? this : new PlannedStep(model, provider, guard, null, null, dropped);
     }
 
     /** The step's name in the chain and in headers: the configured model name. */

@@ -10,7 +10,7 @@ import io.agentfuse.gateway.upstream.UpstreamStream;
  * What one step of the chain answered: a complete response, or a stream that has produced its
  * first event (and may still fail later). Also the value the guards' token counter reads.
  *
- * @param step         the step that answered
+ * @param step         the step that answered; a stream's without its request ({@link PlannedStep#answering()})
  * @param response     the complete answer, or {@code null} for a stream
  * @param stream       the stream, or {@code null} for a complete answer
  * @param firstEvent   a stream's first event as the check of it observed it; {@code null} for a complete answer
@@ -27,7 +27,7 @@ record StepAnswer(PlannedStep step, UpstreamResponse response, UpstreamStream st
 
     /** A stream whose first event came, and was observed as {@code firstEvent}. */
     StepAnswer(PlannedStep step, UpstreamStream stream, ObservedEvent firstEvent, long startedNanos) {
-        this(step, null, stream, firstEvent, startedNanos, new HeldPermit(step.guard()));
+        this(step.answering(), null, stream, firstEvent, startedNanos, new HeldPermit(step.guard()));
     }
 
     /** A stream keeps its permit until it ends (see {@link StreamRelay}); a complete answer is recorded by the guard. */

@@ -34,9 +34,12 @@ final class StreamingCall {
 
     private final Scheduler timers;
     private final Context context;
-    private final UpstreamRequest call;
+    private final ProviderEndpoint provider;
+    /** The call until it is sent: its bytes are then the client's, and not kept for the stream's length. */
+    private UpstreamRequest unsent;
     private final UpstreamClientOptions limits;
-    private final OpeningEvents opening; // the events before the answer begins, kept
+    /** The events before the answer begins, kept; let go once it has begun, with the watchers of the opening. */
+    private OpeningEvents opening;
     /** Told when the call is cut after its request went out and before the stream was taken. */
     private final Runnable cutOffAfterSent;
     private final Promise<UpstreamStream> ready = Promise.promise();
@@ -45,7 +48,7 @@ final class StreamingCall {
     /** The body of a non-2xx answer, read whole before the call fails with it. */
     private BoundedBody refusal;
     private EventFraming parser;
-    private Buffer sent; // encoded once, so that a signature over them holds for what goes out
+    private Buffer sending; // encoded once, so that a signature over them holds for what goes out
     private UpstreamStream stream;
     private final EventTimer eventTimer;
     private Scheduler.Cancellable stallTimer;
@@ -64,7 +67,8 @@ final class StreamingCall {
         this.timers = timers;
         this.eventTimer = new EventTimer(timers, System::nanoTime, timeouts, this::onContext, this::expired);
         this.context = context;
-        this.call = call;
+        this.provider = call.provider();
+        this.unsent = call;
         this.limits = limits;
     }
 
@@ -80,13 +84,14 @@ final class StreamingCall {
     /** Sends the call on {@code http}, signed first by a {@code signer} (or null); the first-event limit runs from now. */
     void start(UpstreamHttp http, RequestOptions options, ProviderRequests.Signer signer) {
         eventTimer.start();
-        sent = call.bytes();
-        ProviderRequests.lease(http, options, sent, signer, context, call.provider(), () -> done, this::fail, this::leased);
+        sending = unsent.bytes();
+        unsent = null;
+        ProviderRequests.lease(http, options, sending, signer, context, provider, () -> done, this::fail, this::leased);
     }
 
     private void leased(AsyncResult<HttpClientRequest> leased) {
         if (leased.failed()) {
-            fail(UpstreamFailures.of(call.provider(), leased.cause()));
+            fail(UpstreamFailures.of(provider, leased.cause()));
             return;
         }
         request = leased.result();
@@ -94,14 +99,14 @@ final class StreamingCall {
             request.reset(); // ended while it waited for the connection: never sent
             return;
         }
-        Buffer body = sent;
-        sent = null; // not kept for the stream's length: a long conversation would live as long as its answer
+        Buffer body = sending;
+        sending = null; // not kept for the stream's length: a long conversation would live as long as its answer
         request.send(body).onComplete(this::answered);
     }
 
     private void answered(AsyncResult<HttpClientResponse> answered) {
         if (answered.failed()) {
-            fail(UpstreamFailures.of(call.provider(), answered.cause()));
+            fail(UpstreamFailures.of(provider, answered.cause()));
             return;
         }
         response = answered.result();
@@ -112,17 +117,17 @@ final class StreamingCall {
         if (response.statusCode() / 100 != 2) {
             try {
                 refusal = BoundedBody.of(response.getHeader(HttpHeaders.CONTENT_LENGTH), limits.maxBodyBytes(),
-                        call.provider());
+                        provider);
             } catch (UpstreamBodyTooLargeException tooLarge) {
                 fail(tooLarge);
                 return;
             }
         } else {
             stream = new UpstreamStream(this, response.statusCode(), response.headers(), limits.clientWriteTimeout());
-            parser = call.provider().dialect().eventFraming(this::onEvent, limits.maxEventBytes());
+            parser = provider.dialect().eventFraming(this::onEvent, limits.maxEventBytes());
         }
         response.handler(this::take)
-                .exceptionHandler(cause -> fail(UpstreamFailures.of(call.provider(), cause)))
+                .exceptionHandler(cause -> fail(UpstreamFailures.of(provider, cause)))
                 .endHandler(ignored -> end());
     }
 
@@ -138,7 +143,7 @@ final class StreamingCall {
                 parser.feed(piece);
             }
         } catch (UpstreamBodyTooLargeException | SseEventTooLongException | MalformedAnswerException broken) {
-            fail(UpstreamFailures.ofReading(call.provider(), broken, limits.maxEventBytes()));
+            fail(UpstreamFailures.ofReading(provider, broken, limits.maxEventBytes()));
         }
     }
 
@@ -149,13 +154,13 @@ final class StreamingCall {
             return;
         }
         if (refusal != null) {
-            fail(UpstreamFailures.status(call.provider(), response.statusCode(), response.headers(), refusal.body().toString()));
+            fail(UpstreamFailures.status(provider, response.statusCode(), response.headers(), refusal.body().toString()));
             return;
         }
         try {
             parser.end();
         } catch (MalformedAnswerException cut) { // a binary framing cut inside a frame (Bedrock's event stream)
-            fail(UpstreamFailures.ofReading(call.provider(), cut, limits.maxEventBytes()));
+            fail(UpstreamFailures.ofReading(provider, cut, limits.maxEventBytes()));
             return;
         }
         if (done) {
@@ -167,7 +172,7 @@ final class StreamingCall {
             stream.deliverEnd();
         } else {
             ready.fail(new UpstreamConnectionException(
-                    "provider " + call.provider().name() + " ended the stream before its answer began", null));
+                    "provider " + provider.name() + " ended the stream before its answer began", null));
         }
     }
 
@@ -188,7 +193,7 @@ final class StreamingCall {
             tellCutOff();
             finish();
             close();
-            ready.tryFail(new UpstreamConnectionException("call to provider " + call.provider().name() + " was cancelled", null));
+            ready.tryFail(new UpstreamConnectionException("call to provider " + provider.name() + " was cancelled", null));
         }
     }
 
@@ -236,10 +241,12 @@ final class StreamingCall {
         }
         // An event before the answer begins (a message_start) is kept, and the first-event limit runs on
         // until the model is at work.
-        Stage stage = ready.future().isComplete() ? Stage.BEGUN : opening.after(event);
+        Stage stage = opening == null ? Stage.BEGUN : opening.after(event);
         eventTimer.event(stage != Stage.PREAMBLE);
         stream.deliver(event); // queued before the stream is handed out, so its first events can be looked at
-        if (stage == Stage.BEGUN) {
+        if (stage == Stage.BEGUN && opening != null) {
+            // Its watchers (the attempt, and through it every step's request) are not kept for the stream's length.
+            opening = null;
             ready.tryComplete(stream);
         }
     }
