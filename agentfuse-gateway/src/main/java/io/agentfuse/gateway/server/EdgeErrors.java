@@ -5,6 +5,7 @@ import io.agentfuse.gateway.http.Disconnect;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.agentfuse.gateway.provider.Dialects;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
@@ -49,6 +50,23 @@ public final class EdgeErrors {
      */
     static void refuseAfterBody(HttpServerRequest request, GatewayException refusal) {
         request.handler(dropped -> { }).endHandler(read -> refuseRead(request, refusal));
+    }
+
+    /**
+     * Answers {@code request}, whose body broke its chunked framing as it arrived, 400
+     * {@code invalid_request}. Vert.x closes the connection as soon as the break has been told
+     * (nothing after it can be read as HTTP), so the answer is flushed at once, ahead of that close.
+     */
+    static void refuseBrokenBody(HttpServerRequest request) {
+        HttpServerResponse response = request.response();
+        if (response.ended() || response.closed() || response.headWritten()) {
+            return; // Vert.x closes the connection: nothing else can be told
+        }
+        response.putHeader("connection", "close");
+        GatewayErrors.respond(response, dialectOf(request), new GatewayException(GatewayError.INVALID_REQUEST,
+                "the request is not valid HTTP/1.1: the body's chunked framing is broken (a chunk size that is not"
+                        + " a hexadecimal number, or a chunk not followed by CRLF)"));
+        VertxHooks.channel(request.connection()).flush();
     }
 
     private static void refuse(HttpServerRequest request, GatewayException refusal) {

@@ -135,6 +135,12 @@ public final class SizedBodyReader implements PlatformHandler {
             if (!body.failed) {
                 onBody.accept(body.handOn());
             }
+        }).exceptionHandler(cause -> {
+            if (cause instanceof StrictRequestDecoder.BrokenBodyException && !body.failed) {
+                body.failed = true;
+                body.received = null;
+                EdgeErrors.refuseBrokenBody(request);
+            }
         });
         if (request.getHeader(HttpHeaders.EXPECT) != null) { // 100-continue: no other is taken
             request.response().writeContinue(); // the caller sends its body only now

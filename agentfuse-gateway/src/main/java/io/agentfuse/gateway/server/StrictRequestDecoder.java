@@ -23,6 +23,8 @@ import java.util.List;
  * it: Netty would drop the length and read the body as chunked, so that what follows the last
  * chunk is served as a second request (request smuggling behind a proxy that trusts the length).
  * The request is marked failed and {@link EdgeErrors#invalid} answers 400 and closes the connection.
+ * A body whose chunked framing breaks is marked a {@link BrokenBodyException}, which the body's
+ * reader answers 400 before Vert.x closes the connection ({@link EdgeErrors#refuseBrokenBody}).
  *
  * <p>A long body framed by its {@code Content-Length} alone (at least {@value #GATHER_FROM_BYTES}
  * bytes, at most {@value #GATHER_UP_TO_BYTES} and the server's body limit, nothing expected) is
@@ -81,10 +83,14 @@ final class StrictRequestDecoder extends ServerRequestDecoder {
         gather(out, from);
     }
 
-    // Turns the pieces of a gathered body among out[from..] into one last piece, in place.
+    // Turns the pieces of a gathered body among out[from..] into one last piece, in place; marks a broken one.
     private void gather(List<Object> out, int from) {
         for (int i = from; i < out.size(); i++) {
             Object message = out.get(i);
+            if (message instanceof HttpContent content && !(message instanceof HttpMessage) // a head that failed is no body
+                    && content.decoderResult().isFailure() && !(content.decoderResult().cause() instanceof BrokenBodyException)) {
+                content.setDecoderResult(DecoderResult.failure(new BrokenBodyException(content.decoderResult().cause())));
+            }
             if (message instanceof HttpRequest request) {
                 stopGathering();
                 gatheredLength = gatheredLength(request);
@@ -146,6 +152,17 @@ final class StrictRequestDecoder extends ServerRequestDecoder {
     protected void handlerRemoved0(ChannelHandlerContext ctx) throws Exception {
         stopGathering();
         super.handlerRemoved0(ctx);
+    }
+
+    /**
+     * Why a request's body could not be read on: its chunked framing broke (a chunk size that is no
+     * number, a chunk without its line end). Nothing after it can be read as HTTP. The codec's own
+     * words are kept as the cause only: they may quote the peer's bytes.
+     */
+    static final class BrokenBodyException extends IllegalArgumentException {
+        BrokenBodyException(Throwable cause) {
+            super("the request body's chunked framing is broken", cause);
+        }
     }
 
     /** Why a request with both framings is refused. */

@@ -37,6 +37,30 @@ class RequestFramingAndOriginTest {
         }
     }
 
+    /** Before, the connection was closed with no answer at all (Vert.x fails the connection on a broken chunk). */
+    @Test
+    void aChunkedBodyWhoseFramingBreaksIs400JsonAndNothingReachesTheProvider() {
+        int before = gateway.mock().requests().size();
+        String part = chatBody("good").encode().substring(0, 20);
+        for (String broken : new String[] {"zz\r\n}\r\n0\r\n\r\n", "1\r\n}XX0\r\n\r\n"}) {
+            try (RawSocket socket = RawSocket.open(gateway.port())) {
+                socket.send("POST /v1/messages HTTP/1.1\r\nHost: " + HOST + "\r\nContent-Type: application/json\r\n"
+                        + "anthropic-version: 2023-06-01\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        + Integer.toHexString(part.length()) + "\r\n" + part + "\r\n" + broken
+                        + "GET /admin/breakers HTTP/1.1\r\nHost: " + HOST + "\r\n\r\n");
+
+                Response response = socket.read(BOUND);
+                assertThat(response.status()).as(broken).isEqualTo(400);
+                assertThat(response.header("connection")).isEqualTo("close");
+                JsonObject error = new JsonObject(response.body()).getJsonObject("error"); // Anthropic's dialect
+                assertThat(error.getString("type")).isEqualTo("invalid_request");
+                assertThat(error.getString("message")).contains("chunked framing is broken");
+                assertThat(socket.rest(BOUND)).doesNotContain("HTTP/1.1");
+            }
+        }
+        assertThat(gateway.mock().requests()).hasSize(before);
+    }
+
     @Test
     void aHeadOverTheLimitIs431Json() {
         try (RawSocket socket = RawSocket.open(gateway.port())) {
