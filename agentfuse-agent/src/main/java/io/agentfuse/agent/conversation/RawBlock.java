@@ -6,9 +6,10 @@ import java.util.Objects;
  * A block this module does not interpret (an image, a document, a thinking block), kept as the
  * provider's JSON so that it goes back out unchanged. Immutable.
  *
- * <p>Token counters measure an image ({@link #IMAGE}) as a fixed number of tokens
- * ({@code TokenCounter.IMAGE_TOKENS}), whatever its bytes, and any other block by its JSON text,
- * which overestimates documents: erring high only makes compaction start a little early.
+ * <p>Token counters measure an image ({@link #IMAGE}) by its size in pixels, read from the head of
+ * its base64 data ({@code ImageTokens}; {@code TokenCounter.IMAGE_TOKENS} when it cannot be read),
+ * and any other block by its JSON text, which overestimates documents: erring high only makes
+ * compaction start a little early.
  *
  * <pre>{@code
  * ContentBlock image = new RawBlock("image", "{\"type\":\"image\",\"source\":{...}}");

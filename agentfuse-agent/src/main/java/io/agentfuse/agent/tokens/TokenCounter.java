@@ -15,8 +15,8 @@ import io.agentfuse.agent.conversation.ToolUseBlock;
  * published accounting for chat models, which is also a fair upper bound for other providers:
  * {@value #TOKENS_PER_MESSAGE} tokens per message for the role and delimiters, and
  * {@value #TOKENS_PER_REPLY} tokens that prime the reply. Tool calls count their id, name and
- * input; tool results their id and content; an image {@value #IMAGE_TOKENS}; other
- * {@link RawBlock}s their JSON.
+ * input; tool results their id and content; an image by its size in pixels ({@link ImageTokens}),
+ * at most {@value #IMAGE_TOKENS}; other {@link RawBlock}s their JSON.
  *
  * <p>Which counter to use, in order of trust:
  * <ol>
@@ -49,8 +49,9 @@ public interface TokenCounter {
     int TOKENS_PER_REPLY = 3;
 
     /**
-     * Tokens of one image ({@link RawBlock#IMAGE}), whatever its bytes: providers charge an image by
-     * its size in pixels, not by its encoding, and counted as the text of its base64 data a 1 MB
+     * Tokens of one image ({@link RawBlock#IMAGE}) whose size in pixels is not known (a URL, a file,
+     * a format {@link ImageTokens} does not read), and the most any image counts: providers charge
+     * an image by its pixels, not by its encoding, and counted as the text of its base64 data a 1 MB
      * screenshot came to about 1.1 million tokens. A ceiling rather than a guess, since counting high
      * only compacts a little early: Claude charges about width × height / 750, and newer Claude models
      * take images up to about 2 576 pixels a side, some 4 800 tokens (third-party measurements, not
@@ -92,7 +93,7 @@ public interface TokenCounter {
             return countText(result.toolUseId()) + countText(result.content());
         }
         RawBlock raw = (RawBlock) block;
-        return RawBlock.IMAGE.equals(raw.type()) ? IMAGE_TOKENS : countText(raw.json());
+        return RawBlock.IMAGE.equals(raw.type()) ? ImageTokens.of(raw.json()) : countText(raw.json());
     }
 
     /**
@@ -143,7 +144,7 @@ public interface TokenCounter {
             return upperBoundText(result.toolUseId()) + upperBoundText(result.content());
         }
         RawBlock raw = (RawBlock) block;
-        return RawBlock.IMAGE.equals(raw.type()) ? IMAGE_TOKENS : upperBoundText(raw.json());
+        return RawBlock.IMAGE.equals(raw.type()) ? ImageTokens.of(raw.json()) : upperBoundText(raw.json());
     }
 
     /**

@@ -7,6 +7,7 @@ import io.agentfuse.agent.context.ContextConfig;
 import io.agentfuse.agent.context.ContextLevel;
 import io.agentfuse.agent.context.Summarizer;
 import io.agentfuse.agent.conversation.Conversation;
+import io.agentfuse.agent.tokens.ImageTokens;
 import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Scheduler;
@@ -191,8 +192,8 @@ public final class ContextLadder {
         if (part instanceof ContentPart.Opaque opaque) {
             return opaque.json().length();
         }
-        // An image counts as TokenCounter.IMAGE_TOKENS, whatever its bytes: a quarter of that in chars.
-        return TokenCounter.IMAGE_TOKENS / 4 + 1;
+        // An image counts by its size in pixels, whatever its bytes: a quarter of its tokens in chars.
+        return ImageTokens.of(((ContentPart.Image) part).url()) / 4 + 1;
     }
 
     private Ladder ladderFor(ContextTarget target) {

@@ -8,6 +8,7 @@ import io.agentfuse.agent.conversation.Role;
 import io.agentfuse.agent.conversation.TextBlock;
 import io.agentfuse.agent.conversation.ToolResultBlock;
 import io.agentfuse.agent.conversation.ToolUseBlock;
+import io.agentfuse.agent.tokens.ImageTokens;
 import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatRequest;
@@ -122,8 +123,8 @@ public final class ConversationMapper {
         if (part instanceof ContentPart.ToolResult result) {
             return sum(textBound.applyAsInt(result.toolCallId()), textBound.applyAsInt(result.content()), 0);
         }
-        if (part instanceof ContentPart.Image) {
-            return TokenCounter.IMAGE_TOKENS; // what the counters count for it, whatever its bytes
+        if (part instanceof ContentPart.Image image) {
+            return ImageTokens.of(image.url()); // what the counters count for it: its size in pixels, not its bytes
         }
         return textBound.applyAsInt(((ContentPart.Opaque) part).json()); // its raw block's JSON
     }

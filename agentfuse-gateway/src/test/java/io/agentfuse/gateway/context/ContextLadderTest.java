@@ -70,6 +70,35 @@ class ContextLadderTest {
         assertThat(ContextLadder.tokenUpperBound(request)).isBetween((long) TokenCounter.IMAGE_TOKENS, TokenCounter.IMAGE_TOKENS + 1_000L);
     }
 
+    /**
+     * A computer-use session keeps its screenshots in the conversation. Counted at the most any image
+     * may cost, twenty 1 280 × 800 screenshots came to 96 000 tokens, and a 100 000-token window
+     * refused the request (Claude counts them about 27 000); by their pixels they come to 49 200.
+     */
+    @Test
+    void screenshotsCountByTheirPixels() throws java.io.IOException {
+        java.io.ByteArrayOutputStream png = new java.io.ByteArrayOutputStream();
+        javax.imageio.ImageIO.write(new java.awt.image.BufferedImage(1280, 800, java.awt.image.BufferedImage.TYPE_INT_RGB),
+                "png", png);
+        String screenshot = Base64.getEncoder().encodeToString(png.toByteArray());
+        io.vertx.core.json.JsonArray messages = new io.vertx.core.json.JsonArray();
+        for (int turn = 0; turn < 20; turn++) {
+            messages.add(new io.vertx.core.json.JsonObject().put("role", "user").put("content", new io.vertx.core.json.JsonArray()
+                    .add(new io.vertx.core.json.JsonObject().put("type", "image").put("source", new io.vertx.core.json.JsonObject()
+                            .put("type", "base64").put("media_type", "image/png").put("data", screenshot)))
+                    .add(new io.vertx.core.json.JsonObject().put("type", "text").put("text", "Where is the button now?"))));
+            messages.add(new io.vertx.core.json.JsonObject().put("role", "assistant").put("content", "At the top right."));
+        }
+        ChatRequest request = io.agentfuse.gateway.provider.Dialects.ANTHROPIC.parseRequest(new io.vertx.core.json.JsonObject()
+                .put("model", "claude-sonnet-4-5").put("max_tokens", 100).put("messages", messages));
+
+        PreparedRequest prepared = guard(working()).prepare(request, BIG).toCompletableFuture().join();
+
+        assertThat(prepared.level()).isEqualTo(ContextLevel.NORMAL);
+        assertThat(prepared.request()).isSameAs(request);
+        assertThat(ContextLadder.tokenUpperBound(request)).isBetween(20 * 2_460L, 20 * 2_460L + 4_000); // its cruder bound: text at four tokens a char
+    }
+
     @Test
     void aRequestWellWithinTheWindowGoesOutUntouched() {
         ChatRequest request = conversation(4, 50);
