@@ -71,6 +71,14 @@ public record ModelRequest(ChatRequest chat, ModelConfig model, String subagent,
         return new ModelRequest(chat.withoutConversation(), model, subagent, context, null, budgetFallbackFrom);
     }
 
+    /**
+     * This request without the caller's bytes, for what writes bodies of its own (a stream's
+     * continuation) and must not keep a long conversation's bytes for as long as a stream runs.
+     */
+    public ModelRequest withoutCallerBytes() {
+        return forwarded == null ? this : new ModelRequest(chat, model, subagent, context, null, budgetFallbackFrom);
+    }
+
     /** This request reporting the ladder level {@code level} in {@code x-agentfuse-context}, not compacted. */
     public ModelRequest withContextLevel(String level) {
         return withContext(new ContextReport(level, null));

@@ -139,10 +139,12 @@ final class ModelRouter {
     /**
      * The steps that continue {@code plan}'s stream answered by {@code answered} and broken after its
      * first byte ({@code models.<m>.streamContinuation}): the steps after it, each asking its provider
-     * to continue the text already {@code sent} ({@link ContinuationRequest}), under the plan's
-     * deadline, without a hedge. A step skipped in the plan stays skipped; none when none follows.
+     * to continue the text already {@code sent} ({@link ContinuationRequest}) with the headers it
+     * forwards from {@code clientHeaders}, under the plan's deadline, without a hedge. A step skipped
+     * in the plan stays skipped; none when none follows. The plan's own requests are not needed.
      */
-    static Plan continuation(ModelRequest request, Plan plan, PlannedStep answered, String sent, ContextStage context) {
+    static Plan continuation(ModelRequest request, Plan plan, MultiMap clientHeaders, PlannedStep answered, String sent,
+                             ContextStage context) {
         List<PlannedStep> steps = new ArrayList<>();
         List<ModelConfig> models = new ArrayList<>();
         int next = indexOf(plan, answered) + 1;
@@ -156,7 +158,7 @@ final class ModelRouter {
                 ChatRequest continued = ContinuationRequest.of(fitted(request, step.model(), context), sent,
                         step.provider().dialect());
                 steps.add(runnable(request, continued, step.model(), step.provider(), step.guard(),
-                        step.upstream().headers()));
+                        step.provider().dialect().forwardedHeaders(clientHeaders)));
             } catch (UntranslatableException | GatewayException unfit) {
                 steps.add(PlannedStep.skipped(step.model(), step.provider(), step.guard(), unfit.getMessage()));
             }

@@ -28,6 +28,14 @@ record Plan(Route route, List<PlannedStep> steps, Deadline deadline, HedgePolicy
         Objects.requireNonNull(deadline, "deadline");
     }
 
+    /**
+     * This plan with every step kept without its request ({@link PlannedStep#answering()}), for what
+     * plans afresh from it (a stream's continuation) while a stream runs.
+     */
+    Plan withoutRequests() {
+        return new Plan(route, steps.stream().map(PlannedStep::answering).toList(), deadline, hedge);
+    }
+
     /** A plan without deadline or hedge. */
     Plan(Route route, List<PlannedStep> steps) {
         this(route, steps, Deadline.none(), null);

@@ -5,6 +5,7 @@ import io.agentfuse.core.budget.BudgetAmount;
 import io.agentfuse.core.fallback.FallbackResult;
 import io.agentfuse.gateway.dialect.StreamTranslator;
 import io.agentfuse.gateway.dialect.Usage;
+import io.vertx.core.MultiMap;
 
 import java.util.concurrent.CompletableFuture;
 
@@ -26,10 +27,12 @@ import java.util.concurrent.CompletableFuture;
 final class StreamContinuation {
 
     /** No continuation: a broken stream ends with its error event. */
-    static final StreamContinuation OFF = new StreamContinuation(null, null, null, null, null, null);
+    static final StreamContinuation OFF = new StreamContinuation(null, null, null, null, null, null, null);
 
+    /** The request without the caller's bytes, and its plan without the steps' requests: a continuation writes its own. */
     private final ModelRequest request;
     private final Plan plan;
+    private final MultiMap callerHeaders;
     private final ContextStage context;
     private final ChainExecution chains;
     private final CallTrace trace;
@@ -41,10 +44,11 @@ final class StreamContinuation {
     /** The continuation asked for, until its outcome is taken or it is given up. */
     private CompletableFuture<FallbackResult<StepAnswer>> pending;
 
-    private StreamContinuation(ModelRequest request, Plan plan, ContextStage context, ChainExecution chains,
-                               CallTrace trace, BudgetTicket budget) {
+    private StreamContinuation(ModelRequest request, Plan plan, MultiMap callerHeaders, ContextStage context,
+                               ChainExecution chains, CallTrace trace, BudgetTicket budget) {
         this.request = request;
         this.plan = plan;
+        this.callerHeaders = callerHeaders;
         this.context = context;
         this.chains = chains;
         this.trace = trace;
@@ -52,13 +56,16 @@ final class StreamContinuation {
     }
 
     /**
-     * The continuation of {@code request}'s stream as planned in {@code plan}, its calls cut off
-     * charged to {@code budget}, or {@link #OFF} when its model has it off.
+     * The continuation of {@code request}'s stream as planned in {@code plan} for a caller that sent
+     * {@code callerHeaders}, its calls cut off charged to {@code budget}, or {@link #OFF} when its
+     * model has it off.
      */
-    static StreamContinuation of(ModelRequest request, Plan plan, ExchangeStages stages, CallTrace trace,
-                                 BudgetTicket budget) {
+    static StreamContinuation of(ModelRequest request, Plan plan, MultiMap callerHeaders, ExchangeStages stages,
+                                 CallTrace trace, BudgetTicket budget) {
         return request.chat().stream() && request.model().streamContinuation()
-                ? new StreamContinuation(request, plan, stages.context(), stages.chains(), trace, budget) : OFF;
+                ? new StreamContinuation(request.withoutCallerBytes(), plan.withoutRequests(), callerHeaders,
+                        stages.context(), stages.chains(), trace, budget)
+                : OFF;
     }
 
     /** Whether broken streams are continued (the relay then re-encodes every event). */
@@ -79,7 +86,7 @@ final class StreamContinuation {
         asked = true;
         broken = answered.model();
         brokenUsage = translator.usage();
-        Plan next = ModelRouter.continuation(request, plan, answered, translator.sentText(), context);
+        Plan next = ModelRouter.continuation(request, plan, callerHeaders, answered, translator.sentText(), context);
         pending = next.steps().isEmpty() ? null : chains.run(next, Delivery.stream(request.chat().dialect(), true), trace, budget);
         return pending;
     }

@@ -83,6 +83,7 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
               plain: { provider: hostile, timeout: 60s }
               held: { provider: hostile, timeout: 60s }
               held-stream: { provider: hostile, maxConcurrent: 100 }
+              held-continued: { provider: hostile, upstreamModel: held-stream, maxConcurrent: 100, streamContinuation: true, fallbacks: [good] }
             """;
     /**
      * How the child JVM runs, so that its RSS is bounded and comparable from case to case. The heap

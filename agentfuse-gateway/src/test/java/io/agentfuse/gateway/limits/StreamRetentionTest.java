@@ -12,19 +12,23 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A stream under way keeps no copy of its request: an agent's conversation is sent, and then only
  * its answer streams, for as long as the model takes. Forty streams whose requests carry a 500 KB
  * screenshot each (under the large-body budget's floor, so none is refused), all begun and held by
- * their provider, may grow the gateway's live heap by at most a quarter of their requests' bytes:
- * what streaming needs, and the one copy of the repeated message the decoder's memo keeps (measured:
- * 0.15 times). They grew it by 2.16 times (the caller's bytes, the parsed conversation and the bytes
+ * their provider, may grow the gateway's live heap by at most half their requests' bytes: what
+ * streaming needs, and the one copy of the repeated message the decoder's memo keeps (measured, by
+ * the live heap before and after: from nothing to 0.26 times). They grew it by 2.16 times (the caller's bytes, the parsed conversation and the bytes
  * sent, each kept until the stream's end; 3.25 times for bodies over 1 MiB), then by 1.14 times (the
  * bytes sent, held by the call, the step its answer came from, the chain's run and the attempt that
  * watched the answer begin) — 300 streams of 150 KB at once ran a 128 MiB gateway out of heap.
+ * A stream that may be continued on its fallback ({@code streamContinuation}) keeps its parsed
+ * conversation, which the continuation is written from, and nothing more: it also kept the caller's
+ * bytes and every step's request: 3.06 times its request's bytes.
  */
 class StreamRetentionTest {
 
@@ -33,10 +37,12 @@ class StreamRetentionTest {
     @RegisterExtension
     static final IsolatedGateway gateway = new IsolatedGateway();
 
-    @Test
-    void heldStreamsKeepNoCopyOfTheirRequests() {
-        String request = streamWithScreenshot(500_000);
+    @ParameterizedTest
+    @ValueSource(strings = {"held-stream", "held-continued"})
+    void heldStreamsKeepNoCopyOfTheirRequests(String model) {
+        String request = streamWithScreenshot(model, 500_000);
         List<RawSocket> sockets = new ArrayList<>();
+        long beforeKib = gateway.liveHeapKib(); // not the gateway's baseline: what the case before left (a memo entry) stays
         long heldKib;
         try {
             for (int i = 0; i < STREAMS; i++) {
@@ -45,8 +51,8 @@ class StreamRetentionTest {
                 socket.send(RawSocket.post("/v1/chat/completions", HOST, request));
             }
             Eventually.holds(gateway.vertx(), () -> gateway.hostile().heldAnswers() == STREAMS);
-            heldKib = gateway.liveHeapKib() - gateway.baselineHeapKib();
-            System.out.println("[limits] held streams: live heap +" + heldKib + " KiB");
+            heldKib = gateway.liveHeapKib() - beforeKib;
+            System.out.println("[limits] held streams of " + model + ": live heap +" + heldKib + " KiB");
             gateway.hostile().releaseHeld();
             for (RawSocket socket : sockets) {
                 Response answered = socket.read(BOUND);
@@ -59,13 +65,13 @@ class StreamRetentionTest {
 
         long requestsKib = (long) STREAMS * request.length() / 1024;
         assertThat(heldKib).as("live heap over the baseline with %d streams of %d KiB requests held", STREAMS,
-                request.length() / 1024).isLessThan(requestsKib / 4);
+                request.length() / 1024).isLessThan(requestsKib / 2);
     }
 
-    /** A streamed chat request for {@code held-stream} with a screenshot of {@code imageBytes} bytes (base64: 4/3 as many). */
-    private static String streamWithScreenshot(int imageBytes) {
+    /** A streamed chat request for {@code model} with a screenshot of {@code imageBytes} bytes (base64: 4/3 as many). */
+    private static String streamWithScreenshot(String model, int imageBytes) {
         String screenshot = "data:image/png;base64," + Base64.getEncoder().encodeToString(new byte[imageBytes]);
-        return new JsonObject().put("model", "held-stream").put("stream", true).put("messages", new JsonArray()
+        return new JsonObject().put("model", model).put("stream", true).put("messages", new JsonArray()
                 .add(new JsonObject().put("role", "user").put("content", new JsonArray()
                         .add(new JsonObject().put("type", "text").put("text", "What does this screenshot show?"))
                         .add(new JsonObject().put("type", "image_url").put("image_url", new JsonObject().put("url", screenshot))))))
