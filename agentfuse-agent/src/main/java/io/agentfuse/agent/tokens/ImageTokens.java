@@ -27,7 +27,7 @@ public final class ImageTokens {
     /** How far into an image block's text the start of its base64 is looked for. */
     private static final int MAX_PREFIX_CHARS = 1024;
     /** What comes right before an image's base64: a data URL's head, a JSON field, LangChain4j's {@code Image}. */
-    private static final String[] BASE64_STARTS = {"base64,", "\"data\":\"", "\"data\": \"", "base64Data = "};
+    private static final String[] BASE64_STARTS = {"base64,", "\"data\":\"", "\"data\": \"", "base64Data = \""};
 
     private ImageTokens() {
     }

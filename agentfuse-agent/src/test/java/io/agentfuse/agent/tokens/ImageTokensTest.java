@@ -72,7 +72,7 @@ class ImageTokensTest {
         String png = Base64.getEncoder().encodeToString(encoded("png", 1280, 800));
         List<String> sources = List.of("data:image/png;base64," + png, // OpenAI's image_url, the gateway's image
                 "{\"type\":\"image\",\"source\":{\"type\":\"base64\",\"media_type\":\"image/png\",\"data\":\"" + png + "\"}}",
-                "ImageContent { image = Image { url = null, base64Data = " + png + ", mimeType = image/png } }", png);
+                "ImageContent { image = Image { url = null, base64Data = \"" + png + "\", mimeType = \"image/png\" } }", png);
 
         for (String source : sources) {
             // The OpenAI patch accounting at its largest multiplier leads: 40 x 25 patches x 2.46.
