@@ -77,12 +77,12 @@ public final class ImageTokens {
         return (a + b - 1) / b;
     }
 
-    // Where the base64 starts: after the first of BASE64_STARTS in the first characters, else at 0.
+    // Where the base64 starts: after the earliest of BASE64_STARTS in the first characters, else at 0.
     private static int base64Start(CharSequence source) {
         int limit = Math.min(source.length(), MAX_PREFIX_CHARS);
-        for (String start : BASE64_STARTS) {
-            for (int at = 0; at + start.length() <= limit; at++) {
-                if (startsAt(source, at, start)) {
+        for (int at = 0; at < limit; at++) {
+            for (String start : BASE64_STARTS) {
+                if (startsAt(source, at, limit, start)) {
                     return at + start.length();
                 }
             }
@@ -90,7 +90,10 @@ public final class ImageTokens {
         return 0;
     }
 
-    private static boolean startsAt(CharSequence source, int at, String start) {
+    private static boolean startsAt(CharSequence source, int at, int limit, String start) {
+        if (at + start.length() > limit) {
+            return false;
+        }
         for (int i = 0; i < start.length(); i++) {
             if (source.charAt(at + i) != start.charAt(i)) {
                 return false;
