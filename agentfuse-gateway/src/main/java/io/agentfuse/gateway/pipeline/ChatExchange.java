@@ -151,13 +151,12 @@ final class ChatExchange {
             fail(notServed);
             return;
         }
-        boolean stream = checked.chat().stream();
         // Once planned, the answer needs the conversation no more (a continuation keeps its own): while the provider
         // answers, 150 KB of parsed conversation per request in flight would outlive young collections, and a stream
         // would hold it (and the caller's bytes) for as long as it runs.
         request = checked.withoutConversation();
         continuation = StreamContinuation.of(checked, plan, caller.headers(), stages, trace, budget);
-        chain = stages.chains().run(plan, stream ? Delivery.stream(checked.chat().dialect(), continuation.on())
+        chain = stages.chains().run(plan, checked.chat().stream() ? Delivery.stream(checked.chat().dialect(), continuation.on())
                 : Delivery.COMPLETE, trace, budget);
         chain.whenComplete((result, error) -> onContext(() -> answer(result, error)));
     }

@@ -147,7 +147,7 @@ final class ModelRouter {
                              ContextStage context) {
         List<PlannedStep> steps = new ArrayList<>();
         List<ModelConfig> models = new ArrayList<>();
-        int next = indexOf(plan, answered) + 1;
+        int next = plan.indexOf(answered) + 1;
         for (PlannedStep step : plan.steps().subList(next <= 0 ? plan.steps().size() : next, plan.steps().size())) {
             models.add(step.model());
             if (step.skipReason() != null) {
@@ -164,19 +164,6 @@ final class ModelRouter {
             }
         }
         return new Plan(new Route(models), steps, plan.deadline(), null);
-    }
-
-    /**
-     * Where {@code answered} stands in {@code plan}, by its model (the stream keeps it without its
-     * request, so it equals no planned step); -1 when it is not there.
-     */
-    private static int indexOf(Plan plan, PlannedStep answered) {
-        for (int i = 0; i < plan.steps().size(); i++) {
-            if (plan.steps().get(i).model().name().equals(answered.name())) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     /** The request's conversation as {@code model} takes it: fitted to its window when it is a fallback. */

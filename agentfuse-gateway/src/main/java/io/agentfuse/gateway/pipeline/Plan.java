@@ -36,6 +36,19 @@ record Plan(Route route, List<PlannedStep> steps, Deadline deadline, HedgePolicy
         return new Plan(route, steps.stream().map(PlannedStep::answering).toList(), deadline, hedge);
     }
 
+    /**
+     * Where {@code step} stands in this plan, by its model (a stream keeps its step without its
+     * request, so it equals no planned step); -1 when it is not there.
+     */
+    int indexOf(PlannedStep step) {
+        for (int i = 0; i < steps.size(); i++) {
+            if (steps.get(i).name().equals(step.name())) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** A plan without deadline or hedge. */
     Plan(Route route, List<PlannedStep> steps) {
         this(route, steps, Deadline.none(), null);
