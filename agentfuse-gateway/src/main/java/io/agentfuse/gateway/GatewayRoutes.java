@@ -33,7 +33,6 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 
 /**
  * The gateway's HTTP surface (docs/design.md §7): which handler serves which method and path — the
@@ -98,27 +97,23 @@ final class GatewayRoutes {
 
     private Router router(Vertx vertx, long maxBodySize, BodyAllowance bodies) {
         Router router = Router.router(vertx);
+        SizedBodyReader bodyReader = new SizedBodyReader(maxBodySize, bodies);
         router.route("/admin/*").handler(ctx -> {
             BrowserProtection.api(ctx.response()); // first: every admin answer, refusals included
             ctx.next();
         });
         router.route().handler(this::clientKey);
         for (Dialect dialect : Dialects.onOnePath()) {
-            router.post(dialect.path())
-                    .handler(new SizedBodyReader(maxBodySize, bodies))
-                    .handler(BodyHandler.create(false).setBodyLimit(maxBodySize))
+            bodyReader.reading(router.post(dialect.path()))
                     .handler(pipeline.handler(dialect))
                     .failureHandler(ctx -> RouteFailures.failed(ctx, dialect, maxBodySize));
         }
         GeminiEndpoint gemini = new GeminiEndpoint(pipeline, runtime::config);
-        router.postWithRegex(GeminiMethodPath.ROUTE)
-                .handler(new SizedBodyReader(maxBodySize, bodies))
-                .handler(BodyHandler.create(false).setBodyLimit(maxBodySize))
+        bodyReader.reading(router.postWithRegex(GeminiMethodPath.ROUTE))
                 .handler(gemini::handle)
                 .failureHandler(ctx -> RouteFailures.failed(ctx, Dialects.GEMINI, maxBodySize));
         new GeminiModelList(runtime::config).mount(router); // before /v1/models, which it serves to Google's callers
         new ModelListHandler(runtime::config).mount(router);
-        SizedBodyReader bodyReader = new SizedBodyReader(maxBodySize, bodies);
         new TokenCountHandler(runtime::config, maxBodySize).mount(router, bodyReader);
         mcp.mount(router, maxBodySize, bodyReader);
         router.get("/healthz").handler(ctx -> json(ctx, new JsonObject().put("status", "ok")));

@@ -11,7 +11,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 
 import java.util.Objects;
 
@@ -28,7 +27,7 @@ import java.util.Objects;
  *
  * <pre>{@code
  * McpProxy proxy = new McpProxy(vertx, runtime, metrics, McpProxyOptions.defaults());
- * proxy.mount(router, config.server().maxBodySize());
+ * proxy.mount(router, config.server().maxBodySize(), bodyReader);
  * }</pre>
  */
 public final class McpProxy {
@@ -98,12 +97,11 @@ public final class McpProxy {
      * budgets for bodies), and those over {@code maxBodySize} are refused with 413.
      */
     public void mount(Router router, long maxBodySize, SizedBodyReader bodies) {
-        router.post("/mcp").handler(bodies).handler(BodyHandler.create(false).setBodyLimit(maxBodySize)).handler(aggregate::post)
+        bodies.reading(router.post("/mcp")).handler(aggregate::post)
                 .failureHandler(ctx -> failedRequest(ctx, maxBodySize));
         router.get("/mcp").handler(aggregate::get);
         router.delete("/mcp").handler(aggregate::delete);
-        router.post("/mcp/:server").handler(bodies).handler(BodyHandler.create(false).setBodyLimit(maxBodySize))
-                .handler(servers::post)
+        bodies.reading(router.post("/mcp/:server")).handler(servers::post)
                 .failureHandler(ctx -> failedRequest(ctx, maxBodySize));
         router.get("/mcp/:server").handler(servers::get);
         router.delete("/mcp/:server").handler(servers::delete);

@@ -18,7 +18,6 @@ import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -36,7 +35,7 @@ import java.util.function.Supplier;
  * {@code invalid_request} in Anthropic's error shape. Thread-safe.
  *
  * <pre>{@code
- * new TokenCountHandler(runtime::config, config.server().maxBodySize()).mount(router);
+ * new TokenCountHandler(runtime::config, config.server().maxBodySize()).mount(router, bodyReader);
  * }</pre>
  */
 public final class TokenCountHandler {
@@ -58,9 +57,7 @@ public final class TokenCountHandler {
 
     /** Serves {@code POST /v1/messages/count_tokens} on {@code router}, its bodies read by {@code bodies}. */
     public void mount(Router router, SizedBodyReader bodies) {
-        router.post(PATH)
-                .handler(bodies)
-                .handler(BodyHandler.create(false).setBodyLimit(maxBodySize))
+        bodies.reading(router.post(PATH))
                 .handler(this::handle)
                 .failureHandler(this::failed);
     }

@@ -157,7 +157,6 @@ final class ChainExecution {
     record ChainRun(List<PlannedStep> steps, Delivery delivery, CallTrace trace, BudgetTicket budget) {
     }
 
-
     private CompletableFuture<StepAnswer> attempt(PlannedStep step, ChainRun run, AttemptContext context) {
         Map<String, String> traceContext = run.trace().attemptStarted(step);
         UpstreamRequest upstream = traceContext.isEmpty() ? step.upstream() : withHeaders(step.upstream(), traceContext);

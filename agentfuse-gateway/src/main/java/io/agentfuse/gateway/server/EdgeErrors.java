@@ -62,10 +62,8 @@ public final class EdgeErrors {
         if (response.ended() || response.closed() || response.headWritten()) {
             return; // Vert.x closes the connection: nothing else can be told
         }
-        response.putHeader("connection", "close");
-        GatewayErrors.respond(response, dialectOf(request), new GatewayException(GatewayError.INVALID_REQUEST,
-                "the request is not valid HTTP/1.1: the body's chunked framing is broken (a chunk size that is not"
-                        + " a hexadecimal number, or a chunk not followed by CRLF)"));
+        refuseRead(request, new GatewayException(GatewayError.INVALID_REQUEST, "the request is not valid HTTP/1.1: the"
+                + " body's chunked framing is broken (a chunk size that is not a hexadecimal number, or a chunk not followed by CRLF)"));
         VertxHooks.channel(request.connection()).flush();
     }
 

@@ -10,7 +10,7 @@ import java.time.Duration;
 /**
  * How many bytes of large request bodies the server takes on at once. A request's body lives, read,
  * decoded and forwarded, about three times over while it is prepared, and once (the bytes sent) until
- * its answer is written; twenty 9.5 MB requests
+ * its answer comes (a stream lets them go once its answer begins); twenty 9.5 MB requests
  * at once against a gateway at {@code -Xmx128m} (an agent's conversation with a few screenshots in
  * it is that size, resent every turn) collected garbage until eleven of them timed out waiting for
  * their bodies and nine were reset, and ran out of heap on the way. So a request that announces a

@@ -5,7 +5,9 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;
+import io.vertx.ext.web.Route;
 import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.PlatformHandler;
 
 import java.util.Objects;
@@ -36,10 +38,8 @@ import java.util.function.Consumer;
  * (a route orders its handlers by kind). Stateless and thread-safe; each request gets its own buffer.
  *
  * <pre>{@code
- * router.post("/v1/messages")
- *     .handler(new SizedBodyReader(maxBodySize, BodyAllowance.ofHeap()))
- *     .handler(BodyHandler.create(false).setBodyLimit(maxBodySize))
- *     .handler(pipeline.handler(Dialects.ANTHROPIC));
+ * SizedBodyReader bodies = new SizedBodyReader(maxBodySize, BodyAllowance.ofHeap());
+ * bodies.reading(router.post("/v1/messages")).handler(pipeline.handler(Dialects.ANTHROPIC));
  * }</pre>
  */
 public final class SizedBodyReader implements PlatformHandler {
@@ -63,6 +63,14 @@ public final class SizedBodyReader implements PlatformHandler {
         }
         this.maxBodySize = maxBodySize;
         this.allowance = Objects.requireNonNull(allowance, "allowance");
+    }
+
+    /**
+     * {@code route} with its request bodies read: by this reader, and by a {@code BodyHandler} of the
+     * same limit for the requests it leaves (see the class comment).
+     */
+    public Route reading(Route route) {
+        return route.handler(this).handler(BodyHandler.create(false).setBodyLimit(maxBodySize));
     }
 
     @Override
