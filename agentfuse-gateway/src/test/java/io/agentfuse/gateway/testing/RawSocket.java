@@ -85,9 +85,13 @@ public final class RawSocket implements AutoCloseable {
 
     /** The next HTTP/1.1 response, read within {@code bound}. */
     public Response read(Duration bound) {
+        return afterHead(head(bound), bound);
+    }
+
+    /** The response whose head {@link #head} has read: its body, read within {@code bound}. */
+    public Response afterHead(String head, Duration bound) {
         try {
             socket.setSoTimeout((int) bound.toMillis());
-            String head = readHead();
             int status = Integer.parseInt(head.substring(9, 12));
             String lower = head.toLowerCase(Locale.ROOT);
             byte[] body;
