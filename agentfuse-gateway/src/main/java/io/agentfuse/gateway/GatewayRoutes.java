@@ -90,6 +90,7 @@ final class GatewayRoutes {
             Dialect dialect = request.method() == HttpMethod.POST ? Dialects.forPath(request.path()).orElse(null) : null;
             if (dialect == null || !direct.read(request, body -> pipeline.serve(dialect, request, body),
                     () -> GatewayErrors.respond(request.response(), dialect, RouteFailures.tooLarge(maxBodySize)))) {
+                SizedBodyReader.answerBrokenBody(request);
                 router.handle(request);
             }
         };

@@ -54,16 +54,19 @@ public final class EdgeErrors {
 
     /**
      * Answers {@code request}, whose body broke its chunked framing as it arrived, 400
-     * {@code invalid_request}. Vert.x closes the connection as soon as the break has been told
-     * (nothing after it can be read as HTTP), so the answer is flushed at once, ahead of that close.
+     * {@code invalid_request}, unless its answer is written already (a route that reads no body
+     * answers at once). Vert.x closes the connection as soon as the break has been told (nothing
+     * after it can be read as HTTP), so whichever answer it has is flushed at once, ahead of that close.
      */
     static void refuseBrokenBody(HttpServerRequest request) {
         HttpServerResponse response = request.response();
-        if (response.ended() || response.closed() || response.headWritten()) {
-            return; // Vert.x closes the connection: nothing else can be told
+        if (response.closed()) {
+            return;
         }
-        refuseRead(request, new GatewayException(GatewayError.INVALID_REQUEST, "the request is not valid HTTP/1.1: the"
-                + " body's chunked framing is broken (a chunk size that is not a hexadecimal number, or a chunk not followed by CRLF)"));
+        if (!response.ended() && !response.headWritten()) { // else the answer begun is all that can be told
+            refuseRead(request, new GatewayException(GatewayError.INVALID_REQUEST, "the request is not valid HTTP/1.1: the"
+                    + " body's chunked framing is broken (a chunk size that is not a hexadecimal number, or a chunk not followed by CRLF)"));
+        }
         VertxHooks.channel(request.connection()).flush();
     }
 

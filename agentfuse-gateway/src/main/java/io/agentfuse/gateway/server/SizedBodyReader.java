@@ -156,6 +156,20 @@ public final class SizedBodyReader implements PlatformHandler {
     }
 
     /**
+     * Has a body whose chunked framing breaks answered even when no route reads it (a {@code GET}
+     * with a body, a path nobody serves): 400 {@code invalid_request}, or the answer already written
+     * flushed ahead of the close. Set before the router takes {@code request}; a route that reads
+     * the body sets its own.
+     */
+    public static void answerBrokenBody(HttpServerRequest request) {
+        request.exceptionHandler(cause -> {
+            if (cause instanceof StrictRequestDecoder.BrokenBodyException) {
+                EdgeErrors.refuseBrokenBody(request);
+            }
+        });
+    }
+
+    /**
      * The body of one request as it arrives: the one piece it comes in (the request decoder gathers
      * long ones), else pieces appended to a buffer of its announced size when the allowance has room
      * for it, or to a buffer that grows with what arrives when it has not.

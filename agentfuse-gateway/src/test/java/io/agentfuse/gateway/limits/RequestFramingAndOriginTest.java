@@ -61,6 +61,31 @@ class RequestFramingAndOriginTest {
         assertThat(gateway.mock().requests()).hasSize(before);
     }
 
+    /**
+     * A route that reads no body answers before the break is read, and that answer went with the
+     * connection Vert.x closed for the break, unsent: the caller got nothing. Now it is sent (a
+     * path nobody serves, 404 {@code not_found}), and a request the router reads the body of (a
+     * model path with a trailing slash) is refused 400 as above.
+     */
+    @Test
+    void aBrokenBodyThatNoRouteReadsStillGetsItsAnswer() {
+        String part = "{\"model\": \"good\"";
+        String broken = Integer.toHexString(part.length()) + "\r\n" + part + "\r\nzz\r\n}\r\n0\r\n\r\n";
+        String[][] cases = {{"GET /healthz", "200", "ok"}, {"POST /nowhere", "404", "not_found"},
+                {"POST /v1/chat/completions/", "400", "chunked framing is broken"}};
+        for (String[] request : cases) {
+            try (RawSocket socket = RawSocket.open(gateway.port())) {
+                socket.send(request[0] + " HTTP/1.1\r\nHost: " + HOST + "\r\nContent-Type: application/json\r\n"
+                        + "Transfer-Encoding: chunked\r\n\r\n" + broken);
+
+                Response response = socket.read(BOUND);
+                assertThat(response.status()).as(request[0]).isEqualTo(Integer.parseInt(request[1]));
+                assertThat(response.body()).as(request[0]).contains(request[2]);
+                assertThat(socket.closedWithin(BOUND)).as(request[0]).isTrue();
+            }
+        }
+    }
+
     @Test
     void aHeadOverTheLimitIs431Json() {
         try (RawSocket socket = RawSocket.open(gateway.port())) {
