@@ -19,8 +19,8 @@ import java.time.Duration;
  * {@code Retry-After} of {@value #RETRY_AFTER_SECONDS} s, its body dropped as it arrives (never
  * kept) and its connection closed. A body whose length is not announced (chunked) is counted once
  * its first {@value #LARGE_BYTES} bytes have arrived, as the largest body the server takes
- * ({@code server.maxBodySize}), since nothing says it will be shorter; it is refused the same way when
- * the budget has no room for that. Counting it as it grows would let many such bodies take the
+ * ({@code server.maxBodySize}), since nothing says it will be shorter, and as what it is once all of
+ * it has arrived; it is refused the same way when the budget has no room for the largest. Counting it as it grows would let many such bodies take the
  * budget between them and every one be refused half-way: twenty chunked 9.5 MB bodies at once were
  * all refused so. Smaller bodies are not counted: {@link BodyAllowance} bounds what they are given
  * before they arrive.
@@ -109,6 +109,14 @@ public final class LargeBodies {
         private Ticket(ByteBudget from, long bytes) {
             this.from = from;
             this.bytes = bytes;
+        }
+
+        /** Gives back what it holds beyond {@code bytes}: a body counted larger than it turned out. */
+        public void keepOnly(long bytes) {
+            if (bytes < this.bytes) {
+                from.giveBack(this.bytes - bytes);
+                this.bytes = bytes;
+            }
         }
 
         /** Gives the bytes back; a second call does nothing. */

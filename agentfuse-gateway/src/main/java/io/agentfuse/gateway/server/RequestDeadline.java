@@ -93,6 +93,14 @@ final class RequestDeadline implements Handler<Void> {
         return true;
     }
 
+    /**
+     * The current request's body, counted as the largest there may be while its length was not
+     * known, has arrived, {@code bytes} long: only these are held from now on.
+     */
+    void largeBodyArrived(long bytes) {
+        held.keepOnly(bytes);
+    }
+
     /** The answer to the current request has been written: the next request now has {@code idleTimeout}. */
     @Override
     public void handle(Void answered) {

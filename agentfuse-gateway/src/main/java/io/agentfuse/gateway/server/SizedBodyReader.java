@@ -25,7 +25,8 @@ import java.util.function.Consumer;
  *
  * <p>A chunked body is read too, into a buffer that grows, and counted against the
  * {@link LargeBodies} budget once its first mebibyte has arrived (an announced one was counted when
- * its head came): without room, the rest of it is dropped and the request refused, 429 {@code overloaded}. A
+ * its head came), as the largest body until all of it has, then as what it is: without room, the
+ * rest of it is dropped and the request refused, 429 {@code overloaded}. A
  * caller that expects {@code 100-continue} (curl does, for bodies over 1 MB) is sent it here, once
  * the reader is in place.
  *
@@ -140,6 +141,9 @@ public final class SizedBodyReader implements PlatformHandler {
             body.add(chunk);
         }).endHandler(ignored -> {
             body.release();
+            if (arriving != null && !body.failed) {
+                arriving.largeBodyArrived(body.length()); // counted as the largest body until now
+            }
             if (!body.failed) {
                 onBody.accept(body.handOn());
             }

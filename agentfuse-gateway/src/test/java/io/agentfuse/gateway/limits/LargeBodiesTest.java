@@ -90,6 +90,32 @@ class LargeBodiesTest {
         assertThat(later.status()).as(later.body()).isEqualTo(200);
     }
 
+    /**
+     * A chunked body counts as the largest body there may be only until all of it has come, then as
+     * what it is: a 2 MB one held for its answer counted 10 MB until then, and left the budget room
+     * for one 8 MB request beside it instead of two.
+     */
+    @Test
+    void aChunkedBodyCountsAsWhatItIsOnceItHasArrived() {
+        String held = largeChat("held");
+        try (RawSocket chunked = RawSocket.open(gateway.port());
+             RawSocket first = RawSocket.open(gateway.port());
+             RawSocket second = RawSocket.open(gateway.port())) {
+            chunked.send(RawSocket.postChunked("/v1/chat/completions", HOST, largeChat("held", 1_500_000), 64 * 1024));
+            Eventually.holds(gateway.vertx(), () -> gateway.hostile().heldAnswers() == 1);
+            first.send(RawSocket.post("/v1/chat/completions", HOST, held));
+            Eventually.holds(gateway.vertx(), () -> gateway.hostile().heldAnswers() == 2);
+            second.send(RawSocket.post("/v1/chat/completions", HOST, held));
+            Eventually.holds(gateway.vertx(), () -> gateway.hostile().heldAnswers() == 3);
+
+            gateway.hostile().releaseHeld();
+            for (RawSocket answered : List.of(chunked, first, second)) {
+                Response response = answered.read(BOUND);
+                assertThat(response.status()).as(response.body()).isEqualTo(200);
+            }
+        }
+    }
+
     /** A chat request of about 8 MB for {@code model}: a question about a screenshot, sent as a data URL. */
     private static String largeChat(String model) {
         String body = largeChat(model, 6_000_000);

@@ -30,6 +30,20 @@ class LargeBodiesBudgetTest {
     }
 
     @Test
+    void aBodyCountedLargerThanItTurnedOutKeepsOnlyWhatItIs() {
+        LargeBodies bodies = new LargeBodies(20 * MIB);
+        LargeBodies.Ticket chunked = bodies.take(10 * MIB); // not announced: counted as the largest
+
+        chunked.keepOnly(2 * MIB);
+        chunked.keepOnly(3 * MIB); // never grows back
+
+        assertThat(bodies.taken()).isEqualTo(2 * MIB);
+        assertThat(bodies.take(16 * MIB)).isNotNull();
+        chunked.giveBack();
+        assertThat(bodies.taken()).isEqualTo(16 * MIB);
+    }
+
+    @Test
     void bodiesUnderAMebibyteAndUnknownLengthsAreNotCounted() {
         LargeBodies bodies = new LargeBodies(MIB);
 
