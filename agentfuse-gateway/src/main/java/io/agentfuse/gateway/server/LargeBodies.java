@@ -2,6 +2,7 @@ package io.agentfuse.gateway.server;
 
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 
@@ -10,7 +11,7 @@ import java.time.Duration;
 /**
  * How many bytes of large request bodies the server takes on at once. A request's body lives, read,
  * decoded and forwarded, about three times over while it is prepared, and once (the bytes sent) until
- * its answer comes (a stream lets them go once its answer begins); twenty 9.5 MB requests
+ * its answer comes (a stream lets them go once its answer begins, unless it may be continued); twenty 9.5 MB requests
  * at once against a gateway at {@code -Xmx128m} (an agent's conversation with a few screenshots in
  * it is that size, resent every turn) collected garbage until eleven of them timed out waiting for
  * their bodies and nine were reset, and ran out of heap on the way. So a request that announces a
@@ -33,7 +34,7 @@ import java.time.Duration;
  * <pre>{@code
  * LargeBodies.Ticket ticket = largeBodies.take(contentLength); // null: refuse, 429 overloaded
  * ...
- * ticket.giveBack(); // once the answer is written, or its connection closed
+ * ticket.giveBack(); // once the answer is written, or begins to stream (letGoOfBody), or its connection closed
  * }</pre>
  */
 public final class LargeBodies {
@@ -80,6 +81,18 @@ public final class LargeBodies {
             return Ticket.NONE;
         }
         return taken.take(bytes) ? new Ticket(taken, bytes) : null;
+    }
+
+    /**
+     * The request served on {@code connection} keeps nothing of its body any more (a stream whose
+     * answer has begun, and that will not be continued): its large body stops counting. Nothing for
+     * a body not counted, or a connection without deadlines (HTTP/2).
+     */
+    public static void letGoOfBody(HttpConnection connection) {
+        RequestDeadline deadline = RequestDeadline.of(connection);
+        if (deadline != null) {
+            deadline.letGoOfBody();
+        }
     }
 
     /** The bytes taken now. */
