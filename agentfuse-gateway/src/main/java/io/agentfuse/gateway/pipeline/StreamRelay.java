@@ -101,7 +101,7 @@ final class StreamRelay {
         ResponseHeaders.put(response, request, trace, answer.step().name(), passed, answer.step().dropped());
         response.drainHandler(v -> stream.resume());
         if (!continuation.on()) {
-            LargeBodies.letGoOfBody(connection); // nothing keeps the request's bytes now (StreamRetentionTest)
+            LargeBodies.letGoOfBody(connection); // nothing keeps the request's bytes once its answer has begun
         }
         listen(stream);
     }

@@ -10,21 +10,22 @@ import java.time.Duration;
 
 /**
  * How many bytes of large request bodies the server takes on at once. A request's body lives, read,
- * decoded and forwarded, about three times over while it is prepared, and once (the bytes sent) until
- * its answer comes (a stream lets them go once its answer begins, unless it may be continued); twenty 9.5 MB requests
- * at once against a gateway at {@code -Xmx128m} (an agent's conversation with a few screenshots in
- * it is that size, resent every turn) collected garbage until eleven of them timed out waiting for
- * their bodies and nine were reset, and ran out of heap on the way. So a request that announces a
- * body of {@value #LARGE_BYTES} bytes or more is taken only while the large bodies of the answers
- * not yet written leave room for it; else it is refused, 429 {@code overloaded} with a
- * {@code Retry-After} of {@value #RETRY_AFTER_SECONDS} s, its body dropped as it arrives (never
- * kept) and its connection closed. A body whose length is not announced (chunked) is counted once
- * its first {@value #LARGE_BYTES} bytes have arrived, as the largest body the server takes
- * ({@code server.maxBodySize}), since nothing says it will be shorter, and as what it is once all of
- * it has arrived; it is refused the same way when the budget has no room for the largest. Counting it as it grows would let many such bodies take the
- * budget between them and every one be refused half-way: twenty chunked 9.5 MB bodies at once were
- * all refused so. Smaller bodies are not counted: {@link BodyAllowance} bounds what they are given
- * before they arrive.
+ * decoded and forwarded, about three times over while it is prepared, and once (the bytes sent)
+ * until its answer comes (a stream lets them go once its answer begins, unless it may be
+ * continued); twenty 9.5 MB requests at once against a gateway at {@code -Xmx128m} (an agent's
+ * conversation with a few screenshots in it is that size, resent every turn) collected garbage
+ * until eleven of them timed out waiting for their bodies and nine were reset, and ran out of heap
+ * on the way. So a request that announces a body of {@value #LARGE_BYTES} bytes or more is taken
+ * only while the large bodies of the requests not yet answered (a stream's: not yet begun) leave
+ * room for it; else it is refused, 429 {@code overloaded} with a {@code Retry-After} of
+ * {@value #RETRY_AFTER_SECONDS} s, its body dropped as it arrives (never kept) and its connection
+ * closed. A body whose length is not announced (chunked) is counted once its first
+ * {@value #LARGE_BYTES} bytes have arrived, as the largest body the server takes
+ * ({@code server.maxBodySize}), since nothing says it will be shorter, and as what it is once all
+ * of it has arrived; it is refused the same way when the budget has no room for the largest.
+ * Counting it as it grows would let many such bodies take the budget between them and every one
+ * be refused half-way: twenty chunked 9.5 MB bodies at once were all refused so. Smaller bodies are
+ * not counted: {@link BodyAllowance} bounds what they are given before they arrive.
  *
  * <p>The budget is an eighth of the heap limit, and never less than the body limit, so that one
  * body of the largest size is always taken when it is the only one: 16 MiB at {@code -Xmx128m}.
@@ -86,7 +87,7 @@ public final class LargeBodies {
     /**
      * The request served on {@code connection} keeps nothing of its body any more (a stream whose
      * answer has begun, and that will not be continued): its large body stops counting. Nothing for
-     * a body not counted, or a connection without deadlines (HTTP/2).
+     * a body not counted, or a connection no {@link ConnectionGuard} admitted.
      */
     public static void letGoOfBody(HttpConnection connection) {
         RequestDeadline deadline = RequestDeadline.of(connection);
