@@ -14,7 +14,6 @@ import io.agentfuse.gateway.http.Disconnect;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
-import io.agentfuse.gateway.server.LargeBodies;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.upstream.TransportText;
 import io.agentfuse.gateway.upstream.UpstreamStream;
@@ -51,7 +50,8 @@ import java.util.concurrent.CompletableFuture;
  * So a provider whose streams always break mid-way trips its breaker, and a stream that is slow or
  * token-heavy counts for {@code consecutiveTimeouts}, {@code slowCallRate} and {@code tokenOveruse}
  * as a complete answer does. Failures before the first byte are attempts the guard records itself.
- * With a {@link StreamContinuation} (see there) a text answer that breaks is continued instead.
+ *
+ * <p>With a {@link StreamContinuation} (see there) a text answer that breaks is continued instead.
  *
  * <p>Confined to the request's context: every handler hops there first.
  */
@@ -100,9 +100,6 @@ final class StreamRelay {
                 .putHeader("cache-control", "no-cache");
         ResponseHeaders.put(response, request, trace, answer.step().name(), passed, answer.step().dropped());
         response.drainHandler(v -> stream.resume());
-        if (!continuation.on()) {
-            LargeBodies.letGoOfBody(connection); // nothing keeps the request's bytes once its answer has begun
-        }
         listen(stream);
     }
 
