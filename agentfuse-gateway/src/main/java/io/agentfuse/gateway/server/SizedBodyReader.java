@@ -126,31 +126,29 @@ public final class SizedBodyReader implements PlatformHandler {
             }
             long received = body.length() + chunk.length();
             if (received > maxBodySize) {
-                body.failed = true;
+                body.drop();
                 body.release();
                 onTooLarge.run();
                 return;
             }
             if (arriving != null && body.length() < LargeBodies.LARGE_BYTES && received >= LargeBodies.LARGE_BYTES
                     && !arriving.holdLargeBody(maxBodySize)) {
-                body.failed = true;
-                body.received = null; // the caller is told to retry: nothing of it is kept
+                body.drop(); // the caller is told to retry
                 EdgeErrors.refuseAfterBody(request, LargeBodies.refusal(maxBodySize, false));
                 return;
             }
             body.add(chunk);
         }).endHandler(ignored -> {
             body.release();
-            if (arriving != null && !body.failed) {
-                arriving.largeBodyArrived(body.length()); // counted as the largest body until now
-            }
             if (!body.failed) {
+                if (arriving != null) {
+                    arriving.largeBodyArrived(body.length()); // counted as the largest body until now
+                }
                 onBody.accept(body.handOn());
             }
         }).exceptionHandler(cause -> {
             if (cause instanceof StrictRequestDecoder.BrokenBodyException && !body.failed) {
-                body.failed = true;
-                body.received = null;
+                body.drop();
                 EdgeErrors.refuseBrokenBody(request);
             }
         });
@@ -217,6 +215,12 @@ public final class SizedBodyReader implements PlatformHandler {
             Buffer whole = received == null ? Buffer.buffer() : received;
             received = null;
             return whole;
+        }
+
+        /** The request is refused: nothing of its body is kept, and what still arrives is dropped. */
+        void drop() {
+            failed = true;
+            received = null;
         }
 
         void release() {
