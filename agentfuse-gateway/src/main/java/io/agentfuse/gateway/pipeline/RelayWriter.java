@@ -2,6 +2,7 @@ package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.http.Disconnect;
+import io.agentfuse.gateway.internal.CallerWritability;
 import io.vertx.core.Context;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpConnection;
@@ -17,7 +18,8 @@ import java.util.function.Consumer;
  * chunk, one flush) instead of one per event; the last events and the end of the body together; and
  * a failed stream's last events followed by closing the connection, never by a clean end of the
  * chunked body, which clients such as LangChain4j's would take for a complete (truncated) answer.
- * Tells its relay when the caller's write queue is full, so that the relay pauses the provider.
+ * Tells its relay when the caller takes no more for now ({@link CallerWritability}: by bytes, not by
+ * Vert.x's count of writes), so that the relay pauses the provider.
  * A failed stream's last write waits at most {@code server.clientWriteTimeout} for a caller that
  * stopped reading; then the connection is reset.
  *
@@ -101,7 +103,7 @@ final class RelayWriter {
             return;
         }
         response.write(takeUnwritten(0));
-        if (response.writeQueueFull()) {
+        if (!CallerWritability.takesMore(connection) || response.writeQueueFull()) {
             queueFull.run();
         }
     }

@@ -12,6 +12,7 @@ import io.agentfuse.gateway.dialect.StreamTranslator;
 import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.agentfuse.gateway.http.Disconnect;
 import io.agentfuse.gateway.http.GatewayError;
+import io.agentfuse.gateway.internal.CallerWritability;
 import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.sse.SseEvent;
@@ -88,7 +89,8 @@ final class StreamRelay {
         this.metrics = metrics;
         this.writer = new RelayWriter(response, connection, context, this::onContext, () -> {
             if (!done) {
-                stream.pause(); // the caller cannot keep up: the drain handler resumes the provider
+                stream.pause(); // the caller cannot keep up: resumed once it takes more
+                CallerWritability.whenItTakesMore(connection, () -> onContext(() -> stream.resume()));
             }
         }, stream.clientWriteTimeout());
     }

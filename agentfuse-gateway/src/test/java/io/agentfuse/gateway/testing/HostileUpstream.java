@@ -12,6 +12,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An OpenAI-style provider on 127.0.0.1 that misbehaves by the model asked for — a real server,
@@ -41,6 +42,8 @@ public final class HostileUpstream {
     private final AtomicInteger requests = new AtomicInteger();
     private final AtomicInteger open = new AtomicInteger();
     private final AtomicInteger endless = new AtomicInteger();
+    private final AtomicInteger blocked = new AtomicInteger();
+    private final AtomicLong written = new AtomicLong();
     /** The answers of {@code held}, each with the context of its connection, waiting for {@link #releaseHeld()}. */
     private final Queue<Runnable> held = new ConcurrentLinkedQueue<>();
 
@@ -77,6 +80,19 @@ public final class HostileUpstream {
     /** How many of its answers that never end are still being sent: until their connection closes. */
     public int endlessAnswers() {
         return endless.get();
+    }
+
+    /**
+     * How many of its answers that never end wait for their reader to take their last write: every
+     * one, once every reader has stopped reading and the buffers between them are full.
+     */
+    public int blockedAnswers() {
+        return blocked.get();
+    }
+
+    /** How many bytes its answers that never end have written so far. */
+    public long endlessBytes() {
+        return written.get();
     }
 
     /** How many answers of {@code held} are waiting for {@link #releaseHeld()}. */
@@ -193,9 +209,16 @@ public final class HostileUpstream {
         write(response, chunk);
     }
 
-    private static void write(HttpServerResponse response, Buffer chunk) {
+    private void write(HttpServerResponse response, Buffer chunk) {
         if (!response.closed()) {
-            response.write(chunk).onSuccess(v -> write(response, chunk));
+            blocked.incrementAndGet();
+            response.write(chunk).onComplete(done -> {
+                blocked.decrementAndGet();
+                if (done.succeeded()) {
+                    written.addAndGet(chunk.length());
+                    write(response, chunk);
+                }
+            });
         }
     }
 }
