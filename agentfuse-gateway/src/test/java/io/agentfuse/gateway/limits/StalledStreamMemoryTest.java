@@ -30,7 +30,7 @@ class StalledStreamMemoryTest {
     /**
      * The heap a stalled stream may hold, in KiB: its caller's and its provider's buffers. Measured
      * per stream: about 1 200 KiB before both fixes, 613 with only the provider's reads bounded, 475
-     * with only the caller's back-pressure by bytes, 45 to 84 with both (io_uring and epoll).
+     * with only the caller's back-pressure by bytes, 41 to 97 with both (ten runs, io_uring and epoll).
      */
     private static final long MOST_HELD_KIB = 256;
 
