@@ -15,6 +15,7 @@ import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.internal.CallerWritability;
 import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
+import io.agentfuse.gateway.server.LargeBodies;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.upstream.TransportText;
 import io.agentfuse.gateway.upstream.UpstreamStream;
@@ -102,6 +103,9 @@ final class StreamRelay {
                 .putHeader("cache-control", "no-cache");
         ResponseHeaders.put(response, request, trace, answer.step().name(), passed, answer.step().dropped());
         response.drainHandler(v -> stream.resume());
+        if (!continuation.on()) {
+            LargeBodies.letGoOfBody(connection); // nothing keeps the request's bytes once its answer has begun
+        }
         listen(stream);
     }
 

@@ -2,6 +2,7 @@ package io.agentfuse.gateway.server;
 
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 
@@ -15,10 +16,10 @@ import java.time.Duration;
  * conversation with a few screenshots in it is that size, resent every turn) collected garbage
  * until eleven of them timed out waiting for their bodies and nine were reset, and ran out of heap
  * on the way. So a request that announces a body of {@value #LARGE_BYTES} bytes or more is taken
- * only while the large bodies of the requests not yet answered leave room for it (a stream's
- * too, until it ends, though it keeps none of its bytes once its answer has begun); else it is
- * refused, 429 {@code overloaded} with a {@code Retry-After} of {@value #RETRY_AFTER_SECONDS} s,
- * its body dropped as it arrives (never kept) and its connection closed. A body whose length is not announced (chunked) is counted once its first
+ * only while the large bodies of the requests not yet answered (a stream's: not yet begun) leave
+ * room for it; else it is refused, 429 {@code overloaded} with a {@code Retry-After} of
+ * {@value #RETRY_AFTER_SECONDS} s, its body dropped as it arrives (never kept) and its connection
+ * closed. A body whose length is not announced (chunked) is counted once its first
  * {@value #LARGE_BYTES} bytes have arrived, as the largest body the server takes
  * ({@code server.maxBodySize}), since nothing says it will be shorter, and as what it is once all
  * of it has arrived; it is refused the same way when the budget has no room for the largest.
@@ -34,7 +35,7 @@ import java.time.Duration;
  * <pre>{@code
  * LargeBodies.Ticket ticket = largeBodies.take(contentLength); // null: refuse, 429 overloaded
  * ...
- * ticket.giveBack(); // once the answer is written, or its connection closed
+ * ticket.giveBack(); // once the answer is written, or begins to stream (letGoOfBody), or its connection closed
  * }</pre>
  */
 public final class LargeBodies {
@@ -81,6 +82,18 @@ public final class LargeBodies {
             return Ticket.NONE;
         }
         return taken.take(bytes) ? new Ticket(taken, bytes) : null;
+    }
+
+    /**
+     * The request served on {@code connection} keeps nothing of its body any more (a stream whose
+     * answer has begun, and that will not be continued): its large body stops counting. Nothing for
+     * a body not counted, or a connection no {@link ConnectionGuard} admitted.
+     */
+    public static void letGoOfBody(HttpConnection connection) {
+        RequestDeadline deadline = RequestDeadline.of(connection);
+        if (deadline != null) {
+            deadline.letGoOfBody();
+        }
     }
 
     /** The bytes taken now. */

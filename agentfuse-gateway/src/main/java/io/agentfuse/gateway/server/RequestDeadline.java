@@ -101,6 +101,11 @@ final class RequestDeadline implements Handler<Void> {
         held.keepOnly(bytes);
     }
 
+    /** The current request keeps nothing of its body any more: it stops counting, though its answer goes on. */
+    void letGoOfBody() {
+        giveBackBody();
+    }
+
     /** The answer to the current request has been written: the next request now has {@code idleTimeout}. */
     @Override
     public void handle(Void answered) {

@@ -119,6 +119,37 @@ class LargeBodiesTest {
         }
     }
 
+    /**
+     * A stream lets its request's bytes go once its answer begins (unless it may be continued,
+     * {@link StreamRetentionTest}), and its large body stops counting then: two 8 MB conversations
+     * whose answers were streaming held the budget for as long as the answers ran, and a third
+     * agent's turn was refused 429 meanwhile.
+     */
+    @Test
+    void aStreamLeavesTheBudgetOnceItsAnswerHasBegun() {
+        String streamed = new JsonObject(largeChat("held-stream")).put("stream", true).encode();
+        try (RawSocket first = RawSocket.open(gateway.port());
+             RawSocket second = RawSocket.open(gateway.port());
+             RawSocket third = RawSocket.open(gateway.port())) {
+            first.send(RawSocket.post("/v1/chat/completions", HOST, streamed));
+            second.send(RawSocket.post("/v1/chat/completions", HOST, streamed));
+            String firstHead = first.head(BOUND);
+            String secondHead = second.head(BOUND);
+
+            third.send(RawSocket.post("/v1/chat/completions", HOST, largeChat("good")));
+            Response served;
+            try {
+                served = third.read(BOUND);
+            } finally {
+                gateway.hostile().releaseHeld(); // whatever it was: the next case finds nothing held
+            }
+
+            assertThat(served.status()).as(served.body()).isEqualTo(200);
+            assertThat(first.afterHead(firstHead, BOUND).body()).contains("[DONE]");
+            assertThat(second.afterHead(secondHead, BOUND).body()).contains("[DONE]");
+        }
+    }
+
     /** A chat request of about 8 MB for {@code model}: a question about a screenshot, sent as a data URL. */
     private static String largeChat(String model) {
         String body = largeChat(model, 6_000_000);
