@@ -14,7 +14,7 @@ package io.agentfuse.gateway.http;
  *   <tr><td>ALL_FALLBACKS_FAILED</td><td>502</td><td>all_fallbacks_failed</td><td>the chain ended in failure otherwise</td></tr>
  *   <tr><td>UNTRANSLATABLE</td><td>400</td><td>invalid_request</td><td>every step was skipped because the request cannot be translated to its dialect (names the field)</td></tr>
  *   <tr><td>UPSTREAM_AUTH_FAILED</td><td>502</td><td>upstream_auth_failed</td><td>the chain ended with a provider refusing the gateway's own key (401/403)</td></tr>
- *   <tr><td>OVERLOADED</td><td>429 + Retry-After</td><td>overloaded</td><td>no step was called and a step's bulkhead was full</td></tr>
+ *   <tr><td>OVERLOADED</td><td>429 + Retry-After</td><td>overloaded</td><td>no step was called and a step's bulkhead was full; a large body found no room (server.LargeBodies); the heap had no room for the answer</td></tr>
  *   <tr><td>NOT_FOUND</td><td>404</td><td>not_found</td><td>a path the gateway does not serve</td></tr>
  *   <tr><td>METHOD_NOT_ALLOWED</td><td>405</td><td>invalid_request</td><td>a served path asked with the wrong method</td></tr>
  *   <tr><td>CONTEXT_WINDOW_FULL</td><td>413</td><td>context_window_full</td><td>context at REJECT after compaction and snipping</td></tr>

@@ -187,7 +187,7 @@ final class ChatExchange {
             trace.span().usage(result.value().response().usage().inputTokens(), result.value().response().usage().outputTokens());
             used = budget.used(result.value().response().usage(), result.value().step().model());
             budget.putHeaders(response.headers(), used);
-            CompleteResponder.respond(response, request, result, trace, stages.clock());
+            CompleteResponder.respond(response, caller.connection(), context, request, result, trace, stages.clock());
         }
     }
 

@@ -8,7 +8,9 @@ import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
+import io.vertx.core.Context;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 
@@ -26,8 +28,8 @@ final class CompleteResponder {
     private CompleteResponder() {
     }
 
-    static void respond(HttpServerResponse response, ModelRequest request, FallbackResult<StepAnswer> result,
-                        CallTrace trace, Clock clock) {
+    static void respond(HttpServerResponse response, HttpConnection connection, Context context, ModelRequest request,
+                        FallbackResult<StepAnswer> result, CallTrace trace, Clock clock) {
         StepAnswer answer = result.value();
         ResponseHeaders.put(response, request, trace, answer.step().name(), result.passed(), answer.step().dropped());
         Buffer body;
@@ -40,7 +42,7 @@ final class CompleteResponder {
             return;
         }
         response.headers().set(HttpHeaders.CONTENT_TYPE, ResponseHeaders.APPLICATION_JSON);
-        response.setStatusCode(answer.response().status()).end(body);
+        AnswerWriter.end(response.setStatusCode(answer.response().status()), connection, context, body);
     }
 
     private static Buffer clientBody(ModelRequest request, StepAnswer answer, Clock clock) {

@@ -52,7 +52,7 @@ import java.util.stream.Collectors;
  */
 final class FailureResponder {
 
-    /** When to come back after every model of the chain was busy: their calls are short. */
+    /** When to come back after every model of the chain was busy, or the heap full: their calls are short. */
     private static final Duration BUSY_RETRY_AFTER = Duration.ofSeconds(1);
 
     private FailureResponder() {
@@ -74,6 +74,11 @@ final class FailureResponder {
         if (cause instanceof DeadlineExceededException late) {
             return new GatewayException(GatewayError.TIMEOUT, "the request's deadline passed before any model answered: "
                     + late.getMessage());
+        }
+        if (cause instanceof OutOfMemoryError full) {
+            // Short-lived, as the many requests that filled the heap are: the caller comes back in a moment.
+            return new GatewayException(GatewayError.OVERLOADED, "the gateway had no memory left to serve the request ("
+                    + TransportText.of(full) + "); retry in a moment, the model is not blamed for it", BUSY_RETRY_AFTER);
         }
         if (cause instanceof VirtualMachineError fault) {
             return new GatewayException(GatewayError.INTERNAL_ERROR, "the gateway failed while serving the request ("

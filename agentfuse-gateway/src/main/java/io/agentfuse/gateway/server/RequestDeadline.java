@@ -2,6 +2,7 @@ package io.agentfuse.gateway.server;
 
 import io.agentfuse.gateway.http.Disconnect;
 import io.agentfuse.gateway.http.GatewayError;
+import io.agentfuse.gateway.internal.CallerWritability;
 import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.netty.util.AttributeKey;
 import io.vertx.core.Handler;
@@ -18,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  * head, and the next request on a keep-alive connection within {@code idleTimeout} of the last
  * answer. A connection whose head is late is closed; one whose body is late is answered 408 and
  * closed. A request being answered (a long stream, say) is not cut by these deadlines, unless its
- * caller has stopped reading: a response whose write queue is full at two checks in a row is cut.
+ * caller has stopped reading: a response whose caller takes no more writes (its write buffer full,
+ * {@link CallerWritability}, or Vert.x's write queue) at two checks in a row is cut.
  * Every close here is immediate ({@link Disconnect}): a graceful one would wait for the peer.
  *
  * <p>One timer per connection, checked when it fires rather than reset on every byte, because
@@ -153,7 +155,8 @@ final class RequestDeadline implements Handler<Void> {
             EdgeErrors.refuse(current, GatewayError.REQUEST_TIMEOUT, "the request body did not arrive within "
                     + headerMillis + " ms (server.headerTimeout)");
         } else if (!current.response().ended()) {
-            stalledChecks = current.response().writeQueueFull() ? stalledChecks + 1 : 0;
+            boolean takesNoMore = !CallerWritability.takesMore(connection) || current.response().writeQueueFull();
+            stalledChecks = takesNoMore ? stalledChecks + 1 : 0;
             if (stalledChecks >= 2) {
                 Disconnect.now(connection); // the caller stopped reading what it asked for
             } else {

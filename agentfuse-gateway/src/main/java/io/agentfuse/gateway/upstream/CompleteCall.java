@@ -136,6 +136,8 @@ final class CompleteCall<T> {
             body.add(chunk);
         } catch (UpstreamBodyTooLargeException tooLarge) {
             failAndLetGo(tooLarge); // stop reading: the rest of the body is never wanted
+        } catch (OutOfMemoryError full) {
+            failAndLetGo(full); // the call fails now, not at a timeout that may never come
         }
     }
 
@@ -150,7 +152,9 @@ final class CompleteCall<T> {
         T mapped;
         try {
             mapped = mapper.apply(answer(call, response.statusCode(), response.headers(), body.body()));
-        } catch (RuntimeException refused) {
+        } catch (RuntimeException | OutOfMemoryError refused) {
+            // The timer is cancelled: a call whose answer cannot be read (the heap full) fails now
+            // (the guard takes the gateway's own fault for no provider's), or its caller waits forever.
             answer.completeExceptionally(refused);
             return;
         }

@@ -53,6 +53,8 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
     /** Where {@link #withServerKeys} puts a test class's own {@code server} keys. */
     private static final String CLASS_KEYS = "  # the test class's own keys\n";
 
+    /** The answer size limit of every class that does not set its own. */
+    private static final String DEFAULT_UPSTREAM_BODY = "  maxUpstreamBody: 1MB\n";
     private static final String CONFIG = """
             server:
               port: 0
@@ -83,6 +85,7 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
               plain: { provider: hostile, timeout: 60s }
               held: { provider: hostile, timeout: 60s }
               held-stream: { provider: hostile, maxConcurrent: 100 }
+              big-answer: { provider: hostile, maxConcurrent: 100 }
               held-continued: { provider: hostile, upstreamModel: held-stream, maxConcurrent: 100, streamContinuation: true, fallbacks: [good] }
             """;
     /**
@@ -134,7 +137,11 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
     private IsolatedGateway(List<String> serverKeys) {
         StringBuilder keys = new StringBuilder();
         serverKeys.forEach(key -> keys.append("  ").append(key).append('\n'));
-        this.config = CONFIG.replace(CLASS_KEYS, keys.toString());
+        String config = CONFIG;
+        if (serverKeys.stream().anyMatch(key -> key.startsWith("maxUpstreamBody:"))) {
+            config = config.replace(DEFAULT_UPSTREAM_BODY, ""); // the class's own replaces it
+        }
+        this.config = config.replace(CLASS_KEYS, keys.toString());
     }
 
     /**

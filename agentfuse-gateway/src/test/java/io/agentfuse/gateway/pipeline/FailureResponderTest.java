@@ -101,12 +101,22 @@ class FailureResponderTest {
     }
 
     @Test
-    void theGatewaysOwnOutOfMemoryIsAnInternalErrorNotTheModels() {
+    void theGatewaysOwnOutOfMemoryIsAShortOverloadNotTheModels() {
         GatewayException error = FailureResponder.toGatewayError(new OutOfMemoryError("Java heap space"));
 
+        assertThat(error.error()).isEqualTo(GatewayError.OVERLOADED);
+        assertThat(error.retryAfter()).contains(Duration.ofSeconds(1));
+        assertThat(error.getMessage()).isEqualTo("the gateway had no memory left to serve the request (Java heap space); "
+                + "retry in a moment, the model is not blamed for it");
+    }
+
+    @Test
+    void theGatewaysOtherFaultsAreInternalErrorsNotTheModels() {
+        GatewayException error = FailureResponder.toGatewayError(new StackOverflowError());
+
         assertThat(error.error()).isEqualTo(GatewayError.INTERNAL_ERROR);
-        assertThat(error.getMessage()).isEqualTo("the gateway failed while serving the request (Java heap space); "
-                + "the model is not blamed for it");
+        assertThat(error.getMessage()).startsWith("the gateway failed while serving the request (")
+                .endsWith("); the model is not blamed for it");
     }
 
     @Test

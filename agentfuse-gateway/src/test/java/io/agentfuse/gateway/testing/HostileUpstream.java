@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code held}: a normal answer, held until the test calls {@link #releaseHeld()};</li>
  *   <li>{@code held-stream}: an SSE stream whose first content comes at once and whose end is held
  *       until the test calls {@link #releaseHeld()};</li>
+ *   <li>{@code big-answer}: a well-formed answer whose text is {@value #BIG_ANSWER_CHARS} characters;</li>
  *   <li>anything else: a normal, small answer.</li>
  * </ul>
  */
@@ -36,6 +37,16 @@ public final class HostileUpstream {
     /** How many events {@code crumbs-stream} sends before {@code [DONE]}. */
     public static final int CRUMB_EVENTS = 2_000;
     private static final Buffer FILLER = Buffer.buffer("x".repeat(64 * 1024));
+    /** How many characters the text of {@code big-answer} has. */
+    public static final int BIG_ANSWER_CHARS = 4_000_000;
+    /** The answer of {@code big-answer}: a well-formed chat completion whose text is 4 MB. */
+    private static final Buffer BIG_ANSWER = new JsonObject()
+            .put("id", "c1").put("object", "chat.completion").put("created", 0).put("model", "big-answer")
+            .put("choices", new io.vertx.core.json.JsonArray().add(new JsonObject().put("index", 0)
+                    .put("message", new JsonObject().put("role", "assistant").put("content", "y".repeat(BIG_ANSWER_CHARS)))
+                    .put("finish_reason", "stop")))
+            .put("usage", new JsonObject().put("prompt_tokens", 1).put("completion_tokens", 1).put("total_tokens", 2))
+            .toBuffer();
 
     private final Vertx vertx;
     private final HttpServer server;
@@ -149,6 +160,7 @@ public final class HostileUpstream {
                             .put("delta", new JsonObject().put("content", "y".repeat(16 * 1024))).putNull("finish_reason")))
                     .encode() + "\n\n"));
             case "crumbs-stream" -> crumbs(sse(response));
+            case "big-answer" -> response.putHeader("content-type", "application/json").end(BIG_ANSWER);
             case "endless-preamble" -> pump(sse(response), Buffer.buffer(("data: " + new JsonObject()
                     .put("id", "c1").put("object", "chat.completion.chunk").put("created", 0).put("model", model)
                     .put("choices", new io.vertx.core.json.JsonArray().add(new JsonObject().put("index", 0)
