@@ -160,7 +160,9 @@ public final class HostileUpstream {
                             .put("delta", new JsonObject().put("content", "y".repeat(16 * 1024))).putNull("finish_reason")))
                     .encode() + "\n\n"));
             case "crumbs-stream" -> crumbs(sse(response));
-            case "big-answer" -> response.putHeader("content-type", "application/json").end(BIG_ANSWER);
+            // Closed after its end: the gateway's pool must not keep forty idle connections to it.
+            case "big-answer" -> response.putHeader("content-type", "application/json").putHeader("connection", "close")
+                    .end(BIG_ANSWER);
             case "endless-preamble" -> pump(sse(response), Buffer.buffer(("data: " + new JsonObject()
                     .put("id", "c1").put("object", "chat.completion.chunk").put("created", 0).put("model", model)
                     .put("choices", new io.vertx.core.json.JsonArray().add(new JsonObject().put("index", 0)
