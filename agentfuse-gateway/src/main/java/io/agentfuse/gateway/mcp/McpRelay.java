@@ -1,17 +1,21 @@
 package io.agentfuse.gateway.mcp;
 
 import io.agentfuse.gateway.http.HopByHop;
+import io.agentfuse.gateway.internal.CallerWritability;
+import io.agentfuse.gateway.internal.OnContext;
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerResponse;
 
 import java.time.Duration;
 
 /**
  * Relays a streamed answer of an MCP server (an SSE answer to a POST, the {@code GET} stream)
- * byte for byte to the client, with bounded buffering: when the client's write queue is full the
- * server's response is paused, and a client that stays stalled for {@code clientWriteTimeout} is
- * cut off. A client that disconnects resets the upstream request (the server sees it leave); an
+ * byte for byte to the client, with bounded buffering: when the client takes no more (its write
+ * buffer full, {@link CallerWritability}, or Vert.x's write queue) the server's response is paused
+ * until it does, and a client that stays stalled for {@code clientWriteTimeout} is cut off. A client that disconnects resets the upstream request (the server sees it leave); an
  * upstream that breaks mid-way resets the client's connection, so a broken stream never looks like
  * a clean end. An optional idle timeout ends a stream whose server went quiet.
  *
@@ -20,8 +24,10 @@ import java.time.Duration;
 final class McpRelay {
 
     private final Vertx vertx;
+    private final Context context;
     private final McpUpstream.Streamed upstream;
     private final HttpServerResponse client;
+    private final HttpConnection connection;
     private final Duration writeTimeout;
     private final Duration idleTimeout;
     private long stallTimer = -1;
@@ -32,11 +38,13 @@ final class McpRelay {
      * @param idleTimeout the longest silence between two chunks, or {@code null} for none (the GET
      *                    stream of a quiet server may stay silent for long)
      */
-    McpRelay(Vertx vertx, McpUpstream.Streamed upstream, HttpServerResponse client, Duration writeTimeout,
-             Duration idleTimeout) {
+    McpRelay(Vertx vertx, McpUpstream.Streamed upstream, HttpServerResponse client, HttpConnection connection,
+             Duration writeTimeout, Duration idleTimeout) {
         this.vertx = vertx;
+        this.context = vertx.getOrCreateContext();
         this.upstream = upstream;
         this.client = client;
+        this.connection = connection;
         this.writeTimeout = writeTimeout;
         this.idleTimeout = idleTimeout;
     }
@@ -55,17 +63,19 @@ final class McpRelay {
         response.handler(chunk -> {
             armIdleTimer();
             client.write(chunk);
-            if (client.writeQueueFull()) {
+            if (!CallerWritability.takesMore(connection) || client.writeQueueFull()) {
                 response.pause();
                 stallTimer = vertx.setTimer(writeTimeout.toMillis(), id -> {
                     // A client that stopped reading must not hold the server's connection.
                     abandon();
                     client.reset();
                 });
-                client.drainHandler(v -> {
+                Runnable resume = () -> {
                     vertx.cancelTimer(stallTimer);
                     response.resume();
-                });
+                };
+                client.drainHandler(v -> resume.run());
+                CallerWritability.whenItTakesMore(connection, () -> OnContext.run(context, resume));
             }
         });
         response.exceptionHandler(failure -> {

@@ -208,7 +208,8 @@ final class ServerEndpoint {
             if (method == HttpMethod.DELETE && session != null && status / 100 == 2) {
                 owners.release(server.name(), session);
             }
-            new McpRelay(vertx, streamed, ctx.response(), options.clientWriteTimeout(), idleTimeout).start();
+            new McpRelay(vertx, streamed, ctx.response(), ctx.request().connection(), options.clientWriteTimeout(),
+                    idleTimeout).start();
         });
     }
 

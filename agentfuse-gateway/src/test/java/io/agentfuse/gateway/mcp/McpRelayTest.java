@@ -93,7 +93,8 @@ class McpRelayTest {
         URI url = URI.create("http://127.0.0.1:" + upstreamPort + "/mcp");
         return Await.result(vertx.createHttpServer().requestHandler(request ->
                 upstream.open(url, HttpMethod.GET, MultiMap.caseInsensitiveMultiMap(), null, Duration.ofSeconds(5))
-                        .onSuccess(streamed -> new McpRelay(vertx, streamed, request.response(), writeTimeout, idleTimeout).start()))
+                        .onSuccess(streamed -> new McpRelay(vertx, streamed, request.response(), request.connection(), writeTimeout,
+                                idleTimeout).start()))
                 .listen(0, "127.0.0.1"));
     }
 
