@@ -15,9 +15,9 @@ import java.time.Duration;
  * Relays a streamed answer of an MCP server (an SSE answer to a POST, the {@code GET} stream)
  * byte for byte to the client, with bounded buffering: when the client takes no more (its write
  * buffer full, {@link CallerWritability}, or Vert.x's write queue) the server's response is paused
- * until it does, and a client that stays stalled for {@code clientWriteTimeout} is cut off. A client that disconnects resets the upstream request (the server sees it leave); an
- * upstream that breaks mid-way resets the client's connection, so a broken stream never looks like
- * a clean end. An optional idle timeout ends a stream whose server went quiet.
+ * until it does, and a client that stays stalled for {@code clientWriteTimeout} is cut off. A
+ * client that disconnects resets the upstream request (the server sees it leave); an upstream that
+ * breaks mid-way resets the client's connection, so a broken stream never looks like a clean end. An optional idle timeout ends a stream whose server went quiet.
  *
  * <p>Not thread-safe: one instance per relayed response, used on its event loop.
  */

@@ -144,6 +144,8 @@ final class StreamingCall {
             }
         } catch (UpstreamBodyTooLargeException | SseEventTooLongException | MalformedAnswerException broken) {
             fail(UpstreamFailures.ofReading(provider, broken, limits.maxEventBytes()));
+        } catch (OutOfMemoryError full) {
+            fail(full); // an event the heap has no room for ends the call now, as a complete call's answer does
         }
     }
 
