@@ -50,14 +50,23 @@ final class RelayWriter {
     private boolean writeQueued;
     private boolean closedOnPurpose;
 
+    /**
+     * @param queueFull pauses the provider: the caller takes no more
+     * @param resume    resumes it: run once the caller takes more again (its write buffer drained, or
+     *                  Vert.x's queue), on the context
+     */
     RelayWriter(HttpServerResponse response, HttpConnection connection, Context context, Consumer<Runnable> onContext,
-                Runnable queueFull, Duration clientWriteTimeout) {
+                Runnable queueFull, Runnable resume, Duration clientWriteTimeout) {
         this.clientWriteTimeout = clientWriteTimeout;
         this.response = response;
         this.connection = connection;
         this.context = context;
         this.onContext = onContext;
-        this.queueFull = queueFull;
+        this.queueFull = () -> {
+            queueFull.run();
+            CallerWritability.whenItTakesMore(connection, () -> onContext.accept(resume));
+        };
+        response.drainHandler(v -> resume.run());
     }
 
     /** Whether a failed stream was ended by closing the connection (the caller did not leave). */

@@ -12,7 +12,6 @@ import io.agentfuse.gateway.dialect.StreamTranslator;
 import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.agentfuse.gateway.http.Disconnect;
 import io.agentfuse.gateway.http.GatewayError;
-import io.agentfuse.gateway.internal.CallerWritability;
 import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.server.LargeBodies;
@@ -90,10 +89,9 @@ final class StreamRelay {
         this.metrics = metrics;
         this.writer = new RelayWriter(response, connection, context, this::onContext, () -> {
             if (!done) {
-                stream.pause(); // the caller cannot keep up: resumed once it takes more
-                CallerWritability.whenItTakesMore(connection, () -> onContext(() -> stream.resume()));
+                stream.pause(); // the caller cannot keep up
             }
-        }, stream.clientWriteTimeout());
+        }, () -> stream.resume(), stream.clientWriteTimeout());
     }
 
     /** Sends the head (200, SSE, the gateway headers) and relays every event until the stream ends. */
@@ -102,7 +100,6 @@ final class StreamRelay {
                 .putHeader("content-type", "text/event-stream")
                 .putHeader("cache-control", "no-cache");
         ResponseHeaders.put(response, request, trace, answer.step().name(), passed, answer.step().dropped());
-        response.drainHandler(v -> stream.resume());
         if (!continuation.on()) {
             LargeBodies.letGoOfBody(connection); // nothing keeps the request's bytes once its answer has begun
         }
