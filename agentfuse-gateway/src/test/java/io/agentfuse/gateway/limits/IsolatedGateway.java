@@ -215,6 +215,11 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
         return baselineHeap;
     }
 
+    /** What the gateway process printed so far. */
+    String log() {
+        return child.log();
+    }
+
     /** The gateway's port. */
     int port() {
         return child.port();

@@ -9,6 +9,7 @@ import io.agentfuse.gateway.testing.RawSocket;
 import io.agentfuse.gateway.testing.RawSocket.Response;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -60,7 +61,7 @@ class StreamRetentionTest {
                 sockets.add(socket);
                 socket.send(RawSocket.post("/v1/chat/completions", HOST, requests.get(i)));
             }
-            Eventually.holds(gateway.vertx(), () -> gateway.hostile().heldAnswers() == STREAMS);
+            awaitHeld(sockets);
             // The provider has begun every answer; the gateway, once it has begun each caller's.
             List<String> heads = new ArrayList<>();
             for (RawSocket socket : sockets) {
@@ -80,6 +81,27 @@ class StreamRetentionTest {
 
         assertThat(heldKib).as("live heap over the baseline with %d streams of %d KiB requests held", STREAMS, requestKib)
                 .isLessThan((long) (mostHeld * STREAMS * requestKib));
+    }
+
+    /**
+     * Waits, within the bound, until the provider holds every stream; if it does not, fails with
+     * what each caller got instead (a refusal, an error) and the gateway's log.
+     */
+    private static void awaitHeld(List<RawSocket> sockets) {
+        try {
+            Eventually.holds(gateway.vertx(), () -> gateway.hostile().heldAnswers() == STREAMS);
+        } catch (IllegalStateException notAll) {
+            StringBuilder got = new StringBuilder();
+            for (int i = 0; i < sockets.size(); i++) {
+                try {
+                    got.append("\n").append(i).append(": ").append(sockets.get(i).head(Duration.ofMillis(200)).lines().findFirst().orElse(""));
+                } catch (IllegalStateException noHead) {
+                    got.append("\n").append(i).append(": no head");
+                }
+            }
+            throw new AssertionError("the provider holds " + gateway.hostile().heldAnswers() + " of " + STREAMS
+                    + " streams; the callers got:" + got + "\ngateway log:\n" + gateway.log(), notAll);
+        }
     }
 
     /**
