@@ -104,7 +104,7 @@ final class CompleteCall<T> {
             request.reset(); // ended while it waited for the connection: never sent
             return;
         }
-        request.send(sent).onComplete(this::answered);
+        ProviderRequests.send(request, sent).onComplete(this::answered);
     }
 
     private void answered(AsyncResult<HttpClientResponse> answered) {

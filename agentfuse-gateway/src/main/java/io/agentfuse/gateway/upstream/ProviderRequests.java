@@ -4,10 +4,13 @@ import io.agentfuse.gateway.dialect.UpstreamAuth;
 import io.agentfuse.gateway.internal.OnContext;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
+import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
@@ -109,6 +112,28 @@ final class ProviderRequests {
                 http.request(signed).onComplete(leased);
             }
         }));
+    }
+
+    /**
+     * Sends {@code body} on {@code request} and returns the provider's answer. A body that cannot be
+     * written (the write found no direct memory, its connection broke) fails the answer at once with
+     * its cause, and the request is reset: Vert.x's {@code send(body)} drops that failure, and the
+     * call would wait for an answer to a request its provider never got, until its timeout.
+     */
+    static Future<HttpClientResponse> send(HttpClientRequest request, Buffer body) {
+        Promise<HttpClientResponse> answer = Promise.promise();
+        request.end(body).onFailure(unwritten -> {
+            answer.tryFail(unwritten);
+            request.reset(0, unwritten);
+        });
+        request.response().onComplete(answered -> {
+            if (answered.succeeded()) {
+                answer.tryComplete(answered.result());
+            } else {
+                answer.tryFail(answered.cause());
+            }
+        });
+        return answer.future();
     }
 
     /** A provider's chat URL, parsed once, and its headers without forwarded ones, never changed once built. */

@@ -101,7 +101,7 @@ final class StreamingCall {
         }
         Buffer body = sending;
         sending = null; // not kept for the stream's length: a long conversation would live as long as its answer
-        request.send(body).onComplete(this::answered);
+        ProviderRequests.send(request, body).onComplete(this::answered);
     }
 
     private void answered(AsyncResult<HttpClientResponse> answered) {

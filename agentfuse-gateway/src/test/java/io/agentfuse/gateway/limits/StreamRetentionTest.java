@@ -5,6 +5,7 @@ import static io.agentfuse.gateway.limits.IsolatedGateway.HOST;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentfuse.gateway.testing.Eventually;
+import io.agentfuse.gateway.testing.ProcessProbe;
 import io.agentfuse.gateway.testing.RawSocket;
 import io.agentfuse.gateway.testing.RawSocket.Response;
 import io.vertx.core.json.JsonArray;
@@ -53,6 +54,7 @@ class StreamRetentionTest {
         }
         int requestKib = requests.get(0).length() / 1024;
         List<RawSocket> sockets = new ArrayList<>();
+        int requestsBefore = gateway.hostile().requests();
         long beforeKib = gateway.liveHeapKib(); // not the gateway's baseline: what the case before left (a memo entry) stays
         long heldKib;
         try {
@@ -61,7 +63,7 @@ class StreamRetentionTest {
                 sockets.add(socket);
                 socket.send(RawSocket.post("/v1/chat/completions", HOST, requests.get(i)));
             }
-            awaitHeld(sockets);
+            awaitHeld(sockets, requestsBefore);
             // The provider has begun every answer; the gateway, once it has begun each caller's.
             List<String> heads = new ArrayList<>();
             for (RawSocket socket : sockets) {
@@ -85,22 +87,37 @@ class StreamRetentionTest {
 
     /**
      * Waits, within the bound, until the provider holds every stream; if it does not, fails with
-     * what each caller got instead (a refusal, an error) and the gateway's log.
+     * what each caller got instead (a refusal, an error), where the requests' bytes waited and the
+     * gateway's log.
      */
-    private static void awaitHeld(List<RawSocket> sockets) {
+    private static void awaitHeld(List<RawSocket> sockets, int requestsBefore) {
+        // What the connections to the provider hold 10 s into the wait (before a stream's 20 s
+        // first-token limit ends it): a diagnosis if the provider never gets every stream.
+        long diagnoseAt = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        String[] queues = {"(the provider held every stream within 10 s)"};
         try {
-            Eventually.holds(gateway.vertx(), () -> gateway.hostile().heldAnswers() == STREAMS);
+            Eventually.holds(gateway.vertx(), () -> {
+                boolean all = gateway.hostile().heldAnswers() == STREAMS;
+                if (!all && System.nanoTime() - diagnoseAt > 0 && queues[0].startsWith("(")) {
+                    queues[0] = ProcessProbe.tcpQueues(gateway.hostile().port());
+                }
+                return all;
+            });
         } catch (IllegalStateException notAll) {
             StringBuilder got = new StringBuilder();
             for (int i = 0; i < sockets.size(); i++) {
+                String status;
                 try {
-                    got.append("\n").append(i).append(": ").append(sockets.get(i).head(Duration.ofMillis(200)).lines().findFirst().orElse(""));
+                    status = sockets.get(i).head(Duration.ofMillis(200)).lines().findFirst().orElse("");
                 } catch (IllegalStateException noHead) {
-                    got.append("\n").append(i).append(": no head");
+                    status = "no head";
                 }
+                got.append("\n").append(i).append(": ").append(status);
             }
             throw new AssertionError("the provider holds " + gateway.hostile().heldAnswers() + " of " + STREAMS
-                    + " streams; the callers got:" + got + "\ngateway log:\n" + gateway.log(), notAll);
+                    + " streams and has received " + (gateway.hostile().requests() - requestsBefore)
+                    + " requests' heads; the callers got:" + got + "\nthe kernel's queues of the connections to the"
+                    + " provider after 10 s:" + queues[0] + "\ngateway log:\n" + gateway.log(), notAll);
         }
     }
 
