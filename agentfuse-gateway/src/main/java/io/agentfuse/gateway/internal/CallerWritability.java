@@ -5,6 +5,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpServerResponse;
 
 /**
  * Back-pressure by bytes for what the gateway relays to a caller: whether the caller's connection
@@ -21,10 +22,15 @@ import io.vertx.core.http.HttpConnection;
  * Vert.x see the change first (Vert.x writes out what it queued), then runs the task. Confined to
  * the connection's event loop, which is where a request's handlers run.
  *
+ * <p>A relay asks both signals, bytes and Vert.x's messages, through {@link #takesNoMore} and
+ * {@link #whenItTakesMore(HttpConnection, HttpServerResponse, Runnable)}: the one place where
+ * "the caller takes no more" and "it takes more again" are decided.
+ *
  * <pre>{@code
- * if (!CallerWritability.takesMore(connection)) {
+ * response.write(chunk);
+ * if (CallerWritability.takesNoMore(connection, response)) {
  *     provider.pause();
- *     CallerWritability.whenItTakesMore(connection, provider::resume);
+ *     CallerWritability.whenItTakesMore(connection, response, provider::resume);
  * }
  * }</pre>
  */
@@ -42,6 +48,25 @@ public final class CallerWritability extends ChannelInboundHandlerAdapter {
     /** Whether {@code connection} takes more writes now without holding more than its high-water mark. */
     public static boolean takesMore(HttpConnection connection) {
         return VertxHooks.channel(connection).isWritable();
+    }
+
+    /**
+     * Whether the caller on {@code connection}, answered through {@code response}, takes no more
+     * writes now: its write buffer is over its high-water mark, or Vert.x's queue of writes is full.
+     */
+    public static boolean takesNoMore(HttpConnection connection, HttpServerResponse response) {
+        return !takesMore(connection) || response.writeQueueFull();
+    }
+
+    /**
+     * Runs {@code resume} once the caller on {@code connection} takes more again, by either signal:
+     * its write buffer fell under its low-water mark, or Vert.x's queue of {@code response} drained
+     * (its drain handler, which this sets). It may run once for each; a relay's resume does nothing
+     * the second time. Call on the connection's event loop, where {@code resume} runs too.
+     */
+    public static void whenItTakesMore(HttpConnection connection, HttpServerResponse response, Runnable resume) {
+        response.drainHandler(drained -> resume.run());
+        whenItTakesMore(connection, resume);
     }
 
     /**

@@ -63,7 +63,7 @@ final class McpRelay {
         response.handler(chunk -> {
             armIdleTimer();
             client.write(chunk);
-            if (!CallerWritability.takesMore(connection) || client.writeQueueFull()) {
+            if (CallerWritability.takesNoMore(connection, client)) {
                 response.pause();
                 stallTimer = vertx.setTimer(writeTimeout.toMillis(), id -> {
                     // A client that stopped reading must not hold the server's connection.
@@ -74,8 +74,7 @@ final class McpRelay {
                     vertx.cancelTimer(stallTimer);
                     response.resume();
                 };
-                client.drainHandler(v -> resume.run());
-                CallerWritability.whenItTakesMore(connection, () -> OnContext.run(context, resume));
+                CallerWritability.whenItTakesMore(connection, client, () -> OnContext.run(context, resume));
             }
         });
         response.exceptionHandler(failure -> {

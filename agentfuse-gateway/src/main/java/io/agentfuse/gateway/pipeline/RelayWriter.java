@@ -64,9 +64,8 @@ final class RelayWriter {
         this.onContext = onContext;
         this.queueFull = () -> {
             queueFull.run();
-            CallerWritability.whenItTakesMore(connection, () -> onContext.accept(resume));
+            CallerWritability.whenItTakesMore(connection, response, () -> onContext.accept(resume));
         };
-        response.drainHandler(v -> resume.run());
     }
 
     /** Whether a failed stream was ended by closing the connection (the caller did not leave). */
@@ -112,7 +111,7 @@ final class RelayWriter {
             return;
         }
         response.write(takeUnwritten(0));
-        if (!CallerWritability.takesMore(connection) || response.writeQueueFull()) {
+        if (CallerWritability.takesNoMore(connection, response)) {
             queueFull.run();
         }
     }

@@ -155,8 +155,7 @@ final class RequestDeadline implements Handler<Void> {
             EdgeErrors.refuse(current, GatewayError.REQUEST_TIMEOUT, "the request body did not arrive within "
                     + headerMillis + " ms (server.headerTimeout)");
         } else if (!current.response().ended()) {
-            boolean takesNoMore = !CallerWritability.takesMore(connection) || current.response().writeQueueFull();
-            stalledChecks = takesNoMore ? stalledChecks + 1 : 0;
+            stalledChecks = CallerWritability.takesNoMore(connection, current.response()) ? stalledChecks + 1 : 0;
             if (stalledChecks >= 2) {
                 Disconnect.now(connection); // the caller stopped reading what it asked for
             } else {
