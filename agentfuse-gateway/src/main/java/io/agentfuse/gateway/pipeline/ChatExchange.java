@@ -292,7 +292,8 @@ final class ChatExchange {
         if (relay != null) {
             relay.abort(GatewayError.INTERNAL_ERROR, BUG_MESSAGE);
         } else if (!response.headWritten()) {
-            fail(new GatewayException(GatewayError.INTERNAL_ERROR, BUG_MESSAGE));
+            // A heap that ran out (translating a large answer, say) is short-lived: 429 overloaded, as for the call.
+            fail(bug instanceof OutOfMemoryError ? bug : new GatewayException(GatewayError.INTERNAL_ERROR, BUG_MESSAGE));
         } else if (!response.ended() && !response.closed()) {
             response.end();
         }

@@ -9,8 +9,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.agentfuse.gateway.testing.HostileUpstream;
 import io.agentfuse.gateway.testing.RawSocket;
 import io.agentfuse.gateway.testing.RawSocket.Response;
-import org.junit.jupiter.api.Test;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +28,8 @@ import java.util.concurrent.Executors;
  * with {@code Retry-After} for those whose answer found no room; and the gateway serves on. An
  * answer that ran the heap out while it was read used to fail outside its call: the call's timer was
  * already stopped and the call never ended, so all forty callers waited (more than two minutes, on
- * a 128 MiB gateway) while the rest of the gateway collected garbage.
+ * a 128 MiB gateway) while the rest of the gateway collected garbage. Asked in the provider's own
+ * dialect (the answer passed through) and in Anthropic's (translated, where the heap can also run out).
  */
 class LargeAnswersTest {
 
@@ -34,8 +38,9 @@ class LargeAnswersTest {
     @RegisterExtension
     static final IsolatedGateway gateway = IsolatedGateway.withServerKeys("maxUpstreamBody: 16MB");
 
-    @Test
-    void moreLargeAnswersThanTheHeapHoldsAreEachAnsweredWholeOrRefusedForAMoment() {
+    @ParameterizedTest
+    @ValueSource(strings = {"/v1/chat/completions", "/v1/messages"})
+    void moreLargeAnswersThanTheHeapHoldsAreEachAnsweredWholeOrRefusedForAMoment(String path) {
         ExecutorService readers = Executors.newFixedThreadPool(CALLERS);
         List<RawSocket> sockets = new ArrayList<>();
         try {
@@ -43,7 +48,7 @@ class LargeAnswersTest {
             for (int i = 0; i < CALLERS; i++) {
                 RawSocket socket = RawSocket.open(gateway.port());
                 sockets.add(socket);
-                socket.send(RawSocket.post("/v1/chat/completions", HOST, chatBody("big-answer").encode()));
+                socket.send(RawSocket.post(path, HOST, request(path)));
                 // Each caller reads its answer as it comes, as real clients do.
                 answers.add(CompletableFuture.supplyAsync(() -> socket.read(BOUND), readers));
             }
@@ -61,10 +66,20 @@ class LargeAnswersTest {
                     refused++;
                 }
             }
-            System.out.printf("[limits] %d large answers at once: %d whole, %d refused for a moment%n", CALLERS, whole, refused);
+            System.out.printf("[limits] %d large answers at once on %s: %d whole, %d refused for a moment%n", CALLERS, path,
+                    whole, refused);
         } finally {
             sockets.forEach(RawSocket::close);
             readers.shutdownNow();
         }
+    }
+
+    /** A request for {@code big-answer} in the dialect of {@code path}. */
+    private static String request(String path) {
+        if (path.equals("/v1/messages")) {
+            return new JsonObject().put("model", "big-answer").put("max_tokens", 1024).put("messages", new JsonArray()
+                    .add(new JsonObject().put("role", "user").put("content", "Hi"))).encode();
+        }
+        return chatBody("big-answer").encode();
     }
 }

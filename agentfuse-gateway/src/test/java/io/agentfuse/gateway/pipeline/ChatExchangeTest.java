@@ -80,17 +80,19 @@ class ChatExchangeTest {
     @Test
     void aFaultOfTheGatewayWhileReadingTheRequestIsAJson500NotAHang() {
         // Given stages whose configuration cannot be read (a bug of the gateway's own)
-        assertAFaultWhileReadingIsAJson500(new IllegalStateException("no configuration"));
+        assertAFaultWhileReadingIsAnswered(new IllegalStateException("no configuration"), 500, "internal_error");
     }
 
     @Test
-    void runningOutOfMemoryWhileReadingTheRequestIsAJson500NotAHang() {
+    void runningOutOfMemoryWhileReadingTheRequestIsAShortOverloadNotAHang() {
         // Given a heap that runs out while the request is read (a large body at a small heap): the
-        // Error escaped the exchange, Vert.x logged it, and the caller waited for ever
-        assertAFaultWhileReadingIsAJson500(new OutOfMemoryError("Java heap space"));
+        // Error escaped the exchange, Vert.x logged it, and the caller waited for ever. Now it is
+        // answered as the load it comes from: 429 overloaded, come back in a second.
+        Reply reply = assertAFaultWhileReadingIsAnswered(new OutOfMemoryError("Java heap space"), 429, "overloaded");
+        assertThat(reply.headers().get("retry-after")).isEqualTo("1");
     }
 
-    private void assertAFaultWhileReadingIsAJson500(Throwable fault) {
+    private Reply assertAFaultWhileReadingIsAnswered(Throwable fault, int status, String type) {
         ExchangeStages broken = new ExchangeStages(() -> {
             if (fault instanceof Error error) {
                 throw error;
@@ -105,9 +107,10 @@ class ChatExchangeTest {
         Reply reply = http.post("/v1/messages", anthropicRequest("claude-sonnet-4", false));
 
         // Then the exchange itself answers it, in the caller's dialect, and nothing reached the provider
-        assertThat(reply.status()).isEqualTo(500);
-        assertThat(reply.json().getJsonObject("error").getString("type")).isEqualTo("internal_error");
+        assertThat(reply.status()).isEqualTo(status);
+        assertThat(reply.json().getJsonObject("error").getString("type")).isEqualTo(type);
         assertThat(fixture.mock.requests()).isEmpty();
+        return reply;
     }
 
     @Test
