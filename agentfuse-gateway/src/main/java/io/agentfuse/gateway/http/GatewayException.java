@@ -46,6 +46,17 @@ public final class GatewayException extends RuntimeException {
         return new GatewayException(GatewayError.CIRCUIT_OPEN, message, Objects.requireNonNull(retryAfter, "retryAfter"));
     }
 
+    /**
+     * 429 {@code overloaded}, retry after a second: the gateway's heap ran out while it served the
+     * request ({@code full}). Short-lived, as the many requests that filled the heap are, and the
+     * gateway's own fault: the model is not blamed for it.
+     */
+    public static GatewayException outOfMemory(OutOfMemoryError full) {
+        return new GatewayException(GatewayError.OVERLOADED, "the gateway had no memory left to serve the request ("
+                + Objects.requireNonNullElse(full.getMessage(), "out of memory")
+                + "); retry in a moment, the model is not blamed for it", Duration.ofSeconds(1));
+    }
+
     /** The kind of error. */
     public GatewayError error() {
         return error;

@@ -76,9 +76,7 @@ final class FailureResponder {
                     + late.getMessage());
         }
         if (cause instanceof OutOfMemoryError full) {
-            // Short-lived, as the many requests that filled the heap are: the caller comes back in a moment.
-            return new GatewayException(GatewayError.OVERLOADED, "the gateway had no memory left to serve the request ("
-                    + TransportText.of(full) + "); retry in a moment, the model is not blamed for it", BUSY_RETRY_AFTER);
+            return GatewayException.outOfMemory(full);
         }
         if (cause instanceof VirtualMachineError fault) {
             return new GatewayException(GatewayError.INTERNAL_ERROR, "the gateway failed while serving the request ("

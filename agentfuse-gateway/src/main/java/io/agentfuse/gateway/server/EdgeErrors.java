@@ -70,7 +70,8 @@ public final class EdgeErrors {
         VertxHooks.channel(request.connection()).flush();
     }
 
-    private static void refuse(HttpServerRequest request, GatewayException refusal) {
+    /** Answers {@code request} with {@code refusal} and closes its connection; one whose answer has begun is cut off. */
+    static void refuse(HttpServerRequest request, GatewayException refusal) {
         HttpServerResponse response = request.response();
         if (response.ended() || response.closed() || response.headWritten()) {
             Disconnect.now(request.connection());

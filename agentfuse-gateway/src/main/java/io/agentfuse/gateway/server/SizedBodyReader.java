@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.server;
 
+import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -137,24 +138,50 @@ public final class SizedBodyReader implements PlatformHandler {
                 EdgeErrors.refuseAfterBody(request, LargeBodies.refusal(maxBodySize, false));
                 return;
             }
-            body.add(chunk);
+            try {
+                body.add(chunk);
+            } catch (OutOfMemoryError full) { // no room for the body: refused, its rest dropped as it comes
+                body.drop();
+                EdgeErrors.refuseAfterBody(request, GatewayException.outOfMemory(full));
+            }
         }).endHandler(ignored -> {
             body.release();
             if (!body.failed) {
                 if (arriving != null) {
                     arriving.largeBodyArrived(body.length()); // counted as the largest body until now
                 }
-                onBody.accept(body.handOn());
+                try {
+                    onBody.accept(body.handOn());
+                } catch (OutOfMemoryError full) { // before its reader answers for it: thrown here, it was answered by nothing
+                    EdgeErrors.refuse(request, GatewayException.outOfMemory(full));
+                }
             }
         }).exceptionHandler(cause -> {
-            if (cause instanceof StrictRequestDecoder.BrokenBodyException && !body.failed) {
+            if (body.failed) {
+                return;
+            }
+            OutOfMemoryError full = heapRanOut(cause); // gathering the body, say (Netty wraps it)
+            if (cause instanceof StrictRequestDecoder.BrokenBodyException) {
                 body.drop();
                 EdgeErrors.refuseBrokenBody(request);
+            } else if (full != null) {
+                body.drop();
+                EdgeErrors.refuse(request, GatewayException.outOfMemory(full));
             }
         });
         if (request.getHeader(HttpHeaders.EXPECT) != null) { // 100-continue: no other is taken
             request.response().writeContinue(); // the caller sends its body only now
         }
+    }
+
+    /** The {@link OutOfMemoryError} that {@code cause} is or wraps, or {@code null}. */
+    private static OutOfMemoryError heapRanOut(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof OutOfMemoryError full) {
+                return full;
+            }
+        }
+        return null;
     }
 
     /**

@@ -6,6 +6,7 @@ import io.agentfuse.gateway.testing.Eventually;
 import io.agentfuse.gateway.testing.RawSocket;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,7 +36,12 @@ class SizedBodyReaderWithoutRouterTest {
     void start() {
         SizedBodyReader reader = new SizedBodyReader(LIMIT, allowance);
         server = Await.result(vertx.createHttpServer().requestHandler(request -> {
-            if (!reader.read(request, body -> request.response().end("got " + body.length()),
+            if (!reader.read(request, body -> {
+                if (request.path().equals("/v1/messages")) { // the test's stand-in for a heap that runs out
+                    throw new OutOfMemoryError("Java heap space");
+                }
+                request.response().end("got " + body.length());
+            },
                     () -> request.response().setStatusCode(413).end())) {
                 request.response().setStatusCode(299).end("declined");
             }
@@ -114,6 +120,24 @@ class SizedBodyReaderWithoutRouterTest {
                 assertThat(response.status()).as(request).isEqualTo(299);
             }
         }
+    }
+
+    @Test
+    void aHeapThatRunsOutBeforeTheBodyIsServedIsAShortOverloadNotAHang() {
+        // Given a request whose body has arrived, and a heap that runs out as it is handed on (before
+        // anything that answers for it runs): the Error escaped to Vert.x, which logged it, and the
+        // caller waited for ever
+        RawSocket.Response response;
+        try (RawSocket socket = RawSocket.open(server.actualPort())) {
+            socket.send("POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n{}");
+            response = socket.read(BOUND);
+        }
+
+        // Then it is answered as the load it comes from, in the caller's dialect: come back in a second
+        assertThat(response.status()).isEqualTo(429);
+        assertThat(response.header("retry-after")).isEqualTo("1");
+        assertThat(new JsonObject(response.body()).getJsonObject("error").getString("type")).isEqualTo("overloaded");
+        assertThat(allowance.reserved()).isZero();
     }
 
     private static String post(int bodyBytes) {
