@@ -32,8 +32,6 @@ final class ChatExchange {
 
     /** The status recorded for an exchange the caller abandoned (nginx's "client closed request"). */
     private static final int CLIENT_CLOSED = 499;
-    /** What a caller is told about a fault of the gateway itself (the details are no business of theirs). */
-    private static final String BUG_MESSAGE = "the gateway failed unexpectedly while handling the request";
 
     private final HttpServerRequest caller;
     private final HttpServerResponse response;
@@ -290,10 +288,9 @@ final class ChatExchange {
             chain.cancel(true);
         }
         if (relay != null) {
-            relay.abort(GatewayError.INTERNAL_ERROR, BUG_MESSAGE);
+            relay.abort(GatewayError.INTERNAL_ERROR, FailureResponder.BUG_MESSAGE);
         } else if (!response.headWritten()) {
-            // A heap that ran out (translating a large answer, say) is short-lived: 429 overloaded, as for the call.
-            fail(bug instanceof OutOfMemoryError ? bug : new GatewayException(GatewayError.INTERNAL_ERROR, BUG_MESSAGE));
+            fail(FailureResponder.ownFault(bug));
         } else if (!response.ended() && !response.closed()) {
             response.end();
         }

@@ -55,7 +55,20 @@ final class FailureResponder {
     /** When to come back after every model of the chain was busy, or the heap full: their calls are short. */
     private static final Duration BUSY_RETRY_AFTER = Duration.ofSeconds(1);
 
+    /** What a caller is told about a fault of the gateway itself (the details are no business of theirs). */
+    static final String BUG_MESSAGE = "the gateway failed unexpectedly while handling the request";
+
     private FailureResponder() {
+    }
+
+    /**
+     * The gateway error for a fault of the gateway itself ({@code bug}), outside the model call: a
+     * heap that ran out (translating a large answer, say) is short-lived, 429 {@code overloaded} as
+     * for the call; anything else 500 {@code internal_error}.
+     */
+    static GatewayException ownFault(Throwable bug) {
+        return bug instanceof OutOfMemoryError full ? GatewayException.outOfMemory(full)
+                : new GatewayException(GatewayError.INTERNAL_ERROR, BUG_MESSAGE);
     }
 
     /** The gateway error for a chain that failed with {@code failure}, or {@code null} for a pass-through. */
