@@ -54,10 +54,13 @@ public final class TiktokenCounter implements TokenCounter {
         return Holder.CL100K;
     }
 
-    /** A long text is counted in pieces ({@link CountingPieces}): exact where it has spaces, bounded in heap always. */
+    /**
+     * A long text is counted in pieces ({@link CountingPieces}): exact where it has spaces, in time
+     * and heap proportional to its length always.
+     */
     @Override
     public int countText(String text) {
-        if (text.length() <= CountingPieces.MAX_CHARS) {
+        if (CountingPieces.isOnePiece(text)) {
             return text.isEmpty() ? 0 : encoding().countTokensOrdinary(text);
         }
         Encoding encoding = encoding();
