@@ -1,10 +1,12 @@
 package io.agentfuse.gateway.upstream;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderValues;
@@ -13,6 +15,8 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
+import io.vertx.core.http.HttpClientOptions;
+import java.util.Arrays;
 
 /**
  * Checks the framing of what an upstream answers on an HTTP/1.1 connection, between Netty's
@@ -26,21 +30,33 @@ import io.netty.util.ReferenceCountUtil;
  *       read — an answer nobody asked for, since a connection carries one request at a time — the
  *       answer is marked {@code Connection: close} first, so that Vert.x closes the connection
  *       instead of lending it, and its stale bytes, to the next call;</li>
- *   <li>each piece of a body is moved out of the read's pooled direct buffer into a heap array of
- *       its size, the copy Vert.x would make a step later (which it then skips): a paused answer's
- *       pieces that Vert.x keeps until it stops reading (eight or more per connection) would each
- *       hold on to a whole read buffer of direct memory. Seventy paused streams exhausted a
- *       32 MiB direct-memory cap that way ({@code StalledReadersTest}).</li>
+ *   <li>the pieces of a body are moved out of the read's pooled direct buffer into a heap buffer,
+ *       the copy Vert.x would make a step later (which it then skips): a paused answer's pieces
+ *       that Vert.x keeps until it stops reading (eight or more per connection) would each hold on
+ *       to a whole read buffer of direct memory. Seventy paused streams exhausted a 32 MiB
+ *       direct-memory cap that way ({@code StalledReadersTest});</li>
+ *   <li>and the small pieces one read brings are handed on as one, up to {@value #MAX_PIECE_BYTES}
+ *       bytes (the decoder's own largest piece, so that what Vert.x keeps of a paused answer stays
+ *       as it was): the decoder gives a piece per chunk of a chunked answer, a streamed answer's
+ *       chunk is an event or two, and each piece costs Vert.x's client a dispatch through its
+ *       inbound queue and the answer's context. A stream of twenty events written at once arrived
+ *       as twenty-one pieces.</li>
  * </ul>
  * Informational heads ({@code 100 Continue}) are no answer. One per connection, right after the
  * decoder ({@code VertxHooks.checkClientFraming}); confined to its event loop.
  */
 final class FramingCheck extends ChannelInboundHandlerAdapter {
 
+    /** The most body bytes handed on as one piece: Netty's and Vert.x's default largest HTTP chunk. */
+    static final int MAX_PIECE_BYTES = HttpClientOptions.DEFAULT_MAX_CHUNK_SIZE;
+
     /** The head of the answer being read, whose end may be held. */
     private HttpResponse head;
     /** The end of an answer, held until its read is over. */
     private LastHttpContent heldEnd;
+    /** The body bytes of the read so far, on the heap, not yet handed on (the first {@link #keptLength}); null when none. */
+    private byte[] kept;
+    private int keptLength;
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object message) {
@@ -52,6 +68,15 @@ final class FramingCheck extends ChannelInboundHandlerAdapter {
             head.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE); // Vert.x reads it at the end
             releaseHeldEnd(ctx);
         }
+        if (message instanceof HttpContent content && !(message instanceof LastHttpContent)
+                && content.decoderResult().isSuccess()) {
+            if (keptLength + content.content().readableBytes() > MAX_PIECE_BYTES) {
+                handOnPieces(ctx);
+            }
+            keep(content);
+            return;
+        }
+        handOnPieces(ctx);
         if (message instanceof HttpContent content && content.decoderResult().isSuccess() && content.content().isDirect()) {
             message = onTheHeap(content);
         }
@@ -84,6 +109,38 @@ final class FramingCheck extends ChannelInboundHandlerAdapter {
             ReferenceCountUtil.release(heldEnd);
             heldEnd = null;
         }
+        kept = null;
+        keptLength = 0;
+    }
+
+    /** Adds the bytes of {@code piece} to those of the read so far, on the heap; the piece is let go. */
+    private void keep(HttpContent piece) {
+        try {
+            ByteBuf bytes = piece.content();
+            int length = bytes.readableBytes();
+            if (kept == null) {
+                kept = ByteBufUtil.getBytes(bytes); // exact: most reads of a stream bring one piece
+                keptLength = length;
+                return;
+            }
+            if (kept.length - keptLength < length) {
+                kept = Arrays.copyOf(kept, Math.min(MAX_PIECE_BYTES, Math.max(2 * kept.length, keptLength + length)));
+            }
+            bytes.getBytes(bytes.readerIndex(), kept, keptLength, length);
+            keptLength += length;
+        } finally {
+            piece.release();
+        }
+    }
+
+    /** Hands on the body bytes the read brought so far, as one piece. */
+    private void handOnPieces(ChannelHandlerContext ctx) {
+        if (kept != null) {
+            ByteBuf bytes = Unpooled.wrappedBuffer(kept, 0, keptLength);
+            kept = null;
+            keptLength = 0;
+            ctx.fireChannelRead(new DefaultHttpContent(bytes));
+        }
     }
 
     /** {@code content} with its bytes in a heap array of their size; the direct buffer is let go. */
@@ -96,6 +153,7 @@ final class FramingCheck extends ChannelInboundHandlerAdapter {
     }
 
     private void releaseHeldEnd(ChannelHandlerContext ctx) {
+        handOnPieces(ctx);
         LastHttpContent end = heldEnd;
         if (end != null) {
             heldEnd = null;

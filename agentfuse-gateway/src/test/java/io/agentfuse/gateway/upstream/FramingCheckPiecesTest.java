@@ -1,0 +1,102 @@
+package io.agentfuse.gateway.upstream;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The body pieces one read brings are handed on to Vert.x as one piece on the heap, in order, up
+ * to {@link FramingCheck#MAX_PIECE_BYTES}, with the answer's end after them; what the next read
+ * brings is a piece of its own. On Netty's embedded channel, one {@code writeInbound} per read.
+ */
+class FramingCheckPiecesTest {
+
+    @Test
+    void theEventsOfOneReadAreHandedOnAsOnePieceBeforeTheEnd() {
+        EmbeddedChannel channel = new EmbeddedChannel(new FramingCheck());
+        List<Object> read = new ArrayList<>();
+        read.add(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK));
+        for (int i = 0; i < 21; i++) {
+            read.add(piece("data: {\"n\":" + i + "}\n\n", true));
+        }
+        read.add(LastHttpContent.EMPTY_LAST_CONTENT);
+
+        channel.writeInbound(read.toArray());
+
+        assertThat((Object) channel.readInbound()).isInstanceOf(HttpResponse.class);
+        HttpContent events = channel.readInbound();
+        assertThat(events).isNotInstanceOf(LastHttpContent.class);
+        assertThat(events.content().isDirect()).isFalse();
+        assertThat(events.content().toString(StandardCharsets.UTF_8))
+                .startsWith("data: {\"n\":0}\n\ndata: {\"n\":1}\n\n").endsWith("data: {\"n\":20}\n\n");
+        events.release();
+        assertThat((Object) channel.readInbound()).isInstanceOf(LastHttpContent.class);
+        assertThat((Object) channel.readInbound()).isNull();
+        assertThat(channel.finish()).isFalse();
+    }
+
+    @Test
+    void piecesBeyondTheLargestAreHandedOnInPiecesOfAtMostItsSize() {
+        EmbeddedChannel channel = new EmbeddedChannel(new FramingCheck());
+        channel.writeInbound(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK));
+        channel.readInbound();
+        String kilobyte = "k".repeat(1024);
+
+        channel.writeInbound(repeated(piece(kilobyte, true), 20));
+
+        StringBuilder all = new StringBuilder();
+        for (HttpContent content; (content = channel.readInbound()) != null; content.release()) {
+            assertThat(content.content().readableBytes()).isBetween(1, FramingCheck.MAX_PIECE_BYTES);
+            all.append(content.content().toString(StandardCharsets.UTF_8));
+        }
+        assertThat(all.toString()).isEqualTo(kilobyte.repeat(20));
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
+    void eachReadHandsOnItsOwnPiece() {
+        EmbeddedChannel channel = new EmbeddedChannel(new FramingCheck());
+        channel.writeInbound(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK));
+        channel.readInbound();
+
+        channel.writeInbound(piece("first", true));
+        HttpContent first = channel.readInbound();
+        channel.writeInbound(piece("second", false));
+        HttpContent second = channel.readInbound();
+
+        assertThat(first.content().toString(StandardCharsets.UTF_8)).isEqualTo("first");
+        assertThat(second.content().toString(StandardCharsets.UTF_8)).isEqualTo("second");
+        first.release();
+        second.release();
+        channel.finishAndReleaseAll();
+    }
+
+    private static HttpContent piece(String text, boolean direct) {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        ByteBuf buffer = direct ? Unpooled.directBuffer(bytes.length) : Unpooled.buffer(bytes.length);
+        return new DefaultHttpContent(buffer.writeBytes(bytes));
+    }
+
+    private static Object[] repeated(HttpContent first, int times) {
+        Object[] pieces = new Object[times];
+        pieces[0] = first;
+        for (int i = 1; i < times; i++) {
+            pieces[i] = first.copy();
+        }
+        return pieces;
+    }
+}
