@@ -3,6 +3,7 @@ package io.agentfuse.gateway.pipeline;
 import io.agentfuse.gateway.internal.CallerWritability;
 import io.agentfuse.gateway.internal.OnContext;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpHeaders;
@@ -20,6 +21,10 @@ import io.vertx.core.http.HttpServerResponse;
  * buffer and one slice of direct memory, however large its answer and however slowly it reads;
  * the answer itself stays in the heap, where it already was, until written.
  *
+ * <p>A write that fails (no direct memory for Netty's copy even then) closes the caller's
+ * connection: Vert.x fails only the write's own future, and a caller whose head or slice was lost
+ * would otherwise wait for a body that never comes, on a connection that stays open.
+ *
  * <p>Confined to the request's context; a slice's turn runs there.
  */
 final class AnswerWriter {
@@ -33,7 +38,7 @@ final class AnswerWriter {
     /** Ends {@code response} with {@code body}, the caller on {@code connection} served on {@code context}. */
     static void end(HttpServerResponse response, HttpConnection connection, Context context, Buffer body) {
         if (body.length() <= SLICE_BYTES) {
-            response.end(body);
+            closeIfItFails(response.end(body), connection);
             return;
         }
         response.putHeader(HttpHeaders.CONTENT_LENGTH, Integer.toString(body.length()));
@@ -45,10 +50,10 @@ final class AnswerWriter {
         for (int at = from; !response.closed(); ) {
             int to = Math.min(at + SLICE_BYTES, body.length());
             if (to == body.length()) {
-                response.end(body.slice(at, to));
+                closeIfItFails(response.end(body.slice(at, to)), connection);
                 return;
             }
-            response.write(body.slice(at, to));
+            closeIfItFails(response.write(body.slice(at, to)), connection);
             at = to;
             if (!CallerWritability.takesMore(connection)) {
                 int next = at;
@@ -57,5 +62,9 @@ final class AnswerWriter {
                 return;
             }
         }
+    }
+
+    private static void closeIfItFails(Future<Void> write, HttpConnection connection) {
+        write.onFailure(lost -> connection.close());
     }
 }
