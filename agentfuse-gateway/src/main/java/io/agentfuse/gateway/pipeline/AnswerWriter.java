@@ -3,7 +3,6 @@ package io.agentfuse.gateway.pipeline;
 import io.agentfuse.gateway.internal.CallerWritability;
 import io.agentfuse.gateway.internal.OnContext;
 import io.vertx.core.Context;
-import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpHeaders;
@@ -22,8 +21,7 @@ import io.vertx.core.http.HttpServerResponse;
  * the answer itself stays in the heap, where it already was, until written.
  *
  * <p>A write that fails (no direct memory for Netty's copy even then) closes the caller's
- * connection: Vert.x fails only the write's own future, and a caller whose head or slice was lost
- * would otherwise wait for a body that never comes, on a connection that stays open.
+ * connection, as any failed write to a caller does ({@code server.FailedWriteClose}).
  *
  * <p>Confined to the request's context; a slice's turn runs there.
  */
@@ -38,7 +36,7 @@ final class AnswerWriter {
     /** Ends {@code response} with {@code body}, the caller on {@code connection} served on {@code context}. */
     static void end(HttpServerResponse response, HttpConnection connection, Context context, Buffer body) {
         if (body.length() <= SLICE_BYTES) {
-            closeIfItFails(response.end(body), connection);
+            response.end(body);
             return;
         }
         response.putHeader(HttpHeaders.CONTENT_LENGTH, Integer.toString(body.length()));
@@ -50,10 +48,10 @@ final class AnswerWriter {
         for (int at = from; !response.closed(); ) {
             int to = Math.min(at + SLICE_BYTES, body.length());
             if (to == body.length()) {
-                closeIfItFails(response.end(body.slice(at, to)), connection);
+                response.end(body.slice(at, to));
                 return;
             }
-            closeIfItFails(response.write(body.slice(at, to)), connection);
+            response.write(body.slice(at, to));
             at = to;
             if (!CallerWritability.takesMore(connection)) {
                 int next = at;
@@ -62,9 +60,5 @@ final class AnswerWriter {
                 return;
             }
         }
-    }
-
-    private static void closeIfItFails(Future<Void> write, HttpConnection connection) {
-        write.onFailure(lost -> connection.close());
     }
 }

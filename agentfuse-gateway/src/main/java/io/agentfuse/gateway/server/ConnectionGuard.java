@@ -70,6 +70,7 @@ final class ConnectionGuard {
         try {
             strictFraming(connection);
             ConnectionTuning.install(connection);
+            FailedWriteClose.install(connection);
         } catch (RuntimeException missingHook) {
             connection.close(); // never served without its guards; Vert.x logs what was thrown
             throw missingHook;
