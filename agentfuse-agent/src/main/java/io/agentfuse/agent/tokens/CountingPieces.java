@@ -58,28 +58,27 @@ final class CountingPieces {
     static int end(String text, int start) {
         int limit = Math.min(text.length(), start + MAX_CHARS);
         int spaceCut = -1;
-        byte runKind = -1;
+        byte runKind = -1; // the kind of the char before i
         int run = 0;
         for (int i = start; i < limit; i++) {
             char c = text.charAt(i);
+            if (c == ' ' && i > start + 1 && runKind != SPACE) {
+                spaceCut = i;
+            }
             byte kind = kindOf(c);
             run = kind == runKind ? run + 1 : 1;
             runKind = kind;
             if (run > MAX_RUN && kind != DIGIT) {
                 return spaceCut > 0 ? spaceCut : hardCut(text, i);
             }
-            if (isSpaceCut(text, start, i)) {
-                spaceCut = i;
-            }
         }
         if (limit == text.length()) {
             return limit;
         }
-        return isSpaceCut(text, start, limit) ? limit : spaceCut > 0 ? spaceCut : hardCut(text, limit);
-    }
-
-    private static boolean isSpaceCut(String text, int start, int i) {
-        return i > start + 1 && text.charAt(i) == ' ' && kindOf(text.charAt(i - 1)) != SPACE;
+        if (text.charAt(limit) == ' ' && runKind != SPACE) {
+            return limit; // the piece ends right before a space cut
+        }
+        return spaceCut > 0 ? spaceCut : hardCut(text, limit);
     }
 
     /** {@code cut}, or one char before it when it would split a surrogate pair. */

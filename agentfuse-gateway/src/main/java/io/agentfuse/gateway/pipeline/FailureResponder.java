@@ -52,7 +52,7 @@ import java.util.stream.Collectors;
  */
 final class FailureResponder {
 
-    /** When to come back after every model of the chain was busy, or the heap full: their calls are short. */
+    /** When to come back after every model of the chain was busy: their calls are short. */
     private static final Duration BUSY_RETRY_AFTER = Duration.ofSeconds(1);
 
     /** What a caller is told about a fault of the gateway itself (the details are no business of theirs). */

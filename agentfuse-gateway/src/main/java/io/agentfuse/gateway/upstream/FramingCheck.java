@@ -1,7 +1,6 @@
 package io.agentfuse.gateway.upstream;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -40,7 +39,8 @@ import java.util.Arrays;
  *       as it was): the decoder gives a piece per chunk of a chunked answer, a streamed answer's
  *       chunk is an event or two, and each piece costs Vert.x's client a dispatch through its
  *       inbound queue and the answer's context. A stream of twenty events written at once arrived
- *       as twenty-one pieces.</li>
+ *       as twenty-one pieces. The bytes of an answer's end join them, and the end goes on
+ *       without bytes of its own.</li>
  * </ul>
  * Informational heads ({@code 100 Continue}) are no answer. One per connection, right after the
  * decoder ({@code VertxHooks.checkClientFraming}); confined to its event loop.
@@ -68,18 +68,13 @@ final class FramingCheck extends ChannelInboundHandlerAdapter {
             head.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE); // Vert.x reads it at the end
             releaseHeldEnd(ctx);
         }
-        if (message instanceof HttpContent content && !(message instanceof LastHttpContent)
-                && content.decoderResult().isSuccess()) {
-            if (keptLength + content.content().readableBytes() > MAX_PIECE_BYTES) {
-                handOnPieces(ctx);
+        if (message instanceof HttpContent content && content.decoderResult().isSuccess()) {
+            message = gather(ctx, content);
+            if (message == null) {
+                return;
             }
-            keep(content);
-            return;
         }
         handOnPieces(ctx);
-        if (message instanceof HttpContent content && content.decoderResult().isSuccess() && content.content().isDirect()) {
-            message = onTheHeap(content);
-        }
         if (message instanceof HttpResponse response) {
             head = response;
         }
@@ -113,24 +108,32 @@ final class FramingCheck extends ChannelInboundHandlerAdapter {
         keptLength = 0;
     }
 
-    /** Adds the bytes of {@code piece} to those of the read so far, on the heap; the piece is let go. */
-    private void keep(HttpContent piece) {
-        try {
-            ByteBuf bytes = piece.content();
-            int length = bytes.readableBytes();
-            if (kept == null) {
-                kept = ByteBufUtil.getBytes(bytes); // exact: most reads of a stream bring one piece
-                keptLength = length;
-                return;
+    /**
+     * Adds the bytes of {@code piece} to those of the read so far, on the heap, and lets the piece
+     * go; an answer's end goes on without bytes of its own (they are handed on before it). Returns
+     * that end, or {@code null} for any other piece.
+     */
+    private LastHttpContent gather(ChannelHandlerContext ctx, HttpContent piece) {
+        ByteBuf bytes = piece.content();
+        int length = bytes.readableBytes();
+        if (length > 0) {
+            if (keptLength + length > MAX_PIECE_BYTES) {
+                handOnPieces(ctx);
             }
-            if (kept.length - keptLength < length) {
+            if (kept == null) {
+                kept = new byte[length]; // exact: most reads of a stream bring one piece
+            } else if (kept.length - keptLength < length) {
                 kept = Arrays.copyOf(kept, Math.min(MAX_PIECE_BYTES, Math.max(2 * kept.length, keptLength + length)));
             }
             bytes.getBytes(bytes.readerIndex(), kept, keptLength, length);
             keptLength += length;
-        } finally {
+        }
+        LastHttpContent end = !(piece instanceof LastHttpContent last) ? null
+                : length > 0 ? last.replace(Unpooled.EMPTY_BUFFER) : last;
+        if (end != piece) {
             piece.release();
         }
+        return end;
     }
 
     /** Hands on the body bytes the read brought so far, as one piece. */
@@ -140,15 +143,6 @@ final class FramingCheck extends ChannelInboundHandlerAdapter {
             kept = null;
             keptLength = 0;
             ctx.fireChannelRead(new DefaultHttpContent(bytes));
-        }
-    }
-
-    /** {@code content} with its bytes in a heap array of their size; the direct buffer is let go. */
-    private static HttpContent onTheHeap(HttpContent content) {
-        try {
-            return content.replace(Unpooled.wrappedBuffer(ByteBufUtil.getBytes(content.content())));
-        } finally {
-            content.release();
         }
     }
 

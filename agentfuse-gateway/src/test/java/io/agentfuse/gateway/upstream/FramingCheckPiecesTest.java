@@ -5,6 +5,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -46,6 +47,28 @@ class FramingCheckPiecesTest {
         events.release();
         assertThat((Object) channel.readInbound()).isInstanceOf(LastHttpContent.class);
         assertThat((Object) channel.readInbound()).isNull();
+        assertThat(channel.finish()).isFalse();
+    }
+
+    @Test
+    void theBytesOfAnAnswersEndJoinThePieceAndTheEndKeepsItsTrailers() {
+        EmbeddedChannel channel = new EmbeddedChannel(new FramingCheck());
+        DefaultLastHttpContent end = new DefaultLastHttpContent(Unpooled.directBuffer().writeBytes(
+                "\"}".getBytes(StandardCharsets.UTF_8)));
+        end.trailingHeaders().set("x-trailer", "kept");
+
+        channel.writeInbound(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK),
+                piece("{\"answer\":\"", true), piece("text", true), end);
+
+        assertThat((Object) channel.readInbound()).isInstanceOf(HttpResponse.class);
+        HttpContent body = channel.readInbound();
+        assertThat(body).isNotInstanceOf(LastHttpContent.class);
+        assertThat(body.content().toString(StandardCharsets.UTF_8)).isEqualTo("{\"answer\":\"text\"}");
+        body.release();
+        LastHttpContent last = channel.readInbound();
+        assertThat(last.content().isReadable()).isFalse();
+        assertThat(last.trailingHeaders().get("x-trailer")).isEqualTo("kept");
+        assertThat(end.refCnt()).as("the end's own buffer is let go").isZero();
         assertThat(channel.finish()).isFalse();
     }
 
