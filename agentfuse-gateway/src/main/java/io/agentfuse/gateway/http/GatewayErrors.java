@@ -26,7 +26,8 @@ import java.util.Optional;
  *   <li>{@code Retry-After} (whole seconds) and, beside it, {@value #RETRY_AFTER_MS} (the exact wait;
  *       the OpenAI SDK and the Vercel AI SDK prefer it);</li>
  *   <li>{@code error.code} {@value #FINAL_CODE} on a final refusal whose status LangChain.js would
- *       retry (it stops at 400–407, 409 and that code, whatever the headers say), in the OpenAI dialects;</li>
+ *       retry (it stops at 400–407, 409 and that code, whatever the headers say), in the OpenAI dialects,
+ *       and on a spent budget's refusal in every dialect whose error has a string code or none;</li>
  *   <li>for clients that read only the status (Codex, the Vercel AI SDK), a final refusal is sent
  *       as 400 with the same {@code error.type} and message: the one status both stop at (a spent
  *       budget keeps its contract's 429 {@value #FINAL_CODE}).</li>
@@ -116,6 +117,9 @@ public final class GatewayErrors {
         // A body that repeats the HTTP status (Google's error.code, which Gemini CLI retries by) says the one sent.
         if (body.getValue("error") instanceof JsonObject error && error.getValue("code") instanceof Integer) {
             error.put("code", status);
+        } else if (failure.error() == GatewayError.BUDGET_EXCEEDED && body.getValue("error") instanceof JsonObject error) {
+            // The contract's final code in every dialect (docs/design.md §11): Anthropic's error has no code of its own.
+            error.put("code", FINAL_CODE);
         }
         return response.end(body.encode());
     }

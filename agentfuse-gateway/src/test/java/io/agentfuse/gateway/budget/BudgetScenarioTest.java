@@ -75,6 +75,7 @@ class BudgetScenarioTest {
                 .isEqualTo("per-tenant; scope=tenant; remaining=0; resets=" + nextUtcMidnight());
         assertThat(reply.json().getString("type")).isEqualTo("error");
         assertThat(reply.json().getJsonObject("error").getString("type")).isEqualTo("budget_exceeded");
+        assertThat(reply.json().getJsonObject("error").getString("code")).isEqualTo("insufficient_quota");
         assertThat(reply.json().getJsonObject("error").getString("message")).contains("per-tenant").contains("team-a");
         assertThat(upstreamCalls).isEqualTo(10);
     }

@@ -194,6 +194,16 @@ class GatewayErrorsTest {
     }
 
     @Test
+    void aSpentBudgetCarriesTheFinalCodeInTheAnthropicDialectToo() {
+        Reply reply = answerWith(Dialects.ANTHROPIC, new GatewayException(GatewayError.BUDGET_EXCEEDED, "per-tenant is spent"));
+
+        assertThat(reply.status()).isEqualTo(429);
+        assertThat(reply.headers().get("x-should-retry")).isEqualTo("false");
+        assertThat(reply.json()).isEqualTo(new JsonObject().put("type", "error").put("error", new JsonObject()
+                .put("type", "budget_exceeded").put("message", "per-tenant is spent").put("code", "insufficient_quota")));
+    }
+
+    @Test
     void aSpentBudgetSaysWhenItsWindowEndsAsRetryAfterOnlyWithinAMinuteAndToGooglesCallersAlways() {
         Duration hour = Duration.ofHours(1);
         Reply openAi = answerWith(Dialects.OPENAI, new GatewayException(GatewayError.BUDGET_EXCEEDED, "spent", hour));
