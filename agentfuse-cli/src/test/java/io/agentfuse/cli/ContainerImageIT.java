@@ -74,6 +74,13 @@ class ContainerImageIT {
     }
 
     @Test
+    void theJvmIsNotToldToExitWhenARequestRunsItOutOfMemory() {
+        // The gateway refuses a request the heap cannot hold (429 overloaded) and serves on (docs/design.md §7):
+        // with this flag the JVM would exit before that refusal, and every stream in flight with it.
+        assertThat(command()).contains("-Xmx128m").doesNotContain("-XX:+ExitOnOutOfMemoryError", "-XX:+CrashOnOutOfMemoryError");
+    }
+
+    @Test
     void itsCommandServesReadyzAsItsUserAndExitsWithZeroOnSigterm() throws Exception {
         // Given the image's file system, with a configuration where a volume would be mounted
         Path root = Files.createDirectories(directory.resolve("root"));
