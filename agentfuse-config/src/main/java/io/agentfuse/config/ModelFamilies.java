@@ -25,8 +25,8 @@ import java.util.regex.Pattern;
  * read and written, as the vendors list them (without batch or cache discounts); a model the table
  * has no price for is priced by {@code models.<m>.price}. The table of windows is also what a
  * configuration's family names are checked against: one or two edits away from a model it knows, a
- * name it does not know is taken for a typo ({@link #isKnown}, {@link #knownModels}). Immutable and
- * thread-safe.
+ * name it does not know is taken for a typo ({@link #isKnown}, {@link #knownModels}). A name longer
+ * than {@value #LONGEST_NAME} chars belongs to no family. Immutable and thread-safe.
  *
  * <pre>{@code
  * ModelFamilies.providerOf("claude-haiku-4");       // Optional[anthropic]
@@ -41,6 +41,14 @@ public final class ModelFamilies {
     private static final String ANTHROPIC = "anthropic";
     private static final String OPENAI = "openai";
     private static final String GEMINI = "gemini";
+
+    /**
+     * The longest name, in chars, that belongs to a family. Vendors' names, snapshot dates included,
+     * stay under a hundred; a family model without an entry is named in every answer's
+     * {@code x-agentfuse-model}, by its breaker and by its meters, so that a client's invented name of
+     * a megabyte would bloat them all (and break the client's reading of the answer's head).
+     */
+    public static final int LONGEST_NAME = 256;
 
     private static final List<Family> FAMILIES = List.of(
             new Family("claude-", ANTHROPIC, 200_000),
@@ -225,6 +233,9 @@ public final class ModelFamilies {
     }
 
     private static Optional<Family> family(String model) {
+        if (model.length() > LONGEST_NAME) {
+            return Optional.empty();
+        }
         String name = model.toLowerCase(Locale.ROOT);
         return FAMILIES.stream().filter(family -> name.startsWith(family.prefix())).findFirst();
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.agentfuse.core.budget.ModelPrice;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -43,6 +44,15 @@ class ModelFamiliesTest {
         assertThatThrownBy(() -> ModelFamilies.contextWindowOf(model))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("model " + model + " belongs to no built-in provider's family");
+    }
+
+    @Test
+    void aNameLongerThanAnyVendorsBelongsToNoFamily() {
+        String longest = "claude-" + "x".repeat(ModelFamilies.LONGEST_NAME - "claude-".length());
+
+        assertThat(ModelFamilies.providerOf(longest)).contains("anthropic");
+        assertThat(ModelFamilies.providerOf(longest + "x")).isEmpty();
+        assertThat(ModelFamilies.modelOf("gpt-" + "4o".repeat(200), Map.of(), ConfigDefaults.RETRY)).isEmpty();
     }
 
     @ParameterizedTest

@@ -90,6 +90,12 @@ final class ModelRouter {
      */
     static GatewayException notServed(String model, AgentfuseConfig config) {
         String configured = "; configured models: " + String.join(", ", config.models().keySet());
+        if (model.length() > ModelFamilies.LONGEST_NAME) {
+            // Not echoed whole: the caller sent it, and a name of megabytes would make an answer of megabytes.
+            return new GatewayException(GatewayError.MODEL_NOT_FOUND, "model '" + model.substring(0, 64) + "…' ("
+                    + model.length() + " characters) is not configured, and no name of more than "
+                    + ModelFamilies.LONGEST_NAME + " characters is a built-in family's" + configured);
+        }
         if (ModelFamilies.providerOf(model).isPresent()) {
             return new GatewayException(GatewayError.MODEL_NOT_FOUND, "model '" + model + "' is not configured, and "
                     + ConfigDefaults.UNCONFIGURED_FAMILY_MODELS + " models of the built-in families without an entry"

@@ -76,6 +76,26 @@ class FamilyModelScenarioTest {
     }
 
     @Test
+    void anInventedNameLongerThanAnyVendorsIsA404OfItsOwnSizeAndGrowsNothing() {
+        harness = GatewayHarness.start();
+        int breakers = harness.gateway.runtime().registry().all().size();
+        String invented = "claude-" + "z".repeat(12_000);
+
+        Reply refused = harness.client.post("/v1/messages", anthropicRequest(invented, false));
+
+        // Served, it would have been named whole in x-agentfuse-model (a head line most clients refuse),
+        // by its breaker and by every meter of the model.
+        assertThat(refused.status()).as(refused.body()).isEqualTo(404);
+        assertThat(refused.json().getJsonObject("error").getString("type")).isEqualTo("model_not_found");
+        assertThat(refused.json().getJsonObject("error").getString("message"))
+                .startsWith("model 'claude-zzz").contains("(12007 characters) is not configured");
+        assertThat(refused.body().length()).isLessThan(1_000);
+        assertThat(harness.mock.requests()).isEmpty();
+        assertThat(harness.gateway.runtime().registry().all()).hasSize(breakers);
+        assertThat(harness.client.get("/metrics").body()).doesNotContain("zzzzzzzz");
+    }
+
+    @Test
     void givenEveryPlaceTakenByInventedNamesWhenSomeIdlePastTheIdleTimeThenANewNameIsServedAndTheIdleOnesSeriesGo() {
         // Given a caller that took every place for unconfigured family names, on a clock the test moves
         ManualClock clock = new ManualClock();
