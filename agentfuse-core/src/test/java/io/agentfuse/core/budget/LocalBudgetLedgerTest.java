@@ -89,21 +89,68 @@ class LocalBudgetLedgerTest {
         assertThat(ledger.windows(clock.epochMillis()).toCompletableFuture().join()).isEmpty();
     }
 
-    @Test
-    void newWindowsBeyondTheBoundAreUnavailableUntilOldOnesEnd() {
-        LocalBudgetLedger small = new LocalBudgetLedger(clock, 2);
-        small.reserveNow(List.of(claim("per-session", "s1", 100)), BudgetAmount.ofTokens(1));
-        small.reserveNow(List.of(claim("per-session", "s2", 100)), BudgetAmount.ofTokens(1));
+    private BudgetClaim named(String budget, String scope, long tokens) {
+        long now = clock.epochMillis();
+        return new BudgetClaim(new WindowKey(budget, scope, day.startOf(now)), BudgetLimit.ofTokens(tokens), day.endOf(now),
+                true);
+    }
 
-        assertThat(small.reserveNow(List.of(claim("per-session", "s3", 100)), BudgetAmount.ofTokens(1)))
+    @Test
+    void newWindowsNoCallerNamedBeyondTheBoundAreUnavailableUntilOldOnesEnd() {
+        LocalBudgetLedger small = new LocalBudgetLedger(clock, 2);
+        small.reserveNow(List.of(claim("per-key", "k1", 100)), BudgetAmount.ofTokens(1));
+        small.reserveNow(List.of(claim("per-key", "k2", 100)), BudgetAmount.ofTokens(1));
+
+        assertThat(small.reserveNow(List.of(claim("per-key", "k3", 100)), BudgetAmount.ofTokens(1)))
                 .isInstanceOf(ReserveResult.Unavailable.class);
-        assertThat(small.reserveNow(List.of(claim("per-session", "s1", 100)), BudgetAmount.ofTokens(1)))
+        assertThat(small.reserveNow(List.of(named("per-session", "s1", 100)), BudgetAmount.ofTokens(1)))
+                .isInstanceOf(ReserveResult.Unavailable.class);
+        assertThat(small.reserveNow(List.of(claim("per-key", "k1", 100)), BudgetAmount.ofTokens(1)))
                 .isInstanceOf(ReserveResult.Admitted.class);
 
         clock.advance(Duration.ofDays(1));
-        assertThat(small.reserveNow(List.of(claim("per-session", "s3", 100)), BudgetAmount.ofTokens(1)))
+        assertThat(small.reserveNow(List.of(claim("per-key", "k3", 100)), BudgetAmount.ofTokens(1)))
                 .isInstanceOf(ReserveResult.Admitted.class);
         assertThat(small.size()).isEqualTo(1);
+    }
+
+    @Test
+    void aFullLedgerForgetsTheLeastRecentlyUsedWindowOfAScopeACallerNamed() {
+        // Given a ledger of three windows, full of sessions, s1 used again after s2 and s3
+        LocalBudgetLedger small = new LocalBudgetLedger(clock, 3);
+        small.reserveNow(List.of(named("per-session", "s1", 100)), BudgetAmount.ofTokens(10));
+        small.reserveNow(List.of(named("per-session", "s2", 100)), BudgetAmount.ofTokens(20));
+        small.reserveNow(List.of(named("per-session", "s3", 100)), BudgetAmount.ofTokens(30));
+        small.reserveNow(List.of(named("per-session", "s1", 100)), BudgetAmount.ofTokens(10));
+
+        // When a fourth session reserves
+        ReserveResult fourth = small.reserveNow(List.of(named("per-session", "s4", 100)), BudgetAmount.ofTokens(40));
+
+        // Then it is counted, in the place of s2, whose spending is forgotten as a fresh session id's would be
+        assertThat(fourth).isInstanceOf(ReserveResult.Admitted.class);
+        assertThat(small.size()).isEqualTo(3);
+        assertThat(small.windows(clock.epochMillis()).toCompletableFuture().join())
+                .extracting(window -> window.key().scopeValue() + "=" + window.reserved().tokens())
+                .containsExactlyInAnyOrder("s1=20", "s3=30", "s4=40");
+    }
+
+    @Test
+    void aCallerInventingSessionsNeverLocksOutNorForgetsAWindowNoCallerChose() {
+        LocalBudgetLedger small = new LocalBudgetLedger(clock, 4);
+        BudgetClaim global = claim("everything", "global", 1_000_000);
+        for (int i = 0; i < 1_000; i++) {
+            ReserveResult result = small.reserveNow(List.of(global, named("per-session", "invented-" + i, 100)),
+                    BudgetAmount.ofTokens(1));
+            assertThat(result).as("session %d", i).isInstanceOf(ReserveResult.Admitted.class);
+        }
+
+        ReserveResult aKey = small.reserveNow(List.of(claim("per-key", "k1", 100)), BudgetAmount.ofTokens(1));
+
+        assertThat(aKey).isInstanceOf(ReserveResult.Admitted.class);
+        assertThat(small.size()).isLessThanOrEqualTo(4);
+        assertThat(small.windows(clock.epochMillis()).toCompletableFuture().join())
+                .filteredOn(window -> window.key().equals(global.key()))
+                .singleElement().extracting(window -> window.reserved().tokens()).isEqualTo(1_000L);
     }
 
     @Test

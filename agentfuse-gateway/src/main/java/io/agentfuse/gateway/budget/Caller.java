@@ -19,6 +19,14 @@ public record Caller(String client, String tenant, String session) {
     /** A caller the gateway knows nothing of. */
     public static final Caller ANONYMOUS = new Caller(null, null, null);
 
+    /**
+     * Whether this caller chose its value of {@code scope} itself, so that it could as well name a
+     * fresh one: its session, and its tenant when no client key vouches for it.
+     */
+    public boolean named(BudgetConfig.Scope scope) {
+        return scope == BudgetConfig.Scope.SESSION || scope == BudgetConfig.Scope.TENANT && client == null;
+    }
+
     /** What {@code scope} counts this caller's requests per, or {@code null} when it does not count them. */
     public String scopeValue(BudgetConfig.Scope scope) {
         return switch (scope) {

@@ -193,7 +193,7 @@ final class BudgetStage {
         private BudgetClaim claim(BudgetConfig budget) {
             var window = budget.windows();
             return new BudgetClaim(new WindowKey(budget.name(), caller.scopeValue(budget.scope()), window.startOf(now)),
-                    budget.limit(), window.endOf(now));
+                    budget.limit(), window.endOf(now), caller.named(budget.scope()));
         }
     }
 
