@@ -10,7 +10,6 @@ import io.agentfuse.core.budget.WindowKey;
 import io.agentfuse.core.budget.WindowTally;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +34,7 @@ import java.util.Optional;
  */
 final class BudgetLoss {
 
-    /** The windows remembered at most; ended ones are forgotten first. */
+    /** The windows remembered at most; beyond them, the one least recently heard of is forgotten. */
     static final int MAX_WINDOWS = 100_000;
 
     /** A settlement Redis is owed: the reservation {@code id} of {@code claims}, used as {@code used}. */
@@ -44,7 +43,17 @@ final class BudgetLoss {
 
     private final BudgetOnLoss rule;
     private final Clock clock;
-    private final Map<WindowKey, WindowTally> lastHeard = new HashMap<>();
+    /**
+     * What Redis last said of each window, the least recently used first: a caller inventing session
+     * ids pushes out windows nobody uses any more (ended ones among them), not the live ones, and
+     * costs no scan of the whole map per answer.
+     */
+    private final Map<WindowKey, WindowTally> lastHeard = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<WindowKey, WindowTally> eldest) {
+            return size() > MAX_WINDOWS;
+        }
+    };
     private final List<Owed> owed = new ArrayList<>();
     private final Map<WindowKey, Owed> spentAlone = new LinkedHashMap<>();
     private LocalBudgetLedger alone;
@@ -82,14 +91,8 @@ final class BudgetLoss {
     /** Redis answered with {@code tallies} and counted {@code instancesSeen} instances. */
     synchronized void heard(List<WindowTally> tallies, int instancesSeen) {
         heard(instancesSeen);
-        if (lastHeard.size() + tallies.size() > MAX_WINDOWS) {
-            long now = clock.epochMillis();
-            lastHeard.values().removeIf(tally -> tally.endMillis() <= now);
-        }
         for (WindowTally tally : tallies) {
-            if (lastHeard.size() < MAX_WINDOWS || lastHeard.containsKey(tally.key())) {
-                lastHeard.put(tally.key(), tally);
-            }
+            lastHeard.put(tally.key(), tally);
         }
     }
 

@@ -36,6 +36,31 @@ class BudgetLossTest {
     }
 
     @Test
+    void beyondItsBoundItForgetsTheWindowLeastRecentlyHeardOfNotTheNewOnes() {
+        BudgetLoss loss = new BudgetLoss(BudgetOnLoss.SHARE, clock);
+        loss.heard(List.of(heard(claim, 3_000)), 3);
+        BudgetClaim first = session("s-0");
+        loss.heard(List.of(heard(first, 1)), 3);
+        for (int i = 1; i < BudgetLoss.MAX_WINDOWS; i++) {
+            if (i == BudgetLoss.MAX_WINDOWS / 2) {
+                loss.heard(List.of(heard(claim, 3_000)), 3); // the tenant's window is heard of again
+            }
+            loss.heard(List.of(heard(session("s-" + i), 1)), 3);
+        }
+
+        BudgetClaim newest = session("s-new");
+        loss.heard(List.of(heard(newest, 7)), 3);
+
+        assertThat(loss.lastHeard(first.key())).isEmpty();
+        assertThat(loss.lastHeard(newest.key())).map(WindowTally::spent).contains(BudgetAmount.ofTokens(7));
+        assertThat(loss.lastHeard(claim.key())).map(WindowTally::spent).contains(BudgetAmount.ofTokens(3_000));
+    }
+
+    private static BudgetClaim session(String id) {
+        return new BudgetClaim(new WindowKey("per-session", id, 0), BudgetLimit.ofTokens(1_000), 86_400_000, true);
+    }
+
+    @Test
     void shareSpendsWhatWasLeftDividedByTheInstancesSeen() {
         BudgetLoss loss = new BudgetLoss(BudgetOnLoss.SHARE, clock);
         loss.heard(List.of(heard(claim, 3_000)), 3);
