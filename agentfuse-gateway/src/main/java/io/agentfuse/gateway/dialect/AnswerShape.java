@@ -21,6 +21,11 @@ import io.vertx.core.json.JsonObject;
  */
 public final class AnswerShape {
 
+    /** The most characters of a text {@link #excerpt} shows. */
+    static final int EXCERPT_CHARS = 60;
+    /** What {@code \s} matches in a regular expression: each run of it is one space in an excerpt. */
+    private static final String WHITE_SPACE = " \t\n\u000B\f\r";
+
     private AnswerShape() {
     }
 
@@ -149,10 +154,34 @@ public final class AnswerShape {
         }
     }
 
-    /** The start of {@code text}, for a message: at most 60 characters, on one line. */
+    /**
+     * The start of {@code text}, for a message: at most 60 characters, on one line (each run of white
+     * space one space), quoted. Reads only as far as it shows: the text may be a provider's body of
+     * megabytes, or a name a caller made up.
+     */
     public static String excerpt(String text) {
-        String line = text.replaceAll("\\s+", " ").trim();
-        return line.isEmpty() ? "(blank)" : "'" + (line.length() > 60 ? line.substring(0, 60) + "…" : line) + "'";
+        StringBuilder line = new StringBuilder(EXCERPT_CHARS + 1);
+        boolean space = false;
+        boolean more = false; // something visible follows what is shown
+        for (int i = 0; i < text.length() && !more; i++) {
+            char c = text.charAt(i);
+            if (WHITE_SPACE.indexOf(c) >= 0) {
+                space = line.length() > 0;
+            } else if (line.length() >= EXCERPT_CHARS) {
+                more = c > ' ';
+            } else if (line.length() > 0 || c > ' ') { // as trim() would, nothing at or below a space leads
+                if (space) {
+                    line.append(' ');
+                    space = false;
+                }
+                line.append(c);
+            }
+        }
+        for (int k = EXCERPT_CHARS; k < line.length() && !more; k++) {
+            more = line.charAt(k) > ' '; // the last append may pass the limit; control chars alone end nothing
+        }
+        String shown = more ? line.substring(0, EXCERPT_CHARS) + "…" : line.toString().trim();
+        return shown.isEmpty() ? "(blank)" : "'" + shown + "'";
     }
 
     private static MalformedAnswerException wrong(String path, String expected, Object value) {

@@ -8,6 +8,7 @@ import io.agentfuse.config.ModelConfig;
 import io.agentfuse.config.ProviderConfig;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.breaker.BreakerLimitException;
+import io.agentfuse.gateway.dialect.AnswerShape;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ContinuationRequest;
@@ -92,7 +93,7 @@ final class ModelRouter {
         String configured = "; configured models: " + String.join(", ", config.models().keySet());
         if (model.length() > ModelFamilies.LONGEST_NAME) {
             // Not echoed whole: the caller sent it, and a name of megabytes would make an answer of megabytes.
-            return new GatewayException(GatewayError.MODEL_NOT_FOUND, "model '" + model.substring(0, 64) + "…' ("
+            return new GatewayException(GatewayError.MODEL_NOT_FOUND, "model " + AnswerShape.excerpt(model) + " ("
                     + model.length() + " characters) is not configured, and no name of more than "
                     + ModelFamilies.LONGEST_NAME + " characters is a built-in family's" + configured);
         }

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.server;
 
+import io.agentfuse.config.ConfigDefaults;
 import io.agentfuse.gateway.GatewayVertx;
 import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.agentfuse.gateway.testing.Await;
@@ -12,6 +13,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -24,11 +26,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A write to a caller that fails (here failed in the connection's pipeline, as Netty fails one it
  * finds no direct memory to copy into) closes the caller's connection: a real server and a raw
- * socket. Without {@link FailedWriteClose}, each case left the connection open for the whole bound.
+ * socket, the connections guarded as the gateway guards them. Without {@link FailedWriteClose},
+ * each case left the connection open for the whole bound.
  */
 class FailedWriteCloseTest {
 
     private static final Duration BOUND = Duration.ofSeconds(10);
+    private static final long MAX_BODY = 1 << 20;
 
     private final Vertx vertx = GatewayVertx.create();
 
@@ -77,11 +81,17 @@ class FailedWriteCloseTest {
         }
     }
 
-    /** A server whose connections close on a failed write, and whose write of bytes holding {@code failing} fails. */
+    /**
+     * A server whose connections get the gateway's guards ({@link ConnectionGuard#accept}, which
+     * installs {@link FailedWriteClose}), and whose write of bytes holding {@code failing} fails.
+     */
     private HttpServer serve(String failing, Handler<HttpServerResponse> answer) {
-        return Await.result(vertx.createHttpServer()
+        HttpServerOptions options = new HttpServerOptions();
+        ConnectionGuard guard = new ConnectionGuard(vertx, ConfigDefaults.SERVER_LIMITS, MAX_BODY, options,
+                new BodyAllowance(MAX_BODY));
+        return Await.result(vertx.createHttpServer(options)
                 .connectionHandler(connection -> {
-                    FailedWriteClose.install(connection);
+                    guard.accept(connection);
                     VertxHooks.channel(connection).pipeline().addFirst(new FailingWrite(failing));
                 })
                 .requestHandler(request -> answer.handle(request.response()))
