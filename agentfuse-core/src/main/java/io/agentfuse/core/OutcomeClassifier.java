@@ -24,9 +24,11 @@ import java.util.function.Predicate;
  *
  * <p>Built-in rules, applied after any user rules:
  * <ul>
- *   <li>HTTP status: 2xx/3xx → SUCCESS; 408 → TIMEOUT; 429 → RATE_LIMITED; 529 → OVERLOADED;
+ *   <li>HTTP status: 2xx → SUCCESS; 408 → TIMEOUT; 429 → RATE_LIMITED; 529 → OVERLOADED;
  *       503 whose body mentions "overload" → OVERLOADED; other 5xx → SERVER_ERROR;
- *       other 4xx → CLIENT_ERROR.</li>
+ *       other 4xx → CLIENT_ERROR; anything else (a redirect the client did not follow, a
+ *       status no HTTP version defines) → ERROR: no answer of the call was had, and the callee,
+ *       not the caller, is the likelier cause (a moved endpoint).</li>
  *   <li>Exceptions (unwrapping {@link CompletionException}, {@link ExecutionException} and
  *       {@link UncheckedIOException}):
  *       {@link HttpStatusException} → by status; {@link CallTimeoutException},
@@ -73,8 +75,11 @@ public final class OutcomeClassifier {
 
     /** The outcome of an HTTP answer with {@code status} and (possibly null) {@code body}. */
     public static Outcome ofStatus(int status, String body) {
-        if (status < 400) {
+        if (status >= 200 && status < 300) {
             return Outcome.SUCCESS;
+        }
+        if (status < 400 || status > 599) {
+            return Outcome.ERROR;
         }
         if (status == 408) {
             return Outcome.TIMEOUT;

@@ -28,7 +28,11 @@ class OutcomeClassifierTest {
     static Stream<Arguments> statuses() {
         return Stream.of(
                 arguments(200, Outcome.SUCCESS),
-                arguments(302, Outcome.SUCCESS),
+                arguments(204, Outcome.SUCCESS),
+                arguments(101, Outcome.ERROR),
+                arguments(301, Outcome.ERROR),
+                arguments(302, Outcome.ERROR),
+                arguments(308, Outcome.ERROR),
                 arguments(400, Outcome.CLIENT_ERROR),
                 arguments(401, Outcome.CLIENT_ERROR),
                 arguments(404, Outcome.CLIENT_ERROR),
@@ -40,7 +44,9 @@ class OutcomeClassifierTest {
                 arguments(502, Outcome.SERVER_ERROR),
                 arguments(503, Outcome.SERVER_ERROR),
                 arguments(504, Outcome.SERVER_ERROR),
-                arguments(529, Outcome.OVERLOADED));
+                arguments(529, Outcome.OVERLOADED),
+                arguments(600, Outcome.ERROR),
+                arguments(999, Outcome.ERROR));
     }
 
     @ParameterizedTest(name = "HTTP {0} is {1}")

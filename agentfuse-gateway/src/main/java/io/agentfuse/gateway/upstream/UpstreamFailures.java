@@ -3,6 +3,7 @@ package io.agentfuse.gateway.upstream;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.gateway.dialect.CredentialsRefusedException;
+import io.agentfuse.gateway.dialect.AnswerShape;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.vertx.core.MultiMap;
@@ -45,9 +46,20 @@ final class UpstreamFailures {
             return new UpstreamAuthException(provider.name(), status, provider.auth().credential());
         }
         int judged = judgedStatus(status, body, dialect.errorOutcome(status, headers, body));
-        return UpstreamStatusException.builder(judged).providerStatus(status).provider(provider.name(), dialect).body(body)
+        String told = status / 100 == 3 ? redirectNote(headers.get("location")) : body;
+        return UpstreamStatusException.builder(judged).providerStatus(status).provider(provider.name(), dialect).body(told)
                 .retryHints(headers).answerHeaders(headers)
                 .contentType(headers.get("content-type")).build();
+    }
+
+    /**
+     * What a redirect's answer tells the caller in place of its body: a provider's API redirects
+     * when its address moved ({@code http} to {@code https}, a new path), and the gateway follows no
+     * redirect (it would send the provider's key wherever the answer points).
+     */
+    private static String redirectNote(String location) {
+        return "a redirect" + (location == null ? "" : " to " + AnswerShape.excerpt(location))
+                + ", not followed: is the provider's baseUrl current?";
     }
 
     /**

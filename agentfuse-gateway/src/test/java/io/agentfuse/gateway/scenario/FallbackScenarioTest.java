@@ -132,4 +132,35 @@ class FallbackScenarioTest {
         assertThat(reply.data()).contains("quick").doesNotContain("error");
         Eventually.holds(harness.vertx, () -> harness.mock.requests().get(0).clientDisconnected());
     }
+
+    @Test
+    void aProviderThatRedirectsIsAFailedStepFallenBackFromAndHeldAgainstItsBreaker() {
+        harness.mock.scriptForModel("claude-sonnet-4-5", MockStep.builder().status(301)
+                .header("location", "https://moved.example/v1/messages").times(3).build());
+        harness.mock.scriptForModel("claude-haiku-4-5", MockStep.builder().text("from haiku").times(3).build());
+
+        for (int i = 0; i < 3; i++) {
+            Reply reply = harness.client.post("/v1/messages", anthropicRequest("claude-sonnet-4", false));
+
+            assertThat(reply.status()).isEqualTo(200);
+            assertThat(reply.header("x-agentfuse-model")).isEqualTo("claude-haiku-4");
+            assertThat(reply.header("x-agentfuse-fallbacks")).isEqualTo("claude-sonnet-4=ERROR(HTTP 301)");
+        }
+        assertThat(harness.breaker("claude-sonnet-4").snapshot().counts())
+                .containsEntry("consecutiveErrors", 3L).containsEntry("failureRate.hits", 3L);
+    }
+
+    @Test
+    void aChainOfRedirectsEndsIn502SayingWhereTheProviderPointedAndWhy() {
+        for (String model : new String[] {"claude-sonnet-4-5", "claude-haiku-4-5", "gpt-4o-mini"}) {
+            harness.mock.scriptForModel(model, MockStep.builder().status(308).header("location", "https://moved.example/v2").build());
+        }
+
+        Reply reply = harness.client.post("/v1/chat/completions", openAiRequest("claude-sonnet-4", false));
+
+        assertThat(reply.status()).isEqualTo(502);
+        assertThat(reply.json().getJsonObject("error").getString("type")).isEqualTo("all_fallbacks_failed");
+        assertThat(reply.json().getJsonObject("error").getString("message"))
+                .contains("HTTP 308: a redirect to 'https://moved.example/v2', not followed: is the provider's baseUrl current?");
+    }
 }
