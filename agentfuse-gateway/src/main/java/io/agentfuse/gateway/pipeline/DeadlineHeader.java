@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.config.DurationFormat;
+import io.agentfuse.core.internal.Checks;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
 
@@ -14,7 +15,8 @@ import java.util.Optional;
  * {@code 2m}; a bare number is seconds). It can only shorten the model's {@code deadline}, never
  * lengthen it ({@link io.agentfuse.config.AgentfuseRuntime#deadline}). A value that is not a
  * positive duration is refused with a 400 {@code invalid_request} naming the header, rather than
- * ignored: a caller who sets a deadline relies on it. Stateless and thread-safe.
+ * ignored: a caller who sets a deadline relies on it. A longer one than any deadline can be (100
+ * years) is read as that longest: it shortens nothing. Stateless and thread-safe.
  */
 final class DeadlineHeader {
 
@@ -39,6 +41,6 @@ final class DeadlineHeader {
                     + " must be a positive duration like 30s or 1500ms (a bare number is seconds), but was '"
                     + value + "'");
         }
-        return limit.get();
+        return limit.get().compareTo(Checks.MAX_DURATION) > 0 ? Checks.MAX_DURATION : limit.get();
     }
 }

@@ -7,6 +7,8 @@ import io.agentfuse.gateway.testing.GatewayHarness;
 import io.agentfuse.mock.MockStep;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.Map;
 
@@ -142,5 +144,17 @@ class DeadlineScenarioTest {
 
         assertThat(reply.status()).isEqualTo(400);
         assertThat(reply.json().getJsonObject("error").getString("message")).contains("x-agentfuse-deadline");
+    }
+
+    @ParameterizedTest(name = "x-agentfuse-deadline: {0}")
+    @ValueSource(strings = {"100000d", "876001h", "36501d"})
+    void givenADeadlineHeaderLongerThanAnyDeadlineCanBe_thenItShortensNothingAndTheRequestIsServed(String value) {
+        start("timeout: 5s");
+
+        Reply reply = harness.client.post("/v1/messages", anthropicRequest("claude-sonnet-4", false),
+                Map.of("x-agentfuse-deadline", value));
+
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(reply.json().getString("type")).isEqualTo("message");
     }
 }
