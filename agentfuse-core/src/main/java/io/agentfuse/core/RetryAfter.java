@@ -3,6 +3,7 @@ package io.agentfuse.core;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.regex.Pattern;
 
 /**
  * Reads how long a server asked us to wait: {@code retry-after-ms} (milliseconds, OpenAI and
@@ -24,13 +25,21 @@ public final class RetryAfter {
     public static final long NONE = -1L;
 
     private static final int RATE_LIMITED = 429;
+    /** The longest wait read, in nanoseconds (about 146 years): any longer one, a date included, is read as this. */
+    private static final long LONGEST = Long.MAX_VALUE / 2;
+    /**
+     * A number of seconds or milliseconds as servers write it: digits, perhaps a fraction. Not what
+     * {@link Double#parseDouble} would take besides ({@code 0x1p3}, {@code 8f}, {@code NaN}, a sign).
+     */
+    private static final Pattern DECIMAL = Pattern.compile("[0-9]{1,30}(\\.[0-9]{0,30})?");
 
     private RetryAfter() {
     }
 
     /**
      * The wait in nanoseconds, or {@link #NONE}. A date in the past gives 0; malformed or
-     * negative values give {@link #NONE}.
+     * negative values give {@link #NONE}; a wait longer than about 146 years (a date in the year
+     * 9999) is read as that.
      *
      * @param retryAfterMs   the {@code retry-after-ms} header or {@code null}
      * @param retryAfter     the {@code Retry-After} header or {@code null}
@@ -45,12 +54,7 @@ public final class RetryAfter {
             return NONE;
         }
         String value = retryAfter.trim();
-        try {
-            double seconds = Double.parseDouble(value);
-            return seconds >= 0 && !Double.isInfinite(seconds) ? (long) Math.min(seconds * 1e9, Long.MAX_VALUE / 2.0) : NONE;
-        } catch (NumberFormatException notSeconds) {
-            return parseDate(value, nowEpochMillis);
-        }
+        return DECIMAL.matcher(value).matches() ? nanosOf(Double.parseDouble(value), 1e9) : parseDate(value, nowEpochMillis);
     }
 
     /** The wait asked for by the server behind {@code error}, if it is an {@link HttpStatusException}. */
@@ -74,22 +78,24 @@ public final class RetryAfter {
     }
 
     private static long parseMillis(String value) {
-        if (value == null || value.isBlank()) {
+        if (value == null) {
             return NONE;
         }
-        try {
-            double millis = Double.parseDouble(value.trim());
-            return millis >= 0 && !Double.isInfinite(millis) ? (long) Math.min(millis * 1e6, Long.MAX_VALUE / 2.0) : NONE;
-        } catch (NumberFormatException e) {
-            return NONE;
-        }
+        String millis = value.trim();
+        return DECIMAL.matcher(millis).matches() ? nanosOf(Double.parseDouble(millis), 1e6) : NONE;
+    }
+
+    /** {@code count} units of {@code unitNanos} each, in nanoseconds, at most {@link #LONGEST}. */
+    private static long nanosOf(double count, double unitNanos) {
+        double nanos = count * unitNanos;
+        return nanos >= LONGEST ? LONGEST : (long) nanos;
     }
 
     private static long parseDate(String value, long nowEpochMillis) {
         try {
             long at = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant().toEpochMilli();
-            return Math.max(0L, at - nowEpochMillis) * 1_000_000L;
-        } catch (DateTimeParseException e) {
+            return nanosOf(Math.max(0L, at - nowEpochMillis), 1e6);
+        } catch (DateTimeParseException | ArithmeticException e) {
             return NONE;
         }
     }

@@ -35,6 +35,15 @@ class RetryAfterTest {
     }
 
     @Test
+    void readsAnHttpDateCenturiesAheadAsTheLongestWaitNeverAsAShortOrNegativeOne() {
+        long longest = Long.MAX_VALUE / 2;
+
+        assertThat(RetryAfter.nanos(null, "Thu, 27 Jun 2611 00:00:00 GMT", NOW)).isEqualTo(longest);
+        assertThat(RetryAfter.nanos(null, "Fri, 31 Dec 9999 23:59:59 GMT", NOW)).isEqualTo(longest);
+        assertThat(RetryAfter.nanos("99999999999999999999", null, NOW)).isEqualTo(longest);
+    }
+
+    @Test
     void retryAfterMsWinsOverRetryAfter() {
         assertThat(RetryAfter.nanos("250", "120", NOW)).isEqualTo(250_000_000L);
         assertThat(RetryAfter.nanos("1500.5", null, NOW)).isEqualTo(1_500_500_000L);
@@ -53,6 +62,14 @@ class RetryAfterTest {
         assertThat(RetryAfter.nanos(null, "Thursday noon", NOW)).isEqualTo(RetryAfter.NONE);
         assertThat(RetryAfter.nanos("-1", "", NOW)).isEqualTo(RetryAfter.NONE);
         assertThat(RetryAfter.nanos(null, null, NOW)).isEqualTo(RetryAfter.NONE);
+    }
+
+    @Test
+    void numbersAreDigitsWithPerhapsAFractionNotWhateverJavaWouldParse() {
+        for (String lenient : new String[] {"0x1p3", "8f", "8d", "1e3", "+5", "Infinity", ".5", "1_000"}) {
+            assertThat(RetryAfter.nanos(null, lenient, NOW)).as(lenient).isEqualTo(RetryAfter.NONE);
+            assertThat(RetryAfter.nanos(lenient, null, NOW)).as(lenient).isEqualTo(RetryAfter.NONE);
+        }
     }
 
     @Test
