@@ -26,7 +26,8 @@ import java.util.regex.Pattern;
  * has no price for is priced by {@code models.<m>.price}. The table of windows is also what a
  * configuration's family names are checked against: one or two edits away from a model it knows, a
  * name it does not know is taken for a typo ({@link #isKnown}, {@link #knownModels}). A name longer
- * than {@value #LONGEST_NAME} chars belongs to no family. Immutable and thread-safe.
+ * than {@value #LONGEST_NAME} chars, or with a char that is not visible ASCII (a space, a control
+ * char, a letter outside ASCII), belongs to no family. Immutable and thread-safe.
  *
  * <pre>{@code
  * ModelFamilies.providerOf("claude-haiku-4");       // Optional[anthropic]
@@ -233,11 +234,30 @@ public final class ModelFamilies {
     }
 
     private static Optional<Family> family(String model) {
-        if (model.length() > LONGEST_NAME) {
+        if (!isPlainName(model)) {
             return Optional.empty();
         }
         String name = model.toLowerCase(Locale.ROOT);
         return FAMILIES.stream().filter(family -> name.startsWith(family.prefix())).findFirst();
+    }
+
+    /**
+     * Whether {@code model} could be a vendor's name: at most {@link #LONGEST_NAME} chars, each visible
+     * ASCII ({@code claude-sonnet-4-5@20250929}, {@code gpt-oss:20b}). A family model's name is written
+     * into answers' heads, log lines and meters' labels, where a caller's line break or NUL would
+     * forge a header or a log line.
+     */
+    private static boolean isPlainName(String model) {
+        if (model.length() > LONGEST_NAME) {
+            return false;
+        }
+        for (int i = 0; i < model.length(); i++) {
+            char c = model.charAt(i);
+            if (c <= ' ' || c > '~') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private record Family(String prefix, String provider, int contextWindow) {

@@ -56,6 +56,20 @@ class ModelFamiliesTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"gpt-4o\r\nx-forged: 1", "gpt-4o\n2026-01-01 INFO forged line", "claude-\u0000",
+        "gpt-4o mini", "gpt-4o\t", "claude-sonnet-\u00e9", "gpt-4o\u007f", "gemini-2.5-pro\u2028"})
+    void aNameWithACharThatIsNotVisibleAsciiBelongsToNoFamily(String name) {
+        assertThat(ModelFamilies.providerOf(name)).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"claude-sonnet-4-5@20250929", "gpt-oss:20b", "claude-3-5-sonnet-20241022-v2:0",
+        "gemini-2.5-pro-preview-05-06", "o3-mini", "gpt-4o_custom+ft~1"})
+    void vendorsNamesWithTheirPunctuationStillBelongToTheirFamily(String name) {
+        assertThat(ModelFamilies.providerOf(name)).isPresent();
+    }
+
+    @ParameterizedTest
     @CsvSource({
         "claude-sonnet-4, 3, 15",
         "claude-sonnet-4-5-20250929, 3, 15",

@@ -96,6 +96,22 @@ class FamilyModelScenarioTest {
     }
 
     @Test
+    void aNameWithALineBreakIsA404ThatForgesNoHeadAndNoLogLineAndGrowsNothing() {
+        harness = GatewayHarness.start();
+        int breakers = harness.gateway.runtime().registry().all().size();
+        String forging = "gpt-4o ended 200 after 1 ms\r\n2026-01-01T00:00:00.000Z INFO  ConfigReloader: forged";
+
+        Reply refused = harness.client.post("/v1/chat/completions", openAiRequest(forging, false));
+
+        assertThat(refused.status()).as(refused.body()).isEqualTo(404);
+        assertThat(refused.json().getJsonObject("error").getString("type")).isEqualTo("model_not_found");
+        assertThat(refused.header("x-agentfuse-model")).isNull();
+        assertThat(harness.mock.requests()).isEmpty();
+        assertThat(harness.gateway.runtime().registry().all()).hasSize(breakers);
+        assertThat(harness.client.get("/metrics").body()).doesNotContain("forged");
+    }
+
+    @Test
     void givenEveryPlaceTakenByInventedNamesWhenSomeIdlePastTheIdleTimeThenANewNameIsServedAndTheIdleOnesSeriesGo() {
         // Given a caller that took every place for unconfigured family names, on a clock the test moves
         ManualClock clock = new ManualClock();
