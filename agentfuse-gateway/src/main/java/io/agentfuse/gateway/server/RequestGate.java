@@ -23,7 +23,11 @@ import java.util.Set;
  *       headers, and its preflight ({@code OPTIONS} with {@code Access-Control-Request-Method})
  *       is answered 204 here;</li>
  *   <li>a request with a body must say {@code Content-Type: application/json} (or a {@code +json}
- *       type) — else 415: a {@code text/plain} POST is what a page may send without a preflight.</li>
+ *       type) — else 415: a {@code text/plain} POST is what a page may send without a preflight;</li>
+ *   <li>and it is not compressed ({@code Content-Encoding} absent or {@code identity}) — else 415
+ *       with {@code Accept-Encoding: identity} (RFC 9110 §15.5.16): the gateway inflates nothing a
+ *       caller sends (no decompression bomb), and a compressed body read as JSON would be refused
+ *       for its first byte, not for what it is.</li>
  * </ol>
  * A refusal names the header, never its value: a caller may have put a key in the wrong one.
  * Thread-safe and immutable.
@@ -33,6 +37,7 @@ final class RequestGate {
     private static final List<String> LOOPBACK = List.of("localhost", "127.0.0.1", "::1", "[::1]");
     private static final String ANY = "*";
     private static final String PREFLIGHT_MAX_AGE = "600";
+    private static final String IDENTITY = "identity";
 
     private final Set<String> hosts = new HashSet<>();
     private final boolean anyHost;
@@ -88,6 +93,13 @@ final class RequestGate {
             EdgeErrors.refuse(request, GatewayError.UNSUPPORTED_MEDIA_TYPE, "the request body must be JSON "
                     + "(Content-Type: application/json), but the request "
                     + (request.getHeader(HttpHeaders.CONTENT_TYPE) == null ? "has no Content-Type" : "says another type"));
+            return false;
+        }
+        String coding = request.getHeader(HttpHeaders.CONTENT_ENCODING);
+        if (coding != null && !coding.trim().equalsIgnoreCase(IDENTITY) && hasBody(request)) {
+            request.response().headers().set(HttpHeaders.ACCEPT_ENCODING, IDENTITY);
+            EdgeErrors.refuse(request, GatewayError.UNSUPPORTED_MEDIA_TYPE, "the request body must not be compressed "
+                    + "(Content-Encoding); send it as plain JSON");
             return false;
         }
         return true;

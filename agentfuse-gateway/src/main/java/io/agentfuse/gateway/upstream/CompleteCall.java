@@ -118,9 +118,10 @@ final class CompleteCall<T> {
             return;
         }
         try {
+            UpstreamFailures.requireUncoded(call.provider(), response.getHeader(HttpHeaders.CONTENT_ENCODING));
             body = BoundedBody.of(response.getHeader(HttpHeaders.CONTENT_LENGTH), maxBodyBytes, call.provider());
-        } catch (UpstreamBodyTooLargeException tooLarge) {
-            failAndLetGo(tooLarge);
+        } catch (UpstreamBodyTooLargeException | MalformedAnswerException unreadable) {
+            failAndLetGo(unreadable);
             return;
         }
         response.handler(this::received)

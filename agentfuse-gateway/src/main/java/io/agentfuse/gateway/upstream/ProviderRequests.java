@@ -28,7 +28,8 @@ import java.util.function.Consumer;
  * The requests of provider calls: each provider's chat URL parsed once (host, port, TLS, path) and
  * its headers, complete and streamed, built once in their order of precedence — the dialect's
  * defaults (its API version), the caller's forwarded headers, the provider's own {@code headers:},
- * the content type and what is accepted back, then the authentication, which nothing replaces.
+ * the content type and what is accepted back (the dialect's type, uncompressed: the gateway reads no
+ * coded answer, {@link UpstreamFailures#requireUncoded}), then the authentication, which nothing replaces.
  * A call with forwarded headers gets headers of its own. Fixed authentication ({@link
  * UpstreamAuth#fixedHeaders()}) is built in; a provider that authenticates each call over its final
  * form (a SigV4 signature, an access token) gets it from {@link #signer}, last, just before the call goes out.
@@ -201,6 +202,7 @@ final class ProviderRequests {
             provider.headers().forEach(set);
             set.accept(HttpHeaders.CONTENT_TYPE.toString(), APPLICATION_JSON);
             set.accept(HttpHeaders.ACCEPT.toString(), accept);
+            set.accept(HttpHeaders.ACCEPT_ENCODING.toString(), UpstreamFailures.IDENTITY); // no header would mean any coding
             Map<String, String> auth = provider.auth().fixedHeaders();
             if (auth != null) {
                 auth.forEach(set);

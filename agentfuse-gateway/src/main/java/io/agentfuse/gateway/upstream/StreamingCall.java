@@ -114,17 +114,17 @@ final class StreamingCall {
             close();
             return;
         }
-        if (response.statusCode() / 100 != 2) {
-            try {
-                refusal = BoundedBody.of(response.getHeader(HttpHeaders.CONTENT_LENGTH), limits.maxBodyBytes(),
-                        provider);
-            } catch (UpstreamBodyTooLargeException tooLarge) {
-                fail(tooLarge);
-                return;
+        try {
+            UpstreamFailures.requireUncoded(provider, response.getHeader(HttpHeaders.CONTENT_ENCODING));
+            if (response.statusCode() / 100 != 2) {
+                refusal = BoundedBody.of(response.getHeader(HttpHeaders.CONTENT_LENGTH), limits.maxBodyBytes(), provider);
+            } else {
+                stream = new UpstreamStream(this, response.statusCode(), response.headers(), limits.clientWriteTimeout());
+                parser = provider.dialect().eventFraming(this::onEvent, limits.maxEventBytes());
             }
-        } else {
-            stream = new UpstreamStream(this, response.statusCode(), response.headers(), limits.clientWriteTimeout());
-            parser = provider.dialect().eventFraming(this::onEvent, limits.maxEventBytes());
+        } catch (UpstreamBodyTooLargeException | MalformedAnswerException unreadable) {
+            fail(unreadable);
+            return;
         }
         response.handler(this::take)
                 .exceptionHandler(cause -> fail(UpstreamFailures.of(provider, cause)))

@@ -35,7 +35,26 @@ import java.util.concurrent.CompletionException;
  */
 final class UpstreamFailures {
 
+    /** The one content coding the gateway asks providers for and reads. */
+    static final String IDENTITY = "identity";
+
     private UpstreamFailures() {
+    }
+
+    /**
+     * Checks that an answer of {@code provider} is not coded ({@code contentEncoding} absent or
+     * {@link #IDENTITY}). The gateway asks for identity and inflates nothing a provider sends (its
+     * limits count the bytes it reads); a coded error is not passed back either, as its bytes would
+     * not match the headers the caller gets.
+     *
+     * @throws MalformedAnswerException when it is coded (gzip, br): a failed attempt, as any unreadable answer
+     */
+    static void requireUncoded(ProviderEndpoint provider, String contentEncoding) {
+        if (contentEncoding == null || contentEncoding.isBlank() || contentEncoding.trim().equalsIgnoreCase(IDENTITY)) {
+            return;
+        }
+        throw new MalformedAnswerException("provider " + provider.name() + " answered with Content-Encoding "
+                + AnswerShape.excerpt(contentEncoding) + ", though the gateway asks for identity: it reads no coded answer");
     }
 
     /** The exception a non-2xx answer ({@code status}, {@code headers}, {@code body}) of {@code provider} ends with. */

@@ -11,6 +11,10 @@ import io.agentfuse.gateway.testing.RawSocket.Response;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.Locale;
 
 /**
  * Requests framed to be read two ways (RFC 9112 §6.1), two Hosts, cleartext HTTP/2, non-finite
@@ -222,6 +226,35 @@ class RequestFramingAndOriginTest {
             Response response = socket.read(BOUND);
             assertThat(response.status()).isEqualTo(415);
             assertThat(errorType(response)).isEqualTo("invalid_request");
+        }
+    }
+
+    @ParameterizedTest(name = "Content-Encoding: {0}")
+    @ValueSource(strings = {"gzip", "deflate", "br", "zstd", "gzip, identity"})
+    void aCompressedBodyIs415SayingSoAndNothingIsInflatedOrSent(String coding) {
+        int before = gateway.mock().requests().size();
+        try (RawSocket socket = RawSocket.open(gateway.port())) {
+            String body = chatBody("good").encode(); // plain JSON labelled compressed is refused too: the label is wrong
+            socket.send("POST /v1/chat/completions HTTP/1.1\r\nHost: " + HOST + "\r\nContent-Type: application/json\r\n"
+                    + "Content-Encoding: " + coding + "\r\nContent-Length: " + body.length() + "\r\n\r\n" + body);
+
+            Response response = socket.read(BOUND);
+            assertThat(response.status()).isEqualTo(415);
+            assertThat(errorType(response)).isEqualTo("invalid_request");
+            assertThat(response.body()).contains("must not be compressed");
+            assertThat(response.head().toLowerCase(Locale.ROOT)).contains("accept-encoding: identity");
+        }
+        assertThat(gateway.mock().requests()).hasSize(before);
+    }
+
+    @Test
+    void anIdentityCodedBodyIsServed() {
+        try (RawSocket socket = RawSocket.open(gateway.port())) {
+            String body = chatBody("good").encode();
+            socket.send("POST /v1/chat/completions HTTP/1.1\r\nHost: " + HOST + "\r\nContent-Type: application/json\r\n"
+                    + "Content-Encoding: identity\r\nContent-Length: " + body.length() + "\r\n\r\n" + body);
+
+            assertThat(socket.read(BOUND).status()).isEqualTo(200);
         }
     }
 

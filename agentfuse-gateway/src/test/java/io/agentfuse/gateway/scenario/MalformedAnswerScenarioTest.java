@@ -127,6 +127,35 @@ class MalformedAnswerScenarioTest {
                 .doesNotContain("Exception", "java.");
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("routes")
+    void aCompressedAnswerWhichTheGatewayDidNotAskForIsAFailedAttemptNeverRelayed(Route route) {
+        String own = route.openAiUpstream ? OPENAI_ANSWER : ANTHROPIC_ANSWER;
+        harness.mock.scriptForModel(route.upstreamModel, MockStep.builder().body(own).header("content-encoding", "gzip").build());
+
+        Reply reply = harness.client.post(route.path, route.request(false));
+
+        assertThat(harness.mock.requests().get(0).header("accept-encoding")).contains("identity");
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(reply.header("x-agentfuse-model")).isEqualTo("claude-haiku-4");
+        assertThat(reply.header("x-agentfuse-fallbacks")).isEqualTo(route.model + "=ERROR");
+        assertThat(harness.breaker(route.model).snapshot().counts()).containsEntry("consecutiveErrors", 1L);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("routes")
+    void aCompressedStreamOrRefusalIsAFailedAttemptNamingTheCoding(Route route) {
+        harness.mock.scriptForModel(route.upstreamModel, MockStep.builder().chunks("Hel", "lo").header("content-encoding", "br").build());
+        harness.mock.defaultStep(MockStep.builder().status(400).header("content-encoding", "gzip").build());
+
+        Reply reply = harness.client.post(route.path, route.request(true));
+
+        assertThat(reply.status()).isEqualTo(502);
+        assertThat(reply.json().getJsonObject("error").getString("message"))
+                .contains("answered with Content-Encoding 'br', though the gateway asks for identity")
+                .contains("answered with Content-Encoding 'gzip'");
+    }
+
     static Stream<Route> routes() {
         return Stream.of(Route.values());
     }
