@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.agentfuse.mock.MockProvider;
 import io.agentfuse.mock.MockStep;
 import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -133,6 +137,54 @@ class ServeDrainTest {
                 .as("a draining gateway is alive").startsWith("HTTP/1.1 200");
         assertThat(gateway.awaitExit()).as(gateway.output()).isZero();
         assertThat(gateway.output()).doesNotContain("shutdownGrace is over");
+    }
+
+    @Test
+    void aProviderThatStopsReadingHoldsNeitherTheDrainNorTheExit() throws Exception {
+        // Given a provider that takes connections and never reads, and a request of 5 MB to it in flight
+        try (ServerSocket neverReads = new ServerSocket()) {
+            neverReads.setReceiveBufferSize(4_096);
+            neverReads.bind(new InetSocketAddress("127.0.0.1", 0));
+            List<Socket> held = Collections.synchronizedList(new ArrayList<>());
+            Thread taker = new Thread(() -> {
+                try {
+                    while (true) {
+                        held.add(neverReads.accept());
+                    }
+                } catch (IOException closed) {
+                    // the test is over
+                }
+            }, "never-reading-provider");
+            taker.setDaemon(true);
+            taker.start();
+            Path config = Files.writeString(directory.resolve("agentfuse.yaml"), """
+                    server: { port: 0, drainDelay: 1s, shutdownGrace: 2s }
+                    providers:
+                      stuck: { type: openai, baseUrl: "http://127.0.0.1:%d/v1", apiKey: "sk-test" }
+                    models:
+                      stuck-model: { provider: stuck, contextWindow: 2000000, timeout: 120s }
+                    """.formatted(neverReads.getLocalPort()));
+            gateway = ServeProcess.start(config, Map.of());
+            String body = "{\"model\":\"stuck-model\",\"messages\":[{\"role\":\"user\",\"content\":\""
+                    + "a".repeat(5_000_000) + "\"}]}";
+            RawExchange call = RawExchange.send(gateway.port(), "POST", "/v1/chat/completions", body);
+            long deadline = System.nanoTime() + BOUND.toNanos();
+            while (held.isEmpty()) {
+                assertThat(System.nanoTime()).as("the gateway calls the provider").isLessThan(deadline);
+                TimeUnit.MILLISECONDS.sleep(20);
+            }
+
+            // When the gateway is stopped, then the call is answered and the process exits with 0
+            gateway.signal("TERM");
+
+            assertThat(status(call)).isEqualTo(503);
+            assertThat(gateway.awaitExit()).as(gateway.output()).isZero();
+            synchronized (held) {
+                for (Socket socket : held) {
+                    socket.close();
+                }
+            }
+        }
     }
 
     private void awaitUpstreamCall(String model) throws InterruptedException {

@@ -2,7 +2,9 @@ package io.agentfuse.gateway.http;
 
 import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelException;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelOption;
 import io.vertx.core.http.HttpConnection;
 
@@ -23,16 +25,30 @@ public final class Disconnect {
      * Closes {@code connection}'s channel now. The close starts below Vert.x's own handlers (which
      * would turn it into a graceful shutdown that waits for the peer) and, with lingering off, the
      * kernel resets the connection instead of keeping it, and the process's descriptor, until a
-     * peer that stopped reading takes what is still in the socket's send buffer.
+     * peer that stopped reading takes what is still in the socket's send buffer. A connection
+     * closed already is left as it is.
      */
     public static void now(HttpConnection connection) {
         Channel channel = VertxHooks.channel(connection);
-        channel.config().setOption(ChannelOption.SO_LINGER, 0);
+        if (!channel.isOpen()) {
+            return; // closed already: by its peer, say (a closed socket takes no options)
+        }
+        try {
+            channel.config().setOption(ChannelOption.SO_LINGER, 0);
+        } catch (ChannelException closing) {
+            // closed meanwhile by its peer: the close below then does nothing
+        }
         ChannelHandlerContext first = channel.pipeline().firstContext();
         if (first != null) {
             first.close(); // travels only towards the socket: no handler above it sees the close
         } else {
             channel.close();
         }
+    }
+
+    /** Whether bytes are still queued for {@code connection}'s peer: a graceful close would wait for them. */
+    public static boolean hasUnsent(HttpConnection connection) {
+        ChannelOutboundBuffer queued = VertxHooks.channel(connection).unsafe().outboundBuffer();
+        return queued != null && queued.totalPendingWriteBytes() > 0;
     }
 }

@@ -193,7 +193,7 @@ final class CompleteCall<T> {
             timer.cancel();
         }
         if (request != null) {
-            request.reset();
+            UpstreamHttp.abandon(request);
         }
     }
 

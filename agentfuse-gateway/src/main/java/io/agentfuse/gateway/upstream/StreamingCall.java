@@ -292,7 +292,7 @@ final class StreamingCall {
     /** Resets the request unless its answer was read to its end: the provider sees the caller leave. */
     private void close() {
         if (request != null && !ended) {
-            request.reset();
+            UpstreamHttp.abandon(request);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.upstream;
 
 import io.agentfuse.config.ServerConfig;
+import io.agentfuse.gateway.http.Disconnect;
 import io.agentfuse.gateway.internal.ConnectionTuning;
 import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.netty.channel.Channel;
@@ -124,6 +125,22 @@ public final class UpstreamHttp {
     /** The proxy choice of this client's requests, for the requests of an {@link io.agentfuse.gateway.dialect.UpstreamAuth}. */
     EgressProxy egress() {
         return egress;
+    }
+
+    /**
+     * Ends a call that was sent, before its answer ended: {@code request} is reset, which closes an
+     * HTTP/1.x connection, and one with bytes still queued for the upstream is closed at once
+     * ({@link Disconnect#now}). Vert.x closes it only once what is queued is written, and an upstream
+     * that stopped reading never lets that finish: a 5 MB request to one stayed on its connection,
+     * with the descriptor, for minutes after the caller had its 504 (and held the process's exit). An
+     * HTTP/2 connection keeps serving other calls: only its stream is reset.
+     */
+    public static void abandon(HttpClientRequest request) {
+        HttpConnection connection = request.connection();
+        request.reset();
+        if (connection != null && request.version() != HttpVersion.HTTP_2 && Disconnect.hasUnsent(connection)) {
+            Disconnect.now(connection);
+        }
     }
 
     /** Closes every client and its connections; a later request fails. */
