@@ -86,6 +86,6 @@ final class MockProviderCommand implements Callable<Integer> {
         out.flush();
         MockMcpServer mcpServer = mcp;
         return Foreground.runUntilStopped(parent.stopSignal(), () -> mcpServer == null ? mock.close()
-                : Future.join(mock.close(), mcpServer.close()).mapEmpty(), vertx);
+                : Future.join(mock.close(), mcpServer.close()).mapEmpty(), vertx, StopSignal.DEFAULT_STOP_TIME);
     }
 }

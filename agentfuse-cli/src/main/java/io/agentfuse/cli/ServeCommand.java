@@ -3,12 +3,14 @@ package io.agentfuse.cli;
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.ConfigException;
 import io.agentfuse.config.ConfigLoader;
+import io.agentfuse.config.ServerConfig;
 import io.agentfuse.gateway.GatewayOptions;
 import io.agentfuse.gateway.GatewayServer;
 import io.agentfuse.gateway.GatewayVertx;
 import io.agentfuse.gateway.reload.ConfigFile;
 import io.vertx.core.Vertx;
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import java.nio.file.Path;
@@ -109,7 +111,17 @@ final class ServeCommand implements Callable<Integer> {
         }
         StopSignal stop = parent.stopSignal();
         // A JVM shutdown (the signals taken elsewhere) waits as long as a drain may take, and a little more.
-        stop.expectStopWithin(loaded.server().shutdown().longest().plusSeconds(5));
-        return Foreground.runUntilStopped(stop, gateway::shutDown, gateway::close, vertx);
+        Duration longestStop = longestStop(loaded.server().shutdown());
+        stop.expectStopWithin(longestStop.plus(Foreground.CLOSE_BOUND));
+        return Foreground.runUntilStopped(stop, gateway::shutDown, gateway::close, vertx, longestStop);
+    }
+
+    /**
+     * How long a stop with {@code shutdown}'s settings may take before it is given up: the drain,
+     * the grace and a little more for the answers of the grace's end to be written. The process then
+     * exits at most {@link Foreground#CLOSE_BOUND} later.
+     */
+    static Duration longestStop(ServerConfig.Shutdown shutdown) {
+        return shutdown.longest().plusSeconds(5);
     }
 }

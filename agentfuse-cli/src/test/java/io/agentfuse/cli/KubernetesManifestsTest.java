@@ -81,8 +81,8 @@ class KubernetesManifestsTest {
         JsonNode pod = document("deployment.yaml", "Deployment").get("spec").get("template").get("spec");
         JsonNode container = gatewayContainer();
 
-        Duration drain = config.server().shutdown().longest();
-        assertThat(Duration.ofSeconds(pod.get("terminationGracePeriodSeconds").asLong())).isGreaterThan(drain);
+        Duration stopAtMost = ServeCommand.longestStop(config.server().shutdown()).plus(Foreground.CLOSE_BOUND);
+        assertThat(Duration.ofSeconds(pod.get("terminationGracePeriodSeconds").asLong())).isGreaterThan(stopAtMost);
         assertThat(container.get("readinessProbe").get("httpGet").get("path").asString()).isEqualTo("/readyz");
         assertThat(container.get("livenessProbe").get("httpGet").get("path").asString()).isEqualTo("/healthz");
         assertThat(container.get("ports").get(0).get("containerPort").asInt()).isEqualTo(config.server().port()).isEqualTo(8787);
