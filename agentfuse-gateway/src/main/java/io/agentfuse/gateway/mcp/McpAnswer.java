@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.mcp;
 
+import io.agentfuse.gateway.sse.SseEventTooLongException;
 import io.agentfuse.gateway.sse.SseParser;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
@@ -47,6 +48,8 @@ record McpAnswer(int status, MultiMap headers, Buffer body) {
     /**
      * The JSON-RPC response to the request {@code id} in this answer, if there is a well-formed one:
      * a message with that id and a {@code result} or an {@code error}.
+     *
+     * @throws McpAnswerTooLargeException when an SSE event of the body is longer than the proxy parses
      */
     Optional<JsonObject> response(Object id) {
         for (JsonObject message : messages()) {
@@ -58,7 +61,11 @@ record McpAnswer(int status, MultiMap headers, Buffer body) {
         return Optional.empty();
     }
 
-    /** The JSON-RPC messages of the body; none when it is not JSON-RPC at all. */
+    /**
+     * The JSON-RPC messages of the body; none when it is not JSON-RPC at all.
+     *
+     * @throws McpAnswerTooLargeException when an SSE event of the body is longer than the proxy parses
+     */
     List<JsonObject> messages() {
         List<JsonObject> messages = new ArrayList<>();
         if (isEventStream()) {
@@ -67,8 +74,13 @@ record McpAnswer(int status, MultiMap headers, Buffer body) {
                     parse(event.data()).ifPresent(messages::add);
                 }
             });
-            parser.feed(body);
-            parser.end();
+            try {
+                parser.feed(body);
+                parser.end();
+            } catch (SseEventTooLongException tooLong) {
+                throw new McpAnswerTooLargeException("an SSE event of the MCP server's answer is larger than "
+                        + SseParser.DEFAULT_MAX_LINE_BYTES + " bytes (maxSseEvent)");
+            }
         } else {
             parse(body.toString()).ifPresent(messages::add);
         }

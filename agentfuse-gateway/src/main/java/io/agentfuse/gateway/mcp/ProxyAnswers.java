@@ -17,8 +17,8 @@ import io.vertx.core.json.JsonObject;
  *       with the same text and {@code data.retryAfter} (seconds).</li>
  * </ul>
  * Every error the proxy makes names its kind in {@code error.data.type} ({@code circuit_open},
- * {@code invalid_request}, {@code timeout}, {@code upstream_unreachable}, {@code internal_error}),
- * the gateway's error types. Pure functions.
+ * {@code invalid_request}, {@code timeout}, {@code upstream_unreachable}, {@code upstream_error},
+ * {@code internal_error}), the gateway's error types. Pure functions.
  */
 final class ProxyAnswers {
 
@@ -74,6 +74,15 @@ final class ProxyAnswers {
     static void noteUnavailable(JsonObject tool, String why) {
         String description = tool.getValue("description") instanceof String text ? text + " " : "";
         tool.put("description", description + "[agentfuse: this tool is failing; " + why + "]");
+    }
+
+    /**
+     * The error for a request whose answer was larger than the proxy reads ({@code what} names the
+     * request, {@code tooLarge} the limit): the proxy cannot relay it or judge it, and says so.
+     */
+    static JsonObject answerTooLarge(Object id, String what, McpAnswerTooLargeException tooLarge) {
+        return error(id, SERVER_OPEN_CODE, "upstream_error", "the answer to " + what + " was too large to relay: "
+                + tooLarge.getMessage());
     }
 
     /** A JSON-RPC error of kind {@code type} (a gateway error type). */

@@ -169,24 +169,39 @@ final class ServerEndpoint {
         ctx.response().closeHandler(v -> call.cancel(true));
         call.whenComplete((answer, error) -> context.runOnContext(v -> {
             if (error != null) {
-                failed(ctx, server, permit, error);
+                failed(ctx, server, permit, request.id(), error);
+                return;
+            }
+            McpReply reply;
+            try {
+                reply = listed(server, request, answer);
+            } catch (McpAnswerTooLargeException tooLarge) {
+                // The server's own answer is unusable: its failure, as a malformed model answer is the model's.
+                permit.record(Outcome.ERROR);
+                new McpReply.Made(502, ProxyAnswers.answerTooLarge(request.id(), "tools/list", tooLarge), -1)
+                        .send(ctx.response());
                 return;
             }
             permit.record(outcomeOf(answer.status()));
-            McpReply reply = new McpReply.Relayed(answer);
-            if (answer.status() / 100 == 2) {
-                var response = answer.response(request.id());
-                if (response.isPresent()) {
-                    catalog.learn(server.name(), response.get());
-                    if (server.annotateTools()) {
-                        reply = catalog.annotate(server.name(), response.get())
-                                .<McpReply>map(annotated -> new McpReply.Relayed(answer.withMessage(annotated)))
-                                .orElse(reply);
-                    }
-                }
-            }
             reply.send(ctx.response());
         }));
+    }
+
+    /** The reply to a {@code tools/list}: the server's answer, whose tools are learnt, annotated if configured. */
+    private McpReply listed(McpServerConfig server, McpRequest request, McpAnswer answer) {
+        McpReply reply = new McpReply.Relayed(answer);
+        if (answer.status() / 100 == 2) {
+            var response = answer.response(request.id());
+            if (response.isPresent()) {
+                catalog.learn(server.name(), response.get());
+                if (server.annotateTools()) {
+                    reply = catalog.annotate(server.name(), response.get())
+                            .<McpReply>map(annotated -> new McpReply.Relayed(answer.withMessage(annotated)))
+                            .orElse(reply);
+                }
+            }
+        }
+        return reply;
     }
 
     private void relay(RoutingContext ctx, McpServerConfig server, ServerPermit permit, HttpMethod method,
@@ -195,7 +210,7 @@ final class ServerEndpoint {
         String session = ctx.request().getHeader(SESSION_HEADER);
         upstream.open(server.url(), method, headers, body, headTimeout).onComplete(done -> {
             if (done.failed()) {
-                failed(ctx, server, permit, done.cause());
+                failed(ctx, server, permit, null, done.cause());
                 return;
             }
             McpUpstream.Streamed streamed = done.result();
@@ -213,18 +228,25 @@ final class ServerEndpoint {
         });
     }
 
-    /** A request that got no answer: a timeout leaves the server's breaker alone, a broken connection counts. */
-    private static void failed(RoutingContext ctx, McpServerConfig server, ServerPermit permit, Throwable error) {
+    /**
+     * A request that got no answer (its JSON-RPC {@code id}, if known, goes in the error): a timeout
+     * leaves the server's breaker alone, a broken connection or an answer too large counts.
+     */
+    private static void failed(RoutingContext ctx, McpServerConfig server, ServerPermit permit, Object id, Throwable error) {
         Throwable cause = OutcomeClassifier.unwrap(error);
         if (cause instanceof CallTimeoutException) {
             permit.release();
-            new McpReply.Made(504, ProxyAnswers.error(null, -32001, "timeout", "MCP server " + server.name()
+            new McpReply.Made(504, ProxyAnswers.error(id, -32001, "timeout", "MCP server " + server.name()
                     + " did not answer within " + server.defaults().timeout().toSeconds() + " s"), -1).send(ctx.response());
         } else if (cause instanceof CancellationException) {
             permit.release();
+        } else if (cause instanceof McpAnswerTooLargeException tooLarge) {
+            permit.record(Outcome.ERROR);
+            new McpReply.Made(502, ProxyAnswers.answerTooLarge(id, "the request to MCP server " + server.name(), tooLarge), -1)
+                    .send(ctx.response());
         } else {
             permit.record(cause instanceof McpTransportException ? Outcome.CONNECTION_ERROR : Outcome.ERROR);
-            new McpReply.Made(502, ProxyAnswers.error(null, ProxyAnswers.SERVER_OPEN_CODE,
+            new McpReply.Made(502, ProxyAnswers.error(id, ProxyAnswers.SERVER_OPEN_CODE,
                     "upstream_unreachable", "MCP server " + server.name() + " is unreachable: " + cause.getMessage()), -1)
                     .send(ctx.response());
         }

@@ -21,8 +21,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * timeout) and decides what the client gets and what the server's breaker ({@code mcp:<server>})
  * records:
  * <ul>
- *   <li>a result with {@code isError: true}, a JSON-RPC error, a malformed answer, a 5xx or a
- *       timeout fail the tool (and are retried only if the tool is idempotent or its config says
+ *   <li>a result with {@code isError: true}, a JSON-RPC error, a malformed answer, an answer too
+ *       large to read, a 5xx or a timeout fail the tool (and are retried only if the tool is idempotent or its config says
  *       {@code retries}); the last answer is relayed untouched;</li>
  *   <li>the server's breaker counts a 5xx or a broken connection as a failure and any answer of
  *       the tool (even {@code isError}) as a success, so one bad tool cannot take its siblings down;
@@ -151,6 +151,12 @@ final class ToolCallRunner {
                     : failure.status() / 100 == 4 ? Outcome.CLIENT_ERROR : Outcome.SUCCESS);
             metrics.mcpToolCall(server, guarded, failure.kind().tag);
             return new McpReply.Relayed(failure.answer());
+        }
+        if (cause instanceof McpAnswerTooLargeException tooLarge) {
+            // The tool answered, too much: its failure (counted by its breaker), not the transport's.
+            serverPermit.record(Outcome.SUCCESS);
+            metrics.mcpToolCall(server, guarded, "too_large");
+            return new McpReply.Made(502, ProxyAnswers.answerTooLarge(id, "the call of " + call.shownName(), tooLarge), -1);
         }
         if (cause instanceof McpTransportException transport) {
             serverPermit.record(Outcome.CONNECTION_ERROR);
