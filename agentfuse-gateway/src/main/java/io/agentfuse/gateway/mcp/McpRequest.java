@@ -21,6 +21,9 @@ import java.util.Map;
  *       take another): {@code -32600};</li>
  *   <li>{@code Mcp-Method} or {@code Mcp-Name} (the 2026-07-28 routing headers) that disagree with
  *       the body, or that are sent twice: {@code -32001}, as the specification's header mismatch;</li>
+ *   <li>a {@code tools/call} without an id (a notification) or with a null one: {@code -32600}. MCP
+ *       requests must carry a string or integer id; the proxy could not judge the call (no answer
+ *       comes back) and a server that runs it anyway would run a tool whose breaker is open;</li>
  *   <li>a {@code tools/call} without a string {@code params.name}: {@code -32602}.</li>
  * </ul>
  * Refusals never quote a header value (it could be a credential sent in the wrong place).
@@ -67,6 +70,11 @@ final class McpRequest {
         }
         String tool = null;
         if ("tools/call".equals(method)) {
+            if (!(id instanceof String) && !(id instanceof Number)) {
+                throw new McpRefusal(null, -32600, "tools/call is a request and needs an id, a string or an integer "
+                        + "(MCP: requests must carry one, never null); a call without one has no answer to judge "
+                        + "under its tool's breaker, so it is not passed on");
+            }
             if (!(message.getValue("params") instanceof JsonObject params) || !(params.getValue("name") instanceof String name)
                     || name.isEmpty()) {
                 throw new McpRefusal(id, -32602, "tools/call needs params.name, the name of the tool to call");

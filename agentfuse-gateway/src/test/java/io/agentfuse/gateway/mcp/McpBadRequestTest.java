@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.mcp;
 
+import io.agentfuse.core.breaker.CircuitState;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -52,6 +53,27 @@ class McpBadRequestTest {
 
         assertThat(answer.statusCode()).isEqualTo(405);
         assertThat(new JsonObject(answer.body()).getJsonObject("error").getString("type")).isEqualTo("invalid_request");
+    }
+
+    @Test
+    void aToolsCallWithoutAnIdIsRefusedAndHeldAgainstNoBreaker() {
+        // Given a session, and a caller that sends tools/call as notifications (no id)
+        String session = harness.initialize();
+        JsonObject notification = harness.toolCall("query");
+        notification.remove("id");
+
+        // When it sends three
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<String> answer = harness.post(notification, "Mcp-Session-Id", session);
+
+            // Then each is refused as an invalid request, without reaching the server
+            assertThat(answer.statusCode()).isEqualTo(400);
+            assertThat(new JsonObject(answer.body()).getJsonObject("error").getInteger("code")).isEqualTo(-32600);
+        }
+        assertThat(harness.mcp.calls("query")).isZero();
+        // and the tool's breaker counted nothing: the tool did nothing wrong
+        assertThat(harness.breaker("tool:db/query").map(breaker -> breaker.state()).orElse(CircuitState.CLOSED))
+                .isEqualTo(CircuitState.CLOSED);
     }
 
     private HttpResponse<String> raw(String method, String body) {
