@@ -109,7 +109,7 @@ final class AggregateTools {
         JsonObject params = cursor == null ? new JsonObject() : new JsonObject().put("cursor", cursor);
         UpstreamSession session = server.shared();
         return session.prepare("tools/list", null, id, params).thenCompose(request -> upstream.exchange(
-                server.config().url(), request.headers(), request.body(), server.config().defaults().timeout())
+                server.config().url(), request.headers(), request.body(), id, server.config().defaults().timeout())
                 .thenCompose(answer -> {
                     if (answer.status() == 404 && session.hasServerSession()) {
                         session.reset(); // the server forgot the session (restarted): the next fetch opens one

@@ -31,6 +31,11 @@ record McpAnswer(int status, MultiMap headers, Buffer body) {
 
     /** Whether the body is an SSE stream. */
     boolean isEventStream() {
+        return isEventStream(headers);
+    }
+
+    /** Whether a response with {@code headers} is an SSE stream. */
+    static boolean isEventStream(MultiMap headers) {
         String type = headers.get("content-type");
         return type != null && type.toLowerCase(Locale.ROOT).startsWith("text/event-stream");
     }
@@ -53,12 +58,17 @@ record McpAnswer(int status, MultiMap headers, Buffer body) {
      */
     Optional<JsonObject> response(Object id) {
         for (JsonObject message : messages()) {
-            if (Objects.equals(normalised(message.getValue("id")), normalised(id))
-                    && (message.containsKey("result") || message.containsKey("error"))) {
+            if (answers(message, id)) {
                 return Optional.of(message);
             }
         }
         return Optional.empty();
+    }
+
+    /** Whether {@code message} is the JSON-RPC response to the request {@code id}: that id, and a result or an error. */
+    static boolean answers(JsonObject message, Object id) {
+        return Objects.equals(normalised(message.getValue("id")), normalised(id))
+                && (message.containsKey("result") || message.containsKey("error"));
     }
 
     /**
@@ -78,8 +88,7 @@ record McpAnswer(int status, MultiMap headers, Buffer body) {
                 parser.feed(body);
                 parser.end();
             } catch (SseEventTooLongException tooLong) {
-                throw new McpAnswerTooLargeException("an SSE event of the MCP server's answer is larger than "
-                        + SseParser.DEFAULT_MAX_LINE_BYTES + " bytes (maxSseEvent)");
+                throw eventTooLarge();
             }
         } else {
             parse(body.toString()).ifPresent(messages::add);
@@ -87,7 +96,14 @@ record McpAnswer(int status, MultiMap headers, Buffer body) {
         return messages;
     }
 
-    private static Optional<JsonObject> parse(String text) {
+    /** The failure of an answer with an SSE event longer than the proxy parses. */
+    static McpAnswerTooLargeException eventTooLarge() {
+        return new McpAnswerTooLargeException("an SSE event of the MCP server's answer is larger than "
+                + SseParser.DEFAULT_MAX_LINE_BYTES + " bytes (maxSseEvent)");
+    }
+
+    /** The JSON object {@code text} holds, if it is one. */
+    static Optional<JsonObject> parse(String text) {
         try {
             return Optional.of(new JsonObject(text));
         } catch (DecodeException | ClassCastException e) {

@@ -46,17 +46,23 @@ final class McpUpstream {
         this.http = http;
     }
 
-    /**
-     * POSTs {@code body} and reads the whole answer within {@code timeout}. The future fails with
-     * {@link CallTimeoutException}, {@link McpTransportException}, or {@link McpAnswerTooLargeException};
-     * cancelling it aborts the call.
-     */
+    /** POSTs {@code body}, a message that expects no response (a notification), and reads the whole answer. */
     CompletableFuture<McpAnswer> exchange(URI url, MultiMap headers, Buffer body, Duration timeout) {
+        return exchange(url, headers, body, null, timeout);
+    }
+
+    /**
+     * POSTs {@code body}, the request {@code id}, and reads its answer within {@code timeout}: to
+     * the end, or, for an SSE answer, until the response to {@code id} has come (the stream is then
+     * let go: a server may keep it open). The future fails with {@link CallTimeoutException},
+     * {@link McpTransportException}, or {@link McpAnswerTooLargeException}; cancelling it aborts the call.
+     */
+    CompletableFuture<McpAnswer> exchange(URI url, MultiMap headers, Buffer body, Object id, Duration timeout) {
         CompletableFuture<McpAnswer> answer = new CompletableFuture<>();
         Context context = vertx.getOrCreateContext();
         context.runOnContext(start -> {
             Holder holder = new Holder();
-            long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
+            long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), timerId -> {
                 if (answer.completeExceptionally(new CallTimeoutException(timeout))) {
                     holder.reset();
                 }
@@ -75,7 +81,7 @@ final class McpUpstream {
                         }
                         return request.send(body);
                     })
-                    .compose(this::readAll)
+                    .compose(response -> readAll(response, id))
                     .onComplete(done -> {
                         if (done.succeeded()) {
                             answer.complete(done.result());
@@ -122,16 +128,30 @@ final class McpUpstream {
         return http.close();
     }
 
-    private Future<McpAnswer> readAll(HttpClientResponse response) {
+    private Future<McpAnswer> readAll(HttpClientResponse response, Object id) {
         Promise<McpAnswer> read = Promise.promise();
         Buffer body = Buffer.buffer();
+        SseResponseWatch watch = id != null && McpAnswer.isEventStream(response.headers()) ? new SseResponseWatch(id) : null;
         response.handler(chunk -> {
+            if (read.future().isComplete()) {
+                return;
+            }
             if (body.length() + chunk.length() > maxBody) {
                 read.tryFail(new McpAnswerTooLargeException(maxBody));
                 response.request().reset();
                 return;
             }
             body.appendBuffer(chunk);
+            try {
+                if (watch != null && watch.responded(chunk)) {
+                    // The call is done: what the server still sends on this stream is not its answer.
+                    read.tryComplete(new McpAnswer(response.statusCode(), response.headers(), body));
+                    response.request().reset();
+                }
+            } catch (McpAnswerTooLargeException tooLarge) {
+                read.tryFail(tooLarge);
+                response.request().reset();
+            }
         });
         response.exceptionHandler(read::tryFail);
         response.endHandler(v -> read.tryComplete(new McpAnswer(response.statusCode(), response.headers(), body)));

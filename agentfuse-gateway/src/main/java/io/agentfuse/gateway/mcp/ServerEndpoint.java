@@ -165,7 +165,8 @@ final class ServerEndpoint {
     private void listTools(RoutingContext ctx, McpServerConfig server, ServerPermit permit, McpRequest request,
                            MultiMap headers) {
         Context context = vertx.getOrCreateContext();
-        CompletableFuture<McpAnswer> call = upstream.exchange(server.url(), headers, request.body(), server.defaults().timeout());
+        CompletableFuture<McpAnswer> call = upstream.exchange(server.url(), headers, request.body(), request.id(),
+                server.defaults().timeout());
         ctx.response().closeHandler(v -> call.cancel(true));
         call.whenComplete((answer, error) -> context.runOnContext(v -> {
             if (error != null) {

@@ -69,7 +69,7 @@ final class ToolCallRunner {
         AtomicReference<String> abandoned = new AtomicReference<>("timeout: no answer within "
                 + Math.max(1, timeout.toSeconds()) + " s");
         CompletableFuture<McpAnswer> calls = guard.executeAsync(() -> {
-            CompletableFuture<McpAnswer> exchange = upstream.exchange(call.server().url(), call.headers(), call.body(), timeout);
+            CompletableFuture<McpAnswer> exchange = upstream.exchange(call.server().url(), call.headers(), call.body(), call.id(), timeout);
             attempt.set(exchange);
             exchange.whenComplete((answer, error) -> {
                 Throwable cause = error == null ? null : OutcomeClassifier.unwrap(error);

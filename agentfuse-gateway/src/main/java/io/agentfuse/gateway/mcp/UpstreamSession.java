@@ -115,7 +115,7 @@ final class UpstreamSession {
         JsonObject message = new JsonObject().put("jsonrpc", "2.0").put("id", id).put("method", "server/discover")
                 .put("params", params);
         Duration timeout = server.config().listTimeout();
-        return http.exchange(server.config().url(), headers(stateless, "server/discover", null), message.toBuffer(), timeout)
+        return http.exchange(server.config().url(), headers(stateless, "server/discover", null), message.toBuffer(), id, timeout)
                 .thenCompose(answer -> {
                     JsonArray versions = answer.status() / 100 == 2 ? answer.response(id)
                             .map(response -> response.getValue("result") instanceof JsonObject result
@@ -135,7 +135,8 @@ final class UpstreamSession {
                 .put("params", new JsonObject().put("protocolVersion", SESSIONS)
                         .put("capabilities", new JsonObject()).put("clientInfo", clientInfo()));
         Opened fresh = new Opened(false, null, null);
-        return http.exchange(server.config().url(), headers(fresh, null, null), message.toBuffer(), server.config().listTimeout())
+        return http.exchange(server.config().url(), headers(fresh, null, null), message.toBuffer(), id,
+                server.config().listTimeout())
                 .thenCompose(answer -> {
                     JsonObject result = answer.status() / 100 != 2 ? null : answer.response(id)
                             .map(response -> response.getValue("result") instanceof JsonObject found ? found : null)
