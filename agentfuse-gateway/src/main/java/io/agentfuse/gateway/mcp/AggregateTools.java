@@ -139,7 +139,7 @@ final class AggregateTools {
         }
         Throwable cause = OutcomeClassifier.unwrap(error);
         if (cause instanceof McpToolFailure failure) {
-            permit.record(ServerEndpoint.outcomeOf(failure.answer().status()));
+            permit.record(ServerRelay.outcomeOf(failure.answer().status()));
         } else if (cause instanceof McpTransportException) {
             permit.record(Outcome.CONNECTION_ERROR);
         } else if (cause instanceof CallTimeoutException) {

@@ -10,6 +10,7 @@ import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerResponse;
 
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * Relays a streamed answer of an MCP server (an SSE answer to a POST, the {@code GET} stream)
@@ -17,7 +18,9 @@ import java.time.Duration;
  * buffer full, {@link CallerWritability}, or Vert.x's write queue) the server's response is paused
  * until it does, and a client that stays stalled for {@code clientWriteTimeout} is cut off. A
  * client that disconnects resets the upstream request (the server sees it leave); an upstream that
- * breaks mid-way resets the client's connection, so a broken stream never looks like a clean end. An optional idle timeout ends a stream whose server went quiet.
+ * breaks mid-way resets the client's connection, so a broken stream never looks like a clean end.
+ * An optional idle timeout ends a stream whose server went quiet. However it ends, the relay says
+ * how, once ({@link Ending}), so that its caller settles what it holds for it.
  *
  * <p>Not thread-safe: one instance per relayed response, used on its event loop.
  */
@@ -33,6 +36,19 @@ final class McpRelay {
     private long stallTimer = -1;
     private long idleTimer = -1;
     private boolean finished;
+    private Consumer<Ending> whenEnded = ending -> { };
+
+    /** How a relay ended. */
+    enum Ending {
+        /** The server ended its answer and the client has all of it. */
+        COMPLETE,
+        /** The server's answer broke after its head (a reset, a cut): the server's failure. */
+        UPSTREAM_BROKE,
+        /** The server went quiet for longer than the idle limit. */
+        TIMED_OUT,
+        /** The client left, or stopped reading for longer than the write timeout: nobody's failure upstream. */
+        CLIENT_LEFT
+    }
 
     /**
      * @param idleTimeout the longest silence between two chunks, or {@code null} for none (the GET
@@ -49,16 +65,22 @@ final class McpRelay {
         this.idleTimeout = idleTimeout;
     }
 
+    /** Sends the status line and headers at once, then relays the body as it comes; {@code whenEnded} hears how it ended. */
+    void start(Consumer<Ending> whenEnded) {
+        this.whenEnded = whenEnded;
+        start();
+    }
+
     /** Sends the status line and headers at once, then relays the body as it comes. */
     void start() {
         HttpClientResponse response = upstream.response();
         if (client.closed()) {
-            abandon();
+            abandon(Ending.CLIENT_LEFT);
             return;
         }
         client.setStatusCode(response.statusCode()).setChunked(true);
         HopByHop.forEachEndToEnd(response.headers(), client.headers()::add);
-        client.closeHandler(v -> abandon());
+        client.closeHandler(v -> abandon(Ending.CLIENT_LEFT));
         client.writeHead();
         response.handler(chunk -> {
             armIdleTimer();
@@ -67,7 +89,7 @@ final class McpRelay {
                 response.pause();
                 stallTimer = vertx.setTimer(writeTimeout.toMillis(), id -> {
                     // A client that stopped reading must not hold the server's connection.
-                    abandon();
+                    abandon(Ending.CLIENT_LEFT);
                     client.reset();
                 });
                 Runnable resume = () -> {
@@ -78,13 +100,17 @@ final class McpRelay {
             }
         });
         response.exceptionHandler(failure -> {
-            finish();
-            client.reset();
+            if (!finished) {
+                finish(Ending.UPSTREAM_BROKE);
+                client.reset();
+            }
         });
         response.endHandler(v -> {
-            finish();
-            if (!client.ended() && !client.closed()) {
-                client.end();
+            if (!finished) {
+                finish(Ending.COMPLETE);
+                if (!client.ended() && !client.closed()) {
+                    client.end();
+                }
             }
         });
         armIdleTimer();
@@ -99,22 +125,23 @@ final class McpRelay {
             vertx.cancelTimer(idleTimer);
         }
         idleTimer = vertx.setTimer(idleTimeout.toMillis(), id -> {
-            abandon();
+            abandon(Ending.TIMED_OUT);
             client.reset();
         });
     }
 
-    /** The client left or stalled: stop reading and close the server's request. */
-    private void abandon() {
+    /** The relay stops before the server's end ({@code why}): stop reading and close the server's request. */
+    private void abandon(Ending why) {
         if (!finished) {
-            finish();
+            finish(why);
             upstream.request().reset();
         }
     }
 
-    private void finish() {
+    private void finish(Ending ending) {
         finished = true;
         vertx.cancelTimer(stallTimer);
         vertx.cancelTimer(idleTimer);
+        whenEnded.accept(ending);
     }
 }

@@ -31,7 +31,8 @@ sealed interface McpReply {
     /**
      * A message made by the proxy. An HTTP error carries {@code x-should-retry} by the gateway's
      * rule ({@link GatewayErrors#shouldRetryCircuitOpen}): {@code true} only on a 503, which the
-     * proxy sends for an open server breaker alone, that reopens soon.
+     * proxy sends for an open server breaker alone, that reopens soon, and on a 429, the gateway's
+     * own overload, which ends in a second.
      *
      * @param status     the HTTP status
      * @param message    the JSON-RPC message
@@ -41,6 +42,13 @@ sealed interface McpReply {
 
         /** The status of a message refused because the server's breaker is open. */
         static final int SERVER_OPEN = 503;
+        /** The status of a message refused because the gateway has no connection for it ({@link ConnectionSlots}). */
+        static final int OVERLOADED = 429;
+
+        /** The refusal of a request to {@code server} that found all its {@code kind} of slots taken. */
+        static Made overloaded(Object id, String server, ConnectionSlots slots) {
+            return new Made(OVERLOADED, ProxyAnswers.overloaded(id, server, slots.limit()), ProxyAnswers.OVERLOADED_RETRY_AFTER);
+        }
 
         @Override
         public void send(HttpServerResponse response) {
@@ -53,7 +61,8 @@ sealed interface McpReply {
             }
             if (status >= 400) {
                 response.putHeader(GatewayErrors.SHOULD_RETRY,
-                        Boolean.toString(status == SERVER_OPEN && GatewayErrors.shouldRetryCircuitOpen(retryAfter)));
+                        Boolean.toString((status == SERVER_OPEN || status == OVERLOADED)
+                                && GatewayErrors.shouldRetryCircuitOpen(retryAfter)));
             }
             response.end(message.encode());
         }

@@ -25,7 +25,9 @@ import java.util.concurrent.CompletableFuture;
  * is handed over at its status line for streaming. Failures are in the terms the outcome
  * classifier knows: no answer in time is a {@link CallTimeoutException}, a refused, reset or
  * closed connection an {@link McpTransportException}. Cancelling a call resets its request, which
- * closes the connection, so the server sees the caller leave.
+ * closes the connection, so the server sees the caller leave. {@code GET} streams go out on pools
+ * of their own, and {@link #slots} bounds what is open to each server so that nothing waits for a
+ * pooled connection.
  *
  * <p>Thread-safe. Each call runs on the Vert.x context it was started from.
  */
@@ -33,6 +35,8 @@ final class McpUpstream {
 
     private final Vertx vertx;
     private final UpstreamHttp http;
+    private final UpstreamHttp streams;
+    private final ConnectionSlots slots;
     private final long maxBody;
 
     McpUpstream(Vertx vertx, McpProxyOptions options) {
@@ -44,6 +48,13 @@ final class McpUpstream {
         this.vertx = vertx;
         this.maxBody = options.maxUpstreamBody();
         this.http = http;
+        this.streams = http.withOwnPools();
+        this.slots = new ConnectionSlots(options.maxConnectionsPerServer());
+    }
+
+    /** The bound on requests open to each server, taken before a request goes out. */
+    ConnectionSlots slots() {
+        return slots;
     }
 
     /** POSTs {@code body}, a message that expects no response (a notification), and reads the whole answer. */
@@ -105,7 +116,7 @@ final class McpUpstream {
                 holder.reset();
             }
         });
-        http.request(options(url, method, headers))
+        (method == HttpMethod.GET ? streams : http).request(options(url, method, headers))
                 .compose(request -> {
                     holder.request = request;
                     return body == null ? request.send() : request.send(body);
@@ -125,7 +136,7 @@ final class McpUpstream {
     }
 
     Future<Void> close() {
-        return http.close();
+        return Future.join(http.close(), streams.close()).mapEmpty();
     }
 
     private Future<McpAnswer> readAll(HttpClientResponse response, Object id) {

@@ -17,7 +17,7 @@ import io.vertx.core.json.JsonObject;
  *       with the same text and {@code data.retryAfter} (seconds).</li>
  * </ul>
  * Every error the proxy makes names its kind in {@code error.data.type} ({@code circuit_open},
- * {@code invalid_request}, {@code timeout}, {@code upstream_unreachable}, {@code upstream_error},
+ * {@code invalid_request}, {@code timeout}, {@code overloaded}, {@code upstream_unreachable}, {@code upstream_error},
  * {@code internal_error}), the gateway's error types. Pure functions.
  */
 final class ProxyAnswers {
@@ -74,6 +74,19 @@ final class ProxyAnswers {
     static void noteUnavailable(JsonObject tool, String why) {
         String description = tool.getValue("description") instanceof String text ? text + " " : "";
         tool.put("description", description + "[agentfuse: this tool is failing; " + why + "]");
+    }
+
+    /** Whole seconds a request refused for the gateway's own saturation is told to wait. */
+    static final long OVERLOADED_RETRY_AFTER = 1;
+
+    /**
+     * The error for a request refused because the gateway has as many requests open to the server as
+     * it keeps connections for ({@code limit}): its own overload, not the server's failure.
+     */
+    static JsonObject overloaded(Object id, String server, int limit) {
+        return error(id, SERVER_OPEN_CODE, "the gateway has " + limit + " requests of this kind open to MCP server "
+                + server + " already (its connection limit); retry after " + OVERLOADED_RETRY_AFTER + " s",
+                new JsonObject().put("type", "overloaded").put("retryAfter", OVERLOADED_RETRY_AFTER));
     }
 
     /**

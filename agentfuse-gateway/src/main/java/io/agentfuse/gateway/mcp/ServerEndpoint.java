@@ -5,9 +5,7 @@ import io.agentfuse.gateway.tracing.Tracing;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.McpServerConfig;
 import io.agentfuse.core.Outcome;
-import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.core.breaker.BoundedNames;
-import io.agentfuse.core.timeout.CallTimeoutException;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.HopByHop;
 import io.vertx.core.Context;
@@ -18,8 +16,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 
-import java.time.Duration;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -36,7 +32,9 @@ import java.util.concurrent.CompletableFuture;
  *   <li>{@code tools/list} answers are read whole to learn the server's tools, and, with
  *       {@code annotateTools: true}, an open tool's description gains a note; tools never vanish;</li>
  *   <li>other answers (SSE answers, the {@code GET} stream, {@code DELETE}) are relayed as they
- *       come ({@link McpRelay}); {@code MCP-Protocol-Version} and {@code Last-Event-ID} pass through.</li>
+ *       come ({@link ServerRelay}); {@code MCP-Protocol-Version} and {@code Last-Event-ID} pass through;</li>
+ *   <li>a request that finds all connections to its server in use ({@link ConnectionSlots}) is
+ *       refused at once as the gateway's overload (429), counted by no breaker.</li>
  * </ul>
  */
 final class ServerEndpoint {
@@ -46,26 +44,26 @@ final class ServerEndpoint {
 
     private final Vertx vertx;
     private final AgentfuseRuntime runtime;
-    private final McpProxyOptions options;
     private final McpUpstream upstream;
     private final ToolCatalog catalog;
     private final ToolCallRunner toolCalls;
     private final SessionOwners owners;
     private final CallerIdentity identity;
     private final Tracing tracing;
+    private final ServerRelay relay;
 
     ServerEndpoint(Vertx vertx, AgentfuseRuntime runtime, McpProxyOptions options, McpUpstream upstream,
                    ToolCatalog catalog, ToolCallRunner toolCalls, SessionOwners owners, CallerIdentity identity,
                    Tracing tracing) {
         this.vertx = vertx;
         this.runtime = runtime;
-        this.options = options;
         this.upstream = upstream;
         this.catalog = catalog;
         this.toolCalls = toolCalls;
         this.owners = owners;
         this.identity = identity;
         this.tracing = tracing;
+        this.relay = new ServerRelay(vertx, options, upstream, owners);
     }
 
     void post(RoutingContext ctx) {
@@ -112,11 +110,32 @@ final class ServerEndpoint {
             CompletableFuture<McpReply> reply = toolCalls.run(call, permit);
             ctx.response().closeHandler(v -> reply.cancel(true));
             reply.thenAccept(answer -> context.runOnContext(v -> answer.send(ctx.response())));
-        } else if (request.isToolList()) {
-            listTools(ctx, server, permit, request, headers);
-        } else {
-            relay(ctx, server, permit, HttpMethod.POST, headers, body, server.defaults().timeout(), caller);
+            return;
         }
+        ConnectionSlots.Slot slot = slot(ctx, server, permit, request.id(), ConnectionSlots.Kind.CALL);
+        if (slot == null) {
+            return;
+        }
+        if (request.isToolList()) {
+            listTools(ctx, server, permit, slot, request, headers);
+        } else {
+            relay.relay(ctx, server, permit, slot, HttpMethod.POST, request.id(), headers, body, server.defaults().timeout(), caller);
+        }
+    }
+
+    /**
+     * A slot of {@code kind} for a request to {@code server}, or null when every one is taken: the
+     * request has then been refused as the gateway's overload and the server's permit given back.
+     */
+    private ConnectionSlots.Slot slot(RoutingContext ctx, McpServerConfig server, ServerPermit permit, Object id,
+                                      ConnectionSlots.Kind kind) {
+        var slot = upstream.slots().tryTake(server.url(), kind);
+        if (slot.isEmpty()) {
+            permit.release();
+            McpReply.Made.overloaded(id, server.name(), upstream.slots()).send(ctx.response());
+            return null;
+        }
+        return slot.get();
     }
 
     /** {@code GET}: the server's message stream. */
@@ -146,8 +165,13 @@ final class ServerEndpoint {
                     .send(ctx.response());
             return;
         }
+        ConnectionSlots.Slot slot = slot(ctx, server, permit, null,
+                method == HttpMethod.GET ? ConnectionSlots.Kind.STREAM : ConnectionSlots.Kind.CALL);
+        if (slot == null) {
+            return;
+        }
         // The GET stream may stay quiet for long: no idle limit, only the client's own.
-        relay(ctx, server, permit, method, forwarded(ctx.request()), null, null, caller);
+        relay.relay(ctx, server, permit, slot, method, null, forwarded(ctx.request()), null, null, caller);
     }
 
     /** Whether the request carries no session, or one that {@code caller} opened. */
@@ -162,15 +186,16 @@ final class ServerEndpoint {
                 "unknown session: no session with this Mcp-Session-Id was opened by this caller; send initialize"), -1);
     }
 
-    private void listTools(RoutingContext ctx, McpServerConfig server, ServerPermit permit, McpRequest request,
-                           MultiMap headers) {
+    private void listTools(RoutingContext ctx, McpServerConfig server, ServerPermit permit, ConnectionSlots.Slot slot,
+                           McpRequest request, MultiMap headers) {
         Context context = vertx.getOrCreateContext();
         CompletableFuture<McpAnswer> call = upstream.exchange(server.url(), headers, request.body(), request.id(),
                 server.defaults().timeout());
         ctx.response().closeHandler(v -> call.cancel(true));
         call.whenComplete((answer, error) -> context.runOnContext(v -> {
+            slot.release();
             if (error != null) {
-                failed(ctx, server, permit, request.id(), error);
+                ServerRelay.failed(ctx, server, permit, request.id(), error);
                 return;
             }
             McpReply reply;
@@ -183,7 +208,7 @@ final class ServerEndpoint {
                         .send(ctx.response());
                 return;
             }
-            permit.record(outcomeOf(answer.status()));
+            permit.record(ServerRelay.outcomeOf(answer.status()));
             reply.send(ctx.response());
         }));
     }
@@ -203,59 +228,6 @@ final class ServerEndpoint {
             }
         }
         return reply;
-    }
-
-    private void relay(RoutingContext ctx, McpServerConfig server, ServerPermit permit, HttpMethod method,
-                       MultiMap headers, Buffer body, Duration idleTimeout, String caller) {
-        Duration headTimeout = server.defaults().timeout();
-        String session = ctx.request().getHeader(SESSION_HEADER);
-        upstream.open(server.url(), method, headers, body, headTimeout).onComplete(done -> {
-            if (done.failed()) {
-                failed(ctx, server, permit, null, done.cause());
-                return;
-            }
-            McpUpstream.Streamed streamed = done.result();
-            int status = streamed.response().statusCode();
-            permit.record(outcomeOf(status));
-            String handedOut = streamed.response().getHeader(SESSION_HEADER);
-            if (handedOut != null) {
-                owners.claim(server.name(), handedOut, caller);
-            }
-            if (method == HttpMethod.DELETE && session != null && status / 100 == 2) {
-                owners.release(server.name(), session);
-            }
-            new McpRelay(vertx, streamed, ctx.response(), ctx.request().connection(), options.clientWriteTimeout(),
-                    idleTimeout).start();
-        });
-    }
-
-    /**
-     * A request that got no answer (its JSON-RPC {@code id}, if known, goes in the error): a timeout
-     * leaves the server's breaker alone, a broken connection or an answer too large counts.
-     */
-    private static void failed(RoutingContext ctx, McpServerConfig server, ServerPermit permit, Object id, Throwable error) {
-        Throwable cause = OutcomeClassifier.unwrap(error);
-        if (cause instanceof CallTimeoutException) {
-            permit.release();
-            new McpReply.Made(504, ProxyAnswers.error(id, -32001, "timeout", "MCP server " + server.name()
-                    + " did not answer within " + server.defaults().timeout().toSeconds() + " s"), -1).send(ctx.response());
-        } else if (cause instanceof CancellationException) {
-            permit.release();
-        } else if (cause instanceof McpAnswerTooLargeException tooLarge) {
-            permit.record(Outcome.ERROR);
-            new McpReply.Made(502, ProxyAnswers.answerTooLarge(id, "the request to MCP server " + server.name(), tooLarge), -1)
-                    .send(ctx.response());
-        } else {
-            permit.record(cause instanceof McpTransportException ? Outcome.CONNECTION_ERROR : Outcome.ERROR);
-            new McpReply.Made(502, ProxyAnswers.error(id, ProxyAnswers.SERVER_OPEN_CODE,
-                    "upstream_unreachable", "MCP server " + server.name() + " is unreachable: " + cause.getMessage()), -1)
-                    .send(ctx.response());
-        }
-    }
-
-    /** The outcome of an answer with {@code status} for the server's breaker. */
-    static Outcome outcomeOf(int status) {
-        return status >= 500 ? OutcomeClassifier.ofStatus(status) : status >= 400 ? Outcome.CLIENT_ERROR : Outcome.SUCCESS;
     }
 
     private McpServerConfig server(RoutingContext ctx) {

@@ -11,6 +11,7 @@ import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.vertx.core.json.JsonObject;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -28,6 +29,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *       the tool (even {@code isError}) as a success, so one bad tool cannot take its siblings down;
  *       a timeout or a call that never reached the server leaves it alone;</li>
  *   <li>an open tool breaker answers the {@code CIRCUIT_OPEN} result at once;</li>
+ *   <li>a call that finds every connection to its server taken ({@link ConnectionSlots}) is refused
+ *       at once as the gateway's overload (429, {@code Retry-After}), counted by neither breaker;</li>
  *   <li>an attempt abandoned before its answer (past its {@code timeout}, or its caller gone) is
  *       cancelled on the server with {@code notifications/cancelled} (its request id, its session
  *       and version headers), and a timed-out call answers its caller only once that notification
@@ -61,6 +64,20 @@ final class ToolCallRunner {
     CompletableFuture<McpReply> run(ToolCall call, ServerPermit serverPermit) {
         String server = call.server().name();
         String guarded = catalog.breakerTool(call.server(), call.tool());
+        Optional<ConnectionSlots.Slot> slot = upstream.slots().tryTake(call.server().url(), ConnectionSlots.Kind.CALL);
+        if (slot.isEmpty()) {
+            // The gateway's own saturation: the tool was not asked, so neither breaker hears of it.
+            serverPermit.release();
+            metrics.mcpToolCall(server, guarded, "overloaded");
+            return CompletableFuture.completedFuture(McpReply.Made.overloaded(call.id(), server, upstream.slots()));
+        }
+        CompletableFuture<McpReply> reply = guarded(call, guarded, serverPermit);
+        reply.whenComplete((value, error) -> slot.get().release());
+        return reply;
+    }
+
+    private CompletableFuture<McpReply> guarded(ToolCall call, String guarded, ServerPermit serverPermit) {
+        String server = call.server().name();
         Guard guard = runtime.mcpToolGuard(server, guarded, catalog.isIdempotent(server, guarded));
         Duration timeout = guard.timeout() == null ? call.server().tool(guarded).timeout() : guard.timeout().duration();
         AtomicReference<CompletableFuture<McpAnswer>> attempt = new AtomicReference<>();

@@ -122,6 +122,15 @@ public final class UpstreamHttp {
         return client(vertx.getOrCreateContext()).request(options);
     }
 
+    /**
+     * A client stack with the same settings and pools of its own: for requests that hold their
+     * connection for long (an MCP server's {@code GET} stream) and must not take the connections
+     * that short calls wait for.
+     */
+    public UpstreamHttp withOwnPools() {
+        return new UpstreamHttp(vertx, settings);
+    }
+
     /** The proxy choice of this client's requests, for the requests of an {@link io.agentfuse.gateway.dialect.UpstreamAuth}. */
     EgressProxy egress() {
         return egress;

@@ -1,0 +1,93 @@
+package io.agentfuse.gateway.mcp;
+
+import io.agentfuse.config.McpServerConfig;
+import io.agentfuse.core.Outcome;
+import io.agentfuse.core.OutcomeClassifier;
+import io.agentfuse.core.timeout.CallTimeoutException;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.RoutingContext;
+
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+
+/**
+ * Relays one request of {@code /mcp/{server}} that no guard reads (any {@code POST} but
+ * {@code tools/call} and {@code tools/list}, the {@code GET} stream, {@code DELETE}) to its server
+ * and back as it comes ({@link McpRelay}), and settles what the request holds: the server
+ * breaker's permit and its {@link ConnectionSlots} slot. A session id the server hands out is
+ * claimed for the caller ({@link SessionOwners}); a session ended by {@code DELETE} is released.
+ * Also the one place that answers a request that got no answer from its server ({@link #failed}).
+ *
+ * <p>Thread-safe; each relay runs on its request's event loop.
+ */
+final class ServerRelay {
+
+    private final Vertx vertx;
+    private final McpProxyOptions options;
+    private final McpUpstream upstream;
+    private final SessionOwners owners;
+
+    ServerRelay(Vertx vertx, McpProxyOptions options, McpUpstream upstream, SessionOwners owners) {
+        this.vertx = vertx;
+        this.options = options;
+        this.upstream = upstream;
+        this.owners = owners;
+    }
+
+    void relay(RoutingContext ctx, McpServerConfig server, ServerPermit permit, ConnectionSlots.Slot slot,
+                       HttpMethod method, Object id, MultiMap headers, Buffer body, Duration idleTimeout, String caller) {
+        Duration headTimeout = server.defaults().timeout();
+        String session = ctx.request().getHeader(ServerEndpoint.SESSION_HEADER);
+        upstream.open(server.url(), method, headers, body, headTimeout).onComplete(done -> {
+            if (done.failed()) {
+                slot.release();
+                failed(ctx, server, permit, id, done.cause());
+                return;
+            }
+            McpUpstream.Streamed streamed = done.result();
+            int status = streamed.response().statusCode();
+            permit.record(outcomeOf(status));
+            String handedOut = streamed.response().getHeader(ServerEndpoint.SESSION_HEADER);
+            if (handedOut != null) {
+                owners.claim(server.name(), handedOut, caller);
+            }
+            if (method == HttpMethod.DELETE && session != null && status / 100 == 2) {
+                owners.release(server.name(), session);
+            }
+            new McpRelay(vertx, streamed, ctx.response(), ctx.request().connection(), options.clientWriteTimeout(),
+                    idleTimeout).start(ending -> slot.release());
+        });
+    }
+
+    /**
+     * A request that got no answer (its JSON-RPC {@code id}, if known, goes in the error): a timeout
+     * leaves the server's breaker alone, a broken connection or an answer too large counts.
+     */
+    static void failed(RoutingContext ctx, McpServerConfig server, ServerPermit permit, Object id, Throwable error) {
+        Throwable cause = OutcomeClassifier.unwrap(error);
+        if (cause instanceof CallTimeoutException) {
+            permit.release();
+            new McpReply.Made(504, ProxyAnswers.error(id, -32001, "timeout", "MCP server " + server.name()
+                    + " did not answer within " + server.defaults().timeout().toSeconds() + " s"), -1).send(ctx.response());
+        } else if (cause instanceof CancellationException) {
+            permit.release();
+        } else if (cause instanceof McpAnswerTooLargeException tooLarge) {
+            permit.record(Outcome.ERROR);
+            new McpReply.Made(502, ProxyAnswers.answerTooLarge(id, "the request to MCP server " + server.name(), tooLarge), -1)
+                    .send(ctx.response());
+        } else {
+            permit.record(cause instanceof McpTransportException ? Outcome.CONNECTION_ERROR : Outcome.ERROR);
+            new McpReply.Made(502, ProxyAnswers.error(id, ProxyAnswers.SERVER_OPEN_CODE,
+                    "upstream_unreachable", "MCP server " + server.name() + " is unreachable: " + cause.getMessage()), -1)
+                    .send(ctx.response());
+        }
+    }
+
+    /** The outcome of an answer with {@code status} for the server's breaker. */
+    static Outcome outcomeOf(int status) {
+        return status >= 500 ? OutcomeClassifier.ofStatus(status) : status >= 400 ? Outcome.CLIENT_ERROR : Outcome.SUCCESS;
+    }
+}
