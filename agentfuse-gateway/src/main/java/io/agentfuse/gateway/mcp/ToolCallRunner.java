@@ -7,6 +7,7 @@ import io.agentfuse.core.breaker.CircuitOpenException;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
+import io.agentfuse.core.retry.RetryPolicy;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.vertx.core.json.JsonObject;
 
@@ -36,11 +37,20 @@ import java.util.concurrent.atomic.AtomicReference;
  *       and version headers), and a timed-out call answers its caller only once that notification
  *       was sent, so the server has been told to stop before the agent sees the failure.</li>
  * </ul>
- * The tool is guarded and counted under the name {@link ToolCatalog#breakerTool} gives. The
+ * The tool is guarded and counted under the name {@link ToolCatalog#breakerTool} gives (a name the
+ * server did not list has no tool breaker at all). The
  * server's breaker permit is taken by the caller, one per request, and settled here against that
  * permit, so an answer that arrives after the breaker moved on is not counted.
  */
 final class ToolCallRunner {
+
+    /**
+     * The guard of calls of names the server did not list ({@link ToolCatalog#UNLISTED}): one attempt,
+     * no breaker. Any caller can invent such names, so a breaker they shared would let one caller's
+     * failing calls refuse another caller's; only the server's breaker ({@code mcp:<server>}) and
+     * the call's timeout guard them, and the metric still counts them under one tag.
+     */
+    private static final Guard UNLISTED_CALLS = Guard.builder("tool:" + ToolCatalog.UNLISTED).retry(RetryPolicy.none()).build();
 
     /** How long a timed-out call waits for its cancellation to be taken before it answers. */
     private static final Duration CANCEL_WAIT = Duration.ofSeconds(1);
@@ -78,7 +88,8 @@ final class ToolCallRunner {
 
     private CompletableFuture<McpReply> guarded(ToolCall call, String guarded, ServerPermit serverPermit) {
         String server = call.server().name();
-        Guard guard = runtime.mcpToolGuard(server, guarded, catalog.isIdempotent(server, guarded));
+        Guard guard = ToolCatalog.UNLISTED.equals(guarded) ? UNLISTED_CALLS
+                : runtime.mcpToolGuard(server, guarded, catalog.isIdempotent(server, guarded));
         Duration timeout = guard.timeout() == null ? call.server().tool(guarded).timeout() : guard.timeout().duration();
         AtomicReference<CompletableFuture<McpAnswer>> attempt = new AtomicReference<>();
         AtomicReference<CompletableFuture<?>> cancellation = new AtomicReference<>(CompletableFuture.completedFuture(null));

@@ -19,14 +19,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * by inventing names: a tool the server listed, or that {@code tools:} configures, has its own
  * breaker {@code tool:<server>/<tool>} and its own {@code tool} tag; while the server has listed
  * nothing yet, the first {@value #PROVISIONAL_TOOLS} names called get theirs too; every other name
- * shares {@code tool:<server>/}{@value #UNLISTED}. A server lists at most {@value #MAX_TOOLS_PER_SERVER}
+ * is counted under {@value #UNLISTED} and runs with no tool breaker ({@link ToolCallRunner}): one
+ * caller's invented names must not open a breaker that another caller's real tool then hits. A server lists at most {@value #MAX_TOOLS_PER_SERVER}
  * tools of its own, and names that could forge a log line (a newline) or are over
  * {@value #MAX_NAME_LENGTH} characters are never admitted ({@link BoundedNames}).
  * It also adds the note of {@code annotateTools} to an open tool's description. Thread-safe.
  */
 final class ToolCatalog {
 
-    /** The shared tool name of calls of tools the server did not list; no MCP tool name has parentheses. */
+    /** The metric tag of calls of tools the server did not list (they have no breaker); no MCP tool name has parentheses. */
     static final String UNLISTED = "(unlisted)";
     static final int MAX_TOOLS_PER_SERVER = 512;
     static final int PROVISIONAL_TOOLS = 32;

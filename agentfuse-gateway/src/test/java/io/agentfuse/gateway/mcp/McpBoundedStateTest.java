@@ -17,10 +17,10 @@ import java.net.http.HttpResponse;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Names a caller invents cannot grow the gateway's state or its logs: a tool the server did not
- * list shares one breaker and one series per server, whatever its name; the same holds before
- * the server ever listed, beyond a small number of names; MCP server paths make nothing at all;
- * a name that would forge a log line never becomes part of a breaker's name.
+ * Names a caller invents cannot grow the gateway's state or its logs, nor harm another caller: a
+ * tool the server did not list shares one series per server and has no breaker, whatever its
+ * name; the same holds before the server ever listed, beyond a small number of names; MCP server
+ * paths make nothing at all; a name that would forge a log line never becomes part of a breaker's name.
  */
 class McpBoundedStateTest {
 
@@ -32,7 +32,7 @@ class McpBoundedStateTest {
     }
 
     @Test
-    void toolNamesTheServerDidNotListShareOneBreakerAndOneSeries() {
+    void toolNamesTheServerDidNotListShareOneSeriesAndNoBreaker() {
         // Given a server that listed two tools
         harness = McpHarness.start(McpHarness.CONFIG);
         harness.mcp.tools(McpMockTool.of("query", "Runs SQL"), McpMockTool.of("fetch", "Fetches"));
@@ -46,13 +46,12 @@ class McpBoundedStateTest {
             harness.post(harness.toolCall("invented-" + i), "Mcp-Session-Id", session);
         }
 
-        // Then they all share tool:db/(unlisted), and /metrics grew by that one breaker's series
-        assertThat(toolBreakers()).containsExactlyInAnyOrder("tool:db/query", "tool:db/(unlisted)");
+        // Then they make no breaker, and /metrics grew by one series
+        assertThat(toolBreakers()).containsExactly("tool:db/query");
         assertThat(harness.metrics().length()).isLessThan(metricsBefore + 8_000);
-        // (the server refused the first three, which opened the shared breaker for the rest)
+        // (the server refused each: with no shared breaker to open, each reached it)
         assertThat(harness.metrics()).contains(
-                "agentfuse_mcp_tool_calls_total{outcome=\"rpc_error\",server=\"db\",tool=\"(unlisted)\"} 3.0",
-                "agentfuse_mcp_tool_calls_total{outcome=\"circuit_open\",server=\"db\",tool=\"(unlisted)\"} 997.0");
+                "agentfuse_mcp_tool_calls_total{outcome=\"rpc_error\",server=\"db\",tool=\"(unlisted)\"} 1000.0");
     }
 
     @Test
@@ -64,7 +63,30 @@ class McpBoundedStateTest {
             harness.post(harness.toolCall("early-" + i), "Mcp-Session-Id", session);
         }
 
-        assertThat(toolBreakers()).hasSize(ToolCatalog.PROVISIONAL_TOOLS + 1).contains("tool:db/(unlisted)");
+        assertThat(toolBreakers()).hasSize(ToolCatalog.PROVISIONAL_TOOLS).doesNotContain("tool:db/(unlisted)");
+    }
+
+    @Test
+    void namesOneCallerInventsCannotOpenABreakerThatAnotherCallersRealToolHits() {
+        // Given a server never listed through the proxy, a tool that fails and a healthy one
+        harness = McpHarness.start(McpHarness.CONFIG);
+        harness.mcp.tools(McpMockTool.of("fail", "Fails"), McpMockTool.of("echo", "Echoes"));
+        harness.mcp.defaultStep("fail", McpToolStep.toolError("nope", 1));
+        String attacker = harness.initialize();
+        String victim = harness.initialize();
+
+        // When one caller fills the provisional names and fails the failing tool again and again
+        for (int i = 0; i < ToolCatalog.PROVISIONAL_TOOLS; i++) {
+            harness.post(harness.toolCall("invented-" + i), "Mcp-Session-Id", attacker);
+        }
+        for (int i = 0; i < 5; i++) {
+            harness.post(harness.toolCall("fail"), "Mcp-Session-Id", attacker);
+        }
+
+        // Then another caller's healthy tool still answers
+        HttpResponse<String> answer = harness.post(harness.toolCall("echo"), "Mcp-Session-Id", victim);
+        assertThat(McpHarness.result(answer).getBoolean("isError")).isFalse();
+        assertThat(harness.mcp.calls("echo")).isEqualTo(1);
     }
 
     @Test
@@ -100,12 +122,12 @@ class McpBoundedStateTest {
                 harness.post(harness.toolCall(forged), "Mcp-Session-Id", session);
             }
 
-            // Then no breaker has the name, and the one transition logged is one line
-            assertThat(toolBreakers()).containsExactly("tool:db/(unlisted)");
-            assertThat(lines.list).isNotEmpty().allSatisfy(event -> {
-                assertThat(event.getFormattedMessage()).doesNotContain("\n").doesNotContain("\r");
-                assertThat(event.getFormattedMessage()).startsWith("breaker tool:db/(unlisted) CLOSED -> OPEN");
-            });
+            // Then no breaker has the name (nor any breaker its share), and no log line carries it
+            assertThat(toolBreakers()).isEmpty();
+            assertThat(lines.list).allSatisfy(event ->
+                    assertThat(event.getFormattedMessage()).doesNotContain("\n").doesNotContain("\r"));
+            assertThat(harness.metrics()).contains(
+                    "agentfuse_mcp_tool_calls_total{outcome=\"rpc_error\",server=\"db\",tool=\"(unlisted)\"} 3.0");
         } finally {
             logger.detachAppender(lines);
         }
