@@ -16,8 +16,8 @@ import java.util.concurrent.CancellationException;
 /**
  * Relays one request of {@code /mcp/{server}} that no guard reads (any {@code POST} but
  * {@code tools/call} and {@code tools/list}, the {@code GET} stream, {@code DELETE}) to its server
- * and back as it comes ({@link McpRelay}), and settles what the request holds: the server
- * breaker's permit and its {@link ConnectionSlots} slot. A session id the server hands out is
+ * and back as it comes ({@link McpRelay}), and settles what the request holds when the relay
+ * ends ({@link #settle}): the server breaker's permit and its {@link ConnectionSlots} slot. A session id the server hands out is
  * claimed for the caller ({@link SessionOwners}); a session ended by {@code DELETE} is released.
  * Also the one place that answers a request that got no answer from its server ({@link #failed}).
  *
@@ -49,7 +49,11 @@ final class ServerRelay {
             }
             McpUpstream.Streamed streamed = done.result();
             int status = streamed.response().statusCode();
-            permit.record(outcomeOf(status));
+            boolean standing = method == HttpMethod.GET;
+            if (standing) {
+                // A stream may stay open for hours: its head settles the permit (a probe must not wait that long).
+                permit.record(outcomeOf(status));
+            }
             String handedOut = streamed.response().getHeader(ServerEndpoint.SESSION_HEADER);
             if (handedOut != null) {
                 owners.claim(server.name(), handedOut, caller);
@@ -58,8 +62,34 @@ final class ServerRelay {
                 owners.release(server.name(), session);
             }
             new McpRelay(vertx, streamed, ctx.response(), ctx.request().connection(), options.clientWriteTimeout(),
-                    idleTimeout).start(ending -> slot.release());
+                    idleTimeout).start(ending -> {
+                        slot.release();
+                        settle(permit, status, standing, ending);
+                    });
         });
+    }
+
+    /**
+     * What the server breaker hears of a relay that ended so: the answer's status once it is whole,
+     * a connection error when it broke after its head (a reset, a cut: the server's failure), and
+     * nothing when the caller left or the server went quiet. A standing stream settled its permit at
+     * its head; a break later is one failure more, recorded if the breaker lets a call through now.
+     */
+    private static void settle(ServerPermit permit, int status, boolean standing, McpRelay.Ending ending) {
+        if (standing) {
+            if (ending == McpRelay.Ending.UPSTREAM_BROKE) {
+                ServerPermit late = ServerPermit.of(permit.breaker());
+                if (late.granted()) {
+                    late.record(Outcome.CONNECTION_ERROR);
+                }
+            }
+            return;
+        }
+        switch (ending) {
+            case COMPLETE -> permit.record(outcomeOf(status));
+            case UPSTREAM_BROKE -> permit.record(Outcome.CONNECTION_ERROR);
+            case TIMED_OUT, CLIENT_LEFT -> permit.release();
+        }
     }
 
     /**
