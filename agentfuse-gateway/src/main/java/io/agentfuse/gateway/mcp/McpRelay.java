@@ -19,7 +19,8 @@ import java.util.function.Consumer;
  * until it does, and a client that stays stalled for {@code clientWriteTimeout} is cut off. A
  * client that disconnects resets the upstream request (the server sees it leave); an upstream that
  * breaks mid-way resets the client's connection, so a broken stream never looks like a clean end.
- * An optional idle timeout ends a stream whose server went quiet. However it ends, the relay says
+ * An optional idle timeout ends a stream whose server went quiet, and an optional answer timeout
+ * one that takes too long as a whole. However it ends, the relay says
  * how, once ({@link Ending}), so that its caller settles what it holds for it.
  *
  * <p>Not thread-safe: one instance per relayed response, used on its event loop.
@@ -33,8 +34,10 @@ final class McpRelay {
     private final HttpConnection connection;
     private final Duration writeTimeout;
     private final Duration idleTimeout;
+    private final Duration answerTimeout;
     private long stallTimer = -1;
     private long idleTimer = -1;
+    private long answerTimer = -1;
     private boolean finished;
     private Consumer<Ending> whenEnded = ending -> { };
 
@@ -56,6 +59,16 @@ final class McpRelay {
      */
     McpRelay(Vertx vertx, McpUpstream.Streamed upstream, HttpServerResponse client, HttpConnection connection,
              Duration writeTimeout, Duration idleTimeout) {
+        this(vertx, upstream, client, connection, writeTimeout, idleTimeout, null);
+    }
+
+    /**
+     * @param idleTimeout   the longest silence between two chunks, or {@code null} for none
+     * @param answerTimeout the longest the whole answer may take from here, or {@code null} for no
+     *                      bound (a {@code GET} stream); past it the client's connection is reset
+     */
+    McpRelay(Vertx vertx, McpUpstream.Streamed upstream, HttpServerResponse client, HttpConnection connection,
+             Duration writeTimeout, Duration idleTimeout, Duration answerTimeout) {
         this.vertx = vertx;
         this.context = vertx.getOrCreateContext();
         this.upstream = upstream;
@@ -63,6 +76,7 @@ final class McpRelay {
         this.connection = connection;
         this.writeTimeout = writeTimeout;
         this.idleTimeout = idleTimeout;
+        this.answerTimeout = answerTimeout;
     }
 
     /** Sends the status line and headers at once, then relays the body as it comes; {@code whenEnded} hears how it ended. */
@@ -114,6 +128,13 @@ final class McpRelay {
             }
         });
         armIdleTimer();
+        if (answerTimeout != null) {
+            // A server that trickles a byte now and then is never idle, but its answer has a time limit.
+            answerTimer = vertx.setTimer(Math.max(1, answerTimeout.toMillis()), id -> {
+                abandon(Ending.TIMED_OUT);
+                client.reset();
+            });
+        }
         response.resume();
     }
 
@@ -142,6 +163,7 @@ final class McpRelay {
         finished = true;
         vertx.cancelTimer(stallTimer);
         vertx.cancelTimer(idleTimer);
+        vertx.cancelTimer(answerTimer);
         whenEnded.accept(ending);
     }
 }

@@ -39,9 +39,10 @@ final class ServerRelay {
 
     void relay(RoutingContext ctx, McpServerConfig server, ServerPermit permit, ConnectionSlots.Slot slot,
                        HttpMethod method, Object id, MultiMap headers, Buffer body, Duration idleTimeout, String caller) {
-        Duration headTimeout = server.defaults().timeout();
+        Duration timeout = server.defaults().timeout();
         String session = ctx.request().getHeader(ServerEndpoint.SESSION_HEADER);
-        upstream.open(server.url(), method, headers, body, headTimeout).onComplete(done -> {
+        long started = System.nanoTime();
+        upstream.open(server.url(), method, headers, body, timeout).onComplete(done -> {
             if (done.failed()) {
                 slot.release();
                 failed(ctx, server, permit, id, done.cause());
@@ -61,8 +62,10 @@ final class ServerRelay {
             if (method == HttpMethod.DELETE && session != null && status / 100 == 2) {
                 owners.release(server.name(), session);
             }
+            // An answer to a call is bounded as a whole by the server's timeout, its head included.
+            Duration answerTimeout = standing ? null : timeout.minusNanos(System.nanoTime() - started);
             new McpRelay(vertx, streamed, ctx.response(), ctx.request().connection(), options.clientWriteTimeout(),
-                    idleTimeout).start(ending -> {
+                    idleTimeout, answerTimeout).start(ending -> {
                         slot.release();
                         settle(permit, status, standing, ending);
                     });
