@@ -144,7 +144,14 @@ final class AggregateEndpoint {
             notAggregating(ctx.response());
             return;
         }
-        if (sessions.close(ctx.request().getHeader(ServerEndpoint.SESSION_HEADER), identity.of(ctx.request()))) {
+        String session;
+        try {
+            session = McpRequest.session(ctx.request().headers(), null);
+        } catch (McpRefusal twice) {
+            twice.reply().send(ctx.response());
+            return;
+        }
+        if (sessions.close(session, identity.of(ctx.request()))) {
             ctx.response().setStatusCode(200).end();
         } else {
             ServerEndpoint.unknownSession(null).send(ctx.response());

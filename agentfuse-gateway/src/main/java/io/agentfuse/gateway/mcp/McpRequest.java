@@ -19,6 +19,8 @@ import java.util.Map;
  *   <li>a batch (MCP dropped JSON-RPC batches in 2025-06-18): {@code -32600};</li>
  *   <li>a key written twice at any depth ({@code "name"} twice: the proxy and the server may each
  *       take another): {@code -32600};</li>
+ *   <li>{@code Mcp-Session-Id} sent more than once (the proxy checks that one is the caller's, the
+ *       server might use the other): {@code -32600};</li>
  *   <li>{@code Mcp-Method} or {@code Mcp-Name} (the 2026-07-28 routing headers) that disagree with
  *       the body, or that are sent twice: {@code -32001}, as the specification's header mismatch;</li>
  *   <li>a {@code tools/call} without an id (a notification) or with a null one: {@code -32600}. MCP
@@ -58,6 +60,7 @@ final class McpRequest {
     static McpRequest of(MultiMap headers, Buffer body) {
         JsonObject message = message(body);
         Object id = message.getValue("id");
+        session(headers, id);
         Object methodValue = message.getValue("method");
         if (methodValue != null && !(methodValue instanceof String)) {
             throw new McpRefusal(id, -32600, "the method of a JSON-RPC message must be a string");
@@ -109,6 +112,22 @@ final class McpRequest {
                     "the message writes a key twice; which one a server reads is not defined, so it is refused");
         }
         return message;
+    }
+
+    /**
+     * The one {@code Mcp-Session-Id} of a request with {@code headers} (its JSON-RPC {@code id}, if
+     * any, goes in a refusal), or null.
+     *
+     * @throws McpRefusal when it is sent more than once: the proxy checks one whose caller owns it,
+     *                    and the server might read another caller's
+     */
+    static String session(MultiMap headers, Object id) {
+        List<String> values = headers.getAll(ServerEndpoint.SESSION_HEADER);
+        if (values.size() > 1) {
+            throw new McpRefusal(id, -32600, ServerEndpoint.SESSION_HEADER + " is sent more than once; "
+                    + "a request belongs to one session");
+        }
+        return values.isEmpty() ? null : values.get(0);
     }
 
     /** The one value of {@code header}, or null; a header sent twice is a mismatch in itself. */

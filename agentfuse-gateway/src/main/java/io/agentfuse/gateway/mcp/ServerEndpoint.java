@@ -154,6 +154,12 @@ final class ServerEndpoint {
             return;
         }
         String caller = identity.of(ctx.request());
+        try {
+            McpRequest.session(ctx.request().headers(), null);
+        } catch (McpRefusal twice) {
+            twice.reply().send(ctx.response());
+            return;
+        }
         if (!mayUseSession(ctx.request(), server, caller)) {
             unknownSession(null).send(ctx.response());
             return;

@@ -63,6 +63,26 @@ class McpSessionOwnershipTest {
     }
 
     @Test
+    void aSessionHeaderSentTwiceIsRefusedOnEveryMethod() {
+        // Given Mallory's own session
+        String mallorySession = harness.post(harness.rpc("initialize", new JsonObject()), "Authorization", MALLORY)
+                .headers().firstValue("mcp-session-id").orElseThrow();
+        int before = harness.mcp.requests().size();
+
+        // When Mallory sends its own session id first and Alice's second
+        HttpResponse<String> call = harness.post(harness.toolCall("query"), "Mcp-Session-Id", mallorySession,
+                "Mcp-Session-Id", aliceSession, "Authorization", MALLORY);
+        HttpResponse<String> stream = harness.send(request("GET", MALLORY).header("Mcp-Session-Id", mallorySession)
+                .header("accept", "text/event-stream").build());
+
+        // Then both are refused as invalid, and neither reaches the server
+        assertThat(call.statusCode()).isEqualTo(400);
+        assertThat(McpHarness.message(call).getJsonObject("error").getInteger("code")).isEqualTo(-32600);
+        assertThat(stream.statusCode()).isEqualTo(400);
+        assertThat(harness.mcp.requests()).hasSize(before);
+    }
+
+    @Test
     void theCallerWhoOpenedItUsesAndEndsIt() {
         HttpResponse<String> call = harness.post(harness.toolCall("query"), "Mcp-Session-Id", aliceSession,
                 "Authorization", ALICE);
