@@ -2,9 +2,12 @@ package io.agentfuse.gateway.provider;
 
 import io.agentfuse.core.Outcome;
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
+import io.agentfuse.gateway.provider.vertex.VertexAnthropicDialect;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import org.junit.jupiter.api.Test;
+
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -97,6 +100,16 @@ class DialectsTest {
                 .containsOnlyKeys("anthropic-version", "anthropic-beta");
         assertThat(Dialects.ANTHROPIC.defaultHeaders()).containsEntry("anthropic-version", "2023-06-01");
         assertThat(Dialects.OPENAI.forwardedHeaders(caller)).isEmpty();
+    }
+
+    @Test
+    void everyBetaACallerSendsIsForwardedAsOneListThoughItCameInSeveralHeaders() {
+        MultiMap caller = MultiMap.caseInsensitiveMultiMap().add("anthropic-beta", "beta-one, beta-two")
+                .add("Anthropic-Beta", "beta-three").add("anthropic-beta", " ");
+
+        assertThat(Dialects.ANTHROPIC.forwardedHeaders(caller)).containsEntry("anthropic-beta", "beta-one, beta-two,beta-three");
+        assertThat(VertexAnthropicDialect.INSTANCE.forwardedHeaders(caller))
+                .isEqualTo(Map.of("anthropic-beta", "beta-one, beta-two,beta-three"));
     }
 
     @Test

@@ -15,8 +15,10 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Anthropic Messages: {@code POST /v1/messages} at the gateway and below a provider's base URL
@@ -83,13 +85,21 @@ public final class AnthropicDialect implements Dialect {
     @Override
     public Map<String, String> forwardedHeaders(MultiMap callerHeaders) {
         Map<String, String> forwarded = new HashMap<>(2);
-        for (String name : new String[] {VERSION, BETA}) {
-            String value = callerHeaders.get(name);
-            if (value != null && !value.isBlank()) {
-                forwarded.put(name, value);
-            }
+        String version = callerHeaders.get(VERSION);
+        if (version != null && !version.isBlank()) {
+            forwarded.put(VERSION, version);
         }
+        betasOf(callerHeaders).ifPresent(betas -> forwarded.put(BETA, betas));
         return forwarded;
+    }
+
+    /**
+     * The caller's {@code anthropic-beta} features, every one of them: a client may send the header
+     * more than once, and the API reads one comma-separated list ({@code a,b}); empty when none.
+     */
+    public static Optional<String> betasOf(MultiMap callerHeaders) {
+        List<String> betas = callerHeaders.getAll(BETA).stream().filter(value -> !value.isBlank()).map(String::trim).toList();
+        return betas.isEmpty() ? Optional.empty() : Optional.of(String.join(",", betas));
     }
 
     @Override

@@ -48,8 +48,7 @@ public final class VertexAnthropicDialect extends VertexHostedDialect {
     /** The caller's {@code anthropic-beta} only: the version is Vertex's own. */
     @Override
     public Map<String, String> forwardedHeaders(MultiMap callerHeaders) {
-        String beta = callerHeaders.get("anthropic-beta");
-        return beta == null || beta.isBlank() ? Map.of() : Map.of("anthropic-beta", beta);
+        return AnthropicDialect.betasOf(callerHeaders).map(betas -> Map.of("anthropic-beta", betas)).orElse(Map.of());
     }
 
     @Override
