@@ -9,6 +9,7 @@ import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.agentfuse.gateway.provider.Dialects;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.vertx.core.Future;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -17,7 +18,7 @@ import java.util.Locale;
 
 /**
  * Answers the refusals of the HTTP edge (before any route) as JSON in the caller's dialect
- * ({@link Dialects#ofCaller}). The
+ * ({@link Dialects#ofCaller}), or as a JSON-RPC error on the MCP endpoints. The
  * connection is closed afterwards: a peer that broke a rule is not trusted with the next request.
  *
  * <p>Stateless and thread-safe.
@@ -38,9 +39,8 @@ public final class EdgeErrors {
      * so that the caller reads the answer before the close: a reset would drop it.
      */
     static void refuseRead(HttpServerRequest request, GatewayException refusal) {
-        HttpServerResponse response = request.response();
-        response.putHeader("connection", "close"); // Vert.x closes the connection after the answer
-        GatewayErrors.respond(response, dialectOf(request), refusal);
+        request.response().putHeader("connection", "close"); // Vert.x closes the connection after the answer
+        answer(request, refusal);
     }
 
     /**
@@ -78,8 +78,17 @@ public final class EdgeErrors {
             return;
         }
         response.putHeader("connection", "close");
-        GatewayErrors.respond(response, dialectOf(request), refusal)
-                .onComplete(done -> Disconnect.now(request.connection()));
+        answer(request, refusal).onComplete(done -> Disconnect.now(request.connection()));
+    }
+
+    /**
+     * Answers {@code request} with {@code refusal}: a JSON-RPC error on the MCP endpoints (an MCP
+     * client reads no model dialect's error), else in the caller's dialect.
+     */
+    private static Future<Void> answer(HttpServerRequest request, GatewayException refusal) {
+        String path = request.path() == null ? "" : request.path();
+        return path.startsWith("/mcp") ? GatewayErrors.respondMcp(request.response(), refusal)
+                : GatewayErrors.respond(request.response(), dialectOf(request), refusal);
     }
 
     /** The dialect errors to {@code request} are written in. */

@@ -248,6 +248,22 @@ class RequestFramingAndOriginTest {
     }
 
     @Test
+    void aRefusalOnAnMcpPathIsAJsonRpcErrorNotAModelDialectsError() {
+        try (RawSocket socket = RawSocket.open(gateway.port())) {
+            String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}";
+            socket.send("POST /mcp/files HTTP/1.1\r\nHost: " + HOST + "\r\nContent-Type: text/plain\r\n"
+                    + "Content-Length: " + body.length() + "\r\n\r\n" + body);
+
+            Response response = socket.read(BOUND);
+            assertThat(response.status()).isEqualTo(415);
+            JsonObject answer = new JsonObject(response.body());
+            assertThat(answer.getString("jsonrpc")).isEqualTo("2.0");
+            assertThat(answer.getJsonObject("error").getJsonObject("data").getString("type")).isEqualTo("invalid_request");
+            assertThat(response.body()).doesNotContain("insufficient_quota");
+        }
+    }
+
+    @Test
     void anIdentityCodedBodyIsServed() {
         try (RawSocket socket = RawSocket.open(gateway.port())) {
             String body = chatBody("good").encode();
