@@ -124,7 +124,9 @@ final class McpUpstream {
                 .onComplete(done -> {
                     vertx.cancelTimer(timer);
                     if (done.succeeded()) {
-                        done.result().pause();
+                        // Until the caller attaches its own: a reset before then (the caller left, the head
+                        // came too late) is expected, not an error for the log.
+                        done.result().pause().exceptionHandler(cut -> { });
                         if (!result.tryComplete(new Streamed(done.result(), holder.request))) {
                             holder.reset();
                         }
