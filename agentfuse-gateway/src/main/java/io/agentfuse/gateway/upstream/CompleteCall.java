@@ -209,7 +209,8 @@ final class CompleteCall<T> {
                 answer = dialect.checkAnswer(body);
             } catch (MalformedAnswerException malformed) {
                 throw new MalformedAnswerException("provider " + request.provider().name() + " answered "
-                        + status + " with a malformed " + dialect.name() + " answer: " + malformed.getMessage());
+                        + status + " with a malformed " + dialect.name() + " answer: "
+                        + UpstreamFailures.withoutCredentials(request.provider(), malformed.getMessage()));
             }
             usage = dialect.usageOf(answer);
         }

@@ -2,8 +2,8 @@ package io.agentfuse.gateway.upstream;
 
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
-import io.agentfuse.gateway.dialect.CredentialsRefusedException;
 import io.agentfuse.gateway.dialect.AnswerShape;
+import io.agentfuse.gateway.dialect.CredentialsRefusedException;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.vertx.core.MultiMap;
@@ -12,6 +12,7 @@ import io.vertx.core.http.StreamResetException;
 
 import java.io.IOException;
 import java.net.ConnectException;
+import java.util.Map;
 import java.util.concurrent.CompletionException;
 
 /**
@@ -35,10 +36,38 @@ import java.util.concurrent.CompletionException;
  */
 final class UpstreamFailures {
 
+    /** What stands in for a credential in text a caller reads. */
+    static final String REDACTED = "[redacted]";
+    private static final String BEARER = "Bearer ";
+    /** Shorter values are not taken for secrets: replacing them would garble the text (a test key "x"). */
+    private static final int SHORTEST_SECRET = 8;
+
     /** The one content coding the gateway asks providers for and reads. */
     static final String IDENTITY = "identity";
 
     private UpstreamFailures() {
+    }
+
+    /**
+     * {@code text} a provider sent, as a caller may read it (quoted in an error, or a refusal passed
+     * back): every credential the gateway sends {@code provider} with ({@link
+     * io.agentfuse.gateway.dialect.UpstreamAuth#fixedHeaders}, without a {@code Bearer} prefix) that it
+     * contains is replaced by {@value #REDACTED}. A broken upstream, or a proxy in front of it, may echo
+     * the request's {@code Authorization}; the gateway's key is never its callers' to read.
+     */
+    static String withoutCredentials(ProviderEndpoint provider, String text) {
+        Map<String, String> credentials = provider.auth().fixedHeaders();
+        if (text == null || credentials == null) {
+            return text;
+        }
+        String shown = text;
+        for (String value : credentials.values()) {
+            String secret = value.regionMatches(true, 0, BEARER, 0, BEARER.length()) ? value.substring(BEARER.length()) : value;
+            if (secret.length() >= SHORTEST_SECRET && shown.contains(secret)) {
+                shown = shown.replace(secret, REDACTED);
+            }
+        }
+        return shown;
     }
 
     /**
@@ -65,7 +94,7 @@ final class UpstreamFailures {
             return new UpstreamAuthException(provider.name(), status, provider.auth().credential());
         }
         int judged = judgedStatus(status, body, dialect.errorOutcome(status, headers, body));
-        String told = status / 100 == 3 ? redirectNote(headers.get("location")) : body;
+        String told = status / 100 == 3 ? redirectNote(headers.get("location")) : withoutCredentials(provider, body);
         return UpstreamStatusException.builder(judged).providerStatus(status).provider(provider.name(), dialect).body(told)
                 .retryHints(headers).answerHeaders(headers)
                 .contentType(headers.get("content-type")).build();
@@ -141,7 +170,8 @@ final class UpstreamFailures {
                     + maxEventBytes + " bytes (server.maxSseEvent); reading stopped");
         }
         if (broken instanceof MalformedAnswerException malformed) {
-            return new MalformedAnswerException("provider " + provider.name() + " streamed " + malformed.getMessage());
+            return new MalformedAnswerException("provider " + provider.name() + " streamed "
+                    + withoutCredentials(provider, malformed.getMessage()));
         }
         return broken;
     }

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -154,6 +155,22 @@ class MalformedAnswerScenarioTest {
         assertThat(reply.json().getJsonObject("error").getString("message"))
                 .contains("answered with Content-Encoding 'br', though the gateway asks for identity")
                 .contains("answered with Content-Encoding 'gzip'");
+    }
+
+    @ParameterizedTest(name = "HTTP {0}")
+    @ValueSource(ints = {200, 400, 503})
+    void theGatewaysOwnKeysAreNeverQuotedToTheCallerThoughAProviderEchoesThem(int status) {
+        // Each provider echoes what it was sent: x-api-key sk-ant-configured, or Bearer sk-oai-configured.
+        for (String claude : new String[] {"claude-sonnet-4-5", "claude-haiku-4-5"}) {
+            harness.mock.scriptForModel(claude, MockStep.builder().status(status).body("echo: x-api-key=sk-ant-configured").build());
+        }
+        harness.mock.scriptForModel("gpt-4o-mini", MockStep.builder().status(status)
+                .body("echo: authorization=Bearer sk-oai-configured").build());
+
+        Reply reply = harness.client.post("/v1/chat/completions", openAiRequest("claude-sonnet-4", false));
+
+        assertThat(reply.status()).isIn(400, 502);
+        assertThat(reply.body()).doesNotContain("sk-ant-configured", "sk-oai-configured").contains("[redacted]");
     }
 
     static Stream<Route> routes() {
