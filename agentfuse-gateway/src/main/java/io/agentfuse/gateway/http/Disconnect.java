@@ -4,7 +4,6 @@ import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelException;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelOption;
 import io.vertx.core.http.HttpConnection;
 
@@ -44,11 +43,5 @@ public final class Disconnect {
         } else {
             channel.close();
         }
-    }
-
-    /** Whether bytes are still queued for {@code connection}'s peer: a graceful close would wait for them. */
-    public static boolean hasUnsent(HttpConnection connection) {
-        ChannelOutboundBuffer queued = VertxHooks.channel(connection).unsafe().outboundBuffer();
-        return queued != null && queued.totalPendingWriteBytes() > 0;
     }
 }

@@ -137,17 +137,17 @@ public final class UpstreamHttp {
     }
 
     /**
-     * Ends a call that was sent, before its answer ended: {@code request} is reset, which closes an
-     * HTTP/1.x connection, and one with bytes still queued for the upstream is closed at once
-     * ({@link Disconnect#now}). Vert.x closes it only once what is queued is written, and an upstream
-     * that stopped reading never lets that finish: a 5 MB request to one stayed on its connection,
-     * with the descriptor, for minutes after the caller had its 504 (and held the process's exit). An
-     * HTTP/2 connection keeps serving other calls: only its stream is reset.
+     * Ends a call that was sent, before its answer ended: {@code request} is reset, and an HTTP/1.x
+     * connection, which the reset closes, is closed at once ({@link Disconnect#now}). Vert.x closes it
+     * only once what is queued for it is written, and an upstream that stopped reading never lets that
+     * finish: a 5 MB request to one stayed on its connection, with the descriptor, for minutes after
+     * the caller had its 504 (and held the process's exit). An HTTP/2 connection keeps serving other
+     * calls: only its stream is reset.
      */
     public static void abandon(HttpClientRequest request) {
         HttpConnection connection = request.connection();
         request.reset();
-        if (connection != null && request.version() != HttpVersion.HTTP_2 && Disconnect.hasUnsent(connection)) {
+        if (connection != null && request.version() != HttpVersion.HTTP_2) {
             Disconnect.now(connection);
         }
     }
