@@ -3,6 +3,7 @@ package io.agentfuse.gateway.mcp;
 import io.agentfuse.gateway.http.HopByHop;
 import io.agentfuse.gateway.internal.CallerWritability;
 import io.agentfuse.gateway.internal.OnContext;
+import io.agentfuse.gateway.upstream.UpstreamHttp;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientResponse;
@@ -155,7 +156,7 @@ final class McpRelay {
     private void abandon(Ending why) {
         if (!finished) {
             finish(why);
-            upstream.request().reset();
+            UpstreamHttp.abandon(upstream.request());
         }
     }
 

@@ -24,8 +24,9 @@ import java.util.concurrent.CompletableFuture;
  * end into an {@link McpAnswer} (bounded by {@code maxUpstreamBody}), or a request whose response
  * is handed over at its status line for streaming. Failures are in the terms the outcome
  * classifier knows: no answer in time is a {@link CallTimeoutException}, a refused, reset or
- * closed connection an {@link McpTransportException}. Cancelling a call resets its request, which
- * closes the connection, so the server sees the caller leave. {@code GET} streams go out on pools
+ * closed connection an {@link McpTransportException}. Cancelling a call abandons its request
+ * ({@link UpstreamHttp#abandon}), which closes the connection at once, unsent bytes and all, so the
+ * server sees the caller leave. {@code GET} streams go out on pools
  * of their own, and {@link #slots} bounds what is open to each server so that nothing waits for a
  * pooled connection.
  *
@@ -75,13 +76,13 @@ final class McpUpstream {
             Holder holder = new Holder();
             long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), timerId -> {
                 if (answer.completeExceptionally(new CallTimeoutException(timeout))) {
-                    holder.reset();
+                    holder.abandon();
                 }
             });
             answer.whenComplete((value, error) -> {
                 vertx.cancelTimer(timer);
                 if (answer.isCancelled()) {
-                    context.runOnContext(v -> holder.reset());
+                    context.runOnContext(v -> holder.abandon());
                 }
             });
             http.request(options(url, HttpMethod.POST, headers))
@@ -113,7 +114,7 @@ final class McpUpstream {
         Holder holder = new Holder();
         long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
             if (result.tryFail(new CallTimeoutException(timeout))) {
-                holder.reset();
+                holder.abandon();
             }
         });
         (method == HttpMethod.GET ? streams : http).request(options(url, method, headers))
@@ -128,7 +129,7 @@ final class McpUpstream {
                         // came too late) is expected, not an error for the log.
                         done.result().pause().exceptionHandler(cut -> { });
                         if (!result.tryComplete(new Streamed(done.result(), holder.request))) {
-                            holder.reset();
+                            holder.abandon();
                         }
                     } else {
                         result.tryFail(transport(done.cause(), url));
@@ -151,7 +152,7 @@ final class McpUpstream {
             }
             if (body.length() + chunk.length() > maxBody) {
                 read.tryFail(new McpAnswerTooLargeException(maxBody));
-                response.request().reset();
+                UpstreamHttp.abandon(response.request());
                 return;
             }
             body.appendBuffer(chunk);
@@ -159,11 +160,11 @@ final class McpUpstream {
                 if (watch != null && watch.responded(chunk)) {
                     // The call is done: what the server still sends on this stream is not its answer.
                     read.tryComplete(new McpAnswer(response.statusCode(), response.headers(), body));
-                    response.request().reset();
+                    UpstreamHttp.abandon(response.request());
                 }
             } catch (McpAnswerTooLargeException tooLarge) {
                 read.tryFail(tooLarge);
-                response.request().reset();
+                UpstreamHttp.abandon(response.request());
             }
         });
         response.exceptionHandler(read::tryFail);
@@ -186,17 +187,17 @@ final class McpUpstream {
                 + cause.getMessage(), cause);
     }
 
-    /** A response being streamed, and the request to reset to abandon it. */
+    /** A response being streamed, and its request, which {@link UpstreamHttp#abandon} ends. */
     record Streamed(HttpClientResponse response, HttpClientRequest request) {
     }
 
-    /** The request of a call, once there is one; resetting it closes its connection. */
+    /** The request of a call, once there is one; resetting it closes its connection at once. */
     private static final class Holder {
         HttpClientRequest request;
 
-        void reset() {
+        void abandon() {
             if (request != null) {
-                request.reset();
+                UpstreamHttp.abandon(request);
             }
         }
     }
