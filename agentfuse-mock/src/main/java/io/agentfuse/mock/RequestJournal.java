@@ -16,8 +16,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * order, as {@link RecordedRequest}s. Each entry can still learn, after it was recorded, that its
  * caller disconnected early. Thread-safe.
  *
- * <p>Bounded: it keeps the newest {@link #MAX_ENTRIES} requests, so a mock that serves a soak or a
- * load test for hours does not run out of memory (tests look at far fewer).
+ * <p>Bounded: it keeps the newest {@link #MAX_ENTRIES} requests, and of them no more than
+ * {@link #MAX_BODY_CHARS} characters of bodies, so a mock that serves a soak or a load test for
+ * hours does not run out of memory (tests look at far fewer; 10 000 agent conversations of 150 KB
+ * each would be 1.5 GB).
  *
  * <pre>{@code
  * RequestJournal.Entry entry = journal.record(request, body);
@@ -28,18 +30,22 @@ public final class RequestJournal {
 
     /** The most requests remembered; older ones are forgotten first. */
     public static final int MAX_ENTRIES = 10_000;
+    /** The most characters of request bodies remembered; older requests are forgotten first. */
+    public static final long MAX_BODY_CHARS = 32L << 20;
 
     private final Deque<Entry> entries = new ArrayDeque<>();
+    private long bodyChars;
 
     /** Records {@code request} with its {@code body} and returns the live entry. */
     public synchronized Entry record(HttpServerRequest request, String body) {
         Map<String, String> headers = new LinkedHashMap<>();
         request.headers().forEach(header -> headers.put(header.getKey().toLowerCase(Locale.ROOT), header.getValue()));
         Entry entry = new Entry(request.method().name(), request.path(), headers, body, Instant.now());
-        if (entries.size() == MAX_ENTRIES) {
-            entries.removeFirst();
+        while (!entries.isEmpty() && (entries.size() == MAX_ENTRIES || bodyChars + body.length() > MAX_BODY_CHARS)) {
+            bodyChars -= entries.removeFirst().body.length();
         }
         entries.addLast(entry);
+        bodyChars += body.length();
         return entry;
     }
 
@@ -51,6 +57,7 @@ public final class RequestJournal {
     /** Forgets every entry. */
     public synchronized void clear() {
         entries.clear();
+        bodyChars = 0;
     }
 
     /** One received request; {@link #markDisconnected()} may be called from any thread. */
