@@ -21,14 +21,18 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Mixed good and hostile traffic against a running gateway, reporting every interval the
- * gateway's open file descriptors, its RSS, and the count, errors, p50 and p99 of good requests.
+ * gateway's open file descriptors, its RSS, its heap in use after a full collection, and the
+ * count, errors, p50 and p99 of good requests ({@link GoodTraffic}: what agents send), with each
+ * kind's requests and errors.
  *
- * <p>Run by run-soak.sh: {@code java Soak.java PORT GATEWAY_PID SECONDS INTERVAL OUT_TSV MOCK_PORT}.
- * The mock provider records every request it answers, so its journal is cleared every interval.
+ * <p>Run by run-soak.sh: {@code Soak PORT GATEWAY_PID SECONDS INTERVAL OUT_TSV MOCK_PORT MCP_PORT}.
+ * The mocks record every request they answer, so their journals are cleared every interval, and
+ * the faults of the failing model's provider scripted anew.
  * Hostile kinds: half a head, a trickled head, a promised body never sent, idle keep-alive
  * connections, Content-Length with Transfer-Encoding, a foreign Host, a cross-origin text/plain
  * POST, a non-finite number, too many messages, streams whose callers never read (kinds 0 to 9,
- * in that order; the environment variable {@code HOSTILE_KINDS}, e.g. {@code 59}, restricts them).
+ * in that order; the environment variable {@code HOSTILE_KINDS}, e.g. {@code 59}, restricts them,
+ * and {@code HOSTILE_THREADS} (default 4) says how many threads send them).
  */
 public final class Soak {
 
@@ -38,7 +42,6 @@ public final class Soak {
     private static int port;
     private static volatile boolean running = true;
     private static final List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
-    private static final AtomicLong goodErrors = new AtomicLong();
     private static final AtomicLong hostileSent = new AtomicLong();
 
     public static void main(String[] args) throws Exception {
@@ -47,32 +50,38 @@ public final class Soak {
         long seconds = Long.parseLong(args[2]);
         long interval = Long.parseLong(args[3]);
         Path out = Path.of(args[4]);
-        URI mockReset = URI.create("http://127.0.0.1:" + args[5] + "/_mock/reset");
+        URI mock = URI.create("http://127.0.0.1:" + args[5]);
+        URI mcp = URI.create("http://127.0.0.1:" + args[6]);
         HttpClient control = HttpClient.newHttpClient();
+        GoodTraffic good = new GoodTraffic(port, out.resolveSibling("errors.log"));
         ExecutorService pool = Executors.newCachedThreadPool();
+        resetMocks(control, mock, mcp);
         for (int i = 0; i < 4; i++) {
-            pool.submit(Soak::good);
+            Random random = new Random(100 + i);
+            pool.submit(() -> good.run(random, () -> running, latencies));
         }
-        for (int i = 0; i < 4; i++) {
+        int hostileThreads = Integer.parseInt(System.getenv().getOrDefault("HOSTILE_THREADS", "4"));
+        for (int i = 0; i < hostileThreads; i++) {
             int seed = i;
             pool.submit(() -> hostile(new Random(seed)));
         }
         List<String> rows = new ArrayList<>();
-        rows.add("seconds\tfds\trss_kib\tgood\tgood_errors\tp50_ms\tp99_ms\thostile_sent");
+        rows.add("seconds\tfds\trss_kib\theap_live_kib\tgood\tgood_errors\tp50_ms\tp99_ms\thostile_sent\tkind:requests/errors");
         System.out.println(rows.get(0));
         long start = System.nanoTime();
         for (long t = interval; t <= seconds; t += interval) {
             Thread.sleep(interval * 1000);
-            control.send(HttpRequest.newBuilder(mockReset).POST(HttpRequest.BodyPublishers.noBody()).build(),
-                    HttpResponse.BodyHandlers.discarding());
+            resetMocks(control, mock, mcp);
             List<Long> window;
             synchronized (latencies) {
                 window = new ArrayList<>(latencies);
                 latencies.clear();
             }
             Collections.sort(window);
-            String row = t + "\t" + fds(pid) + "\t" + rss(pid) + "\t" + window.size() + "\t" + goodErrors.getAndSet(0)
-                    + "\t" + percentile(window, 0.50) + "\t" + percentile(window, 0.99) + "\t" + hostileSent.getAndSet(0);
+            long errors = good.errorsSoFar();
+            String row = t + "\t" + fds(pid) + "\t" + rss(pid) + "\t" + liveHeap(pid) + "\t" + window.size() + "\t" + errors
+                    + "\t" + percentile(window, 0.50) + "\t" + percentile(window, 0.99) + "\t" + hostileSent.getAndSet(0)
+                    + "\t" + good.takeCounts();
             rows.add(row);
             System.out.println(row);
         }
@@ -84,23 +93,29 @@ public final class Soak {
         System.exit(0);
     }
 
-    private static void good() {
-        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
-                .timeout(Duration.ofSeconds(10)).header("content-type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(BODY)).build();
-        while (running) {
-            long begin = System.nanoTime();
-            try {
-                HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() == 200) {
-                    latencies.add((System.nanoTime() - begin) / 1_000);
-                } else {
-                    goodErrors.incrementAndGet();
-                }
-            } catch (Exception e) {
-                goodErrors.incrementAndGet();
-            }
+    /**
+     * Clears both mocks' journals (they record every request), answers streams in 20 events, and
+     * scripts the next faults of {@code flaky-upstream}: 500s, a 429, a cut stream, an in-band 529.
+     */
+    private static void resetMocks(HttpClient control, URI mock, URI mcp) throws Exception {
+        control(control, mcp.resolve("/_mcp/reset"), "{}");
+        control(control, mock.resolve("/_mock/reset"), "{}");
+        StringBuilder chunks = new StringBuilder();
+        for (int i = 0; i < 20; i++) {
+            chunks.append(i == 0 ? "" : ",").append("\"word").append(i).append(' ').append('"');
+        }
+        control(control, mock.resolve("/_mock/default"), "{\"chunks\":[" + chunks + "],\"times\":1}");
+        control(control, mock.resolve("/_mock/script"), "{\"model\":\"flaky-upstream\",\"steps\":["
+                + "{\"status\":500,\"times\":3},{\"status\":429,\"retryAfter\":\"1\"},"
+                + "{\"drop\":\"midStream\",\"dropAfterChunks\":2,\"times\":2},"
+                + "{\"streamError\":529,\"streamErrorAfterChunks\":3,\"times\":2},{\"delayMs\":0,\"times\":20}]}");
+    }
+
+    private static void control(HttpClient control, URI uri, String body) throws Exception {
+        HttpResponse<String> answer = control.send(HttpRequest.newBuilder(uri).header("content-type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        if (answer.statusCode() != 200) {
+            throw new IllegalStateException(uri + " answered " + answer.statusCode() + ": " + answer.body());
         }
     }
 
@@ -132,6 +147,7 @@ public final class Soak {
 
     private static String post(String host, String type, String body, String extra) {
         return "POST /v1/chat/completions HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: " + type + "\r\n" + extra
+                + "Authorization: Bearer " + GoodTraffic.KEY + "\r\n"
                 + "Content-Length: " + body.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + body;
     }
 
@@ -179,6 +195,25 @@ public final class Soak {
     private static String fds(long pid) {
         String[] list = new java.io.File("/proc/" + pid + "/fd").list();
         return list == null ? "-" : Integer.toString(list.length);
+    }
+
+    /**
+     * The gateway's heap in use right after a full collection: what it holds, not what it has yet to
+     * collect. With the serial collector (run-soak.sh's default) that is its old generation, where a
+     * full collection leaves everything live; the young one has filled again by the time it is read.
+     */
+    private static String liveHeap(long pid) throws Exception {
+        jcmd(pid, "GC.run");
+        java.util.regex.Matcher tenured = java.util.regex.Pattern.compile("tenured generation .*used (\\d+)K")
+                .matcher(jcmd(pid, "GC.heap_info"));
+        return tenured.find() ? tenured.group(1) : "-";
+    }
+
+    private static String jcmd(long pid, String command) throws Exception {
+        Process jcmd = new ProcessBuilder("jcmd", Long.toString(pid), command).redirectErrorStream(true).start();
+        String output = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        jcmd.waitFor();
+        return output;
     }
 
     private static String rss(long pid) throws Exception {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Soak: mixed good and hostile traffic against one gateway for SECONDS (default 600), reporting
-# every INTERVAL seconds its open file descriptors, RSS and the p50/p99 of good requests.
+# every INTERVAL seconds its open file descriptors, RSS, live heap and the p50/p99 of good requests
+# (the workloads of agents: GoodTraffic.java), each kind's requests and errors (errors.log says which).
 # Not part of the build or CI. See README.md in this directory.
 #
 # Usage, from anywhere:  agentfuse-bench/soak/run-soak.sh
@@ -32,16 +33,22 @@ if [[ -z ${SKIP_BUILD:-} ]]; then
 fi
 
 MOCK_PORT=$(free_port)
+MCP_PORT=$(free_port)
 GATEWAY_PORT=$(free_port)
-java -Xmx128m -jar "$JAR" mock-provider --port "$MOCK_PORT" >"$OUT/mock.log" 2>&1 &
+java -Xmx256m -jar "$JAR" mock-provider --port "$MOCK_PORT" --mcp-port "$MCP_PORT" >"$OUT/mock.log" 2>&1 &
 PIDS+=($!)
-MOCK_PORT=$MOCK_PORT GATEWAY_PORT=$GATEWAY_PORT java $GATEWAY_JAVA_OPTS -jar "$JAR" serve --config "$HERE/soak.yaml" \
-  >"$OUT/gateway.log" 2>&1 &
+wait_for "http://127.0.0.1:$MOCK_PORT/_mock/requests"
+MOCK_PORT=$MOCK_PORT MCP_PORT=$MCP_PORT GATEWAY_PORT=$GATEWAY_PORT java $GATEWAY_JAVA_OPTS -jar "$JAR" serve \
+  --config "$HERE/soak.yaml" >"$OUT/gateway.log" 2>&1 &
 GATEWAY_PID=$!
 PIDS+=($GATEWAY_PID)
 wait_for "http://127.0.0.1:$GATEWAY_PORT/healthz"
 
 echo "[soak] gateway pid $GATEWAY_PID on port $GATEWAY_PORT, ${SECONDS_TOTAL}s, a row every ${INTERVAL}s" >&2
-java "$HERE/Soak.java" "$GATEWAY_PORT" "$GATEWAY_PID" "$SECONDS_TOTAL" "$INTERVAL" "$OUT/soak.tsv" "$MOCK_PORT"
+rm -rf "$OUT/classes" "$OUT/errors.log"
+javac -d "$OUT/classes" "$HERE/Soak.java" "$HERE/GoodTraffic.java"
+# The good clients let an idle connection go after 3 s, before the gateway does (idleTimeout 5s): else
+# a request sent just as the gateway closes one fails with "received no bytes", the race of keep-alive.
+java -Djdk.httpclient.keepalive.timeout=3 -cp "$OUT/classes" Soak "$GATEWAY_PORT" "$GATEWAY_PID" "$SECONDS_TOTAL" "$INTERVAL" "$OUT/soak.tsv" "$MOCK_PORT" "$MCP_PORT"
 kill -0 "$GATEWAY_PID" || { echo "[soak] the gateway died" >&2; exit 1; }
 echo "[soak] results in $OUT/soak.tsv" >&2
