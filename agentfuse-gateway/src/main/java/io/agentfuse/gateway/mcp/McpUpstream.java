@@ -23,11 +23,11 @@ import java.util.concurrent.CompletableFuture;
  * ({@link UpstreamHttp}: pooled keep-alive connections, TLS, the egress proxy): a POST read to the
  * end into an {@link McpAnswer} (bounded by {@code maxUpstreamBody}), or a request whose response
  * is handed over at its status line for streaming. Failures are in the terms the outcome
- * classifier knows: no answer in time is a {@link CallTimeoutException}, a refused, reset or
- * closed connection an {@link McpTransportException}. Cancelling a call abandons its request
- * ({@link UpstreamHttp#abandon}), which closes the connection at once, unsent bytes and all, so the
- * server sees the caller leave. {@code GET} streams go out on pools
- * of their own, and {@link #slots} bounds what is open to each server so that nothing waits for a
+ * classifier knows: no answer in time is a {@link CallTimeoutException}; a refused, reset or
+ * closed connection, or a redirect (never followed), an {@link McpTransportException}. Cancelling
+ * a call abandons its request ({@link UpstreamHttp#abandon}), which closes the connection at once,
+ * unsent bytes and all, so the server sees the caller leave. {@code GET} streams go out on pools of
+ * their own, and {@link #slots} bounds what is open to each server so that nothing waits for a
  * pooled connection.
  *
  * <p>Thread-safe. Each call runs on the Vert.x context it was started from.
@@ -93,7 +93,7 @@ final class McpUpstream {
                         }
                         return request.send(body);
                     })
-                    .compose(response -> readAll(response, id))
+                    .compose(response -> notRedirected(response, url).compose(read -> readAll(read, id)))
                     .onComplete(done -> {
                         if (done.succeeded()) {
                             answer.complete(done.result());
@@ -122,6 +122,7 @@ final class McpUpstream {
                     holder.request = request;
                     return body == null ? request.send() : request.send(body);
                 })
+                .compose(response -> notRedirected(response, url))
                 .onComplete(done -> {
                     vertx.cancelTimer(timer);
                     if (done.succeeded()) {
@@ -140,6 +141,20 @@ final class McpUpstream {
 
     Future<Void> close() {
         return Future.join(http.close(), streams.close()).mapEmpty();
+    }
+
+    /**
+     * {@code response}, unless it redirects: a redirect is not followed (nor relayed, which would
+     * send the caller past the proxy to the address it names), and fails the call as the server's
+     * transport: the configured {@code url} does not serve MCP any more.
+     */
+    private static Future<HttpClientResponse> notRedirected(HttpClientResponse response, URI url) {
+        if (response.statusCode() / 100 != 3) {
+            return Future.succeededFuture(response);
+        }
+        UpstreamHttp.abandon(response.request());
+        return Future.failedFuture(new McpTransportException("MCP server " + url + " answered HTTP " + response.statusCode()
+                + ", " + UpstreamHttp.redirectNote(response.getHeader("location"), "its url"), null));
     }
 
     private Future<McpAnswer> readAll(HttpClientResponse response, Object id) {

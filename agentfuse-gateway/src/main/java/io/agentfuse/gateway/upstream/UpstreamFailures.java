@@ -94,20 +94,10 @@ final class UpstreamFailures {
             return new UpstreamAuthException(provider.name(), status, provider.auth().credential());
         }
         int judged = judgedStatus(status, body, dialect.errorOutcome(status, headers, body));
-        String told = status / 100 == 3 ? redirectNote(headers.get("location")) : withoutCredentials(provider, body);
+        String told = status / 100 == 3 ? UpstreamHttp.redirectNote(headers.get("location"), "the provider's baseUrl") : withoutCredentials(provider, body);
         return UpstreamStatusException.builder(judged).providerStatus(status).provider(provider.name(), dialect).body(told)
                 .retryHints(headers).answerHeaders(headers)
                 .contentType(headers.get("content-type")).build();
-    }
-
-    /**
-     * What a redirect's answer tells the caller in place of its body: a provider's API redirects
-     * when its address moved ({@code http} to {@code https}, a new path), and the gateway follows no
-     * redirect (it would send the provider's key wherever the answer points).
-     */
-    private static String redirectNote(String location) {
-        return "a redirect" + (location == null ? "" : " to " + AnswerShape.excerpt(location))
-                + ", not followed: is the provider's baseUrl current?";
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.upstream;
 
 import io.agentfuse.config.ServerConfig;
+import io.agentfuse.gateway.dialect.AnswerShape;
 import io.agentfuse.gateway.http.Disconnect;
 import io.agentfuse.gateway.internal.ConnectionTuning;
 import io.agentfuse.gateway.internal.vertx.VertxHooks;
@@ -150,6 +151,18 @@ public final class UpstreamHttp {
         if (connection != null && request.version() != HttpVersion.HTTP_2) {
             Disconnect.now(connection);
         }
+    }
+
+    /**
+     * What an answer that redirects ({@code 3xx}, to {@code location}) tells in place of its body.
+     * No client of this stack follows a redirect: it would carry the provider's key, or a caller's
+     * MCP session, wherever the answer points, past the gateway's guards. An upstream redirects when
+     * its address moved ({@code http} to {@code https}, a new path), so the note asks whether
+     * {@code address} (the configuration key of the address) is current.
+     */
+    public static String redirectNote(String location, String address) {
+        return "a redirect" + (location == null ? "" : " to " + AnswerShape.excerpt(location))
+                + ", not followed: is " + address + " current?";
     }
 
     /** Closes every client and its connections; a later request fails. */
