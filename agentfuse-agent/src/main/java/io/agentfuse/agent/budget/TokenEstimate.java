@@ -48,6 +48,8 @@ public final class TokenEstimate {
 
     /** What a call that read {@code inputTokens} and wrote {@code outputTokens} used, at {@code price} (none: no cost). */
     public static BudgetAmount used(long inputTokens, long outputTokens, ModelPrice price) {
-        return new BudgetAmount(inputTokens + outputTokens, price == null ? 0 : price.costNanos(inputTokens, outputTokens));
+        // The counts are a provider's: their sum saturates (BudgetAmount.plus) rather than wrapping below zero.
+        return BudgetAmount.ofTokens(inputTokens)
+                .plus(new BudgetAmount(outputTokens, price == null ? 0 : price.costNanos(inputTokens, outputTokens)));
     }
 }

@@ -5,6 +5,10 @@ package io.agentfuse.gateway.dialect;
  * token the provider processed, cached or not (OpenAI's {@code prompt_tokens}; Anthropic's
  * {@code input_tokens + cache_creation_input_tokens + cache_read_input_tokens}).
  *
+ * <p>The counts are what a provider wrote, and a provider can write any number: sums of them
+ * ({@link #sum}, {@link #total}, {@link #plus}) saturate at {@link Long#MAX_VALUE} instead of
+ * wrapping to a negative count, which no budget or breaker could take.
+ *
  * <p>Immutable. {@code Usage.of(12, 30).total() == 42}.
  *
  * @param inputTokens  tokens read, {@code >= 0}
@@ -31,11 +35,22 @@ public record Usage(long inputTokens, long outputTokens) {
 
     /** The tokens of this call and {@code other} together (an answer continued by another call). */
     public Usage plus(Usage other) {
-        return other.total() == 0 ? this : new Usage(inputTokens + other.inputTokens, outputTokens + other.outputTokens);
+        return other.total() == 0 ? this
+                : new Usage(sum(inputTokens, other.inputTokens), sum(outputTokens, other.outputTokens));
     }
 
     /** Input plus output tokens — what a {@code tokenOveruse} trigger compares with its limit. */
     public long total() {
-        return inputTokens + outputTokens;
+        return sum(inputTokens, outputTokens);
+    }
+
+    /**
+     * Two counts of tokens {@code >= 0} added (a provider's input and its cache reads, say), or
+     * {@link Long#MAX_VALUE} when the sum does not fit in a {@code long}.
+     */
+    public static long sum(long first, long second) {
+        long sum = first + second;
+        boolean overflowed = ((first ^ sum) & (second ^ sum)) < 0;
+        return overflowed ? (first < 0 ? Long.MIN_VALUE : Long.MAX_VALUE) : sum;
     }
 }

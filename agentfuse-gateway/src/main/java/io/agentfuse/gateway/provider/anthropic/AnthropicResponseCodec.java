@@ -124,8 +124,8 @@ public final class AnthropicResponseCodec {
         if (usage == null) {
             return Usage.ZERO;
         }
-        long input = usage.getLong("input_tokens", 0L) + longOrZero(usage, "cache_creation_input_tokens")
-                + longOrZero(usage, "cache_read_input_tokens");
+        long cached = Usage.sum(longOrZero(usage, "cache_creation_input_tokens"), longOrZero(usage, "cache_read_input_tokens"));
+        long input = Usage.sum(usage.getLong("input_tokens", 0L), cached);
         return Usage.of(input, usage.getLong("output_tokens", 0L));
     }
 

@@ -129,8 +129,8 @@ public final class BedrockResponseCodec {
         if (usage == null) {
             return Usage.ZERO;
         }
-        return Usage.of(count(usage, "inputTokens") + count(usage, "cacheReadInputTokens")
-                + count(usage, "cacheWriteInputTokens"), count(usage, "outputTokens"));
+        long cached = Usage.sum(count(usage, "cacheReadInputTokens"), count(usage, "cacheWriteInputTokens"));
+        return Usage.of(Usage.sum(count(usage, "inputTokens"), cached), count(usage, "outputTokens"));
     }
 
     /** Bedrock's {@code usage} object of {@code usage}. */

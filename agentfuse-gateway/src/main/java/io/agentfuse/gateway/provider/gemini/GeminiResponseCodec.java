@@ -191,8 +191,8 @@ public final class GeminiResponseCodec {
         if (usage == null) {
             return Usage.ZERO;
         }
-        return Usage.of(count(usage, "promptTokenCount") + count(usage, "toolUsePromptTokenCount"),
-                count(usage, "candidatesTokenCount") + count(usage, "thoughtsTokenCount"));
+        return Usage.of(Usage.sum(count(usage, "promptTokenCount"), count(usage, "toolUsePromptTokenCount")),
+                Usage.sum(count(usage, "candidatesTokenCount"), count(usage, "thoughtsTokenCount")));
     }
 
     /** The {@code usageMetadata} object of {@code usage}. */
