@@ -78,9 +78,9 @@ public final class GeminiResponseCodec {
 
     /** The neutral form of a {@linkplain #check checked} response; {@code created} stamps it (Gemini sends no time). */
     public static ChatResponse read(JsonObject body, long createdEpochSeconds) {
-        String id = body.getString("responseId", "");
+        String id = string(body, "responseId", "");
         List<ContentPart> content = parts(candidate(body), id, 0);
-        return new ChatResponse(id, body.getString("modelVersion", ""), createdEpochSeconds, content,
+        return new ChatResponse(id, string(body, "modelVersion", ""), createdEpochSeconds, content,
                 finishReason(body, content.stream().anyMatch(ContentPart.ToolCall.class::isInstance)), null,
                 usage(body.getJsonObject("usageMetadata")));
     }
@@ -90,21 +90,29 @@ public final class GeminiResponseCodec {
      */
     static List<ContentPart> parts(JsonObject candidate, String responseId, int firstCall) {
         List<ContentPart> content = new ArrayList<>();
-        JsonObject body = candidate == null ? null : candidate.getJsonObject("content");
-        JsonArray parts = body == null ? new JsonArray() : body.getJsonArray("parts", new JsonArray());
+        JsonObject body = candidate != null && candidate.getValue("content") instanceof JsonObject given ? given : null;
+        JsonArray parts = body != null && body.getValue("parts") instanceof JsonArray given ? given : new JsonArray();
         int calls = firstCall;
         for (int i = 0; i < parts.size(); i++) {
             JsonObject part = parts.getJsonObject(i);
             if (part.getValue("text") instanceof String text && !Boolean.TRUE.equals(part.getValue("thought"))) {
                 content.add(new ContentPart.Text(text));
             } else if (part.getValue("functionCall") instanceof JsonObject call) {
-                String id = call.getString("id", (responseId.isEmpty() ? "call" : "call_" + responseId) + "_" + calls);
+                String id = string(call, "id", (responseId.isEmpty() ? "call" : "call_" + responseId) + "_" + calls);
                 content.add(new ContentPart.ToolCall(id, call.getString("name"),
-                        call.getJsonObject("args", new JsonObject()).encode()));
+                        call.getValue("args") instanceof JsonObject args ? args.encode() : "{}"));
                 calls++;
             }
         }
         return content;
+    }
+
+    /**
+     * The string {@code field} of {@code json}, or {@code absent} when it is missing or {@code null}:
+     * Google's JSON writes an unset field as {@code null} as readily as it leaves it out.
+     */
+    static String string(JsonObject json, String field, String absent) {
+        return json.getValue(field) instanceof String value ? value : absent;
     }
 
     /** Whether {@code candidate} holds a thought (a part marked {@code "thought": true}): the model shows its reasoning. */
@@ -130,8 +138,8 @@ public final class GeminiResponseCodec {
         JsonObject candidate = candidate(body);
         String reason = candidate == null ? null : candidate.getString("finishReason");
         if (reason == null) {
-            JsonObject feedback = body.getJsonObject("promptFeedback");
-            return feedback != null && feedback.getString("blockReason") != null ? FinishReason.CONTENT_FILTER : null;
+            return body.getValue("promptFeedback") instanceof JsonObject feedback && feedback.getValue("blockReason") != null
+                    ? FinishReason.CONTENT_FILTER : null;
         }
         return switch (reason) {
             case "MAX_TOKENS" -> FinishReason.LENGTH;

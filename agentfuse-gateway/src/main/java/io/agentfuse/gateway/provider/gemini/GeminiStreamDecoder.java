@@ -45,8 +45,8 @@ public final class GeminiStreamDecoder implements StreamDecoder {
         }
         if (chunk.getValue("error") instanceof JsonObject error) {
             finished = true;
-            return List.of(new StreamEvent.Error(error.getString("status", "INTERNAL"),
-                    error.getString("message", "upstream stream error")));
+            return List.of(new StreamEvent.Error(GeminiResponseCodec.string(error, "status", "INTERNAL"),
+                    GeminiResponseCodec.string(error, "message", "upstream stream error")));
         }
         try {
             GeminiResponseCodec.check(chunk);
@@ -66,7 +66,7 @@ public final class GeminiStreamDecoder implements StreamDecoder {
             out.add(new StreamEvent.Start(chunk.getString("responseId"), chunk.getString("modelVersion"),
                     Usage.of(usage.inputTokens(), 0)));
         }
-        String id = chunk.getString("responseId", "");
+        String id = GeminiResponseCodec.string(chunk, "responseId", "");
         JsonObject candidate = GeminiResponseCodec.candidate(chunk);
         if (GeminiResponseCodec.showsThoughts(candidate)) {
             out.add(StreamEvent.Reasoning.SHOWN);

@@ -176,4 +176,47 @@ class GeminiAnswerTranslationTest {
         assertThat(error.getString("status")).isEqualTo("RESOURCE_EXHAUSTED");
         assertThat(error.getJsonArray("details").getJsonObject(0).getString("reason")).isEqualTo(type);
     }
+
+    /** Google's JSON writes an unset field as {@code null}: each of these is an answer, read as if the field were left out. */
+    private static JsonObject withNulls() {
+        return new JsonObject().put("candidates", new JsonArray()
+                        .add(new JsonObject().put("content", new JsonObject().put("role", "model").put("parts", new JsonArray()
+                                        .add(new JsonObject().put("functionCall", new JsonObject().put("id", null)
+                                                .put("name", "get_weather").put("args", null)))))
+                                .put("finishReason", "STOP").put("index", 0)))
+                .put("promptFeedback", new JsonObject().put("blockReason", null))
+                .put("usageMetadata", new JsonObject().put("promptTokenCount", 12).put("candidatesTokenCount", 5))
+                .put("modelVersion", null).put("responseId", null);
+    }
+
+    @Test
+    void anAnswerWhoseUnsetFieldsAreNullIsReadAsIfTheyWereLeftOut() {
+        ChatResponse response = GEMINI.parseResponse(GEMINI.checkAnswer(Buffer.buffer(withNulls().encode())), CLOCK);
+
+        assertThat(response.content()).containsExactly(new ContentPart.ToolCall("call_0", "get_weather", "{}"));
+        assertThat(response.finishReason()).isEqualTo(FinishReason.TOOL_CALLS);
+        assertThat(response.id()).isEmpty();
+        assertThat(response.model()).isEmpty();
+        JsonObject partsNull = answer(null, "MAX_TOKENS");
+        assertThat(GEMINI.parseResponse(GEMINI.checkAnswer(Buffer.buffer(partsNull.encode())), CLOCK).content()).isEmpty();
+    }
+
+    @Test
+    void aStreamChunkWhoseUnsetFieldsAreNullIsDecodedAsIfTheyWereLeftOut() {
+        StreamDecoder decoder = GEMINI.streamDecoder();
+
+        List<StreamEvent> events = decoder.decode(SseEvent.data(withNulls().encode()));
+
+        assertThat(events).filteredOn(StreamEvent.ToolCallStart.class::isInstance)
+                .containsExactly(new StreamEvent.ToolCallStart(0, "call_0", "get_weather"));
+        assertThat(events).filteredOn(StreamEvent.ToolCallDelta.class::isInstance)
+                .containsExactly(new StreamEvent.ToolCallDelta(0, "{}"));
+        assertThat(events).noneMatch(StreamEvent.Error.class::isInstance);
+        StreamDecoder failed = GEMINI.streamDecoder();
+        assertThat(failed.decode(SseEvent.data("{\"error\":{\"code\":500,\"status\":null,\"message\":null}}")))
+                .singleElement().isInstanceOfSatisfying(StreamEvent.Error.class, error -> {
+                    assertThat(error.type()).isEqualTo("INTERNAL");
+                    assertThat(error.message()).isEqualTo("upstream stream error");
+                });
+    }
 }
