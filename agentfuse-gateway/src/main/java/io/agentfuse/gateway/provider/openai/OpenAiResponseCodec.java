@@ -57,8 +57,10 @@ public final class OpenAiResponseCodec {
             for (int i = 0; i < calls.size(); i++) {
                 JsonObject call = calls.getJsonObject(i);
                 JsonObject function = call.getJsonObject("function", new JsonObject());
-                content.add(new ContentPart.ToolCall(call.getString("id", "call_" + i),
-                        function.getString("name", ""), function.getString("arguments", "")));
+                // An id or arguments given as null (the shape allows it) are read as absent, as the stream reads them.
+                content.add(new ContentPart.ToolCall(call.getValue("id") instanceof String id ? id : "call_" + i,
+                        function.getString("name", ""),
+                        function.getValue("arguments") instanceof String arguments ? arguments : ""));
             }
         }
         return new ChatResponse(body.getString("id", ""), body.getString("model", ""), body.getLong("created", 0L),

@@ -169,13 +169,13 @@ public final class OpenAiStreamDecoder implements StreamDecoder {
         for (int i = 0; i < calls.size(); i++) {
             JsonObject call = calls.getJsonObject(i);
             int index = call.getInteger("index", i);
-            JsonObject function = call.getJsonObject("function", new JsonObject());
+            JsonObject function = call.getValue("function") instanceof JsonObject given ? given : new JsonObject();
             if (toolCalls.add(index)) {
-                out.add(new StreamEvent.ToolCallStart(index, call.getString("id", "call_" + index),
-                        function.getString("name", "")));
+                // An id given as null is read as absent, as a complete answer reads it.
+                out.add(new StreamEvent.ToolCallStart(index, call.getValue("id") instanceof String id ? id : "call_" + index,
+                        function.getValue("name") instanceof String name ? name : ""));
             }
-            String arguments = function.getString("arguments");
-            if (arguments != null && !arguments.isEmpty()) {
+            if (function.getValue("arguments") instanceof String arguments && !arguments.isEmpty()) {
                 out.add(new StreamEvent.ToolCallDelta(index, arguments));
             }
         }
