@@ -5,6 +5,7 @@ import io.agentfuse.gateway.sse.EventFraming;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
+import software.amazon.awssdk.eventstream.HeaderType;
 import software.amazon.awssdk.eventstream.HeaderValue;
 import software.amazon.awssdk.eventstream.Message;
 import software.amazon.awssdk.eventstream.MessageDecoder;
@@ -87,7 +88,8 @@ public final class BedrockEventStreamReader implements EventFraming {
     /**
      * The events completed by {@code chunk} (none while a frame is incomplete).
      *
-     * @throws MalformedAnswerException when the bytes are not an event stream (a bad prelude or checksum)
+     * @throws MalformedAnswerException when the bytes are not an event stream (a bad prelude or checksum),
+     *         or a frame's type header is not a string
      */
     public List<SseEvent> read(Buffer chunk) {
         byte[] bytes = chunk.getBytes();
@@ -98,12 +100,15 @@ public final class BedrockEventStreamReader implements EventFraming {
             throw new MalformedAnswerException("the answer is not an AWS event stream: " + e.getMessage());
         }
         List<SseEvent> events = new ArrayList<>(decoded.size());
-        for (Message message : decoded) {
-            framed += Message.MESSAGE_OVERHEAD + Message.encodeHeaders(message.getHeaders().entrySet()).length
-                    + message.getPayload().length;
-            events.add(event(message));
+        try {
+            for (Message message : decoded) {
+                framed += Message.MESSAGE_OVERHEAD + Message.encodeHeaders(message.getHeaders().entrySet()).length
+                        + message.getPayload().length;
+                events.add(event(message));
+            }
+        } finally {
+            decoded.clear();
         }
-        decoded.clear();
         return events;
     }
 
@@ -127,8 +132,20 @@ public final class BedrockEventStreamReader implements EventFraming {
         return SseEvent.named(header(headers, ":event-type"), payload);
     }
 
+    /**
+     * The string header {@code name} ({@code ""} when absent).
+     *
+     * @throws MalformedAnswerException when it holds another type (AWS's decoder reads any of its ten)
+     */
     private static String header(Map<String, HeaderValue> headers, String name) {
         HeaderValue value = headers.get(name);
-        return value == null ? "" : value.getString();
+        if (value == null) {
+            return "";
+        }
+        if (value.getType() != HeaderType.STRING) {
+            throw new MalformedAnswerException("an AWS event stream frame whose " + name + " header is "
+                    + value.getType() + ", not a string");
+        }
+        return value.getString();
     }
 }

@@ -126,6 +126,22 @@ class BedrockStreamTest {
     }
 
     @Test
+    void aFrameWhoseTypeHeaderIsNotAStringIsAMalformedAnswer() {
+        Map<String, HeaderValue> headers = new LinkedHashMap<>();
+        headers.put(":event-type", HeaderValue.fromInteger(3));
+        headers.put(":message-type", HeaderValue.fromString("event"));
+        ByteBuffer bytes = new Message(headers, "{}".getBytes(StandardCharsets.UTF_8)).toByteBuffer();
+        byte[] odd = new byte[bytes.remaining()];
+        bytes.get(odd);
+        Buffer start = event("messageStart", new JsonObject().put("role", "assistant"));
+        BedrockEventStreamReader reader = new BedrockEventStreamReader(event -> { }, Integer.MAX_VALUE);
+
+        // What the upstream client catches: anything else escapes its handler and the stream is left to its idle limit.
+        assertThatThrownBy(() -> reader.feed(Buffer.buffer().appendBuffer(start).appendBytes(odd)))
+                .isInstanceOf(MalformedAnswerException.class).hasMessageContaining(":event-type");
+    }
+
+    @Test
     void neutralEventsEncodedAsConverseStreamEventsDecodeBackToThem() {
         StreamEncoder encoder = BedrockDialect.INSTANCE.streamEncoder(false, new ManualClock());
         List<StreamEvent> neutral = List.of(new StreamEvent.Start("", "", Usage.ZERO), new StreamEvent.TextDelta("Hi"),
