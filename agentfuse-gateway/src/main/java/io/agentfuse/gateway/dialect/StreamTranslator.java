@@ -122,8 +122,9 @@ public final class StreamTranslator {
         boolean failedBefore = failure != null;
         List<StreamEvent> decoded = noteFailure(observe(event));
         if (failure != null && failure.cause() != StreamEvent.Error.Cause.PROVIDER) {
-            // A broken event is never relayed, not even within one dialect: the caller gets an error event instead.
-            return encode(decoded);
+            // A broken event is never relayed, not even within one dialect: the caller gets an error event instead,
+            // shaped to follow the events relayed (the encoder has seen none of them).
+            return failedBefore ? List.of() : error(failure.type(), failure.message());
         }
         if (failure != null && !failedBefore) {
             return withClosingAfter(event);

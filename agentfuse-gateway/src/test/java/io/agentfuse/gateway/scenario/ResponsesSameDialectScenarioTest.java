@@ -124,6 +124,33 @@ class ResponsesSameDialectScenarioTest {
     }
 
     @Test
+    void aMalformedEventAfterTheFirstByteEndsTheStreamWithANumberedErrorAndResponseFailed() {
+        String created = "{\"type\":\"response.created\",\"sequence_number\":0,\"response\":{\"id\":\"resp_1\","
+                + "\"object\":\"response\",\"created_at\":1,\"status\":\"in_progress\",\"model\":\"gpt-4o-mini\",\"output\":[]}}";
+        String delta = "{\"type\":\"response.output_text.delta\",\"sequence_number\":1,\"item_id\":\"msg_1\","
+                + "\"output_index\":0,\"content_index\":0,\"delta\":\"one \"}";
+        // A completion whose usage is negative: not a well-formed answer, and the stream has begun.
+        String completed = "{\"type\":\"response.completed\",\"sequence_number\":2,\"response\":{\"id\":\"resp_1\","
+                + "\"object\":\"response\",\"created_at\":1,\"status\":\"completed\",\"model\":\"gpt-4o-mini\","
+                + "\"output\":[],\"usage\":{\"input_tokens\":-1,\"output_tokens\":2}}}";
+        harness.mock.script(MockStep.builder().body("event: response.created\ndata: " + created + "\n\n"
+                + "event: response.output_text.delta\ndata: " + delta + "\n\n"
+                + "event: response.completed\ndata: " + completed + "\n\n").build());
+
+        StreamReply reply = harness.client.stream("/v1/responses", responsesRequest("gpt-4o-mini", true), Map.of());
+
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(types(reply)).containsExactly("response.created", "response.output_text.delta", "error", "response.failed");
+        JsonObject error = new JsonObject(reply.events().get(2).data());
+        JsonObject failed = new JsonObject(reply.events().get(3).data());
+        assertThat(error.getLong("sequence_number")).as("after the delta's 1").isGreaterThan(1);
+        assertThat(failed.getLong("sequence_number")).isEqualTo(error.getLong("sequence_number") + 1);
+        assertThat(failed.getJsonObject("response").getString("id")).isEqualTo("resp_1");
+        assertThat(failed.getJsonObject("response").getString("status")).isEqualTo("failed");
+        assertThat(reply.cutOff()).as("the connection is closed after the error event").isTrue();
+    }
+
+    @Test
     void aStreamThatBreaksBeforeItsFirstByteFallsOverToClaudeTransparently() {
         harness.mock.scriptForModel("gpt-4o-mini", MockStep.builder().drop(MockStep.Drop.BEFORE_RESPONSE).build());
         harness.mock.scriptForModel("claude-haiku-4-5", MockStep.builder().chunks("From ", "Claude").build());
