@@ -179,6 +179,12 @@ final class StreamRelay {
         writer.failWith(translator.error(error.type(), message));
     }
 
+    /** What arrived cannot be said in the caller's dialect: the stream ends with an error, the call neither success nor failure. */
+    private void untranslated(UntranslatableException untranslatable) {
+        terminate(GatewayError.UPSTREAM_ERROR, "the answer of model " + answer.step().name()
+                + " could not be translated: " + untranslatable.getMessage());
+    }
+
     private void relay(SseEvent event) {
         if (done) {
             return;
@@ -187,8 +193,7 @@ final class StreamRelay {
         try {
             out = translator.translate(event);
         } catch (UntranslatableException untranslatable) {
-            abort(GatewayError.UPSTREAM_ERROR, "the answer of model " + answer.step().name()
-                    + " could not be translated: " + untranslatable.getMessage());
+            untranslated(untranslatable);
             return;
         }
         if (translator.failure().isPresent()) {
@@ -208,7 +213,13 @@ final class StreamRelay {
             return;
         }
         done = true;
-        List<SseEvent> closing = translator.end();
+        List<SseEvent> closing;
+        try {
+            closing = translator.end(); // a finish owed at the end closes the last block too
+        } catch (UntranslatableException untranslatable) {
+            untranslated(untranslatable);
+            return;
+        }
         if (translator.failure().isPresent()) {
             StreamEvent.Error failure = translator.failure().get();
             recordFailure(outcomeOf(failure)); // ended before the answer was complete

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.provider.anthropic;
 
+import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.StreamEncoder;
 import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.dialect.UntranslatableException;
@@ -14,7 +15,10 @@ import java.util.List;
  * Encodes neutral stream events as Anthropic Messages stream events. Anthropic streams one
  * content block at a time, so this opens a text block when text arrives, a tool-use block when
  * a tool call starts, and stops the open block before the next one and before
- * {@code message_delta} (stop reason and usage) and {@code message_stop}. Not thread-safe.
+ * {@code message_delta} (stop reason and usage) and {@code message_stop}. A tool-use block is
+ * closed only when its arguments, as streamed, make a JSON object (Anthropic's {@code input} is
+ * one, and a client parses it so): arguments that do not are untranslatable, and the stream ends
+ * with an error instead of a tool call completed from guesses. Not thread-safe.
  */
 public final class AnthropicStreamEncoder implements StreamEncoder {
 
@@ -23,6 +27,10 @@ public final class AnthropicStreamEncoder implements StreamEncoder {
     private int openBlock = -1;
     private int openTool = NO_TOOL;
     private int nextBlock;
+    /** The open tool call, with its arguments as streamed so far; {@code null} when no tool-use block is open. */
+    private StringBuilder toolArguments;
+    private String toolId;
+    private String toolName;
 
     @Override
     public List<SseEvent> encode(StreamEvent event) {
@@ -41,11 +49,15 @@ public final class AnthropicStreamEncoder implements StreamEncoder {
         } else if (event instanceof StreamEvent.ToolCallStart call) {
             openBlock(out, new JsonObject().put("type", "tool_use").put("id", call.id()).put("name", call.name())
                     .put("input", new JsonObject()), call.index());
+            toolArguments = new StringBuilder();
+            toolId = call.id();
+            toolName = call.name();
         } else if (event instanceof StreamEvent.ToolCallDelta delta) {
             if (delta.index() != openTool) {
                 throw new UntranslatableException("arguments of tool call " + delta.index()
                         + " arrived after another block began (Anthropic streams one block at a time)");
             }
+            toolArguments.append(delta.arguments());
             out.add(delta(new JsonObject().put("type", "input_json_delta").put("partial_json", delta.arguments())));
         } else if (event instanceof StreamEvent.Finish finish) {
             closeBlock(out);
@@ -68,7 +80,13 @@ public final class AnthropicStreamEncoder implements StreamEncoder {
         out.add(event("content_block_start", new JsonObject().put("index", openBlock).put("content_block", block)));
     }
 
+    /** @throws UntranslatableException when the open block is a tool call whose arguments are not a JSON object */
     private void closeBlock(List<SseEvent> out) {
+        if (toolArguments != null) {
+            String arguments = toolArguments.toString();
+            toolArguments = null;
+            new ContentPart.ToolCall(toolId, toolName, arguments).argumentsAsObject();
+        }
         if (openBlock >= 0) {
             out.add(event("content_block_stop", new JsonObject().put("index", openBlock)));
             openBlock = -1;

@@ -1,0 +1,66 @@
+package io.agentfuse.gateway.scenario;
+
+import io.agentfuse.gateway.sse.SseEvent;
+import io.agentfuse.gateway.testing.GatewayClient.StreamReply;
+import io.agentfuse.gateway.testing.GatewayHarness;
+import io.agentfuse.mock.MockStep;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.List;
+import java.util.Map;
+
+import static io.agentfuse.gateway.testing.GatewayHarness.anthropicRequest;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * An OpenAI-compatible provider streams a tool call whose arguments do not make a JSON object
+ * (the model's JSON is cut, as OpenAI warns it can be): an Anthropic caller, whose client parses
+ * the arguments into the tool's {@code input}, gets the begun call and then an error event and an
+ * aborted body — never a {@code message_stop} after a call it would have to complete by guessing,
+ * as a complete answer of that kind is refused.
+ */
+class BrokenToolArgumentsScenarioTest {
+
+    private static final String CALL = "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,"
+            + "\"model\":\"gpt-4o-mini\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"tool_calls\":"
+            + "[{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"get_weather\",\"arguments\":\"\"}}]},"
+            + "\"finish_reason\":null}]}\n\n"
+            + "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"gpt-4o-mini\","
+            + "\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"city\\\":\"}}]},"
+            + "\"finish_reason\":null}]}\n\n"
+            + "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"gpt-4o-mini\","
+            + "\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n";
+
+    private GatewayHarness harness;
+
+    @BeforeEach
+    void start() {
+        harness = GatewayHarness.start();
+    }
+
+    @AfterEach
+    void stop() {
+        harness.close();
+    }
+
+    @ParameterizedTest(name = "ended by [DONE]: {0}")
+    @ValueSource(booleans = {true, false})
+    void aStreamedToolCallWhoseArgumentsAreNotAnObjectEndsWithAnErrorEventForAnAnthropicCaller(boolean done) {
+        harness.mock.scriptForModel("gpt-4o-mini", MockStep.builder().body(CALL + (done ? "data: [DONE]\n\n" : "")).build());
+
+        StreamReply reply = harness.client.stream("/v1/messages", anthropicRequest("gpt-4o-mini", true), Map.of());
+
+        assertThat(reply.status()).isEqualTo(200);
+        List<String> types = reply.events().stream().map(SseEvent::event).toList();
+        assertThat(types).contains("content_block_start").doesNotContain("content_block_stop", "message_stop");
+        SseEvent last = reply.events().get(reply.events().size() - 1);
+        assertThat(last.event()).isEqualTo("error");
+        assertThat(new JsonObject(last.data()).getJsonObject("error").getString("message"))
+                .contains("gpt-4o-mini", "call_1", "not a JSON object");
+        assertThat(reply.cutOff()).as("the connection is closed after the error event").isTrue();
+    }
+}
