@@ -14,7 +14,8 @@ import java.nio.charset.StandardCharsets;
  * The Amazon Bedrock Runtime routes of a {@link MockProvider}: {@code POST /model/{modelId}/converse}
  * and {@code POST /model/{modelId}/converse-stream}. Each request's SigV4 signature is checked first
  * ({@link AwsSignatureCheck}), then its body as Bedrock checks it: JSON ({@code SerializationException}),
- * a non-empty {@code messages} list whose first turn is the user's ({@code ValidationException}).
+ * a non-empty {@code messages} list whose first turn is the user's and no blank text block, in a turn or in
+ * a tool result ({@code ValidationException}).
  * Only then does the request take a step of the script, keyed by the model id of its path.
  *
  * <p>Thread-safe.
@@ -74,6 +75,32 @@ final class BedrockMockRoutes {
         }
         if (!"user".equals(messages.getJsonObject(0).getString("role"))) {
             return "A conversation must start with a user message. Try again with a conversation that starts with a user message.";
+        }
+        return blankText(messages);
+    }
+
+    /** Bedrock refuses a text block that is empty or only white space, a tool result's too. */
+    private static String blankText(JsonArray messages) {
+        for (int i = 0; i < messages.size(); i++) {
+            JsonArray content = messages.getJsonObject(i).getJsonArray("content");
+            for (int j = 0; j < content.size(); j++) {
+                String at = "messages." + i + ".content." + j;
+                if (!(content.getValue(j) instanceof JsonObject block)) {
+                    continue;
+                }
+                if (block.getValue("text") instanceof String text && text.isBlank()) {
+                    return "The text field in the ContentBlock object at " + at + " is blank. Add text to the text field, and try again.";
+                }
+                JsonArray result = block.getValue("toolResult") instanceof JsonObject toolResult
+                        && toolResult.getValue("content") instanceof JsonArray given ? given : new JsonArray();
+                for (int k = 0; k < result.size(); k++) {
+                    if (result.getValue(k) instanceof JsonObject part && part.getValue("text") instanceof String text
+                            && text.isBlank()) {
+                        return "The text field in the ToolResultContentBlock object at " + at + ".toolResult.content." + k
+                                + " is blank. Add text to the text field, and try again.";
+                    }
+                }
+            }
         }
         return null;
     }

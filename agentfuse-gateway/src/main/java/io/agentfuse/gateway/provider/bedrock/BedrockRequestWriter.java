@@ -17,7 +17,8 @@ import java.util.Set;
  * Writes a neutral {@link ChatRequest} as an Amazon Bedrock Converse body: {@code messages} of
  * {@code user} and {@code assistant} turns with {@code text}, {@code image}, {@code toolUse} and
  * {@code toolResult} blocks (consecutive turns of one role merged, tool results first in a user turn,
- * empty text dropped: Bedrock refuses blank text blocks), {@code system} as text blocks,
+ * empty text dropped: Bedrock refuses blank text blocks, and a tool result with no text, which cannot be
+ * dropped, says {@value #NO_OUTPUT}), {@code system} as text blocks,
  * {@code inferenceConfig} and {@code toolConfig}. The model and whether to stream are in the path.
  *
  * <p>Untranslatable: images by URL (Bedrock takes bytes or S3 locations only) or in a format other than
@@ -29,6 +30,8 @@ import java.util.Set;
 public final class BedrockRequestWriter {
 
     private static final Set<String> IMAGE_FORMATS = Set.of("png", "jpeg", "gif", "webp");
+    /** The text of a tool result that has none (a command that printed nothing): Bedrock refuses a blank one. */
+    static final String NO_OUTPUT = "(no output)";
 
     private BedrockRequestWriter() {
     }
@@ -60,7 +63,8 @@ public final class BedrockRequestWriter {
         }
         ContentPart.ToolResult result = (ContentPart.ToolResult) part;
         JsonObject toolResult = new JsonObject().put("toolUseId", result.toolCallId())
-                .put("content", new JsonArray().add(new JsonObject().put("text", result.content())));
+                .put("content", new JsonArray().add(new JsonObject().put("text",
+                        result.content().isBlank() ? NO_OUTPUT : result.content())));
         return new JsonObject().put("toolResult", result.isError() ? toolResult.put("status", "error") : toolResult);
     }
 

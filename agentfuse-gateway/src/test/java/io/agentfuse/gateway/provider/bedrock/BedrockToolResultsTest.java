@@ -1,0 +1,76 @@
+package io.agentfuse.gateway.provider.bedrock;
+
+import io.agentfuse.gateway.testing.GatewayClient.Reply;
+import io.agentfuse.gateway.testing.GatewayHarness;
+import io.agentfuse.mock.MockCredentials;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * An agent's tool that printed nothing (a shell command without output) sends an empty tool result;
+ * put through to Bedrock, whose Converse API refuses a blank text block in a tool result as
+ * everywhere, it must still be a request Bedrock takes — over real HTTP, to the Bedrock mock.
+ */
+class BedrockToolResultsTest {
+
+    private static final String CONFIG = """
+            server: { port: 0 }
+            providers:
+              bedrock:
+                type: bedrock
+                baseUrl: "http://127.0.0.1:${MOCK_PORT}"
+                region: us-east-1
+                accessKeyId: ${AWS_ACCESS_KEY_ID}
+                secretAccessKey: ${AWS_SECRET_ACCESS_KEY}
+            models:
+              claude-on-bedrock: { provider: bedrock, upstreamModel: "anthropic.claude-sonnet-4-20250514-v1:0" }
+            """;
+
+    private GatewayHarness harness;
+
+    @BeforeEach
+    void start() {
+        harness = GatewayHarness.start(CONFIG, mock -> {
+            MockCredentials keys = mock.credentials();
+            return Map.of("AWS_ACCESS_KEY_ID", keys.awsAccessKeyId(), "AWS_SECRET_ACCESS_KEY", keys.awsSecretAccessKey());
+        });
+    }
+
+    @AfterEach
+    void stop() {
+        harness.close();
+    }
+
+    @ParameterizedTest(name = "tool output {0}")
+    @ValueSource(strings = {"", "\n", "[]"})
+    void anAnthropicCallersEmptyToolResultIsAnsweredByBedrock(String output) {
+        JsonObject result = new JsonObject().put("type", "tool_result").put("tool_use_id", "toolu_1");
+        result.put("content", output.equals("[]") ? new JsonArray() : output);
+        JsonObject request = new JsonObject().put("model", "claude-on-bedrock").put("max_tokens", 100)
+                .put("tools", new JsonArray().add(new JsonObject().put("name", "Bash")
+                        .put("input_schema", new JsonObject().put("type", "object"))))
+                .put("messages", new JsonArray()
+                        .add(new JsonObject().put("role", "user").put("content", "Make the directory."))
+                        .add(new JsonObject().put("role", "assistant").put("content", new JsonArray().add(new JsonObject()
+                                .put("type", "tool_use").put("id", "toolu_1").put("name", "Bash")
+                                .put("input", new JsonObject().put("command", "mkdir build")))))
+                        .add(new JsonObject().put("role", "user").put("content", new JsonArray().add(result))));
+
+        Reply reply = harness.client.post("/v1/messages", request, Map.of());
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        JsonObject sent = harness.mock.requests().get(0).jsonBody().orElseThrow();
+        JsonObject toolResult = sent.getJsonArray("messages").getJsonObject(2).getJsonArray("content").getJsonObject(0)
+                .getJsonObject("toolResult");
+        assertThat(toolResult.getString("toolUseId")).isEqualTo("toolu_1");
+        assertThat(toolResult.getJsonArray("content").getJsonObject(0).getString("text")).isNotBlank();
+    }
+}
