@@ -14,8 +14,8 @@ import java.nio.charset.StandardCharsets;
  * The Amazon Bedrock Runtime routes of a {@link MockProvider}: {@code POST /model/{modelId}/converse}
  * and {@code POST /model/{modelId}/converse-stream}. Each request's SigV4 signature is checked first
  * ({@link AwsSignatureCheck}), then its body as Bedrock checks it: JSON ({@code SerializationException}),
- * a non-empty {@code messages} list whose first turn is the user's and no blank text block, in a turn or in
- * a tool result ({@code ValidationException}).
+ * a non-empty {@code messages} list whose first turn is the user's, no blank text block, in a turn or in
+ * a tool result, and a {@code toolConfig} when a turn holds a tool call or result ({@code ValidationException}).
  * Only then does the request take a step of the script, keyed by the model id of its path.
  *
  * <p>Thread-safe.
@@ -76,7 +76,14 @@ final class BedrockMockRoutes {
         if (!"user".equals(messages.getJsonObject(0).getString("role"))) {
             return "A conversation must start with a user message. Try again with a conversation that starts with a user message.";
         }
-        return blankText(messages);
+        String blank = blankText(messages);
+        if (blank != null) {
+            return blank;
+        }
+        boolean toolBlocks = messages.stream().map(JsonObject.class::cast).flatMap(message -> message.getJsonArray("content").stream())
+                .anyMatch(block -> block instanceof JsonObject object && (object.containsKey("toolUse") || object.containsKey("toolResult")));
+        return toolBlocks && !(body.getValue("toolConfig") instanceof JsonObject)
+                ? "The toolConfig field must be defined when using toolUse and toolResult content blocks." : null;
     }
 
     /** Bedrock refuses a text block that is empty or only white space, a tool result's too. */

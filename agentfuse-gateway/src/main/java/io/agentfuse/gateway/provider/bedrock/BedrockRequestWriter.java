@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.provider.bedrock;
 
+import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.ToolChoice;
@@ -11,6 +12,7 @@ import io.agentfuse.gateway.provider.SamplingFields;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
@@ -20,6 +22,9 @@ import java.util.Set;
  * empty text dropped: Bedrock refuses blank text blocks, and a tool result with no text, which cannot be
  * dropped, says {@value #NO_OUTPUT}), {@code system} as text blocks,
  * {@code inferenceConfig} and {@code toolConfig}. The model and whether to stream are in the path.
+ * Converse refuses {@code toolUse} and {@code toolResult} blocks without a {@code toolConfig}, so a
+ * request that offers no tools but carries tool calls in its conversation (an agent's summary of its
+ * own transcript) declares the tools those calls name, with an open schema.
  *
  * <p>Untranslatable: images by URL (Bedrock takes bytes or S3 locations only) or in a format other than
  * png, jpeg, gif and webp; {@code tool_choice: none} with tools (Converse cannot forbid tool calls).
@@ -82,6 +87,10 @@ public final class BedrockRequestWriter {
 
     private static void writeTools(ChatRequest request, JsonObject body) {
         if (request.tools().isEmpty()) {
+            JsonArray called = calledTools(request);
+            if (!called.isEmpty()) {
+                body.put("toolConfig", new JsonObject().put("tools", called));
+            }
             return;
         }
         ToolChoice choice = request.toolChoice();
@@ -105,5 +114,23 @@ public final class BedrockRequestWriter {
             });
         }
         body.put("toolConfig", config);
+    }
+
+    /** A tool spec for each tool the conversation calls, its parameters any object. */
+    private static JsonArray calledTools(ChatRequest request) {
+        Set<String> names = new LinkedHashSet<>();
+        for (ChatMessage message : request.messages()) {
+            for (ContentPart part : message.content()) {
+                if (part instanceof ContentPart.ToolCall call) {
+                    names.add(call.name());
+                }
+            }
+        }
+        JsonArray tools = new JsonArray();
+        for (String name : names) {
+            tools.add(new JsonObject().put("toolSpec", new JsonObject().put("name", name)
+                    .put("inputSchema", new JsonObject().put("json", new JsonObject().put("type", "object")))));
+        }
+        return tools;
     }
 }

@@ -7,6 +7,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -15,9 +16,11 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * An agent's tool that printed nothing (a shell command without output) sends an empty tool result;
- * put through to Bedrock, whose Converse API refuses a blank text block in a tool result as
- * everywhere, it must still be a request Bedrock takes — over real HTTP, to the Bedrock mock.
+ * Tool calls and results of an agent's conversation, put through to Bedrock's Converse API, which
+ * refuses a blank text block in a tool result as everywhere and tool blocks without a
+ * {@code toolConfig}: an empty tool result (a shell command without output) and a request that
+ * offers no tools but carries tool calls (an agent summing up its transcript) must still be requests
+ * Bedrock takes — over real HTTP, to the Bedrock mock.
  */
 class BedrockToolResultsTest {
 
@@ -49,20 +52,23 @@ class BedrockToolResultsTest {
         harness.close();
     }
 
-    @ParameterizedTest(name = "tool output {0}")
-    @ValueSource(strings = {"", "\n", "[]"})
-    void anAnthropicCallersEmptyToolResultIsAnsweredByBedrock(String output) {
-        JsonObject result = new JsonObject().put("type", "tool_result").put("tool_use_id", "toolu_1");
-        result.put("content", output.equals("[]") ? new JsonArray() : output);
-        JsonObject request = new JsonObject().put("model", "claude-on-bedrock").put("max_tokens", 100)
-                .put("tools", new JsonArray().add(new JsonObject().put("name", "Bash")
-                        .put("input_schema", new JsonObject().put("type", "object"))))
+    private static JsonObject conversation(Object toolOutput) {
+        JsonObject result = new JsonObject().put("type", "tool_result").put("tool_use_id", "toolu_1").put("content", toolOutput);
+        return new JsonObject().put("model", "claude-on-bedrock").put("max_tokens", 100)
                 .put("messages", new JsonArray()
                         .add(new JsonObject().put("role", "user").put("content", "Make the directory."))
                         .add(new JsonObject().put("role", "assistant").put("content", new JsonArray().add(new JsonObject()
                                 .put("type", "tool_use").put("id", "toolu_1").put("name", "Bash")
                                 .put("input", new JsonObject().put("command", "mkdir build")))))
                         .add(new JsonObject().put("role", "user").put("content", new JsonArray().add(result))));
+    }
+
+    @ParameterizedTest(name = "tool output {0}")
+    @ValueSource(strings = {"", "\n", "[]"})
+    void anAnthropicCallersEmptyToolResultIsAnsweredByBedrock(String output) {
+        JsonObject request = conversation(output.equals("[]") ? new JsonArray() : output)
+                .put("tools", new JsonArray().add(new JsonObject().put("name", "Bash")
+                        .put("input_schema", new JsonObject().put("type", "object"))));
 
         Reply reply = harness.client.post("/v1/messages", request, Map.of());
 
@@ -72,5 +78,19 @@ class BedrockToolResultsTest {
                 .getJsonObject("toolResult");
         assertThat(toolResult.getString("toolUseId")).isEqualTo("toolu_1");
         assertThat(toolResult.getJsonArray("content").getJsonObject(0).getString("text")).isNotBlank();
+    }
+
+    @Test
+    void aRequestWithoutToolsWhoseConversationCallsToolsDeclaresThemToBedrock() {
+        JsonObject request = conversation("created").put("messages", conversation("created").getJsonArray("messages")
+                .add(new JsonObject().put("role", "assistant").put("content", "Done."))
+                .add(new JsonObject().put("role", "user").put("content", "Sum up what you did.")));
+
+        Reply reply = harness.client.post("/v1/messages", request, Map.of());
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        JsonObject sent = harness.mock.requests().get(0).jsonBody().orElseThrow();
+        assertThat(sent.getJsonObject("toolConfig").getJsonArray("tools").getJsonObject(0)
+                .getJsonObject("toolSpec").getString("name")).isEqualTo("Bash");
     }
 }
