@@ -33,7 +33,8 @@ import java.util.function.Consumer;
  * </ul>
  *
  * <p>As an {@link EventFraming} (the upstream client's reading of a ConverseStream answer) it hands
- * each event to its sink, holds at most {@code maxEventBytes} of an unfinished frame, and fails a
+ * each event to its sink, holds at most {@code maxEventBytes} of an unfinished frame (a frame that
+ * declares more fails as its length arrives, before AWS's decoder makes room for it), and fails a
  * stream that ends inside a frame as a malformed answer.
  *
  * <p>Not thread-safe; one per stream, fed its chunks in order.
@@ -46,6 +47,10 @@ public final class BedrockEventStreamReader implements EventFraming {
     private final int maxEventBytes;
     private long fed;
     private long framed;
+    /** Where the frame being fed begins in the stream, and the bytes of its declared length read so far. */
+    private long frameStart;
+    private int lengthBytes;
+    private long declaredLength;
 
     /** A reader whose events are taken from {@link #read}. */
     public BedrockEventStreamReader() {
@@ -90,9 +95,11 @@ public final class BedrockEventStreamReader implements EventFraming {
      *
      * @throws MalformedAnswerException when the bytes are not an event stream (a bad prelude or checksum),
      *         or a frame's type header is not a string
+     * @throws io.agentfuse.gateway.sse.SseEventTooLongException when a frame declares more than the bound
      */
     public List<SseEvent> read(Buffer chunk) {
         byte[] bytes = chunk.getBytes();
+        boundDeclaredLengths(bytes, fed);
         fed += bytes.length;
         try {
             decoder.feed(bytes);
@@ -110,6 +117,29 @@ public final class BedrockEventStreamReader implements EventFraming {
             decoded.clear();
         }
         return events;
+    }
+
+    /**
+     * Reads the total length that each frame begun in {@code bytes} (at {@code offset} in the stream)
+     * declares in its first four bytes, before the AWS decoder sees them: it makes room for a frame's
+     * whole declared length, up to 24 MB, as soon as it has the frame's first 15 bytes.
+     *
+     * @throws io.agentfuse.gateway.sse.SseEventTooLongException when a frame declares more than the bound
+     */
+    private void boundDeclaredLengths(byte[] bytes, long offset) {
+        long end = offset + bytes.length;
+        while (frameStart + lengthBytes < end) {
+            if (lengthBytes == Integer.BYTES) {
+                frameStart += Math.max(declaredLength, Message.MESSAGE_OVERHEAD); // a shorter one the decoder refuses
+                lengthBytes = 0;
+                declaredLength = 0;
+                continue;
+            }
+            declaredLength = declaredLength << 8 | bytes[(int) (frameStart + lengthBytes - offset)] & 0xFF;
+            if (++lengthBytes == Integer.BYTES && declaredLength > maxEventBytes) {
+                throw EventFraming.tooLong(declaredLength, maxEventBytes);
+            }
+        }
     }
 
     /** Whether the bytes fed so far end with a whole frame (a stream cut inside a frame does not). */

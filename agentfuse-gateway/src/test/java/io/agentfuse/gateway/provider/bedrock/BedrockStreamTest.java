@@ -8,6 +8,7 @@ import io.agentfuse.gateway.dialect.StreamEncoder;
 import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.dialect.Usage;
 import io.agentfuse.gateway.sse.SseEvent;
+import io.agentfuse.gateway.sse.SseEventTooLongException;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -85,6 +86,30 @@ class BedrockStreamTest {
         assertThat(reader.atFrameBoundary()).isTrue();
         assertThat(decoder.finished()).isTrue();
         assertThat(decoder.end()).isEmpty();
+    }
+
+    @Test
+    void aFrameDeclaringMoreThanTheEventBoundFailsAsItsLengthArrivesNotWhenItsBytesHave() {
+        Buffer big = event("contentBlockDelta", new JsonObject().put("contentBlockIndex", 0)
+                .put("delta", new JsonObject().put("text", "x".repeat(4096))));
+        Buffer small = event("messageStart", new JsonObject().put("role", "assistant"));
+        BedrockEventStreamReader reader = new BedrockEventStreamReader(event -> { }, 1024);
+        reader.feed(small.slice(0, 3));
+        reader.feed(small.slice(3, small.length()));
+
+        // AWS's decoder makes room for a frame's whole declared length (up to 24 MB) from its first bytes.
+        assertThatThrownBy(() -> reader.feed(big.slice(0, 4))).isInstanceOf(SseEventTooLongException.class);
+    }
+
+    @Test
+    void framesWithinTheBoundAreReadFedOneByteAtATime() {
+        BedrockEventStreamReader reader = new BedrockEventStreamReader(event -> { }, 300);
+        StreamDecoder decoder = BedrockDialect.INSTANCE.streamDecoder();
+
+        List<StreamEvent> events = decodeInPiecesOf(answer(), 1, reader, decoder);
+
+        assertThat(events).hasSize(6);
+        assertThat(reader.atFrameBoundary()).isTrue();
     }
 
     @Test
