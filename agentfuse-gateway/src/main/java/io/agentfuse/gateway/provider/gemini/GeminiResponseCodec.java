@@ -34,12 +34,17 @@ import java.util.List;
  */
 public final class GeminiResponseCodec {
 
+    /** The finish reason of a candidate whose function call the model did not manage to write. */
+    private static final String MALFORMED_FUNCTION_CALL = "MALFORMED_FUNCTION_CALL";
+
     private GeminiResponseCodec() {
     }
 
     /**
      * {@code body}, if it is a well-formed response: candidates (when present) with {@code content.parts}
-     * objects, text as strings, function calls with a name and object arguments, numeric usage.
+     * objects, text as strings, function calls with a name and object arguments, numeric usage, and a
+     * first candidate that did not end with {@code MALFORMED_FUNCTION_CALL} (the model failed to write
+     * a call: no content, and no answer an agent could go on with).
      *
      * @throws MalformedAnswerException naming the first field that is missing or of the wrong type
      */
@@ -65,6 +70,11 @@ public final class GeminiResponseCodec {
                     AnswerShape.object(call, "args", partPath + "functionCall.", false);
                 }
             }
+        }
+        if (!candidates.isEmpty() && MALFORMED_FUNCTION_CALL.equals(candidates.getJsonObject(0).getValue("finishReason"))) {
+            // The model failed to write its call: an answer with no content that ends the turn is not one.
+            throw new MalformedAnswerException("the model wrote a malformed function call (finishReason "
+                    + MALFORMED_FUNCTION_CALL + "): " + string(candidates.getJsonObject(0), "finishMessage", "no message"));
         }
         JsonObject usage = AnswerShape.object(body, "usageMetadata", "", false);
         if (usage != null) {

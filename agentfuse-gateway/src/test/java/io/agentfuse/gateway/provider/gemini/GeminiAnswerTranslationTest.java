@@ -219,4 +219,18 @@ class GeminiAnswerTranslationTest {
                     assertThat(error.message()).isEqualTo("upstream stream error");
                 });
     }
+
+    @Test
+    void anAnswerWhoseFunctionCallTheModelFailedToWriteIsMalformedCompleteOrStreamed() {
+        JsonObject failed = new JsonObject().put("candidates", new JsonArray().add(new JsonObject()
+                        .put("finishReason", "MALFORMED_FUNCTION_CALL").put("index", 0)
+                        .put("finishMessage", "Malformed function call: print(default_api.get_weather(city=Paris")))
+                .put("usageMetadata", new JsonObject().put("promptTokenCount", 12).put("totalTokenCount", 12));
+
+        assertThatThrownBy(() -> GEMINI.checkAnswer(Buffer.buffer(failed.encode())))
+                .isInstanceOf(MalformedAnswerException.class).hasMessageContaining("MALFORMED_FUNCTION_CALL");
+        assertThat(GEMINI.streamDecoder().decode(SseEvent.data(failed.encode())))
+                .singleElement().isInstanceOfSatisfying(StreamEvent.Error.class,
+                        error -> assertThat(error.cause()).isEqualTo(StreamEvent.Error.Cause.MALFORMED));
+    }
 }
