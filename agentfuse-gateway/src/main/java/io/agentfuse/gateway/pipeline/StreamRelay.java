@@ -24,6 +24,7 @@ import io.vertx.core.http.HttpServerResponse;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * The pipeline's last step for a streamed answer: relays a provider stream that has begun to
@@ -37,7 +38,8 @@ import java.util.concurrent.CompletableFuture;
  * <h2>Breaker accounting</h2>
  * The guarded unit of a stream is the whole stream: the guard hands the answering attempt's breaker
  * permit to the answer ({@link io.agentfuse.core.HeldPermit}, see {@link ChainExecution}) instead of
- * recording the first event as a success, and this relay reports the stream's end against it once,
+ * recording the first event as a success, and this relay reports the stream's end against it once
+ * ({@link StreamAccounting}),
  * as one call, with its whole duration:
  * <ul>
  *   <li>a complete stream → a success with the usage it reported (over the breaker's
@@ -66,7 +68,7 @@ final class StreamRelay {
     private StepAnswer answer;
     private UpstreamStream stream;
     private final StreamTranslator translator;
-    private final GatewayMetrics metrics;
+    private final StreamAccounting accounting;
     private final RelayWriter writer;
     /** Continues a broken text answer ({@link StreamContinuation#OFF} when the model does not). */
     private final StreamContinuation continuation;
@@ -86,7 +88,7 @@ final class StreamRelay {
                 ? DialectTranslator.continuableStreamTranslator(request.chat(), answer.step().provider().dialect(), clock)
                 : DialectTranslator.streamTranslator(request.chat(), answer.step().provider().dialect(), clock,
                 answer.firstEvent());
-        this.metrics = metrics;
+        this.accounting = new StreamAccounting(metrics);
         this.writer = new RelayWriter(response, connection, context, this::onContext, () -> {
             if (!done) {
                 stream.pause(); // the caller cannot keep up
@@ -179,31 +181,31 @@ final class StreamRelay {
         writer.failWith(translator.error(error.type(), message));
     }
 
-    /** What arrived cannot be said in the caller's dialect: the stream ends with an error, the call neither success nor failure. */
-    private void untranslated(UntranslatableException untranslatable) {
-        terminate(GatewayError.UPSTREAM_ERROR, "the answer of model " + answer.step().name()
-                + " could not be translated: " + untranslatable.getMessage());
+    /**
+     * The events of a translator's {@code step}, or {@code null} when what arrived cannot be said in
+     * the caller's dialect: the stream then ends with an error, the call neither success nor failure.
+     */
+    private List<SseEvent> translated(Supplier<List<SseEvent>> step) {
+        try {
+            return step.get();
+        } catch (UntranslatableException untranslatable) {
+            terminate(GatewayError.UPSTREAM_ERROR, "the answer of model " + answer.step().name()
+                    + " could not be translated: " + untranslatable.getMessage());
+            return null;
+        }
     }
 
     private void relay(SseEvent event) {
         if (done) {
             return;
         }
-        List<SseEvent> out;
-        try {
-            out = translator.translate(event);
-        } catch (UntranslatableException untranslatable) {
-            untranslated(untranslatable);
-            return;
-        }
-        if (translator.failure().isPresent()) {
+        List<SseEvent> out = translated(() -> translator.translate(event));
+        if (out != null && translator.failure().isPresent()) {
             // The stream failed inside: the provider's error event, or ours for a broken event, goes last.
             done = true;
             stream.cancel();
-            StreamEvent.Error failure = translator.failure().get();
-            recordFailure(outcomeOf(failure));
-            failed(out, failure.type(), failure.message());
-        } else {
+            failedInside(out);
+        } else if (out != null) {
             writer.buffer(out);
         }
     }
@@ -213,23 +215,21 @@ final class StreamRelay {
             return;
         }
         done = true;
-        List<SseEvent> closing;
-        try {
-            closing = translator.end(); // a finish owed at the end closes the last block too
-        } catch (UntranslatableException untranslatable) {
-            untranslated(untranslatable);
-            return;
-        }
-        if (translator.failure().isPresent()) {
-            StreamEvent.Error failure = translator.failure().get();
-            recordFailure(outcomeOf(failure)); // ended before the answer was complete
-            failed(closing, failure.type(), failure.message());
-        } else {
+        List<SseEvent> closing = translated(translator::end); // a finish owed at the end closes the last block too
+        if (closing != null && translator.failure().isPresent()) {
+            failedInside(closing); // ended before the answer was complete
+        } else if (closing != null) {
             completed = true;
-            answer.permit().finished(translator.streamUsage().total()); // over the limit: TOKEN_OVERUSE
-            meterCall(null);
+            accounting.completed(answer, translator.streamUsage());
             writer.endWith(closing);
         }
+    }
+
+    /** The translator saw the stream fail: recorded as its failure's outcome, and ended after {@code out}. */
+    private void failedInside(List<SseEvent> out) {
+        StreamEvent.Error failure = translator.failure().orElseThrow();
+        accounting.failed(answer, failure);
+        failed(out, failure.type(), failure.message());
     }
 
     private void broke(Throwable error) {
@@ -238,9 +238,7 @@ final class StreamRelay {
         }
         done = true;
         // Classified once, by the guard's classifier, and recorded against the permit the stream started with.
-        Outcome outcome = answer.permit().broke(error);
-        metrics.streamInterrupted(answer.step().name());
-        meterCall(outcome.name());
+        Outcome outcome = accounting.broke(answer, error);
         GatewayError type = outcome == Outcome.TIMEOUT ? GatewayError.TIMEOUT : GatewayError.UPSTREAM_ERROR;
         String message = "the stream from model " + answer.step().name() + " broke off: " + TransportText.of(error);
         failed(continuation.on() ? List.of() : translator.error(type.type(), message), type.type(), message);
@@ -280,27 +278,6 @@ final class StreamRelay {
         translator.continueWith(answer.step().provider().dialect());
         done = false;
         listen(stream);
-    }
-
-    private void recordFailure(Outcome outcome) {
-        answer.permit().failed(outcome);
-        metrics.streamInterrupted(answer.step().name());
-        meterCall(outcome.name());
-    }
-
-    /** The stream as one model call for the GenAI meters: its whole duration, its usage, how it ended. */
-    private void meterCall(String errorType) {
-        PlannedStep step = answer.step();
-        metrics.modelCall(step.provider().name(), step.model().upstreamModel(), System.nanoTime() - answer.startedNanos(),
-                errorType == null ? translator.streamUsage() : null, errorType);
-    }
-
-    private Outcome outcomeOf(StreamEvent.Error error) {
-        return switch (error.cause()) {
-            case PROVIDER -> answer.step().provider().dialect().streamErrorOutcome(error.type());
-            case MALFORMED -> Outcome.ERROR;
-            case CUT -> Outcome.CONNECTION_ERROR;
-        };
     }
 
     private void onContext(Runnable action) {
