@@ -32,4 +32,12 @@ class TokenEstimateTest {
         assertThat(TokenEstimate.of(1_000, 1_000, 128_000, null)).isEqualTo(new BudgetAmount(2_000, 0));
         assertThat(TokenEstimate.used(10, 5, mini)).isEqualTo(new BudgetAmount(15, 4_500));
     }
+
+    @Test
+    void aUsageBeyondTheLargestCountIsChargedTheLargestCountNotANegativeOne() {
+        ModelPrice mini = ModelPrice.of("0.15", "0.60");
+
+        assertThat(TokenEstimate.used(Long.MAX_VALUE, Long.MAX_VALUE, mini))
+                .isEqualTo(new BudgetAmount(Long.MAX_VALUE, Long.MAX_VALUE));
+    }
 }
