@@ -83,18 +83,34 @@ final class BudgetScripts {
             """;
 
     /**
+     * The most a window counts spent in either part: 2<sup>62</sup>. A Lua number (a double) holds it
+     * exactly, so the scripts' sums and replies read it back as written; {@code HINCRBY} past
+     * 2<sup>63</sup> - 1 would fail the script and leave the window half-settled.
+     */
+    static final long MOST_SPENT = 1L << 62;
+
+    /**
      * Settles the reservation ARGV[1] in every window of KEYS[1..n] as ARGV[2] tokens and ARGV[3]
-     * nano-dollars used (a window without the reservation only counts them); per window, ARGV[5..]
-     * holds its limit and end, for a window this creates; KEYS[n + 1] is the index.
+     * nano-dollars used (a window without the reservation only counts them), each part saturating at
+     * {@link #MOST_SPENT}; per window, ARGV[5..] holds its limit and end, for a window this creates;
+     * KEYS[n + 1] is the index.
      */
     static final String SETTLE = """
+            local most = %d
+            local function add(key, field, amount)
+              if tonumber(redis.call('HGET', key, field) or '0') + tonumber(amount) >= most then
+                redis.call('HSET', key, field, string.format('%%.0f', most))
+              else
+                redis.call('HINCRBY', key, field, amount)
+              end
+            end
             local n = #KEYS - 1
             for k = 1, n do
               local base = 5 + 3 * (k - 1)
               redis.call('HDEL', KEYS[k], 'r:' .. ARGV[1])
               if tonumber(ARGV[2]) > 0 or tonumber(ARGV[3]) > 0 then
-                redis.call('HINCRBY', KEYS[k], 'st', ARGV[2])
-                redis.call('HINCRBY', KEYS[k], 'sc', ARGV[3])
+                add(KEYS[k], 'st', ARGV[2])
+                add(KEYS[k], 'sc', ARGV[3])
                 redis.call('HSETNX', KEYS[k], 'lt', ARGV[base])
                 redis.call('HSETNX', KEYS[k], 'lc', ARGV[base + 1])
                 redis.call('HSETNX', KEYS[k], 'end', ARGV[base + 2])
@@ -103,7 +119,7 @@ final class BudgetScripts {
               end
             end
             return 1
-            """;
+            """.formatted(MOST_SPENT);
 
     /**
      * The windows of the index KEYS[1] that end after ARGV[1] (at most ARGV[2] of them), each as

@@ -117,6 +117,23 @@ class RedisBudgetLedgerTest {
     }
 
     @Test
+    void settlementsPastTheLargestCountSpendTheWindowAndRedisGoesOnDeciding() {
+        RedisBudgetLedger ledger = ledger(BudgetOnLoss.CLOSED);
+        BudgetClaim tenant = claim("team-a", 1_000);
+        BudgetAmount enormous = new BudgetAmount(Long.MAX_VALUE, Long.MAX_VALUE); // what a provider's absurd usage saturates to
+        ReserveResult.Admitted first = (ReserveResult.Admitted) reserve(ledger, tenant, 10);
+        ReserveResult.Admitted second = (ReserveResult.Admitted) reserve(ledger, tenant, 10);
+
+        ledger.settle(first.reservationId(), List.of(tenant), BudgetAmount.ofTokens(10), enormous).toCompletableFuture().join();
+        ledger.settle(second.reservationId(), List.of(tenant), BudgetAmount.ofTokens(10), enormous).toCompletableFuture().join();
+
+        assertThat(ledger.isShared()).as("Redis answered every settlement: it is not away").isTrue();
+        assertThat(reserve(ledger, tenant, 10)).isInstanceOf(ReserveResult.Refused.class);
+        assertThat(window(ledger, tenant).spent().tokens()).isGreaterThan(Long.MAX_VALUE / 4);
+        assertThat(window(ledger, tenant).reserved().tokens()).isZero();
+    }
+
+    @Test
     void aResetWindowAdmitsAgain() {
         RedisBudgetLedger ledger = ledger(BudgetOnLoss.SHARE);
         BudgetClaim tenant = claim("team-a", 100);
