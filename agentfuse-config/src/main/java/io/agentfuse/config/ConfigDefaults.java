@@ -209,10 +209,15 @@ public final class ConfigDefaults {
      * {@code vertex} (OAuth2 tokens).
      */
     public static String apiKey(ProviderConfig.Type type, Map<String, String> environment) {
+        return apiKeyVariable(type).map(variable -> environment.getOrDefault(variable, "")).orElse("");
+    }
+
+    /** The variable {@link #apiKey} reads for a provider of {@code type}; none for {@code bedrock} and {@code vertex}. */
+    public static Optional<String> apiKeyVariable(ProviderConfig.Type type) {
         return switch (type) {
-            case BEDROCK, VERTEX -> "";
-            case AZURE -> environment.getOrDefault("AZURE_OPENAI_API_KEY", "");
-            default -> environment.getOrDefault(type.name() + "_API_KEY", "");
+            case BEDROCK, VERTEX -> Optional.empty();
+            case AZURE -> Optional.of("AZURE_OPENAI_API_KEY");
+            default -> Optional.of(type.name() + "_API_KEY");
         };
     }
 

@@ -34,8 +34,24 @@ final class ProviderBinder {
         Map<String, MapReader> sections = root.namedSections("providers");
         sections.forEach((name, section) -> provider(name, section, environment)
                 .ifPresent(provider -> providers.put(name, provider)));
-        ConfigDefaults.builtInProviders(environment).forEach(providers::putIfAbsent);
+        ConfigDefaults.builtInProviders(environment).forEach((name, provider) ->
+                providers.putIfAbsent(name, sections.containsKey(name) ? provider : sendableKey(root, provider)));
         return providers;
+    }
+
+    /**
+     * {@code provider}, a built-in one the file leaves out, whose key came from its variable alone;
+     * without it, and the variable reported, when that key cannot be sent ({@link ValueRules#headerSecret}).
+     */
+    private static ProviderConfig sendableKey(MapReader root, ProviderConfig provider) {
+        String problem = ValueRules.headerSecret(provider.apiKey());
+        if (problem == null) {
+            return provider;
+        }
+        String variable = ConfigDefaults.apiKeyVariable(provider.type()).orElseThrow();
+        root.problems().add(Paths.child(Paths.child(root.pathOf("providers"), provider.name()), "apiKey"), root.location(),
+                "the variable " + variable + " " + problem);
+        return new ProviderConfig(provider.name(), provider.type(), provider.baseUrl(), "");
     }
 
     private static Optional<ProviderConfig> provider(String name, MapReader section, Map<String, String> environment) {
@@ -48,7 +64,7 @@ final class ProviderBinder {
             section.error("baseUrl", "is required for an azure provider: its resource's endpoint,"
                     + " https://{resource}.openai.azure.com/openai/v1");
         }
-        String apiKey = section.string("apiKey", type.map(t -> ConfigDefaults.apiKey(t, environment)).orElse(""));
+        String apiKey = section.headerSecret("apiKey", type.map(t -> ConfigDefaults.apiKey(t, environment)).orElse(""));
         boolean storedResponses = section.bool("storedResponses", false);
         if (storedResponses && type.isPresent() && type.get() != ProviderConfig.Type.OPENAI) {
             section.error("storedResponses", "applies to providers of type openai (the Responses API) only");

@@ -32,6 +32,18 @@ final class ValueRules {
         return value.compareTo(Checks.MAX_DURATION) > 0 ? Checks.mustBe("at most 100 years (876000h)", written) : null;
     }
 
+    /**
+     * A secret sent in an HTTP header (an API key, a client key, the admin token): printable ASCII on
+     * one line, without leading or trailing spaces, or empty. The problem never quotes the value; it
+     * names what usually put the line break there.
+     */
+    static String headerSecret(String value) {
+        boolean sendable = value.chars().allMatch(c -> c >= 0x20 && c < 0x7f) && value.strip().equals(value);
+        return sendable ? null : "must be one line of printable ASCII without leading or trailing spaces, as an HTTP"
+                + " header carries it, but was not (a line break at the end of the file or variable it came from?);"
+                + " the value is not shown";
+    }
+
     /** A strictly positive duration, at most 100 years. */
     static String positiveDuration(Duration value, String written) {
         return value.isZero() ? Checks.mustBe("> 0", written) : notTooLong(value, written);
