@@ -39,6 +39,14 @@ public record Usage(long inputTokens, long outputTokens) {
                 : new Usage(sum(inputTokens, other.inputTokens), sum(outputTokens, other.outputTokens));
     }
 
+    /**
+     * Whether this tells no tokens at all: what a provider that gave no account of a call reports
+     * (every answer reads some input).
+     */
+    public boolean isZero() {
+        return inputTokens == 0 && outputTokens == 0;
+    }
+
     /** Input plus output tokens — what a {@code tokenOveruse} trigger compares with its limit. */
     public long total() {
         return sum(inputTokens, outputTokens);

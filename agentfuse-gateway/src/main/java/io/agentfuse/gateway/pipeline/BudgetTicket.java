@@ -137,6 +137,19 @@ final class BudgetTicket {
     }
 
     /**
+     * What an exchange is charged when its provider's account of it is {@code told}: that account when
+     * it is {@code accounted} for; else — no account came (a stream broken before its final one, an
+     * answer that tells no tokens) — its whole reservation, or what was told if more (the provider
+     * bills what it read and wrote, which the gateway did not count).
+     */
+    BudgetAmount charged(BudgetAmount told, boolean accounted) {
+        if (accounted) {
+            return told;
+        }
+        return new BudgetAmount(Math.max(told.tokens(), estimate.tokens()), Math.max(told.costNanos(), estimate.costNanos()));
+    }
+
+    /**
      * Charges a call of {@code model} cut off after it was sent: the request's input at that model's
      * price, with the settlement, or alone when it came before (a caller who left is seen to have
      * left before its call is cut). Only for a request that reserved something ({@link #cutOffOf}).

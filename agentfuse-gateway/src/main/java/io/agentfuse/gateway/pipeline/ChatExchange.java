@@ -4,6 +4,7 @@ import io.agentfuse.core.budget.BudgetAmount;
 import io.agentfuse.core.fallback.FallbackResult;
 import io.agentfuse.gateway.budget.Caller;
 import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.dialect.Usage;
 import io.agentfuse.gateway.http.ClientRetryRules;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
@@ -182,8 +183,9 @@ final class ChatExchange {
                     stages.metrics(), stages.clock());
             relay.start(trace, result.passed());
         } else {
-            trace.span().usage(result.value().response().usage().inputTokens(), result.value().response().usage().outputTokens());
-            used = budget.used(result.value().response().usage(), result.value().step().model());
+            Usage usage = result.value().response().usage();
+            trace.span().usage(usage.inputTokens(), usage.outputTokens());
+            used = budget.charged(budget.used(usage, result.value().step().model()), !usage.isZero());
             budget.putHeaders(response.headers(), used);
             CompleteResponder.respond(response, caller.connection(), context, request, result, trace, stages.clock());
         }
@@ -259,19 +261,14 @@ final class ChatExchange {
     }
 
     /**
-     * What the exchange spent upstream, as its budgets count it: a complete answer's usage; a
-     * stream's usage at its end, or — broken before its end, when the provider's final account
-     * never came — its whole reservation, or the usage it told if more (the provider bills what it
-     * wrote, which the gateway cannot count); nothing when no answer came. Calls cut off come on top.
+     * What the exchange spent upstream, as its budgets count it ({@link BudgetTicket#charged}): a
+     * complete answer's usage; a stream's usage at its end, or — broken before its end, or ended
+     * without telling its tokens — its reservation; nothing when no answer came. Calls cut off come on top.
      */
     private BudgetAmount spent() {
         if (relay != null) {
             BudgetAmount told = continuation.used(budget, relay.usage(), relay.answeredBy());
-            if (relay.completed()) {
-                return told;
-            }
-            BudgetAmount reserved = budget.estimate();
-            return new BudgetAmount(Math.max(told.tokens(), reserved.tokens()), Math.max(told.costNanos(), reserved.costNanos()));
+            return budget.charged(told, relay.completed() && !relay.usage().isZero());
         }
         return used == null ? BudgetAmount.ZERO : used;
     }
