@@ -86,7 +86,8 @@ public final class BudgetAdminHandler {
             return;
         }
         String path = ctx.request().path();
-        String rest = path.substring(PREFIX.length());
+        // The route's wildcard takes /admin/budgets itself too, which is shorter than the prefix.
+        String rest = path.length() > PREFIX.length() ? path.substring(PREFIX.length()) : "";
         int slash = rest.indexOf('/');
         if (slash <= 0 || !rest.endsWith(RESET) || rest.length() <= slash + 1 + RESET.length()) {
             GatewayErrors.respondAdmin(ctx.response(), 404, "not_found",

@@ -87,4 +87,13 @@ class BudgetAdminTest {
         assertThat(reset("/admin/budgets/nope/s1/reset", TOKEN).status()).isEqualTo(404);
         assertThat(reset("/admin/budgets/per-session/s1/drop", TOKEN).status()).isEqualTo(404);
     }
+
+    @Test
+    void anOperationWithoutBudgetOrScopeValueIsNotFoundWithTheFormToUse() {
+        Reply bare = reset("/admin/budgets", TOKEN);
+
+        assertThat(bare.status()).as(bare.body()).isEqualTo(404);
+        assertThat(bare.json().getJsonObject("error").getString("message"))
+                .contains("POST /admin/budgets/{name}/{scopeValue}/reset");
+    }
 }
