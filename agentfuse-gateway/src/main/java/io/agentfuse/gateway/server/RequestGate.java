@@ -8,6 +8,7 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -27,7 +28,10 @@ import java.util.Set;
  *   <li>and it is not compressed ({@code Content-Encoding} absent or {@code identity}) — else 415
  *       with {@code Accept-Encoding: identity} (RFC 9110 §15.5.16): the gateway inflates nothing a
  *       caller sends (no decompression bomb), and a compressed body read as JSON would be refused
- *       for its first byte, not for what it is.</li>
+ *       for its first byte, not for what it is;</li>
+ *   <li>every {@code %} of its path and query starts an escape of two hexadecimal digits (RFC 3986
+ *       §2.1) — else 400: the router and the query's decoder would fail on it, with a stack trace
+ *       that quotes the whole target, a {@code ?key=} included.</li>
  * </ol>
  * A refusal names the header, never its value: a caller may have put a key in the wrong one.
  * Thread-safe and immutable.
@@ -95,6 +99,11 @@ final class RequestGate {
                     + (request.getHeader(HttpHeaders.CONTENT_TYPE) == null ? "has no Content-Type" : "says another type"));
             return false;
         }
+        if (!wellEscaped(request.uri())) {
+            EdgeErrors.refuse(request, GatewayError.INVALID_REQUEST, "the request's path or query is not valid:"
+                    + " each '%' must be followed by two hexadecimal digits (write a '%' itself as %25)");
+            return false;
+        }
         String coding = request.getHeader(HttpHeaders.CONTENT_ENCODING);
         if (coding != null && !coding.trim().equalsIgnoreCase(IDENTITY) && hasBody(request)) {
             request.response().headers().set(HttpHeaders.ACCEPT_ENCODING, IDENTITY);
@@ -143,6 +152,20 @@ final class RequestGate {
         }
         int colon = lower.indexOf(':');
         return colon < 0 ? lower : lower.substring(0, colon);
+    }
+
+    /** Whether every {@code %} of {@code target} (a request's path and query) starts an escape of two hexadecimal digits. */
+    static boolean wellEscaped(String target) {
+        if (target == null) {
+            return true;
+        }
+        for (int at = target.indexOf('%'); at >= 0; at = target.indexOf('%', at + 1)) {
+            if (at + 2 >= target.length() || !HexFormat.isHexDigit(target.charAt(at + 1))
+                    || !HexFormat.isHexDigit(target.charAt(at + 2))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean hasBody(HttpServerRequest request) {
