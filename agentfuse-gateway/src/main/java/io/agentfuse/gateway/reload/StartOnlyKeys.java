@@ -2,6 +2,7 @@ package io.agentfuse.gateway.reload;
 
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.ServerConfig;
+import io.agentfuse.config.StateConfig;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
@@ -11,12 +12,14 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * The {@code server:} keys a running gateway reads only at start: where it listens, how many
+ * The keys a running gateway reads only at start. Under {@code server:}: where it listens, how many
  * event loops serve, and the edge limits — every key of the section but the admin token, which is
- * read per request, and {@code drainDelay} and {@code shutdownGrace}, read when a stop comes. Everything outside {@code server:} (models, breakers, retries, context, MCP
- * servers) applies to the next request after a reload. The keys are the components of
+ * read per request, and {@code drainDelay} and {@code shutdownGrace}, read when a stop comes. Under
+ * {@code state.redis:} (with {@code store: redis}): every key, since the shared store and the budget
+ * ledger are made at start. Everything else (models, breakers, retries, context, MCP servers,
+ * budgets, clients) applies to the next request after a reload. The keys are the components of
  * {@link ServerConfig} and its {@link ServerConfig.Limits} and {@link ServerConfig.Shutdown} (written flat under {@code server:}),
- * so a new limit is covered without a change here.
+ * and of {@link StateConfig.Redis}, so a new key is covered without a change here.
  */
 final class StartOnlyKeys {
 
@@ -28,10 +31,15 @@ final class StartOnlyKeys {
 
     /**
      * The start-only keys whose values differ between {@code before} and {@code after}: those of
-     * {@code server:}, and {@code observability.otlp.endpoint} (the traces' exporter is made at start).
+     * {@code server:}, those of {@code state.redis:} on a gateway whose state is on Redis, and
+     * {@code observability.otlp.endpoint} (the traces' exporter is made at start). Names, never values
+     * (a Redis URI may hold a password).
      */
     static List<String> changed(AgentfuseConfig before, AgentfuseConfig after) {
         List<String> changed = changed(before.server(), after.server());
+        if (after.state().store() == StateConfig.Store.REDIS) {
+            collect(changed, "state.redis.", StateConfig.Redis.class, before.state().redis(), after.state().redis());
+        }
         if (!before.observability().equals(after.observability())) {
             changed.add("observability.otlp.endpoint");
         }
@@ -41,19 +49,19 @@ final class StartOnlyKeys {
     /** The start-only keys whose values differ between {@code before} and {@code after}, as {@code server.<key>}. */
     static List<String> changed(ServerConfig before, ServerConfig after) {
         List<String> changed = new ArrayList<>();
-        collect(changed, ServerConfig.class, before, after);
+        collect(changed, "server.", ServerConfig.class, before, after);
         return changed;
     }
 
-    private static void collect(List<String> changed, Class<?> type, Object before, Object after) {
+    private static void collect(List<String> changed, String prefix, Class<?> type, Object before, Object after) {
         for (RecordComponent component : type.getRecordComponents()) {
             String key = component.getName();
             Object was = value(component, before);
             Object is = value(component, after);
             if (FLAT.contains(component.getType())) {
-                collect(changed, component.getType(), was, is);
+                collect(changed, prefix, component.getType(), was, is);
             } else if (!READ_LATER.contains(key) && !Objects.equals(was, is)) {
-                changed.add("server." + key);
+                changed.add(prefix + key);
             }
         }
     }
@@ -62,7 +70,7 @@ final class StartOnlyKeys {
         try {
             return component.getAccessor().invoke(record);
         } catch (IllegalAccessException | InvocationTargetException e) {
-            throw new IllegalStateException("cannot read server." + component.getName(), e);
+            throw new IllegalStateException("cannot read " + component.getName() + " of " + record, e);
         }
     }
 }

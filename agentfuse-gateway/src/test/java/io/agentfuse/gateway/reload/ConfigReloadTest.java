@@ -110,6 +110,20 @@ class ConfigReloadTest {
                 .containsExactly("server.maxBodySize", "server.transport", "server.headerTimeout");
     }
 
+    /** Regression: the reload answered restartRequired: [] and the old prefix and loss rule stayed in force unsaid. */
+    @Test
+    void stateRedisKeysReadAtStartAreReportedAsNeedingARestart() throws IOException {
+        String onRedis = BASE + "state:\n  store: redis\n  redis: { uri: \"redis://127.0.0.1:1\", keyPrefix: \"a:\" }\n";
+        harness = GatewayHarness.startFromFile(write(onRedis), Duration.ZERO);
+
+        write(onRedis.replace("keyPrefix: \"a:\" }", "keyPrefix: \"b:\", budgetOnLoss: closed, budgetWait: 2s }"));
+        Reply reply = reload();
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(reply.json().getJsonArray("restartRequired").getList())
+                .containsExactly("state.redis.keyPrefix", "state.redis.budgetOnLoss", "state.redis.budgetWait");
+    }
+
     @Test
     void drainDelayAndShutdownGraceAreReadWhenTheStopComesSoAReloadNeedsNoRestart() throws IOException {
         harness = GatewayHarness.startFromFile(write(BASE), Duration.ZERO);
