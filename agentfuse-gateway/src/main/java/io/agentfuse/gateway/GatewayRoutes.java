@@ -137,10 +137,12 @@ final class GatewayRoutes {
      * With {@code clients:}, a request for a model or MCP path ({@code /v1/...}, {@code /v1beta/...},
      * {@code /mcp...}) without a client's key ends here with 401 {@code invalid_api_key}: in the
      * dialect its path suggests, or as a JSON-RPC error for MCP. The model endpoints served without
-     * the router check the key in the pipeline.
+     * the router check the key in the pipeline. The path is the one the routes match
+     * ({@code //mcp/db}, {@code /%6dcp/db} and {@code /x/../mcp/db} are {@code /mcp/db}), not the one
+     * written, so that no spelling of a guarded path reaches its route without a key.
      */
     private void clientKey(RoutingContext ctx) {
-        String path = ctx.request().path();
+        String path = ctx.normalizedPath();
         boolean guarded = path.startsWith("/v1/") || path.startsWith("/v1beta/") || path.startsWith("/mcp");
         if (guarded && clients.required()) {
             try {

@@ -9,6 +9,8 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.Map;
 
@@ -59,6 +61,15 @@ class ClientKeysScenarioTest {
         assertThat(openAi.status()).isEqualTo(401);
         assertThat(openAi.json().getJsonObject("error").getString("code")).isEqualTo("invalid_api_key");
         assertThat(gateway.mock.requests()).isEmpty();
+    }
+
+    /** Regression: the key was checked on the path as written, so {@code //v1/models} listed the models to anyone. */
+    @ParameterizedTest
+    @ValueSource(strings = {"//v1/models", "/%761/models", "/./v1beta/models", "/v1//models"})
+    void aModelListAskedForByAPathWrittenAnotherWayNeedsTheKeyToo(String path) {
+        Reply reply = gateway.client.get(path);
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(401);
     }
 
     @Test

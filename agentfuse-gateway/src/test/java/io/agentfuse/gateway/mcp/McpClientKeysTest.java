@@ -5,6 +5,8 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.net.http.HttpResponse;
 
@@ -46,6 +48,19 @@ class McpClientKeysTest {
         assertThat(answer.statusCode()).isEqualTo(401);
         assertThat(McpHarness.message(answer).getJsonObject("error").getJsonObject("data").getString("type"))
                 .isEqualTo("invalid_api_key");
+        assertThat(harness.mcp.requests()).isEmpty();
+    }
+
+    /**
+     * Regression: the key was checked on the path as written, the route matched on the path as the
+     * router reads it, so {@code //mcp/db} opened sessions and called tools without any key.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"//mcp/db", "/%6dcp/db", "/x/../mcp/db", "/mcp//db"})
+    void aPathWrittenAnotherWayNeedsTheKeyToo(String path) {
+        HttpResponse<String> answer = harness.post(path, harness.toolCall("query"));
+
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(401);
         assertThat(harness.mcp.requests()).isEmpty();
     }
 
