@@ -3,6 +3,7 @@ package io.agentfuse.langchain4j;
 import dev.langchain4j.model.chat.ChatModel;
 import io.agentfuse.agent.budget.BudgetExceededException;
 import io.agentfuse.agent.budget.TokenBudget;
+import io.agentfuse.agent.budget.TokenEstimate;
 import io.agentfuse.core.budget.LocalBudgetLedger;
 import io.agentfuse.core.budget.ModelPrice;
 import io.agentfuse.core.budget.WindowTally;
@@ -76,6 +77,18 @@ class BudgetedChatModelTest {
         assertThatThrownBy(() -> model.chat("Hi")).isInstanceOf(AllModelsFailedException.class);
 
         assertThat(window().spent().isZero()).isTrue();
+        assertThat(window().reserved().isZero()).isTrue();
+    }
+
+    /** Regression: an answer without an account of its tokens was charged nothing. */
+    @Test
+    void anAnswerThatTellsNoTokensIsChargedItsReservation() {
+        models.mock.defaultStep(MockStep.builder().inputTokens(0).outputTokens(0).build());
+        ChatModel model = model(TokenBudget.builder("per-session").tokens(100_000).ledger(ledger).clock(models.clock).build());
+
+        model.chat("Hi");
+
+        assertThat(window().spent().tokens()).isGreaterThan(TokenEstimate.DEFAULT_OUTPUT_TOKENS);
         assertThat(window().reserved().isZero()).isTrue();
     }
 }

@@ -38,7 +38,7 @@ final class BudgetedChat {
     /**
      * The stream {@code streams} gives for {@code prompt}, reserved when subscribed to (a spent budget
      * fails it at once), settled with the last usage it reported when it completes (at the first
-     * model's price), kept whole when it breaks (the provider bills what it wrote, which is not
+     * model's price; kept whole when it reported none), kept whole when it breaks (the provider bills what it wrote, which is not
      * told), and given back when it is cancelled before its first chunk.
      */
     Flux<ChatResponse> stream(Prompt prompt, Function<Prompt, Flux<ChatResponse>> streams) {
@@ -54,7 +54,7 @@ final class BudgetedChat {
                             lastUsage.set(chunk);
                         }
                     })
-                    .doOnComplete(() -> reservation.settle(used(firstModel, lastUsage.get())))
+                    .doOnComplete(() -> reservation.settle(budget.charged(estimate, used(firstModel, lastUsage.get()))))
                     .doOnError(broken -> reservation.settle(estimate))
                     .doOnCancel(() -> reservation.settle(started.get() ? estimate : BudgetAmount.ZERO));
         });

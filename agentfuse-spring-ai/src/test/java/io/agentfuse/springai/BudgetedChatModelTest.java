@@ -2,6 +2,7 @@ package io.agentfuse.springai;
 
 import io.agentfuse.agent.budget.BudgetExceededException;
 import io.agentfuse.agent.budget.TokenBudget;
+import io.agentfuse.agent.budget.TokenEstimate;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.core.budget.LocalBudgetLedger;
 import io.agentfuse.core.budget.ModelPrice;
@@ -90,5 +91,27 @@ class BudgetedChatModelTest {
         assertThatThrownBy(() -> chat.stream(new Prompt("Hello")).blockLast(Duration.ofSeconds(30)))
                 .isInstanceOf(BudgetExceededException.class);
         assertThat(models.mock.requestsFor("gpt-4o")).hasSize(1);
+    }
+
+    /** Regression: an answer without an account of its tokens was charged nothing. */
+    @Test
+    void anAnswerThatTellsNoTokensIsChargedItsReservation() {
+        models.mock.defaultStep(MockStep.builder().inputTokens(0).outputTokens(0).build());
+
+        chat(tokens(100_000), false).call(new Prompt("Hello"));
+
+        assertThat(window().spent().tokens()).isGreaterThan(TokenEstimate.DEFAULT_OUTPUT_TOKENS);
+        assertThat(window().reserved().isZero()).isTrue();
+    }
+
+    /** Regression: a stream whose client does not ask for its usage (the default) was charged nothing. */
+    @Test
+    void aStreamThatReportsNoUsageIsChargedItsReservation() {
+        models.mock.defaultStep(MockStep.builder().chunks("Hel", "lo").build());
+
+        chat(tokens(100_000), false).stream(new Prompt("Hello")).collectList().block(Duration.ofSeconds(30));
+
+        assertThat(window().spent().tokens()).isGreaterThan(TokenEstimate.DEFAULT_OUTPUT_TOKENS);
+        assertThat(window().reserved().isZero()).isTrue();
     }
 }

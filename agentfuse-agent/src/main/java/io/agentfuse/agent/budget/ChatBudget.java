@@ -68,8 +68,16 @@ public record ChatBudget(TokenBudget budget, String scopeValue, Function<String,
         return TokenEstimate.used(inputTokens, outputTokens, prices.apply(model).orElse(null));
     }
 
-    /** {@link TokenBudget#run} for this budget's scope value. */
+    /**
+     * {@link TokenBudget#run} for this budget's scope value; an answer whose {@code used} tells no
+     * tokens (its provider gave no account) is charged its reservation ({@link TokenEstimate#charged}).
+     */
     public <T> T run(BudgetAmount estimate, Supplier<T> call, Function<? super T, BudgetAmount> used) {
-        return budget.run(scopeValue, estimate, call, used);
+        return budget.run(scopeValue, estimate, call, answer -> charged(estimate, used.apply(answer)));
+    }
+
+    /** What a call that reserved {@code estimate} and told {@code used} is charged: {@code used}, or the reservation when it tells no tokens. */
+    public BudgetAmount charged(BudgetAmount estimate, BudgetAmount used) {
+        return TokenEstimate.charged(estimate, used, used.tokens() > 0);
     }
 }

@@ -46,6 +46,19 @@ public final class TokenEstimate {
         return new BudgetAmount(inputTokens + output, price == null ? 0 : price.costNanos(inputTokens, output));
     }
 
+    /**
+     * What a call that reserved {@code estimate} is charged when its provider told {@code told}: that
+     * account when it is {@code accounted} for; else — no account came (an answer that tells no
+     * tokens, a stream that broke before its final one) — the reservation, or what was told if more
+     * (the provider bills what it read and wrote, which was not counted).
+     */
+    public static BudgetAmount charged(BudgetAmount estimate, BudgetAmount told, boolean accounted) {
+        if (accounted) {
+            return told;
+        }
+        return new BudgetAmount(Math.max(told.tokens(), estimate.tokens()), Math.max(told.costNanos(), estimate.costNanos()));
+    }
+
     /** What a call that read {@code inputTokens} and wrote {@code outputTokens} used, at {@code price} (none: no cost). */
     public static BudgetAmount used(long inputTokens, long outputTokens, ModelPrice price) {
         // The counts are a provider's: their sum saturates (BudgetAmount.plus) rather than wrapping below zero.

@@ -137,16 +137,12 @@ final class BudgetTicket {
     }
 
     /**
-     * What an exchange is charged when its provider's account of it is {@code told}: that account when
-     * it is {@code accounted} for; else — no account came (a stream broken before its final one, an
-     * answer that tells no tokens) — its whole reservation, or what was told if more (the provider
-     * bills what it read and wrote, which the gateway did not count).
+     * What the exchange is charged when its provider's account of it is {@code told}
+     * ({@link TokenEstimate#charged}): that account when it is {@code accounted} for; else — a stream
+     * broken before its final one, an answer that tells no tokens — its reservation, or what was told if more.
      */
     BudgetAmount charged(BudgetAmount told, boolean accounted) {
-        if (accounted) {
-            return told;
-        }
-        return new BudgetAmount(Math.max(told.tokens(), estimate.tokens()), Math.max(told.costNanos(), estimate.costNanos()));
+        return TokenEstimate.charged(estimate, told, accounted);
     }
 
     /**
