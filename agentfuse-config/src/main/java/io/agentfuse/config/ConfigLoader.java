@@ -2,7 +2,10 @@ package io.agentfuse.config;
 
 import io.agentfuse.config.internal.YamlConfigReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -68,7 +71,11 @@ public final class ConfigLoader {
      * The text of {@code file}, for a caller that parses it itself (a reload that compares it with
      * what it read before).
      *
-     * @throws ConfigException if the file is missing, unreadable or not UTF-8, saying which
+     * <p>No more than {@link #MAX_FILE_BYTES} are read, whatever the file says its size is: a device
+     * such as {@code /dev/zero} says it is empty and never ends. A pipe ({@code --config <(envsubst
+     * < template.yaml)}) is read as it comes.
+     *
+     * @throws ConfigException if the file is missing, too long, unreadable or not UTF-8, saying which
      */
     public static String read(Path file) {
         String source = file.toString();
@@ -77,7 +84,15 @@ public final class ConfigLoader {
             if (size > MAX_FILE_BYTES) {
                 throw unreadable(source, YamlConfigReader.tooLong(size + " bytes"));
             }
-            return Files.readString(file, StandardCharsets.UTF_8);
+            byte[] bytes;
+            try (InputStream in = Files.newInputStream(file)) {
+                bytes = in.readNBytes(MAX_FILE_BYTES + 1); // one byte more tells a longer stream
+            }
+            if (bytes.length > MAX_FILE_BYTES) {
+                throw unreadable(source, YamlConfigReader.tooLong("more than " + MAX_FILE_BYTES + " bytes"));
+            }
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
         } catch (NoSuchFileException e) {
             throw unreadable(source, "no such file");
         } catch (CharacterCodingException e) {

@@ -101,6 +101,21 @@ class HostileConfigTest {
                         + " bytes (1 MiB), so it is not read"));
     }
 
+    /**
+     * Regression: a configuration path that was a symlink to a device reported a size of 0 and was
+     * read until the heap ran out (a reload answered 500 after an OutOfMemoryError).
+     */
+    @Test
+    void aPathToADeviceThatNeverEndsIsReadNoFurtherThanTheLimit(@TempDir Path directory) throws IOException {
+        Path file = Files.createSymbolicLink(directory.resolve("agentfuse.yaml"), Path.of("/dev/zero"));
+
+        ConfigException refused = catchThrowableOfType(ConfigException.class, () -> ConfigLoader.read(file));
+
+        assertThat(refused.errors()).singleElement().satisfies(error -> assertThat(error.message())
+                .isEqualTo("the file is more than 1048576 bytes long; a configuration file may be at most 1048576"
+                        + " bytes (1 MiB), so it is not read"));
+    }
+
     @Test
     void aTextOverTheSizeLimitIsRefusedToo() {
         ConfigException refused = refused("server: {port: 8080}\n# " + "x".repeat(ConfigLoader.MAX_FILE_BYTES));
