@@ -107,6 +107,11 @@ public final class UpstreamHttp {
      * current context's event loop: its callbacks run on that context. Unless {@code options} names
      * a proxy already, it is given the one {@link EgressProxy} picks for its host. Fails once
      * {@link #close()} was called.
+     *
+     * <p>A request's failures reach its caller through the futures of its end and its response; its
+     * own exception handler is set to do nothing, else Vert.x logs an error ("Stream reset") for a
+     * request reset before it was sent — a call that ended while it waited for its connection, a
+     * normal event.
      */
     public Future<HttpClientRequest> request(RequestOptions options) {
         if (closed) {
@@ -120,7 +125,8 @@ public final class UpstreamHttp {
                 options.setProxyOptions(proxy);
             }
         }
-        return client(vertx.getOrCreateContext()).request(options);
+        return client(vertx.getOrCreateContext()).request(options)
+                .map(request -> request.exceptionHandler(reportedThroughItsFutures -> { }));
     }
 
     /**

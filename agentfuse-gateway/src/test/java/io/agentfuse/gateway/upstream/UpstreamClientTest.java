@@ -1,5 +1,9 @@
 package io.agentfuse.gateway.upstream;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.agentfuse.core.timeout.CallTimeoutException;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.Outcome;
@@ -20,6 +24,7 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import java.net.ConnectException;
 import java.time.Duration;
@@ -209,6 +214,29 @@ class UpstreamClientTest {
     @Test
     void aCallTimingOutWhileWaitingForAConnectionIsNeverSent() throws Exception {
         assertNotSentWhenItEndsWhileWaiting(second -> { }, CallTimeoutException.class);
+    }
+
+    /**
+     * Regression: the request a call leased after it had ended was reset with no handler for its
+     * failure, and Vert.x logged "ERROR HttpClientRequestImpl: Stream reset: 0" for each caller that
+     * left while its call waited for a connection: a normal event, logged as an error.
+     */
+    @Test
+    void aCallThatEndsWhileWaitingForAConnectionLogsNoError() throws Exception {
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        lines.start();
+        root.addAppender(lines);
+        try {
+            assertNotSentWhenItEndsWhileWaiting(second -> second.cancel(true), CancellationException.class);
+        } finally {
+            root.detachAppender(lines);
+        }
+
+        synchronized (lines.list) {
+            assertThat(lines.list).filteredOn(line -> line.getLevel() == Level.ERROR)
+                    .extracting(ILoggingEvent::getFormattedMessage).isEmpty();
+        }
     }
 
     /**
