@@ -23,8 +23,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The budget ledger's one connection to Redis: connected in the background (again every second
  * until Redis first answers, then by Lettuce's reconnecting), commands refused at once while it is
- * down, and every script's answer awaited for a bounded time only — a frozen Redis costs a caller
- * that wait and no more. Thread-safe.
+ * down, every script's answer awaited for a bounded time only — a frozen Redis costs a caller
+ * that wait and no more — and bounded in size ({@link ReplySizeLimit}): a huge value costs a
+ * reconnect, not the heap. Thread-safe.
  */
 final class BudgetRedis implements AutoCloseable {
 
@@ -44,6 +45,8 @@ final class BudgetRedis implements AutoCloseable {
         this.thread = thread;
         this.resources = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2)
                 .reconnectDelay(Delay.exponential(Duration.ofMillis(50), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
+                // No reply of the budgets' scripts is longer than the list of windows: a longer one is refused unread.
+                .nettyCustomizer(ReplySizeLimit.onEveryConnection((long) BudgetCalls.MAX_LISTED * BudgetScripts.LISTED_FIELDS))
                 .build();
         this.client = RedisClient.create(resources, this.uri);
         client.setOptions(ClientOptions.builder()

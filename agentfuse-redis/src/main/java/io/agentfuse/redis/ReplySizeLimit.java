@@ -29,20 +29,33 @@ final class ReplySizeLimit extends ChannelInboundHandlerAdapter {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReplySizeLimit.class);
 
-    private final RespScanner scanner = new RespScanner(MAX_ELEMENT_BYTES, MAX_ELEMENTS);
+    private final RespScanner scanner;
     private boolean refused;
 
-    /** Adds a limit to every connection a Redis client with these resources makes. */
+    private ReplySizeLimit(long maxElements) {
+        this.scanner = new RespScanner(MAX_ELEMENT_BYTES, maxElements);
+    }
+
+    /** Adds the shared store's limit ({@value #MAX_ELEMENTS} elements an aggregate) to every connection a Redis client with these resources makes. */
     static NettyCustomizer onEveryConnection() {
+        return onEveryConnection(MAX_ELEMENTS);
+    }
+
+    /**
+     * Adds a limit of {@code maxElements} elements an aggregate (and {@link #MAX_ELEMENT_BYTES} an
+     * element) to every connection a Redis client with these resources makes: for a client whose
+     * longest reply is longer than the store's (the budget ledger's list of windows).
+     */
+    static NettyCustomizer onEveryConnection(long maxElements) {
         return new NettyCustomizer() {
             @Override
             public void afterChannelInitialized(Channel channel) {
-                install(channel.pipeline());
+                install(channel.pipeline(), maxElements);
             }
         };
     }
 
-    private static void install(ChannelPipeline pipeline) {
+    private static void install(ChannelPipeline pipeline, long maxElements) {
         String afterTls = null;
         for (Map.Entry<String, ChannelHandler> handler : pipeline) {
             if (handler.getValue() instanceof SslHandler) {
@@ -50,9 +63,9 @@ final class ReplySizeLimit extends ChannelInboundHandlerAdapter {
             }
         }
         if (afterTls == null) {
-            pipeline.addFirst(new ReplySizeLimit());
+            pipeline.addFirst(new ReplySizeLimit(maxElements));
         } else {
-            pipeline.addAfter(afterTls, null, new ReplySizeLimit());
+            pipeline.addAfter(afterTls, null, new ReplySizeLimit(maxElements));
         }
     }
 

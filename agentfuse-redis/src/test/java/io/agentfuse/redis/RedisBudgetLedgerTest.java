@@ -1,5 +1,8 @@
 package io.agentfuse.redis;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.agentfuse.core.budget.BudgetAmount;
 import io.agentfuse.core.budget.BudgetClaim;
 import io.agentfuse.core.budget.BudgetLimit;
@@ -9,9 +12,11 @@ import io.agentfuse.core.budget.ReserveResult;
 import io.agentfuse.core.budget.WindowKey;
 import io.agentfuse.core.budget.WindowTally;
 import io.agentfuse.redis.testing.Eventually;
+import io.agentfuse.redis.testing.RawRedis;
 import io.agentfuse.redis.testing.RedisServerProcess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -131,6 +136,39 @@ class RedisBudgetLedgerTest {
         assertThat(reserve(ledger, tenant, 10)).isInstanceOf(ReserveResult.Refused.class);
         assertThat(window(ledger, tenant).spent().tokens()).isGreaterThan(Long.MAX_VALUE / 4);
         assertThat(window(ledger, tenant).reserved().tokens()).isZero();
+    }
+
+    /**
+     * Regression: the budget ledger's connection had no bound on what it buffers, unlike the breaker
+     * store's: a value of hundreds of MB in a window (or a broken Redis announcing one) was read whole
+     * into memory, ending in an OutOfMemoryError. Now it costs a reconnect and a warning.
+     */
+    @Test
+    void aWindowHoldingAHugeValueCostsAReconnectAndAWarningNotTheHeap() {
+        RedisBudgetLedger ledger = ledger(BudgetOnLoss.SHARE);
+        BudgetClaim tenant = claim("team-a", 1_000);
+        reserve(ledger, tenant, 10);
+        try (RawRedis raw = new RawRedis(redis.uri())) {
+            raw.commands().hset(BudgetScripts.windowKey(prefix, tenant.key()), "lt", "9".repeat(4 << 20));
+        }
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        Logger logger = (Logger) LoggerFactory.getLogger("io.agentfuse.redis");
+        lines.start();
+        logger.addAppender(lines);
+        try {
+            Throwable listing = ledger.windows(System.currentTimeMillis()).toCompletableFuture()
+                    .handle((windows, failure) -> failure).join();
+
+            assertThat(listing).as("the reply was refused, not read").isNotNull();
+            synchronized (lines.list) {
+                assertThat(lines.list).extracting(ILoggingEvent::getFormattedMessage)
+                        .anyMatch(line -> line.contains("closed the connection to Redis"));
+            }
+        } finally {
+            logger.detachAppender(lines);
+        }
+        Eventually.await("the ledger reserves on Redis again", WAIT, () -> ledger.isShared()
+                && reserve(ledger, claim("team-b", 1_000), 10) instanceof ReserveResult.Admitted);
     }
 
     @Test
