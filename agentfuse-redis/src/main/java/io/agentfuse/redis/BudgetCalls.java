@@ -55,7 +55,7 @@ final class BudgetCalls {
 
     /** The fleet's windows that end after {@code nowMillis}, at most {@value #MAX_LISTED}; waits four times as long. */
     CompletableFuture<List<WindowTally>> windows(long nowMillis) {
-        return redis.<List<Object>>eval(BudgetScripts.LIST, ScriptOutputType.MULTI, new String[] {BudgetScripts.indexKey(prefix)},
+        return redis.<List<Object>>eval(BudgetScripts.LIST, ScriptOutputType.MULTI, new String[] {BudgetKeys.index(prefix)},
                         new String[] {Long.toString(nowMillis), Integer.toString(MAX_LISTED), Long.toString(RETENTION_MILLIS)},
                         wait.multipliedBy(4))
                 .thenApply(reply -> BudgetScripts.listed(prefix, reply));
@@ -64,13 +64,13 @@ final class BudgetCalls {
     /** Forgets what {@code key} spent; whether it existed. */
     CompletableFuture<Boolean> reset(WindowKey key) {
         return redis.<Long>eval(BudgetScripts.RESET, ScriptOutputType.INTEGER,
-                new String[] {BudgetScripts.windowKey(prefix, key)}, new String[0], wait.multipliedBy(4))
+                new String[] {BudgetKeys.window(prefix, key)}, new String[0], wait.multipliedBy(4))
                 .thenApply(existed -> existed == 1L);
     }
 
     /** Tells Redis this instance is alive; the instances alive. */
     CompletableFuture<Long> presence() {
-        return redis.eval(BudgetScripts.PRESENCE, ScriptOutputType.INTEGER, new String[] {BudgetScripts.instancesKey(prefix)},
+        return redis.eval(BudgetScripts.PRESENCE, ScriptOutputType.INTEGER, new String[] {BudgetKeys.instances(prefix)},
                 new String[] {instance, Long.toString(presenceTtl.toMillis())}, wait);
     }
 

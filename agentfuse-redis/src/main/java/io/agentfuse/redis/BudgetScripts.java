@@ -7,9 +7,6 @@ import io.agentfuse.core.budget.ReserveResult;
 import io.agentfuse.core.budget.WindowKey;
 import io.agentfuse.core.budget.WindowTally;
 
-import java.net.URLDecoder;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,12 +16,7 @@ import java.util.List;
  * for every limited part; a reservation is a hash field {@code r:<id>} = {@code tokens,cost,expiresAt}
  * that lapses at {@code expiresAt} (an instance that died mid-call holds nothing for ever).
  *
- * <p>Keys: a window is the hash {@code <prefix>budget:<budget>:<scope value, percent-encoded>:<start>}
- * (fields {@code st}, {@code sc}: spent tokens and nano-dollars; {@code lt}, {@code lc}: the limit it
- * was last reserved under; {@code end}; the reservations), expiring a day after its end; the sorted set
- * {@code <prefix>budget-windows} indexes windows by their end; the hash
- * {@code <prefix>budget-instances} holds each instance's last contact (Redis's clock), which gives
- * the number of instances a {@code share} divides by. Pure functions but for the script texts.
+ * <p>The keys are {@link BudgetKeys}'s. Pure functions but for the script texts.
  */
 final class BudgetScripts {
 
@@ -181,33 +173,14 @@ final class BudgetScripts {
     private BudgetScripts() {
     }
 
-    /** The Redis key of {@code window}. */
-    static String windowKey(String prefix, WindowKey window) {
-        return prefix + "budget:" + window.budget() + ":" + URLEncoder.encode(window.scopeValue(), StandardCharsets.UTF_8)
-                + ":" + window.startMillis();
-    }
-
-    /** The window a key of {@link #windowKey} names, or {@code null} for another key. */
-    static WindowKey windowOf(String prefix, String key) {
-        String start = prefix + "budget:";
-        if (!key.startsWith(start)) {
-            return null;
-        }
-        String[] parts = key.substring(start.length()).split(":", -1);
-        if (parts.length != 3 || !parts[2].matches("-?\\d{1,19}")) {
-            return null;
-        }
-        return new WindowKey(parts[0], URLDecoder.decode(parts[1], StandardCharsets.UTF_8), Long.parseLong(parts[2]));
-    }
-
     /** The keys of {@link #RESERVE}: each window, then the index, then the instances. */
     static String[] reserveKeys(String prefix, List<BudgetClaim> claims) {
         String[] keys = new String[claims.size() + 2];
         for (int i = 0; i < claims.size(); i++) {
-            keys[i] = windowKey(prefix, claims.get(i).key());
+            keys[i] = BudgetKeys.window(prefix, claims.get(i).key());
         }
-        keys[claims.size()] = indexKey(prefix);
-        keys[claims.size() + 1] = instancesKey(prefix);
+        keys[claims.size()] = BudgetKeys.index(prefix);
+        keys[claims.size() + 1] = BudgetKeys.instances(prefix);
         return keys;
     }
 
@@ -227,20 +200,10 @@ final class BudgetScripts {
     static String[] settleKeys(String prefix, List<BudgetClaim> claims) {
         String[] keys = new String[claims.size() + 1];
         for (int i = 0; i < claims.size(); i++) {
-            keys[i] = windowKey(prefix, claims.get(i).key());
+            keys[i] = BudgetKeys.window(prefix, claims.get(i).key());
         }
-        keys[claims.size()] = indexKey(prefix);
+        keys[claims.size()] = BudgetKeys.index(prefix);
         return keys;
-    }
-
-    /** The index of windows by their end. */
-    static String indexKey(String prefix) {
-        return prefix + "budget-windows";
-    }
-
-    /** The instances' last contacts. */
-    static String instancesKey(String prefix) {
-        return prefix + "budget-instances";
     }
 
     /** The arguments of {@link #SETTLE}. */
@@ -290,13 +253,13 @@ final class BudgetScripts {
     }
 
     /**
-     * The windows of a {@link #LIST} reply; an entry that is not one of {@link #windowKey}'s, or whose
+     * The windows of a {@link #LIST} reply; an entry that is not one of {@link BudgetKeys#window}'s, or whose
      * numbers do not read, is left out (Redis holds what anyone may write).
      */
     static List<WindowTally> listed(String prefix, List<Object> reply) {
         List<WindowTally> windows = new ArrayList<>();
         for (int at = 0; at + LISTED_FIELDS <= reply.size(); at += LISTED_FIELDS) {
-            WindowKey key = windowOf(prefix, String.valueOf(reply.get(at)));
+            WindowKey key = BudgetKeys.windowOf(prefix, String.valueOf(reply.get(at)));
             try {
                 long lt = number(reply.get(at + 5));
                 long lc = number(reply.get(at + 6));

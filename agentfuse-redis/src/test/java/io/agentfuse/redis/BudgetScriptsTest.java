@@ -13,17 +13,17 @@ class BudgetScriptsTest {
     void aScopeValueWithColonsAndPercentsMakesAKeyThatReadsBack() {
         WindowKey window = new WindowKey("per-session", "user:42/%x+y", 1_767_225_600_000L);
 
-        String key = BudgetScripts.windowKey("agentfuse:", window);
+        String key = BudgetKeys.window("agentfuse:", window);
 
         assertThat(key).isEqualTo("agentfuse:budget:per-session:user%3A42%2F%25x%2By:1767225600000");
-        assertThat(BudgetScripts.windowOf("agentfuse:", key)).isEqualTo(window);
+        assertThat(BudgetKeys.windowOf("agentfuse:", key)).isEqualTo(window);
     }
 
     @Test
     void keysThatAreNotWindowsReadAsNothing() {
-        assertThat(BudgetScripts.windowOf("agentfuse:", "agentfuse:breaker:model:x")).isNull();
-        assertThat(BudgetScripts.windowOf("agentfuse:", "agentfuse:budget:a:b:notanumber")).isNull();
-        assertThat(BudgetScripts.windowOf("agentfuse:", "agentfuse:budget:a:b")).isNull();
+        assertThat(BudgetKeys.windowOf("agentfuse:", "agentfuse:breaker:model:x")).isNull();
+        assertThat(BudgetKeys.windowOf("agentfuse:", "agentfuse:budget:a:b:notanumber")).isNull();
+        assertThat(BudgetKeys.windowOf("agentfuse:", "agentfuse:budget:a:b")).isNull();
     }
 
     @Test

@@ -149,7 +149,7 @@ class RedisBudgetLedgerTest {
         BudgetClaim tenant = claim("team-a", 1_000);
         reserve(ledger, tenant, 10);
         try (RawRedis raw = new RawRedis(redis.uri())) {
-            raw.commands().hset(BudgetScripts.windowKey(prefix, tenant.key()), "lt", "9".repeat(4 << 20));
+            raw.commands().hset(BudgetKeys.window(prefix, tenant.key()), "lt", "9".repeat(4 << 20));
         }
         ListAppender<ILoggingEvent> lines = new ListAppender<>();
         Logger logger = (Logger) LoggerFactory.getLogger("io.agentfuse.redis");

@@ -41,7 +41,7 @@ final class BudgetBinder {
         var owners = new LinkedHashMap<String, String>();
         root.namedSections("clients").forEach((name, section) -> {
             boolean named = checkName(root, "clients", name, section);
-            Optional<String> key = section.requiredHeaderSecret("key");
+            Optional<String> key = HeaderSecrets.required(section, "key");
             String tenant = section.string("tenant", name).strip();
             if ((named || section.find("tenant").isPresent()) && !NAME.matcher(tenant).matches()) {
                 section.error("tenant", Checks.mustBe("1 to 128 letters, digits, '.', '_' or '-'", "\"" + tenant + "\""));

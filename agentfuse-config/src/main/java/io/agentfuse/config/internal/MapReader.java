@@ -114,28 +114,6 @@ final class MapReader {
         return read(key, fallback, "a string", Optional::of, value -> null);
     }
 
-    /**
-     * A secret sent in an HTTP header ({@link ValueRules#headerSecret}), {@code fallback} when not
-     * written; empty, and reported at {@code key}, when it cannot be sent, the fallback included.
-     */
-    String headerSecret(String key, String fallback) {
-        String value = string(key, fallback);
-        return sendable(key, value) ? value : "";
-    }
-
-    /** {@link #requiredString} that must also be a {@link #headerSecret}. */
-    Optional<String> requiredHeaderSecret(String key) {
-        return requiredString(key).filter(value -> sendable(key, value));
-    }
-
-    private boolean sendable(String key, String value) {
-        String problem = ValueRules.headerSecret(value);
-        if (problem != null) {
-            error(key, problem);
-        }
-        return problem == null;
-    }
-
     /** A string that must be written; empty (and reported) when it is not. */
     Optional<String> requiredString(String key) {
         if (find(key).filter(node -> !isNull(node)).isEmpty()) {

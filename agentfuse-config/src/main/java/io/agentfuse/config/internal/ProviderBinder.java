@@ -64,7 +64,7 @@ final class ProviderBinder {
             section.error("baseUrl", "is required for an azure provider: its resource's endpoint,"
                     + " https://{resource}.openai.azure.com/openai/v1");
         }
-        String apiKey = section.headerSecret("apiKey", type.map(t -> ConfigDefaults.apiKey(t, environment)).orElse(""));
+        String apiKey = HeaderSecrets.optional(section, "apiKey", type.map(t -> ConfigDefaults.apiKey(t, environment)).orElse(""));
         boolean storedResponses = section.bool("storedResponses", false);
         if (storedResponses && type.isPresent() && type.get() != ProviderConfig.Type.OPENAI) {
             section.error("storedResponses", "applies to providers of type openai (the Responses API) only");

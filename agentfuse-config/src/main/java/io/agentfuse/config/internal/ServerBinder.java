@@ -31,7 +31,7 @@ final class ServerBinder {
         var server = new ServerConfig(
                 section.integer("port", defaults.port(), 0, MAX_PORT),
                 section.size("maxBodySize", defaults.maxBodySize()),
-                section.headerSecret("adminToken", ConfigDefaults.adminToken(environment)),
+                HeaderSecrets.optional(section, "adminToken", ConfigDefaults.adminToken(environment)),
                 section.integer("eventLoops", defaults.eventLoops(), 1, MAX_EVENT_LOOPS),
                 section.choice("transport", defaults.transport()),
                 limits(section, defaults.limits()),
