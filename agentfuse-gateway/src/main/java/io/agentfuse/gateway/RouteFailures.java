@@ -9,6 +9,8 @@ import io.agentfuse.gateway.provider.Dialects;
 import io.vertx.core.json.DecodeException;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The gateway's answers to requests its routes did not answer: an unknown path (404), a wrong
@@ -16,6 +18,8 @@ import io.vertx.ext.web.RoutingContext;
  * JSON with {@code error.type}, in the dialect the path or headers suggest. Stateless.
  */
 final class RouteFailures {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RouteFailures.class);
 
     private RouteFailures() {
     }
@@ -29,8 +33,10 @@ final class RouteFailures {
                         + (ctx.request().path().startsWith("/v1/") ? "" : " (does the client's base URL lack /v1?)"))));
         router.errorHandler(405, ctx -> unrouted(ctx, new GatewayException(GatewayError.METHOD_NOT_ALLOWED,
                 ctx.request().method() + " is not allowed on " + ctx.request().path())));
-        router.errorHandler(500, ctx -> unrouted(ctx, new GatewayException(GatewayError.INTERNAL_ERROR,
-                "the gateway failed unexpectedly")));
+        router.errorHandler(500, ctx -> {
+            logBug(ctx);
+            unrouted(ctx, new GatewayException(GatewayError.INTERNAL_ERROR, "the gateway failed unexpectedly"));
+        });
     }
 
     /** A request no route took: answered in JSON of the dialect its path or headers suggest. */
@@ -54,9 +60,19 @@ final class RouteFailures {
                     : " (HTTP " + ctx.statusCode() + ")";
             error = new GatewayException(GatewayError.INVALID_REQUEST, "the request could not be read" + cause);
         } else {
+            logBug(ctx);
             error = new GatewayException(GatewayError.INTERNAL_ERROR, "the gateway failed unexpectedly");
         }
         GatewayErrors.respond(ctx.response(), dialect, error);
+    }
+
+    /**
+     * Logs a request a route failed with a bug, answered 500: else nothing would say what went wrong.
+     * The path, not the whole target: a query may carry a key ({@code ?key=}).
+     */
+    private static void logBug(RoutingContext ctx) {
+        LOG.atError().setCause(ctx.failure()).log("{} {} failed inside the gateway (answered 500)",
+                ctx.request().method(), ctx.request().path());
     }
 
     /** The answer to a body over {@code server.maxBodySize}. */
