@@ -244,7 +244,11 @@ final class ChatExchange {
         if (deadlineTimer >= 0) {
             context.owner().cancelTimer(deadlineTimer);
         }
-        budget.settle(spent());
+        try {
+            budget.settle(spent());
+        } catch (RuntimeException bug) {
+            RequestLog.bug(requestId, bug); // said, and the model's permit, meters and log line still follow
+        }
         if (permit != null) {
             permit.release();
         }
