@@ -28,8 +28,17 @@ public record Usage(long inputTokens, long outputTokens) {
         }
     }
 
-    /** Usage of {@code inputTokens} in and {@code outputTokens} out. */
+    /**
+     * Usage of {@code inputTokens} in and {@code outputTokens} out, as a provider's answer told them.
+     *
+     * @throws MalformedAnswerException when a count is negative: an answer that says so is not one to
+     *         read (a failed attempt, said in the answer's terms, not the record's)
+     */
     public static Usage of(long inputTokens, long outputTokens) {
+        if (inputTokens < 0 || outputTokens < 0) {
+            throw new MalformedAnswerException("its usage tells " + inputTokens + " input and " + outputTokens
+                    + " output tokens: a count of tokens is never negative");
+        }
         return new Usage(inputTokens, outputTokens);
     }
 

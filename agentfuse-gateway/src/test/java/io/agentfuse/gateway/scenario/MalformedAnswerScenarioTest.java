@@ -130,6 +130,21 @@ class MalformedAnswerScenarioTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("routes")
+    void anAnswerWhoseUsageIsNegativeIsAFailedAttemptSaidInTheAnswersTerms(Route route) {
+        String own = route.openAiUpstream ? OPENAI_ANSWER.replace("\"prompt_tokens\":3", "\"prompt_tokens\":-5")
+                : ANTHROPIC_ANSWER.replace("\"input_tokens\":3", "\"input_tokens\":-5");
+        harness.mock.defaultStep(MockStep.builder().body(own).build());
+
+        Reply reply = harness.client.post(route.path, route.request(false));
+
+        assertThat(reply.status()).isEqualTo(502);
+        assertThat(reply.json().getJsonObject("error").getString("message"))
+                .contains("its usage tells -5 input and 1 output tokens: a count of tokens is never negative")
+                .doesNotContain("must be >= 0");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("routes")
     void aCompressedAnswerWhichTheGatewayDidNotAskForIsAFailedAttemptNeverRelayed(Route route) {
         String own = route.openAiUpstream ? OPENAI_ANSWER : ANTHROPIC_ANSWER;
         harness.mock.scriptForModel(route.upstreamModel, MockStep.builder().body(own).header("content-encoding", "gzip").build());

@@ -2,6 +2,7 @@ package io.agentfuse.gateway.provider.anthropic;
 
 import io.agentfuse.gateway.dialect.AnswerShape;
 import io.agentfuse.gateway.dialect.FinishReason;
+import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.dialect.StreamDecoder;
 import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.dialect.Usage;
@@ -42,8 +43,8 @@ public final class AnthropicStreamDecoder implements StreamDecoder {
         }
         try {
             return decodeEvent(event, data);
-        } catch (ClassCastException | NullPointerException | IllegalArgumentException e) {
-            // IllegalArgumentException: a value our types refuse, such as a negative token count.
+        } catch (ClassCastException | NullPointerException | IllegalArgumentException | MalformedAnswerException e) {
+            // A value our types refuse, such as a negative token count (Usage.of).
             return malformed("a stream event of the wrong shape: " + AnswerShape.excerpt(event.data()));
         }
     }

@@ -2,6 +2,7 @@ package io.agentfuse.gateway.provider.bedrock;
 
 import io.agentfuse.gateway.dialect.AnswerShape;
 import io.agentfuse.gateway.dialect.FinishReason;
+import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.dialect.StreamDecoder;
 import io.agentfuse.gateway.dialect.StreamEvent;
 import io.agentfuse.gateway.dialect.Usage;
@@ -51,7 +52,7 @@ public final class BedrockStreamDecoder implements StreamDecoder {
         }
         try {
             return decodeEvent(name, data);
-        } catch (ClassCastException | NullPointerException | IllegalArgumentException e) {
+        } catch (ClassCastException | NullPointerException | IllegalArgumentException | MalformedAnswerException e) {
             return malformed("a stream event of the wrong shape: " + AnswerShape.excerpt(event.data()));
         }
     }
