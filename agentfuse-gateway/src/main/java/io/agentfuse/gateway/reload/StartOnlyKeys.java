@@ -70,7 +70,9 @@ final class StartOnlyKeys {
         try {
             return component.getAccessor().invoke(record);
         } catch (IllegalAccessException | InvocationTargetException e) {
-            throw new IllegalStateException("cannot read " + component.getName() + " of " + record, e);
+            // The record's name, never the record: its text would show the values (a Redis URI's password).
+            throw new IllegalStateException("cannot read " + component.getName() + " of "
+                    + component.getDeclaringRecord().getSimpleName(), e);
         }
     }
 }
