@@ -24,7 +24,6 @@ import io.vertx.core.http.HttpServerResponse;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
 
 /**
  * The pipeline's last step for a streamed answer: relays a provider stream that has begun to
@@ -181,31 +180,29 @@ final class StreamRelay {
         writer.failWith(translator.error(error.type(), message));
     }
 
-    /**
-     * The events of a translator's {@code step}, or {@code null} when what arrived cannot be said in
-     * the caller's dialect: the stream then ends with an error, the call neither success nor failure.
-     */
-    private List<SseEvent> translated(Supplier<List<SseEvent>> step) {
-        try {
-            return step.get();
-        } catch (UntranslatableException untranslatable) {
-            terminate(GatewayError.UPSTREAM_ERROR, "the answer of model " + answer.step().name()
-                    + " could not be translated: " + untranslatable.getMessage());
-            return null;
-        }
+    /** What arrived cannot be said in the caller's dialect: the stream ends with an error, the call neither success nor failure. */
+    private void untranslated(UntranslatableException untranslatable) {
+        terminate(GatewayError.UPSTREAM_ERROR, "the answer of model " + answer.step().name()
+                + " could not be translated: " + untranslatable.getMessage());
     }
 
     private void relay(SseEvent event) {
         if (done) {
             return;
         }
-        List<SseEvent> out = translated(() -> translator.translate(event));
-        if (out != null && translator.failure().isPresent()) {
+        List<SseEvent> out;
+        try {
+            out = translator.translate(event);
+        } catch (UntranslatableException untranslatable) {
+            untranslated(untranslatable);
+            return;
+        }
+        if (translator.failure().isPresent()) {
             // The stream failed inside: the provider's error event, or ours for a broken event, goes last.
             done = true;
             stream.cancel();
             failedInside(out);
-        } else if (out != null) {
+        } else {
             writer.buffer(out);
         }
     }
@@ -215,10 +212,16 @@ final class StreamRelay {
             return;
         }
         done = true;
-        List<SseEvent> closing = translated(translator::end); // a finish owed at the end closes the last block too
-        if (closing != null && translator.failure().isPresent()) {
+        List<SseEvent> closing;
+        try {
+            closing = translator.end(); // a finish owed at the end closes the last block too
+        } catch (UntranslatableException untranslatable) {
+            untranslated(untranslatable);
+            return;
+        }
+        if (translator.failure().isPresent()) {
             failedInside(closing); // ended before the answer was complete
-        } else if (closing != null) {
+        } else {
             completed = true;
             accounting.completed(answer, translator.streamUsage());
             writer.endWith(closing);

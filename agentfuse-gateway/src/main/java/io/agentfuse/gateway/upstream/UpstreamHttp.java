@@ -10,6 +10,7 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.MaxMessagesRecvByteBufAllocator;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientOptions;
@@ -55,6 +56,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * }</pre>
  */
 public final class UpstreamHttp {
+
+    /** A request's failures reach its caller through its futures: its own handler only keeps Vert.x from logging them. */
+    private static final Handler<Throwable> QUIET = reportedThroughItsFutures -> { };
 
     /** How long a connection may sit unused in a pool (Vert.x's default keep-alive timeout). */
     public static final Duration IDLE = Duration.ofSeconds(HttpClientOptions.DEFAULT_KEEP_ALIVE_TIMEOUT);
@@ -125,8 +129,12 @@ public final class UpstreamHttp {
                 options.setProxyOptions(proxy);
             }
         }
-        return client(vertx.getOrCreateContext()).request(options)
-                .map(request -> request.exceptionHandler(reportedThroughItsFutures -> { }));
+        return client(vertx.getOrCreateContext()).request(options).onSuccess(UpstreamHttp::quiet);
+    }
+
+    /** Sets {@code request}'s exception handler to one that does nothing (a listener, not a mapped future, per call). */
+    private static void quiet(HttpClientRequest request) {
+        request.exceptionHandler(QUIET);
     }
 
     /**
