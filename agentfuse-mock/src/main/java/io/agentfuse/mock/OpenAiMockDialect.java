@@ -63,6 +63,18 @@ final class OpenAiMockDialect implements MockDialect {
                 .put("message", message).put("type", type).put("param", null).put("code", code));
     }
 
+    /** Chat Completions refuses a conversation whose tool messages do not answer the calls before them. */
+    @Override
+    public JsonObject refusal(JsonObject body) {
+        String problem = OpenAiRequestCheck.problem(body);
+        if (problem == null) {
+            return null;
+        }
+        JsonObject refused = error(400);
+        refused.getJsonObject("error").put("message", problem).put("param", "messages");
+        return refused;
+    }
+
     @Override
     public List<MockEvent> opening(MockStep step, String model, StreamIds ids) {
         return List.of(chunk(ids, new JsonObject().put("role", "assistant").put("content", ""), null));
