@@ -38,6 +38,9 @@ final class ContentHash {
                 h = text(text(text(mix(h, 2), use.id()), use.name()), use.inputJson());
             } else if (block instanceof ToolResultBlock result) {
                 h = text(text(mix(h, 3), result.toolUseId()), result.content());
+                for (RawBlock attachment : result.attachments()) {
+                    h = text(mix(h, 5), attachment.json());
+                }
             } else {
                 h = text(mix(h, 4), ((RawBlock) block).json());
             }
@@ -62,6 +65,9 @@ final class ContentHash {
                 chars += use.id().length() + use.name().length() + use.inputJson().length();
             } else if (block instanceof ToolResultBlock result) {
                 chars += result.toolUseId().length() + result.content().length();
+                for (RawBlock attachment : result.attachments()) {
+                    chars += attachment.json().length();
+                }
             } else {
                 chars += ((RawBlock) block).json().length();
             }

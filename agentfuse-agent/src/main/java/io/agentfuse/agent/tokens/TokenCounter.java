@@ -15,7 +15,7 @@ import io.agentfuse.agent.conversation.ToolUseBlock;
  * published accounting for chat models, which is also a fair upper bound for other providers:
  * {@value #TOKENS_PER_MESSAGE} tokens per message for the role and delimiters, and
  * {@value #TOKENS_PER_REPLY} tokens that prime the reply. Tool calls count their id, name and
- * input; tool results their id and content; an image by its size in pixels ({@link ImageTokens}),
+ * input; tool results their id, content and attachments; an image by its size in pixels ({@link ImageTokens}),
  * at most {@value #IMAGE_TOKENS}; other {@link RawBlock}s their JSON.
  *
  * <p>Which counter to use, in order of trust:
@@ -90,7 +90,11 @@ public interface TokenCounter {
             return countText(use.id()) + countText(use.name()) + countText(use.inputJson());
         }
         if (block instanceof ToolResultBlock result) {
-            return countText(result.toolUseId()) + countText(result.content());
+            int tokens = countText(result.toolUseId()) + countText(result.content());
+            for (RawBlock attachment : result.attachments()) {
+                tokens += countBlock(attachment);
+            }
+            return tokens;
         }
         RawBlock raw = (RawBlock) block;
         return RawBlock.IMAGE.equals(raw.type()) ? ImageTokens.of(raw.json()) : countText(raw.json());
@@ -141,7 +145,11 @@ public interface TokenCounter {
             return upperBoundText(use.id()) + upperBoundText(use.name()) + upperBoundText(use.inputJson());
         }
         if (block instanceof ToolResultBlock result) {
-            return upperBoundText(result.toolUseId()) + upperBoundText(result.content());
+            int tokens = upperBoundText(result.toolUseId()) + upperBoundText(result.content());
+            for (RawBlock attachment : result.attachments()) {
+                tokens += upperBoundBlock(attachment);
+            }
+            return tokens;
         }
         RawBlock raw = (RawBlock) block;
         return RawBlock.IMAGE.equals(raw.type()) ? ImageTokens.of(raw.json()) : upperBoundText(raw.json());

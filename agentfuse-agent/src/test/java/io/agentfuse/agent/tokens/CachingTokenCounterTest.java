@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.agentfuse.agent.conversation.Conversation;
 import io.agentfuse.agent.conversation.Message;
+import io.agentfuse.agent.conversation.RawBlock;
 import io.agentfuse.agent.conversation.Role;
+import io.agentfuse.agent.conversation.ToolResultBlock;
 import io.agentfuse.agent.conversation.ToolUseBlock;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,6 +93,18 @@ class CachingTokenCounterTest {
         assertThat(counter.countMessage(split)).isEqualTo(TiktokenCounter.o200k().countMessage(split));
         assertThat(counter.countMessage(moved)).isEqualTo(TiktokenCounter.o200k().countMessage(moved));
         assertThat(counter.countMessage(Message.user("hello world!"))).isEqualTo(6);
+    }
+
+    @Test
+    void tellsApartAToolResultWithAnImageFromTheSameResultWithout() {
+        CachingTokenCounter counter = new CachingTokenCounter(TiktokenCounter.o200k(), 64);
+        Message text = Message.of(Role.USER, new ToolResultBlock("id", "shot.png", false));
+        Message withImage = Message.of(Role.USER, new ToolResultBlock("id", "shot.png", false,
+                List.of(new RawBlock(RawBlock.IMAGE, "{\"url\":\"https://example.com/shot.png\"}"))));
+
+        assertThat(counter.countMessage(text)).isEqualTo(TiktokenCounter.o200k().countMessage(text));
+        assertThat(counter.countMessage(withImage)).isEqualTo(TiktokenCounter.o200k().countMessage(withImage))
+                .isEqualTo(counter.countMessage(text) + TokenCounter.IMAGE_TOKENS);
     }
 
     @Test

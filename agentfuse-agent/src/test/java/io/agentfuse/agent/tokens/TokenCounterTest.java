@@ -59,6 +59,21 @@ class TokenCounterTest {
         }
     }
 
+    @Test
+    void countsTheImagesAToolResultReturnedAsImagesNotAsTheirBytes() {
+        // A screenshot tool's answer: a line of text and a 1 MB PNG beside it.
+        String screenshot = "{\"url\":\"data:image/png;base64," + "iVBORw0KGgo".repeat(120_000) + "\"}";
+        Message result = Message.of(Role.USER, new ToolResultBlock("id1", "done", false,
+                List.of(new RawBlock(RawBlock.IMAGE, screenshot))));
+
+        for (TokenCounter counter : List.of(characters, TokenCounter.forModel("gpt-4o"), TokenCounter.forModel("claude-sonnet-4-5"))) {
+            int text = counter.countText("id1") + counter.countText("done");
+            assertThat(counter.countMessage(result)).as(counter.toString()).isEqualTo(3 + text + TokenCounter.IMAGE_TOKENS);
+            assertThat(counter.upperBoundMessage(result)).as(counter.toString())
+                    .isGreaterThanOrEqualTo(3 + text + TokenCounter.IMAGE_TOKENS);
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"gpt-4o", "gpt-4o-mini", "openai/gpt-4o-2024-08-06", "gpt-4.1", "GPT-5", "gpt-5-mini", "o1",
         "o3-mini", "o4-mini", "chatgpt-4o-latest"})

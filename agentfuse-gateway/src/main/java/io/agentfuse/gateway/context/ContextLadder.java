@@ -187,7 +187,11 @@ public final class ContextLadder {
             return call.id().length() + call.name().length() + call.arguments().length();
         }
         if (part instanceof ContentPart.ToolResult result) {
-            return result.toolCallId().length() + result.content().length();
+            long chars = result.toolCallId().length() + result.content().length();
+            for (ContentPart attachment : result.attachments()) {
+                chars += charsOf(attachment);
+            }
+            return chars;
         }
         if (part instanceof ContentPart.Opaque opaque) {
             return opaque.json().length();

@@ -25,7 +25,8 @@ import java.util.function.ToIntFunction;
  * context ladder and compaction work on requests of either dialect.
  *
  * <p>The system prompt becomes a SYSTEM message (which snipping never drops); text, tool calls
- * and tool results map one to one; images travel as raw blocks holding their URL, counted by it.
+ * and tool results map one to one; images travel as raw blocks holding their URL, counted by it,
+ * and so do a tool result's attachments.
  * Going back, the compacted conversation replaces the body's own (its dialect says which fields
  * hold it, {@link io.agentfuse.gateway.dialect.Dialect#withConversation}) while every other field
  * of the caller's body is kept as sent.
@@ -121,7 +122,12 @@ public final class ConversationMapper {
                     textBound.applyAsInt(call.arguments()));
         }
         if (part instanceof ContentPart.ToolResult result) {
-            return sum(textBound.applyAsInt(result.toolCallId()), textBound.applyAsInt(result.content()), 0);
+            long tokens = sum(textBound.applyAsInt(result.toolCallId()), textBound.applyAsInt(result.content()), 0);
+            for (ContentPart attachment : result.attachments()) {
+                long attached = bound(attachment, textBound);
+                tokens = tokens < 0 || attached < 0 ? -1 : tokens + attached;
+            }
+            return tokens;
         }
         if (part instanceof ContentPart.Image image) {
             return ImageTokens.of(image.url()); // what the counters count for it: its size in pixels, not its bytes
@@ -156,7 +162,8 @@ public final class ConversationMapper {
             return new ToolUseBlock(call.id(), call.name(), call.arguments());
         }
         if (part instanceof ContentPart.ToolResult result) {
-            return new ToolResultBlock(result.toolCallId(), result.content(), result.isError());
+            return new ToolResultBlock(result.toolCallId(), result.content(), result.isError(),
+                    result.attachments().stream().map(attachment -> (RawBlock) toBlock(attachment)).toList());
         }
         if (part instanceof ContentPart.Opaque opaque) {
             return new RawBlock(OPAQUE, opaque.json());
@@ -173,7 +180,8 @@ public final class ConversationMapper {
             return new ContentPart.ToolCall(use.id(), use.name(), use.inputJson());
         }
         if (block instanceof ToolResultBlock result) {
-            return new ContentPart.ToolResult(result.toolUseId(), result.content(), result.isError());
+            return new ContentPart.ToolResult(result.toolUseId(), result.content(), result.isError(),
+                    result.attachments().stream().map(ConversationMapper::toPart).toList());
         }
         RawBlock raw = (RawBlock) block;
         return OPAQUE.equals(raw.type()) ? new ContentPart.Opaque(raw.json())

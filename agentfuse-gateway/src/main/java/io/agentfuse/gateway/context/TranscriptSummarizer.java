@@ -63,7 +63,11 @@ public final class TranscriptSummarizer implements Summarizer {
             return "[called tool " + use.name() + " with " + use.inputJson() + "]";
         }
         if (block instanceof ToolResultBlock result) {
-            return "[tool " + (result.isError() ? "failed" : "returned") + ": " + result.content() + "]";
+            StringBuilder attached = new StringBuilder();
+            for (RawBlock attachment : result.attachments()) {
+                attached.append(" [").append(attachment.type()).append(']');
+            }
+            return "[tool " + (result.isError() ? "failed" : "returned") + ": " + result.content() + attached + "]";
         }
         return "[" + ((RawBlock) block).type() + "]";
     }

@@ -4,6 +4,8 @@ import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -77,11 +79,49 @@ public sealed interface ContentPart {
         }
     }
 
-    /** The result of tool call {@code toolCallId}, as text; {@code isError} when the tool failed. */
-    record ToolResult(String toolCallId, String content, boolean isError) implements ContentPart {
+    /**
+     * The result of tool call {@code toolCallId}: its text, {@code isError} when the tool failed, and
+     * what it returned beside the text as {@code attachments} — {@link Image}s (the screenshot a
+     * tool took, the picture a file read returned), which every dialect carries in its own way, and
+     * {@link Opaque} blocks, which only their own dialect does.
+     */
+    record ToolResult(String toolCallId, String content, boolean isError, List<ContentPart> attachments)
+            implements ContentPart {
         public ToolResult {
             Objects.requireNonNull(toolCallId, "toolCallId");
             Objects.requireNonNull(content, "content");
+            attachments = List.copyOf(attachments);
+            for (ContentPart attachment : attachments) {
+                if (!(attachment instanceof Image || attachment instanceof Opaque)) {
+                    throw new IllegalArgumentException("a tool result attaches images and opaque blocks, not "
+                            + attachment.getClass().getSimpleName());
+                }
+            }
+        }
+
+        /** A result of text alone. */
+        public ToolResult(String toolCallId, String content, boolean isError) {
+            this(toolCallId, content, isError, List.of());
+        }
+
+        /**
+         * The attachments, every one an image: what a dialect other than the caller's can write.
+         *
+         * @throws UntranslatableException when one is an {@link Opaque} block of the caller's dialect
+         */
+        public List<Image> images() {
+            if (attachments.isEmpty()) {
+                return List.of();
+            }
+            List<Image> images = new ArrayList<>(attachments.size());
+            for (ContentPart attachment : attachments) {
+                if (!(attachment instanceof Image image)) {
+                    throw new UntranslatableException("a block inside the result of tool call " + toolCallId
+                            + " that only its own dialect carries");
+                }
+                images.add(image);
+            }
+            return images;
         }
     }
 }

@@ -118,6 +118,28 @@ class ClaudeCodeAgentTest {
     }
 
     @Test
+    void aPictureItReadFallsBackToAnOpenAiModelThatSeesThePicture() throws IOException {
+        // A 1x1 PNG in the working directory, read by Claude Code's own Read tool as an image
+        Path picture = HOME.resolve("work").resolve("pixel.png");
+        Files.createDirectories(picture.getParent());
+        Files.write(picture, java.util.Base64.getDecoder().decode(
+                "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="));
+        gateway.harness.mock.scriptForModel("claude-cross-1",
+                MockStep.builder().toolCall("toolu_1", "Read", new JsonObject().put("file_path", picture.toString())).build(),
+                MockStep.builder().status(500).times(2).build());
+
+        AgentRun run = claude("picture, cross-dialect fallback", "What is in pixel.png?", "--model", "claude-cross",
+                "--allowedTools", "Read");
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).contains(MockStep.DEFAULT_TEXT);
+        assertThat(gateway.agentRequests()).isEqualTo(2);
+        JsonObject sent = body(gateway.harness.mock.requestsFor("gpt-4o-mini").get(0));
+        assertThat(sent.encode()).contains("\"role\":\"tool\"").contains("\"image_url\"")
+                .contains("data:image/png;base64,");
+    }
+
+    @Test
     void aStormOfServerErrorsWithNoFallbackEndsItAfterFewRequests() {
         gateway.harness.mock.scriptForModel("claude-lone-1", MockStep.builder().status(500).times(100).build());
 

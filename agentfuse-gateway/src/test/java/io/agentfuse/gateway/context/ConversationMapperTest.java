@@ -121,6 +121,45 @@ class ConversationMapperTest {
         assertThat(compacted.messages()).hasSize(2);
     }
 
+    @Test
+    void aToolResultsImageAndDocumentSurviveARewriteInTheCallersDialectAndAreCounted() {
+        // Given Claude Code's turn after it read a screenshot and a PDF
+        JsonObject image = new JsonObject().put("type", "image").put("source", new JsonObject().put("type", "base64")
+                .put("media_type", "image/png").put("data", "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ"));
+        JsonObject document = new JsonObject().put("type", "document").put("source", new JsonObject().put("type", "base64")
+                .put("media_type", "application/pdf").put("data", "JVBERi0xLjQK"));
+        JsonArray results = new JsonArray()
+                .add(new JsonObject().put("type", "tool_result").put("tool_use_id", "toolu_1")
+                        .put("content", new JsonArray().add(new JsonObject().put("type", "text").put("text", "shot.png")).add(image)))
+                .add(new JsonObject().put("type", "tool_result").put("tool_use_id", "toolu_2")
+                        .put("content", new JsonArray().add(document)));
+        ChatRequest request = Dialects.ANTHROPIC.parseRequest(new JsonObject().put("model", "claude-haiku-4").put("max_tokens", 256)
+                .put("messages", new JsonArray()
+                        .add(new JsonObject().put("role", "user").put("content", "Read both."))
+                        .add(new JsonObject().put("role", "assistant").put("content", new JsonArray()
+                                .add(toolUse("toolu_1", "shot.png")).add(toolUse("toolu_2", "spec.pdf"))))
+                        .add(new JsonObject().put("role", "user").put("content", results))));
+
+        // When the ladder carries it to a conversation and writes it back, unchanged
+        Conversation conversation = ConversationMapper.toConversation(request);
+        ChatRequest rewritten = ConversationMapper.withConversation(request, conversation);
+
+        // Then both tool results are as the caller sent them
+        assertThat(rewritten.original().getJsonArray("messages").getJsonObject(2).getJsonArray("content")).isEqualTo(results);
+        // and the image counts as an image, the document as its JSON
+        TokenCounter counter = TokenCounter.forModel("claude-haiku-4-5");
+        ToolResultBlock screenshot = (ToolResultBlock) conversation.get(2).content().get(0);
+        assertThat(screenshot.attachments()).hasSize(1);
+        assertThat(counter.countBlock(screenshot)).isEqualTo(counter.countText("toolu_1") + counter.countText("shot.png")
+                + counter.countBlock(screenshot.attachments().get(0)));
+        assertThat(ConversationMapper.upperBound(request, counter)).isGreaterThanOrEqualTo(counter.countConversation(conversation));
+    }
+
+    private static JsonObject toolUse(String id, String file) {
+        return new JsonObject().put("type", "tool_use").put("id", id).put("name", "Read")
+                .put("input", new JsonObject().put("file_path", file));
+    }
+
     /** An OpenAI Chat Completions request for model "m" with these messages, parsed. */
     private static ChatRequest openAiRequest(JsonObject... messages) {
         JsonArray array = new JsonArray();

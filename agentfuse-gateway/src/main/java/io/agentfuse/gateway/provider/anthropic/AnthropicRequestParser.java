@@ -33,8 +33,9 @@ import java.util.Set;
  * versioned tools ({@code web_search_20250305}, {@code bash_20250124}, ...) and fields the gateway
  * does not know are left out only for a lenient model; {@code container} and {@code mcp_servers}
  * are refused. Earlier {@code thinking} blocks are dropped (reasoning traces the other side cannot
- * use); documents, search results, server tool blocks, file image sources, images inside tool
- * results and a structured {@code output_config.format} are untranslatable.
+ * use); a tool result's images cross as its attachments; documents, search results, server tool
+ * blocks, file image sources and a structured {@code output_config.format} are untranslatable (kept,
+ * as opaque blocks, for an Anthropic provider).
  *
  * <p>Stateless and thread-safe. {@code ChatRequest r = AnthropicRequestParser.parse(body);}
  */
@@ -175,8 +176,7 @@ public final class AnthropicRequestParser {
                 }
                 case "tool_result" -> {
                     requireRole(block, type, role, Role.USER);
-                    parts.add(new ContentPart.ToolResult(block.requiredString("tool_use_id"),
-                            toolResultText(block, untranslatable), Boolean.TRUE.equals(block.optionalBoolean("is_error"))));
+                    parts.add(toolResult(block, untranslatable));
                 }
                 default -> {
                     if (!DROPPED_BLOCKS.contains(type)) {
@@ -196,29 +196,39 @@ public final class AnthropicRequestParser {
             case "base64" -> parts.add(new ContentPart.Image("data:" + source.requiredString("media_type") + ";base64,"
                     + source.requiredString("data")));
             case "url" -> parts.add(new ContentPart.Image(source.requiredString("url")));
-            default -> untranslatable.add(source.path("type") + " '" + type + "' image sources");
+            default -> {
+                untranslatable.add(source.path("type") + " '" + type + "' image sources");
+                parts.add(new ContentPart.Opaque(block.json().encode())); // kept for its own dialect
+            }
         }
     }
 
-    private static String toolResultText(FieldReader block, List<String> untranslatable) {
+    /** A tool result: its text blocks joined by newlines; its images and any other block attached. */
+    private static ContentPart.ToolResult toolResult(FieldReader block, List<String> untranslatable) {
+        String id = block.requiredString("tool_use_id");
+        boolean isError = Boolean.TRUE.equals(block.optionalBoolean("is_error"));
         Object content = block.value("content");
         if (content == null || content instanceof String) {
-            return content == null ? "" : (String) content;
+            return new ContentPart.ToolResult(id, content == null ? "" : (String) content, isError);
         }
         if (!(content instanceof JsonArray items)) {
             throw block.problem("content", "must be a string or an array of content blocks");
         }
         StringBuilder text = new StringBuilder();
+        List<ContentPart> attachments = new ArrayList<>();
         for (int i = 0; i < items.size(); i++) {
             FieldReader item = block.objectAt("content", i);
             String type = item.requiredString("type");
             if ("text".equals(type)) {
                 text.append(text.length() == 0 ? "" : "\n").append(item.requiredString("text"));
+            } else if ("image".equals(type)) {
+                image(item, untranslatable, attachments);
             } else {
                 untranslatable.add(item.path("type") + " '" + type + "' inside a tool result");
+                attachments.add(new ContentPart.Opaque(item.json().encode())); // kept for its own dialect
             }
         }
-        return text.toString();
+        return new ContentPart.ToolResult(id, text.toString(), isError, attachments);
     }
 
     private static void requireRole(FieldReader block, String type, Role actual, Role expected) {

@@ -7,6 +7,7 @@ import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
 import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.agentfuse.gateway.provider.AlternatingTurns;
+import io.agentfuse.gateway.provider.ImageData;
 import io.agentfuse.gateway.provider.SamplingFields;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -68,21 +69,32 @@ public final class AnthropicRequestWriter {
         }
         ContentPart.ToolResult result = (ContentPart.ToolResult) part;
         JsonObject block = new JsonObject().put("type", "tool_result").put("tool_use_id", result.toolCallId())
-                .put("content", result.content());
+                .put("content", toolResultContent(result));
         return result.isError() ? block.put("is_error", true) : block;
     }
 
+    /** The text alone as a string; with attachments, blocks: the text's, then each attachment's. */
+    private static Object toolResultContent(ContentPart.ToolResult result) {
+        if (result.attachments().isEmpty()) {
+            return result.content();
+        }
+        JsonArray blocks = new JsonArray();
+        JsonObject text = block(new ContentPart.Text(result.content()));
+        if (text != null) {
+            blocks.add(text);
+        }
+        for (ContentPart attachment : result.attachments()) {
+            blocks.add(block(attachment));
+        }
+        return blocks;
+    }
+
     private static JsonObject imageSource(String url) {
-        if (!url.startsWith("data:")) {
+        ImageData data = ImageData.of(url);
+        if (data == null) {
             return new JsonObject().put("type", "url").put("url", url);
         }
-        int comma = url.indexOf(',');
-        String header = comma < 0 ? "" : url.substring(5, comma);
-        if (!header.endsWith(";base64")) {
-            throw new UntranslatableException("an image data URL that is not base64");
-        }
-        return new JsonObject().put("type", "base64").put("media_type", header.substring(0, header.length() - 7))
-                .put("data", url.substring(comma + 1));
+        return new JsonObject().put("type", "base64").put("media_type", data.mediaType()).put("data", data.base64());
     }
 
     private static void writeTools(ChatRequest request, JsonObject body) {

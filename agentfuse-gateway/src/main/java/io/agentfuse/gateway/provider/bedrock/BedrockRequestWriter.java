@@ -13,6 +13,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -20,7 +21,8 @@ import java.util.Set;
  * {@code user} and {@code assistant} turns with {@code text}, {@code image}, {@code toolUse} and
  * {@code toolResult} blocks (consecutive turns of one role merged, tool results first in a user turn,
  * empty text dropped: Bedrock refuses blank text blocks, and a tool result with no text, which cannot be
- * dropped, says {@value #NO_OUTPUT}), {@code system} as text blocks,
+ * dropped, says {@value #NO_OUTPUT} unless it holds images, which follow its text as {@code image}
+ * blocks), {@code system} as text blocks,
  * {@code inferenceConfig} and {@code toolConfig}. The model and whether to stream are in the path.
  * Converse refuses {@code toolUse} and {@code toolResult} blocks without a {@code toolConfig}, so a
  * request that offers no tools but carries tool calls in its conversation (an agent's summary of its
@@ -68,9 +70,21 @@ public final class BedrockRequestWriter {
         }
         ContentPart.ToolResult result = (ContentPart.ToolResult) part;
         JsonObject toolResult = new JsonObject().put("toolUseId", result.toolCallId())
-                .put("content", new JsonArray().add(new JsonObject().put("text",
-                        result.content().isBlank() ? NO_OUTPUT : result.content())));
+                .put("content", toolResultContent(result));
         return new JsonObject().put("toolResult", result.isError() ? toolResult.put("status", "error") : toolResult);
+    }
+
+    /** Its text, then its images; never empty and never a blank text, which Bedrock refuses. */
+    private static JsonArray toolResultContent(ContentPart.ToolResult result) {
+        List<ContentPart.Image> images = result.images();
+        JsonArray content = new JsonArray();
+        if (!result.content().isBlank() || images.isEmpty()) {
+            content.add(new JsonObject().put("text", result.content().isBlank() ? NO_OUTPUT : result.content()));
+        }
+        for (ContentPart.Image image : images) {
+            content.add(new JsonObject().put("image", image(image.url())));
+        }
+        return content;
     }
 
     private static JsonObject image(String url) {

@@ -33,7 +33,8 @@ import java.util.Set;
  * {@code thinkingConfig}, {@code safetySettings} and {@code labels} are dropped (hints the other side
  * cannot use; it applies its own filters); {@code cachedContent}, server tools ({@code googleSearch},
  * {@code codeExecution}, ...), structured output, several candidates, code-execution and file parts
- * other than images, and unknown fields are untranslatable.
+ * other than images, and unknown fields are untranslatable. The images of a multimodal function
+ * response ({@code functionResponse.parts}) cross as its tool result's attachments.
  *
  * <p>Stateless and thread-safe. {@code ChatRequest r = GeminiRequestParser.parse(body, "gemini-2.5-pro", false);}
  */
@@ -118,6 +119,17 @@ public final class GeminiRequestParser {
         if (response != null) {
             return functionResponse(response, unanswered, untranslatable);
         }
+        ContentPart image = image(part);
+        if (image != null) {
+            return image;
+        }
+        String kind = part.json().isEmpty() ? "(empty)" : part.json().fieldNames().iterator().next();
+        untranslatable.add(part.path(kind) + " parts (only text, images and function calls cross dialects)");
+        return null;
+    }
+
+    /** The image of an {@code inlineData} or {@code fileData} part; {@code null} when it holds none. */
+    private static ContentPart image(FieldReader part) {
         FieldReader inline = part.optionalObject("inlineData");
         if (inline != null) {
             return new ContentPart.Image("data:" + inline.requiredString("mimeType") + ";base64," + inline.requiredString("data"));
@@ -126,8 +138,6 @@ public final class GeminiRequestParser {
         if (file != null && String.valueOf(file.optionalString("mimeType")).startsWith("image/")) {
             return new ContentPart.Image(file.requiredString("fileUri"));
         }
-        String kind = part.json().isEmpty() ? "(empty)" : part.json().fieldNames().iterator().next();
-        untranslatable.add(part.path(kind) + " parts (only text, images and function calls cross dialects)");
         return null;
     }
 
@@ -149,7 +159,27 @@ public final class GeminiRequestParser {
         boolean isError = value.containsKey("error") && !value.containsKey("output");
         Object text = isError ? value.getValue("error") : value.containsKey("output") ? value.getValue("output")
                 : value.getValue("content");
-        return new ContentPart.ToolResult(id, text instanceof String string ? string : value.encode(), isError);
+        return new ContentPart.ToolResult(id, text instanceof String string ? string : value.encode(), isError,
+                responseImages(response, untranslatable));
+    }
+
+    /** The media of a multimodal function response ({@code parts} of {@code inlineData} or {@code fileData}). */
+    private static List<ContentPart> responseImages(FieldReader response, List<String> untranslatable) {
+        JsonArray parts = response.optionalArray("parts");
+        if (parts == null || parts.isEmpty()) {
+            return List.of();
+        }
+        List<ContentPart> images = new ArrayList<>(parts.size());
+        for (int i = 0; i < parts.size(); i++) {
+            FieldReader part = response.objectAt("parts", i);
+            ContentPart image = image(part);
+            if (image != null) {
+                images.add(image);
+            } else {
+                untranslatable.add(response.path("parts") + "[" + i + "] (media other than images in a function response)");
+            }
+        }
+        return images;
     }
 
     private static String system(FieldReader instruction) {

@@ -26,7 +26,9 @@ import java.util.Map;
  * <p>Gemini matches a {@code functionResponse} to its call by the function's name, so a tool result is
  * written with the name of the call it answers, found earlier in the conversation; a result whose call
  * is not there is untranslatable. Images: a {@code data:} URL becomes {@code inlineData}, any other URL
- * {@code fileData}.
+ * {@code fileData}; a tool result's images go inside its {@code functionResponse} as {@code parts}
+ * (Gemini's multimodal function responses, which current models take and want there rather than as
+ * parts of the turn beside it).
  *
  * <p>Stateless and thread-safe. {@code JsonObject body = GeminiRequestWriter.write(request);}
  */
@@ -94,7 +96,16 @@ public final class GeminiRequestWriter {
                     + " answers no call of the conversation (Gemini matches results to calls by name)");
         }
         JsonObject response = new JsonObject().put(result.isError() ? "error" : "output", result.content());
-        return new JsonObject().put("functionResponse", new JsonObject().put("name", name).put("response", response));
+        JsonObject functionResponse = new JsonObject().put("name", name).put("response", response);
+        List<ContentPart.Image> images = result.images();
+        if (!images.isEmpty()) {
+            JsonArray parts = new JsonArray();
+            for (ContentPart.Image image : images) {
+                parts.add(image(image.url()));
+            }
+            functionResponse.put("parts", parts);
+        }
+        return new JsonObject().put("functionResponse", functionResponse);
     }
 
     private static JsonObject image(String url) {

@@ -20,12 +20,16 @@ import java.util.List;
  * name; {@code max_tokens} is deprecated and refused by reasoning models); a streamed request
  * always asks for {@code stream_options.include_usage} so that token use is known; a tool
  * result marked as an error gets an {@code "Error: "} prefix, since OpenAI tool messages have
- * no error flag; each tool result becomes its own {@code tool} message, placed where it was.
+ * no error flag; each tool result becomes its own {@code tool} message, placed where it was, and
+ * its images, which a tool message cannot hold, go in a user message after the tool messages.
  *
  * <p>Stateless and thread-safe.
  * {@code JsonObject body = OpenAiRequestWriter.write(request, "gpt-4o-mini");}
  */
 public final class OpenAiRequestWriter {
+
+    /** The text of a tool message whose result is images alone. */
+    static final String IMAGES_FOLLOW = "(images, in the next message)";
 
     private OpenAiRequestWriter() {
     }
@@ -81,17 +85,32 @@ public final class OpenAiRequestWriter {
         return calls.isEmpty() ? out : out.put("tool_calls", calls);
     }
 
+    /**
+     * Tool results become {@code tool} messages where they were, the text and images around them
+     * user messages. A tool message holds text only, so a result's images follow the run of tool
+     * messages (which must directly follow the call) in a user message that names their call.
+     */
     private static void user(ChatMessage message, JsonArray messages) {
         List<ContentPart> pending = new ArrayList<>();
+        List<ContentPart> toolImages = new ArrayList<>();
         for (ContentPart part : message.content()) {
             if (part instanceof ContentPart.ToolResult result) {
                 flushUser(pending, messages);
+                List<ContentPart.Image> images = result.images();
+                String text = result.isError() ? "Error: " + result.content() : result.content();
                 messages.add(new JsonObject().put("role", "tool").put("tool_call_id", result.toolCallId())
-                        .put("content", result.isError() ? "Error: " + result.content() : result.content()));
+                        .put("content", text.isBlank() && !images.isEmpty() ? IMAGES_FOLLOW : text));
+                if (!images.isEmpty()) {
+                    toolImages.add(new ContentPart.Text("The images tool call " + result.toolCallId() + " returned:"));
+                    toolImages.addAll(images);
+                }
             } else {
+                pending.addAll(toolImages);
+                toolImages.clear();
                 pending.add(part);
             }
         }
+        pending.addAll(toolImages);
         flushUser(pending, messages);
     }
 

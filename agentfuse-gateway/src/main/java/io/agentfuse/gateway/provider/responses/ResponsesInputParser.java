@@ -65,8 +65,7 @@ final class ResponsesInputParser {
             case "message" -> message(item, untranslatable);
             case "function_call" -> Item.joining(Role.ASSISTANT, new ContentPart.ToolCall(
                     item.requiredString("call_id"), flatName(item), item.requiredString("arguments")));
-            case "function_call_output" -> Item.joining(Role.USER, new ContentPart.ToolResult(
-                    item.requiredString("call_id"), output(item, untranslatable), false));
+            case "function_call_output" -> Item.joining(Role.USER, toolResult(item, untranslatable));
             // Earlier reasoning is the provider's own trace; another model cannot use it.
             case "reasoning" -> Item.NOTHING;
             case "item_reference" -> {
@@ -136,18 +135,20 @@ final class ResponsesInputParser {
             switch (type) {
                 case "input_text", "output_text" -> parts.add(new ContentPart.Text(part.requiredString("text")));
                 case "refusal" -> parts.add(new ContentPart.Text(part.requiredString("refusal")));
-                case "input_image" -> {
-                    String url = part.optionalString("image_url");
-                    if (url != null) {
-                        parts.add(new ContentPart.Image(url));
-                    } else {
-                        untranslatable.add(part.path("type") + " 'input_image' parts without an image_url");
-                    }
-                }
+                case "input_image" -> image(part, untranslatable, parts);
                 default -> untranslatable.add(part.path("type") + " '" + type + "' parts");
             }
         }
         return parts;
+    }
+
+    private static void image(FieldReader part, List<String> untranslatable, List<ContentPart> parts) {
+        String url = part.optionalString("image_url");
+        if (url != null) {
+            parts.add(new ContentPart.Image(url));
+        } else {
+            untranslatable.add(part.path("type") + " 'input_image' parts without an image_url");
+        }
     }
 
     private static String systemText(FieldReader item) {
@@ -172,25 +173,31 @@ final class ResponsesInputParser {
     }
 
     /** The output of a function call as text; non-text pieces cannot be carried over. */
-    private static String output(FieldReader item, List<String> untranslatable) {
+    /** A function's output: its text parts joined, its images (and parts of other types) attached. */
+    private static ContentPart.ToolResult toolResult(FieldReader item, List<String> untranslatable) {
+        String callId = item.requiredString("call_id");
         Object output = item.value("output");
         if (output instanceof String text) {
-            return text;
+            return new ContentPart.ToolResult(callId, text, false);
         }
         if (!(output instanceof JsonArray array)) {
             throw item.problem("output", "is required and must be a string or an array of content parts");
         }
         StringBuilder text = new StringBuilder();
+        List<ContentPart> attachments = new ArrayList<>();
         for (int i = 0; i < array.size(); i++) {
             FieldReader part = item.objectAt("output", i);
             String type = part.requiredString("type");
             if ("input_text".equals(type)) {
                 text.append(part.requiredString("text"));
+            } else if ("input_image".equals(type)) {
+                image(part, untranslatable, attachments);
             } else {
                 untranslatable.add(part.path("type") + " '" + type + "' inside a function_call_output");
+                attachments.add(new ContentPart.Opaque(part.json().encode())); // kept for its own dialect
             }
         }
-        return text.toString();
+        return new ContentPart.ToolResult(callId, text.toString(), false, attachments);
     }
 
     /**

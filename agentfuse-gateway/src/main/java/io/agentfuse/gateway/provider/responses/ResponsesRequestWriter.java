@@ -17,8 +17,8 @@ import java.util.List;
  * Writes a neutral request as a Responses API body: the system prompt as {@code instructions};
  * user text and images as {@code message} items with {@code input_text} and {@code input_image}
  * parts; assistant text as {@code message} items with {@code output_text}; tool calls as
- * {@code function_call} items and their results as {@code function_call_output} items, in
- * conversation order; {@code function} tools, {@code tool_choice}, {@code parallel_tool_calls},
+ * {@code function_call} items and their results as {@code function_call_output} items (a result's
+ * images as {@code input_image} parts of its output), in conversation order; {@code function} tools, {@code tool_choice}, {@code parallel_tool_calls},
  * {@code max_output_tokens}, {@code temperature}, {@code top_p}, {@code stream} and {@code user}.
  * A tool result marked as an error gets an {@code "Error: "} prefix (the API has no error flag).
  * Stop sequences have no Responses equivalent and make the request untranslatable.
@@ -86,14 +86,39 @@ public final class ResponsesRequestWriter {
             if (part instanceof ContentPart.ToolResult result) {
                 flushUser(pending, input);
                 input.add(new JsonObject().put("type", "function_call_output").put("call_id", result.toolCallId())
-                        .put("output", result.isError() ? "Error: " + result.content() : result.content()));
+                        .put("output", output(result)));
             } else if (part instanceof ContentPart.Text text) {
-                pending.add(new JsonObject().put("type", "input_text").put("text", text.text()));
+                pending.add(inputText(text.text()));
             } else if (part instanceof ContentPart.Image image) {
-                pending.add(new JsonObject().put("type", "input_image").put("image_url", image.url()));
+                pending.add(inputImage(image));
             }
         }
         flushUser(pending, input);
+    }
+
+    /** The text alone as a string; with attachments, content parts: the text's, then each attachment's. */
+    private static Object output(ContentPart.ToolResult result) {
+        String text = result.isError() ? "Error: " + result.content() : result.content();
+        if (result.attachments().isEmpty()) {
+            return text;
+        }
+        JsonArray parts = new JsonArray();
+        if (!text.isEmpty()) {
+            parts.add(inputText(text));
+        }
+        for (ContentPart attachment : result.attachments()) {
+            parts.add(attachment instanceof ContentPart.Image image ? inputImage(image)
+                    : new JsonObject(((ContentPart.Opaque) attachment).json())); // only ever parsed from this dialect
+        }
+        return parts;
+    }
+
+    private static JsonObject inputText(String text) {
+        return new JsonObject().put("type", "input_text").put("text", text);
+    }
+
+    private static JsonObject inputImage(ContentPart.Image image) {
+        return new JsonObject().put("type", "input_image").put("image_url", image.url());
     }
 
     private static void flushUser(List<JsonObject> parts, JsonArray input) {
