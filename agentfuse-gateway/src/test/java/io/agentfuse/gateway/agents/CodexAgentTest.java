@@ -2,6 +2,7 @@ package io.agentfuse.gateway.agents;
 
 import io.agentfuse.mock.MockProvider;
 import io.agentfuse.mock.MockStep;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import static io.agentfuse.gateway.agents.AgentGateway.body;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,8 +47,12 @@ class CodexAgentTest {
 
 
     private AgentRun codex(String scenario, String model) {
+        return codex(scenario, model, "Say hi");
+    }
+
+    private AgentRun codex(String scenario, String model, String prompt) {
         AgentRun run = AgentRun.of(List.of(AgentInstall.codex().toString(), "exec", "--skip-git-repo-check",
-                        "-m", model, "Say hi"),
+                        "-m", model, prompt),
                 Map.of("HOME", HOME.toString(), "CODEX_HOME", HOME.toString(), "AGENTFUSE_KEY", "sk-test-not-a-real-key"),
                 HOME.resolve("work"));
         AgentGateway.report("codex", scenario, gateway.agentRequests(), run);
@@ -78,6 +84,29 @@ class CodexAgentTest {
         assertThat(run.exitCode()).as(run.output()).isZero();
         assertThat(gateway.agentRequests()).isEqualTo(2);
         assertThat(body(gateway.upstream().get(1)).encode()).contains("function_call_output").contains("call_1");
+    }
+
+    @Test
+    void anImageItViewedFallsBackToClaudeThatSeesTheImage() throws IOException {
+        // A 1x1 PNG in the working directory, which the model asks Codex to view
+        Path picture = HOME.resolve("work").resolve("pixel.png");
+        Files.write(picture, java.util.Base64.getDecoder().decode(
+                "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="));
+        gateway.harness.mock.scriptForModel("gpt-cross-1",
+                MockStep.builder().toolCall("call_1", "view_image", new JsonObject().put("path", picture.toString())).build(),
+                MockStep.builder().status(500).times(2).build());
+
+        AgentRun run = codex("image, cross-dialect fallback", "gpt-cross", "What is in pixel.png?");
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).contains(MockStep.DEFAULT_TEXT);
+        assertThat(gateway.agentRequests()).isEqualTo(2);
+        JsonObject sent = body(gateway.harness.mock.requestsFor("claude-lenient-1").get(0));
+        assertThat(sent.getJsonArray("messages").stream().map(JsonObject.class::cast)
+                .flatMap(message -> message.getValue("content") instanceof JsonArray blocks ? blocks.stream() : Stream.empty())
+                .map(JsonObject.class::cast).filter(block -> "tool_result".equals(block.getString("type")))
+                .map(JsonObject::encode))
+                .anySatisfy(result -> assertThat(result).contains("\"call_1\"").contains("\"media_type\":\"image/png\""));
     }
 
     @Test
