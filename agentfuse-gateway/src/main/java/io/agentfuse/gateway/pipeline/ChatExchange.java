@@ -156,7 +156,7 @@ final class ChatExchange {
         request = checked.withoutConversation();
         continuation = StreamContinuation.of(checked, plan, caller.headers(), stages, trace, budget);
         chain = stages.chains().run(plan, checked.chat().stream() ? Delivery.stream(checked.chat().dialect(), continuation.on())
-                : Delivery.COMPLETE, trace, budget);
+                : Delivery.complete(request.chat(), stages.clock()), trace, budget);
         chain.whenComplete((result, error) -> onContext(() -> answer(result, error)));
     }
 
@@ -187,7 +187,7 @@ final class ChatExchange {
             trace.span().usage(usage.inputTokens(), usage.outputTokens());
             used = budget.charged(budget.used(usage, result.value().step().model()), !usage.isZero());
             budget.putHeaders(response.headers(), used);
-            CompleteResponder.respond(response, caller.connection(), context, request, result, trace, stages.clock());
+            CompleteResponder.respond(response, caller.connection(), context, request, result, trace);
         }
     }
 

@@ -1,20 +1,68 @@
 package io.agentfuse.gateway.pipeline;
 
+import io.agentfuse.core.Clock;
+import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.dialect.DialectTranslator;
+import io.agentfuse.gateway.dialect.MalformedAnswerException;
+import io.agentfuse.gateway.dialect.UntranslatableException;
+import io.agentfuse.gateway.upstream.UpstreamResponse;
+import io.vertx.core.buffer.Buffer;
 
 /**
  * How an answer reaches its caller: complete, or streamed — with the provider's events passed on as
  * they are to a caller of {@code shownAsIs} (its own dialect, the relay not re-encoding:
  * {@link io.agentfuse.gateway.dialect.StreamTranslator}), or re-encoded ({@code shownAsIs} null),
  * which shows the caller no reasoning ({@link AnswerOpening}).
+ *
+ * <p>A complete answer is put in its caller's words within the attempt that got it
+ * ({@link #body}), so that one which cannot be is a failed attempt of its step, fallen back from,
+ * rather than the end of the chain.
+ *
+ * @param caller a complete answer's caller, whose dialect its body is given in; {@code null} for a
+ *               stream, and for a complete answer read as its provider wrote it ({@link #COMPLETE})
+ * @param clock  stamps a translated complete answer; {@code null} when there is no {@code caller}
  */
-record Delivery(boolean stream, Dialect shownAsIs) {
+record Delivery(boolean stream, Dialect shownAsIs, ChatRequest caller, Clock clock) {
 
-    /** A complete answer. */
-    static final Delivery COMPLETE = new Delivery(false, null);
+    /** A complete answer as its provider wrote it, for a caller that reads it itself ({@link GuardedModelClient}). */
+    static final Delivery COMPLETE = new Delivery(false, null, null, null);
+
+    /** A complete answer for the caller who sent {@code caller}, translated when its provider speaks another dialect. */
+    static Delivery complete(ChatRequest caller, Clock clock) {
+        return new Delivery(false, null, caller, clock);
+    }
 
     /** A stream to a caller of {@code caller}, its events re-encoded when {@code reencoded}. */
     static Delivery stream(Dialect caller, boolean reencoded) {
-        return new Delivery(true, reencoded ? null : caller);
+        return new Delivery(true, reencoded ? null : caller, null, null);
+    }
+
+    /**
+     * The body {@code step}'s complete {@code answer} reaches the caller with: as it came from a
+     * provider of the caller's dialect (no work at all), else translated, on the attempt's event
+     * loop.
+     *
+     * @throws MalformedAnswerException when the answer cannot be said in the caller's dialect (a tool
+     *                                  call whose arguments are not a JSON object, for an Anthropic or
+     *                                  Gemini caller): counted, retried and fallen back from as an answer
+     *                                  that is not well-formed is (docs/design.md §7), as a stream that
+     *                                  cannot be translated counts too ({@link StreamRelay})
+     */
+    Buffer body(PlannedStep step, UpstreamResponse answer) {
+        Dialect upstream = step.provider().dialect();
+        if (caller == null || upstream == caller.dialect()) {
+            return answer.body();
+        }
+        try {
+            return DialectTranslator.clientResponse(answer.json(), upstream, caller, clock).toBuffer();
+        } catch (UntranslatableException untranslatable) {
+            throw new MalformedAnswerException(untranslated(step, untranslatable));
+        }
+    }
+
+    /** What a caller reads of an answer of {@code step}'s that cannot be said in its dialect, complete or streamed. */
+    static String untranslated(PlannedStep step, UntranslatableException untranslatable) {
+        return "the answer of model " + step.name() + " could not be translated: " + untranslatable.getMessage();
     }
 }

@@ -5,6 +5,7 @@ import io.agentfuse.core.LongCall;
 import io.agentfuse.gateway.dialect.ObservedEvent;
 import io.agentfuse.gateway.upstream.UpstreamResponse;
 import io.agentfuse.gateway.upstream.UpstreamStream;
+import io.vertx.core.buffer.Buffer;
 
 /**
  * What one step of the chain answered: a complete response, or a stream that has produced its
@@ -12,22 +13,24 @@ import io.agentfuse.gateway.upstream.UpstreamStream;
  *
  * @param step         the step that answered; a stream's without its request ({@link PlannedStep#answering()})
  * @param response     the complete answer, or {@code null} for a stream
+ * @param callerBody   the complete answer's body as its caller reads it ({@link Delivery#body}); {@code null}
+ *                     for a stream
  * @param stream       the stream, or {@code null} for a complete answer
  * @param firstEvent   a stream's first event as the check of it observed it; {@code null} for a complete answer
  * @param startedNanos when the answering attempt started ({@link System#nanoTime()}), for the model-call meters
  * @param permit       the breaker permit a stream holds until it ends; {@code null} for a complete answer
  */
-record StepAnswer(PlannedStep step, UpstreamResponse response, UpstreamStream stream, ObservedEvent firstEvent,
-                  long startedNanos, HeldPermit permit) implements LongCall {
+record StepAnswer(PlannedStep step, UpstreamResponse response, Buffer callerBody, UpstreamStream stream,
+                  ObservedEvent firstEvent, long startedNanos, HeldPermit permit) implements LongCall {
 
-    /** A complete answer. */
-    StepAnswer(PlannedStep step, UpstreamResponse response, long startedNanos) {
-        this(step, response, null, null, startedNanos, null);
+    /** A complete answer, whose caller reads {@code callerBody}. */
+    StepAnswer(PlannedStep step, UpstreamResponse response, Buffer callerBody, long startedNanos) {
+        this(step, response, callerBody, null, null, startedNanos, null);
     }
 
     /** A stream whose first event came, and was observed as {@code firstEvent}. */
     StepAnswer(PlannedStep step, UpstreamStream stream, ObservedEvent firstEvent, long startedNanos) {
-        this(step.answering(), null, stream, firstEvent, startedNanos, new HeldPermit(step.guard()));
+        this(step.answering(), null, null, stream, firstEvent, startedNanos, new HeldPermit(step.guard()));
     }
 
     /** A stream keeps its permit until it ends (see {@link StreamRelay}); a complete answer is recorded by the guard. */

@@ -45,9 +45,11 @@ import java.util.concurrent.CompletableFuture;
  *       {@code tokenOveruse} limit, {@code TOKEN_OVERUSE});</li>
  *   <li>a failure after the first byte → one failure of its kind: idle timeout or broken connection as
  *       the guard's classifier says, an error event from the provider as its dialect maps it, a
- *       malformed event as {@code ERROR}, an end before the terminator as {@code CONNECTION_ERROR};</li>
- *   <li>a caller who left, a stream the gateway ended itself (an answer it could not translate, a
- *       subagent deadline) → nothing: the permit is given back.</li>
+ *       malformed event — or one the caller's dialect cannot say (a tool call whose arguments are
+ *       not a JSON object, for an Anthropic caller), as for a complete answer ({@link Delivery#body}) —
+ *       as {@code ERROR}, an end before the terminator as {@code CONNECTION_ERROR};</li>
+ *   <li>a caller who left, a stream the gateway ended itself (a subagent deadline, a fault of its
+ *       own) → nothing: the permit is given back.</li>
  * </ul>
  * So a provider whose streams always break mid-way trips its breaker, and a stream that is slow or
  * token-heavy counts for {@code consecutiveTimeouts}, {@code slowCallRate} and {@code tokenOveruse}
@@ -180,10 +182,14 @@ final class StreamRelay {
         writer.failWith(translator.error(error.type(), message));
     }
 
-    /** What arrived cannot be said in the caller's dialect: the stream ends with an error, the call neither success nor failure. */
+    /**
+     * What arrived cannot be said in the caller's dialect: the stream ends with an error, and counts
+     * as a malformed event does ({@code ERROR}), as a complete answer that cannot be translated does.
+     */
     private void untranslated(UntranslatableException untranslatable) {
-        terminate(GatewayError.UPSTREAM_ERROR, "the answer of model " + answer.step().name()
-                + " could not be translated: " + untranslatable.getMessage());
+        String message = Delivery.untranslated(answer.step(), untranslatable);
+        accounting.failed(answer, StreamEvent.Error.malformed(message));
+        terminate(GatewayError.UPSTREAM_ERROR, message);
     }
 
     private void relay(SseEvent event) {
