@@ -92,6 +92,21 @@ final class AnswerOpening implements StreamOpening {
         return Stage.WORKING;
     }
 
+    /**
+     * What the decoder, told the stream ended, finds malformed in it (a Gemini stream none of whose
+     * chunks had a candidate), without the decoder's "upstream sent" (the provider is named before
+     * it); {@code null} for a stream that was merely cut.
+     */
+    @Override
+    public String lackedAtEnd() {
+        for (StreamEvent owed : decoder.end()) {
+            if (owed instanceof StreamEvent.Error failed && failed.cause() == StreamEvent.Error.Cause.MALFORMED) {
+                return failed.message().replaceFirst("^upstream sent ", "");
+            }
+        }
+        return null;
+    }
+
     /** The error the stream began with, or {@code null}. */
     StreamEvent.Error error() {
         return error;

@@ -50,4 +50,19 @@ final class OpeningEvents {
         }
         throw new MalformedAnswerException("more than " + maxKeptBytes + " bytes of events without beginning an answer");
     }
+
+    /**
+     * Why the call fails when {@code provider} ended its stream before the answer began: a cut
+     * ({@code CONNECTION_ERROR}), unless the opening says what the events lacked
+     * ({@link StreamOpening#lackedAtEnd}): then a malformed answer ({@code ERROR}), as a complete
+     * answer lacking it is.
+     */
+    Exception endedEarly(ProviderEndpoint provider) {
+        String message = "provider " + provider.name() + " ended the stream before its answer began";
+        String lacked = opening.lackedAtEnd();
+        if (lacked == null) {
+            return new UpstreamConnectionException(message, null);
+        }
+        return new MalformedAnswerException(message + ": " + lacked);
+    }
 }

@@ -16,6 +16,15 @@ public interface StreamOpening {
     /** Where the answer stands after {@code event}. */
     Stage after(SseEvent event);
 
+    /**
+     * What the events of a stream whose provider ended it before its answer began lacked, when that
+     * makes it a malformed answer (a Gemini stream none of whose chunks had a candidate), or
+     * {@code null}, by default: the stream was cut. Asked once, at that end.
+     */
+    default String lackedAtEnd() {
+        return null;
+    }
+
     /** Where a stream's answer stands. */
     enum Stage {
         /** The event only opens the stream (a start, a role): the first-event limit runs on. */

@@ -173,8 +173,7 @@ final class StreamingCall {
         if (ready.future().isComplete()) {
             stream.deliverEnd();
         } else {
-            ready.fail(new UpstreamConnectionException(
-                    "provider " + provider.name() + " ended the stream before its answer began", null));
+            ready.fail(opening.endedEarly(provider)); // a cut, or an answer that came whole without what it needs
         }
     }
 

@@ -145,7 +145,7 @@ public final class GeminiDialect implements Dialect {
 
     @Override
     public JsonObject checkAnswer(Buffer body) {
-        return GeminiResponseCodec.check(AnswerShape.object(body));
+        return GeminiResponseCodec.checkAnswer(AnswerShape.object(body));
     }
 
     @Override

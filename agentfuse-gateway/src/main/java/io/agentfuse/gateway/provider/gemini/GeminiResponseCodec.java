@@ -36,15 +36,18 @@ public final class GeminiResponseCodec {
 
     /** The finish reason of a candidate whose function call the model did not manage to write. */
     private static final String MALFORMED_FUNCTION_CALL = "MALFORMED_FUNCTION_CALL";
+    /** What an answer without candidates, whose prompt was not blocked, lacks (see {@link #checkAnswer}). */
+    static final String NO_CANDIDATES = "no candidates, and no promptFeedback.blockReason saying the prompt was blocked";
 
     private GeminiResponseCodec() {
     }
 
     /**
-     * {@code body}, if it is a well-formed response: candidates (when present) with {@code content.parts}
-     * objects, text as strings, function calls with a name and object arguments, numeric usage, and a
-     * first candidate that did not end with {@code MALFORMED_FUNCTION_CALL} (the model failed to write
-     * a call: no content, and no answer an agent could go on with).
+     * {@code body}, if it is a well-formed response or stream chunk: candidates (when present) with
+     * {@code content.parts} objects, text as strings, function calls with a name and object
+     * arguments, numeric usage, and a first candidate that did not end with
+     * {@code MALFORMED_FUNCTION_CALL} (the model failed to write a call: no content, and no answer an
+     * agent could go on with). A complete answer needs more ({@link #checkAnswer}).
      *
      * @throws MalformedAnswerException naming the first field that is missing or of the wrong type
      */
@@ -82,6 +85,24 @@ public final class GeminiResponseCodec {
                     "toolUsePromptTokenCount", "totalTokenCount"}) {
                 AnswerShape.optionalNumber(usage, field, "usageMetadata.");
             }
+        }
+        return body;
+    }
+
+    /**
+     * {@code body}, if it is a well-formed complete answer: {@linkplain #check well-formed}, with at
+     * least one candidate — unless its {@code promptFeedback.blockReason} says the prompt was blocked,
+     * which Gemini answers without any (a content filter). An answer of no candidates otherwise (its
+     * usage only, or an empty list) has no answer in it: a failed attempt, as
+     * {@code "candidates": null} is, not an empty turn. A stream's chunks may each go without
+     * ({@link GeminiStreamDecoder}); the stream as a whole may not.
+     *
+     * @throws MalformedAnswerException naming what is missing or of the wrong type
+     */
+    public static JsonObject checkAnswer(JsonObject body) {
+        check(body);
+        if (candidate(body) == null && !blocked(body)) {
+            throw new MalformedAnswerException("the answer has " + NO_CANDIDATES);
         }
         return body;
     }
@@ -148,14 +169,18 @@ public final class GeminiResponseCodec {
         JsonObject candidate = candidate(body);
         String reason = candidate == null ? null : candidate.getString("finishReason");
         if (reason == null) {
-            return body.getValue("promptFeedback") instanceof JsonObject feedback && feedback.getValue("blockReason") != null
-                    ? FinishReason.CONTENT_FILTER : null;
+            return blocked(body) ? FinishReason.CONTENT_FILTER : null;
         }
         return switch (reason) {
             case "MAX_TOKENS" -> FinishReason.LENGTH;
             case "SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY" -> FinishReason.CONTENT_FILTER;
             default -> callsFunctions ? FinishReason.TOOL_CALLS : FinishReason.STOP;
         };
+    }
+
+    /** Whether {@code body}'s {@code promptFeedback} says the prompt was blocked (a {@code blockReason}). */
+    static boolean blocked(JsonObject body) {
+        return body.getValue("promptFeedback") instanceof JsonObject feedback && feedback.getValue("blockReason") != null;
     }
 
     /** Gemini's {@code finishReason} of {@code reason}. */

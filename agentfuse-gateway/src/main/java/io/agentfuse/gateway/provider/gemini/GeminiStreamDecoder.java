@@ -20,7 +20,10 @@ import java.util.List;
  * thoughts ({@code "thought": true}) show reasoning ({@link StreamEvent.Reasoning});
  * a function call, which Gemini sends whole, becomes a tool-call start and one delta with all its
  * arguments. Gemini has no end marker: the chunk that carries the {@code finishReason} (and the final
- * {@code usageMetadata}) finishes the stream, and a stream that ends without one was cut. An event
+ * {@code usageMetadata}) finishes the stream, and a stream that ends without one was cut — or, when
+ * none of its chunks had a candidate, was malformed: a chunk may go without (its usage only), but a
+ * stream with no candidate at all has no answer in it, as a complete answer without one has not
+ * ({@link GeminiResponseCodec#checkAnswer}); a blocked prompt finishes it as a content filter. An event
  * {@code {"error": {"code", "message", "status"}}} is the provider's error, its type the Google status.
  *
  * <p>Not thread-safe; one per stream.
@@ -28,6 +31,8 @@ import java.util.List;
 public final class GeminiStreamDecoder implements StreamDecoder {
 
     private boolean started;
+    /** Whether a chunk had a candidate. */
+    private boolean candidates;
     private boolean finished;
     private int calls;
     private Usage usage = Usage.ZERO;
@@ -68,6 +73,7 @@ public final class GeminiStreamDecoder implements StreamDecoder {
         }
         String id = GeminiResponseCodec.string(chunk, "responseId", "");
         JsonObject candidate = GeminiResponseCodec.candidate(chunk);
+        candidates |= candidate != null;
         if (GeminiResponseCodec.showsThoughts(candidate)) {
             out.add(StreamEvent.Reasoning.SHOWN);
         }
@@ -94,6 +100,10 @@ public final class GeminiStreamDecoder implements StreamDecoder {
             return List.of();
         }
         finished = true;
+        if (started && !candidates) {
+            return List.of(StreamEvent.Error.malformed("upstream sent a stream whose chunks had "
+                    + GeminiResponseCodec.NO_CANDIDATES));
+        }
         return List.of(StreamEvent.Error.cut("the upstream stream ended before a chunk with a finish reason"));
     }
 

@@ -233,4 +233,38 @@ class GeminiAnswerTranslationTest {
                 .singleElement().isInstanceOfSatisfying(StreamEvent.Error.class,
                         error -> assertThat(error.cause()).isEqualTo(StreamEvent.Error.Cause.MALFORMED));
     }
+
+    @Test
+    void anAnswerWithoutCandidatesIsMalformedCompleteOrStreamedUnlessThePromptWasBlocked() {
+        JsonObject usage = new JsonObject().put("promptTokenCount", 7).put("totalTokenCount", 7);
+        JsonObject none = new JsonObject().put("usageMetadata", usage);
+        JsonObject empty = new JsonObject().put("candidates", new JsonArray()).put("usageMetadata", usage);
+        JsonObject blocked = none.copy().put("promptFeedback", new JsonObject().put("blockReason", "SAFETY"));
+
+        for (JsonObject answer : List.of(none, empty)) {
+            assertThatThrownBy(() -> GEMINI.checkAnswer(Buffer.buffer(answer.encode())))
+                    .isInstanceOf(MalformedAnswerException.class).hasMessageContaining("no candidates");
+            StreamDecoder decoder = GEMINI.streamDecoder();
+            assertThat(decoder.decode(SseEvent.data(answer.encode()))).noneMatch(StreamEvent.Error.class::isInstance);
+            assertThat(decoder.end()).singleElement().isInstanceOfSatisfying(StreamEvent.Error.class, error -> {
+                assertThat(error.cause()).isEqualTo(StreamEvent.Error.Cause.MALFORMED);
+                assertThat(error.message()).contains("no candidates");
+            });
+        }
+        assertThat(GEMINI.checkAnswer(Buffer.buffer(blocked.encode()))).isEqualTo(blocked);
+        assertThat(GEMINI.streamDecoder().end()).singleElement().isInstanceOfSatisfying(StreamEvent.Error.class,
+                error -> assertThat(error.cause()).as("nothing came: a cut").isEqualTo(StreamEvent.Error.Cause.CUT));
+    }
+
+    @Test
+    void aStreamChunkWithoutCandidatesIsNoFaultWhenAnotherHasThem() {
+        StreamDecoder decoder = GEMINI.streamDecoder();
+        JsonObject usageOnly = new JsonObject().put("usageMetadata", new JsonObject().put("promptTokenCount", 7));
+
+        List<StreamEvent> events = new ArrayList<>(decoder.decode(SseEvent.data(usageOnly.encode())));
+        events.addAll(decoder.decode(SseEvent.data(answer(new JsonArray().add(text("Hi")), "STOP").encode())));
+
+        assertThat(events).contains(new StreamEvent.TextDelta("Hi")).noneMatch(StreamEvent.Error.class::isInstance);
+        assertThat(decoder.finished()).isTrue();
+    }
 }
