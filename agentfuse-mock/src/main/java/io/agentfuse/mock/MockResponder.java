@@ -90,18 +90,24 @@ final class MockResponder {
 
     private void send(Object body, MockStep step) {
         HttpServerResponse response = request.response();
-        String text = body instanceof JsonObject json ? json.encode() : String.valueOf(body);
         if (!response.headers().contains("content-type")) { // a scripted content type wins
-            response.putHeader("content-type", body instanceof JsonObject ? "application/json" : "text/plain");
+            response.putHeader("content-type", body instanceof JsonObject ? "application/json"
+                    : body instanceof Buffer ? "application/octet-stream" : "text/plain");
         }
+        Buffer bytes = bytes(body);
         if (step.drop() == MockStep.Drop.MID_STREAM) {
-            Buffer bytes = Buffer.buffer(text);
             response.putHeader("content-length", String.valueOf(bytes.length()));
             response.write(bytes.slice(0, bytes.length() / 2)).onComplete(written -> drop());
             return;
         }
         finished = true;
-        response.end(text);
+        response.end(bytes);
+    }
+
+    /** A scripted body's bytes: bytes as they are, a JSON object encoded, anything else as its text. */
+    private static Buffer bytes(Object body) {
+        return body instanceof Buffer bytes ? bytes
+                : Buffer.buffer(body instanceof JsonObject json ? json.encode() : String.valueOf(body));
     }
 
     private void stream(MockStep step, MockCall call) {
@@ -111,7 +117,7 @@ final class MockResponder {
                 .putHeader("cache-control", "no-cache");
         if (step.body() != null) {
             finished = true;
-            response.end(String.valueOf(step.body() instanceof JsonObject json ? json.encode() : step.body()));
+            response.end(bytes(step.body()));
             return;
         }
         StreamIds ids = new StreamIds(dialect.nextId(), call.model(), System.currentTimeMillis() / 1000,

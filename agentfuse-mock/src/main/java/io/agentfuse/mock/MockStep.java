@@ -1,5 +1,6 @@
 package io.agentfuse.mock;
 
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -29,8 +30,9 @@ import java.util.Set;
  * }</pre>
  *
  * @param status          HTTP status; default 200
- * @param body            the exact body to send (a JSON object or a string), or {@code null} to
- *                        generate one in the request's dialect (a success or an error body)
+ * @param body            the exact body to send (a JSON object, a string, or a {@link Buffer} of bytes
+ *                        sent as they are: a binary event stream), or {@code null} to generate one in
+ *                        the request's dialect (a success or an error body)
  * @param text            the assistant text of a generated success; default {@link #DEFAULT_TEXT}
  * @param toolCalls       tool calls of a generated success; default none
  * @param finishReason    {@code stop}, {@code length}, {@code tool_calls}, {@code stop_sequence} or
@@ -92,8 +94,8 @@ public record MockStep(int status, Object body, String text, List<MockToolCall> 
 
     public MockStep {
         require(status >= 100 && status <= 599, "status must be in 100..599, but was " + status);
-        require(body == null || body instanceof String || body instanceof JsonObject,
-                "body must be a JSON object or a string, but was " + body);
+        require(body == null || body instanceof String || body instanceof JsonObject || body instanceof Buffer,
+                "body must be a JSON object, a string or bytes, but was " + body);
         require(finishReason == null || FINISH_REASONS.contains(finishReason),
                 "finishReason must be one of " + FINISH_REASONS + ", but was " + finishReason);
         require(delayMs >= 0, "delayMs must be >= 0, but was " + delayMs);
@@ -107,7 +109,7 @@ public record MockStep(int status, Object body, String text, List<MockToolCall> 
         require(streamError == null || streamError >= 400 && streamError <= 599,
                 "streamError must be in 400..599, but was " + streamError);
         require(streamErrorAfterChunks >= 0, "streamErrorAfterChunks must be >= 0, but was " + streamErrorAfterChunks);
-        body = body instanceof JsonObject json ? json.copy() : body;
+        body = copy(body);
         text = text == null ? DEFAULT_TEXT : text;
         toolCalls = List.copyOf(toolCalls == null ? List.of() : toolCalls);
         headers = Map.copyOf(headers == null ? Map.of() : headers);
@@ -120,10 +122,14 @@ public record MockStep(int status, Object body, String text, List<MockToolCall> 
         return new Builder();
     }
 
-    /** The body to send, a defensive copy when it is a JSON object. */
+    /** The body to send, a defensive copy when it is a JSON object or bytes. */
     @Override
     public Object body() {
-        return body instanceof JsonObject json ? json.copy() : body;
+        return copy(body);
+    }
+
+    private static Object copy(Object body) {
+        return body instanceof JsonObject json ? json.copy() : body instanceof Buffer bytes ? bytes.copy() : body;
     }
 
     /** The finish reason to report, in the terms of {@link #finishReason}. */

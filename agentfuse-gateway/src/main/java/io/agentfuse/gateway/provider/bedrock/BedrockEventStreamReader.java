@@ -27,7 +27,8 @@ import java.util.function.Consumer;
  *       {@code contentBlockDelta}, ...), the JSON payload as data;</li>
  *   <li>{@code :message-type: exception}: named by its {@code :exception-type}
  *       ({@code throttlingException}, {@code modelStreamErrorException}, ...), whose names all end in
- *       {@code Exception}, the JSON payload as data;</li>
+ *       {@code Exception}, or {@value #UNTYPED_EXCEPTION} when that header is missing, the JSON
+ *       payload as data;</li>
  *   <li>{@code :message-type: error}: named {@code error}, data {@code {"code", "message"}} from its
  *       {@code :error-code} and {@code :error-message} headers.</li>
  * </ul>
@@ -40,6 +41,9 @@ import java.util.function.Consumer;
  * <p>Not thread-safe; one per stream, fed its chunks in order.
  */
 public final class BedrockEventStreamReader implements EventFraming {
+
+    /** The name of an exception frame without {@code :exception-type}: its message type. */
+    public static final String UNTYPED_EXCEPTION = "exception";
 
     private final List<Message> decoded = new ArrayList<>();
     private final MessageDecoder decoder = new MessageDecoder(decoded::add);
@@ -152,7 +156,8 @@ public final class BedrockEventStreamReader implements EventFraming {
         String payload = new String(message.getPayload(), StandardCharsets.UTF_8);
         String type = header(headers, ":message-type");
         if ("exception".equals(type)) {
-            return SseEvent.named(header(headers, ":exception-type"), payload);
+            String exception = header(headers, ":exception-type");
+            return SseEvent.named(exception.isEmpty() ? UNTYPED_EXCEPTION : exception, payload);
         }
         if ("error".equals(type)) {
             String code = header(headers, ":error-code");

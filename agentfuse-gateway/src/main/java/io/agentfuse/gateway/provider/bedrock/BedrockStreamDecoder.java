@@ -21,11 +21,17 @@ import java.util.Map;
  * stop reason and {@code metadata} — Bedrock's last event — the usage, with which the answer is
  * finished. A stream that ends after {@code messageStop} without {@code metadata} is finished at its
  * end, without usage; one that ends before was cut. An exception frame is the provider's error, its
- * type the exception's name ({@code ThrottlingException}, {@code ModelStreamErrorException}, ...).
+ * type the exception's name ({@code ThrottlingException}, {@code ModelStreamErrorException}, ...); one
+ * that names none ({@link BedrockEventStreamReader#UNTYPED_EXCEPTION}) is still the provider's error,
+ * read as a server error ({@code InternalServerException}), as an {@code error} frame without a code
+ * is, its message saying the type was missing.
  *
  * <p>Not thread-safe; one per stream.
  */
 public final class BedrockStreamDecoder implements StreamDecoder {
+
+    /** The type of an error the stream does not name: Bedrock's exception for a failure of its own. */
+    private static final String SERVER_ERROR = "InternalServerException";
 
     private final Map<Integer, Integer> toolIndexByBlock = new HashMap<>();
     private boolean finished;
@@ -44,9 +50,14 @@ public final class BedrockStreamDecoder implements StreamDecoder {
         } catch (DecodeException | ClassCastException e) {
             return malformed("a stream event that is not a JSON object: " + AnswerShape.excerpt(event.data()));
         }
+        if (BedrockEventStreamReader.UNTYPED_EXCEPTION.equals(name)) {
+            finished = true;
+            return List.of(new StreamEvent.Error(SERVER_ERROR, "an exception frame without its :exception-type header: "
+                    + data.getString("message", "no message")));
+        }
         if (name.endsWith("Exception") || "error".equals(name)) {
             finished = true;
-            String type = "error".equals(name) ? data.getString("code", "InternalServerException")
+            String type = "error".equals(name) ? data.getString("code", SERVER_ERROR)
                     : Character.toUpperCase(name.charAt(0)) + name.substring(1);
             return List.of(new StreamEvent.Error(type, data.getString("message", "upstream stream error")));
         }

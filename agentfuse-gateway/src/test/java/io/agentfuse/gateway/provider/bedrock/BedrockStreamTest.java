@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.provider.bedrock;
 
 import io.agentfuse.core.ManualClock;
+import io.agentfuse.core.Outcome;
 import io.agentfuse.gateway.dialect.FinishReason;
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.dialect.StreamDecoder;
@@ -124,6 +125,28 @@ class BedrockStreamTest {
 
         assertThat(events.get(1)).isEqualTo(new StreamEvent.Error("ThrottlingException",
                 "Too many requests, please wait before trying again."));
+    }
+
+    @Test
+    void anExceptionFrameWithoutItsTypeIsTheProvidersServerErrorSayingTheTypeWasMissing() {
+        Map<String, HeaderValue> headers = new LinkedHashMap<>();
+        headers.put(":content-type", HeaderValue.fromString("application/json"));
+        headers.put(":message-type", HeaderValue.fromString("exception"));
+        ByteBuffer untyped = new Message(headers, "{\"message\":\"The system encountered an unexpected error.\"}"
+                .getBytes(StandardCharsets.UTF_8)).toByteBuffer();
+        byte[] frame = new byte[untyped.remaining()];
+        untyped.get(frame);
+        StreamDecoder decoder = BedrockDialect.INSTANCE.streamDecoder();
+
+        List<StreamEvent> events = decodeInPiecesOf(event("messageStart", new JsonObject().put("role", "assistant"))
+                .appendBytes(frame), 1000, new BedrockEventStreamReader(), decoder);
+
+        assertThat(events.get(1)).isInstanceOfSatisfying(StreamEvent.Error.class, error -> {
+            assertThat(error.cause()).isEqualTo(StreamEvent.Error.Cause.PROVIDER);
+            assertThat(BedrockDialect.INSTANCE.streamErrorOutcome(error.type())).isEqualTo(Outcome.SERVER_ERROR);
+            assertThat(error.message()).contains(":exception-type", "The system encountered an unexpected error.");
+        });
+        assertThat(decoder.finished()).isTrue();
     }
 
     @Test
