@@ -5,9 +5,10 @@ package io.agentfuse.gateway.dialect;
  * token the provider processed, cached or not (OpenAI's {@code prompt_tokens}; Anthropic's
  * {@code input_tokens + cache_creation_input_tokens + cache_read_input_tokens}).
  *
- * <p>The counts are what a provider wrote, and a provider can write any number: sums of them
- * ({@link #sum}, {@link #total}, {@link #plus}) saturate at {@link Long#MAX_VALUE} instead of
- * wrapping to a negative count, which no budget or breaker could take.
+ * <p>The counts are what a provider wrote, and a provider can write any number: a count past a
+ * {@code long}'s range reads as {@link Long#MAX_VALUE} ({@link #count}), and sums of them
+ * ({@link #sum}, {@link #total}, {@link #plus}) saturate there instead of wrapping to a negative
+ * count, which no budget or breaker could take.
  *
  * <p>Immutable. {@code Usage.of(12, 30).total() == 42}.
  *
@@ -40,6 +41,26 @@ public record Usage(long inputTokens, long outputTokens) {
                     + " output tokens: a count of tokens is never negative");
         }
         return new Usage(inputTokens, outputTokens);
+    }
+
+    /**
+     * A count of tokens as a provider's JSON wrote it ({@code null}: none): its whole part (what
+     * {@link Number#longValue()} reads of a fraction), and past a {@code long}'s range ({@code 1e30},
+     * {@code 99999999999999999999}) {@link Long#MAX_VALUE}, as sums saturate; a negative count stays
+     * negative, for {@link #of} to refuse.
+     */
+    public static long count(Number written) {
+        if (written == null) {
+            return 0;
+        }
+        if (written instanceof Long || written instanceof Integer) {
+            return written.longValue();
+        }
+        double approximately = written.doubleValue(); // a BigInteger's or BigDecimal's longValue() would wrap
+        if (approximately >= Long.MAX_VALUE) {
+            return Long.MAX_VALUE;
+        }
+        return approximately <= Long.MIN_VALUE ? Long.MIN_VALUE : written.longValue();
     }
 
     /** The tokens of this call and {@code other} together (an answer continued by another call). */

@@ -82,6 +82,46 @@ class ProviderUsageOverflowTest {
         assertThat(window().getJsonObject("spent").getLong("tokens")).isEqualTo(MOST);
     }
 
+    @Test
+    void aResponsesAnswerClaimingMoreTokensThanALongHoldsIsServedAndSpendsTheBudget() {
+        gateway.mock.defaultStep(MockStep.builder().body("{\"id\":\"resp_1\",\"object\":\"response\",\"created_at\":1,"
+                + "\"status\":\"completed\",\"model\":\"gpt-4o-mini\",\"output\":[{\"type\":\"message\",\"id\":\"msg_1\","
+                + "\"role\":\"assistant\",\"status\":\"completed\",\"content\":[{\"type\":\"output_text\",\"text\":\"Hello\","
+                + "\"annotations\":[]}]}],\"usage\":{\"input_tokens\":1e30,\"output_tokens\":99999999999999999999}}").build());
+
+        Reply reply = gateway.client.post("/v1/responses", responsesRequest(false), Map.of());
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(reply.header("x-agentfuse-model")).isEqualTo("gpt-4o-mini");
+        assertThat(reply.body()).contains("Hello");
+        assertThat(window().getJsonObject("spent").getLong("tokens")).isEqualTo(MOST);
+        assertThat(window().getJsonObject("reserved").getLong("tokens")).isZero();
+    }
+
+    @Test
+    void aResponsesStreamClaimingMoreTokensThanALongHoldsEndsCleanlyAndSpendsTheBudget() {
+        String response = "\"id\":\"resp_1\",\"object\":\"response\",\"created_at\":1,\"model\":\"gpt-4o-mini\",\"output\":[]";
+        gateway.mock.defaultStep(MockStep.builder().body("event: response.created\ndata: {\"type\":\"response.created\","
+                + "\"sequence_number\":0,\"response\":{" + response + ",\"status\":\"in_progress\"}}\n\n"
+                + "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"sequence_number\":1,"
+                + "\"item_id\":\"msg_1\",\"output_index\":0,\"content_index\":0,\"delta\":\"Hello\"}\n\n"
+                + "event: response.completed\ndata: {\"type\":\"response.completed\",\"sequence_number\":2,\"response\":{"
+                + response + ",\"status\":\"completed\",\"usage\":{\"input_tokens\":1e30,\"output_tokens\":90}}}\n\n").build());
+
+        StreamReply reply = gateway.client.stream("/v1/responses", responsesRequest(true), Map.of());
+
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(reply.cutOff()).as(reply.data()).isFalse();
+        assertThat(reply.events().get(reply.events().size() - 1).event()).isEqualTo("response.completed");
+        Eventually.holdsAsked(gateway.vertx, () -> window().getJsonObject("reserved").getLong("tokens") == 0);
+        assertThat(window().getJsonObject("spent").getLong("tokens")).isEqualTo(MOST);
+    }
+
+    private static JsonObject responsesRequest(boolean stream) {
+        JsonObject body = new JsonObject().put("model", "gpt-4o-mini").put("input", "Hi");
+        return stream ? body.put("stream", true) : body;
+    }
+
     private JsonObject window() {
         return gateway.client.get("/admin/budgets").json().getJsonArray("budgets").getJsonObject(0)
                 .getJsonArray("windows").getJsonObject(0);

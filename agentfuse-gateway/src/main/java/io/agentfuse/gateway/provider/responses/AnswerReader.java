@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.provider.responses;
 
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
+import io.agentfuse.gateway.dialect.Usage;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -66,6 +67,21 @@ final class AnswerReader {
             return number.longValue();
         }
         throw wrongType(field, "a whole number >= 0", value);
+    }
+
+    /**
+     * A count of tokens: a number {@code >= 0}, read as the other dialects read one ({@link Usage#count}:
+     * its whole part, {@link Long#MAX_VALUE} past a {@code long}'s range); {@code 0} when absent.
+     */
+    long tokens(String field) {
+        Object value = json.getValue(field);
+        if (value == null) {
+            return 0;
+        }
+        if (value instanceof Number number && number.doubleValue() >= 0) {
+            return Usage.count(number);
+        }
+        throw wrongType(field, "a number >= 0", value);
     }
 
     AnswerReader object(String field) {

@@ -149,7 +149,8 @@ public final class ResponsesResponseCodec {
      * The tokens of a Responses {@code usage} object ({@link Usage#ZERO} when absent);
      * {@code input_tokens} already counts cached tokens.
      *
-     * @throws MalformedAnswerException when a count is not a whole number {@code >= 0}
+     * @throws MalformedAnswerException when a count is not a number {@code >= 0}; one past a
+     *         {@code long}'s range is read as the other dialects read it ({@link Usage#count})
      */
     public static Usage usage(JsonObject usage) {
         return usage == null ? Usage.ZERO : usage(AnswerReader.root(usage));
@@ -161,7 +162,7 @@ public final class ResponsesResponseCodec {
     }
 
     static Usage usage(AnswerReader usage) {
-        return usage == null ? Usage.ZERO : Usage.of(usage.count("input_tokens"), usage.count("output_tokens"));
+        return usage == null ? Usage.ZERO : Usage.of(usage.tokens("input_tokens"), usage.tokens("output_tokens"));
     }
 
     /** Reads the output items into {@code content}; whether any was a function call. */

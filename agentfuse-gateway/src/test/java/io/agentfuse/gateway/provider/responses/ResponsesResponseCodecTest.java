@@ -205,10 +205,25 @@ class ResponsesResponseCodecTest {
 
         assertMalformed(badText, "output[1].content[0].text must be a string, but was 3");
         assertMalformed(badItem, "output[0] must be an object, but was \"reasoning\"");
-        assertMalformed(badUsage, "usage.output_tokens must be a whole number >= 0, but was \"many\"");
-        assertMalformed(negativeUsage, "usage.input_tokens must be a whole number >= 0, but was -1");
+        assertMalformed(badUsage, "usage.output_tokens must be a number >= 0, but was \"many\"");
+        assertMalformed(negativeUsage, "usage.input_tokens must be a number >= 0, but was -1");
         assertMalformed(badCall, "output[2].arguments must be a string, but was an object");
         assertMalformed(upstreamAnswer().put("output", "none"), "output must be an array, but was \"none\"");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"1e30", "99999999999999999999", "1e19", "9223372036854775808"})
+    void aCountPastTheLargestLongIsReadAsTheLargestAsTheOtherDialectsReadIt(String count) {
+        String body = upstreamAnswer().encode().replace("\"input_tokens\":36", "\"input_tokens\":" + count);
+
+        assertThat(ResponsesResponseCodec.read(body).usage()).isEqualTo(Usage.of(Long.MAX_VALUE, 87));
+    }
+
+    @Test
+    void aCountWithAFractionIsReadAsItsWholePartAsTheOtherDialectsReadIt() {
+        String body = upstreamAnswer().encode().replace("\"output_tokens\":87", "\"output_tokens\":87.5");
+
+        assertThat(ResponsesResponseCodec.read(body).usage()).isEqualTo(Usage.of(36, 87));
     }
 
     private static void assertMalformed(JsonObject body, String message) {

@@ -281,4 +281,15 @@ class ResponsesStreamDecoderTest {
         assertThat(decoded).containsExactly(new StreamEvent.Start("resp_1", "gpt-4.1-mini", Usage.ZERO),
                 StreamEvent.Reasoning.SHOWN, new StreamEvent.Finish(FinishReason.STOP, null, Usage.of(3, 4)));
     }
+
+    @Test
+    void aFinalCountPastTheLargestLongIsReadAsTheLargest() {
+        SseEvent huge = SseEvent.named("response.completed", completed(7, 3).data().replace("\"input_tokens\":7",
+                "\"input_tokens\":1e30"));
+
+        List<StreamEvent> events = decode(List.of(created(), huge));
+
+        assertThat(events).noneMatch(StreamEvent.Error.class::isInstance);
+        assertThat(decoder.usage()).isEqualTo(Usage.of(Long.MAX_VALUE, 3));
+    }
 }
