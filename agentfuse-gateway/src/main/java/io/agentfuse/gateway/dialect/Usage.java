@@ -5,8 +5,8 @@ package io.agentfuse.gateway.dialect;
  * token the provider processed, cached or not (OpenAI's {@code prompt_tokens}; Anthropic's
  * {@code input_tokens + cache_creation_input_tokens + cache_read_input_tokens}).
  *
- * <p>The counts are what a provider wrote, and a provider can write any number: a count past a
- * {@code long}'s range reads as {@link Long#MAX_VALUE} ({@link #count}), and sums of them
+ * <p>The counts are what a provider wrote, and a provider can write any number: every dialect reads
+ * a count with {@link #count}, one past a {@code long}'s range as {@link Long#MAX_VALUE}, and sums of them
  * ({@link #sum}, {@link #total}, {@link #plus}) saturate there instead of wrapping to a negative
  * count, which no budget or breaker could take.
  *

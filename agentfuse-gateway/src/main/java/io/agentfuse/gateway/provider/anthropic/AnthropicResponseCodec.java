@@ -124,9 +124,10 @@ public final class AnthropicResponseCodec {
         if (usage == null) {
             return Usage.ZERO;
         }
-        long cached = Usage.sum(longOrZero(usage, "cache_creation_input_tokens"), longOrZero(usage, "cache_read_input_tokens"));
-        long input = Usage.sum(usage.getLong("input_tokens", 0L), cached);
-        return Usage.of(input, usage.getLong("output_tokens", 0L));
+        long cached = Usage.sum(count(usage, "cache_creation_input_tokens", 0),
+                count(usage, "cache_read_input_tokens", 0));
+        long input = Usage.sum(count(usage, "input_tokens", 0), cached);
+        return Usage.of(input, count(usage, "output_tokens", 0));
     }
 
     /** The Anthropic {@code usage} object of {@code usage}. */
@@ -134,8 +135,14 @@ public final class AnthropicResponseCodec {
         return new JsonObject().put("input_tokens", usage.inputTokens()).put("output_tokens", usage.outputTokens());
     }
 
-    private static long longOrZero(JsonObject json, String field) {
-        Long value = json.getLong(field);
-        return value == null ? 0 : value;
+    /**
+     * Count {@code field} of {@code usage}, read as every dialect reads a count ({@link Usage#count});
+     * {@code absent} when it is missing or null.
+     *
+     * @throws ClassCastException when it is not a number
+     */
+    static long count(JsonObject usage, String field, long absent) {
+        Object value = usage.getValue(field);
+        return value == null ? absent : Usage.count((Number) value);
     }
 }

@@ -146,7 +146,7 @@ public final class AnthropicStreamDecoder implements StreamDecoder {
         stopSequence = delta.getString("stop_sequence", stopSequence);
         JsonObject usage = data.getJsonObject("usage");
         if (usage != null) {
-            outputTokens = usage.getLong("output_tokens", outputTokens);
+            outputTokens = AnthropicResponseCodec.count(usage, "output_tokens", outputTokens);
             if (usage.containsKey("input_tokens")) {
                 // Newer API versions repeat the (final) input count here, cache tokens included.
                 inputTokens = Math.max(inputTokens, AnthropicResponseCodec.usage(usage).inputTokens());

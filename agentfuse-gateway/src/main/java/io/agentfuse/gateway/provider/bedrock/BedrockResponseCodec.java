@@ -140,6 +140,6 @@ public final class BedrockResponseCodec {
     }
 
     private static long count(JsonObject usage, String field) {
-        return usage.getValue(field) instanceof Number number ? number.longValue() : 0;
+        return usage.getValue(field) instanceof Number number ? Usage.count(number) : 0;
     }
 }

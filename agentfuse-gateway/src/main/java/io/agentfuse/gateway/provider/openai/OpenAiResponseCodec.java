@@ -91,7 +91,7 @@ public final class OpenAiResponseCodec {
     // A count given as null was read with an unboxing NullPointerException; the shape allows it, as "absent".
     private static long count(JsonObject usage, String field) {
         Object count = usage.getValue(field);
-        return count == null ? 0L : ((Number) count).longValue();
+        return Usage.count((Number) count); // as every dialect reads a count: past a long's range, the largest
     }
 
     /** The OpenAI {@code usage} object of {@code usage}. */

@@ -70,7 +70,7 @@ final class AnswerReader {
     }
 
     /**
-     * A count of tokens: a number {@code >= 0}, read as the other dialects read one ({@link Usage#count}:
+     * A count of tokens: a number {@code >= 0}, read as every dialect reads one ({@link Usage#count}:
      * its whole part, {@link Long#MAX_VALUE} past a {@code long}'s range); {@code 0} when absent.
      */
     long tokens(String field) {

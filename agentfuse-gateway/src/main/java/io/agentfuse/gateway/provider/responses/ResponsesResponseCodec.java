@@ -150,7 +150,7 @@ public final class ResponsesResponseCodec {
      * {@code input_tokens} already counts cached tokens.
      *
      * @throws MalformedAnswerException when a count is not a number {@code >= 0}; one past a
-     *         {@code long}'s range is read as the other dialects read it ({@link Usage#count})
+     *         {@code long}'s range is read as every dialect reads it ({@link Usage#count})
      */
     public static Usage usage(JsonObject usage) {
         return usage == null ? Usage.ZERO : usage(AnswerReader.root(usage));
