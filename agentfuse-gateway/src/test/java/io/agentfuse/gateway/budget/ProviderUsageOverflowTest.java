@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.budget;
 
+import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.gateway.testing.Eventually;
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayClient.StreamReply;
@@ -10,16 +11,25 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.Map;
+import java.util.function.Function;
 
 import static io.agentfuse.gateway.testing.GatewayHarness.anthropicRequest;
+import static io.agentfuse.gateway.testing.GatewayHarness.openAiRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A provider's usage that claims more tokens than a {@code long} holds (a broken or hostile
- * OpenAI-compatible server, a proxy that rewrites counts): the answer is still served, the budget
- * counts it as spent to the full, and nothing of the request stays reserved.
+ * A provider's usage that claims more tokens than a {@code long} holds, alone or in sum (a broken or
+ * hostile OpenAI-compatible server, a proxy that rewrites counts), through a real gateway and mock
+ * provider on loopback: the answer is still served, the budget counts it as spent to the full (the
+ * next request is refused), the {@code tokenOveruse} trigger fires, and nothing of the request stays
+ * reserved — complete or streamed, from an OpenAI Chat, Anthropic or Responses provider.
+ * Regressions: the sum wrapped negative, so a complete answer ended 500 after the provider had
+ * answered, nothing was charged and no trigger fired; a stream's reservation stayed in its window
+ * for good; a Responses answer's count of {@code 1e30} failed the attempt as malformed.
  */
 class ProviderUsageOverflowTest {
 
@@ -36,6 +46,40 @@ class ProviderUsageOverflowTest {
             + "\"delta\":{\"stop_reason\":\"end_turn\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":90}}\n\n"
             + "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
 
+    /** Who asks, which model answers, and its complete answer claiming too many tokens. */
+    enum Route {
+        /** An OpenAI answer whose usage says {@code Long.MAX_VALUE} tokens read and as many written: their sum is past a long. */
+        OPENAI("/v1/chat/completions", "gpt-4o-mini", new JsonObject()
+                .put("id", "chatcmpl-enormous").put("object", "chat.completion").put("created", 1).put("model", "gpt-4o-mini")
+                .put("choices", new JsonArray().add(new JsonObject().put("index", 0).put("finish_reason", "stop")
+                        .put("message", new JsonObject().put("role", "assistant").put("content", "Hello"))))
+                .put("usage", new JsonObject().put("prompt_tokens", MOST).put("completion_tokens", MOST)),
+                answer -> answer.getJsonArray("choices").getJsonObject(0).getJsonObject("message").getString("content")),
+        /** An Anthropic answer whose usage says {@code Long.MAX_VALUE} tokens read. */
+        ANTHROPIC("/v1/messages", "claude-haiku-4", new JsonObject().put("id", "msg_1").put("type", "message")
+                .put("role", "assistant").put("model", "claude-haiku-4-5")
+                .put("content", new JsonArray().add(new JsonObject().put("type", "text").put("text", "Hello")))
+                .put("stop_reason", "end_turn").put("stop_sequence", null)
+                .put("usage", new JsonObject().put("input_tokens", MOST).put("output_tokens", 90)),
+                answer -> answer.getJsonArray("content").getJsonObject(0).getString("text"));
+
+        final String path;
+        final String model;
+        final JsonObject answer;
+        final Function<JsonObject, String> text;
+
+        Route(String path, String model, JsonObject answer, Function<JsonObject, String> text) {
+            this.path = path;
+            this.model = model;
+            this.answer = answer;
+            this.text = text;
+        }
+
+        JsonObject request() {
+            return path.equals("/v1/messages") ? anthropicRequest(model, false) : openAiRequest(model, false);
+        }
+    }
+
     private GatewayHarness gateway;
 
     @BeforeEach
@@ -51,22 +95,32 @@ class ProviderUsageOverflowTest {
         gateway.close();
     }
 
-    @Test
-    void aCompleteAnswerClaimingMoreTokensThanALongHoldsIsServedAndSpendsTheBudget() {
-        gateway.mock.defaultStep(MockStep.builder().body(new JsonObject().put("id", "msg_1").put("type", "message")
-                .put("role", "assistant").put("model", "claude-haiku-4-5")
-                .put("content", new JsonArray().add(new JsonObject().put("type", "text").put("text", "Hello")))
-                .put("stop_reason", "end_turn").put("stop_sequence", null)
-                .put("usage", new JsonObject().put("input_tokens", MOST).put("output_tokens", 90))).build());
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Route.class)
+    void aCompleteAnswerClaimingMoreTokensThanALongHoldsIsServedAndSpendsTheBudget(Route route) {
+        gateway.mock.defaultStep(MockStep.builder().body(route.answer).build());
 
-        Reply reply = gateway.client.post("/v1/messages", anthropicRequest("claude-haiku-4", false), Map.of());
+        Reply answered = gateway.client.post(route.path, route.request(), Map.of());
+        Reply next = gateway.client.post(route.path, route.request(), Map.of());
 
-        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
-        assertThat(reply.json().getJsonArray("content").getJsonObject(0).getString("text")).isEqualTo("Hello");
-        assertThat(reply.header("x-agentfuse-budget")).startsWith("everything; scope=global; remaining=0;");
+        assertThat(answered.status()).as(answered.body()).isEqualTo(200);
+        assertThat(route.text.apply(answered.json())).isEqualTo("Hello");
+        assertThat(answered.header("x-agentfuse-budget")).startsWith("everything; scope=global; remaining=0;");
         JsonObject window = window();
         assertThat(window.getJsonObject("spent").getLong("tokens")).isEqualTo(MOST);
         assertThat(window.getJsonObject("reserved").getLong("tokens")).isZero();
+        assertThat(next.status()).isEqualTo(429);
+        assertThat(next.json().getJsonObject("error").getString("type")).isEqualTo("budget_exceeded");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Route.class)
+    void aCompleteAnswerClaimingMoreTokensThanALongHoldsTripsTokenOveruse(Route route) {
+        gateway.mock.defaultStep(MockStep.builder().body(route.answer).build());
+
+        gateway.client.post(route.path, route.request(), Map.of());
+
+        assertThat(gateway.breaker(route.model).state()).isEqualTo(CircuitState.OPEN);
     }
 
     @Test
