@@ -47,10 +47,11 @@ final class BudgetCalls {
                 .thenApply(reply -> BudgetScripts.reserveReply(reply, id, claims));
     }
 
-    /** Settles what {@code owed} says. */
-    CompletableFuture<Object> settle(BudgetLoss.Owed owed) {
-        return redis.eval(BudgetScripts.SETTLE, ScriptOutputType.INTEGER, BudgetScripts.settleKeys(prefix, owed.claims()),
-                BudgetScripts.settleArgs(owed.id(), owed.used(), RETENTION_MILLIS, owed.claims()), wait);
+    /** Settles what {@code owed} says; the claims whose keys hold no window, and were left out. */
+    CompletableFuture<List<BudgetClaim>> settle(BudgetLoss.Owed owed) {
+        return redis.<List<Object>>eval(BudgetScripts.SETTLE, ScriptOutputType.MULTI, BudgetScripts.settleKeys(prefix, owed.claims()),
+                BudgetScripts.settleArgs(owed.id(), owed.used(), RETENTION_MILLIS, owed.claims()), wait)
+                .thenApply(skipped -> skipped.stream().map(k -> owed.claims().get(((Long) k).intValue() - 1)).toList());
     }
 
     /** The fleet's windows that end after {@code nowMillis}, at most {@value #MAX_LISTED}; waits four times as long. */

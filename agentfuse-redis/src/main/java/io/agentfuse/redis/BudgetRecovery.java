@@ -25,14 +25,17 @@ final class BudgetRecovery {
     private final BudgetRedis redis;
     private final BudgetCalls calls;
     private final BudgetLoss loss;
+    private final BudgetRefusals refusals;
     private final Duration heartbeat;
     private final Duration probeInterval;
     private final AtomicLong beats = new AtomicLong();
 
-    BudgetRecovery(BudgetRedis redis, BudgetCalls calls, BudgetLoss loss, Duration heartbeat, Duration probeInterval) {
+    BudgetRecovery(BudgetRedis redis, BudgetCalls calls, BudgetLoss loss, BudgetRefusals refusals, Duration heartbeat,
+                   Duration probeInterval) {
         this.redis = redis;
         this.calls = calls;
         this.loss = loss;
+        this.refusals = refusals;
         this.heartbeat = heartbeat;
         this.probeInterval = probeInterval;
     }
@@ -80,18 +83,26 @@ final class BudgetRecovery {
     /**
      * Sends {@code due[from..]} in order; on a failure puts back what was not answered (the one that
      * failed included: counting a spend twice errs on the side of the budget, forgetting it would not).
+     * A settlement Redis refused ({@link RedisRefusal}) is not put back: it would be refused on every
+     * probe, and Redis would never decide again.
      */
     private void replay(List<BudgetLoss.Owed> due, int from) {
         if (from == due.size()) {
             redis.schedule(this::replay, 0);
             return;
         }
-        calls.settle(due.get(from)).whenComplete((sent, failure) -> {
-            if (failure != null) {
+        BudgetLoss.Owed owed = due.get(from);
+        calls.settle(owed).whenComplete((notWindows, failure) -> {
+            String refusal = failure == null ? null : RedisRefusal.ofOneCall(failure);
+            if (failure == null) {
+                refusals.notWindows(notWindows);
+                replay(due, from + 1);
+            } else if (refusal != null) {
+                refusals.refused("settlement", owed.claims(), refusal, "its spend, owed since Redis was away, is not counted");
+                replay(due, from + 1);
+            } else {
                 loss.putBack(due.subList(from, due.size()));
                 redis.schedule(this::probe, probeInterval.toMillis());
-            } else {
-                replay(due, from + 1);
             }
         });
     }
@@ -103,8 +114,11 @@ final class BudgetRecovery {
                 loss.heard(instances.intValue());
                 return readWindows ? calls.windows(loss.clockMillis()) : CompletableFuture.completedFuture(List.<WindowTally>of());
             }).whenComplete((windows, failure) -> {
+                String refusal = failure == null ? null : RedisRefusal.ofOneCall(failure);
                 if (failure == null) {
                     loss.heard(windows, loss.instances());
+                } else if (refusal != null) {
+                    refusals.refused("heartbeat", List.of(), refusal, "what this instance knows of the fleet is not renewed");
                 } else {
                     lost(failure);
                 }

@@ -85,7 +85,8 @@ final class BudgetScripts {
      * Settles the reservation ARGV[1] in every window of KEYS[1..n] as ARGV[2] tokens and ARGV[3]
      * nano-dollars used (a window without the reservation only counts them), each part saturating at
      * {@link #MOST_SPENT}; per window, ARGV[5..] holds its limit and end, for a window this creates;
-     * KEYS[n + 1] is the index.
+     * KEYS[n + 1] is the index. A key that holds something other than a hash is no window of ours and
+     * is left as it is, the others settled: the reply lists those windows' k (empty when none).
      */
     static final String SETTLE = """
             local most = %d
@@ -97,26 +98,33 @@ final class BudgetScripts {
               end
             end
             local n = #KEYS - 1
+            local skipped = {}
             for k = 1, n do
               local base = 5 + 3 * (k - 1)
-              redis.call('HDEL', KEYS[k], 'r:' .. ARGV[1])
-              if tonumber(ARGV[2]) > 0 or tonumber(ARGV[3]) > 0 then
-                add(KEYS[k], 'st', ARGV[2])
-                add(KEYS[k], 'sc', ARGV[3])
-                redis.call('HSETNX', KEYS[k], 'lt', ARGV[base])
-                redis.call('HSETNX', KEYS[k], 'lc', ARGV[base + 1])
-                redis.call('HSETNX', KEYS[k], 'end', ARGV[base + 2])
-                redis.call('PEXPIREAT', KEYS[k], tonumber(ARGV[base + 2]) + tonumber(ARGV[4]))
-                redis.call('ZADD', KEYS[n + 1], ARGV[base + 2], KEYS[k])
+              local kind = redis.call('TYPE', KEYS[k]).ok
+              if kind ~= 'hash' and kind ~= 'none' then
+                table.insert(skipped, k)
+              else
+                redis.call('HDEL', KEYS[k], 'r:' .. ARGV[1])
+                if tonumber(ARGV[2]) > 0 or tonumber(ARGV[3]) > 0 then
+                  add(KEYS[k], 'st', ARGV[2])
+                  add(KEYS[k], 'sc', ARGV[3])
+                  redis.call('HSETNX', KEYS[k], 'lt', ARGV[base])
+                  redis.call('HSETNX', KEYS[k], 'lc', ARGV[base + 1])
+                  redis.call('HSETNX', KEYS[k], 'end', ARGV[base + 2])
+                  redis.call('PEXPIREAT', KEYS[k], tonumber(ARGV[base + 2]) + tonumber(ARGV[4]))
+                  redis.call('ZADD', KEYS[n + 1], ARGV[base + 2], KEYS[k])
+                end
               end
             end
-            return 1
+            return skipped
             """.formatted(MOST_SPENT);
 
     /**
      * The windows of the index KEYS[1] that end after ARGV[1] (at most ARGV[2] of them), each as
      * {@code key, st, sc, rt, rc, lt, lc, end}, all as text; forgets index entries ended more than
-     * ARGV[3] ms ago. Reads the windows by the names the index holds (a single Redis, not a cluster).
+     * ARGV[3] ms ago. Reads the windows by the names the index holds (a single Redis, not a cluster);
+     * a key there that is not a hash, or whose spent does not read as a number, is left out.
      */
     static final String LIST = """
             local t = redis.call('TIME')
@@ -125,9 +133,9 @@ final class BudgetScripts {
             local keys = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. ARGV[1], '+inf', 'LIMIT', 0, tonumber(ARGV[2]))
             local out = {}
             for _, key in ipairs(keys) do
-              local fields = redis.call('HGETALL', key)
+              local fields = redis.call('TYPE', key).ok == 'hash' and redis.call('HGETALL', key) or {}
+              local st, sc, rt, rc, lt, lc, e = 0, 0, 0, 0, '-1', '-1', '0'
               if #fields > 0 then
-                local st, sc, rt, rc, lt, lc, e = 0, 0, 0, 0, '-1', '-1', '0'
                 for i = 1, #fields, 2 do
                   local f, v = fields[i], fields[i + 1]
                   if f == 'st' then st = tonumber(v) elseif f == 'sc' then sc = tonumber(v)
@@ -137,6 +145,9 @@ final class BudgetScripts {
                     if a and tonumber(x) > now then rt = rt + tonumber(a); rc = rc + tonumber(b) end
                   end
                 end
+                if st == nil or sc == nil then fields = {} end
+              end
+              if #fields > 0 then
                 for _, value in ipairs({key, string.format('%.0f', st), string.format('%.0f', sc),
                     string.format('%.0f', rt), string.format('%.0f', rc), lt, lc, e}) do
                   table.insert(out, value)
@@ -146,9 +157,14 @@ final class BudgetScripts {
             return out
             """;
 
-    /** Forgets what the window KEYS[1] spent, keeping its reservations; 1 if it existed. */
+    /**
+     * Forgets what the window KEYS[1] spent, keeping its reservations; 1 if it existed. A key there
+     * that holds something other than a hash (no window of ours, which every script refuses) is deleted.
+     */
     static final String RESET = """
-            if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+            local kind = redis.call('TYPE', KEYS[1]).ok
+            if kind == 'none' then return 0 end
+            if kind ~= 'hash' then redis.call('DEL', KEYS[1]) return 1 end
             redis.call('HDEL', KEYS[1], 'st', 'sc')
             return 1
             """;

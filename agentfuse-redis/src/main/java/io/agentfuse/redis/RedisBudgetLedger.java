@@ -27,7 +27,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * short bounded time ({@code wait}, default 250 ms): a Redis that is down, frozen or slower than that
  * costs one call that wait, and then the declared {@link BudgetOnLoss} applies at once to every call
  * ({@link BudgetLoss}) until a probe (every {@code probeInterval}) finds Redis answering again; what
- * was settled meanwhile is then settled into Redis, and Redis decides again.
+ * was settled meanwhile is then settled into Redis, and Redis decides again. An error reply about one
+ * key (a window written over by someone else) is no outage: that call alone is refused and logged
+ * ({@link RedisRefusal}, {@link BudgetRefusals}), and Redis goes on deciding.
  *
  * <p>Each instance tells Redis it is alive on every reservation and every {@code heartbeat}; the
  * instances seen within {@code presenceTtl} are what {@code share} divides by. Every fifth heartbeat
@@ -51,6 +53,7 @@ public final class RedisBudgetLedger implements BudgetLedger {
     private final BudgetLoss loss;
     private final BudgetCalls calls;
     private final BudgetRecovery recovery;
+    private final BudgetRefusals refusals;
     private final String instance = UUID.randomUUID().toString();
     private final AtomicLong ids = new AtomicLong();
 
@@ -64,7 +67,8 @@ public final class RedisBudgetLedger implements BudgetLedger {
         this.redis = new BudgetRedis(builder.uri, builder.commandTimeout, thread);
         this.loss = new BudgetLoss(builder.onLoss, builder.clock);
         this.calls = new BudgetCalls(redis, prefix, instance, builder.wait, builder.reservationTtl, builder.presenceTtl);
-        this.recovery = new BudgetRecovery(redis, calls, loss, builder.heartbeat, builder.probeInterval);
+        this.refusals = new BudgetRefusals(prefix);
+        this.recovery = new BudgetRecovery(redis, calls, loss, refusals, builder.heartbeat, builder.probeInterval);
         recovery.start();
     }
 
@@ -84,6 +88,13 @@ public final class RedisBudgetLedger implements BudgetLedger {
                 loss.heard(tallies(answer.result()), answer.instances());
                 return answer.result();
             }
+            String refusal = RedisRefusal.ofOneCall(failure);
+            if (refusal != null) {
+                refusals.refused("reservation", claims, refusal, "that call is unavailable");
+                // A script is not rolled back: what it reserved before the refusal is given back (else it lapses).
+                calls.settle(new BudgetLoss.Owed(id, claims, BudgetAmount.ZERO));
+                return new ReserveResult.Unavailable("Redis refused the reservation in its windows (the log names the keys)");
+            }
             recovery.lost(failure);
             // Redis may still run the reservation it did not answer in time: it is given back when Redis is back.
             loss.owe(id, claims, BudgetAmount.ZERO);
@@ -101,8 +112,13 @@ public final class RedisBudgetLedger implements BudgetLedger {
         if (loss.oweIfAway(reservationId, claims, used)) {
             return CompletableFuture.completedFuture(null);
         }
-        return calls.settle(new BudgetLoss.Owed(reservationId, claims, used)).handle((sent, failure) -> {
-            if (failure != null) {
+        return calls.settle(new BudgetLoss.Owed(reservationId, claims, used)).handle((notWindows, failure) -> {
+            String refusal = failure == null ? null : RedisRefusal.ofOneCall(failure);
+            if (failure == null) {
+                refusals.notWindows(notWindows);
+            } else if (refusal != null) {
+                refusals.refused("settlement", claims, refusal, "its spend is not counted");
+            } else if (failure != null) {
                 recovery.lost(failure);
                 loss.owe(reservationId, claims, used);
             }

@@ -1,0 +1,47 @@
+package io.agentfuse.redis;
+
+import io.agentfuse.core.budget.BudgetClaim;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Tells the operator that Redis refused one budget call ({@link RedisRefusal}): which call, on
+ * which keys, in Redis's words, and what became of it. Redis still answers, so the ledger goes on
+ * letting it decide; the call it refused is not repeated (it would be refused again). Each kind —
+ * the call, the error code, the keys — is warned of once while it keeps happening
+ * ({@link WarningLimit}). Thread-safe.
+ */
+final class BudgetRefusals {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BudgetRefusals.class);
+
+    private final String prefix;
+    private final WarningLimit limit = new WarningLimit();
+
+    BudgetRefusals(String prefix) {
+        this.prefix = prefix;
+    }
+
+    /** A settlement left out the windows of {@code claims}: their keys hold something other than a window. */
+    void notWindows(List<BudgetClaim> claims) {
+        if (!claims.isEmpty()) {
+            refused("settlement", claims, "WRONGTYPE the key holds no hash", "it is not counted there, and is in its other windows");
+        }
+    }
+
+    /**
+     * Redis refused the {@code call} (reservation, settlement, heartbeat) on the windows of
+     * {@code claims} with {@code refusal}; {@code outcome} says what became of it.
+     */
+    void refused(String call, List<BudgetClaim> claims, String refusal, String outcome) {
+        String keys = claims.stream().map(claim -> BudgetKeys.window(prefix, claim.key())).collect(Collectors.joining(", "));
+        if (limit.due(call + " " + RedisRefusal.code(refusal) + " " + keys)) {
+            LOG.warn("Redis refused a budget {} on {} ({}): {}. Redis goes on deciding every other call; a key that holds"
+                            + " what the budgets did not write mends when it is deleted or its window reset."
+                            + " Said once while it goes on", call, keys.isEmpty() ? "its own keys" : keys, refusal, outcome);
+        }
+    }
+}
