@@ -30,10 +30,12 @@ final class ReplySizeLimit extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(ReplySizeLimit.class);
 
     private final RespScanner scanner;
+    private final WarningLimit warnings;
     private boolean refused;
 
-    private ReplySizeLimit(long maxElements) {
+    private ReplySizeLimit(long maxElements, WarningLimit warnings) {
         this.scanner = new RespScanner(MAX_ELEMENT_BYTES, maxElements);
+        this.warnings = warnings;
     }
 
     /** Adds the shared store's limit ({@value #MAX_ELEMENTS} elements an aggregate) to every connection a Redis client with these resources makes. */
@@ -44,18 +46,21 @@ final class ReplySizeLimit extends ChannelInboundHandlerAdapter {
     /**
      * Adds a limit of {@code maxElements} elements an aggregate (and {@link #MAX_ELEMENT_BYTES} an
      * element) to every connection a Redis client with these resources makes: for a client whose
-     * longest reply is longer than the store's (the budget ledger's list of windows).
+     * longest reply is longer than the store's (the budget ledger's list of windows). A Redis that
+     * sends the same thing on every connection (a server that is no Redis, a value that stays) is
+     * warned of once while it goes on, not on every reconnect ({@link WarningLimit}).
      */
     static NettyCustomizer onEveryConnection(long maxElements) {
+        WarningLimit warnings = new WarningLimit();
         return new NettyCustomizer() {
             @Override
             public void afterChannelInitialized(Channel channel) {
-                install(channel.pipeline(), maxElements);
+                install(channel.pipeline(), new ReplySizeLimit(maxElements, warnings));
             }
         };
     }
 
-    private static void install(ChannelPipeline pipeline, long maxElements) {
+    private static void install(ChannelPipeline pipeline, ReplySizeLimit limit) {
         String afterTls = null;
         for (Map.Entry<String, ChannelHandler> handler : pipeline) {
             if (handler.getValue() instanceof SslHandler) {
@@ -63,9 +68,9 @@ final class ReplySizeLimit extends ChannelInboundHandlerAdapter {
             }
         }
         if (afterTls == null) {
-            pipeline.addFirst(new ReplySizeLimit(maxElements));
+            pipeline.addFirst(limit);
         } else {
-            pipeline.addAfter(afterTls, null, new ReplySizeLimit(maxElements));
+            pipeline.addAfter(afterTls, null, limit);
         }
     }
 
@@ -80,8 +85,12 @@ final class ReplySizeLimit extends ChannelInboundHandlerAdapter {
             if (why != null) {
                 refused = true;
                 release(message);
-                LOG.warn("closed the connection to Redis at {}: it sent {}; nothing of it was read, and the store reconnects",
-                        context.channel().remoteAddress(), why);
+                if (warnings.due(why)) {
+                    LOG.warn("closed the connection to Redis at {}: it sent {}; nothing of it was read, and the store reconnects"
+                            + " (said once while it goes on)", context.channel().remoteAddress(), why);
+                } else {
+                    LOG.debug("closed the connection to Redis at {} again: it sent {}", context.channel().remoteAddress(), why);
+                }
                 context.close();
                 return;
             }
