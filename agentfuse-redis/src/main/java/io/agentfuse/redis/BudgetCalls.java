@@ -39,12 +39,12 @@ final class BudgetCalls {
     }
 
     /** Reserves {@code estimate} as {@code id} in every window of {@code claims}, or in none. */
-    CompletableFuture<BudgetScripts.Reply> reserve(String id, List<BudgetClaim> claims, BudgetAmount estimate) {
+    CompletableFuture<BudgetReplies.Reply> reserve(String id, List<BudgetClaim> claims, BudgetAmount estimate) {
         String[] args = BudgetScripts.reserveArgs(id, estimate, reservationTtl.toMillis(), instance,
                 presenceTtl.toMillis(), RETENTION_MILLIS, claims);
         return redis.<List<Object>>eval(BudgetScripts.RESERVE, ScriptOutputType.MULTI,
                 BudgetScripts.reserveKeys(prefix, claims), args, wait)
-                .thenApply(reply -> BudgetScripts.reserveReply(reply, id, claims));
+                .thenApply(reply -> BudgetReplies.reserveReply(reply, id, claims));
     }
 
     /** Settles what {@code owed} says; the claims whose keys hold no window, and were left out. */
@@ -59,7 +59,7 @@ final class BudgetCalls {
         return redis.<List<Object>>eval(BudgetScripts.LIST, ScriptOutputType.MULTI, new String[] {BudgetKeys.index(prefix)},
                         new String[] {Long.toString(nowMillis), Integer.toString(MAX_LISTED), Long.toString(RETENTION_MILLIS)},
                         wait.multipliedBy(4))
-                .thenApply(reply -> BudgetScripts.listed(prefix, reply));
+                .thenApply(reply -> BudgetReplies.listed(prefix, reply));
     }
 
     /** Forgets what {@code key} spent; whether it existed. */

@@ -2,16 +2,14 @@ package io.agentfuse.redis;
 
 import io.agentfuse.core.budget.BudgetAmount;
 import io.agentfuse.core.budget.BudgetClaim;
-import io.agentfuse.core.budget.BudgetLimit;
-import io.agentfuse.core.budget.ReserveResult;
-import io.agentfuse.core.budget.WindowKey;
 import io.agentfuse.core.budget.WindowTally;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The budgets' Lua scripts, each one atomic in Redis, their keys and arguments, and their replies.
+ * The budgets' Lua scripts, each one atomic in Redis, with their keys and arguments (their replies are
+ * read by {@link BudgetReplies}).
  * The rules are {@link WindowTally}'s, in Lua: a window admits while {@code spent + reserved < limit}
  * for every limited part; a reservation is a hash field {@code r:<id>} = {@code tokens,cost,expiresAt}
  * that lapses at {@code expiresAt} (an instance that died mid-call holds nothing for ever).
@@ -236,59 +234,5 @@ final class BudgetScripts {
         args.add(Long.toString(claim.limit().tokens()));
         args.add(Long.toString(claim.limit().costNanos()));
         args.add(Long.toString(claim.endMillis()));
-    }
-
-    /** The reply of {@link #RESERVE} for {@code claims}, with the instances it counted. */
-    static Reply reserveReply(List<Object> reply, String id, List<BudgetClaim> claims) {
-        long admitted = number(reply.get(0));
-        if (admitted == 0) {
-            int claim = (int) number(reply.get(1)) - 1;
-            BudgetClaim refused = claims.get(claim);
-            WindowTally tally = new WindowTally(refused.key(), refused.limit(), refused.endMillis(),
-                    new BudgetAmount(number(reply.get(2)), number(reply.get(3))),
-                    new BudgetAmount(number(reply.get(4)), number(reply.get(5))));
-            return new Reply(new ReserveResult.Refused(claim, tally), (int) number(reply.get(6)));
-        }
-        List<WindowTally> tallies = new ArrayList<>(claims.size());
-        for (int i = 0; i < claims.size(); i++) {
-            BudgetClaim claim = claims.get(i);
-            int at = 2 + 4 * i;
-            tallies.add(new WindowTally(claim.key(), claim.limit(), claim.endMillis(),
-                    new BudgetAmount(number(reply.get(at)), number(reply.get(at + 1))),
-                    new BudgetAmount(number(reply.get(at + 2)), number(reply.get(at + 3)))));
-        }
-        return new Reply(new ReserveResult.Admitted(id, tallies), (int) number(reply.get(1)));
-    }
-
-    /** What a reservation got, and how many instances Redis counted. */
-    record Reply(ReserveResult result, int instances) {
-    }
-
-    private static long number(Object value) {
-        return value instanceof Long number ? number : Long.parseLong(String.valueOf(value));
-    }
-
-    /**
-     * The windows of a {@link #LIST} reply; an entry that is not one of {@link BudgetKeys#window}'s, or whose
-     * numbers do not read, is left out (Redis holds what anyone may write).
-     */
-    static List<WindowTally> listed(String prefix, List<Object> reply) {
-        List<WindowTally> windows = new ArrayList<>();
-        for (int at = 0; at + LISTED_FIELDS <= reply.size(); at += LISTED_FIELDS) {
-            WindowKey key = BudgetKeys.windowOf(prefix, String.valueOf(reply.get(at)));
-            try {
-                long lt = number(reply.get(at + 5));
-                long lc = number(reply.get(at + 6));
-                if (key == null || lt == BudgetLimit.NONE && lc == BudgetLimit.NONE) {
-                    continue;
-                }
-                windows.add(new WindowTally(key, new BudgetLimit(lt, lc), number(reply.get(at + 7)),
-                        new BudgetAmount(number(reply.get(at + 1)), number(reply.get(at + 2))),
-                        new BudgetAmount(number(reply.get(at + 3)), number(reply.get(at + 4)))));
-            } catch (IllegalArgumentException unreadable) {
-                // not a window this code wrote: left out
-            }
-        }
-        return windows;
     }
 }

@@ -33,7 +33,7 @@ class BudgetScriptsTest {
                 "agentfuse:budget:b:t:0", "x", "0", "0", "0", "100", "-1", "86400000",
                 "other", "1", "1", "1", "1", "1", "1", "1");
 
-        assertThat(BudgetScripts.listed("agentfuse:", reply)).singleElement()
+        assertThat(BudgetReplies.listed("agentfuse:", reply)).singleElement()
                 .satisfies(tally -> assertThat(tally.key().scopeValue()).isEqualTo("s"));
     }
 }
