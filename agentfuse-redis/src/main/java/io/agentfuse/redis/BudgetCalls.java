@@ -16,8 +16,12 @@ import java.util.concurrent.CompletableFuture;
  */
 final class BudgetCalls {
 
-    /** How long a window's record is kept after its end: the admin API shows the day before. */
-    static final long RETENTION_MILLIS = Duration.ofDays(1).toMillis();
+    /**
+     * How long a window's record outlives its end: long enough for an instance whose clock lags
+     * Redis's to find it; nothing reads a window that ended (the admin API lists those that run), and
+     * a call settled later counts in a record that expires at once.
+     */
+    static final long MARGIN_MILLIS = Duration.ofMinutes(5).toMillis();
     /** The windows listed at most. */
     static final int MAX_LISTED = 1_000;
 
@@ -27,21 +31,23 @@ final class BudgetCalls {
     private final Duration wait;
     private final Duration reservationTtl;
     private final Duration presenceTtl;
+    private final int maxNamed;
 
     BudgetCalls(BudgetRedis redis, String prefix, String instance, Duration wait, Duration reservationTtl,
-                Duration presenceTtl) {
+                Duration presenceTtl, int maxNamed) {
         this.redis = redis;
         this.prefix = prefix;
         this.instance = instance;
         this.wait = wait;
         this.reservationTtl = reservationTtl;
         this.presenceTtl = presenceTtl;
+        this.maxNamed = maxNamed;
     }
 
     /** Reserves {@code estimate} as {@code id} in every window of {@code claims}, or in none. */
     CompletableFuture<BudgetReplies.Reply> reserve(String id, List<BudgetClaim> claims, BudgetAmount estimate) {
         String[] args = BudgetScripts.reserveArgs(id, estimate, reservationTtl.toMillis(), instance,
-                presenceTtl.toMillis(), RETENTION_MILLIS, claims);
+                presenceTtl.toMillis(), MARGIN_MILLIS, maxNamed, claims);
         return redis.<List<Object>>eval(BudgetScripts.RESERVE, ScriptOutputType.MULTI,
                 BudgetScripts.reserveKeys(prefix, claims), args, wait)
                 .thenApply(reply -> BudgetReplies.reserveReply(reply, id, claims));
@@ -50,14 +56,14 @@ final class BudgetCalls {
     /** Settles what {@code owed} says; the claims whose keys hold no window, and were left out. */
     CompletableFuture<List<BudgetClaim>> settle(BudgetLoss.Owed owed) {
         return redis.<List<Object>>eval(BudgetScripts.SETTLE, ScriptOutputType.MULTI, BudgetScripts.settleKeys(prefix, owed.claims()),
-                BudgetScripts.settleArgs(owed.id(), owed.used(), RETENTION_MILLIS, owed.claims()), wait)
+                BudgetScripts.settleArgs(owed.id(), owed.used(), MARGIN_MILLIS, owed.claims()), wait)
                 .thenApply(skipped -> skipped.stream().map(k -> owed.claims().get(((Long) k).intValue() - 1)).toList());
     }
 
     /** The fleet's windows that end after {@code nowMillis}, at most {@value #MAX_LISTED}; waits four times as long. */
     CompletableFuture<List<WindowTally>> windows(long nowMillis) {
         return redis.<List<Object>>eval(BudgetScripts.LIST, ScriptOutputType.MULTI, new String[] {BudgetKeys.index(prefix)},
-                        new String[] {Long.toString(nowMillis), Integer.toString(MAX_LISTED), Long.toString(RETENTION_MILLIS)},
+                        new String[] {Long.toString(nowMillis), Integer.toString(MAX_LISTED), Long.toString(MARGIN_MILLIS)},
                         wait.multipliedBy(4))
                 .thenApply(reply -> BudgetReplies.listed(prefix, reply));
     }

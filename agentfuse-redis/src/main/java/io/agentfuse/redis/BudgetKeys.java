@@ -10,8 +10,10 @@ import java.nio.charset.StandardCharsets;
  * Where the budgets live in Redis ({@link BudgetScripts} read and write them): a window is the hash
  * {@code <prefix>budget:<budget>:<scope value, percent-encoded>:<start>} (fields {@code st},
  * {@code sc}: spent tokens and nano-dollars; {@code lt}, {@code lc}: the limit it was last reserved
- * under; {@code end}; the reservations), expiring a day after its end; the sorted set
- * {@code <prefix>budget-windows} indexes windows by their end; the hash
+ * under; {@code end}; the reservations), expiring {@link BudgetCalls#MARGIN_MILLIS} after its end;
+ * the sorted set {@code <prefix>budget-windows} indexes windows by their end, and
+ * {@code <prefix>budget-named} the windows of scope values callers named (session ids, tenants no
+ * key vouches for) by their last reservation, the least recent forgotten beyond a bound; the hash
  * {@code <prefix>budget-instances} holds each instance's last contact (Redis's clock), which gives
  * the number of instances a {@code share} divides by. Pure functions.
  */
@@ -42,6 +44,11 @@ final class BudgetKeys {
     /** The index of windows by their end. */
     static String index(String prefix) {
         return prefix + "budget-windows";
+    }
+
+    /** The windows of scope values callers named, by their last reservation. */
+    static String named(String prefix) {
+        return prefix + "budget-named";
     }
 
     /** The instances' last contacts. */

@@ -22,10 +22,14 @@ final class BudgetScripts {
      * Reserves ARGV[2] tokens and ARGV[3] nano-dollars as ARGV[1] in every window of KEYS[1..n], or
      * in none: {@code {0, k, st, sc, rt, rc, instances}} for the first window k with nothing left, else
      * {@code {1, instances, st, sc, rt, rc, ...}} per window after the reservation. Also records the
-     * instance ARGV[5] as seen now and counts those seen within ARGV[6] ms.
+     * instance ARGV[5] as seen now and counts those seen within ARGV[6] ms. A window expires ARGV[7] ms
+     * after its end. Window k is one whose scope value a caller named when char k of ARGV[9] is
+     * {@code 1}: it is noted in the sorted set KEYS[n + 3] by last use (in microseconds: no two
+     * reservations tie), and beyond ARGV[8] of them the
+     * least recently used are forgotten, as {@code LocalBudgetLedger} forgets them.
      */
     static final String RESERVE = """
-            local n = #KEYS - 2
+            local n = #KEYS - 3
             local t = redis.call('TIME')
             local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
             redis.call('HSET', KEYS[n + 2], ARGV[5], now)
@@ -38,7 +42,7 @@ final class BudgetScripts {
             local tokens, cost = tonumber(ARGV[2]), tonumber(ARGV[3])
             local state = {}
             for k = 1, n do
-              local base = 8 + 3 * (k - 1)
+              local base = 10 + 3 * (k - 1)
               local lt, lc = tonumber(ARGV[base]), tonumber(ARGV[base + 1])
               local st, sc, rt, rc = 0, 0, 0, 0
               local fields = redis.call('HGETALL', KEYS[k])
@@ -58,16 +62,29 @@ final class BudgetScripts {
               state[k] = {st, sc, rt, rc}
             end
             local result = {1, instances}
+            local named = false
             for k = 1, n do
-              local base = 8 + 3 * (k - 1)
+              local base = 10 + 3 * (k - 1)
               redis.call('HSET', KEYS[k], 'r:' .. ARGV[1],
                 ARGV[2] .. ',' .. ARGV[3] .. ',' .. string.format('%.0f', now + tonumber(ARGV[4])),
                 'lt', ARGV[base], 'lc', ARGV[base + 1], 'end', ARGV[base + 2])
               redis.call('PEXPIREAT', KEYS[k], tonumber(ARGV[base + 2]) + tonumber(ARGV[7]))
               redis.call('ZADD', KEYS[n + 1], ARGV[base + 2], KEYS[k])
+              if string.sub(ARGV[9], k, k) == '1' then
+                redis.call('ZADD', KEYS[n + 3], tonumber(t[1]) * 1000000 + tonumber(t[2]), KEYS[k])
+                named = true
+              end
               local s = state[k]
               table.insert(result, s[1]); table.insert(result, s[2])
               table.insert(result, s[3] + tokens); table.insert(result, s[4] + cost)
+            end
+            local over = named and redis.call('ZCARD', KEYS[n + 3]) - tonumber(ARGV[8]) or 0
+            if over > 0 then
+              local oldest = redis.call('ZPOPMIN', KEYS[n + 3], over)
+              for i = 1, #oldest, 2 do
+                redis.call('DEL', oldest[i])
+                redis.call('ZREM', KEYS[n + 1], oldest[i])
+              end
             end
             return result
             """;
@@ -187,23 +204,26 @@ final class BudgetScripts {
     private BudgetScripts() {
     }
 
-    /** The keys of {@link #RESERVE}: each window, then the index, then the instances. */
+    /** The keys of {@link #RESERVE}: each window, then the index, the instances and the caller-named windows. */
     static String[] reserveKeys(String prefix, List<BudgetClaim> claims) {
-        String[] keys = new String[claims.size() + 2];
+        String[] keys = new String[claims.size() + 3];
         for (int i = 0; i < claims.size(); i++) {
             keys[i] = BudgetKeys.window(prefix, claims.get(i).key());
         }
         keys[claims.size()] = BudgetKeys.index(prefix);
         keys[claims.size() + 1] = BudgetKeys.instances(prefix);
+        keys[claims.size() + 2] = BudgetKeys.named(prefix);
         return keys;
     }
 
     /** The arguments of {@link #RESERVE}. */
     static String[] reserveArgs(String id, BudgetAmount estimate, long reservationTtlMillis, String instance,
-                                long presenceTtlMillis, long retentionMillis, List<BudgetClaim> claims) {
+                                long presenceTtlMillis, long marginMillis, int maxNamed, List<BudgetClaim> claims) {
+        StringBuilder named = new StringBuilder(claims.size());
+        claims.forEach(claim -> named.append(claim.callerNamed() ? '1' : '0'));
         List<String> args = new ArrayList<>(List.of(id, Long.toString(estimate.tokens()), Long.toString(estimate.costNanos()),
                 Long.toString(reservationTtlMillis), instance, Long.toString(presenceTtlMillis),
-                Long.toString(retentionMillis)));
+                Long.toString(marginMillis), Integer.toString(maxNamed), named.toString()));
         for (BudgetClaim claim : claims) {
             addLimitAndEnd(args, claim);
         }
@@ -221,9 +241,9 @@ final class BudgetScripts {
     }
 
     /** The arguments of {@link #SETTLE}. */
-    static String[] settleArgs(String id, BudgetAmount used, long retentionMillis, List<BudgetClaim> claims) {
+    static String[] settleArgs(String id, BudgetAmount used, long marginMillis, List<BudgetClaim> claims) {
         List<String> args = new ArrayList<>(List.of(id, Long.toString(used.tokens()), Long.toString(used.costNanos()),
-                Long.toString(retentionMillis)));
+                Long.toString(marginMillis)));
         for (BudgetClaim claim : claims) {
             addLimitAndEnd(args, claim);
         }

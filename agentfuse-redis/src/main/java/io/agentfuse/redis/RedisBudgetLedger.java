@@ -5,6 +5,7 @@ import io.agentfuse.core.budget.BudgetAmount;
 import io.agentfuse.core.budget.BudgetClaim;
 import io.agentfuse.core.budget.BudgetLedger;
 import io.agentfuse.core.budget.BudgetOnLoss;
+import io.agentfuse.core.budget.LocalBudgetLedger;
 import io.agentfuse.core.budget.ReserveResult;
 import io.agentfuse.core.budget.WindowKey;
 import io.agentfuse.core.budget.WindowTally;
@@ -66,7 +67,8 @@ public final class RedisBudgetLedger implements BudgetLedger {
         });
         this.redis = new BudgetRedis(builder.uri, builder.commandTimeout, thread);
         this.loss = new BudgetLoss(builder.onLoss, builder.clock);
-        this.calls = new BudgetCalls(redis, prefix, instance, builder.wait, builder.reservationTtl, builder.presenceTtl);
+        this.calls = new BudgetCalls(redis, prefix, instance, builder.wait, builder.reservationTtl, builder.presenceTtl,
+                builder.maxNamedWindows);
         this.refusals = new BudgetRefusals(prefix);
         this.recovery = new BudgetRecovery(redis, calls, loss, refusals, builder.heartbeat, builder.probeInterval);
         recovery.start();
@@ -176,7 +178,7 @@ public final class RedisBudgetLedger implements BudgetLedger {
     /**
      * Collects a ledger's settings: key prefix ({@code agentfuse:}), loss rule ({@code share}), clock
      * (system), wait (250 ms), reservation TTL (15 min), presence TTL (15 s), heartbeat (1 s), probe
-     * interval (250 ms), command timeout (1 s). Not thread-safe.
+     * interval (250 ms), command timeout (1 s), caller-named windows (100 000). Not thread-safe.
      */
     public static final class Builder {
         private final String uri;
@@ -189,6 +191,7 @@ public final class RedisBudgetLedger implements BudgetLedger {
         private Duration heartbeat = Duration.ofSeconds(1);
         private Duration probeInterval = Duration.ofMillis(250);
         private Duration commandTimeout = Duration.ofSeconds(1);
+        private int maxNamedWindows = LocalBudgetLedger.DEFAULT_MAX_WINDOWS;
 
         private Builder(String uri) {
             this.uri = Objects.requireNonNull(uri, "uri");
@@ -248,6 +251,19 @@ public final class RedisBudgetLedger implements BudgetLedger {
         /** How long Lettuce waits for any command before failing it; default 1 s. */
         public Builder commandTimeout(Duration commandTimeout) {
             this.commandTimeout = positive("commandTimeout", commandTimeout);
+            return this;
+        }
+
+        /**
+         * How many windows of scope values callers named (session ids, tenants no key vouches for) the
+         * fleet keeps in Redis at most; beyond them the least recently reserved in is forgotten, as a
+         * {@link LocalBudgetLedger} does; default {@link LocalBudgetLedger#DEFAULT_MAX_WINDOWS}.
+         */
+        public Builder maxNamedWindows(int maxNamedWindows) {
+            if (maxNamedWindows < 1) {
+                throw new IllegalArgumentException("maxNamedWindows must be >= 1, but was " + maxNamedWindows);
+            }
+            this.maxNamedWindows = maxNamedWindows;
             return this;
         }
 
