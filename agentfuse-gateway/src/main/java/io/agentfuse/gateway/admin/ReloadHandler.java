@@ -18,9 +18,12 @@ import java.util.function.Supplier;
  * (see {@link AdminAuthorization}).
  * <ul>
  *   <li>200 {@code {"reloaded": true, "source", "trigger", "breakers": {added, kept, replaced, removed},
- *       "restartRequired": ["server.port", ...]}};</li>
+ *       "restartRequired": ["server.port", ...], "removed": ["clients.team-a", "budgets.per-tenant", ...]}}
+ *       (what it removed is also logged at WARN);</li>
  *   <li>400 {@code invalid_config}: the file has errors, listed in the message and in
- *       {@code error.errors} ({@code key}, {@code line}, {@code column}, {@code message}); nothing changed;</li>
+ *       {@code error.errors} ({@code key}, {@code line}, {@code column}, {@code message}), or it makes a
+ *       change a running gateway refuses (another {@code state.store}, no {@code server.adminToken} where
+ *       one is in force); nothing changed;</li>
  *   <li>409 {@code reload_unavailable}: the gateway was not started from a file;</li>
  *   <li>409 {@code reload_superseded}: a reload that started later was decided first (a slow reload
  *       never holds up a later one); this one changed nothing.</li>

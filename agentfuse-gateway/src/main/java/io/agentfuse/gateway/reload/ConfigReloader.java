@@ -32,7 +32,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>Breakers whose settings did not change keep their state (an open breaker stays open); see
  *       {@link AgentfuseRuntime#reload}. Requests already running finish under the old configuration.</li>
  *   <li>The {@code server:} keys read only at start are reported as needing a restart, not applied
- *       ({@link Reloaded#restartRequired()}); {@code state.store} cannot change at all.</li>
+ *       ({@link Reloaded#restartRequired()}); {@code state.store} cannot change at all, nor can the admin
+ *       token be removed ({@link ReloadChanges}); clients and budgets a reload removes are logged at WARN.</li>
  *   <li>Reloads are put in force one at a time, in the order they started. Reading and checking the
  *       file hold no lock, so a slow reload (a hung disk, a hostile file, though the loader refuses
  *       those fast) never holds up a later one: the later one is decided on its own, and the earlier
@@ -182,15 +183,20 @@ public final class ConfigReloader {
         synchronized (this) {
             decide(number, text);
             AgentfuseConfig before = runtime.config();
-            if (next.state().store() != before.state().store()) {
+            List<ConfigError> refusals = ReloadChanges.refusals(before, next);
+            if (!refusals.isEmpty()) {
                 metrics.configReload(false);
-                throw new ConfigException(file.path().toString(), List.of(new ConfigError("state.store", 0, 0,
-                        "state.store cannot change while the gateway runs (it is " + before.state().store().name().toLowerCase()
-                                + "); restart the gateway to change it")));
+                throw new ConfigException(file.path().toString(), refusals);
             }
+            List<String> removed = ReloadChanges.removed(before, next);
             metrics.declareModels(next.models().values());
             metrics.configReload(true);
-            return new Reloaded(file.path().toString(), trigger, runtime.reload(next), StartOnlyKeys.changed(before, next));
+            Reloaded reloaded = new Reloaded(file.path().toString(), trigger, runtime.reload(next),
+                    StartOnlyKeys.changed(before, next), removed);
+            if (!removed.isEmpty()) {
+                LOG.warn("{} ({}): {}", reloaded.source(), trigger, ReloadChanges.warning(before, next, removed));
+            }
+            return reloaded;
         }
     }
 

@@ -14,11 +14,15 @@ import java.util.List;
  * @param breakers        what happened to each breaker (kept state, started afresh, added, removed)
  * @param restartRequired the {@code server:} keys whose new values apply only after a restart
  *                        (the listener and its limits are set up once, at start)
+ * @param removed         the clients and budgets no longer configured, as {@code clients.<name>} and
+ *                        {@code budgets.<name>}
  */
-public record Reloaded(String source, String trigger, ReloadReport breakers, List<String> restartRequired) {
+public record Reloaded(String source, String trigger, ReloadReport breakers, List<String> restartRequired,
+                       List<String> removed) {
 
     public Reloaded {
         restartRequired = List.copyOf(restartRequired);
+        removed = List.copyOf(removed);
     }
 
     /** The answer of {@code POST /admin/reload}. */
@@ -32,7 +36,8 @@ public record Reloaded(String source, String trigger, ReloadReport breakers, Lis
                         .put("kept", new JsonArray(breakers.kept()))
                         .put("replaced", new JsonArray(breakers.replaced()))
                         .put("removed", new JsonArray(breakers.removed())))
-                .put("restartRequired", new JsonArray(restartRequired));
+                .put("restartRequired", new JsonArray(restartRequired))
+                .put("removed", new JsonArray(removed));
     }
 
     /** One line for the log. */
