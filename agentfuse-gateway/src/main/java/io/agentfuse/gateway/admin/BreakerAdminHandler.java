@@ -9,8 +9,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -61,8 +59,7 @@ public final class BreakerAdminHandler {
     }
 
     private void one(RoutingContext ctx) {
-        String path = ctx.request().path();
-        String name = decode(path.length() > PREFIX.length() ? path.substring(PREFIX.length()) : "");
+        String name = AdminPath.decode(AdminPath.after(ctx, PREFIX));
         find(ctx, name).ifPresent(breaker -> json(ctx, 200, view(breaker)));
     }
 
@@ -70,8 +67,7 @@ public final class BreakerAdminHandler {
         if (!authorization.permits(ctx.request(), ctx.response())) {
             return;
         }
-        String path = ctx.request().path();
-        String rest = path.length() > PREFIX.length() ? path.substring(PREFIX.length()) : "";
+        String rest = AdminPath.after(ctx, PREFIX);
         int slash = rest.lastIndexOf('/');
         String action = slash < 0 ? "" : rest.substring(slash + 1);
         if (slash <= 0 || !isAction(action)) {
@@ -80,7 +76,7 @@ public final class BreakerAdminHandler {
             return;
         }
         String reason = Optional.ofNullable(ctx.request().getParam("reason")).filter(r -> !r.isBlank()).orElse(DEFAULT_REASON);
-        find(ctx, decode(rest.substring(0, slash))).ifPresent(breaker -> {
+        find(ctx, AdminPath.decode(rest.substring(0, slash))).ifPresent(breaker -> {
             switch (action) {
                 case "open" -> breaker.forceOpen(reason);
                 case "close" -> breaker.close(reason);
@@ -118,14 +114,5 @@ public final class BreakerAdminHandler {
 
     private static void json(RoutingContext ctx, int status, JsonObject body) {
         ctx.response().setStatusCode(status).putHeader("content-type", "application/json").end(body.encode());
-    }
-
-    /** Percent-decodes a path part; a {@code +} stays a plus, as in any path. */
-    private static String decode(String part) {
-        try {
-            return URLDecoder.decode(part.replace("+", "%2B"), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException malformed) {
-            return part;
-        }
     }
 }

@@ -17,8 +17,6 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 import java.math.BigDecimal;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -85,17 +83,16 @@ public final class BudgetAdminHandler {
         if (!authorization.permits(ctx.request(), ctx.response())) {
             return;
         }
-        String path = ctx.request().path();
         // The route's wildcard takes /admin/budgets itself too, which is shorter than the prefix.
-        String rest = path.length() > PREFIX.length() ? path.substring(PREFIX.length()) : "";
+        String rest = AdminPath.after(ctx, PREFIX);
         int slash = rest.indexOf('/');
         if (slash <= 0 || !rest.endsWith(RESET) || rest.length() <= slash + 1 + RESET.length()) {
             GatewayErrors.respondAdmin(ctx.response(), 404, "not_found",
                     "unknown operation: use POST /admin/budgets/{name}/{scopeValue}/reset");
             return;
         }
-        String name = decode(rest.substring(0, slash));
-        String scopeValue = decode(rest.substring(slash + 1, rest.length() - RESET.length()));
+        String name = AdminPath.decode(rest.substring(0, slash));
+        String scopeValue = AdminPath.decode(rest.substring(slash + 1, rest.length() - RESET.length()));
         BudgetConfig budget = config.get().budgets().get(name);
         if (budget == null) {
             GatewayErrors.respondAdmin(ctx.response(), 404, "not_found", "no budget named '" + name + "'; configured: "
@@ -151,14 +148,5 @@ public final class BudgetAdminHandler {
 
     private static void json(RoutingContext ctx, JsonObject body) {
         ctx.response().setStatusCode(200).putHeader("content-type", "application/json").end(body.encode());
-    }
-
-    /** Percent-decodes a path part; a {@code +} stays a plus, as in any path. */
-    private static String decode(String part) {
-        try {
-            return URLDecoder.decode(part.replace("+", "%2B"), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException malformed) {
-            return part;
-        }
     }
 }

@@ -189,4 +189,22 @@ class AdminApiTest {
         assertThat(reply.status()).isEqualTo(404);
         assertThat(harness.breaker("claude-sonnet-4").state()).isEqualTo(CircuitState.CLOSED);
     }
+
+    /** Regression: the routes match the normalised path, but the handler cut the path as written, so these were 404s. */
+    @Test
+    void aBreakerPathWrittenAnotherWayIsTheSameBreaker() {
+        harness = GatewayHarness.start();
+
+        for (String spelling : new String[] {"//admin/breakers/model:claude-haiku-4", "/x/../admin/breakers/model:claude-haiku-4",
+                "/%61dmin/breakers/model%3Aclaude-haiku-4"}) {
+            Reply shown = harness.client.get(spelling);
+            assertThat(shown.status()).as(spelling + ": " + shown.body()).isEqualTo(200);
+            assertThat(shown.json().getString("name")).isEqualTo("model:claude-haiku-4");
+            Reply opened = operate(spelling + "/open", TOKEN);
+            assertThat(opened.status()).as(spelling + "/open: " + opened.body()).isEqualTo(200);
+            assertThat(operate(spelling + "/close", TOKEN).status()).isEqualTo(200);
+        }
+        assertThat(operate("//admin/breakers/model:claude-haiku-4/open", Map.of()).status())
+                .as("the token is still needed").isEqualTo(401);
+    }
 }

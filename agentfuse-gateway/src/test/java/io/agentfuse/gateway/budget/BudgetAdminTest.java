@@ -96,4 +96,21 @@ class BudgetAdminTest {
         assertThat(bare.json().getJsonObject("error").getString("message"))
                 .contains("POST /admin/budgets/{name}/{scopeValue}/reset");
     }
+
+    /** Regression: the routes match the normalised path, but the handler cut the path as written, so these were 404s. */
+    @Test
+    void aResetPathWrittenAnotherWayResetsTheSameWindow() {
+        gateway.mock.defaultStep(MockStep.builder().inputTokens(10).outputTokens(190).build());
+
+        for (String spelling : new String[] {"//admin/budgets/per-session/s1/reset", "/admin/./budgets/per-session/s1/reset",
+                "/%61dmin/budgets/per-session/s%31/reset"}) {
+            ask("s1");
+            assertThat(ask("s1").header("x-agentfuse-model")).isEqualTo("gpt-4o-mini");
+
+            Reply reset = reset(spelling, TOKEN);
+
+            assertThat(reset.status()).as(spelling + ": " + reset.body()).isEqualTo(200);
+            assertThat(ask("s1").header("x-agentfuse-model")).isEqualTo("claude-haiku-4");
+        }
+    }
 }
