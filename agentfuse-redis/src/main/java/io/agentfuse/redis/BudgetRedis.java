@@ -37,7 +37,7 @@ final class BudgetRedis implements AutoCloseable {
     private final RedisClient client;
     private volatile StatefulRedisConnection<String, String> connection;
     private volatile boolean closed;
-    private boolean warned;
+    private final WarningLimit warnings = new WarningLimit();
 
     BudgetRedis(String uri, Duration commandTimeout, ScheduledExecutorService thread) {
         this.uri = RedisURI.create(uri);
@@ -68,8 +68,14 @@ final class BudgetRedis implements AutoCloseable {
         }
         client.connectAsync(StringCodec.UTF8, uri).whenComplete((connected, failure) -> {
             if (failure != null) {
-                if (!warned) {
-                    warned = true;
+                String refusal = RedisLink.authenticationRefusal(failure);
+                // One warning per kind of failure, as the store's: a cold start's timeout must not hide a refused password.
+                if (!warnings.due(refusal != null ? "authentication" : "unreachable")) {
+                    LOG.debug("cannot reach Redis at {} for budgets yet: {}", uri.toURI(), failure.toString());
+                } else if (refusal != null) {
+                    LOG.warn("Redis at {} refused the budget ledger's authentication ({}): check the password (and user) in"
+                            + " its URI; budgets follow state.redis.budgetOnLoss, connecting again every second", uri.toURI(), refusal);
+                } else {
                     LOG.warn("cannot reach Redis at {} for budgets; they follow state.redis.budgetOnLoss until it answers: {}",
                             uri.toURI(), failure.toString());
                 }

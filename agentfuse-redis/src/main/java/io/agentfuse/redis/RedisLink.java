@@ -48,8 +48,7 @@ final class RedisLink {
     private boolean connectingCommands;
     private boolean connectingSubscription;
     private boolean retryScheduled;
-    /** Whether the last warning said the credentials were refused; {@code null} before the first. */
-    private Boolean warnedOfRefusal;
+    private final WarningLimit warnings = new WarningLimit();
 
     RedisLink(RedisURI uri, Duration commandTimeout, String channel, ScheduledExecutorService thread) {
         this.uri = uri;
@@ -135,10 +134,9 @@ final class RedisLink {
 
     private void retry(Throwable failure, Consumer<String> onMessage, Runnable onConnected) {
         String refusal = authenticationRefusal(failure);
-        // One warning per kind of failure in a row: a first attempt that timed out (a cold start)
-        // must not hide the refused password every later attempt meets.
-        if (warnedOfRefusal == null || warnedOfRefusal != (refusal != null)) {
-            warnedOfRefusal = refusal != null;
+        // One warning per kind of failure while it goes on: a first attempt that timed out (a cold
+        // start) must not hide the refused password every later attempt meets.
+        if (warnings.due(refusal != null ? "authentication" : "unreachable")) {
             if (refusal != null) {
                 LOG.warn("Redis at {} refused the store's authentication ({}): check the password (and user) in its URI;"
                         + " breakers go on with local state, connecting again every second", uri.toURI(), refusal);

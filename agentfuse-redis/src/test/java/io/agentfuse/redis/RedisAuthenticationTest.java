@@ -34,6 +34,7 @@ class RedisAuthenticationTest {
     private final ListAppender<ILoggingEvent> log = new ListAppender<>();
     private final Logger redisLogger = (Logger) LoggerFactory.getLogger("io.agentfuse.redis");
     private RedisStateStore store;
+    private RedisBudgetLedger ledger;
 
     @BeforeEach
     void capture() {
@@ -46,6 +47,9 @@ class RedisAuthenticationTest {
         redisLogger.detachAppender(log);
         if (store != null) {
             store.close();
+        }
+        if (ledger != null) {
+            ledger.close();
         }
         redis.close();
     }
@@ -62,12 +66,16 @@ class RedisAuthenticationTest {
     }
 
     private Optional<String> refusalWarning() {
+        return warning("refused the store's authentication");
+    }
+
+    private Optional<String> warning(String containing) {
         List<ILoggingEvent> events;
         synchronized (log) { // the appender adds under its own lock
             events = new ArrayList<>(log.list);
         }
         return events.stream().map(ILoggingEvent::getFormattedMessage)
-                .filter(message -> message.contains("refused the store's authentication")).findFirst();
+                .filter(message -> message.contains(containing)).findFirst();
     }
 
     @Test
@@ -84,5 +92,17 @@ class RedisAuthenticationTest {
 
         assertThat(warning).contains("refused the store's authentication").contains("WRONGPASS")
                 .doesNotContain("not-the-right-one").doesNotContain("Unable to connect");
+    }
+
+    /** Regression: the budget ledger warned once of any failure to connect, so a cold start's timeout hid a refused password. */
+    @Test
+    void theBudgetLedgerToldAWrongPasswordSaysSoAndDoesNotQuoteIt() {
+        ledger = RedisBudgetLedger.builder("redis://:not-the-right-one@127.0.0.1:" + redis.port()).build();
+
+        Eventually.await("a warning of the refusal", WAIT, () -> warning("refused the budget ledger's authentication").isPresent());
+
+        assertThat(warning("refused the budget ledger's authentication").orElseThrow()).contains("WRONGPASS")
+                .doesNotContain("not-the-right-one");
+        assertThat(ledger.isShared()).isFalse();
     }
 }
