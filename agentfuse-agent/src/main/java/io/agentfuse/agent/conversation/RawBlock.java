@@ -8,8 +8,8 @@ import java.util.Objects;
  *
  * <p>Token counters measure an image ({@link #IMAGE}) by its size in pixels, read from the head of
  * its base64 data ({@code ImageTokens}; {@code TokenCounter.IMAGE_TOKENS} when it cannot be read),
- * and any other block by its JSON text, which overestimates documents: erring high only makes
- * compaction start a little early.
+ * a document ({@link #DOCUMENT}) by its pages, guessed from its size ({@code DocumentTokens}), and
+ * any other block by its JSON text: erring high only makes compaction start a little early.
  *
  * <pre>{@code
  * ContentBlock image = new RawBlock("image", "{\"type\":\"image\",\"source\":{...}}");
@@ -22,6 +22,9 @@ public record RawBlock(String type, String json) implements ContentBlock {
 
     /** The type of an image block, whatever its source (base64 data, a URL, a file). */
     public static final String IMAGE = "image";
+
+    /** The type of a document block (a PDF), counted by its pages ({@code DocumentTokens}), not its bytes. */
+    public static final String DOCUMENT = "document";
 
     /** @throws NullPointerException if any argument is null */
     public RawBlock {

@@ -16,7 +16,8 @@ import io.agentfuse.agent.conversation.ToolUseBlock;
  * {@value #TOKENS_PER_MESSAGE} tokens per message for the role and delimiters, and
  * {@value #TOKENS_PER_REPLY} tokens that prime the reply. Tool calls count their id, name and
  * input; tool results their id, content and attachments; an image by its size in pixels ({@link ImageTokens}),
- * at most {@value #IMAGE_TOKENS}; other {@link RawBlock}s their JSON.
+ * at most {@value #IMAGE_TOKENS}; a document by its pages ({@link DocumentTokens}); other
+ * {@link RawBlock}s their JSON.
  *
  * <p>Which counter to use, in order of trust:
  * <ol>
@@ -97,7 +98,20 @@ public interface TokenCounter {
             return tokens;
         }
         RawBlock raw = (RawBlock) block;
-        return RawBlock.IMAGE.equals(raw.type()) ? ImageTokens.of(raw.json()) : countText(raw.json());
+        int media = mediaTokens(raw);
+        return media >= 0 ? media : countText(raw.json());
+    }
+
+    /**
+     * The tokens of an image or a document, which providers charge by their pixels and pages, not
+     * their bytes; {@code -1} for any other raw block, counted as its JSON text.
+     */
+    private static int mediaTokens(RawBlock raw) {
+        return switch (raw.type()) {
+            case RawBlock.IMAGE -> ImageTokens.of(raw.json());
+            case RawBlock.DOCUMENT -> DocumentTokens.of(raw.json());
+            default -> -1;
+        };
     }
 
     /**
@@ -152,7 +166,8 @@ public interface TokenCounter {
             return tokens;
         }
         RawBlock raw = (RawBlock) block;
-        return RawBlock.IMAGE.equals(raw.type()) ? ImageTokens.of(raw.json()) : upperBoundText(raw.json());
+        int media = mediaTokens(raw);
+        return media >= 0 ? media : upperBoundText(raw.json());
     }
 
     /**

@@ -41,10 +41,10 @@ class TokenCounterTest {
     @Test
     void countsTheIdAndContentOfAToolResultAndTheJsonOfARawBlock() {
         Message result = Message.of(Role.TOOL, new ToolResultBlock("id1", "done", false));
-        Message document = Message.of(Role.USER, new RawBlock("document", "{\"type\":\"doc\"}"));
+        Message found = Message.of(Role.USER, new RawBlock("search_result", "{\"type\":\"hit\"}"));
 
         assertThat(characters.countMessage(result)).isEqualTo(3 + 3 + 4);
-        assertThat(characters.countMessage(document)).isEqualTo(3 + 14);
+        assertThat(characters.countMessage(found)).isEqualTo(3 + 14);
     }
 
     @Test

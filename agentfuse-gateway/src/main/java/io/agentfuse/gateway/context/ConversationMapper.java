@@ -8,6 +8,7 @@ import io.agentfuse.agent.conversation.Role;
 import io.agentfuse.agent.conversation.TextBlock;
 import io.agentfuse.agent.conversation.ToolResultBlock;
 import io.agentfuse.agent.conversation.ToolUseBlock;
+import io.agentfuse.agent.tokens.DocumentTokens;
 import io.agentfuse.agent.tokens.ImageTokens;
 import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.gateway.dialect.ChatMessage;
@@ -25,8 +26,8 @@ import java.util.function.ToIntFunction;
  * context ladder and compaction work on requests of either dialect.
  *
  * <p>The system prompt becomes a SYSTEM message (which snipping never drops); text, tool calls
- * and tool results map one to one; images travel as raw blocks holding their URL, counted by it,
- * and so do a tool result's attachments.
+ * and tool results map one to one; images and documents travel as raw blocks holding their URL,
+ * counted by it (pixels, pages), and so do a tool result's attachments.
  * Going back, the compacted conversation replaces the body's own (its dialect says which fields
  * hold it, {@link io.agentfuse.gateway.dialect.Dialect#withConversation}) while every other field
  * of the caller's body is kept as sent.
@@ -132,6 +133,9 @@ public final class ConversationMapper {
         if (part instanceof ContentPart.Image image) {
             return ImageTokens.of(image.url()); // what the counters count for it: its size in pixels, not its bytes
         }
+        if (part instanceof ContentPart.Document document) {
+            return DocumentTokens.of(document.url()); // its pages, not its bytes
+        }
         return textBound.applyAsInt(((ContentPart.Opaque) part).json()); // its raw block's JSON
     }
 
@@ -168,6 +172,9 @@ public final class ConversationMapper {
         if (part instanceof ContentPart.Opaque opaque) {
             return new RawBlock(OPAQUE, opaque.json());
         }
+        if (part instanceof ContentPart.Document document) {
+            return new RawBlock(RawBlock.DOCUMENT, new JsonObject().put("url", document.url()).put("title", document.title()).encode());
+        }
         ContentPart.Image image = (ContentPart.Image) part;
         return new RawBlock(RawBlock.IMAGE, new JsonObject().put("url", image.url()).encode());
     }
@@ -184,7 +191,11 @@ public final class ConversationMapper {
                     result.attachments().stream().map(ConversationMapper::toPart).toList());
         }
         RawBlock raw = (RawBlock) block;
-        return OPAQUE.equals(raw.type()) ? new ContentPart.Opaque(raw.json())
-                : new ContentPart.Image(new JsonObject(raw.json()).getString("url"));
+        if (OPAQUE.equals(raw.type())) {
+            return new ContentPart.Opaque(raw.json());
+        }
+        JsonObject media = new JsonObject(raw.json());
+        return RawBlock.DOCUMENT.equals(raw.type()) ? new ContentPart.Document(media.getString("url"), media.getString("title"))
+                : new ContentPart.Image(media.getString("url"));
     }
 }

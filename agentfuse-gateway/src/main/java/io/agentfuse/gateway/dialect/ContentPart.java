@@ -4,13 +4,12 @@ import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * One piece of a message's content in the neutral model: text, an image, a tool call the
- * assistant made, or the result of one that the caller sends back.
+ * One piece of a message's content in the neutral model: text, an image, a document, a tool call
+ * the assistant made, or the result of one that the caller sends back.
  *
  * <p>All implementations are immutable records.
  *
@@ -35,6 +34,30 @@ public sealed interface ContentPart {
     record Image(String url) implements ContentPart {
         public Image {
             Objects.requireNonNull(url, "url");
+        }
+    }
+
+    /**
+     * A document (a PDF an agent read), by URL: a {@code data:<media type>;base64,<data>} URL, or an
+     * address ({@code https://…}, a PDF). {@code title} is the caller's name for it, or {@code null}.
+     */
+    record Document(String url, String title) implements ContentPart {
+        public Document {
+            Objects.requireNonNull(url, "url");
+        }
+
+        /**
+         * A document given as OpenAI's {@code file_data} (Chat Completions' {@code file} parts, the
+         * Responses API's {@code input_file}): a data URL, or the bare base64 of a PDF.
+         */
+        public static Document ofFileData(String fileData, String title) {
+            return new Document(fileData.startsWith("data:") ? fileData : "data:application/pdf;base64," + fileData, title);
+        }
+
+        /** The media type of a {@code data:} URL's document; {@code application/pdf} for one by address. */
+        public String mediaType() {
+            int end = url.indexOf(';');
+            return url.startsWith("data:") && end > 5 ? url.substring(5, end) : "application/pdf";
         }
     }
 
@@ -82,8 +105,8 @@ public sealed interface ContentPart {
     /**
      * The result of tool call {@code toolCallId}: its text, {@code isError} when the tool failed, and
      * what it returned beside the text as {@code attachments} — {@link Image}s (the screenshot a
-     * tool took, the picture a file read returned), which every dialect carries in its own way, and
-     * {@link Opaque} blocks, which only their own dialect does.
+     * tool took, the picture a file read returned) and {@link Document}s (a PDF it read), which every
+     * dialect carries in its own way, and {@link Opaque} blocks, which only their own dialect does.
      */
     record ToolResult(String toolCallId, String content, boolean isError, List<ContentPart> attachments)
             implements ContentPart {
@@ -92,8 +115,8 @@ public sealed interface ContentPart {
             Objects.requireNonNull(content, "content");
             attachments = List.copyOf(attachments);
             for (ContentPart attachment : attachments) {
-                if (!(attachment instanceof Image || attachment instanceof Opaque)) {
-                    throw new IllegalArgumentException("a tool result attaches images and opaque blocks, not "
+                if (!(attachment instanceof Image || attachment instanceof Document || attachment instanceof Opaque)) {
+                    throw new IllegalArgumentException("a tool result attaches images, documents and opaque blocks, not "
                             + attachment.getClass().getSimpleName());
                 }
             }
@@ -105,23 +128,19 @@ public sealed interface ContentPart {
         }
 
         /**
-         * The attachments, every one an image: what a dialect other than the caller's can write.
+         * The attachments, every one an {@link Image} or a {@link Document}: what a dialect other
+         * than the caller's can write.
          *
          * @throws UntranslatableException when one is an {@link Opaque} block of the caller's dialect
          */
-        public List<Image> images() {
-            if (attachments.isEmpty()) {
-                return List.of();
-            }
-            List<Image> images = new ArrayList<>(attachments.size());
+        public List<ContentPart> media() {
             for (ContentPart attachment : attachments) {
-                if (!(attachment instanceof Image image)) {
+                if (attachment instanceof Opaque) {
                     throw new UntranslatableException("a block inside the result of tool call " + toolCallId
                             + " that only its own dialect carries");
                 }
-                images.add(image);
             }
-            return images;
+            return attachments;
         }
     }
 }

@@ -113,7 +113,7 @@ class RequestParsingTest {
         ChatRequest request = Dialects.ANTHROPIC.parseRequest(body);
 
         assertThat(request.messages().get(0).content()).first().isEqualTo(new ContentPart.Opaque(document.encode()));
-        assertThat(request.untranslatable()).containsExactly("messages[0].content[0].type 'document' blocks");
+        assertThat(request.untranslatable()).containsExactly("messages[0].content[0].source.type 'text' document sources");
         assertThat(Dialects.ANTHROPIC.writeRequest(request, "claude-haiku-4-5").getJsonArray("messages")
                 .getJsonObject(0).getJsonArray("content").getJsonObject(0)).isEqualTo(document);
     }

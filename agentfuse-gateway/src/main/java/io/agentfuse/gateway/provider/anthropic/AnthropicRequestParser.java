@@ -1,11 +1,9 @@
 package io.agentfuse.gateway.provider.anthropic;
 
 import io.agentfuse.gateway.dialect.ChatMessage;
-import io.agentfuse.gateway.dialect.ChatMessage.Role;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ChatRequest.Sampling;
 import io.agentfuse.gateway.dialect.ChatRequest.StreamMode;
-import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.CrossingNotes;
 import io.agentfuse.gateway.dialect.FieldReader;
 import io.agentfuse.gateway.http.DerivedValues;
@@ -18,7 +16,6 @@ import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Parses and validates an Anthropic Messages request into a {@link ChatRequest}.
@@ -33,15 +30,15 @@ import java.util.Set;
  * versioned tools ({@code web_search_20250305}, {@code bash_20250124}, ...) and fields the gateway
  * does not know are left out only for a lenient model; {@code container} and {@code mcp_servers}
  * are refused. Earlier {@code thinking} blocks are dropped (reasoning traces the other side cannot
- * use); a tool result's images cross as its attachments; documents, search results, server tool
- * blocks, file image sources and a structured {@code output_config.format} are untranslatable (kept,
- * as opaque blocks, for an Anthropic provider).
+ * use); base64 and URL documents cross (in a tool result too, as its attachments, like its images);
+ * documents with citations, context or other sources, search results, server tool blocks, file
+ * image sources and a structured {@code output_config.format} are untranslatable (kept, as opaque
+ * blocks, for an Anthropic provider).
  *
  * <p>Stateless and thread-safe. {@code ChatRequest r = AnthropicRequestParser.parse(body);}
  */
 public final class AnthropicRequestParser {
 
-    private static final Set<String> DROPPED_BLOCKS = Set.of("thinking", "redacted_thinking");
 
     /**
      * The messages of recent conversations, by their decoded values: an agent resends them every
@@ -137,105 +134,10 @@ public final class AnthropicRequestParser {
                 continue;
             }
             ChatMessage message = RECENT_MESSAGES.derive(array.getValue(i), untranslatable,
-                    notes -> parseMessage(root.objectAt("messages", index), notes));
+                    notes -> AnthropicMessageParser.parse(root.objectAt("messages", index), notes));
             messages.add(message);
         }
         return messages;
-    }
-
-    private static ChatMessage parseMessage(FieldReader message, List<String> untranslatable) {
-        String roleName = message.requiredString("role");
-        Role role = switch (roleName) {
-            case "user" -> Role.USER;
-            case "assistant" -> Role.ASSISTANT;
-            default -> throw message.problem("role", "must be \"user\", \"assistant\" or \"system\", but was \""
-                    + roleName + "\"");
-        };
-        return new ChatMessage(role, content(message, role, untranslatable));
-    }
-
-    private static List<ContentPart> content(FieldReader message, Role role, List<String> untranslatable) {
-        Object content = message.value("content");
-        if (content instanceof String text) {
-            return List.of(new ContentPart.Text(text));
-        }
-        if (!(content instanceof JsonArray blocks)) {
-            throw message.problem("content", "is required and must be a string or an array of content blocks");
-        }
-        List<ContentPart> parts = new ArrayList<>();
-        for (int i = 0; i < blocks.size(); i++) {
-            FieldReader block = message.objectAt("content", i);
-            String type = block.requiredString("type");
-            switch (type) {
-                case "text" -> parts.add(new ContentPart.Text(block.requiredString("text")));
-                case "image" -> image(block, untranslatable, parts);
-                case "tool_use" -> {
-                    requireRole(block, type, role, Role.ASSISTANT);
-                    parts.add(new ContentPart.ToolCall(block.requiredString("id"), block.requiredString("name"),
-                            block.requiredObject("input").json().encode()));
-                }
-                case "tool_result" -> {
-                    requireRole(block, type, role, Role.USER);
-                    parts.add(toolResult(block, untranslatable));
-                }
-                default -> {
-                    if (!DROPPED_BLOCKS.contains(type)) {
-                        untranslatable.add(block.path("type") + " '" + type + "' blocks");
-                        parts.add(new ContentPart.Opaque(block.json().encode())); // counted, and kept for its own dialect
-                    }
-                }
-            }
-        }
-        return parts;
-    }
-
-    private static void image(FieldReader block, List<String> untranslatable, List<ContentPart> parts) {
-        FieldReader source = block.requiredObject("source");
-        String type = source.requiredString("type");
-        switch (type) {
-            case "base64" -> parts.add(new ContentPart.Image("data:" + source.requiredString("media_type") + ";base64,"
-                    + source.requiredString("data")));
-            case "url" -> parts.add(new ContentPart.Image(source.requiredString("url")));
-            default -> {
-                untranslatable.add(source.path("type") + " '" + type + "' image sources");
-                parts.add(new ContentPart.Opaque(block.json().encode())); // kept for its own dialect
-            }
-        }
-    }
-
-    /** A tool result: its text blocks joined by newlines; its images and any other block attached. */
-    private static ContentPart.ToolResult toolResult(FieldReader block, List<String> untranslatable) {
-        String id = block.requiredString("tool_use_id");
-        boolean isError = Boolean.TRUE.equals(block.optionalBoolean("is_error"));
-        Object content = block.value("content");
-        if (content == null || content instanceof String) {
-            return new ContentPart.ToolResult(id, content == null ? "" : (String) content, isError);
-        }
-        if (!(content instanceof JsonArray items)) {
-            throw block.problem("content", "must be a string or an array of content blocks");
-        }
-        StringBuilder text = new StringBuilder();
-        List<ContentPart> attachments = new ArrayList<>();
-        for (int i = 0; i < items.size(); i++) {
-            FieldReader item = block.objectAt("content", i);
-            String type = item.requiredString("type");
-            if ("text".equals(type)) {
-                text.append(text.length() == 0 ? "" : "\n").append(item.requiredString("text"));
-            } else if ("image".equals(type)) {
-                image(item, untranslatable, attachments);
-            } else {
-                untranslatable.add(item.path("type") + " '" + type + "' inside a tool result");
-                attachments.add(new ContentPart.Opaque(item.json().encode())); // kept for its own dialect
-            }
-        }
-        return new ContentPart.ToolResult(id, text.toString(), isError, attachments);
-    }
-
-    private static void requireRole(FieldReader block, String type, Role actual, Role expected) {
-        if (actual != expected) {
-            throw block.problem("type", "'" + type + "' blocks belong in " + expected.name().toLowerCase()
-                    + " messages, not " + actual.name().toLowerCase() + " messages");
-        }
     }
 
     private static List<ToolDefinition> parseTools(FieldReader root, CrossingNotes notes) {

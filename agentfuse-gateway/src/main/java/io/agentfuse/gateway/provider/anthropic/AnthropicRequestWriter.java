@@ -7,7 +7,7 @@ import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
 import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.agentfuse.gateway.provider.AlternatingTurns;
-import io.agentfuse.gateway.provider.ImageData;
+import io.agentfuse.gateway.provider.InlineData;
 import io.agentfuse.gateway.provider.SamplingFields;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -58,7 +58,11 @@ public final class AnthropicRequestWriter {
             return text.text().isEmpty() ? null : new JsonObject().put("type", "text").put("text", text.text());
         }
         if (part instanceof ContentPart.Image image) {
-            return new JsonObject().put("type", "image").put("source", imageSource(image.url()));
+            return new JsonObject().put("type", "image").put("source", source(image.url()));
+        }
+        if (part instanceof ContentPart.Document document) {
+            JsonObject block = new JsonObject().put("type", "document").put("source", source(document.url()));
+            return document.title() == null ? block : block.put("title", document.title());
         }
         if (part instanceof ContentPart.ToolCall call) {
             return new JsonObject().put("type", "tool_use").put("id", call.id()).put("name", call.name())
@@ -89,8 +93,9 @@ public final class AnthropicRequestWriter {
         return blocks;
     }
 
-    private static JsonObject imageSource(String url) {
-        ImageData data = ImageData.of(url);
+    /** A {@code base64} source for a data URL, else a {@code url} source. */
+    private static JsonObject source(String url) {
+        InlineData data = InlineData.of(url);
         if (data == null) {
             return new JsonObject().put("type", "url").put("url", url);
         }

@@ -7,7 +7,7 @@ import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
 import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.agentfuse.gateway.provider.AlternatingTurns;
-import io.agentfuse.gateway.provider.ImageData;
+import io.agentfuse.gateway.provider.InlineData;
 import io.agentfuse.gateway.provider.SamplingFields;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -21,15 +21,16 @@ import java.util.Set;
  * {@code user} and {@code assistant} turns with {@code text}, {@code image}, {@code toolUse} and
  * {@code toolResult} blocks (consecutive turns of one role merged, tool results first in a user turn,
  * empty text dropped: Bedrock refuses blank text blocks, and a tool result with no text, which cannot be
- * dropped, says {@value #NO_OUTPUT} unless it holds images, which follow its text as {@code image}
- * blocks), {@code system} as text blocks,
+ * dropped, says {@value #NO_OUTPUT} unless it holds images or documents, which follow its text as
+ * {@code image} and {@code document} blocks), {@code system} as text blocks,
  * {@code inferenceConfig} and {@code toolConfig}. The model and whether to stream are in the path.
  * Converse refuses {@code toolUse} and {@code toolResult} blocks without a {@code toolConfig}, so a
  * request that offers no tools but carries tool calls in its conversation (an agent's summary of its
  * own transcript) declares the tools those calls name, with an open schema.
  *
- * <p>Untranslatable: images by URL (Bedrock takes bytes or S3 locations only) or in a format other than
- * png, jpeg, gif and webp; {@code tool_choice: none} with tools (Converse cannot forbid tool calls).
+ * <p>Untranslatable: images and documents by URL (Bedrock takes bytes or S3 locations only), images
+ * in a format other than png, jpeg, gif and webp, documents in one Bedrock does not read
+ * ({@link BedrockDocuments}); {@code tool_choice: none} with tools (Converse cannot forbid tool calls).
  * Bedrock has no switch for parallel tool calls: it is left to the model. The end-user id is not sent.
  *
  * <p>Stateless and thread-safe. {@code JsonObject body = BedrockRequestWriter.write(request);}
@@ -64,6 +65,9 @@ public final class BedrockRequestWriter {
         if (part instanceof ContentPart.Image image) {
             return new JsonObject().put("image", image(image.url()));
         }
+        if (part instanceof ContentPart.Document document) {
+            return new JsonObject().put("document", BedrockDocuments.document(document));
+        }
         if (part instanceof ContentPart.ToolCall call) {
             return new JsonObject().put("toolUse", new JsonObject().put("toolUseId", call.id()).put("name", call.name())
                     .put("input", call.argumentsAsObject()));
@@ -74,21 +78,21 @@ public final class BedrockRequestWriter {
         return new JsonObject().put("toolResult", result.isError() ? toolResult.put("status", "error") : toolResult);
     }
 
-    /** Its text, then its images; never empty and never a blank text, which Bedrock refuses. */
+    /** Its text, then its images and documents; never empty and never a blank text, which Bedrock refuses. */
     private static JsonArray toolResultContent(ContentPart.ToolResult result) {
-        List<ContentPart.Image> images = result.images();
+        List<ContentPart> media = result.media();
         JsonArray content = new JsonArray();
-        if (!result.content().isBlank() || images.isEmpty()) {
+        if (!result.content().isBlank() || media.isEmpty()) {
             content.add(new JsonObject().put("text", result.content().isBlank() ? NO_OUTPUT : result.content()));
         }
-        for (ContentPart.Image image : images) {
-            content.add(new JsonObject().put("image", image(image.url())));
+        for (ContentPart attached : media) {
+            content.add(block(attached));
         }
         return content;
     }
 
     private static JsonObject image(String url) {
-        ImageData data = ImageData.of(url);
+        InlineData data = InlineData.of(url);
         if (data == null) {
             throw new UntranslatableException("an image by URL (Bedrock takes images as bytes)");
         }

@@ -33,8 +33,8 @@ import java.util.Set;
  * {@code thinkingConfig}, {@code safetySettings} and {@code labels} are dropped (hints the other side
  * cannot use; it applies its own filters); {@code cachedContent}, server tools ({@code googleSearch},
  * {@code codeExecution}, ...), structured output, several candidates, code-execution and file parts
- * other than images, and unknown fields are untranslatable. The images of a multimodal function
- * response ({@code functionResponse.parts}) cross as its tool result's attachments.
+ * other than images and PDFs, and unknown fields are untranslatable. The images and PDFs of a
+ * multimodal function response ({@code functionResponse.parts}) cross as its tool result's attachments.
  *
  * <p>Stateless and thread-safe. {@code ChatRequest r = GeminiRequestParser.parse(body, "gemini-2.5-pro", false);}
  */
@@ -119,26 +119,31 @@ public final class GeminiRequestParser {
         if (response != null) {
             return functionResponse(response, unanswered, untranslatable);
         }
-        ContentPart image = image(part);
-        if (image != null) {
-            return image;
+        ContentPart media = media(part);
+        if (media != null) {
+            return media;
         }
         String kind = part.json().isEmpty() ? "(empty)" : part.json().fieldNames().iterator().next();
-        untranslatable.add(part.path(kind) + " parts (only text, images and function calls cross dialects)");
+        untranslatable.add(part.path(kind) + " parts (only text, images, PDFs and function calls cross dialects)");
         return null;
     }
 
-    /** The image of an {@code inlineData} or {@code fileData} part; {@code null} when it holds none. */
-    private static ContentPart image(FieldReader part) {
+    /**
+     * The image or PDF of an {@code inlineData} or {@code fileData} part; {@code null} for other
+     * media (audio, video), which the other dialects do not take the same way, or a part of neither kind.
+     */
+    private static ContentPart media(FieldReader part) {
         FieldReader inline = part.optionalObject("inlineData");
-        if (inline != null) {
-            return new ContentPart.Image("data:" + inline.requiredString("mimeType") + ";base64," + inline.requiredString("data"));
+        FieldReader file = inline == null ? part.optionalObject("fileData") : null;
+        if (inline == null && file == null) {
+            return null;
         }
-        FieldReader file = part.optionalObject("fileData");
-        if (file != null && String.valueOf(file.optionalString("mimeType")).startsWith("image/")) {
-            return new ContentPart.Image(file.requiredString("fileUri"));
+        String mimeType = inline != null ? inline.requiredString("mimeType") : String.valueOf(file.optionalString("mimeType"));
+        String url = inline != null ? "data:" + mimeType + ";base64," + inline.requiredString("data") : file.requiredString("fileUri");
+        if (mimeType.startsWith("image/")) {
+            return new ContentPart.Image(url);
         }
-        return null;
+        return "application/pdf".equals(mimeType) ? new ContentPart.Document(url, null) : null;
     }
 
     private static ContentPart functionResponse(FieldReader response, Map<String, Deque<String>> unanswered,
@@ -160,26 +165,26 @@ public final class GeminiRequestParser {
         Object text = isError ? value.getValue("error") : value.containsKey("output") ? value.getValue("output")
                 : value.getValue("content");
         return new ContentPart.ToolResult(id, text instanceof String string ? string : value.encode(), isError,
-                responseImages(response, untranslatable));
+                responseMedia(response, untranslatable));
     }
 
     /** The media of a multimodal function response ({@code parts} of {@code inlineData} or {@code fileData}). */
-    private static List<ContentPart> responseImages(FieldReader response, List<String> untranslatable) {
+    private static List<ContentPart> responseMedia(FieldReader response, List<String> untranslatable) {
         JsonArray parts = response.optionalArray("parts");
         if (parts == null || parts.isEmpty()) {
             return List.of();
         }
-        List<ContentPart> images = new ArrayList<>(parts.size());
+        List<ContentPart> attached = new ArrayList<>(parts.size());
         for (int i = 0; i < parts.size(); i++) {
             FieldReader part = response.objectAt("parts", i);
-            ContentPart image = image(part);
-            if (image != null) {
-                images.add(image);
+            ContentPart media = media(part);
+            if (media != null) {
+                attached.add(media);
             } else {
-                untranslatable.add(response.path("parts") + "[" + i + "] (media other than images in a function response)");
+                untranslatable.add(response.path("parts") + "[" + i + "] (media other than images and PDFs in a function response)");
             }
         }
-        return images;
+        return attached;
     }
 
     private static String system(FieldReader instruction) {

@@ -6,7 +6,7 @@ import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
 import io.agentfuse.gateway.dialect.UntranslatableException;
-import io.agentfuse.gateway.provider.ImageData;
+import io.agentfuse.gateway.provider.InlineData;
 import io.agentfuse.gateway.provider.SamplingFields;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -25,8 +25,8 @@ import java.util.Map;
  *
  * <p>Gemini matches a {@code functionResponse} to its call by the function's name, so a tool result is
  * written with the name of the call it answers, found earlier in the conversation; a result whose call
- * is not there is untranslatable. Images: a {@code data:} URL becomes {@code inlineData}, any other URL
- * {@code fileData}; a tool result's images go inside its {@code functionResponse} as {@code parts}
+ * is not there is untranslatable. Images and documents: a {@code data:} URL becomes {@code inlineData},
+ * any other URL {@code fileData}; a tool result's go inside its {@code functionResponse} as {@code parts}
  * (Gemini's multimodal function responses, which current models take and want there rather than as
  * parts of the turn beside it).
  *
@@ -82,7 +82,10 @@ public final class GeminiRequestWriter {
             return text.text().isEmpty() ? null : text(text.text());
         }
         if (part instanceof ContentPart.Image image) {
-            return image(image.url());
+            return media(image.url(), null);
+        }
+        if (part instanceof ContentPart.Document document) {
+            return media(document.url(), document.mediaType());
         }
         if (part instanceof ContentPart.ToolCall call) {
             callNames.put(call.id(), call.name());
@@ -97,21 +100,23 @@ public final class GeminiRequestWriter {
         }
         JsonObject response = new JsonObject().put(result.isError() ? "error" : "output", result.content());
         JsonObject functionResponse = new JsonObject().put("name", name).put("response", response);
-        List<ContentPart.Image> images = result.images();
-        if (!images.isEmpty()) {
+        List<ContentPart> media = result.media();
+        if (!media.isEmpty()) {
             JsonArray parts = new JsonArray();
-            for (ContentPart.Image image : images) {
-                parts.add(image(image.url()));
+            for (ContentPart attached : media) {
+                parts.add(part(attached, callNames));
             }
             functionResponse.put("parts", parts);
         }
         return new JsonObject().put("functionResponse", functionResponse);
     }
 
-    private static JsonObject image(String url) {
-        ImageData data = ImageData.of(url);
+    /** {@code inlineData} for a data URL, else {@code fileData}, with {@code mediaType} when it is known. */
+    private static JsonObject media(String url, String mediaType) {
+        InlineData data = InlineData.of(url);
         if (data == null) {
-            return new JsonObject().put("fileData", new JsonObject().put("fileUri", url));
+            JsonObject file = new JsonObject().put("fileUri", url);
+            return new JsonObject().put("fileData", mediaType == null ? file : file.put("mimeType", mediaType));
         }
         return new JsonObject().put("inlineData", new JsonObject().put("mimeType", data.mediaType()).put("data", data.base64()));
     }

@@ -133,7 +133,15 @@ public final class OpenAiRequestParser {
                     String url = image instanceof String s ? s : part.requiredObject("image_url").requiredString("url");
                     parts.add(new ContentPart.Image(url));
                 }
-                case "input_audio", "file" -> untranslatable.add(part.path("type") + " '" + type + "' parts");
+                case "file" -> {
+                    FieldReader file = part.requiredObject("file");
+                    String data = file.optionalString("file_data");
+                    if (data != null) {
+                        parts.add(ContentPart.Document.ofFileData(data, file.optionalString("filename")));
+                    } else {
+                        untranslatable.add(file.path("file_id") + " (a file stored at the provider)");
+                    }
+                }
                 default -> untranslatable.add(part.path("type") + " '" + type + "' parts");
             }
         }

@@ -6,6 +6,7 @@ import io.agentfuse.gateway.dialect.ChatRequest.Sampling;
 import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
+import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.agentfuse.gateway.provider.SamplingFields;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -21,15 +22,16 @@ import java.util.List;
  * always asks for {@code stream_options.include_usage} so that token use is known; a tool
  * result marked as an error gets an {@code "Error: "} prefix, since OpenAI tool messages have
  * no error flag; each tool result becomes its own {@code tool} message, placed where it was, and
- * its images, which a tool message cannot hold, go in a user message after the tool messages.
+ * its images and files, which a tool message cannot hold, go in a user message after the tool
+ * messages. A document is a {@code file} part, a PDF given as data only.
  *
  * <p>Stateless and thread-safe.
  * {@code JsonObject body = OpenAiRequestWriter.write(request, "gpt-4o-mini");}
  */
 public final class OpenAiRequestWriter {
 
-    /** The text of a tool message whose result is images alone. */
-    static final String IMAGES_FOLLOW = "(images, in the next message)";
+    /** The text of a tool message whose result is images or files alone. */
+    static final String MEDIA_FOLLOW = "(its images and files are in the next message)";
 
     private OpenAiRequestWriter() {
     }
@@ -86,31 +88,31 @@ public final class OpenAiRequestWriter {
     }
 
     /**
-     * Tool results become {@code tool} messages where they were, the text and images around them
-     * user messages. A tool message holds text only, so a result's images follow the run of tool
-     * messages (which must directly follow the call) in a user message that names their call.
+     * Tool results become {@code tool} messages where they were, the text, images and files around
+     * them user messages. A tool message holds text only, so a result's images and files follow the
+     * run of tool messages (which must directly follow the call) in a user message that names their call.
      */
     private static void user(ChatMessage message, JsonArray messages) {
         List<ContentPart> pending = new ArrayList<>();
-        List<ContentPart> toolImages = new ArrayList<>();
+        List<ContentPart> toolMedia = new ArrayList<>();
         for (ContentPart part : message.content()) {
             if (part instanceof ContentPart.ToolResult result) {
                 flushUser(pending, messages);
-                List<ContentPart.Image> images = result.images();
+                List<ContentPart> media = result.media();
                 String text = result.isError() ? "Error: " + result.content() : result.content();
                 messages.add(new JsonObject().put("role", "tool").put("tool_call_id", result.toolCallId())
-                        .put("content", text.isBlank() && !images.isEmpty() ? IMAGES_FOLLOW : text));
-                if (!images.isEmpty()) {
-                    toolImages.add(new ContentPart.Text("The images tool call " + result.toolCallId() + " returned:"));
-                    toolImages.addAll(images);
+                        .put("content", text.isBlank() && !media.isEmpty() ? MEDIA_FOLLOW : text));
+                if (!media.isEmpty()) {
+                    toolMedia.add(new ContentPart.Text("What tool call " + result.toolCallId() + " returned:"));
+                    toolMedia.addAll(media);
                 }
             } else {
-                pending.addAll(toolImages);
-                toolImages.clear();
+                pending.addAll(toolMedia);
+                toolMedia.clear();
                 pending.add(part);
             }
         }
-        pending.addAll(toolImages);
+        pending.addAll(toolMedia);
         flushUser(pending, messages);
     }
 
@@ -129,12 +131,30 @@ public final class OpenAiRequestWriter {
                 } else if (part instanceof ContentPart.Image image) {
                     array.add(new JsonObject().put("type", "image_url")
                             .put("image_url", new JsonObject().put("url", image.url())));
+                } else if (part instanceof ContentPart.Document document) {
+                    array.add(file(document));
                 }
             }
             content = array;
         }
         messages.add(new JsonObject().put("role", "user").put("content", content));
         parts.clear();
+    }
+
+    /**
+     * A {@code file} part: Chat Completions takes a PDF as data, with a file name.
+     *
+     * @throws UntranslatableException for a document by URL or one that is not a PDF
+     */
+    private static JsonObject file(ContentPart.Document document) {
+        if (!document.url().startsWith("data:") || !"application/pdf".equals(document.mediaType())) {
+            throw new UntranslatableException(document.url().startsWith("data:")
+                    ? "a document of type " + document.mediaType() + " (Chat Completions reads PDF files)"
+                    : "a document by URL (Chat Completions takes files as data)");
+        }
+        String name = document.title() == null ? "document.pdf" : document.title();
+        return new JsonObject().put("type", "file").put("file", new JsonObject().put("filename", name)
+                .put("file_data", document.url()));
     }
 
     private static void writeTools(ChatRequest request, JsonObject body) {

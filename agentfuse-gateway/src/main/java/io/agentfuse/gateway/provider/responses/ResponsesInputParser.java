@@ -136,6 +136,14 @@ final class ResponsesInputParser {
                 case "input_text", "output_text" -> parts.add(new ContentPart.Text(part.requiredString("text")));
                 case "refusal" -> parts.add(new ContentPart.Text(part.requiredString("refusal")));
                 case "input_image" -> image(part, untranslatable, parts);
+                case "input_file" -> {
+                    ContentPart file = file(part);
+                    if (file != null) {
+                        parts.add(file);
+                    } else {
+                        untranslatable.add(part.path("file_id") + " (a file stored at the provider)");
+                    }
+                }
                 default -> untranslatable.add(part.path("type") + " '" + type + "' parts");
             }
         }
@@ -149,6 +157,14 @@ final class ResponsesInputParser {
         } else {
             untranslatable.add(part.path("type") + " 'input_image' parts without an image_url");
         }
+    }
+
+    /** The document of an {@code input_file} given by its data or its URL; {@code null} for a stored file. */
+    private static ContentPart file(FieldReader part) {
+        String data = part.optionalString("file_data");
+        String url = part.optionalString("file_url");
+        String title = part.optionalString("filename");
+        return data != null ? ContentPart.Document.ofFileData(data, title) : url != null ? new ContentPart.Document(url, title) : null;
     }
 
     private static String systemText(FieldReader item) {
@@ -193,8 +209,11 @@ final class ResponsesInputParser {
             } else if ("input_image".equals(type)) {
                 image(part, untranslatable, attachments);
             } else {
-                untranslatable.add(part.path("type") + " '" + type + "' inside a function_call_output");
-                attachments.add(new ContentPart.Opaque(part.json().encode())); // kept for its own dialect
+                ContentPart file = "input_file".equals(type) ? file(part) : null;
+                if (file == null) {
+                    untranslatable.add(part.path("type") + " '" + type + "' inside a function_call_output");
+                }
+                attachments.add(file != null ? file : new ContentPart.Opaque(part.json().encode())); // kept for its own dialect
             }
         }
         return new ContentPart.ToolResult(callId, text.toString(), false, attachments);

@@ -15,10 +15,11 @@ import java.util.List;
 
 /**
  * Writes a neutral request as a Responses API body: the system prompt as {@code instructions};
- * user text and images as {@code message} items with {@code input_text} and {@code input_image}
- * parts; assistant text as {@code message} items with {@code output_text}; tool calls as
+ * user text, images and documents as {@code message} items with {@code input_text},
+ * {@code input_image} and {@code input_file} parts; assistant text as {@code message} items with {@code output_text}; tool calls as
  * {@code function_call} items and their results as {@code function_call_output} items (a result's
- * images as {@code input_image} parts of its output), in conversation order; {@code function} tools, {@code tool_choice}, {@code parallel_tool_calls},
+ * images and documents as {@code input_image} and {@code input_file} parts of its output), in
+ * conversation order; {@code function} tools, {@code tool_choice}, {@code parallel_tool_calls},
  * {@code max_output_tokens}, {@code temperature}, {@code top_p}, {@code stream} and {@code user}.
  * A tool result marked as an error gets an {@code "Error: "} prefix (the API has no error flag).
  * Stop sequences have no Responses equivalent and make the request untranslatable.
@@ -89,8 +90,8 @@ public final class ResponsesRequestWriter {
                         .put("output", output(result)));
             } else if (part instanceof ContentPart.Text text) {
                 pending.add(inputText(text.text()));
-            } else if (part instanceof ContentPart.Image image) {
-                pending.add(inputImage(image));
+            } else if (part instanceof ContentPart.Image || part instanceof ContentPart.Document) {
+                pending.add(media(part));
             }
         }
         flushUser(pending, input);
@@ -107,8 +108,8 @@ public final class ResponsesRequestWriter {
             parts.add(inputText(text));
         }
         for (ContentPart attachment : result.attachments()) {
-            parts.add(attachment instanceof ContentPart.Image image ? inputImage(image)
-                    : new JsonObject(((ContentPart.Opaque) attachment).json())); // only ever parsed from this dialect
+            parts.add(attachment instanceof ContentPart.Opaque opaque ? new JsonObject(opaque.json()) // only ever parsed from this dialect
+                    : media(attachment));
         }
         return parts;
     }
@@ -117,8 +118,18 @@ public final class ResponsesRequestWriter {
         return new JsonObject().put("type", "input_text").put("text", text);
     }
 
-    private static JsonObject inputImage(ContentPart.Image image) {
-        return new JsonObject().put("type", "input_image").put("image_url", image.url());
+    /** An {@code input_image}, or an {@code input_file} (by its data, with a file name, or by its URL). */
+    private static JsonObject media(ContentPart part) {
+        if (part instanceof ContentPart.Image image) {
+            return new JsonObject().put("type", "input_image").put("image_url", image.url());
+        }
+        ContentPart.Document document = (ContentPart.Document) part;
+        JsonObject file = new JsonObject().put("type", "input_file");
+        if (!document.url().startsWith("data:")) {
+            return file.put("file_url", document.url());
+        }
+        return file.put("filename", document.title() == null ? "document.pdf" : document.title())
+                .put("file_data", document.url());
     }
 
     private static void flushUser(List<JsonObject> parts, JsonArray input) {

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A tool that returns an image — Claude Code reading a PNG, a browser tool's screenshot, Codex's
- * {@code view_image} — in a conversation that crosses to another provider's dialect: the image
+ * {@code view_image} — or a PDF, in a conversation that crosses to another provider's dialect: the image
  * reaches the model in the place that dialect gives it (a user message after the tool messages for
  * Chat Completions, {@code functionResponse.parts} for Gemini, an {@code image} block of the
  * {@code toolResult} for Bedrock, an {@code image} block of the {@code tool_result} for Anthropic),
@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * mocks that refuse what the real APIs refuse (the OpenAI mock a tool message out of place or an
  * image outside a user message).
  */
-class ToolResultImagesScenarioTest {
+class AgentMediaScenarioTest {
 
     /** A 1×1 PNG, as Claude Code's Read tool sends a picture it read. */
     private static final String PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
@@ -171,6 +171,65 @@ class ToolResultImagesScenarioTest {
         assertThat(toolResult.getString("toolUseId")).isEqualTo("toolu_read");
         assertThat(toolResult.getJsonArray("content")).containsExactly(new JsonObject().put("image", new JsonObject()
                 .put("format", "png").put("source", new JsonObject().put("bytes", PNG))));
+    }
+
+    /** Claude Code's turn after it read a PDF of {@code bytes} bytes. */
+    private static JsonObject claudeCodePdfTurn(String model, int bytes) {
+        JsonObject read = new JsonObject().put("type", "tool_use").put("id", "toolu_pdf").put("name", "Read")
+                .put("input", new JsonObject().put("file_path", "/tmp/spec.pdf"));
+        JsonObject document = new JsonObject().put("type", "document").put("source", new JsonObject()
+                .put("type", "base64").put("media_type", "application/pdf").put("data", "JVBERi0xLjcK" + "A".repeat(bytes / 3 * 4)));
+        return new JsonObject().put("model", model).put("max_tokens", 32000)
+                .put("tools", new JsonArray().add(tool("Read", "file_path")))
+                .put("messages", new JsonArray()
+                        .add(new JsonObject().put("role", "user").put("content", "Summarise spec.pdf"))
+                        .add(new JsonObject().put("role", "assistant").put("content", new JsonArray().add(read)))
+                        .add(new JsonObject().put("role", "user").put("content", new JsonArray()
+                                .add(new JsonObject().put("type", "tool_result").put("tool_use_id", "toolu_pdf")
+                                        .put("content", new JsonArray().add(document))))));
+    }
+
+    @Test
+    void aMegabytePdfClaudeCodeReadIsNotTakenForAFullContextWindow() {
+        harness.mock.scriptForModel("claude-sonnet-4-5", MockStep.builder().text("A spec.").build());
+
+        Reply reply = harness.client.post("/v1/messages", claudeCodePdfTurn("claude-sonnet", 1_400_000), Map.of());
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(sentTo("claude-sonnet-4-5").encode()).contains("\"type\":\"document\"");
+    }
+
+    @Test
+    void aPdfClaudeCodeReadFallsBackToGptAsAFile() {
+        harness.mock.scriptForModel("claude-sonnet-4-5", MockStep.builder().status(529).build());
+        harness.mock.scriptForModel("gpt-4.1", MockStep.builder().text("A spec.").build());
+
+        Reply reply = harness.client.post("/v1/messages", claudeCodePdfTurn("claude-sonnet", 3_000), Map.of());
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(reply.header("x-agentfuse-model")).isEqualTo("gpt");
+        JsonArray messages = sentTo("gpt-4.1").getJsonArray("messages");
+        assertThat(messages.getJsonObject(2).getString("role")).isEqualTo("tool");
+        JsonObject file = messages.getJsonObject(3).getJsonArray("content").getJsonObject(1);
+        assertThat(file.getString("type")).isEqualTo("file");
+        assertThat(file.getJsonObject("file").getString("file_data")).startsWith("data:application/pdf;base64,JVBERi0xLjcK");
+    }
+
+    @Test
+    void aTitledPdfReachesBedrockUnderANameConverseTakes() {
+        harness.mock.scriptForModel("anthropic.claude-sonnet-4-20250514-v1:0", MockStep.builder().text("A spec.").build());
+        JsonObject turn = claudeCodePdfTurn("claude-on-bedrock", 3_000);
+        turn.getJsonArray("messages").getJsonObject(2).getJsonArray("content").getJsonObject(0).getJsonArray("content")
+                .getJsonObject(0).put("title", "Q3 report — final_v2.pdf");
+
+        Reply reply = harness.client.post("/v1/messages", turn, Map.of());
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        JsonObject document = sentTo("anthropic.claude-sonnet-4-20250514-v1:0").getJsonArray("messages").getJsonObject(2)
+                .getJsonArray("content").getJsonObject(0).getJsonObject("toolResult").getJsonArray("content")
+                .getJsonObject(0).getJsonObject("document");
+        assertThat(document.getString("format")).isEqualTo("pdf");
+        assertThat(document.getString("name")).isEqualTo("Q3 report final v2 pdf");
     }
 
     @Test

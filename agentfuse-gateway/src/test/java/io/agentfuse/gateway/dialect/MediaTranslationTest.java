@@ -11,8 +11,8 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The images a tool returned, read from each caller dialect and written in each provider dialect. */
-class ToolResultImagesTranslationTest {
+/** Images and documents — a tool's or the user's — read from each caller dialect and written in each provider dialect. */
+class MediaTranslationTest {
 
     private static final String PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ";
     private static final String PNG_URL = "data:image/png;base64," + PNG;
@@ -95,24 +95,100 @@ class ToolResultImagesTranslationTest {
                         .put("media_type", "image/png").put("data", PNG)));
     }
 
-    @Test
-    void aDocumentInsideAToolResultStillKeepsTheTurnFromOtherDialectsAndSaysWhy() {
-        JsonObject document = new JsonObject().put("type", "document").put("source", new JsonObject().put("type", "base64")
-                .put("media_type", "application/pdf").put("data", "JVBERi0xLjQK"));
-        ChatRequest request = anthropicTurn(new JsonArray().add(new JsonObject().put("type", "tool_result")
-                .put("tool_use_id", "toolu_1").put("content", new JsonArray().add(document))));
+    private static final String PDF = "JVBERi0xLjQK";
+    private static final String PDF_URL = "data:application/pdf;base64," + PDF;
 
-        assertThatThrownBy(() -> DialectTranslator.upstreamRequest(request, Dialects.OPENAI, "gpt-4.1"))
-                .isInstanceOf(UntranslatableException.class).hasMessageContaining("'document' inside a tool result");
-        ContentPart.ToolResult result = (ContentPart.ToolResult) request.messages().get(2).content().get(0);
-        assertThatThrownBy(result::images).isInstanceOf(UntranslatableException.class);
+    private static JsonObject pdf(String title) {
+        JsonObject document = new JsonObject().put("type", "document").put("source", new JsonObject().put("type", "base64")
+                .put("media_type", "application/pdf").put("data", PDF));
+        return title == null ? document : document.put("title", title);
+    }
+
+    private static ChatRequest anthropicPdfRead() {
+        return anthropicTurn(new JsonArray().add(new JsonObject().put("type", "tool_result").put("tool_use_id", "toolu_1")
+                .put("content", new JsonArray().add(pdf("spec.pdf")))));
     }
 
     @Test
-    void aToolResultAttachesImagesAndOpaqueBlocksOnly() {
+    void aPdfClaudeCodeReadReachesChatCompletionsAsAFileAfterTheToolMessage() {
+        JsonArray messages = DialectTranslator.upstreamRequest(anthropicPdfRead(), Dialects.OPENAI, "gpt-4.1")
+                .getJsonArray("messages");
+
+        assertThat(messages).extracting(message -> ((JsonObject) message).getString("role"))
+                .containsExactly("user", "assistant", "tool", "user");
+        assertThat(messages.getJsonObject(3).getJsonArray("content").getJsonObject(1)).isEqualTo(new JsonObject()
+                .put("type", "file").put("file", new JsonObject().put("filename", "spec.pdf").put("file_data", PDF_URL)));
+    }
+
+    @Test
+    void aPdfReachesBedrockAsADocumentBlockNamedByItsTitleAsConverseAllows() {
+        JsonObject toolResult = DialectTranslator.upstreamRequest(anthropicPdfRead(), Dialects.BEDROCK,
+                        "anthropic.claude-sonnet-4-20250514-v1:0").getJsonArray("messages").getJsonObject(2)
+                .getJsonArray("content").getJsonObject(0).getJsonObject("toolResult");
+
+        assertThat(toolResult.getJsonArray("content")).containsExactly(new JsonObject().put("document", new JsonObject()
+                .put("format", "pdf").put("name", "spec pdf").put("source", new JsonObject().put("bytes", PDF))));
+    }
+
+    @Test
+    void aPdfReachesGeminiAsInlineDataAndTheResponsesApiAsAnInputFile() {
+        ChatRequest userPdf = Dialects.ANTHROPIC.parseRequest(new JsonObject().put("model", "claude-haiku-4").put("max_tokens", 100)
+                .put("messages", new JsonArray().add(new JsonObject().put("role", "user").put("content", new JsonArray()
+                        .add(pdf(null)).add(new JsonObject().put("type", "text").put("text", "Summarise."))))));
+
+        JsonObject gemini = DialectTranslator.upstreamRequest(userPdf, Dialects.GEMINI, "gemini-2.5-pro");
+        JsonObject responses = DialectTranslator.upstreamRequest(userPdf, Dialects.RESPONSES, "gpt-4.1");
+
+        assertThat(gemini.getJsonArray("contents").getJsonObject(0).getJsonArray("parts").getJsonObject(0)).isEqualTo(
+                new JsonObject().put("inlineData", new JsonObject().put("mimeType", "application/pdf").put("data", PDF)));
+        assertThat(responses.getJsonArray("input").getJsonObject(0).getJsonArray("content").getJsonObject(0)).isEqualTo(
+                new JsonObject().put("type", "input_file").put("filename", "document.pdf").put("file_data", PDF_URL));
+    }
+
+    @Test
+    void anOpenAiCallersFilePartReachesClaudeAsADocument() {
+        ChatRequest request = Dialects.OPENAI.parseRequest(new JsonObject().put("model", "gpt-4.1").put("messages", new JsonArray()
+                .add(new JsonObject().put("role", "user").put("content", new JsonArray()
+                        .add(new JsonObject().put("type", "file").put("file", new JsonObject()
+                                .put("filename", "spec.pdf").put("file_data", PDF_URL)))))));
+
+        JsonObject sent = DialectTranslator.upstreamRequest(request, Dialects.ANTHROPIC, "claude-haiku-4-5");
+
+        assertThat(sent.getJsonArray("messages").getJsonObject(0).getJsonArray("content").getJsonObject(0))
+                .isEqualTo(pdf("spec.pdf"));
+    }
+
+    @Test
+    void aDocumentThatAsksForCitationsStillKeepsTheTurnFromOtherDialectsAndSaysWhy() {
+        ChatRequest request = anthropicTurn(new JsonArray().add(new JsonObject().put("type", "tool_result")
+                .put("tool_use_id", "toolu_1").put("content", new JsonArray()
+                        .add(pdf(null).put("citations", new JsonObject().put("enabled", true))))));
+
+        assertThatThrownBy(() -> DialectTranslator.upstreamRequest(request, Dialects.OPENAI, "gpt-4.1"))
+                .isInstanceOf(UntranslatableException.class).hasMessageContaining("content[0].citations of a document");
+        ContentPart.ToolResult result = (ContentPart.ToolResult) request.messages().get(2).content().get(0);
+        assertThatThrownBy(result::media).isInstanceOf(UntranslatableException.class);
+    }
+
+    @Test
+    void aDocumentByUrlIsUntranslatableWhereOnlyDataIsTaken() {
+        ChatRequest request = anthropicTurn(new JsonArray().add(new JsonObject().put("type", "tool_result")
+                .put("tool_use_id", "toolu_1").put("content", new JsonArray().add(new JsonObject().put("type", "document")
+                        .put("source", new JsonObject().put("type", "url").put("url", "https://example.com/spec.pdf"))))));
+
+        assertThatThrownBy(() -> DialectTranslator.upstreamRequest(request, Dialects.OPENAI, "gpt-4.1"))
+                .isInstanceOf(UntranslatableException.class).hasMessageContaining("a document by URL");
+        assertThatThrownBy(() -> DialectTranslator.upstreamRequest(request, Dialects.BEDROCK, "anthropic.claude-sonnet-4-20250514-v1:0"))
+                .isInstanceOf(UntranslatableException.class).hasMessageContaining("a document by URL");
+        assertThat(DialectTranslator.upstreamRequest(request, Dialects.RESPONSES, "gpt-4.1").encode())
+                .contains("\"file_url\":\"https://example.com/spec.pdf\"");
+    }
+
+    @Test
+    void aToolResultAttachesImagesDocumentsAndOpaqueBlocksOnly() {
         assertThatThrownBy(() -> new ContentPart.ToolResult("t1", "", false, List.of(new ContentPart.Text("no"))))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Text");
-        assertThat(new ContentPart.ToolResult("t1", "", false, List.of(new ContentPart.Image(PNG_URL))).images())
-                .containsExactly(new ContentPart.Image(PNG_URL));
+        assertThat(new ContentPart.ToolResult("t1", "", false, List.of(new ContentPart.Image(PNG_URL),
+                new ContentPart.Document(PDF_URL, null))).media()).hasSize(2);
     }
 }
