@@ -140,6 +140,26 @@ class ClaudeCodeAgentTest {
     }
 
     @Test
+    void aPdfItReadFallsBackToAnOpenAiModelThatGetsThePdf() throws IOException {
+        // A one-page PDF in the working directory, read by Claude Code's own Read tool
+        Path pdf = HOME.resolve("work").resolve("one-page.pdf");
+        Files.createDirectories(pdf.getParent());
+        Files.writeString(pdf, OnePagePdf.TEXT, java.nio.charset.StandardCharsets.ISO_8859_1);
+        gateway.harness.mock.scriptForModel("claude-cross-1",
+                MockStep.builder().toolCall("toolu_1", "Read", new JsonObject().put("file_path", pdf.toString())).build(),
+                MockStep.builder().status(500).times(2).build());
+
+        AgentRun run = claude("pdf, cross-dialect fallback", "Summarise one-page.pdf", "--model", "claude-cross",
+                "--allowedTools", "Read");
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).contains(MockStep.DEFAULT_TEXT);
+        assertThat(gateway.agentRequests()).isEqualTo(2);
+        String sent = body(gateway.harness.mock.requestsFor("gpt-4o-mini").get(0)).encode();
+        assertThat(sent).contains("\"type\":\"file\"").contains("data:application/pdf;base64,");
+    }
+
+    @Test
     void aStormOfServerErrorsWithNoFallbackEndsItAfterFewRequests() {
         gateway.harness.mock.scriptForModel("claude-lone-1", MockStep.builder().status(500).times(100).build());
 
