@@ -31,18 +31,13 @@ class AgentMediaScenarioTest {
     private static final String PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
     private static final String PNG_URL = "data:image/png;base64," + PNG;
 
-    private static final String CONFIG = """
+    private static final String CONFIG = ("""
             server: { port: 0 }
             providers:
               anthropic: { type: anthropic, baseUrl: "http://127.0.0.1:${MOCK_PORT}", apiKey: "sk-ant-configured" }
               openai: { type: openai, baseUrl: "http://127.0.0.1:${MOCK_PORT}/v1", apiKey: "sk-oai-configured" }
-              gemini: { type: gemini, baseUrl: "http://127.0.0.1:${MOCK_PORT}", apiKey: "${GEMINI_KEY}" }
-              bedrock:
-                type: bedrock
-                baseUrl: "http://127.0.0.1:${MOCK_PORT}"
-                region: us-east-1
-                accessKeyId: ${AWS_ACCESS_KEY_ID}
-                secretAccessKey: ${AWS_SECRET_ACCESS_KEY}
+              gemini: { type: gemini, baseUrl: "http://127.0.0.1:${MOCK_PORT}", apiKey: "GEMINI_KEY" }
+            """ + GatewayHarness.BEDROCK_PROVIDER + """
             retry:
               maxAttempts: 1
             models:
@@ -50,17 +45,13 @@ class AgentMediaScenarioTest {
               gpt: { provider: openai, upstreamModel: gpt-4.1 }
               gemini: { provider: gemini, upstreamModel: gemini-2.5-pro }
               claude-on-bedrock: { provider: bedrock, upstreamModel: "anthropic.claude-sonnet-4-20250514-v1:0" }
-            """;
+            """).replace("GEMINI_KEY", MockCredentials.GEMINI_API_KEY);
 
     private GatewayHarness harness;
 
     @BeforeEach
     void start() {
-        harness = GatewayHarness.start(CONFIG, mock -> {
-            MockCredentials keys = mock.credentials();
-            return Map.of("GEMINI_KEY", MockCredentials.GEMINI_API_KEY, "AWS_ACCESS_KEY_ID", keys.awsAccessKeyId(),
-                    "AWS_SECRET_ACCESS_KEY", keys.awsSecretAccessKey());
-        });
+        harness = GatewayHarness.startWithAwsKeys(CONFIG);
     }
 
     @AfterEach

@@ -61,6 +61,19 @@ public final class GatewayHarness implements AutoCloseable {
               gpt-4o-mini: { provider: openai, fallbacks: [claude-haiku-4] }
             """;
 
+    /**
+     * A {@code bedrock} provider on the mock, as an entry of {@code providers:}; its keys are the
+     * mock's ({@link #startWithAwsKeys}).
+     */
+    public static final String BEDROCK_PROVIDER = """
+              bedrock:
+                type: bedrock
+                baseUrl: "http://127.0.0.1:${MOCK_PORT}"
+                region: us-east-1
+                accessKeyId: ${AWS_ACCESS_KEY_ID}
+                secretAccessKey: ${AWS_SECRET_ACCESS_KEY}
+            """;
+
     public final Vertx vertx;
     public final MockProvider mock;
     public final GatewayServer gateway;
@@ -107,6 +120,12 @@ public final class GatewayHarness implements AutoCloseable {
      */
     public static GatewayHarness start(String yaml, Function<MockProvider, Map<String, String>> environment) {
         return start(GatewayVertx.create(), yaml, GatewayOptions.builder().port(0).build(), environment);
+    }
+
+    /** A gateway configured by {@code yaml}, with {@code ${MOCK_PORT}} and the mock's AWS keys set ({@link #BEDROCK_PROVIDER}). */
+    public static GatewayHarness startWithAwsKeys(String yaml) {
+        return start(yaml, mock -> Map.of("AWS_ACCESS_KEY_ID", mock.credentials().awsAccessKeyId(),
+                "AWS_SECRET_ACCESS_KEY", mock.credentials().awsSecretAccessKey()));
     }
 
     private static GatewayHarness start(Vertx vertx, String yaml, GatewayOptions options,

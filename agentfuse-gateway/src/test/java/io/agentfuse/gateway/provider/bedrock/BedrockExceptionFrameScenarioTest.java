@@ -3,7 +3,6 @@ package io.agentfuse.gateway.provider.bedrock;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.testing.GatewayClient.StreamReply;
 import io.agentfuse.gateway.testing.GatewayHarness;
-import io.agentfuse.mock.MockCredentials;
 import io.agentfuse.mock.MockStep;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
@@ -32,12 +31,7 @@ class BedrockExceptionFrameScenarioTest {
     private static final String CONFIG = """
             server: { port: 0 }
             providers:
-              bedrock:
-                type: bedrock
-                baseUrl: "http://127.0.0.1:${MOCK_PORT}"
-                region: us-east-1
-                accessKeyId: ${AWS_ACCESS_KEY_ID}
-                secretAccessKey: ${AWS_SECRET_ACCESS_KEY}
+            """ + GatewayHarness.BEDROCK_PROVIDER + """
             retry:
               maxAttempts: 1
             models:
@@ -49,10 +43,7 @@ class BedrockExceptionFrameScenarioTest {
 
     @BeforeEach
     void start() {
-        harness = GatewayHarness.start(CONFIG, mock -> {
-            MockCredentials keys = mock.credentials();
-            return Map.of("AWS_ACCESS_KEY_ID", keys.awsAccessKeyId(), "AWS_SECRET_ACCESS_KEY", keys.awsSecretAccessKey());
-        });
+        harness = GatewayHarness.startWithAwsKeys(CONFIG);
     }
 
     @AfterEach

@@ -2,7 +2,6 @@ package io.agentfuse.gateway.provider.bedrock;
 
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayHarness;
-import io.agentfuse.mock.MockCredentials;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
@@ -27,12 +26,7 @@ class BedrockToolResultsTest {
     private static final String CONFIG = """
             server: { port: 0 }
             providers:
-              bedrock:
-                type: bedrock
-                baseUrl: "http://127.0.0.1:${MOCK_PORT}"
-                region: us-east-1
-                accessKeyId: ${AWS_ACCESS_KEY_ID}
-                secretAccessKey: ${AWS_SECRET_ACCESS_KEY}
+            """ + GatewayHarness.BEDROCK_PROVIDER + """
             models:
               claude-on-bedrock: { provider: bedrock, upstreamModel: "anthropic.claude-sonnet-4-20250514-v1:0" }
             """;
@@ -41,10 +35,7 @@ class BedrockToolResultsTest {
 
     @BeforeEach
     void start() {
-        harness = GatewayHarness.start(CONFIG, mock -> {
-            MockCredentials keys = mock.credentials();
-            return Map.of("AWS_ACCESS_KEY_ID", keys.awsAccessKeyId(), "AWS_SECRET_ACCESS_KEY", keys.awsSecretAccessKey());
-        });
+        harness = GatewayHarness.startWithAwsKeys(CONFIG);
     }
 
     @AfterEach
