@@ -42,12 +42,15 @@ record McpAnswer(int status, MultiMap headers, Buffer body) {
 
     /** This answer with its JSON-RPC message replaced by {@code message}, in the answer's own form (JSON or SSE). */
     McpAnswer withMessage(JsonObject message) {
-        Buffer replaced = isEventStream()
-                ? Buffer.buffer("event: message\ndata: " + message.encode() + "\n\n")
-                : message.toBuffer();
+        Buffer replaced = isEventStream() ? event(message) : message.toBuffer();
         MultiMap copied = MultiMap.caseInsensitiveMultiMap().addAll(headers);
         copied.remove("content-length");
         return new McpAnswer(status, copied, replaced);
+    }
+
+    /** {@code message} as one SSE {@code message} event, the form of a JSON-RPC message in a streamed answer. */
+    static Buffer event(JsonObject message) {
+        return Buffer.buffer("event: message\ndata: " + message.encode() + "\n\n");
     }
 
     /**

@@ -139,6 +139,36 @@ final class McpUpstream {
         return result.future();
     }
 
+    /**
+     * Reads the rest of {@code streamed}, an answer from {@code url} handed over at its head, to the
+     * end within {@code timeout}, bounded as {@link #exchange} bounds an answer; it fails as
+     * {@link #exchange} does, and cancelling it abandons the request. Called on the answer's context.
+     */
+    CompletableFuture<McpAnswer> readWhole(Streamed streamed, URI url, Duration timeout) {
+        CompletableFuture<McpAnswer> answer = new CompletableFuture<>();
+        Context context = vertx.getOrCreateContext();
+        long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), timerId -> {
+            if (answer.completeExceptionally(new CallTimeoutException(timeout))) {
+                UpstreamHttp.abandon(streamed.request());
+            }
+        });
+        answer.whenComplete((value, error) -> {
+            vertx.cancelTimer(timer);
+            if (answer.isCancelled()) {
+                context.runOnContext(v -> UpstreamHttp.abandon(streamed.request()));
+            }
+        });
+        readAll(streamed.response(), null).onComplete(done -> {
+            if (done.succeeded()) {
+                answer.complete(done.result());
+            } else {
+                answer.completeExceptionally(transport(done.cause(), url));
+            }
+        });
+        streamed.response().resume();
+        return answer;
+    }
+
     Future<Void> close() {
         return Future.join(http.close(), streams.close()).mapEmpty();
     }

@@ -31,8 +31,10 @@ import java.util.concurrent.CompletableFuture;
  *   <li>{@code tools/call} runs under its tool's breaker ({@link ToolCallRunner});</li>
  *   <li>{@code tools/list} answers are read whole to learn the server's tools, and, with
  *       {@code annotateTools: true}, an open tool's description gains a note; tools never vanish;</li>
- *   <li>other answers (SSE answers, the {@code GET} stream, {@code DELETE}) are relayed as they
- *       come ({@link ServerRelay}); {@code MCP-Protocol-Version} and {@code Last-Event-ID} pass through;</li>
+ *   <li>other requests are relayed by {@link ServerRelay}: SSE answers, the {@code GET} stream and
+ *       {@code DELETE} as they come, a JSON answer once whole, and an answer that times out or
+ *       breaks off ends with a JSON-RPC error for its request; {@code MCP-Protocol-Version} and
+ *       {@code Last-Event-ID} pass through;</li>
  *   <li>a request that finds all connections to its server in use ({@link ConnectionSlots}) is
  *       refused at once as the gateway's overload (429), counted by no breaker.</li>
  * </ul>

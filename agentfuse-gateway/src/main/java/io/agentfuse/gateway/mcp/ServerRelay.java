@@ -4,22 +4,31 @@ import io.agentfuse.config.McpServerConfig;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.core.timeout.CallTimeoutException;
+import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Relays one request of {@code /mcp/{server}} that no guard reads (any {@code POST} but
  * {@code tools/call} and {@code tools/list}, the {@code GET} stream, {@code DELETE}) to its server
- * and back as it comes ({@link McpRelay}), and settles what the request holds when the relay
- * ends ({@link #settle}): the server breaker's permit and its {@link ConnectionSlots} slot. A session id the server hands out is
+ * and back, and settles what the request holds when the relay ends ({@link #settle}): the server
+ * breaker's permit and its {@link ConnectionSlots} slot. A session id the server hands out is
  * claimed for the caller ({@link SessionOwners}); a session ended by {@code DELETE} is released.
- * Also the one place that answers a request that got no answer from its server ({@link #failed}).
+ * A streamed answer (SSE, the {@code GET} stream, anything to {@code DELETE}) is relayed as it comes
+ * ({@link McpRelay}); any other answer to a {@code POST}, one JSON-RPC message, is read whole first
+ * (within the server's {@code timeout} and {@code maxUpstreamBody}), so that whatever happens to it
+ * the caller gets a JSON-RPC answer for its request's id, never a connection reset: MCP clients
+ * surface such an error as the request's failure. A {@code POST}'s SSE answer that times out or
+ * breaks ends with that error as its last event. Also the one place that answers a request that got
+ * no answer from its server ({@link #failed}).
  *
  * <p>Thread-safe; each relay runs on its request's event loop.
  */
@@ -64,12 +73,41 @@ final class ServerRelay {
             }
             // An answer to a call is bounded as a whole by the server's timeout, its head included.
             Duration answerTimeout = standing ? null : timeout.minusNanos(System.nanoTime() - started);
+            boolean post = method == HttpMethod.POST;
+            if (post && !McpAnswer.isEventStream(streamed.response().headers())) {
+                readWhole(ctx, server, permit, slot, id, streamed, answerTimeout);
+                return;
+            }
+            McpRelay.LastWord lastWord = post ? ending -> unfinished(server, id, ending) : null;
             new McpRelay(vertx, streamed, ctx.response(), ctx.request().connection(), options.clientWriteTimeout(),
-                    idleTimeout, answerTimeout).start(ending -> {
+                    idleTimeout, answerTimeout, lastWord).start(ending -> {
                         slot.release();
                         settle(permit, status, standing, ending);
                     });
         });
+    }
+
+    /** Reads a {@code POST}'s one-message answer whole, then relays it, or answers its failure ({@link #failed}). */
+    private void readWhole(RoutingContext ctx, McpServerConfig server, ServerPermit permit, ConnectionSlots.Slot slot,
+                           Object id, McpUpstream.Streamed streamed, Duration timeout) {
+        Context context = vertx.getOrCreateContext();
+        CompletableFuture<McpAnswer> read = upstream.readWhole(streamed, server.url(), timeout);
+        ctx.response().closeHandler(v -> read.cancel(true));
+        read.whenComplete((answer, error) -> context.runOnContext(v -> {
+            slot.release();
+            if (error != null) {
+                failed(ctx, server, permit, id, error);
+            } else {
+                permit.record(outcomeOf(answer.status()));
+                new McpReply.Relayed(answer).send(ctx.response());
+            }
+        }));
+    }
+
+    /** The last event of a {@code POST}'s SSE answer that ended {@code ending} before the server finished it. */
+    private static JsonObject unfinished(McpServerConfig server, Object id, McpRelay.Ending ending) {
+        return ending == McpRelay.Ending.TIMED_OUT ? timedOut(server, id)
+                : unreachable(server, id, "its answer broke off before it ended");
     }
 
     /**
@@ -103,8 +141,7 @@ final class ServerRelay {
         Throwable cause = OutcomeClassifier.unwrap(error);
         if (cause instanceof CallTimeoutException) {
             permit.release();
-            new McpReply.Made(504, ProxyAnswers.error(id, -32001, "timeout", "MCP server " + server.name()
-                    + " did not answer within " + server.defaults().timeout().toSeconds() + " s"), -1).send(ctx.response());
+            new McpReply.Made(504, timedOut(server, id), -1).send(ctx.response());
         } else if (cause instanceof CancellationException) {
             permit.release();
         } else if (cause instanceof McpAnswerTooLargeException tooLarge) {
@@ -113,10 +150,20 @@ final class ServerRelay {
                     .send(ctx.response());
         } else {
             permit.record(cause instanceof McpTransportException ? Outcome.CONNECTION_ERROR : Outcome.ERROR);
-            new McpReply.Made(502, ProxyAnswers.error(id, ProxyAnswers.SERVER_OPEN_CODE,
-                    "upstream_unreachable", "MCP server " + server.name() + " is unreachable: " + cause.getMessage()), -1)
-                    .send(ctx.response());
+            new McpReply.Made(502, unreachable(server, id, cause.getMessage()), -1).send(ctx.response());
         }
+    }
+
+    /** The error for the request {@code id} that {@code server} did not answer within its timeout. */
+    private static JsonObject timedOut(McpServerConfig server, Object id) {
+        return ProxyAnswers.error(id, -32001, "timeout", "MCP server " + server.name() + " did not answer within "
+                + Math.max(1, server.defaults().timeout().toSeconds()) + " s");
+    }
+
+    /** The error for the request {@code id} whose answer {@code server}'s connection failed to bring ({@code why}). */
+    private static JsonObject unreachable(McpServerConfig server, Object id, String why) {
+        return ProxyAnswers.error(id, ProxyAnswers.SERVER_OPEN_CODE, "upstream_unreachable",
+                "MCP server " + server.name() + " is unreachable: " + why);
     }
 
     /** The outcome of an answer with {@code status} for the server's breaker. */

@@ -19,6 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A passed-through request (not {@code tools/call} or {@code tools/list}) is judged by how its
  * answer ends, not by its status line: an answer the server cuts after its head is a connection
  * error of the server's ({@code mcp:<server>}), on a {@code POST} and on the {@code GET} stream alike.
+ * The {@code POST}'s caller is told so by a JSON-RPC error event for its request, after the events
+ * the server did send; the {@code GET} stream, which answers no request, is cut as the server cut it.
  */
 class McpRelayOutcomeTest {
 
@@ -51,11 +53,13 @@ class McpRelayOutcomeTest {
     @Test
     void aPostWhoseAnswerIsCutAfterItsHeadCountsAgainstTheServer() {
         for (int i = 0; i < 2; i++) {
-            try {
-                harness.post(harness.rpc("initialize", new JsonObject()));
-            } catch (UncheckedIOException cutOff) {
-                // the caller sees its answer broken, as the server broke it
-            }
+            JsonObject initialize = harness.rpc("initialize", new JsonObject());
+            HttpResponse<String> answer = harness.post(initialize);
+
+            assertThat(answer.body()).startsWith("event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"");
+            JsonObject last = McpHarness.message(answer);
+            assertThat(last.getValue("id")).isEqualTo(initialize.getValue("id"));
+            assertThat(last.getJsonObject("error").getJsonObject("data").getString("type")).isEqualTo("upstream_unreachable");
         }
 
         Eventually.holds(harness.vertx, () -> failures() == 2);

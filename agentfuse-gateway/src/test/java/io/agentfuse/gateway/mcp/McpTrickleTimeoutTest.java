@@ -5,20 +5,19 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A passed-through {@code POST} is bounded as a whole by its server's {@code timeout}: a server that
- * trickles a comment now and then is never idle, yet its answer ends, and its stream is let go.
+ * trickles a comment now and then is never idle, yet its answer ends, with the JSON-RPC error for the
+ * request's id as its last event, and its stream is let go.
  */
 class McpTrickleTimeoutTest {
 
@@ -41,7 +40,7 @@ class McpTrickleTimeoutTest {
     }
 
     @Test
-    void aTricklingAnswerEndsAtTheServersTimeout() {
+    void aTricklingAnswerEndsAtTheServersTimeout() throws Exception {
         // Given a server that answers with an SSE comment every 100 ms, and never a message
         server = HandWrittenMcpServer.start((request, message) -> {
             var response = request.response().setChunked(true).putHeader("content-type", "text/event-stream");
@@ -56,18 +55,23 @@ class McpTrickleTimeoutTest {
         });
         harness = McpHarness.start(CONFIG, server.url());
 
-        // When a caller pings it, the answer is cut at the timeout (well within the caller's own patience)
+        // When a caller pings it, the answer ends at the timeout (well within the caller's own patience)
+        JsonObject ping = harness.rpc("ping", new JsonObject());
         CompletableFuture<HttpResponse<String>> answer = harness.http().sendAsync(HttpRequest.newBuilder(
                         URI.create(harness.gateway.baseUrl() + "/mcp/db"))
                 .header("content-type", "application/json").header("accept", "application/json, text/event-stream")
-                .POST(HttpRequest.BodyPublishers.ofString(harness.rpc("ping", new JsonObject()).encode())).build(),
+                .POST(HttpRequest.BodyPublishers.ofString(ping.encode())).build(),
                 HttpResponse.BodyHandlers.ofString());
+        JsonObject last;
         try {
-            assertThatThrownBy(() -> answer.get(20, TimeUnit.SECONDS))
-                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(IOException.class);
+            last = McpHarness.message(answer.get(20, TimeUnit.SECONDS));
         } finally {
             answer.cancel(true);
         }
+
+        // with the timeout as the answer to the ping
+        assertThat(last.getValue("id")).isEqualTo(ping.getValue("id"));
+        assertThat(last.getJsonObject("error").getString("message")).isEqualTo("MCP server db did not answer within 1 s");
 
         // and the server's stream is let go
         Eventually.holds(harness.vertx, streamLetGo::get);
