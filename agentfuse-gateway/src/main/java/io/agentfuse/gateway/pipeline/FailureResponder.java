@@ -19,8 +19,6 @@ import io.vertx.core.http.HttpServerResponse;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -180,10 +178,10 @@ final class FailureResponder {
     }
 
     /**
-     * The provider's answer: status, body and its end-to-end headers (its request id, rate-limit and
-     * retry headers), except the gateway's own ({@code x-agentfuse-*}, set already) and the content
-     * encoding, the body having been read as text. The body as it came, unless the provider answers
-     * errors in another family than the caller's dialect ({@link ProviderRefusal}).
+     * The provider's answer: status, body and those of its headers that reach a caller
+     * ({@link ProviderHeaders}: its request id, rate-limit and retry headers; not its cookies, nor
+     * the gateway's own). The body as it came, unless the provider answers errors in another family
+     * than the caller's dialect ({@link ProviderRefusal}).
      */
     private static void passThrough(HttpServerResponse response, Dialect dialect, HttpStatusException answer) {
         String contentType = "application/json";
@@ -194,13 +192,7 @@ final class FailureResponder {
             } else {
                 body = ProviderRefusal.rewritten(dialect, upstream).encode();
             }
-            for (Map.Entry<String, String> header : upstream.answerHeaders()) {
-                String name = header.getKey().toLowerCase(Locale.ROOT);
-                if (!name.startsWith(ResponseHeaders.PREFIX) && !name.equals("content-encoding")
-                        && !name.equals("content-type")) {
-                    response.headers().add(header.getKey(), header.getValue());
-                }
-            }
+            ProviderHeaders.pass(upstream.answerHeaders(), response.headers());
         }
         response.setStatusCode(answer.status()).putHeader("content-type", contentType).end(body);
     }

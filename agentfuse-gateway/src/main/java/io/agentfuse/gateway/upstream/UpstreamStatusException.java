@@ -11,7 +11,8 @@ import java.util.Optional;
 
 /**
  * A provider's non-2xx answer, with the content type and the end-to-end headers it came with, so
- * that an upstream 4xx can be passed back to the caller unchanged (status, headers, body). Classified by
+ * that an upstream 4xx can be passed back to the caller (status, body, and the headers that cross:
+ * the pipeline's {@code ProviderHeaders} decides). Classified by
  * {@link io.agentfuse.core.OutcomeClassifier} like any {@link HttpStatusException}.
  *
  * <p>Immutable; no stack trace.

@@ -4,7 +4,9 @@ import static io.agentfuse.gateway.testing.GatewayHarness.openAiRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
+import io.agentfuse.gateway.testing.GatewayClient.StreamReply;
 import io.agentfuse.gateway.testing.GatewayHarness;
+import io.agentfuse.mock.MockStep;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,13 +15,18 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * An upstream 4xx passes through with the provider's headers — as the provider wrote them, byte for
- * byte, from a raw socket: header values no HTTP library of ours would write. A value the HTTP
- * codec refuses costs its attempt only, and the chain goes on.
+ * byte, from a raw socket: header values no HTTP library of ours would write — except those that
+ * belong to the gateway's own session with the provider or to its host (cookies, Alt-Svc, HSTS),
+ * and those the gateway writes itself. A value the HTTP codec refuses costs its attempt only, and
+ * the chain goes on.
  */
 class UpstreamErrorHeadersScenarioTest {
 
@@ -50,6 +57,49 @@ class UpstreamErrorHeadersScenarioTest {
         assertThat(reply.header("x-ratelimit-remaining-requests")).isEqualTo("59");
         assertThat(reply.header("x-note")).isEqualTo("a\tb");
         assertThat(reply.header("x-agentfuse-model")).isEqualTo("gpt-4o-mini");
+    }
+
+    @Test
+    void aProvidersCookiesAndWhatItSaysOfItsOwnHostStayWithTheGateway() throws IOException {
+        // As api.openai.com answers behind Cloudflare: its bot-management cookies, its host's policies
+        start("set-cookie: __cf_bm=abc; path=/; domain=.api.openai.com; HttpOnly; Secure\r\n"
+                + "set-cookie: _cfuvid=def; path=/; domain=.api.openai.com; HttpOnly; Secure\r\n"
+                + "set-cookie2: legacy=1\r\nalt-svc: h3=\":443\"; ma=86400\r\n"
+                + "strict-transport-security: max-age=31536000; includeSubDomains; preload\r\n"
+                + "nel: {\"report_to\":\"cf-nel\",\"max_age\":604800}\r\nreport-to: {\"group\":\"cf-nel\"}\r\n"
+                + "clear-site-data: \"*\"\r\naccess-control-allow-origin: *\r\nx-agentfuse-context: forged\r\n"
+                + "x-agentfuse-hedged: forged\r\n"
+                + "x-request-id: req_provider\r\ncf-ray: 8f1e2d3c4b5a6978-AMS\r\nopenai-processing-ms: 12\r\n");
+
+        Reply reply = harness.client.post("/v1/chat/completions", openAiRequest("gpt-4o-mini", false));
+
+        assertThat(reply.status()).isEqualTo(400);
+        assertThat(reply.headers().names().stream().map(name -> name.toLowerCase(Locale.ROOT)))
+                .doesNotContainAnyElementsOf(List.of("set-cookie", "set-cookie2",
+                "alt-svc", "strict-transport-security", "nel", "report-to", "clear-site-data", "access-control-allow-origin",
+                "x-agentfuse-hedged"));
+        // The gateway's own headers, once; the provider's own identifiers pass
+        assertThat(reply.headers().getAll("x-agentfuse-context")).hasSize(1).doesNotContain("forged");
+        assertThat(reply.headers().getAll("x-request-id")).hasSize(1).doesNotContain("req_provider");
+        assertThat(reply.header("cf-ray")).isEqualTo("8f1e2d3c4b5a6978-AMS");
+        assertThat(reply.header("openai-processing-ms")).isEqualTo("12");
+    }
+
+    @Test
+    void anAnswerTheGatewayWritesCarriesNoneOfTheProvidersHeaders() throws IOException {
+        start("");
+        harness.mock.defaultStep(MockStep.builder().header("set-cookie", "__cf_bm=abc; path=/").header("cf-ray", "8f1e")
+                .header("alt-svc", "h3=\":443\"").build());
+
+        Reply complete = harness.client.post("/v1/chat/completions", openAiRequest("claude-haiku-4", false));
+        StreamReply streamed = harness.client.stream("/v1/chat/completions", openAiRequest("claude-haiku-4", true), Map.of());
+
+        assertThat(complete.status()).isEqualTo(200);
+        assertThat(streamed.status()).isEqualTo(200);
+        for (var headers : List.of(complete.headers(), streamed.headers())) {
+            assertThat(headers.names().stream().map(name -> name.toLowerCase(Locale.ROOT)))
+                    .doesNotContain("set-cookie", "cf-ray", "alt-svc");
+        }
     }
 
     @Test

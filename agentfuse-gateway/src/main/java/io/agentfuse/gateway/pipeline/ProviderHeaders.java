@@ -1,0 +1,60 @@
+package io.agentfuse.gateway.pipeline;
+
+import io.vertx.core.MultiMap;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Which headers of a provider's answer reach the caller: the one rule (docs/design.md §7). Only a
+ * passed-through answer (an upstream 4xx) carries any; an answer the gateway writes, a success
+ * included, carries none. The gateway is the provider's client, with its own credentials, not a
+ * transparent proxy (Envoy passes end-to-end headers on by default; a gateway that holds the key
+ * does not), so what the provider says to that client, or about its own host, stays with it:
+ * <ul>
+ *   <li>the state of the gateway's own session with the provider: {@code Set-Cookie},
+ *       {@code Set-Cookie2} (Cloudflare's {@code __cf_bm} and {@code _cfuvid}, which api.openai.com
+ *       and api.anthropic.com set);</li>
+ *   <li>what a client would apply to the gateway's origin though the provider meant its own host:
+ *       {@code Alt-Svc}, {@code Strict-Transport-Security}, {@code Public-Key-Pins},
+ *       {@code Expect-CT}, {@code Clear-Site-Data}, the reporting headers ({@code NEL},
+ *       {@code Report-To}, {@code Reporting-Endpoints}) and CORS ({@code Access-Control-*}: the
+ *       gateway's {@code server.cors} decides);</li>
+ *   <li>what the gateway writes on the answer itself: its own headers ({@code x-agentfuse-*},
+ *       {@code x-request-id}, the content type) and every other header it has put on the answer
+ *       already, and {@code Content-Encoding} (the body was read as text); those of one hop were
+ *       never kept ({@link io.agentfuse.gateway.http.HopByHop}).</li>
+ * </ul>
+ * Everything else passes, in order, repeated ones repeated: the provider's request id, rate-limit
+ * headers, retry hints. Values come already cleared of the gateway's credentials
+ * ({@code UpstreamFailures}). Stateless.
+ */
+final class ProviderHeaders {
+
+    private static final Set<String> KEPT = Set.of("set-cookie", "set-cookie2", "alt-svc", "strict-transport-security",
+            "public-key-pins", "public-key-pins-report-only", "expect-ct", "clear-site-data", "nel", "report-to",
+            "reporting-endpoints", "content-encoding", "content-type", RequestLog.HEADER);
+    private static final String CORS = "access-control-";
+
+    private ProviderHeaders() {
+    }
+
+    /** Adds to {@code answer}, the caller's headers, those of {@code provider}'s that reach the caller. */
+    static void pass(Iterable<? extends Map.Entry<String, String>> provider, MultiMap answer) {
+        Set<String> own = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+        own.addAll(answer.names());
+        for (Map.Entry<String, String> header : provider) {
+            String name = header.getKey().toLowerCase(Locale.ROOT);
+            if (reaches(name) && !own.contains(name)) {
+                answer.add(header.getKey(), header.getValue());
+            }
+        }
+    }
+
+    /** Whether a provider's header {@code name} (lower case) may reach a caller at all. */
+    static boolean reaches(String name) {
+        return !KEPT.contains(name) && !name.startsWith(CORS) && !name.startsWith(ResponseHeaders.PREFIX);
+    }
+}
