@@ -6,6 +6,8 @@ import io.vertx.core.buffer.Buffer;
 import java.net.Authenticator;
 import java.net.ProxySelector;
 import java.net.URI;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -47,6 +49,24 @@ public interface UpstreamAuth {
     Credential credential();
 
     /**
+     * The secrets this authentication has sent lately, which no caller and no log may read though a
+     * provider echoes them (a broken upstream, or a proxy in front of it, may echo a request's
+     * headers): by default the values of its {@linkplain #fixedHeaders fixed headers}, without a
+     * {@code Bearer} prefix; a scheme that mints what it sends (an access token) adds what it minted
+     * and sent lately, a call still in flight included. Never blocks.
+     */
+    default Collection<String> secretsSent() {
+        Map<String, String> fixed = fixedHeaders();
+        return fixed == null ? List.of() : fixed.values().stream().map(UpstreamAuth::withoutScheme).toList();
+    }
+
+    /** {@code value}, an {@code Authorization} header's or another's, without its {@code Bearer} prefix. */
+    private static String withoutScheme(String value) {
+        String bearer = "Bearer ";
+        return value.regionMatches(true, 0, bearer, 0, bearer.length()) ? value.substring(bearer.length()) : value;
+    }
+
+    /**
      * The provider refused a call's credentials ({@link Dialect#refusesCredentials}) with
      * {@code status}, {@code headers} and {@code body}: an authentication that caches what it sends
      * (an access token) drops it here when the answer says it is no longer valid, so that the next
@@ -60,6 +80,7 @@ public interface UpstreamAuth {
         Map<String, String> copy = Map.copyOf(headers);
         Objects.requireNonNull(credential, "credential");
         CompletableFuture<Map<String, String>> done = CompletableFuture.completedFuture(copy);
+        List<String> secrets = copy.values().stream().map(UpstreamAuth::withoutScheme).toList();
         return new UpstreamAuth() {
             @Override
             public CompletionStage<Map<String, String>> headers(Outgoing request, Means means) {
@@ -74,6 +95,11 @@ public interface UpstreamAuth {
             @Override
             public Credential credential() {
                 return credential;
+            }
+
+            @Override
+            public Collection<String> secretsSent() {
+                return secrets;
             }
 
             @Override

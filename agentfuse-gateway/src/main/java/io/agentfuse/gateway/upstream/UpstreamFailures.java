@@ -12,6 +12,9 @@ import io.vertx.core.http.StreamResetException;
 
 import java.io.IOException;
 import java.net.ConnectException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 
@@ -38,7 +41,6 @@ final class UpstreamFailures {
 
     /** What stands in for a credential in text a caller reads. */
     static final String REDACTED = "[redacted]";
-    private static final String BEARER = "Bearer ";
     /** Shorter values are not taken for secrets: replacing them would garble the text (a test key "x"). */
     private static final int SHORTEST_SECRET = 8;
 
@@ -49,20 +51,30 @@ final class UpstreamFailures {
     }
 
     /**
-     * {@code text} a provider sent, as a caller may read it (quoted in an error, or a refusal passed
-     * back): every credential the gateway sends {@code provider} with ({@link
-     * io.agentfuse.gateway.dialect.UpstreamAuth#fixedHeaders}, without a {@code Bearer} prefix) that it
-     * contains is replaced by {@value #REDACTED}. A broken upstream, or a proxy in front of it, may echo
-     * the request's {@code Authorization}; the gateway's key is never its callers' to read.
+     * {@code text} a provider sent, as a caller or a log may read it (quoted in an error, or a refusal
+     * passed back): every credential the gateway sent {@code provider} lately ({@link
+     * io.agentfuse.gateway.dialect.UpstreamAuth#secretsSent}: its keys, the access tokens it minted)
+     * that it contains is replaced by {@value #REDACTED}. A broken upstream, or a proxy in front of it,
+     * may echo the request's {@code Authorization}; the gateway's key is never its callers' to read.
+     * The one place where a provider's text is cleared of credentials.
      */
     static String withoutCredentials(ProviderEndpoint provider, String text) {
-        Map<String, String> credentials = provider.auth().fixedHeaders();
-        if (text == null || credentials == null) {
-            return text;
+        return text == null ? null : redacted(text, provider.auth().secretsSent());
+    }
+
+    /** {@code headers} of {@code provider}'s answer, each value {@linkplain #withoutCredentials cleared of credentials}. */
+    private static List<Map.Entry<String, String>> withoutCredentials(ProviderEndpoint provider, MultiMap headers) {
+        Collection<String> secrets = provider.auth().secretsSent();
+        List<Map.Entry<String, String>> shown = new ArrayList<>(headers.size());
+        for (Map.Entry<String, String> header : headers) {
+            shown.add(Map.entry(header.getKey(), redacted(header.getValue(), secrets)));
         }
+        return shown;
+    }
+
+    private static String redacted(String text, Collection<String> secrets) {
         String shown = text;
-        for (String value : credentials.values()) {
-            String secret = value.regionMatches(true, 0, BEARER, 0, BEARER.length()) ? value.substring(BEARER.length()) : value;
+        for (String secret : secrets) {
             if (secret.length() >= SHORTEST_SECRET && shown.contains(secret)) {
                 shown = shown.replace(secret, REDACTED);
             }
@@ -96,7 +108,7 @@ final class UpstreamFailures {
         int judged = judgedStatus(status, body, dialect.errorOutcome(status, headers, body));
         String told = status / 100 == 3 ? UpstreamHttp.redirectNote(headers.get("location"), "the provider's baseUrl") : withoutCredentials(provider, body);
         return UpstreamStatusException.builder(judged).providerStatus(status).provider(provider.name(), dialect).body(told)
-                .retryHints(headers).answerHeaders(headers)
+                .retryHints(headers).answerHeaders(withoutCredentials(provider, headers))
                 .contentType(headers.get("content-type")).build();
     }
 

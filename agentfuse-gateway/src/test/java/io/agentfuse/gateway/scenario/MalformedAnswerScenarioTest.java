@@ -177,15 +177,20 @@ class MalformedAnswerScenarioTest {
     void theGatewaysOwnKeysAreNeverQuotedToTheCallerThoughAProviderEchoesThem(int status) {
         // Each provider echoes what it was sent: x-api-key sk-ant-configured, or Bearer sk-oai-configured.
         for (String claude : new String[] {"claude-sonnet-4-5", "claude-haiku-4-5"}) {
-            harness.mock.scriptForModel(claude, MockStep.builder().status(status).body("echo: x-api-key=sk-ant-configured").build());
+            harness.mock.scriptForModel(claude, MockStep.builder().status(status).body("echo: x-api-key=sk-ant-configured")
+                    .header("x-echo-api-key", "sk-ant-configured").build());
         }
         harness.mock.scriptForModel("gpt-4o-mini", MockStep.builder().status(status)
-                .body("echo: authorization=Bearer sk-oai-configured").build());
+                .body("echo: authorization=Bearer sk-oai-configured").header("x-echo-authorization", "Bearer sk-oai-configured")
+                .build());
 
         Reply reply = harness.client.post("/v1/chat/completions", openAiRequest("claude-sonnet-4", false));
 
         assertThat(reply.status()).isIn(400, 502);
         assertThat(reply.body()).doesNotContain("sk-ant-configured", "sk-oai-configured").contains("[redacted]");
+        // A passed-through 4xx keeps the provider's headers, its echo of the key cleared too
+        assertThat(reply.headers().entries()).noneMatch(header -> header.getValue().contains("sk-ant-configured")
+                || header.getValue().contains("sk-oai-configured"));
     }
 
     static Stream<Route> routes() {

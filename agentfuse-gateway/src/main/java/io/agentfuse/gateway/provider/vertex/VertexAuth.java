@@ -8,6 +8,9 @@ import io.vertx.core.MultiMap;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -22,6 +25,10 @@ import java.util.concurrent.CompletionStage;
  * its account's key deleted) is dropped, so that the next call fetches a fresh one rather than fail
  * until the token's hour ends.
  *
+ * <p>The last {@value #RECENT_TOKENS} tokens it sent are {@linkplain #secretsSent secrets}: a provider's
+ * error that echoes one (in its body or its headers) reaches no caller and no log with it, whether it
+ * is the current token or one a call still in flight was sent with before a refresh.
+ *
  * <p>A token endpoint that refuses the account (a key it does not know, a foreign or revoked
  * account) or a file that is not a service account's fails the call with
  * {@link CredentialsRefusedException}: not retried, fallen back from. A token endpoint that cannot be
@@ -33,8 +40,13 @@ final class VertexAuth implements UpstreamAuth {
 
     private final String provider;
     private final Path credentialsFile;
+    /** How many of the tokens sent last are kept as secrets: the current one, and a few it replaced. */
+    static final int RECENT_TOKENS = 4;
+
     private final Credential credential;
     private volatile CompletableFuture<VertexAccessTokens> tokens;
+    /** The tokens sent last, newest first, at most {@link #RECENT_TOKENS}; replaced whole under {@code this}. */
+    private volatile List<String> sent = List.of();
 
     private VertexAuth(String provider, Path credentialsFile, Credential credential) {
         this.provider = provider;
@@ -53,13 +65,39 @@ final class VertexAuth implements UpstreamAuth {
     @Override
     public CompletionStage<Map<String, String>> headers(Outgoing request, Means means) {
         return tokens(means).thenCompose(source -> source.accessToken(means.blocking()))
-                .thenApply(token -> VertexGeminiDialect.INSTANCE.authHeaders(token))
+                .thenApply(token -> {
+                    sending(token);
+                    return VertexGeminiDialect.INSTANCE.authHeaders(token);
+                })
                 .exceptionallyCompose(failure -> CompletableFuture.failedFuture(refusal(failure)));
     }
 
     @Override
     public Credential credential() {
         return credential;
+    }
+
+    @Override
+    public Collection<String> secretsSent() {
+        return sent;
+    }
+
+    /** Keeps {@code token}, about to be sent, among the recent ones; the same token again costs a read. */
+    private void sending(String token) {
+        List<String> recent = sent;
+        if (!recent.isEmpty() && recent.get(0).equals(token)) {
+            return;
+        }
+        synchronized (this) {
+            List<String> next = new ArrayList<>(RECENT_TOKENS);
+            next.add(token);
+            for (String older : sent) {
+                if (next.size() < RECENT_TOKENS && !older.equals(token)) {
+                    next.add(older);
+                }
+            }
+            sent = List.copyOf(next);
+        }
     }
 
     /** Drops the cached token when Vertex says it is no longer valid; a refusal of a valid token keeps it. */
