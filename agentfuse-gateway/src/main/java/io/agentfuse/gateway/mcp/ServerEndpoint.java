@@ -243,6 +243,7 @@ final class ServerEndpoint {
         McpServerConfig server = runtime.config().mcpServers().get(name);
         if (server == null) {
             String shown = BoundedNames.isPlain(name, ToolCatalog.MAX_NAME_LENGTH) ? name : "(not a server name)";
+            // Named to any caller that got here: a client key (checked before) may use every server (docs/design.md §7).
             GatewayErrors.respondAdmin(ctx.response(), 404, "not_found", "no MCP server named " + shown
                     + " is configured (mcpServers: " + runtime.config().mcpServers().keySet() + ")");
         }

@@ -64,6 +64,21 @@ class McpClientKeysTest {
         assertThat(harness.mcp.requests()).isEmpty();
     }
 
+    /**
+     * Every key may use every MCP server (docs/design.md §11), so a caller with one is told which are
+     * configured; a caller without one learns nothing of them: the key is checked first.
+     */
+    @Test
+    void anUnknownServerIsNamedWithTheConfiguredOnesOnlyToACallerWithAKey() {
+        HttpResponse<String> keyless = harness.post("/mcp/nosuch", harness.toolCall("query"));
+        HttpResponse<String> client = harness.post("/mcp/nosuch", harness.toolCall("query"), "x-api-key", "sk-alice-0123456789");
+
+        assertThat(keyless.statusCode()).isEqualTo(401);
+        assertThat(keyless.body()).doesNotContain("db", "nosuch");
+        assertThat(client.statusCode()).isEqualTo(404);
+        assertThat(client.body()).contains("no MCP server named nosuch is configured (mcpServers: [db])");
+    }
+
     @Test
     void aSessionBelongsToTheClientWhicheverHeaderCarriesItsKey() {
         String session = initialize("Authorization", "Bearer sk-alice-0123456789");
