@@ -33,7 +33,7 @@ import java.util.TreeSet;
  */
 final class ProviderHeaders {
 
-    private static final Set<String> KEPT = Set.of("set-cookie", "set-cookie2", "alt-svc", "strict-transport-security",
+    private static final Set<String> WITHHELD = Set.of("set-cookie", "set-cookie2", "alt-svc", "strict-transport-security",
             "public-key-pins", "public-key-pins-report-only", "expect-ct", "clear-site-data", "nel", "report-to",
             "reporting-endpoints", "content-encoding", "content-type", RequestLog.HEADER);
     private static final String CORS = "access-control-";
@@ -55,6 +55,6 @@ final class ProviderHeaders {
 
     /** Whether a provider's header {@code name} (lower case) may reach a caller at all. */
     static boolean reaches(String name) {
-        return !KEPT.contains(name) && !name.startsWith(CORS) && !name.startsWith(ResponseHeaders.PREFIX);
+        return !WITHHELD.contains(name) && !name.startsWith(CORS) && !name.startsWith(ResponseHeaders.PREFIX);
     }
 }
