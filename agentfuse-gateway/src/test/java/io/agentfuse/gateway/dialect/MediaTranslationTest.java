@@ -73,6 +73,26 @@ class MediaTranslationTest {
     }
 
     @Test
+    void aGeminiModelBeforeGemini3GetsAToolsImagesAfterTheTurnsFunctionResponses() {
+        ChatRequest request = anthropicTurn(new JsonArray()
+                .add(imageResult("toolu_1", "image/png", PNG, false))
+                .add(new JsonObject().put("type", "tool_result").put("tool_use_id", "toolu_2").put("content", "done")));
+
+        JsonArray older = DialectTranslator.upstreamRequest(request, Dialects.GEMINI, "gemini-2.5-pro")
+                .getJsonArray("contents").getJsonObject(2).getJsonArray("parts");
+        JsonArray current = DialectTranslator.upstreamRequest(request, Dialects.GEMINI, "gemini-3-pro-preview")
+                .getJsonArray("contents").getJsonObject(2).getJsonArray("parts");
+
+        JsonObject image = new JsonObject().put("inlineData", new JsonObject().put("mimeType", "image/png").put("data", PNG));
+        assertThat(older).hasSize(3);
+        assertThat(older.getJsonObject(0).getJsonObject("functionResponse").containsKey("parts")).isFalse();
+        assertThat(older.getJsonObject(1).containsKey("functionResponse")).isTrue();
+        assertThat(older.getJsonObject(2)).isEqualTo(image);
+        assertThat(current).hasSize(2);
+        assertThat(current.getJsonObject(0).getJsonObject("functionResponse").getJsonArray("parts")).containsExactly(image);
+    }
+
+    @Test
     void aGeminiCallersMultimodalFunctionResponseReachesClaudeAsAToolResultWithItsImage() {
         JsonObject gemini = new JsonObject().put("contents", new JsonArray()
                 .add(new JsonObject().put("role", "user").put("parts", new JsonArray().add(new JsonObject().put("text", "Look."))))

@@ -43,7 +43,7 @@ class AgentMediaScenarioTest {
             models:
               claude-sonnet: { provider: anthropic, upstreamModel: claude-sonnet-4-5, fallbacks: [gpt] }
               gpt: { provider: openai, upstreamModel: gpt-4.1 }
-              gemini: { provider: gemini, upstreamModel: gemini-2.5-pro }
+              gemini: { provider: gemini, upstreamModel: gemini-3-pro-preview }
               claude-on-bedrock: { provider: bedrock, upstreamModel: "anthropic.claude-sonnet-4-20250514-v1:0" }
             """).replace("GEMINI_KEY", MockCredentials.GEMINI_API_KEY);
 
@@ -137,12 +137,12 @@ class AgentMediaScenarioTest {
 
     @Test
     void geminiGetsTheImageInsideTheFunctionResponse() {
-        harness.mock.scriptForModel("gemini-2.5-pro", MockStep.builder().text("A login form.").build());
+        harness.mock.scriptForModel("gemini-3-pro-preview", MockStep.builder().text("A login form.").build());
 
         Reply reply = harness.client.post("/v1/messages", claudeCodeTurn("gemini", false), Map.of());
 
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
-        JsonArray parts = sentTo("gemini-2.5-pro").getJsonArray("contents").getJsonObject(2).getJsonArray("parts");
+        JsonArray parts = sentTo("gemini-3-pro-preview").getJsonArray("contents").getJsonObject(2).getJsonArray("parts");
         JsonObject screenshot = parts.getJsonObject(0).getJsonObject("functionResponse");
         assertThat(screenshot.getString("name")).isEqualTo("Read");
         assertThat(screenshot.getJsonArray("parts")).containsExactly(new JsonObject().put("inlineData",

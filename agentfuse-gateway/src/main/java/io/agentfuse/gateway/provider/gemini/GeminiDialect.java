@@ -122,7 +122,7 @@ public final class GeminiDialect implements Dialect {
     /** The body for a Gemini provider; {@code model} goes in the path ({@link #upstreamPath(String, boolean)}). */
     @Override
     public JsonObject writeRequest(ChatRequest request, String model) {
-        return GeminiRequestWriter.write(request);
+        return GeminiRequestWriter.write(request, model);
     }
 
     @Override

@@ -27,19 +27,23 @@ import java.util.Map;
  * written with the name of the call it answers, found earlier in the conversation; a result whose call
  * is not there is untranslatable. Images and documents: a {@code data:} URL becomes {@code inlineData},
  * any other URL {@code fileData}; a tool result's go inside its {@code functionResponse} as {@code parts}
- * (Gemini's multimodal function responses, which current models take and want there rather than as
- * parts of the turn beside it).
+ * (Gemini 3's multimodal function responses, which want them there rather than beside it), and for
+ * the models before Gemini 3, which take no media there, after the turn's function responses.
  *
- * <p>Stateless and thread-safe. {@code JsonObject body = GeminiRequestWriter.write(request);}
+ * <p>Stateless and thread-safe. {@code JsonObject body = GeminiRequestWriter.write(request, "gemini-3-pro");}
  */
 public final class GeminiRequestWriter {
 
     private GeminiRequestWriter() {
     }
 
-    /** @throws UntranslatableException when a tool result answers no call of the conversation, or an image is not base64 */
-    public static JsonObject write(ChatRequest request) {
-        JsonObject body = new JsonObject().put("contents", contents(request.messages()));
+    /**
+     * The body for {@code model}, whose generation decides where a tool result's media go.
+     *
+     * @throws UntranslatableException when a tool result answers no call of the conversation, or an image is not base64
+     */
+    public static JsonObject write(ChatRequest request, String model) {
+        JsonObject body = new JsonObject().put("contents", contents(request.messages(), nestsFunctionMedia(model)));
         if (request.system() != null && !request.system().isBlank()) {
             body.put("systemInstruction", new JsonObject().put("parts", new JsonArray().add(text(request.system()))));
         }
@@ -51,19 +55,42 @@ public final class GeminiRequestWriter {
         return body;
     }
 
-    private static JsonArray contents(List<ChatMessage> messages) {
+    /**
+     * Whether {@code model} takes a tool result's media inside its {@code functionResponse} (Gemini 3
+     * on; unknown names too): the models before it take none there, and are given them as parts of
+     * the turn after its function responses.
+     */
+    static boolean nestsFunctionMedia(String model) {
+        String name = model.startsWith("models/") ? model.substring("models/".length()) : model;
+        return !(name.startsWith("gemini-1.") || name.startsWith("gemini-2.") || name.startsWith("gemini-pro"));
+    }
+
+    private static JsonArray contents(List<ChatMessage> messages, boolean nestedMedia) {
         Map<String, String> callNames = new HashMap<>();
         JsonArray contents = new JsonArray();
         JsonObject turn = null;
         for (ChatMessage message : messages) {
             String role = message.role() == ChatMessage.Role.USER ? "user" : "model";
             JsonArray parts = new JsonArray();
+            JsonArray afterResponses = new JsonArray();
             for (ContentPart part : message.content()) {
                 JsonObject written = part(part, callNames);
                 if (written != null) {
                     parts.add(written);
                 }
+                if (part instanceof ContentPart.ToolResult result && !result.media().isEmpty()) {
+                    JsonArray media = new JsonArray();
+                    for (ContentPart attached : result.media()) {
+                        media.add(part(attached, callNames));
+                    }
+                    if (nestedMedia) {
+                        written.getJsonObject("functionResponse").put("parts", media);
+                    } else {
+                        afterResponses.addAll(media);
+                    }
+                }
             }
+            parts.addAll(afterResponses);
             if (parts.isEmpty()) {
                 continue;
             }
@@ -99,16 +126,7 @@ public final class GeminiRequestWriter {
                     + " answers no call of the conversation (Gemini matches results to calls by name)");
         }
         JsonObject response = new JsonObject().put(result.isError() ? "error" : "output", result.content());
-        JsonObject functionResponse = new JsonObject().put("name", name).put("response", response);
-        List<ContentPart> media = result.media();
-        if (!media.isEmpty()) {
-            JsonArray parts = new JsonArray();
-            for (ContentPart attached : media) {
-                parts.add(part(attached, callNames));
-            }
-            functionResponse.put("parts", parts);
-        }
-        return new JsonObject().put("functionResponse", functionResponse);
+        return new JsonObject().put("functionResponse", new JsonObject().put("name", name).put("response", response));
     }
 
     /** {@code inlineData} for a data URL, else {@code fileData}, with {@code mediaType} when it is known. */
