@@ -91,8 +91,9 @@ public sealed interface ContentPart {
     }
 
     /**
-     * A content block of the caller's dialect that the neutral model does not carry (a document, a
-     * server tool's result, a block type newer than the gateway), kept as its JSON: the context
+     * A content block of the caller's dialect that the neutral model does not carry (a document that
+     * asks for citations, a search result, a server tool's result, a block type newer than the
+     * gateway), kept as its JSON: the context
      * ladder counts it as text, and it is written back only in its own dialect (a request holding
      * one is untranslatable to the other).
      */
