@@ -9,16 +9,14 @@ import io.vertx.ext.web.RoutingContext;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The Amazon Bedrock Runtime routes of a {@link MockProvider}: {@code POST /model/{modelId}/converse}
  * and {@code POST /model/{modelId}/converse-stream}. Each request's SigV4 signature is checked first
  * ({@link AwsSignatureCheck}), then its body as Bedrock checks it: JSON ({@code SerializationException}),
  * a non-empty {@code messages} list whose first turn is the user's, no blank text block, in a turn or in
- * a tool result, a {@code toolConfig} when a turn holds a tool call or result, and a document name of
- * other than letters, digits, single spaces, hyphens, parentheses and brackets ({@code ValidationException}).
+ * a tool result, a {@code toolConfig} when a turn holds a tool call or result, and what it refuses of
+ * images and documents ({@link BedrockMediaCheck}) ({@code ValidationException}).
  * Only then does the request take a step of the script, keyed by the model id of its path.
  *
  * <p>Thread-safe.
@@ -83,39 +81,14 @@ final class BedrockMockRoutes {
         if (blank != null) {
             return blank;
         }
-        if (badDocumentName(messages)) {
-            return "The document file name can only contain alphanumeric characters, whitespace characters, hyphens, "
-                    + "parentheses, and square brackets. The name can't contain more than one consecutive whitespace character.";
+        String media = BedrockMediaCheck.problem(messages);
+        if (media != null) {
+            return media;
         }
         boolean toolBlocks = messages.stream().map(JsonObject.class::cast).flatMap(message -> message.getJsonArray("content").stream())
                 .anyMatch(block -> block instanceof JsonObject object && (object.containsKey("toolUse") || object.containsKey("toolResult")));
         return toolBlocks && !(body.getValue("toolConfig") instanceof JsonObject)
                 ? "The toolConfig field must be defined when using toolUse and toolResult content blocks." : null;
-    }
-
-    /** Whether a document block, in a message or a tool result, has a name Bedrock refuses. */
-    private static boolean badDocumentName(JsonArray messages) {
-        List<JsonArray> contents = new ArrayList<>();
-        for (int i = 0; i < messages.size(); i++) {
-            contents.add(messages.getJsonObject(i).getJsonArray("content"));
-        }
-        for (int c = 0; c < contents.size(); c++) {
-            JsonArray content = contents.get(c);
-            for (int i = 0; i < content.size(); i++) {
-                if (!(content.getValue(i) instanceof JsonObject block)) {
-                    continue;
-                }
-                if (block.getValue("toolResult") instanceof JsonObject result && result.getValue("content") instanceof JsonArray inner) {
-                    contents.add(inner);
-                }
-                if (block.getValue("document") instanceof JsonObject document
-                        && !(document.getValue("name") instanceof String name && name.matches("[A-Za-z0-9()\\[\\]\\- ]+")
-                        && !name.contains("  "))) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     /** Bedrock refuses a text block that is empty or only white space, a tool result's too. */

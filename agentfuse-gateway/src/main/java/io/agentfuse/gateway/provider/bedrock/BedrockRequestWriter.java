@@ -7,7 +7,6 @@ import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
 import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.agentfuse.gateway.provider.AlternatingTurns;
-import io.agentfuse.gateway.provider.InlineData;
 import io.agentfuse.gateway.provider.SamplingFields;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -29,15 +28,15 @@ import java.util.Set;
  * own transcript) declares the tools those calls name, with an open schema.
  *
  * <p>Untranslatable: images and documents by URL (Bedrock takes bytes or S3 locations only), images
- * in a format other than png, jpeg, gif and webp, documents in one Bedrock does not read
- * ({@link BedrockDocuments}); {@code tool_choice: none} with tools (Converse cannot forbid tool calls).
+ * in a format other than png, jpeg, gif and webp, documents in one Bedrock does not read, more images
+ * or documents than Converse takes in a request ({@link BedrockMedia}, which also names each document
+ * as Converse requires); {@code tool_choice: none} with tools (Converse cannot forbid tool calls).
  * Bedrock has no switch for parallel tool calls: it is left to the model. The end-user id is not sent.
  *
  * <p>Stateless and thread-safe. {@code JsonObject body = BedrockRequestWriter.write(request);}
  */
 public final class BedrockRequestWriter {
 
-    private static final Set<String> IMAGE_FORMATS = Set.of("png", "jpeg", "gif", "webp");
     /** The text of a tool result that has none (a command that printed nothing): Bedrock refuses a blank one. */
     static final String NO_OUTPUT = "(no output)";
 
@@ -46,7 +45,8 @@ public final class BedrockRequestWriter {
 
     /** @throws UntranslatableException naming what Converse cannot carry */
     public static JsonObject write(ChatRequest request) {
-        JsonObject body = new JsonObject().put("messages", AlternatingTurns.write(request.messages(), BedrockRequestWriter::block));
+        BedrockMedia media = new BedrockMedia();
+        JsonObject body = new JsonObject().put("messages", AlternatingTurns.write(request.messages(), part -> block(part, media)));
         if (request.system() != null && !request.system().isBlank()) {
             body.put("system", new JsonArray().add(new JsonObject().put("text", request.system())));
         }
@@ -58,15 +58,15 @@ public final class BedrockRequestWriter {
         return body;
     }
 
-    private static JsonObject block(ContentPart part) {
+    private static JsonObject block(ContentPart part, BedrockMedia media) {
         if (part instanceof ContentPart.Text text) {
             return text.text().isBlank() ? null : new JsonObject().put("text", text.text());
         }
         if (part instanceof ContentPart.Image image) {
-            return new JsonObject().put("image", image(image.url()));
+            return new JsonObject().put("image", media.image(image.url()));
         }
         if (part instanceof ContentPart.Document document) {
-            return new JsonObject().put("document", BedrockDocuments.document(document));
+            return new JsonObject().put("document", media.document(document));
         }
         if (part instanceof ContentPart.ToolCall call) {
             return new JsonObject().put("toolUse", new JsonObject().put("toolUseId", call.id()).put("name", call.name())
@@ -74,33 +74,21 @@ public final class BedrockRequestWriter {
         }
         ContentPart.ToolResult result = (ContentPart.ToolResult) part;
         JsonObject toolResult = new JsonObject().put("toolUseId", result.toolCallId())
-                .put("content", toolResultContent(result));
+                .put("content", toolResultContent(result, media));
         return new JsonObject().put("toolResult", result.isError() ? toolResult.put("status", "error") : toolResult);
     }
 
     /** Its text, then its images and documents; never empty and never a blank text, which Bedrock refuses. */
-    private static JsonArray toolResultContent(ContentPart.ToolResult result) {
-        List<ContentPart> media = result.media();
+    private static JsonArray toolResultContent(ContentPart.ToolResult result, BedrockMedia media) {
+        List<ContentPart> attachments = result.media();
         JsonArray content = new JsonArray();
-        if (!result.content().isBlank() || media.isEmpty()) {
+        if (!result.content().isBlank() || attachments.isEmpty()) {
             content.add(new JsonObject().put("text", result.content().isBlank() ? NO_OUTPUT : result.content()));
         }
-        for (ContentPart attached : media) {
-            content.add(block(attached));
+        for (ContentPart attached : attachments) {
+            content.add(block(attached, media));
         }
         return content;
-    }
-
-    private static JsonObject image(String url) {
-        InlineData data = InlineData.of(url);
-        if (data == null) {
-            throw new UntranslatableException("an image by URL (Bedrock takes images as bytes)");
-        }
-        String format = data.mediaType().startsWith("image/") ? data.mediaType().substring(6) : "";
-        if (!IMAGE_FORMATS.contains(format)) {
-            throw new UntranslatableException("an image that is not png, jpeg, gif or webp (" + data.mediaType() + ")");
-        }
-        return new JsonObject().put("format", format).put("source", new JsonObject().put("bytes", data.base64()));
     }
 
     private static void writeTools(ChatRequest request, JsonObject body) {

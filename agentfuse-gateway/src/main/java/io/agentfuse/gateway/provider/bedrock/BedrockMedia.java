@@ -1,0 +1,125 @@
+package io.agentfuse.gateway.provider.bedrock;
+
+import io.agentfuse.gateway.dialect.ContentPart;
+import io.agentfuse.gateway.dialect.UntranslatableException;
+import io.agentfuse.gateway.provider.InlineData;
+import io.vertx.core.json.JsonObject;
+
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The images and documents of one Converse request, as Converse takes them: bytes only (an image or
+ * a document by URL is untranslatable), images in png, jpeg, gif or webp, documents in the formats it
+ * reads, at most {@value #MAX_IMAGES} images and {@value #MAX_DOCUMENTS} documents in the request
+ * (Converse refuses more: the step is skipped for a model that takes them), and each document under a
+ * {@code name} of its own. Converse requires the name, restricts it to letters, digits, single spaces,
+ * hyphens, parentheses and square brackets, and refuses a request in which two documents share one
+ * ("Messages can't contain duplicate document names"): a title is kept as far as it fits the rule (the
+ * name counts as part of the prompt), a document without one is named by its data, and a name taken
+ * already gets a number, {@code "report (2)"}.
+ *
+ * <p>One instance per request written; not thread-safe.
+ * {@code new BedrockMedia().document(new ContentPart.Document("data:application/pdf;base64,JVBER", "Q3 report.pdf"))}
+ */
+final class BedrockMedia {
+
+    /** The most images Converse takes in one request. */
+    static final int MAX_IMAGES = 20;
+    /** The most documents Converse takes in one request. */
+    static final int MAX_DOCUMENTS = 5;
+
+    private static final Set<String> IMAGE_FORMATS = Set.of("png", "jpeg", "gif", "webp");
+    private static final Map<String, String> FORMATS = Map.of(
+            "application/pdf", "pdf",
+            "text/plain", "txt",
+            "text/markdown", "md",
+            "text/html", "html",
+            "text/csv", "csv",
+            "application/msword", "doc",
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.document", "docx",
+            "application/vnd.ms-excel", "xls",
+            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "xlsx");
+    /** Bedrock's longest document name. */
+    private static final int MAX_NAME = 200;
+
+    private int images;
+    /** The names given so far, in lower case: Bedrock's check is taken to ignore case, the safer reading. */
+    private final Set<String> names = new HashSet<>();
+
+    /**
+     * The inside of an {@code image} block for the image at {@code url}.
+     *
+     * @throws UntranslatableException for an image by URL, of another format, or beyond the request's {@value #MAX_IMAGES}
+     */
+    JsonObject image(String url) {
+        InlineData data = InlineData.of(url);
+        if (data == null) {
+            throw new UntranslatableException("an image by URL (Bedrock takes images as bytes)");
+        }
+        String format = data.mediaType().startsWith("image/") ? data.mediaType().substring(6) : "";
+        if (!IMAGE_FORMATS.contains(format)) {
+            throw new UntranslatableException("an image that is not png, jpeg, gif or webp (" + data.mediaType() + ")");
+        }
+        if (++images > MAX_IMAGES) {
+            throw new UntranslatableException("more than " + MAX_IMAGES + " images (Converse takes " + MAX_IMAGES
+                    + " in a request)");
+        }
+        return new JsonObject().put("format", format).put("source", new JsonObject().put("bytes", data.base64()));
+    }
+
+    /**
+     * The inside of a {@code document} block for {@code document}, under a name no other document of
+     * the request has.
+     *
+     * @throws UntranslatableException for a document by URL, of a format Converse does not read, or beyond
+     *                                 the request's {@value #MAX_DOCUMENTS}
+     */
+    JsonObject document(ContentPart.Document document) {
+        InlineData data = InlineData.of(document.url());
+        if (data == null) {
+            throw new UntranslatableException("a document by URL (Bedrock takes documents as bytes)");
+        }
+        String format = FORMATS.get(data.mediaType().toLowerCase(Locale.ROOT));
+        if (format == null) {
+            throw new UntranslatableException("a document of type " + data.mediaType() + " (Bedrock reads pdf, csv, doc, "
+                    + "docx, xls, xlsx, html, txt and md)");
+        }
+        if (names.size() == MAX_DOCUMENTS) {
+            throw new UntranslatableException("more than " + MAX_DOCUMENTS + " documents (Converse takes "
+                    + MAX_DOCUMENTS + " in a request)");
+        }
+        return new JsonObject().put("format", format).put("name", unique(name(document.title(), data.base64())))
+                .put("source", new JsonObject().put("bytes", data.base64()));
+    }
+
+    /** {@code name}, or with the first number from 2 on that makes it one no document of the request has. */
+    private String unique(String name) {
+        String candidate = name;
+        for (int n = 2; !names.add(candidate.toLowerCase(Locale.ROOT)); n++) {
+            String suffix = " (" + n + ")";
+            candidate = name.substring(0, Math.min(name.length(), MAX_NAME - suffix.length())).stripTrailing() + suffix;
+        }
+        return candidate;
+    }
+
+    /** {@code title} as far as Converse's rule for names lets it through; else a name drawn from the data. */
+    static String name(String title, String base64) {
+        StringBuilder name = new StringBuilder();
+        if (title != null) {
+            for (int i = 0; i < title.length() && name.length() < MAX_NAME; i++) {
+                char c = title.charAt(i);
+                boolean kept = Character.isLetterOrDigit(c) && c < 128 || c == '-' || c == '(' || c == ')' || c == '[' || c == ']';
+                if (kept) {
+                    name.append(c);
+                } else if (name.length() > 0 && name.charAt(name.length() - 1) != ' ') {
+                    name.append(' ');
+                }
+            }
+        }
+        String kept = name.toString().strip();
+        return kept.isEmpty() ? "document-" + Integer.toHexString(base64.hashCode()) : kept;
+    }
+}
