@@ -145,7 +145,7 @@ public final class ContextLadder {
         }
         return compactor.compact(measured.conversation()).thenApplyAsync(result -> new PreparedRequest(
                 result.conversation() == measured.conversation() ? request
-                        : ConversationMapper.withConversation(request, result.conversation()),
+                        : ConversationMapper.withConversation(request, measured.conversation(), result.conversation()),
                 measured.level(), result.report()), executor);
     }
 

@@ -17,6 +17,7 @@ import io.agentfuse.gateway.dialect.ContentPart;
 import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.ToIntFunction;
@@ -145,15 +146,35 @@ public final class ConversationMapper {
 
     /** {@code request} with its conversation replaced by {@code conversation}. */
     public static ChatRequest withConversation(ChatRequest request, Conversation conversation) {
+        return withConversation(request, null, conversation);
+    }
+
+    /**
+     * {@code request} with its conversation replaced by {@code compacted}, which compaction made of
+     * {@code measured}, the {@linkplain #toConversation conversation of the request}: a message it
+     * kept (the very object) goes back as the request's own message, origin and all (see
+     * {@link ChatMessage#originIn}), so that within the caller's dialect it is sent as it came.
+     */
+    public static ChatRequest withConversation(ChatRequest request, Conversation measured, Conversation compacted) {
+        Map<Message, ChatMessage> kept = new IdentityHashMap<>();
+        if (measured != null) {
+            List<Message> mapped = measured.messages();
+            int first = mapped.size() - request.messages().size();
+            for (int i = 0; i < request.messages().size(); i++) {
+                kept.put(mapped.get(first + i), request.messages().get(i));
+            }
+        }
         StringBuilder system = new StringBuilder();
         List<ChatMessage> messages = new ArrayList<>();
-        for (Message message : conversation.messages()) {
+        for (Message message : compacted.messages()) {
             if (message.role() == Role.SYSTEM) {
                 system.append(system.length() == 0 ? "" : "\n\n").append(message.text());
                 continue;
             }
+            ChatMessage own = kept.get(message);
             ChatMessage.Role role = message.role() == Role.ASSISTANT ? ChatMessage.Role.ASSISTANT : ChatMessage.Role.USER;
-            messages.add(new ChatMessage(role, message.content().stream().map(ConversationMapper::toPart).toList()));
+            messages.add(own != null ? own
+                    : new ChatMessage(role, message.content().stream().map(ConversationMapper::toPart).toList()));
         }
         return request.withConversation(system.length() == 0 ? null : system.toString(), messages);
     }

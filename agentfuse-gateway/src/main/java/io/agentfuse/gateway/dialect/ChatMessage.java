@@ -1,5 +1,7 @@
 package io.agentfuse.gateway.dialect;
 
+import io.vertx.core.json.JsonObject;
+
 import java.util.List;
 import java.util.Objects;
 
@@ -12,6 +14,13 @@ import java.util.Objects;
  * out the same message object for a message an agent resends every turn (see
  * {@code http.DerivedValues}), so what the context ladder measured of it last turn is found on the
  * object itself, without a lookup per text in a table of the counter's ({@link #measured}).
+ *
+ * <p>A message a parser read also keeps what it read it from, its {@linkplain #originIn origin}: the
+ * caller's own JSON, shared with the body, not copied. The neutral model carries what crosses
+ * dialects; a request rewritten within its own dialect (compacted, snipped, continued) sends each
+ * message it kept as its origin, with every field the neutral model leaves out (a block's
+ * {@code cache_control}, an image's {@code detail}, thinking blocks, parts of kinds no other dialect
+ * takes).
  *
  * <p>{@code new ChatMessage(Role.USER, List.of(new ContentPart.Text("Hi")))}
  */
@@ -26,15 +35,34 @@ public final class ChatMessage {
 
     private final Role role;
     private final List<ContentPart> content;
+    private final Dialect source;
+    private final List<JsonObject> origin;
     private Measure measure;
 
     /**
+     * A message made by the gateway (a translation, a summary, a marker): it has no origin.
+     *
      * @param role    who speaks
      * @param content the pieces, in order
      */
     public ChatMessage(Role role, List<ContentPart> content) {
+        this(role, content, null, List.of());
+    }
+
+    /**
+     * A message the parser of {@code source} read from {@code origin}.
+     *
+     * @param role    who speaks
+     * @param content the pieces, in order
+     * @param source  the dialect whose parser read it
+     * @param origin  the elements of the caller's body it was read from, in order (one message of most
+     *                dialects; the items of one turn of the Responses API), shared as received
+     */
+    public ChatMessage(Role role, List<ContentPart> content, Dialect source, List<JsonObject> origin) {
         this.role = Objects.requireNonNull(role, "role");
         this.content = List.copyOf(content);
+        this.source = source;
+        this.origin = List.copyOf(origin);
     }
 
     /** Who speaks. */
@@ -45,6 +73,15 @@ public final class ChatMessage {
     /** The pieces, in order. */
     public List<ContentPart> content() {
         return content;
+    }
+
+    /**
+     * What of the caller's body this message was read from, when a parser of dialect {@code wire}
+     * read it: what a writer of that wire sends for the message, as it came; empty for a message the
+     * gateway made, or read from another dialect. Never change it: it is shared with the body.
+     */
+    public List<JsonObject> originIn(Dialect wire) {
+        return source != null && source == wire ? origin : List.of();
     }
 
     /**

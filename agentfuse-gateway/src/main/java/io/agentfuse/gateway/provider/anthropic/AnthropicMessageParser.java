@@ -35,7 +35,8 @@ final class AnthropicMessageParser {
             default -> throw message.problem("role", "must be \"user\", \"assistant\" or \"system\", but was \""
                     + roleName + "\"");
         };
-        return new ChatMessage(role, content(message, role, untranslatable));
+        return new ChatMessage(role, content(message, role, untranslatable), AnthropicDialect.INSTANCE,
+                List.of(message.json()));
     }
 
     private static List<ContentPart> content(FieldReader message, Role role, List<String> untranslatable) {

@@ -20,7 +20,8 @@ import io.vertx.core.json.JsonObject;
  * {@value #DEFAULT_MAX_TOKENS} when the caller gave none); consecutive messages of one role are
  * merged into one turn, with tool results first in a user turn; empty text blocks and messages
  * left empty are dropped; tool-call arguments must be a JSON object (an empty string counts as
- * {@code {}}), else the request is untranslatable.
+ * {@code {}}), else the request is untranslatable. A message read from an Anthropic caller is written
+ * as it came (a compacted or continued request of the caller's own dialect loses no field of it).
  *
  * <p>Stateless and thread-safe.
  * {@code JsonObject body = AnthropicRequestWriter.write(request, "claude-haiku-4-5");}
@@ -41,7 +42,7 @@ public final class AnthropicRequestWriter {
         if (request.system() != null && !request.system().isBlank()) {
             body.put("system", request.system());
         }
-        body.put("messages", AlternatingTurns.write(request.messages(), AnthropicRequestWriter::block));
+        body.put("messages", AlternatingTurns.write(request.messages(), AnthropicDialect.INSTANCE, AnthropicRequestWriter::block));
         writeTools(request, body);
         SamplingFields.put(body, sampling, "top_p", "stop_sequences");
         if (request.stream()) {

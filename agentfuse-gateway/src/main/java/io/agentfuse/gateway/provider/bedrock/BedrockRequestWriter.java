@@ -46,7 +46,7 @@ public final class BedrockRequestWriter {
     /** @throws UntranslatableException naming what Converse cannot carry */
     public static JsonObject write(ChatRequest request) {
         BedrockMedia media = new BedrockMedia();
-        JsonObject body = new JsonObject().put("messages", AlternatingTurns.write(request.messages(), part -> block(part, media)));
+        JsonObject body = new JsonObject().put("messages", AlternatingTurns.write(request.messages(), null, part -> block(part, media)));
         if (request.system() != null && !request.system().isBlank()) {
             body.put("system", new JsonArray().add(new JsonObject().put("text", request.system())));
         }

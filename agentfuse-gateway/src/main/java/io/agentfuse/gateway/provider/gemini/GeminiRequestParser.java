@@ -93,7 +93,7 @@ public final class GeminiRequestParser {
                     pieces.add(piece);
                 }
             }
-            messages.add(new ChatMessage(role, pieces));
+            messages.add(new ChatMessage(role, pieces, GeminiDialect.INSTANCE, List.of(content.json())));
         }
         return messages;
     }

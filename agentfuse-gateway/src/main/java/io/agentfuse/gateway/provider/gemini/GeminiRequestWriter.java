@@ -11,6 +11,7 @@ import io.agentfuse.gateway.provider.SamplingFields;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +29,9 @@ import java.util.Map;
  * is not there is untranslatable. Images and documents: a {@code data:} URL becomes {@code inlineData},
  * any other URL {@code fileData}; a tool result's go inside its {@code functionResponse} as {@code parts}
  * (Gemini 3's multimodal function responses, which want them there rather than beside it), and for
- * the models before Gemini 3, which take no media there, after the turn's function responses.
+ * the models before Gemini 3, which take no media there, after the turn's function responses. A turn
+ * read from a Gemini caller is written as it came (a compacted or continued request of the caller's own
+ * dialect loses no part or field of it).
  *
  * <p>Stateless and thread-safe. {@code JsonObject body = GeminiRequestWriter.write(request, "gemini-3-pro");}
  */
@@ -68,40 +71,62 @@ public final class GeminiRequestWriter {
     private static JsonArray contents(List<ChatMessage> messages, boolean nestedMedia) {
         Map<String, String> callNames = new HashMap<>();
         JsonArray contents = new JsonArray();
-        JsonObject turn = null;
+        String lastRole = null;
         for (ChatMessage message : messages) {
             String role = message.role() == ChatMessage.Role.USER ? "user" : "model";
-            JsonArray parts = new JsonArray();
-            JsonArray afterResponses = new JsonArray();
-            for (ContentPart part : message.content()) {
-                JsonObject written = part(part, callNames);
-                if (written != null) {
-                    parts.add(written);
-                }
-                if (part instanceof ContentPart.ToolResult result && !result.media().isEmpty()) {
-                    JsonArray media = new JsonArray();
-                    for (ContentPart attached : result.media()) {
-                        media.add(part(attached, callNames));
-                    }
-                    if (nestedMedia) {
-                        written.getJsonObject("functionResponse").put("parts", media);
-                    } else {
-                        afterResponses.addAll(media);
-                    }
-                }
-            }
-            parts.addAll(afterResponses);
+            List<JsonObject> origin = message.originIn(GeminiDialect.INSTANCE);
+            JsonArray parts = origin.isEmpty() ? written(message, callNames, nestedMedia)
+                    : sentParts(origin.get(0), message, callNames);
             if (parts.isEmpty()) {
                 continue;
             }
-            if (turn != null && role.equals(turn.getString("role"))) {
-                turn.getJsonArray("parts").addAll(parts);
+            if (role.equals(lastRole)) {
+                // Merged into the turn before: a copy of it, since it may be the caller's own (shared, never changed).
+                JsonObject before = contents.getJsonObject(contents.size() - 1);
+                JsonArray merged = new JsonArray(new ArrayList<>(before.getJsonArray("parts").getList())).addAll(parts);
+                contents.set(contents.size() - 1, new JsonObject().put("role", role).put("parts", merged));
             } else {
-                turn = new JsonObject().put("role", role).put("parts", parts);
-                contents.add(turn);
+                contents.add(origin.isEmpty() ? new JsonObject().put("role", role).put("parts", parts) : origin.get(0));
             }
+            lastRole = role;
         }
         return contents;
+    }
+
+    private static JsonArray written(ChatMessage message, Map<String, String> callNames, boolean nestedMedia) {
+        JsonArray parts = new JsonArray();
+        JsonArray afterResponses = new JsonArray();
+        for (ContentPart part : message.content()) {
+            JsonObject written = part(part, callNames);
+            if (written != null) {
+                parts.add(written);
+            }
+            if (part instanceof ContentPart.ToolResult result && !result.media().isEmpty()) {
+                JsonArray media = new JsonArray();
+                for (ContentPart attached : result.media()) {
+                    media.add(part(attached, callNames));
+                }
+                if (nestedMedia) {
+                    written.getJsonObject("functionResponse").put("parts", media);
+                } else {
+                    afterResponses.addAll(media);
+                }
+            }
+        }
+        return parts.addAll(afterResponses);
+    }
+
+    /**
+     * The parts of a Gemini caller's own turn, as it sent them (thought signatures, media no other
+     * dialect takes and every other field included); its calls are noted for the results written after it.
+     */
+    private static JsonArray sentParts(JsonObject content, ChatMessage message, Map<String, String> callNames) {
+        for (ContentPart part : message.content()) {
+            if (part instanceof ContentPart.ToolCall call) {
+                callNames.put(call.id(), call.name());
+            }
+        }
+        return content.getValue("parts") instanceof JsonArray parts ? parts : new JsonArray();
     }
 
     private static JsonObject part(ContentPart part, Map<String, String> callNames) {

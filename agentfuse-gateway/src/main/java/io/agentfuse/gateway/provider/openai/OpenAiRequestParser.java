@@ -97,9 +97,9 @@ public final class OpenAiRequestParser {
         String role = message.requiredString("role");
         return switch (role) {
             case "system", "developer" -> new Turn(text(message, "content", true), null);
-            case "user" -> new Turn(null, new ChatMessage(Role.USER, userContent(message, untranslatable)));
-            case "assistant" -> new Turn(null, new ChatMessage(Role.ASSISTANT, assistantContent(message, untranslatable)));
-            case "tool" -> new Turn(null, new ChatMessage(Role.USER, List.of(new ContentPart.ToolResult(
+            case "user" -> new Turn(null, read(message, Role.USER, userContent(message, untranslatable)));
+            case "assistant" -> new Turn(null, read(message, Role.ASSISTANT, assistantContent(message, untranslatable)));
+            case "tool" -> new Turn(null, read(message, Role.USER, List.of(new ContentPart.ToolResult(
                     message.requiredString("tool_call_id"), text(message, "content", true), false))));
             case "function" -> {
                 untranslatable.add(message.path("role") + " 'function' (the legacy functions API)");
@@ -108,6 +108,10 @@ public final class OpenAiRequestParser {
             default -> throw message.problem("role",
                     "must be one of system, developer, user, assistant, tool, but was \"" + role + "\"");
         };
+    }
+
+    private static ChatMessage read(FieldReader message, Role role, List<ContentPart> content) {
+        return new ChatMessage(role, content, OpenAiDialect.INSTANCE, List.of(message.json()));
     }
 
     /** One element of {@code messages} in the neutral model: a part of the system prompt, or a message. */

@@ -23,7 +23,9 @@ import java.util.List;
  * result marked as an error gets an {@code "Error: "} prefix, since OpenAI tool messages have
  * no error flag; each tool result becomes its own {@code tool} message, placed where it was, and
  * its images and files, which a tool message cannot hold, go in a user message after the tool
- * messages. A document is a {@code file} part, a PDF given as data only.
+ * messages. A document is a {@code file} part, a PDF given as data only. A message read from a Chat
+ * Completions caller is written as it came (a compacted or continued request of the caller's own
+ * dialect loses no field of it).
  *
  * <p>Stateless and thread-safe.
  * {@code JsonObject body = OpenAiRequestWriter.write(request, "gpt-4o-mini");}
@@ -44,7 +46,10 @@ public final class OpenAiRequestWriter {
             messages.add(new JsonObject().put("role", "system").put("content", request.system()));
         }
         for (ChatMessage message : request.messages()) {
-            if (message.role() == ChatMessage.Role.ASSISTANT) {
+            List<JsonObject> origin = message.originIn(OpenAiDialect.INSTANCE);
+            if (!origin.isEmpty()) {
+                origin.forEach(messages::add); // a Chat Completions caller's own message, with every field it had
+            } else if (message.role() == ChatMessage.Role.ASSISTANT) {
                 messages.add(assistant(message));
             } else {
                 user(message, messages);

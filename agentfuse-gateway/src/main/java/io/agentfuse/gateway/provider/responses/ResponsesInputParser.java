@@ -6,6 +6,7 @@ import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.FieldReader;
 import io.agentfuse.gateway.http.DerivedValues;
 import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -44,13 +45,30 @@ final class ResponsesInputParser {
         if (!(input instanceof JsonArray items)) {
             throw root.problem("input", "must be a string or an array of input items");
         }
+        List<JsonObject> unread = new ArrayList<>();
         for (int i = 0; i < items.size(); i++) {
             int index = i;
             Item item = RECENT_ITEMS.derive(items.getValue(i), untranslatable,
                     notes -> item(root.objectAt("input", index), notes));
-            item.addTo(messages, system);
+            item.addTo(messages, system, root.objectAt("input", index).json(), unread);
+        }
+        if (!unread.isEmpty() && !messages.isEmpty()) {
+            ChatMessage last = messages.get(messages.size() - 1);
+            messages.set(messages.size() - 1, read(last.role(), last.content(), origin(last), unread));
         }
         return messages;
+    }
+
+    /** A message read from the items of {@code origin} and then {@code more}. */
+    private static ChatMessage read(Role role, List<ContentPart> content, List<JsonObject> origin, List<JsonObject> more) {
+        List<JsonObject> items = new ArrayList<>(origin.size() + more.size());
+        items.addAll(origin);
+        items.addAll(more);
+        return new ChatMessage(role, content, ResponsesDialect.INSTANCE, items);
+    }
+
+    private static List<JsonObject> origin(ChatMessage message) {
+        return message.originIn(ResponsesDialect.INSTANCE);
     }
 
     private static Item item(FieldReader item, List<String> untranslatable) {
@@ -90,7 +108,8 @@ final class ResponsesInputParser {
         String role = item.requiredString("role");
         return switch (role) {
             case "system", "developer" -> new Item(systemText(item), null, null, List.of());
-            case "user" -> new Item(null, new ChatMessage(Role.USER, parts(item, untranslatable)), null, List.of());
+            case "user" -> new Item(null, new ChatMessage(Role.USER, parts(item, untranslatable), ResponsesDialect.INSTANCE,
+                    List.of(item.json())), null, List.of());
             case "assistant" -> new Item(null, null, Role.ASSISTANT, parts(item, untranslatable));
             default -> throw item.problem("role",
                     "must be one of user, assistant, system, developer, but was \"" + role + "\"");
@@ -98,8 +117,9 @@ final class ResponsesInputParser {
     }
 
     /**
-     * One input item in the neutral model: a part of the system prompt, a message of its own, or
-     * parts that join the turn before them when it is of their role.
+     * One input item in the neutral model: a part of the system prompt, a message of its own (read
+     * from the item alone), parts that join the turn before them when it is of their role, or
+     * nothing the other dialects take (earlier reasoning, a reference to a stored item).
      */
     private record Item(String system, ChatMessage message, Role joiningRole, List<ContentPart> joiningParts) {
         static final Item NOTHING = new Item(null, null, null, List.of());
@@ -108,14 +128,24 @@ final class ResponsesInputParser {
             return new Item(null, null, role, List.of(part));
         }
 
-        void addTo(List<ChatMessage> messages, List<String> systemParts) {
+        /**
+         * Adds this item, read from {@code json}, to {@code messages} or {@code systemParts}. An item
+         * of nothing is kept in {@code unread} until a message takes it into its origin, so that a
+         * rewrite within the Responses API sends it where it was (a reasoning item before its call).
+         */
+        void addTo(List<ChatMessage> messages, List<String> systemParts, JsonObject json, List<JsonObject> unread) {
             if (system != null) {
                 systemParts.add(system);
             } else if (message != null) {
-                messages.add(message);
-            }
-            for (ContentPart part : joiningParts) {
-                append(messages, joiningRole, part);
+                // The item's own message, the same object every turn, unless unread items come with it.
+                messages.add(unread.isEmpty() ? message : read(message.role(), message.content(), unread, List.of(json)));
+                unread.clear();
+            } else if (!joiningParts.isEmpty()) {
+                unread.add(json);
+                append(messages, joiningRole, joiningParts, unread);
+                unread.clear();
+            } else {
+                unread.add(json);
             }
         }
     }
@@ -188,7 +218,6 @@ final class ResponsesInputParser {
         return text.toString();
     }
 
-    /** The output of a function call as text; non-text pieces cannot be carried over. */
     /** A function's output: its text parts joined, its images (and parts of other types) attached. */
     private static ContentPart.ToolResult toolResult(FieldReader item, List<String> untranslatable) {
         String callId = item.requiredString("call_id");
@@ -220,19 +249,20 @@ final class ResponsesInputParser {
     }
 
     /**
-     * Adds {@code part} to the last message when it is a turn of {@code role} that the part may
-     * join (tool calls join assistant turns; tool results join turns of tool results only).
+     * Adds {@code parts}, read from the items {@code origin}, to the last message when it is a turn of
+     * {@code role} that they may join (tool calls and assistant text join assistant turns; tool results
+     * join turns of tool results only), else as a message of their own.
      */
-    private static void append(List<ChatMessage> messages, Role role, ContentPart part) {
+    private static void append(List<ChatMessage> messages, Role role, List<ContentPart> parts, List<JsonObject> origin) {
         ChatMessage last = messages.isEmpty() ? null : messages.get(messages.size() - 1);
         boolean joins = last != null && last.role() == role
                 && (role == Role.ASSISTANT || last.content().stream().allMatch(ContentPart.ToolResult.class::isInstance));
         if (!joins) {
-            messages.add(new ChatMessage(role, List.of(part)));
+            messages.add(read(role, parts, List.of(), origin));
             return;
         }
         List<ContentPart> content = new ArrayList<>(last.content());
-        content.add(part);
-        messages.set(messages.size() - 1, new ChatMessage(role, content));
+        content.addAll(parts);
+        messages.set(messages.size() - 1, read(role, content, origin(last), origin));
     }
 }

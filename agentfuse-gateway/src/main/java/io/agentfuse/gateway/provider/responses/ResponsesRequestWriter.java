@@ -24,8 +24,10 @@ import java.util.List;
  * A tool result marked as an error gets an {@code "Error: "} prefix (the API has no error flag).
  * Stop sequences have no Responses equivalent and make the request untranslatable.
  *
- * <p>A caller of the Responses API itself never goes through this writer: its body is forwarded
- * as sent ({@link ResponsesDialect#sameDialectRequest}). Stateless and thread-safe.
+ * <p>A caller of the Responses API itself goes through this writer only when the gateway rewrites its
+ * conversation (compaction, continuation), and then each message it kept is written as the items it
+ * came from; otherwise its body is forwarded as sent ({@link ResponsesDialect#sameDialectRequest}).
+ * Stateless and thread-safe.
  *
  * <pre>{@code
  * JsonObject body = ResponsesRequestWriter.write(request, "gpt-4.1-mini");
@@ -50,7 +52,10 @@ public final class ResponsesRequestWriter {
         putIfPresent(body, "instructions", request.system());
         JsonArray input = new JsonArray();
         for (ChatMessage message : request.messages()) {
-            if (message.role() == ChatMessage.Role.ASSISTANT) {
+            List<JsonObject> origin = message.originIn(ResponsesDialect.INSTANCE);
+            if (!origin.isEmpty()) {
+                origin.forEach(input::add); // the caller's own items, reasoning and every field included
+            } else if (message.role() == ChatMessage.Role.ASSISTANT) {
                 assistant(message, input);
             } else {
                 user(message, input);
