@@ -46,14 +46,6 @@ public sealed interface ContentPart {
             Objects.requireNonNull(url, "url");
         }
 
-        /**
-         * A document given as OpenAI's {@code file_data} (Chat Completions' {@code file} parts, the
-         * Responses API's {@code input_file}): a data URL, or the bare base64 of a PDF.
-         */
-        public static Document ofFileData(String fileData, String title) {
-            return new Document(fileData.startsWith("data:") ? fileData : "data:application/pdf;base64," + fileData, title);
-        }
-
         /** The media type of a {@code data:} URL's document; {@code application/pdf} for one by address. */
         public String mediaType() {
             int end = url.indexOf(';');

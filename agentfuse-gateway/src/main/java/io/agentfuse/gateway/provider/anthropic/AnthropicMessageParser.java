@@ -4,6 +4,7 @@ import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatMessage.Role;
 import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.FieldReader;
+import io.agentfuse.gateway.provider.InlineData;
 import io.vertx.core.json.JsonArray;
 
 import java.util.ArrayList;
@@ -79,9 +80,8 @@ final class AnthropicMessageParser {
         FieldReader source = block.requiredObject("source");
         String type = source.requiredString("type");
         switch (type) {
-            case "base64" -> parts.add(new ContentPart.Image("data:" + source.requiredString("media_type") + ";base64,"
-                    + source.requiredString("data")));
-            case "url" -> parts.add(new ContentPart.Image(source.requiredString("url")));
+            case "base64" -> parts.add(new ContentPart.Image(InlineData.dataUrl(source, "media_type", "data")));
+            case "url" -> parts.add(new ContentPart.Image(InlineData.url(source, "url", untranslatable)));
             default -> {
                 untranslatable.add(source.path("type") + " '" + type + "' image sources");
                 parts.add(new ContentPart.Opaque(block.json().encode())); // kept for its own dialect
@@ -100,10 +100,9 @@ final class AnthropicMessageParser {
         String own = block.json().fieldNames().stream().filter(field -> !PORTABLE_DOCUMENT_FIELDS.contains(field))
                 .findFirst().orElse(null);
         if (own == null && "base64".equals(type)) {
-            parts.add(new ContentPart.Document("data:" + source.requiredString("media_type") + ";base64,"
-                    + source.requiredString("data"), title));
+            parts.add(new ContentPart.Document(InlineData.dataUrl(source, "media_type", "data"), title));
         } else if (own == null && "url".equals(type)) {
-            parts.add(new ContentPart.Document(source.requiredString("url"), title));
+            parts.add(new ContentPart.Document(InlineData.url(source, "url", untranslatable), title));
         } else {
             untranslatable.add(own == null ? source.path("type") + " '" + type + "' document sources"
                     : block.path(own) + " of a document (Anthropic's own)");

@@ -10,6 +10,7 @@ import io.agentfuse.gateway.dialect.FieldReader;
 import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
+import io.agentfuse.gateway.provider.InlineData;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -139,11 +140,13 @@ public final class GeminiRequestParser {
             return null;
         }
         String mimeType = inline != null ? inline.requiredString("mimeType") : String.valueOf(file.optionalString("mimeType"));
-        String url = inline != null ? "data:" + mimeType + ";base64," + inline.requiredString("data") : file.requiredString("fileUri");
-        if (mimeType.startsWith("image/")) {
-            return new ContentPart.Image(url);
+        String given = inline != null ? inline.requiredString("data") : file.requiredString("fileUri");
+        boolean image = mimeType.startsWith("image/");
+        if (!(image || "application/pdf".equals(mimeType)) || !InlineData.isMediaType(mimeType)) {
+            return null;
         }
-        return "application/pdf".equals(mimeType) ? new ContentPart.Document(url, null) : null;
+        String url = inline != null ? InlineData.dataUrl(inline, "mimeType", "data") : given;
+        return image ? new ContentPart.Image(url) : new ContentPart.Document(url, null);
     }
 
     private static ContentPart functionResponse(FieldReader response, Map<String, Deque<String>> unanswered,

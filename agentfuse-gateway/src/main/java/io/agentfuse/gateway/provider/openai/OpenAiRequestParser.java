@@ -12,6 +12,7 @@ import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
 import io.agentfuse.gateway.http.DerivedValues;
+import io.agentfuse.gateway.provider.InlineData;
 import io.agentfuse.gateway.provider.TranslationTable;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -132,18 +133,18 @@ public final class OpenAiRequestParser {
             String type = part.requiredString("type");
             switch (type) {
                 case "text" -> parts.add(new ContentPart.Text(part.requiredString("text")));
-                case "image_url" -> {
-                    Object image = part.value("image_url");
-                    String url = image instanceof String s ? s : part.requiredObject("image_url").requiredString("url");
-                    parts.add(new ContentPart.Image(url));
-                }
+                case "image_url" -> parts.add(new ContentPart.Image(part.value("image_url") instanceof String
+                        ? InlineData.url(part, "image_url", untranslatable)
+                        : InlineData.url(part.requiredObject("image_url"), "url", untranslatable)));
                 case "file" -> {
                     FieldReader file = part.requiredObject("file");
-                    String data = file.optionalString("file_data");
-                    if (data != null) {
-                        parts.add(ContentPart.Document.ofFileData(data, file.optionalString("filename")));
-                    } else {
+                    String title = file.optionalString("filename");
+                    if (file.has("file_data")) {
+                        parts.add(new ContentPart.Document(InlineData.fileData(file, "file_data", untranslatable), title));
+                    } else if (file.has("file_id")) {
                         untranslatable.add(file.path("file_id") + " (a file stored at the provider)");
+                    } else {
+                        throw file.problem("file_id", "is required when a file part has no file_data");
                     }
                 }
                 default -> untranslatable.add(part.path("type") + " '" + type + "' parts");

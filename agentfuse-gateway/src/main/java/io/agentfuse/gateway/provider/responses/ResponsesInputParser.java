@@ -5,6 +5,7 @@ import io.agentfuse.gateway.dialect.ChatMessage.Role;
 import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.FieldReader;
 import io.agentfuse.gateway.http.DerivedValues;
+import io.agentfuse.gateway.provider.InlineData;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -167,7 +168,7 @@ final class ResponsesInputParser {
                 case "refusal" -> parts.add(new ContentPart.Text(part.requiredString("refusal")));
                 case "input_image" -> image(part, untranslatable, parts);
                 case "input_file" -> {
-                    ContentPart file = file(part);
+                    ContentPart file = file(part, untranslatable);
                     if (file != null) {
                         parts.add(file);
                     } else {
@@ -181,20 +182,28 @@ final class ResponsesInputParser {
     }
 
     private static void image(FieldReader part, List<String> untranslatable, List<ContentPart> parts) {
-        String url = part.optionalString("image_url");
-        if (url != null) {
-            parts.add(new ContentPart.Image(url));
+        if (part.has("image_url")) {
+            parts.add(new ContentPart.Image(InlineData.url(part, "image_url", untranslatable)));
+        } else if (part.has("file_id")) {
+            untranslatable.add(part.path("file_id") + " (an image stored at the provider)");
         } else {
-            untranslatable.add(part.path("type") + " 'input_image' parts without an image_url");
+            throw part.problem("image_url", "is required when an input_image has no file_id");
         }
     }
 
     /** The document of an {@code input_file} given by its data or its URL; {@code null} for a stored file. */
-    private static ContentPart file(FieldReader part) {
-        String data = part.optionalString("file_data");
-        String url = part.optionalString("file_url");
+    private static ContentPart file(FieldReader part, List<String> untranslatable) {
         String title = part.optionalString("filename");
-        return data != null ? ContentPart.Document.ofFileData(data, title) : url != null ? new ContentPart.Document(url, title) : null;
+        if (part.has("file_data")) {
+            return new ContentPart.Document(InlineData.fileData(part, "file_data", untranslatable), title);
+        }
+        if (part.has("file_url")) {
+            return new ContentPart.Document(InlineData.url(part, "file_url", untranslatable), title);
+        }
+        if (!part.has("file_id")) {
+            throw part.problem("file_id", "is required when an input_file has no file_data or file_url");
+        }
+        return null;
     }
 
     private static String systemText(FieldReader item) {
@@ -238,7 +247,7 @@ final class ResponsesInputParser {
             } else if ("input_image".equals(type)) {
                 image(part, untranslatable, attachments);
             } else {
-                ContentPart file = "input_file".equals(type) ? file(part) : null;
+                ContentPart file = "input_file".equals(type) ? file(part, untranslatable) : null;
                 if (file == null) {
                     untranslatable.add(part.path("type") + " '" + type + "' inside a function_call_output");
                 }
