@@ -3,7 +3,6 @@ package io.agentfuse.gateway.scenario;
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayClient.StreamReply;
 import io.agentfuse.gateway.testing.GatewayHarness;
-import io.agentfuse.mock.MockCredentials;
 import io.agentfuse.mock.MockStep;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -31,13 +30,10 @@ class AgentMediaScenarioTest {
     private static final String PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
     private static final String PNG_URL = "data:image/png;base64," + PNG;
 
-    private static final String CONFIG = ("""
+    private static final String CONFIG = """
             server: { port: 0 }
             providers:
-              anthropic: { type: anthropic, baseUrl: "http://127.0.0.1:${MOCK_PORT}", apiKey: "sk-ant-configured" }
-              openai: { type: openai, baseUrl: "http://127.0.0.1:${MOCK_PORT}/v1", apiKey: "sk-oai-configured" }
-              gemini: { type: gemini, baseUrl: "http://127.0.0.1:${MOCK_PORT}", apiKey: "GEMINI_KEY" }
-            """ + GatewayHarness.BEDROCK_PROVIDER + """
+            """ + GatewayHarness.CHAT_PROVIDERS + GatewayHarness.BEDROCK_PROVIDER + """
             retry:
               maxAttempts: 1
             models:
@@ -45,7 +41,7 @@ class AgentMediaScenarioTest {
               gpt: { provider: openai, upstreamModel: gpt-4.1 }
               gemini: { provider: gemini, upstreamModel: gemini-3-pro-preview }
               claude-on-bedrock: { provider: bedrock, upstreamModel: "anthropic.claude-sonnet-4-20250514-v1:0" }
-            """).replace("GEMINI_KEY", MockCredentials.GEMINI_API_KEY);
+            """;
 
     private GatewayHarness harness;
 

@@ -2,7 +2,6 @@ package io.agentfuse.gateway.scenario;
 
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayHarness;
-import io.agentfuse.mock.MockCredentials;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
@@ -28,19 +27,17 @@ class MalformedMediaScenarioTest {
 
     private static final String PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
-    private static final String CONFIG = ("""
+    private static final String CONFIG = """
             server: { port: 0 }
             providers:
-              anthropic: { type: anthropic, baseUrl: "http://127.0.0.1:${MOCK_PORT}", apiKey: "sk-ant-configured" }
-              openai: { type: openai, baseUrl: "http://127.0.0.1:${MOCK_PORT}/v1", apiKey: "sk-oai-configured" }
-              gemini: { type: gemini, baseUrl: "http://127.0.0.1:${MOCK_PORT}", apiKey: "GEMINI_KEY" }
+            """ + GatewayHarness.CHAT_PROVIDERS + """
             retry:
               maxAttempts: 1
             models:
               claude: { provider: anthropic, upstreamModel: claude-sonnet-4-5 }
               gpt: { provider: openai, upstreamModel: gpt-4.1 }
               gemini: { provider: gemini, upstreamModel: gemini-2.5-pro }
-            """).replace("GEMINI_KEY", MockCredentials.GEMINI_API_KEY);
+            """;
 
     private static GatewayHarness harness;
 

@@ -2,7 +2,6 @@ package io.agentfuse.gateway.scenario;
 
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayHarness;
-import io.agentfuse.mock.MockCredentials;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
@@ -27,19 +26,17 @@ class SameDialectLadderScenarioTest {
     /** Turns of filler that put each conversation beyond its model's window, so that it is compacted. */
     private static final int TURNS = 99;
 
-    private static final String CONFIG = ("""
+    private static final String CONFIG = """
             server: { port: 0 }
             providers:
-              anthropic: { type: anthropic, baseUrl: "http://127.0.0.1:${MOCK_PORT}", apiKey: "sk-ant-configured" }
-              openai: { type: openai, baseUrl: "http://127.0.0.1:${MOCK_PORT}/v1", apiKey: "sk-oai-configured" }
-              gemini: { type: gemini, baseUrl: "http://127.0.0.1:${MOCK_PORT}", apiKey: "GEMINI_KEY" }
+            """ + GatewayHarness.CHAT_PROVIDERS + """
             retry:
               maxAttempts: 1
             models:
               claude: { provider: anthropic, upstreamModel: claude-sonnet-4-5, contextWindow: 16000 }
               gpt: { provider: openai, upstreamModel: gpt-4.1, contextWindow: 8000 }
               gemini: { provider: gemini, upstreamModel: gemini-2.5-pro, contextWindow: 8000 }
-            """).replace("GEMINI_KEY", MockCredentials.GEMINI_API_KEY);
+            """;
 
     private GatewayHarness harness;
 

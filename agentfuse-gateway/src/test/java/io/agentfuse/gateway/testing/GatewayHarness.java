@@ -7,6 +7,7 @@ import io.agentfuse.gateway.GatewayOptions;
 import io.agentfuse.gateway.GatewayServer;
 import io.agentfuse.gateway.GatewayVertx;
 import io.agentfuse.gateway.reload.ConfigFile;
+import io.agentfuse.mock.MockCredentials;
 import io.agentfuse.mock.MockProvider;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -60,6 +61,16 @@ public final class GatewayHarness implements AutoCloseable {
               claude-haiku-4: { provider: anthropic, upstreamModel: claude-haiku-4-5 }
               gpt-4o-mini: { provider: openai, fallbacks: [claude-haiku-4] }
             """;
+
+    /**
+     * Anthropic, OpenAI and Gemini providers on the mock, as entries of {@code providers:}, each with
+     * a key the mock takes.
+     */
+    public static final String CHAT_PROVIDERS = """
+              anthropic: { type: anthropic, baseUrl: "http://127.0.0.1:${MOCK_PORT}", apiKey: "sk-ant-configured" }
+              openai: { type: openai, baseUrl: "http://127.0.0.1:${MOCK_PORT}/v1", apiKey: "sk-oai-configured" }
+              gemini: { type: gemini, baseUrl: "http://127.0.0.1:${MOCK_PORT}", apiKey: "%s" }
+            """.formatted(MockCredentials.GEMINI_API_KEY);
 
     /**
      * A {@code bedrock} provider on the mock, as an entry of {@code providers:}; its keys are the
