@@ -121,6 +121,14 @@ public sealed interface ContentPart {
         }
 
         /**
+         * The text for a dialect whose tool results have no error flag (OpenAI's Chat Completions and
+         * Responses): prefixed {@code "Error: "} when the tool failed.
+         */
+        public String flaggedText() {
+            return isError ? "Error: " + content : content;
+        }
+
+        /**
          * The attachments, every one an {@link Image} or a {@link Document}: what a dialect other
          * than the caller's can write.
          *

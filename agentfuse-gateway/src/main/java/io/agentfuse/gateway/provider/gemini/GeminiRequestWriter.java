@@ -101,9 +101,10 @@ public final class GeminiRequestWriter {
             if (written != null) {
                 parts.add(written);
             }
-            if (part instanceof ContentPart.ToolResult result && !result.media().isEmpty()) {
+            List<ContentPart> attachments = part instanceof ContentPart.ToolResult result ? result.media() : List.of();
+            if (!attachments.isEmpty()) {
                 JsonArray media = new JsonArray();
-                for (ContentPart attached : result.media()) {
+                for (ContentPart attached : attachments) {
                     media.add(part(attached, callNames));
                 }
                 if (nestedMedia) {

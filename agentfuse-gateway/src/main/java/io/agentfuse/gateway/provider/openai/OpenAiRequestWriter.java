@@ -104,7 +104,7 @@ public final class OpenAiRequestWriter {
             if (part instanceof ContentPart.ToolResult result) {
                 flushUser(pending, messages);
                 List<ContentPart> media = result.media();
-                String text = result.isError() ? "Error: " + result.content() : result.content();
+                String text = result.flaggedText();
                 messages.add(new JsonObject().put("role", "tool").put("tool_call_id", result.toolCallId())
                         .put("content", text.isBlank() && !media.isEmpty() ? MEDIA_FOLLOW : text));
                 if (!media.isEmpty()) {

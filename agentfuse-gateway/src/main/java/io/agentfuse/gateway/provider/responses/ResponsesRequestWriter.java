@@ -104,7 +104,7 @@ public final class ResponsesRequestWriter {
 
     /** The text alone as a string; with attachments, content parts: the text's, then each attachment's. */
     private static Object output(ContentPart.ToolResult result) {
-        String text = result.isError() ? "Error: " + result.content() : result.content();
+        String text = result.flaggedText();
         if (result.attachments().isEmpty()) {
             return text;
         }
