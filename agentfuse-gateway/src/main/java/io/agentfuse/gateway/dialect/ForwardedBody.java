@@ -1,11 +1,16 @@
 package io.agentfuse.gateway.dialect;
 
 import io.agentfuse.gateway.http.StrictJson;
+import io.agentfuse.gateway.internal.vertx.VertxHooks;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -22,6 +27,11 @@ import java.util.Objects;
  * {@code ForwardedBody} and the body is encoded from its parsed form.
  *
  * <p>A body whose fields all stay as received is forwarded as the very buffer received, without a copy.
+ * A large one ({@value #SHARED_FROM_BYTES} bytes and more) with a field replaced shares the caller's
+ * bytes too: it is written as pieces, the fields kept as views of the caller's buffer between the
+ * few bytes encoded anew. A copy would cost its size again for every step of the chain that takes
+ * the caller's dialect, planned before the first is sent: a Claude Code turn with a 5 MB screenshot
+ * and a same-dialect fallback held 10 MB of copies besides the caller's own bytes.
  *
  * <p>Immutable and thread-safe.
  *
@@ -33,6 +43,12 @@ import java.util.Objects;
  * }</pre>
  */
 public final class ForwardedBody {
+
+    /**
+     * The least body written in pieces that share the caller's bytes; a smaller one is copied whole,
+     * which costs less than the pieces at its size and leaves one buffer to write.
+     */
+    static final int SHARED_FROM_BYTES = 64 * 1024;
 
     private final Buffer raw;
     private final StrictJson.FieldSpans spans;
@@ -59,7 +75,8 @@ public final class ForwardedBody {
      * still the very value of {@code received} (the body decoded from them; {@code patched} a
      * {@linkplain ChatRequest#shallowCopy shallow copy} of it with some fields replaced), or
      * {@code null} when {@code received} is not the body these bytes were decoded into; the
-     * caller's buffer itself when no field was replaced.
+     * caller's buffer itself when no field was replaced. The result may share the caller's bytes:
+     * neither is to be changed.
      */
     public Buffer write(JsonObject received, JsonObject patched) {
         Objects.requireNonNull(patched, "patched");
@@ -69,25 +86,27 @@ public final class ForwardedBody {
         if (unchanged(received, patched)) {
             return raw; // every field as received, in its order: the bytes say it all, and need no copy
         }
-        Buffer out = Buffer.buffer(raw.length() + 128).appendByte((byte) '{');
+        Pieces out = new Pieces(raw.length() >= SHARED_FROM_BYTES);
+        out.literal().appendByte((byte) '{');
         boolean first = true;
         // The underlying maps: reading through the objects would wrap every nested value anew.
         Map<String, Object> receivedFields = received.getMap();
         for (Map.Entry<String, Object> field : patched.getMap().entrySet()) {
             if (!first) {
-                out.appendByte((byte) ',');
+                out.literal().appendByte((byte) ',');
             }
             first = false;
             long[] span = spans.of(field.getKey());
             if (span != null && receivedFields.get(field.getKey()) == field.getValue()) {
                 int end = valueEnd(span[0], span[1]);
-                out.appendBuffer(raw, (int) span[0], end - (int) span[0]);
+                out.caller((int) span[0], end - (int) span[0]);
             } else {
-                appendName(out, field.getKey());
-                out.appendByte((byte) ':').appendString(Json.encode(field.getValue()));
+                appendName(out.literal(), field.getKey());
+                out.literal().appendByte((byte) ':').appendString(Json.encode(field.getValue()));
             }
         }
-        return out.appendByte((byte) '}');
+        out.literal().appendByte((byte) '}');
+        return out.written();
     }
 
     /**
@@ -154,5 +173,51 @@ public final class ForwardedBody {
             }
         }
         return end;
+    }
+
+    /**
+     * The body being written: one buffer the caller's bytes are copied into, or, when {@code shared},
+     * a list of pieces where the caller's bytes are views of its buffer and only what is encoded
+     * anew is a piece of its own.
+     */
+    private final class Pieces {
+        private final List<ByteBuf> shared;
+        private Buffer literal;
+
+        Pieces(boolean share) {
+            shared = share ? new ArrayList<>() : null;
+            literal = Buffer.buffer(share ? 256 : raw.length() + 128);
+        }
+
+        /** Where bytes encoded anew go. */
+        Buffer literal() {
+            return literal;
+        }
+
+        /** Adds the caller's {@code length} bytes from {@code from}. */
+        void caller(int from, int length) {
+            if (shared == null) {
+                literal.appendBuffer(raw, from, length);
+                return;
+            }
+            endLiteral();
+            shared.add(VertxHooks.byteBuf(raw).slice(from, length));
+        }
+
+        Buffer written() {
+            if (shared == null) {
+                return literal;
+            }
+            endLiteral();
+            // As many components as pieces: a composite over its bound copies them all into one.
+            return VertxHooks.buffer(Unpooled.wrappedBuffer(shared.size(), shared.toArray(ByteBuf[]::new)));
+        }
+
+        private void endLiteral() {
+            if (literal.length() > 0) {
+                shared.add(VertxHooks.byteBuf(literal));
+                literal = Buffer.buffer(64);
+            }
+        }
     }
 }

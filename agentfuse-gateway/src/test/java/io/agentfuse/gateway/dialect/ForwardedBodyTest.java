@@ -11,6 +11,7 @@ import net.jqwik.api.constraints.CharRange;
 import net.jqwik.api.constraints.StringLength;
 import org.junit.jupiter.api.Test;
 
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -113,5 +114,36 @@ class ForwardedBodyTest {
         StrictJson.decode(raw, spans);
 
         assertThat(ForwardedBody.of(raw, spans)).isNull();
+    }
+
+    @Test
+    void aLargeBodyWithItsModelReplacedSharesTheCallersBytesInsteadOfCopyingThem() {
+        // Given a 1 MB Claude Code turn (a screenshot's base64, say) whose model the gateway renames
+        String image = "iVBORw0KGgo" + "AbCd+/9z".repeat(128 * 1024);
+        String messages = "[{\"role\":\"user\",\"content\":[{\"type\":\"image\",\"source\":{\"type\":\"base64\","
+                + "\"media_type\":\"image/png\",\"data\":\"" + image + "\"}},{\"type\":\"text\",\"text\":\"h\u00e9 \ud83d\ude00\"}]}]";
+        Buffer raw = Buffer.buffer("{\"model\":\"claude\", \"max_tokens\":100,\n \"messages\": " + messages + "}");
+        StrictJson.FieldSpans spans = new StrictJson.FieldSpans();
+        JsonObject received = (JsonObject) StrictJson.decode(raw, spans);
+        JsonObject patched = Dialects.ANTHROPIC.sameDialectRequest(ChatRequest.shallowCopy(received), "claude-sonnet-4-5", false);
+        ForwardedBody forwarded = ForwardedBody.of(raw, spans);
+        Buffer first = forwarded.write(received, patched);
+
+        // When it is written again, once per step of a chain that keeps the caller's dialect
+        long before = allocatedByThisThread();
+        for (int i = 0; i < 10; i++) {
+            forwarded.write(received, patched);
+        }
+        long allocated = allocatedByThisThread() - before;
+
+        // Then it says what the patched body says, the caller's bytes as they came, and ten writes
+        // together allocate less than one copy of it
+        assertThat(new JsonObject(first)).isEqualTo(patched);
+        assertThat(first.toString()).contains("\"messages\": " + messages).contains("\"model\":\"claude-sonnet-4-5\"");
+        assertThat(allocated).as("bytes allocated by ten writes of a %d-byte body", raw.length()).isLessThan(raw.length());
+    }
+
+    private static long allocatedByThisThread() {
+        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
     }
 }
