@@ -151,7 +151,23 @@ final class BudgetTicket {
      * left before its call is cut). Only for a request that reserved something ({@link #cutOffOf}).
      */
     private void cutOff(ModelConfig model) {
-        BudgetAmount charge = used(new Usage(inputTokens, 0), model);
+        charge(used(new Usage(inputTokens, 0), model));
+    }
+
+    /**
+     * Charges an answer of {@code model} its provider gave whole that failed all the same (one its
+     * caller's dialect cannot say, {@link Delivery#body}): the provider billed the tokens it told,
+     * {@code usage}, or when it told none the input it read, as for a call cut off. Nothing for a
+     * request that reserved nothing.
+     */
+    void chargeFailedAnswer(ModelConfig model, Usage usage) {
+        if (reservationId != null) {
+            charge(usage.isZero() ? used(new Usage(inputTokens, 0), model) : used(usage, model));
+        }
+    }
+
+    /** Adds {@code charge} to the settlement, or settles it alone when the settlement came before. */
+    private void charge(BudgetAmount charge) {
         synchronized (this) {
             if (!settled) {
                 cutOff = cutOff.plus(charge);

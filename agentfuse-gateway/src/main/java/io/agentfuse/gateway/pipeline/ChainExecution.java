@@ -195,7 +195,7 @@ final class ChainExecution {
         // Put in the caller's words on arrival: an answer that cannot be is this step's failed attempt.
         Delivery delivery = run.delivery();
         CompletableFuture<StepAnswer> answered = client.sendCancellable(upstream, null,
-                complete -> new StepAnswer(step, complete, delivery.body(step, complete), started), cutOff);
+                complete -> new StepAnswer(step, complete, delivery.body(step, complete, run.budget()), started), cutOff);
         answered.whenComplete((answer, error) -> {
             if (!(error instanceof CancellationException)) {
                 metrics.modelCall(provider, model, System.nanoTime() - started,

@@ -47,9 +47,10 @@ record Delivery(boolean stream, Dialect shownAsIs, ChatRequest caller, Clock clo
      *                                  call whose arguments are not a JSON object, for an Anthropic or
      *                                  Gemini caller): counted, retried and fallen back from as an answer
      *                                  that is not well-formed is (docs/design.md §7), as a stream that
-     *                                  cannot be translated counts too ({@link StreamRelay})
+     *                                  cannot be translated counts too ({@link StreamRelay}); the
+     *                                  answer is charged to {@code budget} as its provider billed it
      */
-    Buffer body(PlannedStep step, UpstreamResponse answer) {
+    Buffer body(PlannedStep step, UpstreamResponse answer, BudgetTicket budget) {
         Dialect upstream = step.provider().dialect();
         if (caller == null || upstream == caller.dialect()) {
             return answer.body();
@@ -57,6 +58,7 @@ record Delivery(boolean stream, Dialect shownAsIs, ChatRequest caller, Clock clo
         try {
             return DialectTranslator.clientResponse(answer.json(), upstream, caller, clock).toBuffer();
         } catch (UntranslatableException untranslatable) {
+            budget.chargeFailedAnswer(step.model(), answer.usage()); // the provider billed it all the same
             throw new MalformedAnswerException(untranslated(step, untranslatable));
         }
     }

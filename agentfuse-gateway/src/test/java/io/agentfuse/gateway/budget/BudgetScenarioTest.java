@@ -188,6 +188,27 @@ class BudgetScenarioTest {
     }
 
     @Test
+    void anAnswerTheCallersDialectCannotSayIsChargedWhatItsProviderBilled() {
+        start("""
+                budgets:
+                  per-tenant: { scope: tenant, tokens: 100000 }
+                """);
+        // A whole OpenAI answer (3 000 + 500 tokens billed) whose tool arguments an Anthropic caller cannot take
+        gateway.mock.scriptForModel("gpt-4o-mini", MockStep.builder().body("{\"id\":\"c1\",\"object\":\"chat.completion\","
+                + "\"created\":1,\"model\":\"gpt-4o-mini\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
+                + "\"content\":null,\"tool_calls\":[{\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"f\","
+                + "\"arguments\":\"{\\\"a\\\":\"}}]},\"finish_reason\":\"tool_calls\"}],"
+                + "\"usage\":{\"prompt_tokens\":3000,\"completion_tokens\":500}}").build());
+
+        Reply fellBack = ask("gpt-4o-mini", tenant("team-a"));
+        Reply after = ask("claude-haiku-4", tenant("team-a"));
+
+        assertThat(fellBack.header("x-agentfuse-fallbacks")).isEqualTo("gpt-4o-mini=ERROR");
+        // the failed attempt's 3 500 tokens, the fallback's 100, and the last request's own 100
+        assertThat(after.header("x-agentfuse-budget")).startsWith("per-tenant; scope=tenant; remaining=96300;");
+    }
+
+    @Test
     void concurrentRequestsCannotOvershootTogether() throws Exception {
         start("""
                 budgets:
