@@ -168,6 +168,12 @@ public final class CachingTokenCounter implements TokenCounter {
         return known != null ? known.tokens : base.upperBoundMessage(message);
     }
 
+    /** The base's: the counts remembered are the base's, images and all. */
+    @Override
+    public ImageAccounting imageAccounting() {
+        return base.imageAccounting();
+    }
+
     /** The counter this one remembers counts of. */
     public TokenCounter base() {
         return base;

@@ -2,24 +2,17 @@ package io.agentfuse.agent.tokens;
 
 /**
  * The tokens of one image, by its size in pixels where its bytes are at hand: providers charge an
- * image by its pixels, not by its encoding. The count is a ceiling over the published accountings,
- * so that a conversation counted by it fits whichever model takes it:
- * <ul>
- *   <li>Claude: about width × height / 750;</li>
- *   <li>OpenAI's tiled accounting (GPT-4o class, high detail): the image fitted into 2 048 × 2 048,
- *       its shorter side brought down to 768, then 85 tokens and 170 per 512-pixel tile;</li>
- *   <li>OpenAI's patch accounting (the mini and nano models): one patch per 32 × 32 pixels, at most
- *       1 536 (the image scaled down to fit), times the largest published multiplier, 2.46;</li>
- *   <li>Gemini: 258 tokens for an image within 384 × 384, else 258 per 768-pixel tile; at least
- *       1 120, what Gemini 3 spends on an image at high media resolution.</li>
- * </ul>
- * Never more than {@link TokenCounter#IMAGE_TOKENS}, the count of an image whose size is not known
- * (a URL, a file, a format not read here, see {@link ImageSize}), so that reading the size only
- * ever lowers the count: a 1 280 × 800 screenshot counts 2 460 tokens instead of 4 800, a
- * 300 × 200 icon 1 120. Stateless and thread-safe.
+ * image by its pixels, not by its encoding. How many tokens a size is worth is the model family's
+ * {@link ImageAccounting}; without a family, the most any published accounting charges
+ * ({@link ImageAccounting#CEILING}), so that a conversation counted by it fits whichever model takes
+ * it. Never more than {@link TokenCounter#IMAGE_TOKENS}, the count of an image whose size is not
+ * known (a URL, a file, a format not read here, see {@link ImageSize}) unless its family charges
+ * less whatever the size, so that reading the size only ever lowers the count: by the ceiling a
+ * 1 280 × 800 screenshot counts 2 460 tokens instead of 4 800, a 64 × 64 icon 1 120; for Claude, 1 366 and 9.
+ * Stateless and thread-safe.
  *
  * <pre>{@code
- * int tokens = ImageTokens.of("data:image/png;base64,iVBORw0KGgo...");
+ * int tokens = ImageTokens.of("data:image/png;base64,iVBORw0KGgo...", ImageAccounting.CLAUDE);
  * }</pre>
  */
 public final class ImageTokens {
@@ -32,49 +25,20 @@ public final class ImageTokens {
     private ImageTokens() {
     }
 
-    /**
-     * The tokens of the image in {@code source}: a data URL, a block of JSON (or other text) whose
-     * image data starts within its first {@value #MAX_PREFIX_CHARS} characters, or bare base64;
-     * {@link TokenCounter#IMAGE_TOKENS} when its size cannot be read from it.
-     */
+    /** {@link #of(CharSequence, ImageAccounting)} by the ceiling over every published accounting. */
     public static int of(CharSequence source) {
+        return of(source, ImageAccounting.CEILING);
+    }
+
+    /**
+     * The tokens of the image in {@code source} by {@code accounting}: a data URL, a block of JSON (or
+     * other text) whose image data starts within its first {@value #MAX_PREFIX_CHARS} characters, or
+     * bare base64; {@link ImageAccounting#unknownSize()} when its size cannot be read from it.
+     */
+    public static int of(CharSequence source, ImageAccounting accounting) {
         long size = ImageSize.of(source, base64Start(source));
-        return size == ImageSize.UNKNOWN ? TokenCounter.IMAGE_TOKENS
-                : ofSize(ImageSize.width(size), ImageSize.height(size));
-    }
-
-    /** The tokens of an image of {@code width} × {@code height} pixels (both at least 1). */
-    static int ofSize(long width, long height) {
-        long ceiling = Math.max(Math.max(claude(width, height), openAiTiles(width, height)),
-                Math.max(openAiPatches(width, height), gemini(width, height)));
-        return (int) Math.min(ceiling, TokenCounter.IMAGE_TOKENS);
-    }
-
-    private static long claude(long width, long height) {
-        return ceilDiv(width * height, 750);
-    }
-
-    private static long openAiTiles(long width, long height) {
-        double scale = Math.min(1.0, 2048.0 / Math.max(width, height));
-        double w = width * scale;
-        double h = height * scale;
-        scale = Math.min(1.0, 768.0 / Math.min(w, h));
-        long tiles = (long) Math.ceil(w * scale / 512) * (long) Math.ceil(h * scale / 512);
-        return 85 + 170 * tiles;
-    }
-
-    private static long openAiPatches(long width, long height) {
-        long patches = ceilDiv(width, 32) * ceilDiv(height, 32);
-        return (long) Math.ceil(Math.min(patches, 1536) * 2.46);
-    }
-
-    private static long gemini(long width, long height) {
-        long tiles = width <= 384 && height <= 384 ? 1 : ceilDiv(width, 768) * ceilDiv(height, 768);
-        return Math.max(258 * tiles, 1120);
-    }
-
-    private static long ceilDiv(long a, long b) {
-        return (a + b - 1) / b;
+        return size == ImageSize.UNKNOWN ? accounting.unknownSize()
+                : accounting.tokens(ImageSize.width(size), ImageSize.height(size));
     }
 
     // Where the base64 starts: after the earliest of BASE64_STARTS in the first characters, else at 0.

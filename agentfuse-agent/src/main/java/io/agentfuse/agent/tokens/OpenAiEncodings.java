@@ -2,7 +2,6 @@ package io.agentfuse.agent.tokens;
 
 import com.knuddels.jtokkit.api.EncodingType;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 /** Which tiktoken encoding an OpenAI model uses, judged by the model family in its name. */
@@ -18,7 +17,7 @@ final class OpenAiEncodings {
     }
 
     static Optional<EncodingType> forModel(String model) {
-        String name = model.substring(model.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT);
+        ModelName name = ModelName.of(model);
         if (matchesFamily(name, O200K_FAMILIES)) {
             return Optional.of(EncodingType.O200K_BASE);
         }
@@ -30,10 +29,9 @@ final class OpenAiEncodings {
 
     // A family matches its exact name and any suffix that does not continue its number:
     // "o1" matches "o1-mini" but not "o10", "gpt-4" matches "gpt-4-turbo" but not "gpt-40".
-    private static boolean matchesFamily(String name, List<String> families) {
+    private static boolean matchesFamily(ModelName name, List<String> families) {
         for (String family : families) {
-            if (name.startsWith(family)
-                    && (name.length() == family.length() || !Character.isDigit(name.charAt(family.length())))) {
+            if (name.continues(family)) {
                 return true;
             }
         }

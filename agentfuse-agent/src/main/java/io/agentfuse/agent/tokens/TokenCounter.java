@@ -15,9 +15,9 @@ import io.agentfuse.agent.conversation.ToolUseBlock;
  * published accounting for chat models, which is also a fair upper bound for other providers:
  * {@value #TOKENS_PER_MESSAGE} tokens per message for the role and delimiters, and
  * {@value #TOKENS_PER_REPLY} tokens that prime the reply. Tool calls count their id, name and
- * input; tool results their id, content and attachments; an image by its size in pixels ({@link ImageTokens}),
- * at most {@value #IMAGE_TOKENS}; a document by its pages ({@link DocumentTokens}); other
- * {@link RawBlock}s their JSON.
+ * input; tool results their id, content and attachments; an image by its size in pixels, as the
+ * counter's {@link #imageAccounting()} charges it ({@link ImageTokens}), at most {@value #IMAGE_TOKENS};
+ * a document by its pages ({@link DocumentTokens}); other {@link RawBlock}s their JSON.
  *
  * <p>Which counter to use, in order of trust:
  * <ol>
@@ -26,7 +26,8 @@ import io.agentfuse.agent.conversation.ToolUseBlock;
  *   <li>an estimate with a safety margin, through {@link EstimatingTokenCounter} (all others).</li>
  * </ol>
  * {@link #forModel(String)} picks between the last two, each behind a shared
- * {@link CachingTokenCounter}. Implementations must be thread-safe.
+ * {@link CachingTokenCounter}, and counts images as the model's family charges them
+ * ({@link ImageAccounting#forModel}). Implementations must be thread-safe.
  *
  * <p><b>Upper bounds.</b> {@link #upperBoundText(String)} and the message and conversation bounds
  * built on it are never below the matching count and usually far cheaper, so a caller can settle
@@ -103,12 +104,29 @@ public interface TokenCounter {
     }
 
     /**
+     * How this counter counts an image's pixels: by default {@link ImageAccounting#CEILING}, the most
+     * any published accounting charges, since a counter may serve any model.
+     */
+    default ImageAccounting imageAccounting() {
+        return ImageAccounting.CEILING;
+    }
+
+    /**
+     * This counter's texts, with images counted by {@code images}: for a counter that serves one
+     * model family. A counter that remembers counts ({@link CachingTokenCounter}) must wrap the
+     * result, not be wrapped by it, or it answers counts of its own accounting.
+     */
+    default TokenCounter withImages(ImageAccounting images) {
+        return images == imageAccounting() ? this : new ImageAccountingCounter(this, images);
+    }
+
+    /**
      * The tokens of an image or a document, which providers charge by their pixels and pages, not
      * their bytes; {@code -1} for any other raw block, counted as its JSON text.
      */
-    private static int mediaTokens(RawBlock raw) {
+    private int mediaTokens(RawBlock raw) {
         return switch (raw.type()) {
-            case RawBlock.IMAGE -> ImageTokens.of(raw.json());
+            case RawBlock.IMAGE -> ImageTokens.of(raw.json(), imageAccounting());
             case RawBlock.DOCUMENT -> DocumentTokens.of(raw.json());
             default -> -1;
         };
@@ -174,15 +192,17 @@ public interface TokenCounter {
      * The best local counter for {@code model}: the exact encoding for OpenAI models
      * ({@code o200k_base} for the gpt-4o, gpt-4.1, gpt-4.5, gpt-5 and o-series families,
      * {@code cl100k_base} for gpt-4 and gpt-3.5), and {@link EstimatingTokenCounter#standard()}
-     * for every other model. A provider prefix such as {@code "openai/"} is ignored.
+     * for every other model; images as the model's family charges them ({@link ImageAccounting#forModel}).
+     * A provider prefix such as {@code "openai/"} is ignored ({@link ModelName}).
      *
-     * <p>The counter returned is shared by every model of the same encoding and remembers the
-     * counts of recent messages ({@link CachingTokenCounter}), so a conversation resent with one
-     * more turn costs the new turn only.
+     * <p>The counter returned is shared by every model of the same encoding and image accounting and
+     * remembers the counts of recent messages ({@link CachingTokenCounter}), so a conversation resent
+     * with one more turn costs the new turn only.
      */
     static TokenCounter forModel(String model) {
+        ImageAccounting images = ImageAccounting.forModel(model);
         return OpenAiEncodings.forModel(model)
-                .map(SharedCounters::forEncoding)
-                .orElseGet(SharedCounters::estimate);
+                .map(encoding -> SharedCounters.forEncoding(encoding, images))
+                .orElseGet(() -> SharedCounters.estimate(images));
     }
 }

@@ -73,6 +73,11 @@ public final class UsageAwareTokenCounter implements TokenCounter {
     }
 
     @Override
+    public ImageAccounting imageAccounting() {
+        return base.imageAccounting();
+    }
+
+    @Override
     public int upperBoundText(String text) {
         return base.upperBoundText(text);
     }

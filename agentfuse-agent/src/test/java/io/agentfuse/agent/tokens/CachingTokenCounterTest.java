@@ -162,12 +162,15 @@ class CachingTokenCounterTest {
     }
 
     @Test
-    void forModelSharesOneCounterPerEncoding() {
-        assertThat(TokenCounter.forModel("gpt-4o")).isSameAs(TokenCounter.forModel("o3-mini"))
+    void forModelSharesOneCounterPerEncodingAndImageAccounting() {
+        assertThat(TokenCounter.forModel("gpt-4o")).isSameAs(TokenCounter.forModel("o3"))
                 .isInstanceOf(CachingTokenCounter.class);
-        assertThat(TokenCounter.forModel("claude-sonnet-4")).isSameAs(TokenCounter.forModel("gemini-2.5-pro"));
-        assertThat(((CachingTokenCounter) TokenCounter.forModel("claude-haiku-4")).base())
-                .isSameAs(EstimatingTokenCounter.standard());
+        assertThat(TokenCounter.forModel("claude-sonnet-4")).isSameAs(TokenCounter.forModel("claude-haiku-4-5"));
+        // A remembered count holds the message's images as one accounting counts them: not shared across them.
+        assertThat(TokenCounter.forModel("claude-sonnet-4")).isNotSameAs(TokenCounter.forModel("gemini-2.5-pro"));
+        assertThat(TokenCounter.forModel("gpt-4o")).isNotSameAs(TokenCounter.forModel("gpt-4.1-mini"));
+        TokenCounter base = ((CachingTokenCounter) TokenCounter.forModel("claude-haiku-4")).base();
+        assertThat(((ImageAccountingCounter) base).base()).isSameAs(EstimatingTokenCounter.standard());
     }
 
     @Test

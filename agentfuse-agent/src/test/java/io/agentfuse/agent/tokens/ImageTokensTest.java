@@ -79,16 +79,18 @@ class ImageTokensTest {
             assertThat(ImageTokens.of(source)).as(source.substring(0, 30)).isEqualTo(2_460);
         }
         Message screenshot = Message.of(Role.USER, new RawBlock(RawBlock.IMAGE, sources.get(1)));
-        assertThat(TokenCounter.forModel("claude-sonnet-4-5").countMessage(screenshot)).isEqualTo(3 + 2_460);
-        assertThat(TokenCounter.forModel("gpt-4o").upperBoundMessage(screenshot)).isEqualTo(3 + 2_460);
+        assertThat(EstimatingTokenCounter.standard().countMessage(screenshot)).isEqualTo(3 + 2_460);
+        // A model's own counter charges what its family charges: 1280 x 800 / 750 for Claude, six tiles for GPT-4o.
+        assertThat(TokenCounter.forModel("claude-sonnet-4-5").countMessage(screenshot)).isEqualTo(3 + 1_366);
+        assertThat(TokenCounter.forModel("gpt-4o").upperBoundMessage(screenshot)).isEqualTo(3 + 85 + 6 * 170);
     }
 
     @Test
     void eachAccountingCanLeadTheCeiling() {
-        assertThat(ImageTokens.ofSize(300, 200)).isEqualTo(1_120); // Gemini's least at high media resolution
-        assertThat(ImageTokens.ofSize(1920, 1080)).isEqualTo(3_779); // 1 536 patches x 2.46
-        assertThat(ImageTokens.ofSize(1800, 1800)).isEqualTo(4_320); // Claude: 1800 x 1800 / 750
-        assertThat(ImageTokens.ofSize(20_000, 20_000)).isEqualTo(TokenCounter.IMAGE_TOKENS); // never past an unknown image
+        assertThat(ImageAccounting.CEILING.tokens(300, 200)).isEqualTo(1_120); // Gemini's least at high media resolution
+        assertThat(ImageAccounting.CEILING.tokens(1920, 1080)).isEqualTo(3_779); // 1 536 patches x 2.46
+        assertThat(ImageAccounting.CEILING.tokens(1800, 1800)).isEqualTo(4_320); // Claude: 1800 x 1800 / 750
+        assertThat(ImageAccounting.CEILING.tokens(20_000, 20_000)).isEqualTo(TokenCounter.IMAGE_TOKENS); // never past an unknown image
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.agentfuse.agent.context.ContextLevel;
 import io.agentfuse.agent.context.Summarizer;
 import io.agentfuse.agent.conversation.Conversation;
 import io.agentfuse.agent.tokens.DocumentTokens;
+import io.agentfuse.agent.tokens.ImageAccounting;
 import io.agentfuse.agent.tokens.ImageTokens;
 import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.core.Clock;
@@ -112,7 +113,7 @@ public final class ContextLadder {
     public CompletionStage<PreparedRequest> prepare(ChatRequest request, ContextTarget target) {
         Ladder ladder = ladders.computeIfAbsent(target, this::ladderFor);
         ContextBudget budget = ladder.compactor.budget();
-        if (budget.levelOf(tokenUpperBound(request)) == ContextLevel.NORMAL) {
+        if (budget.levelOf(tokenUpperBound(request, ladder.counter.imageAccounting())) == ContextLevel.NORMAL) {
             // Small requests: settled without leaving the event loop.
             return CompletableFuture.completedFuture(new PreparedRequest(request, ContextLevel.NORMAL, null));
         }
@@ -164,23 +165,24 @@ public final class ContextLadder {
     }
 
     /**
-     * More tokens than any of our counters can give {@code request}, in one step per message (the
-     * lengths of its texts): a token covers at least one UTF-8 byte, a char is at most three bytes,
-     * the estimate for non-OpenAI models adds 15 %, and every message costs a few tokens of
-     * framing. Four per char and eight per message bound that. Loose (over 70 % of a 200 000-token
-     * window from about 35 000 chars on); what it does not settle, the counter's own bound does.
+     * More tokens than any of our counters whose images count by {@code images} can give
+     * {@code request}, in one step per message (the lengths of its texts): a token covers at least
+     * one UTF-8 byte, a char is at most three bytes, the estimate for non-OpenAI models adds 15 %,
+     * and every message costs a few tokens of framing. Four per char and eight per message bound
+     * that. Loose (over 70 % of a 200 000-token window from about 35 000 chars on); what it does not
+     * settle, the counter's own bound does.
      */
-    static long tokenUpperBound(ChatRequest request) {
+    static long tokenUpperBound(ChatRequest request, ImageAccounting images) {
         long chars = request.system() == null ? 0 : request.system().length();
         for (ChatMessage message : request.messages()) {
             for (ContentPart part : message.content()) {
-                chars += charsOf(part);
+                chars += charsOf(part, images);
             }
         }
         return 4 * chars + 8L * (request.messages().size() + 2);
     }
 
-    private static long charsOf(ContentPart part) {
+    private static long charsOf(ContentPart part, ImageAccounting images) {
         if (part instanceof ContentPart.Text text) {
             return text.text().length();
         }
@@ -190,7 +192,7 @@ public final class ContextLadder {
         if (part instanceof ContentPart.ToolResult result) {
             long chars = result.toolCallId().length() + result.content().length();
             for (ContentPart attachment : result.attachments()) {
-                chars += charsOf(attachment);
+                chars += charsOf(attachment, images);
             }
             return chars;
         }
@@ -201,7 +203,7 @@ public final class ContextLadder {
             return DocumentTokens.of(document.url()) / 4 + 1; // as an image: a quarter of its tokens in chars
         }
         // An image counts by its size in pixels, whatever its bytes: a quarter of its tokens in chars.
-        return ImageTokens.of(((ContentPart.Image) part).url()) / 4 + 1;
+        return ImageTokens.of(((ContentPart.Image) part).url(), images) / 4 + 1;
     }
 
     private Ladder ladderFor(ContextTarget target) {

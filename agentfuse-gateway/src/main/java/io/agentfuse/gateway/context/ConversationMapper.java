@@ -9,6 +9,7 @@ import io.agentfuse.agent.conversation.TextBlock;
 import io.agentfuse.agent.conversation.ToolResultBlock;
 import io.agentfuse.agent.conversation.ToolUseBlock;
 import io.agentfuse.agent.tokens.DocumentTokens;
+import io.agentfuse.agent.tokens.ImageAccounting;
 import io.agentfuse.agent.tokens.ImageTokens;
 import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.gateway.dialect.ChatMessage;
@@ -28,7 +29,8 @@ import java.util.function.ToIntFunction;
  *
  * <p>The system prompt becomes a SYSTEM message (which snipping never drops); text, tool calls
  * and tool results map one to one; images and documents travel as raw blocks holding their URL,
- * counted by it (pixels, pages), and so do a tool result's attachments.
+ * counted by it (pixels, as the counter's model family charges them; pages), and so do a tool
+ * result's attachments.
  * Going back, the compacted conversation replaces the body's own (its dialect says which fields
  * hold it, {@link io.agentfuse.gateway.dialect.Dialect#withConversation}) while every other field
  * of the caller's body is kept as sent.
@@ -89,10 +91,11 @@ public final class ConversationMapper {
             }
             tokens += system;
         }
+        ImageAccounting images = counter.imageAccounting();
         for (ChatMessage message : request.messages()) {
             long known = message.measured(counter);
             if (known < 0) {
-                known = bound(message, textBound);
+                known = bound(message, textBound, images);
                 if (known < 0) {
                     return -1;
                 }
@@ -103,10 +106,10 @@ public final class ConversationMapper {
         return tokens;
     }
 
-    private static long bound(ChatMessage message, ToIntFunction<String> textBound) {
+    private static long bound(ChatMessage message, ToIntFunction<String> textBound, ImageAccounting images) {
         long tokens = TokenCounter.TOKENS_PER_MESSAGE;
         for (ContentPart part : message.content()) {
-            long partTokens = bound(part, textBound);
+            long partTokens = bound(part, textBound, images);
             if (partTokens < 0) {
                 return -1;
             }
@@ -115,7 +118,7 @@ public final class ConversationMapper {
         return tokens;
     }
 
-    private static long bound(ContentPart part, ToIntFunction<String> textBound) {
+    private static long bound(ContentPart part, ToIntFunction<String> textBound, ImageAccounting images) {
         if (part instanceof ContentPart.Text text) {
             return textBound.applyAsInt(text.text());
         }
@@ -126,13 +129,13 @@ public final class ConversationMapper {
         if (part instanceof ContentPart.ToolResult result) {
             long tokens = sum(textBound.applyAsInt(result.toolCallId()), textBound.applyAsInt(result.content()), 0);
             for (ContentPart attachment : result.attachments()) {
-                long attached = bound(attachment, textBound);
+                long attached = bound(attachment, textBound, images);
                 tokens = tokens < 0 || attached < 0 ? -1 : tokens + attached;
             }
             return tokens;
         }
         if (part instanceof ContentPart.Image image) {
-            return ImageTokens.of(image.url()); // what the counters count for it: its size in pixels, not its bytes
+            return ImageTokens.of(image.url(), images); // what the counter counts for it: its pixels, not its bytes
         }
         if (part instanceof ContentPart.Document document) {
             return DocumentTokens.of(document.url()); // its pages, not its bytes

@@ -8,6 +8,7 @@ import io.agentfuse.agent.context.ContextConfig;
 import io.agentfuse.agent.context.ContextLevel;
 import io.agentfuse.agent.context.ContextWindowFullException;
 import io.agentfuse.agent.context.Summarizer;
+import io.agentfuse.agent.tokens.ImageAccounting;
 import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.core.ManualClock;
 import io.agentfuse.gateway.dialect.ChatRequest;
@@ -46,7 +47,7 @@ class ContextLadderTest {
 
         ChatRequest request = io.agentfuse.gateway.provider.Dialects.ANTHROPIC.parseRequest(body);
 
-        assertThat(ContextLadder.tokenUpperBound(request)).isGreaterThan(contract.length());
+        assertThat(ContextLadder.tokenUpperBound(request, ImageAccounting.CEILING)).isGreaterThan(contract.length());
     }
 
     @Test
@@ -67,7 +68,7 @@ class ContextLadderTest {
 
         assertThat(prepared.request()).isSameAs(request);
         assertThat(prepared.level()).isEqualTo(ContextLevel.NORMAL);
-        assertThat(ContextLadder.tokenUpperBound(request)).isBetween((long) TokenCounter.IMAGE_TOKENS, TokenCounter.IMAGE_TOKENS + 1_000L);
+        assertThat(ContextLadder.tokenUpperBound(request, ImageAccounting.CEILING)).isBetween((long) TokenCounter.IMAGE_TOKENS, TokenCounter.IMAGE_TOKENS + 1_000L);
     }
 
     /**
@@ -96,7 +97,7 @@ class ContextLadderTest {
 
         assertThat(prepared.level()).isEqualTo(ContextLevel.NORMAL);
         assertThat(prepared.request()).isSameAs(request);
-        assertThat(ContextLadder.tokenUpperBound(request)).isBetween(20 * 2_460L, 20 * 2_460L + 4_000); // its cruder bound: text at four tokens a char
+        assertThat(ContextLadder.tokenUpperBound(request, ImageAccounting.CEILING)).isBetween(20 * 2_460L, 20 * 2_460L + 4_000); // its cruder bound: text at four tokens a char
     }
 
     @Test
@@ -122,7 +123,8 @@ class ContextLadderTest {
             for (ChatRequest each : new ChatRequest[] {request, dense}) {
                 var conversation = ConversationMapper.toConversation(each);
                 for (String model : new String[] {"gpt-4o", "gpt-4", "claude-sonnet-4-5"}) {
-                    assertThat(ContextLadder.tokenUpperBound(each)).as(model + ", " + turns + " turns")
+                    assertThat(ContextLadder.tokenUpperBound(each, TokenCounter.forModel(model).imageAccounting()))
+                            .as(model + ", " + turns + " turns")
                             .isGreaterThanOrEqualTo(io.agentfuse.agent.tokens.TokenCounter.forModel(model)
                                     .countConversation(conversation));
                 }
@@ -146,7 +148,7 @@ class ContextLadderTest {
                 // Then the bound is never below the count, and the cheap char bound is above both
                 assertThat(before).as(model + ", round " + round).isGreaterThanOrEqualTo(counted);
                 assertThat(ConversationMapper.upperBound(request, counter)).isEqualTo(before);
-                assertThat(ContextLadder.tokenUpperBound(request)).isGreaterThanOrEqualTo(counted);
+                assertThat(ContextLadder.tokenUpperBound(request, counter.imageAccounting())).isGreaterThanOrEqualTo(counted);
             }
         }
     }
@@ -174,7 +176,7 @@ class ContextLadderTest {
     void aLongConversationFarBelowTheWindowIsNormalWithoutCompaction() {
         // Given 60 000 chars, whose four-per-char bound alone would be over 70 % of a 200 000 window
         ChatRequest request = conversation(120, 80);
-        assertThat(ContextLadder.tokenUpperBound(request)).isGreaterThan(140_000);
+        assertThat(ContextLadder.tokenUpperBound(request, ImageAccounting.CEILING)).isGreaterThan(140_000);
 
         // When it is prepared
         PreparedRequest prepared = guard(working()).prepare(request, new ContextTarget("gpt-4o", "gpt-4o", 200_000))

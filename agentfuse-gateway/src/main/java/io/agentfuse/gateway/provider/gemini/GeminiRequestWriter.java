@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.provider.gemini;
 
+import io.agentfuse.agent.tokens.ModelName;
 import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ContentPart;
@@ -64,8 +65,7 @@ public final class GeminiRequestWriter {
      * the turn after its function responses.
      */
     static boolean nestsFunctionMedia(String model) {
-        String name = model.startsWith("models/") ? model.substring("models/".length()) : model;
-        return !(name.startsWith("gemini-1.") || name.startsWith("gemini-2.") || name.startsWith("gemini-pro"));
+        return !ModelName.of(model).isGeminiBefore3();
     }
 
     private static JsonArray contents(List<ChatMessage> messages, boolean nestedMedia) {

@@ -1,0 +1,81 @@
+package io.agentfuse.agent.tokens;
+
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * A model's name as its vendor calls it, whatever the route that named it: the one place that reads
+ * a model's family and generation out of its name, for the token encoding ({@link OpenAiEncodings}),
+ * the image accounting ({@link ImageAccounting}) and a dialect that writes a request by generation
+ * (Gemini before 3 takes no media in a function response).
+ *
+ * <p>The vendor's name is what is left after the last {@code /} (a router's {@code openai/},
+ * Gemini's {@code models/}, a Vertex AI or Bedrock resource path), in lower case, without Bedrock's
+ * region and vendor prefixes ({@code us.anthropic.claude-sonnet-4-20250514-v1:0} is
+ * {@code claude-sonnet-4-20250514-v1:0}). Immutable and thread-safe.
+ *
+ * <pre>{@code
+ * ModelName.of("global.anthropic.claude-sonnet-4-5-20250929-v1:0").isClaude();  // true
+ * ModelName.of("models/gemini-2.5-pro").isGeminiBefore3();                       // true
+ * ModelName.of("gpt-4.1-mini-2025-04-14").isOf("gpt-4.1-mini");                  // true
+ * }</pre>
+ */
+public final class ModelName {
+
+    /** Bedrock's {@code [region.]vendor.} before the model of a vendor whose models we know by name. */
+    private static final Pattern BEDROCK_PREFIX = Pattern.compile("^(?:[a-z]+(?:-[a-z]+)?\\.)?(?:anthropic|openai|google)\\.");
+
+    private final String name;
+
+    private ModelName(String name) {
+        this.name = name;
+    }
+
+    /** The vendor's name in {@code model}, a configured {@code upstreamModel} or a caller's model. */
+    public static ModelName of(String model) {
+        String name = model.substring(model.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT);
+        return new ModelName(BEDROCK_PREFIX.matcher(name).replaceFirst(""));
+    }
+
+    /** The vendor's name, in lower case. */
+    public String name() {
+        return name;
+    }
+
+    /** Whether this is one of Anthropic's Claude models, on whichever platform. */
+    public boolean isClaude() {
+        return name.startsWith("claude-");
+    }
+
+    /** Whether this is one of Google's Gemini models. */
+    public boolean isGemini() {
+        return name.startsWith("gemini-");
+    }
+
+    /** Whether this is a Gemini model of a generation before 3 ({@code gemini-1.x}, {@code gemini-2.x}, {@code gemini-pro}). */
+    public boolean isGeminiBefore3() {
+        return name.startsWith("gemini-1.") || name.startsWith("gemini-2.") || name.startsWith("gemini-pro");
+    }
+
+    /**
+     * Whether this is {@code family} itself or a snapshot or variant of it: the family's name followed
+     * by the end or a {@code -} ({@code gpt-4o-2024-08-06} is of {@code gpt-4o}; {@code gpt-4o-mini}
+     * is of it too, so ask for the longer family first; {@code gpt-5.1} is not of {@code gpt-5}).
+     */
+    public boolean isOf(String family) {
+        return name.startsWith(family) && (name.length() == family.length() || name.charAt(family.length()) == '-');
+    }
+
+    /**
+     * Whether this starts with {@code family} not followed by a digit, the looser test of an
+     * encoding's family ({@code o1} takes {@code o1-mini} and {@code o1.5}, not {@code o10}).
+     */
+    boolean continues(String family) {
+        return name.startsWith(family) && (name.length() == family.length() || !Character.isDigit(name.charAt(family.length())));
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}
