@@ -58,10 +58,19 @@ final class AnthropicMockDialect implements MockDialect {
         return List.of(MockEvent.named("error", error(status, errorType).encode()));
     }
 
-    /** The Messages API refuses a final assistant turn (a prefill) that ends with whitespace. */
+    /**
+     * The Messages API refuses more images and document pages than it takes ({@link AnthropicMediaCheck}),
+     * and a final assistant turn (a prefill) that ends with whitespace.
+     */
     @Override
     public JsonObject refusal(JsonObject body) {
         JsonArray messages = body.getValue("messages") instanceof JsonArray list ? list : new JsonArray();
+        String media = AnthropicMediaCheck.problem(messages);
+        if (media != null) {
+            JsonObject refused = error(400);
+            refused.getJsonObject("error").put("message", media);
+            return refused;
+        }
         Object last = messages.isEmpty() ? null : messages.getValue(messages.size() - 1);
         if (!(last instanceof JsonObject turn) || !"assistant".equals(turn.getString("role"))) {
             return null;

@@ -20,7 +20,8 @@ import io.vertx.core.json.JsonObject;
  * {@value #DEFAULT_MAX_TOKENS} when the caller gave none); consecutive messages of one role are
  * merged into one turn, with tool results first in a user turn; empty text blocks and messages
  * left empty are dropped; tool-call arguments must be a JSON object (an empty string counts as
- * {@code {}}), else the request is untranslatable. A message read from an Anthropic caller is written
+ * {@code {}}), else the request is untranslatable; so is a request of more images and documents than
+ * the Messages API takes ({@link AnthropicMedia}). A message read from an Anthropic caller is written
  * as it came (a compacted or continued request of the caller's own dialect loses no field of it).
  *
  * <p>Stateless and thread-safe.
@@ -34,7 +35,10 @@ public final class AnthropicRequestWriter {
     private AnthropicRequestWriter() {
     }
 
-    /** @throws UntranslatableException when a tool call's arguments are not a JSON object */
+    /**
+     * @throws UntranslatableException when a tool call's arguments are not a JSON object, or the request
+     *                                 holds more images and documents than Anthropic takes
+     */
     public static JsonObject write(ChatRequest request, String model) {
         Sampling sampling = request.sampling();
         JsonObject body = new JsonObject().put("model", model)
@@ -42,7 +46,8 @@ public final class AnthropicRequestWriter {
         if (request.system() != null && !request.system().isBlank()) {
             body.put("system", request.system());
         }
-        body.put("messages", AlternatingTurns.write(request.messages(), AnthropicDialect.INSTANCE, AnthropicRequestWriter::block));
+        AnthropicMedia media = new AnthropicMedia();
+        body.put("messages", AlternatingTurns.write(request.messages(), AnthropicDialect.INSTANCE, part -> block(part, media)));
         writeTools(request, body);
         SamplingFields.put(body, sampling, "top_p", "stop_sequences");
         if (request.stream()) {
@@ -54,14 +59,16 @@ public final class AnthropicRequestWriter {
         return body;
     }
 
-    private static JsonObject block(ContentPart part) {
+    private static JsonObject block(ContentPart part, AnthropicMedia media) {
         if (part instanceof ContentPart.Text text) {
             return text.text().isEmpty() ? null : new JsonObject().put("type", "text").put("text", text.text());
         }
         if (part instanceof ContentPart.Image image) {
+            media.image();
             return new JsonObject().put("type", "image").put("source", source(image.url()));
         }
         if (part instanceof ContentPart.Document document) {
+            media.document();
             JsonObject block = new JsonObject().put("type", "document").put("source", source(document.url()));
             return document.title() == null ? block : block.put("title", document.title());
         }
@@ -74,22 +81,22 @@ public final class AnthropicRequestWriter {
         }
         ContentPart.ToolResult result = (ContentPart.ToolResult) part;
         JsonObject block = new JsonObject().put("type", "tool_result").put("tool_use_id", result.toolCallId())
-                .put("content", toolResultContent(result));
+                .put("content", toolResultContent(result, media));
         return result.isError() ? block.put("is_error", true) : block;
     }
 
     /** The text alone as a string; with attachments, blocks: the text's, then each attachment's. */
-    private static Object toolResultContent(ContentPart.ToolResult result) {
+    private static Object toolResultContent(ContentPart.ToolResult result, AnthropicMedia media) {
         if (result.attachments().isEmpty()) {
             return result.content();
         }
         JsonArray blocks = new JsonArray();
-        JsonObject text = block(new ContentPart.Text(result.content()));
+        JsonObject text = block(new ContentPart.Text(result.content()), media);
         if (text != null) {
             blocks.add(text);
         }
         for (ContentPart attachment : result.attachments()) {
-            blocks.add(block(attachment));
+            blocks.add(block(attachment, media));
         }
         return blocks;
     }

@@ -1,0 +1,104 @@
+package io.agentfuse.gateway.scenario;
+
+import io.agentfuse.gateway.testing.GatewayClient.Reply;
+import io.agentfuse.gateway.testing.GatewayHarness;
+import io.agentfuse.mock.MockStep;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * More images than the Messages API takes in a request (100, with document pages, for a model of a
+ * 200 000-token window), met before the call: a request crossing into Anthropic's dialect skips that
+ * step for the next model of the chain instead of ending it on Anthropic's 400. Over real HTTP, to
+ * a mock that refuses what Anthropic refuses, with Anthropic's message.
+ */
+class AnthropicMediaScenarioTest {
+
+    /** A 1×1 PNG. */
+    private static final String PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+    private static final String CONFIG = """
+            server: { port: 0 }
+            providers:
+            """ + GatewayHarness.CHAT_PROVIDERS + """
+            retry:
+              maxAttempts: 1
+            models:
+              claude: { provider: anthropic, upstreamModel: claude-sonnet-4-5, fallbacks: [gpt] }
+              gpt: { provider: openai, upstreamModel: gpt-4.1 }
+            """;
+
+    private GatewayHarness harness;
+
+    @BeforeEach
+    void start() {
+        harness = GatewayHarness.start(CONFIG);
+        harness.mock.scriptForModel("claude-sonnet-4-5", MockStep.builder().text("Seen.").build());
+        harness.mock.scriptForModel("gpt-4.1", MockStep.builder().text("Seen.").build());
+    }
+
+    @AfterEach
+    void stop() {
+        harness.close();
+    }
+
+    /** A Chat Completions turn of {@code count} images and a question. */
+    private static JsonObject chatImages(int count) {
+        JsonArray content = new JsonArray();
+        for (int i = 0; i < count; i++) {
+            content.add(new JsonObject().put("type", "image_url")
+                    .put("image_url", new JsonObject().put("url", "data:image/png;base64," + PNG)));
+        }
+        content.add(new JsonObject().put("type", "text").put("text", "What changed between the frames?"));
+        return new JsonObject().put("model", "claude")
+                .put("messages", new JsonArray().add(new JsonObject().put("role", "user").put("content", content)));
+    }
+
+    /** A Messages turn of {@code count} images and a question. */
+    private static JsonObject messagesImages(int count) {
+        JsonArray content = new JsonArray();
+        for (int i = 0; i < count; i++) {
+            content.add(new JsonObject().put("type", "image").put("source", new JsonObject()
+                    .put("type", "base64").put("media_type", "image/png").put("data", PNG)));
+        }
+        content.add(new JsonObject().put("type", "text").put("text", "What changed between the frames?"));
+        return new JsonObject().put("model", "claude").put("max_tokens", 100)
+                .put("messages", new JsonArray().add(new JsonObject().put("role", "user").put("content", content)));
+    }
+
+    @Test
+    void moreImagesThanAnthropicTakesSkipItsStepForTheFallback() {
+        Reply reply = harness.client.post("/v1/chat/completions", chatImages(101), Map.of());
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(reply.header("x-agentfuse-model")).isEqualTo("gpt");
+        assertThat(reply.header("x-agentfuse-fallbacks")).isEqualTo("claude=untranslatable");
+        assertThat(harness.mock.requestsFor("claude-sonnet-4-5")).isEmpty();
+    }
+
+    @Test
+    void asManyImagesAsAnthropicTakesReachIt() {
+        Reply reply = harness.client.post("/v1/chat/completions", chatImages(100), Map.of());
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(reply.header("x-agentfuse-model")).isEqualTo("claude");
+    }
+
+    @Test
+    void theMockRefusesMoreImagesThanAnthropicTakesAsAnthropicDoes() {
+        // The caller's own dialect goes as it was sent: Anthropic's 400 is the caller's to read.
+        Reply reply = harness.client.post("/v1/messages", messagesImages(101), Map.of());
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(400);
+        assertThat(reply.json().getJsonObject("error").getString("type")).isEqualTo("invalid_request_error");
+        assertThat(reply.json().getJsonObject("error").getString("message"))
+                .isEqualTo("Too much media: 0 document pages + 101 images > 100");
+    }
+}
