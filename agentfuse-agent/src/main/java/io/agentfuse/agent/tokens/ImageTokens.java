@@ -41,6 +41,15 @@ public final class ImageTokens {
                 : accounting.tokens(ImageSize.width(size), ImageSize.height(size));
     }
 
+    /**
+     * The longer side in pixels of the image in {@code source} (as {@link #of(CharSequence)} reads it),
+     * or {@code -1} when its size cannot be read from it: for the limits a provider sets on an image's size.
+     */
+    public static int longestSide(CharSequence source) {
+        long size = ImageSize.of(source, base64Start(source));
+        return size == ImageSize.UNKNOWN ? -1 : Math.max(ImageSize.width(size), ImageSize.height(size));
+    }
+
     // Where the base64 starts: after the earliest of BASE64_STARTS in the first characters, else at 0.
     private static int base64Start(CharSequence source) {
         int limit = Math.min(source.length(), MAX_PREFIX_CHARS);

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.provider.anthropic;
 
+import io.agentfuse.agent.tokens.ImageTokens;
 import io.agentfuse.gateway.dialect.UntranslatableException;
 
 /**
@@ -9,26 +10,49 @@ import io.agentfuse.gateway.dialect.UntranslatableException;
  * window; a step of one is held to the 200 000-token model's limit, the stricter). More is refused
  * 400 ({@code "Too much media: 0 document pages + 101 images > 100"}), which would end the fallback
  * chain: the step is untranslatable instead, and the chain goes on to the next model. A document counts
- * one page here, the least it can have, so that no request Anthropic takes is held back.
+ * one page here, the least it can have, so that no request Anthropic takes is held back. So is an
+ * image of more than {@value #MAX_SIDE} pixels a side, or of more than {@value #MAX_SIDE_OF_MANY} in a
+ * request of more than {@value #MANY_IMAGES} images ("At least one of the image dimensions exceed max
+ * allowed size for many-image requests: 2000 pixels"), its size read from the head of its data; one
+ * whose size cannot be read is let through.
  *
  * <p>One instance per request written; not thread-safe.
- * {@code AnthropicMedia media = new AnthropicMedia(); media.image(); media.document();}
+ * {@code AnthropicMedia media = new AnthropicMedia(); media.image("data:image/png;base64,iVBOR..."); media.document();}
  */
 final class AnthropicMedia {
 
     /** The most images and document pages the Messages API takes in a request to a 200 000-token model. */
     static final int MAX_MEDIA = 100;
 
+    /** The most pixels a side of an image the Messages API takes. */
+    static final int MAX_SIDE = 8_000;
+    /** The most pixels a side of an image in a request of more than {@value #MANY_IMAGES} images. */
+    static final int MAX_SIDE_OF_MANY = 2_000;
+    /** The images past which a request is a many-image request. */
+    static final int MANY_IMAGES = 20;
+
     private int images;
     private int documents;
+    /** The longest side of any image of the request so far, in pixels; -1 while none could be read. */
+    private int longestSide = -1;
 
     /**
-     * Counts one image.
+     * Counts the image at {@code url}.
      *
-     * @throws UntranslatableException beyond the request's {@value #MAX_MEDIA} images and pages
+     * @throws UntranslatableException beyond the request's {@value #MAX_MEDIA} images and pages, or for an
+     *                                 image larger than the request's images may be
      */
-    void image() {
+    void image(String url) {
         images++;
+        int side = ImageTokens.longestSide(url);
+        if (side > MAX_SIDE) {
+            throw new UntranslatableException("an image of " + side + " pixels a side (Anthropic takes " + MAX_SIDE + ")");
+        }
+        longestSide = Math.max(longestSide, side);
+        if (images > MANY_IMAGES && longestSide > MAX_SIDE_OF_MANY) {
+            throw new UntranslatableException("more than " + MANY_IMAGES + " images, one of " + longestSide
+                    + " pixels a side (Anthropic takes " + MAX_SIDE_OF_MANY + " in a request of more than " + MANY_IMAGES + ")");
+        }
         check();
     }
 

@@ -64,7 +64,7 @@ public final class AnthropicRequestWriter {
             return text.text().isEmpty() ? null : new JsonObject().put("type", "text").put("text", text.text());
         }
         if (part instanceof ContentPart.Image image) {
-            media.image();
+            media.image(image.url());
             return new JsonObject().put("type", "image").put("source", source(image.url()));
         }
         if (part instanceof ContentPart.Document document) {
