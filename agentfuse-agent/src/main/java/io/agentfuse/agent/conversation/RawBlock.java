@@ -8,8 +8,9 @@ import java.util.Objects;
  *
  * <p>Token counters measure an image ({@link #IMAGE}) by its size in pixels, read from the head of
  * its base64 data ({@code ImageTokens}; {@code TokenCounter.IMAGE_TOKENS} when it cannot be read),
- * a document ({@link #DOCUMENT}) by its pages, guessed from its size ({@code DocumentTokens}), and
- * any other block by its JSON text: erring high only makes compaction start a little early.
+ * a document ({@link #DOCUMENT}) by its pages, guessed from its size ({@code DocumentTokens}), audio
+ * ({@link #AUDIO}) by its seconds ({@code AudioTokens}), and any other block by its JSON text: erring
+ * high only makes compaction start a little early.
  *
  * <pre>{@code
  * ContentBlock image = new RawBlock("image", "{\"type\":\"image\",\"source\":{...}}");
@@ -25,6 +26,9 @@ public record RawBlock(String type, String json) implements ContentBlock {
 
     /** The type of a document block (a PDF), counted by its pages ({@code DocumentTokens}), not its bytes. */
     public static final String DOCUMENT = "document";
+
+    /** The type of a piece of audio, counted by its seconds ({@code AudioTokens}), not its bytes. */
+    public static final String AUDIO = "audio";
 
     /** @throws NullPointerException if any argument is null */
     public RawBlock {

@@ -17,7 +17,8 @@ import io.agentfuse.agent.conversation.ToolUseBlock;
  * {@value #TOKENS_PER_REPLY} tokens that prime the reply. Tool calls count their id, name and
  * input; tool results their id, content and attachments; an image by its size in pixels, as the
  * counter's {@link #imageAccounting()} charges it ({@link ImageTokens}), at most {@value #IMAGE_TOKENS};
- * a document by its pages ({@link DocumentTokens}); other {@link RawBlock}s their JSON.
+ * a document by its pages ({@link DocumentTokens}); audio by its seconds ({@link AudioTokens}); other
+ * {@link RawBlock}s their JSON.
  *
  * <p>Which counter to use, in order of trust:
  * <ol>
@@ -121,13 +122,14 @@ public interface TokenCounter {
     }
 
     /**
-     * The tokens of an image or a document, which providers charge by their pixels and pages, not
-     * their bytes; {@code -1} for any other raw block, counted as its JSON text.
+     * The tokens of an image, a document or audio, which providers charge by their pixels, pages and
+     * seconds, not their bytes; {@code -1} for any other raw block, counted as its JSON text.
      */
     private int mediaTokens(RawBlock raw) {
         return switch (raw.type()) {
             case RawBlock.IMAGE -> ImageTokens.of(raw.json(), imageAccounting());
             case RawBlock.DOCUMENT -> DocumentTokens.of(raw.json());
+            case RawBlock.AUDIO -> AudioTokens.of(raw.json());
             default -> -1;
         };
     }

@@ -7,6 +7,7 @@ import io.agentfuse.agent.context.ContextConfig;
 import io.agentfuse.agent.context.ContextLevel;
 import io.agentfuse.agent.context.Summarizer;
 import io.agentfuse.agent.conversation.Conversation;
+import io.agentfuse.agent.tokens.AudioTokens;
 import io.agentfuse.agent.tokens.DocumentTokens;
 import io.agentfuse.agent.tokens.ImageAccounting;
 import io.agentfuse.agent.tokens.ImageTokens;
@@ -201,6 +202,9 @@ public final class ContextLadder {
         }
         if (part instanceof ContentPart.Document document) {
             return DocumentTokens.of(document.url()) / 4 + 1; // as an image: a quarter of its tokens in chars
+        }
+        if (part instanceof ContentPart.Audio audio) {
+            return AudioTokens.of(audio.url()) / 4 + 1;
         }
         // An image counts by its size in pixels, whatever its bytes: a quarter of its tokens in chars.
         return ImageTokens.of(((ContentPart.Image) part).url(), images) / 4 + 1;

@@ -8,6 +8,7 @@ import io.agentfuse.agent.conversation.Role;
 import io.agentfuse.agent.conversation.TextBlock;
 import io.agentfuse.agent.conversation.ToolResultBlock;
 import io.agentfuse.agent.conversation.ToolUseBlock;
+import io.agentfuse.agent.tokens.AudioTokens;
 import io.agentfuse.agent.tokens.DocumentTokens;
 import io.agentfuse.agent.tokens.ImageAccounting;
 import io.agentfuse.agent.tokens.ImageTokens;
@@ -30,7 +31,7 @@ import java.util.function.ToIntFunction;
  * <p>The system prompt becomes a SYSTEM message (which snipping never drops); text, tool calls
  * and tool results map one to one; images and documents travel as raw blocks holding their URL,
  * counted by it (pixels, as the counter's model family charges them; pages), and so do a tool
- * result's attachments.
+ * result's attachments; audio too, counted by its seconds.
  * Going back, the compacted conversation replaces the body's own (its dialect says which fields
  * hold it, {@link io.agentfuse.gateway.dialect.Dialect#withConversation}) while every other field
  * of the caller's body is kept as sent.
@@ -140,6 +141,9 @@ public final class ConversationMapper {
         if (part instanceof ContentPart.Document document) {
             return DocumentTokens.of(document.url()); // its pages, not its bytes
         }
+        if (part instanceof ContentPart.Audio audio) {
+            return AudioTokens.of(audio.url()); // its seconds, not its bytes
+        }
         return textBound.applyAsInt(((ContentPart.Opaque) part).json()); // its raw block's JSON
     }
 
@@ -196,6 +200,9 @@ public final class ConversationMapper {
         if (part instanceof ContentPart.Opaque opaque) {
             return new RawBlock(OPAQUE, opaque.json());
         }
+        if (part instanceof ContentPart.Audio audio) {
+            return new RawBlock(RawBlock.AUDIO, new JsonObject().put("url", audio.url()).encode());
+        }
         if (part instanceof ContentPart.Document document) {
             return new RawBlock(RawBlock.DOCUMENT, new JsonObject().put("url", document.url()).put("title", document.title()).encode());
         }
@@ -219,6 +226,9 @@ public final class ConversationMapper {
             return new ContentPart.Opaque(raw.json());
         }
         JsonObject media = new JsonObject(raw.json());
+        if (RawBlock.AUDIO.equals(raw.type())) {
+            return new ContentPart.Audio(media.getString("url"));
+        }
         return RawBlock.DOCUMENT.equals(raw.type()) ? new ContentPart.Document(media.getString("url"), media.getString("title"))
                 : new ContentPart.Image(media.getString("url"));
     }

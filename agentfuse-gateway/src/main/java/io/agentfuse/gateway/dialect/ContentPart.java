@@ -83,6 +83,19 @@ public sealed interface ContentPart {
     }
 
     /**
+     * A piece of audio (a Gemini {@code inlineData} or {@code fileData} part of an {@code audio/*} type,
+     * an OpenAI {@code input_audio} part), by its URL, as a {@code data:} URL when its data is at hand:
+     * carried only so that the context ladder and the token counts count it (by its seconds), since no
+     * other dialect takes it the same way. A request holding one is untranslatable across dialects and
+     * goes as it came within its own, so no writer writes it.
+     */
+    record Audio(String url) implements ContentPart {
+        public Audio {
+            Objects.requireNonNull(url, "url");
+        }
+    }
+
+    /**
      * A content block of the caller's dialect that the neutral model does not carry (a document that
      * asks for citations, a search result, a server tool's result, a block type newer than the
      * gateway), kept as its JSON: the context

@@ -147,6 +147,14 @@ public final class OpenAiRequestParser {
                         throw file.problem("file_id", "is required when a file part has no file_data");
                     }
                 }
+                case "input_audio" -> {
+                    untranslatable.add(part.path("type") + " '" + type + "' parts");
+                    FieldReader audio = part.optionalObject("input_audio");
+                    String data = audio == null ? null : audio.optionalString("data");
+                    if (data != null) { // counted only, never written: its data as it came
+                        parts.add(new ContentPart.Audio("data:audio/" + audio.optionalString("format") + ";base64," + data));
+                    }
+                }
                 default -> untranslatable.add(part.path("type") + " '" + type + "' parts");
             }
         }
