@@ -130,7 +130,10 @@ public enum ImageAccounting {
      * them), Gemini before 3 and from 3 on; {@link #CEILING} for any other.
      */
     public static ImageAccounting forModel(String model) {
-        ModelName name = ModelName.of(model);
+        return forModel(ModelName.of(model));
+    }
+
+    static ImageAccounting forModel(ModelName name) {
         if (name.isClaude()) {
             return CLAUDE;
         }

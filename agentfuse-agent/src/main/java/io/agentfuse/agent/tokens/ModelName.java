@@ -1,7 +1,7 @@
 package io.agentfuse.agent.tokens;
 
+import java.util.List;
 import java.util.Locale;
-import java.util.regex.Pattern;
 
 /**
  * A model's name as its vendor calls it, whatever the route that named it: the one place that reads
@@ -22,8 +22,8 @@ import java.util.regex.Pattern;
  */
 public final class ModelName {
 
-    /** Bedrock's {@code [region.]vendor.} before the model of a vendor whose models we know by name. */
-    private static final Pattern BEDROCK_PREFIX = Pattern.compile("^(?:[a-z]+(?:-[a-z]+)?\\.)?(?:anthropic|openai|google)\\.");
+    /** Bedrock's vendor prefixes of the vendors whose models are known by name, after an optional region ({@code us.}). */
+    private static final List<String> BEDROCK_VENDORS = List.of("anthropic.", "openai.", "google.");
 
     private final String name;
 
@@ -34,7 +34,30 @@ public final class ModelName {
     /** The vendor's name in {@code model}, a configured {@code upstreamModel} or a caller's model. */
     public static ModelName of(String model) {
         String name = model.substring(model.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT);
-        return new ModelName(BEDROCK_PREFIX.matcher(name).replaceFirst(""));
+        return new ModelName(name.substring(bedrockPrefix(name)));
+    }
+
+    // The length of a "[region.]vendor." prefix, or 0: a gateway asks on every request, so no regex.
+    private static int bedrockPrefix(String name) {
+        int dot = name.indexOf('.');
+        for (int from : new int[] {0, dot + 1}) {
+            for (String vendor : BEDROCK_VENDORS) {
+                if (dot >= 0 && name.startsWith(vendor, from) && (from == 0 || isRegion(name, dot))) {
+                    return from + vendor.length();
+                }
+            }
+        }
+        return 0;
+    }
+
+    private static boolean isRegion(String name, int end) {
+        for (int i = 0; i < end; i++) {
+            char c = name.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c == '-')) {
+                return false;
+            }
+        }
+        return end > 0;
     }
 
     /** The vendor's name, in lower case. */

@@ -16,8 +16,7 @@ final class OpenAiEncodings {
     private OpenAiEncodings() {
     }
 
-    static Optional<EncodingType> forModel(String model) {
-        ModelName name = ModelName.of(model);
+    static Optional<EncodingType> forModel(ModelName name) {
         if (matchesFamily(name, O200K_FAMILIES)) {
             return Optional.of(EncodingType.O200K_BASE);
         }

@@ -202,8 +202,9 @@ public interface TokenCounter {
      * with one more turn costs the new turn only.
      */
     static TokenCounter forModel(String model) {
-        ImageAccounting images = ImageAccounting.forModel(model);
-        return OpenAiEncodings.forModel(model)
+        ModelName name = ModelName.of(model);
+        ImageAccounting images = ImageAccounting.forModel(name);
+        return OpenAiEncodings.forModel(name)
                 .map(encoding -> SharedCounters.forEncoding(encoding, images))
                 .orElseGet(() -> SharedCounters.estimate(images));
     }

@@ -74,7 +74,8 @@ class ImageAccountingTest {
     @ParameterizedTest
     @CsvSource({
             "claude-sonnet-4-5, CLAUDE", "anthropic.claude-3-5-sonnet-20240620-v1:0, CLAUDE",
-            "us.anthropic.claude-sonnet-4-20250514-v1:0, CLAUDE", "claude-sonnet-4@20250514, CLAUDE",
+            "us.anthropic.claude-sonnet-4-20250514-v1:0, CLAUDE", "global.anthropic.claude-sonnet-4-5-20250929-v1:0, CLAUDE",
+            "arn:aws:bedrock:us-east-1:123456789012:inference-profile/us-gov.anthropic.claude-3-haiku-20240307-v1:0, CLAUDE", "claude-sonnet-4@20250514, CLAUDE",
             "openrouter/anthropic/claude-opus-4, CLAUDE",
             "gpt-4o, OPENAI_TILES", "gpt-4o-2024-08-06, OPENAI_TILES", "gpt-4.1, OPENAI_TILES", "gpt-5, OPENAI_TILES",
             "o3, OPENAI_TILES", "openai/gpt-4.1-2025-04-14, OPENAI_TILES",
