@@ -86,13 +86,30 @@ public enum ImageAccounting {
             return 1_120;
         }
     },
-    /** The most any of the others charges: for a model whose accounting is not known. */
+    /**
+     * Amazon Nova (on Bedrock): no formula is published, only a table of sizes (900 × 450 about 800
+     * tokens, 900 × 900 about 1 300, 1 400 × 900 about 1 800, 1 800 × 900 about 2 400, 1 300 × 1 300
+     * about 2 600), and a smaller image is scaled up until a side reaches 896 pixels. Counted at one
+     * token per 500 pixels after that scaling, at or above every entry of the table.
+     */
+    NOVA {
+        @Override
+        long charge(long width, long height) {
+            double scale = Math.max(1.0, 896.0 / Math.max(width, height));
+            return (long) Math.ceil(width * scale * (height * scale) / 500);
+        }
+    },
+    /**
+     * The most Claude's, OpenAI's and Gemini's accountings charge: for a model whose accounting is not
+     * known. Not Nova's, whose models always say so in their names, and whose scaling up of a small image
+     * would raise every unknown model's count of an icon by half.
+     */
     CEILING {
         @Override
         long charge(long width, long height) {
             long most = 0;
             for (ImageAccounting accounting : values()) {
-                if (accounting != this) {
+                if (accounting != this && accounting != NOVA) {
                     most = Math.max(most, accounting.charge(width, height));
                 }
             }
@@ -125,9 +142,9 @@ public enum ImageAccounting {
     }
 
     /**
-     * The accounting of {@code model}'s family ({@link ModelName}): Claude on any platform, OpenAI's
-     * tiled and patch models by name (a newer model, whose accounting may differ, is not one of
-     * them), Gemini before 3 and from 3 on; {@link #CEILING} for any other.
+     * The accounting of {@code model}'s family ({@link ModelName}): Claude on any platform, Amazon Nova,
+     * OpenAI's tiled and patch models by name (a newer model, whose accounting may differ, is not one
+     * of them), Gemini before 3 and from 3 on; {@link #CEILING} for any other.
      */
     public static ImageAccounting forModel(String model) {
         return forModel(ModelName.of(model));
@@ -136,6 +153,9 @@ public enum ImageAccounting {
     static ImageAccounting forModel(ModelName name) {
         if (name.isClaude()) {
             return CLAUDE;
+        }
+        if (name.isNova()) {
+            return NOVA;
         }
         if (name.isGemini()) {
             return name.isGeminiBefore3() ? GEMINI_TILES : GEMINI_FIXED;

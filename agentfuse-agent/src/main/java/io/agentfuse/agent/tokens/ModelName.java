@@ -23,7 +23,7 @@ import java.util.Locale;
 public final class ModelName {
 
     /** Bedrock's vendor prefixes of the vendors whose models are known by name, after an optional region ({@code us.}). */
-    private static final List<String> BEDROCK_VENDORS = List.of("anthropic.", "openai.", "google.");
+    private static final List<String> BEDROCK_VENDORS = List.of("anthropic.", "openai.", "google.", "amazon.");
 
     private final String name;
 
@@ -68,6 +68,11 @@ public final class ModelName {
     /** Whether this is one of Anthropic's Claude models, on whichever platform. */
     public boolean isClaude() {
         return name.startsWith("claude-");
+    }
+
+    /** Whether this is one of Amazon's Nova models ({@code amazon.nova-pro-v1:0} on Bedrock). */
+    public boolean isNova() {
+        return name.startsWith("nova-");
     }
 
     /** Whether this is one of Google's Gemini models. */

@@ -59,11 +59,21 @@ class ImageAccountingTest {
     }
 
     @Test
-    void theCeilingIsTheMostOfAnyAccountingAndNeverPastTheCap() {
+    void novaIsAtOrAboveEachSizeOfAmazonsTableAndScalesSmallImagesUp() {
+        assertThat(ImageAccounting.NOVA.tokens(900, 450)).isBetween(800, 900);
+        assertThat(ImageAccounting.NOVA.tokens(900, 900)).isBetween(1_300, 1_700);
+        assertThat(ImageAccounting.NOVA.tokens(1400, 900)).isBetween(1_800, 2_600);
+        assertThat(ImageAccounting.NOVA.tokens(1800, 900)).isBetween(2_400, 3_300);
+        assertThat(ImageAccounting.NOVA.tokens(1300, 1300)).isBetween(2_600, 3_400);
+        assertThat(ImageAccounting.NOVA.tokens(64, 64)).isEqualTo(ImageAccounting.NOVA.tokens(896, 896));
+    }
+
+    @Test
+    void theCeilingIsTheMostOfClaudesOpenAisAndGeminisAndNeverPastTheCap() {
         for (long[] size : new long[][] {{64, 64}, {300, 200}, {1280, 800}, {1920, 1080}, {1800, 1800}, {9000, 300}}) {
             int most = 0;
             for (ImageAccounting accounting : ImageAccounting.values()) {
-                most = Math.max(most, accounting.tokens(size[0], size[1]));
+                most = accounting == ImageAccounting.NOVA ? most : Math.max(most, accounting.tokens(size[0], size[1]));
             }
             assertThat(ImageAccounting.CEILING.tokens(size[0], size[1])).isEqualTo(most);
         }
@@ -83,7 +93,8 @@ class ImageAccountingTest {
             "gpt-4.1-nano, OPENAI_PATCHES_NANO", "o4-mini, OPENAI_PATCHES_O4_MINI",
             "gemini-2.5-pro, GEMINI_TILES", "models/gemini-1.5-flash, GEMINI_TILES",
             "gemini-3-pro-preview, GEMINI_FIXED",
-            "gpt-4o-mini, CEILING", "gpt-5.1, CEILING", "amazon.nova-pro-v1:0, CEILING", "my-deployment, CEILING",
+            "amazon.nova-pro-v1:0, NOVA", "us.amazon.nova-lite-v1:0, NOVA",
+            "gpt-4o-mini, CEILING", "gpt-5.1, CEILING", "my-deployment, CEILING",
             "llama-3.1-70b, CEILING"})
     void eachModelIsCountedByItsFamilysAccounting(String model, ImageAccounting expected) {
         assertThat(ImageAccounting.forModel(model)).isEqualTo(expected);
