@@ -7,13 +7,13 @@ import java.util.Map;
  * How a model family charges an image for its pixels, as its vendor publishes it: the one place that
  * decides which accounting a model's images are counted by ({@link #forModel}). A model whose
  * accounting is not known here, and a counter that serves any model, count by {@link #CEILING}, the
- * most any of the others charges. Every count is at most {@link TokenCounter#IMAGE_TOKENS}, which is
- * also what an image of unknown size counts ({@link #unknownSize}) unless the family charges less
- * whatever the size.
+ * most Claude's, OpenAI's and Gemini's charge. Every count is at most {@link TokenCounter#IMAGE_TOKENS},
+ * which is also what an image of unknown size counts ({@link #unknownSize}) unless the family charges
+ * less whatever the size.
  *
  * <p>Why per family: the ceiling counts a 64 × 64 icon 1 120 tokens (Gemini 3's fixed charge), Claude
- * about 6; two hundred icons to a Claude model were refused as overflowing a 200 000-token window
- * that holds them a hundred times over. Immutable and thread-safe.
+ * 9; a hundred icons to a Claude model were refused 413 as overflowing a 100 000-token window they
+ * fill less than 1 % of. Immutable and thread-safe.
  *
  * <pre>{@code
  * ImageAccounting.forModel("claude-sonnet-4-5").tokens(64, 64);  // 9

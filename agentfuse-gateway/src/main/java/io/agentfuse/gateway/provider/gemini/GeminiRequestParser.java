@@ -10,6 +10,7 @@ import io.agentfuse.gateway.dialect.FieldReader;
 import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
+import io.agentfuse.gateway.provider.CountedAudio;
 import io.agentfuse.gateway.provider.InlineData;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -126,23 +127,7 @@ public final class GeminiRequestParser {
         }
         String kind = part.json().isEmpty() ? "(empty)" : part.json().fieldNames().iterator().next();
         untranslatable.add(part.path(kind) + " parts (only text, images, PDFs and function calls cross dialects)");
-        return audio(part);
-    }
-
-    /**
-     * The audio of an {@code inlineData} or {@code fileData} part of an {@code audio/*} type, to be
-     * counted (its data as it came, unchecked: it is only ever counted); {@code null} for any other part.
-     */
-    private static ContentPart audio(FieldReader part) {
-        FieldReader inline = part.optionalObject("inlineData");
-        FieldReader media = inline != null ? inline : part.optionalObject("fileData");
-        String mimeType = media == null ? null : media.optionalString("mimeType");
-        if (mimeType == null || !mimeType.startsWith("audio/")) {
-            return null;
-        }
-        String data = inline != null ? inline.optionalString("data") : null;
-        return new ContentPart.Audio(data != null ? "data:" + mimeType + ";base64," + data
-                : String.valueOf(media.optionalString("fileUri")));
+        return CountedAudio.ofGeminiPart(part); // untranslatable, but counted
     }
 
     /**

@@ -12,6 +12,7 @@ import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
 import io.agentfuse.gateway.http.DerivedValues;
+import io.agentfuse.gateway.provider.CountedAudio;
 import io.agentfuse.gateway.provider.InlineData;
 import io.agentfuse.gateway.provider.TranslationTable;
 import io.vertx.core.json.JsonArray;
@@ -149,11 +150,7 @@ public final class OpenAiRequestParser {
                 }
                 case "input_audio" -> {
                     untranslatable.add(part.path("type") + " '" + type + "' parts");
-                    FieldReader audio = part.optionalObject("input_audio");
-                    String data = audio == null ? null : audio.optionalString("data");
-                    if (data != null) { // counted only, never written: its data as it came
-                        parts.add(new ContentPart.Audio("data:audio/" + audio.optionalString("format") + ";base64," + data));
-                    }
+                    parts.add(CountedAudio.ofOpenAiPart(part)); // untranslatable, but counted
                 }
                 default -> untranslatable.add(part.path("type") + " '" + type + "' parts");
             }
