@@ -7,6 +7,7 @@ import dev.langchain4j.data.message.TextContent;
 import dev.langchain4j.data.message.UserMessage;
 import io.agentfuse.agent.conversation.ContentBlock;
 import io.agentfuse.agent.conversation.RawBlock;
+import io.agentfuse.agent.tokens.EstimatingTokenCounter;
 import io.agentfuse.agent.tokens.TokenCounter;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
@@ -30,14 +31,18 @@ class LangChain4jImagesTest {
                 ImageContent.from(Base64.getEncoder().encodeToString(png.toByteArray()), "image/png"));
         UserMessage linked = UserMessage.from(ImageContent.from("https://example.com/screenshot.png"));
 
-        assertThat(imageTokens(screenshot)).isEqualTo(2_460); // the ceiling of the published accountings for 1280 x 800
-        assertThat(imageTokens(linked)).isEqualTo(TokenCounter.IMAGE_TOKENS);
+        TokenCounter anyModel = EstimatingTokenCounter.standard();
+        assertThat(imageTokens(screenshot, anyModel)).isEqualTo(2_460); // the ceiling of the published accountings for 1280 x 800
+        assertThat(imageTokens(linked, anyModel)).isEqualTo(TokenCounter.IMAGE_TOKENS);
+        // A model's own counter charges as its family does: six of GPT-4o's tiles, eight at most.
+        assertThat(imageTokens(screenshot, TokenCounter.forModel("gpt-4o"))).isEqualTo(85 + 6 * 170);
+        assertThat(imageTokens(linked, TokenCounter.forModel("gpt-4o"))).isEqualTo(85 + 8 * 170);
     }
 
-    private static int imageTokens(UserMessage message) {
+    private static int imageTokens(UserMessage message, TokenCounter counter) {
         List<ContentBlock> blocks = LangChain4jConversations.toConversation(List.of(message)).messages().get(0).content();
         ContentBlock image = blocks.stream().filter(block -> block instanceof RawBlock raw && RawBlock.IMAGE.equals(raw.type()))
                 .findFirst().orElseThrow();
-        return TokenCounter.forModel("gpt-4o").countBlock(image);
+        return counter.countBlock(image);
     }
 }

@@ -3,8 +3,8 @@ package io.agentfuse.agent.tokens;
 /**
  * The tokens of one image, by its size in pixels where its bytes are at hand: providers charge an
  * image by its pixels, not by its encoding. How many tokens a size is worth is the model family's
- * {@link ImageAccounting}; without a family, the most any published accounting charges
- * ({@link ImageAccounting#CEILING}), so that a conversation counted by it fits whichever model takes
+ * {@link ImageAccounting}; without a family, the most Claude's, OpenAI's and Gemini's accountings
+ * charge ({@link ImageAccounting#CEILING}), so that a conversation counted by it fits whichever model takes
  * it. Never more than {@link TokenCounter#IMAGE_TOKENS}, the count of an image whose size is not
  * known (a URL, a file, a format not read here, see {@link ImageSize}) unless its family charges
  * less whatever the size, so that reading the size only ever lowers the count: by the ceiling a
@@ -25,7 +25,7 @@ public final class ImageTokens {
     private ImageTokens() {
     }
 
-    /** {@link #of(CharSequence, ImageAccounting)} by the ceiling over every published accounting. */
+    /** {@link #of(CharSequence, ImageAccounting)} by {@link ImageAccounting#CEILING}, for a counter of any model. */
     public static int of(CharSequence source) {
         return of(source, ImageAccounting.CEILING);
     }

@@ -106,7 +106,7 @@ public interface TokenCounter {
 
     /**
      * How this counter counts an image's pixels: by default {@link ImageAccounting#CEILING}, the most
-     * any published accounting charges, since a counter may serve any model.
+     * Claude's, OpenAI's and Gemini's accountings charge, since a counter may serve any model.
      */
     default ImageAccounting imageAccounting() {
         return ImageAccounting.CEILING;
