@@ -1,0 +1,41 @@
+package io.agentfuse.agent.tokens;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A model's vendor name read out of the name a route gives it. */
+class ModelNameTest {
+
+    @ParameterizedTest
+    @CsvSource({
+            "claude-sonnet-4-5, claude-sonnet-4-5",
+            "anthropic.claude-3-5-sonnet-20240620-v1:0, claude-3-5-sonnet-20240620-v1:0",
+            "us-gov.anthropic.claude-3-haiku-20240307-v1:0, claude-3-haiku-20240307-v1:0",
+            "arn:aws:bedrock:eu-west-1:123456789012:inference-profile/eu.anthropic.claude-sonnet-4, claude-sonnet-4",
+            "amazon.nova-pro-v1:0, nova-pro-v1:0",
+            "openai/GPT-4.1-mini, gpt-4.1-mini",
+            "models/gemini-2.5-pro, gemini-2.5-pro",
+            "projects/p/locations/global/publishers/google/models/gemini-3-pro-preview, gemini-3-pro-preview",
+            "gpt-4.1, gpt-4.1", "o1, o1", "my.deployment, my.deployment"})
+    void theVendorsNameIsWhatIsLeftOfTheRoutesName(String model, String name) {
+        assertThat(ModelName.of(model).name()).isEqualTo(name);
+    }
+
+    @Test
+    void geminiGenerationsBefore3AreToldFromTheLaterOnes() {
+        assertThat(ModelName.of("models/gemini-2.0-flash").isGeminiBefore3()).isTrue();
+        assertThat(ModelName.of("gemini-pro-vision").isGeminiBefore3()).isTrue();
+        assertThat(ModelName.of("gemini-3-flash-preview").isGeminiBefore3()).isFalse();
+        assertThat(ModelName.of("gemini-3-flash-preview").isGemini()).isTrue();
+    }
+
+    @Test
+    void aFamilyTakesItsSnapshotsButNotALaterVersion() {
+        assertThat(ModelName.of("gpt-4o-2024-08-06").isOf("gpt-4o")).isTrue();
+        assertThat(ModelName.of("gpt-5.1").isOf("gpt-5")).isFalse();
+        assertThat(ModelName.of("o10").isOf("o1")).isFalse();
+    }
+}
