@@ -53,7 +53,7 @@ public final class GeminiEndpoint {
 
     /** Serves a {@code POST} on a model method whose body has been read. */
     public void handle(RoutingContext ctx) {
-        GeminiMethodPath target = GeminiMethodPath.of(ctx.request().path()).orElse(null);
+        GeminiMethodPath target = GeminiMethodPath.of(ctx).orElse(null);
         if (target == null) {
             ctx.next(); // the route's pattern and the path's reading disagree: the router's 404 answers
             return;

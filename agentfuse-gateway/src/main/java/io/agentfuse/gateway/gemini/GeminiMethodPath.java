@@ -1,5 +1,7 @@
 package io.agentfuse.gateway.gemini;
 
+import io.vertx.ext.web.RoutingContext;
+
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
@@ -10,7 +12,12 @@ import java.util.regex.Pattern;
  * A Gemini API model method as a caller's path names it: {@code /v1beta/models/{model}:{method}}, or
  * {@code /v1/models/{model}:{method}} for a client set to the API's {@code v1} version. The model
  * is everything between {@code models/} and the last colon, percent-decoded, so that a gateway
- * model named {@code llama3:8b} or {@code team/model} can be asked for too.
+ * model named {@code llama3:8b} or {@code team/model} can be asked for too. The colon before the
+ * method may be written {@code %3A}, as some URL builders escape it.
+ *
+ * <p>A request's path is read as the routes matched it ({@link #routed}): {@code //v1beta/...},
+ * {@code /x/../v1beta/...} and {@code /%761beta/...} are {@code /v1beta/...}, so that every spelling a
+ * route takes names the same model, as the admin and client-key paths do.
  *
  * <p>Immutable and thread-safe.
  *
@@ -25,9 +32,10 @@ import java.util.regex.Pattern;
 public record GeminiMethodPath(String model, Method method) {
 
     /** The route pattern of every model method the gateway serves, for a router's regex route. */
-    public static final String ROUTE = "^/v1(?:beta)?/models/.+:(?:generateContent|streamGenerateContent|countTokens)$";
+    public static final String ROUTE = "^/v1(?:beta)?/models/.+(?::|%3[Aa])(?:generateContent|streamGenerateContent|countTokens)$";
 
-    private static final Pattern PATH = Pattern.compile("^/v1(?:beta)?/models/(.+):([A-Za-z]+)$");
+    /** The model is greedy: a colon in it ({@code llama3:8b}) stays, the last one separates the method. */
+    private static final Pattern PATH = Pattern.compile("^/v1(?:beta)?/models/(.+)(?::|%3[Aa])([A-Za-z]+)$");
 
     /** The model methods served; every other method of the Gemini API is a 404 at the gateway. */
     public enum Method {
@@ -50,7 +58,21 @@ public record GeminiMethodPath(String model, Method method) {
         }
     }
 
-    /** The model method {@code path} names; empty for another path or method. */
+    /** The model method of the path the routes matched for {@code ctx}; empty for another path or method. */
+    public static Optional<GeminiMethodPath> of(RoutingContext ctx) {
+        return of(routed(ctx));
+    }
+
+    /**
+     * The path a Gemini route matched ({@link RoutingContext#normalizedPath()}), never the one written:
+     * the routes match dot segments removed, slashes merged and unreserved escapes decoded, and a
+     * model cut from the written path was then a 404 or another model's name.
+     */
+    static String routed(RoutingContext ctx) {
+        return ctx.normalizedPath();
+    }
+
+    /** The model method {@code path} (as the routes match it) names; empty for another path or method. */
     public static Optional<GeminiMethodPath> of(String path) {
         Matcher matcher = PATH.matcher(path);
         if (!matcher.matches()) {

@@ -88,7 +88,7 @@ public final class GeminiModelList {
     }
 
     private void one(RoutingContext ctx) {
-        String path = ctx.request().path();
+        String path = GeminiMethodPath.routed(ctx);
         String name = GeminiMethodPath.decoded(path.substring(path.indexOf(MODEL_PREFIX) + MODEL_PREFIX.length()));
         config.get().model(name).ifPresentOrElse(model -> json(ctx, model(model)),
                 () -> GatewayErrors.respond(ctx.response(), Dialects.GEMINI, new GatewayException(

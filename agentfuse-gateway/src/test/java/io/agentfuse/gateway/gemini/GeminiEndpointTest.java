@@ -207,4 +207,30 @@ class GeminiEndpointTest {
         assertThat(whole.json().getInteger("totalTokens")).isEqualTo(contents.json().getInteger("totalTokens"));
         assertThat(harness.mock.requests()).isEmpty();
     }
+
+    /**
+     * Regression: the routes match the normalised path, but the endpoint and the model list cut the
+     * model out of the path as written, so a doubled slash or a dot segment was answered 404.
+     */
+    @Test
+    void givenAMethodPathWrittenAnotherWayWhenAGeminiCallerAsksThenTheSameModelAnswers() {
+        for (String spelling : new String[] {"//v1beta/models/gpt-4o-mini:generateContent",
+                "/v1beta//models/gpt-4o-mini:generateContent", "/x/../v1beta/models/gpt-4o-mini:generateContent",
+                "/v1beta/models/gpt-4o-mini%3AgenerateContent", "/%761beta/models/gpt%2d4o-mini:generateContent"}) {
+            Reply reply = post(spelling, ask("Hi").toBuffer(), key("team-a-key"));
+            assertThat(reply.status()).as(spelling + ": " + reply.body()).isEqualTo(200);
+            assertThat(reply.header("x-agentfuse-model")).as(spelling).isEqualTo("gpt-4o-mini");
+        }
+    }
+
+    /** Regression: the model list cut the model out of the path as written too. */
+    @Test
+    void givenAModelPathWrittenAnotherWayWhenItIsListedThenTheSameModelIsShown() {
+        for (String spelling : new String[] {"//v1beta/models/gpt-4o-mini", "/v1beta/models//gpt-4o-mini",
+                "/v1beta/models/x/../gpt-4o-mini", "/v1beta/%6dodels/gpt%2d4o-mini"}) {
+            Reply reply = harness.client.send(HttpMethod.GET, spelling, Buffer.buffer(), Map.of("x-goog-api-key", "team-a-key"));
+            assertThat(reply.status()).as(spelling + ": " + reply.body()).isEqualTo(200);
+            assertThat(reply.json().getString("name")).as(spelling).isEqualTo("models/gpt-4o-mini");
+        }
+    }
 }

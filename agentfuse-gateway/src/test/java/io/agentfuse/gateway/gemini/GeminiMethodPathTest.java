@@ -22,6 +22,9 @@ class GeminiMethodPathTest {
         assertThat(GeminiMethodPath.of("/v1beta/models/llama3:8b:generateContent").orElseThrow().model()).isEqualTo("llama3:8b");
         assertThat(GeminiMethodPath.of("/v1beta/models/team%2Fmodel+x:generateContent").orElseThrow().model())
                 .isEqualTo("team/model+x");
+        assertThat(GeminiMethodPath.of("/v1beta/models/llama3:8b%3acountTokens"))
+                .contains(new GeminiMethodPath("llama3:8b", Method.COUNT_TOKENS));
+        assertThat("/v1beta/models/llama3%3A8b%3AgenerateContent").matches(GeminiMethodPath.ROUTE);
     }
 
     @Test
