@@ -12,7 +12,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The budget ledger's scripts on its connection ({@link BudgetScripts}), each awaited for the
- * ledger's bounded wait: what one instance asks of Redis, with its keys and arguments. Thread-safe.
+ * ledger's bounded wait: what one instance asks of Redis, with its keys and arguments. The fleet
+ * keys a script found written over and replaced (the last element of its reply) are handed to
+ * {@link BudgetRefusals#replaced} here, for every script. Thread-safe.
  */
 final class BudgetCalls {
 
@@ -32,9 +34,10 @@ final class BudgetCalls {
     private final Duration reservationTtl;
     private final Duration presenceTtl;
     private final int maxNamed;
+    private final BudgetRefusals refusals;
 
     BudgetCalls(BudgetRedis redis, String prefix, String instance, Duration wait, Duration reservationTtl,
-                Duration presenceTtl, int maxNamed) {
+                Duration presenceTtl, int maxNamed, BudgetRefusals refusals) {
         this.redis = redis;
         this.prefix = prefix;
         this.instance = instance;
@@ -42,6 +45,7 @@ final class BudgetCalls {
         this.reservationTtl = reservationTtl;
         this.presenceTtl = presenceTtl;
         this.maxNamed = maxNamed;
+        this.refusals = refusals;
     }
 
     /** Reserves {@code estimate} as {@code id} in every window of {@code claims}, or in none. */
@@ -50,14 +54,14 @@ final class BudgetCalls {
                 presenceTtl.toMillis(), MARGIN_MILLIS, maxNamed, claims);
         return redis.<List<Object>>eval(BudgetScripts.RESERVE, ScriptOutputType.MULTI,
                 BudgetScripts.reserveKeys(prefix, claims), args, wait)
-                .thenApply(reply -> BudgetReplies.reserveReply(reply, id, claims));
+                .thenApply(reply -> BudgetReplies.reserveReply(fleetKeysTold(reply), id, claims));
     }
 
     /** Settles what {@code owed} says; the claims whose keys hold no window, and were left out. */
     CompletableFuture<List<BudgetClaim>> settle(BudgetLoss.Owed owed) {
         return redis.<List<Object>>eval(BudgetScripts.SETTLE, ScriptOutputType.MULTI, BudgetScripts.settleKeys(prefix, owed.claims()),
                 BudgetScripts.settleArgs(owed.id(), owed.used(), MARGIN_MILLIS, owed.claims()), wait)
-                .thenApply(skipped -> skipped.stream().map(k -> owed.claims().get(((Long) k).intValue() - 1)).toList());
+                .thenApply(reply -> fleetKeysTold(reply).stream().map(k -> owed.claims().get(((Long) k).intValue() - 1)).toList());
     }
 
     /** The fleet's windows that end after {@code nowMillis}, at most {@value #MAX_LISTED}; waits four times as long. */
@@ -65,7 +69,7 @@ final class BudgetCalls {
         return redis.<List<Object>>eval(BudgetScripts.LIST, ScriptOutputType.MULTI, new String[] {BudgetKeys.index(prefix)},
                         new String[] {Long.toString(nowMillis), Integer.toString(MAX_LISTED), Long.toString(MARGIN_MILLIS)},
                         wait.multipliedBy(4))
-                .thenApply(reply -> BudgetReplies.listed(prefix, reply));
+                .thenApply(reply -> BudgetReplies.listed(prefix, fleetKeysTold(reply)));
     }
 
     /** Forgets what {@code key} spent; whether it existed. */
@@ -77,8 +81,18 @@ final class BudgetCalls {
 
     /** Tells Redis this instance is alive; the instances alive. */
     CompletableFuture<Long> presence() {
-        return redis.eval(BudgetScripts.PRESENCE, ScriptOutputType.INTEGER, new String[] {BudgetKeys.instances(prefix)},
-                new String[] {instance, Long.toString(presenceTtl.toMillis())}, wait);
+        return redis.<List<Object>>eval(BudgetScripts.PRESENCE, ScriptOutputType.MULTI, new String[] {BudgetKeys.instances(prefix)},
+                new String[] {instance, Long.toString(presenceTtl.toMillis())}, wait)
+                .thenApply(reply -> (Long) fleetKeysTold(reply).get(0));
+    }
+
+    /** A script's reply without its last element, the fleet keys it replaced, which are told of. */
+    private List<Object> fleetKeysTold(List<Object> reply) {
+        Object replaced = reply.get(reply.size() - 1);
+        if (replaced instanceof List<?> keys && !keys.isEmpty()) {
+            refusals.replaced(keys.stream().map(String::valueOf).toList());
+        }
+        return reply.subList(0, reply.size() - 1);
     }
 
     /** How long a call waits for Redis. */

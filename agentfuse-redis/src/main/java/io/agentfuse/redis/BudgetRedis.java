@@ -45,8 +45,9 @@ final class BudgetRedis implements AutoCloseable {
         this.thread = thread;
         this.resources = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2)
                 .reconnectDelay(Delay.exponential(Duration.ofMillis(50), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
-                // No reply of the budgets' scripts is longer than the list of windows: a longer one is refused unread.
-                .nettyCustomizer(ReplySizeLimit.onEveryConnection((long) BudgetCalls.MAX_LISTED * BudgetScripts.LISTED_FIELDS))
+                // No reply of the budgets' scripts is longer than the list of windows (and the replaced fleet keys
+                // after it): a longer one is refused unread.
+                .nettyCustomizer(ReplySizeLimit.onEveryConnection((long) BudgetCalls.MAX_LISTED * BudgetScripts.LISTED_FIELDS + 1))
                 .build();
         this.client = RedisClient.create(resources, this.uri);
         client.setOptions(ClientOptions.builder()

@@ -1,6 +1,7 @@
 package io.agentfuse.redis;
 
 import io.agentfuse.core.budget.BudgetClaim;
+import io.agentfuse.core.budget.WindowKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,6 +30,31 @@ final class BudgetRefusals {
     void notWindows(List<BudgetClaim> claims) {
         if (!claims.isEmpty()) {
             refused("settlement", claims, "WRONGTYPE the key holds no hash", "it is not counted there, and is in its other windows");
+        }
+    }
+
+    /**
+     * A script found the fleet keys {@code keys} holding another type than the budgets write, and
+     * replaced each with an empty one of its own: said once per key while it goes on.
+     */
+    void replaced(List<String> keys) {
+        for (String key : keys) {
+            if (limit.due("replaced " + key)) {
+                LOG.warn("Redis held something the budgets did not write at {}, which every instance's budget calls use;"
+                        + " it was replaced by an empty one, and what it held is rebuilt as calls go on (instances are seen"
+                        + " again on their next call, windows listed again on their next reservation). Said once while it"
+                        + " goes on", key);
+            }
+        }
+    }
+
+    /** A reservation found {@code window}'s spent unreadable: its reservations are refused; said once while it goes on. */
+    void unreadable(WindowKey window) {
+        String key = BudgetKeys.window(prefix, window);
+        if (limit.due("unreadable " + key)) {
+            LOG.warn("The budget window {} holds a spent count that is not a number: what it spent is unknown, so its"
+                    + " reservations are refused (503 budget_unavailable) until its window is reset or the key deleted,"
+                    + " or the window ends. Said once while it goes on", key);
         }
     }
 

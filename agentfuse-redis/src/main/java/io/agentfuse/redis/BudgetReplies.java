@@ -19,16 +19,28 @@ final class BudgetReplies {
     private BudgetReplies() {
     }
 
-    /** The reply of {@link BudgetScripts#RESERVE} for {@code claims}, with the instances it counted. */
+    /**
+     * The reply of {@link BudgetScripts#RESERVE} for {@code claims}, with the instances it counted. A
+     * window whose spent does not read is unavailable, named with its mend: nobody knows what it
+     * spent, so it neither admits (it could spend its limit again) nor counts as spent (a refusal
+     * would say it was).
+     */
     static Reply reserveReply(List<Object> reply, String id, List<BudgetClaim> claims) {
         long admitted = number(reply.get(0));
+        if (admitted == BudgetScripts.UNREADABLE) {
+            WindowKey window = claims.get((int) number(reply.get(1)) - 1).key();
+            return new Reply(new ReserveResult.Unavailable("its window for '" + window.scopeValue() + "' holds a spent"
+                    + " count in Redis that is not a number, so what it spent is unknown; it refuses until an operator"
+                    + " resets the window (POST /admin/budgets/" + window.budget() + "/{scopeValue}/reset) or it ends"
+                    + " (the gateway's log names the key)"), (int) number(reply.get(2)), window);
+        }
         if (admitted == 0) {
             int claim = (int) number(reply.get(1)) - 1;
             BudgetClaim refused = claims.get(claim);
             WindowTally tally = new WindowTally(refused.key(), refused.limit(), refused.endMillis(),
                     new BudgetAmount(number(reply.get(2)), number(reply.get(3))),
                     new BudgetAmount(number(reply.get(4)), number(reply.get(5))));
-            return new Reply(new ReserveResult.Refused(claim, tally), (int) number(reply.get(6)));
+            return new Reply(new ReserveResult.Refused(claim, tally), (int) number(reply.get(6)), null);
         }
         List<WindowTally> tallies = new ArrayList<>(claims.size());
         for (int i = 0; i < claims.size(); i++) {
@@ -38,11 +50,11 @@ final class BudgetReplies {
                     new BudgetAmount(number(reply.get(at)), number(reply.get(at + 1))),
                     new BudgetAmount(number(reply.get(at + 2)), number(reply.get(at + 3)))));
         }
-        return new Reply(new ReserveResult.Admitted(id, tallies), (int) number(reply.get(1)));
+        return new Reply(new ReserveResult.Admitted(id, tallies), (int) number(reply.get(1)), null);
     }
 
-    /** What a reservation got, and how many instances Redis counted. */
-    record Reply(ReserveResult result, int instances) {
+    /** What a reservation got, how many instances Redis counted, and the window whose spent did not read (else null). */
+    record Reply(ReserveResult result, int instances, WindowKey unreadable) {
     }
 
     private static long number(Object value) {

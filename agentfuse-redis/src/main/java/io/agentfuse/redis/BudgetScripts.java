@@ -14,31 +14,70 @@ import java.util.List;
  * for every limited part; a reservation is a hash field {@code r:<id>} = {@code tokens,cost,expiresAt}
  * that lapses at {@code expiresAt} (an instance that died mid-call holds nothing for ever).
  *
+ * <p>The keys every instance shares (the index, the instances, the caller-named windows) are
+ * Redis's to anyone who can write there: one that holds another type would fail every script that
+ * touches it, and so every budget call of the fleet. Every script first takes such a key for absent
+ * ({@link #FLEET_KEYS}: deleted, begun again empty) and ends its reply with the keys it so replaced,
+ * which the ledger says once ({@link BudgetRefusals#replaced}). What they held is rebuilt as calls
+ * go on: each instance is seen again on its next call, each window indexed on its next reservation.
+ *
  * <p>The keys are {@link BudgetKeys}'s. Pure functions but for the script texts.
  */
 final class BudgetScripts {
 
     /**
+     * What every script begins with: {@code own(key, kind)} deletes {@code key} when it holds
+     * another type than {@code kind} and notes it in {@code replaced}, which the script's reply ends
+     * with; {@code alive(key, instance, ttl, now)} records {@code instance} as seen {@code now} in the
+     * hash {@code key} and counts those seen within {@code ttl} ms, forgetting the others and any
+     * entry that is no time.
+     */
+    static final String FLEET_KEYS = """
+            local replaced = {}
+            local function own(key, kind)
+              local held = redis.call('TYPE', key).ok
+              if held ~= kind and held ~= 'none' then
+                redis.call('DEL', key)
+                table.insert(replaced, key)
+              end
+            end
+            local function alive(key, instance, ttl, now)
+              own(key, 'hash')
+              redis.call('HSET', key, instance, now)
+              local instances = 0
+              local seen = redis.call('HGETALL', key)
+              for i = 1, #seen, 2 do
+                local at = tonumber(seen[i + 1])
+                if at and now - at <= ttl then instances = instances + 1
+                else redis.call('HDEL', key, seen[i]) end
+              end
+              return instances
+            end
+            """;
+
+    /** The first element of {@link #RESERVE}'s reply when a window's spent does not read as a number. */
+    static final long UNREADABLE = 2;
+
+    /**
      * Reserves ARGV[2] tokens and ARGV[3] nano-dollars as ARGV[1] in every window of KEYS[1..n], or
-     * in none: {@code {0, k, st, sc, rt, rc, instances}} for the first window k with nothing left, else
-     * {@code {1, instances, st, sc, rt, rc, ...}} per window after the reservation. Also records the
+     * in none: {@code {0, k, st, sc, rt, rc, instances}} for the first window k with nothing left,
+     * {@code {2, k, instances}} ({@link #UNREADABLE}) for the first window whose spent does not read as a number
+     * (nobody knows what it spent: it refuses until it is reset or expires), else
+     * {@code {1, instances, st, sc, rt, rc, ...}} per window after the reservation; then the replaced
+     * fleet keys. Also records the
      * instance ARGV[5] as seen now and counts those seen within ARGV[6] ms. A window expires ARGV[7] ms
      * after its end. Window k is one whose scope value a caller named when char k of ARGV[9] is
      * {@code 1}: it is noted in the sorted set KEYS[n + 3] by last use (in microseconds: no two
      * reservations tie), and beyond ARGV[8] of them the
      * least recently used are forgotten, as {@code LocalBudgetLedger} forgets them.
      */
-    static final String RESERVE = """
+    static final String RESERVE = FLEET_KEYS + """
             local n = #KEYS - 3
             local t = redis.call('TIME')
             local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-            redis.call('HSET', KEYS[n + 2], ARGV[5], now)
-            local instances = 0
-            local seen = redis.call('HGETALL', KEYS[n + 2])
-            for i = 1, #seen, 2 do
-              if now - tonumber(seen[i + 1]) <= tonumber(ARGV[6]) then instances = instances + 1
-              else redis.call('HDEL', KEYS[n + 2], seen[i]) end
-            end
+            own(KEYS[n + 1], 'zset')
+            own(KEYS[n + 3], 'zset')
+            local instances = alive(KEYS[n + 2], ARGV[5], tonumber(ARGV[6]), now)
             local tokens, cost = tonumber(ARGV[2]), tonumber(ARGV[3])
             local state = {}
             for k = 1, n do
@@ -56,8 +95,9 @@ final class BudgetScripts {
                   else redis.call('HDEL', KEYS[k], f) end
                 end
               end
+              if st == nil or sc == nil then return {2, k, instances, replaced} end
               if (lt >= 0 and st + rt >= lt) or (lc >= 0 and sc + rc >= lc) then
-                return {0, k, st, sc, rt, rc, instances}
+                return {0, k, st, sc, rt, rc, instances, replaced}
               end
               state[k] = {st, sc, rt, rc}
             end
@@ -86,6 +126,7 @@ final class BudgetScripts {
                 redis.call('ZREM', KEYS[n + 1], oldest[i])
               end
             end
+            table.insert(result, replaced)
             return result
             """;
 
@@ -101,9 +142,9 @@ final class BudgetScripts {
      * nano-dollars used (a window without the reservation only counts them), each part saturating at
      * {@link #MOST_SPENT}; per window, ARGV[5..] holds its limit and end, for a window this creates;
      * KEYS[n + 1] is the index. A key that holds something other than a hash is no window of ours and
-     * is left as it is, the others settled: the reply lists those windows' k (empty when none).
+     * is left as it is, the others settled: the reply lists those windows' k, then the replaced fleet keys.
      */
-    static final String SETTLE = """
+    static final String SETTLE = FLEET_KEYS + """
             local most = %d
             local function add(key, field, amount)
               if tonumber(redis.call('HGET', key, field) or '0') + tonumber(amount) >= most then
@@ -113,6 +154,7 @@ final class BudgetScripts {
               end
             end
             local n = #KEYS - 1
+            own(KEYS[n + 1], 'zset')
             local skipped = {}
             for k = 1, n do
               local base = 5 + 3 * (k - 1)
@@ -132,6 +174,7 @@ final class BudgetScripts {
                 end
               end
             end
+            table.insert(skipped, replaced)
             return skipped
             """.formatted(MOST_SPENT);
 
@@ -139,11 +182,13 @@ final class BudgetScripts {
      * The windows of the index KEYS[1] that end after ARGV[1] (at most ARGV[2] of them), each as
      * {@code key, st, sc, rt, rc, lt, lc, end}, all as text; forgets index entries ended more than
      * ARGV[3] ms ago. Reads the windows by the names the index holds (a single Redis, not a cluster);
-     * a key there that is not a hash, or whose spent does not read as a number, is left out.
+     * a key there that is not a hash, or whose spent does not read as a number, is left out; then the
+     * replaced fleet keys.
      */
-    static final String LIST = """
+    static final String LIST = FLEET_KEYS + """
             local t = redis.call('TIME')
             local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            own(KEYS[1], 'zset')
             redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - tonumber(ARGV[3]))
             local keys = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. ARGV[1], '+inf', 'LIMIT', 0, tonumber(ARGV[2]))
             local out = {}
@@ -169,6 +214,7 @@ final class BudgetScripts {
                 end
               end
             end
+            table.insert(out, replaced)
             return out
             """;
 
@@ -184,18 +230,11 @@ final class BudgetScripts {
             return 1
             """;
 
-    /** Records the instance ARGV[1] as seen now in KEYS[1]; the instances seen within ARGV[2] ms. */
-    static final String PRESENCE = """
+    /** Records the instance ARGV[1] as seen now in KEYS[1]: {@code {instances seen within ARGV[2] ms, replaced}}. */
+    static final String PRESENCE = FLEET_KEYS + """
             local t = redis.call('TIME')
             local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-            redis.call('HSET', KEYS[1], ARGV[1], now)
-            local instances = 0
-            local seen = redis.call('HGETALL', KEYS[1])
-            for i = 1, #seen, 2 do
-              if now - tonumber(seen[i + 1]) <= tonumber(ARGV[2]) then instances = instances + 1
-              else redis.call('HDEL', KEYS[1], seen[i]) end
-            end
-            return instances
+            return {alive(KEYS[1], ARGV[1], tonumber(ARGV[2]), now), replaced}
             """;
 
     /** The fields of one window in a {@link #LIST} reply. */

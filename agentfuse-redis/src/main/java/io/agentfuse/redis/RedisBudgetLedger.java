@@ -67,9 +67,9 @@ public final class RedisBudgetLedger implements BudgetLedger {
         });
         this.redis = new BudgetRedis(builder.uri, builder.commandTimeout, thread);
         this.loss = new BudgetLoss(builder.onLoss, builder.clock);
-        this.calls = new BudgetCalls(redis, prefix, instance, builder.wait, builder.reservationTtl, builder.presenceTtl,
-                builder.maxNamedWindows);
         this.refusals = new BudgetRefusals(prefix);
+        this.calls = new BudgetCalls(redis, prefix, instance, builder.wait, builder.reservationTtl, builder.presenceTtl,
+                builder.maxNamedWindows, refusals);
         this.recovery = new BudgetRecovery(redis, calls, loss, refusals, builder.heartbeat, builder.probeInterval);
         recovery.start();
     }
@@ -88,6 +88,9 @@ public final class RedisBudgetLedger implements BudgetLedger {
         return calls.reserve(id, claims, estimate).handle((answer, failure) -> {
             if (failure == null) {
                 loss.heard(tallies(answer.result()), answer.instances());
+                if (answer.unreadable() != null) {
+                    refusals.unreadable(answer.unreadable());
+                }
                 return answer.result();
             }
             String refusal = RedisRefusal.ofOneCall(failure);
