@@ -97,7 +97,8 @@ class McpBoundedStateTest {
 
         for (int i = 0; i < 300; i++) {
             HttpResponse<String> answer = harness.post("/mcp/server-" + i, harness.toolCall("query"));
-            assertThat(answer.statusCode()).isEqualTo(404);
+            assertThat(McpHarness.message(answer).getJsonObject("error").getJsonObject("data").getString("type"))
+                    .isEqualTo("not_found");
         }
 
         assertThat(harness.gateway.runtime().registry().all()).hasSize(breakers);

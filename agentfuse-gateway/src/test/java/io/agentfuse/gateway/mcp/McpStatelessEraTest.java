@@ -89,12 +89,15 @@ class McpStatelessEraTest {
     }
 
     @Test
-    void anUnknownServerIsAJsonNotFound() {
-        HttpResponse<String> answer = harness.post("/mcp/nope", harness.rpc("tools/list", new JsonObject()),
+    void anUnknownServerIsAJsonRpcNotFoundForTheRequest() {
+        JsonObject request = harness.rpc("tools/list", new JsonObject());
+        HttpResponse<String> answer = harness.post("/mcp/nope", request,
                 "MCP-Protocol-Version", VERSION, "Mcp-Method", "tools/list");
 
-        assertThat(answer.statusCode()).isEqualTo(404);
-        assertThat(new JsonObject(answer.body()).getJsonObject("error").getString("type")).isEqualTo("not_found");
+        assertThat(answer.statusCode()).isEqualTo(200);
+        JsonObject message = new JsonObject(answer.body());
+        assertThat(message.getValue("id")).isEqualTo(request.getValue("id"));
+        assertThat(message.getJsonObject("error").getJsonObject("data").getString("type")).isEqualTo("not_found");
     }
 
     private HttpResponse<String> stateless(JsonObject body, String toolHeader) {
