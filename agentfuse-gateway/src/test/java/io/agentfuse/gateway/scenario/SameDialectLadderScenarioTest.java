@@ -120,6 +120,31 @@ class SameDialectLadderScenarioTest {
         assertThat(last(sentTo("gpt-4.1").getJsonArray("messages"), 1)).containsExactly(kept);
     }
 
+    /**
+     * Regression: the legacy functions API's {@code role: "function"} message and the assistant's
+     * {@code function_call} before it were dropped by a compacted request, and a {@code developer}
+     * message in the middle of the conversation was moved into the leading system message.
+     */
+    @Test
+    void aChatCompletionsLegacyFunctionTurnAndAMidConversationDeveloperMessageReachGptAsSentAfterCompaction() {
+        JsonObject system = new JsonObject().put("role", "system").put("content", "You are terse.");
+        JsonArray kept = new JsonArray()
+                .add(new JsonObject().put("role", "assistant").putNull("content").put("function_call",
+                        new JsonObject().put("name", "get_weather").put("arguments", "{\"city\":\"Paris\"}")))
+                .add(new JsonObject().put("role", "function").put("name", "get_weather").put("content", "18 C, clear"))
+                .add(new JsonObject().put("role", "developer").put("content", "Answer in French from now on."))
+                .add(new JsonObject().put("role", "user").put("content", "And tomorrow?"));
+        JsonArray messages = new JsonArray().add(system).addAll(talk("user", "assistant", false)).addAll(kept);
+
+        Reply reply = harness.client.post("/v1/chat/completions", new JsonObject().put("model", "gpt").put("messages", messages));
+
+        assertCompacted(reply);
+        JsonArray sent = sentTo("gpt-4.1").getJsonArray("messages");
+        assertThat(last(sent, 4)).isEqualTo(kept);
+        assertThat(sent.getJsonObject(0)).isEqualTo(system);
+        assertThat(sent.encode()).containsOnlyOnce("Answer in French");
+    }
+
     @Test
     void codexsReasoningViewedImageAndStoredFileReachTheResponsesApiAsSentAfterCompaction() {
         JsonArray kept = new JsonArray()

@@ -40,7 +40,6 @@ import java.util.function.Function;
  */
 public final class OpenAiRequestParser {
 
-
     /**
      * The turns of recent conversations, by the messages' decoded values: an agent resends them every
      * turn, and the gateway's memo of decoded values hands out the very same objects for them.
@@ -81,18 +80,21 @@ public final class OpenAiRequestParser {
         if (array.isEmpty()) {
             throw root.problem("messages", "must not be empty");
         }
-        List<ChatMessage> messages = new ArrayList<>(array.size());
+        OpenAiRiders messages = new OpenAiRiders();
         for (int i = 0; i < array.size(); i++) {
             int index = i;
             Turn turn = RECENT_TURNS.derive(array.getValue(i), untranslatable,
                     notes -> parseTurn(root.objectAt("messages", index), notes));
             if (turn.system() != null) {
                 system.add(turn.system());
+                messages.system(array.getJsonObject(i));
             } else if (turn.message() != null) {
-                messages.add(turn.message());
+                messages.message(turn.message());
+            } else {
+                messages.unread(array.getJsonObject(i));
             }
         }
-        return messages;
+        return messages.messages();
     }
 
     private static Turn parseTurn(FieldReader message, List<String> untranslatable) {
@@ -188,8 +190,8 @@ public final class OpenAiRequestParser {
         return parts;
     }
 
-    /** A string, or the text parts of an array joined; refusal parts count as text. */
-    private static String text(FieldReader message, String field, boolean required) {
+    /** A string, or the text parts of an array joined; refusal parts count as text (a system message's, as the prompt holds it). */
+    static String text(FieldReader message, String field, boolean required) {
         Object content = message.value(field);
         if (content == null && !required) {
             return "";

@@ -25,7 +25,8 @@ import java.util.List;
  * its images and files, which a tool message cannot hold, go in a user message after the tool
  * messages. A document is a {@code file} part, a PDF given as data only. A message read from a Chat
  * Completions caller is written as it came (a compacted or continued request of the caller's own
- * dialect loses no field of it).
+ * dialect loses no field of it), with the legacy {@code function} and later {@code system} messages
+ * that ride with it ({@link OpenAiRiders}).
  *
  * <p>Stateless and thread-safe.
  * {@code JsonObject body = OpenAiRequestWriter.write(request, "gpt-4o-mini");}
@@ -42,8 +43,9 @@ public final class OpenAiRequestWriter {
     public static JsonObject write(ChatRequest request, String model) {
         JsonObject body = new JsonObject().put("model", model);
         JsonArray messages = new JsonArray();
-        if (request.system() != null) {
-            messages.add(new JsonObject().put("role", "system").put("content", request.system()));
+        String system = OpenAiRiders.leadingSystem(request); // a later system message is written where it was
+        if (system != null) {
+            messages.add(new JsonObject().put("role", "system").put("content", system));
         }
         for (ChatMessage message : request.messages()) {
             List<JsonObject> origin = message.originIn(OpenAiDialect.INSTANCE);

@@ -1,0 +1,118 @@
+package io.agentfuse.gateway.provider.openai;
+
+import io.agentfuse.gateway.dialect.ChatMessage;
+import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.dialect.FieldReader;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The elements of a Chat Completions {@code messages} array that the neutral model has no message
+ * for, kept in place for a request rewritten within its own dialect: a legacy functions API
+ * {@code role: "function"} message (nothing crosses for it), and a {@code system} or
+ * {@code developer} message after the conversation began (hoisted into the system prompt, as
+ * every other dialect holds it). Each rides in the {@linkplain ChatMessage#originIn origin} of a
+ * neighbouring message, which a Chat Completions writer sends as it came: a function message with
+ * the message before it (the assistant's {@code function_call}), a system message with the message
+ * after it (the turns it speaks to). Compaction keeps or drops a rider with its message, and the
+ * writer leaves the text of each system message it writes in place out of the leading system
+ * message ({@link #leadingSystem}), so that it is said once, where the caller said it. Without a
+ * neighbour (a conversation of such elements alone) an element is left out, as before.
+ *
+ * <p>Collects one request's messages in order; not thread-safe.
+ */
+final class OpenAiRiders {
+
+    /** What {@link ChatRequest#systemPrompt} joins the parts of a system prompt with. */
+    private static final String PARTS = "\n\n";
+
+    private final List<ChatMessage> messages = new ArrayList<>();
+    private final List<JsonObject> waiting = new ArrayList<>();
+
+    /** A message of the neutral model, with the riders that wait for the next message before it. */
+    void message(ChatMessage message) {
+        if (waiting.isEmpty()) {
+            messages.add(message);
+            return;
+        }
+        List<JsonObject> origin = new ArrayList<>(waiting);
+        origin.addAll(message.originIn(OpenAiDialect.INSTANCE));
+        waiting.clear();
+        messages.add(withOrigin(message, origin));
+    }
+
+    /** A {@code system} or {@code developer} message: before the first message it is the leading system prompt's alone. */
+    void system(JsonObject element) {
+        if (!messages.isEmpty()) {
+            waiting.add(element);
+        }
+    }
+
+    /** An element that is no message of the neutral model: it rides with the message before it. */
+    void unread(JsonObject element) {
+        if (messages.isEmpty() || !waiting.isEmpty()) {
+            waiting.add(element); // after a waiting system message, it keeps its place after it
+            return;
+        }
+        ChatMessage before = messages.remove(messages.size() - 1);
+        List<JsonObject> origin = new ArrayList<>(before.originIn(OpenAiDialect.INSTANCE));
+        origin.add(element);
+        messages.add(withOrigin(before, origin));
+    }
+
+    /** The messages, the riders still waiting put after the last one. */
+    List<ChatMessage> messages() {
+        if (!waiting.isEmpty() && !messages.isEmpty()) {
+            ChatMessage last = messages.remove(messages.size() - 1);
+            List<JsonObject> origin = new ArrayList<>(last.originIn(OpenAiDialect.INSTANCE));
+            origin.addAll(waiting);
+            messages.add(withOrigin(last, origin));
+        }
+        waiting.clear();
+        return messages;
+    }
+
+    private static ChatMessage withOrigin(ChatMessage message, List<JsonObject> origin) {
+        return new ChatMessage(message.role(), message.content(), OpenAiDialect.INSTANCE, origin);
+    }
+
+    /**
+     * The system prompt of {@code request} less the system messages that ride in its messages'
+     * origins, which the writer sends where they were. The prompt joins its parts in order
+     * ({@link ChatRequest#systemPrompt}), the riders after the leading ones; each rider's text is
+     * taken out from the end, so that a rider whose message compaction dropped stays in the prompt,
+     * said once there. A text not found (a prompt someone rewrote) is left in: said twice, not lost.
+     */
+    static String leadingSystem(ChatRequest request) {
+        String system = request.system();
+        List<String> riding = new ArrayList<>();
+        for (ChatMessage message : request.messages()) {
+            for (JsonObject element : message.originIn(OpenAiDialect.INSTANCE)) {
+                Object role = element.getValue("role");
+                if ("system".equals(role) || "developer".equals(role)) {
+                    riding.add(OpenAiRequestParser.text(FieldReader.root(element), "content", true));
+                }
+            }
+        }
+        for (int i = riding.size() - 1; i >= 0 && system != null; i--) {
+            system = without(system, riding.get(i));
+        }
+        return system;
+    }
+
+    /** {@code prompt} less its last part that is {@code part} (parts are joined by a blank line); null when none is left. */
+    private static String without(String prompt, String part) {
+        if (prompt.equals(part)) {
+            return null;
+        }
+        for (int at = prompt.lastIndexOf(PARTS + part); at >= 0; at = prompt.lastIndexOf(PARTS + part, at - 1)) {
+            int end = at + PARTS.length() + part.length();
+            if (end == prompt.length() || prompt.startsWith(PARTS, end)) {
+                return prompt.substring(0, at) + prompt.substring(end);
+            }
+        }
+        return prompt.startsWith(part + PARTS) ? prompt.substring(part.length() + PARTS.length()) : prompt;
+    }
+}
