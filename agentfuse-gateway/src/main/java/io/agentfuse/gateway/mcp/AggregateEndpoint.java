@@ -73,7 +73,7 @@ final class AggregateEndpoint {
     void post(RoutingContext ctx) {
         McpConfig mcp = runtime.config().mcp();
         if (!mcp.aggregates()) {
-            notAggregating(ctx.response());
+            notAggregating(ctx.response(), McpRequest.requestIdOf(ctx.request().headers(), ctx.body().buffer()));
             return;
         }
         McpRequest request;
@@ -131,7 +131,7 @@ final class AggregateEndpoint {
     /** {@code GET}: the aggregate pushes nothing, so it offers no stream. */
     void get(RoutingContext ctx) {
         if (!runtime.config().mcp().aggregates()) {
-            notAggregating(ctx.response());
+            notAggregating(ctx.response(), null);
             return;
         }
         GatewayErrors.respondAdmin(ctx.response().putHeader("allow", "POST, DELETE"), 405, "invalid_request",
@@ -141,7 +141,7 @@ final class AggregateEndpoint {
     /** {@code DELETE}: ends the caller's session and the gateway's sessions with the servers for it. */
     void delete(RoutingContext ctx) {
         if (!runtime.config().mcp().aggregates()) {
-            notAggregating(ctx.response());
+            notAggregating(ctx.response(), null);
             return;
         }
         String session;
@@ -243,9 +243,9 @@ final class AggregateEndpoint {
         response.setStatusCode(200).putHeader("content-type", "application/json").end(sent.encode());
     }
 
-    private static void notAggregating(HttpServerResponse response) {
-        GatewayErrors.respondAdmin(response, 404, "not_found",
-                "no MCP servers are aggregated at /mcp (mcp.aggregate is empty); use /mcp/{server}");
+    private static void notAggregating(HttpServerResponse response, Object id) {
+        McpReply.Made.notConfigured(id, "no MCP servers are aggregated at /mcp (mcp.aggregate is empty); use /mcp/{server}")
+                .send(response);
     }
 
     static JsonObject result(Object id, JsonObject result) {

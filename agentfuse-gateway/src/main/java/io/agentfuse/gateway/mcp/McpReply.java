@@ -50,6 +50,21 @@ sealed interface McpReply {
             return new Made(OVERLOADED, ProxyAnswers.overloaded(id, server, slots.limit()), ProxyAnswers.OVERLOADED_RETRY_AFTER);
         }
 
+        /**
+         * The answer to a message for an MCP endpoint that is not configured (a server, the aggregate):
+         * a JSON-RPC error naming what is, as the MCP SDKs read. A request (its {@code id} is not
+         * null) gets it with status 200, so that the SDKs hand it to the request as the server's
+         * error ({@code McpError}) with these words: a 404 to a request with an {@code Mcp-Session-Id}
+         * means "your session expired, initialize again" to them (the MCP transport's rule), a false
+         * lead here (after a reload removed the server, the new session would be refused too), and a
+         * 4xx reaches the Java SDK's caller as a bare transport error. Anything else (a notification,
+         * a {@code GET} stream, a {@code DELETE}) has no request to answer: 404, the error in the body.
+         */
+        static Made notConfigured(Object id, String message) {
+            return new Made(id == null ? 404 : 200, ProxyAnswers.error(id, GatewayErrors.MCP_GATEWAY_ERROR, "not_found",
+                    message), -1);
+        }
+
         @Override
         public void send(HttpServerResponse response) {
             if (response.closed() || response.ended()) {

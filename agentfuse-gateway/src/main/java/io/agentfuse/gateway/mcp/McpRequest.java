@@ -158,6 +158,22 @@ final class McpRequest {
         return "tools/list".equals(method);
     }
 
+    /**
+     * The id of the JSON-RPC request a POST with {@code headers} and {@code body} carries; null for
+     * no body, a notification, a response, or a message the proxy cannot read.
+     */
+    static Object requestIdOf(MultiMap headers, Buffer body) {
+        if (body == null) {
+            return null;
+        }
+        try {
+            McpRequest request = of(headers, body);
+            return request.method() == null ? null : request.id();
+        } catch (McpRefusal unreadable) {
+            return null;
+        }
+    }
+
     /** The request id, or {@code null} for a notification or a response. */
     Object id() {
         return message.getValue("id");

@@ -6,7 +6,6 @@ import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.McpServerConfig;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.breaker.BoundedNames;
-import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.HopByHop;
 import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
@@ -238,45 +237,18 @@ final class ServerEndpoint {
         return reply;
     }
 
-    /** The server the path names; else the request ({@code body}: a POST's) has been answered {@link #unknownServer}. */
+    /** The server the path names; else the request ({@code body}: a POST's) has been answered {@link McpReply.Made#notConfigured}. */
     private McpServerConfig server(RoutingContext ctx, Buffer body) {
         String name = ctx.pathParam("server");
         McpServerConfig server = runtime.config().mcpServers().get(name);
         if (server == null) {
             String shown = BoundedNames.isPlain(name, ToolCatalog.MAX_NAME_LENGTH) ? name : "(not a server name)";
             // Named to any caller that got here: a client key (checked before) may use every server (docs/design.md §7).
-            unknownServer(requestId(ctx, body), "no MCP server named " + shown + " is configured (mcpServers: "
-                    + runtime.config().mcpServers().keySet() + ")").send(ctx.response());
+            McpReply.Made.notConfigured(McpRequest.requestIdOf(ctx.request().headers(), body), "no MCP server named "
+                    + shown + " is configured (mcpServers: " + runtime.config().mcpServers().keySet() + ")")
+                    .send(ctx.response());
         }
         return server;
-    }
-
-    /**
-     * The answer to a message for a server that is not configured: a JSON-RPC error, as the MCP SDKs
-     * read. A request (it has an id) gets it with status 200, so that the SDKs hand it to the request
-     * as the server's error ({@code McpError}) with its words: a 404 to a request with an
-     * {@code Mcp-Session-Id} means "your session expired, initialize again" to them (the MCP
-     * transport's rule), which would be a false lead here (a server removed by a reload: the new
-     * session would be refused too), and a 4xx reaches the Java SDK's caller as a bare transport
-     * error. Anything else (a notification, a {@code GET} stream, a {@code DELETE}) has no request
-     * to answer: 404, the error in the body.
-     */
-    static McpReply unknownServer(Object id, String message) {
-        return new McpReply.Made(id == null ? 404 : 200, ProxyAnswers.error(id, GatewayErrors.MCP_GATEWAY_ERROR, "not_found",
-                message), -1);
-    }
-
-    /** The id of the JSON-RPC request a POST carries ({@code body}), or null for anything else. */
-    private static Object requestId(RoutingContext ctx, Buffer body) {
-        if (body == null) {
-            return null;
-        }
-        try {
-            McpRequest request = McpRequest.of(ctx.request().headers(), body);
-            return request.method() == null ? null : request.id();
-        } catch (McpRefusal unreadable) {
-            return null;
-        }
     }
 
     /** The client's headers for the server, less those of one hop (the session and version headers stay). */

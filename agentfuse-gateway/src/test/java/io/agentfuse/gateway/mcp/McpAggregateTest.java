@@ -266,13 +266,18 @@ class McpAggregateTest {
     }
 
     @Test
-    void withoutAnAggregateTheEndpointIsNotFound() {
+    void withoutAnAggregateTheEndpointIsNotFoundAsAJsonRpcErrorForTheRequest() {
         harness = AggregateHarness.start(AggregateHarness.CONFIG.replace("mcp:\n  aggregate: [db, search]\n", ""));
+        JsonObject initialize = harness.initializeRequest();
 
-        HttpResponse<String> answer = harness.post(harness.initializeRequest());
+        HttpResponse<String> answer = harness.post(initialize);
 
-        assertThat(answer.statusCode()).isEqualTo(404);
-        assertThat(new JsonObject(answer.body()).getJsonObject("error").getString("type")).isEqualTo("not_found");
+        // As for an unknown server (McpUnknownServerSdkTest): the SDKs hand it to the request, and drop no session
+        assertThat(answer.statusCode()).isEqualTo(200);
+        JsonObject message = new JsonObject(answer.body());
+        assertThat(message.getValue("id")).isEqualTo(initialize.getValue("id"));
+        assertThat(message.getJsonObject("error").getString("message")).contains("mcp.aggregate is empty");
+        assertThat(message.getJsonObject("error").getJsonObject("data").getString("type")).isEqualTo("not_found");
     }
 
     private static List<String> names(JsonObject result) {
