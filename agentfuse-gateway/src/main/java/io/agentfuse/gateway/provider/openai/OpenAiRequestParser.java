@@ -200,8 +200,7 @@ public final class OpenAiRequestParser {
             return text;
         }
         if (!(content instanceof JsonArray array)) {
-            throw message.problem(field, required ? "is required and must be a string or an array of text parts"
-                    : "must be a string or an array of text parts");
+            throw message.problem(field, (required ? "is required and " : "") + "must be a string or an array of text parts");
         }
         StringBuilder text = new StringBuilder();
         for (int i = 0; i < array.size(); i++) {
