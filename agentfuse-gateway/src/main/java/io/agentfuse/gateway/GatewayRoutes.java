@@ -146,7 +146,7 @@ final class GatewayRoutes {
         boolean guarded = path.startsWith("/v1/") || path.startsWith("/v1beta/") || path.startsWith("/mcp");
         if (guarded && clients.required()) {
             try {
-                clients.identify(ctx.request());
+                clients.identify(ctx.request(), GeminiMethodPath.isGoogleRoute(path));
             } catch (GatewayException refused) {
                 if (path.startsWith("/mcp")) {
                     GatewayErrors.respondMcp(ctx.response(), refused);

@@ -19,9 +19,12 @@ import java.util.function.Supplier;
  * The gateway's client keys (docs/design.md §11) and the one place a request's {@link Caller} is
  * told: with {@code clients:}, a request must carry one of their keys —
  * {@code Authorization: Bearer <key>}, or else {@code x-api-key: <key>}, or else Google's
- * {@code x-goog-api-key: <key>} or {@code ?key=<key>} (the Gemini API's callers) — or it is refused with 401
- * {@code invalid_api_key}; its tenant is then its client's, and a {@code x-agentfuse-tenant} it sends
- * is ignored. Without {@code clients:}, the tenant is the {@code x-agentfuse-tenant} header (for a
+ * {@code x-goog-api-key: <key>}, or else, on the Gemini API's routes only, {@code ?key=<key>} — or it is
+ * refused with 401 {@code invalid_api_key}, whose message names the header it read (never a value); its
+ * tenant is then its client's, and a {@code x-agentfuse-tenant} it sends is ignored. A key in a URL
+ * ends up in the access logs of every proxy on the way, so it is taken only from the callers that send
+ * nothing else (Google's SDKs, Gemini CLI); elsewhere a {@code key} parameter is no credential, as
+ * Envoy and LiteLLM read none, and a 401 says so. Without {@code clients:}, the tenant is the {@code x-agentfuse-tenant} header (for a
  * gateway behind an authenticating proxy). The session is always {@code x-agentfuse-session}.
  *
  * <p>Keys are compared in constant time: the SHA-256 digests of the key sent and of every client's
@@ -33,7 +36,7 @@ import java.util.function.Supplier;
  * keys once per configuration.
  *
  * <pre>{@code
- * Caller caller = clientKeys.identify(request);        // throws 401 invalid_api_key
+ * Caller caller = clientKeys.identify(request, false); // throws 401 invalid_api_key
  * Optional<String> owner = clientKeys.clientName(request); // for what belongs to one caller (MCP sessions)
  * }</pre>
  */
@@ -43,9 +46,6 @@ public final class ClientKeys {
     public static final String TENANT_HEADER = "x-agentfuse-tenant";
     /** The header that names an agent session. */
     public static final String SESSION_HEADER = "x-agentfuse-session";
-    private static final String BEARER = "bearer ";
-    private static final String GOOGLE_KEY_HEADER = "x-goog-api-key";
-    private static final String QUERY_KEY = "key";
     private static final int MAX_VALUE_LENGTH = 128;
 
     private final Supplier<AgentfuseConfig> config;
@@ -68,49 +68,57 @@ public final class ClientKeys {
      *                          {@code invalid_request} for a malformed tenant or session header
      */
     public Caller identify(MultiMap headers) {
-        return identify(headers, null);
+        return identify(headers, (PresentedKey) null);
     }
 
-    /** {@link #identify(MultiMap)} of {@code request}'s headers, with its {@code key} query parameter as Google's callers send it. */
-    public Caller identify(HttpServerRequest request) {
-        return identify(request.headers(), queryKey(request));
+    /**
+     * {@link #identify(MultiMap)} of {@code request}'s headers; on a {@code googleRoute}
+     * ({@link io.agentfuse.gateway.gemini.GeminiMethodPath#isGoogleRoute}) its {@code key} query
+     * parameter too, as Google's callers send it.
+     */
+    public Caller identify(HttpServerRequest request, boolean googleRoute) {
+        return identify(request.headers(), googleRoute ? PresentedKey.query(request) : PresentedKey.ignoredQuery(request));
     }
 
-    private Caller identify(MultiMap headers, String queryKey) {
+    private Caller identify(MultiMap headers, PresentedKey query) {
         String session = checked(headers, SESSION_HEADER);
         if (!required()) {
             return new Caller(null, checked(headers, TENANT_HEADER), session);
         }
-        ClientConfig client = authenticate(headers, queryKey);
+        ClientConfig client = authenticate(headers, query);
         return new Caller(client.name(), client.tenant(), session);
     }
 
     /**
-     * The name of the client whose key {@code request} carries, without refusing anything: empty
-     * without {@code clients:} or without a known key. For what belongs to one caller.
+     * The name of the client whose key {@code request}'s headers carry, without refusing anything:
+     * empty without {@code clients:} or without a known key. For what belongs to one caller (MCP
+     * sessions: no route of Google's, so no {@code ?key=}).
      */
     public Optional<String> clientName(HttpServerRequest request) {
         if (!required()) {
             return Optional.empty();
         }
         try {
-            return Optional.of(authenticate(request.headers(), queryKey(request)).name());
+            return Optional.of(authenticate(request.headers(), null).name());
         } catch (GatewayException unknown) {
             return Optional.empty();
         }
     }
 
-    private ClientConfig authenticate(MultiMap headers, String queryKey) {
-        String key = presented(headers);
-        if (key == null) {
-            key = queryKey;
+    /** @param query the {@code key} query parameter when it counts, {@link PresentedKey#IGNORED_QUERY} when it was sent where it does not, else {@code null} */
+    private ClientConfig authenticate(MultiMap headers, PresentedKey query) {
+        PresentedKey presented = PresentedKey.in(headers);
+        if (presented == null && query != null && query != PresentedKey.IGNORED_QUERY) {
+            presented = query;
         }
-        if (key == null) {
+        if (presented == null) {
             throw new GatewayException(GatewayError.INVALID_API_KEY, "this gateway needs a client key: send "
-                    + "Authorization: Bearer <key>, x-api-key: <key> or x-goog-api-key: <key>");
+                    + "Authorization: Bearer <key>, x-api-key: <key> or x-goog-api-key: <key>"
+                    + (query == PresentedKey.IGNORED_QUERY ? " (a key query parameter is read on the Gemini API's routes"
+                    + " only, /v1beta/...: a key in a URL lands in access logs)" : ""));
         }
         Digests current = digestsOf(config.get().clients());
-        byte[] given = sha256(key);
+        byte[] given = sha256(presented.key());
         ClientConfig match = null;
         for (int i = 0; i < current.keys.length; i++) {
             // Every key is compared, a match or not, so that the time taken tells nothing.
@@ -119,30 +127,10 @@ public final class ClientKeys {
             }
         }
         if (match == null) {
-            throw new GatewayException(GatewayError.INVALID_API_KEY, "the client key is not valid for this gateway");
+            throw new GatewayException(GatewayError.INVALID_API_KEY, "the client key in " + presented.source()
+                    + " is not valid for this gateway" + PresentedKey.unread(headers, presented));
         }
         return match;
-    }
-
-    /** The key the request's headers present: the bearer token of {@code Authorization}, else {@code x-api-key}, else {@code x-goog-api-key}. */
-    private static String presented(MultiMap headers) {
-        String authorization = headers.get("authorization");
-        if (authorization != null && authorization.length() > BEARER.length()
-                && authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-            return authorization.substring(BEARER.length()).strip();
-        }
-        String apiKey = nonBlank(headers.get("x-api-key"));
-        return apiKey != null ? apiKey : nonBlank(headers.get(GOOGLE_KEY_HEADER));
-    }
-
-    /** The {@code key} query parameter, Google's other way to send a key; {@code null} when absent or blank. */
-    private static String queryKey(HttpServerRequest request) {
-        String query = request.query();
-        return query == null || !query.contains(QUERY_KEY + "=") ? null : nonBlank(request.getParam(QUERY_KEY));
-    }
-
-    private static String nonBlank(String value) {
-        return value == null || value.isBlank() ? null : value.strip();
     }
 
     private Digests digestsOf(Map<String, ClientConfig> clients) {

@@ -86,6 +86,15 @@ public record GeminiMethodPath(String model, Method method) {
         return Optional.empty();
     }
 
+    /**
+     * Whether {@code path} (as routed: normalized) is one of the Gemini API's routes at the gateway —
+     * {@code /v1beta/...}, or a model method under {@code /v1/} — where Google's SDKs and Gemini CLI
+     * may send their key as {@code ?key=} (docs/design.md §11); on no other route is that a key.
+     */
+    public static boolean isGoogleRoute(String path) {
+        return path.startsWith("/v1beta/") || path.startsWith("/v1/models/") && PATH.matcher(path).matches();
+    }
+
     /** A path segment's percent-escapes decoded; a {@code +} stays a plus in a path. */
     static String decoded(String segment) {
         if (segment.indexOf('%') < 0) {

@@ -10,6 +10,7 @@ import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
+import io.agentfuse.gateway.provider.Dialects;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -83,7 +84,7 @@ final class ChatExchange {
         Future<BudgetTicket> admitted;
         try {
             callerDeadline = DeadlineHeader.parse(caller.getHeader(DeadlineHeader.NAME));
-            Caller who = stages.budgets().clients().identify(caller);
+            Caller who = stages.budgets().clients().identify(caller, dialect == Dialects.GEMINI); // served on a Google route
             request = RequestParser.parse(dialect, body,
                     caller.getHeader(RequestParser.SUBAGENT_HEADER), stages.config().get(), stages.router().models());
             admitted = stages.budgets().admit(request, who);
