@@ -17,6 +17,7 @@ import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.internal.CancellingFuture;
 import io.agentfuse.gateway.sse.SseEvent;
 import io.agentfuse.gateway.upstream.UpstreamStatusException;
+import io.agentfuse.gateway.upstream.Redaction;
 import io.agentfuse.gateway.upstream.StreamTimeouts;
 import io.agentfuse.gateway.upstream.UpstreamClient;
 import io.agentfuse.gateway.upstream.UpstreamRequest;
@@ -231,14 +232,14 @@ final class ChainExecution {
         if (error != null) {
             if (error.cause() != StreamEvent.Error.Cause.PROVIDER) {
                 throw new MalformedAnswerException("provider " + step.provider().name() + " began its stream with "
-                        + error.message().replaceFirst("^upstream sent ", ""));
+                        + Redaction.of(step.provider(), error.message().replaceFirst("^upstream sent ", "")));
             }
             int status = switch (dialect.streamErrorOutcome(error.type())) {
                 case OVERLOADED -> 529;
                 case RATE_LIMITED -> 429;
                 default -> 500;
             };
-            throw UpstreamStatusException.builder(status).body(opening.errorEvent().data())
+            throw UpstreamStatusException.builder(status).body(Redaction.of(step.provider(), opening.errorEvent().data()))
                     .contentType("application/json").build();
         }
         SseEvent first = stream.firstEvent();

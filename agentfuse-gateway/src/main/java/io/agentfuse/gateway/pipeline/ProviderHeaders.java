@@ -29,7 +29,7 @@ import java.util.TreeSet;
  * </ul>
  * Everything else passes, in order, repeated ones repeated: the provider's request id, rate-limit
  * headers, retry hints. Values come already cleared of the gateway's credentials
- * ({@code UpstreamFailures}). Stateless.
+ * ({@link io.agentfuse.gateway.upstream.Redaction}). Stateless.
  */
 final class ProviderHeaders {
 

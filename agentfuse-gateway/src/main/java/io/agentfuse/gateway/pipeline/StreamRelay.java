@@ -16,6 +16,7 @@ import io.agentfuse.gateway.internal.OnContext;
 import io.agentfuse.gateway.metrics.GatewayMetrics;
 import io.agentfuse.gateway.server.LargeBodies;
 import io.agentfuse.gateway.sse.SseEvent;
+import io.agentfuse.gateway.upstream.Redaction;
 import io.agentfuse.gateway.upstream.TransportText;
 import io.agentfuse.gateway.upstream.UpstreamStream;
 import io.vertx.core.Context;
@@ -234,11 +235,12 @@ final class StreamRelay {
         }
     }
 
-    /** The translator saw the stream fail: recorded as its failure's outcome, and ended after {@code out}. */
+    /** The stream failed inside: recorded, and ended after {@code out}, which quotes the provider: cleared of credentials. */
     private void failedInside(List<SseEvent> out) {
         StreamEvent.Error failure = translator.failure().orElseThrow();
         accounting.failed(answer, failure);
-        failed(out, failure.type(), failure.message());
+        var provider = answer.step().provider();
+        failed(Redaction.of(provider, out), failure.type(), Redaction.of(provider, failure.message()));
     }
 
     private void broke(Throwable error) {

@@ -210,7 +210,7 @@ final class CompleteCall<T> {
             } catch (MalformedAnswerException malformed) {
                 throw new MalformedAnswerException("provider " + request.provider().name() + " answered "
                         + status + " with a malformed " + dialect.name() + " answer: "
-                        + UpstreamFailures.withoutCredentials(request.provider(), malformed.getMessage()));
+                        + Redaction.of(request.provider(), malformed.getMessage()));
             }
             usage = dialect.usageOf(answer);
         }

@@ -12,10 +12,6 @@ import io.vertx.core.http.StreamResetException;
 
 import java.io.IOException;
 import java.net.ConnectException;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletionException;
 
 /**
@@ -35,51 +31,15 @@ import java.util.concurrent.CompletionException;
  * ({@link NotHttpException}) a {@link MalformedAnswerException} (the provider answered, wrongly);
  * connections that were closed, reset or failed (a TLS handshake, an HTTP/2 stream reset)
  * {@link UpstreamConnectionException}; refused connections and connect timeouts stay the
- * {@link ConnectException}s they are. Stateless.
+ * {@link ConnectException}s they are. What of the provider's text they quote is cleared of the
+ * gateway's credentials ({@link Redaction}). Stateless.
  */
 final class UpstreamFailures {
-
-    /** What stands in for a credential in text a caller reads. */
-    static final String REDACTED = "[redacted]";
-    /** Shorter values are not taken for secrets: replacing them would garble the text (a test key "x"). */
-    private static final int SHORTEST_SECRET = 8;
 
     /** The one content coding the gateway asks providers for and reads. */
     static final String IDENTITY = "identity";
 
     private UpstreamFailures() {
-    }
-
-    /**
-     * {@code text} a provider sent, as a caller or a log may read it (quoted in an error, or a refusal
-     * passed back): every credential the gateway sent {@code provider} lately ({@link
-     * io.agentfuse.gateway.dialect.UpstreamAuth#secretsSent}: its keys, the access tokens it minted)
-     * that it contains is replaced by {@value #REDACTED}. A broken upstream, or a proxy in front of it,
-     * may echo the request's {@code Authorization}; the gateway's key is never its callers' to read.
-     * The one place where a provider's text is cleared of credentials.
-     */
-    static String withoutCredentials(ProviderEndpoint provider, String text) {
-        return text == null ? null : redacted(text, provider.auth().secretsSent());
-    }
-
-    /** {@code headers} of {@code provider}'s answer, each value {@linkplain #withoutCredentials cleared of credentials}. */
-    private static List<Map.Entry<String, String>> withoutCredentials(ProviderEndpoint provider, MultiMap headers) {
-        Collection<String> secrets = provider.auth().secretsSent();
-        List<Map.Entry<String, String>> shown = new ArrayList<>(headers.size());
-        for (Map.Entry<String, String> header : headers) {
-            shown.add(Map.entry(header.getKey(), redacted(header.getValue(), secrets)));
-        }
-        return shown;
-    }
-
-    private static String redacted(String text, Collection<String> secrets) {
-        String shown = text;
-        for (String secret : secrets) {
-            if (secret.length() >= SHORTEST_SECRET && shown.contains(secret)) {
-                shown = shown.replace(secret, REDACTED);
-            }
-        }
-        return shown;
     }
 
     /**
@@ -106,9 +66,9 @@ final class UpstreamFailures {
             return new UpstreamAuthException(provider.name(), status, provider.auth().credential());
         }
         int judged = judgedStatus(status, body, dialect.errorOutcome(status, headers, body));
-        String told = status / 100 == 3 ? UpstreamHttp.redirectNote(headers.get("location"), "the provider's baseUrl") : withoutCredentials(provider, body);
+        String told = status / 100 == 3 ? UpstreamHttp.redirectNote(headers.get("location"), "the provider's baseUrl") : Redaction.of(provider, body);
         return UpstreamStatusException.builder(judged).providerStatus(status).provider(provider.name(), dialect).body(told)
-                .retryHints(headers).answerHeaders(withoutCredentials(provider, headers))
+                .retryHints(headers).answerHeaders(Redaction.of(provider, headers))
                 .contentType(headers.get("content-type")).build();
     }
 
@@ -173,7 +133,7 @@ final class UpstreamFailures {
         }
         if (broken instanceof MalformedAnswerException malformed) {
             return new MalformedAnswerException("provider " + provider.name() + " streamed "
-                    + withoutCredentials(provider, malformed.getMessage()));
+                    + Redaction.of(provider, malformed.getMessage()));
         }
         return broken;
     }

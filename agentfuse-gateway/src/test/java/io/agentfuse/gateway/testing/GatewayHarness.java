@@ -139,9 +139,25 @@ public final class GatewayHarness implements AutoCloseable {
                 "AWS_SECRET_ACCESS_KEY", mock.credentials().awsSecretAccessKey()));
     }
 
+    /**
+     * A gateway configured by {@code yaml} whose mock takes temporary AWS keys only, with
+     * {@code sessionToken}: the keys set as for {@link #startWithAwsKeys}, the token as {@code ${AWS_SESSION_TOKEN}}.
+     */
+    public static GatewayHarness startWithAwsSessionKeys(String yaml, String sessionToken) {
+        return start(GatewayVertx.create(), yaml, GatewayOptions.builder().port(0).build(),
+                MockCredentials.defaults().withAwsSessionToken(sessionToken),
+                mock -> Map.of("AWS_ACCESS_KEY_ID", mock.credentials().awsAccessKeyId(), "AWS_SECRET_ACCESS_KEY",
+                        mock.credentials().awsSecretAccessKey(), "AWS_SESSION_TOKEN", sessionToken));
+    }
+
     private static GatewayHarness start(Vertx vertx, String yaml, GatewayOptions options,
                                         Function<MockProvider, Map<String, String>> environment) {
-        MockProvider mock = Await.result(MockProvider.start(vertx, 0));
+        return start(vertx, yaml, options, MockCredentials.defaults(), environment);
+    }
+
+    private static GatewayHarness start(Vertx vertx, String yaml, GatewayOptions options, MockCredentials credentials,
+                                        Function<MockProvider, Map<String, String>> environment) {
+        MockProvider mock = Await.result(MockProvider.start(vertx, "127.0.0.1", 0, credentials));
         Map<String, String> variables = new HashMap<>(environment.apply(mock));
         variables.put("MOCK_PORT", Integer.toString(mock.port()));
         AgentfuseConfig config = ConfigLoader.parse(yaml, "test.yaml", variables);

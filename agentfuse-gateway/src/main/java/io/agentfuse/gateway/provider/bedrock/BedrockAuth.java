@@ -2,9 +2,11 @@ package io.agentfuse.gateway.provider.bedrock;
 
 import io.agentfuse.config.ProviderConfig;
 import io.agentfuse.gateway.dialect.CredentialsRefusedException;
+import io.agentfuse.gateway.dialect.RecentSecrets;
 import io.agentfuse.gateway.dialect.UpstreamAuth;
 import software.amazon.awssdk.core.exception.SdkClientException;
 
+import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -17,13 +19,23 @@ import java.util.concurrent.CompletionStage;
  * it hashes the whole body, and the default chain may have to ask a metadata service or read a profile.
  * No credentials in the default chain fail the call with {@link CredentialsRefusedException}.
  *
+ * <p>Temporary credentials (a {@code sessionToken}, or what the default chain finds: SSO, a role)
+ * are sent with an {@code X-Amz-Security-Token}, a bearer secret on its own: the last few it sent are
+ * its {@linkplain #secretsSent secrets}, so that a provider's error (or a proxy's) that echoes one
+ * reaches no caller and no log with it. The signature itself holds for its one request only.
+ *
  * <p>Thread-safe; one per provider.
  */
 final class BedrockAuth implements UpstreamAuth {
 
+    /** The header of a temporary credential's session token, which SigV4 sends as it is. */
+    static final String SECURITY_TOKEN = "x-amz-security-token";
+
     private final String provider;
     private final BedrockRequestSigner signer;
     private final Credential credential;
+    /** The session tokens sent last. */
+    private final RecentSecrets sessionTokens = new RecentSecrets();
 
     private BedrockAuth(String provider, BedrockRequestSigner signer, Credential credential) {
         this.provider = provider;
@@ -55,7 +67,23 @@ final class BedrockAuth implements UpstreamAuth {
     @Override
     public CompletionStage<Map<String, String>> headers(Outgoing request, Means means) {
         return CompletableFuture.supplyAsync(() -> signer.sign(request.method(), request.uri(), request.headers(),
-                request.body().getBytes()), means.blocking()).thenCompose(signed -> signed).exceptionallyCompose(this::refused);
+                request.body().getBytes()), means.blocking()).thenCompose(signed -> signed)
+                .thenApply(this::sending).exceptionallyCompose(this::refused);
+    }
+
+    /** Keeps the session token {@code signed} carries, if any, among the secrets sent. */
+    private Map<String, String> sending(Map<String, String> signed) {
+        signed.forEach((name, value) -> {
+            if (SECURITY_TOKEN.equalsIgnoreCase(name)) {
+                sessionTokens.sending(value);
+            }
+        });
+        return signed;
+    }
+
+    @Override
+    public Collection<String> secretsSent() {
+        return sessionTokens.sent();
     }
 
     @Override

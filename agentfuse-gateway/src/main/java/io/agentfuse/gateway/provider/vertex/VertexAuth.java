@@ -3,14 +3,13 @@ package io.agentfuse.gateway.provider.vertex;
 import com.google.api.client.http.HttpResponseException;
 import io.agentfuse.config.ProviderConfig;
 import io.agentfuse.gateway.dialect.CredentialsRefusedException;
+import io.agentfuse.gateway.dialect.RecentSecrets;
 import io.agentfuse.gateway.dialect.UpstreamAuth;
 import io.vertx.core.MultiMap;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -25,7 +24,7 @@ import java.util.concurrent.CompletionStage;
  * its account's key deleted) is dropped, so that the next call fetches a fresh one rather than fail
  * until the token's hour ends.
  *
- * <p>The last {@value #RECENT_TOKENS} tokens it sent are {@linkplain #secretsSent secrets}: a provider's
+ * <p>The last {@value RecentSecrets#KEPT} tokens it sent are {@linkplain #secretsSent secrets}: a provider's
  * error that echoes one (in its body or its headers) reaches no caller and no log with it, whether it
  * is the current token or one a call still in flight was sent with before a refresh.
  *
@@ -40,13 +39,10 @@ final class VertexAuth implements UpstreamAuth {
 
     private final String provider;
     private final Path credentialsFile;
-    /** How many of the tokens sent last are kept as secrets: the current one, and a few it replaced. */
-    static final int RECENT_TOKENS = 4;
-
     private final Credential credential;
     private volatile CompletableFuture<VertexAccessTokens> tokens;
-    /** The tokens sent last, newest first, at most {@link #RECENT_TOKENS}; replaced whole under {@code this}. */
-    private volatile List<String> sent = List.of();
+    /** The tokens sent last. */
+    private final RecentSecrets sent = new RecentSecrets();
 
     private VertexAuth(String provider, Path credentialsFile, Credential credential) {
         this.provider = provider;
@@ -66,7 +62,7 @@ final class VertexAuth implements UpstreamAuth {
     public CompletionStage<Map<String, String>> headers(Outgoing request, Means means) {
         return tokens(means).thenCompose(source -> source.accessToken(means.blocking()))
                 .thenApply(token -> {
-                    sending(token);
+                    sent.sending(token);
                     return VertexGeminiDialect.INSTANCE.authHeaders(token);
                 })
                 .exceptionallyCompose(failure -> CompletableFuture.failedFuture(refusal(failure)));
@@ -79,25 +75,7 @@ final class VertexAuth implements UpstreamAuth {
 
     @Override
     public Collection<String> secretsSent() {
-        return sent;
-    }
-
-    /** Keeps {@code token}, about to be sent, among the recent ones; the same token again costs a read. */
-    private void sending(String token) {
-        List<String> recent = sent;
-        if (!recent.isEmpty() && recent.get(0).equals(token)) {
-            return;
-        }
-        synchronized (this) {
-            List<String> next = new ArrayList<>(RECENT_TOKENS);
-            next.add(token);
-            for (String older : sent) {
-                if (next.size() < RECENT_TOKENS && !older.equals(token)) {
-                    next.add(older);
-                }
-            }
-            sent = List.copyOf(next);
-        }
+        return sent.sent();
     }
 
     /** Drops the cached token when Vertex says it is no longer valid; a refusal of a valid token keeps it. */
