@@ -28,7 +28,11 @@ import java.util.TreeSet;
  *       never kept ({@link io.agentfuse.gateway.http.HopByHop}).</li>
  * </ul>
  * Everything else passes, in order, repeated ones repeated: the provider's request id, rate-limit
- * headers, retry hints. Values come already cleared of the gateway's credentials
+ * headers, retry hints. The provider's request id passes under its own name ({@code request-id},
+ * {@code x-amzn-requestid}, {@code apim-request-id}) unless that is the gateway's {@code x-request-id}
+ * (OpenAI's, Azure's): then as {@value #PROVIDER_REQUEST_ID}, so that a caller can quote it to the
+ * provider's support, as LiteLLM passes a provider's headers under names of its own
+ * ({@code llm_provider-x-request-id}). Values come already cleared of the gateway's credentials
  * ({@link io.agentfuse.gateway.upstream.Redaction}). Stateless.
  */
 final class ProviderHeaders {
@@ -37,6 +41,8 @@ final class ProviderHeaders {
             "public-key-pins", "public-key-pins-report-only", "expect-ct", "clear-site-data", "nel", "report-to",
             "reporting-endpoints", "content-encoding", "content-type", RequestLog.HEADER);
     private static final String CORS = "access-control-";
+    /** The name under which a provider's {@code x-request-id} reaches the caller, whose own is the gateway's. */
+    static final String PROVIDER_REQUEST_ID = ResponseHeaders.PREFIX + "provider-request-id";
 
     private ProviderHeaders() {
     }
@@ -47,7 +53,9 @@ final class ProviderHeaders {
         own.addAll(answer.names());
         for (Map.Entry<String, String> header : provider) {
             String name = header.getKey().toLowerCase(Locale.ROOT);
-            if (reaches(name) && !own.contains(name)) {
+            if (name.equals(RequestLog.HEADER) && !own.contains(PROVIDER_REQUEST_ID)) {
+                answer.add(PROVIDER_REQUEST_ID, header.getValue());
+            } else if (reaches(name) && !own.contains(name)) {
                 answer.add(header.getKey(), header.getValue());
             }
         }

@@ -86,6 +86,18 @@ class UpstreamErrorHeadersScenarioTest {
     }
 
     @Test
+    void openAisOwnRequestIdCrossesUnderANameThatIsNotTheGateways() throws IOException {
+        start("x-request-id: req_8f3b2c1a9d\r\n");
+
+        Reply reply = harness.client.post("/v1/chat/completions", openAiRequest("gpt-4o-mini", false),
+                Map.of("x-request-id", "caller-turn-7"));
+
+        assertThat(reply.status()).isEqualTo(400);
+        assertThat(reply.headers().getAll("x-request-id")).containsExactly("caller-turn-7");
+        assertThat(reply.header("x-agentfuse-provider-request-id")).isEqualTo("req_8f3b2c1a9d");
+    }
+
+    @Test
     void anAnswerTheGatewayWritesCarriesNoneOfTheProvidersHeaders() throws IOException {
         start("");
         harness.mock.defaultStep(MockStep.builder().header("set-cookie", "__cf_bm=abc; path=/").header("cf-ray", "8f1e")
