@@ -155,6 +155,16 @@ public final class AnswerShape {
     }
 
     /**
+     * A value a caller sent (a header, a query parameter, a name), for the message of its refusal:
+     * {@link #excerpt} of it, and its length when that was cut, so that a value of kilobytes is never
+     * sent back whole (an answer as large as the request, written into every log that keeps answers).
+     */
+    public static String quoted(String value) {
+        String shown = excerpt(value);
+        return shown.endsWith("…'") ? shown + " (" + value.length() + " characters)" : shown;
+    }
+
+    /**
      * The start of {@code text}, for a message: at most 60 characters, on one line (each run of white
      * space one space), quoted. Reads only as far as it shows: the text may be a provider's body of
      * megabytes, or a name a caller made up.

@@ -2,6 +2,7 @@ package io.agentfuse.gateway.gemini;
 
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.ModelConfig;
+import io.agentfuse.gateway.dialect.AnswerShape;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
@@ -92,7 +93,7 @@ public final class GeminiModelList {
         String name = GeminiMethodPath.decoded(path.substring(path.indexOf(MODEL_PREFIX) + MODEL_PREFIX.length()));
         config.get().model(name).ifPresentOrElse(model -> json(ctx, model(model)),
                 () -> GatewayErrors.respond(ctx.response(), Dialects.GEMINI, new GatewayException(
-                        GatewayError.MODEL_NOT_FOUND, "model '" + name + "' is not configured at this gateway; "
+                        GatewayError.MODEL_NOT_FOUND, "model " + AnswerShape.quoted(name) + " is not configured at this gateway; "
                         + "GET " + PATH + " lists those that are")));
     }
 
@@ -116,8 +117,8 @@ public final class GeminiModelList {
                 return i;
             }
         }
-        throw new GatewayException(GatewayError.INVALID_REQUEST, "pageToken \"" + pageToken
-                + "\" is not a page of this gateway's models (they changed, or the token is not one it gave)");
+        throw new GatewayException(GatewayError.INVALID_REQUEST, "pageToken " + AnswerShape.quoted(pageToken)
+                + " is not a page of this gateway's models (they changed, or the token is not one it gave)");
     }
 
     private static void json(RoutingContext ctx, JsonObject body) {

@@ -2,6 +2,7 @@ package io.agentfuse.gateway.models;
 
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.ModelConfig;
+import io.agentfuse.gateway.dialect.AnswerShape;
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
@@ -123,13 +124,13 @@ public final class ModelListHandler {
             // answered below, with the value
         }
         throw new GatewayException(GatewayError.INVALID_REQUEST,
-                name + " must be a whole number from 1 to " + max + ", but was \"" + value + "\"");
+                name + " must be a whole number from 1 to " + max + ", but was " + AnswerShape.quoted(value));
     }
 
     private static int indexOf(List<String> names, String id, String param) {
         int index = names.indexOf(id);
         if (index < 0) {
-            throw new GatewayException(GatewayError.INVALID_REQUEST, param + " \"" + id + "\" is not a model of this gateway");
+            throw new GatewayException(GatewayError.INVALID_REQUEST, param + " " + AnswerShape.quoted(id) + " is not a model of this gateway");
         }
         return index;
     }

@@ -2,6 +2,7 @@ package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.config.DurationFormat;
 import io.agentfuse.core.internal.Checks;
+import io.agentfuse.gateway.dialect.AnswerShape;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
 
@@ -16,7 +17,8 @@ import java.util.Optional;
  * lengthen it ({@link io.agentfuse.config.AgentfuseRuntime#deadline}). A value that is not a
  * positive duration is refused with a 400 {@code invalid_request} naming the header, rather than
  * ignored: a caller who sets a deadline relies on it. A longer one than any deadline can be (100
- * years) is read as that longest: it shortens nothing. Stateless and thread-safe.
+ * years) is read as that longest: it shortens nothing. The refusal quotes the start of the value only:
+ * a header of kilobytes is not sent back whole. Stateless and thread-safe.
  */
 final class DeadlineHeader {
 
@@ -38,8 +40,8 @@ final class DeadlineHeader {
         Optional<Duration> limit = DurationFormat.parse(value, ChronoUnit.SECONDS);
         if (limit.isEmpty() || limit.get().isZero() || limit.get().toMillis() < 1) {
             throw new GatewayException(GatewayError.INVALID_REQUEST, "header " + NAME
-                    + " must be a positive duration like 30s or 1500ms (a bare number is seconds), but was '"
-                    + value + "'");
+                    + " must be a positive duration like 30s or 1500ms (a bare number is seconds), but was "
+                    + AnswerShape.quoted(value));
         }
         return limit.get().compareTo(Checks.MAX_DURATION) > 0 ? Checks.MAX_DURATION : limit.get();
     }
