@@ -24,8 +24,9 @@ import java.util.function.Supplier;
  * tenant is then its client's, and a {@code x-agentfuse-tenant} it sends is ignored. A key in a URL
  * ends up in the access logs of every proxy on the way, so it is taken only from the callers that send
  * nothing else (Google's SDKs, Gemini CLI); elsewhere a {@code key} parameter is no credential, as
- * Envoy and LiteLLM read none, and a 401 says so. Without {@code clients:}, the tenant is the {@code x-agentfuse-tenant} header (for a
- * gateway behind an authenticating proxy). The session is always {@code x-agentfuse-session}.
+ * Envoy and LiteLLM read none, and a 401 says so. Without {@code clients:}, the tenant is the
+ * {@code x-agentfuse-tenant} header (for a gateway behind an authenticating proxy). The session is
+ * always {@code x-agentfuse-session}.
  *
  * <p>Keys are compared in constant time: the SHA-256 digests of the key sent and of every client's
  * key, all compared, so neither the time nor an early exit tells how much of a key was right. Keys
