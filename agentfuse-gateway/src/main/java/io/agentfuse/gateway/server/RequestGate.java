@@ -42,6 +42,13 @@ final class RequestGate {
     private static final String ANY = "*";
     private static final String PREFLIGHT_MAX_AGE = "600";
     private static final String IDENTITY = "identity";
+    /**
+     * The answer headers a browser's script may read: the gateway's own (docs/design.md §7, §11, §13)
+     * and the retry advice its errors carry.
+     */
+    private static final String EXPOSED_HEADERS = "x-agentfuse-model, x-agentfuse-attempts, x-agentfuse-fallbacks, "
+            + "x-agentfuse-context, x-agentfuse-compaction, x-agentfuse-budget, x-agentfuse-hedged, "
+            + "x-agentfuse-provider-request-id, x-should-retry, retry-after, retry-after-ms, x-request-id";
 
     private final Set<String> hosts = new HashSet<>();
     private final boolean anyHost;
@@ -118,9 +125,7 @@ final class RequestGate {
     private static boolean crossOrigin(HttpServerRequest request, String origin) {
         HttpServerResponse response = request.response();
         response.putHeader("access-control-allow-origin", origin).putHeader("vary", "origin")
-                .putHeader("access-control-expose-headers", "x-agentfuse-model, x-agentfuse-attempts, "
-                        + "x-agentfuse-fallbacks, x-agentfuse-context, x-agentfuse-compaction, x-should-retry, retry-after, "
-                        + "x-request-id");
+                .putHeader("access-control-expose-headers", EXPOSED_HEADERS);
         String method = request.getHeader("access-control-request-method");
         if (request.method() != HttpMethod.OPTIONS || method == null) {
             return false;

@@ -294,6 +294,9 @@ class RequestFramingAndOriginTest {
             Response response = socket.read(BOUND);
             assertThat(response.status()).isEqualTo(200);
             assertThat(response.header("access-control-allow-origin")).isEqualTo("https://app.example");
+            // a browser's script reads only the headers exposed to it: every one the gateway answers with
+            assertThat(response.header("access-control-expose-headers").split(", ")).contains("x-agentfuse-model",
+                    "x-agentfuse-budget", "x-agentfuse-hedged", "x-agentfuse-provider-request-id", "retry-after-ms");
         }
     }
 }
