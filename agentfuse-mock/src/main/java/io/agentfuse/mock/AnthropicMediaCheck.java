@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
  * limit of a model of a 200 000-token window, which every mock model is taken for
  * ({@code "Too much media: 0 document pages + 101 images > 100"}); an image of more than
  * {@value #MAX_SIDE} pixels a side, or of more than {@value #MAX_SIDE_OF_MANY} in a request of more than
- * {@value #MANY_IMAGES} images, named by its path. A PDF's pages are its {@code /Type /Page} objects, at
+ * {@value #MANY_IMAGES} images, named by its path; an image of more than {@value #MAX_IMAGE_BASE64}
+ * characters of base64 ({@code "image exceeds 5 MB maximum: ... bytes > 5242880 bytes"}). A PDF's pages are its {@code /Type /Page} objects, at
  * least one; an image's size is read by {@link ImageIO} (one it cannot read passes). Stateless.
  */
 final class AnthropicMediaCheck {
@@ -31,6 +32,7 @@ final class AnthropicMediaCheck {
     static final int MAX_SIDE = 8_000;
     static final int MAX_SIDE_OF_MANY = 2_000;
     static final int MANY_IMAGES = 20;
+    static final int MAX_IMAGE_BASE64 = 5 * 1024 * 1024;
 
     private static final Pattern PAGE = Pattern.compile("/Type\\s*/Page(?![a-zA-Z])");
 
@@ -55,6 +57,11 @@ final class AnthropicMediaCheck {
             return "Too much media: " + pages + " document pages + " + images + " images > " + MAX_MEDIA;
         }
         for (Media each : media) {
+            int base64 = each.image ? base64Length(each.block.getValue("source")) : 0;
+            if (base64 > MAX_IMAGE_BASE64) {
+                return each.path + "image.source.base64: image exceeds 5 MB maximum: " + base64 + " bytes > "
+                        + MAX_IMAGE_BASE64 + " bytes";
+            }
             int side = each.image ? longestSide(each.block.getValue("source")) : 0;
             if (side > MAX_SIDE) {
                 return each.path + "image.source.base64.data: At least one of the image dimensions exceed max allowed size: "
@@ -124,6 +131,11 @@ final class AnthropicMediaCheck {
         } catch (IOException | RuntimeException unreadable) {
             return 0;
         }
+    }
+
+    /** The characters of a {@code base64} source's data; 0 for another source. */
+    private static int base64Length(Object source) {
+        return source instanceof JsonObject base64 && base64.getValue("data") instanceof String data ? data.length() : 0;
     }
 
     /** The bytes of a {@code base64} source, or {@code null}. */

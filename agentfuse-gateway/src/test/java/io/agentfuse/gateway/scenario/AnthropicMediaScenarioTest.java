@@ -32,6 +32,8 @@ class AnthropicMediaScenarioTest {
     private static final String PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
     /** A 2 001 × 1 PNG, a pixel wider than Anthropic takes in a request of more than 20 images. */
     private static final String WIDE_PNG = png(2_001, 1);
+    /** Base64 of 5 MB and a group more: four characters past what Anthropic takes of an image. */
+    private static final String OVER_5_MB = "A".repeat(5 * 1024 * 1024 + 4);
 
     private static final String CONFIG = """
             server: { port: 0 }
@@ -155,6 +157,25 @@ class AnthropicMediaScenarioTest {
         assertThat(reply.status()).as(reply.body()).isEqualTo(400);
         assertThat(reply.json().getJsonObject("error").getString("message")).isEqualTo("messages.0.content.0.image.source"
                 + ".base64.data: At least one of the image dimensions exceed max allowed size for many-image requests: 2000 pixels");
+    }
+
+    @Test
+    void anImageOfMoreBase64ThanAnthropicTakesSkipsItsStep() {
+        Reply reply = harness.client.post("/v1/chat/completions", chatImages(1, OVER_5_MB), Map.of());
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(reply.header("x-agentfuse-model")).isEqualTo("gpt");
+        assertThat(reply.header("x-agentfuse-fallbacks")).isEqualTo("claude=untranslatable");
+        assertThat(harness.mock.requestsFor("claude-sonnet-4-5")).isEmpty();
+    }
+
+    @Test
+    void theMockRefusesAnImageOfMoreThanFiveMegabytesOfBase64AsAnthropicDoes() {
+        Reply reply = harness.client.post("/v1/messages", messagesImages(1, OVER_5_MB), Map.of());
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(400);
+        assertThat(reply.json().getJsonObject("error").getString("message")).isEqualTo("messages.0.content.0.image.source"
+                + ".base64: image exceeds 5 MB maximum: 5242884 bytes > 5242880 bytes");
     }
 
     private static String png(int width, int height) {

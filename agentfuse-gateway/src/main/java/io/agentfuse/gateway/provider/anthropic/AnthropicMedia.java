@@ -14,7 +14,9 @@ import io.agentfuse.gateway.dialect.UntranslatableException;
  * image of more than {@value #MAX_SIDE} pixels a side, or of more than {@value #MAX_SIDE_OF_MANY} in a
  * request of more than {@value #MANY_IMAGES} images ("At least one of the image dimensions exceed max
  * allowed size for many-image requests: 2000 pixels"), its size read from the head of its data; one
- * whose size cannot be read is let through.
+ * whose size cannot be read is let through. And so is an image of more than {@value #MAX_IMAGE_BASE64}
+ * characters of base64 ({@code "image exceeds 5 MB maximum: 5397204 bytes > 5242880 bytes"}: the
+ * limit is on the base64, not the image's bytes).
  *
  * <p>One instance per request written; not thread-safe.
  * {@code AnthropicMedia media = new AnthropicMedia(); media.image("data:image/png;base64,iVBOR..."); media.document();}
@@ -30,6 +32,8 @@ final class AnthropicMedia {
     static final int MAX_SIDE_OF_MANY = 2_000;
     /** The images past which a request is a many-image request. */
     static final int MANY_IMAGES = 20;
+    /** The most characters of base64 an image may have. */
+    static final int MAX_IMAGE_BASE64 = 5 * 1024 * 1024;
 
     private int images;
     private int documents;
@@ -40,10 +44,15 @@ final class AnthropicMedia {
      * Counts the image at {@code url}.
      *
      * @throws UntranslatableException beyond the request's {@value #MAX_MEDIA} images and pages, or for an
-     *                                 image larger than the request's images may be
+     *                                 image larger than the request's images may be, in pixels or in base64
      */
     void image(String url) {
         images++;
+        int base64 = url.startsWith("data:") ? url.length() - url.indexOf(',') - 1 : 0;
+        if (base64 > MAX_IMAGE_BASE64) {
+            throw new UntranslatableException("an image of " + base64 + " characters of base64 (Anthropic takes "
+                    + MAX_IMAGE_BASE64 + ")");
+        }
         int side = ImageTokens.longestSide(url);
         if (side > MAX_SIDE) {
             throw new UntranslatableException("an image of " + side + " pixels a side (Anthropic takes " + MAX_SIDE + ")");
