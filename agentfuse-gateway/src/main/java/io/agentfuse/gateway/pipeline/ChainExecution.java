@@ -36,8 +36,8 @@ import java.util.function.Function;
  * {@link FallbackChain}, each behind its own guard, each attempt a call through the one pooled
  * {@link UpstreamClient}.
  *
- * <p>A complete answer is one guarded unit, its translation into the caller's dialect
- * ({@link Delivery#body}) included. A stream's guarded unit is "a stream whose answer has
+ * <p>A complete answer is one guarded unit, its translation into the caller's dialect (or its
+ * reading, for the gateway's own {@link ModelClient}: {@link Delivery#answer}) included. A stream's guarded unit is "a stream whose answer has
  * begun" ({@link AnswerOpening}: content, a finish or an error, not a mere preamble):
  * {@link UpstreamClient#streamCancellable} completes only then, so retries, fallbacks and hedges
  * stay invisible to the caller until its first byte; the model's
@@ -193,10 +193,10 @@ final class ChainExecution {
         // Cancelling the answer (the guard's timeout, a caller who left) cancels the call itself. The
         // guard's limit, the model's timeout cut to the deadline, is armed before the call starts:
         // a timer of the call's own for the same limit would never fire first.
-        // Put in the caller's words on arrival: an answer that cannot be is this step's failed attempt.
+        // Put in the caller's words (or read) on arrival: an answer that cannot be is this step's failed attempt.
         Delivery delivery = run.delivery();
         CompletableFuture<StepAnswer> answered = client.sendCancellable(upstream, null,
-                complete -> new StepAnswer(step, complete, delivery.body(step, complete, run.budget()), started), cutOff);
+                complete -> delivery.answer(step, complete, run.budget(), started), cutOff);
         answered.whenComplete((answer, error) -> {
             if (!(error instanceof CancellationException)) {
                 metrics.modelCall(provider, model, System.nanoTime() - started,

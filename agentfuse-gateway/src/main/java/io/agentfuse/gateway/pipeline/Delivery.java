@@ -2,6 +2,7 @@ package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.core.Clock;
 import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.dialect.ChatResponse;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.DialectTranslator;
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
@@ -15,27 +16,61 @@ import io.vertx.core.buffer.Buffer;
  * {@link io.agentfuse.gateway.dialect.StreamTranslator}), or re-encoded ({@code shownAsIs} null),
  * which shows the caller no reasoning ({@link AnswerOpening}).
  *
- * <p>A complete answer is put in its caller's words within the attempt that got it
- * ({@link #body}), so that one which cannot be is a failed attempt of its step, fallen back from,
- * rather than the end of the chain.
+ * <p>A complete answer is put in its caller's words — or, for the gateway's own {@link ModelClient},
+ * read into its neutral form — within the attempt that got it ({@link #answer}), so that one which
+ * cannot be is a failed attempt of its step, counted by its breaker and fallen back from, rather
+ * than the end of the chain.
  *
  * @param caller a complete answer's caller, whose dialect its body is given in; {@code null} for a
- *               stream, and for a complete answer read as its provider wrote it ({@link #COMPLETE})
- * @param clock  stamps a translated complete answer; {@code null} when there is no {@code caller}
+ *               stream, and for a complete answer read as its provider wrote it ({@link #COMPLETE}, {@link #read(Clock)})
+ * @param clock  stamps a translated or read complete answer; {@code null} for a stream and {@link #COMPLETE}
+ * @param read   whether a complete answer is read into a {@link ChatResponse} ({@link StepAnswer#read})
  */
-record Delivery(boolean stream, Dialect shownAsIs, ChatRequest caller, Clock clock) {
+record Delivery(boolean stream, Dialect shownAsIs, ChatRequest caller, Clock clock, boolean read) {
 
-    /** A complete answer as its provider wrote it, for a caller that reads it itself ({@link GuardedModelClient}). */
-    static final Delivery COMPLETE = new Delivery(false, null, null, null);
+    /** A complete answer as its provider wrote it, unread, for a caller of the chain that looks at its bytes. */
+    static final Delivery COMPLETE = new Delivery(false, null, null, null, false);
 
     /** A complete answer for the caller who sent {@code caller}, translated when its provider speaks another dialect. */
     static Delivery complete(ChatRequest caller, Clock clock) {
-        return new Delivery(false, null, caller, clock);
+        return new Delivery(false, null, caller, clock, false);
+    }
+
+    /** A complete answer read into its neutral form, stamped by {@code clock}, for {@link GuardedModelClient}. */
+    static Delivery read(Clock clock) {
+        return new Delivery(false, null, null, clock, true);
     }
 
     /** A stream to a caller of {@code caller}, its events re-encoded when {@code reencoded}. */
     static Delivery stream(Dialect caller, boolean reencoded) {
-        return new Delivery(true, reencoded ? null : caller, null, null);
+        return new Delivery(true, reencoded ? null : caller, null, null, false);
+    }
+
+    /**
+     * What {@code step}'s complete {@code answer}, from an attempt started at {@code startedNanos},
+     * gives the chain: its {@linkplain #body body} for the caller and, when this delivery
+     * {@code read}s, its neutral form, on the attempt's event loop.
+     *
+     * @throws MalformedAnswerException when the answer cannot be said in the caller's dialect, or
+     *                                  read: the step's failed attempt, as {@link #body} says
+     */
+    StepAnswer answer(PlannedStep step, UpstreamResponse answer, BudgetTicket budget, long startedNanos) {
+        Buffer body = body(step, answer, budget);
+        if (!read) {
+            return new StepAnswer(step, answer, body, startedNanos);
+        }
+        ChatResponse neutral;
+        try {
+            neutral = step.provider().dialect().parseResponse(answer.json(), clock);
+        } catch (RuntimeException unreadable) {
+            // Its shape was checked on arrival, but a dialect's reading asks more (a field's type, a
+            // part it knows): the provider's fault, as an answer that is not well-formed is.
+            budget.chargeFailedAnswer(step.model(), answer.usage());
+            throw new MalformedAnswerException("the answer of model " + step.name() + " could not be read"
+                    + (unreadable instanceof MalformedAnswerException || unreadable instanceof UntranslatableException
+                    ? ": " + unreadable.getMessage() : ""));
+        }
+        return new StepAnswer(step, answer, body, neutral, startedNanos);
     }
 
     /**

@@ -13,7 +13,9 @@ import io.vertx.core.Promise;
 
 /**
  * The {@link ModelClient} of the gateway: routes, guards and calls as a caller's request would
- * be, without an HTTP exchange around it. Thread-safe.
+ * be, without an HTTP exchange around it. An answer is read within the attempt that got it
+ * ({@link Delivery#read(Clock)}), so that one which cannot be read is that step's failed attempt — counted
+ * by its breaker, fallen back from — as a caller's answer that cannot be translated is. Thread-safe.
  */
 final class GuardedModelClient implements ModelClient {
 
@@ -39,20 +41,16 @@ final class GuardedModelClient implements ModelClient {
         }
         ModelRequest request = new ModelRequest(chat, model, null, null);
         Promise<ChatResponse> answer = Promise.promise();
-        chains.run(router.plan(request, MultiMap.caseInsensitiveMultiMap()), new CallTrace())
+        // Read within each attempt: an answer that cannot be is that step's failure, and the next step answers.
+        chains.run(router.plan(request, MultiMap.caseInsensitiveMultiMap()), Delivery.read(clock), new CallTrace(),
+                        BudgetTicket.NONE)
                 .whenComplete((result, error) -> {
-                    if (error != null) {
-                        GatewayException mapped = FailureResponder.toGatewayError(error);
-                        answer.fail(mapped != null ? mapped : OutcomeClassifier.unwrap(error));
+                    if (error == null) {
+                        answer.complete(result.value().read());
                         return;
                     }
-                    try {
-                        StepAnswer step = result.value();
-                        answer.complete(step.step().provider().dialect().parseResponse(step.response().json(), clock));
-                    } catch (RuntimeException unreadable) {
-                        answer.fail(new GatewayException(GatewayError.ALL_FALLBACKS_FAILED,
-                                "the answer of model " + result.step() + " could not be read"));
-                    }
+                    GatewayException mapped = FailureResponder.toGatewayError(error);
+                    answer.fail(mapped != null ? mapped : OutcomeClassifier.unwrap(error));
                 });
         return answer.future();
     }
