@@ -95,8 +95,12 @@ public final class DialectTranslator {
         if (upstream == request.dialect()) {
             return upstreamBody;
         }
-        return request.dialect().writeResponse(AnswerNames.named(upstream.parseResponse(upstreamBody, clock), request.model()),
-                request);
+        return clientResponse(upstream.parseResponse(upstreamBody, clock), request);
+    }
+
+    /** A provider's answer, read into its neutral form ({@link Dialect#parseResponse}), written for the caller who sent {@code request}. */
+    public static JsonObject clientResponse(ChatResponse answer, ChatRequest request) {
+        return request.dialect().writeResponse(AnswerNames.named(answer, request.model()), request);
     }
 
     /**

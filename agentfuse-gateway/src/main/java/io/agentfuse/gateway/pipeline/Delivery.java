@@ -48,52 +48,44 @@ record Delivery(boolean stream, Dialect shownAsIs, ChatRequest caller, Clock clo
 
     /**
      * What {@code step}'s complete {@code answer}, from an attempt started at {@code startedNanos},
-     * gives the chain: its {@linkplain #body body} for the caller and, when this delivery
-     * {@code read}s, its neutral form, on the attempt's event loop.
+     * gives the chain, on the attempt's event loop: the body the caller reads — as it came from a
+     * provider of the caller's dialect (no work at all), else read and translated — and, when this
+     * delivery {@code read}s, its neutral form.
      *
-     * @throws MalformedAnswerException when the answer cannot be said in the caller's dialect, or
-     *                                  read: the step's failed attempt, as {@link #body} says
+     * @throws MalformedAnswerException when the answer cannot be read (its shape was checked on
+     *                                  arrival, but a dialect's reading asks more: a field's type, a
+     *                                  part it knows) or said in the caller's dialect (a tool call
+     *                                  whose arguments are not a JSON object, for an Anthropic or
+     *                                  Gemini caller): counted, retried and fallen back from as an
+     *                                  answer that is not well-formed is (docs/design.md §7), as a
+     *                                  stream that cannot be translated counts too ({@link StreamRelay});
+     *                                  the answer is charged to {@code budget} as its provider billed it
      */
     StepAnswer answer(PlannedStep step, UpstreamResponse answer, BudgetTicket budget, long startedNanos) {
-        Buffer body = body(step, answer, budget);
-        if (!read) {
-            return new StepAnswer(step, answer, body, startedNanos);
-        }
-        ChatResponse neutral;
+        boolean translated = caller != null && step.provider().dialect() != caller.dialect();
+        ChatResponse neutral = read || translated ? read(step, answer, budget) : null;
+        Buffer body = translated ? said(step, answer, neutral, budget) : answer.body();
+        return new StepAnswer(step, answer, body, read ? neutral : null, startedNanos);
+    }
+
+    /** {@code answer} in its neutral form. */
+    private ChatResponse read(PlannedStep step, UpstreamResponse answer, BudgetTicket budget) {
         try {
-            neutral = step.provider().dialect().parseResponse(answer.json(), clock);
-        } catch (RuntimeException unreadable) {
-            // Its shape was checked on arrival, but a dialect's reading asks more (a field's type, a
-            // part it knows): the provider's fault, as an answer that is not well-formed is.
-            budget.chargeFailedAnswer(step.model(), answer.usage());
+            return step.provider().dialect().parseResponse(answer.json(), clock);
+        } catch (RuntimeException unreadable) { // the provider's fault, as an answer that is not well-formed is
+            budget.chargeFailedAnswer(step.model(), answer.usage()); // the provider billed it all the same
             throw new MalformedAnswerException("the answer of model " + step.name() + " could not be read"
                     + (unreadable instanceof MalformedAnswerException || unreadable instanceof UntranslatableException
                     ? ": " + unreadable.getMessage() : ""));
         }
-        return new StepAnswer(step, answer, body, neutral, startedNanos);
     }
 
-    /**
-     * The body {@code step}'s complete {@code answer} reaches the caller with: as it came from a
-     * provider of the caller's dialect (no work at all), else translated, on the attempt's event
-     * loop.
-     *
-     * @throws MalformedAnswerException when the answer cannot be said in the caller's dialect (a tool
-     *                                  call whose arguments are not a JSON object, for an Anthropic or
-     *                                  Gemini caller): counted, retried and fallen back from as an answer
-     *                                  that is not well-formed is (docs/design.md §7), as a stream that
-     *                                  cannot be translated counts too ({@link StreamRelay}); the
-     *                                  answer is charged to {@code budget} as its provider billed it
-     */
-    Buffer body(PlannedStep step, UpstreamResponse answer, BudgetTicket budget) {
-        Dialect upstream = step.provider().dialect();
-        if (caller == null || upstream == caller.dialect()) {
-            return answer.body();
-        }
+    /** The neutral {@code read} of {@code answer} in the caller's words. */
+    private Buffer said(PlannedStep step, UpstreamResponse answer, ChatResponse read, BudgetTicket budget) {
         try {
-            return DialectTranslator.clientResponse(answer.json(), upstream, caller, clock).toBuffer();
+            return DialectTranslator.clientResponse(read, caller).toBuffer();
         } catch (UntranslatableException untranslatable) {
-            budget.chargeFailedAnswer(step.model(), answer.usage()); // the provider billed it all the same
+            budget.chargeFailedAnswer(step.model(), answer.usage());
             throw new MalformedAnswerException(untranslated(step, untranslatable));
         }
     }

@@ -103,4 +103,23 @@ class BrokenToolArgumentsScenarioTest {
         assertThat(error.getString("message")).contains("gpt-4o-mini", "could not be translated", "call_1", "not a JSON object");
         assertThat(harness.breaker("gpt-4o-mini").snapshot().counts()).containsEntry("consecutiveErrors", 1L);
     }
+
+    @Test
+    void aCompleteAnswerWhoseFieldsCannotBeReadIsAFailedAttemptNamedWithoutJavasWords() {
+        harness.close();
+        harness = GatewayHarness.start(GatewayHarness.CONFIG.replace("gpt-4o-mini: { provider: openai, fallbacks: [claude-haiku-4] }",
+                "gpt-4o-mini: { provider: openai }"));
+        // Its shape passes the check on arrival, but reading it for an Anthropic caller asks "created" to be a number
+        harness.mock.scriptForModel("gpt-4o-mini", MockStep.builder()
+                .body(COMPLETE.replace("\"created\":1", "\"created\":\"yesterday\"")).build());
+
+        Reply reply = harness.client.post("/v1/messages", anthropicRequest("gpt-4o-mini", false));
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(502);
+        JsonObject error = reply.json().getJsonObject("error");
+        assertThat(error.getString("type")).isEqualTo("all_fallbacks_failed");
+        assertThat(error.getString("message")).contains("the answer of model gpt-4o-mini could not be read")
+                .doesNotContain("java.", "class ");
+        assertThat(harness.breaker("gpt-4o-mini").snapshot().counts()).containsEntry("consecutiveErrors", 1L);
+    }
 }
