@@ -11,15 +11,20 @@ import java.util.Map;
 /**
  * The one place where what a provider sent is cleared of the gateway's credentials before a caller
  * or a log reads it: every secret the gateway sent {@code provider} lately that it contains is
- * replaced by {@value #REDACTED}. A broken upstream, or a proxy in front of it, may echo a request's
- * headers, in its error body, its headers or an error event of a stream that began; the gateway's
- * credentials are never its callers' to read.
+ * replaced by {@value #REDACTED}, written as it is, JSON-escaped or percent-encoded ({@link #width}).
+ * A broken upstream, or a proxy in front of it, may echo a request's headers or its URL, in its error
+ * body, its headers or an error event of a stream that began; the gateway's credentials are never its
+ * callers' to read.
  *
  * <p>The secrets: what its authentication sent ({@link io.agentfuse.gateway.dialect.UpstreamAuth#secretsSent}:
  * its keys, the access tokens it minted, AWS session tokens) and the values of the provider's
  * configured {@code headers:}, which the gateway cannot tell from credentials (a tenant's key for an
  * internal proxy, say): a value shorter than {@value #SHORTEST_SECRET} characters is not taken for a
  * secret, as replacing it would garble the text (a test key {@code "x"}, a header {@code x-team: ml}).
+ *
+ * <p>A secret's base64 (a Basic login {@code user:secret}) is not looked for: the gateway sends no
+ * credential of its own in a Basic login, a configured header that holds one is a secret as written,
+ * and an echo repeats what it was sent rather than encoding it anew.
  *
  * <p>Stateless and thread-safe; its cost grows with the text and the secrets, so it reads error
  * answers only, never a stream's every event.
@@ -80,17 +85,86 @@ public final class Redaction {
     private static String redacted(String text, Collection<String> secrets) {
         String shown = text;
         for (String secret : secrets) {
-            if (secret.length() >= SHORTEST_SECRET && shown.contains(secret)) {
-                shown = shown.replace(secret, REDACTED);
+            if (secret.length() >= SHORTEST_SECRET) {
+                shown = withoutWritten(shown, secret);
             }
         }
         return shown.indexOf(CUT) < 0 ? shown : withoutCutSecrets(shown, secrets);
     }
 
+    /** {@code text} with every place that writes {@code secret}, in any of its {@linkplain #width forms}, replaced. */
+    private static String withoutWritten(String text, String secret) {
+        StringBuilder shown = null;
+        int copied = 0;
+        for (int at = 0; at < text.length(); at++) {
+            int end = endOfWritten(text, at, secret);
+            if (end >= 0) {
+                shown = shown == null ? new StringBuilder(text.length()) : shown;
+                shown.append(text, copied, at).append(REDACTED);
+                copied = end;
+                at = end - 1;
+            }
+        }
+        return shown == null ? text : shown.append(text, copied, text.length()).toString();
+    }
+
+    /** Where the text from {@code at} that writes all of {@code secret} ends; -1 when it does not write it. */
+    private static int endOfWritten(String text, int at, String secret) {
+        int end = at;
+        for (int i = 0; i < secret.length(); i++) {
+            int width = end < text.length() ? width(text, end, text.length(), secret.charAt(i)) : 0;
+            if (width == 0) {
+                return -1;
+            }
+            end += width;
+        }
+        return end;
+    }
+
+    /**
+     * How many characters of {@code text} from {@code at} (before {@code limit}) write {@code c}; 0 when they
+     * do not. A provider or a proxy that echoes a request may write a secret as it is, JSON-escaped (as a
+     * serializer may: {@code \/}, {@code \\}, {@code \"} or <code>&#92;u002b</code>, hex in either case) or
+     * percent-encoded (a URL or a form echoed: {@code %2B}, {@code %2f}, or {@code +} for a space), one
+     * character one way and the next another: an AWS session token (base64: {@code /}, {@code +},
+     * {@code =}) escaped that way is as readable as the token.
+     */
+    private static int width(String text, int at, int limit, char c) {
+        char first = text.charAt(at);
+        if (first == '\\' && at + 1 < limit) {
+            char second = text.charAt(at + 1);
+            if (second == 'u' && at + 6 <= limit && hex(text, at + 2, 4) == c) {
+                return 6;
+            }
+            if (second == c && (c == '/' || c == '\\' || c == '"')) {
+                return 2;
+            }
+        } else if (first == '%' && at + 3 <= limit && hex(text, at + 1, 2) == c) {
+            return 3;
+        } else if (first == '+' && c == ' ') {
+            return 1;
+        }
+        return first == c ? 1 : 0;
+    }
+
+    /** The value of the {@code digits} hex digits of {@code text} from {@code at}; -1 when one is not a hex digit. */
+    private static int hex(String text, int at, int digits) {
+        int value = 0;
+        for (int i = at; i < at + digits; i++) {
+            int digit = Character.digit(text.charAt(i), 16);
+            if (digit < 0) {
+                return -1;
+            }
+            value = value * 16 + digit;
+        }
+        return value;
+    }
+
     /**
      * {@code text} without the start of a secret that an excerpt cut short ({@code 'Bearer sk-oai-configu…'}:
      * the gateway quotes a provider's text in excerpts, cut where it is long, and a cut through a key leaves
-     * most of it): every run of {@value #SHORTEST_SECRET} or more characters before a cut that begins a secret.
+     * most of it): every run that writes {@value #SHORTEST_SECRET} or more characters of a secret's start, in
+     * any of its forms, up to a cut.
      */
     private static String withoutCutSecrets(String text, Collection<String> secrets) {
         String shown = text;
@@ -107,13 +181,34 @@ public final class Redaction {
         return shown;
     }
 
-    /** Where the longest start of {@code secret} that ends at {@code cut} begins; -1 when none of {@value #SHORTEST_SECRET} or more does. */
+    /** Where the longest run that writes a start of {@code secret} and ends at {@code cut} begins; -1 when none does. */
     private static int startOfCutSecret(String text, int cut, String secret) {
-        for (int length = Math.min(secret.length() - 1, cut); length >= SHORTEST_SECRET; length--) {
-            if (text.regionMatches(cut - length, secret, 0, length)) {
-                return cut - length;
+        int widest = (secret.length() - 1) * 6; // every character a JSON unicode escape
+        for (int start = Math.max(0, cut - widest); start <= cut - SHORTEST_SECRET; start++) {
+            if (writesStartUpTo(text, start, cut, secret)) {
+                return start;
             }
         }
         return -1;
+    }
+
+    /**
+     * Whether {@code text} from {@code start} to {@code cut} writes {@value #SHORTEST_SECRET} or more of the
+     * first characters of {@code secret}, not all of them; the cut may fall inside the last one's escape.
+     */
+    private static boolean writesStartUpTo(String text, int start, int cut, String secret) {
+        int at = start;
+        for (int i = 0; i < secret.length() - 1; i++) {
+            int width = width(text, at, cut, secret.charAt(i));
+            if (width == 0) {
+                char first = text.charAt(at);
+                return i >= SHORTEST_SECRET && cut - at < 6 && (first == '\\' || first == '%');
+            }
+            at += width;
+            if (at == cut) {
+                return i + 1 >= SHORTEST_SECRET;
+            }
+        }
+        return false;
     }
 }
