@@ -66,11 +66,6 @@ final class ChainExecution {
         this.metrics = metrics;
     }
 
-    /** Runs {@code plan} for a complete answer no budget counts, as {@link #run(Plan, Delivery, CallTrace, BudgetTicket)}. */
-    CompletableFuture<FallbackResult<StepAnswer>> run(Plan plan, CallTrace trace) {
-        return run(plan, Delivery.COMPLETE, trace, BudgetTicket.NONE);
-    }
-
     /**
      * Runs {@code plan}'s steps within its deadline, hedged by its policy, each call cut off charged
      * to {@code budget}, for an answer delivered as {@code delivery} says; the future fails as

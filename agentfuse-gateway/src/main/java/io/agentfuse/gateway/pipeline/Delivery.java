@@ -22,14 +22,11 @@ import io.vertx.core.buffer.Buffer;
  * than the end of the chain.
  *
  * @param caller a complete answer's caller, whose dialect its body is given in; {@code null} for a
- *               stream, and for a complete answer read as its provider wrote it ({@link #COMPLETE}, {@link #read(Clock)})
- * @param clock  stamps a translated or read complete answer; {@code null} for a stream and {@link #COMPLETE}
+ *               stream, and for a complete answer read into its neutral form ({@link #read(Clock)})
+ * @param clock  stamps a translated or read complete answer; {@code null} for a stream
  * @param read   whether a complete answer is read into a {@link ChatResponse} ({@link StepAnswer#read})
  */
 record Delivery(boolean stream, Dialect shownAsIs, ChatRequest caller, Clock clock, boolean read) {
-
-    /** A complete answer as its provider wrote it, unread, for a caller of the chain that looks at its bytes. */
-    static final Delivery COMPLETE = new Delivery(false, null, null, null, false);
 
     /** A complete answer for the caller who sent {@code caller}, translated when its provider speaks another dialect. */
     static Delivery complete(ChatRequest caller, Clock clock) {

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.pipeline;
 
+import io.agentfuse.core.Clock;
 import io.agentfuse.core.fallback.FallbackExhaustedException;
 import io.agentfuse.core.fallback.FallbackResult;
 import io.agentfuse.core.Outcome;
@@ -32,7 +33,12 @@ class ChainExecutionTest {
     private CompletableFuture<FallbackResult<StepAnswer>> run(boolean stream) {
         ModelRequest request = fixture.request(Dialects.ANTHROPIC, anthropicRequest("claude-sonnet-4", stream), null);
         return fixture.chains.run(fixture.plan(request), stream ? Delivery.stream(Dialects.ANTHROPIC, false)
-                : Delivery.COMPLETE, trace, BudgetTicket.NONE);
+                : Delivery.complete(request.chat(), Clock.system()), trace, BudgetTicket.NONE);
+    }
+
+    /** Runs {@code plan} for a complete answer to {@code request}'s caller, no budget counting it. */
+    private CompletableFuture<FallbackResult<StepAnswer>> complete(Plan plan, ModelRequest request, CallTrace trace) {
+        return fixture.chains.run(plan, Delivery.complete(request.chat(), Clock.system()), trace, BudgetTicket.NONE);
     }
 
     private static <T> T await(CompletableFuture<T> future) {
@@ -102,11 +108,11 @@ class ChainExecutionTest {
     void requestsOfOneRouteRunOneChainMadeOnce() {
         ModelRequest request = fixture.request(Dialects.ANTHROPIC, anthropicRequest("claude-sonnet-4", false), null);
         Plan first = fixture.plan(request);
-        await(fixture.chains.run(first, new CallTrace()));
+        await(complete(first, request, new CallTrace()));
         ChainExecution.Compiled made = first.route().compiled();
 
         Plan second = fixture.plan(request);
-        FallbackResult<StepAnswer> result = await(fixture.chains.run(second, trace));
+        FallbackResult<StepAnswer> result = await(complete(second, request, trace));
 
         assertThat(second.route()).isSameAs(first.route());
         assertThat(second.route().compiled()).isSameAs(made);
@@ -117,10 +123,11 @@ class ChainExecutionTest {
     @Test
     void aRouteRunByAnotherExecutionCountsInThatExecutionsMetrics() {
         ModelRequest request = fixture.request(Dialects.ANTHROPIC, anthropicRequest("claude-sonnet-4", false), null);
-        await(fixture.chains.run(fixture.plan(request), new CallTrace()));
+        await(complete(fixture.plan(request), request, new CallTrace()));
         GatewayMetrics other = new GatewayMetrics();
 
-        await(new ChainExecution(fixture.client, other).run(fixture.plan(request), trace));
+        await(new ChainExecution(fixture.client, other).run(fixture.plan(request), Delivery.complete(request.chat(), Clock.system()),
+                trace, BudgetTicket.NONE));
 
         assertThat(other.scrape()).contains("agentfuse_upstream_attempts_total{model=\"claude-sonnet-4\",outcome=\"SUCCESS\"} 1.0");
     }
