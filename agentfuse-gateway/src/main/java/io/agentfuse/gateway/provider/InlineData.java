@@ -46,6 +46,11 @@ public record InlineData(String mediaType, String base64) {
         return new InlineData(header.substring(0, header.length() - BASE64.length()), url.substring(comma + 1));
     }
 
+    /** The characters of base64 in {@code url}, a {@code data:} URL, without cutting them out; 0 for an address. */
+    public static int base64Length(String url) {
+        return url.startsWith("data:") ? url.length() - url.indexOf(',') - 1 : 0;
+    }
+
     /**
      * The data URL of the media type in {@code typeField} and the base64 data in {@code dataField} of
      * {@code source} (an Anthropic {@code base64} source, a Gemini {@code inlineData}).

@@ -2,6 +2,7 @@ package io.agentfuse.gateway.provider.anthropic;
 
 import io.agentfuse.agent.tokens.ImageTokens;
 import io.agentfuse.gateway.dialect.UntranslatableException;
+import io.agentfuse.gateway.provider.InlineData;
 
 /**
  * The images and documents of one Messages request written for Anthropic, counted against what the
@@ -48,7 +49,7 @@ final class AnthropicMedia {
      */
     void image(String url) {
         images++;
-        int base64 = url.startsWith("data:") ? url.length() - url.indexOf(',') - 1 : 0;
+        int base64 = InlineData.base64Length(url);
         if (base64 > MAX_IMAGE_BASE64) {
             throw new UntranslatableException("an image of " + base64 + " characters of base64 (Anthropic takes "
                     + MAX_IMAGE_BASE64 + ")");
