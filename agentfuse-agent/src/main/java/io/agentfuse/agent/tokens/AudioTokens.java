@@ -29,34 +29,25 @@ public final class AudioTokens {
     /** The seconds of audio whose data is not at hand. */
     static final int UNKNOWN_SECONDS = 60;
 
-    private static final String BASE64 = "base64,";
     private static final String DATA = "data:";
-    /** How far into an audio block's text its media type and the start of its base64 are looked for. */
-    private static final int MAX_PREFIX_CHARS = 1024;
 
     private AudioTokens() {
     }
 
     /**
      * The tokens of the audio in {@code source}: a data URL, or text (a raw block's JSON) holding one
-     * whose {@code base64,} starts within its first {@value #MAX_PREFIX_CHARS} characters and whose data
+     * whose {@code base64,} starts within its first {@value Base64Span#MAX_PREFIX_CHARS} characters and whose data
      * runs to the next quote or to the end.
      */
     public static int of(CharSequence source) {
-        int limit = Math.min(source.length(), MAX_PREFIX_CHARS);
-        int start = indexOf(source, BASE64, 0, limit);
-        if (start < 0) {
+        Base64Span data = Base64Span.in(source);
+        if (data == null) {
             return UNKNOWN_SECONDS * TOKENS_PER_SECOND;
         }
-        int from = start + BASE64.length();
-        int end = from;
-        while (end < source.length() && source.charAt(end) != '"') {
-            end++;
-        }
-        int type = indexOf(source, DATA, 0, start);
-        String mediaType = type < 0 ? "" : source.subSequence(type + DATA.length(), start).toString();
-        long bytes = 3L * (end - from) / 4;
-        return ofSeconds(seconds(mediaType.replace(";", "").toLowerCase(Locale.ROOT), bytes, source, from, end));
+        int type = Base64Span.indexOf(source, DATA, 0, data.marker());
+        String mediaType = type < 0 ? "" : source.subSequence(type + DATA.length(), data.marker()).toString();
+        return ofSeconds(seconds(mediaType.replace(";", "").toLowerCase(Locale.ROOT), data.bytes(), source,
+                data.start(), data.end()));
     }
 
     /** The tokens of {@code seconds} of audio, rounded up. */
@@ -111,18 +102,5 @@ public final class AudioTokens {
 
     private static long littleEndian(byte[] bytes, int at) {
         return (bytes[at] & 0xFFL) | (bytes[at + 1] & 0xFFL) << 8 | (bytes[at + 2] & 0xFFL) << 16 | (bytes[at + 3] & 0xFFL) << 24;
-    }
-
-    private static int indexOf(CharSequence source, String wanted, int from, int limit) {
-        for (int at = from; at + wanted.length() <= limit; at++) {
-            int i = 0;
-            while (i < wanted.length() && source.charAt(at + i) == wanted.charAt(i)) {
-                i++;
-            }
-            if (i == wanted.length()) {
-                return at;
-            }
-        }
-        return -1;
     }
 }

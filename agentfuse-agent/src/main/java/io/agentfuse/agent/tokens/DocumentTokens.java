@@ -31,47 +31,23 @@ public final class DocumentTokens {
     /** The pages of a document whose data is not at hand. */
     static final int UNKNOWN_PAGES = 10;
 
-    private static final String BASE64 = "base64,";
-    /** How far into a document block's text the start of its base64 is looked for. */
-    private static final int MAX_PREFIX_CHARS = 1024;
 
     private DocumentTokens() {
     }
 
     /**
      * The tokens of the document in {@code source}: a data URL, or text (a raw block's JSON) holding
-     * one whose {@code base64,} starts within its first {@value #MAX_PREFIX_CHARS} characters and whose
+     * one whose {@code base64,} starts within its first {@value Base64Span#MAX_PREFIX_CHARS} characters and whose
      * data runs to the next quote or to the end.
      */
     public static int of(CharSequence source) {
-        int start = indexOf(source, BASE64, Math.min(source.length(), MAX_PREFIX_CHARS));
-        if (start < 0) {
-            return UNKNOWN_PAGES * TOKENS_PER_PAGE;
-        }
-        int from = start + BASE64.length();
-        int end = from;
-        while (end < source.length() && source.charAt(end) != '"') {
-            end++;
-        }
-        return ofBytes(3L * (end - from) / 4);
+        Base64Span data = Base64Span.in(source);
+        return data == null ? UNKNOWN_PAGES * TOKENS_PER_PAGE : ofBytes(data.bytes());
     }
 
     /** The tokens of a document of {@code bytes} bytes. */
     static int ofBytes(long bytes) {
         long pages = Math.max(1, Math.min(MAX_PAGES, (bytes + BYTES_PER_PAGE - 1) / BYTES_PER_PAGE));
         return (int) pages * TOKENS_PER_PAGE;
-    }
-
-    private static int indexOf(CharSequence source, String wanted, int limit) {
-        for (int at = 0; at + wanted.length() <= limit; at++) {
-            int i = 0;
-            while (i < wanted.length() && source.charAt(at + i) == wanted.charAt(i)) {
-                i++;
-            }
-            if (i == wanted.length()) {
-                return at;
-            }
-        }
-        return -1;
     }
 }
