@@ -83,15 +83,7 @@ class EncodedCredentialEchoScenarioTest {
     @Test
     void aBedrockSessionTokenEchoedEscapedAndEncodedIsNeverReadBack() {
         String sessionToken = "IQoJb3JpZ2luX2Vj/EXAMPLE+session/TOKEN+0123456789==";
-        harness = GatewayHarness.startWithAwsSessionKeys("""
-                server: { port: 0 }
-                providers:
-                """ + GatewayHarness.BEDROCK_PROVIDER + """
-                    sessionToken: ${AWS_SESSION_TOKEN}
-                retry: { maxAttempts: 1 }
-                models:
-                  claude-on-bedrock: { provider: bedrock, upstreamModel: "anthropic.claude-sonnet-4-20250514-v1:0" }
-                """, sessionToken);
+        harness = GatewayHarness.startWithAwsSessionKeys(sessionToken);
         assertThat(harness.client.post("/v1/chat/completions", openAiRequest("claude-on-bedrock", false)).status())
                 .isEqualTo(200); // the mock takes the token: the gateway sent it
         harness.mock.scriptForModel("anthropic.claude-sonnet-4-20250514-v1:0", MockStep.builder().status(400)

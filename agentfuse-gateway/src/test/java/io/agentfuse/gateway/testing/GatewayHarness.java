@@ -140,10 +140,20 @@ public final class GatewayHarness implements AutoCloseable {
     }
 
     /**
-     * A gateway configured by {@code yaml} whose mock takes temporary AWS keys only, with
-     * {@code sessionToken}: the keys set as for {@link #startWithAwsKeys}, the token as {@code ${AWS_SESSION_TOKEN}}.
+     * A gateway with one model, {@code claude-on-bedrock}, on a Bedrock provider whose mock takes
+     * temporary AWS keys only, with {@code sessionToken}: the keys set as for {@link #startWithAwsKeys},
+     * the token as {@code ${AWS_SESSION_TOKEN}}; one attempt per call.
      */
-    public static GatewayHarness startWithAwsSessionKeys(String yaml, String sessionToken) {
+    public static GatewayHarness startWithAwsSessionKeys(String sessionToken) {
+        String yaml = """
+                server: { port: 0 }
+                providers:
+                """ + BEDROCK_PROVIDER + """
+                    sessionToken: ${AWS_SESSION_TOKEN}
+                retry: { maxAttempts: 1 }
+                models:
+                  claude-on-bedrock: { provider: bedrock, upstreamModel: "anthropic.claude-sonnet-4-20250514-v1:0" }
+                """;
         return start(GatewayVertx.create(), yaml, GatewayOptions.builder().port(0).build(),
                 MockCredentials.defaults().withAwsSessionToken(sessionToken),
                 mock -> Map.of("AWS_ACCESS_KEY_ID", mock.credentials().awsAccessKeyId(), "AWS_SECRET_ACCESS_KEY",
