@@ -11,15 +11,18 @@ import java.util.List;
 /**
  * The elements of a Chat Completions {@code messages} array that the neutral model has no message
  * for, kept in place for a request rewritten within its own dialect: a legacy functions API
- * {@code role: "function"} message (nothing crosses for it), and a {@code system} or
- * {@code developer} message after the conversation began (hoisted into the system prompt, as
- * every other dialect holds it). Each rides in the {@linkplain ChatMessage#originIn origin} of a
+ * {@code role: "function"} message (nothing crosses for it), and each {@code system} or
+ * {@code developer} message (hoisted into the system prompt, as every other dialect holds it; as
+ * sent, a leading one keeps its role, its {@code name} and its content parts, which the joined
+ * prompt does not). Each rides in the {@linkplain ChatMessage#originIn origin} of a
  * neighbouring message, which a Chat Completions writer sends as it came: a function message with
  * the message before it (the assistant's {@code function_call}), a system message with the message
  * after it (the turns it speaks to). Compaction keeps or drops a rider with its message, and the
  * writer leaves the text of each system message it writes in place out of the leading system
  * message ({@link #leadingSystem}), so that it is said once, where the caller said it. Without a
- * neighbour (a conversation of such elements alone) an element is left out, as before.
+ * neighbour (a conversation of such elements alone, or the leading ones of a conversation whose
+ * first message compaction dropped) an element is left out; a system message's words then stay in
+ * the leading system message.
  *
  * <p>Collects one request's messages in order; not thread-safe.
  */
@@ -33,6 +36,9 @@ final class OpenAiRiders {
 
     /** A message of the neutral model, with the riders that wait for the next message before it. */
     void message(ChatMessage message) {
+        if (messages.isEmpty() && waiting.size() == 1 && saidByPrompt(waiting.get(0))) {
+            waiting.clear(); // the writer's leading system message says it as sent; the message stays the memo's
+        }
         if (waiting.isEmpty()) {
             messages.add(message);
             return;
@@ -43,11 +49,9 @@ final class OpenAiRiders {
         messages.add(withOrigin(message, origin));
     }
 
-    /** A {@code system} or {@code developer} message: before the first message it is the leading system prompt's alone. */
+    /** A {@code system} or {@code developer} message: it rides with the message after it, a leading one too. */
     void system(JsonObject element) {
-        if (!messages.isEmpty()) {
-            waiting.add(element);
-        }
+        waiting.add(element);
     }
 
     /** An element that is no message of the neutral model: it rides with the message before it. */
@@ -60,6 +64,11 @@ final class OpenAiRiders {
         List<JsonObject> origin = new ArrayList<>(before.originIn(OpenAiDialect.INSTANCE));
         origin.add(element);
         messages.add(withOrigin(before, origin));
+    }
+
+    /** Whether {@code element} is a system message as the writer writes the system prompt: a role and a text alone. */
+    private static boolean saidByPrompt(JsonObject element) {
+        return element.size() == 2 && "system".equals(element.getValue("role")) && element.getValue("content") instanceof String;
     }
 
     /** The messages, the riders still waiting put after the last one. */

@@ -17,8 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A Chat Completions request rewritten in its own dialect with some of its messages left out, as
- * compaction leaves them: a later {@code developer} message and a legacy {@code function} message
- * go, or stay, with the message they ride with, and the developer's words are said once.
+ * compaction leaves them: a {@code system} or {@code developer} message (leading or later) and a
+ * legacy {@code function} message go, or stay, with the message they ride with, and the
+ * developer's words are said once.
  */
 class OpenAiRidersTest {
 
@@ -67,6 +68,24 @@ class OpenAiRidersTest {
     void givenTheCallLeftOutWhenRewrittenThenItsFunctionResultGoesWithIt() {
         assertThat(rewritten(i -> i == 1, SYSTEM, FIRST, CALL, RESULT, DEVELOPER, LAST))
                 .containsExactly(SYSTEM, FIRST, DEVELOPER, LAST);
+    }
+
+    @Test
+    void givenLeadingSystemMessagesWithRolesNamesAndPartsWhenRewrittenThenEachGoesAsSent() {
+        JsonObject developer = new JsonObject().put("role", "developer").put("content", new JsonArray()
+                .add(new JsonObject().put("type", "text").put("text", "Use metric units.")));
+        JsonObject named = message("system", "Be brief.").put("name", "house_rules");
+
+        assertThat(rewritten(i -> false, developer, named, FIRST, CALL, RESULT, DEVELOPER, LAST))
+                .containsExactly(developer, named, FIRST, CALL, RESULT, DEVELOPER, LAST);
+    }
+
+    @Test
+    void givenTheFirstMessageLeftOutWhenRewrittenThenTheLeadingSystemMessagesWordsStayInTheSystemPrompt() {
+        JsonObject developer = message("developer", "Use metric units.");
+
+        assertThat(rewritten(i -> i == 0, developer, SYSTEM, FIRST, CALL, RESULT, DEVELOPER, LAST))
+                .containsExactly(message("system", "Use metric units.\n\nBe brief."), CALL, RESULT, DEVELOPER, LAST);
     }
 
     @Test
