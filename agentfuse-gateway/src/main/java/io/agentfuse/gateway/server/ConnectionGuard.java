@@ -93,7 +93,7 @@ final class ConnectionGuard {
             return true;
         }
         deadline.onRequest(request);
-        if (!LargeBodies.mayAnnounceLarge(request)) {
+        if (!LargeBodies.mayAnnounceCounted(request)) {
             return true; // most requests: one header read
         }
         long length = SizedBodyReader.announcedLength(request);

@@ -15,8 +15,11 @@ import java.time.Duration;
  * continued); twenty 9.5 MB requests at once against a gateway at {@code -Xmx128m} (an agent's
  * conversation with a few screenshots in it is that size, resent every turn) collected garbage
  * until eleven of them timed out waiting for their bodies and nine were reset, and ran out of heap
- * on the way. So a request that announces a body of {@value #LARGE_BYTES} bytes or more is taken
- * only while the large bodies of the requests not yet answered (a stream's: not yet begun) leave
+ * on the way. Bodies of a conversation's size fill it too: three hundred 650 KB conversations at
+ * once against a provider taking 5 s wedged a 128 MiB gateway in back-to-back full collections
+ * (122 of 123 MB live) that went on after every caller had given up, when only bodies of a mebibyte
+ * or more were counted. So a request that announces a body of {@value #COUNTED_BYTES} bytes or more
+ * is taken only while the bodies of the requests not yet answered (a stream's: not yet begun) leave
  * room for it; else it is refused, 429 {@code overloaded} with a {@code Retry-After} of
  * {@value #RETRY_AFTER_SECONDS} s, its body dropped as it arrives (never kept) and its connection
  * closed. A body whose length is not announced (chunked) is counted once its first
@@ -24,8 +27,10 @@ import java.time.Duration;
  * ({@code server.maxBodySize}), since nothing says it will be shorter, and as what it is once all
  * of it has arrived; it is refused the same way when the budget has no room for the largest.
  * Counting it as it grows would let many such bodies take the budget between them and every one
- * be refused half-way: twenty chunked 9.5 MB bodies at once were all refused so. Smaller bodies are
- * not counted: {@link BodyAllowance} bounds what they are given before they arrive.
+ * be refused half-way: twenty chunked 9.5 MB bodies at once were all refused so; a smaller chunked
+ * body is not counted, as agents' clients announce their bodies' lengths. Announced bodies under
+ * {@value #COUNTED_BYTES} bytes are not counted either (a hundred thousand of them at once would be
+ * needed to fill the heap): {@link BodyAllowance} bounds what they are given before they arrive.
  *
  * <p>The budget is an eighth of the heap limit, and never less than the body limit, so that one
  * body of the largest size is always taken when it is the only one: 16 MiB at {@code -Xmx128m}.
@@ -40,12 +45,14 @@ import java.time.Duration;
  */
 public final class LargeBodies {
 
-    /** Bodies from this size on are counted. */
+    /** Announced bodies from this size on are counted. */
+    public static final long COUNTED_BYTES = 64 * 1024;
+    /** A body whose length is not announced is counted, as the largest, once this much of it has come. */
     public static final long LARGE_BYTES = 1024 * 1024;
     /** What a refused caller is told to wait. */
     public static final int RETRY_AFTER_SECONDS = 1;
-    /** The digits of {@link #LARGE_BYTES}: a {@code Content-Length} written shorter is under it. */
-    private static final int LARGE_DIGITS = Long.toString(LARGE_BYTES).length();
+    /** The digits of {@link #COUNTED_BYTES}: a {@code Content-Length} written shorter is under it. */
+    private static final int COUNTED_DIGITS = Long.toString(COUNTED_BYTES).length();
 
     private final ByteBudget taken;
 
@@ -63,22 +70,22 @@ public final class LargeBodies {
     }
 
     /**
-     * Whether {@code request}'s {@code Content-Length} may be {@value #LARGE_BYTES} or more, by the
+     * Whether {@code request}'s {@code Content-Length} may be {@value #COUNTED_BYTES} or more, by the
      * length of the header alone: the one check every request pays.
      */
-    static boolean mayAnnounceLarge(HttpServerRequest request) {
+    static boolean mayAnnounceCounted(HttpServerRequest request) {
         String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
-        return length != null && length.length() >= LARGE_DIGITS;
+        return length != null && length.length() >= COUNTED_DIGITS;
     }
 
     /**
      * Takes {@code bytes} for one request's body.
      *
      * @return a ticket to give back once its answer is written; {@link Ticket#NONE} for a body
-     *         under {@value #LARGE_BYTES} bytes; {@code null} when the budget has no room for it
+     *         under {@value #COUNTED_BYTES} bytes; {@code null} when the budget has no room for it
      */
     public Ticket take(long bytes) {
-        if (bytes < LARGE_BYTES) {
+        if (bytes < COUNTED_BYTES) {
             return Ticket.NONE;
         }
         return taken.take(bytes) ? new Ticket(taken, bytes) : null;

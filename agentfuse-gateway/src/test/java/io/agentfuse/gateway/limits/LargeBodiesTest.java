@@ -10,8 +10,12 @@ import io.agentfuse.gateway.testing.RawSocket;
 import io.agentfuse.gateway.testing.RawSocket.Response;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -155,6 +159,60 @@ class LargeBodiesTest {
         String body = largeChat(model, 6_000_000);
         assertThat(body.length()).isBetween(8_000_000, 9_000_000);
         return body;
+    }
+
+    /**
+     * Bodies of an agent's conversation, under a mebibyte, are counted too: before, only bodies of a
+     * mebibyte or more were, and three hundred 650 KB conversations at once against a provider taking
+     * 5 s wedged a 128 MiB gateway in back-to-back full collections that went on after every caller
+     * had given up. Sent one after another to a provider that holds them, 700 KB conversations are
+     * taken on until the budget (an eighth of the heap, about 19 MiB) is full, and the next is refused.
+     */
+    @Test
+    void conversationsUnderAMebibyteAreTakenOnOnlyWithinTheBudget() {
+        String conversation = conversation("held", 700_000);
+        List<RawSocket> sockets = new ArrayList<>();
+        List<CompletableFuture<Response>> answers = new ArrayList<>();
+        ExecutorService readers = Executors.newCachedThreadPool();
+        try {
+            while (sockets.size() < 60 && (answers.isEmpty() || !answers.get(answers.size() - 1).isDone())) {
+                int heldBefore = gateway.hostile().heldAnswers();
+                RawSocket socket = RawSocket.open(gateway.port());
+                sockets.add(socket);
+                socket.send(RawSocket.post("/v1/chat/completions", HOST, conversation));
+                CompletableFuture<Response> answer = CompletableFuture.supplyAsync(() -> socket.read(BOUND), readers);
+                answers.add(answer);
+                Eventually.holds(gateway.vertx(), () -> gateway.hostile().heldAnswers() > heldBefore || answer.isDone());
+            }
+            CompletableFuture<Response> last = answers.get(answers.size() - 1);
+            assertThat(last).as("refused before sixty were held").isDone();
+            gateway.hostile().releaseHeld();
+
+            Response refused = last.join();
+            assertThat(refused.status()).as(refused.body()).isEqualTo(429);
+            assertThat(errorType(refused)).isEqualTo("overloaded");
+            assertThat(refused.header("retry-after")).isEqualTo("1");
+            long heldBytes = (answers.size() - 1) * (long) conversation.length();
+            assertThat(heldBytes).as("the bodies held when the next was refused").isBetween(16L << 20, 20L << 20);
+            for (CompletableFuture<Response> answered : answers.subList(0, answers.size() - 1)) {
+                assertThat(answered.join().status()).isEqualTo(200);
+            }
+        } finally {
+            gateway.hostile().releaseHeld(); // whatever happened: the next case finds nothing held
+            sockets.forEach(RawSocket::close);
+            readers.shutdownNow();
+        }
+    }
+
+    /** A chat request for {@code model} whose turns of text come to {@code chars} characters. */
+    private static String conversation(String model, int chars) {
+        JsonArray messages = new JsonArray();
+        String turn = "The build failed again; here is the whole log. ".repeat(1_000);
+        for (int written = 0; written < chars; written += turn.length()) {
+            messages.add(new JsonObject().put("role", messages.size() % 2 == 0 ? "user" : "assistant").put("content", turn));
+        }
+        return new JsonObject().put("model", model).put("messages", messages.add(new JsonObject()
+                .put("role", "user").put("content", "Why?"))).encode();
     }
 
     /** A chat request for {@code model} with a screenshot of {@code imageBytes} bytes (base64: 4/3 as many). */

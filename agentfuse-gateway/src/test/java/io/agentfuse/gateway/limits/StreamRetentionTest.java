@@ -20,8 +20,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A stream under way keeps no copy of its request: an agent's conversation is sent, and then only
- * its answer streams, for as long as the model takes. Forty streams whose requests carry a 500 KB
- * screenshot each (a different one each; under the large-body budget's floor, so the budget refuses none),
+ * its answer streams, for as long as the model takes. Twenty-four streams whose requests carry a 500 KB
+ * screenshot each (a different one each; 16 MB together, within the body budget of an eighth of the
+ * heap, which streams that may be continued hold until their end, so the budget refuses none for good),
  * all begun by their provider and to their callers and then held, may grow the gateway's live heap
  * by at most half their requests' bytes: what streaming needs, and the decoder's memo of recent
  * values, bounded by a sixteenth of the heap (measured: 0.24 times; a copy kept by each stream would
@@ -36,7 +37,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class StreamRetentionTest {
 
-    private static final int STREAMS = 40;
+    private static final int STREAMS = 24;
 
     @RegisterExtension
     static final IsolatedGateway gateway = new IsolatedGateway();
@@ -82,7 +83,7 @@ class StreamRetentionTest {
     }
 
     /**
-     * Each caller's head once its stream has begun. Forty requests of 650 KB at once may meet a heap
+     * Each caller's head once its stream has begun. Twenty-four requests of 650 KB at once may meet a heap
      * the gateway's 160 MiB cannot spare during their burst (their bodies, their decoded values, the
      * bytes sent; 62 MiB are in use before): the gateway then refuses a few with 429 and
      * {@code Retry-After}, as it must, and a caller retries them, as every SDK does, once the burst

@@ -44,14 +44,16 @@ class LargeBodiesBudgetTest {
     }
 
     @Test
-    void bodiesUnderAMebibyteAndUnknownLengthsAreNotCounted() {
+    void bodiesUnder64KibAndUnknownLengthsAreNotCounted() {
         LargeBodies bodies = new LargeBodies(MIB);
 
-        assertThat(bodies.take(MIB - 1)).isSameAs(LargeBodies.Ticket.NONE);
+        assertThat(bodies.take(LargeBodies.COUNTED_BYTES - 1)).isSameAs(LargeBodies.Ticket.NONE);
         assertThat(bodies.take(-1)).as("chunked: no length").isSameAs(LargeBodies.Ticket.NONE);
         assertThat(bodies.taken()).isZero();
         LargeBodies.Ticket.NONE.giveBack();
         assertThat(bodies.taken()).isZero();
+        assertThat(bodies.take(LargeBodies.COUNTED_BYTES)).as("a conversation's size").isNotNull();
+        assertThat(bodies.taken()).isEqualTo(LargeBodies.COUNTED_BYTES);
     }
 
     @Test

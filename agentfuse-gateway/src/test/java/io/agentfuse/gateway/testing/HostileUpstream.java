@@ -128,7 +128,8 @@ public final class HostileUpstream {
             String model = new JsonObject(body).getString("model", "");
             if (model.equals("held")) {
                 Context connection = vertx.getOrCreateContext();
-                held.add(() -> connection.runOnContext(v -> answer(request.response(), model)));
+                // Closed after its end: the gateway's pool must not keep thirty idle connections to it.
+                held.add(() -> connection.runOnContext(v -> answer(request.response().putHeader("connection", "close"), model)));
             } else if (model.equals("held-stream")) {
                 Context connection = vertx.getOrCreateContext();
                 // Closed after its end: the gateway's pool must not keep forty idle connections to it.
