@@ -20,6 +20,7 @@ import java.util.Locale;
  *
  * <pre>{@code
  * int tokens = AudioTokens.of("data:audio/wav;base64,UklGRiQA...");
+ * int same = AudioTokens.ofBase64("audio/wav", "UklGRiQA...");
  * }</pre>
  */
 public final class AudioTokens {
@@ -46,6 +47,18 @@ public final class AudioTokens {
         }
         int type = Base64Span.indexOf(source, DATA, 0, data.marker());
         String mediaType = type < 0 ? "" : source.subSequence(type + DATA.length(), data.marker()).toString();
+        return of(mediaType, source, data);
+    }
+
+    /**
+     * The tokens of the audio of {@code mediaType} whose data is {@code base64}, its base64 alone (no
+     * data URL's head, no JSON around it), read where it lies, without a copy.
+     */
+    public static int ofBase64(String mediaType, CharSequence base64) {
+        return of(mediaType, base64, Base64Span.whole(base64));
+    }
+
+    private static int of(String mediaType, CharSequence source, Base64Span data) {
         return ofSeconds(seconds(mediaType.replace(";", "").toLowerCase(Locale.ROOT), data.bytes(), source,
                 data.start(), data.end()));
     }

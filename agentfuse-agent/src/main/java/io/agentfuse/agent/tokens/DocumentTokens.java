@@ -18,6 +18,7 @@ package io.agentfuse.agent.tokens;
  *
  * <pre>{@code
  * int tokens = DocumentTokens.of("data:application/pdf;base64,JVBERi0xLjcK...");
+ * int same = DocumentTokens.ofBase64("JVBERi0xLjcK...");
  * }</pre>
  */
 public final class DocumentTokens {
@@ -43,6 +44,14 @@ public final class DocumentTokens {
     public static int of(CharSequence source) {
         Base64Span data = Base64Span.in(source);
         return data == null ? UNKNOWN_PAGES * TOKENS_PER_PAGE : ofBytes(data.bytes());
+    }
+
+    /**
+     * The tokens of the document whose data is {@code base64}, its base64 alone (no data URL's head,
+     * no JSON around it), read where it lies, without a copy.
+     */
+    public static int ofBase64(CharSequence base64) {
+        return ofBytes(Base64Span.whole(base64).bytes());
     }
 
     /** The tokens of a document of {@code bytes} bytes. */

@@ -13,6 +13,7 @@ package io.agentfuse.agent.tokens;
  *
  * <pre>{@code
  * int tokens = ImageTokens.of("data:image/png;base64,iVBORw0KGgo...", ImageAccounting.CLAUDE);
+ * int same = ImageTokens.ofBase64("iVBORw0KGgo...", ImageAccounting.CLAUDE);
  * }</pre>
  */
 public final class ImageTokens {
@@ -36,9 +37,7 @@ public final class ImageTokens {
      * bare base64; {@link ImageAccounting#unknownSize()} when its size cannot be read from it.
      */
     public static int of(CharSequence source, ImageAccounting accounting) {
-        long size = ImageSize.of(source, base64Start(source));
-        return size == ImageSize.UNKNOWN ? accounting.unknownSize()
-                : accounting.tokens(ImageSize.width(size), ImageSize.height(size));
+        return tokens(ImageSize.of(source, base64Start(source)), accounting);
     }
 
     /**
@@ -46,7 +45,28 @@ public final class ImageTokens {
      * or {@code -1} when its size cannot be read from it: for the limits a provider sets on an image's size.
      */
     public static int longestSide(CharSequence source) {
-        long size = ImageSize.of(source, base64Start(source));
+        return longestSide(ImageSize.of(source, base64Start(source)));
+    }
+
+    /**
+     * The tokens of the image whose data is {@code base64}, its base64 alone (no data URL's head, no
+     * JSON around it), by {@code accounting}: its head read where it lies, without a copy.
+     */
+    public static int ofBase64(CharSequence base64, ImageAccounting accounting) {
+        return tokens(ImageSize.of(base64, 0), accounting);
+    }
+
+    /** {@link #longestSide} of the image whose data is {@code base64}, its base64 alone. */
+    public static int longestSideOfBase64(CharSequence base64) {
+        return longestSide(ImageSize.of(base64, 0));
+    }
+
+    private static int tokens(long size, ImageAccounting accounting) {
+        return size == ImageSize.UNKNOWN ? accounting.unknownSize()
+                : accounting.tokens(ImageSize.width(size), ImageSize.height(size));
+    }
+
+    private static int longestSide(long size) {
         return size == ImageSize.UNKNOWN ? -1 : Math.max(ImageSize.width(size), ImageSize.height(size));
     }
 

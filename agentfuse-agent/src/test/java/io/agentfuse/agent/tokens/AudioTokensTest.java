@@ -50,4 +50,15 @@ class AudioTokensTest {
         assertThat(TokenCounter.forModel("gemini-2.5-flash").countMessage(spoken)).isEqualTo(3 + 1_920);
         assertThat(TokenCounter.forModel("gpt-4o").upperBoundMessage(spoken)).isEqualTo(3 + 1_920);
     }
+
+    @Test
+    void readsTheBase64OfAudioHeldApartFromItsMediaType() {
+        String minute = wav(60, 32_000);
+
+        assertThat(AudioTokens.ofBase64("audio/wav", minute)).isEqualTo(1_920);
+        assertThat(AudioTokens.ofBase64("audio/WAV", java.nio.CharBuffer.wrap("x" + minute, 1, 1 + minute.length())))
+                .isEqualTo(1_920);
+        assertThat(AudioTokens.ofBase64("audio/ogg", "A".repeat(320_000))).isEqualTo(3_840); // 16 kbit/s: 120 s
+        assertThat(AudioTokens.ofBase64("audio/mp3", "")).isZero();
+    }
 }

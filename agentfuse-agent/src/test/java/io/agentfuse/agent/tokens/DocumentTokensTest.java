@@ -54,4 +54,12 @@ class DocumentTokensTest {
         assertThat(DocumentTokens.ofBytes(bytes + more)).isGreaterThanOrEqualTo(DocumentTokens.ofBytes(bytes))
                 .isBetween(DocumentTokens.TOKENS_PER_PAGE, DocumentTokens.MAX_PAGES * DocumentTokens.TOKENS_PER_PAGE);
     }
+
+    @Test
+    void readsTheBase64OfADocumentHeldApartFromItsMediaTypeByItsLength() {
+        String base64 = pdf(1_048_575).substring("data:application/pdf;base64,".length());
+
+        assertThat(DocumentTokens.ofBase64(base64)).isEqualTo(DocumentTokens.of(pdf(1_048_575))).isEqualTo(18 * DocumentTokens.TOKENS_PER_PAGE);
+        assertThat(DocumentTokens.ofBase64(java.nio.CharBuffer.wrap(base64, 0, 400))).isEqualTo(DocumentTokens.TOKENS_PER_PAGE);
+    }
 }

@@ -122,4 +122,16 @@ class ImageTokensTest {
         byte[] bytes = Arrays.copyOf(("RIFF\0\0\0\0WEBPVP8" + kind).getBytes(), length + 4);
         return ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     }
+
+    @Test
+    void readsTheBase64OfAnImageHeldApartFromItsMediaTypeWhereItLies() {
+        String png = Base64.getEncoder().encodeToString(encoded("png", 1280, 800));
+        CharSequence withinItsDataUrl = java.nio.CharBuffer.wrap("data:image/png;base64," + png, 22, 22 + png.length());
+
+        assertThat(ImageTokens.ofBase64(png, ImageAccounting.CLAUDE)).isEqualTo(ImageTokens.of("data:image/png;base64," + png,
+                ImageAccounting.CLAUDE)).isEqualTo(1_366);
+        assertThat(ImageTokens.ofBase64(withinItsDataUrl, ImageAccounting.CEILING)).isEqualTo(2_460);
+        assertThat(ImageTokens.longestSideOfBase64(withinItsDataUrl)).isEqualTo(1280);
+        assertThat(ImageTokens.longestSideOfBase64("not an image")).isEqualTo(-1);
+    }
 }
