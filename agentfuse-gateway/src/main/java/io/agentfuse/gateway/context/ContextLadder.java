@@ -7,16 +7,14 @@ import io.agentfuse.agent.context.ContextConfig;
 import io.agentfuse.agent.context.ContextLevel;
 import io.agentfuse.agent.context.Summarizer;
 import io.agentfuse.agent.conversation.Conversation;
-import io.agentfuse.agent.tokens.AudioTokens;
-import io.agentfuse.agent.tokens.DocumentTokens;
 import io.agentfuse.agent.tokens.ImageAccounting;
-import io.agentfuse.agent.tokens.ImageTokens;
 import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Scheduler;
 import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ContentPart;
+import io.agentfuse.gateway.provider.MediaTokens;
 
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -200,14 +198,8 @@ public final class ContextLadder {
         if (part instanceof ContentPart.Opaque opaque) {
             return opaque.json().length();
         }
-        if (part instanceof ContentPart.Document document) {
-            return DocumentTokens.of(document.url()) / 4 + 1; // as an image: a quarter of its tokens in chars
-        }
-        if (part instanceof ContentPart.Audio audio) {
-            return AudioTokens.of(audio.url()) / 4 + 1;
-        }
-        // An image counts by its size in pixels, whatever its bytes: a quarter of its tokens in chars.
-        return ImageTokens.of(((ContentPart.Image) part).url(), images) / 4 + 1;
+        // Media counts by its pixels, pages or seconds, whatever its bytes: a quarter of its tokens in chars.
+        return MediaTokens.of(part, images) / 4 + 1;
     }
 
     private Ladder ladderFor(ContextTarget target) {

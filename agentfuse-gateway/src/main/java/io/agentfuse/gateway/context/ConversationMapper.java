@@ -8,14 +8,12 @@ import io.agentfuse.agent.conversation.Role;
 import io.agentfuse.agent.conversation.TextBlock;
 import io.agentfuse.agent.conversation.ToolResultBlock;
 import io.agentfuse.agent.conversation.ToolUseBlock;
-import io.agentfuse.agent.tokens.AudioTokens;
-import io.agentfuse.agent.tokens.DocumentTokens;
 import io.agentfuse.agent.tokens.ImageAccounting;
-import io.agentfuse.agent.tokens.ImageTokens;
 import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ContentPart;
+import io.agentfuse.gateway.provider.MediaTokens;
 import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
@@ -135,14 +133,8 @@ public final class ConversationMapper {
             }
             return tokens;
         }
-        if (part instanceof ContentPart.Image image) {
-            return ImageTokens.of(image.url(), images); // what the counter counts for it: its pixels, not its bytes
-        }
-        if (part instanceof ContentPart.Document document) {
-            return DocumentTokens.of(document.url()); // its pages, not its bytes
-        }
-        if (part instanceof ContentPart.Audio audio) {
-            return AudioTokens.of(audio.url()); // its seconds, not its bytes
+        if (part instanceof ContentPart.Image || part instanceof ContentPart.Document || part instanceof ContentPart.Audio) {
+            return MediaTokens.of(part, images); // what the counter counts for it: pixels, pages, seconds, not bytes
         }
         return textBound.applyAsInt(((ContentPart.Opaque) part).json()); // its raw block's JSON
     }
@@ -201,13 +193,13 @@ public final class ConversationMapper {
             return new RawBlock(OPAQUE, opaque.json());
         }
         if (part instanceof ContentPart.Audio audio) {
-            return new RawBlock(RawBlock.AUDIO, new JsonObject().put("url", audio.url()).encode());
+            return new RawBlock(RawBlock.AUDIO, new JsonObject().put("url", audio.source().url()).encode());
         }
         if (part instanceof ContentPart.Document document) {
-            return new RawBlock(RawBlock.DOCUMENT, new JsonObject().put("url", document.url()).put("title", document.title()).encode());
+            return new RawBlock(RawBlock.DOCUMENT, new JsonObject().put("url", document.source().url()).put("title", document.title()).encode());
         }
         ContentPart.Image image = (ContentPart.Image) part;
-        return new RawBlock(RawBlock.IMAGE, new JsonObject().put("url", image.url()).encode());
+        return new RawBlock(RawBlock.IMAGE, new JsonObject().put("url", image.source().url()).encode());
     }
 
     private static ContentPart toPart(ContentBlock block) {

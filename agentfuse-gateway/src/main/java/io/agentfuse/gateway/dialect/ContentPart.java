@@ -28,28 +28,46 @@ public sealed interface ContentPart {
     }
 
     /**
-     * An image, by URL: {@code https://…} or a {@code data:<media type>;base64,<data>} URL (how
-     * OpenAI carries inline images; Anthropic's base64 sources are converted to and from it).
+     * An image: its data ({@link MediaSource.Inline}, a media type and base64, as Anthropic's and
+     * Gemini's {@code base64} sources and OpenAI's {@code data:} URLs carry it) or its address.
      */
-    record Image(String url) implements ContentPart {
+    record Image(MediaSource source) implements ContentPart {
         public Image {
-            Objects.requireNonNull(url, "url");
+            Objects.requireNonNull(source, "source");
+        }
+
+        /** The image at {@code url}: an address, or a {@code data:<media type>;base64,<data>} URL ({@link MediaSource#of}). */
+        public Image(String url) {
+            this(MediaSource.of(url));
         }
     }
 
     /**
-     * A document (a PDF an agent read), by URL: a {@code data:<media type>;base64,<data>} URL, or an
-     * address ({@code https://…}, a PDF). {@code title} is the caller's name for it, or {@code null}.
+     * A document (a PDF an agent read): its data ({@link MediaSource.Inline}) or its address
+     * ({@code https://…}, a PDF). {@code title} is the caller's name for it, or {@code null}.
      */
-    record Document(String url, String title) implements ContentPart {
+    record Document(MediaSource source, String title) implements ContentPart {
         public Document {
-            Objects.requireNonNull(url, "url");
+            Objects.requireNonNull(source, "source");
         }
 
-        /** The media type of a {@code data:} URL's document; {@code application/pdf} for one by address. */
+        /** The document at {@code url}: an address, or a {@code data:} URL ({@link MediaSource#of}). */
+        public Document(String url, String title) {
+            this(MediaSource.of(url), title);
+        }
+
+        /**
+         * The media type of the document's data, or of a {@code data:} URL that is not base64;
+         * {@code application/pdf} for one by address.
+         */
         public String mediaType() {
+            if (source instanceof MediaSource.Inline inline) {
+                return inline.mediaType();
+            }
+            String url = source.url();
             int end = url.indexOf(';');
-            return url.startsWith("data:") && end > 5 ? url.substring(5, end) : "application/pdf";
+            return source.isData() && end > MediaSource.DATA.length() ? url.substring(MediaSource.DATA.length(), end)
+                    : "application/pdf";
         }
     }
 
@@ -84,14 +102,19 @@ public sealed interface ContentPart {
 
     /**
      * A piece of audio (a Gemini {@code inlineData} or {@code fileData} part of an {@code audio/*} type,
-     * an OpenAI {@code input_audio} part), by its URL, as a {@code data:} URL when its data is at hand:
-     * carried only so that the context ladder and the token counts count it (by its seconds), since no
-     * other dialect takes it the same way. A request holding one is untranslatable across dialects and
-     * goes as it came within its own, so no writer writes it.
+     * an OpenAI {@code input_audio} part): its data when it is at hand, else its address; carried only
+     * so that the context ladder and the token counts count it (by its seconds), since no other dialect
+     * takes it the same way. A request holding one is untranslatable across dialects and goes as it
+     * came within its own, so no writer writes it.
      */
-    record Audio(String url) implements ContentPart {
+    record Audio(MediaSource source) implements ContentPart {
         public Audio {
-            Objects.requireNonNull(url, "url");
+            Objects.requireNonNull(source, "source");
+        }
+
+        /** The audio at {@code url}: an address, or a {@code data:} URL ({@link MediaSource#of}). */
+        public Audio(String url) {
+            this(MediaSource.of(url));
         }
     }
 

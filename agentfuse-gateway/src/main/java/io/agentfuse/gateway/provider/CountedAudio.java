@@ -2,6 +2,7 @@ package io.agentfuse.gateway.provider;
 
 import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.FieldReader;
+import io.agentfuse.gateway.dialect.MediaSource;
 
 /**
  * The audio of a caller's request that no other dialect takes the same way — a Gemini
@@ -9,7 +10,8 @@ import io.agentfuse.gateway.dialect.FieldReader;
  * part — as a {@link ContentPart.Audio}, carried into the neutral request only so that the context
  * ladder and the token counts count it (left out, it counted nothing). Its data is taken as it came,
  * unchecked: it is only ever counted, and the request goes as it came within its own dialect, while
- * the parser names the part untranslatable for the others. Stateless.
+ * the parser names the part untranslatable for the others. Its data is held as it came, apart from its
+ * media type, never copied into a data URL. Stateless.
  *
  * <pre>{@code
  * ContentPart.Audio audio = CountedAudio.ofGeminiPart(part);  // null for a part that is not audio
@@ -29,8 +31,8 @@ public final class CountedAudio {
             return null;
         }
         String data = inline != null ? inline.optionalString("data") : null;
-        return new ContentPart.Audio(data != null ? "data:" + mimeType + ";base64," + data
-                : String.valueOf(media.optionalString("fileUri")));
+        return new ContentPart.Audio(data != null ? MediaSource.Inline.of(mimeType, data)
+                : new MediaSource.Url(String.valueOf(media.optionalString("fileUri"))));
     }
 
     /** The audio of an OpenAI {@code input_audio} part; of no data (no tokens) when it holds none. */
@@ -38,6 +40,6 @@ public final class CountedAudio {
         FieldReader audio = part.optionalObject("input_audio");
         String data = audio == null ? null : audio.optionalString("data");
         String format = audio == null ? null : audio.optionalString("format");
-        return new ContentPart.Audio("data:audio/" + format + ";base64," + (data == null ? "" : data));
+        return new ContentPart.Audio(MediaSource.Inline.of("audio/" + format, data == null ? "" : data));
     }
 }

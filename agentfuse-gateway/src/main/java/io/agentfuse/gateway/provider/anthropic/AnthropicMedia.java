@@ -1,8 +1,8 @@
 package io.agentfuse.gateway.provider.anthropic;
 
-import io.agentfuse.agent.tokens.ImageTokens;
+import io.agentfuse.gateway.dialect.MediaSource;
 import io.agentfuse.gateway.dialect.UntranslatableException;
-import io.agentfuse.gateway.provider.InlineData;
+import io.agentfuse.gateway.provider.MediaTokens;
 
 /**
  * The images and documents of one Messages request written for Anthropic, counted against what the
@@ -20,7 +20,7 @@ import io.agentfuse.gateway.provider.InlineData;
  * limit is on the base64, not the image's bytes).
  *
  * <p>One instance per request written; not thread-safe.
- * {@code AnthropicMedia media = new AnthropicMedia(); media.image("data:image/png;base64,iVBOR..."); media.document();}
+ * {@code AnthropicMedia media = new AnthropicMedia(); media.image(MediaSource.of("data:image/png;base64,iVBOR...")); media.document();}
  */
 final class AnthropicMedia {
 
@@ -42,19 +42,19 @@ final class AnthropicMedia {
     private int longestSide = -1;
 
     /**
-     * Counts the image at {@code url}.
+     * Counts the image of {@code source}.
      *
      * @throws UntranslatableException beyond the request's {@value #MAX_MEDIA} images and pages, or for an
      *                                 image larger than the request's images may be, in pixels or in base64
      */
-    void image(String url) {
+    void image(MediaSource source) {
         images++;
-        int base64 = InlineData.base64Length(url);
+        int base64 = source instanceof MediaSource.Inline inline ? inline.base64Length() : 0;
         if (base64 > MAX_IMAGE_BASE64) {
             throw new UntranslatableException("an image of " + base64 + " characters of base64 (Anthropic takes "
                     + MAX_IMAGE_BASE64 + ")");
         }
-        int side = ImageTokens.longestSide(url);
+        int side = MediaTokens.longestSide(source);
         if (side > MAX_SIDE) {
             throw new UntranslatableException("an image of " + side + " pixels a side (Anthropic takes " + MAX_SIDE + ")");
         }

@@ -80,7 +80,7 @@ final class AnthropicMessageParser {
         FieldReader source = block.requiredObject("source");
         String type = source.requiredString("type");
         switch (type) {
-            case "base64" -> parts.add(new ContentPart.Image(InlineData.dataUrl(source, "media_type", "data")));
+            case "base64" -> parts.add(new ContentPart.Image(InlineData.of(source, "media_type", "data")));
             case "url" -> parts.add(new ContentPart.Image(InlineData.url(source, "url", untranslatable)));
             default -> {
                 untranslatable.add(source.path("type") + " '" + type + "' image sources");
@@ -100,7 +100,7 @@ final class AnthropicMessageParser {
         String own = block.json().fieldNames().stream().filter(field -> !PORTABLE_DOCUMENT_FIELDS.contains(field))
                 .findFirst().orElse(null);
         if (own == null && "base64".equals(type)) {
-            parts.add(new ContentPart.Document(InlineData.dataUrl(source, "media_type", "data"), title));
+            parts.add(new ContentPart.Document(InlineData.of(source, "media_type", "data"), title));
         } else if (own == null && "url".equals(type)) {
             parts.add(new ContentPart.Document(InlineData.url(source, "url", untranslatable), title));
         } else {

@@ -3,11 +3,11 @@ package io.agentfuse.gateway.provider.anthropic;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ChatRequest.Sampling;
 import io.agentfuse.gateway.dialect.ContentPart;
+import io.agentfuse.gateway.dialect.MediaSource;
 import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
 import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.agentfuse.gateway.provider.AlternatingTurns;
-import io.agentfuse.gateway.provider.InlineData;
 import io.agentfuse.gateway.provider.SamplingFields;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -64,12 +64,12 @@ public final class AnthropicRequestWriter {
             return text.text().isEmpty() ? null : new JsonObject().put("type", "text").put("text", text.text());
         }
         if (part instanceof ContentPart.Image image) {
-            media.image(image.url());
-            return new JsonObject().put("type", "image").put("source", source(image.url()));
+            media.image(image.source());
+            return new JsonObject().put("type", "image").put("source", source(image.source()));
         }
         if (part instanceof ContentPart.Document document) {
             media.document();
-            JsonObject block = new JsonObject().put("type", "document").put("source", source(document.url()));
+            JsonObject block = new JsonObject().put("type", "document").put("source", source(document.source()));
             return document.title() == null ? block : block.put("title", document.title());
         }
         if (part instanceof ContentPart.ToolCall call) {
@@ -101,11 +101,11 @@ public final class AnthropicRequestWriter {
         return blocks;
     }
 
-    /** A {@code base64} source for a data URL, else a {@code url} source. */
-    private static JsonObject source(String url) {
-        InlineData data = InlineData.of(url);
+    /** A {@code base64} source for inline media (the base64 as the caller gave it, or cut out of its data URL), else a {@code url} source. */
+    private static JsonObject source(MediaSource media) {
+        MediaSource.Inline data = media.inline();
         if (data == null) {
-            return new JsonObject().put("type", "url").put("url", url);
+            return new JsonObject().put("type", "url").put("url", media.url());
         }
         return new JsonObject().put("type", "base64").put("media_type", data.mediaType()).put("data", data.base64());
     }

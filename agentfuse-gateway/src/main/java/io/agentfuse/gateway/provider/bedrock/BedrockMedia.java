@@ -1,8 +1,8 @@
 package io.agentfuse.gateway.provider.bedrock;
 
 import io.agentfuse.gateway.dialect.ContentPart;
+import io.agentfuse.gateway.dialect.MediaSource;
 import io.agentfuse.gateway.dialect.UntranslatableException;
-import io.agentfuse.gateway.provider.InlineData;
 import io.vertx.core.json.JsonObject;
 
 import java.util.HashSet;
@@ -50,12 +50,12 @@ final class BedrockMedia {
     private final Set<String> names = new HashSet<>();
 
     /**
-     * The inside of an {@code image} block for the image at {@code url}.
+     * The inside of an {@code image} block for the image of {@code source}.
      *
      * @throws UntranslatableException for an image by URL, of another format, or beyond the request's {@value #MAX_IMAGES}
      */
-    JsonObject image(String url) {
-        InlineData data = InlineData.of(url);
+    JsonObject image(MediaSource source) {
+        MediaSource.Inline data = source.inline();
         if (data == null) {
             throw new UntranslatableException("an image by URL (Bedrock takes images as bytes)");
         }
@@ -78,7 +78,7 @@ final class BedrockMedia {
      *                                 the request's {@value #MAX_DOCUMENTS}
      */
     JsonObject document(ContentPart.Document document) {
-        InlineData data = InlineData.of(document.url());
+        MediaSource.Inline data = document.source().inline();
         if (data == null) {
             throw new UntranslatableException("a document by URL (Bedrock takes documents as bytes)");
         }
@@ -91,8 +91,9 @@ final class BedrockMedia {
             throw new UntranslatableException("more than " + MAX_DOCUMENTS + " documents (Converse takes "
                     + MAX_DOCUMENTS + " in a request)");
         }
-        return new JsonObject().put("format", format).put("name", unique(name(document.title(), data.base64())))
-                .put("source", new JsonObject().put("bytes", data.base64()));
+        String base64 = data.base64();
+        return new JsonObject().put("format", format).put("name", unique(name(document.title(), base64)))
+                .put("source", new JsonObject().put("bytes", base64));
     }
 
     /** {@code name}, or with the first number from 2 on that makes it one no document of the request has. */

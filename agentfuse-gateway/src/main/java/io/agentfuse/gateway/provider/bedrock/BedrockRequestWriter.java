@@ -63,7 +63,7 @@ public final class BedrockRequestWriter {
             return text.text().isBlank() ? null : new JsonObject().put("text", text.text());
         }
         if (part instanceof ContentPart.Image image) {
-            return new JsonObject().put("image", media.image(image.url()));
+            return new JsonObject().put("image", media.image(image.source()));
         }
         if (part instanceof ContentPart.Document document) {
             return new JsonObject().put("document", media.document(document));

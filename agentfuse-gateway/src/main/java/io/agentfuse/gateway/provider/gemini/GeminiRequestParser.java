@@ -7,6 +7,7 @@ import io.agentfuse.gateway.dialect.ChatRequest.StreamMode;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.FieldReader;
+import io.agentfuse.gateway.dialect.MediaSource;
 import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
@@ -146,8 +147,8 @@ public final class GeminiRequestParser {
         if (!(image || "application/pdf".equals(mimeType)) || !InlineData.isMediaType(mimeType)) {
             return null;
         }
-        String url = inline != null ? InlineData.dataUrl(inline, "mimeType", "data") : given;
-        return image ? new ContentPart.Image(url) : new ContentPart.Document(url, null);
+        MediaSource source = inline != null ? InlineData.of(inline, "mimeType", "data") : new MediaSource.Url(given);
+        return image ? new ContentPart.Image(source) : new ContentPart.Document(source, null);
     }
 
     private static ContentPart functionResponse(FieldReader response, Map<String, Deque<String>> unanswered,

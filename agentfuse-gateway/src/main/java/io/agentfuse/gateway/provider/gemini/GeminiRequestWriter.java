@@ -4,10 +4,10 @@ import io.agentfuse.agent.tokens.ModelName;
 import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ContentPart;
+import io.agentfuse.gateway.dialect.MediaSource;
 import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
 import io.agentfuse.gateway.dialect.UntranslatableException;
-import io.agentfuse.gateway.provider.InlineData;
 import io.agentfuse.gateway.provider.SamplingFields;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -135,10 +135,10 @@ public final class GeminiRequestWriter {
             return text.text().isEmpty() ? null : text(text.text());
         }
         if (part instanceof ContentPart.Image image) {
-            return media(image.url(), null);
+            return media(image.source(), null);
         }
         if (part instanceof ContentPart.Document document) {
-            return media(document.url(), document.mediaType());
+            return media(document.source(), document.mediaType());
         }
         if (part instanceof ContentPart.ToolCall call) {
             callNames.put(call.id(), call.name());
@@ -155,11 +155,11 @@ public final class GeminiRequestWriter {
         return new JsonObject().put("functionResponse", new JsonObject().put("name", name).put("response", response));
     }
 
-    /** {@code inlineData} for a data URL, else {@code fileData}, with {@code mediaType} when it is known. */
-    private static JsonObject media(String url, String mediaType) {
-        InlineData data = InlineData.of(url);
+    /** {@code inlineData} for inline media (its base64 as given), else {@code fileData}, with {@code mediaType} when it is known. */
+    private static JsonObject media(MediaSource source, String mediaType) {
+        MediaSource.Inline data = source.inline();
         if (data == null) {
-            JsonObject file = new JsonObject().put("fileUri", url);
+            JsonObject file = new JsonObject().put("fileUri", source.url());
             return new JsonObject().put("fileData", mediaType == null ? file : file.put("mimeType", mediaType));
         }
         return new JsonObject().put("inlineData", new JsonObject().put("mimeType", data.mediaType()).put("data", data.base64()));

@@ -137,7 +137,7 @@ public final class OpenAiRequestWriter {
                     array.add(new JsonObject().put("type", "text").put("text", t.text()));
                 } else if (part instanceof ContentPart.Image image) {
                     array.add(new JsonObject().put("type", "image_url")
-                            .put("image_url", new JsonObject().put("url", image.url())));
+                            .put("image_url", new JsonObject().put("url", image.source().url())));
                 } else if (part instanceof ContentPart.Document document) {
                     array.add(file(document));
                 }
@@ -154,14 +154,14 @@ public final class OpenAiRequestWriter {
      * @throws UntranslatableException for a document by URL or one that is not a PDF
      */
     private static JsonObject file(ContentPart.Document document) {
-        if (!document.url().startsWith("data:") || !"application/pdf".equals(document.mediaType())) {
-            throw new UntranslatableException(document.url().startsWith("data:")
+        if (!document.source().isData() || !"application/pdf".equals(document.mediaType())) {
+            throw new UntranslatableException(document.source().isData()
                     ? "a document of type " + document.mediaType() + " (Chat Completions reads PDF files)"
                     : "a document by URL (Chat Completions takes files as data)");
         }
         String name = document.title() == null ? "document.pdf" : document.title();
         return new JsonObject().put("type", "file").put("file", new JsonObject().put("filename", name)
-                .put("file_data", document.url()));
+                .put("file_data", document.source().url()));
     }
 
     private static void writeTools(ChatRequest request, JsonObject body) {

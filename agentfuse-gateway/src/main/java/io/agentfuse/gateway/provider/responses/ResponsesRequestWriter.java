@@ -126,15 +126,15 @@ public final class ResponsesRequestWriter {
     /** An {@code input_image}, or an {@code input_file} (by its data, with a file name, or by its URL). */
     private static JsonObject media(ContentPart part) {
         if (part instanceof ContentPart.Image image) {
-            return new JsonObject().put("type", "input_image").put("image_url", image.url());
+            return new JsonObject().put("type", "input_image").put("image_url", image.source().url());
         }
         ContentPart.Document document = (ContentPart.Document) part;
         JsonObject file = new JsonObject().put("type", "input_file");
-        if (!document.url().startsWith("data:")) {
-            return file.put("file_url", document.url());
+        if (!document.source().isData()) {
+            return file.put("file_url", document.source().url());
         }
         return file.put("filename", document.title() == null ? "document.pdf" : document.title())
-                .put("file_data", document.url());
+                .put("file_data", document.source().url());
     }
 
     private static void flushUser(List<JsonObject> parts, JsonArray input) {
