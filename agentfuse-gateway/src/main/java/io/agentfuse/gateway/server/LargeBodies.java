@@ -9,10 +9,16 @@ import io.vertx.core.http.HttpServerRequest;
 import java.time.Duration;
 
 /**
- * How many bytes of large request bodies the server takes on at once. A request's body lives, read,
- * decoded and forwarded, about three times over while it is prepared, and once (the bytes sent)
- * until its answer comes (a stream lets them go once its answer begins, unless it may be
- * continued); twenty 9.5 MB requests at once against a gateway at {@code -Xmx128m} (an agent's
+ * How many bytes of large request bodies the server takes on at once. A request's body lives twice
+ * over while it is prepared within its own dialect (the bytes read, which are the bytes forwarded,
+ * and the decoded text, whose media no step copies: {@link io.agentfuse.gateway.dialect.MediaSource}),
+ * and once (the bytes sent) until its answer comes (a stream lets them go once its answer begins,
+ * unless it may be continued). Across dialects it lives three times over until its answer comes
+ * (the bytes read, the translated body kept for a retry, the bytes sent), and some five times while
+ * that body is encoded (its buffer grows by doubling; a medium crossing between a data URL and
+ * base64 apart is copied once into the other form); measured on a 3.6 MB screenshot, whose
+ * data URL once cost every Anthropic request a third copy. Twenty 9.5 MB requests at once against
+ * a gateway at {@code -Xmx128m} (an agent's
  * conversation with a few screenshots in it is that size, resent every turn) collected garbage
  * until eleven of them timed out waiting for their bodies and nine were reset, and ran out of heap
  * on the way. Bodies of a conversation's size fill it too: three hundred 650 KB conversations at
