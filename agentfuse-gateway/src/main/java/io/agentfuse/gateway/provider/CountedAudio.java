@@ -32,7 +32,7 @@ public final class CountedAudio {
         }
         String data = inline != null ? inline.optionalString("data") : null;
         return new ContentPart.Audio(data != null ? MediaSource.Inline.of(mimeType, data)
-                : new MediaSource.Url(String.valueOf(media.optionalString("fileUri"))));
+                : MediaSource.of(String.valueOf(media.optionalString("fileUri"))));
     }
 
     /** The audio of an OpenAI {@code input_audio} part; of no data (no tokens) when it holds none. */

@@ -147,7 +147,7 @@ public final class GeminiRequestParser {
         if (!(image || "application/pdf".equals(mimeType)) || !InlineData.isMediaType(mimeType)) {
             return null;
         }
-        MediaSource source = inline != null ? InlineData.of(inline, "mimeType", "data") : new MediaSource.Url(given);
+        MediaSource source = inline != null ? InlineData.of(inline, "mimeType", "data") : MediaSource.of(given);
         return image ? new ContentPart.Image(source) : new ContentPart.Document(source, null);
     }
 
