@@ -59,13 +59,13 @@ final class AnthropicMockDialect implements MockDialect {
     }
 
     /**
-     * The Messages API refuses more images and document pages than it takes ({@link AnthropicMediaCheck}),
+     * The Messages API refuses more images and document pages than the model takes ({@link AnthropicMediaCheck}),
      * and a final assistant turn (a prefill) that ends with whitespace.
      */
     @Override
     public JsonObject refusal(JsonObject body) {
         JsonArray messages = body.getValue("messages") instanceof JsonArray list ? list : new JsonArray();
-        String media = AnthropicMediaCheck.problem(messages);
+        String media = AnthropicMediaCheck.problem(messages, body.getValue("model") instanceof String model ? model : null);
         if (media != null) {
             JsonObject refused = error(400);
             refused.getJsonObject("error").put("message", media);

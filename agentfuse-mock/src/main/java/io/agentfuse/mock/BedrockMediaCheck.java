@@ -13,19 +13,26 @@ import java.util.Set;
  * What Bedrock's Converse refuses in the images and documents of a request, in a turn or in a tool
  * result, with Bedrock's messages: a document name of other than letters, digits, single spaces,
  * hyphens, parentheses and brackets; two documents of one name (compared ignoring case, the stricter
- * reading); more than {@value #MAX_DOCUMENTS} documents or {@value #MAX_IMAGES} images. Stateless.
+ * reading); more than {@value #MAX_DOCUMENTS} documents or {@value #MAX_IMAGES} images. A Claude model
+ * (an id naming {@code anthropic.claude}) also refuses what Anthropic refuses, passed on as "The model
+ * returned the following errors: ...": a PDF of more than {@value AnthropicMediaCheck#MAX_PDF_PAGES} pages,
+ * more images and document pages together than its window takes (Anthropic's messages, without a path:
+ * Bedrock's own for these is not published). Stateless.
  */
 final class BedrockMediaCheck {
 
     static final int MAX_IMAGES = 20;
     static final int MAX_DOCUMENTS = 5;
+    /** How Bedrock passes on what its Claude model refused. */
+    private static final String CLAUDE = "The model returned the following errors: ";
 
     private BedrockMediaCheck() {
     }
 
-    /** Bedrock's message for what is wrong with the media of {@code messages}, or {@code null}. */
-    static String problem(JsonArray messages) {
+    /** Bedrock's message for what is wrong with the media of {@code messages} to {@code model}, or {@code null}. */
+    static String problem(JsonArray messages, String model) {
         int images = 0;
+        int pages = 0;
         Set<String> names = new HashSet<>();
         for (JsonObject block : blocks(messages)) {
             if (block.containsKey("image")) {
@@ -34,6 +41,12 @@ final class BedrockMediaCheck {
             if (!(block.getValue("document") instanceof JsonObject document)) {
                 continue;
             }
+            int documentPages = document.getValue("source") instanceof JsonObject source
+                    ? AnthropicMediaCheck.pages(source.getValue("bytes")) : 1;
+            if (model.contains("anthropic.claude") && documentPages > AnthropicMediaCheck.MAX_PDF_PAGES) {
+                return CLAUDE + "A maximum of " + AnthropicMediaCheck.MAX_PDF_PAGES + " PDF pages may be provided.";
+            }
+            pages += documentPages;
             if (!(document.getValue("name") instanceof String name && name.matches("[A-Za-z0-9()\\[\\]\\- ]+")
                     && !name.contains("  "))) {
                 return "The document file name can only contain alphanumeric characters, whitespace characters, hyphens, "
@@ -46,7 +59,12 @@ final class BedrockMediaCheck {
         if (names.size() > MAX_DOCUMENTS) {
             return "You can't include more than " + MAX_DOCUMENTS + " documents in a request.";
         }
-        return images > MAX_IMAGES ? "You can't include more than " + MAX_IMAGES + " images in a request." : null;
+        if (images > MAX_IMAGES) {
+            return "You can't include more than " + MAX_IMAGES + " images in a request.";
+        }
+        int limit = AnthropicMediaCheck.limitFor(model);
+        return model.contains("anthropic.claude") && pages + images > limit
+                ? CLAUDE + "Too much media: " + pages + " document pages + " + images + " images > " + limit : null;
     }
 
     /** Every content block of {@code messages}, those inside tool results included. */

@@ -52,17 +52,17 @@ final class BedrockMockRoutes {
             refuse(ctx, 400, "SerializationException", BedrockErrors.message("SerializationException"));
             return;
         }
-        String problem = problem(body);
+        String model = URLDecoder.decode(ctx.pathParam("param0"), StandardCharsets.UTF_8);
+        String problem = problem(body, model);
         if (problem != null) {
             refuse(ctx, 400, "ValidationException", problem);
             return;
         }
-        String model = URLDecoder.decode(ctx.pathParam("param0"), StandardCharsets.UTF_8);
         mock.play(ctx, entry, dialect, new MockCall(model, "converse-stream".equals(ctx.pathParam("param1")), false));
     }
 
-    /** What Bedrock would refuse in a Converse body, or {@code null}. */
-    private static String problem(JsonObject body) {
+    /** What Bedrock would refuse in a Converse body for {@code model}, or {@code null}. */
+    private static String problem(JsonObject body, String model) {
         if (!(body.getValue("messages") instanceof JsonArray messages) || messages.isEmpty()) {
             return "The model returned the following errors: messages: at least one message is required";
         }
@@ -81,7 +81,7 @@ final class BedrockMockRoutes {
         if (blank != null) {
             return blank;
         }
-        String media = BedrockMediaCheck.problem(messages);
+        String media = BedrockMediaCheck.problem(messages, model);
         if (media != null) {
             return media;
         }
