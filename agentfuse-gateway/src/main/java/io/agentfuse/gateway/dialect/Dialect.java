@@ -135,6 +135,17 @@ public interface Dialect extends DialectErrors {
     JsonObject writeRequest(ChatRequest request, String model);
 
     /**
+     * {@link #writeRequest(ChatRequest, String)} for a model of {@code contextWindow} tokens, for a
+     * dialect whose provider takes more of something from a model of a larger window (Anthropic: images
+     * and document pages). The default ignores the window.
+     *
+     * @throws UntranslatableException when part of the request cannot be written in this dialect
+     */
+    default JsonObject writeRequest(ChatRequest request, String model, long contextWindow) {
+        return writeRequest(request, model);
+    }
+
+    /**
      * The caller's own body, of this dialect, made ready for a provider of this dialect: the model
      * replaced by {@code upstreamModel} and whatever the gateway needs added (OpenAI: usage in a stream).
      * {@code body} is a shallow copy of the caller's body: replace its top-level fields and return

@@ -45,6 +45,17 @@ public final class DialectTranslator {
      */
     public static JsonObject upstreamRequest(ChatRequest request, Dialect target, String upstreamModel,
                                              boolean lenient) {
+        return upstreamRequest(request, target, upstreamModel, lenient, 0);
+    }
+
+    /**
+     * {@link #upstreamRequest(ChatRequest, Dialect, String, boolean)} for a model of {@code contextWindow}
+     * tokens ({@link Dialect#writeRequest(ChatRequest, String, long)}); 0 when it is not known.
+     *
+     * @throws UntranslatableException when the request cannot be expressed in {@code target}
+     */
+    public static JsonObject upstreamRequest(ChatRequest request, Dialect target, String upstreamModel,
+                                             boolean lenient, long contextWindow) {
         if (request.dialect() == target) {
             // Top-level fields are replaced on a shallow copy: the messages go upstream as parsed, not copied.
             return target.sameDialectRequest(ChatRequest.shallowCopy(request.received()), upstreamModel, request.stream());
@@ -56,7 +67,8 @@ public final class DialectTranslator {
             throw new UntranslatableException(request.crossing().lenientReasons().stream()
                     .map(reason -> reason + " (dropped only with translate: lenient)").toList());
         }
-        return target.writeRequest(request, upstreamModel);
+        return contextWindow > 0 ? target.writeRequest(request, upstreamModel, contextWindow)
+                : target.writeRequest(request, upstreamModel);
     }
 
     /**

@@ -22,13 +22,13 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One model request through the pipeline, from body to answer: client key → parse → budget stage
- * → context stage → subagent admission → route → guarded chain → respond (complete or streamed),
- * or the error the table prescribes. It also owns what spans the whole exchange: a caller that
- * disconnects cancels the chain (and so the upstream call) or the stream; a subagent's deadline
- * ends it with a timeout; the budget reservation is settled with what was spent, the subagent
- * place released and the request counted when the exchange ends, however it ends. Confined to the
- * request's context: the chain's completion and the relay hop back to it.
+ * One model request through the pipeline, from body to answer: client key → parse → budget stage →
+ * context stage → PDF pages ({@link DocumentPages}) → subagent admission → route → guarded chain →
+ * respond (complete or streamed), or the error the table prescribes. It also owns what spans the whole
+ * exchange: a caller that disconnects cancels the chain (and so the upstream call) or the stream; a
+ * subagent's deadline ends it with a timeout; the budget reservation is settled with what was spent, the
+ * subagent place released and the request counted when the exchange ends, however it ends. Confined to
+ * the request's context: the chain's completion and the relay hop back to it.
  */
 final class ChatExchange {
 
@@ -119,7 +119,7 @@ final class ChatExchange {
         if (request.budgetFallbackFrom() != null) {
             stages.metrics().fallback(request.budgetFallbackFrom(), request.model().name(), FallbackHeader.BUDGET_EXCEEDED);
         }
-        stages.context().apply(request).onComplete(done -> onContext(() -> {
+        stages.context().apply(request).compose(fit -> DocumentPages.counted(fit, context)).onComplete(done -> onContext(() -> {
             if (done.failed()) {
                 fail(done.cause());
             } else {

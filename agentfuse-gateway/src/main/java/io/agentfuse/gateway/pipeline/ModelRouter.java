@@ -189,7 +189,8 @@ final class ModelRouter {
     private static PlannedStep runnable(ModelRequest request, ChatRequest chat, ModelConfig model,
                                         ProviderEndpoint provider, Guard guard, Map<String, String> headers) {
         boolean lenient = model.translate() == ModelConfig.Translate.LENIENT;
-        var body = DialectTranslator.upstreamRequest(chat, provider.dialect(), model.upstreamModel(), lenient);
+        var body = DialectTranslator.upstreamRequest(chat, provider.dialect(), model.upstreamModel(), lenient,
+                model.contextWindow());
         Buffer bytes = chat == request.chat() && chat.dialect() == provider.dialect()
                 && request.forwarded() != null ? request.forwarded().write(chat.received(), body) : null;
         // With the bytes known, the parsed body is not kept: it would hold the conversation's tree.

@@ -93,6 +93,11 @@ public abstract class ForwardingDialect implements Dialect {
     }
 
     @Override
+    public JsonObject writeRequest(ChatRequest request, String model, long contextWindow) {
+        return wire.writeRequest(request, model, contextWindow);
+    }
+
+    @Override
     public JsonObject sameDialectRequest(JsonObject body, String upstreamModel, boolean stream) {
         return wire.sameDialectRequest(body, upstreamModel, stream);
     }

@@ -1,5 +1,7 @@
 package io.agentfuse.gateway.provider;
 
+import io.agentfuse.gateway.dialect.MediaSource;
+
 import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -24,11 +26,12 @@ import java.util.zip.Inflater;
  *
  * <p>Counting decodes the document's base64 once and reads it whole, proportional to its size: it is
  * done off the event loop before a chain is planned ({@link #countAll}), and remembered for the
- * document's URL as long as that string lives, so that every Claude step of a chain and the step
- * planned again for a continuation find it counted. Thread-safe.
+ * document's {@link MediaSource} as long as it lives, so that every Claude step of a chain, the step
+ * planned again for a continuation and a resent turn whose parsed message the gateway remembers find
+ * it counted. Thread-safe.
  *
  * <pre>{@code
- * int pages = PdfPages.of("data:application/pdf;base64,JVBERi0xLjcK...");
+ * int pages = PdfPages.of(MediaSource.of("data:application/pdf;base64,JVBERi0xLjcK..."));
  * }</pre>
  */
 public final class PdfPages {
@@ -51,42 +54,42 @@ public final class PdfPages {
     static final int REMEMBERED = 256;
 
     /**
-     * The documents counted lately, by the identity of their URL string: hashing or comparing a URL of
-     * megabytes by its content would read it whole on the event loop, which is what the memo is to spare.
+     * The documents counted lately, by the identity of their source: hashing or comparing megabytes of
+     * base64 by their content would read them whole on the event loop, which is what the memo is to spare.
      */
     private static final Counted[] COUNTED = new Counted[REMEMBERED];
     private static int nextSlot;
 
-    private record Counted(WeakReference<String> url, int pages) {
+    private record Counted(WeakReference<MediaSource> source, int pages) {
     }
 
     private PdfPages() {
     }
 
     /**
-     * The pages of the PDF at {@code url}, a {@code data:application/pdf;base64,} URL; {@value #UNKNOWN}
-     * for a document by address or of another type (one page is the least any document has).
+     * The pages of the PDF of {@code source}, inline {@code application/pdf}; {@value #UNKNOWN} for a
+     * document by address or of another type (one page is the least any document has).
      */
-    public static int of(String url) {
-        if (!isInlinePdf(url)) {
+    public static int of(MediaSource source) {
+        if (!(source instanceof MediaSource.Inline pdf) || !isPdf(pdf)) {
             return UNKNOWN;
         }
-        Integer known = remembered(url);
+        Integer known = remembered(source);
         if (known != null) {
             return known;
         }
-        int pages = ofBytes(decode(InlineData.of(url).base64()));
+        int pages = ofBytes(decode(pdf.base64()));
         synchronized (COUNTED) {
-            COUNTED[nextSlot] = new Counted(new WeakReference<>(url), pages);
+            COUNTED[nextSlot] = new Counted(new WeakReference<>(source), pages);
             nextSlot = (nextSlot + 1) % REMEMBERED;
         }
         return pages;
     }
 
-    private static Integer remembered(String url) {
+    private static Integer remembered(MediaSource source) {
         synchronized (COUNTED) {
             for (Counted counted : COUNTED) {
-                if (counted != null && counted.url().get() == url) {
+                if (counted != null && counted.source().get() == source) {
                     return counted.pages();
                 }
             }
@@ -94,20 +97,21 @@ public final class PdfPages {
         return null;
     }
 
-    /** Whether {@code url}'s pages are still to be counted: an inline PDF not counted yet. */
-    public static boolean uncounted(String url) {
-        return isInlinePdf(url) && remembered(url) == null;
+    /** Whether the pages of {@code source} are still to be counted: an inline PDF not counted yet. */
+    public static boolean uncounted(MediaSource source) {
+        return source instanceof MediaSource.Inline pdf && isPdf(pdf) && remembered(source) == null;
     }
 
-    /** Counts, and remembers, the pages of every PDF in {@code urls}: work to do off the event loop. */
-    public static void countAll(Iterable<String> urls) {
-        for (String url : urls) {
-            of(url);
+    /** Counts, and remembers, the pages of every PDF in {@code sources}: work to do off the event loop. */
+    public static void countAll(Iterable<MediaSource> sources) {
+        for (MediaSource source : sources) {
+            of(source);
         }
     }
 
-    private static boolean isInlinePdf(String url) {
-        return url.regionMatches(true, 0, "data:application/pdf;base64,", 0, 28);
+    private static boolean isPdf(MediaSource.Inline data) {
+        return data.mediaType().regionMatches(true, 0, "application/pdf", 0, 15)
+                && (data.mediaType().length() == 15 || data.mediaType().charAt(15) == ';');
     }
 
     private static byte[] decode(String base64) {

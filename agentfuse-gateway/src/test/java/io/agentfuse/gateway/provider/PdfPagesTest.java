@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.provider;
 
+import io.agentfuse.gateway.dialect.MediaSource;
 import io.agentfuse.gateway.testing.TestPdf;
 import org.junit.jupiter.api.Test;
 
@@ -65,19 +66,21 @@ class PdfPagesTest {
 
     @Test
     void aDocumentByAddressOrOfAnotherTypeCountsOnePage() {
-        assertThat(PdfPages.of("https://example.com/report.pdf")).isEqualTo(1);
-        assertThat(PdfPages.of("data:text/plain;base64,aGVsbG8=")).isEqualTo(1);
-        assertThat(PdfPages.uncounted("https://example.com/report.pdf")).isFalse();
+        assertThat(PdfPages.of(MediaSource.of("https://example.com/report.pdf"))).isEqualTo(1);
+        assertThat(PdfPages.of(MediaSource.of("data:text/plain;base64,aGVsbG8="))).isEqualTo(1);
+        assertThat(PdfPages.uncounted(MediaSource.of("https://example.com/report.pdf"))).isFalse();
     }
 
     @Test
     void anInlinePdfIsCountedOnceAndRemembered() {
-        String url = TestPdf.dataUrl(TestPdf.withObjectStream(7));
-        assertThat(PdfPages.uncounted(url)).isTrue();
+        MediaSource pdf = MediaSource.of(TestPdf.dataUrl(TestPdf.withObjectStream(7)));
+        assertThat(PdfPages.uncounted(pdf)).isTrue();
 
-        PdfPages.countAll(List.of(url));
+        PdfPages.countAll(List.of(pdf));
 
-        assertThat(PdfPages.uncounted(url)).isFalse();
-        assertThat(PdfPages.of(url)).isEqualTo(7);
+        assertThat(PdfPages.uncounted(pdf)).isFalse();
+        assertThat(PdfPages.of(pdf)).isEqualTo(7);
+        assertThat(PdfPages.uncounted(MediaSource.of(TestPdf.dataUrl(TestPdf.withObjectStream(7)))))
+                .as("remembered by its source, not by what it says").isTrue();
     }
 }

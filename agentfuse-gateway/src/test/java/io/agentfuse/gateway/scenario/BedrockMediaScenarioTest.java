@@ -2,6 +2,7 @@ package io.agentfuse.gateway.scenario;
 
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayHarness;
+import io.agentfuse.gateway.testing.TestPdf;
 import io.agentfuse.mock.MockStep;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -15,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What Converse refuses in a request's images and documents, met before the call: documents that
- * would share a name, more documents or images than it takes. Claude Code's tool results, crossing
+ * would share a name, more documents or images than it takes, and for a Claude model what Anthropic
+ * refuses (a PDF of more than 100 pages, more images and pages than the model's window takes). Claude Code's tool results, crossing
  * to Bedrock over real HTTP, to a mock that refuses what Converse refuses.
  */
 class BedrockMediaScenarioTest {
@@ -142,5 +144,33 @@ class BedrockMediaScenarioTest {
 
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
         assertThat(reply.header("x-agentfuse-model")).isEqualTo("claude-on-bedrock");
+    }
+
+    @Test
+    void aPdfOfMoreThanAHundredPagesSkipsClaudeOnBedrockForTheFallback() {
+        JsonArray returned = new JsonArray().add(pdf("book", TestPdf.base64(TestPdf.withObjectStream(101))));
+
+        Reply reply = harness.client.post("/v1/messages", readReturned(returned), Map.of());
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(reply.header("x-agentfuse-model")).isEqualTo("gpt");
+        assertThat(reply.header("x-agentfuse-fallbacks")).isEqualTo("claude-on-bedrock=untranslatable");
+        assertThat(harness.mock.requestsFor(BEDROCK_MODEL)).isEmpty();
+    }
+
+    @Test
+    void moreImagesAndPagesThanClaudeTakesSkipClaudeOnBedrockForTheFallback() {
+        // Within Converse's 20 images and 5 documents, beyond the 100 images and pages of Claude's 200k window.
+        JsonArray returned = new JsonArray();
+        for (int i = 0; i < 20; i++) {
+            returned.add(png());
+        }
+        returned.add(pdf("part 1", TestPdf.base64(TestPdf.uncompressed(41)))).add(pdf("part 2", TestPdf.base64(TestPdf.uncompressed(40))));
+
+        Reply reply = harness.client.post("/v1/messages", readReturned(returned), Map.of());
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(reply.header("x-agentfuse-model")).isEqualTo("gpt");
+        assertThat(harness.mock.requestsFor(BEDROCK_MODEL)).isEmpty();
     }
 }

@@ -112,6 +112,12 @@ public final class AnthropicDialect implements Dialect {
         return AnthropicRequestWriter.write(request, model);
     }
 
+    /** The body for {@code model}, its images and document pages held to the limit of its window. */
+    @Override
+    public JsonObject writeRequest(ChatRequest request, String model, long contextWindow) {
+        return AnthropicRequestWriter.write(request, model, contextWindow);
+    }
+
     @Override
     public JsonObject sameDialectRequest(JsonObject body, String upstreamModel, boolean stream) {
         return body.put("model", upstreamModel);

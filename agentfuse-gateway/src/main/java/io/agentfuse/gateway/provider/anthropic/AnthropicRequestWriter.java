@@ -8,6 +8,7 @@ import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
 import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.agentfuse.gateway.provider.AlternatingTurns;
+import io.agentfuse.gateway.provider.ClaudeMediaCount;
 import io.agentfuse.gateway.provider.SamplingFields;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -36,17 +37,28 @@ public final class AnthropicRequestWriter {
     }
 
     /**
+     * {@link #write(ChatRequest, String, long)} for a model whose window is not known: its media are held
+     * to the limits of a model of the smaller window, the stricter.
+     */
+    public static JsonObject write(ChatRequest request, String model) {
+        return write(request, model, ClaudeMediaCount.SMALL_WINDOW);
+    }
+
+    /**
+     * The body for {@code model}, of a window of {@code contextWindow} tokens (which decides how many
+     * images and document pages it takes).
+     *
      * @throws UntranslatableException when a tool call's arguments are not a JSON object, or the request
      *                                 holds more images and documents than Anthropic takes
      */
-    public static JsonObject write(ChatRequest request, String model) {
+    public static JsonObject write(ChatRequest request, String model, long contextWindow) {
         Sampling sampling = request.sampling();
         JsonObject body = new JsonObject().put("model", model)
                 .put("max_tokens", sampling.maxTokens() != null ? sampling.maxTokens() : DEFAULT_MAX_TOKENS);
         if (request.system() != null && !request.system().isBlank()) {
             body.put("system", request.system());
         }
-        AnthropicMedia media = new AnthropicMedia();
+        AnthropicMedia media = new AnthropicMedia(contextWindow);
         body.put("messages", AlternatingTurns.write(request.messages(), AnthropicDialect.INSTANCE, part -> block(part, media)));
         writeTools(request, body);
         SamplingFields.put(body, sampling, "top_p", "stop_sequences");
@@ -68,7 +80,7 @@ public final class AnthropicRequestWriter {
             return new JsonObject().put("type", "image").put("source", source(image.source()));
         }
         if (part instanceof ContentPart.Document document) {
-            media.document();
+            media.document(document.source());
             JsonObject block = new JsonObject().put("type", "document").put("source", source(document.source()));
             return document.title() == null ? block : block.put("title", document.title());
         }

@@ -105,7 +105,13 @@ public final class BedrockDialect implements Dialect {
     /** The Converse body; {@code model} goes in the path ({@link #upstreamPath(String, boolean)}). */
     @Override
     public JsonObject writeRequest(ChatRequest request, String model) {
-        return BedrockRequestWriter.write(request);
+        return BedrockRequestWriter.write(request, model, 0);
+    }
+
+    /** The Converse body; a Claude model's images and document pages held to the limit of its window. */
+    @Override
+    public JsonObject writeRequest(ChatRequest request, String model, long contextWindow) {
+        return BedrockRequestWriter.write(request, model, contextWindow);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.agentfuse.gateway.provider.bedrock;
 import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.MediaSource;
 import io.agentfuse.gateway.dialect.UntranslatableException;
+import io.agentfuse.gateway.provider.ClaudeMediaCount;
 import io.vertx.core.json.JsonObject;
 
 import java.util.HashSet;
@@ -19,7 +20,9 @@ import java.util.Set;
  * hyphens, parentheses and square brackets, and refuses a request in which two documents share one
  * ("Messages can't contain duplicate document names"): a title is kept as far as it fits the rule (the
  * name counts as part of the prompt), a document without one is named by its data, and a name taken
- * already gets a number, {@code "report (2)"}.
+ * already gets a number, {@code "report (2)"}. A Claude model's images and document pages are also
+ * held to Anthropic's limits ({@link ClaudeMediaCount}: Bedrock's Claude takes no PDF of more than 100
+ * pages, and no more images and pages together than Anthropic's API takes from a model of its window).
  *
  * <p>One instance per request written; not thread-safe.
  * {@code new BedrockMedia().document(new ContentPart.Document("data:application/pdf;base64,JVBER", "Q3 report.pdf"))}
@@ -46,8 +49,30 @@ final class BedrockMedia {
     private static final int MAX_NAME = 200;
 
     private int images;
+    /** Anthropic's count, for a Claude model; {@code null} for another. */
+    private final ClaudeMediaCount claude;
     /** The names given so far, in lower case: Bedrock's check is taken to ignore case, the safer reading. */
     private final Set<String> names = new HashSet<>();
+
+    /** The media of a request to a model that is not Claude's. */
+    BedrockMedia() {
+        this(null);
+    }
+
+    private BedrockMedia(ClaudeMediaCount claude) {
+        this.claude = claude;
+    }
+
+    /**
+     * The media of a request to Bedrock's {@code model} (an id, an inference profile's id or ARN) of a
+     * window of {@code contextWindow} tokens (0: not known, the smaller window's limit): a model whose
+     * id names Anthropic's Claude also counts its images and pages as Anthropic does.
+     */
+    static BedrockMedia forModel(String model, long contextWindow) {
+        return model.contains("anthropic.claude")
+                ? new BedrockMedia(new ClaudeMediaCount(contextWindow > 0 ? contextWindow : ClaudeMediaCount.SMALL_WINDOW))
+                : new BedrockMedia();
+    }
 
     /**
      * The inside of an {@code image} block for the image of {@code source}.
@@ -66,6 +91,9 @@ final class BedrockMedia {
         if (++images > MAX_IMAGES) {
             throw new UntranslatableException("more than " + MAX_IMAGES + " images (Converse takes " + MAX_IMAGES
                     + " in a request)");
+        }
+        if (claude != null) {
+            claude.image();
         }
         return new JsonObject().put("format", format).put("source", new JsonObject().put("bytes", data.base64()));
     }
@@ -90,6 +118,9 @@ final class BedrockMedia {
         if (names.size() == MAX_DOCUMENTS) {
             throw new UntranslatableException("more than " + MAX_DOCUMENTS + " documents (Converse takes "
                     + MAX_DOCUMENTS + " in a request)");
+        }
+        if (claude != null) {
+            claude.document(document.source());
         }
         String base64 = data.base64();
         return new JsonObject().put("format", format).put("name", unique(name(document.title(), base64)))

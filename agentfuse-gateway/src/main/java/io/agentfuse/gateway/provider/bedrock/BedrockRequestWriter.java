@@ -33,7 +33,7 @@ import java.util.Set;
  * as Converse requires); {@code tool_choice: none} with tools (Converse cannot forbid tool calls).
  * Bedrock has no switch for parallel tool calls: it is left to the model. The end-user id is not sent.
  *
- * <p>Stateless and thread-safe. {@code JsonObject body = BedrockRequestWriter.write(request);}
+ * <p>Stateless and thread-safe. {@code JsonObject body = BedrockRequestWriter.write(request, modelId, 200_000);}
  */
 public final class BedrockRequestWriter {
 
@@ -45,7 +45,17 @@ public final class BedrockRequestWriter {
 
     /** @throws UntranslatableException naming what Converse cannot carry */
     public static JsonObject write(ChatRequest request) {
-        BedrockMedia media = new BedrockMedia();
+        return write(request, "", 0);
+    }
+
+    /**
+     * The Converse body for {@code model}, of a window of {@code contextWindow} tokens (0: not known): a
+     * Claude model's images and document pages are also held to Anthropic's limits ({@link BedrockMedia}).
+     *
+     * @throws UntranslatableException naming what Converse cannot carry
+     */
+    public static JsonObject write(ChatRequest request, String model, long contextWindow) {
+        BedrockMedia media = BedrockMedia.forModel(model, contextWindow);
         JsonObject body = new JsonObject().put("messages", AlternatingTurns.write(request.messages(), null, part -> block(part, media)));
         if (request.system() != null && !request.system().isBlank()) {
             body.put("system", new JsonArray().add(new JsonObject().put("text", request.system())));

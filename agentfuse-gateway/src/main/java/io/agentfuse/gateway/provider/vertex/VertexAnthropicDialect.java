@@ -57,6 +57,11 @@ public final class VertexAnthropicDialect extends VertexHostedDialect {
     }
 
     @Override
+    public JsonObject writeRequest(ChatRequest request, String model, long contextWindow) {
+        return forVertex(wire().writeRequest(request, model, contextWindow));
+    }
+
+    @Override
     public JsonObject sameDialectRequest(JsonObject body, String upstreamModel, boolean stream) {
         return forVertex(wire().sameDialectRequest(body, upstreamModel, stream));
     }
