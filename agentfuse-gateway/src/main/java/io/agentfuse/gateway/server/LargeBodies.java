@@ -35,8 +35,9 @@ import java.time.Duration;
  * Counting it as it grows would let many such bodies take the budget between them and every one
  * be refused half-way: twenty chunked 9.5 MB bodies at once were all refused so; a smaller chunked
  * body is not counted, as agents' clients announce their bodies' lengths. Announced bodies under
- * {@value #COUNTED_BYTES} bytes are not counted either (a hundred thousand of them at once would be
- * needed to fill the heap): {@link BodyAllowance} bounds what they are given before they arrive.
+ * {@value #COUNTED_BYTES} bytes are not counted either (a small request costs no more than the
+ * length check; about a thousand such bodies at once, each living a few times over, would fill a
+ * 128 MiB heap): {@link BodyAllowance} bounds what they are given before they arrive.
  *
  * <p>The budget is an eighth of the heap limit, and never less than the body limit, so that one
  * body of the largest size is always taken when it is the only one: 16 MiB at {@code -Xmx128m}.
