@@ -84,7 +84,7 @@ final class ConnectionGuard {
      * {@code 100 Continue} before sending the body, else once the body has been read and dropped — a
      * caller still sending the body of a request answered and closed early gets the connection
      * reset, often before it reads the answer. A chunked body is counted by its reader
-     * ({@link SizedBodyReader}) once a mebibyte of it has arrived; bodies over
+     * ({@link SizedBodyReader}) as it arrives; bodies over
      * {@code server.maxBodySize} (413) and of HTTP/2 streams are not counted.
      */
     boolean onRequest(HttpServerRequest request) {

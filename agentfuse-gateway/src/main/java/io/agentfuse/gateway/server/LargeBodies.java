@@ -28,13 +28,15 @@ import java.time.Duration;
  * is taken only while the bodies of the requests not yet answered (a stream's: not yet begun) leave
  * room for it; else it is refused, 429 {@code overloaded} with a {@code Retry-After} of
  * {@value #RETRY_AFTER_SECONDS} s, its body dropped as it arrives (never kept) and its connection
- * closed. A body whose length is not announced (chunked) is counted once its first
- * {@value #LARGE_BYTES} bytes have arrived, as the largest body the server takes
- * ({@code server.maxBodySize}), since nothing says it will be shorter, and as what it is once all
- * of it has arrived; it is refused the same way when the budget has no room for the largest.
+ * closed. A body whose length is not announced (chunked) is counted by the most it may be while
+ * it arrives ({@link #countedWhileArriving}): {@value #LARGE_BYTES} bytes once its first
+ * {@value #COUNTED_BYTES} have come, the largest body the server takes ({@code server.maxBodySize})
+ * once its first {@value #LARGE_BYTES} have, since nothing says it will be shorter; and as what it
+ * is once all of it has arrived. It is refused the same way when the budget has no room for that.
  * Counting it as it grows would let many such bodies take the budget between them and every one
- * be refused half-way: twenty chunked 9.5 MB bodies at once were all refused so; a smaller chunked
- * body is not counted, as agents' clients announce their bodies' lengths. Announced bodies under
+ * be refused half-way: twenty chunked 9.5 MB bodies at once were all refused so. Not counted before
+ * its first mebibyte, three hundred chunked 650 KB bodies wedged a 128 MiB gateway as announced
+ * ones had (a hostile caller need only leave out the length). Announced bodies under
  * {@value #COUNTED_BYTES} bytes are not counted either (a small request costs no more than the
  * length check; about a thousand such bodies at once, each living a few times over, would fill a
  * 128 MiB heap): {@link BodyAllowance} bounds what they are given before they arrive.
@@ -54,7 +56,7 @@ public final class LargeBodies {
 
     /** Announced bodies from this size on are counted. */
     public static final long COUNTED_BYTES = 64 * 1024;
-    /** A body whose length is not announced is counted, as the largest, once this much of it has come. */
+    /** A body whose length is not announced is counted as the largest once this much of it has come. */
     public static final long LARGE_BYTES = 1024 * 1024;
     /** What a refused caller is told to wait. */
     public static final int RETRY_AFTER_SECONDS = 1;
@@ -110,6 +112,15 @@ public final class LargeBodies {
         }
     }
 
+    /**
+     * What a body whose length is not announced counts while it arrives, {@code received} bytes of it
+     * so far: nothing under {@value #COUNTED_BYTES}, then {@value #LARGE_BYTES}, then from
+     * {@value #LARGE_BYTES} on {@code maxBodySize}, the most it may be.
+     */
+    static long countedWhileArriving(long received, long maxBodySize) {
+        return received < COUNTED_BYTES ? 0 : received < LARGE_BYTES ? LARGE_BYTES : Math.max(LARGE_BYTES, maxBodySize);
+    }
+
     /** The bytes taken now. */
     public long taken() {
         return taken.taken();
@@ -117,12 +128,12 @@ public final class LargeBodies {
 
     /**
      * The answer to a request refused for its large body: announced as {@code bytes} long, or not
-     * announced and counted as {@code bytes}, the body limit.
+     * announced and counted as {@code bytes} while it arrives.
      */
     static GatewayException refusal(long bytes, boolean announced) {
         return new GatewayException(GatewayError.OVERLOADED, "the gateway is reading as many large request bodies "
                 + "as its memory allows; retry in a moment (this one " + (announced ? "announces " + bytes + " bytes)"
-                : "does not announce its length, so it counts as the largest body taken, " + bytes
+                : "does not announce its length, so it counts as the most it may be until all of it has come, " + bytes
                 + " bytes; sent with a Content-Length it would count as what it is)"), Duration.ofSeconds(RETRY_AFTER_SECONDS));
     }
 
@@ -137,6 +148,21 @@ public final class LargeBodies {
         private Ticket(ByteBudget from, long bytes) {
             this.from = from;
             this.bytes = bytes;
+        }
+
+        /**
+         * Holds {@code bytes} in all, taking what it lacks from its budget: whether the budget had room
+         * (if not, it holds what it held). Not for {@link #NONE}.
+         */
+        boolean growTo(long bytes) {
+            if (bytes <= this.bytes) {
+                return true;
+            }
+            if (!from.take(bytes - this.bytes)) {
+                return false;
+            }
+            this.bytes = bytes;
+            return true;
         }
 
         /** Gives back what it holds beyond {@code bytes}: a body counted larger than it turned out. */

@@ -84,9 +84,12 @@ final class RequestDeadline implements Handler<Void> {
 
     /**
      * Takes {@code bytes} of the large-body budget for the current request's body, held until it is
-     * answered: whether the budget had room for them.
+     * answered, in all (a chunked body's count grows as it arrives): whether the budget had room for them.
      */
     boolean holdLargeBody(long bytes) {
+        if (held != LargeBodies.Ticket.NONE) {
+            return held.growTo(bytes);
+        }
         LargeBodies.Ticket ticket = largeBodies.take(bytes);
         if (ticket == null) {
             return false;

@@ -25,9 +25,10 @@ import java.util.function.Consumer;
  * between them.
  *
  * <p>A chunked body is read too, into a buffer that grows, and counted against the
- * {@link LargeBodies} budget once its first mebibyte has arrived (an announced one was counted when
- * its head came), as the largest body until all of it has, then as what it is: without room, the
- * rest of it is dropped and the request refused, 429 {@code overloaded}. A
+ * {@link LargeBodies} budget as the most it may be while it arrives
+ * ({@link LargeBodies#countedWhileArriving}; an announced one was counted when its head came), then
+ * as what it is: without room, the rest of it is dropped and the request refused, 429
+ * {@code overloaded}. A
  * caller that expects {@code 100-continue} (curl does, for bodies over 1 MB) is sent it here, once
  * the reader is in place.
  *
@@ -119,7 +120,7 @@ public final class SizedBodyReader implements PlatformHandler {
     private void read(HttpServerRequest request, long length, Consumer<Runnable> onRequestEnd,
                       Consumer<Buffer> onBody, Runnable onTooLarge) {
         Body body = new Body(onRequestEnd, length);
-        // An announced large body was counted when its head came (ConnectionGuard); one not announced, once 1 MiB has come.
+        // An announced body was counted when its head came (ConnectionGuard); one not announced, by what has come.
         RequestDeadline arriving = length == ARRIVING ? RequestDeadline.of(request.connection()) : null;
         request.handler(chunk -> {
             if (body.failed) {
@@ -132,10 +133,10 @@ public final class SizedBodyReader implements PlatformHandler {
                 onTooLarge.run();
                 return;
             }
-            if (arriving != null && body.length() < LargeBodies.LARGE_BYTES && received >= LargeBodies.LARGE_BYTES
-                    && !arriving.holdLargeBody(maxBodySize)) {
+            long counted = arriving == null ? 0 : LargeBodies.countedWhileArriving(received, maxBodySize);
+            if (counted > LargeBodies.countedWhileArriving(body.length(), maxBodySize) && !arriving.holdLargeBody(counted)) {
                 body.drop(); // the caller is told to retry
-                EdgeErrors.refuseAfterBody(request, LargeBodies.refusal(maxBodySize, false));
+                EdgeErrors.refuseAfterBody(request, LargeBodies.refusal(counted, false));
                 return;
             }
             try {
@@ -148,7 +149,7 @@ public final class SizedBodyReader implements PlatformHandler {
             body.release();
             if (!body.failed) {
                 if (arriving != null) {
-                    arriving.largeBodyArrived(body.length()); // counted as the largest body until now
+                    arriving.largeBodyArrived(body.length()); // counted as the most it might be until now
                 }
                 try {
                     onBody.accept(body.handOn());

@@ -17,6 +17,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -165,11 +167,14 @@ class LargeBodiesTest {
      * Bodies of an agent's conversation, under a mebibyte, are counted too: before, only bodies of a
      * mebibyte or more were, and three hundred 650 KB conversations at once against a provider taking
      * 5 s wedged a 128 MiB gateway in back-to-back full collections that went on after every caller
-     * had given up. Sent one after another to a provider that holds them, 700 KB conversations are
-     * taken on until the budget (an eighth of the heap, about 19 MiB) is full, and the next is refused.
+     * had given up; so did chunked ones after that. Sent one after another to a provider that holds
+     * them, 700 KB conversations are taken on until the budget (an eighth of the heap, about 19 MiB) is
+     * full, and the next is refused; a chunked one counts as a mebibyte, the most it may be, until it
+     * has come whole, then as what it is.
      */
-    @Test
-    void conversationsUnderAMebibyteAreTakenOnOnlyWithinTheBudget() {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void conversationsUnderAMebibyteAreTakenOnOnlyWithinTheBudget(boolean chunked) {
         String conversation = conversation("held", 700_000);
         List<RawSocket> sockets = new ArrayList<>();
         List<CompletableFuture<Response>> answers = new ArrayList<>();
@@ -179,7 +184,8 @@ class LargeBodiesTest {
                 int heldBefore = gateway.hostile().heldAnswers();
                 RawSocket socket = RawSocket.open(gateway.port());
                 sockets.add(socket);
-                socket.send(RawSocket.post("/v1/chat/completions", HOST, conversation));
+                socket.send(chunked ? RawSocket.postChunked("/v1/chat/completions", HOST, conversation, 32 * 1024)
+                        : RawSocket.post("/v1/chat/completions", HOST, conversation));
                 CompletableFuture<Response> answer = CompletableFuture.supplyAsync(() -> socket.read(BOUND), readers);
                 answers.add(answer);
                 Eventually.holds(gateway.vertx(), () -> gateway.hostile().heldAnswers() > heldBefore || answer.isDone());

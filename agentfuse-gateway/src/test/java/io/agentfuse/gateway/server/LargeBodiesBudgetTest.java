@@ -57,6 +57,31 @@ class LargeBodiesBudgetTest {
     }
 
     @Test
+    void aBodyWhoseLengthIsNotAnnouncedCountsTheMostItMayBeAsItArrives() {
+        long limit = 10 * MIB;
+
+        assertThat(LargeBodies.countedWhileArriving(LargeBodies.COUNTED_BYTES - 1, limit)).isZero();
+        assertThat(LargeBodies.countedWhileArriving(LargeBodies.COUNTED_BYTES, limit)).isEqualTo(MIB);
+        assertThat(LargeBodies.countedWhileArriving(MIB - 1, limit)).isEqualTo(MIB);
+        assertThat(LargeBodies.countedWhileArriving(MIB, limit)).isEqualTo(limit);
+    }
+
+    @Test
+    void aTicketGrowsOnlyWhileTheBudgetHasRoom() {
+        LargeBodies bodies = new LargeBodies(12 * MIB);
+        LargeBodies.Ticket arriving = bodies.take(MIB);
+        LargeBodies.Ticket other = bodies.take(2 * MIB);
+
+        assertThat(arriving.growTo(10 * MIB)).as("1 + 2 + 9 MiB fit 12").isTrue();
+        assertThat(bodies.taken()).isEqualTo(12 * MIB);
+        other.giveBack();
+        assertThat(arriving.growTo(13 * MIB)).as("past the budget").isFalse();
+        assertThat(bodies.taken()).as("it holds what it held").isEqualTo(10 * MIB);
+        arriving.giveBack();
+        assertThat(bodies.taken()).isZero();
+    }
+
+    @Test
     void theDefaultBudgetAlwaysTakesOneBodyOfTheLargestSize() {
         long huge = Runtime.getRuntime().maxMemory(); // more than an eighth of the heap
 
