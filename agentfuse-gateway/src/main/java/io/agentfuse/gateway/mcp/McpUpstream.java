@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.mcp;
 
 import io.agentfuse.core.timeout.CallTimeoutException;
+import io.agentfuse.gateway.upstream.Redaction;
 import io.agentfuse.gateway.upstream.UpstreamHttp;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -15,6 +16,7 @@ import io.vertx.core.http.RequestOptions;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 
@@ -28,7 +30,9 @@ import java.util.concurrent.CompletableFuture;
  * a call abandons its request ({@link UpstreamHttp#abandon}), which closes the connection at once,
  * unsent bytes and all, so the server sees the caller leave. {@code GET} streams go out on pools of
  * their own, and {@link #slots} bounds what is open to each server so that nothing waits for a
- * pooled connection.
+ * pooled connection. An error answer read whole, and a failure's message, are cleared of the egress
+ * proxy's login ({@link Redaction}): a proxy that refuses a call may echo the request's
+ * {@code Proxy-Authorization} in its answer, which the caller would read.
  *
  * <p>Thread-safe. Each call runs on the Vert.x context it was started from.
  */
@@ -39,6 +43,7 @@ final class McpUpstream {
     private final UpstreamHttp streams;
     private final ConnectionSlots slots;
     private final long maxBody;
+    private final List<String> proxySecrets;
 
     McpUpstream(Vertx vertx, McpProxyOptions options) {
         this(vertx, options, new UpstreamHttp(vertx,
@@ -50,6 +55,7 @@ final class McpUpstream {
         this.maxBody = options.maxUpstreamBody();
         this.http = http;
         this.streams = http.withOwnPools();
+        this.proxySecrets = http.proxySecrets();
         this.slots = new ConnectionSlots(options.maxConnectionsPerServer());
     }
 
@@ -98,7 +104,7 @@ final class McpUpstream {
                         if (done.succeeded()) {
                             answer.complete(done.result());
                         } else {
-                            answer.completeExceptionally(transport(done.cause(), url));
+                            answer.completeExceptionally(transport(done.cause(), url, proxySecrets));
                         }
                     });
         });
@@ -133,7 +139,7 @@ final class McpUpstream {
                             holder.abandon();
                         }
                     } else {
-                        result.tryFail(transport(done.cause(), url));
+                        result.tryFail(transport(done.cause(), url, proxySecrets));
                     }
                 });
         return result.future();
@@ -162,7 +168,7 @@ final class McpUpstream {
             if (done.succeeded()) {
                 answer.complete(done.result());
             } else {
-                answer.completeExceptionally(transport(done.cause(), url));
+                answer.completeExceptionally(transport(done.cause(), url, proxySecrets));
             }
         });
         streamed.response().resume();
@@ -213,8 +219,18 @@ final class McpUpstream {
             }
         });
         response.exceptionHandler(read::tryFail);
-        response.endHandler(v -> read.tryComplete(new McpAnswer(response.statusCode(), response.headers(), body)));
+        response.endHandler(v -> read.tryComplete(answer(response, body)));
         return read.future();
+    }
+
+    /** {@code response} read whole into {@code body}; an error answer cleared of the proxy's login. */
+    private McpAnswer answer(HttpClientResponse response, Buffer body) {
+        int status = response.statusCode();
+        if (status < 400 || proxySecrets.isEmpty()) {
+            return new McpAnswer(status, response.headers(), body);
+        }
+        return new McpAnswer(status, Redaction.of(proxySecrets, response.headers()),
+                Buffer.buffer(Redaction.of(proxySecrets, body.toString())));
     }
 
     private static RequestOptions options(URI url, HttpMethod method, MultiMap headers) {
@@ -223,13 +239,13 @@ final class McpUpstream {
         return options;
     }
 
-    private static Throwable transport(Throwable cause, URI url) {
+    private static Throwable transport(Throwable cause, URI url, List<String> proxySecrets) {
         if (cause instanceof CallTimeoutException || cause instanceof McpAnswerTooLargeException
                 || cause instanceof CancellationException || cause instanceof McpTransportException) {
             return cause;
         }
         return new McpTransportException("MCP server " + url + " could not be reached or closed the connection: "
-                + cause.getMessage(), cause);
+                + Redaction.of(proxySecrets, cause.getMessage()), cause);
     }
 
     /** A response being streamed, and its request, which {@link UpstreamHttp#abandon} ends. */

@@ -74,8 +74,8 @@ public final class ChatPipeline {
     public ChatPipeline(AgentfuseRuntime runtime, UpstreamClient client, GatewayMetrics metrics, Clock clock,
                         ContextStage.Factory contextStage, Tracing tracing, BudgetLedger budgets, ClientKeys clients) {
         Objects.requireNonNull(runtime, "runtime");
-        ModelRouter router = new ModelRouter(runtime);
-        ChainExecution chains = new ChainExecution(Objects.requireNonNull(client, "client"), metrics);
+        ModelRouter router = new ModelRouter(runtime, Objects.requireNonNull(client, "client").proxySecrets());
+        ChainExecution chains = new ChainExecution(client, metrics);
         this.models = new GuardedModelClient(router, chains, clock);
         ContextStage context = contextStage == null ? ContextStage.NONE
                 : Objects.requireNonNull(contextStage.create(runtime, models), "the context stage factory returned null");

@@ -47,9 +47,8 @@ import java.util.function.Function;
  * is added by the upstream client. The headers the provider's dialect forwards are passed on
  * ({@link Dialect#forwardedHeaders}: {@code anthropic-version} and {@code anthropic-beta} to
  * Anthropic providers). Thread-safe; reads the runtime's current configuration on every call.
- *
  * <pre>{@code
- * List<PlannedStep> steps = new ModelRouter(runtime).plan(request, ctx.request().headers()).steps();
+ * List<PlannedStep> steps = new ModelRouter(runtime, client.proxySecrets()).plan(request, ctx.request().headers()).steps();
  * }</pre>
  */
 final class ModelRouter {
@@ -58,12 +57,15 @@ final class ModelRouter {
     private final Map<EndpointKey, ProviderEndpoint> endpoints = new ConcurrentHashMap<>();
     /** Each configured provider's authentication, made once: its models share a token cache or a signer. */
     private final Map<ProviderConfig, UpstreamAuth> auths = new ConcurrentHashMap<>();
+    private final List<String> proxySecrets;
     private volatile Chains chains = new Chains(null);
     /** {@link #model} as a function, made once: the parser of every request asks it. */
     private final Function<String, Optional<ModelConfig>> models = this::model;
 
-    ModelRouter(AgentfuseRuntime runtime) {
+    /** @param proxySecrets the egress proxy's login as sent ({@code UpstreamClient.proxySecrets}), for every endpoint */
+    ModelRouter(AgentfuseRuntime runtime, List<String> proxySecrets) {
         this.runtime = runtime;
+        this.proxySecrets = List.copyOf(proxySecrets);
         runtime.onFamilyModelDropped(model -> chains.forget(model.name()));
     }
 
@@ -252,7 +254,7 @@ final class ModelRouter {
         Dialect dialect = Dialects.forProvider(provider.type().name(), key.caller(), key.upstreamModel()).orElseThrow(() ->
                 new IllegalStateException("no dialect is registered for provider type " + provider.type()));
         return ProviderEndpoint.of(provider, dialect, key.upstreamModel(),
-                auths.computeIfAbsent(provider, dialect::upstreamAuth));
+                auths.computeIfAbsent(provider, dialect::upstreamAuth), proxySecrets);
     }
 
     private Chains chains(AgentfuseConfig config) {

@@ -13,7 +13,10 @@ import java.net.ProxySelector;
 import java.net.SocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 
@@ -34,6 +37,10 @@ import java.util.Locale;
  * requests go where the provider calls go. (The JDK sends no Basic login through a {@code CONNECT}
  * tunnel unless {@code jdk.http.auth.tunneling.disabledSchemes} allows it.)
  *
+ * <p>A login is sent to the proxy on every call, so a proxy that echoes a request in its error (or a
+ * provider behind one that passes the header on) would hand it to a caller: its {@linkplain #secrets
+ * secrets} are cleared from what callers and logs read ({@link Redaction}), as the provider's own are.
+ *
  * <p>Immutable and thread-safe.
  */
 final class EgressProxy {
@@ -41,11 +48,22 @@ final class EgressProxy {
     private final ProxyOptions http;
     private final ProxyOptions https;
     private final List<String> noProxy;
+    private final List<String> secrets;
 
     EgressProxy(ServerConfig.Egress egress) {
         this.http = options(egress.httpProxy());
         this.https = options(egress.httpsProxy());
         this.noProxy = egress.noProxy();
+        this.secrets = secretsOf(http, https);
+    }
+
+    /**
+     * The proxies' logins as the gateway sends them: each password, and each {@code user:password} in
+     * base64 as {@code Proxy-Authorization: Basic} carries it (Vert.x encodes it in UTF-8, the JDK's
+     * client for token requests in ISO-8859-1: both, where they differ). Empty without a login.
+     */
+    List<String> secrets() {
+        return secrets;
     }
 
     /** The proxy of a call to {@code host}:{@code port}, over TLS if {@code ssl}; {@code null} to connect directly. */
@@ -127,6 +145,20 @@ final class EgressProxy {
 
     private static String unbracketed(String host) {
         return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    }
+
+    private static List<String> secretsOf(ProxyOptions... proxies) {
+        List<String> secrets = new ArrayList<>();
+        for (ProxyOptions proxy : proxies) {
+            if (proxy != null && proxy.getUsername() != null) {
+                String login = proxy.getUsername() + ":" + proxy.getPassword();
+                for (Charset charset : List.of(StandardCharsets.UTF_8, StandardCharsets.ISO_8859_1)) {
+                    secrets.add(Base64.getEncoder().encodeToString(login.getBytes(charset)));
+                }
+                secrets.add(proxy.getPassword());
+            }
+        }
+        return secrets.stream().filter(secret -> !secret.isEmpty()).distinct().toList();
     }
 
     private static ProxyOptions options(URI proxy) {

@@ -7,6 +7,7 @@ import io.agentfuse.gateway.dialect.UpstreamAuth;
 import java.net.URI;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -38,13 +39,16 @@ import java.util.Objects;
  * @param completePath the path (and query) of a complete call, below the base URL
  * @param streamPath   the path (and query) of a streamed call, below the base URL
  * @param auth         how calls are authenticated (made once per configured provider)
+ * @param proxySecrets the login of the egress proxy its calls go through, as sent ({@link UpstreamClient#proxySecrets}):
+ *                     secrets as the authentication's are ({@link Redaction}); empty without a proxy login
  */
 public record ProviderEndpoint(String name, Dialect dialect, String baseUrl, String apiKey, Map<String, String> headers,
-                               String completePath, String streamPath, UpstreamAuth auth) {
+                               String completePath, String streamPath, UpstreamAuth auth, List<String> proxySecrets) {
 
     public ProviderEndpoint {
         Objects.requireNonNull(name, "name");
         headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+        proxySecrets = List.copyOf(proxySecrets);
         Objects.requireNonNull(dialect, "dialect");
         Objects.requireNonNull(completePath, "completePath");
         Objects.requireNonNull(streamPath, "streamPath");
@@ -65,7 +69,7 @@ public record ProviderEndpoint(String name, Dialect dialect, String baseUrl, Str
     /** A provider of a dialect that names the model in the body, authenticated by its key's fixed headers. */
     public ProviderEndpoint(String name, Dialect dialect, String baseUrl, String apiKey, Map<String, String> headers) {
         this(name, dialect, baseUrl, apiKey, headers, dialect.upstreamPath(), dialect.upstreamPath(),
-                UpstreamAuth.fixed(dialect.authHeaders(apiKey), UpstreamAuth.Credential.apiKey(name)));
+                UpstreamAuth.fixed(dialect.authHeaders(apiKey), UpstreamAuth.Credential.apiKey(name)), List.of());
     }
 
     /** A provider without extra headers. */
@@ -75,12 +79,14 @@ public record ProviderEndpoint(String name, Dialect dialect, String baseUrl, Str
 
     /**
      * The endpoint of {@code provider}'s model {@code upstreamModel} spoken to in {@code dialect},
-     * authenticated by {@code auth} (the provider's, {@link Dialect#upstreamAuth}, shared by its models).
+     * authenticated by {@code auth} (the provider's, {@link Dialect#upstreamAuth}, shared by its models),
+     * called through an egress proxy whose login is {@code proxySecrets} ({@link UpstreamClient#proxySecrets}).
      */
-    public static ProviderEndpoint of(ProviderConfig provider, Dialect dialect, String upstreamModel, UpstreamAuth auth) {
+    public static ProviderEndpoint of(ProviderConfig provider, Dialect dialect, String upstreamModel, UpstreamAuth auth,
+                                      List<String> proxySecrets) {
         return new ProviderEndpoint(provider.name(), dialect, provider.baseUrl().toString(), provider.apiKey(),
                 provider.headers(), dialect.upstreamPath(provider, upstreamModel, false),
-                dialect.upstreamPath(provider, upstreamModel, true), auth);
+                dialect.upstreamPath(provider, upstreamModel, true), auth, proxySecrets);
     }
 
     /** The absolute URL of the complete chat call. */
@@ -101,6 +107,7 @@ public record ProviderEndpoint(String name, Dialect dialect, String baseUrl, Str
     @Override
     public String toString() {
         return "ProviderEndpoint[name=" + name + ", dialect=" + dialect + ", baseUrl=" + baseUrl
-                + ", apiKey=" + (hasApiKey() ? "***" : "none") + ", headers=" + headers.keySet() + ", auth=" + auth + "]";
+                + ", apiKey=" + (hasApiKey() ? "***" : "none") + ", headers=" + headers.keySet() + ", auth=" + auth
+                + ", proxySecrets=" + proxySecrets.size() + "]";
     }
 }

@@ -17,14 +17,18 @@ import java.util.Map;
  * callers' to read.
  *
  * <p>The secrets: what its authentication sent ({@link io.agentfuse.gateway.dialect.UpstreamAuth#secretsSent}:
- * its keys, the access tokens it minted, AWS session tokens) and the values of the provider's
+ * its keys, the access tokens it minted, AWS session tokens), the values of the provider's
  * configured {@code headers:}, which the gateway cannot tell from credentials (a tenant's key for an
- * internal proxy, say): a value shorter than {@value #SHORTEST_SECRET} characters is not taken for a
- * secret, as replacing it would garble the text (a test key {@code "x"}, a header {@code x-team: ml}).
+ * internal proxy, say), and the login of the egress proxy the call went through
+ * ({@link ProviderEndpoint#proxySecrets}: its password, and its {@code Proxy-Authorization: Basic}
+ * credential in base64, as sent): a value shorter than {@value #SHORTEST_SECRET} characters is not
+ * taken for a secret, as replacing it would garble the text (a test key {@code "x"}, a header
+ * {@code x-team: ml}). An MCP server's answer is cleared of the proxy's login alone ({@link #of(Collection, String)}):
+ * the gateway sends it no credential of its own.
  *
- * <p>A secret's base64 (a Basic login {@code user:secret}) is not looked for: the gateway sends no
- * credential of its own in a Basic login, a configured header that holds one is a secret as written,
- * and an echo repeats what it was sent rather than encoding it anew.
+ * <p>The base64 of a secret is not looked for unless it is one of the secrets (the proxy's Basic
+ * credential): the gateway sends no other credential of its own in a Basic login, a configured header
+ * that holds one is a secret as written, and an echo repeats what it was sent rather than encoding it anew.
  *
  * <p>Stateless and thread-safe; its cost grows with the text and the secrets, so it reads error
  * answers only, never a stream's every event.
@@ -44,6 +48,23 @@ public final class Redaction {
     /** {@code text} {@code provider} sent, cleared of the gateway's credentials; {@code null} stays {@code null}. */
     public static String of(ProviderEndpoint provider, String text) {
         return text == null ? null : redacted(text, secretsOf(provider));
+    }
+
+    /** {@code text} cleared of {@code secrets} (an {@link UpstreamHttp#proxySecrets}); {@code null} stays {@code null}. */
+    public static String of(Collection<String> secrets, String text) {
+        return text == null || secrets.isEmpty() ? text : redacted(text, secrets);
+    }
+
+    /** {@code headers}, each value cleared of {@code secrets}, in order; {@code headers} itself when there are none. */
+    public static MultiMap of(Collection<String> secrets, MultiMap headers) {
+        if (secrets.isEmpty()) {
+            return headers;
+        }
+        MultiMap shown = MultiMap.caseInsensitiveMultiMap();
+        for (Map.Entry<String, String> header : headers) {
+            shown.add(header.getKey(), redacted(header.getValue(), secrets));
+        }
+        return shown;
     }
 
     /** The headers of {@code provider}'s answer, each value cleared of the gateway's credentials, in order. */
@@ -74,11 +95,12 @@ public final class Redaction {
 
     private static Collection<String> secretsOf(ProviderEndpoint provider) {
         Collection<String> sent = provider.auth().secretsSent();
-        if (provider.headers().isEmpty()) {
+        if (provider.headers().isEmpty() && provider.proxySecrets().isEmpty()) {
             return sent;
         }
         List<String> all = new ArrayList<>(sent);
         all.addAll(provider.headers().values());
+        all.addAll(provider.proxySecrets());
         return all;
     }
 

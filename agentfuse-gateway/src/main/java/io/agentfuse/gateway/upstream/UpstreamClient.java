@@ -13,6 +13,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.RequestOptions;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -97,6 +98,14 @@ public final class UpstreamClient {
             return null;
         }, false);
         this.authMeans = new UpstreamAuth.Means(blocking, http.egress().selector(), http.egress().login());
+    }
+
+    /**
+     * The login of the egress proxy its calls go through, as sent ({@link UpstreamHttp#proxySecrets}): the
+     * endpoints of its calls carry it ({@link ProviderEndpoint#proxySecrets}) for {@link Redaction}.
+     */
+    public List<String> proxySecrets() {
+        return http.proxySecrets();
     }
 
     /**

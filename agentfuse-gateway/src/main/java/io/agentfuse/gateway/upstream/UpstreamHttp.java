@@ -146,6 +146,14 @@ public final class UpstreamHttp {
         return new UpstreamHttp(vertx, settings);
     }
 
+    /**
+     * The login of the egress proxy its requests go through, as it is sent ({@link EgressProxy#secrets}):
+     * secrets for {@link Redaction}, as what an upstream (or the proxy) answers may echo it. Empty without one.
+     */
+    public List<String> proxySecrets() {
+        return egress.secrets();
+    }
+
     /** The proxy choice of this client's requests, for the requests of an {@link io.agentfuse.gateway.dialect.UpstreamAuth}. */
     EgressProxy egress() {
         return egress;

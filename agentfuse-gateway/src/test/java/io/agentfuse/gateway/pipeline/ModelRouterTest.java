@@ -18,7 +18,7 @@ class ModelRouterTest {
 
     private final AgentfuseRuntime runtime = AgentfuseRuntime.builder(
             ConfigLoader.parse(GatewayHarness.CONFIG, "test.yaml", Map.of("MOCK_PORT", "9"))).build();
-    private final ModelRouter router = new ModelRouter(runtime);
+    private final ModelRouter router = new ModelRouter(runtime, List.of());
 
     private ModelRequest request(Dialect dialect, String body) {
         return RequestParser.parse(dialect, Buffer.buffer(body), null, runtime.config(), runtime::model);

@@ -23,6 +23,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -49,7 +50,7 @@ final class PipelineFixture implements AutoCloseable {
         AgentfuseConfig config = ConfigLoader.parse(yaml, "test.yaml", Map.of("MOCK_PORT", Integer.toString(mock.port())));
         runtime = AgentfuseRuntime.builder(config).scheduler(new VertxScheduler(vertx)).tokens(ChatPipeline.TOKENS).build();
         metrics = new GatewayMetrics(runtime.registry());
-        router = new ModelRouter(runtime);
+        router = new ModelRouter(runtime, List.of());
         chains = new ChainExecution(client, metrics);
     }
 

@@ -10,6 +10,8 @@ import java.net.InetSocketAddress;
 import java.net.PasswordAuthentication;
 import java.net.Proxy;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -51,6 +53,18 @@ class EgressProxyTest {
         assertThat(new String(login.getPassword())).isEqualTo("s:cret");
         assertThat(Authenticator.requestPasswordAuthentication(egress.login(), "oauth2.googleapis.com", null, 443,
                 "https", "server", "basic", null, Authenticator.RequestorType.SERVER)).as("never for a server").isNull();
+    }
+
+    @Test
+    void aProxyLoginIsSecretAsItIsSentItsPasswordAndItsBasicCredential() {
+        EgressProxy egress = new EgressProxy(new ServerConfig.Egress(URI.create("http://plain.proxy:8080"),
+                URI.create("http://alice:s%3Acr%C3%A9t-0123@secure.proxy:3128"), List.of()));
+
+        assertThat(egress.secrets()).containsExactlyInAnyOrder("s:crét-0123",
+                Base64.getEncoder().encodeToString("alice:s:crét-0123".getBytes(StandardCharsets.UTF_8)),
+                Base64.getEncoder().encodeToString("alice:s:crét-0123".getBytes(StandardCharsets.ISO_8859_1)));
+        assertThat(new EgressProxy(new ServerConfig.Egress(URI.create("http://plain.proxy:8080"), null, List.of())).secrets())
+                .as("no login, no secret").isEmpty();
     }
 
     @Test
