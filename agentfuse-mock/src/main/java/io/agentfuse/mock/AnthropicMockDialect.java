@@ -6,6 +6,7 @@ import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -22,6 +23,11 @@ final class AnthropicMockDialect implements MockDialect {
     @Override
     public String nextId() {
         return "msg_mock" + ids.incrementAndGet();
+    }
+
+    @Override
+    public Map<String, String> requestIdHeaders() {
+        return Map.of("request-id", MockDialect.requestId());
     }
 
     @Override

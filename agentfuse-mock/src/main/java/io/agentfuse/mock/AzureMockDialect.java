@@ -35,6 +35,12 @@ final class AzureMockDialect implements MockDialect {
     }
 
     @Override
+    public Map<String, String> requestIdHeaders() {
+        String id = java.util.UUID.randomUUID().toString();
+        return Map.of("apim-request-id", id, "x-request-id", id);
+    }
+
+    @Override
     public JsonObject success(MockStep step, String model) {
         JsonObject answer = openAi.success(step, model);
         if (chat) {

@@ -41,6 +41,11 @@ final class BedrockMockDialect implements MockDialect {
     }
 
     @Override
+    public Map<String, String> requestIdHeaders() {
+        return Map.of("x-amzn-RequestId", java.util.UUID.randomUUID().toString());
+    }
+
+    @Override
     public JsonObject success(MockStep step, String model) {
         JsonArray content = new JsonArray();
         if (step.toolCalls().isEmpty() || !step.text().isEmpty()) {

@@ -40,6 +40,21 @@ interface MockDialect {
         return error(status);
     }
 
+    /**
+     * The headers that name one answer for the provider's support, fresh for each, as the real APIs send
+     * them on every answer, an error's included: OpenAI's {@code x-request-id: req_…}, Azure's
+     * {@code apim-request-id} and {@code x-request-id}, Anthropic's {@code request-id: req_…}, Bedrock's
+     * {@code x-amzn-RequestId} (a UUID). None by default: the Gemini API and Vertex AI send none.
+     */
+    default Map<String, String> requestIdHeaders() {
+        return Map.of();
+    }
+
+    /** A fresh id in the form OpenAI's and Anthropic's request ids take: {@code req_} and 32 hex digits. */
+    static String requestId() {
+        return "req_" + java.util.UUID.randomUUID().toString().replace("-", "");
+    }
+
     /** Headers an error answer carries besides the body ({@code x-amzn-ErrorType}, {@code retry-after}); none by default. */
     default Map<String, String> errorHeaders(int status, String errorType) {
         return Map.of();

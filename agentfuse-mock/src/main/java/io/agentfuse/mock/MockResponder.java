@@ -65,6 +65,7 @@ final class MockResponder {
             return;
         }
         response.setStatusCode(step.status());
+        dialect.requestIdHeaders().forEach(response::putHeader); // a scripted one, below, replaces it
         step.headers().forEach(response::putHeader);
         if (step.retryAfter() != null) {
             response.putHeader("retry-after", step.retryAfter());

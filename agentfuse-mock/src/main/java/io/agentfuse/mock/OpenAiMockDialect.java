@@ -6,6 +6,7 @@ import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -20,6 +21,11 @@ final class OpenAiMockDialect implements MockDialect {
     @Override
     public String nextId() {
         return "chatcmpl-mock" + ids.incrementAndGet();
+    }
+
+    @Override
+    public Map<String, String> requestIdHeaders() {
+        return Map.of("x-request-id", MockDialect.requestId());
     }
 
     @Override

@@ -38,6 +38,11 @@ final class ResponsesMockDialect implements MockDialect {
     }
 
     @Override
+    public Map<String, String> requestIdHeaders() {
+        return Map.of("x-request-id", MockDialect.requestId());
+    }
+
+    @Override
     public JsonObject success(MockStep step, String model) {
         String id = nextId();
         return response(id, model, System.currentTimeMillis() / 1000, step, output(id, step, step.text()), true);

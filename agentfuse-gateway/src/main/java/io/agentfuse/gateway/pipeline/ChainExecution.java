@@ -235,6 +235,7 @@ final class ChainExecution {
                 default -> 500;
             };
             throw UpstreamStatusException.builder(status).body(Redaction.of(step.provider(), opening.errorEvent().data()))
+                    .answerHeaders(Redaction.of(step.provider(), stream.headers())) // its request id, for the caller's error
                     .contentType("application/json").build();
         }
         SseEvent first = stream.firstEvent();

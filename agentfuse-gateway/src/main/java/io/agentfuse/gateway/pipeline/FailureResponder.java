@@ -46,7 +46,9 @@ import java.util.stream.Collectors;
  *   <li>an upstream 4xx → passed through unchanged: status, body, content type;</li>
  *   <li>a {@link GatewayException} from any stage → as it says.</li>
  * </ul>
- * Bodies are written by {@link GatewayErrors} in the caller's dialect. Stateless and thread-safe.
+ * Bodies are written by {@link GatewayErrors} in the caller's dialect; an error of the gateway's own
+ * carries the request id of the provider's answer to the last attempt, if it got one
+ * ({@link ProviderHeaders#passRequestId}). Stateless and thread-safe.
  */
 final class FailureResponder {
 
@@ -112,8 +114,23 @@ final class FailureResponder {
         if (error == null) {
             passThrough(response, dialect, (HttpStatusException) cause);
         } else {
+            if (lastAttempt(cause, passed) instanceof UpstreamStatusException answered) {
+                ProviderHeaders.passRequestId(answered.answerHeaders(), response.headers());
+            }
             GatewayErrors.respond(response, dialect, error, rules);
         }
+    }
+
+    /**
+     * How the last attempt called failed ({@code cause} itself outside a chain); {@code null} when no
+     * step was called. A step's failure is its last attempt's: its retries end with it.
+     */
+    private static Throwable lastAttempt(Throwable cause, List<StepFailure> steps) {
+        if (!(cause instanceof FallbackExhaustedException)) {
+            return cause;
+        }
+        Throwable last = steps.stream().filter(step -> !step.skipped()).reduce((a, b) -> b).map(StepFailure::cause).orElse(null);
+        return last == null ? null : OutcomeClassifier.unwrap(last);
     }
 
     private static GatewayException exhausted(FallbackExhaustedException exhausted) {

@@ -33,7 +33,13 @@ import java.util.TreeSet;
  * (OpenAI's, Azure's): then as {@value #PROVIDER_REQUEST_ID}, so that a caller can quote it to the
  * provider's support, as LiteLLM passes a provider's headers under names of its own
  * ({@code llm_provider-x-request-id}). Values come already cleared of the gateway's credentials
- * ({@link io.agentfuse.gateway.upstream.Redaction}). Stateless.
+ * ({@link io.agentfuse.gateway.upstream.Redaction}).
+ *
+ * <p>An error the gateway writes itself after its attempts (a chain exhausted by 5xx, 429s or a stream
+ * that failed as it opened) carries the request id of the provider's answer to the last attempt, if
+ * it got one, as {@value #PROVIDER_REQUEST_ID} whatever the provider named it ({@link #passRequestId}):
+ * the one header of the provider's that such an answer carries, so that the caller can quote the
+ * failed call to the provider's support. Stateless.
  */
 final class ProviderHeaders {
 
@@ -41,6 +47,13 @@ final class ProviderHeaders {
             "public-key-pins", "public-key-pins-report-only", "expect-ct", "clear-site-data", "nel", "report-to",
             "reporting-endpoints", "content-encoding", "content-type", RequestLog.HEADER);
     private static final String CORS = "access-control-";
+    /**
+     * The headers a provider names its answer by: OpenAI's (and vLLM's) {@code x-request-id}, Anthropic's
+     * {@code request-id}, Bedrock's {@code x-amzn-requestid}, Azure's {@code apim-request-id} (beside its
+     * {@code x-request-id}); the Gemini API and Vertex AI send none.
+     */
+    private static final Set<String> REQUEST_IDS = Set.of(RequestLog.HEADER, "request-id", "x-amzn-requestid",
+            "apim-request-id");
     /** The name under which a provider's {@code x-request-id} reaches the caller, whose own is the gateway's. */
     static final String PROVIDER_REQUEST_ID = ResponseHeaders.PREFIX + "provider-request-id";
 
@@ -57,6 +70,19 @@ final class ProviderHeaders {
                 answer.add(PROVIDER_REQUEST_ID, header.getValue());
             } else if (reaches(name) && !own.contains(name)) {
                 answer.add(header.getKey(), header.getValue());
+            }
+        }
+    }
+
+    /**
+     * Adds to {@code answer}, an error the gateway writes itself, the request id among {@code provider}'s
+     * headers (the first one, {@link #REQUEST_IDS}) as {@value #PROVIDER_REQUEST_ID}; nothing when it has none.
+     */
+    static void passRequestId(Iterable<? extends Map.Entry<String, String>> provider, MultiMap answer) {
+        for (Map.Entry<String, String> header : provider) {
+            if (REQUEST_IDS.contains(header.getKey().toLowerCase(Locale.ROOT))) {
+                answer.set(PROVIDER_REQUEST_ID, header.getValue());
+                return;
             }
         }
     }

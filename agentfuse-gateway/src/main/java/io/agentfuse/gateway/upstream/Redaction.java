@@ -68,7 +68,7 @@ public final class Redaction {
     }
 
     /** The headers of {@code provider}'s answer, each value cleared of the gateway's credentials, in order. */
-    static List<Map.Entry<String, String>> of(ProviderEndpoint provider, MultiMap headers) {
+    public static List<Map.Entry<String, String>> of(ProviderEndpoint provider, MultiMap headers) {
         Collection<String> secrets = secretsOf(provider);
         List<Map.Entry<String, String>> shown = new ArrayList<>(headers.size());
         for (Map.Entry<String, String> header : headers) {
