@@ -38,6 +38,22 @@ class EgressAndProviderHeadersConfigTest {
     }
 
     @Test
+    void aConfiguredProxyThatIsNotAnHttpUrlIsReportedWithoutItsLogin() {
+        for (String written : new String[] {"https://proxy-user:Pr0xySecret@proxy.corp:3128", "proxy-user:Pr0xySecret@proxy.corp:3128"}) {
+            ConfigException failure = catchThrowableOfType(ConfigException.class, () -> ConfigLoader.parse(
+                    "server:\n  egressProxy: \"" + written + "\"\n", "a.yaml", Map.of()));
+
+            assertThat(failure.errors()).singleElement().satisfies(error -> {
+                assertThat(error.path()).isEqualTo("server.egressProxy");
+                assertThat(error.line()).isEqualTo(2);
+                assertThat(error.message()).contains("must be an absolute http URL", "***@proxy.corp:3128")
+                        .doesNotContain("Pr0xySecret", "proxy-user");
+            });
+            assertThat(failure.getMessage()).doesNotContain("Pr0xySecret");
+        }
+    }
+
+    @Test
     void aProxyThatIsNotAnHttpUrlIsReportedUnderTheKeyOrTheVariable() {
         ConfigException failure = catchThrowableOfType(ConfigException.class, () -> ConfigLoader.parse(
                 "server:\n  egressProxy: socks5://proxy:1080\n", "a.yaml", Map.of()));

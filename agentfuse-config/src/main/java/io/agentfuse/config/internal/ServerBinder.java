@@ -48,10 +48,17 @@ final class ServerBinder {
     /**
      * {@code server.egressProxy} for every upstream, else the environment's {@code HTTPS_PROXY} and
      * {@code HTTP_PROXY} (lower-case names first); {@code NO_PROXY} either way. A proxy that is not an
-     * {@code http} URL is reported, under the key or the variable's name.
+     * {@code http} URL is reported, under the key or the variable's name, without its login: a proxy
+     * URL may hold a password, and the report is printed.
      */
     private static ServerConfig.Egress egress(MapReader section, Map<String, String> environment) {
-        Optional<URI> configured = section.url("egressProxy", Optional.empty(), PROXY_SCHEMES);
+        String written = section.string("egressProxy", null);
+        Optional<URI> configured = written == null ? Optional.empty() : ScalarFormats.url(written, PROXY_SCHEMES);
+        if (written != null && configured.isEmpty()) {
+            String shown = section.find("egressProxy").map(Node::describe).orElse("") // an environment's value stays unshown
+                    .replaceFirst("(^\"|://)[^/?#\\s\"]*@", "$1***@");
+            section.error("egressProxy", "must be an absolute http URL, but was " + shown);
+        }
         URI https = configured.orElseGet(() -> proxyOf(section, environment, "https_proxy", "HTTPS_PROXY"));
         URI http = configured.orElseGet(() -> proxyOf(section, environment, "http_proxy", "HTTP_PROXY"));
         List<String> noProxy = new ArrayList<>();
