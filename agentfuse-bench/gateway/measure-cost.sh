@@ -15,6 +15,9 @@
 #                            form: read it with ProfileSummary (see README). PROFILE_EVENT [cpu]: itimer
 #                            where the kernel offers no perf events
 #   OUT                      where logs go [agentfuse-bench/target/gateway-cost]
+#   BENCH_CONFIG             the gateway's configuration, @PORT@ and @UPSTREAM_PORT@ filled in
+#                            [agentfuse-bench/gateway/agentfuse-bench.yaml; agentfuse-bench-fallback.yaml
+#                            adds a fallback in another dialect, never called]
 #   TARGET                   what is measured: agentfuse; vertx-floor (VertxFloorProxy: the least a
 #                            Vert.x proxy costs, on the transport the gateway picks, io_uring where it
 #                            loads, for what agentfuse adds above it); or netty-floor
@@ -148,7 +151,7 @@ PIDS+=($!)
 wait_for_port "$UPSTREAM_PORT"
 
 # bench_config PORT: the benchmark's gateway configuration (agentfuse-bench.yaml) for PORT, on the upstream.
-bench_config() { sed -e "s/@PORT@/$1/" -e "s/@UPSTREAM_PORT@/$UPSTREAM_PORT/" "$ROOT/agentfuse-bench/gateway/agentfuse-bench.yaml"; }
+bench_config() { sed -e "s/@PORT@/$1/" -e "s/@UPSTREAM_PORT@/$UPSTREAM_PORT/" "${BENCH_CONFIG:-$ROOT/agentfuse-bench/gateway/agentfuse-bench.yaml}"; }
 # start_target NAME TARGET JAR "FLAGS" PORT [LAUNCHER]: starts it (GC log NAME-gc.log); its PID lands in GATEWAY.
 start_target() {
   local launcher=${6:-$AGENTFUSE_JAVA}

@@ -39,8 +39,8 @@ import java.util.function.Function;
  * provider, its guard, and the request in the dialect the provider speaks to this caller (the
  * caller's own when it can, so an {@code openai} provider takes Responses callers as Responses
  * requests and Chat Completions callers as Chat Completions) under the step's
- * {@code upstreamModel}. A step that cannot take the request (an untranslatable feature) is
- * planned as skipped, with the reason.
+ * {@code upstreamModel}, written when the chain reaches the step ({@link PlannedStep#deferred}). A
+ * step that cannot take the request (an untranslatable feature) is skipped, with the reason.
  *
  * <p>What goes upstream is built from the parsed request only: the caller's own credentials
  * ({@code Authorization}, {@code x-api-key}) are never forwarded; the provider's configured key
@@ -132,13 +132,12 @@ final class ModelRouter {
             ModelConfig model = route.models().get(i);
             ProviderEndpoint provider = providers.get(i);
             var guard = guardOf(model);
-            try {
-                refuseSharedStoredState(request.chat(), provider, config.providerOf(model));
-                steps.add(runnable(request, fitted(request, model, context), model, provider, guard,
-                        provider.dialect().forwardedHeaders(clientHeaders)));
-            } catch (UntranslatableException | GatewayException unfit) {
-                steps.add(PlannedStep.skipped(model, provider, guard, unfit.getMessage()));
-            }
+            ProviderConfig settings = config.providerOf(model);
+            Map<String, String> headers = provider.dialect().forwardedHeaders(clientHeaders);
+            steps.add(PlannedStep.deferred(model, provider, guard, () -> {
+                refuseSharedStoredState(request.chat(), provider, settings);
+                return runnable(request, fitted(request, model, context), model, provider, guard, headers);
+            }));
         }
         String requested = request.model().name();
         return new Plan(route, steps, runtime.deadline(requested, callerLimit),

@@ -2,13 +2,17 @@ package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.ConfigLoader;
+import io.agentfuse.config.ModelConfig;
+import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.testing.GatewayHarness;
+import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -89,6 +93,37 @@ class ModelRouterTest {
         assertThat(steps.get(0).upstream()).isNull();
         assertThat(steps.get(0).skipReason()).contains("logprobs");
         assertThat(steps.get(2).skipReason()).isNull();
+    }
+
+    /**
+     * A step's request is written when the chain first asks for it, not for every planned step: an
+     * OpenAI caller's 150 KB conversation with an unused Anthropic fallback was translated (and fitted
+     * to the fallback's window) on every request, 130 µs of its CPU.
+     */
+    @Test
+    void aFallbacksRequestIsWrittenOnlyWhenTheChainReachesIt() {
+        ModelRequest request = request(Dialects.OPENAI, GatewayHarness.openAiRequest("claude-sonnet-4", false).encode());
+        List<String> fitted = new ArrayList<>();
+        ContextStage context = new ContextStage() {
+            @Override
+            public Future<ModelRequest> apply(ModelRequest modelRequest) {
+                return Future.succeededFuture(modelRequest);
+            }
+
+            @Override
+            public ChatRequest fitForFallback(ChatRequest chat, ModelConfig requested, ModelConfig step) {
+                fitted.add(step.name());
+                return chat;
+            }
+        };
+
+        List<PlannedStep> steps = router.plan(request, MultiMap.caseInsensitiveMultiMap(), context).steps();
+
+        assertThat(fitted).as("fitted while planned").isEmpty();
+        assertThat(steps.get(2).skipReason()).isNull();
+        assertThat(steps.get(2).upstream().bytes().toString()).contains("gpt-4o-mini");
+        assertThat(fitted).as("fitted once, when asked").containsExactly("gpt-4o-mini");
+        assertThat(steps.get(1).toString()).contains("not written");
     }
 
     @Test
