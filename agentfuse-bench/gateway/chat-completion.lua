@@ -1,5 +1,6 @@
 -- wrk script of the gateway benchmark: every request is the same OpenAI chat completion, the
--- small one below, or the body in the file BENCH_BODY_FILE (the 150 KB conversation, the stream).
+-- small one below, or the body in the file BENCH_BODY_FILE (the 150 KB conversation, the stream),
+-- or one of the bodies of BENCH_BODY_FILES in turn (many sessions' conversations).
 -- Extra headers come from the environment (Portkey needs its routing headers):
 --   BENCH_HEADERS="name: value|name: value"
 -- At the end it prints one machine-readable line (latencies in microseconds):
@@ -14,6 +15,22 @@ if body_file and body_file ~= "" then
   file:close()
 end
 wrk.headers["Content-Type"] = "application/json"
+
+-- BENCH_BODY_FILES: several bodies (file names apart by spaces), sent in turn by each connection's
+-- thread: many agents' conversations at once, each resent.
+local bodies = {}
+for name in string.gmatch(os.getenv("BENCH_BODY_FILES") or "", "%S+") do
+  local file = assert(io.open(name, "rb"))
+  bodies[#bodies + 1] = file:read("*a")
+  file:close()
+end
+if #bodies > 0 then
+  local turn = 0
+  request = function()
+    turn = turn % #bodies + 1
+    return wrk.format(nil, nil, nil, bodies[turn])
+  end
+end
 
 local extra = os.getenv("BENCH_HEADERS")
 if extra then

@@ -3,7 +3,7 @@
 # request, and peak RSS, for one workload at one connection count. Unlike requests/s these do not
 # depend on how much of the CPU the other processes leave (contention adds little CPU per request).
 #
-#   agentfuse-bench/gateway/measure-cost.sh [small|conversation|stream] [CONNECTIONS]
+#   agentfuse-bench/gateway/measure-cost.sh [small|conversation|sessions|stream] [CONNECTIONS]
 #
 # Environment (defaults in brackets):
 #   DURATION=15 WARMUP=10    seconds of the measured run, and of the warm-up before it
@@ -15,6 +15,7 @@
 #                            form: read it with ProfileSummary (see README). PROFILE_EVENT [cpu]: itimer
 #                            where the kernel offers no perf events
 #   OUT                      where logs go [agentfuse-bench/target/gateway-cost]
+#   SESSIONS=64              sessions: how many agents' conversations (150 KB each) are resent in turn
 #   BENCH_CONFIG             the gateway's configuration, @PORT@ and @UPSTREAM_PORT@ filled in
 #                            [agentfuse-bench/gateway/agentfuse-bench.yaml; agentfuse-bench-fallback.yaml
 #                            adds a fallback in another dialect, never called]
@@ -133,10 +134,21 @@ case $WORKLOAD in
   conversation)
     BODY="$OUT/conversation.json"
     java -cp "$BENCH_JAR" io.agentfuse.bench.workload.CodingAgentConversation "$BODY" 60 gpt-4o-mini >/dev/null ;;
+  sessions)
+    # SESSIONS agents' 150 KB conversations at once, each resent in turn: what the memo of decoded
+    # messages and the token counts hold when a gateway serves a team, not one agent.
+    BODY=""
+    BODIES=""
+    for ((session = 0; session < ${SESSIONS:-64}; session++)); do
+      java -cp "$BENCH_JAR" io.agentfuse.bench.workload.CodingAgentConversation "$OUT/session-$session.json" 60 \
+        gpt-4o-mini "$session" >/dev/null
+      BODIES+="$OUT/session-$session.json "
+    done
+    export BENCH_BODY_FILES="$BODIES" ;;
   stream)
     BODY="$OUT/stream.json"
     echo '{"model":"gpt-4o-mini","stream":true,"messages":[{"role":"user","content":"hi"}]}' >"$BODY" ;;
-  *) die "unknown workload '$WORKLOAD' (small, conversation, stream)" ;;
+  *) die "unknown workload '$WORKLOAD' (small, conversation, sessions, stream)" ;;
 esac
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }

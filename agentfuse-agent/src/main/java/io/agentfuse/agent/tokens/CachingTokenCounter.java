@@ -32,7 +32,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  */
 public final class CachingTokenCounter implements TokenCounter {
 
-    /** The capacity of the counters of {@link TokenCounter#forModel(String)}: about 0.8 MB each when full (two tables). */
+    /** A capacity for one agent's conversations, and the least of the counters of {@link TokenCounter#forModel(String)}: about 0.8 MB when full (two tables). */
     public static final int DEFAULT_CAPACITY = 8_192;
 
     private final TokenCounter base;

@@ -55,13 +55,22 @@ public final class CodingAgentConversation {
 
     /** The conversation with {@code turns} turns after the system prompt. */
     public static CodingAgentConversation of(int turns) {
+        return of(turns, 0);
+    }
+
+    /**
+     * The conversation of agent session {@code session} with {@code turns} turns after the system
+     * prompt: every session has the same system prompt and tools, and turns of its own (session 0 is
+     * {@link #of(int)}'s), as a gateway serving many agents at once sees them.
+     */
+    public static CodingAgentConversation of(int turns, int session) {
         if (turns < 0) {
             throw new IllegalArgumentException("turns must be >= 0, but was " + turns);
         }
         List<ObjectNode> messages = new ArrayList<>();
         messages.add(JSON.objectNode().put("role", "system").put("content", systemPrompt()));
         for (int turn = 0; turn < turns; turn++) {
-            addTurn(messages, turn, new Random(SEED + turn));
+            addTurn(messages, turn, new Random(SEED + session * 1_000_003L + turn));
         }
         return new CodingAgentConversation(messages);
     }
@@ -101,17 +110,18 @@ public final class CodingAgentConversation {
     }
 
     /**
-     * Writes the body to a file: {@code FILE [TURNS] [MODEL]}, by default 60 turns asking
-     * {@code gpt-4o-mini}. Prints the file's size in bytes.
+     * Writes the body to a file: {@code FILE [TURNS] [MODEL] [SESSION]}, by default 60 turns of
+     * session 0 asking {@code gpt-4o-mini}. Prints the file's size in bytes.
      */
     public static void main(String[] args) throws IOException {
-        if (args.length < 1 || args.length > 3) {
-            System.err.println("usage: CodingAgentConversation FILE [TURNS] [MODEL]");
+        if (args.length < 1 || args.length > 4) {
+            System.err.println("usage: CodingAgentConversation FILE [TURNS] [MODEL] [SESSION]");
             System.exit(2);
         }
         int turns = args.length > 1 ? Integer.parseInt(args[1]) : DEFAULT_TURNS;
         String model = args.length > 2 ? args[2] : "gpt-4o-mini";
-        byte[] json = JsonMapper.builder().build().writeValueAsBytes(of(turns).body(model));
+        int session = args.length > 3 ? Integer.parseInt(args[3]) : 0;
+        byte[] json = JsonMapper.builder().build().writeValueAsBytes(of(turns, session).body(model));
         Files.write(Path.of(args[0]), json);
         System.out.println(json.length);
     }

@@ -127,8 +127,13 @@ final class MemoizedDecoder {
     }
 
     // A top-level array, element by element: the array is new each turn, its elements mostly not.
-    // Elements are found in the memo by their bytes; from the first one that is not, the rest of the
-    // array is read by one parser, which looks each element up before decoding it.
+    // Elements are found in the memo by their bytes; one that is not is decoded by a parser of its
+    // own, and the next looked up again, while half the body's parsers are left; from then on the
+    // rest of the array is read by one parser, which looks each element up before decoding it (and
+    // reads through every element it finds). Until 2026-12 the first element not found sent the
+    // rest of the array to that parser: eight agents' conversations resent in turn, each new to the
+    // memo somewhere near its start, were read through whole on every request, 0.9 ms of CPU where
+    // one agent's cost 0.2 ms.
     private JsonArray array() throws IOException {
         cursor.at++;
         List<Object> elements = new ArrayList<>();
@@ -139,12 +144,15 @@ final class MemoizedDecoder {
         while (true) {
             cursor.skipSpace();
             ValueMemo.Remembered known = memo.find(bytes, cursor.at, end);
-            if (known == null) {
+            if (known != null) {
+                cursor.at += known.length();
+                repeatedKey |= known.repeatedKey();
+                elements.add(known.value());
+            } else if (parsers < MAX_PARSERS_PER_BODY / 2 && cursor.at < end && endsItself(bytes[cursor.at])) {
+                elements.add(parsed(end));
+            } else {
                 return restOfArray(elements);
             }
-            cursor.at += known.length();
-            repeatedKey |= known.repeatedKey();
-            elements.add(known.value());
             cursor.skipSpace();
             if (cursor.take(',')) {
                 continue;
@@ -248,6 +256,11 @@ final class MemoizedDecoder {
         repeatedKey |= inner.repeatedKey();
         cursor.at += length;
         return value;
+    }
+
+    /** Whether a value that begins with {@code first} ends at a byte of its own (an object, an array, a string), unlike a number. */
+    private static boolean endsItself(byte first) {
+        return first == '{' || first == '[' || first == '"';
     }
 
     private void countParser() throws IOException {

@@ -38,12 +38,16 @@ public final class RequestParser {
 
     /**
      * The messages (and tools, system prompts) of recent long requests, by their bytes: an agent
-     * resends them every turn. One per process, as a cache of a pure function may be: 8 192 values
-     * and 16 MiB of their bytes at most, or a sixteenth of the heap's limit when that is less (their
-     * decoded form takes about as much again), so that a small heap keeps room for the requests.
+     * resends them every turn. One per process, as a cache of a pure function may be: a sixteenth of
+     * the heap's limit of their bytes (their decoded form takes about as much again), so that a small
+     * heap keeps room for the requests, and a value per 512 of those bytes (a conversation's messages
+     * average some 600), at least 8 192. It held 8 192 values and 16 MiB at most: sixty-four agents'
+     * 150 KB conversations resent in turn (15 000 messages) were then decoded afresh on every request,
+     * even on a 1 GiB gateway ({@code measure-cost.sh sessions 8}).
      */
-    private static final ValueMemo RECENT_VALUES = new ValueMemo(8_192,
-            Math.max(ValueMemo.KEY_BYTES, Math.min(16L << 20, Runtime.getRuntime().maxMemory() / 16)));
+    private static final long RECENT_BYTES = Math.max(ValueMemo.KEY_BYTES, Runtime.getRuntime().maxMemory() / 16);
+    private static final ValueMemo RECENT_VALUES = new ValueMemo(
+            (int) Math.min(1 << 20, Math.max(8_192, RECENT_BYTES / 512)), RECENT_BYTES);
 
     private RequestParser() {
     }

@@ -83,7 +83,8 @@ class MemoizedDecodingTest {
         ValueMemo memo = new ValueMemo(1 << 16, 1 << 22);
         JsonObject before = assertSameDecoding(writer.body(messages), memo);
 
-        // When a new message comes first (an edited history: every later one is read by one parser)
+        // When a new message comes first (an edited history: it is read by a parser of its own, and
+        // every later one is looked up again)
         List<String> edited = new ArrayList<>(messages);
         edited.add(0, writer.message());
         JsonObject after = assertSameDecoding(writer.body(edited), memo);
@@ -92,6 +93,36 @@ class MemoizedDecodingTest {
         for (int i = 0; i < messages.size(); i++) {
             if (messages.get(i).getBytes(StandardCharsets.UTF_8).length >= ValueMemo.WINDOW) {
                 assertThat(after.getJsonArray("messages").getValue(i + 1))
+                        .isSameAs(before.getJsonArray("messages").getValue(i));
+            }
+        }
+    }
+
+    @Property(tries = 50)
+    void manyNewMessagesAmongRememberedOnesDecodeAsWithoutAMemo(@ForAll("seeds") long seed) {
+        // Given a conversation decoded once, as many agents' conversations meet in one memo
+        BodyWriter writer = new BodyWriter(new Random(seed));
+        List<String> messages = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            messages.add(writer.message());
+        }
+        ValueMemo memo = new ValueMemo(1 << 16, 1 << 22);
+        JsonObject before = assertSameDecoding(writer.body(messages), memo);
+
+        // When forty new messages come among them, two before each: more than half the body's
+        // parsers, so that the rest of the array is read by one parser
+        List<String> mixed = new ArrayList<>();
+        for (String message : messages) {
+            mixed.add(writer.message());
+            mixed.add(writer.message());
+            mixed.add(message);
+        }
+        JsonObject after = assertSameDecoding(writer.body(mixed), memo);
+
+        // Then it decodes as without a memo, and each earlier message the memo can find is the value decoded before
+        for (int i = 0; i < messages.size(); i++) {
+            if (messages.get(i).getBytes(StandardCharsets.UTF_8).length >= ValueMemo.WINDOW) {
+                assertThat(after.getJsonArray("messages").getValue(3 * i + 2))
                         .isSameAs(before.getJsonArray("messages").getValue(i));
             }
         }
