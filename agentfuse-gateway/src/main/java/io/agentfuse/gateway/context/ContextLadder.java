@@ -122,7 +122,7 @@ public final class ContextLadder {
             return CompletableFuture.completedFuture(new PreparedRequest(request, ContextLevel.NORMAL, null));
         }
         return CompletableFuture.supplyAsync(() -> measure(request, ladder), executor)
-                .thenCompose(measured -> fit(request, ladder.compactor, measured));
+                .thenCompose(measured -> fit(request, target, ladder.compactor, measured));
     }
 
     /**
@@ -139,13 +139,16 @@ public final class ContextLadder {
         return new Measured(conversation, ladder.compactor.levelOf(conversation));
     }
 
-    private CompletionStage<PreparedRequest> fit(ChatRequest request, Compactor compactor, Measured measured) {
+    /** The request fitted to {@code target}, written for its window when compaction changed it. */
+    private CompletionStage<PreparedRequest> fit(ChatRequest request, ContextTarget target, Compactor compactor,
+                                                 Measured measured) {
         if (!measured.level().isAtLeast(ContextLevel.AUTO_COMPACT)) {
             return CompletableFuture.completedFuture(new PreparedRequest(request, measured.level(), null));
         }
         return compactor.compact(measured.conversation()).thenApplyAsync(result -> new PreparedRequest(
                 result.conversation() == measured.conversation() ? request
-                        : ConversationMapper.withConversation(request, measured.conversation(), result.conversation()),
+                        : ConversationMapper.withConversation(request, measured.conversation(), result.conversation(),
+                                target.contextWindow()),
                 measured.level(), result.report()), executor);
     }
 

@@ -153,8 +153,18 @@ public final class ConversationMapper {
      * {@code measured}, the {@linkplain #toConversation conversation of the request}: a message it
      * kept (the very object) goes back as the request's own message, origin and all (see
      * {@link ChatMessage#originIn}), so that within the caller's dialect it is sent as it came.
+     * Written for a model of a window not known ({@link ChatRequest#withConversation(String, List, long)}).
      */
     public static ChatRequest withConversation(ChatRequest request, Conversation measured, Conversation compacted) {
+        return withConversation(request, measured, compacted, 0);
+    }
+
+    /**
+     * {@link #withConversation(ChatRequest, Conversation, Conversation)} written for a model of
+     * {@code contextWindow} tokens, the window it was compacted for.
+     */
+    public static ChatRequest withConversation(ChatRequest request, Conversation measured, Conversation compacted,
+                                               long contextWindow) {
         Map<Message, ChatMessage> kept = new IdentityHashMap<>();
         if (measured != null) {
             List<Message> mapped = measured.messages();
@@ -175,7 +185,7 @@ public final class ConversationMapper {
             messages.add(own != null ? own
                     : new ChatMessage(role, message.content().stream().map(ConversationMapper::toPart).toList()));
         }
-        return request.withConversation(system.length() == 0 ? null : system.toString(), messages);
+        return request.withConversation(system.length() == 0 ? null : system.toString(), messages, contextWindow);
     }
 
     private static ContentBlock toBlock(ContentPart part) {

@@ -162,10 +162,23 @@ public record ChatRequest(Dialect dialect, JsonObject original, String model, St
      * @throws UntranslatableException when this dialect cannot write part of {@code messages}
      */
     public ChatRequest withConversation(String system, List<ChatMessage> messages) {
+        return withConversation(system, messages, 0);
+    }
+
+    /**
+     * {@link #withConversation(String, List)} for a model of {@code contextWindow} tokens (0 when it is
+     * not known): a dialect's limits that depend on the window (Claude's images and document pages) are
+     * those of the model the request goes to, so that a conversation snipped for a large window is not
+     * held to a smaller one's limit when it goes on in the caller's own dialect.
+     *
+     * @throws UntranslatableException when this dialect cannot write part of {@code messages}
+     */
+    public ChatRequest withConversation(String system, List<ChatMessage> messages, long contextWindow) {
         // The writer reads the neutral fields only: the draft needs no copy of the caller's body.
         ChatRequest draft = new ChatRequest(dialect, new JsonObject(), model, system, messages, tools, toolChoice,
                 sampling, streamMode, endUser, untranslatable);
-        JsonObject written = dialect.writeRequest(draft, model);
+        JsonObject written = contextWindow > 0 ? dialect.writeRequest(draft, model, contextWindow)
+                : dialect.writeRequest(draft, model);
         // Only the conversation's top-level fields change: a shallow copy, the others shared as received.
         JsonObject body = dialect.withConversation(shallowCopy(original), written);
         return new ChatRequest(dialect, body, model, system, messages, tools, toolChoice, sampling, streamMode, endUser,

@@ -11,6 +11,7 @@ import io.agentfuse.agent.context.Summarizer;
 import io.agentfuse.agent.tokens.ImageAccounting;
 import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.core.ManualClock;
+import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.provider.Dialects;
 import io.vertx.core.json.JsonArray;
@@ -282,6 +283,47 @@ class ContextLadderTest {
         assertThatThrownBy(() -> guard(working()).prepare(request, SMALL).toCompletableFuture().join())
                 .isInstanceOf(CompletionException.class)
                 .hasCauseInstanceOf(ContextWindowFullException.class);
+    }
+
+    /**
+     * A snipped request is written again in its own dialect. A message read from the caller goes as it
+     * came; one the gateway made is written from its parts, and for Anthropic its images were held to
+     * the 100 images and pages of a 200 000-token window even when the request was snipped for a model
+     * of a 1M-token window, which takes 600: the request became untranslatable there.
+     */
+    @Test
+    void aSnippedRequestIsWrittenForTheWindowItWasSnippedFor() {
+        // Given an Anthropic conversation whose last turn holds 150 images
+        String png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+        JsonArray messages = new JsonArray();
+        for (int i = 0; i < 40; i++) {
+            messages.add(message(i % 2 == 0 ? "user" : "assistant", "turn " + i + ": " + words(600)));
+        }
+        JsonArray screenshots = new JsonArray();
+        for (int i = 0; i < 150; i++) {
+            screenshots.add(new JsonObject().put("type", "image").put("source", new JsonObject()
+                    .put("type", "base64").put("media_type", "image/png").put("data", png)));
+        }
+        messages.add(new JsonObject().put("role", "user").put("content", screenshots.add(
+                new JsonObject().put("type", "text").put("text", "What changed?"))));
+        ChatRequest parsed = Dialects.ANTHROPIC.parseRequest(new JsonObject().put("model", "claude-sonnet-4-5")
+                .put("max_tokens", 100).put("messages", messages));
+        // Messages the gateway made (no caller's origin to send as it came): written from their parts.
+        ChatRequest request = new ChatRequest(parsed.dialect(), parsed.received(), parsed.model(), parsed.system(),
+                parsed.messages().stream().map(m -> new ChatMessage(m.role(), m.content())).toList(), parsed.tools(),
+                parsed.toolChoice(), parsed.sampling(), parsed.streamMode(), parsed.endUser(), parsed.untranslatable());
+        // Most of the window reserved for the answer: the older turns fill the rest past AUTO_COMPACT.
+        ContextConfig config = ContextConfig.builder().reserveOutputTokens(780_000).build();
+        ContextLadder snipping = new ContextLadder(config, null, CompactionConfig.defaults(), clock, clock);
+
+        // When it is prepared for the model of a 1M-token window
+        PreparedRequest prepared = snipping.prepare(request,
+                new ContextTarget("claude-sonnet-4-5-1m", "claude-sonnet-4-5", 1_000_000)).toCompletableFuture().join();
+
+        // Then it is snipped, and its 150 images go as the caller sent them
+        assertThat(prepared.request().messages().size()).isLessThan(request.messages().size());
+        JsonArray sent = prepared.request().received().getJsonArray("messages");
+        assertThat(sent.getJsonObject(sent.size() - 1).getJsonArray("content").size()).isEqualTo(151);
     }
 
     private ContextLadder guard(Summarizer summarizer) {
