@@ -98,6 +98,11 @@ public sealed interface StreamEvent {
             return new Error(client.streamErrorType(provider.streamErrorOutcome(type), type), message, Cause.PROVIDER);
         }
 
+        /** This error with {@code note} after its message (nothing when it is empty). */
+        public Error noted(String note) {
+            return note.isEmpty() ? this : new Error(type, message + note, cause);
+        }
+
         /** An upstream event that is not a well-formed event of its dialect. */
         public static Error malformed(String message) {
             return new Error("upstream_error", message, Cause.MALFORMED);

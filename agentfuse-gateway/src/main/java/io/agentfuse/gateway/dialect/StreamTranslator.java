@@ -52,6 +52,7 @@ public final class StreamTranslator {
     /** The tokens of the streams before the current one (continuations). */
     private Usage before = Usage.ZERO;
     private StreamEvent.Error failure;
+    private String failureNote = ""; // after the message of every failure written (noteOnFailures)
     /** The first event as the decoder observed it already; {@code null} once it came (or across dialects). */
     private ObservedEvent observedFirst;
 
@@ -91,11 +92,7 @@ public final class StreamTranslator {
                 request.dialect().streamEncoder(clientWantsUsage, clock, request), request.model(), true);
     }
 
-    /**
-     * A translator from an {@code upstream} stream to a {@code client} stream.
-     *
-     * @param clientWantsUsage whether an OpenAI caller asked for {@code stream_options.include_usage}
-     */
+    /** A translator from an {@code upstream} stream to a {@code client} stream ({@code clientWantsUsage}: OpenAI's include_usage). */
     public static StreamTranslator between(Dialect upstream, Dialect client, boolean clientWantsUsage, Clock clock) {
         return new StreamTranslator(upstream, client, clientWantsUsage, clock, null);
     }
@@ -182,11 +179,17 @@ public final class StreamTranslator {
      * one the decoder that saw the relayed events ({@link StreamDecoder#failureAfterRelay}).
      */
     public List<SseEvent> error(String type, String message) {
+        String noted = message + failureNote;
         if (!passThrough) {
-            return encoder.encode(new StreamEvent.Error(type, message));
+            return encoder.encode(new StreamEvent.Error(type, noted));
         }
-        List<SseEvent> closing = decoder.failureAfterRelay(type, message);
-        return closing.isEmpty() ? List.of(client.errorEvent(type, message)) : closing;
+        List<SseEvent> closing = decoder.failureAfterRelay(type, noted);
+        return closing.isEmpty() ? List.of(client.errorEvent(type, noted)) : closing;
+    }
+
+    /** Ends the message of every failure event written from now on with {@code note} (the relayed stream's request id). */
+    public void noteOnFailures(String note) {
+        failureNote = note;
     }
 
     /** Whether the upstream stream reached its end (finished or failed). */
@@ -266,7 +269,7 @@ public final class StreamTranslator {
                 continue; // one dialect's reasoning has no counterpart in another's stream
             }
             StreamEvent named = event instanceof StreamEvent.Start start ? AnswerNames.named(start, callerModel)
-                    : event instanceof StreamEvent.Error error ? error.asReadBy(client, upstream) : event;
+                    : event instanceof StreamEvent.Error error ? error.asReadBy(client, upstream).noted(failureNote) : event;
             StreamEvent owed = sent == null ? named : noted(named);
             if (owed != null) {
                 out.addAll(encoder.encode(owed));

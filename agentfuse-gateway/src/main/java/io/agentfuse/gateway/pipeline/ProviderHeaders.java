@@ -79,12 +79,32 @@ final class ProviderHeaders {
      * headers (the first one, {@link #REQUEST_IDS}) as {@value #PROVIDER_REQUEST_ID}; nothing when it has none.
      */
     static void passRequestId(Iterable<? extends Map.Entry<String, String>> provider, MultiMap answer) {
+        String id = requestId(provider);
+        if (id != null) {
+            answer.set(PROVIDER_REQUEST_ID, id);
+        }
+    }
+
+    /**
+     * The request id among {@code provider}'s headers (the first one, {@link #REQUEST_IDS}), or {@code null}:
+     * what a caller quotes to the provider's support, on an error answer or in a broken stream's error event.
+     */
+    static String requestId(Iterable<? extends Map.Entry<String, String>> provider) {
         for (Map.Entry<String, String> header : provider) {
             if (REQUEST_IDS.contains(header.getKey().toLowerCase(Locale.ROOT))) {
-                answer.set(PROVIDER_REQUEST_ID, header.getValue());
-                return;
+                return header.getValue();
             }
         }
+        return null;
+    }
+
+    /**
+     * What ends the message of the error event that ends a stream under way, whose 200 head went without
+     * the provider's request id (a success carries none): {@code " (provider request id req_123)"}; empty without one.
+     */
+    static String failureNote(Iterable<? extends Map.Entry<String, String>> provider) {
+        String id = requestId(provider);
+        return id == null ? "" : " (provider request id " + id + ")";
     }
 
     /** Whether a provider's header {@code name} (lower case) may reach a caller at all. */

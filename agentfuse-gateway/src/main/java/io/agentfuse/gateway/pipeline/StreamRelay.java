@@ -112,6 +112,7 @@ final class StreamRelay {
 
     /** Relays {@code upstream}'s events while it is the stream relayed (a continuation replaces a broken one). */
     private void listen(UpstreamStream upstream) {
+        translator.noteOnFailures(ProviderHeaders.failureNote(upstream.headers()));
         upstream.stallHandler(v -> whileRelayed(upstream, this::callerStalled));
         upstream.handler(event -> whileRelayed(upstream, () -> relay(event)))
                 .exceptionHandler(error -> whileRelayed(upstream, () -> broke(error)))

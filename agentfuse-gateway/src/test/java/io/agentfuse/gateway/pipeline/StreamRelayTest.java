@@ -97,7 +97,8 @@ class StreamRelayTest {
         SseEvent last = reply.events().get(reply.events().size() - 1);
         JsonObject relayed = new JsonObject(last.data()).getJsonObject("error");
         assertThat(relayed.getString("type")).as("an overload, as OpenAI types it in a stream").isEqualTo("server_error");
-        assertThat(relayed.getString("message")).isEqualTo("Overloaded");
+        assertThat(relayed.getString("message")).as("the provider's message, then its request id (the head had none)")
+                .matches("Overloaded \\(provider request id req_[0-9a-f]{32}\\)");
         assertThat(reply.cutOff()).isTrue();
         assertThat(fixture.runtime.registry().find("model:claude-haiku-4").orElseThrow().snapshot().counts())
                 .containsEntry("consecutive429", 1L);
