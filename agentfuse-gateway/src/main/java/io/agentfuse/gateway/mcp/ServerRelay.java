@@ -22,11 +22,14 @@ import java.util.concurrent.CompletableFuture;
  * and back, and settles what the request holds when the relay ends ({@link #settle}): the server
  * breaker's permit and its {@link ConnectionSlots} slot. A session id the server hands out is
  * claimed for the caller ({@link SessionOwners}); a session ended by {@code DELETE} is released.
- * A streamed answer (SSE, the {@code GET} stream, anything to {@code DELETE}) is relayed as it comes
- * ({@link McpRelay}); any other answer to a {@code POST}, one JSON-RPC message, is read whole first
- * (within the server's {@code timeout} and {@code maxUpstreamBody}), so that whatever happens to it
- * the caller gets a JSON-RPC answer for its request's id, never a connection reset: MCP clients
- * surface such an error as the request's failure. A {@code POST}'s SSE answer that times out or
+ * A streamed answer (SSE, the {@code GET} stream, anything to {@code DELETE}) of a success status is
+ * relayed as it comes ({@link McpRelay}); any other answer to a {@code POST}, one JSON-RPC message, is
+ * read whole first (within the server's {@code timeout} and {@code maxUpstreamBody}), so that whatever
+ * happens to it the caller gets a JSON-RPC answer for its request's id, never a connection reset: MCP
+ * clients surface such an error as the request's failure. So is an error answer (status 400 or more) to
+ * any method, SSE or not, so that it reaches the caller cleared of the egress proxy's login, which a
+ * refusing proxy may echo ({@link McpUpstream}); one larger than {@code maxUpstreamBody} is answered
+ * 502 with a JSON-RPC error that says so, as a whole answer is. A {@code POST}'s SSE answer that times out or
  * breaks ends with that error as its last event. Also the one place that answers a request that got
  * no answer from its server ({@link #failed}).
  *
@@ -60,10 +63,6 @@ final class ServerRelay {
             McpUpstream.Streamed streamed = done.result();
             int status = streamed.response().statusCode();
             boolean standing = method == HttpMethod.GET;
-            if (standing) {
-                // A stream may stay open for hours: its head settles the permit (a probe must not wait that long).
-                permit.record(outcomeOf(status));
-            }
             String handedOut = streamed.response().getHeader(ServerEndpoint.SESSION_HEADER);
             if (handedOut != null) {
                 owners.claim(server.name(), handedOut, caller);
@@ -71,23 +70,32 @@ final class ServerRelay {
             if (method == HttpMethod.DELETE && session != null && status / 100 == 2) {
                 owners.release(server.name(), session);
             }
-            // An answer to a call is bounded as a whole by the server's timeout, its head included.
-            Duration answerTimeout = standing ? null : timeout.minusNanos(System.nanoTime() - started);
+            // An answer is bounded as a whole by the server's timeout, its head included.
+            Duration answerTimeout = timeout.minusNanos(System.nanoTime() - started);
             boolean post = method == HttpMethod.POST;
-            if (post && !McpAnswer.isEventStream(streamed.response().headers())) {
+            if (status >= 400 || post && !McpAnswer.isEventStream(streamed.response().headers())) {
+                // An error answer to any method is read whole too: relayed as it came, it could carry
+                // the egress proxy's login, echoed by the proxy, which only a whole answer is cleared of.
                 readWhole(ctx, server, permit, slot, id, streamed, answerTimeout);
                 return;
             }
+            if (standing) {
+                // A stream may stay open for hours: its head settles the permit (a probe must not wait that long).
+                permit.record(outcomeOf(status));
+            }
             McpRelay.LastWord lastWord = post ? ending -> unfinished(server, id, ending) : null;
             new McpRelay(vertx, streamed, ctx.response(), ctx.request().connection(), options.clientWriteTimeout(),
-                    idleTimeout, answerTimeout, lastWord).start(ending -> {
+                    idleTimeout, standing ? null : answerTimeout, lastWord).start(ending -> {
                         slot.release();
                         settle(permit, status, standing, ending);
                     });
         });
     }
 
-    /** Reads a {@code POST}'s one-message answer whole, then relays it, or answers its failure ({@link #failed}). */
+    /**
+     * Reads an answer whole (a {@code POST}'s one message, an error answer to any method), then relays
+     * it, or answers its failure ({@link #failed}).
+     */
     private void readWhole(RoutingContext ctx, McpServerConfig server, ServerPermit permit, ConnectionSlots.Slot slot,
                            Object id, McpUpstream.Streamed streamed, Duration timeout) {
         Context context = vertx.getOrCreateContext();

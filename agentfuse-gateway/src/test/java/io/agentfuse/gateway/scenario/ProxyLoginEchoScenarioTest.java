@@ -18,6 +18,8 @@ import io.agentfuse.mock.MockProvider;
 import io.agentfuse.mock.MockStep;
 import io.agentfuse.mock.mcp.MockMcpServer;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -115,6 +117,28 @@ class ProxyLoginEchoScenarioTest {
         assertThat(mcpAnswer.status()).isEqualTo(407);
         assertThat(mcpAnswer.body()).contains("Proxy-Authorization: Basic [redacted]");
         for (Reply reply : List.of(relayed, tunnel, mcpAnswer)) {
+            holdsNoSecret(reply);
+        }
+        noLogLineHoldsASecret();
+    }
+
+    /**
+     * The {@code GET} stream and {@code DELETE} were relayed as they came, the proxy's 407 with them:
+     * only an answer read whole was cleared of the login. An error answer is now read whole for any method.
+     */
+    @Test
+    void aProxyRefusingAnMcpStreamOrTheEndOfASessionEchoesNoLoginToTheCaller() {
+        startThrough(EchoingProxy.Mode.REFUSE);
+
+        Reply stream = client.send(HttpMethod.GET, "/mcp/db", Buffer.buffer(), Map.of("accept", "text/event-stream"));
+        Reply ended = client.send(HttpMethod.DELETE, "/mcp/db", Buffer.buffer(), Map.of());
+
+        assertThat(proxy.requests()).anyMatch(line -> line.startsWith("GET " + mcp.url()) && line.endsWith("\tBasic " + BASIC))
+                .anyMatch(line -> line.startsWith("DELETE " + mcp.url()) && line.endsWith("\tBasic " + BASIC));
+        for (Reply reply : List.of(stream, ended)) {
+            assertThat(reply.status()).isEqualTo(407);
+            assertThat(reply.body()).contains("Proxy-Authorization: Basic [redacted]");
+            assertThat(reply.header("x-echo-proxy-authorization")).isEqualTo("Basic [redacted]");
             holdsNoSecret(reply);
         }
         noLogLineHoldsASecret();
