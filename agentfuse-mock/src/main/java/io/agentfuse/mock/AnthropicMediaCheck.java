@@ -172,8 +172,9 @@ final class AnthropicMediaCheck {
         return out.toString(StandardCharsets.ISO_8859_1);
     }
 
-    private static int longestSide(Object source) {
-        byte[] data = data(source);
+    /** The longer side in pixels of the image in a {@code base64} source, or of base64 {@code source} itself; 0 when unread. */
+    static int longestSide(Object source) {
+        byte[] data = source instanceof String base64 ? decoded(base64) : data(source);
         if (data == null) {
             return 0;
         }
