@@ -34,6 +34,14 @@ public final class ContinuationRequest {
      * @throws UntranslatableException when the caller's dialect cannot write the longer conversation
      */
     public static ChatRequest of(ChatRequest request, String sent, Dialect target) {
+        return of(request, sent, target, 0);
+    }
+
+    /**
+     * {@link #of(ChatRequest, String, Dialect)} for a model of {@code contextWindow} tokens (0: not
+     * known), whose limits the longer conversation is written to ({@link ChatRequest#withConversation(String, List, long)}).
+     */
+    public static ChatRequest of(ChatRequest request, String sent, Dialect target, long contextWindow) {
         boolean prefill = target.continuesPrefilledAnswer(request);
         String answer = prefill ? sent.stripTrailing() : sent;
         List<ChatMessage> messages = new ArrayList<>(request.messages().size() + 2);
@@ -44,7 +52,7 @@ public final class ContinuationRequest {
         if (!prefill) {
             messages.add(new ChatMessage(ChatMessage.Role.USER, List.of(new ContentPart.Text(INSTRUCTION))));
         }
-        return request.withConversation(request.system(), messages);
+        return request.withConversation(request.system(), messages, contextWindow);
     }
 
     /** The assistant turn ending with {@code answer}: taken from {@code messages} when the caller ended with its own (a prefill). */

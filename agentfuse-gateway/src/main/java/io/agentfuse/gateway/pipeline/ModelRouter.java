@@ -164,7 +164,7 @@ final class ModelRouter {
             }
             try {
                 ChatRequest continued = ContinuationRequest.of(fitted(request, step.model(), context), sent,
-                        step.provider().dialect());
+                        step.provider().dialect(), step.model().contextWindow());
                 steps.add(runnable(request, continued, step.model(), step.provider(), step.guard(),
                         step.provider().dialect().forwardedHeaders(clientHeaders)));
             } catch (UntranslatableException | GatewayException unfit) {
