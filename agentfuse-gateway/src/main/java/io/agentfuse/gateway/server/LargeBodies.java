@@ -14,9 +14,10 @@ import java.time.Duration;
  * and the decoded text, whose media no step copies: {@link io.agentfuse.gateway.dialect.MediaSource}),
  * and once (the bytes sent) until its answer comes (a stream lets them go once its answer begins,
  * unless it may be continued). Across dialects it lives three times over until its answer comes
- * (the bytes read, the translated body kept for a retry, the bytes sent), and some five times while
- * that body is encoded (its buffer grows by doubling; a medium crossing between a data URL and
- * base64 apart is copied once into the other form); measured on a 3.6 MB screenshot, whose
+ * (the bytes read, the translated body kept for a retry, the bytes sent), and no more while that
+ * body is encoded ({@link io.agentfuse.gateway.http.JsonPieces} writes it in pieces never joined,
+ * where Vert.x's encoding copied it twice more; a medium crossing between a data URL and base64
+ * apart is copied once into the other form); measured on a 3.6 MB screenshot, whose
  * data URL once cost every Anthropic request a third copy. Twenty 9.5 MB requests at once against
  * a gateway at {@code -Xmx128m} (an agent's
  * conversation with a few screenshots in it is that size, resent every turn) collected garbage

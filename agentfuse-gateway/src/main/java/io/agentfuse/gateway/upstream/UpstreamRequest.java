@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.upstream;
 
+import io.agentfuse.gateway.http.JsonPieces;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
@@ -40,9 +41,13 @@ public record UpstreamRequest(ProviderEndpoint provider, JsonObject body, Map<St
         this(provider, body, headers, null);
     }
 
-    /** The bytes to send: {@link #encoded()} if known, else the body encoded now. */
+    /**
+     * The bytes to send: {@link #encoded()} if known, else the body encoded now, in pieces that are
+     * never joined ({@link JsonPieces}): a translated body of megabytes costs its size once per
+     * attempt, not three times.
+     */
     public Buffer bytes() {
-        return encoded != null ? encoded : body.toBuffer();
+        return encoded != null ? encoded : JsonPieces.encode(body);
     }
 
     /** A request without extra headers. */
