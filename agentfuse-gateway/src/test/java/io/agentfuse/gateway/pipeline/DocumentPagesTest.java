@@ -12,6 +12,7 @@ import io.agentfuse.gateway.testing.TestPdf;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
@@ -20,13 +21,15 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class DocumentPagesTest {
 
-    private final Vertx vertx = Vertx.vertx();
+    /** One worker thread, so that a test can hold it and see that nothing is counted on the event loop meanwhile. */
+    private final Vertx vertx = Vertx.vertx(new VertxOptions().setWorkerPoolSize(1));
 
     @AfterEach
     void close() {
@@ -78,10 +81,19 @@ class DocumentPagesTest {
         CompletableFuture<Boolean> backOnTheLoop = new CompletableFuture<>();
         CompletableFuture<ModelRequest> done = new CompletableFuture<>();
         Context context = vertx.getOrCreateContext();
+        CountDownLatch workerHeld = new CountDownLatch(1);
+        CountDownLatch releaseWorker = new CountDownLatch(1);
+        context.executeBlocking(() -> {
+            workerHeld.countDown();
+            return releaseWorker.await(10, TimeUnit.SECONDS);
+        }, false);
+        assertThat(workerHeld.await(10, TimeUnit.SECONDS)).isTrue();
 
         context.runOnContext(v -> {
             Future<ModelRequest> counting = DocumentPages.counted(request, context);
-            leftTheLoop.complete(!counting.isComplete());
+            // The only worker is held: a count made here, on the event loop, would be done by now.
+            leftTheLoop.complete(!counting.isComplete() && PdfPages.uncounted(pdf));
+            releaseWorker.countDown();
             counting.onComplete(counted -> {
                 backOnTheLoop.complete(Context.isOnEventLoopThread());
                 done.complete(counted.result());
