@@ -2,6 +2,7 @@ package io.agentfuse.gateway.dialect;
 
 import java.nio.CharBuffer;
 import java.util.Objects;
+import java.util.function.ToIntFunction;
 
 /**
  * Where the data of an image, a document or a piece of audio of the neutral model is: with it
@@ -83,6 +84,8 @@ public sealed interface MediaSource permits MediaSource.Inline, MediaSource.Url 
         private static final String BASE64 = ";base64,";
 
         private final String mediaType;
+        /** What {@link #counted} counted; -1 before. Written racily: every count of the same data is the same. */
+        private volatile int counted = -1;
         /** The base64 alone ({@code start} 0), or the data URL it ends ({@code start} past its comma). */
         private final String text;
         private final int start;
@@ -136,6 +139,26 @@ public sealed interface MediaSource permits MediaSource.Inline, MediaSource.Url 
          */
         public String base64() {
             return start == 0 ? text : text.substring(start);
+        }
+
+        /**
+         * What {@code count} makes of the decoded data (a PDF's pages), counted the first time it is
+         * asked and kept on this source, which lives as long as the message that holds it (a resent
+         * turn's own, from the decoder's memo): counting decodes megabytes, and a table of counts by
+         * content would read them to look one up. Two threads asking at once may both count.
+         */
+        public int counted(ToIntFunction<Inline> count) {
+            int known = counted;
+            if (known < 0) {
+                known = count.applyAsInt(this);
+                counted = known;
+            }
+            return known;
+        }
+
+        /** Whether {@link #counted} has counted this source already. */
+        public boolean isCounted() {
+            return counted >= 0;
         }
 
         /** The data URL, as it came, or built of the media type and the base64 (a copy). */

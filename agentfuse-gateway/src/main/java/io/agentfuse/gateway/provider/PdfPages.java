@@ -2,7 +2,6 @@ package io.agentfuse.gateway.provider;
 
 import io.agentfuse.gateway.dialect.MediaSource;
 
-import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
@@ -25,10 +24,10 @@ import java.util.zip.Inflater;
  * own answer decides, rather than every such PDF being held back from Claude.
  *
  * <p>Counting decodes the document's base64 once and reads it whole, proportional to its size: it is
- * done off the event loop before a chain is planned ({@link #countAll}), and remembered for the
- * document's {@link MediaSource} as long as it lives, so that every Claude step of a chain, the step
- * planned again for a continuation and a resent turn whose parsed message the gateway remembers find
- * it counted. Thread-safe.
+ * done off the event loop before a chain is planned ({@link #countAll}), and kept on the document's
+ * {@link MediaSource} ({@link MediaSource.Inline#counted}) as long as it lives, so that every Claude
+ * step of a chain, the step planned again for a continuation and a resent turn whose parsed message
+ * the gateway remembers find it counted. Thread-safe.
  *
  * <pre>{@code
  * int pages = PdfPages.of(MediaSource.of("data:application/pdf;base64,JVBERi0xLjcK..."));
@@ -50,19 +49,6 @@ public final class PdfPages {
     private static final Pattern FIRST = Pattern.compile("/First\\s+(\\d+)");
     private static final Pattern OBJECT_STREAM = Pattern.compile("/Type\\s*/ObjStm(?![A-Za-z])");
 
-    /** How many counted documents are remembered: far more than the requests with a PDF planned at once. */
-    static final int REMEMBERED = 256;
-
-    /**
-     * The documents counted lately, by the identity of their source: hashing or comparing megabytes of
-     * base64 by their content would read them whole on the event loop, which is what the memo is to spare.
-     */
-    private static final Counted[] COUNTED = new Counted[REMEMBERED];
-    private static int nextSlot;
-
-    private record Counted(WeakReference<MediaSource> source, int pages) {
-    }
-
     private PdfPages() {
     }
 
@@ -71,35 +57,13 @@ public final class PdfPages {
      * document by address or of another type (one page is the least any document has).
      */
     public static int of(MediaSource source) {
-        if (!(source instanceof MediaSource.Inline pdf) || !isPdf(pdf)) {
-            return UNKNOWN;
-        }
-        Integer known = remembered(source);
-        if (known != null) {
-            return known;
-        }
-        int pages = ofBytes(decode(pdf.base64()));
-        synchronized (COUNTED) {
-            COUNTED[nextSlot] = new Counted(new WeakReference<>(source), pages);
-            nextSlot = (nextSlot + 1) % REMEMBERED;
-        }
-        return pages;
-    }
-
-    private static Integer remembered(MediaSource source) {
-        synchronized (COUNTED) {
-            for (Counted counted : COUNTED) {
-                if (counted != null && counted.source().get() == source) {
-                    return counted.pages();
-                }
-            }
-        }
-        return null;
+        return source instanceof MediaSource.Inline pdf && isPdf(pdf)
+                ? pdf.counted(data -> ofBytes(decode(data.base64()))) : UNKNOWN;
     }
 
     /** Whether the pages of {@code source} are still to be counted: an inline PDF not counted yet. */
     public static boolean uncounted(MediaSource source) {
-        return source instanceof MediaSource.Inline pdf && isPdf(pdf) && remembered(source) == null;
+        return source instanceof MediaSource.Inline pdf && isPdf(pdf) && !pdf.isCounted();
     }
 
     /** Counts, and remembers, the pages of every PDF in {@code sources}: work to do off the event loop. */
