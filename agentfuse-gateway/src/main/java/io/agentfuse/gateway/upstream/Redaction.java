@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * The one place where what a provider sent is cleared of the gateway's credentials before a caller
@@ -47,7 +48,7 @@ public final class Redaction {
 
     /** {@code text} {@code provider} sent, cleared of the gateway's credentials; {@code null} stays {@code null}. */
     public static String of(ProviderEndpoint provider, String text) {
-        return text == null ? null : redacted(text, secretsOf(provider));
+        return of(secretsOf(provider), text);
     }
 
     /** {@code text} cleared of {@code secrets} (an {@link UpstreamHttp#proxySecrets}); {@code null} stays {@code null}. */
@@ -61,20 +62,22 @@ public final class Redaction {
             return headers;
         }
         MultiMap shown = MultiMap.caseInsensitiveMultiMap();
-        for (Map.Entry<String, String> header : headers) {
-            shown.add(header.getKey(), redacted(header.getValue(), secrets));
-        }
+        cleared(headers, secrets, shown::add);
         return shown;
     }
 
     /** The headers of {@code provider}'s answer, each value cleared of the gateway's credentials, in order. */
     public static List<Map.Entry<String, String>> of(ProviderEndpoint provider, MultiMap headers) {
-        Collection<String> secrets = secretsOf(provider);
         List<Map.Entry<String, String>> shown = new ArrayList<>(headers.size());
-        for (Map.Entry<String, String> header : headers) {
-            shown.add(Map.entry(header.getKey(), redacted(header.getValue(), secrets)));
-        }
+        cleared(headers, secretsOf(provider), (name, value) -> shown.add(Map.entry(name, value)));
         return shown;
+    }
+
+    /** Each of {@code headers}, its value cleared of {@code secrets}, to {@code shown}, in order. */
+    private static void cleared(MultiMap headers, Collection<String> secrets, BiConsumer<String, String> shown) {
+        for (Map.Entry<String, String> header : headers) {
+            shown.accept(header.getKey(), redacted(header.getValue(), secrets));
+        }
     }
 
     /**
