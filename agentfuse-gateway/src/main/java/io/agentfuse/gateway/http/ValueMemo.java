@@ -23,6 +23,13 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * reach past a short value into what follows it (where it ends is not known before it is found);
  * then a value in a new place is not found, which costs a decode, never a wrong value.
  *
+ * <p><b>Crowded windows.</b> Values that share their first {@value #WINDOW} bytes share one set of
+ * {@value #WAYS} entries, and more of them than that would push each other out on every turn (an
+ * agent's tool answers that start alike, the same reminder opening many messages). So a value
+ * remembered beside an entry of the same window but other bytes marks that entry with how many bytes
+ * tell the two apart, and is kept under the hash of that many: a lookup that meets the mark without
+ * a match hashes further. Values that do not crowd pay nothing for it.
+ *
  * <p><b>Exact, not probabilistic.</b> A value is taken from the memo only when the bytes at hand
  * start with all of its remembered bytes; the hash only says where to look. Since those bytes were
  * one complete JSON value when they were decoded, and a JSON value's end follows from its own bytes,
@@ -51,6 +58,8 @@ public final class ValueMemo {
     static final int WINDOW = 128;
 
     private static final int WAYS = 4;
+    /** The most windows a lookup hashes: each one further needs values sharing all the bytes of the last. */
+    private static final int LEVELS = 8;
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long SEED = ThreadLocalRandom.current().nextLong() | 1L;
     private static final long MULTIPLIER = 0x9E3779B97F4A7C15L;
@@ -86,14 +95,26 @@ public final class ValueMemo {
         if (end - at < KEY_BYTES) {
             return null;
         }
-        long key = keyOf(bytes, at, end);
-        int first = ((int) key & setMask) * WAYS;
-        for (int way = 0; way < WAYS; way++) {
-            Remembered entry = slots.getAcquire(first + way);
-            if (entry != null && entry.key == key && entry.matches(bytes, at, end)) {
-                entry.found = true; // a benign race: the hand reads a hint, not a count
-                return entry;
+        int window = WINDOW;
+        for (int level = 0; level < LEVELS; level++) {
+            long key = keyOf(bytes, at, end, window);
+            int first = ((int) key & setMask) * WAYS;
+            Remembered crowded = null;
+            for (int way = 0; way < WAYS; way++) {
+                Remembered entry = slots.getAcquire(first + way);
+                if (entry != null && entry.key == key) {
+                    if (entry.matches(bytes, at, end)) {
+                        entry.found = true; // a benign race: the hand reads a hint, not a count
+                        return entry;
+                    }
+                    crowded = entry.deeper > window ? entry : crowded;
+                }
             }
+            if (crowded == null) {
+                return null;
+            }
+            crowded.found = true; // the crowd is still met: keep the entry that leads to it
+            window = crowded.deeper;
         }
         return null;
     }
@@ -112,19 +133,53 @@ public final class ValueMemo {
         if (length < KEY_BYTES || length > maxBytes / 8) {
             return value;
         }
-        Remembered entry = new Remembered(keyOf(bytes, from, end), Arrays.copyOfRange(bytes, from, to), freeze(value),
-                repeatedKey);
+        byte[] copy = Arrays.copyOfRange(bytes, from, to);
+        Object frozen = freeze(value);
         synchronized (this) {
-            int first = ((int) entry.key & setMask) * WAYS;
-            int slot = victimIn(first, entry.key);
+            long key = keyOf(bytes, from, end, WINDOW);
+            for (int level = 1, window = WINDOW; level < LEVELS; level++) {
+                Remembered crowding = sameKeyIn(key, window);
+                if (crowding == null) {
+                    break;
+                }
+                if (crowding.deeper <= window) {
+                    int differ = Arrays.mismatch(crowding.bytes, copy);
+                    if (differ < 0) {
+                        return crowding.value; // another request remembered it meanwhile
+                    }
+                    if (differ < window) {
+                        break; // the window's hashes collide, not its bytes: share the set
+                    }
+                    crowding.deeper = differ + 1;
+                    crowding.found = true;
+                }
+                window = crowding.deeper;
+                key = keyOf(bytes, from, end, window);
+            }
+            Remembered entry = new Remembered(key, copy, frozen, repeatedKey);
+            int first = ((int) key & setMask) * WAYS;
+            int slot = victimIn(first, key);
             Remembered old = slots.get(slot);
             bytesHeld += length - (old == null ? 0 : old.bytes.length);
             slots.setRelease(slot, entry);
             while (bytesHeld > maxBytes) {
                 evictNext(slot);
             }
+            return entry.value;
         }
-        return entry.value;
+    }
+
+    // An entry of the set of key with that key, one that leads deeper than window first.
+    private Remembered sameKeyIn(long key, int window) {
+        int first = ((int) key & setMask) * WAYS;
+        Remembered same = null;
+        for (int way = 0; way < WAYS; way++) {
+            Remembered entry = slots.get(first + way);
+            if (entry != null && entry.key == key && (same == null || entry.deeper > window)) {
+                same = entry;
+            }
+        }
+        return same;
     }
 
     /** How many bytes of values are remembered now. */
@@ -163,8 +218,8 @@ public final class ValueMemo {
     }
 
     // Two lanes of eight bytes, so that their multiplies overlap; a body's last bytes one by one.
-    private static long keyOf(byte[] bytes, int at, int end) {
-        int stop = at + Math.min(WINDOW, end - at);
+    private static long keyOf(byte[] bytes, int at, int end, int window) {
+        int stop = at + Math.min(window, end - at);
         long a = SEED;
         long b = mix(SEED, stop - at);
         int i = at;
@@ -229,6 +284,8 @@ public final class ValueMemo {
         final Object value;
         final boolean repeatedKey;
         boolean found;
+        /** 0, or how many bytes from their start tell apart the values that share this one's key (written under the lock). */
+        int deeper;
 
         Remembered(long key, byte[] bytes, Object value, boolean repeatedKey) {
             this.key = key;
