@@ -3,15 +3,11 @@ package io.agentfuse.gateway.http;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -28,7 +24,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * agent's tool answers that start alike, the same reminder opening many messages). So a value
  * remembered beside an entry of the same window but other bytes marks that entry with how many bytes
  * tell the two apart, and is kept under the hash of that many: a lookup that meets the mark without
- * a match hashes further. Values that do not crowd pay nothing for it.
+ * a match hashes further ({@link PrefixHash}: its deepest window's bytes once). Values that do not
+ * crowd pay nothing for it; values alike in more than their first {@value #DEEPEST} bytes share a
+ * set again, so that a lookup that misses never hashes more than that.
  *
  * <p><b>Exact, not probabilistic.</b> A value is taken from the memo only when the bytes at hand
  * start with all of its remembered bytes; the hash only says where to look. Since those bytes were
@@ -60,9 +58,11 @@ public final class ValueMemo {
     private static final int WAYS = 4;
     /** The most windows a lookup hashes: each one further needs values sharing all the bytes of the last. */
     private static final int LEVELS = 8;
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long SEED = ThreadLocalRandom.current().nextLong() | 1L;
-    private static final long MULTIPLIER = 0x9E3779B97F4A7C15L;
+    /**
+     * The longest window: values sharing more bytes than this share a set. A lookup that misses
+     * hashes at most this many bytes, which may run past the value at hand into the rest of the body.
+     */
+    static final int DEEPEST = 4_096;
 
     private final AtomicReferenceArray<Remembered> slots;
     private final int setMask;
@@ -95,9 +95,10 @@ public final class ValueMemo {
         if (end - at < KEY_BYTES) {
             return null;
         }
+        PrefixHash prefix = new PrefixHash(bytes, at, end);
         int window = WINDOW;
         for (int level = 0; level < LEVELS; level++) {
-            long key = keyOf(bytes, at, end, window);
+            long key = prefix.upTo(window);
             int first = ((int) key & setMask) * WAYS;
             Remembered crowded = null;
             for (int way = 0; way < WAYS; way++) {
@@ -136,7 +137,8 @@ public final class ValueMemo {
         byte[] copy = Arrays.copyOfRange(bytes, from, to);
         Object frozen = freeze(value);
         synchronized (this) {
-            long key = keyOf(bytes, from, end, WINDOW);
+            PrefixHash prefix = new PrefixHash(bytes, from, end);
+            long key = prefix.upTo(WINDOW);
             for (int level = 1, window = WINDOW; level < LEVELS; level++) {
                 Remembered crowding = sameKeyIn(key, window);
                 if (crowding == null) {
@@ -147,14 +149,14 @@ public final class ValueMemo {
                     if (differ < 0) {
                         return crowding.value; // another request remembered it meanwhile
                     }
-                    if (differ < window) {
-                        break; // the window's hashes collide, not its bytes: share the set
+                    if (differ < window || differ >= DEEPEST) {
+                        break; // the window's hashes collide, not its bytes, or the values are too alike: share the set
                     }
                     crowding.deeper = differ + 1;
                     crowding.found = true;
                 }
                 window = crowding.deeper;
-                key = keyOf(bytes, from, end, window);
+                key = prefix.upTo(window);
             }
             Remembered entry = new Remembered(key, copy, frozen, repeatedKey);
             int first = ((int) key & setMask) * WAYS;
@@ -215,27 +217,6 @@ public final class ValueMemo {
             slots.setRelease(hand, null);
             bytesHeld -= entry.bytes.length;
         }
-    }
-
-    // Two lanes of eight bytes, so that their multiplies overlap; a body's last bytes one by one.
-    private static long keyOf(byte[] bytes, int at, int end, int window) {
-        int stop = at + Math.min(window, end - at);
-        long a = SEED;
-        long b = mix(SEED, stop - at);
-        int i = at;
-        for (; i + 2 * Long.BYTES <= stop; i += 2 * Long.BYTES) {
-            a = mix(a, (long) LONGS.get(bytes, i));
-            b = mix(b, (long) LONGS.get(bytes, i + Long.BYTES));
-        }
-        for (; i < stop; i++) {
-            a = mix(a, bytes[i]);
-        }
-        return mix(a, b);
-    }
-
-    private static long mix(long h, long word) {
-        h = (h ^ word) * MULTIPLIER;
-        return h ^ (h >>> 29);
     }
 
     /**

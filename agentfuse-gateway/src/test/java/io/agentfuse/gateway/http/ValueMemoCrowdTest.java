@@ -71,6 +71,27 @@ class ValueMemoCrowdTest {
         assertThat(memo.find(followed, 0, followed.length).value()).isEqualTo(new JsonObject(new String(known, StandardCharsets.UTF_8)));
     }
 
+    @Test
+    void valuesAlikeBeyondTheDeepestWindowShareASetAndStayExact() {
+        ValueMemo memo = new ValueMemo(1 << 12, 1 << 24);
+        String opening = "w".repeat(ValueMemo.DEEPEST + 100);
+        List<byte[]> values = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            values.add(message(opening + i));
+        }
+        values.forEach(bytes -> remember(memo, bytes));
+
+        int found = 0;
+        for (byte[] bytes : values) {
+            ValueMemo.Remembered known = memo.find(bytes, 0, bytes.length);
+            if (known != null) {
+                found++;
+                assertThat(known.value()).isEqualTo(new JsonObject(new String(bytes, StandardCharsets.UTF_8)));
+            }
+        }
+        assertThat(found).isBetween(1, 4);
+    }
+
     @Property(tries = 60)
     void whatIsFoundIsAlwaysTheValueOfTheBytesAtHand(@ForAll long seed, @ForAll @IntRange(min = 8, max = 512) int capacity) {
         Random random = new Random(seed);
