@@ -53,7 +53,9 @@ final class DocumentPages {
         if (part instanceof ContentPart.Document document && PdfPages.uncounted(document.source())) {
             sources.add(document.source());
         } else if (part instanceof ContentPart.ToolResult result) {
-            result.attachments().forEach(attachment -> collect(attachment, sources));
+            for (ContentPart attachment : result.attachments()) { // no lambda: every tool result of every request passes here
+                collect(attachment, sources);
+            }
         }
     }
 }
