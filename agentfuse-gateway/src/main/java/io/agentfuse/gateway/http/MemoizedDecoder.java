@@ -172,6 +172,7 @@ final class MemoizedDecoder {
         countParser();
         ByteBuf rest = Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(ARRAY_START),
                 VertxHooks.byteBuf(body).slice(from - base, end - from));
+        LongStrings strings = new LongStrings(bytes, from - 1, end);
         try (JsonParser parser = JacksonCodec.createParser(VertxHooks.buffer(rest))) {
             parser.nextToken(); // the "[" given, before the element that was not found
             JsonToken token;
@@ -188,7 +189,7 @@ final class MemoizedDecoder {
                     continue;
                 }
                 StrictJson.FieldSpans inner = new StrictJson.FieldSpans();
-                Object value = StrictJson.parseValue(parser, inner);
+                Object value = StrictJson.parseValue(parser, inner, strings);
                 int stop = from + (int) parser.currentLocation().getByteOffset() - 1;
                 if (remembered < MAX_REMEMBERED_PER_BODY
                         && (value instanceof String || value instanceof JsonObject || value instanceof JsonArray)) {
@@ -242,7 +243,7 @@ final class MemoizedDecoder {
             if (parser.nextToken() == null) {
                 throw new IOException("no value at " + (cursor.at - base));
             }
-            value = StrictJson.parseValue(parser, inner);
+            value = StrictJson.parseValue(parser, inner, new LongStrings(bytes, cursor.at, valueEnd));
             if (valueEnd != end && parser.nextToken() != null) {
                 throw new IOException("more than one value at " + (cursor.at - base));
             }

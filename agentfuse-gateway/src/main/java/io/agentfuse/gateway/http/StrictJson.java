@@ -82,14 +82,20 @@ public final class StrictJson {
         return parse(body, spans);
     }
 
-    /** {@link #decode(Buffer, FieldSpans)} by Jackson alone, for a body the memo does not read. */
+    /**
+     * {@link #decode(Buffer, FieldSpans)} by Jackson, for a body the memo does not read; its long
+     * plain strings read from its bytes when they are in an array ({@link LongStrings}).
+     */
     static Object parse(Buffer body, FieldSpans spans) {
+        ByteBuf heap = heapBytes(body);
+        int from = heap == null ? 0 : heap.arrayOffset() + heap.readerIndex();
+        LongStrings strings = heap == null ? null : new LongStrings(heap.array(), from, from + body.length());
         try (JsonParser parser = JacksonCodec.createParser(body)) {
             JsonToken first = parser.nextToken();
             if (first == null) {
                 throw new DecodeException("no JSON value");
             }
-            Object value = parseAny(parser, spans, true);
+            Object value = parseAny(parser, spans, true, strings);
             if (parser.nextToken() != null) {
                 throw new DecodeException("unexpected content after the JSON value");
             }
@@ -110,16 +116,21 @@ public final class StrictJson {
         return bytes.hasArray() ? bytes : null;
     }
 
-    /** The value whose first token {@code parser} is at, with this class's checks; repeated keys noted in {@code spans}. */
-    static Object parseValue(JsonParser parser, FieldSpans spans) throws IOException {
-        return parseAny(parser, spans, false);
+    /**
+     * The value whose first token {@code parser} is at, with this class's checks; repeated keys noted
+     * in {@code spans}; the long plain strings within it read by {@code strings} (may be {@code null}).
+     */
+    static Object parseValue(JsonParser parser, FieldSpans spans, LongStrings strings) throws IOException {
+        return parseAny(parser, spans, false, strings);
     }
 
-    private static Object parseAny(JsonParser parser, FieldSpans spans, boolean top) throws IOException {
+    // A string that is the value itself is read by the parser, so that it stands after it when this returns.
+    private static Object parseAny(JsonParser parser, FieldSpans spans, boolean top, LongStrings strings)
+            throws IOException {
         return switch (parser.currentToken()) {
             // Wrapped once here: a raw map or list inside a JsonObject is wrapped anew on every read.
-            case START_OBJECT -> parseObject(parser, spans, top);
-            case START_ARRAY -> FrozenMap.array(parseArray(parser, spans));
+            case START_OBJECT -> parseObject(parser, spans, top, strings);
+            case START_ARRAY -> FrozenMap.array(parseArray(parser, spans, strings));
             case VALUE_STRING -> parser.getText();
             case VALUE_NUMBER_INT -> parser.getNumberValue();
             case VALUE_NUMBER_FLOAT -> finite(parser);
@@ -139,7 +150,19 @@ public final class StrictJson {
         return value;
     }
 
-    private static JsonObject parseObject(JsonParser parser, FieldSpans spans, boolean top) throws IOException {
+    /** A value within an object or an array, which the parser reads past before this returns to it. */
+    private static Object member(JsonParser parser, FieldSpans spans, LongStrings strings) throws IOException {
+        if (strings != null && parser.currentToken() == JsonToken.VALUE_STRING) {
+            String read = strings.read(parser);
+            if (read != null) {
+                return read;
+            }
+        }
+        return parseAny(parser, spans, false, strings);
+    }
+
+    private static JsonObject parseObject(JsonParser parser, FieldSpans spans, boolean top, LongStrings strings)
+            throws IOException {
         FrozenMap.Builder object = new FrozenMap.Builder();
         boolean noting = top && spans != null;
         String name;
@@ -149,7 +172,7 @@ public final class StrictJson {
             }
             parser.nextToken();
             // the last of a repeated key wins, as in Json.decodeValue
-            if (!object.put(name, parseAny(parser, spans, false)) && spans != null) {
+            if (!object.put(name, member(parser, spans, strings)) && spans != null) {
                 spans.repeatedKey = true;
             }
         }
@@ -162,13 +185,13 @@ public final class StrictJson {
         return object.build();
     }
 
-    private static List<Object> parseArray(JsonParser parser, FieldSpans spans) throws IOException {
+    private static List<Object> parseArray(JsonParser parser, FieldSpans spans, LongStrings strings) throws IOException {
         List<Object> array = new ArrayList<>();
         while (parser.nextToken() != JsonToken.END_ARRAY) {
             if (parser.currentToken() == null) {
                 throw new DecodeException("the array is not closed");
             }
-            array.add(parseAny(parser, spans, false));
+            array.add(member(parser, spans, strings));
         }
         return array;
     }
