@@ -26,8 +26,8 @@ import java.util.function.Supplier;
  * take ({@link UntranslatableException}, a {@link GatewayException} such as a full context window)
  * makes it a step to skip, with that reason, as if planned so.
  *
- * <p>Its request is written once, under the step's lock (a hedge may reach it from another thread);
- * otherwise immutable.
+ * <p>Its request is written once and encoded once, under the step's lock (a hedge may reach it from
+ * another thread); otherwise immutable.
  */
 final class PlannedStep {
 
@@ -99,9 +99,17 @@ final class PlannedStep {
         return guard;
     }
 
-    /** The request to send; {@code null} when the step must be skipped, or is kept by its stream. */
-    UpstreamRequest upstream() {
+    /**
+     * The request to send, encoded the first time it is asked for and the same bytes for every
+     * attempt after ({@link UpstreamRequest#encodedOnce()}): a retried crossing with a screenshot
+     * encoded its 4.8 MB body again for each attempt. {@code null} when the step must be skipped,
+     * or is kept by its stream.
+     */
+    synchronized UpstreamRequest upstream() {
         written();
+        if (upstream != null) {
+            upstream = upstream.encodedOnce(); // not before: a step skipped by its open breaker never encodes
+        }
         return upstream;
     }
 

@@ -50,6 +50,16 @@ public record UpstreamRequest(ProviderEndpoint provider, JsonObject body, Map<St
         return encoded != null ? encoded : JsonPieces.encode(body);
     }
 
+    /**
+     * This request with its body encoded once ({@link #bytes()}) and the parsed body let go, for a
+     * caller that sends it more than once: a body is never changed once written, so every retry and
+     * hedge of a step may send the same bytes (a composite buffer Netty reads through a view of its
+     * own each time) instead of encoding megabytes again. Itself when already encoded.
+     */
+    public UpstreamRequest encodedOnce() {
+        return encoded != null ? this : new UpstreamRequest(provider, null, headers, JsonPieces.encode(body));
+    }
+
     /** A request without extra headers. */
     public static UpstreamRequest of(ProviderEndpoint provider, JsonObject body) {
         return new UpstreamRequest(provider, body, Map.of());

@@ -10,6 +10,7 @@ import io.agentfuse.gateway.testing.GatewayHarness;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -36,8 +37,9 @@ class ModelRouterTest {
 
         assertThat(steps).extracting(PlannedStep::name).containsExactly("claude-sonnet-4", "claude-haiku-4", "gpt-4o-mini");
         assertThat(steps.get(0).upstream().provider().url()).isEqualTo("http://127.0.0.1:9/v1/messages");
-        assertThat(steps.get(0).upstream().body().getString("model")).isEqualTo("claude-sonnet-4-5");
-        assertThat(steps.get(0).upstream().body().getInteger("max_tokens")).isPositive(); // written as Anthropic
+        JsonObject written = new JsonObject(steps.get(0).upstream().bytes());
+        assertThat(written.getString("model")).isEqualTo("claude-sonnet-4-5");
+        assertThat(written.getInteger("max_tokens")).isPositive(); // written as Anthropic
         assertThat(steps.get(2).upstream().provider().url()).isEqualTo("http://127.0.0.1:9/v1/chat/completions");
         assertThat(steps).extracting(step -> step.guard().name())
                 .containsExactly("model:claude-sonnet-4", "model:claude-haiku-4", "model:gpt-4o-mini");
@@ -80,7 +82,39 @@ class ModelRouterTest {
 
         String sent = steps.get(0).upstream().bytes().toString();
         assertThat(sent).isEqualTo(body.replace("\"model\":\"claude-sonnet-4\"", "\"model\":\"claude-sonnet-4-5\""));
-        assertThat(steps.get(2).upstream().encoded()).as("written in the other dialect").isNull();
+        assertThat(new JsonObject(steps.get(2).upstream().bytes()).getString("model")).as("written in the other dialect")
+                .isEqualTo("gpt-4o-mini");
+    }
+
+    /**
+     * Every attempt of a step sends the bytes its first encoded: a retried crossing of a turn with a
+     * screenshot encoded its megabytes again for each attempt.
+     */
+    @Test
+    void aTranslatedStepIsEncodedOnceForAllItsAttempts() {
+        String screenshot = "iVBORw0KGgo" + "q83+/Z0a".repeat(160 * 1024); // about 1.3 MB of base64
+        String body = "{\"model\": \"claude-sonnet-4\", \"max_tokens\": 64, \"messages\": [{\"role\": \"user\","
+                + " \"content\": [{\"type\": \"image\", \"source\": {\"type\": \"base64\", \"media_type\": \"image/png\","
+                + " \"data\": \"" + screenshot + "\"}}]}]}";
+        PlannedStep openAi = router.plan(request(Dialects.ANTHROPIC, body), MultiMap.caseInsensitiveMultiMap()).steps().get(2);
+
+        long before = allocatedByThisThread();
+        Buffer first = openAi.upstream().bytes();
+        long firstAttempt = allocatedByThisThread() - before;
+        before = allocatedByThisThread();
+        Buffer second = openAi.upstream().bytes();
+        long secondAttempt = allocatedByThisThread() - before;
+
+        assertThat(first.toString().contains("\"url\":\"data:image/png;base64," + screenshot + "\""))
+                .as("the screenshot's data URL, for OpenAI").isTrue();
+        assertThat(second).as("the first attempt's bytes").isSameAs(first);
+        assertThat(firstAttempt).as("bytes allocated to write and encode it").isGreaterThan(screenshot.length());
+        assertThat(secondAttempt).as("bytes allocated for the next attempt").isLessThan(screenshot.length() / 100);
+    }
+
+    private static long allocatedByThisThread() {
+        return ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean())
+                .getCurrentThreadAllocatedBytes();
     }
 
     @Test

@@ -19,9 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A large request (a turn with a screenshot) that falls back to a provider of the other dialect, and
  * whose attempt there is retried, gets the same translated body on every attempt, byte for byte and
- * whole, in each direction. (The body is encoded for each attempt into pieces that are written as
- * one composite buffer, {@code JsonPieces}; a retry writes pieces of its own.) Real HTTP to the
- * mock, which refuses what the real APIs refuse.
+ * whole, in each direction. (The body is encoded once, at the step's first attempt, into pieces
+ * written as one composite buffer, {@code JsonPieces}; a retry writes those same pieces again.) Real
+ * HTTP to the mock, which refuses what the real APIs refuse.
  */
 class LargeCrossingBodyScenarioTest {
 
