@@ -67,7 +67,7 @@ final class BedrockAuth implements UpstreamAuth {
     @Override
     public CompletionStage<Map<String, String>> headers(Outgoing request, Means means) {
         return CompletableFuture.supplyAsync(() -> signer.sign(request.method(), request.uri(), request.headers(),
-                request.body().getBytes()), means.blocking()).thenCompose(signed -> signed)
+                request.body()), means.blocking()).thenCompose(signed -> signed)
                 .thenApply(this::sending).exceptionallyCompose(this::refused);
     }
 
