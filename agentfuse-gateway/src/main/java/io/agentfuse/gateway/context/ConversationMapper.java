@@ -203,13 +203,13 @@ public final class ConversationMapper {
             return new RawBlock(OPAQUE, opaque.json());
         }
         if (part instanceof ContentPart.Audio audio) {
-            return new RawBlock(RawBlock.AUDIO, new JsonObject().put("url", audio.source().url()).encode());
+            return new RawBlock(RawBlock.AUDIO, MediaBlockJson.of(audio.source()));
         }
         if (part instanceof ContentPart.Document document) {
-            return new RawBlock(RawBlock.DOCUMENT, new JsonObject().put("url", document.source().url()).put("title", document.title()).encode());
+            return new RawBlock(RawBlock.DOCUMENT, MediaBlockJson.ofDocument(document.source(), document.title()));
         }
         ContentPart.Image image = (ContentPart.Image) part;
-        return new RawBlock(RawBlock.IMAGE, new JsonObject().put("url", image.source().url()).encode());
+        return new RawBlock(RawBlock.IMAGE, MediaBlockJson.of(image.source()));
     }
 
     private static ContentPart toPart(ContentBlock block) {

@@ -2,6 +2,7 @@ package io.agentfuse.gateway.context;
 
 import io.agentfuse.agent.conversation.Conversation;
 import io.agentfuse.agent.conversation.Message;
+import io.agentfuse.agent.conversation.RawBlock;
 import io.agentfuse.agent.conversation.Role;
 import io.agentfuse.agent.conversation.ToolResultBlock;
 import io.agentfuse.agent.conversation.ToolUseBlock;
@@ -9,6 +10,7 @@ import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ContentPart;
+import io.agentfuse.gateway.dialect.MediaSource;
 import io.agentfuse.gateway.provider.Dialects;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -153,6 +155,60 @@ class ConversationMapperTest {
         assertThat(counter.countBlock(screenshot)).isEqualTo(counter.countText("toolu_1") + counter.countText("shot.png")
                 + counter.countBlock(screenshot.attachments().get(0)));
         assertThat(ConversationMapper.upperBound(request, counter)).isGreaterThanOrEqualTo(counter.countConversation(conversation));
+    }
+
+    /**
+     * A screenshot's data reaches the conversation the context ladder measures in one copy: its raw
+     * block's text, of the very form the encoder writes. Built from the data URL and encoded, a
+     * 4.8 MB screenshot cost some four times its size.
+     */
+    @Test
+    void aScreenshotReachesTheConversationInOneCopyOfItsData() {
+        byte[] png = new byte[3_600_000];
+        new java.util.Random(7).nextBytes(png);
+        String base64 = java.util.Base64.getEncoder().encodeToString(png);
+        ChatRequest anthropic = Dialects.ANTHROPIC.parseRequest(new JsonObject().put("model", "claude").put("max_tokens", 64)
+                .put("messages", new JsonArray().add(new JsonObject().put("role", "user").put("content", new JsonArray()
+                        .add(new JsonObject().put("type", "image").put("source", new JsonObject().put("type", "base64")
+                                .put("media_type", "image/png").put("data", base64)))))));
+        ChatRequest openAi = openAiRequest(new JsonObject().put("role", "user").put("content", new JsonArray()
+                .add(new JsonObject().put("type", "image_url").put("image_url", new JsonObject()
+                        .put("url", "data:image/png;base64," + base64)))));
+        String encoded = new JsonObject().put("url", "data:image/png;base64," + base64).encode();
+
+        for (ChatRequest request : List.of(anthropic, openAi)) {
+            ConversationMapper.toConversation(request); // classes loaded
+            long before = allocatedByThisThread();
+            Conversation conversation = ConversationMapper.toConversation(request);
+            long allocated = allocatedByThisThread() - before;
+
+            RawBlock block = (RawBlock) conversation.get(0).content().get(0);
+            assertThat(block.json().equals(encoded)).as("the encoder's text of the %s image", request.dialect()).isTrue();
+            assertThat(allocated).as("bytes allocated to map the %s request", request.dialect())
+                    .isLessThan(base64.length() * 5L / 4);
+        }
+    }
+
+    @Test
+    void mediaBlocksAreTheEncodersTextWhateverTheirData() {
+        List<MediaSource> sources = List.of(MediaSource.Inline.of("image/png", "iVBOR"), MediaSource.of("data:image/png;base64,iVBOR"),
+                MediaSource.Inline.of("image/\"png", "iV\"BOR"), MediaSource.Inline.of("image/png", "iV\u0001BOR"),
+                MediaSource.of("data:application/pdf;base64,JVBE\\Ri0"), MediaSource.of("https://example.com/a.png"),
+                MediaSource.of("data:text/plain,h\u00e9llo"));
+
+        for (MediaSource source : sources) {
+            assertThat(MediaBlockJson.of(source)).as(source.toString())
+                    .isEqualTo(new JsonObject().put("url", source.url()).encode());
+            assertThat(MediaBlockJson.ofDocument(source, "spec \"v2\".pdf")).as(source.toString())
+                    .isEqualTo(new JsonObject().put("url", source.url()).put("title", "spec \"v2\".pdf").encode());
+            assertThat(MediaBlockJson.ofDocument(source, null)).as(source.toString())
+                    .isEqualTo(new JsonObject().put("url", source.url()).put("title", null).encode());
+        }
+    }
+
+    private static long allocatedByThisThread() {
+        return ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean())
+                .getCurrentThreadAllocatedBytes();
     }
 
     private static JsonObject toolUse(String id, String file) {
