@@ -1,6 +1,10 @@
 package io.agentfuse.gateway.dialect;
 
+import io.agentfuse.gateway.context.ConversationMapper;
+import io.agentfuse.gateway.http.JsonPieces;
+import io.agentfuse.gateway.http.StrictJson;
 import io.agentfuse.gateway.provider.Dialects;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -8,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.Base64;
+import java.util.List;
 import java.util.Random;
 import java.util.function.Supplier;
 
@@ -100,6 +105,46 @@ class MediaCrossingAllocationTest {
                         .put("data", SCREENSHOT))).as("Anthropic's source is the screenshot's base64").isTrue();
         assertThat(own.bytes()).as("bytes allocated to parse and forward within OpenAI's dialect").isLessThan(ONE_COPY / 4);
         assertThat(anthropic.bytes()).as("bytes allocated to parse and write for Anthropic").isLessThan(ONE_COPY * 5 / 4);
+    }
+
+    /**
+     * A whole turn with a screenshot, as the gateway takes it from the caller's bytes to the bytes it
+     * sends: decoded, read into the neutral model, carried to the context ladder's conversation,
+     * written for the provider and encoded. Each of those costs at most one copy of the screenshot
+     * (a string decoded, the ladder's raw block, the other wire form, the bytes sent): four in all
+     * between the two wire forms, three within one: 19.2 and 14.4 MB for 4.8 MB of base64. Until
+     * 2026-12 Jackson decoded the base64 into four times its size and the ladder's raw block cost
+     * five more, 48 to 52.8 MB a turn (ten to eleven times).
+     */
+    @Test
+    void aScreenshotTurnCostsOneCopyOfItsDataAStageInEveryDirection() {
+        String anthropic = anthropicBody("claude").encode();
+        String openAi = openAiBody("gpt", "data:image/png;base64," + SCREENSHOT).encode();
+        record Direction(String body, Dialect caller, Dialect target, String model, long copies) {
+        }
+        List<Direction> directions = List.of(
+                new Direction(anthropic, Dialects.ANTHROPIC, Dialects.OPENAI, "gpt-4.1", 4),
+                new Direction(anthropic, Dialects.ANTHROPIC, Dialects.GEMINI, "gemini-2.5-pro", 3),
+                new Direction(anthropic, Dialects.ANTHROPIC, Dialects.BEDROCK, "anthropic.claude-sonnet-4-20250514-v1:0", 3),
+                new Direction(openAi, Dialects.OPENAI, Dialects.ANTHROPIC, "claude-sonnet-4-5", 4),
+                new Direction(openAi, Dialects.OPENAI, Dialects.GEMINI, "gemini-2.5-pro", 4),
+                new Direction(openAi, Dialects.OPENAI, Dialects.BEDROCK, "anthropic.claude-sonnet-4-20250514-v1:0", 4));
+
+        for (Direction direction : directions) {
+            Buffer received = Buffer.buffer(direction.body());
+            long[] sent = new long[1];
+            Written turn = written(() -> {
+                ChatRequest request = direction.caller().parseRequest((JsonObject) StrictJson.decode(received));
+                ConversationMapper.toConversation(request);
+                JsonObject body = DialectTranslator.upstreamRequest(request, direction.target(), direction.model());
+                sent[0] = JsonPieces.encode(body).length();
+                return body;
+            });
+
+            assertThat(sent[0]).as("a body of the screenshot's size").isGreaterThan(ONE_COPY);
+            assertThat(turn.bytes()).as("bytes allocated for a %s turn to %s", direction.caller().name(),
+                    direction.target().name()).isLessThan(ONE_COPY * direction.copies() + ONE_COPY / 4);
+        }
     }
 
     /** A body written, and the bytes this thread allocated to write it the second time (the first loads classes). */
