@@ -1,15 +1,16 @@
 package io.agentfuse.gateway.scenario;
 
+import io.agentfuse.core.ManualClock;
 import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.mock.MockStep;
-import io.agentfuse.gateway.testing.Await;
+import io.agentfuse.gateway.GatewayOptions;
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayClient.StreamReply;
 import io.agentfuse.gateway.testing.GatewayHarness;
-import io.vertx.core.Promise;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.Map;
 
 import static io.agentfuse.gateway.testing.GatewayHarness.anthropicRequest;
@@ -51,36 +52,33 @@ class BreakerScenarioTest {
         assertThat(harness.mock.requests()).hasSize(3);
     }
 
+    /**
+     * The breakers run on the gateway's injected clock, so the open time passes when the test says
+     * so: on the system clock the breaker could half-open before the test saw it open (300 ms of a
+     * loaded machine between the third failure and the look), and a poll every 50 ms kept asking
+     * after the probe had closed it, so the provider counted more calls than the one probe.
+     */
     @Test
     void halfOpensAfterTheResetTimeoutAndClosesWhenTheProbeSucceeds() {
-        harness = GatewayHarness.start(); // open for 300 ms
+        ManualClock clock = new ManualClock();
+        harness = GatewayHarness.start(GatewayHarness.CONFIG, GatewayOptions.builder().port(0).clock(clock).build());
         harness.mock.script(MockStep.builder().status(500).times(3).build());
         for (int i = 0; i < 3; i++) {
             askHaiku();
         }
-        assertThat(harness.breaker("claude-haiku-4").state()).isEqualTo(CircuitState.OPEN);
+        Reply whileOpen = askHaiku();
+        CircuitState beforeTheResetTimeout = harness.breaker("claude-haiku-4").state();
+        clock.advance(Duration.ofMillis(300)); // the resetTimeout of GatewayHarness.CONFIG
+        CircuitState afterIt = harness.breaker("claude-haiku-4").state();
 
-        Reply recovered = untilAnswered();
+        Reply probe = askHaiku();
 
-        assertThat(recovered.status()).isEqualTo(200);
+        assertThat(whileOpen.status()).isEqualTo(503);
+        assertThat(beforeTheResetTimeout).isEqualTo(CircuitState.OPEN);
+        assertThat(afterIt).isEqualTo(CircuitState.HALF_OPEN);
+        assertThat(probe.status()).isEqualTo(200);
         assertThat(harness.breaker("claude-haiku-4").state()).isEqualTo(CircuitState.CLOSED);
-        assertThat(harness.mock.requests()).hasSize(4); // three failures and the one probe: the 503s called nobody
-    }
-
-    /** Asks until the breaker lets a probe through (every 50 ms, bounded by {@link Await}). */
-    private Reply untilAnswered() {
-        Promise<Reply> answered = Promise.promise();
-        long timer = harness.vertx.setPeriodic(50, id -> harness.vertx.executeBlocking(this::askHaiku)
-                .onSuccess(reply -> {
-                    if (reply.status() != 503) {
-                        answered.tryComplete(reply);
-                    }
-                }));
-        try {
-            return Await.result(answered.future());
-        } finally {
-            harness.vertx.cancelTimer(timer);
-        }
+        assertThat(harness.mock.requests()).hasSize(4); // three failures and the one probe: the 503 called nobody
     }
 
     @Test
