@@ -3,6 +3,7 @@ package io.agentfuse.gateway.internal;
 import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerResponse;
@@ -56,6 +57,17 @@ public final class CallerWritability extends ChannelInboundHandlerAdapter {
      */
     public static boolean takesNoMore(HttpConnection connection, HttpServerResponse response) {
         return !takesMore(connection) || response.writeQueueFull();
+    }
+
+    /**
+     * How much of what was written to {@code response} has left the gateway for the caller on
+     * {@code connection}: written, less what still waits in Netty's buffer. It grows while the caller
+     * reads, however slowly, and never while it does not: more written meanwhile waits whole, with its
+     * framing (a chunk's size line, counted in the buffer and not in what was written), so it shrinks.
+     */
+    public static long bytesTaken(HttpConnection connection, HttpServerResponse response) {
+        ChannelOutboundBuffer waiting = VertxHooks.channel(connection).unsafe().outboundBuffer();
+        return response.bytesWritten() - (waiting == null ? 0 : waiting.totalPendingWriteBytes());
     }
 
     /**

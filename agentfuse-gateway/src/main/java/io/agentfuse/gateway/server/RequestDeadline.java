@@ -20,7 +20,10 @@ import java.util.concurrent.TimeUnit;
  * answer. A connection whose head is late is closed; one whose body is late is answered 408 and
  * closed. A request being answered (a long stream, say) is not cut by these deadlines, unless its
  * caller has stopped reading: a response whose caller takes no more writes (its write buffer full,
- * {@link CallerWritability}, or Vert.x's write queue) at two checks in a row is cut.
+ * {@link CallerWritability}, or Vert.x's write queue) at two checks in a row, having taken nothing
+ * between them, is cut. A full buffer alone does not tell a caller that stopped from one that reads
+ * more slowly than the gateway writes (a large answer is written as the caller takes it, so its
+ * buffer is full almost all the time): that caller was cut halfway through its answer.
  * Every close here is immediate ({@link Disconnect}): a graceful one would wait for the peer.
  *
  * <p>One timer per connection, checked when it fires rather than reset on every byte, because
@@ -56,6 +59,8 @@ final class RequestDeadline implements Handler<Void> {
     private long deadline;
     private boolean closed;
     private int stalledChecks;
+    /** What the current response's caller had taken at the last check ({@link CallerWritability#bytesTaken}); -1: none yet. */
+    private long takenAtCheck = -1;
 
     RequestDeadline(Vertx vertx, HttpConnection connection, Duration headerTimeout, Duration idleTimeout,
                     LargeBodies largeBodies) {
@@ -78,6 +83,7 @@ final class RequestDeadline implements Handler<Void> {
         giveBackBody(); // the last request's answer has been written: the next is read only then
         current = request;
         stalledChecks = 0;
+        takenAtCheck = -1;
         request.response().bodyEndHandler(this);
         moveDeadline(headerMillis);
     }
@@ -158,7 +164,10 @@ final class RequestDeadline implements Handler<Void> {
             EdgeErrors.refuse(current, GatewayError.REQUEST_TIMEOUT, "the request body did not arrive within "
                     + headerMillis + " ms (server.headerTimeout)");
         } else if (!current.response().ended()) {
-            stalledChecks = CallerWritability.takesNoMore(connection, current.response()) ? stalledChecks + 1 : 0;
+            long taken = CallerWritability.bytesTaken(connection, current.response());
+            boolean tookSince = takenAtCheck >= 0 && taken > takenAtCheck; // a write while stalled adds framing: less
+            takenAtCheck = taken;
+            stalledChecks = !tookSince && CallerWritability.takesNoMore(connection, current.response()) ? stalledChecks + 1 : 0;
             if (stalledChecks >= 2) {
                 Disconnect.now(connection); // the caller stopped reading what it asked for
             } else {

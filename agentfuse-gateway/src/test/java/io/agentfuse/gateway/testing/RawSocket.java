@@ -120,6 +120,21 @@ public final class RawSocket implements AutoCloseable {
     }
 
     /**
+     * Reads and drops at most {@code max} bytes of what the gateway sent, waiting for the first of them
+     * within {@code bound}: how many, or -1 once the connection is closed or reset.
+     */
+    public int readSome(int max, Duration bound) {
+        try {
+            socket.setSoTimeout((int) bound.toMillis());
+            return in.read(new byte[max]);
+        } catch (SocketTimeoutException nothing) {
+            throw new IllegalStateException("no byte within " + bound, nothing);
+        } catch (IOException reset) {
+            return -1;
+        }
+    }
+
+    /**
      * Whether the gateway closes the connection within {@code bound}: whatever it still sends is
      * read and discarded until the end of the stream or a reset.
      */
