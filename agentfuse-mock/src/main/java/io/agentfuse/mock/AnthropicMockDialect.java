@@ -1,6 +1,7 @@
 package io.agentfuse.mock;
 
 import io.agentfuse.mock.MockStep.MockToolCall;
+import io.vertx.core.MultiMap;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -62,6 +63,28 @@ final class AnthropicMockDialect implements MockDialect {
     @Override
     public List<MockEvent> streamError(int status, String errorType, StreamIds ids) {
         return List.of(MockEvent.named("error", error(status, errorType).encode()));
+    }
+
+    /**
+     * As {@link #refusal(JsonObject)}, then a prompt longer than the model's window, which the 1M beta
+     * of {@code anthropic-beta} widens for the models that take it ({@link AnthropicPromptCheck}).
+     */
+    @Override
+    public JsonObject refusal(JsonObject body, MultiMap headers) {
+        JsonObject refused = refusal(body);
+        if (refused != null) {
+            return refused;
+        }
+        String tooLong = AnthropicPromptCheck.problem(body, body.getValue("model") instanceof String model ? model : null,
+                String.join(",", headers.getAll("anthropic-beta")));
+        return tooLong == null ? null : invalidRequest(tooLong);
+    }
+
+    /** Anthropic's 400 {@code invalid_request_error} with {@code message}. */
+    private JsonObject invalidRequest(String message) {
+        JsonObject refused = error(400);
+        refused.getJsonObject("error").put("message", message);
+        return refused;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.agentfuse.mock;
 
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.MultiMap;
 import io.vertx.core.json.JsonObject;
 
 import java.util.List;
@@ -27,6 +28,14 @@ interface MockDialect {
      */
     default JsonObject refusal(JsonObject body) {
         return null;
+    }
+
+    /**
+     * As {@link #refusal(JsonObject)}, for a provider whose refusal also depends on the request's
+     * {@code headers} (Anthropic's {@code anthropic-beta}); by default the body's refusal.
+     */
+    default JsonObject refusal(JsonObject body, MultiMap headers) {
+        return refusal(body);
     }
 
     /** An error body for {@code status}, in the provider's own error shape. */

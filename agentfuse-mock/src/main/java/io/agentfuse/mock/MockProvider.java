@@ -236,7 +236,7 @@ public final class MockProvider {
             MockResponder.answerAtOnce(ctx.request(), 400, Map.of(), dialect.error(400));
             return;
         }
-        JsonObject refusal = dialect.refusal(body);
+        JsonObject refusal = dialect.refusal(body, ctx.request().headers());
         if (refusal != null) {
             MockResponder.answerAtOnce(ctx.request(), 400, Map.of(), refusal);
             return;

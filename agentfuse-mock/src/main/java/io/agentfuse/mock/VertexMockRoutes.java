@@ -73,7 +73,8 @@ final class VertexMockRoutes {
         } else if (!(body.getValue("messages") instanceof JsonArray messages) || messages.isEmpty()) {
             problem = "messages: at least one message is required";
         } else {
-            problem = null;
+            problem = AnthropicPromptCheck.problem(body, ctx.pathParam("param3"),
+                    String.join(",", ctx.request().headers().getAll("anthropic-beta")));
         }
         if (problem != null) {
             JsonObject error = new JsonObject().put("type", "error").put("error", new JsonObject()

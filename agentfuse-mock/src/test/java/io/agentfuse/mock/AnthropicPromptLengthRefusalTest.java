@@ -1,0 +1,69 @@
+package io.agentfuse.mock;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The Anthropic mock refuses a prompt longer than the model's window as the Messages API does, with its
+ * words; {@code anthropic-beta: context-1m-2025-08-07} widens it to 1M tokens for a model that takes
+ * the beta, and for no other.
+ */
+class AnthropicPromptLengthRefusalTest {
+
+    /** 300 000 tokens as the mock counts (four characters a token), and more as Claude's tokenizer would. */
+    private static final String LONG_TEXT = "x".repeat(1_200_000);
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private Vertx vertx;
+    private MockProvider mock;
+
+    @BeforeEach
+    void start() throws Exception {
+        vertx = Vertx.vertx();
+        mock = MockProvider.start(vertx, 0).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        mock.defaultStep(MockStep.builder().build());
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        mock.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+
+    private HttpResponse<String> messages(String model, String beta) throws Exception {
+        JsonObject body = new JsonObject().put("model", model).put("max_tokens", 10).put("messages", new JsonArray()
+                .add(new JsonObject().put("role", "user").put("content", LONG_TEXT)));
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(mock.anthropicBaseUrl() + MockProvider.ANTHROPIC_PATH))
+                .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body.encode()));
+        if (beta != null) {
+            request.header("anthropic-beta", beta);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void givenAPromptOverTwoHundredThousandTokensThenOnlyAModelAskedForItsMillionTokenWindowTakesIt() throws Exception {
+        HttpResponse<String> withoutTheBeta = messages("claude-sonnet-4-5-20250929", null);
+        HttpResponse<String> withIt = messages("claude-sonnet-4-5-20250929", "fine-grained-tool-streaming-2025-05-14,context-1m-2025-08-07");
+        HttpResponse<String> aModelWithoutIt = messages("claude-haiku-4-5", "context-1m-2025-08-07");
+
+        assertThat(withoutTheBeta.statusCode()).isEqualTo(400);
+        JsonObject error = new JsonObject(withoutTheBeta.body()).getJsonObject("error");
+        assertThat(error.getString("type")).isEqualTo("invalid_request_error");
+        assertThat(error.getString("message")).matches("prompt is too long: 3000\\d\\d tokens > 200000 maximum");
+        assertThat(withIt.statusCode()).isEqualTo(200);
+        assertThat(aModelWithoutIt.statusCode()).isEqualTo(400);
+    }
+}
