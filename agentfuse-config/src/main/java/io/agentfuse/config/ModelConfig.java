@@ -58,13 +58,15 @@ import java.util.Optional;
  * @param streamContinuation whether a text stream that breaks after its first byte is continued by the
  *                          next step of the chain in the same stream (docs/design.md §13), rather than ended
  *                          with an error
+ * @param contextWindowConfigured whether the operator wrote {@code contextWindow}: a window of their own,
+ *                          which a caller's request for a larger one ({@link LongContextBeta}) does not change
  */
 public record ModelConfig(String name, String provider, String upstreamModel, int contextWindow,
                           Duration timeout, Duration firstTokenTimeout, int maxConcurrent,
                           List<String> fallbacks, Optional<String> breakerName, BreakerConfig breaker,
                           RetryConfig retry, Translate translate, Optional<ModelPrice> price,
                           Optional<Duration> deadline, Optional<HedgeConfig> hedge, Duration streamIdleTimeout,
-                          boolean streamContinuation) {
+                          boolean streamContinuation, boolean contextWindowConfigured) {
 
     /**
      * How strictly a request of another dialect is translated for this model ({@code translate:}).
@@ -98,6 +100,16 @@ public record ModelConfig(String name, String provider, String upstreamModel, in
     public static Optional<ModelPrice> listPrice(String name, String upstreamModel) {
         Optional<ModelPrice> upstream = ModelFamilies.priceOf(upstreamModel);
         return upstream.isPresent() ? upstream : ModelFamilies.priceOf(name);
+    }
+
+    /**
+     * This model with a window of {@code contextWindow} tokens for one request (a caller's
+     * {@link LongContextBeta}); everything else as configured.
+     */
+    public ModelConfig withContextWindow(int contextWindow) {
+        return new ModelConfig(name, provider, upstreamModel, contextWindow, timeout, firstTokenTimeout, maxConcurrent,
+                fallbacks, breakerName, breaker, retry, translate, price, deadline, hedge, streamIdleTimeout,
+                streamContinuation, contextWindowConfigured);
     }
 
     /** The name of this model's breaker in registries and the admin API: {@code model:<name>}. */

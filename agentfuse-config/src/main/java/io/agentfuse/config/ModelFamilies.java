@@ -230,7 +230,7 @@ public final class ModelFamilies {
                 ConfigDefaults.MODEL_TIMEOUT, ConfigDefaults.MODEL_FIRST_TOKEN_TIMEOUT, ConfigDefaults.MODEL_MAX_CONCURRENT,
                 List.of(), Optional.of(ConfigDefaults.DEFAULT_BREAKER_NAME),
                 breakers.get(ConfigDefaults.DEFAULT_BREAKER_NAME), retry, ConfigDefaults.MODEL_TRANSLATE, priceOf(name),
-                Optional.empty(), Optional.empty(), ConfigDefaults.MODEL_STREAM_IDLE_TIMEOUT, false));
+                Optional.empty(), Optional.empty(), ConfigDefaults.MODEL_STREAM_IDLE_TIMEOUT, false, false));
     }
 
     private static Optional<Family> family(String model) {

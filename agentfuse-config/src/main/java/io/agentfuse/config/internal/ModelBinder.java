@@ -48,6 +48,7 @@ final class ModelBinder {
         root.namedSections("models").forEach((name, section) -> {
             Optional<String> provider = provider(section, providers.keySet());
             String upstreamModel = section.string("upstreamModel", name);
+            boolean contextWindowConfigured = section.find("contextWindow").isPresent();
             int contextWindow = section.integer("contextWindow", ConfigDefaults.MODEL_CONTEXT_WINDOW, 1,
                     Integer.MAX_VALUE);
             Duration timeout = section.duration("timeout", ConfigDefaults.MODEL_TIMEOUT);
@@ -73,7 +74,8 @@ final class ModelBinder {
             section.finish();
             provider.ifPresent(providerName -> models.put(name, new ModelConfig(name, providerName, upstreamModel,
                     contextWindow, timeout, firstTokenTimeout, maxConcurrent, fallbacks, breakerName, breaker,
-                    modelRetry, translate, price, deadline, hedge, streamIdleTimeout, streamContinuation)));
+                    modelRetry, translate, price, deadline, hedge, streamIdleTimeout, streamContinuation,
+                    contextWindowConfigured)));
         });
         return models;
     }
