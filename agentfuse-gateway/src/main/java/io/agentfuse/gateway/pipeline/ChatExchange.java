@@ -85,8 +85,8 @@ final class ChatExchange {
         try {
             callerDeadline = DeadlineHeader.parse(caller.getHeader(DeadlineHeader.NAME));
             Caller who = stages.budgets().clients().identify(caller, dialect == Dialects.GEMINI); // served on a Google route
-            request = RequestParser.parse(dialect, body,
-                    caller.getHeader(RequestParser.SUBAGENT_HEADER), stages.config().get(), stages.router().models());
+            request = CallerWindow.of(RequestParser.parse(dialect, body, caller.getHeader(RequestParser.SUBAGENT_HEADER),
+                    stages.config().get(), stages.router().models()), stages.config().get(), caller.headers());
             admitted = stages.budgets().admit(request, who);
         } catch (GatewayException invalid) {
             fail(invalid);

@@ -125,15 +125,15 @@ final class ModelRouter {
      */
     Plan plan(ModelRequest request, MultiMap clientHeaders, ContextStage context, Duration callerLimit) {
         AgentfuseConfig config = runtime.config();
-        Route route = chains(config).of(request.model(), request.fromSubagent());
+        Route route = chains(config).of(model(request.model().name()).orElse(request.model()), request.fromSubagent()); // unsized
         List<ProviderEndpoint> providers = endpoints(route, config, request.dialect());
         List<PlannedStep> steps = new ArrayList<>(providers.size());
         for (int i = 0; i < providers.size(); i++) {
-            ModelConfig model = route.models().get(i);
             ProviderEndpoint provider = providers.get(i);
+            Map<String, String> headers = provider.dialect().forwardedHeaders(clientHeaders);
+            ModelConfig model = CallerWindow.of(route.models().get(i), headers);
             var guard = guardOf(model);
             ProviderConfig settings = config.providerOf(model);
-            Map<String, String> headers = provider.dialect().forwardedHeaders(clientHeaders);
             steps.add(PlannedStep.deferred(model, provider, guard, () -> {
                 refuseSharedStoredState(request.chat(), provider, settings);
                 return runnable(request, fitted(request, model, context), model, provider, guard, headers);
