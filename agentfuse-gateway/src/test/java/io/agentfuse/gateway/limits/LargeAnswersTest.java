@@ -15,9 +15,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -34,6 +36,15 @@ import java.util.concurrent.Executors;
 class LargeAnswersTest {
 
     private static final int CALLERS = 40;
+    /**
+     * How long a caller waits for its answer's head, and then for each next piece of its body: the
+     * gateway's own bound, {@code big-answer}'s timeout (by then it has the answer or answers 504
+     * itself), and {@link IsolatedGateway#BOUND} more for a loaded machine to write it. A caller that
+     * hears nothing for longer was left without an answer: the hang this test is about. (A bound of
+     * 30 s, half the product's 60 s timeout, failed on a 2-core machine with builds beside it: these
+     * answers come slowly there, but they come.)
+     */
+    private static final Duration PATIENCE = IsolatedGateway.BIG_ANSWER_TIMEOUT.plus(BOUND);
 
     @RegisterExtension
     static final IsolatedGateway gateway = IsolatedGateway.withServerKeys("maxUpstreamBody: 16MB");
@@ -49,13 +60,21 @@ class LargeAnswersTest {
                 RawSocket socket = RawSocket.open(gateway.port());
                 sockets.add(socket);
                 socket.send(RawSocket.post(path, HOST, request(path)));
+                int caller = i + 1;
                 // Each caller reads its answer as it comes, as real clients do.
-                answers.add(CompletableFuture.supplyAsync(() -> socket.read(BOUND), readers));
+                answers.add(CompletableFuture.supplyAsync(() -> answerOf(socket, caller, path), readers));
             }
+            List<String> hung = new ArrayList<>();
             int whole = 0;
             int refused = 0;
             for (CompletableFuture<Response> answer : answers) {
-                Response response = answer.join();
+                Response response;
+                try {
+                    response = answer.join();
+                } catch (CompletionException unanswered) {
+                    hung.add(unanswered.getCause().getMessage());
+                    continue;
+                }
                 if (response.status() == 200) {
                     assertThat(response.body().length()).isGreaterThan(HostileUpstream.BIG_ANSWER_CHARS);
                     whole++;
@@ -66,11 +85,32 @@ class LargeAnswersTest {
                     refused++;
                 }
             }
+            assertThat(hung).as("callers left without a whole answer (%d whole, %d refused)", whole, refused).isEmpty();
             System.out.printf("[limits] %d large answers at once on %s: %d whole, %d refused for a moment%n", CALLERS, path,
                     whole, refused);
         } finally {
             sockets.forEach(RawSocket::close);
             readers.shutdownNow();
+        }
+    }
+
+    /** The answer {@code caller} reads from {@code socket}; fails naming what it waited for in vain. */
+    private static Response answerOf(RawSocket socket, int caller, String path) {
+        String who = "caller " + caller + " of " + CALLERS + " on " + path;
+        String head;
+        try {
+            head = socket.head(PATIENCE);
+        } catch (IllegalStateException silent) {
+            throw new IllegalStateException(who + " got no response head within " + PATIENCE + ", though the gateway"
+                    + " answers 504 itself once big-answer's timeout of " + IsolatedGateway.BIG_ANSWER_TIMEOUT
+                    + " has passed: the call was left unanswered (" + silent.getMessage() + ")", silent);
+        }
+        try {
+            return socket.afterHead(head, PATIENCE);
+        } catch (IllegalStateException stalled) {
+            throw new IllegalStateException(who + " got the head \"" + head.lines().findFirst().orElse("")
+                    + "\" but not the whole body, reading all the while: the gateway stopped writing the answer"
+                    + " (nothing for " + PATIENCE + ") or cut the connection (" + stalled.getCause() + ")", stalled);
         }
     }
 
