@@ -25,6 +25,10 @@ import java.util.stream.Stream;
  * package lists know no such package). Anything else fails with what went wrong and how to install
  * it by hand.
  *
+ * <p>{@link #startWithLogin} starts one that asks every request for a login ({@code BasicAuth}): without
+ * it, or with another, it answers {@code 407 Proxy Authentication Required}, to a {@code CONNECT} as to a
+ * proxied request, as a corporate proxy does.
+ *
  * <pre>{@code
  * try (Tinyproxy proxy = Tinyproxy.start()) { ... proxy.port() ... proxy.requests() ... }
  * }</pre>
@@ -46,6 +50,15 @@ public final class Tinyproxy implements AutoCloseable {
 
     /** A proxy on a free port of 127.0.0.1, accepting clients from there only; fails when it cannot start. */
     public static Tinyproxy start() {
+        return start("");
+    }
+
+    /** As {@link #start()}, letting through only requests that log in as {@code user} with {@code password}. */
+    public static Tinyproxy startWithLogin(String user, String password) {
+        return start("BasicAuth " + user + " " + password + "\n");
+    }
+
+    private static Tinyproxy start(String extraConfig) {
         Path binary = binary();
         try {
             Path home = Files.createDirectories(Path.of("target", "tinyproxy").toAbsolutePath());
@@ -55,7 +68,7 @@ public final class Tinyproxy implements AutoCloseable {
             Path config = run.resolve("tinyproxy.conf");
             // No ConnectPort line: CONNECT is allowed to any port (the test's TLS servers listen on free ports).
             Files.writeString(config, "Port " + port + "\nListen 127.0.0.1\nTimeout 30\nMaxClients 64\n"
-                    + "LogFile \"" + log + "\"\nLogLevel Info\nAllow 127.0.0.1\n");
+                    + "LogFile \"" + log + "\"\nLogLevel Info\nAllow 127.0.0.1\n" + extraConfig);
             Process process = new ProcessBuilder(binary.toString(), "-d", "-c", config.toString())
                     .redirectErrorStream(true).redirectOutput(run.resolve("out.txt").toFile()).start();
             Tinyproxy proxy = new Tinyproxy(process, port, log);
@@ -74,6 +87,11 @@ public final class Tinyproxy implements AutoCloseable {
     /** {@code http://127.0.0.1:<port>}, as {@code server.egressProxy} names it. */
     public String url() {
         return "http://127.0.0.1:" + port;
+    }
+
+    /** {@code http://user:password@127.0.0.1:<port>}, as {@code server.egressProxy} names a proxy with a login (both URL-safe). */
+    public String url(String user, String password) {
+        return "http://" + user + ":" + password + "@127.0.0.1:" + port;
     }
 
     /** The requests it proxied so far, as its log names them: {@code GET http://...}, {@code CONNECT host:port}. */
