@@ -3,8 +3,6 @@ package io.agentfuse.gateway.dialect;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 
-import java.net.Authenticator;
-import java.net.ProxySelector;
 import java.net.URI;
 import java.util.Collection;
 import java.util.List;
@@ -25,8 +23,8 @@ import java.util.concurrent.Executor;
  * complete on another thread: the upstream client goes back to the call's event loop before it sends.
  * Work that may block (a token endpoint, the AWS SDK's credential chain) or grows with the body (a
  * signature) runs on the {@linkplain Means#blocking blocking executor} the client hands over, never
- * on an event loop; a request of its own (a token fetch) goes through the
- * {@linkplain Means#proxies egress proxy} the provider calls go through.
+ * on an event loop; a request of its own (a token fetch) goes out as the provider calls do
+ * ({@linkplain Means#requests the same client stack and egress proxy}).
  */
 public interface UpstreamAuth {
 
@@ -130,17 +128,15 @@ public interface UpstreamAuth {
     /**
      * What the upstream client lends an authentication for its work.
      *
-     * @param blocking      where work that may block runs (Vert.x's workers)
-     * @param proxies       the egress proxy of each URL, as the provider calls choose it
-     *                      ({@code server.egressProxy}, {@code HTTPS_PROXY}, {@code NO_PROXY})
-     * @param proxyLogin    the user and password of a proxy whose URL carries them; answers nothing for any other host
+     * @param blocking where work that may block runs (Vert.x's workers)
+     * @param requests where its own requests go out: the client stack and egress proxy of the provider
+     *                 calls ({@code server.egressProxy}, {@code HTTPS_PROXY}, {@code NO_PROXY}), the proxy's login included
      */
-    record Means(Executor blocking, ProxySelector proxies, Authenticator proxyLogin) {
+    record Means(Executor blocking, AuthRequests requests) {
 
         public Means {
             Objects.requireNonNull(blocking, "blocking");
-            Objects.requireNonNull(proxies, "proxies");
-            Objects.requireNonNull(proxyLogin, "proxyLogin");
+            Objects.requireNonNull(requests, "requests");
         }
     }
 

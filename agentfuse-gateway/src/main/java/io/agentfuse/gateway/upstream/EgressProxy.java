@@ -4,16 +4,8 @@ import io.agentfuse.config.ServerConfig;
 import io.vertx.core.net.ProxyOptions;
 import io.vertx.core.net.ProxyType;
 
-import java.io.IOException;
-import java.net.Authenticator;
-import java.net.InetSocketAddress;
-import java.net.PasswordAuthentication;
-import java.net.Proxy;
-import java.net.ProxySelector;
-import java.net.SocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
-import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -32,10 +24,8 @@ import java.util.Locale;
  * nothing); an entry with {@code :port} matches that port only. Names are compared without case;
  * IPv6 addresses with or without brackets. Address ranges (CIDR) are not supported.
  *
- * <p>The same choice is offered to clients outside Vert.x as a {@link ProxySelector} ({@link #selector()})
- * and the proxies' logins as an {@link Authenticator} ({@link #login()}): google-auth-library's token
- * requests go where the provider calls go. (The JDK sends no Basic login through a {@code CONNECT}
- * tunnel unless {@code jdk.http.auth.tunneling.disabledSchemes} allows it.)
+ * <p>An authentication's own requests (Vertex AI's token requests) take the same choice, on the same
+ * client ({@link AuthHttp}): no second client with proxy settings of its own.
  *
  * <p>A login is sent to the proxy on every call, so a proxy that echoes a request in its error (or a
  * provider behind one that passes the header on) would hand it to a caller: its {@linkplain #secrets
@@ -59,8 +49,7 @@ final class EgressProxy {
 
     /**
      * The proxies' logins as the gateway sends them: each password, and each {@code user:password} in
-     * base64 as {@code Proxy-Authorization: Basic} carries it (Vert.x encodes it in UTF-8, the JDK's
-     * client for token requests in ISO-8859-1: both, where they differ). Empty without a login.
+     * base64 as {@code Proxy-Authorization: Basic} carries it (Vert.x encodes it in UTF-8). Empty without a login.
      */
     List<String> secrets() {
         return secrets;
@@ -72,42 +61,13 @@ final class EgressProxy {
         return proxy == null || bypassed(host, port) ? null : proxy;
     }
 
-    /** {@link #proxyFor} as a {@link ProxySelector}: an {@code https} URL gets the {@code https} proxy, any other the {@code http} one. */
-    ProxySelector selector() {
-        return new ProxySelector() {
-            @Override
-            public List<Proxy> select(URI uri) {
-                boolean ssl = "https".equalsIgnoreCase(uri.getScheme());
-                int port = uri.getPort() != -1 ? uri.getPort() : ssl ? 443 : 80;
-                ProxyOptions proxy = uri.getHost() == null ? null : proxyFor(uri.getHost(), port, ssl);
-                return List.of(proxy == null ? Proxy.NO_PROXY
-                        : new Proxy(Proxy.Type.HTTP, InetSocketAddress.createUnresolved(proxy.getHost(), proxy.getPort())));
-            }
-
-            @Override
-            public void connectFailed(URI uri, SocketAddress address, IOException failure) {
-                // no other proxy to try: the request fails with the transport's exception
-            }
-        };
-    }
-
-    /** The login of a proxy whose URL has a user, for the JDK's HTTP client; nothing for any other host. */
-    Authenticator login() {
-        return new Authenticator() {
-            @Override
-            protected PasswordAuthentication getPasswordAuthentication() {
-                if (getRequestorType() != RequestorType.PROXY) {
-                    return null;
-                }
-                for (ProxyOptions proxy : new ProxyOptions[] {https, http}) {
-                    if (proxy != null && proxy.getUsername() != null && proxy.getPort() == getRequestingPort()
-                            && proxy.getHost().equalsIgnoreCase(getRequestingHost())) {
-                        return new PasswordAuthentication(proxy.getUsername(), proxy.getPassword().toCharArray());
-                    }
-                }
-                return null;
-            }
-        };
+    /**
+     * {@code proxy} as errors and logs may name it: {@code http://host:port}, or {@code http://***@host:port}
+     * when its URL has a login, as a printed configuration shows it.
+     */
+    static String shown(ProxyOptions proxy) {
+        String host = proxy.getHost().indexOf(':') >= 0 ? "[" + proxy.getHost() + "]" : proxy.getHost();
+        return "http://" + (proxy.getUsername() == null ? "" : "***@") + host + ":" + proxy.getPort();
     }
 
     /** Whether {@code NO_PROXY} lists {@code host}:{@code port}. */
@@ -152,9 +112,7 @@ final class EgressProxy {
         for (ProxyOptions proxy : proxies) {
             if (proxy != null && proxy.getUsername() != null) {
                 String login = proxy.getUsername() + ":" + proxy.getPassword();
-                for (Charset charset : List.of(StandardCharsets.UTF_8, StandardCharsets.ISO_8859_1)) {
-                    secrets.add(Base64.getEncoder().encodeToString(login.getBytes(charset)));
-                }
+                secrets.add(Base64.getEncoder().encodeToString(login.getBytes(StandardCharsets.UTF_8)));
                 secrets.add(proxy.getPassword());
             }
         }

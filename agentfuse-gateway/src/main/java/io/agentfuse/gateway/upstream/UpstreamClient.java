@@ -78,7 +78,7 @@ public final class UpstreamClient {
     private final UpstreamHttp http;
     /**
      * What authentication works with: Vert.x's workers for what may block or grows with the body (a
-     * token fetch, a SigV4 signature), and the calls' own egress proxy for its requests (a token fetch).
+     * token fetch, a SigV4 signature), and the calls' own client stack and egress proxy for its requests (a token fetch).
      */
     private final UpstreamAuth.Means authMeans;
 
@@ -97,7 +97,7 @@ public final class UpstreamClient {
             task.run();
             return null;
         }, false);
-        this.authMeans = new UpstreamAuth.Means(blocking, http.egress().selector(), http.egress().login());
+        this.authMeans = new UpstreamAuth.Means(blocking, new AuthHttp(http));
     }
 
     /**

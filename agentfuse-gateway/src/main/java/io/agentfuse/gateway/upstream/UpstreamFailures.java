@@ -5,6 +5,7 @@ import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.gateway.dialect.AnswerShape;
 import io.agentfuse.gateway.dialect.CredentialsRefusedException;
 import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.dialect.EgressProxyException;
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.vertx.core.MultiMap;
 import io.vertx.core.VertxException;
@@ -23,7 +24,10 @@ import java.util.concurrent.CompletionException;
  * invalid key), which becomes an {@link UpstreamAuthException} naming what the provider's
  * authentication sent ({@link io.agentfuse.gateway.dialect.UpstreamAuth#credential}, which hears of the
  * refusal: a cached token is dropped), as does a refusal by the provider's
- * identity service ({@link CredentialsRefusedException}). The provider's dialect classifies the
+ * identity service ({@link CredentialsRefusedException}) and the egress proxy's refusal of the gateway's
+ * login for an authentication's own request ({@link EgressProxyException}, named as the proxy's; a proxy
+ * that refused the tunnel or could not be reached is an {@link UpstreamConnectionException} naming it).
+ * The provider's dialect classifies the
  * answer ({@link Dialect#errorOutcome}: Bedrock's exception names, Google's statuses); where it
  * judges otherwise than the status alone would, the exception carries the status core's classifier
  * reads as that outcome ({@link #judgedStatus}), and the provider's own in
@@ -101,6 +105,11 @@ final class UpstreamFailures {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         if (cause instanceof CredentialsRefusedException refused) {
             return new UpstreamAuthException(provider.name(), refused.getMessage());
+        }
+        if (cause instanceof EgressProxyException proxy) {
+            String message = "provider " + provider.name() + ": " + proxy.getMessage();
+            return proxy.loginRefused() ? new UpstreamAuthException(provider.name(), message)
+                    : new UpstreamConnectionException(message, proxy);
         }
         for (Throwable at = cause; at != null; at = at.getCause()) {
             if (at instanceof NotHttpException notHttp) {

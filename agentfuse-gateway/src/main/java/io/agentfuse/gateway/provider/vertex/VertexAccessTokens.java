@@ -73,7 +73,8 @@ public final class VertexAccessTokens {
      * A live access token: the cached one, or a new one fetched on {@code executor} (never on the
      * caller's thread, which may be an event loop) when the cached one is missing, too close to its end
      * or {@linkplain #dropCachedToken() refused}. Fails with the library's {@link IOException} when the
-     * token endpoint refuses the account.
+     * token endpoint refuses the account, with {@link io.agentfuse.gateway.dialect.EgressProxyException}
+     * when the egress proxy stopped the request (over an {@link EgressTransport}).
      */
     public CompletableFuture<String> accessToken(Executor executor) {
         return cached(executor).thenCompose(token -> token.equals(refused) ? renewed(token, executor)

@@ -3,6 +3,7 @@ package io.agentfuse.gateway.provider.vertex;
 import com.google.api.client.http.HttpResponseException;
 import io.agentfuse.config.ProviderConfig;
 import io.agentfuse.gateway.dialect.CredentialsRefusedException;
+import io.agentfuse.gateway.dialect.EgressProxyException;
 import io.agentfuse.gateway.dialect.RecentSecrets;
 import io.agentfuse.gateway.dialect.UpstreamAuth;
 import io.vertx.core.MultiMap;
@@ -19,7 +20,7 @@ import java.util.concurrent.CompletionStage;
  * A {@code vertex} provider's authentication: {@code Authorization: Bearer} with an access token of
  * the service account in its {@code credentials} file ({@link VertexAccessTokens}: cached, refreshed
  * before it expires). The file is read on the blocking executor at the first call, never on an event
- * loop; tokens are fetched there too, through the egress proxy of the provider calls
+ * loop; tokens are fetched there too, on the client stack and through the egress proxy of the provider calls
  * ({@link EgressTransport}). A token Vertex calls invalid ({@link VertexErrors#refusesToken}: revoked,
  * its account's key deleted) is dropped, so that the next call fetches a fresh one rather than fail
  * until the token's hour ends.
@@ -31,7 +32,9 @@ import java.util.concurrent.CompletionStage;
  * <p>A token endpoint that refuses the account (a key it does not know, a foreign or revoked
  * account) or a file that is not a service account's fails the call with
  * {@link CredentialsRefusedException}: not retried, fallen back from. A token endpoint that cannot be
- * reached fails it like a provider that cannot be: with the transport's exception.
+ * reached fails it like a provider that cannot be: with the transport's exception. An egress proxy
+ * that refuses the gateway's login or cannot be reached fails it with {@link EgressProxyException},
+ * which names the proxy: the service account was never asked, so it is not blamed.
  *
  * <p>Thread-safe; one per provider, shared by its Gemini and Anthropic dialects.
  */
@@ -113,12 +116,16 @@ final class VertexAuth implements UpstreamAuth {
         }
     }
 
-    /** A refusal by the token endpoint becomes {@link CredentialsRefusedException}; anything else stays what it is. */
+    /**
+     * A refusal by the token endpoint becomes {@link CredentialsRefusedException}; the egress proxy's
+     * failure ({@link EgressProxyException}, wrapped by the library or not) is told as the proxy's;
+     * anything else stays what it is.
+     */
     private Throwable refusal(Throwable failure) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         for (Throwable at = cause; at != null; at = at.getCause()) {
-            if (at instanceof CredentialsRefusedException) {
-                return at;
+            if (at instanceof CredentialsRefusedException || at instanceof EgressProxyException) {
+                return at; // the proxy's refusal is the proxy's: the account was never asked
             }
             if (at instanceof HttpResponseException answer && answer.getStatusCode() / 100 == 4
                     && answer.getStatusCode() != 408 && answer.getStatusCode() != 429) {

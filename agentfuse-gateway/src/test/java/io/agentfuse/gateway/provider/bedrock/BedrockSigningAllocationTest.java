@@ -9,8 +9,6 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
 import java.lang.management.ManagementFactory;
-import java.net.Authenticator;
-import java.net.ProxySelector;
 import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -36,7 +34,9 @@ class BedrockSigningAllocationTest {
         ProviderConfig provider = ConfigLoader.parse(CONFIG, "test.yaml", Map.of()).providers().get("bedrock");
         UpstreamAuth auth = BedrockAuth.of(provider);
         // The signature is computed where the means say: here, on this thread, where its bytes are counted.
-        UpstreamAuth.Means here = new UpstreamAuth.Means(Runnable::run, ProxySelector.getDefault(), new Authenticator() { });
+        UpstreamAuth.Means here = new UpstreamAuth.Means(Runnable::run, request -> {
+            throw new AssertionError("a signature sends no request of its own");
+        });
         Buffer body = JsonPieces.encode(new JsonObject().put("messages", "q83+/Z0a".repeat(600_000))); // 4.8 MB
         UpstreamAuth.Outgoing request = new UpstreamAuth.Outgoing("POST",
                 URI.create("http://127.0.0.1:9/model/anthropic.claude-sonnet-4-20250514-v1:0/converse"),
