@@ -6,6 +6,7 @@ import io.agentfuse.gateway.GatewayOptions;
 import io.agentfuse.gateway.GatewayServer;
 import io.agentfuse.gateway.GatewayVertx;
 import io.agentfuse.gateway.testing.Await;
+import io.agentfuse.gateway.testing.EchoingProxy;
 import io.agentfuse.gateway.testing.GatewayClient;
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.Tinyproxy;
@@ -123,6 +124,27 @@ class VertexTokenThroughProxyLoginScenarioTest {
         assertThat(reply.body()).doesNotContain("not-the-proxy-password");
         assertThat(mock.requests()).isEmpty();
         front.close();
+    }
+
+    @Test
+    void aProxysRefusalOfAPlainTokenRequestIsNamedAsTheProxysAndEchoesNoLogin() throws Exception {
+        EchoingProxy refusing = EchoingProxy.start(EchoingProxy.Mode.REFUSE);
+        try {
+            GatewayClient client = gatewayThrough(refusing.url(USER, PASSWORD), trustedAccount(mock.vertexTokenUri()));
+
+            Reply reply = client.post("/v1/chat/completions", openAiRequest("gemini-on-vertex", false));
+
+            assertThat(refusing.requests()).anyMatch(line -> line.startsWith("POST " + mock.vertexTokenUri()));
+            assertThat(reply.status()).isEqualTo(502);
+            JsonObject error = reply.json().getJsonObject("error");
+            assertThat(error.getString("type")).as(reply.body()).isEqualTo("upstream_auth_failed");
+            assertThat(error.getString("message")).contains("provider vertex", "egress proxy http://***@127.0.0.1:",
+                            "refused the gateway's login (HTTP 407)", mock.vertexTokenUri(), "HTTP_PROXY")
+                    .doesNotContain("service account", "providers.vertex.credentials");
+            assertThat(reply.body()).doesNotContain(PASSWORD, USER + ":");
+        } finally {
+            refusing.close();
+        }
     }
 
     @Test
