@@ -2,6 +2,7 @@ package io.agentfuse.gateway.upstream;
 
 import io.agentfuse.gateway.dialect.AuthRequests;
 import io.agentfuse.gateway.dialect.EgressProxyException;
+import io.agentfuse.gateway.internal.OnContext;
 import io.netty.handler.proxy.HttpProxyHandler;
 import io.netty.handler.proxy.ProxyConnectException;
 import io.vertx.core.Future;
@@ -33,7 +34,8 @@ import java.util.regex.Pattern;
  * or, for a proxied request, that broke. Without it, a proxy's 407 reached google-auth-library as
  * the token endpoint's answer, and the service account was blamed.
  *
- * <p>Thread-safe; its futures complete on the event loop of the caller's context.
+ * <p>Thread-safe; its futures complete on the event loop of the caller's context (a worker's: the
+ * event loop it was handed work by), where the whole exchange runs, whichever thread asked.
  */
 final class AuthHttp implements AuthRequests {
 
@@ -60,9 +62,14 @@ final class AuthHttp implements AuthRequests {
         if (proxy != null) {
             options.setProxyOptions(proxy);
         }
-        Future<Answer> answer = http.request(options)
+        // The whole exchange runs on the event loop: a caller on a worker thread that composed on a request's
+        // futures could set the answer's handlers after its first bytes (or its end) had gone by.
+        Promise<Answer> exchange = Promise.promise();
+        OnContext.run(http.context(), () -> http.request(options)
                 .compose(sent -> sent.send(Buffer.buffer(request.body())))
-                .compose(AuthHttp::read);
+                .compose(AuthHttp::read)
+                .onComplete(exchange));
+        Future<Answer> answer = exchange.future();
         if (proxy == null) {
             return answer.toCompletionStage();
         }

@@ -132,6 +132,14 @@ public final class UpstreamHttp {
         return client(vertx.getOrCreateContext()).request(options).onSuccess(UpstreamHttp::quiet);
     }
 
+    /**
+     * The context a request made from the current thread runs on: the current one (on a worker, the
+     * event-loop context that handed it its work), else a new event-loop context.
+     */
+    Context context() {
+        return vertx.getOrCreateContext();
+    }
+
     /** Sets {@code request}'s exception handler to one that does nothing (a listener, not a mapped future, per call). */
     private static void quiet(HttpClientRequest request) {
         request.exceptionHandler(QUIET);

@@ -5,6 +5,7 @@ import com.google.api.client.http.LowLevelHttpRequest;
 import com.google.api.client.http.LowLevelHttpResponse;
 import com.google.auth.http.HttpTransportFactory;
 import io.agentfuse.gateway.dialect.AuthRequests;
+import io.agentfuse.gateway.dialect.EgressProxyException;
 import io.agentfuse.gateway.dialect.UpstreamAuth;
 import io.vertx.core.Context;
 
@@ -34,8 +35,8 @@ import java.util.concurrent.ExecutionException;
  * and {@link VertexAccessTokens} hands it Vert.x's workers ({@link UpstreamAuth.Means#blocking}), never
  * the caller's thread; a request on an event loop fails at once rather than wait for an answer that
  * the same loop would have to deliver. A proxy that refuses the login or cannot be reached fails it with
- * {@link io.agentfuse.gateway.dialect.EgressProxyException}, unchecked, so that the library neither
- * retries it nor reports it as the token endpoint's.
+ * {@link EgressProxyException}, unchecked, so that the library neither retries it nor reports it as the
+ * token endpoint's; any other failure is an {@link IOException}, as the JDK client's were.
  *
  * <p>Immutable and thread-safe; one per provider.
  */
@@ -110,13 +111,15 @@ final class EgressTransport extends HttpTransport implements HttpTransportFactor
                 throw new InterruptedIOException("interrupted while the token request of " + uri + " was under way");
             } catch (ExecutionException e) {
                 Throwable cause = e.getCause();
+                if (cause instanceof EgressProxyException proxy) {
+                    throw proxy; // the proxy's, not the token endpoint's: neither retried nor wrapped by the library
+                }
                 if (cause instanceof IOException io) {
                     throw io;
                 }
-                if (cause instanceof RuntimeException unchecked) {
-                    throw unchecked; // EgressProxyException: the proxy's, not the token endpoint's
-                }
-                throw new IOException("the token request of " + uri + " failed", cause);
+                // Vert.x reports a closed connection or a timeout unchecked: as an IOException the library
+                // retries it, as it retried the JDK client's
+                throw new IOException("the token request of " + uri + " failed: " + cause.getMessage(), cause);
             }
         }
     }
