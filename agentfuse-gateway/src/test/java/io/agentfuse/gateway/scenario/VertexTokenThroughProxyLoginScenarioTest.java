@@ -15,6 +15,7 @@ import io.agentfuse.gateway.testing.TrustedCertificate;
 import io.agentfuse.mock.MockProvider;
 import io.agentfuse.mock.RecordedRequest;
 import io.vertx.core.Vertx;
+import io.vertx.core.net.SelfSignedCertificate;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -58,6 +59,9 @@ class VertexTokenThroughProxyLoginScenarioTest {
               gemini-on-vertex: { provider: vertex, upstreamModel: gemini-2.5-flash }
             """;
 
+    /** One for every front of the class. */
+    private static final SelfSignedCertificate CERTIFICATE = SelfSignedCertificate.create("localhost");
+
     @TempDir
     Path dir;
 
@@ -83,11 +87,11 @@ class VertexTokenThroughProxyLoginScenarioTest {
 
     @Test
     void theTokenIsFetchedThroughATunnelOfAProxyThatAsksForALoginAndTheCallIsServed() throws Exception {
-        TlsFront front = TlsFront.start(vertx, mock.port());
-        GatewayClient client = gatewayThrough(proxy.url(USER, PASSWORD), trustedAccount(front.url() + "/oauth2/token"));
+        TlsFront front = TlsFront.start(vertx, mock.port(), CERTIFICATE);
+        Path account = trustedAccount(front.url() + "/oauth2/token");
 
-        Reply reply = TrustedCertificate.whileTrusted(front.certificate(),
-                () -> client.post("/v1/chat/completions", openAiRequest("gemini-on-vertex", false)));
+        Reply reply = whileTrusted(front, () -> gatewayThrough(proxy.url(USER, PASSWORD), account)
+                .post("/v1/chat/completions", openAiRequest("gemini-on-vertex", false)));
 
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
         assertThat(proxy.requests()).anyMatch(line -> line.startsWith("CONNECT localhost:" + front.port()));
@@ -109,11 +113,11 @@ class VertexTokenThroughProxyLoginScenarioTest {
 
     @Test
     void aWrongProxyPasswordIsNamedAsTheProxysLoginNotTheServiceAccount() throws Exception {
-        TlsFront front = TlsFront.start(vertx, mock.port());
-        GatewayClient client = gatewayThrough(proxy.url(USER, "not-the-proxy-password"), trustedAccount(front.url() + "/oauth2/token"));
+        TlsFront front = TlsFront.start(vertx, mock.port(), CERTIFICATE);
+        Path account = trustedAccount(front.url() + "/oauth2/token");
 
-        Reply reply = TrustedCertificate.whileTrusted(front.certificate(),
-                () -> client.post("/v1/chat/completions", openAiRequest("gemini-on-vertex", false)));
+        Reply reply = whileTrusted(front, () -> gatewayThrough(proxy.url(USER, "not-the-proxy-password"), account)
+                .post("/v1/chat/completions", openAiRequest("gemini-on-vertex", false)));
 
         assertThat(reply.status()).isEqualTo(502);
         JsonObject error = reply.json().getJsonObject("error");
@@ -177,6 +181,14 @@ class VertexTokenThroughProxyLoginScenarioTest {
         assertThat(error.getString("message")).contains("token endpoint refused the service account", "providers.vertex.credentials")
                 .doesNotContain("egress proxy");
         assertThat(mock.requests()).extracting(RecordedRequest::path).singleElement().asString().contains("oauth2");
+    }
+
+    /**
+     * {@code call} with the JVM trusting {@code front}'s certificate, the gateway started within it, so
+     * that nothing it sets up at start holds another trust.
+     */
+    private static Reply whileTrusted(TlsFront front, java.util.concurrent.Callable<Reply> call) throws Exception {
+        return TrustedCertificate.whileTrusted(front.certificate(), call);
     }
 
     private GatewayClient gatewayThrough(String proxyUrl, Path credentials) {

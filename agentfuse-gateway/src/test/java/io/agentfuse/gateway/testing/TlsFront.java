@@ -16,7 +16,7 @@ import io.vertx.core.net.SelfSignedCertificate;
  * be called as it is in production. Trust its {@link #certificate()} with {@link TrustedCertificate}.
  *
  * <pre>{@code
- * TlsFront front = TlsFront.start(vertx, mock.port());
+ * TlsFront front = TlsFront.start(vertx, mock.port(), SelfSignedCertificate.create("localhost"));
  * String tokenUri = front.url() + "/oauth2/token";
  * }</pre>
  */
@@ -32,9 +32,11 @@ public final class TlsFront {
         this.certificate = certificate;
     }
 
-    /** A front on a free port of 127.0.0.1 for the server on {@code backendPort}. */
-    public static TlsFront start(Vertx vertx, int backendPort) {
-        SelfSignedCertificate certificate = SelfSignedCertificate.create("localhost");
+    /**
+     * A front on a free port of 127.0.0.1 for the server on {@code backendPort}, serving {@code certificate}
+     * (for {@code localhost}; the tests of a class may share one, as making a key pair takes a while).
+     */
+    public static TlsFront start(Vertx vertx, int backendPort, SelfSignedCertificate certificate) {
         HttpClient client = vertx.createHttpClient();
         HttpServer server = vertx.createHttpServer(new HttpServerOptions().setSsl(true).setKeyCertOptions(certificate.keyCertOptions()))
                 .requestHandler(request -> relay(client, backendPort, request));
