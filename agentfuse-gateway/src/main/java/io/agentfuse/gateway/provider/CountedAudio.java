@@ -7,11 +7,12 @@ import io.agentfuse.gateway.dialect.MediaSource;
 /**
  * The audio of a caller's request that no other dialect takes the same way — a Gemini
  * {@code inlineData} or {@code fileData} part of an {@code audio/*} type, an OpenAI {@code input_audio}
- * part — as a {@link ContentPart.Audio}, carried into the neutral request only so that the context
- * ladder and the token counts count it (left out, it counted nothing). Its data is taken as it came,
- * unchecked: it is only ever counted, and the request goes as it came within its own dialect, while
- * the parser names the part untranslatable for the others. Its data is held as it came, apart from its
- * media type, never copied into a data URL. Stateless.
+ * part (Chat Completions' and the Responses API's, of one form) — as a {@link ContentPart.Audio},
+ * carried into the neutral request only so that the context ladder and the token counts count it
+ * (left out, it counted nothing). Its data is taken as it came, unchecked: it is only ever counted,
+ * and the request goes as it came within its own dialect, while the parser names the part
+ * untranslatable for the others. Its data is held as it came, apart from its media type, never
+ * copied into a data URL. Stateless.
  *
  * <pre>{@code
  * ContentPart.Audio audio = CountedAudio.ofGeminiPart(part);  // null for a part that is not audio

@@ -1,0 +1,78 @@
+package io.agentfuse.gateway.scenario;
+
+import io.agentfuse.gateway.testing.GatewayClient.Reply;
+import io.agentfuse.gateway.testing.GatewayHarness;
+import io.agentfuse.mock.MockStep;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Base64;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Parts of a request that counted nothing, so that a conversation of them alone passed the context
+ * ladder (and the token budgets, which count the same) as if it were empty: a Responses
+ * {@code input_audio} part, a Gemini video part, the audio of a Gemini {@code functionResponse}, and
+ * a legacy Chat Completions {@code role: "function"} message. Each is now counted as its provider
+ * charges it, and the request still goes as it came within its own dialect.
+ */
+class UncountedPartsScenarioTest {
+
+    private static final String CONFIG = """
+            server: { port: 0 }
+            providers:
+            """ + GatewayHarness.CHAT_PROVIDERS + """
+            retry:
+              maxAttempts: 1
+            models:
+              gemini: { provider: gemini, upstreamModel: gemini-2.5-flash, contextWindow: 2000 }
+              gpt-audio: { provider: openai, upstreamModel: gpt-4o-audio-preview, contextWindow: 2000 }
+              gpt-big: { provider: openai, upstreamModel: gpt-4o, contextWindow: 1000000 }
+            """;
+
+    private GatewayHarness harness;
+
+    @BeforeEach
+    void start() {
+        harness = GatewayHarness.start(CONFIG);
+        harness.mock.scriptForModel("gemini-2.5-flash", MockStep.builder().text("Heard it.").build());
+        harness.mock.scriptForModel("gpt-4o-audio-preview", MockStep.builder().text("Heard it.").build());
+        harness.mock.scriptForModel("gpt-4o", MockStep.builder().text("Done.").build());
+    }
+
+    @AfterEach
+    void stop() {
+        harness.close();
+    }
+
+    /** A minute of 8 kHz 8-bit mono WAV: 480 000 bytes of samples after a 44-byte header (1 920 tokens). */
+    static String minuteOfWav() {
+        int samples = 480_000;
+        ByteBuffer wav = ByteBuffer.allocate(44 + samples).order(ByteOrder.LITTLE_ENDIAN);
+        wav.put("RIFF".getBytes()).putInt(36 + samples).put("WAVE".getBytes()).put("fmt ".getBytes()).putInt(16)
+                .putShort((short) 1).putShort((short) 1).putInt(8_000).putInt(8_000).putShort((short) 1).putShort((short) 8)
+                .put("data".getBytes()).putInt(samples);
+        return Base64.getEncoder().encodeToString(wav.array());
+    }
+
+    @Test
+    void responsesInputAudioThatFillsTheWindowIsRefusedBeforeTheCall() {
+        JsonObject audio = new JsonObject().put("type", "input_audio")
+                .put("input_audio", new JsonObject().put("data", minuteOfWav()).put("format", "wav"));
+        JsonObject body = new JsonObject().put("model", "gpt-audio").put("input", new JsonArray().add(new JsonObject()
+                .put("role", "user").put("content", new JsonArray().add(audio)
+                        .add(new JsonObject().put("type", "input_text").put("text", "Transcribe this.")))));
+
+        Reply reply = harness.client.post("/v1/responses", body);
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(413);
+        assertThat(reply.json().getJsonObject("error").getString("type")).isEqualTo("context_window_full");
+        assertThat(harness.mock.requestsFor("gpt-4o-audio-preview")).isEmpty();
+    }
+}
