@@ -9,7 +9,8 @@ import java.util.Objects;
  * <p>Token counters measure an image ({@link #IMAGE}) by its size in pixels, read from the head of
  * its base64 data ({@code ImageTokens}; {@code TokenCounter.IMAGE_TOKENS} when it cannot be read),
  * a document ({@link #DOCUMENT}) by its pages, guessed from its size ({@code DocumentTokens}), audio
- * ({@link #AUDIO}) by its seconds ({@code AudioTokens}), and any other block by its JSON text: erring
+ * ({@link #AUDIO}) and video ({@link #VIDEO}) by their seconds ({@code AudioTokens}, {@code VideoTokens}),
+ * and any other block by its JSON text: erring
  * high only makes compaction start a little early.
  *
  * <pre>{@code
@@ -29,6 +30,9 @@ public record RawBlock(String type, String json) implements ContentBlock {
 
     /** The type of a piece of audio, counted by its seconds ({@code AudioTokens}), not its bytes. */
     public static final String AUDIO = "audio";
+
+    /** The type of a video, counted by its seconds ({@code VideoTokens}), not its bytes. */
+    public static final String VIDEO = "video";
 
     /** @throws NullPointerException if any argument is null */
     public RawBlock {

@@ -122,14 +122,15 @@ public interface TokenCounter {
     }
 
     /**
-     * The tokens of an image, a document or audio, which providers charge by their pixels, pages and
-     * seconds, not their bytes; {@code -1} for any other raw block, counted as its JSON text.
+     * The tokens of an image, a document, audio or video, which providers charge by their pixels, pages
+     * and seconds, not their bytes; {@code -1} for any other raw block, counted as its JSON text.
      */
     private int mediaTokens(RawBlock raw) {
         return switch (raw.type()) {
             case RawBlock.IMAGE -> ImageTokens.of(raw.json(), imageAccounting());
             case RawBlock.DOCUMENT -> DocumentTokens.of(raw.json());
             case RawBlock.AUDIO -> AudioTokens.of(raw.json());
+            case RawBlock.VIDEO -> VideoTokens.of(raw.json());
             default -> -1;
         };
     }

@@ -29,7 +29,7 @@ import java.util.function.ToIntFunction;
  * <p>The system prompt becomes a SYSTEM message (which snipping never drops); text, tool calls
  * and tool results map one to one; images and documents travel as raw blocks holding their URL,
  * counted by it (pixels, as the counter's model family charges them; pages), and so do a tool
- * result's attachments; audio too, counted by its seconds.
+ * result's attachments; audio and video too, counted by their seconds.
  * Going back, the compacted conversation replaces the body's own (its dialect says which fields
  * hold it, {@link io.agentfuse.gateway.dialect.Dialect#withConversation}) while every other field
  * of the caller's body is kept as sent.
@@ -133,7 +133,8 @@ public final class ConversationMapper {
             }
             return tokens;
         }
-        if (part instanceof ContentPart.Image || part instanceof ContentPart.Document || part instanceof ContentPart.Audio) {
+        if (part instanceof ContentPart.Image || part instanceof ContentPart.Document || part instanceof ContentPart.Audio
+                || part instanceof ContentPart.Video) {
             return MediaTokens.of(part, images); // what the counter counts for it: pixels, pages, seconds, not bytes
         }
         return textBound.applyAsInt(((ContentPart.Opaque) part).json()); // its raw block's JSON
@@ -205,6 +206,9 @@ public final class ConversationMapper {
         if (part instanceof ContentPart.Audio audio) {
             return new RawBlock(RawBlock.AUDIO, MediaBlockJson.of(audio.source()));
         }
+        if (part instanceof ContentPart.Video video) {
+            return new RawBlock(RawBlock.VIDEO, MediaBlockJson.of(video.source()));
+        }
         if (part instanceof ContentPart.Document document) {
             return new RawBlock(RawBlock.DOCUMENT, MediaBlockJson.ofDocument(document.source(), document.title()));
         }
@@ -230,6 +234,9 @@ public final class ConversationMapper {
         JsonObject media = new JsonObject(raw.json());
         if (RawBlock.AUDIO.equals(raw.type())) {
             return new ContentPart.Audio(media.getString("url"));
+        }
+        if (RawBlock.VIDEO.equals(raw.type())) {
+            return new ContentPart.Video(media.getString("url"));
         }
         return RawBlock.DOCUMENT.equals(raw.type()) ? new ContentPart.Document(media.getString("url"), media.getString("title"))
                 : new ContentPart.Image(media.getString("url"));

@@ -5,7 +5,7 @@ import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 
 /**
- * The JSON text of the raw block that carries an image, a document or a piece of audio through the
+ * The JSON text of the raw block that carries an image, a document, a piece of audio or a video through the
  * agent module's conversation: {@code {"url": <its URL>}}, a document's {@code "title"} after it,
  * as {@code JsonObject.encode()} writes them.
  * Inline media's data URL is written into that text as one string of the text's exact size, from
@@ -24,7 +24,7 @@ final class MediaBlockJson {
     private MediaBlockJson() {
     }
 
-    /** The block's text for an image or a piece of audio from {@code source}. */
+    /** The block's text for an image, a piece of audio or a video from {@code source}. */
     static String of(MediaSource source) {
         return of(source, false, null);
     }

@@ -119,6 +119,22 @@ public sealed interface ContentPart {
     }
 
     /**
+     * A video (a Gemini {@code inlineData} or {@code fileData} part of a {@code video/*} type, a
+     * YouTube link): carried, as {@link Audio} is, only so that the context ladder and the token
+     * counts count it (by its seconds); a request holding one is untranslatable across dialects.
+     */
+    record Video(MediaSource source) implements ContentPart {
+        public Video {
+            Objects.requireNonNull(source, "source");
+        }
+
+        /** The video at {@code url}: an address, or a {@code data:} URL ({@link MediaSource#of}). */
+        public Video(String url) {
+            this(MediaSource.of(url));
+        }
+    }
+
+    /**
      * A content block of the caller's dialect that the neutral model does not carry (a document that
      * asks for citations, a search result, a server tool's result, a block type newer than the
      * gateway), kept as its JSON: the context

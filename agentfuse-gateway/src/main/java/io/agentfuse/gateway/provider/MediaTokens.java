@@ -4,12 +4,13 @@ import io.agentfuse.agent.tokens.AudioTokens;
 import io.agentfuse.agent.tokens.DocumentTokens;
 import io.agentfuse.agent.tokens.ImageAccounting;
 import io.agentfuse.agent.tokens.ImageTokens;
+import io.agentfuse.agent.tokens.VideoTokens;
 import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.MediaSource;
 
 /**
  * What the agent module's counters make of the media of the neutral model: an image by its pixels,
- * a document by its pages, audio by its seconds, never by its bytes. Inline media is read where its
+ * a document by its pages, audio and video by their seconds, never by their bytes. Inline media is read where its
  * base64 lies ({@link MediaSource.Inline#base64Chars()}), without a copy; media by URL is read from
  * its URL, which holds no data the counters can read (the count of media whose size is not known).
  * The one place that says so for the context ladder, the token counts and the provider limits that
@@ -26,7 +27,7 @@ public final class MediaTokens {
 
     /**
      * The tokens of {@code part}, an {@link ContentPart.Image} (by {@code images}), a
-     * {@link ContentPart.Document} or a piece of {@link ContentPart.Audio}.
+     * {@link ContentPart.Document}, a piece of {@link ContentPart.Audio} or a {@link ContentPart.Video}.
      *
      * @throws IllegalArgumentException for a part of another kind
      */
@@ -43,6 +44,10 @@ public final class MediaTokens {
             return audio.source() instanceof MediaSource.Inline inline
                     ? AudioTokens.ofBase64(inline.mediaType(), inline.base64Chars())
                     : AudioTokens.of(audio.source().url());
+        }
+        if (part instanceof ContentPart.Video video) {
+            return video.source() instanceof MediaSource.Inline inline ? VideoTokens.ofBase64(inline.base64Chars())
+                    : VideoTokens.of(video.source().url());
         }
         throw new IllegalArgumentException("not media: " + part.getClass().getSimpleName());
     }

@@ -75,4 +75,22 @@ class UncountedPartsScenarioTest {
         assertThat(reply.json().getJsonObject("error").getString("type")).isEqualTo("context_window_full");
         assertThat(harness.mock.requestsFor("gpt-4o-audio-preview")).isEmpty();
     }
+
+    @Test
+    void geminiVideoIsCountedByItsSecondsAsGeminiCharges() {
+        // 624 999 bytes of MP4, taken at 500 kbit/s: 10 seconds, 2 630 tokens.
+        String mp4 = Base64.getEncoder().encodeToString(new byte[624_999]);
+        JsonObject body = geminiUser(new JsonObject().put("inlineData",
+                new JsonObject().put("mimeType", "video/mp4").put("data", mp4)));
+
+        Reply reply = harness.client.post("/v1beta/models/gemini:countTokens", body);
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(reply.json().getInteger("totalTokens")).isBetween(2_630, 2_630 + 20);
+    }
+
+    private static JsonObject geminiUser(JsonObject part) {
+        return new JsonObject().put("contents", new JsonArray().add(new JsonObject().put("role", "user")
+                .put("parts", new JsonArray().add(part).add(new JsonObject().put("text", "What happens here?")))));
+    }
 }

@@ -11,7 +11,7 @@ import io.agentfuse.gateway.dialect.MediaSource;
 import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
-import io.agentfuse.gateway.provider.CountedAudio;
+import io.agentfuse.gateway.provider.CountedMedia;
 import io.agentfuse.gateway.provider.InlineData;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -128,7 +128,7 @@ public final class GeminiRequestParser {
         }
         String kind = part.json().isEmpty() ? "(empty)" : part.json().fieldNames().iterator().next();
         untranslatable.add(part.path(kind) + " parts (only text, images, PDFs and function calls cross dialects)");
-        return CountedAudio.ofGeminiPart(part); // untranslatable, but counted
+        return CountedMedia.ofGeminiPart(part); // audio, video: untranslatable, but counted
     }
 
     /**

@@ -12,7 +12,7 @@ import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
 import io.agentfuse.gateway.http.DerivedValues;
-import io.agentfuse.gateway.provider.CountedAudio;
+import io.agentfuse.gateway.provider.CountedMedia;
 import io.agentfuse.gateway.provider.InlineData;
 import io.agentfuse.gateway.provider.TranslationTable;
 import io.vertx.core.json.JsonArray;
@@ -152,7 +152,7 @@ public final class OpenAiRequestParser {
                 }
                 case "input_audio" -> {
                     untranslatable.add(part.path("type") + " '" + type + "' parts");
-                    parts.add(CountedAudio.ofOpenAiPart(part)); // untranslatable, but counted
+                    parts.add(CountedMedia.ofOpenAiPart(part)); // untranslatable, but counted
                 }
                 default -> untranslatable.add(part.path("type") + " '" + type + "' parts");
             }

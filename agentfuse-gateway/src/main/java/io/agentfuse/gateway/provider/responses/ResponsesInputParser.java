@@ -5,7 +5,7 @@ import io.agentfuse.gateway.dialect.ChatMessage.Role;
 import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.FieldReader;
 import io.agentfuse.gateway.http.DerivedValues;
-import io.agentfuse.gateway.provider.CountedAudio;
+import io.agentfuse.gateway.provider.CountedMedia;
 import io.agentfuse.gateway.provider.InlineData;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -178,7 +178,7 @@ final class ResponsesInputParser {
                 }
                 case "input_audio" -> {
                     untranslatable.add(part.path("type") + " '" + type + "' parts");
-                    parts.add(CountedAudio.ofOpenAiPart(part)); // untranslatable, but counted, as Chat Completions' is
+                    parts.add(CountedMedia.ofOpenAiPart(part)); // untranslatable, but counted, as Chat Completions' is
                 }
                 default -> untranslatable.add(part.path("type") + " '" + type + "' parts");
             }
