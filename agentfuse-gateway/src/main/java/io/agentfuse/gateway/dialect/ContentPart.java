@@ -151,7 +151,8 @@ public sealed interface ContentPart {
      * The result of tool call {@code toolCallId}: its text, {@code isError} when the tool failed, and
      * what it returned beside the text as {@code attachments} — {@link Image}s (the screenshot a
      * tool took, the picture a file read returned) and {@link Document}s (a PDF it read), which every
-     * dialect carries in its own way, and {@link Opaque} blocks, which only their own dialect does.
+     * dialect carries in its own way, and {@link Opaque} blocks, which only their own dialect does;
+     * {@link Audio} and {@link Video} too (a Gemini function response's recording), only counted.
      */
     record ToolResult(String toolCallId, String content, boolean isError, List<ContentPart> attachments)
             implements ContentPart {
@@ -160,9 +161,10 @@ public sealed interface ContentPart {
             Objects.requireNonNull(content, "content");
             attachments = List.copyOf(attachments);
             for (ContentPart attachment : attachments) {
-                if (!(attachment instanceof Image || attachment instanceof Document || attachment instanceof Opaque)) {
-                    throw new IllegalArgumentException("a tool result attaches images, documents and opaque blocks, not "
-                            + attachment.getClass().getSimpleName());
+                if (!(attachment instanceof Image || attachment instanceof Document || attachment instanceof Opaque
+                        || attachment instanceof Audio || attachment instanceof Video)) {
+                    throw new IllegalArgumentException("a tool result attaches images, documents, audio, video and opaque "
+                            + "blocks, not " + attachment.getClass().getSimpleName());
                 }
             }
         }
@@ -184,11 +186,12 @@ public sealed interface ContentPart {
          * The attachments, every one an {@link Image} or a {@link Document}: what a dialect other
          * than the caller's can write.
          *
-         * @throws UntranslatableException when one is an {@link Opaque} block of the caller's dialect
+         * @throws UntranslatableException when one is an {@link Opaque} block of the caller's dialect, or
+         *                                 audio or video, which no other dialect takes the same way
          */
         public List<ContentPart> media() {
             for (ContentPart attachment : attachments) {
-                if (attachment instanceof Opaque) {
+                if (attachment instanceof Opaque || attachment instanceof Audio || attachment instanceof Video) {
                     throw new UntranslatableException("a block inside the result of tool call " + toolCallId
                             + " that only its own dialect carries");
                 }

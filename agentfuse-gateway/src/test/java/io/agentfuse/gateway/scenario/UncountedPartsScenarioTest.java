@@ -89,6 +89,25 @@ class UncountedPartsScenarioTest {
         assertThat(reply.json().getInteger("totalTokens")).isBetween(2_630, 2_630 + 20);
     }
 
+    @Test
+    void audioInAGeminiFunctionResponseIsCountedAsGeminiCharges() {
+        JsonObject call = new JsonObject().put("functionCall", new JsonObject().put("name", "record")
+                .put("args", new JsonObject()));
+        JsonObject response = new JsonObject().put("functionResponse", new JsonObject().put("name", "record")
+                .put("response", new JsonObject().put("output", "recorded"))
+                .put("parts", new JsonArray().add(new JsonObject().put("inlineData",
+                        new JsonObject().put("mimeType", "audio/wav").put("data", minuteOfWav())))));
+        JsonObject body = new JsonObject().put("contents", new JsonArray()
+                .add(new JsonObject().put("role", "user").put("parts", new JsonArray().add(new JsonObject().put("text", "Record."))))
+                .add(new JsonObject().put("role", "model").put("parts", new JsonArray().add(call)))
+                .add(new JsonObject().put("role", "user").put("parts", new JsonArray().add(response))));
+
+        Reply reply = harness.client.post("/v1beta/models/gemini:countTokens", body);
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(reply.json().getInteger("totalTokens")).isBetween(1_920, 1_920 + 60);
+    }
+
     private static JsonObject geminiUser(JsonObject part) {
         return new JsonObject().put("contents", new JsonArray().add(new JsonObject().put("role", "user")
                 .put("parts", new JsonArray().add(part).add(new JsonObject().put("text", "What happens here?")))));

@@ -173,7 +173,10 @@ public final class GeminiRequestParser {
                 responseMedia(response, untranslatable));
     }
 
-    /** The media of a multimodal function response ({@code parts} of {@code inlineData} or {@code fileData}). */
+    /**
+     * The media of a multimodal function response ({@code parts} of {@code inlineData} or {@code fileData}):
+     * images and PDFs, which cross; audio and video, which are only counted.
+     */
     private static List<ContentPart> responseMedia(FieldReader response, List<String> untranslatable) {
         JsonArray parts = response.optionalArray("parts");
         if (parts == null || parts.isEmpty()) {
@@ -183,10 +186,12 @@ public final class GeminiRequestParser {
         for (int i = 0; i < parts.size(); i++) {
             FieldReader part = response.objectAt("parts", i);
             ContentPart media = media(part);
+            if (media == null) {
+                untranslatable.add(response.path("parts") + "[" + i + "] (media other than images and PDFs in a function response)");
+                media = CountedMedia.ofGeminiPart(part); // audio, video: untranslatable, but counted
+            }
             if (media != null) {
                 attached.add(media);
-            } else {
-                untranslatable.add(response.path("parts") + "[" + i + "] (media other than images and PDFs in a function response)");
             }
         }
         return attached;
