@@ -108,6 +108,37 @@ class UncountedPartsScenarioTest {
         assertThat(reply.json().getInteger("totalTokens")).isBetween(1_920, 1_920 + 60);
     }
 
+    @Test
+    void aLegacyFunctionMessageThatFillsTheWindowIsRefusedBeforeTheCall() {
+        JsonObject body = new JsonObject().put("model", "gpt-audio").put("messages", new JsonArray()
+                .add(new JsonObject().put("role", "user").put("content", "What is in the log?"))
+                .add(new JsonObject().put("role", "assistant").putNull("content").put("function_call",
+                        new JsonObject().put("name", "read_log").put("arguments", "{}")))
+                .add(new JsonObject().put("role", "function").put("name", "read_log")
+                        .put("content", LadderConversations.words(3_000))));
+
+        Reply reply = harness.client.post("/v1/chat/completions", body);
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(413);
+        assertThat(reply.json().getJsonObject("error").getString("type")).isEqualTo("context_window_full");
+        assertThat(harness.mock.requestsFor("gpt-4o-audio-preview")).isEmpty();
+    }
+
+    @Test
+    void aLegacyFunctionMessageStillGoesAsItCameWithinItsDialect() {
+        JsonArray messages = new JsonArray()
+                .add(new JsonObject().put("role", "user").put("content", "What is in the log?"))
+                .add(new JsonObject().put("role", "assistant").putNull("content").put("function_call",
+                        new JsonObject().put("name", "read_log").put("arguments", "{}")))
+                .add(new JsonObject().put("role", "function").put("name", "read_log").put("content", "all quiet"));
+
+        Reply reply = harness.client.post("/v1/chat/completions",
+                new JsonObject().put("model", "gpt-big").put("messages", messages));
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(harness.mock.requestsFor("gpt-4o").get(0).jsonBody().orElseThrow().getJsonArray("messages")).isEqualTo(messages);
+    }
+
     private static JsonObject geminiUser(JsonObject part) {
         return new JsonObject().put("contents", new JsonArray().add(new JsonObject().put("role", "user")
                 .put("parts", new JsonArray().add(part).add(new JsonObject().put("text", "What happens here?")))));

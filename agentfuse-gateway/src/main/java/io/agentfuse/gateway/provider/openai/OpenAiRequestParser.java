@@ -91,7 +91,7 @@ public final class OpenAiRequestParser {
             } else if (turn.message() != null) {
                 messages.message(turn.message());
             } else {
-                messages.unread(array.getJsonObject(i));
+                messages.unread(array.getJsonObject(i), turn.counted());
             }
         }
         return messages.messages();
@@ -100,14 +100,14 @@ public final class OpenAiRequestParser {
     private static Turn parseTurn(FieldReader message, List<String> untranslatable) {
         String role = message.requiredString("role");
         return switch (role) {
-            case "system", "developer" -> new Turn(text(message, "content", true), null);
-            case "user" -> new Turn(null, read(message, Role.USER, userContent(message, untranslatable)));
-            case "assistant" -> new Turn(null, read(message, Role.ASSISTANT, assistantContent(message, untranslatable)));
+            case "system", "developer" -> new Turn(text(message, "content", true), null, null);
+            case "user" -> new Turn(null, read(message, Role.USER, userContent(message, untranslatable)), null);
+            case "assistant" -> new Turn(null, read(message, Role.ASSISTANT, assistantContent(message, untranslatable)), null);
             case "tool" -> new Turn(null, read(message, Role.USER, List.of(new ContentPart.ToolResult(
-                    message.requiredString("tool_call_id"), text(message, "content", true), false))));
+                    message.requiredString("tool_call_id"), text(message, "content", true), false))), null);
             case "function" -> {
                 untranslatable.add(message.path("role") + " 'function' (the legacy functions API)");
-                yield new Turn(null, null);
+                yield new Turn(null, null, new ContentPart.Opaque(message.json().encode())); // counted as its JSON
             }
             default -> throw message.problem("role",
                     "must be one of system, developer, user, assistant, tool, but was \"" + role + "\"");
@@ -118,8 +118,8 @@ public final class OpenAiRequestParser {
         return new ChatMessage(role, content, OpenAiDialect.INSTANCE, List.of(message.json()));
     }
 
-    /** One element of {@code messages} in the neutral model: a part of the system prompt, or a message. */
-    private record Turn(String system, ChatMessage message) {
+    /** One element of {@code messages}: a part of the system prompt, a message, or what a rider counts ({@link OpenAiRiders}). */
+    private record Turn(String system, ChatMessage message, ContentPart counted) {
     }
 
     private static List<ContentPart> userContent(FieldReader message, List<String> untranslatable) {

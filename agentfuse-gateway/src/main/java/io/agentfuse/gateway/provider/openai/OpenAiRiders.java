@@ -2,6 +2,7 @@ package io.agentfuse.gateway.provider.openai;
 
 import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.FieldReader;
 import io.vertx.core.json.JsonObject;
 
@@ -22,7 +23,8 @@ import java.util.List;
  * message ({@link #leadingSystem}), so that it is said once, where the caller said it. Without a
  * neighbour (a conversation of such elements alone, or the leading ones of a conversation whose
  * first message compaction dropped) an element is left out; a system message's words then stay in
- * the leading system message.
+ * the leading system message. A function message is counted with the message it rides with, which
+ * holds its JSON as an {@link ContentPart.Opaque} part (only ever written in this dialect, as its origin).
  *
  * <p>Collects one request's messages in order; not thread-safe.
  */
@@ -33,6 +35,8 @@ final class OpenAiRiders {
 
     private final List<ChatMessage> messages = new ArrayList<>();
     private final List<JsonObject> waiting = new ArrayList<>();
+    /** What the waiting riders count, for the message they will ride with. */
+    private final List<ContentPart> waitingCounted = new ArrayList<>();
 
     /** A message of the neutral model, with the riders that wait for the next message before it. */
     void message(ChatMessage message) {
@@ -45,8 +49,11 @@ final class OpenAiRiders {
         }
         List<JsonObject> origin = new ArrayList<>(waiting);
         origin.addAll(message.originIn(OpenAiDialect.INSTANCE));
+        List<ContentPart> content = new ArrayList<>(waitingCounted);
+        content.addAll(message.content());
         waiting.clear();
-        messages.add(withOrigin(message, origin));
+        waitingCounted.clear();
+        messages.add(withOrigin(message, content, origin));
     }
 
     /** A {@code system} or {@code developer} message: it rides with the message after it, a leading one too. */
@@ -54,16 +61,27 @@ final class OpenAiRiders {
         waiting.add(element);
     }
 
-    /** An element that is no message of the neutral model: it rides with the message before it. */
-    void unread(JsonObject element) {
+    /**
+     * An element that is no message of the neutral model: it rides with the message before it, which
+     * counts it by {@code counted} (a legacy function result's JSON: left out, a conversation of tool
+     * output passed the context ladder and the budgets as if empty); {@code null} when it counts nothing.
+     */
+    void unread(JsonObject element, ContentPart counted) {
         if (messages.isEmpty() || !waiting.isEmpty()) {
             waiting.add(element); // after a waiting system message, it keeps its place after it
+            if (counted != null) {
+                waitingCounted.add(counted);
+            }
             return;
         }
         ChatMessage before = messages.remove(messages.size() - 1);
         List<JsonObject> origin = new ArrayList<>(before.originIn(OpenAiDialect.INSTANCE));
         origin.add(element);
-        messages.add(withOrigin(before, origin));
+        List<ContentPart> content = new ArrayList<>(before.content());
+        if (counted != null) {
+            content.add(counted);
+        }
+        messages.add(withOrigin(before, content, origin));
     }
 
     /** Whether {@code element} is a system message as the writer writes the system prompt: a role and a text alone. */
@@ -77,14 +95,17 @@ final class OpenAiRiders {
             ChatMessage last = messages.remove(messages.size() - 1);
             List<JsonObject> origin = new ArrayList<>(last.originIn(OpenAiDialect.INSTANCE));
             origin.addAll(waiting);
-            messages.add(withOrigin(last, origin));
+            List<ContentPart> content = new ArrayList<>(last.content());
+            content.addAll(waitingCounted);
+            messages.add(withOrigin(last, content, origin));
         }
         waiting.clear();
+        waitingCounted.clear();
         return messages;
     }
 
-    private static ChatMessage withOrigin(ChatMessage message, List<JsonObject> origin) {
-        return new ChatMessage(message.role(), message.content(), OpenAiDialect.INSTANCE, origin);
+    private static ChatMessage withOrigin(ChatMessage message, List<ContentPart> content, List<JsonObject> origin) {
+        return new ChatMessage(message.role(), content, OpenAiDialect.INSTANCE, origin);
     }
 
     /**
