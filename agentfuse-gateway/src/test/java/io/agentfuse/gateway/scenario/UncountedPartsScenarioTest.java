@@ -18,9 +18,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Parts of a request that counted nothing, so that a conversation of them alone passed the context
  * ladder (and the token budgets, which count the same) as if it were empty: a Responses
- * {@code input_audio} part, a Gemini video part, the audio of a Gemini {@code functionResponse}, and
- * a legacy Chat Completions {@code role: "function"} message. Each is now counted as its provider
- * charges it, and the request still goes as it came within its own dialect.
+ * {@code input_audio} part, a Gemini video part, the audio of a Gemini {@code functionResponse}, a
+ * Gemini code-execution part, and a legacy Chat Completions {@code role: "function"} message. Each is
+ * now counted (media as its provider charges it, the rest as its JSON text), and the request still
+ * goes as it came within its own dialect.
  */
 class UncountedPartsScenarioTest {
 
@@ -137,6 +138,23 @@ class UncountedPartsScenarioTest {
 
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
         assertThat(harness.mock.requestsFor("gpt-4o").get(0).jsonBody().orElseThrow().getJsonArray("messages")).isEqualTo(messages);
+    }
+
+    @Test
+    void geminiPartsTheGatewayDoesNotModelAreCountedAsTheirJsonText() {
+        String output = LadderConversations.words(3_000);
+        JsonObject code = new JsonObject().put("executableCode", new JsonObject().put("language", "PYTHON")
+                .put("code", "print(open('log').read())"));
+        JsonObject result = new JsonObject().put("codeExecutionResult", new JsonObject().put("outcome", "OUTCOME_OK")
+                .put("output", output));
+        JsonObject body = new JsonObject().put("contents", new JsonArray()
+                .add(new JsonObject().put("role", "user").put("parts", new JsonArray().add(new JsonObject().put("text", "Read the log."))))
+                .add(new JsonObject().put("role", "model").put("parts", new JsonArray().add(code).add(result))));
+
+        Reply reply = harness.client.post("/v1beta/models/gemini:countTokens", body);
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(reply.json().getInteger("totalTokens")).isGreaterThan(3_000);
     }
 
     private static JsonObject geminiUser(JsonObject part) {

@@ -128,7 +128,7 @@ public final class GeminiRequestParser {
         }
         String kind = part.json().isEmpty() ? "(empty)" : part.json().fieldNames().iterator().next();
         untranslatable.add(part.path(kind) + " parts (only text, images, PDFs and function calls cross dialects)");
-        return CountedMedia.ofGeminiPart(part); // audio, video: untranslatable, but counted
+        return CountedMedia.ofGeminiOther(part); // untranslatable, but counted
     }
 
     /**
@@ -175,7 +175,7 @@ public final class GeminiRequestParser {
 
     /**
      * The media of a multimodal function response ({@code parts} of {@code inlineData} or {@code fileData}):
-     * images and PDFs, which cross; audio and video, which are only counted.
+     * images and PDFs, which cross; any other, which is only counted.
      */
     private static List<ContentPart> responseMedia(FieldReader response, List<String> untranslatable) {
         JsonArray parts = response.optionalArray("parts");
@@ -188,11 +188,9 @@ public final class GeminiRequestParser {
             ContentPart media = media(part);
             if (media == null) {
                 untranslatable.add(response.path("parts") + "[" + i + "] (media other than images and PDFs in a function response)");
-                media = CountedMedia.ofGeminiPart(part); // audio, video: untranslatable, but counted
+                media = CountedMedia.ofGeminiOther(part);
             }
-            if (media != null) {
-                attached.add(media);
-            }
+            attached.add(media);
         }
         return attached;
     }
