@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Parts of a request that counted nothing, so that a conversation of them alone passed the context
  * ladder (and the token budgets, which count the same) as if it were empty: a Responses
  * {@code input_audio} part, a Gemini video part, the audio of a Gemini {@code functionResponse}, a
- * Gemini code-execution part, and a legacy Chat Completions {@code role: "function"} message. Each is
+ * Gemini code-execution part, a Responses custom tool's items, and a legacy Chat Completions
+ * {@code role: "function"} message. Each is
  * now counted (media as its provider charges it, the rest as its JSON text), and the request still
  * goes as it came within its own dialect.
  */
@@ -155,6 +156,36 @@ class UncountedPartsScenarioTest {
 
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
         assertThat(reply.json().getInteger("totalTokens")).isGreaterThan(3_000);
+    }
+
+    @Test
+    void responsesItemsTheGatewayDoesNotModelAreCountedAsTheirJsonText() {
+        JsonArray input = new JsonArray()
+                .add(new JsonObject().put("role", "user").put("content", "Patch the log reader."))
+                .add(new JsonObject().put("type", "custom_tool_call").put("call_id", "call_1").put("name", "apply_patch")
+                        .put("input", "*** Begin Patch"))
+                .add(new JsonObject().put("type", "custom_tool_call_output").put("call_id", "call_1")
+                        .put("output", LadderConversations.words(3_000)));
+
+        Reply reply = harness.client.post("/v1/responses", new JsonObject().put("model", "gpt-audio").put("input", input));
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(413);
+        assertThat(reply.json().getJsonObject("error").getString("type")).isEqualTo("context_window_full");
+        assertThat(harness.mock.requestsFor("gpt-4o-audio-preview")).isEmpty();
+    }
+
+    @Test
+    void responsesItemsTheGatewayDoesNotModelStillGoAsTheyCame() {
+        JsonArray input = new JsonArray()
+                .add(new JsonObject().put("role", "user").put("content", "Patch the log reader."))
+                .add(new JsonObject().put("type", "custom_tool_call").put("call_id", "call_1").put("name", "apply_patch")
+                        .put("input", "*** Begin Patch"))
+                .add(new JsonObject().put("type", "custom_tool_call_output").put("call_id", "call_1").put("output", "Done."));
+
+        Reply reply = harness.client.post("/v1/responses", new JsonObject().put("model", "gpt-big").put("input", input));
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(harness.mock.requestsFor("gpt-4o").get(0).jsonBody().orElseThrow().getJsonArray("input")).isEqualTo(input);
     }
 
     private static JsonObject geminiUser(JsonObject part) {

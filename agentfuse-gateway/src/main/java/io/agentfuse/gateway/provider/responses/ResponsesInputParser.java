@@ -12,6 +12,7 @@ import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Reads a Responses request's {@code input} — a string, or a list of items — into neutral
@@ -48,15 +49,16 @@ final class ResponsesInputParser {
             throw root.problem("input", "must be a string or an array of input items");
         }
         List<JsonObject> unread = new ArrayList<>();
+        List<ContentPart> counted = new ArrayList<>();
         for (int i = 0; i < items.size(); i++) {
             int index = i;
             Item item = RECENT_ITEMS.derive(items.getValue(i), untranslatable,
                     notes -> item(root.objectAt("input", index), notes));
-            item.addTo(messages, system, root.objectAt("input", index).json(), unread);
+            item.addTo(messages, system, root.objectAt("input", index).json(), unread, counted);
         }
         if (!unread.isEmpty() && !messages.isEmpty()) {
             ChatMessage last = messages.get(messages.size() - 1);
-            messages.set(messages.size() - 1, read(last.role(), last.content(), origin(last), unread));
+            messages.set(messages.size() - 1, read(last.role(), joined(last.content(), counted), origin(last), unread));
         }
         return messages;
     }
@@ -92,9 +94,9 @@ final class ResponsesInputParser {
                 untranslatable.add(item.path("type") + " 'item_reference' items (they need the provider's stored state)");
                 yield Item.NOTHING;
             }
-            default -> {
+            default -> { // a custom or built-in tool's call or output: counted as its JSON text, or it counted nothing
                 untranslatable.add(item.path("type") + " '" + type + "' items");
-                yield Item.NOTHING;
+                yield new Item(null, null, null, List.of(), new ContentPart.Opaque(item.json().encode()));
             }
         };
     }
@@ -109,10 +111,10 @@ final class ResponsesInputParser {
     private static Item message(FieldReader item, List<String> untranslatable) {
         String role = item.requiredString("role");
         return switch (role) {
-            case "system", "developer" -> new Item(systemText(item), null, null, List.of());
+            case "system", "developer" -> new Item(systemText(item), null, null, List.of(), null);
             case "user" -> new Item(null, new ChatMessage(Role.USER, parts(item, untranslatable), ResponsesDialect.INSTANCE,
-                    List.of(item.json())), null, List.of());
-            case "assistant" -> new Item(null, null, Role.ASSISTANT, parts(item, untranslatable));
+                    List.of(item.json())), null, List.of(), null);
+            case "assistant" -> new Item(null, null, Role.ASSISTANT, parts(item, untranslatable), null);
             default -> throw item.problem("role",
                     "must be one of user, assistant, system, developer, but was \"" + role + "\"");
         };
@@ -120,14 +122,16 @@ final class ResponsesInputParser {
 
     /**
      * One input item in the neutral model: a part of the system prompt, a message of its own (read
-     * from the item alone), parts that join the turn before them when it is of their role, or
-     * nothing the other dialects take (earlier reasoning, a reference to a stored item).
+     * from the item alone), parts that join the turn before them when it is of their role, or nothing
+     * the other dialects take (earlier reasoning, a stored item, a custom or built-in tool's item),
+     * riding with a message that counts {@code counted} for it ({@code null}: nothing).
      */
-    private record Item(String system, ChatMessage message, Role joiningRole, List<ContentPart> joiningParts) {
-        static final Item NOTHING = new Item(null, null, null, List.of());
+    private record Item(String system, ChatMessage message, Role joiningRole, List<ContentPart> joiningParts,
+                        ContentPart counted) {
+        static final Item NOTHING = new Item(null, null, null, List.of(), null);
 
         static Item joining(Role role, ContentPart part) {
-            return new Item(null, null, role, List.of(part));
+            return new Item(null, null, role, List.of(part), null);
         }
 
         /**
@@ -135,21 +139,33 @@ final class ResponsesInputParser {
          * of nothing is kept in {@code unread} until a message takes it into its origin, so that a
          * rewrite within the Responses API sends it where it was (a reasoning item before its call).
          */
-        void addTo(List<ChatMessage> messages, List<String> systemParts, JsonObject json, List<JsonObject> unread) {
+        void addTo(List<ChatMessage> messages, List<String> systemParts, JsonObject json, List<JsonObject> unread,
+                   List<ContentPart> counted) {
             if (system != null) {
                 systemParts.add(system);
             } else if (message != null) {
                 // The item's own message, the same object every turn, unless unread items come with it.
-                messages.add(unread.isEmpty() ? message : read(message.role(), message.content(), unread, List.of(json)));
+                messages.add(unread.isEmpty() ? message
+                        : read(message.role(), joined(counted, message.content()), unread, List.of(json)));
                 unread.clear();
+                counted.clear();
             } else if (!joiningParts.isEmpty()) {
                 unread.add(json);
-                append(messages, joiningRole, joiningParts, unread);
+                append(messages, joiningRole, joined(counted, joiningParts), unread);
                 unread.clear();
+                counted.clear();
             } else {
                 unread.add(json);
+                if (this.counted != null) {
+                    counted.add(this.counted);
+                }
             }
         }
+    }
+
+    /** {@code first} then {@code then}; {@code then} itself when {@code first} is empty. */
+    private static List<ContentPart> joined(List<ContentPart> first, List<ContentPart> then) {
+        return first.isEmpty() ? then : Stream.concat(first.stream(), then.stream()).toList();
     }
 
     private static List<ContentPart> parts(FieldReader item, List<String> untranslatable) {
@@ -270,7 +286,8 @@ final class ResponsesInputParser {
     private static void append(List<ChatMessage> messages, Role role, List<ContentPart> parts, List<JsonObject> origin) {
         ChatMessage last = messages.isEmpty() ? null : messages.get(messages.size() - 1);
         boolean joins = last != null && last.role() == role
-                && (role == Role.ASSISTANT || last.content().stream().allMatch(ContentPart.ToolResult.class::isInstance));
+                && (role == Role.ASSISTANT || last.content().stream()
+                .allMatch(part -> part instanceof ContentPart.ToolResult || part instanceof ContentPart.Opaque));
         if (!joins) {
             messages.add(read(role, parts, List.of(), origin));
             return;
