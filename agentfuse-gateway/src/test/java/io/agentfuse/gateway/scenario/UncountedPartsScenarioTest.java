@@ -20,9 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ladder (and the token budgets, which count the same) as if it were empty: a Responses
  * {@code input_audio} part, a Gemini video part, the audio of a Gemini {@code functionResponse}, a
  * Gemini code-execution part, a Responses custom tool's items, and a legacy Chat Completions
- * {@code role: "function"} message. Each is
- * now counted (media as its provider charges it, the rest as its JSON text), and the request still
- * goes as it came within its own dialect.
+ * {@code role: "function"} message. Each is now counted (media as its provider charges it, a
+ * screenshot by its pixels, the rest as its JSON text), and the request still goes as it came
+ * within its own dialect.
  */
 class UncountedPartsScenarioTest {
 
@@ -186,6 +186,26 @@ class UncountedPartsScenarioTest {
 
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
         assertThat(harness.mock.requestsFor("gpt-4o").get(0).jsonBody().orElseThrow().getJsonArray("input")).isEqualTo(input);
+    }
+
+    @Test
+    void aComputerUseScreenshotCountsByItsPixelsNotItsBase64() {
+        // 1024 × 768 (765 tokens at OpenAI's tiles) in 300 KB of PNG: as the text of its base64, over 100 000.
+        ByteBuffer png = ByteBuffer.allocate(300_000).put(new byte[] {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'})
+                .putInt(13).put("IHDR".getBytes()).putInt(1024).putInt(768).put(new byte[] {8, 2, 0, 0, 0});
+        String screenshot = "data:image/png;base64," + Base64.getEncoder().encodeToString(png.array());
+        JsonArray input = new JsonArray()
+                .add(new JsonObject().put("role", "user").put("content", "Open the settings."))
+                .add(new JsonObject().put("type", "computer_call").put("call_id", "call_1").put("action",
+                        new JsonObject().put("type", "screenshot")))
+                .add(new JsonObject().put("type", "computer_call_output").put("call_id", "call_1").put("output",
+                        new JsonObject().put("type", "computer_screenshot").put("image_url", screenshot)));
+
+        Reply reply = harness.client.post("/v1/responses", new JsonObject().put("model", "gpt-audio").put("input", input));
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(harness.mock.requestsFor("gpt-4o-audio-preview").get(0).jsonBody().orElseThrow().getJsonArray("input"))
+                .isEqualTo(input);
     }
 
     private static JsonObject geminiUser(JsonObject part) {

@@ -94,9 +94,9 @@ final class ResponsesInputParser {
                 untranslatable.add(item.path("type") + " 'item_reference' items (they need the provider's stored state)");
                 yield Item.NOTHING;
             }
-            default -> { // a custom or built-in tool's call or output: counted as its JSON text, or it counted nothing
+            default -> { // a custom or built-in tool's call or output
                 untranslatable.add(item.path("type") + " '" + type + "' items");
-                yield new Item(null, null, null, List.of(), new ContentPart.Opaque(item.json().encode()));
+                yield new Item(null, null, null, List.of(), CountedItem.of(item.json()));
             }
         };
     }
