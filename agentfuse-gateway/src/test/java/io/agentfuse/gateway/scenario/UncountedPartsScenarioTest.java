@@ -92,6 +92,17 @@ class UncountedPartsScenarioTest {
     }
 
     @Test
+    void aYouTubeLinkIsCountedAsAMinuteOfVideo() {
+        JsonObject body = geminiUser(new JsonObject().put("fileData",
+                new JsonObject().put("fileUri", "https://www.youtube.com/watch?v=9hE5-98ZeCg")));
+
+        Reply reply = harness.client.post("/v1beta/models/gemini:countTokens", body);
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(reply.json().getInteger("totalTokens")).isBetween(60 * 263, 60 * 263 + 20);
+    }
+
+    @Test
     void audioInAGeminiFunctionResponseIsCountedAsGeminiCharges() {
         JsonObject call = new JsonObject().put("functionCall", new JsonObject().put("name", "record")
                 .put("args", new JsonObject()));
