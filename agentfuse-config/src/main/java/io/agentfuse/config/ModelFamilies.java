@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * {@code o3*}, {@code o4*}, {@code chatgpt-*} → {@code openai}; {@code gemini-*} → {@code gemini}) that the configuration names as a
  * fallback or {@code compactModel} without configuring it is routed to that provider with its
  * published window and the {@code default} breaker. The window is that of the longest entry of the
- * built-in table the name starts with, followed by the end or a {@code -} ({@code gpt-4o-2024-08-06}
+ * built-in table ({@link PublishedModels}, which names its sources) the name starts with, followed by the end or a {@code -} ({@code gpt-4o-2024-08-06}
  * is {@code gpt-4o}, {@code gpt-4-0613} is {@code gpt-4}); a family name without an entry gets its
  * family's window. Prices ({@link #priceOf}) are looked up the same way, in USD per million tokens
  * read and written, as the vendors list them (without batch or cache discounts); a model the table
@@ -35,6 +35,8 @@ import java.util.regex.Pattern;
  * ModelFamilies.providerOf("gemini-2.5-pro");      // Optional[gemini]
  * ModelFamilies.providerOf("llama-3.1-70b");        // Optional.empty
  * ModelFamilies.priceOf("claude-sonnet-4-5");       // Optional[ModelPrice[input=3, output=15]]
+ * ModelFamilies.contextWindowOf("claude-sonnet-5"); // 1000000
+ * ModelFamilies.contextWindowOf("claude-sonnet-9"); // 1000000 (the family's)
  * }</pre>
  */
 public final class ModelFamilies {
@@ -51,9 +53,17 @@ public final class ModelFamilies {
      */
     public static final int LONGEST_NAME = 256;
 
+    /**
+     * The families and the window of a name of one that the table does not know. A new model of a
+     * family is more likely to have its newest siblings' window than its oldest's: every Claude model
+     * Anthropic lists as current since Claude 4.6 reads 1 000 000 tokens (only Haiku 4.5 and older read
+     * 200 000, and they are in the table), every GPT since GPT-5.4 1 050 000. A window too small
+     * compacts or refuses what the provider would take; one too large lets the provider refuse it with
+     * its own message, so the larger one is the default.
+     */
     private static final List<Family> FAMILIES = List.of(
-            new Family("claude-", ANTHROPIC, 200_000),
-            new Family("gpt-", OPENAI, 128_000),
+            new Family("claude-", ANTHROPIC, 1_000_000),
+            new Family("gpt-", OPENAI, 1_050_000),
             new Family("chatgpt-", OPENAI, 128_000),
             new Family("o1", OPENAI, 200_000),
             new Family("o3", OPENAI, 200_000),
@@ -61,96 +71,11 @@ public final class ModelFamilies {
             new Family("gemini-", GEMINI, 1_048_576));
 
     /**
-     * The built-in table: the models agentfuse knows by name, with their published context windows
-     * in tokens. A name is in the table when it is an entry or an entry followed by {@code -} and
-     * more (a dated snapshot: {@code gpt-4o-2024-08-06}, {@code claude-sonnet-4-5-20250929}).
-     */
-    private static final Map<String, Integer> PUBLISHED_WINDOWS = Map.ofEntries(
-            Map.entry("claude-instant-1.2", 100_000),
-            Map.entry("claude-2.0", 100_000),
-            Map.entry("claude-2.1", 200_000),
-            Map.entry("claude-3-haiku", 200_000),
-            Map.entry("claude-3-sonnet", 200_000),
-            Map.entry("claude-3-opus", 200_000),
-            Map.entry("claude-3-5-haiku", 200_000),
-            Map.entry("claude-3-5-sonnet", 200_000),
-            Map.entry("claude-3-7-sonnet", 200_000),
-            Map.entry("claude-haiku-4", 200_000),
-            Map.entry("claude-haiku-4-5", 200_000),
-            Map.entry("claude-sonnet-4", 200_000),
-            Map.entry("claude-sonnet-4-5", 200_000),
-            Map.entry("claude-opus-4", 200_000),
-            Map.entry("claude-opus-4-1", 200_000),
-            Map.entry("claude-opus-4-5", 200_000),
-            Map.entry("gpt-3.5-turbo", 16_385),
-            Map.entry("gpt-4", 8_192),
-            Map.entry("gpt-4-32k", 32_768),
-            Map.entry("gpt-4-turbo", 128_000),
-            Map.entry("gpt-4o", 128_000),
-            Map.entry("gpt-4o-mini", 128_000),
-            Map.entry("chatgpt-4o-latest", 128_000),
-            Map.entry("gpt-4.1", 1_047_576),
-            Map.entry("gpt-4.1-mini", 1_047_576),
-            Map.entry("gpt-4.1-nano", 1_047_576),
-            Map.entry("gpt-4.5-preview", 128_000),
-            Map.entry("gpt-5", 400_000),
-            Map.entry("gpt-5-mini", 400_000),
-            Map.entry("gpt-5-nano", 400_000),
-            Map.entry("gpt-5.1", 400_000),
-            Map.entry("o1", 200_000),
-            Map.entry("o1-mini", 128_000),
-            Map.entry("o1-preview", 128_000),
-            Map.entry("o1-pro", 200_000),
-            Map.entry("o3", 200_000),
-            Map.entry("o3-mini", 200_000),
-            Map.entry("o3-pro", 200_000),
-            Map.entry("o4-mini", 200_000),
-            Map.entry("gemini-1.5-pro", 2_097_152),
-            Map.entry("gemini-2.5-pro", 1_048_576),
-            Map.entry("gemini-2.5-flash", 1_048_576),
-            Map.entry("gemini-2.0-flash", 1_048_576));
-
-    /** List prices in USD per million input and output tokens, by model name or name prefix. */
-    private static final Map<String, ModelPrice> PUBLISHED_PRICES = Map.ofEntries(
-            Map.entry("claude-opus-4", ModelPrice.of("15", "75")),
-            Map.entry("claude-opus-4-1", ModelPrice.of("15", "75")),
-            Map.entry("claude-opus-4-5", ModelPrice.of("5", "25")),
-            Map.entry("claude-opus-4-6", ModelPrice.of("5", "25")),
-            Map.entry("claude-sonnet-4", ModelPrice.of("3", "15")),
-            Map.entry("claude-haiku-4", ModelPrice.of("1", "5")),
-            Map.entry("claude-3-opus", ModelPrice.of("15", "75")),
-            Map.entry("claude-3-7-sonnet", ModelPrice.of("3", "15")),
-            Map.entry("claude-3-5-sonnet", ModelPrice.of("3", "15")),
-            Map.entry("claude-3-5-haiku", ModelPrice.of("0.80", "4")),
-            Map.entry("claude-3-haiku", ModelPrice.of("0.25", "1.25")),
-            Map.entry("gpt-3.5-turbo", ModelPrice.of("0.50", "1.50")),
-            Map.entry("gpt-4", ModelPrice.of("30", "60")),
-            Map.entry("gpt-4-turbo", ModelPrice.of("10", "30")),
-            Map.entry("gpt-4o", ModelPrice.of("2.50", "10")),
-            Map.entry("gpt-4o-mini", ModelPrice.of("0.15", "0.60")),
-            Map.entry("chatgpt-4o-latest", ModelPrice.of("5", "15")),
-            Map.entry("gpt-4.1", ModelPrice.of("2", "8")),
-            Map.entry("gpt-4.1-mini", ModelPrice.of("0.40", "1.60")),
-            Map.entry("gpt-4.1-nano", ModelPrice.of("0.10", "0.40")),
-            Map.entry("gpt-5", ModelPrice.of("1.25", "10")),
-            Map.entry("gpt-5-mini", ModelPrice.of("0.25", "2")),
-            Map.entry("gpt-5-nano", ModelPrice.of("0.05", "0.40")),
-            Map.entry("o1", ModelPrice.of("15", "60")),
-            Map.entry("o1-mini", ModelPrice.of("1.10", "4.40")),
-            Map.entry("o3", ModelPrice.of("2", "8")),
-            Map.entry("o3-mini", ModelPrice.of("1.10", "4.40")),
-            Map.entry("o4-mini", ModelPrice.of("1.10", "4.40")),
-            Map.entry("gemini-2.5-pro", ModelPrice.of("1.25", "10")),
-            Map.entry("gemini-2.5-flash", ModelPrice.of("0.30", "2.50")),
-            Map.entry("gemini-2.5-flash-lite", ModelPrice.of("0.10", "0.40")),
-            Map.entry("gemini-2.0-flash", ModelPrice.of("0.10", "0.40")));
-
-    /**
      * The price a model without one is counted at by a cost budget when it is served without an
      * entry (a family name the table does not know): the table's highest, so that naming an unpriced
      * model never spends a cost budget more slowly.
      */
-    public static final ModelPrice HIGHEST_PRICE = PUBLISHED_PRICES.values().stream()
+    public static final ModelPrice HIGHEST_PRICE = PublishedModels.PRICES.values().stream()
             .max(Comparator.comparing(ModelPrice::output).thenComparing(ModelPrice::input)).orElseThrow();
 
     /** What follows a table entry in the name of one of its snapshots: a date, a four-digit version, or latest. */
@@ -172,7 +97,7 @@ public final class ModelFamilies {
     public static int contextWindowOf(String model) {
         Family family = family(model).orElseThrow(() ->
                 new IllegalArgumentException("model " + model + " belongs to no built-in provider's family"));
-        return longestEntry(PUBLISHED_WINDOWS.keySet(), model).map(PUBLISHED_WINDOWS::get).orElse(family.contextWindow());
+        return longestEntry(PublishedModels.WINDOWS.keySet(), model).map(PublishedModels.WINDOWS::get).orElse(family.contextWindow());
     }
 
     /**
@@ -183,16 +108,16 @@ public final class ModelFamilies {
      */
     public static boolean isKnown(String model) {
         String name = model.toLowerCase(Locale.ROOT);
-        if (PUBLISHED_WINDOWS.containsKey(name)) {
+        if (PublishedModels.WINDOWS.containsKey(name)) {
             return true;
         }
-        return PUBLISHED_WINDOWS.keySet().stream().anyMatch(entry -> name.startsWith(entry + "-")
+        return PublishedModels.WINDOWS.keySet().stream().anyMatch(entry -> name.startsWith(entry + "-")
                 && SNAPSHOT.matcher(name.substring(entry.length())).matches());
     }
 
     /** The names of the built-in table, sorted. */
     public static List<String> knownModels() {
-        return PUBLISHED_WINDOWS.keySet().stream().sorted().toList();
+        return PublishedModels.WINDOWS.keySet().stream().sorted().toList();
     }
 
     /**
@@ -200,7 +125,7 @@ public final class ModelFamilies {
      * the table it starts with, followed by the end or a {@code -}; empty when none fits.
      */
     public static Optional<ModelPrice> priceOf(String model) {
-        return longestEntry(PUBLISHED_PRICES.keySet(), model).map(PUBLISHED_PRICES::get);
+        return longestEntry(PublishedModels.PRICES.keySet(), model).map(PublishedModels.PRICES::get);
     }
 
     /** The longest of {@code entries} that {@code model} equals or starts with, followed by a {@code -}. */

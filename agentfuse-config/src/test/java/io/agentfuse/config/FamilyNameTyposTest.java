@@ -11,6 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -42,6 +43,16 @@ class FamilyNameTyposTest {
             assertThat(error.line()).isEqualTo(4);
             assertThat(error.message()).startsWith("unknown model \"claude-hauku-4\"; did you mean \"claude-haiku-4\"?");
         });
+    }
+
+    @ParameterizedTest
+    @CsvSource({"claude-sonet-5, claude-sonnet-5", "claude-opsu-5-5, claude-opus-5-5", "claude-fabel-5-1, claude-fable-5-1",
+            "gpt-6.1-sl, gpt-6.1-sol"})
+    void aTypoOfTodaysModelsIsAnErrorSayingWhatWasMeant(String typo, String meant) {
+        ConfigException refused = refused("models:\n  main:\n    provider: openai\n    fallbacks: [" + typo + "]\n");
+
+        assertThat(refused.errors()).singleElement().satisfies(error ->
+                assertThat(error.message()).startsWith("unknown model \"" + typo + "\"; did you mean \"" + meant + "\"?"));
     }
 
     @Test
@@ -91,7 +102,8 @@ class FamilyNameTyposTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"claude-sonnet-4-5-20250929", "gpt-4o-2024-08-06", "o3-mini", "claude-3-5-haiku-latest",
-            "gpt-4.1-nano", "claude-opus-4-1"})
+            "gpt-4.1-nano", "claude-opus-4-1", "claude-sonnet-5", "claude-sonnet-5-20260630", "claude-opus-5-5",
+            "claude-fable-5-2", "claude-haiku-5-5", "gpt-6.1-sol", "gpt-5.5", "gemini-3.1-pro-preview"})
     void namesOfTheTableAndTheirDatedSnapshotsAreServedWithoutAWord(String name, @TempDir Path directory) throws IOException {
         CheckedConfig checked = check(directory, "models:\n  main: { provider: openai, fallbacks: [" + name + "] }\n");
 

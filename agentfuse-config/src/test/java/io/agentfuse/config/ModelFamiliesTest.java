@@ -28,7 +28,7 @@ class ModelFamiliesTest {
         "o1-mini, openai, 128000",
         "o3-mini, openai, 200000",
         "o4-mini, openai, 200000",
-        "gpt-7-preview, openai, 128000",
+        "gpt-7-preview, openai, 1050000",
         "gemini-2.5-pro, gemini, 1048576",
         "gemini-1.5-pro-002, gemini, 2097152",
         "gemini-3-pro-preview, gemini, 1048576"})
@@ -67,6 +67,66 @@ class ModelFamiliesTest {
         "gemini-2.5-pro-preview-05-06", "o3-mini", "gpt-4o_custom+ft~1"})
     void vendorsNamesWithTheirPunctuationStillBelongToTheirFamily(String name) {
         assertThat(ModelFamilies.providerOf(name)).isPresent();
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "claude-sonnet-4-6, 1000000",
+        "claude-opus-4-6, 1000000",
+        "claude-opus-4-7, 1000000",
+        "claude-opus-4-8, 1000000",
+        "claude-opus-5, 1000000",
+        "claude-opus-5-5, 1000000",
+        "claude-sonnet-5, 1000000",
+        "claude-sonnet-5-20260630, 1000000",
+        "claude-sonnet-5-5, 1000000",
+        "claude-haiku-5-5, 1000000",
+        "claude-fable-5, 1000000",
+        "claude-fable-5-1, 1000000",
+        "claude-fable-5-2, 1000000",
+        "claude-haiku-4-5-20251001, 200000",
+        "claude-opus-4-5-20251101, 200000",
+        "claude-sonnet-4-5, 200000",
+        "claude-sonnet-9, 1000000",
+        "gpt-5.1, 400000",
+        "gpt-5.2, 400000",
+        "gpt-5.4, 1050000",
+        "gpt-5.5, 1050000",
+        "gpt-5.5-2026-04-23, 1050000",
+        "gpt-5.6-sol, 1050000",
+        "gpt-6-sol, 1050000",
+        "gpt-6.1-sol, 1050000",
+        "gemini-3.1-pro-preview, 1048576"})
+    void knowsTheWindowsOfTodaysModelsAndTheirSnapshots(String model, int window) {
+        assertThat(ModelFamilies.contextWindowOf(model)).isEqualTo(window);
+        if (!model.equals("claude-sonnet-9")) {
+            assertThat(ModelFamilies.isKnown(model)).as("%s is in the table", model).isTrue();
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "claude-opus-4-7, 5, 25",
+        "claude-opus-4-8, 5, 25",
+        "claude-opus-5, 5, 25",
+        "claude-opus-5-5, 4, 20",
+        "claude-sonnet-4-6, 3, 15",
+        "claude-sonnet-5, 2, 10",
+        "claude-sonnet-5-20260630, 2, 10",
+        "claude-sonnet-5-5, 2, 10",
+        "claude-haiku-4-5, 1, 5",
+        "claude-haiku-5-5, 0.50, 2.50",
+        "claude-fable-5, 10, 50",
+        "claude-fable-5-1, 10, 50",
+        "claude-fable-5-2, 8, 40",
+        "gpt-5.2, 1.75, 14",
+        "gpt-5.4, 2.50, 15",
+        "gpt-5.5, 5, 30",
+        "gpt-5.6-sol, 5, 30",
+        "gpt-6-sol, 2, 10",
+        "gpt-6.1-sol, 2, 10"})
+    void pricesTodaysModelsByTheirListPrice(String model, String input, String output) {
+        assertThat(ModelFamilies.priceOf(model)).contains(ModelPrice.of(input, output));
     }
 
     @ParameterizedTest

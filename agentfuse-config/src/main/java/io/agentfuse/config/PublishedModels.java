@@ -1,0 +1,155 @@
+package io.agentfuse.config;
+
+import io.agentfuse.core.budget.ModelPrice;
+
+import java.util.Map;
+
+/**
+ * The built-in table of {@link ModelFamilies}: the models agentfuse knows by name, their published
+ * context windows in tokens and their list prices in USD per million tokens read and written. Kept
+ * apart from the rules that read it so that a new model is a line here.
+ *
+ * <p>Sources, as read in December 2026: Anthropic's "Models overview" and each model's overview page
+ * on platform.claude.com ("Model ID … Context window … Input pricing … Output pricing": Claude Opus
+ * 4.6, Sonnet 4.6, Opus 4.8, Opus 5, Sonnet 5, Fable 5, Fable 5.1, Fable 5.2, Opus 5.5, Sonnet 5.5,
+ * Haiku 5.5, Opus 4.5, Haiku 4.5); Google's Gemini API model pages on ai.google.dev (Gemini 3 Pro
+ * Preview, Gemini 3.1 Pro Preview: input token limit 1 048 576). Where a vendor's own page was not to
+ * be had, the model cards of the clouds that serve the model were read: Claude Opus 4.7 (Vertex AI
+ * and Bedrock model cards: 1M; price as for Opus 4.8), and OpenAI's GPT-5.2, GPT-5.4, GPT-5.5,
+ * GPT-5.6 Sol, GPT-6 Sol and GPT-6.1 Sol (Vertex AI model garden, AI gateways' catalogues that link
+ * OpenAI's model pages). Where they disagree the window is the one that refuses least: the
+ * overview pages of one month list Opus 4.7 and 4.8 at 1M where a client's release notes call their
+ * bare ids 200K-only; OpenAI's 1M-class models are listed at 1 050 000 in total with 922 000 of input,
+ * and the table keeps the total, as it does for GPT-5 (400 000). Prices are the base list prices
+ * without batch or cache discounts; a model priced by tiers of prompt length is counted at the tier of
+ * long prompts when the tiers differ by more than half (Claude Haiku 5.5: $0.10/$0.50 up to 100 000
+ * tokens, $0.50/$2.50 above; an agent's prompts are long) and at the base tier otherwise. A model
+ * without a price here (the Gemini 3 previews, whose prices the sources did not give) is counted at
+ * {@link ModelFamilies#HIGHEST_PRICE} unless {@code models.<m>.price} names one.
+ */
+final class PublishedModels {
+
+    /**
+     * The models by name, with their published context windows. A name is in the table when it is an
+     * entry or an entry followed by {@code -} and more (a dated snapshot: {@code gpt-4o-2024-08-06},
+     * {@code claude-sonnet-4-5-20250929}).
+     */
+    static final Map<String, Integer> WINDOWS = Map.ofEntries(
+            Map.entry("claude-instant-1.2", 100_000),
+            Map.entry("claude-2.0", 100_000),
+            Map.entry("claude-2.1", 200_000),
+            Map.entry("claude-3-haiku", 200_000),
+            Map.entry("claude-3-sonnet", 200_000),
+            Map.entry("claude-3-opus", 200_000),
+            Map.entry("claude-3-5-haiku", 200_000),
+            Map.entry("claude-3-5-sonnet", 200_000),
+            Map.entry("claude-3-7-sonnet", 200_000),
+            Map.entry("claude-haiku-4", 200_000),
+            Map.entry("claude-haiku-4-5", 200_000),
+            Map.entry("claude-sonnet-4", 200_000),
+            Map.entry("claude-sonnet-4-5", 200_000),
+            Map.entry("claude-sonnet-4-6", 1_000_000),
+            Map.entry("claude-opus-4", 200_000),
+            Map.entry("claude-opus-4-1", 200_000),
+            Map.entry("claude-opus-4-5", 200_000),
+            Map.entry("claude-opus-4-6", 1_000_000),
+            Map.entry("claude-opus-4-7", 1_000_000),
+            Map.entry("claude-opus-4-8", 1_000_000),
+            Map.entry("claude-opus-5", 1_000_000),
+            Map.entry("claude-opus-5-5", 1_000_000),
+            Map.entry("claude-sonnet-5", 1_000_000),
+            Map.entry("claude-sonnet-5-5", 1_000_000),
+            Map.entry("claude-haiku-5-5", 1_000_000),
+            Map.entry("claude-fable-5", 1_000_000),
+            Map.entry("claude-fable-5-1", 1_000_000),
+            Map.entry("claude-fable-5-2", 1_000_000),
+            Map.entry("gpt-3.5-turbo", 16_385),
+            Map.entry("gpt-4", 8_192),
+            Map.entry("gpt-4-32k", 32_768),
+            Map.entry("gpt-4-turbo", 128_000),
+            Map.entry("gpt-4o", 128_000),
+            Map.entry("gpt-4o-mini", 128_000),
+            Map.entry("chatgpt-4o-latest", 128_000),
+            Map.entry("gpt-4.1", 1_047_576),
+            Map.entry("gpt-4.1-mini", 1_047_576),
+            Map.entry("gpt-4.1-nano", 1_047_576),
+            Map.entry("gpt-4.5-preview", 128_000),
+            Map.entry("gpt-5", 400_000),
+            Map.entry("gpt-5-mini", 400_000),
+            Map.entry("gpt-5-nano", 400_000),
+            Map.entry("gpt-5.1", 400_000),
+            Map.entry("gpt-5.2", 400_000),
+            Map.entry("gpt-5.4", 1_050_000),
+            Map.entry("gpt-5.5", 1_050_000),
+            Map.entry("gpt-5.6-sol", 1_050_000),
+            Map.entry("gpt-6-sol", 1_050_000),
+            Map.entry("gpt-6.1-sol", 1_050_000),
+            Map.entry("o1", 200_000),
+            Map.entry("o1-mini", 128_000),
+            Map.entry("o1-preview", 128_000),
+            Map.entry("o1-pro", 200_000),
+            Map.entry("o3", 200_000),
+            Map.entry("o3-mini", 200_000),
+            Map.entry("o3-pro", 200_000),
+            Map.entry("o4-mini", 200_000),
+            Map.entry("gemini-1.5-pro", 2_097_152),
+            Map.entry("gemini-2.5-pro", 1_048_576),
+            Map.entry("gemini-2.5-flash", 1_048_576),
+            Map.entry("gemini-2.0-flash", 1_048_576),
+            Map.entry("gemini-3-pro-preview", 1_048_576),
+            Map.entry("gemini-3.1-pro-preview", 1_048_576));
+
+    /** List prices in USD per million input and output tokens, by model name or name prefix. */
+    static final Map<String, ModelPrice> PRICES = Map.ofEntries(
+            Map.entry("claude-opus-4", ModelPrice.of("15", "75")),
+            Map.entry("claude-opus-4-1", ModelPrice.of("15", "75")),
+            Map.entry("claude-opus-4-5", ModelPrice.of("5", "25")),
+            Map.entry("claude-opus-4-6", ModelPrice.of("5", "25")),
+            Map.entry("claude-opus-4-7", ModelPrice.of("5", "25")),
+            Map.entry("claude-opus-4-8", ModelPrice.of("5", "25")),
+            Map.entry("claude-opus-5", ModelPrice.of("5", "25")),
+            Map.entry("claude-opus-5-5", ModelPrice.of("4", "20")),
+            Map.entry("claude-sonnet-4", ModelPrice.of("3", "15")),
+            Map.entry("claude-sonnet-5", ModelPrice.of("2", "10")),
+            Map.entry("claude-sonnet-5-5", ModelPrice.of("2", "10")),
+            Map.entry("claude-haiku-4", ModelPrice.of("1", "5")),
+            Map.entry("claude-haiku-5-5", ModelPrice.of("0.50", "2.50")),
+            Map.entry("claude-fable-5", ModelPrice.of("10", "50")),
+            Map.entry("claude-fable-5-1", ModelPrice.of("10", "50")),
+            Map.entry("claude-fable-5-2", ModelPrice.of("8", "40")),
+            Map.entry("claude-3-opus", ModelPrice.of("15", "75")),
+            Map.entry("claude-3-7-sonnet", ModelPrice.of("3", "15")),
+            Map.entry("claude-3-5-sonnet", ModelPrice.of("3", "15")),
+            Map.entry("claude-3-5-haiku", ModelPrice.of("0.80", "4")),
+            Map.entry("claude-3-haiku", ModelPrice.of("0.25", "1.25")),
+            Map.entry("gpt-3.5-turbo", ModelPrice.of("0.50", "1.50")),
+            Map.entry("gpt-4", ModelPrice.of("30", "60")),
+            Map.entry("gpt-4-turbo", ModelPrice.of("10", "30")),
+            Map.entry("gpt-4o", ModelPrice.of("2.50", "10")),
+            Map.entry("gpt-4o-mini", ModelPrice.of("0.15", "0.60")),
+            Map.entry("chatgpt-4o-latest", ModelPrice.of("5", "15")),
+            Map.entry("gpt-4.1", ModelPrice.of("2", "8")),
+            Map.entry("gpt-4.1-mini", ModelPrice.of("0.40", "1.60")),
+            Map.entry("gpt-4.1-nano", ModelPrice.of("0.10", "0.40")),
+            Map.entry("gpt-5", ModelPrice.of("1.25", "10")),
+            Map.entry("gpt-5-mini", ModelPrice.of("0.25", "2")),
+            Map.entry("gpt-5-nano", ModelPrice.of("0.05", "0.40")),
+            Map.entry("gpt-5.2", ModelPrice.of("1.75", "14")),
+            Map.entry("gpt-5.4", ModelPrice.of("2.50", "15")),
+            Map.entry("gpt-5.5", ModelPrice.of("5", "30")),
+            Map.entry("gpt-5.6-sol", ModelPrice.of("5", "30")),
+            Map.entry("gpt-6-sol", ModelPrice.of("2", "10")),
+            Map.entry("gpt-6.1-sol", ModelPrice.of("2", "10")),
+            Map.entry("o1", ModelPrice.of("15", "60")),
+            Map.entry("o1-mini", ModelPrice.of("1.10", "4.40")),
+            Map.entry("o3", ModelPrice.of("2", "8")),
+            Map.entry("o3-mini", ModelPrice.of("1.10", "4.40")),
+            Map.entry("o4-mini", ModelPrice.of("1.10", "4.40")),
+            Map.entry("gemini-2.5-pro", ModelPrice.of("1.25", "10")),
+            Map.entry("gemini-2.5-flash", ModelPrice.of("0.30", "2.50")),
+            Map.entry("gemini-2.5-flash-lite", ModelPrice.of("0.10", "0.40")),
+            Map.entry("gemini-2.0-flash", ModelPrice.of("0.10", "0.40")));
+
+    private PublishedModels() {
+    }
+}
