@@ -37,8 +37,14 @@ final class AnthropicMediaCheck {
     static final int MAX_MEDIA = 100;
     static final int MAX_MEDIA_LARGE_WINDOW = 600;
     static final int MAX_PDF_PAGES = 100;
-    /** The models whose window is 1M tokens without a beta header: the names they start with. */
-    static final List<String> LARGE_WINDOW_MODELS = List.of("claude-opus-4-6", "claude-sonnet-4-6", "claude-opus-4-7");
+    /**
+     * The models whose window is 1M tokens without a beta header, the names they start with, as
+     * Anthropic's models overview lists them: every model since Sonnet and Opus 4.6 but Haiku 4.5. The
+     * mock keeps its own list, not the gateway's table (it does not depend on the gateway's modules): a
+     * provider stand-in that read the gateway's table could not catch a wrong entry in it.
+     */
+    static final List<String> LARGE_WINDOW_MODELS = List.of("claude-opus-4-6", "claude-sonnet-4-6", "claude-opus-4-7",
+            "claude-opus-4-8", "claude-opus-5", "claude-sonnet-5", "claude-haiku-5", "claude-fable-5", "claude-mythos-5");
     static final int MAX_SIDE = 8_000;
     static final int MAX_SIDE_OF_MANY = 2_000;
     static final int MANY_IMAGES = 20;

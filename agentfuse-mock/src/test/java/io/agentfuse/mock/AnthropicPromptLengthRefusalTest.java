@@ -66,4 +66,17 @@ class AnthropicPromptLengthRefusalTest {
         assertThat(withIt.statusCode()).isEqualTo(200);
         assertThat(aModelWithoutIt.statusCode()).isEqualTo(400);
     }
+
+    @Test
+    void todaysModelsTakeAMillionTokensWithoutTheBetaAndHaikuFourFiveStillTwoHundredThousand() throws Exception {
+        for (String model : new String[] {"claude-sonnet-5", "claude-sonnet-5-20260630", "claude-opus-5-5", "claude-opus-4-8",
+                "claude-fable-5-2", "claude-haiku-5-5"}) {
+            assertThat(messages(model, null).statusCode()).as(model).isEqualTo(200);
+        }
+        HttpResponse<String> haiku = messages("claude-haiku-4-5-20251001", null);
+
+        assertThat(haiku.statusCode()).isEqualTo(400);
+        assertThat(new JsonObject(haiku.body()).getJsonObject("error").getString("message"))
+                .matches("prompt is too long: 3000\\d\\d tokens > 200000 maximum");
+    }
 }
