@@ -107,7 +107,7 @@ class AgentfuseCommandTest {
         assertThat(out.toString().lines()).contains(file + " is valid.",
                 "warning: " + file + ":2:41: models.main.fallbacks[0]: model \"gpt-9-turbo-preview\" is not configured and not"
                         + " in agentfuse's table of models: it goes to the openai provider as written, with a context window of"
-                        + " 128000 tokens (its family's); configure it under models: to be sure of both");
+                        + " 1050000 tokens (its family's); configure it under models: to be sure of both");
     }
 
     @Test
