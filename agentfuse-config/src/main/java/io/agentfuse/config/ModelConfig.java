@@ -96,6 +96,18 @@ public record ModelConfig(String name, String provider, String upstreamModel, in
         Objects.requireNonNull(streamIdleTimeout, "streamIdleTimeout");
     }
 
+    /**
+     * The window of a model called {@code name} upstream as {@code upstreamModel} that the operator
+     * wrote none for: the built-in table's ({@link ModelFamilies#publishedWindowOf}) for the upstream
+     * name, else for the model's, else {@value ConfigDefaults#MODEL_CONTEXT_WINDOW} tokens. A configured
+     * Claude Sonnet 5 got 200 000 of its 1 000 000, and the context ladder compacted or refused what
+     * Anthropic would take; a name the table does not know (a self-hosted model) keeps the default.
+     */
+    public static int publishedWindow(String name, String upstreamModel) {
+        return ModelFamilies.publishedWindowOf(upstreamModel).or(() -> ModelFamilies.publishedWindowOf(name))
+                .orElse(ConfigDefaults.MODEL_CONTEXT_WINDOW);
+    }
+
     /** The built-in table's price of a model called {@code name} upstream as {@code upstreamModel}. */
     public static Optional<ModelPrice> listPrice(String name, String upstreamModel) {
         Optional<ModelPrice> upstream = ModelFamilies.priceOf(upstreamModel);

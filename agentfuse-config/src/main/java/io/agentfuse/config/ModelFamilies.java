@@ -97,7 +97,16 @@ public final class ModelFamilies {
     public static int contextWindowOf(String model) {
         Family family = family(model).orElseThrow(() ->
                 new IllegalArgumentException("model " + model + " belongs to no built-in provider's family"));
-        return longestEntry(PublishedModels.WINDOWS.keySet(), model).map(PublishedModels.WINDOWS::get).orElse(family.contextWindow());
+        return publishedWindowOf(model).orElse(family.contextWindow());
+    }
+
+    /**
+     * The window the table publishes for {@code model} (any name, of a family or not): that of the
+     * longest entry it equals or starts with, followed by a {@code -}, as for prices; empty when none
+     * fits (a family's default is not a published window).
+     */
+    public static Optional<Integer> publishedWindowOf(String model) {
+        return longestEntry(PublishedModels.WINDOWS.keySet(), model).map(PublishedModels.WINDOWS::get);
     }
 
     /**

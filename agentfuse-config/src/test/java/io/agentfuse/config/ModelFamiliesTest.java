@@ -156,4 +156,22 @@ class ModelFamiliesTest {
     void theHighestPriceIsTheTablesDearestModel() {
         assertThat(ModelFamilies.HIGHEST_PRICE).isEqualTo(ModelPrice.of("15", "75"));
     }
+
+    @Test
+    void aConfiguredModelThatWritesNoWindowGetsItsPublishedOne() {
+        AgentfuseConfig config = ConfigLoader.parse("""
+                providers: { anthropic: {}, local: { type: openai, baseUrl: "http://127.0.0.1:8000/v1" } }
+                models:
+                  sonnet: { provider: anthropic, upstreamModel: claude-sonnet-5-20260630 }
+                  claude-sonnet-4-5: { provider: anthropic }
+                  capped: { provider: anthropic, upstreamModel: claude-sonnet-5, contextWindow: 200000 }
+                  gpt-oss-20b: { provider: local }
+                """, "agentfuse.yaml", Map.of());
+
+        assertThat(config.model("sonnet").orElseThrow().contextWindow()).as("the upstream model's").isEqualTo(1_000_000);
+        assertThat(config.model("claude-sonnet-4-5").orElseThrow().contextWindow()).as("the key's").isEqualTo(200_000);
+        assertThat(config.model("capped").orElseThrow().contextWindow()).as("written").isEqualTo(200_000);
+        assertThat(config.model("gpt-oss-20b").orElseThrow().contextWindow()).as("not in the table: the default")
+                .isEqualTo(ConfigDefaults.MODEL_CONTEXT_WINDOW);
+    }
 }

@@ -49,7 +49,7 @@ final class ModelBinder {
             Optional<String> provider = provider(section, providers.keySet());
             String upstreamModel = section.string("upstreamModel", name);
             boolean contextWindowConfigured = section.find("contextWindow").isPresent();
-            int contextWindow = section.integer("contextWindow", ConfigDefaults.MODEL_CONTEXT_WINDOW, 1,
+            int contextWindow = section.integer("contextWindow", ModelConfig.publishedWindow(name, upstreamModel), 1,
                     Integer.MAX_VALUE);
             Duration timeout = section.duration("timeout", ConfigDefaults.MODEL_TIMEOUT);
             Duration firstTokenTimeout = section.duration("firstTokenTimeout",
