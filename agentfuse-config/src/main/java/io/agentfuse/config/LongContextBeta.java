@@ -15,9 +15,9 @@ import java.util.Set;
  * maximum"}); with it, a model that takes it reads up to 1 000 000. Anthropic's documentation named
  * Claude Sonnet 4 and Sonnet 4.5 for it (usage tier 4 and above), and Sonnet 4.6 and Opus 4.6 while
  * their 1M window was a beta; Vertex AI takes the same header. Sonnet 4.6 and Opus 4.6 now read 1M
- * without it, as do the Claude models after them: the built-in table gives them 1 000 000, so the beta
- * changes nothing for a family model of theirs; it still raises a configured model of theirs that
- * wrote no window, as the API takes the header for them. A model that does not take it keeps
+ * without it, as do the Claude models after them: the built-in table gives them 1 000 000 (family
+ * models, and configured ones that write no window), so the beta changes nothing for them; they stay
+ * in the list for a configured model whose name the table does not know. A model that does not take it keeps
  * its window, as the API does. Whether an organisation may use it, and whether the beta is still
  * served for an older model, is the provider's to say: its refusal reaches the caller as it would
  * without the gateway.
