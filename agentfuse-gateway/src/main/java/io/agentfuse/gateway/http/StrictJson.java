@@ -83,11 +83,14 @@ public final class StrictJson {
     }
 
     /**
-     * {@link #decode(Buffer, FieldSpans)} by Jackson, for a body the memo does not read; its long
-     * plain strings read from its bytes when they are in an array ({@link LongStrings}).
+     * {@link #decode(Buffer, FieldSpans)} by Jackson, for a body the memo does not read; the long
+     * plain strings of a body of {@value #MEMO_FROM_BYTES} bytes or more read from its bytes when they
+     * are in an object or an array ({@link LongStrings}). A shorter body's strings are Jackson's: what
+     * reading them apart saves is a few kilobytes, and asking where each string lies costs every
+     * small request an object per string.
      */
     static Object parse(Buffer body, FieldSpans spans) {
-        ByteBuf heap = heapBytes(body);
+        ByteBuf heap = body.length() < MEMO_FROM_BYTES ? null : heapBytes(body);
         int from = heap == null ? 0 : heap.arrayOffset() + heap.readerIndex();
         LongStrings strings = heap == null ? null : new LongStrings(heap.array(), from, from + body.length());
         try (JsonParser parser = JacksonCodec.createParser(body)) {

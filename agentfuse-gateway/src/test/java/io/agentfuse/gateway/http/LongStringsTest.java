@@ -89,7 +89,7 @@ class LongStringsTest {
 
     @Test
     void aLongStringWithAControlCharIsRefusedAsJacksonRefusesIt() {
-        String raw = "{\"messages\": [{\"text\": \"" + "a".repeat(1000) + "\u0001" + "b".repeat(10) + "\"}]}";
+        String raw = "{\"messages\": [{\"text\": \"" + "a".repeat(9000) + "\u0001" + "b".repeat(10) + "\"}]}";
 
         assertThatThrownBy(() -> StrictJson.decode(Buffer.buffer(raw))).isInstanceOf(DecodeException.class)
                 .hasMessageContaining("CTRL-CHAR");
@@ -97,7 +97,7 @@ class LongStringsTest {
 
     @Test
     void aLongStringThatIsNotClosedIsRefused() {
-        String raw = "{\"messages\": [{\"text\": \"" + "a".repeat(1000);
+        String raw = "{\"messages\": [{\"text\": \"" + "a".repeat(9000); // long enough to be read apart
 
         assertThatThrownBy(() -> StrictJson.decode(Buffer.buffer(raw))).isInstanceOf(DecodeException.class);
     }
