@@ -2,6 +2,7 @@ package io.agentfuse.config;
 
 import io.agentfuse.core.budget.ModelPrice;
 
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -21,22 +22,33 @@ import java.util.regex.Pattern;
  * published window and the {@code default} breaker. The window is that of the longest entry of the
  * built-in table ({@link PublishedModels}, which names its sources) the name starts with, followed by the end or a {@code -} ({@code gpt-4o-2024-08-06}
  * is {@code gpt-4o}, {@code gpt-4-0613} is {@code gpt-4}); a family name without an entry gets its
- * family's window. Prices ({@link #priceOf}) are looked up the same way, in USD per million tokens
- * read and written, as the vendors list them (without batch or cache discounts); a model the table
- * has no price for is priced by {@code models.<m>.price}. The table of windows is also what a
+ * family's window. Prices ({@link #priceOf}), in USD per million tokens read and written, as the
+ * vendors list them (without batch or cache discounts), are looked up more strictly: only a name in
+ * the table ({@link #isKnown}: an entry or a snapshot of one) has its entry's price. A longer name is
+ * another model, often a far dearer one ({@code gpt-5.5-pro} is 6× {@code gpt-5.5}, {@code o1-pro}
+ * 10× {@code o1}), so it takes no price from its base: a configured model the table has no price for
+ * is priced by {@code models.<m>.price} (a cost budget refuses the configuration without it), and a
+ * family model served without an entry is counted at {@link #unpricedPriceOf}. Windows keep the
+ * looser rule, since a variant shares its base's window ({@code gpt-5.5-pro} reads what
+ * {@code gpt-5.5} reads) and a window taken too small compacts or refuses what the provider would
+ * take, where a price taken too small lets a budget be spent several times over. The table of windows is also what a
  * configuration's family names are checked against: one or two edits away from a model it knows, a
  * name it does not know is taken for a typo ({@link #isKnown}, {@link #knownModels}). A name longer
  * than {@value #LONGEST_NAME} chars, or with a char that is not visible ASCII (a space, a control
  * char, a letter outside ASCII), belongs to no family. Immutable and thread-safe.
  *
  * <pre>{@code
- * ModelFamilies.providerOf("claude-haiku-4");       // Optional[anthropic]
+ * ModelFamilies.providerOf("claude-haiku-4-5");     // Optional[anthropic]
  * ModelFamilies.contextWindowOf("gpt-4o-mini");     // 128000
  * ModelFamilies.providerOf("gemini-2.5-pro");      // Optional[gemini]
  * ModelFamilies.providerOf("llama-3.1-70b");        // Optional.empty
  * ModelFamilies.priceOf("claude-sonnet-4-5");       // Optional[ModelPrice[input=3, output=15]]
  * ModelFamilies.contextWindowOf("claude-sonnet-5"); // 1000000
  * ModelFamilies.contextWindowOf("claude-sonnet-9"); // 1000000 (the family's)
+ * ModelFamilies.priceOf("gpt-5.5-2026-04-23");      // Optional[ModelPrice[input=5, output=30]] (a snapshot)
+ * ModelFamilies.priceOf("gpt-5.5-pro");             // Optional[ModelPrice[input=30, output=180]] (its own)
+ * ModelFamilies.priceOf("gpt-5.9-pro");             // Optional.empty: not gpt-5.9's, which is not listed either
+ * ModelFamilies.unpricedPriceOf("gpt-5.9-pro");     // ModelPrice[input=150, output=600] (o1-pro's)
  * }</pre>
  */
 public final class ModelFamilies {
@@ -71,12 +83,13 @@ public final class ModelFamilies {
             new Family("gemini-", GEMINI, 1_048_576));
 
     /**
-     * The price a model without one is counted at by a cost budget when it is served without an
-     * entry (a family name the table does not know): the table's highest, so that naming an unpriced
-     * model never spends a cost budget more slowly.
+     * The price a cost budget counts a model at that has none of its own, outside a premium tier
+     * ({@link #unpricedPriceOf}): the dearest of the table's models of no premium tier (Claude Opus 4
+     * and 4.1, $15/$75), so that naming an unpriced model never spends a cost budget more slowly than
+     * any standard model listed would.
      */
-    public static final ModelPrice HIGHEST_PRICE = PublishedModels.PRICES.values().stream()
-            .max(Comparator.comparing(ModelPrice::output).thenComparing(ModelPrice::input)).orElseThrow();
+    public static final ModelPrice HIGHEST_PRICE = dearest(PublishedModels.PRICES.keySet().stream()
+            .filter(entry -> !isPremium(entry)).toList());
 
     /** What follows a table entry in the name of one of its snapshots: a date, a four-digit version, or latest. */
     private static final Pattern SNAPSHOT = Pattern.compile("-(\\d{4}-\\d{2}-\\d{2}|\\d{8}|\\d{4}|latest)");
@@ -102,7 +115,8 @@ public final class ModelFamilies {
 
     /**
      * The window the table publishes for {@code model} (any name, of a family or not): that of the
-     * longest entry it equals or starts with, followed by a {@code -}, as for prices; empty when none
+     * longest entry it equals or starts with, followed by a {@code -} (a variant reads what its base
+     * reads: {@code gpt-5.5-pro} is {@code gpt-5.5}'s 1 050 000, unlike its price); empty when none
      * fits (a family's default is not a published window).
      */
     public static Optional<Integer> publishedWindowOf(String model) {
@@ -116,12 +130,7 @@ public final class ModelFamilies {
      * ({@code gpt-4o-mimi} is not {@code gpt-4o}, even though it gets its window).
      */
     public static boolean isKnown(String model) {
-        String name = model.toLowerCase(Locale.ROOT);
-        if (PublishedModels.WINDOWS.containsKey(name)) {
-            return true;
-        }
-        return PublishedModels.WINDOWS.keySet().stream().anyMatch(entry -> name.startsWith(entry + "-")
-                && SNAPSHOT.matcher(name.substring(entry.length())).matches());
+        return snapshotEntry(PublishedModels.WINDOWS.keySet(), model).isPresent();
     }
 
     /** The names of the built-in table, sorted. */
@@ -130,11 +139,56 @@ public final class ModelFamilies {
     }
 
     /**
-     * The list price of {@code model} (any name, of a family or not): that of the longest entry of
-     * the table it starts with, followed by the end or a {@code -}; empty when none fits.
+     * The list price of {@code model} (any name, of a family or not): that of the entry it is or is a
+     * snapshot of, as {@link #isKnown} reads them ({@code claude-sonnet-4-5-20250929} is
+     * {@code claude-sonnet-4-5}); empty for any other name, even one that starts with an entry
+     * ({@code gpt-5.5-pro} is not {@code gpt-5.5}, nor {@code o3-deep-research} {@code o3}).
      */
     public static Optional<ModelPrice> priceOf(String model) {
-        return longestEntry(PublishedModels.PRICES.keySet(), model).map(PublishedModels.PRICES::get);
+        return snapshotEntry(PublishedModels.PRICES.keySet(), model).map(PublishedModels.PRICES::get);
+    }
+
+    /**
+     * The price a cost budget counts a call of {@code model} at when neither the configuration nor the
+     * table ({@link #priceOf}) prices it: a family model served without an entry, a new one or a
+     * variant ({@code gpt-5.9}, {@code gpt-4o-realtime-preview}). Never slower than reality, without
+     * charging every unknown model as the dearest premium one: a name with a word of its family's
+     * premium tier ({@code gpt-5.9-pro}, {@code o4-pro}) is counted at the dearest premium model of its
+     * family (o1-pro's $150/$600), every other name at {@link #HIGHEST_PRICE} ($15/$75). Counting
+     * everything at o1-pro's price would stop an agent on an unlisted $10-per-million model after an
+     * eighth of its budget; counting a premium model at $75 would let it spend its budget eight times.
+     */
+    public static ModelPrice unpricedPriceOf(String model) {
+        if (!isPremium(model)) {
+            return HIGHEST_PRICE;
+        }
+        String provider = providerOf(model).orElseThrow();
+        return dearest(PublishedModels.PRICES.keySet().stream()
+                .filter(entry -> isPremium(entry) && providerOf(entry).orElseThrow().equals(provider)).toList());
+    }
+
+    /** Whether {@code model} belongs to a family and has a word ({@code -pro-}) of that family's premium tier. */
+    private static boolean isPremium(String model) {
+        Set<String> words = providerOf(model).map(provider -> PublishedModels.PREMIUM_WORDS.getOrDefault(provider, Set.of()))
+                .orElse(Set.of());
+        return !words.isEmpty() && Arrays.stream(model.toLowerCase(Locale.ROOT).split("-")).anyMatch(words::contains);
+    }
+
+    /** The dearest price of {@code entries} of the price table: by output, then input. */
+    private static ModelPrice dearest(List<String> entries) {
+        return entries.stream().map(PublishedModels.PRICES::get)
+                .max(Comparator.comparing(ModelPrice::output).thenComparing(ModelPrice::input)).orElseThrow();
+    }
+
+    /** The longest of {@code entries} that {@code model} equals or is a snapshot of ({@link #SNAPSHOT}). */
+    private static Optional<String> snapshotEntry(Set<String> entries, String model) {
+        String name = model.toLowerCase(Locale.ROOT);
+        if (entries.contains(name)) {
+            return Optional.of(name);
+        }
+        return entries.stream().filter(entry -> name.startsWith(entry + "-")
+                        && SNAPSHOT.matcher(name.substring(entry.length())).matches())
+                .max(Comparator.comparingInt(String::length));
     }
 
     /** The longest of {@code entries} that {@code model} equals or starts with, followed by a {@code -}. */

@@ -3,6 +3,7 @@ package io.agentfuse.config;
 import io.agentfuse.core.budget.ModelPrice;
 
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The built-in table of {@link ModelFamilies}: the models agentfuse knows by name, their published
@@ -13,25 +14,37 @@ import java.util.Map;
  * on platform.claude.com ("Model ID … Context window … Input pricing … Output pricing": Claude Opus
  * 4.6, Sonnet 4.6, Opus 4.8, Opus 5, Sonnet 5, Fable 5, Fable 5.1, Fable 5.2, Opus 5.5, Sonnet 5.5,
  * Haiku 5.5, Opus 4.5, Haiku 4.5); Google's Gemini API model pages on ai.google.dev (Gemini 3 Pro
- * Preview, Gemini 3.1 Pro Preview: input token limit 1 048 576). Where a vendor's own page was not to
- * be had, the model cards of the clouds that serve the model were read: Claude Opus 4.7 (Vertex AI
- * and Bedrock model cards: 1M; price as for Opus 4.8), and OpenAI's GPT-5.2, GPT-5.4, GPT-5.5,
- * GPT-5.6 Sol, GPT-6 Sol and GPT-6.1 Sol (Vertex AI model garden, AI gateways' catalogues that link
- * OpenAI's model pages). Where they disagree the window is the one that refuses least: the
+ * Preview, Gemini 3.1 Pro Preview: input token limit 1 048 576) and Vertex AI's model page of Gemini
+ * 2.5 Flash-Lite (context window 1 048 576); OpenAI's model pages on developers.openai.com (GPT-5.1,
+ * GPT-5-Codex: $1.25/$10, 400 000; o4-mini-deep-research: $2/$8, 200 000). Where a vendor's own page
+ * was not to be had, the model cards of the clouds and AI gateways that serve the model were read:
+ * Claude Opus 4.7 (Vertex AI and Bedrock model cards: 1M; price as for Opus 4.8), and OpenAI's
+ * GPT-5.2, GPT-5.4, GPT-5.5, GPT-5.6 Sol, GPT-6 Sol and GPT-6.1 Sol (Vertex AI model garden, AI
+ * gateways' catalogues that link OpenAI's model pages); GPT-5.4 Pro and GPT-5.5 Pro ($30/$180,
+ * 1 050 000: Vercel AI Gateway's model pages, Venice's and APIYI's); GPT-5 Pro ($15/$120, 400 000: a
+ * March 2026 digest of OpenAI's pricing page on deploybase.ai); GPT-5.2 Pro ($21/$168, 400 000) and
+ * GPT-5.1-Codex-Mini ($0.25/$2, 400 000: OpenRouter, the llm-prices catalogue); GPT-5.1-Codex and
+ * GPT-5.1-Codex-Max (400 000: Vercel AI Gateway), GPT-5.1-Codex ($1.25/$10), GPT-5.2-Codex and
+ * GPT-5.3-Codex ($1.75/$14; margindash's OpenAI comparison, which gives no window); o1-pro ($150/$600),
+ * o3-pro ($20/$80) and o3-deep-research ($10/$40), each 200 000 (OpenRouter's model pages); o1-preview
+ * ($15/$60, margindash); Gemini 3.1 Pro Preview ($2/$12 up to 200 000 tokens of prompt, $4/$18 above:
+ * Google's pricing page as quoted by two developer guides; Gemini 3 Pro Preview is shut down and
+ * served by 3.1, so it is priced as 3.1). No source read gave a price for GPT-5.1-Codex-Max: it is in
+ * the table of windows, not of prices. Where they disagree the window is the one that refuses least: the
  * overview pages of one month list Opus 4.7 and 4.8 at 1M where a client's release notes call their
  * bare ids 200K-only; OpenAI's 1M-class models are listed at 1 050 000 in total with 922 000 of input,
  * and the table keeps the total, as it does for GPT-5 (400 000). Prices are the base list prices
  * without batch or cache discounts; a model priced by tiers of prompt length is counted at the tier of
  * long prompts when the tiers differ by more than half (Claude Haiku 5.5: $0.10/$0.50 up to 100 000
- * tokens, $0.50/$2.50 above; an agent's prompts are long) and at the base tier otherwise. A model
- * without a price here (the Gemini 3 previews, whose prices the sources did not give) is counted at
- * {@link ModelFamilies#HIGHEST_PRICE} unless {@code models.<m>.price} names one.
+ * tokens, $0.50/$2.50 above; the Gemini 3 Pro previews: $4/$18; an agent's prompts are long) and at
+ * the base tier otherwise. A model without a price here is counted as {@link ModelFamilies#unpricedPriceOf}
+ * says unless {@code models.<m>.price} names one.
  */
 final class PublishedModels {
 
     /**
      * The models by name, with their published context windows. A name is in the table when it is an
-     * entry or an entry followed by {@code -} and more (a dated snapshot: {@code gpt-4o-2024-08-06},
+     * entry or a snapshot of one ({@link ModelFamilies#isKnown}: {@code gpt-4o-2024-08-06},
      * {@code claude-sonnet-4-5-20250929}).
      */
     static final Map<String, Integer> WINDOWS = Map.ofEntries(
@@ -77,10 +90,18 @@ final class PublishedModels {
             Map.entry("gpt-5", 400_000),
             Map.entry("gpt-5-mini", 400_000),
             Map.entry("gpt-5-nano", 400_000),
+            Map.entry("gpt-5-pro", 400_000),
+            Map.entry("gpt-5-codex", 400_000),
             Map.entry("gpt-5.1", 400_000),
+            Map.entry("gpt-5.1-codex", 400_000),
+            Map.entry("gpt-5.1-codex-mini", 400_000),
+            Map.entry("gpt-5.1-codex-max", 400_000),
             Map.entry("gpt-5.2", 400_000),
+            Map.entry("gpt-5.2-pro", 400_000),
             Map.entry("gpt-5.4", 1_050_000),
+            Map.entry("gpt-5.4-pro", 1_050_000),
             Map.entry("gpt-5.5", 1_050_000),
+            Map.entry("gpt-5.5-pro", 1_050_000),
             Map.entry("gpt-5.6-sol", 1_050_000),
             Map.entry("gpt-6-sol", 1_050_000),
             Map.entry("gpt-6.1-sol", 1_050_000),
@@ -91,15 +112,21 @@ final class PublishedModels {
             Map.entry("o3", 200_000),
             Map.entry("o3-mini", 200_000),
             Map.entry("o3-pro", 200_000),
+            Map.entry("o3-deep-research", 200_000),
             Map.entry("o4-mini", 200_000),
+            Map.entry("o4-mini-deep-research", 200_000),
             Map.entry("gemini-1.5-pro", 2_097_152),
             Map.entry("gemini-2.5-pro", 1_048_576),
             Map.entry("gemini-2.5-flash", 1_048_576),
+            Map.entry("gemini-2.5-flash-lite", 1_048_576),
             Map.entry("gemini-2.0-flash", 1_048_576),
             Map.entry("gemini-3-pro-preview", 1_048_576),
             Map.entry("gemini-3.1-pro-preview", 1_048_576));
 
-    /** List prices in USD per million input and output tokens, by model name or name prefix. */
+    /**
+     * List prices in USD per million input and output tokens, by model name; a snapshot of an entry
+     * has its price ({@link ModelFamilies#priceOf}), any other name that starts with an entry does not.
+     */
     static final Map<String, ModelPrice> PRICES = Map.ofEntries(
             Map.entry("claude-opus-4", ModelPrice.of("15", "75")),
             Map.entry("claude-opus-4-1", ModelPrice.of("15", "75")),
@@ -110,9 +137,12 @@ final class PublishedModels {
             Map.entry("claude-opus-5", ModelPrice.of("5", "25")),
             Map.entry("claude-opus-5-5", ModelPrice.of("4", "20")),
             Map.entry("claude-sonnet-4", ModelPrice.of("3", "15")),
+            Map.entry("claude-sonnet-4-5", ModelPrice.of("3", "15")),
+            Map.entry("claude-sonnet-4-6", ModelPrice.of("3", "15")),
             Map.entry("claude-sonnet-5", ModelPrice.of("2", "10")),
             Map.entry("claude-sonnet-5-5", ModelPrice.of("2", "10")),
             Map.entry("claude-haiku-4", ModelPrice.of("1", "5")),
+            Map.entry("claude-haiku-4-5", ModelPrice.of("1", "5")),
             Map.entry("claude-haiku-5-5", ModelPrice.of("0.50", "2.50")),
             Map.entry("claude-fable-5", ModelPrice.of("10", "50")),
             Map.entry("claude-fable-5-1", ModelPrice.of("10", "50")),
@@ -134,21 +164,45 @@ final class PublishedModels {
             Map.entry("gpt-5", ModelPrice.of("1.25", "10")),
             Map.entry("gpt-5-mini", ModelPrice.of("0.25", "2")),
             Map.entry("gpt-5-nano", ModelPrice.of("0.05", "0.40")),
+            Map.entry("gpt-5-pro", ModelPrice.of("15", "120")),
+            Map.entry("gpt-5-codex", ModelPrice.of("1.25", "10")),
+            Map.entry("gpt-5.1", ModelPrice.of("1.25", "10")),
+            Map.entry("gpt-5.1-codex", ModelPrice.of("1.25", "10")),
+            Map.entry("gpt-5.1-codex-mini", ModelPrice.of("0.25", "2")),
             Map.entry("gpt-5.2", ModelPrice.of("1.75", "14")),
+            Map.entry("gpt-5.2-pro", ModelPrice.of("21", "168")),
+            Map.entry("gpt-5.2-codex", ModelPrice.of("1.75", "14")),
+            Map.entry("gpt-5.3-codex", ModelPrice.of("1.75", "14")),
             Map.entry("gpt-5.4", ModelPrice.of("2.50", "15")),
+            Map.entry("gpt-5.4-pro", ModelPrice.of("30", "180")),
             Map.entry("gpt-5.5", ModelPrice.of("5", "30")),
+            Map.entry("gpt-5.5-pro", ModelPrice.of("30", "180")),
             Map.entry("gpt-5.6-sol", ModelPrice.of("5", "30")),
             Map.entry("gpt-6-sol", ModelPrice.of("2", "10")),
             Map.entry("gpt-6.1-sol", ModelPrice.of("2", "10")),
             Map.entry("o1", ModelPrice.of("15", "60")),
             Map.entry("o1-mini", ModelPrice.of("1.10", "4.40")),
+            Map.entry("o1-preview", ModelPrice.of("15", "60")),
+            Map.entry("o1-pro", ModelPrice.of("150", "600")),
             Map.entry("o3", ModelPrice.of("2", "8")),
             Map.entry("o3-mini", ModelPrice.of("1.10", "4.40")),
+            Map.entry("o3-pro", ModelPrice.of("20", "80")),
+            Map.entry("o3-deep-research", ModelPrice.of("10", "40")),
             Map.entry("o4-mini", ModelPrice.of("1.10", "4.40")),
+            Map.entry("o4-mini-deep-research", ModelPrice.of("2", "8")),
             Map.entry("gemini-2.5-pro", ModelPrice.of("1.25", "10")),
             Map.entry("gemini-2.5-flash", ModelPrice.of("0.30", "2.50")),
             Map.entry("gemini-2.5-flash-lite", ModelPrice.of("0.10", "0.40")),
-            Map.entry("gemini-2.0-flash", ModelPrice.of("0.10", "0.40")));
+            Map.entry("gemini-2.0-flash", ModelPrice.of("0.10", "0.40")),
+            Map.entry("gemini-3-pro-preview", ModelPrice.of("4", "18")),
+            Map.entry("gemini-3.1-pro-preview", ModelPrice.of("4", "18")));
+
+    /**
+     * The words that name a family's premium tier: a model named with one is a different, far dearer
+     * model than its base (o1-pro is 10× o1, gpt-5-pro 12× gpt-5, gpt-5.5-pro 6× gpt-5.5). Gemini's
+     * {@code pro} is its standard tier and is no such word.
+     */
+    static final Map<String, Set<String>> PREMIUM_WORDS = Map.of("openai", Set.of("pro"));
 
     private PublishedModels() {
     }

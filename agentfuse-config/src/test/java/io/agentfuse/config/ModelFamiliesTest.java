@@ -141,7 +141,12 @@ class ModelFamiliesTest {
         "gpt-4o-mini, 0.15, 0.60",
         "gpt-4o-2024-08-06, 2.50, 10",
         "gpt-4.1-mini, 0.40, 1.60",
-        "o4-mini, 1.10, 4.40"})
+        "o4-mini, 1.10, 4.40",
+        "claude-haiku-4-5-20251001, 1, 5",
+        "claude-sonnet-4-6, 3, 15",
+        "gpt-4-0613, 30, 60",
+        "o3-2025-04-16, 2, 8",
+        "claude-3-5-sonnet-latest, 3, 15"})
     void pricesTheCommonModelsByTheirListPricePerMillionTokens(String model, String input, String output) {
         assertThat(ModelFamilies.priceOf(model)).contains(ModelPrice.of(input, output));
     }
@@ -153,7 +158,7 @@ class ModelFamiliesTest {
     }
 
     @Test
-    void theHighestPriceIsTheTablesDearestModel() {
+    void theHighestPriceIsTheDearestModelOfNoPremiumTier() {
         assertThat(ModelFamilies.HIGHEST_PRICE).isEqualTo(ModelPrice.of("15", "75"));
     }
 

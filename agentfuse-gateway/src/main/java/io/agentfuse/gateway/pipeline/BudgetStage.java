@@ -5,7 +5,6 @@ import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.BudgetConfig;
 import io.agentfuse.config.DurationFormat;
 import io.agentfuse.config.ModelConfig;
-import io.agentfuse.config.ModelFamilies;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.budget.BudgetAmount;
 import io.agentfuse.core.budget.BudgetClaim;
@@ -130,7 +129,7 @@ final class BudgetStage {
                     .filter(budget -> spent.stream().noneMatch(counted -> counted.budget() == budget)).toList();
             boolean countsCost = active.stream().anyMatch(BudgetConfig::countsCost);
             ModelConfig model = request.model();
-            ModelPrice price = model.price().orElse(countsCost ? ModelFamilies.HIGHEST_PRICE : null);
+            ModelPrice price = BudgetTicket.priceOf(model, countsCost);
             BudgetAmount estimate = TokenEstimate.of(inputTokens, request.chat().sampling().maxTokens(),
                     model.contextWindow(), price);
             if (active.isEmpty()) {

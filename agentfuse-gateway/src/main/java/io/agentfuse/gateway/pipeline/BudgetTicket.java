@@ -132,8 +132,17 @@ final class BudgetTicket {
 
     /** What a call of {@code answeredBy} that reported {@code usage} used, at its price. */
     BudgetAmount used(Usage usage, ModelConfig answeredBy) {
-        ModelPrice price = answeredBy.price().orElse(countsCost ? ModelFamilies.HIGHEST_PRICE : null);
-        return TokenEstimate.used(usage.inputTokens(), usage.outputTokens(), price);
+        return TokenEstimate.used(usage.inputTokens(), usage.outputTokens(), priceOf(answeredBy, countsCost));
+    }
+
+    /**
+     * The price a call of {@code model} is counted at: its own ({@code models.<m>.price} or the
+     * table's); without one, when a budget counts cost, {@link ModelFamilies#unpricedPriceOf} its
+     * upstream name (a family model served without an entry: a configured model without a price is
+     * refused by the loader under a cost budget); else none (tokens only).
+     */
+    static ModelPrice priceOf(ModelConfig model, boolean countsCost) {
+        return model.price().orElseGet(() -> countsCost ? ModelFamilies.unpricedPriceOf(model.upstreamModel()) : null);
     }
 
     /**
