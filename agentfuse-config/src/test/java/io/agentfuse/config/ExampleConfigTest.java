@@ -107,7 +107,7 @@ class ExampleConfigTest {
         ModelConfig haiku = config.model("claude-haiku-4").orElseThrow();
         ModelConfig mini = config.model("gpt-4o-mini").orElseThrow();
 
-        assertThat(haiku.upstreamModel()).isEqualTo("claude-haiku-4");
+        assertThat(haiku.upstreamModel()).isEqualTo("claude-haiku-4-5");
         assertThat(haiku.breaker()).isEqualTo(config.breakers().get("patient"));
         assertThat(mini.contextWindow()).isEqualTo(128_000);
         assertThat(mini.breakerName()).isEmpty();

@@ -57,7 +57,7 @@ import java.util.function.Predicate;
  * <pre>{@code
  * FallbackChain<Prompt, String> chain = FallbackChain.<Prompt, String>builder()
  *     .step("claude-sonnet-4", sonnetGuard, prompt -> anthropic.complete("claude-sonnet-4", prompt))
- *     .step("claude-haiku-4", haikuGuard, prompt -> anthropic.complete("claude-haiku-4", prompt))
+ *     .step("claude-haiku-4", haikuGuard, prompt -> anthropic.complete("claude-haiku-4-5", prompt))
  *     .step("gpt-4o-mini", miniGuard, prompt -> openai.complete("gpt-4o-mini", prompt))
  *     .giveUp()
  *     .build();
