@@ -70,6 +70,41 @@ public final class ModelName {
         return name.startsWith("claude-");
     }
 
+    /**
+     * Whether this is a Claude model that counts text with the tokenizer Anthropic introduced with
+     * Claude Opus 4.7, which "may use roughly 1× to 1.35× as many tokens when processing text compared
+     * to previous models" (Anthropic's Opus 4.7 release notes and migration guide): every Claude model
+     * but those named before it — {@code claude-instant}, {@code claude-2.x}, {@code claude-3*}, and
+     * Opus, Sonnet and Haiku 4 to 4.6, with or without a snapshot ({@code claude-sonnet-4-5-20250929},
+     * {@code claude-sonnet-4-5@20250929}, Bedrock's {@code -v1:0}). Later models (Opus 4.8, the
+     * Claude 5 models) are taken to share it, as counters that read them report of Opus 4.7 to 4.9 and
+     * Opus and Sonnet 5; a Claude model the rule does not know is too, since counting high only
+     * compacts a little early where counting low lets a request overflow the provider's window.
+     */
+    public boolean hasClaudeTokenizerOf47() {
+        if (!isClaude()) {
+            return false;
+        }
+        String[] parts = name.split("[-@]");
+        if (parts.length < 2 || parts[1].equals("instant") || !parts[1].isEmpty() && Character.isDigit(parts[1].charAt(0))) {
+            return false;   // claude-instant-1.2, claude-2.1, claude-3-5-sonnet: the generations before 4
+        }
+        int major = parts.length > 2 ? versionNumber(parts[2]) : -1;
+        int minor = parts.length > 3 ? versionNumber(parts[3]) : 0;
+        if (major < 0) {
+            return true;
+        }
+        return major > 4 || major == 4 && (minor < 0 ? 0 : minor) >= 7;
+    }
+
+    /** A one- or two-digit version number, or -1 (a date, {@code v1:0}, a word). */
+    private static int versionNumber(String part) {
+        if (part.isEmpty() || part.length() > 2 || !part.chars().allMatch(Character::isDigit)) {
+            return -1;
+        }
+        return Integer.parseInt(part);
+    }
+
     /** Whether this is one of Amazon's Nova models ({@code amazon.nova-pro-v1:0} on Bedrock). */
     public boolean isNova() {
         return name.startsWith("nova-");

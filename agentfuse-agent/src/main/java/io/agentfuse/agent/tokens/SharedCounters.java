@@ -24,6 +24,7 @@ final class SharedCounters {
     /** The counters of the estimate (no encoding of the model's own) and of each encoding, by accounting. */
     private static final Map<EncodingType, Map<ImageAccounting, TokenCounter>> BY_ENCODING = new ConcurrentHashMap<>();
     private static final Map<ImageAccounting, TokenCounter> ESTIMATES = new ConcurrentHashMap<>();
+    private static final Map<ImageAccounting, TokenCounter> NEWER_CLAUDE_ESTIMATES = new ConcurrentHashMap<>();
 
     private SharedCounters() {
     }
@@ -42,5 +43,11 @@ final class SharedCounters {
     static TokenCounter estimate(ImageAccounting images) {
         return ESTIMATES.computeIfAbsent(images, unused -> new CachingTokenCounter(
                 EstimatingTokenCounter.standard().withImages(images), CAPACITY));
+    }
+
+    /** The estimate of the Claude models whose tokenizer makes more tokens ({@link EstimatingTokenCounter#newerClaude}). */
+    static TokenCounter newerClaudeEstimate(ImageAccounting images) {
+        return NEWER_CLAUDE_ESTIMATES.computeIfAbsent(images, unused -> new CachingTokenCounter(
+                EstimatingTokenCounter.newerClaude().withImages(images), CAPACITY));
     }
 }

@@ -194,7 +194,9 @@ public interface TokenCounter {
     /**
      * The best local counter for {@code model}: the exact encoding for OpenAI models
      * ({@code o200k_base} for the gpt-4o, gpt-4.1, gpt-4.5, gpt-5 and o-series families,
-     * {@code cl100k_base} for gpt-4 and gpt-3.5), and {@link EstimatingTokenCounter#standard()}
+     * {@code cl100k_base} for gpt-4 and gpt-3.5), {@link EstimatingTokenCounter#newerClaude()} for
+     * the Claude models whose tokenizer makes up to 1.35× the tokens of the earlier ones (Opus 4.7 and
+     * later, {@link ModelName#hasClaudeTokenizerOf47}), and {@link EstimatingTokenCounter#standard()}
      * for every other model; images as the model's family charges them ({@link ImageAccounting#forModel}).
      * A provider prefix such as {@code "openai/"} is ignored ({@link ModelName}).
      *
@@ -205,6 +207,9 @@ public interface TokenCounter {
     static TokenCounter forModel(String model) {
         ModelName name = ModelName.of(model);
         ImageAccounting images = ImageAccounting.forModel(name);
+        if (name.hasClaudeTokenizerOf47()) {
+            return SharedCounters.newerClaudeEstimate(images);
+        }
         return OpenAiEncodings.forModel(name)
                 .map(encoding -> SharedCounters.forEncoding(encoding, images))
                 .orElseGet(() -> SharedCounters.estimate(images));
