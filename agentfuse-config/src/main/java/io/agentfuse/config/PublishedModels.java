@@ -13,7 +13,7 @@ import java.util.Set;
  * <p>Sources, as read in December 2026: Anthropic's "Models overview" and each model's overview page
  * on platform.claude.com ("Model ID … Context window … Input pricing … Output pricing": Claude Opus
  * 4.6, Sonnet 4.6, Opus 4.8, Opus 5, Sonnet 5, Fable 5, Fable 5.1, Fable 5.2, Opus 5.5, Sonnet 5.5,
- * Haiku 5.5, Opus 4.5, Haiku 4.5); Google's Gemini API model pages on ai.google.dev (Gemini 3 Pro
+ * Haiku 5.5, Opus 4.5, Sonnet 4.5, Haiku 4.5); Google's Gemini API model pages on ai.google.dev (Gemini 3 Pro
  * Preview, Gemini 3.1 Pro Preview: input token limit 1 048 576) and Vertex AI's model page of Gemini
  * 2.5 Flash-Lite (context window 1 048 576); OpenAI's model pages on developers.openai.com (GPT-5.1,
  * GPT-5-Codex: $1.25/$10, 400 000; o4-mini-deep-research: $2/$8, 200 000). Where a vendor's own page
@@ -22,8 +22,8 @@ import java.util.Set;
  * GPT-5.2, GPT-5.4, GPT-5.5, GPT-5.6 Sol, GPT-6 Sol and GPT-6.1 Sol (Vertex AI model garden, AI
  * gateways' catalogues that link OpenAI's model pages); GPT-5.4 Pro and GPT-5.5 Pro ($30/$180,
  * 1 050 000: Vercel AI Gateway's model pages, Venice's and APIYI's); GPT-5 Pro ($15/$120, 400 000: a
- * March 2026 digest of OpenAI's pricing page on deploybase.ai); GPT-5.2 Pro ($21/$168, 400 000) and
- * GPT-5.1-Codex-Mini ($0.25/$2, 400 000: OpenRouter, the llm-prices catalogue); GPT-5.1-Codex and
+ * March 2026 digest of OpenAI's pricing page on deploybase.ai); GPT-5.2 Pro ($21/$168, 400 000: the
+ * llm-prices catalogue) and GPT-5.1-Codex-Mini ($0.25/$2, 400 000: OpenRouter); GPT-5.1-Codex and
  * GPT-5.1-Codex-Max (400 000: Vercel AI Gateway), GPT-5.1-Codex ($1.25/$10), GPT-5.2-Codex and
  * GPT-5.3-Codex ($1.75/$14; margindash's OpenAI comparison, which gives no window); o1-pro ($150/$600),
  * o3-pro ($20/$80) and o3-deep-research ($10/$40), each 200 000 (OpenRouter's model pages); o1-preview

@@ -76,10 +76,12 @@ public final class ModelName {
      * to previous models" (Anthropic's Opus 4.7 release notes and migration guide): every Claude model
      * but those named before it — {@code claude-instant}, {@code claude-2.x}, {@code claude-3*}, and
      * Opus, Sonnet and Haiku 4 to 4.6, with or without a snapshot ({@code claude-sonnet-4-5-20250929},
-     * {@code claude-sonnet-4-5@20250929}, Bedrock's {@code -v1:0}). Later models (Opus 4.8, the
-     * Claude 5 models) are taken to share it, as counters that read them report of Opus 4.7 to 4.9 and
-     * Opus and Sonnet 5; a Claude model the rule does not know is too, since counting high only
-     * compacts a little early where counting low lets a request overflow the provider's window.
+     * {@code claude-sonnet-4-5@20250929}, Bedrock's {@code -v1:0}). Anthropic's Sonnet 5 migration guide
+     * says the same of Sonnet 5 ("about 30% more tokens" than Sonnet 4.6 for the same text); the other
+     * later models (Opus 4.8, the Claude 5 models) are taken to share it, as offline counters that
+     * reproduce Anthropic's counts report of Opus 4.7 to 4.9 and Opus 5; a Claude model the rule does
+     * not know is too, since counting high only compacts a little early where counting low lets a
+     * request overflow the provider's window.
      */
     public boolean hasClaudeTokenizerOf47() {
         if (!isClaude()) {
