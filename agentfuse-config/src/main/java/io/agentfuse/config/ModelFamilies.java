@@ -169,8 +169,8 @@ public final class ModelFamilies {
 
     /** Whether {@code model} belongs to a family and has a word ({@code -pro-}) of that family's premium tier. */
     private static boolean isPremium(String model) {
-        Set<String> words = providerOf(model).map(provider -> PublishedModels.PREMIUM_WORDS.getOrDefault(provider, Set.of()))
-                .orElse(Set.of());
+        Set<String> words = providerOf(model)
+                .map(provider -> PublishedModels.PREMIUM_WORDS.getOrDefault(provider, Set.of())).orElse(Set.of());
         return !words.isEmpty() && Arrays.stream(model.toLowerCase(Locale.ROOT).split("-")).anyMatch(words::contains);
     }
 

@@ -84,27 +84,32 @@ public final class ModelName {
      * request overflow the provider's window.
      */
     public boolean hasClaudeTokenizerOf47() {
-        if (!isClaude()) {
-            return false;
-        }
-        String[] parts = name.split("[-@]");
-        if (parts.length < 2 || parts[1].equals("instant") || !parts[1].isEmpty() && Character.isDigit(parts[1].charAt(0))) {
+        boolean oldScheme = name.startsWith("claude-instant") || name.length() > 7 && Character.isDigit(name.charAt(7));
+        if (!isClaude() || oldScheme) {
             return false;   // claude-instant-1.2, claude-2.1, claude-3-5-sonnet: the generations before 4
         }
-        int major = parts.length > 2 ? versionNumber(parts[2]) : -1;
-        int minor = parts.length > 3 ? versionNumber(parts[3]) : 0;
+        int tierEnd = name.indexOf('-', 7);
+        int major = tierEnd < 0 ? -1 : versionAt(tierEnd + 1);
         if (major < 0) {
             return true;
         }
-        return major > 4 || major == 4 && (minor < 0 ? 0 : minor) >= 7;
+        int majorEnd = tierEnd + 1 + (major > 9 ? 2 : 1);
+        int minor = majorEnd < name.length() && name.charAt(majorEnd) == '-' ? Math.max(versionAt(majorEnd + 1), 0) : 0;
+        return major > 4 || major == 4 && minor >= 7;
     }
 
-    /** A one- or two-digit version number, or -1 (a date, {@code v1:0}, a word). */
-    private static int versionNumber(String part) {
-        if (part.isEmpty() || part.length() > 2 || !part.chars().allMatch(Character::isDigit)) {
-            return -1;
+    /**
+     * The one- or two-digit version number at {@code from}, ended by the name's end, a {@code -} or
+     * Vertex's {@code @}; -1 for anything else (a date, Bedrock's {@code v1:0}, a word). No regex: a
+     * gateway asks on every request.
+     */
+    private int versionAt(int from) {
+        int end = from;
+        while (end < name.length() && end - from < 3 && Character.isDigit(name.charAt(end))) {
+            end++;
         }
-        return Integer.parseInt(part);
+        boolean ended = end == name.length() || name.charAt(end) == '-' || name.charAt(end) == '@';
+        return end > from && end - from <= 2 && ended ? Integer.parseInt(name, from, end, 10) : -1;
     }
 
     /** Whether this is one of Amazon's Nova models ({@code amazon.nova-pro-v1:0} on Bedrock). */

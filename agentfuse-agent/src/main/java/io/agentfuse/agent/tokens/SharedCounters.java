@@ -45,7 +45,7 @@ final class SharedCounters {
                 EstimatingTokenCounter.standard().withImages(images), CAPACITY));
     }
 
-    /** The estimate of the Claude models whose tokenizer makes more tokens ({@link EstimatingTokenCounter#newerClaude}). */
+    /** The estimate of the Claude models with the newer tokenizer ({@link EstimatingTokenCounter#newerClaude}). */
     static TokenCounter newerClaudeEstimate(ImageAccounting images) {
         return NEWER_CLAUDE_ESTIMATES.computeIfAbsent(images, unused -> new CachingTokenCounter(
                 EstimatingTokenCounter.newerClaude().withImages(images), CAPACITY));

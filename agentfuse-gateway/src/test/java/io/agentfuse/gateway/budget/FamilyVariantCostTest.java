@@ -52,6 +52,7 @@ class FamilyVariantCostTest {
 
         assertThat(reply.status()).isEqualTo(200);
         assertThat(gateway.requestsFor(model)).isEqualTo(1);
-        assertThat(reply.header("x-agentfuse-budget")).startsWith("dollars; scope=global; remaining=" + remaining + ";");
+        assertThat(reply.header("x-agentfuse-budget"))
+                .startsWith("dollars; scope=global; remaining=" + remaining + ";");
     }
 }
