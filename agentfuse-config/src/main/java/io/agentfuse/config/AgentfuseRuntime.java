@@ -2,6 +2,7 @@ package io.agentfuse.config;
 
 import io.agentfuse.agent.context.ContextBudget;
 import io.agentfuse.agent.permission.PermissionBreaker;
+import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.core.bulkhead.Bulkhead;
 import io.agentfuse.core.breaker.CircuitBreaker;
 import io.agentfuse.core.breaker.CircuitBreakerConfig;
@@ -242,6 +243,17 @@ public final class AgentfuseRuntime {
         ModelConfig settings = generation.model(model);
         return generation.contextBudgets().computeIfAbsent(model, key ->
                 ContextBudget.of(generation.config().context().toContextConfig(), settings.contextWindow()));
+    }
+
+    /**
+     * The token counter of {@code model}: {@link TokenCounter#forModel} of the model it calls
+     * upstream, so that a configured name ({@code planner}) counts as the vendor's model behind it
+     * does (Claude Opus 4.7 and later make up to 1.35× the tokens of the earlier Claude models).
+     *
+     * @throws IllegalArgumentException if {@code model} is not configured
+     */
+    public TokenCounter tokenCounter(String model) {
+        return TokenCounter.forModel(current.model(model).upstreamModel());
     }
 
     /**

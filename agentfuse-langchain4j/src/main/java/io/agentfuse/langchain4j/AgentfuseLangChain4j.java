@@ -7,7 +7,6 @@ import dev.langchain4j.model.chat.StreamingChatModel;
 import dev.langchain4j.service.tool.ToolExecutor;
 import io.agentfuse.agent.context.Compactor;
 import io.agentfuse.agent.context.Summarizer;
-import io.agentfuse.agent.tokens.EstimatingTokenCounter;
 import io.agentfuse.agent.budget.ChatBudget;
 import io.agentfuse.agent.budget.TokenBudget;
 import io.agentfuse.config.AgentfuseRuntime;
@@ -159,14 +158,14 @@ public final class AgentfuseLangChain4j {
     /**
      * {@code memory}, kept within {@code model}'s context window by the {@code context:} ladder,
      * summarising older turns with {@code summarizer} (e.g. a {@link ChatModelSummarizer} over the
-     * {@code compactModel}) and snipping when that fails. Counts tokens with the agent module's
-     * standard estimate. One compactor per call: give each memory of a model the same one by
+     * {@code compactModel}) and snipping when that fails. Counts tokens as {@code model}'s upstream
+     * model does ({@link AgentfuseRuntime#tokenCounter}). One compactor per call: give each memory of a model the same one by
      * building it yourself if the summariser's failure cooldown must be shared.
      *
      * @throws IllegalArgumentException if {@code model} is not configured
      */
     public GuardedChatMemory chatMemory(String model, ChatMemory memory, Summarizer summarizer) {
-        Compactor compactor = Compactor.builder(runtime.contextBudget(model), EstimatingTokenCounter.standard())
+        Compactor compactor = Compactor.builder(runtime.contextBudget(model), runtime.tokenCounter(model))
                 .summarizer(summarizer)
                 .clock(runtime.modelGuard(model).circuitBreaker().clock())
                 .scheduler(scheduler)

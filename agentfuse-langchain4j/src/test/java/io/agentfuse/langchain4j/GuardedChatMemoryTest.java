@@ -32,6 +32,8 @@ class GuardedChatMemoryTest {
     private static final String CONFIG = """
             models:
               gpt-4o: { provider: openai, contextWindow: 1000 }
+              opus-4-7: { provider: anthropic, upstreamModel: claude-opus-4-7, contextWindow: 1000 }
+              sonnet-4-5: { provider: anthropic, upstreamModel: claude-sonnet-4-5, contextWindow: 1000 }
             context: { keepRecentTurns: 1 }
             """;
 
@@ -131,8 +133,24 @@ class GuardedChatMemoryTest {
     void theFacadeBuildsTheMemoryFromTheConfiguredWindow() {
         GuardedChatMemory configured = fuse.chatMemory("gpt-4o", MessageWindowChatMemory.withMaxMessages(100),
                 ChatModelSummarizer.of(models.chatModel("gpt-4o-mini")));
-        configured.add(UserMessage.from("words ".repeat(700)));
+        configured.add(UserMessage.from("words ".repeat(820)));
 
         assertThat(configured.level()).isEqualTo(ContextLevel.AUTO_COMPACT);
+    }
+
+    @Test
+    void theFacadeCountsAsTheModelCalledUpstream() {
+        // 72 % of the window by the estimate of the earlier Claude models; the tokenizer of Claude Opus
+        // 4.7 and later makes up to 1.35x the tokens of a text: past AUTO_COMPACT (80 %).
+        GuardedChatMemory earlier = fuse.chatMemory("sonnet-4-5", MessageWindowChatMemory.withMaxMessages(100),
+                ChatModelSummarizer.of(models.chatModel("gpt-4o-mini")));
+        GuardedChatMemory newer = fuse.chatMemory("opus-4-7", MessageWindowChatMemory.withMaxMessages(100),
+                ChatModelSummarizer.of(models.chatModel("gpt-4o-mini")));
+        UserMessage message = UserMessage.from("words ".repeat(620));
+        earlier.add(message);
+        newer.add(message);
+
+        assertThat(earlier.level()).isEqualTo(ContextLevel.WARNING);
+        assertThat(newer.level().isAtLeast(ContextLevel.AUTO_COMPACT)).isTrue();
     }
 }

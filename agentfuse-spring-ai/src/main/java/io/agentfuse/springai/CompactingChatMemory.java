@@ -5,7 +5,6 @@ import io.agentfuse.agent.context.Compactor;
 import io.agentfuse.agent.context.ContextWindowFullException;
 import io.agentfuse.agent.context.Summarizer;
 import io.agentfuse.agent.conversation.Conversation;
-import io.agentfuse.agent.tokens.EstimatingTokenCounter;
 import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.springai.internal.ConversationMapping;
 import org.springframework.ai.chat.memory.ChatMemory;
@@ -48,13 +47,14 @@ public final class CompactingChatMemory implements ChatMemory {
 
     /**
      * {@code memory}, compacted to the {@code context:} ladder over {@code model}'s
-     * {@code contextWindow}, counting tokens with the standard estimate; {@code summarizer} may be
+     * {@code contextWindow}, counting tokens as its upstream model does
+     * ({@link AgentfuseRuntime#tokenCounter}); {@code summarizer} may be
      * {@code null} to snip only.
      *
      * @throws IllegalArgumentException if {@code model} is not configured
      */
     public static CompactingChatMemory of(AgentfuseRuntime runtime, String model, ChatMemory memory, Summarizer summarizer) {
-        Compactor.Builder compactor = Compactor.builder(runtime.contextBudget(model), EstimatingTokenCounter.standard());
+        Compactor.Builder compactor = Compactor.builder(runtime.contextBudget(model), runtime.tokenCounter(model));
         if (summarizer != null) {
             compactor.summarizer(summarizer);
         }

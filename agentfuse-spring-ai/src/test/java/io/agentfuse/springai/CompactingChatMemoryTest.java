@@ -32,6 +32,8 @@ class CompactingChatMemoryTest {
     private final AgentfuseRuntime runtime = AgentfuseRuntime.builder(ConfigLoader.parse("""
             models:
               tiny: { provider: openai, contextWindow: 2000 }
+              opus-4-7: { provider: anthropic, upstreamModel: claude-opus-4-7, contextWindow: 2000 }
+              sonnet-4-5: { provider: anthropic, upstreamModel: claude-sonnet-4-5, contextWindow: 2000 }
             """, "memory.yaml", Map.of())).manualClock(clock).build();
     private final ChatMemory store = MessageWindowChatMemory.builder().maxMessages(1000).build();
 
@@ -94,5 +96,23 @@ class CompactingChatMemoryTest {
         assertThat(compacted.get(compacted.size() - 1)).isSameAs(messages.get(messages.size() - 1));
         assertThat(compacted).extracting(Message::getText).noneMatch(text -> text.contains("summariser down"));
         assertThat(compactor.levelOf(ConversationMapping.toConversation(compacted)).isAtLeast(ContextLevel.AUTO_COMPACT)).isFalse();
+    }
+
+    @Test
+    void aMemoryCountsAsTheModelItCallsUpstream() {
+        // At WARNING (70 %) by the estimate of the earlier Claude models, past AUTO_COMPACT (80 %) by the
+        // tokenizer of Claude Opus 4.7 and later, which makes up to 1.35x the tokens of a text.
+        List<Message> messages = conversationAt(ContextLevel.WARNING, compactor((older, max) -> null));
+        Summarizer summarizer = (older, max) -> CompletableFuture.completedFuture("The user asked many questions.");
+        store.add(ID, messages);
+        ChatMemory other = MessageWindowChatMemory.builder().maxMessages(1000).build();
+        other.add(ID, messages);
+
+        List<Message> newer = CompactingChatMemory.of(runtime, "opus-4-7", store, summarizer).get(ID);
+        List<Message> earlier = CompactingChatMemory.of(runtime, "sonnet-4-5", other, summarizer).get(ID);
+
+        assertThat(earlier).containsExactlyElementsOf(messages);
+        assertThat(newer.size()).isLessThan(messages.size()); // summarised or snipped: past 92 % it snips
+        assertThat(newer.get(0)).isSameAs(messages.get(0));
     }
 }
