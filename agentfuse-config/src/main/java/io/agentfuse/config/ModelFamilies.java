@@ -1,5 +1,6 @@
 package io.agentfuse.config;
 
+import io.agentfuse.agent.tokens.ModelName;
 import io.agentfuse.core.budget.ModelPrice;
 
 import java.util.Arrays;
@@ -117,10 +118,11 @@ public final class ModelFamilies {
      * The window the table publishes for {@code model} (any name, of a family or not): that of the
      * longest entry it equals or starts with, followed by a {@code -} (a variant reads what its base
      * reads: {@code gpt-5.5-pro} is {@code gpt-5.5}'s 1 050 000, unlike its price); empty when none
-     * fits (a family's default is not a published window).
+     * fits (a family's default is not a published window). A cloud's name of a vendor's model is
+     * read as the vendor's ({@link #tableName}).
      */
     public static Optional<Integer> publishedWindowOf(String model) {
-        return longestEntry(PublishedModels.WINDOWS.keySet(), model).map(PublishedModels.WINDOWS::get);
+        return longestEntry(PublishedModels.WINDOWS.keySet(), tableName(model)).map(PublishedModels.WINDOWS::get);
     }
 
     /**
@@ -142,10 +144,23 @@ public final class ModelFamilies {
      * The list price of {@code model} (any name, of a family or not): that of the entry it is or is a
      * snapshot of, as {@link #isKnown} reads them ({@code claude-sonnet-4-5-20250929} is
      * {@code claude-sonnet-4-5}); empty for any other name, even one that starts with an entry
-     * ({@code gpt-5.5-pro} is not {@code gpt-5.5}, nor {@code o3-deep-research} {@code o3}).
+     * ({@code gpt-5.5-pro} is not {@code gpt-5.5}, nor {@code o3-deep-research} {@code o3}). A
+     * cloud's name of a vendor's model is read as the vendor's ({@link #tableName}).
      */
     public static Optional<ModelPrice> priceOf(String model) {
-        return snapshotEntry(PublishedModels.PRICES.keySet(), model).map(PublishedModels.PRICES::get);
+        return snapshotEntry(PublishedModels.PRICES.keySet(), tableName(model)).map(PublishedModels.PRICES::get);
+    }
+
+    /**
+     * The name {@code model} has in the vendor's table, whichever platform names it
+     * ({@link ModelName#vendorName}): Bedrock's {@code us.anthropic.claude-opus-4-6-v1:0} and an
+     * inference profile's ARN ending in it, Vertex AI's {@code claude-opus-4-6@20260205} and
+     * {@code publishers/anthropic/models/claude-opus-4-6} are all {@code claude-opus-4-6}. Without it
+     * a Claude model served through Bedrock or Vertex AI had no list price (a cost budget refused its
+     * configuration without {@code price}) and was held to 200 000 tokens however large its window.
+     */
+    static String tableName(String model) {
+        return ModelName.of(model).vendorName();
     }
 
     /**

@@ -179,4 +179,15 @@ class ModelFamiliesTest {
         assertThat(config.model("gpt-oss-20b").orElseThrow().contextWindow()).as("not in the table: the default")
                 .isEqualTo(ConfigDefaults.MODEL_CONTEXT_WINDOW);
     }
+
+    @ParameterizedTest
+    @CsvSource({
+            "us.anthropic.claude-opus-4-6-v1:0, 1000000, 5, 25",
+            "global.anthropic.claude-sonnet-4-5-20250929-v1:0, 200000, 3, 15",
+            "claude-opus-4-6@20260205, 1000000, 5, 25",
+            "arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-sonnet-4-6, 1000000, 3, 15"})
+    void aCloudsNameOfAVendorsModelHasTheVendorsWindowAndPrice(String model, int window, String input, String output) {
+        assertThat(ModelFamilies.publishedWindowOf(model)).contains(window);
+        assertThat(ModelFamilies.priceOf(model)).contains(ModelPrice.of(input, output));
+    }
 }

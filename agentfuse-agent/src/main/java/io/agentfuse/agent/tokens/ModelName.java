@@ -18,6 +18,7 @@ import java.util.Locale;
  * ModelName.of("global.anthropic.claude-sonnet-4-5-20250929-v1:0").isClaude();  // true
  * ModelName.of("models/gemini-2.5-pro").isGeminiBefore3();                       // true
  * ModelName.of("gpt-4.1-mini-2025-04-14").isOf("gpt-4.1-mini");                  // true
+ * ModelName.of("us.anthropic.claude-opus-4-6-v1:0").vendorName();               // "claude-opus-4-6"
  * }</pre>
  */
 public final class ModelName {
@@ -63,6 +64,33 @@ public final class ModelName {
     /** The vendor's name, in lower case. */
     public String name() {
         return name;
+    }
+
+    /**
+     * The vendor's name without what a cloud adds to it for a version of its own: Bedrock's
+     * {@code -v1:0} ({@code claude-sonnet-4-5-20250929-v1:0} is {@code claude-sonnet-4-5-20250929}) and
+     * Vertex AI's {@code @} and snapshot date ({@code claude-sonnet-4-5@20250929} is
+     * {@code claude-sonnet-4-5}): the name the vendor's own table of windows and prices knows.
+     */
+    public String vendorName() {
+        int at = name.indexOf('@');
+        if (at > 0) {
+            return name.substring(0, at);
+        }
+        int v = name.lastIndexOf("-v");
+        int end = v < 0 ? -1 : digitsEnd(v + 2);
+        if (end > v + 2 && (end == name.length() || name.charAt(end) == ':' && digitsEnd(end + 1) == name.length())) {
+            return name.substring(0, v);
+        }
+        return name;
+    }
+
+    private int digitsEnd(int from) {
+        int end = from;
+        while (end < name.length() && Character.isDigit(name.charAt(end))) {
+            end++;
+        }
+        return end;
     }
 
     /** Whether this is one of Anthropic's Claude models, on whichever platform. */

@@ -38,4 +38,20 @@ class ModelNameTest {
         assertThat(ModelName.of("gpt-5.1").isOf("gpt-5")).isFalse();
         assertThat(ModelName.of("o10").isOf("o1")).isFalse();
     }
+
+    @ParameterizedTest
+    @CsvSource({
+            "us.anthropic.claude-opus-4-6-v1:0, claude-opus-4-6",
+            "global.anthropic.claude-sonnet-4-5-20250929-v1:0, claude-sonnet-4-5-20250929",
+            "anthropic.claude-3-5-sonnet-20241022-v2:0, claude-3-5-sonnet-20241022",
+            "amazon.nova-pro-v1:0, nova-pro",
+            "claude-sonnet-4-5@20250929, claude-sonnet-4-5",
+            "publishers/anthropic/models/claude-opus-4-6@20260205, claude-opus-4-6",
+            "claude-sonnet-4-5, claude-sonnet-4-5",
+            "gpt-4o-2024-08-06, gpt-4o-2024-08-06",
+            "claude-haiku-4-5-v, claude-haiku-4-5-v",
+            "model-v1:beta, model-v1:beta"})
+    void theVendorsTableNameLeavesOutACloudsOwnVersion(String model, String vendorName) {
+        assertThat(ModelName.of(model).vendorName()).isEqualTo(vendorName);
+    }
 }
