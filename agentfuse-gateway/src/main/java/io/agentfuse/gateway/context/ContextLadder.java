@@ -8,6 +8,7 @@ import io.agentfuse.agent.context.ContextLevel;
 import io.agentfuse.agent.context.Summarizer;
 import io.agentfuse.agent.conversation.Conversation;
 import io.agentfuse.agent.tokens.ImageAccounting;
+import io.agentfuse.agent.tokens.EstimatingTokenCounter;
 import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Scheduler;
@@ -61,6 +62,13 @@ import java.util.concurrent.Executor;
  * }</pre>
  */
 public final class ContextLadder {
+
+    /**
+     * The most tokens any counter of {@link TokenCounter#forModel} makes of one char: three UTF-8 bytes,
+     * a token each, times the largest margin of an estimate (the newer Claude tokenizer's).
+     */
+    static final int TOKENS_PER_CHAR = (int) Math.ceil(3 * EstimatingTokenCounter.STANDARD_MARGIN
+            * EstimatingTokenCounter.NEWER_CLAUDE_FACTOR);
 
     private final ContextConfig config;
     private final Summarizer summarizer;
@@ -169,10 +177,11 @@ public final class ContextLadder {
     /**
      * More tokens than any of our counters whose images count by {@code images} can give
      * {@code request}, in one step per message (the lengths of its texts): a token covers at least
-     * one UTF-8 byte, a char is at most three bytes, the estimate for non-OpenAI models adds 15 %,
-     * and every message costs a few tokens of framing. Four per char and eight per message bound
-     * that. Loose (over 70 % of a 200 000-token window from about 35 000 chars on); what it does not
-     * settle, the counter's own bound does.
+     * one UTF-8 byte, a char is at most three bytes, the estimate for non-OpenAI models adds 15 %
+     * and that of the Claude models with the newer tokenizer 35 % more, and every message costs a few
+     * tokens of framing. {@value #TOKENS_PER_CHAR} per char and eight per message bound that. Loose
+     * (over 70 % of a 200 000-token window from about 28 000 chars on); what it does not settle, the
+     * counter's own bound does.
      */
     static long tokenUpperBound(ChatRequest request, ImageAccounting images) {
         long chars = request.system() == null ? 0 : request.system().length();
@@ -181,7 +190,7 @@ public final class ContextLadder {
                 chars += charsOf(part, images);
             }
         }
-        return 4 * chars + 8L * (request.messages().size() + 2);
+        return TOKENS_PER_CHAR * chars + 8L * (request.messages().size() + 2);
     }
 
     private static long charsOf(ContentPart part, ImageAccounting images) {
@@ -201,8 +210,8 @@ public final class ContextLadder {
         if (part instanceof ContentPart.Opaque opaque) {
             return opaque.json().length();
         }
-        // Media counts by its pixels, pages or seconds, whatever its bytes: a quarter of its tokens in chars.
-        return MediaTokens.of(part, images) / 4 + 1;
+        // Media counts by its pixels, pages or seconds, whatever its bytes: its tokens as chars of the bound.
+        return MediaTokens.of(part, images) / TOKENS_PER_CHAR + 1;
     }
 
     private Ladder ladderFor(ContextTarget target) {

@@ -98,7 +98,7 @@ class ContextLadderTest {
 
         assertThat(prepared.level()).isEqualTo(ContextLevel.NORMAL);
         assertThat(prepared.request()).isSameAs(request);
-        assertThat(ContextLadder.tokenUpperBound(request, ImageAccounting.CEILING)).isBetween(20 * 2_460L, 20 * 2_460L + 4_000); // its cruder bound: text at four tokens a char
+        assertThat(ContextLadder.tokenUpperBound(request, ImageAccounting.CEILING)).isBetween(20 * 2_460L, 20 * 2_460L + 5_000); // its cruder bound: text at five tokens a char
     }
 
     @Test
@@ -121,9 +121,13 @@ class ContextLadderTest {
             ChatRequest dense = Dialects.OPENAI.parseRequest(request.original().put("messages", new JsonArray()
                     .add(message("user", "\u8fc1\u79fb\u8ba1\u5212 ".repeat(turns * 10 + 1)))));
 
-            for (ChatRequest each : new ChatRequest[] {request, dense}) {
+            // chars of three UTF-8 bytes that the encodings split into a token per byte: the most tokens a char makes
+            ChatRequest rare = Dialects.OPENAI.parseRequest(request.original().put("messages", new JsonArray()
+                    .add(message("user", "\u4dc0\ua4d0\u2e80\u31c0".repeat(turns * 10 + 1)))));
+
+            for (ChatRequest each : new ChatRequest[] {request, dense, rare}) {
                 var conversation = ConversationMapper.toConversation(each);
-                for (String model : new String[] {"gpt-4o", "gpt-4", "claude-sonnet-4-5"}) {
+                for (String model : new String[] {"gpt-4o", "gpt-4", "claude-sonnet-4-5", "claude-opus-4-7"}) {
                     assertThat(ContextLadder.tokenUpperBound(each, TokenCounter.forModel(model).imageAccounting()))
                             .as(model + ", " + turns + " turns")
                             .isGreaterThanOrEqualTo(io.agentfuse.agent.tokens.TokenCounter.forModel(model)
@@ -140,7 +144,7 @@ class ContextLadderTest {
         for (int round = 0; round < 60; round++) {
             ChatRequest request = mixedRequest(random, 1 + random.nextInt(12));
             var conversation = ConversationMapper.toConversation(request);
-            for (String model : new String[] {"gpt-4o", "gpt-4", "claude-sonnet-4-5"}) {
+            for (String model : new String[] {"gpt-4o", "gpt-4", "claude-sonnet-4-5", "claude-opus-4-7"}) {
                 TokenCounter counter = TokenCounter.forModel(model);
                 // When bounded before and after its messages were counted (and so remembered)
                 long before = ConversationMapper.upperBound(request, counter);
