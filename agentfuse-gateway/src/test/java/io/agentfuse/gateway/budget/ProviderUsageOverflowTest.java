@@ -1,6 +1,8 @@
 package io.agentfuse.gateway.budget;
 
+import io.agentfuse.core.ManualClock;
 import io.agentfuse.core.breaker.CircuitState;
+import io.agentfuse.gateway.GatewayOptions;
 import io.agentfuse.gateway.testing.Eventually;
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayClient.StreamReply;
@@ -82,12 +84,17 @@ class ProviderUsageOverflowTest {
 
     private GatewayHarness gateway;
 
+    /**
+     * The breakers run on a clock that stands still, so a breaker that {@code tokenOveruse} opened is
+     * still OPEN when the test looks, however long the machine takes: on the system clock, 300 ms of a
+     * loaded machine between the answer and the look half-opened it.
+     */
     @BeforeEach
     void start() {
         gateway = GatewayHarness.start(GatewayHarness.CONFIG + """
                 budgets:
                   everything: { scope: global, tokens: 1000000 }
-                """);
+                """, GatewayOptions.builder().port(0).clock(new ManualClock()).build());
     }
 
     @AfterEach
