@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -32,7 +33,8 @@ import java.util.concurrent.TimeUnit;
  * least Redis's clock in microseconds, so versions keep growing when Redis restarts empty).
  * What Redis holds is input: a record, message or lease the store could not have written is no
  * record ({@link SharedStateCodec}, {@link RedisScripts}), and no reply element over 1 MiB reaches
- * the Redis client ({@link ReplySizeLimit}).
+ * the Redis client ({@link ReplySizeLimit}). An instance asking for a lease another holds gets that
+ * holder's probe result instead if it comes within {@code probeResultWait} ({@link ProbeResultWaits}).
  *
  * <p>Never blocks: every call is asynchronous, with a command timeout (default 1 s), and fails at
  * once while Redis is unreachable; the store's own calls go through a {@link CircuitBreaker}
@@ -62,6 +64,7 @@ public final class RedisStateStore implements BreakerStateStore {
     private final ScheduledExecutorService thread;
     private final RedisLink link;
     private final GuardedRedis guarded;
+    private final ProbeResultWaits probeResults;
     private volatile Listener listener;
     private volatile boolean closed;
 
@@ -79,6 +82,7 @@ public final class RedisStateStore implements BreakerStateStore {
         });
         this.link = new RedisLink(uri, builder.commandTimeout, channel, thread);
         this.guarded = new GuardedRedis(link, thread);
+        this.probeResults = new ProbeResultWaits(thread, builder.probeResultWait);
     }
 
     /** A store on the Redis at {@code uri} ({@code redis://} or {@code rediss://}) with the key prefix {@code agentfuse:}. */
@@ -123,19 +127,14 @@ public final class RedisStateStore implements BreakerStateStore {
     }
 
     private void deliver(String message) {
-        SharedBreakerState state;
-        try {
-            state = SharedStateCodec.decode(message);
-        } catch (IllegalArgumentException malformed) {
-            // the codec's reasons quote nothing of the message, which anyone with access to Redis may write
-            LOG.warn("ignored a message of {} characters on {}: {}", message.length(), channel, malformed.getMessage());
-            return;
-        }
-        try {
-            listener.onShared(state);
-        } catch (RuntimeException e) {
-            LOG.warn("applying the shared state of {} failed", state.breaker(), e);
-        }
+        ReceivedRecords.message(message, channel).ifPresent(state -> {
+            try {
+                listener.onShared(state);
+            } catch (RuntimeException e) {
+                LOG.warn("applying the shared state of {} failed", state.breaker(), e);
+            }
+            probeResults.changed(state); // after the listener applied it, so a lease answer finds it applied
+        });
     }
 
     /** A connection came (back) up: Redis may be called at once, and what was missed is read back. */
@@ -166,20 +165,7 @@ public final class RedisStateStore implements BreakerStateStore {
     @Override
     public CompletionStage<Optional<SharedBreakerState>> read(String breaker) {
         return guarded.<String>eval(RedisScripts.READ, ScriptOutputType.VALUE, new String[] {keyOf(breaker)})
-                .thenApply(this::decodeRecord);
-    }
-
-    /** A record Redis's script trusted, decoded; one this instance cannot take is no record, with a warning. */
-    private Optional<SharedBreakerState> decodeRecord(String record) {
-        if (record == null) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(SharedStateCodec.decode(record));
-        } catch (IllegalArgumentException malformed) {
-            LOG.warn("ignored a breaker record of {} characters in Redis: {}", record.length(), malformed.getMessage());
-            return Optional.empty();
-        }
+                .thenApply(ReceivedRecords::record);
     }
 
     @Override
@@ -187,10 +173,10 @@ public final class RedisStateStore implements BreakerStateStore {
         return guarded.<List<Object>>eval(RedisScripts.LEASE, ScriptOutputType.MULTI,
                         new String[] {leaseOf(breaker), keyOf(breaker)}, holder, Long.toString(Math.max(1, ttl.toMillis())),
                         Long.toString(seenVersion))
-                .thenApply(answer -> switch (((Long) answer.get(0)).intValue()) {
-                    case 1 -> ProbeLease.granted((Long) answer.get(1));
-                    case 0 -> ProbeLease.heldElsewhere((Long) answer.get(1));
-                    default -> ProbeLease.superseded(decodeRecord((String) answer.get(2)));
+                .thenCompose(answer -> switch (((Long) answer.get(0)).intValue()) {
+                    case 1 -> CompletableFuture.completedFuture(ProbeLease.granted((Long) answer.get(1)));
+                    case 0 -> probeResults.heldElsewhere(breaker, seenVersion, (Long) answer.get(1));
+                    default -> CompletableFuture.completedFuture(ProbeLease.superseded(ReceivedRecords.record((String) answer.get(2))));
                 });
     }
 
@@ -237,6 +223,7 @@ public final class RedisStateStore implements BreakerStateStore {
     public void close() {
         closed = true;
         thread.shutdownNow();
+        probeResults.close();
         link.close();
     }
 
@@ -247,7 +234,7 @@ public final class RedisStateStore implements BreakerStateStore {
 
     /**
      * Collects a store's settings: key prefix ({@code agentfuse:}), command timeout (1 s), resync
-     * interval (30 s), window interval (1 s). Not thread-safe.
+     * interval (30 s), window interval (1 s), probe result wait (250 ms). Not thread-safe.
      */
     public static final class Builder {
         private final String uri;
@@ -255,6 +242,7 @@ public final class RedisStateStore implements BreakerStateStore {
         private Duration commandTimeout = Duration.ofSeconds(1);
         private Duration resyncInterval = Duration.ofSeconds(30);
         private Duration windowInterval = Duration.ofSeconds(1);
+        private Duration probeResultWait = Duration.ofMillis(250);
 
         private Builder(String uri) {
             this.uri = Objects.requireNonNull(uri, "uri");
@@ -281,6 +269,16 @@ public final class RedisStateStore implements BreakerStateStore {
          */
         public Builder windowInterval(Duration windowInterval) {
             this.windowInterval = Checks.positive("windowInterval", windowInterval);
+            return this;
+        }
+
+        /**
+         * How long an instance that asks for a breaker's probe lease while another holds it waits for
+         * that probe's result (its close or new trip) before it is refused; never longer than the
+         * lease has left; default 250 ms, {@link Duration#ZERO} refuses at once ({@link ProbeResultWaits}).
+         */
+        public Builder probeResultWait(Duration probeResultWait) {
+            this.probeResultWait = Checks.notNegative("probeResultWait", probeResultWait);
             return this;
         }
 

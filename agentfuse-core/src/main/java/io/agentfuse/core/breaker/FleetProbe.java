@@ -12,7 +12,8 @@ import java.util.function.LongConsumer;
  * <p>Why on the call: the first call after the open time may reach any instance, and exactly one
  * probe may run; only an instance with a call in hand can use a lease, so the lease is asked for
  * then, and the call waits for the store's answer (one Redis round trip, bounded by the store's
- * command timeout) instead of being refused. A lease taken ahead of time by a timer would sit
+ * command timeout; when another instance holds the lease, the store waits a short while for that
+ * probe's result, so a call that asks just as the probe ends gets the close) instead of being refused. A lease taken ahead of time by a timer would sit
  * on whichever instance won the race, while the call goes to another. A caller that cannot wait
  * ({@link CircuitBreaker#acquire()}) is refused, and the lease asked on its behalf is held only for
  * {@link #CLAIM_WINDOW}: the next call here within half of it probes, else it lapses for others.
@@ -193,9 +194,22 @@ final class FleetProbe {
         state.handed(waiting);
     }
 
-    /** Another instance probes, for at most {@code remainingMillis} more: refuse the waiting calls and ask again later. */
+    /**
+     * Another instance probes, for at most {@code remainingMillis} more: the waiting calls are refused
+     * and this instance asks again later. A waiting call whose state was replaced while the store
+     * answered (the fleet's close or trip reached this instance first) asks the new state instead, so
+     * a close that arrived before the answer lets it through.
+     */
     void heldElsewhere(long remainingMillis) {
-        refuseAll(Math.min(Duration.ofMillis(remainingMillis).toNanos(), RECHECK.toNanos()));
+        List<LongConsumer> ready;
+        synchronized (this) {
+            if (phase != Phase.ASKING) {
+                return;
+            }
+            ready = takeWaiters();
+            elsewhereFor(Math.min(Duration.ofMillis(remainingMillis).toNanos(), RECHECK.toNanos()));
+        }
+        ready.forEach(this::redirect);
     }
 
     /** The fleet moved on and its change was applied: the waiting calls ask the breaker's state now. */
@@ -206,21 +220,6 @@ final class FleetProbe {
             elsewhereFor(RECHECK.toNanos()); // in case the change could not be applied
         }
         ready.forEach(this::redirect);
-    }
-
-    private void refuseAll(long forNanos) {
-        List<LongConsumer> ready;
-        synchronized (this) {
-            if (phase != Phase.ASKING) {
-                return;
-            }
-            ready = takeWaiters();
-            elsewhereFor(forNanos);
-        }
-        for (LongConsumer waiter : ready) {
-            breaker.rejected();
-            waiter.accept(CircuitBreaker.NOT_PERMITTED);
-        }
     }
 
     private void elsewhereFor(long nanos) {
@@ -235,7 +234,7 @@ final class FleetProbe {
         return ready;
     }
 
-    /** A waiting call whose state was replaced meanwhile asks the breaker's current state. */
+    /** A waiting call is refused while this is still the breaker's state, and asks the current state if it was replaced. */
     private void redirect(LongConsumer waiter) {
         if (breaker.rawState() == state) {
             breaker.rejected();

@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.LongConsumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -22,48 +21,29 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class FleetProbeTest {
 
-    private static final String MODEL = "model:probe";
-    private static final Duration OPEN = Duration.ofMinutes(5);
-    private static final Duration PROBE_TIMEOUT = Duration.ofMinutes(2);
-    private static final long FAST = Duration.ofMillis(20).toNanos();
+    private static final Duration OPEN = TrippedFleet.OPEN;
+    private static final Duration PROBE_TIMEOUT = TrippedFleet.PROBE_TIMEOUT;
+    private static final long FAST = TrippedFleet.FAST;
 
-    private final ManualClock clock = new ManualClock();
-    private final LoopbackStateStores store = new LoopbackStateStores(clock);
+    private final TrippedFleet tripped = new TrippedFleet();
+    private final ManualClock clock = tripped.clock;
+    private final LoopbackStateStores store = tripped.store;
 
     private CircuitBreaker instance(int halfOpenRequests) {
-        return CircuitBreakerRegistry.builder()
-                .clock(clock)
-                .defaultConfig(CircuitBreakerConfig.builder()
-                        .trigger(Trigger.consecutive5xx(3))
-                        .resetTimeout(OPEN)
-                        .probeTimeout(PROBE_TIMEOUT)
-                        .halfOpenRequests(halfOpenRequests)
-                        .build())
-                .stateStore(store.connect())
-                .build()
-                .breaker(MODEL);
+        return tripped.instance(halfOpenRequests);
     }
 
-    /** Three instances whose breaker tripped on the first and whose open time has just ended. */
     private List<CircuitBreaker> trippedFleetAfterItsOpenTime(int halfOpenRequests) {
-        List<CircuitBreaker> fleet = List.of(instance(halfOpenRequests), instance(halfOpenRequests), instance(halfOpenRequests));
-        store.deliver();
-        for (int i = 0; i < 3; i++) {
-            Unstamped.outcome(fleet.get(0), Outcome.SERVER_ERROR, FAST);
-        }
-        store.deliver();
-        assertThat(fleet).allSatisfy(breaker -> assertThat(breaker.state()).isEqualTo(CircuitState.OPEN));
-        clock.advance(OPEN);
-        return fleet;
+        return tripped.afterItsOpenTime(halfOpenRequests);
     }
 
     @Test
     void whenTheOpenTimeEndsConcurrentCallsOnEveryInstanceMakeExactlyOneProbeTheFirstCall() {
         List<CircuitBreaker> fleet = trippedFleetAfterItsOpenTime(1);
 
-        Call first = Call.on(fleet.get(1));
-        List<Call> others = List.of(Call.on(fleet.get(1)), Call.on(fleet.get(0)), Call.on(fleet.get(0)),
-                Call.on(fleet.get(2)), Call.on(fleet.get(2)));
+        FleetCall first = FleetCall.on(fleet.get(1));
+        List<FleetCall> others = List.of(FleetCall.on(fleet.get(1)), FleetCall.on(fleet.get(0)), FleetCall.on(fleet.get(0)),
+                FleetCall.on(fleet.get(2)), FleetCall.on(fleet.get(2)));
         store.deliver();
 
         assertThat(first.permitted()).as("the first call of the fleet probes").isTrue();
@@ -74,8 +54,8 @@ class FleetProbeTest {
     @Test
     void aSuccessfulProbeClosesEveryInstanceAndEndsTheLease() {
         List<CircuitBreaker> fleet = trippedFleetAfterItsOpenTime(1);
-        Call probe = Call.on(fleet.get(2));
-        Call.on(fleet.get(0));
+        FleetCall probe = FleetCall.on(fleet.get(2));
+        FleetCall.on(fleet.get(0));
         store.deliver();
 
         fleet.get(2).onOutcome(probe.permit, Outcome.SUCCESS, FAST, 0L);
@@ -88,7 +68,7 @@ class FleetProbeTest {
     @Test
     void aFailedProbeOpensEveryInstanceAgain() {
         List<CircuitBreaker> fleet = trippedFleetAfterItsOpenTime(1);
-        Call probe = Call.on(fleet.get(0));
+        FleetCall probe = FleetCall.on(fleet.get(0));
         store.deliver();
 
         fleet.get(0).onOutcome(probe.permit, Outcome.SERVER_ERROR, FAST, 0L);
@@ -105,14 +85,14 @@ class FleetProbeTest {
     void everyProbeOfHalfOpenRequestsRunsOnTheInstanceThatHoldsTheLease() {
         List<CircuitBreaker> fleet = trippedFleetAfterItsOpenTime(3);
 
-        Call first = Call.on(fleet.get(1));
-        Call elsewhere = Call.on(fleet.get(0));
+        FleetCall first = FleetCall.on(fleet.get(1));
+        FleetCall elsewhere = FleetCall.on(fleet.get(0));
         store.deliver();
-        List<Call> next = List.of(Call.on(fleet.get(1)), Call.on(fleet.get(1)), Call.on(fleet.get(1)));
+        List<FleetCall> next = List.of(FleetCall.on(fleet.get(1)), FleetCall.on(fleet.get(1)), FleetCall.on(fleet.get(1)));
 
         assertThat(first.permitted()).isTrue();
         assertThat(elsewhere.refused()).isTrue();
-        assertThat(next).extracting(Call::permitted).containsExactly(true, true, false);
+        assertThat(next).extracting(FleetCall::permitted).containsExactly(true, true, false);
     }
 
     @Test
@@ -125,10 +105,10 @@ class FleetProbeTest {
         store.deliver();
 
         int turn = 0;
-        Call call;
+        FleetCall call;
         do {
             clock.advance(Duration.ofMillis(500));
-            call = Call.on(fleet.get(turn++ % 3));
+            call = FleetCall.on(fleet.get(turn++ % 3));
             store.deliver();
         } while (call.refused());
 
@@ -136,20 +116,20 @@ class FleetProbeTest {
         assertThat(call.permitted()).isTrue();
         fleet.get((turn - 1) % 3).onOutcome(call.permit, Outcome.SUCCESS, FAST, 0L);
         store.deliver();
-        assertThat(fleet).allSatisfy(breaker -> assertThat(Call.on(breaker).permitted()).isTrue());
+        assertThat(fleet).allSatisfy(breaker -> assertThat(FleetCall.on(breaker).permitted()).isTrue());
     }
 
     @Test
     void aCallOnAnInstanceThatDoesNotProbeIsRefusedForAtMostASecondAndThenItAsksAgain() {
         List<CircuitBreaker> fleet = trippedFleetAfterItsOpenTime(1);
-        Call.on(fleet.get(0));
+        FleetCall.on(fleet.get(0));
         store.deliver();
-        Call refused = Call.on(fleet.get(1));
+        FleetCall refused = FleetCall.on(fleet.get(1));
         store.deliver();
         int asked = store.leaseRequests();
 
         Rejection rejection = fleet.get(1).currentRejection();
-        Call again = Call.on(fleet.get(1));
+        FleetCall again = FleetCall.on(fleet.get(1));
 
         assertThat(refused.refused()).isTrue();
         assertThat(rejection.message()).contains("HALF_OPEN").contains("another instance probes");
@@ -158,7 +138,7 @@ class FleetProbeTest {
         assertThat(store.leaseRequests()).isEqualTo(asked);
 
         clock.advance(FleetProbe.RECHECK);
-        Call later = Call.on(fleet.get(1));
+        FleetCall later = FleetCall.on(fleet.get(1));
         assertThat(later.decided).as("asks the fleet again").isFalse();
         store.deliver();
         assertThat(later.refused()).as("the lease is still the prober's").isTrue();
@@ -167,13 +147,13 @@ class FleetProbeTest {
     @Test
     void aLeaseWhoseProbeWasNotMadeIsGivenBackAndTheNextCallElsewhereProbes() {
         List<CircuitBreaker> fleet = trippedFleetAfterItsOpenTime(1);
-        Call notMade = Call.on(fleet.get(0));
-        Call.on(fleet.get(1));
+        FleetCall notMade = FleetCall.on(fleet.get(0));
+        FleetCall.on(fleet.get(1));
         store.deliver();
 
         fleet.get(0).release(notMade.permit);
         clock.advance(FleetProbe.RECHECK);
-        Call next = Call.on(fleet.get(1));
+        FleetCall next = FleetCall.on(fleet.get(1));
         store.deliver();
 
         assertThat(next.permitted()).isTrue();
@@ -182,15 +162,15 @@ class FleetProbeTest {
     @Test
     void aProberThatNeverAnswersLosesTheLeaseAfterOneProbeTimeout() {
         List<CircuitBreaker> fleet = trippedFleetAfterItsOpenTime(1);
-        Call lost = Call.on(fleet.get(0));
+        FleetCall lost = FleetCall.on(fleet.get(0));
         store.deliver();
         assertThat(lost.permitted()).isTrue();
 
         clock.advance(PROBE_TIMEOUT.minusSeconds(1));
-        Call before = Call.on(fleet.get(2));
+        FleetCall before = FleetCall.on(fleet.get(2));
         store.deliver();
         clock.advance(Duration.ofSeconds(1));
-        Call after = Call.on(fleet.get(2));
+        FleetCall after = FleetCall.on(fleet.get(2));
         store.deliver();
 
         assertThat(before.refused()).isTrue();
@@ -218,12 +198,12 @@ class FleetProbeTest {
         List<CircuitBreaker> fleet = trippedFleetAfterItsOpenTime(1);
         fleet.get(0).acquire();
         store.deliver();
-        assertThat(store.leases()).containsKey(MODEL);
+        assertThat(store.leases()).containsKey(TrippedFleet.MODEL);
 
         clock.advance(FleetProbe.CLAIM_WINDOW);
-        Call elsewhere = Call.on(fleet.get(1));
+        FleetCall elsewhere = FleetCall.on(fleet.get(1));
         store.deliver();
-        Call lapsed = Call.on(fleet.get(0));
+        FleetCall lapsed = FleetCall.on(fleet.get(0));
         store.deliver();
 
         assertThat(elsewhere.permitted()).isTrue();
@@ -233,7 +213,7 @@ class FleetProbeTest {
     @Test
     void anInstanceThatMissedTheFleetsCloseLearnsItWhenItAsksForTheProbe() {
         List<CircuitBreaker> fleet = trippedFleetAfterItsOpenTime(1);
-        Call probe = Call.on(fleet.get(0));
+        FleetCall probe = FleetCall.on(fleet.get(0));
         store.deliver();
         store.loseMessages(true);
         fleet.get(0).onOutcome(probe.permit, Outcome.SUCCESS, FAST, 0L);
@@ -241,7 +221,7 @@ class FleetProbeTest {
         assertThat(fleet.get(1).state()).isEqualTo(CircuitState.HALF_OPEN);
 
         clock.advance(FleetProbe.RECHECK);
-        Call call = Call.on(fleet.get(1));
+        FleetCall call = FleetCall.on(fleet.get(1));
         store.deliver();
 
         assertThat(fleet.get(1).state()).isEqualTo(CircuitState.CLOSED);
@@ -253,7 +233,7 @@ class FleetProbeTest {
         List<CircuitBreaker> fleet = trippedFleetAfterItsOpenTime(1);
         store.down(true);
 
-        Call waiting = Call.on(fleet.get(0));
+        FleetCall waiting = FleetCall.on(fleet.get(0));
         long cannotWait = fleet.get(1).acquire();
 
         assertThat(waiting.permitted()).isTrue();
@@ -283,7 +263,7 @@ class FleetProbeTest {
     @Test
     void anAsynchronousGuardedCallOnAnInstanceThatDoesNotProbeFailsFastWithoutACall() {
         List<CircuitBreaker> fleet = trippedFleetAfterItsOpenTime(1);
-        Call.on(fleet.get(0));
+        FleetCall.on(fleet.get(0));
         store.deliver();
         Guard guard = Guard.builder("model").circuitBreaker(fleet.get(1)).manualClock(clock).build();
         AtomicInteger made = new AtomicInteger();
@@ -299,35 +279,5 @@ class FleetProbeTest {
         assertThat(answer).isCompletedExceptionally();
         assertThatThrownBy(answer::join).hasCauseInstanceOf(CircuitOpenException.class)
                 .hasMessageContaining("another instance probes");
-    }
-
-    /** One call's permit as the breaker decides it: at once, or later for a call that waits. */
-    private static final class Call implements LongConsumer {
-        long permit = CircuitBreaker.PENDING;
-        boolean decided;
-
-        static Call on(CircuitBreaker breaker) {
-            Call call = new Call();
-            long permit = breaker.acquire(call);
-            if (permit != CircuitBreaker.PENDING) {
-                call.accept(permit);
-            }
-            return call;
-        }
-
-        @Override
-        public void accept(long permit) {
-            assertThat(decided).as("a permit is decided once").isFalse();
-            this.decided = true;
-            this.permit = permit;
-        }
-
-        boolean permitted() {
-            return decided && permit != CircuitBreaker.NOT_PERMITTED;
-        }
-
-        boolean refused() {
-            return decided && permit == CircuitBreaker.NOT_PERMITTED;
-        }
     }
 }

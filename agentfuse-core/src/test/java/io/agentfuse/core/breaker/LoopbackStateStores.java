@@ -23,8 +23,10 @@ import java.util.concurrent.CompletionStage;
  * {@link #deliver()}, so the caller never sees the listener run on its own call). It can be taken
  * away ({@link #down(boolean)}): then every call fails, as a real store's would. Probe leases
  * follow the real store's rules on the test's clock: a lease expires after its TTL, a change
- * published ends it, and an asker that missed a change gets that change instead of a lease. Every
- * window shared stays in the fleet's sum.
+ * published ends it, and an asker that missed a change gets that change instead of a lease. An
+ * answer that another instance holds the lease waits for that instance's change as a real store's
+ * does for a short while: a change of the breaker delivered before the store's "thread" next runs
+ * out of work ({@link #deliver()}) is the answer instead. Every window shared stays in the fleet's sum.
  */
 final class LoopbackStateStores {
 
@@ -35,6 +37,8 @@ final class LoopbackStateStores {
     private final Queue<Runnable> pending = new ArrayDeque<>();
     private final List<SharedBreakerState> published = new ArrayList<>();
     private final Map<String, Lease> leases = new HashMap<>();
+    /** Answers that another instance holds the lease, waiting for its change until the store's thread runs. */
+    private final List<HeldLease> held = new ArrayList<>();
     private final Map<String, Map<String, long[]>> windows = new HashMap<>();
     private long lastVersion;
     private boolean down;
@@ -46,6 +50,9 @@ final class LoopbackStateStores {
     }
 
     private record Lease(String holder, long untilNanos) {
+    }
+
+    private record HeldLease(String breaker, long seenVersion, ProbeLease decided, CompletableFuture<ProbeLease> answer) {
     }
 
     /** One instance's store. */
@@ -90,7 +97,11 @@ final class LoopbackStateStores {
                 leaseRequests++;
                 CompletableFuture<ProbeLease> answer = new CompletableFuture<>();
                 ProbeLease decided = decide(breaker, seenVersion, holder, ttl);
-                pending.add(() -> answer.complete(decided));
+                if (decided.status() == ProbeLease.Status.HELD_ELSEWHERE) {
+                    held.add(new HeldLease(breaker, seenVersion, decided, answer));
+                } else {
+                    pending.add(() -> answer.complete(decided));
+                }
                 return answer;
             }
 
@@ -137,7 +148,10 @@ final class LoopbackStateStores {
         return ProbeLease.heldElsewhere(Duration.ofNanos(lease.untilNanos() - now).toMillis());
     }
 
-    /** Delivers {@code state} to every instance as if someone had published it, version and all. */
+    /**
+     * Delivers {@code state} to every instance as if someone had published it, version and all; an
+     * answer waiting for a change of its breaker newer than its asker saw gets it, after it.
+     */
     void broadcast(SharedBreakerState state) {
         if (deaf) {
             return;
@@ -145,13 +159,37 @@ final class LoopbackStateStores {
         for (BreakerStateStore.Listener listener : List.copyOf(listeners)) {
             pending.add(() -> listener.onShared(state));
         }
+        answerHeldLeases(state);
     }
 
-    /** Runs everything queued (and what that queues) on the calling thread, the store's "thread". */
+    /** The answers waiting for a change of {@code change}'s breaker newer than their asker saw get it. */
+    private void answerHeldLeases(SharedBreakerState change) {
+        held.removeIf(waiting -> {
+            boolean answered = waiting.breaker().equals(change.breaker()) && change.version() > waiting.seenVersion();
+            if (answered) {
+                pending.add(() -> waiting.answer().complete(ProbeLease.superseded(Optional.of(change))));
+            }
+            return answered;
+        });
+    }
+
+    /**
+     * Runs everything queued (and what that queues) on the calling thread, the store's "thread"; an
+     * answer still waiting for another instance's change when nothing else is left is that the lease
+     * is held elsewhere.
+     */
     void deliver() {
-        Runnable next;
-        while ((next = pending.poll()) != null) {
-            next.run();
+        while (true) {
+            Runnable next;
+            while ((next = pending.poll()) != null) {
+                next.run();
+            }
+            if (held.isEmpty()) {
+                return;
+            }
+            List<HeldLease> waited = List.copyOf(held);
+            held.clear();
+            waited.forEach(waiting -> pending.add(() -> waiting.answer().complete(waiting.decided())));
         }
     }
 

@@ -69,11 +69,15 @@ public interface BreakerStateStore extends AutoCloseable {
      * {@code ttl}. The store grants it if nobody holds it (asking again while holding it renews
      * it), answers who else holds it and for how long, or, when the breaker's latest change is
      * newer than {@code seenVersion} (a close or trip the asker missed), answers that change
-     * instead of a lease. A lease the store finds without an expiry, or with a longer one than
-     * {@code ttl}, was not made by this protocol: it is taken over, or cut to {@code ttl}, so that
-     * no lease outlives one probe timeout. The stage completes within the store's own bounded time
-     * (its command timeout) or fails. The default, for a store without leases, grants every
-     * request, so each instance probes on its own.
+     * instead of a lease. When another instance holds the lease, the answer waits a short, bounded
+     * time (never beyond that lease) for a change newer than {@code seenVersion} to reach the store,
+     * and answers it if it comes: the holder closes the breaker when its probe succeeds and tells
+     * the store a round trip later, so an instance that asked in between is told of the close (and
+     * serves its call) rather than that a probe is under way. A lease the store finds without an
+     * expiry, or with a longer one than {@code ttl}, was not made by this protocol: it is taken
+     * over, or cut to {@code ttl}, so that no lease outlives one probe timeout. The stage completes
+     * within the store's own bounded time (its command timeout and that wait) or fails. The
+     * default, for a store without leases, grants every request, so each instance probes on its own.
      */
     default CompletionStage<ProbeLease> tryProbeLease(String breaker, long seenVersion, String holder, Duration ttl) {
         return CompletableFuture.completedFuture(ProbeLease.granted(ttl.toMillis()));

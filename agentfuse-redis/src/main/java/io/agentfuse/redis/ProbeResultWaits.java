@@ -1,0 +1,114 @@
+package io.agentfuse.redis;
+
+import io.agentfuse.core.breaker.shared.ProbeLease;
+import io.agentfuse.core.breaker.shared.SharedBreakerState;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Lease answers that wait for the probe of the instance holding the lease: an instance that asks
+ * while another holds it is answered with that probe's result (a close, or a new trip) if it
+ * reaches the store within the wait, and is told the lease is held elsewhere only after it.
+ *
+ * <p>Why: the holder closes the breaker the moment its probe succeeds and answers its caller, while
+ * its close reaches Redis a round trip later; an instance whose own open time ran out in between
+ * asked Redis first, found the lease still held and refused its call, though the fleet was closed
+ * (its caller may well have seen the probe's answer). Redis cannot know of the close before the
+ * holder tells it, so the answer waits for it: a few milliseconds when the probe has just ended,
+ * and at most the wait, bounded by the lease's own remaining time, when it goes on.
+ *
+ * <p>Thread-safe: answers are made on the store's thread, changes arrive on it, and the store's
+ * close may come from any thread.
+ */
+final class ProbeResultWaits {
+
+    private final ScheduledExecutorService thread;
+    private final long waitMillis;
+    private final Map<String, List<Waiting>> waiting = new HashMap<>();
+    private boolean closed;
+
+    /** One answer waiting: the asker's version, what is left of the other's lease, and where the answer goes. */
+    private record Waiting(long seenVersion, long remainingMillis, CompletableFuture<ProbeLease> answer) {
+    }
+
+    ProbeResultWaits(ScheduledExecutorService thread, Duration wait) {
+        this.thread = thread;
+        this.waitMillis = wait.toMillis();
+    }
+
+    /**
+     * The answer to an asker that saw {@code seenVersion} of {@code breaker}, whose lease another
+     * instance holds for {@code remainingMillis} more: that instance's next change if it comes within
+     * the wait, else {@link ProbeLease#heldElsewhere} for what is left of its lease then.
+     */
+    synchronized CompletionStage<ProbeLease> heldElsewhere(String breaker, long seenVersion, long remainingMillis) {
+        long wait = Math.min(waitMillis, remainingMillis);
+        if (wait <= 0 || closed) {
+            return CompletableFuture.completedFuture(ProbeLease.heldElsewhere(remainingMillis));
+        }
+        Waiting one = new Waiting(seenVersion, remainingMillis, new CompletableFuture<>());
+        waiting.computeIfAbsent(breaker, name -> new ArrayList<>(2)).add(one);
+        try {
+            thread.schedule(() -> waited(breaker, one, wait), wait, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closing) {
+            waited(breaker, one, wait);
+        }
+        return one.answer();
+    }
+
+    /** The fleet's change {@code state} reached the store: the answers waiting for a newer change than theirs get it. */
+    void changed(SharedBreakerState state) {
+        List<Waiting> answered = new ArrayList<>(0);
+        synchronized (this) {
+            List<Waiting> forBreaker = waiting.get(state.breaker());
+            if (forBreaker == null) {
+                return;
+            }
+            for (Waiting one : forBreaker) {
+                if (state.version() > one.seenVersion()) {
+                    answered.add(one);
+                }
+            }
+            forBreaker.removeAll(answered);
+            if (forBreaker.isEmpty()) {
+                waiting.remove(state.breaker());
+            }
+        }
+        answered.forEach(one -> one.answer().complete(ProbeLease.superseded(Optional.of(state))));
+    }
+
+    /** No change came within the wait: the lease is held elsewhere, for what was left of it less the wait. */
+    private void waited(String breaker, Waiting one, long wait) {
+        synchronized (this) {
+            List<Waiting> forBreaker = waiting.get(breaker);
+            if (forBreaker == null || !forBreaker.remove(one)) {
+                return; // answered with a change already
+            }
+            if (forBreaker.isEmpty()) {
+                waiting.remove(breaker);
+            }
+        }
+        one.answer().complete(ProbeLease.heldElsewhere(Math.max(0L, one.remainingMillis() - wait)));
+    }
+
+    /** The store closes: every waiting answer is that the lease is held elsewhere, as it was. */
+    void close() {
+        List<Waiting> all = new ArrayList<>();
+        synchronized (this) {
+            closed = true;
+            waiting.values().forEach(all::addAll);
+            waiting.clear();
+        }
+        all.forEach(one -> one.answer().complete(ProbeLease.heldElsewhere(one.remainingMillis())));
+    }
+}
