@@ -1,9 +1,10 @@
 package io.agentfuse.gateway.state;
 
+import io.agentfuse.core.ManualClock;
 import io.agentfuse.core.breaker.CircuitState;
 import io.agentfuse.core.event.CircuitBreakerListener;
 import io.agentfuse.core.event.StateTransition;
-import io.agentfuse.gateway.testing.Await;
+import io.agentfuse.gateway.GatewayOptions;
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayHarness;
 import io.agentfuse.mock.MockStep;
@@ -26,7 +27,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 
 import static io.agentfuse.gateway.testing.GatewayHarness.anthropicRequest;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,12 +35,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Three gateways on one real redis-server recover from a trip together: when the open time ends,
  * the first request that reaches any of them is the fleet's one upstream probe, and its result
  * closes or reopens the breaker on every gateway (regression: every request was refused, no
- * gateway probed, and all stayed HALF_OPEN). Open times are short and configured; the test waits
- * for states and counts calls, it never measures time.
+ * gateway probed, and all stayed HALF_OPEN). The gateways' breakers share one manual clock, so the
+ * open time ends when the test says so, on every gateway at once: the test never sleeps and never
+ * looks at the wall clock. What it waits for is a state or a count; the one upstream answer that
+ * must outlast the others ({@link #slowUpstreamAnswers}) takes seconds, not milliseconds.
  */
 class FleetProbeGatewayTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final Duration OPEN = Duration.ofSeconds(5);
     private static final String MODEL = "claude-haiku-4";
     private static final String UPSTREAM = "claude-haiku-4-5";
     private static final String BREAKER = "model:" + MODEL;
@@ -48,6 +51,7 @@ class FleetProbeGatewayTest {
     private static RedisServerProcess redis;
 
     private final String keyPrefix = "fleet-probe-" + UUID.randomUUID() + ":";
+    private final ManualClock clock = new ManualClock();
     private final List<Gateway> fleet = new ArrayList<>();
     private final ExecutorService callers = Executors.newFixedThreadPool(6);
 
@@ -87,14 +91,14 @@ class FleetProbeGatewayTest {
         }
     }
 
-    /** Three gateways whose breakers open for {@code resetTimeout}, sharing state on Redis. */
-    private void startFleet(String resetTimeout) {
+    /** Three gateways whose breakers open for {@link #OPEN} of the shared clock, sharing state on Redis. */
+    private void startFleet() {
         for (int i = 0; i < 3; i++) {
-            GatewayHarness harness = GatewayHarness.start(GatewayHarness.CONFIG.replace("resetTimeout: 300ms", "resetTimeout: " + resetTimeout) + """
+            GatewayHarness harness = GatewayHarness.start(GatewayHarness.CONFIG.replace("resetTimeout: 300ms", "resetTimeout: 5s") + """
                     state:
                       store: redis
                       redis: { uri: "%s", keyPrefix: "%s" }
-                    """.formatted(redis.uri(), keyPrefix));
+                    """.formatted(redis.uri(), keyPrefix), GatewayOptions.builder().port(0).clock(clock).build());
             List<StateTransition> transitions = new CopyOnWriteArrayList<>();
             harness.gateway.runtime().registry().addListener(new CircuitBreakerListener() {
                 @Override
@@ -121,55 +125,56 @@ class FleetProbeGatewayTest {
                 () -> fleet.stream().allMatch(gateway -> gateway.went(CircuitState.CLOSED, CircuitState.OPEN)));
     }
 
+    /** Moves the shared clock to the end of the open time that {@code gateway} shows. */
+    private void untilTheOpenTimeOf(Gateway gateway) {
+        Instant openUntil = Instant.parse(gateway.breaker().getString("openUntil"));
+        clock.advance(Duration.between(Instant.ofEpochMilli(clock.epochMillis()), openUntil));
+    }
+
     private long upstreamCalls() {
         return fleet.stream().mapToLong(gateway -> gateway.harness.requestsFor(UPSTREAM)).sum();
     }
 
-    /** Two requests to every gateway at once; their answers. */
-    private List<Reply> twoConcurrentRequestsPerGateway() {
+    /** One more request to the first gateway and two to each other one, all at once, beside {@code probe}; every answer. */
+    private List<Reply> concurrentRequestsBeside(CompletableFuture<Reply> probe) {
         CountDownLatch start = new CountDownLatch(1);
         List<CompletableFuture<Reply>> replies = new ArrayList<>();
-        for (Gateway gateway : fleet) {
-            for (int i = 0; i < 2; i++) {
-                replies.add(CompletableFuture.supplyAsync(() -> {
-                    try {
-                        start.await();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    return gateway.call();
-                }, callers));
-            }
+        for (Gateway gateway : List.of(fleet.get(0), fleet.get(1), fleet.get(1), fleet.get(2), fleet.get(2))) {
+            replies.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return gateway.call();
+            }, callers));
         }
         start.countDown();
-        return replies.stream().map(CompletableFuture::join).toList();
+        List<Reply> all = new ArrayList<>(replies.stream().map(CompletableFuture::join).toList());
+        all.add(probe.join());
+        return all;
     }
 
     /**
-     * Waits, without looking at the breakers (a look moves a due breaker on), until the open time
-     * that the first gateway shows has passed, and a little more.
+     * The fleet's first request after the open time, sent to the first gateway: the probe, whose
+     * upstream answer is held for seconds ({@link #slowUpstreamAnswers}); returns once it is upstream.
      */
-    private void untilTheOpenTimeHasPassed() {
-        Instant openUntil = openUntilOn(fleet.get(0));
-        Duration left = Duration.between(Instant.now(), openUntil).plusMillis(50);
-        if (!left.isNegative()) {
-            Await.result(fleet.get(0).harness.vertx.timer(left.toMillis(), TimeUnit.MILLISECONDS));
-        }
-    }
-
-    private static Instant openUntilOn(Gateway gateway) {
-        return Instant.parse(gateway.breaker().getString("openUntil"));
+    private CompletableFuture<Reply> probeUnderWay(long callsBefore) {
+        CompletableFuture<Reply> probe = CompletableFuture.supplyAsync(() -> fleet.get(0).call(), callers);
+        Eventually.await("the probe reaches the provider", WAIT, () -> upstreamCalls() == callsBefore + 1);
+        return probe;
     }
 
     @Test
-    void concurrentRequestsAfterTheOpenTimeMakeOneUpstreamProbeWhoseSuccessClosesEveryGateway() {
-        startFleet("2500ms");
+    void requestsOnEveryGatewayWhileTheProbeIsUnderWayAreRefusedAndItsSuccessClosesEveryGateway() {
+        startFleet();
         tripThroughTheFirst();
         slowUpstreamAnswers(200);
         long callsBefore = upstreamCalls();
-        untilTheOpenTimeHasPassed();
+        untilTheOpenTimeOf(fleet.get(0));
+        CompletableFuture<Reply> probe = probeUnderWay(callsBefore);
 
-        List<Reply> replies = twoConcurrentRequestsPerGateway();
+        List<Reply> replies = concurrentRequestsBeside(probe);
 
         assertThat(upstreamCalls() - callsBefore).as("one probe across the fleet").isEqualTo(1);
         assertThat(replies).extracting(Reply::status).containsOnlyOnce(200).containsOnly(200, 503);
@@ -185,14 +190,15 @@ class FleetProbeGatewayTest {
     }
 
     @Test
-    void concurrentRequestsAfterTheOpenTimeMakeOneUpstreamProbeWhoseFailureReopensEveryGateway() {
-        startFleet("2500ms");
+    void requestsOnEveryGatewayWhileTheProbeIsUnderWayAreRefusedAndItsFailureReopensEveryGateway() {
+        startFleet();
         tripThroughTheFirst();
         slowUpstreamAnswers(500);
         long callsBefore = upstreamCalls();
-        untilTheOpenTimeHasPassed();
+        untilTheOpenTimeOf(fleet.get(0));
+        CompletableFuture<Reply> probe = probeUnderWay(callsBefore);
 
-        List<Reply> replies = twoConcurrentRequestsPerGateway();
+        List<Reply> replies = concurrentRequestsBeside(probe);
 
         assertThat(upstreamCalls() - callsBefore).as("one probe across the fleet").isEqualTo(1);
         assertThat(replies).extracting(Reply::status).doesNotContain(200).containsOnlyOnce(502);
@@ -203,43 +209,48 @@ class FleetProbeGatewayTest {
     }
 
     @Test
-    void singleRequestsSpreadOverTheGatewaysRecoverOnTheFirstRequestAfterTheOpenTime() {
-        startFleet("2500ms");
+    void singleRequestsAreRefusedEverywhereUntilTheOpenTimeEndsAndTheFirstAfterItOnAnyGatewayIsTheProbe() {
+        startFleet();
         tripThroughTheFirst();
-        Instant openUntil = openUntilOn(fleet.get(0));
+        upstreamAnswers(200);
         long callsBefore = upstreamCalls();
 
-        List<Sent> sent = roundRobinUntil(200);
+        List<Reply> whileOpen = fleet.stream().map(Gateway::call).toList();
+        untilTheOpenTimeOf(fleet.get(0));
+        Reply probe = fleet.get(1).call();
 
-        answeredAtOnceAfter(openUntil, sent, 200);
+        assertThat(whileOpen).allSatisfy(refused -> {
+            assertThat(refused.status()).isEqualTo(503);
+            assertThat(Long.parseLong(refused.header("retry-after"))).as("the open time left").isEqualTo(OPEN.toSeconds());
+        });
+        assertThat(probe.status()).as("the first request after the open time, on another gateway").isEqualTo(200);
         assertThat(upstreamCalls() - callsBefore).as("one upstream call: the probe").isEqualTo(1);
-        // The probe's close reaches the others through the store: a gateway whose own open time ran out a
-        // few milliseconds after the probe succeeded, before the close reached it, was told the lease was
-        // still held and refused its call (503, Retry-After 1), as it must while a probe may be under way.
         Eventually.await("every gateway closes", WAIT,
                 () -> fleet.stream().allMatch(gateway -> gateway.state().equals("CLOSED")));
         assertThat(fleet).allSatisfy(gateway -> assertThat(gateway.call().status()).isEqualTo(200));
     }
 
     @Test
-    void singleRequestsSpreadOverTheGatewaysReopenEveryGatewayWhenTheProbeFailsAndCloseItWhenTheNextSucceeds() {
-        startFleet("2500ms");
+    void aFailedProbeReopensEveryGatewayAndTheFirstRequestAfterTheNewOpenTimeProbesAgainAndClosesIt() {
+        startFleet();
         tripThroughTheFirst();
-        Instant openUntil = openUntilOn(fleet.get(0));
         upstreamAnswers(500);
         long callsBefore = upstreamCalls();
+        untilTheOpenTimeOf(fleet.get(0));
 
-        List<Sent> failed = roundRobinUntil(502);
-        Instant reopenedUntil = openUntilOn(failed.get(failed.size() - 1).by());
+        Reply failedProbe = fleet.get(1).call();
         Eventually.await("every gateway opens again", WAIT,
                 () -> fleet.stream().allMatch(gateway -> gateway.went(CircuitState.HALF_OPEN, CircuitState.OPEN)));
+        List<Reply> whileReopened = fleet.stream().map(Gateway::call).toList();
         long failedProbes = upstreamCalls() - callsBefore;
         upstreamAnswers(200);
-        List<Sent> recovered = roundRobinUntil(200);
+        untilTheOpenTimeOf(fleet.get(1));
+        Reply probe = fleet.get(2).call();
 
-        answeredAtOnceAfter(openUntil, failed, 502);
+        assertThat(failedProbe.status()).isEqualTo(502);
+        assertThat(whileReopened).extracting(Reply::status).containsOnly(503);
         assertThat(failedProbes).as("one failed probe across the fleet").isEqualTo(1);
-        answeredAtOnceAfter(reopenedUntil, recovered, 200);
+        assertThat(probe.status()).isEqualTo(200);
         assertThat(upstreamCalls() - callsBefore).as("then one successful probe").isEqualTo(2);
         Eventually.await("every gateway closes", WAIT,
                 () -> fleet.stream().allMatch(gateway -> gateway.state().equals("CLOSED")));
@@ -247,7 +258,7 @@ class FleetProbeGatewayTest {
 
     @Test
     void withRedisFrozenEveryGatewayGoesOnAnsweringTripsAndRecoversAlone() {
-        startFleet("1200ms");
+        startFleet();
         Gateway first = fleet.get(0);
         redis.pause();
         try {
@@ -259,7 +270,7 @@ class FleetProbeGatewayTest {
             assertThat(first.went(CircuitState.CLOSED, CircuitState.OPEN)).isTrue();
             assertThat(first.call().status()).as("refused at once, locally").isEqualTo(503);
             assertThat(fleet.get(1).call().status()).isEqualTo(200);
-            untilTheOpenTimeHasPassed();
+            untilTheOpenTimeOf(first);
 
             assertThat(first.call().status()).as("the probe, made alone without Redis").isEqualTo(200);
             assertThat(first.state()).isEqualTo("CLOSED");
@@ -269,49 +280,16 @@ class FleetProbeGatewayTest {
     }
 
     /**
-     * The requests were refused (503) only while the breaker was open, and the first one sent after
-     * {@code openUntil} (or one sent just before, which arrived after) was the probe, answered {@code status}.
-     */
-    private static void answeredAtOnceAfter(Instant shownOpenUntil, List<Sent> sent, int status) {
-        // an instance's open time ends within a millisecond of the instant shown (whole milliseconds on the wire)
-        Instant openUntil = shownOpenUntil.plusMillis(5);
-        assertThat(sent).filteredOn(request -> !request.at().isBefore(openUntil))
-                .as("the first request after the open time probes").extracting(Sent::status).containsOnly(status);
-        assertThat(sent.subList(0, sent.size() - 1)).as("refused only while open").allSatisfy(request -> {
-            assertThat(request.status()).isEqualTo(503);
-            assertThat(request.at()).isBefore(openUntil);
-        });
-    }
-
-    /**
-     * Every gateway's upstream answers {@code status} from now on, after a second: every request
-     * fired together reaches its gateway while the probe is still out, however the threads are scheduled.
+     * Every gateway's upstream answers {@code status} from now on, after five seconds: the probe is
+     * still out while the requests sent beside it are decided, each within the store's short wait
+     * for a probe's result, however the threads are scheduled.
      */
     private void slowUpstreamAnswers(int status) {
-        fleet.forEach(gateway -> gateway.harness.mock.defaultStep(MockStep.builder().status(status).delayMs(1_000).build()));
+        fleet.forEach(gateway -> gateway.harness.mock.defaultStep(MockStep.builder().status(status).delayMs(5_000).build()));
     }
 
     /** Every gateway's upstream answers {@code status} from now on. */
     private void upstreamAnswers(int status) {
         fleet.forEach(gateway -> gateway.harness.mock.defaultStep(MockStep.builder().status(status).build()));
-    }
-
-    /** A request of the round robin: when it was sent, to which gateway, and how it was answered. */
-    private record Sent(Instant at, Gateway by, int status) {
-    }
-
-    /** One request every 500 ms, to the gateways in turn, until one is answered {@code status}; their answers. */
-    private List<Sent> roundRobinUntil(int status) {
-        List<Sent> sent = new ArrayList<>();
-        for (int turn = 0; sent.isEmpty() || sent.get(sent.size() - 1).status() != status; turn++) {
-            assertThat(turn).as("requests before one is answered %d", status).isLessThan(40);
-            if (turn > 0) {
-                Await.result(fleet.get(0).harness.vertx.timer(500, TimeUnit.MILLISECONDS));
-            }
-            Instant at = Instant.now();
-            Gateway gateway = fleet.get(turn % fleet.size());
-            sent.add(new Sent(at, gateway, gateway.call().status()));
-        }
-        return sent;
     }
 }
