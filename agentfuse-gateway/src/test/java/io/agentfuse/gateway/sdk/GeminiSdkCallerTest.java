@@ -52,7 +52,7 @@ class GeminiSdkCallerTest {
 
     @BeforeEach
     void start() {
-        gateway = new SdkGateway();
+        gateway = SdkGateway.onAStillClock(); // what a test opens stays open until its SDK call
         client = Client.builder().apiKey("caller-google-key").httpOptions(HttpOptions.builder().baseUrl(gateway.baseUrl())
                 .build()).build();
     }

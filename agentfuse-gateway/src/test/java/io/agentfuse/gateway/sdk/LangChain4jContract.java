@@ -30,7 +30,7 @@ abstract class LangChain4jContract {
 
     @BeforeEach
     void start() {
-        gateway = new SdkGateway();
+        gateway = SdkGateway.onAStillClock(); // what a test opens stays open until its SDK call
     }
 
     @AfterEach

@@ -1,5 +1,8 @@
 package io.agentfuse.gateway.sdk;
 
+import io.agentfuse.core.Clock;
+import io.agentfuse.core.ManualClock;
+import io.agentfuse.gateway.GatewayOptions;
 import io.agentfuse.gateway.testing.Eventually;
 import io.agentfuse.gateway.testing.GatewayHarness;
 import io.agentfuse.mock.MockStep;
@@ -15,10 +18,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  *   <li>{@code claude-slow} / {@code gpt-slow}: the same providers with a 300 ms timeout, for 504
  *       (the mock then answers after two minutes, so the timeout is met however busy the machine);</li>
  *   <li>{@code claude-long-open}: a breaker that stays open 5 minutes (Retry-After over 20 s);
- *       the others stay open 10 s: a Retry-After short enough to be worth waiting for, yet long
- *       enough that a breaker a test has just opened is still open when its SDK call comes, however
- *       long a busy machine takes between the two.</li>
+ *       the others stay open 10 s: a Retry-After short enough to be worth waiting for.</li>
  * </ul>
+ * A test that needs a breaker it opened to be still open when its SDK call comes runs the gateway
+ * on a clock that stands still ({@link #onAStillClock()}); one whose SDK waits out the open time
+ * runs it on the system clock.
  */
 final class SdkGateway implements AutoCloseable {
 
@@ -47,7 +51,21 @@ final class SdkGateway implements AutoCloseable {
               gpt-long-open: { provider: openai, upstreamModel: gpt-long-open, breaker: longOpen }
             """;
 
-    final GatewayHarness harness = GatewayHarness.start(CONFIG);
+    final GatewayHarness harness;
+
+    /** A gateway whose breakers run on the system clock. */
+    SdkGateway() {
+        this(Clock.system());
+    }
+
+    private SdkGateway(Clock clock) {
+        harness = GatewayHarness.start(CONFIG, GatewayOptions.builder().port(0).clock(clock).build());
+    }
+
+    /** A gateway whose breakers run on a clock nothing advances: a breaker opened stays open. */
+    static SdkGateway onAStillClock() {
+        return new SdkGateway(new ManualClock());
+    }
 
     /** The base URL clients use (no path). */
     String baseUrl() {
