@@ -184,7 +184,7 @@ public final class ContextLadder {
      * counter's own bound does.
      */
     static long tokenUpperBound(ChatRequest request, ImageAccounting images) {
-        long chars = request.system() == null ? 0 : request.system().length();
+        long chars = (request.system() == null ? 0 : request.system().length()) + ToolsMessage.chars(request);
         for (ChatMessage message : request.messages()) {
             for (ContentPart part : message.content()) {
                 chars += charsOf(part, images);

@@ -26,7 +26,8 @@ import java.util.function.ToIntFunction;
  * Carries a gateway request to the agent module's conversation model and back, so that the
  * context ladder and compaction work on requests of either dialect.
  *
- * <p>The system prompt becomes a SYSTEM message (which snipping never drops); text, tool calls
+ * <p>The system prompt becomes a SYSTEM message (which snipping never drops), and so do the tools
+ * offered (counted, never written back: {@link ToolsMessage}); text, tool calls
  * and tool results map one to one; images and documents travel as raw blocks holding their URL,
  * counted by it (pixels, as the counter's model family charges them; pages), and so do a tool
  * result's attachments; audio and video too, counted by their seconds.
@@ -44,11 +45,18 @@ public final class ConversationMapper {
     private ConversationMapper() {
     }
 
-    /** The conversation of {@code request}: its system prompt, then its messages. */
+    /**
+     * The conversation of {@code request}: its system prompt, its tools (a pinned system message the
+     * ladder counts and never compacts: {@link ToolsMessage}), then its messages.
+     */
     public static Conversation toConversation(ChatRequest request) {
         List<Message> messages = new ArrayList<>();
         if (request.system() != null && !request.system().isEmpty()) {
             messages.add(Message.system(request.system()));
+        }
+        Message tools = ToolsMessage.of(request);
+        if (tools != null) {
+            messages.add(tools);
         }
         for (ChatMessage message : request.messages()) {
             List<ContentBlock> blocks = message.content().stream().map(ConversationMapper::toBlock).toList();
@@ -90,6 +98,11 @@ public final class ConversationMapper {
             }
             tokens += system;
         }
+        long tools = ToolsMessage.bound(request, textBound);
+        if (tools < 0) {
+            return -1;
+        }
+        tokens += tools;
         ImageAccounting images = counter.imageAccounting();
         for (ChatMessage message : request.messages()) {
             long known = message.measured(counter);
@@ -177,6 +190,9 @@ public final class ConversationMapper {
         StringBuilder system = new StringBuilder();
         List<ChatMessage> messages = new ArrayList<>();
         for (Message message : compacted.messages()) {
+            if (ToolsMessage.is(message)) {
+                continue; // the request keeps its tools as sent
+            }
             if (message.role() == Role.SYSTEM) {
                 system.append(system.length() == 0 ? "" : "\n\n").append(message.text());
                 continue;

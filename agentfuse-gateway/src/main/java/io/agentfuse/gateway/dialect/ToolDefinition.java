@@ -35,6 +35,14 @@ public record ToolDefinition(String name, String description, JsonObject paramet
         parameters = parameters == null ? emptySchema() : parameters;
     }
 
+    /**
+     * The schema as parsed, the very object of the request body: for a reader that only looks (the
+     * context ladder counts its text, and keeps that text on it), never to change.
+     */
+    public JsonObject parametersAsParsed() {
+        return parameters;
+    }
+
     /** A copy of the schema, to change freely. */
     @Override
     public JsonObject parameters() {

@@ -29,7 +29,8 @@ import java.util.function.Supplier;
  * <p>N is the count the context ladder works with for that model: its conversation (system
  * prompt, messages, tool calls and results) measured by {@link TokenCounter#forModel} for the
  * model's upstream name, or for the name itself when it is not configured. Like the ladder it
- * leaves tool definitions out. Counting runs on a worker thread, never the event loop; the
+ * counts the tools offered too, by their names, descriptions and schemas (as Anthropic's own
+ * endpoint does). Counting runs on a worker thread, never the event loop; the
  * shared counters remember messages, so a conversation resent with one more turn costs the new
  * turn. A body that is not JSON, or not a valid Messages request, is answered 400
  * {@code invalid_request} in Anthropic's error shape. Thread-safe.
@@ -80,7 +81,7 @@ public final class TokenCountHandler {
 
     /**
      * The tokens of {@code request}'s conversation as the context ladder counts them for its model
-     * (its upstream name under {@code config}, else the name itself; tool definitions left out),
+     * (its upstream name under {@code config}, else the name itself; the tools offered included),
      * counted on a worker thread: the one count behind every dialect's token-counting endpoint.
      */
     public static Future<Integer> count(Vertx vertx, AgentfuseConfig config, ChatRequest request) {
