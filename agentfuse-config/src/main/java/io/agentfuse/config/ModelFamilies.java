@@ -221,18 +221,35 @@ public final class ModelFamilies {
     }
 
     /**
+     * The name the vendor serves {@code model} by: {@code model} itself, except for a name of a model
+     * line the vendor has no model of that name for ({@code claude-haiku-4} is served as
+     * {@code claude-haiku-4-5}; the table and its sources are {@link PublishedModels#SERVED_NAMES}).
+     */
+    public static String servedNameOf(String model) {
+        return PublishedModels.SERVED_NAMES.getOrDefault(model.toLowerCase(Locale.ROOT), model);
+    }
+
+    /**
      * The model {@code name} stands for when it belongs to a family but has no entry: its
-     * family's provider, the upstream model of the same name, the published context window, the
-     * {@code default} breaker, {@code retry} (the top-level one), no fallbacks of its own, no deadline, no hedge, the list
-     * price if the table has one, and every other model default. Empty when {@code name} belongs to no family.
+     * family's provider, the upstream model the vendor serves it by ({@link #servedNameOf}: the same
+     * name but for a line's name the vendor has no model of), the {@code default} breaker,
+     * {@code retry} (the top-level one), no fallbacks of its own, no deadline, no hedge, and every other
+     * model default; its published context window and list price are those of the model called
+     * upstream, else of {@code name} ({@link ModelConfig#publishedWindow}, {@link ModelConfig#listPrice}),
+     * as for an entry that wrote that {@code upstreamModel}, else the family's window and no price. The
+     * name stays {@code name}: answers, breakers and meters name the model as the configuration does.
+     * Empty when {@code name} belongs to no family.
      *
      * @param breakers the {@code breakers:} section; holds {@code default}
      */
     public static Optional<ModelConfig> modelOf(String name, Map<String, BreakerConfig> breakers, RetryConfig retry) {
-        return providerOf(name).map(provider -> new ModelConfig(name, provider, name, contextWindowOf(name),
+        String upstream = servedNameOf(name);
+        return providerOf(name).map(provider -> new ModelConfig(name, provider, upstream,
+                publishedWindowOf(upstream).orElseGet(() -> contextWindowOf(name)),
                 ConfigDefaults.MODEL_TIMEOUT, ConfigDefaults.MODEL_FIRST_TOKEN_TIMEOUT, ConfigDefaults.MODEL_MAX_CONCURRENT,
                 List.of(), Optional.of(ConfigDefaults.DEFAULT_BREAKER_NAME),
-                breakers.get(ConfigDefaults.DEFAULT_BREAKER_NAME), retry, ConfigDefaults.MODEL_TRANSLATE, priceOf(name),
+                breakers.get(ConfigDefaults.DEFAULT_BREAKER_NAME), retry, ConfigDefaults.MODEL_TRANSLATE,
+                ModelConfig.listPrice(name, upstream),
                 Optional.empty(), Optional.empty(), ConfigDefaults.MODEL_STREAM_IDLE_TIMEOUT, false, false));
     }
 

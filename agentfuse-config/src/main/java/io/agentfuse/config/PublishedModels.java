@@ -198,6 +198,30 @@ final class PublishedModels {
             Map.entry("gemini-3.1-pro-preview", ModelPrice.of("4", "18")));
 
     /**
+     * Names of a model line that the vendor does not serve under that name, and the name it serves
+     * that line's model of today by: a family model named so without a {@code models:} entry is called
+     * upstream by the second ({@link ModelFamilies#servedNameOf}), where the first would be answered
+     * 404 {@code not_found_error} ({@code "model: claude-haiku-4"}). The first is a name the
+     * configuration keeps using (the defaults' {@code compactModel} and {@code subagents.fallbacks}
+     * name {@code claude-haiku-4}), in answers' {@code x-agentfuse-model}, breakers and meters.
+     *
+     * <p>Sources, as read in December 2026: Anthropic's "Models overview" (Claude Haiku 4.5: API ID
+     * {@code claude-haiku-4-5-20251001}, alias {@code claude-haiku-4-5}; there was never a Haiku 4.0,
+     * so {@code claude-haiku-4} was never a model ID) and its "Model deprecations" page with the release
+     * notes of June 2026 (Claude Sonnet 4 and Opus 4, {@code claude-sonnet-4-20250514} and
+     * {@code claude-opus-4-20250514} with their aliases {@code claude-sonnet-4-0} and
+     * {@code claude-opus-4-0}, retired on 15 June 2026; recommended replacements Claude Sonnet 4.6 and
+     * Opus 4.8, whose IDs are {@code claude-sonnet-4-6} and {@code claude-opus-4-8}). The bare
+     * {@code claude-sonnet-4} and {@code claude-opus-4} were never IDs either. OpenAI's
+     * {@code gpt-4o-mini}, the defaults' other fallback, is served under that name (OpenAI's
+     * deprecations page lists its shutdown for 14 January 2027), so it is not here.
+     */
+    static final Map<String, String> SERVED_NAMES = Map.of(
+            "claude-haiku-4", "claude-haiku-4-5",
+            "claude-sonnet-4", "claude-sonnet-4-6",
+            "claude-opus-4", "claude-opus-4-8");
+
+    /**
      * The words that name a family's premium tier: a model named with one is a different, far dearer
      * model than its base (o1-pro is 10× o1, gpt-5-pro 12× gpt-5, gpt-5.5-pro 6× gpt-5.5). Gemini's
      * {@code pro} is its standard tier and is no such word.

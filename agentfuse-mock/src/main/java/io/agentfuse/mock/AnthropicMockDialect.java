@@ -65,6 +65,18 @@ final class AnthropicMockDialect implements MockDialect {
         return List.of(MockEvent.named("error", error(status, errorType).encode()));
     }
 
+    /** Anthropic's 404 {@code not_found_error} for a model name it does not serve ({@link AnthropicModelCheck}). */
+    @Override
+    public JsonObject unknownModel(JsonObject body) {
+        String problem = AnthropicModelCheck.problem(body.getValue("model") instanceof String model ? model : null);
+        if (problem == null) {
+            return null;
+        }
+        JsonObject refused = error(404);
+        refused.getJsonObject("error").put("message", problem);
+        return refused;
+    }
+
     /**
      * As {@link #refusal(JsonObject)}, then a prompt longer than the model's window, which the 1M beta
      * of {@code anthropic-beta} widens for the models that take it ({@link AnthropicPromptCheck}).

@@ -23,6 +23,15 @@ interface MockDialect {
     JsonObject success(MockStep step, String model);
 
     /**
+     * The provider's own 404 body for a request {@code body} that names a model it does not serve
+     * (checked before {@link #refusal(JsonObject, MultiMap)}), or {@code null}; none by default, so that
+     * the mock serves any model a test invents.
+     */
+    default JsonObject unknownModel(JsonObject body) {
+        return null;
+    }
+
+    /**
      * The provider's own 400 body for a request {@code body} it refuses (before any step of the
      * script), or {@code null} when it takes it; none is refused by default.
      */

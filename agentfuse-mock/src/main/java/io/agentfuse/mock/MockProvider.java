@@ -236,6 +236,11 @@ public final class MockProvider {
             MockResponder.answerAtOnce(ctx.request(), 400, Map.of(), dialect.error(400));
             return;
         }
+        JsonObject unknown = dialect.unknownModel(body);
+        if (unknown != null) {
+            MockResponder.answerAtOnce(ctx.request(), 404, dialect.requestIdHeaders(), unknown);
+            return;
+        }
         JsonObject refusal = dialect.refusal(body, ctx.request().headers());
         if (refusal != null) {
             MockResponder.answerAtOnce(ctx.request(), 400, Map.of(), refusal);

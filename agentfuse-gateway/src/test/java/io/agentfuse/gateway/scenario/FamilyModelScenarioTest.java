@@ -21,7 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * that {@code models:} does not name is served by that provider under its own name, with a
  * breaker of its own — for a bounded number of such names, so that a client inventing names
  * cannot grow the gateway's breakers and metrics without end; and the default
- * {@code subagents.fallbacks}, which name such models.
+ * {@code subagents.fallbacks}, which name such models ({@code claude-haiku-4}, which Anthropic serves
+ * as {@code claude-haiku-4-5}).
  */
 class FamilyModelScenarioTest {
 
@@ -159,10 +160,12 @@ class FamilyModelScenarioTest {
         Reply reply = harness.client.post("/v1/chat/completions", openAiRequest("local-primary", false),
                 Map.of("x-agentfuse-subagent", "researcher-1"));
 
+        // claude-haiku-4 answers, called upstream by the name Anthropic serves it by (it has no claude-haiku-4)
         assertThat(reply.status()).isEqualTo(200);
         assertThat(reply.header("x-agentfuse-model")).isEqualTo("claude-haiku-4");
+        assertThat(reply.header("x-agentfuse-fallbacks")).isEqualTo("local-primary=SERVER_ERROR(HTTP 500)");
         assertThat(harness.mock.requests()).extracting(request -> request.jsonBody().orElseThrow().getString("model"))
-                .containsExactly("local-primary", "claude-haiku-4");
+                .containsExactly("local-primary", "claude-haiku-4-5");
     }
 
     @Test

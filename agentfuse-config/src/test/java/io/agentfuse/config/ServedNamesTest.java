@@ -1,0 +1,58 @@
+package io.agentfuse.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentfuse.core.budget.ModelPrice;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * A family name without an entry that the vendor does not serve under that name (the defaults'
+ * {@code claude-haiku-4}) goes upstream as the name the vendor serves that line's model by, keeping its
+ * own name for answers, breakers and meters; every other family name goes upstream as written.
+ */
+class ServedNamesTest {
+
+    private static ModelConfig familyModel(String name) {
+        return ModelFamilies.modelOf(name, Map.of(ConfigDefaults.DEFAULT_BREAKER_NAME, ConfigDefaults.MODEL_BREAKER),
+                ConfigDefaults.RETRY).orElseThrow();
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "claude-haiku-4, claude-haiku-4-5",
+        "claude-sonnet-4, claude-sonnet-4-6",
+        "claude-opus-4, claude-opus-4-8",
+        "Claude-Haiku-4, claude-haiku-4-5",
+        "claude-haiku-4-5, claude-haiku-4-5",
+        "claude-haiku-4-5-20251001, claude-haiku-4-5-20251001",
+        "claude-opus-4-1, claude-opus-4-1",
+        "gpt-4o-mini, gpt-4o-mini",
+        "claude-invented-9, claude-invented-9"})
+    void aFamilyModelGoesUpstreamAsTheVendorServesItAndKeepsItsName(String name, String upstream) {
+        ModelConfig model = familyModel(name);
+
+        assertThat(model.upstreamModel()).isEqualTo(upstream);
+        assertThat(model.name()).isEqualTo(name);
+        assertThat(ModelFamilies.servedNameOf(name)).isEqualTo(upstream);
+    }
+
+    @Test
+    void theDefaultsNameAModelTheVendorServes() {
+        assertThat(familyModel(ConfigDefaults.COMPACT_MODEL).upstreamModel()).isEqualTo("claude-haiku-4-5");
+        assertThat(ConfigDefaults.SUBAGENTS.fallbacks()).extracting(name -> familyModel(name).upstreamModel())
+                .containsExactly("claude-haiku-4-5", "gpt-4o-mini");
+    }
+
+    @Test
+    void theWindowAndPriceAreThoseOfTheModelThatAnswers() {
+        ModelConfig opus = familyModel("claude-opus-4");
+
+        assertThat(opus.contextWindow()).isEqualTo(1_000_000);
+        assertThat(opus.price()).contains(ModelPrice.of("5", "25"));
+        assertThat(familyModel("claude-haiku-4").contextWindow()).isEqualTo(200_000);
+        assertThat(familyModel("claude-haiku-4").price()).contains(ModelPrice.of("1", "5"));
+    }
+}
