@@ -20,7 +20,9 @@ import java.util.regex.Pattern;
  * <p>A name of a family ({@code claude-*} → {@code anthropic}; {@code gpt-*}, {@code o1*},
  * {@code o3*}, {@code o4*}, {@code chatgpt-*} → {@code openai}; {@code gemini-*} → {@code gemini}) that the configuration names as a
  * fallback or {@code compactModel} without configuring it is routed to that provider with its
- * published window and the {@code default} breaker. The window is that of the longest entry of the
+ * published window and the {@code default} breaker, under the name the vendor serves it by
+ * ({@link #servedNameOf}: {@code claude-haiku-4}, the default {@code compactModel}, is no model of
+ * Anthropic's and goes upstream as {@code claude-haiku-4-5}). The window is that of the longest entry of the
  * built-in table ({@link PublishedModels}, which names its sources) the name starts with, followed by the end or a {@code -} ({@code gpt-4o-2024-08-06}
  * is {@code gpt-4o}, {@code gpt-4-0613} is {@code gpt-4}); a family name without an entry gets its
  * family's window. Prices ({@link #priceOf}), in USD per million tokens read and written, as the
@@ -50,6 +52,8 @@ import java.util.regex.Pattern;
  * ModelFamilies.priceOf("gpt-5.5-pro");             // Optional[ModelPrice[input=30, output=180]] (its own)
  * ModelFamilies.priceOf("gpt-5.9-pro");             // Optional.empty: not gpt-5.9's, which is not listed either
  * ModelFamilies.unpricedPriceOf("gpt-5.9-pro");     // ModelPrice[input=150, output=600] (o1-pro's)
+ * ModelFamilies.servedNameOf("claude-haiku-4");     // claude-haiku-4-5 (Anthropic has no claude-haiku-4)
+ * ModelFamilies.servedNameOf("gpt-4o-mini");        // gpt-4o-mini
  * }</pre>
  */
 public final class ModelFamilies {

@@ -22,8 +22,8 @@ class BudgetedChatModelTest {
     private static final String CONFIG = """
             retry: { maxAttempts: 1 }
             models:
-              gpt-4o: { provider: openai, fallbacks: [claude-haiku-4] }
-              claude-haiku-4: { provider: anthropic }
+              gpt-4o: { provider: openai, fallbacks: [claude-haiku-4-5] }
+              claude-haiku-4-5: { provider: anthropic }
             """;
 
     private final MockModels models = new MockModels();
@@ -60,7 +60,7 @@ class BudgetedChatModelTest {
     @Test
     void anAnswerIsChargedAtThePriceOfTheModelThatGaveIt() {
         models.mock.scriptForModel("gpt-4o", MockStep.builder().status(500).build());
-        models.mock.scriptForModel("claude-haiku-4", MockStep.builder().inputTokens(1_000).outputTokens(1_000).build());
+        models.mock.scriptForModel("claude-haiku-4-5", MockStep.builder().inputTokens(1_000).outputTokens(1_000).build());
         ChatModel model = model(TokenBudget.builder("dollars").cost(new BigDecimal("1")).ledger(ledger).clock(models.clock).build());
 
         model.chat("Hi");

@@ -34,8 +34,8 @@ class GuardedChatModelTest {
                 tokenOveruse: { maxTokensPerCall: 1000 }
                 resetTimeout: 5m
             models:
-              gpt-4o: { provider: openai, fallbacks: [claude-haiku-4] }
-              claude-haiku-4: { provider: anthropic }
+              gpt-4o: { provider: openai, fallbacks: [claude-haiku-4-5] }
+              claude-haiku-4-5: { provider: anthropic }
             """;
 
     private final MockModels models = new MockModels();
@@ -59,13 +59,13 @@ class GuardedChatModelTest {
     void answersFromThePrimaryWhenItIsHealthy() {
         assertThat(model.chat("Hi")).isEqualTo(MockStep.DEFAULT_TEXT);
         assertThat(models.requestsFor("gpt-4o")).isEqualTo(1);
-        assertThat(models.requestsFor("claude-haiku-4")).isZero();
+        assertThat(models.requestsFor("claude-haiku-4-5")).isZero();
     }
 
     @Test
     void aStormOf5xxFallsBackToTheNextModelAndTripsThePrimarysBreaker() {
         models.mock.scriptForModel("gpt-4o", MockStep.builder().status(500).times(3).build());
-        models.mock.scriptForModel("claude-haiku-4", MockStep.builder().text("from haiku").build());
+        models.mock.scriptForModel("claude-haiku-4-5", MockStep.builder().text("from haiku").build());
 
         assertThat(model.chat("Hi")).isEqualTo("from haiku");
 
@@ -81,7 +81,7 @@ class GuardedChatModelTest {
         assertThat(model.chat("Hi again")).isEqualTo(MockStep.DEFAULT_TEXT);
 
         assertThat(models.requestsFor("gpt-4o")).isEqualTo(3);
-        assertThat(models.requestsFor("claude-haiku-4")).isEqualTo(2);
+        assertThat(models.requestsFor("claude-haiku-4-5")).isEqualTo(2);
     }
 
     @Test
@@ -92,7 +92,7 @@ class GuardedChatModelTest {
         assertThat(model.chat("Hi")).isEqualTo(MockStep.DEFAULT_TEXT);
 
         assertThat(models.requestsFor("gpt-4o")).isEqualTo(2);
-        assertThat(models.requestsFor("claude-haiku-4")).isZero();
+        assertThat(models.requestsFor("claude-haiku-4-5")).isZero();
         assertThat(Duration.ofNanos(models.clock.nanoTime() - before)).as("waited on the injected clock")
                 .isEqualTo(Duration.ofSeconds(2));
     }
@@ -105,7 +105,7 @@ class GuardedChatModelTest {
 
         assertThat(models.requestsFor("gpt-4o")).as("consecutive429: 2").isEqualTo(2);
         assertThat(fuse.modelGuard("gpt-4o").circuitBreaker().state()).isEqualTo(CircuitState.OPEN);
-        assertThat(models.requestsFor("claude-haiku-4")).isEqualTo(1);
+        assertThat(models.requestsFor("claude-haiku-4-5")).isEqualTo(1);
     }
 
     @Test
@@ -115,7 +115,7 @@ class GuardedChatModelTest {
         assertThat(model.chat("Hi")).isEqualTo(MockStep.DEFAULT_TEXT);
 
         assertThat(models.requestsFor("gpt-4o")).isEqualTo(1);
-        assertThat(models.requestsFor("claude-haiku-4")).isEqualTo(1);
+        assertThat(models.requestsFor("claude-haiku-4-5")).isEqualTo(1);
     }
 
     @Test
@@ -129,7 +129,7 @@ class GuardedChatModelTest {
                 .apiKey("sk-test").modelName("gpt-4o").maxRetries(0).build();
         ChatModel chain = GuardedChatModel.builder()
                 .model("gpt-4o", unreachable, observed(fuse.modelGuard("gpt-4o"), seen))
-                .model("claude-haiku-4", models.chatModel("claude-haiku-4"), fuse.modelGuard("claude-haiku-4"))
+                .model("claude-haiku-4-5", models.chatModel("claude-haiku-4-5"), fuse.modelGuard("claude-haiku-4-5"))
                 .build();
 
         assertThat(chain.chat("Hi")).isEqualTo(MockStep.DEFAULT_TEXT);
@@ -155,7 +155,7 @@ class GuardedChatModelTest {
         assertThatThrownBy(() -> model.chat("Hi")).isInstanceOf(InvalidRequestException.class);
 
         assertThat(models.requestsFor("gpt-4o")).isEqualTo(1);
-        assertThat(models.requestsFor("claude-haiku-4")).isZero();
+        assertThat(models.requestsFor("claude-haiku-4-5")).isZero();
         assertThat(fuse.modelGuard("gpt-4o").circuitBreaker().state()).as("not the model's fault")
                 .isEqualTo(CircuitState.CLOSED);
     }
@@ -163,15 +163,15 @@ class GuardedChatModelTest {
     @Test
     void whenEveryModelFailsTheErrorListsEachAndWhy() {
         models.mock.scriptForModel("gpt-4o", MockStep.builder().status(500).times(3).build());
-        models.mock.scriptForModel("claude-haiku-4", MockStep.builder().status(529).times(3).build());
+        models.mock.scriptForModel("claude-haiku-4-5", MockStep.builder().status(529).times(3).build());
 
         assertThatThrownBy(() -> model.chat("Hi"))
                 .isInstanceOfSatisfying(AllModelsFailedException.class, failed -> {
-                    assertThat(failed.steps()).extracting(StepFailure::step).containsExactly("gpt-4o", "claude-haiku-4");
+                    assertThat(failed.steps()).extracting(StepFailure::step).containsExactly("gpt-4o", "claude-haiku-4-5");
                     assertThat(failed.steps()).extracting(StepFailure::outcome).extracting(Enum::name)
                             .containsExactly("SERVER_ERROR", "OVERLOADED");
                 })
-                .hasMessageContaining("gpt-4o failed").hasMessageContaining("claude-haiku-4 failed");
+                .hasMessageContaining("gpt-4o failed").hasMessageContaining("claude-haiku-4-5 failed");
     }
 
     @Test
@@ -182,6 +182,6 @@ class GuardedChatModelTest {
 
         assertThat(fuse.modelGuard("gpt-4o").circuitBreaker().state()).isEqualTo(CircuitState.OPEN);
         assertThat(model.chat("Hi")).isEqualTo(MockStep.DEFAULT_TEXT);
-        assertThat(models.requestsFor("claude-haiku-4")).isEqualTo(1);
+        assertThat(models.requestsFor("claude-haiku-4-5")).isEqualTo(1);
     }
 }

@@ -29,8 +29,8 @@ class GuardedStreamingChatModelTest {
                 tokenOveruse: { maxTokensPerCall: 1000 }
                 resetTimeout: 5m
             models:
-              gpt-4o: { provider: openai, fallbacks: [claude-haiku-4], firstTokenTimeout: 5s }
-              claude-haiku-4: { provider: anthropic }
+              gpt-4o: { provider: openai, fallbacks: [claude-haiku-4-5], firstTokenTimeout: 5s }
+              claude-haiku-4-5: { provider: anthropic }
             """;
 
     private final MockModels models = new MockModels();
@@ -54,13 +54,13 @@ class GuardedStreamingChatModelTest {
 
         assertThat(stream.response().aiMessage().text()).isEqualTo(MockStep.DEFAULT_TEXT);
         assertThat(stream.text()).isEqualTo(MockStep.DEFAULT_TEXT);
-        assertThat(models.requestsFor("claude-haiku-4")).isZero();
+        assertThat(models.requestsFor("claude-haiku-4-5")).isZero();
     }
 
     @Test
     void failuresBeforeTheFirstTokenAreRetriedThenFallBackAndTripThePrimary() throws Exception {
         models.mock.scriptForModel("gpt-4o", MockStep.builder().status(500).times(3).build());
-        models.mock.scriptForModel("claude-haiku-4", MockStep.builder().chunks("from ", "haiku").build());
+        models.mock.scriptForModel("claude-haiku-4-5", MockStep.builder().chunks("from ", "haiku").build());
 
         StreamRecorder stream = stream(model);
 
@@ -85,7 +85,7 @@ class GuardedStreamingChatModelTest {
         assertThat(stream.error()).isNotNull();
         assertThat(stream.text()).isEqualTo("Hel");
         assertThat(models.requestsFor("gpt-4o")).as("never retried once text was out").isEqualTo(1);
-        assertThat(models.requestsFor("claude-haiku-4")).as("nor fallen back").isZero();
+        assertThat(models.requestsFor("claude-haiku-4-5")).as("nor fallen back").isZero();
         assertThat(strict.modelGuard("gpt-4o").circuitBreaker().state()).as("the stream's end was recorded against its permit")
                 .isEqualTo(CircuitState.OPEN);
     }
@@ -106,16 +106,16 @@ class GuardedStreamingChatModelTest {
         assertThat(stream(model).error()).isInstanceOf(InvalidRequestException.class);
 
         assertThat(models.requestsFor("gpt-4o")).isEqualTo(1);
-        assertThat(models.requestsFor("claude-haiku-4")).isZero();
+        assertThat(models.requestsFor("claude-haiku-4-5")).isZero();
     }
 
     @Test
     void whenEveryModelFailsBeforeItsFirstTokenTheHandlerHearsWhy() throws Exception {
         models.mock.scriptForModel("gpt-4o", MockStep.builder().status(500).times(3).build());
-        models.mock.scriptForModel("claude-haiku-4", MockStep.builder().status(500).times(3).build());
+        models.mock.scriptForModel("claude-haiku-4-5", MockStep.builder().status(500).times(3).build());
 
         assertThat(stream(model).error()).isInstanceOf(AllModelsFailedException.class)
-                .hasMessageContaining("gpt-4o failed").hasMessageContaining("claude-haiku-4 failed");
+                .hasMessageContaining("gpt-4o failed").hasMessageContaining("claude-haiku-4-5 failed");
     }
 
     @Test
@@ -123,14 +123,14 @@ class GuardedStreamingChatModelTest {
         AgentfuseLangChain4j manual = models.fuse(CONFIG.replace("maxAttempts: 3", "maxAttempts: 1"));
         StreamingChatModel timed = manual.streamingChatModel("gpt-4o", models::streamingModel);
         models.mock.scriptForModel("gpt-4o", MockStep.builder().firstChunkDelayMs(30_000).build());
-        models.mock.scriptForModel("claude-haiku-4", MockStep.builder().chunks("quick").build());
+        models.mock.scriptForModel("claude-haiku-4-5", MockStep.builder().chunks("quick").build());
 
         StreamRecorder stream = stream(timed);
         models.clock.advance(Duration.ofSeconds(5)); // the primary's firstTokenTimeout, armed when chat() began
 
         assertThat(stream.response().aiMessage().text()).isEqualTo("quick");
         assertThat(stream.text()).isEqualTo("quick");
-        assertThat(models.requestsFor("claude-haiku-4")).isEqualTo(1);
+        assertThat(models.requestsFor("claude-haiku-4-5")).isEqualTo(1);
     }
 
     @Test
@@ -142,6 +142,6 @@ class GuardedStreamingChatModelTest {
         models.clock.advance(Duration.ofMillis(4_999));
 
         assertThat(stream.response().aiMessage().text()).isEqualTo(MockStep.DEFAULT_TEXT);
-        assertThat(models.requestsFor("claude-haiku-4")).isZero();
+        assertThat(models.requestsFor("claude-haiku-4-5")).isZero();
     }
 }

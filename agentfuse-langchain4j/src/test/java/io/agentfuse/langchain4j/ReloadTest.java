@@ -24,8 +24,8 @@ class ReloadTest {
             breakers:
               default: { consecutive5xx: 3, resetTimeout: 5m }
             models:
-              gpt-4o: { provider: openai, fallbacks: [claude-haiku-4] }
-              claude-haiku-4: { provider: anthropic }
+              gpt-4o: { provider: openai, fallbacks: [claude-haiku-4-5] }
+              claude-haiku-4-5: { provider: anthropic }
             tools:
               web_search: { retries: 0, circuitBreaker: { failureThreshold: 3 } }
             """;
@@ -64,7 +64,7 @@ class ReloadTest {
         model.chat("Hi");
 
         assertThat(models.requestsFor("gpt-4o")).isZero();
-        assertThat(models.requestsFor("claude-haiku-4")).isEqualTo(1);
+        assertThat(models.requestsFor("claude-haiku-4-5")).isEqualTo(1);
     }
 
     @Test

@@ -31,8 +31,8 @@ class RetryAfterTest {
                 consecutive429: 5
                 resetTimeout: 30s
             models:
-              gpt-4o: { provider: openai, fallbacks: [claude-haiku-4] }
-              claude-haiku-4: { provider: anthropic }
+              gpt-4o: { provider: openai, fallbacks: [claude-haiku-4-5] }
+              claude-haiku-4-5: { provider: anthropic }
             """;
 
     private final MockModels models = new MockModels();
@@ -53,7 +53,7 @@ class RetryAfterTest {
 
         assertThat(Duration.ofNanos(models.clock.nanoTime() - before)).isEqualTo(Duration.ofSeconds(1));
         assertThat(models.requestsFor("gpt-4o")).isEqualTo(2);
-        assertThat(models.requestsFor("claude-haiku-4")).isZero();
+        assertThat(models.requestsFor("claude-haiku-4-5")).isZero();
     }
 
     @Test
@@ -75,7 +75,7 @@ class RetryAfterTest {
 
         assertThat(models.clock.nanoTime()).as("nothing waited").isEqualTo(before);
         assertThat(models.requestsFor("gpt-4o")).isEqualTo(1);
-        assertThat(models.requestsFor("claude-haiku-4")).isEqualTo(1);
+        assertThat(models.requestsFor("claude-haiku-4-5")).isEqualTo(1);
         var breaker = fuse.modelGuard("gpt-4o").circuitBreaker();
         models.clock.advance(Duration.ofSeconds(60));
         assertThat(breaker.state()).as("past resetTimeout (30 s), within Retry-After").isEqualTo(CircuitState.OPEN);
@@ -91,7 +91,7 @@ class RetryAfterTest {
         assertThat(model.chat("Hi")).isEqualTo(MockStep.DEFAULT_TEXT);
 
         assertThat(models.requestsFor("gpt-4o")).isEqualTo(1);
-        assertThat(models.requestsFor("claude-haiku-4")).isEqualTo(1);
+        assertThat(models.requestsFor("claude-haiku-4-5")).isEqualTo(1);
     }
 
     @Test
@@ -101,7 +101,7 @@ class RetryAfterTest {
         assertThat(model.chat("Hi")).isEqualTo(MockStep.DEFAULT_TEXT);
 
         assertThat(models.requestsFor("gpt-4o")).isEqualTo(2);
-        assertThat(models.requestsFor("claude-haiku-4")).isZero();
+        assertThat(models.requestsFor("claude-haiku-4-5")).isZero();
     }
 
     @Test
@@ -114,7 +114,7 @@ class RetryAfterTest {
     @Test
     void theStepsOfAnExhaustedChainNameTheRateLimit() {
         models.mock.scriptForModel("gpt-4o", MockStep.builder().status(429).retryAfter("120").build());
-        models.mock.scriptForModel("claude-haiku-4", MockStep.builder().status(429).retryAfter("120").build());
+        models.mock.scriptForModel("claude-haiku-4-5", MockStep.builder().status(429).retryAfter("120").build());
 
         assertThatThrownBy(() -> model.chat("Hi")).isInstanceOfSatisfying(AllModelsFailedException.class,
                 failed -> assertThat(failed.steps()).extracting(StepFailure::outcome).extracting(Enum::name)
@@ -126,7 +126,7 @@ class RetryAfterTest {
         AgentfuseLangChain4j realTime = AgentfuseLangChain4j.of(models.runtime(CONFIG), Scheduler.shared(), Sleeper.system());
         StreamingChatModel streaming = realTime.streamingChatModel("gpt-4o", models::streamingModelKeepingHeaders);
         models.mock.scriptForModel("gpt-4o", MockStep.builder().status(429).retryAfter("120").times(3).build());
-        models.mock.scriptForModel("claude-haiku-4", MockStep.builder().chunks("from ", "haiku").build());
+        models.mock.scriptForModel("claude-haiku-4-5", MockStep.builder().chunks("from ", "haiku").build());
 
         StreamRecorder stream = new StreamRecorder();
         streaming.chat("Hi", stream);
@@ -146,6 +146,6 @@ class RetryAfterTest {
         streaming.chat("Hi", stream);
 
         assertThat(stream.error()).isInstanceOf(InvalidRequestException.class);
-        assertThat(models.requestsFor("claude-haiku-4")).isZero();
+        assertThat(models.requestsFor("claude-haiku-4-5")).isZero();
     }
 }

@@ -57,7 +57,7 @@ class MockProviderTest extends RunningMock {
     void answersAnthropicMessageWithScriptedUsage() {
         mock.script(MockStep.builder().text("Bonjour").inputTokens(42).outputTokens(7).build());
 
-        JsonObject body = client.post(MockProvider.ANTHROPIC_PATH, anthropicRequest("claude-haiku-4")).json();
+        JsonObject body = client.post(MockProvider.ANTHROPIC_PATH, anthropicRequest("claude-haiku-4-5")).json();
 
         assertThat(body.getString("type")).isEqualTo("message");
         assertThat(body.getJsonArray("content").getJsonObject(0))
@@ -83,7 +83,7 @@ class MockProviderTest extends RunningMock {
     void answersAnthropic529WithOverloadedErrorBody() {
         mock.script(MockStep.builder().status(529).build());
 
-        Reply reply = client.post(MockProvider.ANTHROPIC_PATH, anthropicRequest("claude-sonnet-4"));
+        Reply reply = client.post(MockProvider.ANTHROPIC_PATH, anthropicRequest("claude-sonnet-4-6"));
 
         assertThat(reply.status()).isEqualTo(529);
         assertThat(reply.json()).isEqualTo(new JsonObject().put("type", "error")
@@ -159,7 +159,7 @@ class MockProviderTest extends RunningMock {
     void streamsAnthropicEventsInProtocolOrder() {
         mock.script(MockStep.builder().chunks("Hel", "lo").outputTokens(2).build());
 
-        Reply reply = client.post(MockProvider.ANTHROPIC_PATH, anthropicRequest("claude-haiku-4").put("stream", true));
+        Reply reply = client.post(MockProvider.ANTHROPIC_PATH, anthropicRequest("claude-haiku-4-5").put("stream", true));
 
         List<SseEvent> events = events(reply.body());
         assertThat(events).extracting(SseEvent::event).containsExactly("message_start", "content_block_start", "ping",
@@ -175,7 +175,7 @@ class MockProviderTest extends RunningMock {
         JsonObject arguments = new JsonObject().put("city", "Paris");
         mock.script(MockStep.builder().text("").toolCall("toolu_1", "get_weather", arguments).build());
 
-        Reply reply = client.post(MockProvider.ANTHROPIC_PATH, anthropicRequest("claude-haiku-4").put("stream", true));
+        Reply reply = client.post(MockProvider.ANTHROPIC_PATH, anthropicRequest("claude-haiku-4-5").put("stream", true));
 
         StringBuilder json = new StringBuilder();
         events(reply.body()).stream().map(e -> new JsonObject(e.data()))
@@ -197,7 +197,7 @@ class MockProviderTest extends RunningMock {
 
     @Test
     void recordsRequestsWithHeadersAndBody() {
-        client.post(MockProvider.ANTHROPIC_PATH, anthropicRequest("claude-haiku-4"));
+        client.post(MockProvider.ANTHROPIC_PATH, anthropicRequest("claude-haiku-4-5"));
 
         JsonArray requests = client.get("/_mock/requests").json().getJsonArray("requests");
 
@@ -206,18 +206,18 @@ class MockProviderTest extends RunningMock {
         assertThat(recorded.getString("method")).isEqualTo("POST");
         assertThat(recorded.getString("path")).isEqualTo(MockProvider.ANTHROPIC_PATH);
         assertThat(recorded.getJsonObject("headers").getString("content-type")).isEqualTo("application/json");
-        assertThat(recorded.getJsonObject("body").getString("model")).isEqualTo("claude-haiku-4");
+        assertThat(recorded.getJsonObject("body").getString("model")).isEqualTo("claude-haiku-4-5");
         assertThat(recorded.getString("receivedAt")).isNotBlank();
         assertThat(recorded.getBoolean("clientDisconnected")).isFalse();
     }
 
     @Test
     void scriptsStepsPerModelOverHttp() {
-        client.post("/_mock/script", new JsonObject().put("model", "claude-sonnet-4")
+        client.post("/_mock/script", new JsonObject().put("model", "claude-sonnet-4-6")
                 .put("steps", new JsonArray().add(new JsonObject().put("status", 529))));
 
-        int otherModel = client.post(MockProvider.ANTHROPIC_PATH, anthropicRequest("claude-haiku-4")).status();
-        int scriptedModel = client.post(MockProvider.ANTHROPIC_PATH, anthropicRequest("claude-sonnet-4")).status();
+        int otherModel = client.post(MockProvider.ANTHROPIC_PATH, anthropicRequest("claude-haiku-4-5")).status();
+        int scriptedModel = client.post(MockProvider.ANTHROPIC_PATH, anthropicRequest("claude-sonnet-4-6")).status();
 
         assertThat(otherModel).isEqualTo(200);
         assertThat(scriptedModel).isEqualTo(529);
@@ -228,7 +228,7 @@ class MockProviderTest extends RunningMock {
         client.post("/_mock/script", new JsonObject().put("path", MockProvider.OPENAI_PATH)
                 .put("steps", new JsonArray().add(new JsonObject().put("status", 502))));
 
-        int anthropic = client.post(MockProvider.ANTHROPIC_PATH, anthropicRequest("claude-haiku-4")).status();
+        int anthropic = client.post(MockProvider.ANTHROPIC_PATH, anthropicRequest("claude-haiku-4-5")).status();
         int openAi = client.post(MockProvider.OPENAI_PATH, openAiRequest("gpt-4o-mini")).status();
 
         assertThat(anthropic).isEqualTo(200);

@@ -74,7 +74,7 @@ class CloudProviderChainSdkTest {
             models:
               claude-sonnet-4:
                 provider: anthropic
-                upstreamModel: claude-sonnet-4-20250514
+                upstreamModel: claude-sonnet-4-6
                 fallbacks: [claude-on-bedrock, claude-on-vertex, gemini-2.5-pro, gpt-4.1]
               claude-on-bedrock: { provider: bedrock, upstreamModel: "anthropic.claude-sonnet-4-20250514-v1:0" }
               claude-on-vertex: { provider: vertex, upstreamModel: "claude-sonnet-4@20250514" }
@@ -83,7 +83,7 @@ class CloudProviderChainSdkTest {
             """;
 
     /** The upstream models of the chain, in order, and the failure each one's provider sends. */
-    private static final List<String> CHAIN = List.of("claude-sonnet-4-20250514", "anthropic.claude-sonnet-4-20250514-v1:0",
+    private static final List<String> CHAIN = List.of("claude-sonnet-4-6", "anthropic.claude-sonnet-4-20250514-v1:0",
             "claude-sonnet-4@20250514", "gemini-2.5-pro", "gpt-41-deployment");
     private static final List<MockStep> FAILURES = List.of(
             MockStep.builder().status(529).times(4).build(),

@@ -85,28 +85,25 @@ class CrossDialectRefusalSdkTest {
 
     @Test
     void anOpenAiCallerOfAClaudeModelReadsAnthropicsNotFoundAsAnOpenAiError() {
-        harness.mock.scriptForModel("claude-sonnet-4-20250514", MockStep.builder().status(404).build());
-
+        // claude-sonnet-4-20250514 was retired in June 2026: Anthropic, and the mock, answer 404 not_found_error
         OpenAIServiceException refused = catchThrowableOfType(OpenAIServiceException.class,
                 () -> openAi.chat().completions().create(ChatCompletionCreateParams.builder().model("claude-sonnet-4")
                         .addUserMessage("Hello?").build()));
 
         assertThat(refused.statusCode()).isEqualTo(404);
         assertThat(refused.type()).contains("invalid_request_error");
-        assertThat(refused.getMessage()).contains("provider anthropic refused the request: Mock error for status 404.");
+        assertThat(refused.getMessage()).contains("provider anthropic refused the request: model: claude-sonnet-4-20250514");
         assertThat(harness.mock.requestsFor("claude-sonnet-4-20250514")).hasSize(1);
     }
 
     @Test
     void aCallerOfTheProvidersOwnDialectReadsTheRefusalAsItCame() {
-        harness.mock.scriptForModel("claude-sonnet-4-20250514", MockStep.builder().status(404).build());
-
         AnthropicServiceException refused = catchThrowableOfType(AnthropicServiceException.class,
                 () -> anthropic.messages().create(ask("claude-sonnet-4")));
 
         assertThat(refused.statusCode()).isEqualTo(404);
         assertThat(refused.errorType()).contains(ErrorType.NOT_FOUND_ERROR);
-        assertThat(refused.apiMessage().orElseThrow()).contains("Mock error for status 404.");
+        assertThat(refused.apiMessage().orElseThrow()).isEqualTo("model: claude-sonnet-4-20250514");
         assertThat(refused.apiMessage().orElseThrow()).doesNotContain("refused the request");
     }
 
