@@ -55,4 +55,19 @@ class ServedNamesTest {
         assertThat(familyModel("claude-haiku-4").contextWindow()).isEqualTo(200_000);
         assertThat(familyModel("claude-haiku-4").price()).contains(ModelPrice.of("1", "5"));
     }
+
+    @Test
+    void aConfiguredAnthropicModelThatWritesNoUpstreamNameGoesAsAnthropicServesIt() {
+        // the seeds' own entry; a written upstreamModel stays the operator's word, another provider's too
+        AgentfuseConfig config = ConfigLoader.parse("""
+                models:
+                  claude-haiku-4: { provider: anthropic, contextWindow: 200000 }
+                  written: { provider: anthropic, upstreamModel: claude-haiku-4 }
+                  claude-sonnet-4: { provider: openai }
+                """, "served.yaml", Map.of());
+
+        assertThat(config.models().get("claude-haiku-4").upstreamModel()).isEqualTo("claude-haiku-4-5");
+        assertThat(config.models().get("written").upstreamModel()).isEqualTo("claude-haiku-4");
+        assertThat(config.models().get("claude-sonnet-4").upstreamModel()).isEqualTo("claude-sonnet-4");
+    }
 }

@@ -47,7 +47,7 @@ final class ModelBinder {
         var models = new LinkedHashMap<String, ModelConfig>();
         root.namedSections("models").forEach((name, section) -> {
             Optional<String> provider = provider(section, providers.keySet());
-            String upstreamModel = section.string("upstreamModel", name);
+            String upstreamModel = section.string("upstreamModel", unwrittenUpstream(name, provider, providers));
             boolean contextWindowConfigured = section.find("contextWindow").isPresent();
             int contextWindow = section.integer("contextWindow", ModelConfig.publishedWindow(name, upstreamModel), 1,
                     Integer.MAX_VALUE);
@@ -122,6 +122,18 @@ final class ModelBinder {
             return Optional.empty();
         }
         return provider;
+    }
+
+    /**
+     * The upstream name of a model whose entry writes none: its key; for a model of Anthropic's own
+     * API, the name Anthropic serves a line's name by ({@link ModelFamilies#servedNameOf}), so that the
+     * seeds' {@code claude-haiku-4: { provider: anthropic }} calls Claude Haiku 4.5, not a model
+     * Anthropic answers 404 for. A written {@code upstreamModel} is the operator's word, always.
+     */
+    private static String unwrittenUpstream(String name, Optional<String> provider, Map<String, ProviderConfig> providers) {
+        boolean anthropic = provider.map(providers::get).map(settings -> settings.type() == ProviderConfig.Type.ANTHROPIC)
+                .orElse(false);
+        return anthropic ? ModelFamilies.servedNameOf(name) : name;
     }
 
     /** The name under {@code breakers}, or empty for an inline map. */
