@@ -1,6 +1,7 @@
 package io.agentfuse.agent.budget;
 
 import io.agentfuse.core.budget.BudgetAmount;
+import io.agentfuse.core.budget.CachedTokens;
 import io.agentfuse.core.budget.ModelPrice;
 
 /**
@@ -61,8 +62,20 @@ public final class TokenEstimate {
 
     /** What a call that read {@code inputTokens} and wrote {@code outputTokens} used, at {@code price} (none: no cost). */
     public static BudgetAmount used(long inputTokens, long outputTokens, ModelPrice price) {
+        return used(inputTokens, CachedTokens.NONE, outputTokens, price);
+    }
+
+    /**
+     * What a call that read {@code inputTokens}, of which {@code cached} from or to its provider's
+     * prompt cache, and wrote {@code outputTokens} used, at {@code price} (none: no cost). Its tokens
+     * are every token read and written, cached or not (a {@code tokens} budget counts what a model
+     * processed); its cost prices each kind of input at its own price ({@link ModelPrice#costNanos(long,
+     * CachedTokens, long)}). The reservation before the call ({@link #of}) prices all its input at
+     * the input price, the most it can cost.
+     */
+    public static BudgetAmount used(long inputTokens, CachedTokens cached, long outputTokens, ModelPrice price) {
         // The counts are a provider's: their sum saturates (BudgetAmount.plus) rather than wrapping below zero.
-        return BudgetAmount.ofTokens(inputTokens)
-                .plus(new BudgetAmount(outputTokens, price == null ? 0 : price.costNanos(inputTokens, outputTokens)));
+        return BudgetAmount.ofTokens(inputTokens).plus(new BudgetAmount(outputTokens,
+                price == null ? 0 : price.costNanos(inputTokens, cached, outputTokens)));
     }
 }

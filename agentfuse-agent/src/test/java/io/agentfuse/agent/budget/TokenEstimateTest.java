@@ -1,8 +1,11 @@
 package io.agentfuse.agent.budget;
 
 import io.agentfuse.core.budget.BudgetAmount;
+import io.agentfuse.core.budget.CachedTokens;
 import io.agentfuse.core.budget.ModelPrice;
 import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,5 +42,19 @@ class TokenEstimateTest {
 
         assertThat(TokenEstimate.used(Long.MAX_VALUE, Long.MAX_VALUE, mini))
                 .isEqualTo(new BudgetAmount(Long.MAX_VALUE, Long.MAX_VALUE));
+    }
+
+    @Test
+    void aCallThatReadItsInputFromTheCacheCountsEveryTokenAndCostsTheCachePrice() {
+        ModelPrice sonnet = ModelPrice.of("3.00", "15.00")
+                .withCache(new BigDecimal("0.30"), new BigDecimal("3.75"), new BigDecimal("6.00"));
+
+        // A Claude Code turn: 100 000 tokens in, 95 000 of them read from the cache, 1 000 out.
+        // 5 000 x $3 + 95 000 x $0.30 + 1 000 x $15, per million = 0.015 + 0.0285 + 0.015 = 0.0585 USD;
+        // at the input price alone it would be 0.3 + 0.015 = 0.315 USD.
+        assertThat(TokenEstimate.used(100_000, CachedTokens.ofReads(95_000), 1_000, sonnet))
+                .isEqualTo(new BudgetAmount(101_000, 58_500_000));
+        assertThat(TokenEstimate.used(100_000, CachedTokens.ofReads(95_000), 1_000, null))
+                .isEqualTo(new BudgetAmount(101_000, 0));
     }
 }
