@@ -1,9 +1,17 @@
 package io.agentfuse.gateway.dialect;
 
+import io.agentfuse.core.budget.CachedTokens;
+
+import java.util.Objects;
+
 /**
  * Tokens a call used, as the provider reported them. {@code inputTokens} counts every input
  * token the provider processed, cached or not (OpenAI's {@code prompt_tokens}; Anthropic's
- * {@code input_tokens + cache_creation_input_tokens + cache_read_input_tokens}).
+ * {@code input_tokens + cache_creation_input_tokens + cache_read_input_tokens}); {@code cached}
+ * tells which of them the provider read from its prompt cache or wrote to it (OpenAI's
+ * {@code prompt_tokens_details.cached_tokens}; Anthropic's {@code cache_read_input_tokens} and
+ * {@code cache_creation_input_tokens}), which it bills at prices of their own. A token budget counts
+ * them all; a cost budget prices each kind at its price ({@code TokenEstimate.used}).
  *
  * <p>The counts are what a provider wrote, and a provider can write any number: every dialect reads
  * a count with {@link #count}, one past a {@code long}'s range as {@link Long#MAX_VALUE}, and sums of them
@@ -12,21 +20,40 @@ package io.agentfuse.gateway.dialect;
  *
  * <p>Immutable. {@code Usage.of(12, 30).total() == 42}.
  *
- * @param inputTokens  tokens read, {@code >= 0}
+ * @param inputTokens  tokens read, cached or not, {@code >= 0}
  * @param outputTokens tokens written, {@code >= 0}
+ * @param cached       of the tokens read, those read from or written to the provider's cache
  */
-public record Usage(long inputTokens, long outputTokens) {
+public record Usage(long inputTokens, long outputTokens, CachedTokens cached) {
 
     /** No tokens. */
     public static final Usage ZERO = new Usage(0, 0);
 
     public Usage {
+        Objects.requireNonNull(cached, "cached");
         if (inputTokens < 0) {
             throw new IllegalArgumentException("inputTokens must be >= 0, but was " + inputTokens);
         }
         if (outputTokens < 0) {
             throw new IllegalArgumentException("outputTokens must be >= 0, but was " + outputTokens);
         }
+    }
+
+    /** Usage of {@code inputTokens} in, none of them cached, and {@code outputTokens} out. */
+    public Usage(long inputTokens, long outputTokens) {
+        this(inputTokens, outputTokens, CachedTokens.NONE);
+    }
+
+    /**
+     * Usage of {@code inputTokens} in, of which {@code cached} from or to the provider's cache, and
+     * {@code outputTokens} out, as a provider's answer told them; cached tokens that do not fit in the
+     * input ({@link CachedTokens#within}) are not told apart, so that no input is charged below its price.
+     *
+     * @throws MalformedAnswerException when a count is negative
+     */
+    public static Usage of(long inputTokens, long outputTokens, CachedTokens cached) {
+        Usage usage = of(inputTokens, outputTokens);
+        return cached.equals(CachedTokens.NONE) ? usage : new Usage(inputTokens, outputTokens, cached.within(inputTokens));
     }
 
     /**
@@ -41,6 +68,20 @@ public record Usage(long inputTokens, long outputTokens) {
                     + " output tokens: a count of tokens is never negative");
         }
         return new Usage(inputTokens, outputTokens);
+    }
+
+    /**
+     * The cached tokens a provider told: {@code reads} read from its cache, {@code writes} written to it
+     * for its default time and {@code hourWrites} for an hour.
+     *
+     * @throws MalformedAnswerException when a count is negative
+     */
+    public static CachedTokens cached(long reads, long writes, long hourWrites) {
+        if (reads < 0 || writes < 0 || hourWrites < 0) {
+            throw new MalformedAnswerException("its usage tells " + reads + " tokens read from the cache and "
+                    + Usage.sum(writes, hourWrites) + " written to it: a count of tokens is never negative");
+        }
+        return reads == 0 && writes == 0 && hourWrites == 0 ? CachedTokens.NONE : new CachedTokens(reads, writes, hourWrites);
     }
 
     /**
@@ -65,8 +106,20 @@ public record Usage(long inputTokens, long outputTokens) {
 
     /** The tokens of this call and {@code other} together (an answer continued by another call). */
     public Usage plus(Usage other) {
-        return other.total() == 0 ? this
-                : new Usage(sum(inputTokens, other.inputTokens), sum(outputTokens, other.outputTokens));
+        return other.total() == 0 ? this : new Usage(sum(inputTokens, other.inputTokens),
+                sum(outputTokens, other.outputTokens), cached.plus(other.cached));
+    }
+
+    /**
+     * What this usage told beyond {@code before} (the part of a stream reported after it), each count
+     * never below zero; cached tokens that no longer fit in what is left of the input are not told apart.
+     */
+    public Usage minus(Usage before) {
+        long input = Math.max(0, inputTokens - before.inputTokens);
+        CachedTokens rest = new CachedTokens(Math.max(0, cached.reads() - before.cached.reads()),
+                Math.max(0, cached.writes() - before.cached.writes()),
+                Math.max(0, cached.hourWrites() - before.cached.hourWrites()));
+        return new Usage(input, Math.max(0, outputTokens - before.outputTokens), rest.within(input));
     }
 
     /**

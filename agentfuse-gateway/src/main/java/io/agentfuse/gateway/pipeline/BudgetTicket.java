@@ -130,9 +130,13 @@ final class BudgetTicket {
         }
     }
 
-    /** What a call of {@code answeredBy} that reported {@code usage} used, at its price. */
+    /**
+     * What a call of {@code answeredBy} that reported {@code usage} used, at its price: its input
+     * read from or written to the provider's cache at the price of each.
+     */
     BudgetAmount used(Usage usage, ModelConfig answeredBy) {
-        return TokenEstimate.used(usage.inputTokens(), usage.outputTokens(), priceOf(answeredBy, countsCost));
+        return TokenEstimate.used(usage.inputTokens(), usage.cached(), usage.outputTokens(),
+                priceOf(answeredBy, countsCost));
     }
 
     /**

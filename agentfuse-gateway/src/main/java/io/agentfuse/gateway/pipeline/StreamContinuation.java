@@ -100,9 +100,7 @@ final class StreamContinuation {
         if (broken == null) {
             return budget.used(usage, answeredBy);
         }
-        Usage rest = new Usage(Math.max(0, usage.inputTokens() - brokenUsage.inputTokens()),
-                Math.max(0, usage.outputTokens() - brokenUsage.outputTokens()));
-        return budget.used(brokenUsage, broken).plus(budget.used(rest, answeredBy));
+        return budget.used(brokenUsage, broken).plus(budget.used(usage.minus(brokenUsage), answeredBy));
     }
 
     /** Whether a continuation was asked for and has neither answered nor been given up. */

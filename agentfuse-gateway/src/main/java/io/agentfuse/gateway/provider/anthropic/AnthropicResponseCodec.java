@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.provider.anthropic;
 
+import io.agentfuse.core.budget.CachedTokens;
 import io.agentfuse.gateway.dialect.AnswerShape;
 import io.agentfuse.gateway.dialect.ChatResponse;
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
@@ -66,6 +67,12 @@ public final class AnthropicResponseCodec {
                     "cache_read_input_tokens"}) {
                 AnswerShape.optionalNumber(usage, field, "usage.");
             }
+            JsonObject creation = AnswerShape.object(usage, "cache_creation", "usage.", false);
+            if (creation != null) {
+                for (String field : new String[] {"ephemeral_5m_input_tokens", "ephemeral_1h_input_tokens"}) {
+                    AnswerShape.optionalNumber(creation, field, "usage.cache_creation.");
+                }
+            }
         }
         return body;
     }
@@ -119,20 +126,43 @@ public final class AnthropicResponseCodec {
                 .put("usage", usageJson(response.usage()));
     }
 
-    /** The usage of an Anthropic {@code usage} object, cache reads and writes counted as input. */
+    /**
+     * The usage of an Anthropic {@code usage} object: its input is {@code input_tokens} (what the
+     * cache did not serve) plus {@code cache_read_input_tokens} and {@code cache_creation_input_tokens},
+     * which are its cached tokens, those of the writes kept an hour as
+     * {@code cache_creation.ephemeral_1h_input_tokens} tells.
+     */
     public static Usage usage(JsonObject usage) {
         if (usage == null) {
             return Usage.ZERO;
         }
-        long cached = Usage.sum(count(usage, "cache_creation_input_tokens", 0),
-                count(usage, "cache_read_input_tokens", 0));
-        long input = Usage.sum(count(usage, "input_tokens", 0), cached);
-        return Usage.of(input, count(usage, "output_tokens", 0));
+        long reads = count(usage, "cache_read_input_tokens", 0);
+        long writes = count(usage, "cache_creation_input_tokens", 0);
+        Object creation = usage.getValue("cache_creation");
+        long hourWrites = creation instanceof JsonObject kept ? Math.min(writes, count(kept, "ephemeral_1h_input_tokens", 0)) : 0;
+        long input = Usage.sum(count(usage, "input_tokens", 0), Usage.sum(writes, reads));
+        return Usage.of(input, count(usage, "output_tokens", 0), Usage.cached(reads, writes - hourWrites, hourWrites));
     }
 
-    /** The Anthropic {@code usage} object of {@code usage}. */
+    /**
+     * The Anthropic {@code usage} object of {@code usage}: {@code input_tokens} is the input no cache
+     * served, beside {@code cache_read_input_tokens} and {@code cache_creation_input_tokens} when
+     * some was cached (as Anthropic writes them; without a cache, what was written before).
+     */
     public static JsonObject usageJson(Usage usage) {
-        return new JsonObject().put("input_tokens", usage.inputTokens()).put("output_tokens", usage.outputTokens());
+        CachedTokens cached = usage.cached();
+        if (cached.equals(CachedTokens.NONE)) {
+            return new JsonObject().put("input_tokens", usage.inputTokens()).put("output_tokens", usage.outputTokens());
+        }
+        JsonObject json = new JsonObject()
+                .put("input_tokens", usage.inputTokens() - cached.total())
+                .put("cache_creation_input_tokens", cached.allWrites())
+                .put("cache_read_input_tokens", cached.reads());
+        if (cached.allWrites() > 0) {
+            json.put("cache_creation", new JsonObject().put("ephemeral_5m_input_tokens", cached.writes())
+                    .put("ephemeral_1h_input_tokens", cached.hourWrites()));
+        }
+        return json.put("output_tokens", usage.outputTokens());
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.provider.anthropic;
 
+import io.agentfuse.core.budget.CachedTokens;
 import io.agentfuse.gateway.dialect.AnswerShape;
 import io.agentfuse.gateway.dialect.FinishReason;
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
@@ -29,6 +30,8 @@ public final class AnthropicStreamDecoder implements StreamDecoder {
     private String stopSequence;
     private long inputTokens;
     private long outputTokens;
+    /** Of {@link #inputTokens}, those read from or written to the cache. */
+    private CachedTokens cached = CachedTokens.NONE;
 
     @Override
     public List<StreamEvent> decode(SseEvent event) {
@@ -85,13 +88,14 @@ public final class AnthropicStreamDecoder implements StreamDecoder {
 
     @Override
     public Usage usage() {
-        return Usage.of(inputTokens, outputTokens);
+        return Usage.of(inputTokens, outputTokens, cached);
     }
 
     private List<StreamEvent> messageStart(JsonObject message) {
         Usage usage = AnthropicResponseCodec.usage(message.getJsonObject("usage"));
         inputTokens = usage.inputTokens();
         outputTokens = usage.outputTokens();
+        cached = usage.cached();
         return List.of(new StreamEvent.Start(message.getString("id"), message.getString("model"), usage));
     }
 
@@ -149,7 +153,11 @@ public final class AnthropicStreamDecoder implements StreamDecoder {
             outputTokens = AnthropicResponseCodec.count(usage, "output_tokens", outputTokens);
             if (usage.containsKey("input_tokens")) {
                 // Newer API versions repeat the (final) input count here, cache tokens included.
-                inputTokens = Math.max(inputTokens, AnthropicResponseCodec.usage(usage).inputTokens());
+                Usage told = AnthropicResponseCodec.usage(usage);
+                if (told.inputTokens() >= inputTokens) {
+                    inputTokens = told.inputTokens();
+                    cached = told.cached();
+                }
             }
         }
         return List.of();

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.provider.bedrock;
 
+import io.agentfuse.core.budget.CachedTokens;
 import io.agentfuse.gateway.dialect.AnswerShape;
 import io.agentfuse.gateway.dialect.ChatResponse;
 import io.agentfuse.gateway.dialect.ContentPart;
@@ -124,19 +125,30 @@ public final class BedrockResponseCodec {
         };
     }
 
-    /** The usage of a Bedrock {@code usage} object, cache reads and writes counted as input. */
+    /**
+     * The usage of a Bedrock {@code usage} object: its input is {@code inputTokens} (what the cache did
+     * not serve) plus {@code cacheReadInputTokens} and {@code cacheWriteInputTokens}, its cached tokens.
+     */
     public static Usage usage(JsonObject usage) {
         if (usage == null) {
             return Usage.ZERO;
         }
-        long cached = Usage.sum(count(usage, "cacheReadInputTokens"), count(usage, "cacheWriteInputTokens"));
-        return Usage.of(Usage.sum(count(usage, "inputTokens"), cached), count(usage, "outputTokens"));
+        long reads = count(usage, "cacheReadInputTokens");
+        long writes = count(usage, "cacheWriteInputTokens");
+        return Usage.of(Usage.sum(count(usage, "inputTokens"), Usage.sum(reads, writes)), count(usage, "outputTokens"),
+                Usage.cached(reads, writes, 0));
     }
 
-    /** Bedrock's {@code usage} object of {@code usage}. */
+    /**
+     * Bedrock's {@code usage} object of {@code usage}: {@code inputTokens} is the input no cache served,
+     * beside {@code cacheReadInputTokens} and {@code cacheWriteInputTokens} when some was cached.
+     */
     static JsonObject usageJson(Usage usage) {
-        return new JsonObject().put("inputTokens", usage.inputTokens()).put("outputTokens", usage.outputTokens())
-                .put("totalTokens", usage.total());
+        CachedTokens cached = usage.cached();
+        JsonObject json = new JsonObject().put("inputTokens", usage.inputTokens() - cached.total())
+                .put("outputTokens", usage.outputTokens()).put("totalTokens", usage.total());
+        return cached.equals(CachedTokens.NONE) ? json
+                : json.put("cacheReadInputTokens", cached.reads()).put("cacheWriteInputTokens", cached.allWrites());
     }
 
     private static long count(JsonObject usage, String field) {

@@ -229,19 +229,25 @@ public final class GeminiResponseCodec {
         return parts;
     }
 
-    /** The usage of a {@code usageMetadata} object. */
+    /**
+     * The usage of a {@code usageMetadata} object: {@code promptTokenCount} counts the cached content
+     * too, of which {@code cachedContentTokenCount} tells the tokens read from the cache (an explicit
+     * cache's storage, billed by the hour, is no call's).
+     */
     public static Usage usage(JsonObject usage) {
         if (usage == null) {
             return Usage.ZERO;
         }
         return Usage.of(Usage.sum(count(usage, "promptTokenCount"), count(usage, "toolUsePromptTokenCount")),
-                Usage.sum(count(usage, "candidatesTokenCount"), count(usage, "thoughtsTokenCount")));
+                Usage.sum(count(usage, "candidatesTokenCount"), count(usage, "thoughtsTokenCount")),
+                Usage.cached(count(usage, "cachedContentTokenCount"), 0, 0));
     }
 
-    /** The {@code usageMetadata} object of {@code usage}. */
+    /** The {@code usageMetadata} object of {@code usage}, with {@code cachedContentTokenCount} when some input was read from the cache. */
     static JsonObject usageJson(Usage usage) {
-        return new JsonObject().put("promptTokenCount", usage.inputTokens()).put("candidatesTokenCount", usage.outputTokens())
-                .put("totalTokenCount", usage.total());
+        JsonObject json = new JsonObject().put("promptTokenCount", usage.inputTokens())
+                .put("candidatesTokenCount", usage.outputTokens()).put("totalTokenCount", usage.total());
+        return usage.cached().reads() > 0 ? json.put("cachedContentTokenCount", usage.cached().reads()) : json;
     }
 
     private static long count(JsonObject usage, String field) {

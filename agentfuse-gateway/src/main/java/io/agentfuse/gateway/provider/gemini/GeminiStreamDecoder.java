@@ -69,7 +69,7 @@ public final class GeminiStreamDecoder implements StreamDecoder {
         if (!started) {
             started = true;
             out.add(new StreamEvent.Start(chunk.getString("responseId"), chunk.getString("modelVersion"),
-                    Usage.of(usage.inputTokens(), 0)));
+                    new Usage(usage.inputTokens(), 0, usage.cached())));
         }
         String id = GeminiResponseCodec.string(chunk, "responseId", "");
         JsonObject candidate = GeminiResponseCodec.candidate(chunk);

@@ -48,7 +48,8 @@ public final class GeminiStreamEncoder implements StreamEncoder {
             callArguments.append(delta.arguments());
         } else if (event instanceof StreamEvent.Finish finish) {
             flushCall(out);
-            Usage usage = finish.usage().inputTokens() == 0 ? Usage.of(inputUsage.inputTokens(), finish.usage().outputTokens())
+            Usage usage = finish.usage().inputTokens() == 0
+                    ? new Usage(inputUsage.inputTokens(), finish.usage().outputTokens(), inputUsage.cached())
                     : finish.usage();
             out.add(chunk(new JsonArray().add(new JsonObject().put("text", "")),
                     GeminiResponseCodec.finishReason(finish.reason()), usage));

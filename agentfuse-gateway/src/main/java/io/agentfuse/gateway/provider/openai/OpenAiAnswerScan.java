@@ -22,8 +22,9 @@ final class OpenAiAnswerScan {
 
     /** The usage of {@code body} if it is plainly a well-formed answer; {@code null}: ask the tree-based check. */
     static Usage usageIfWellFormed(Buffer body) {
-        long[] counts = new long[2];
+        long[] counts = new long[OpenAiShapes.CACHED_TOKENS + 1];
         boolean plain = ShapeScan.matches(JsonScan.of(body), OpenAiShapes.ANSWER, (slot, count) -> counts[slot] = count);
-        return plain ? Usage.of(counts[OpenAiShapes.PROMPT_TOKENS], counts[OpenAiShapes.COMPLETION_TOKENS]) : null;
+        return plain ? OpenAiResponseCodec.usage(counts[OpenAiShapes.PROMPT_TOKENS],
+                counts[OpenAiShapes.COMPLETION_TOKENS], counts[OpenAiShapes.CACHED_TOKENS]) : null;
     }
 }

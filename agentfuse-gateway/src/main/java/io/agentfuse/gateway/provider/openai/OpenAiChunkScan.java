@@ -43,6 +43,7 @@ final class OpenAiChunkScan implements ShapeScan.Captures {
     private boolean usage; // false: absent or null
     private long promptTokens;
     private long completionTokens;
+    private long cachedTokens;
     private long choiceIndex;
     private String choiceFinish;
     private boolean choiceText;
@@ -64,7 +65,8 @@ final class OpenAiChunkScan implements ShapeScan.Captures {
         if (chunk.finishReason == null && !chunk.usage && chunk.choices != 0) {
             return chunk.text ? Chunk.TEXT : Chunk.PLAIN;
         }
-        return new Chunk(chunk.finishReason, chunk.usage ? Usage.of(chunk.promptTokens, chunk.completionTokens) : null,
+        return new Chunk(chunk.finishReason, chunk.usage
+                ? OpenAiResponseCodec.usage(chunk.promptTokens, chunk.completionTokens, chunk.cachedTokens) : null,
                 chunk.choices == 0, chunk.text);
     }
 
@@ -73,6 +75,7 @@ final class OpenAiChunkScan implements ShapeScan.Captures {
         switch (slot) {
             case OpenAiShapes.PROMPT_TOKENS -> promptTokens = value;
             case OpenAiShapes.COMPLETION_TOKENS -> completionTokens = value;
+            case OpenAiShapes.CACHED_TOKENS -> cachedTokens = value;
             case OpenAiShapes.CHOICES -> choices = value;
             case OpenAiShapes.INDEX -> choiceIndex = value;
             case OpenAiShapes.CONTENT_LENGTH, OpenAiShapes.REFUSAL_LENGTH -> choiceText |= value > 0;

@@ -80,12 +80,26 @@ public final class OpenAiResponseCodec {
                 .put("usage", usageJson(response.usage()));
     }
 
-    /** The usage of an OpenAI {@code usage} object; {@link Usage#ZERO} when absent, a count absent or null read as 0. */
+    /**
+     * The usage of an OpenAI {@code usage} object ({@linkplain #check checked}); {@link Usage#ZERO} when
+     * absent, a count absent or null read as 0; its {@code prompt_tokens_details.cached_tokens} are the
+     * prompt's tokens read from the cache.
+     */
     public static Usage usage(JsonObject usage) {
         if (usage == null) {
             return Usage.ZERO;
         }
-        return Usage.of(count(usage, "prompt_tokens"), count(usage, "completion_tokens"));
+        long cached = usage.getValue("prompt_tokens_details") instanceof JsonObject details
+                ? count(details, "cached_tokens") : 0;
+        return usage(count(usage, "prompt_tokens"), count(usage, "completion_tokens"), cached);
+    }
+
+    /**
+     * The usage of {@code promptTokens} in, {@code cachedTokens} of them read from the cache, and
+     * {@code completionTokens} out: the one reading of the tree and of the scans.
+     */
+    static Usage usage(long promptTokens, long completionTokens, long cachedTokens) {
+        return Usage.of(promptTokens, completionTokens, Usage.cached(cachedTokens, 0, 0));
     }
 
     // A count given as null was read with an unboxing NullPointerException; the shape allows it, as "absent".
@@ -94,9 +108,17 @@ public final class OpenAiResponseCodec {
         return Usage.count((Number) count); // as every dialect reads a count: past a long's range, the largest
     }
 
-    /** The OpenAI {@code usage} object of {@code usage}. */
+    /**
+     * The OpenAI {@code usage} object of {@code usage}, with {@code prompt_tokens_details.cached_tokens}
+     * when some input was read from the cache (OpenAI's word has no cache writes: they are in
+     * {@code prompt_tokens} alone).
+     */
     public static JsonObject usageJson(Usage usage) {
-        return new JsonObject().put("prompt_tokens", usage.inputTokens())
+        JsonObject json = new JsonObject().put("prompt_tokens", usage.inputTokens())
                 .put("completion_tokens", usage.outputTokens()).put("total_tokens", usage.total());
+        if (usage.cached().reads() > 0) {
+            json.put("prompt_tokens_details", new JsonObject().put("cached_tokens", usage.cached().reads()));
+        }
+        return json;
     }
 }

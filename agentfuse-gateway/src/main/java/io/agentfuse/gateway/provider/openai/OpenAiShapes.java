@@ -22,7 +22,7 @@ final class OpenAiShapes {
 
     /**
      * Capture slots: the usage's token counts, a chunk's number of choices, a choice's index and
-     * finish reason, and the lengths of its delta's content and refusal.
+     * finish reason, the lengths of its delta's content and refusal, and the usage's cached tokens.
      */
     static final int PROMPT_TOKENS = 0;
     static final int COMPLETION_TOKENS = 1;
@@ -31,11 +31,19 @@ final class OpenAiShapes {
     static final int FINISH_REASON = 4;
     static final int CONTENT_LENGTH = 5;
     static final int REFUSAL_LENGTH = 6;
+    static final int CACHED_TOKENS = 7;
 
-    /** A {@code usage} object: its token counts, an absent one read as 0; the total and the details are not looked at. */
+    /**
+     * A {@code usage} object: its token counts, an absent one read as 0, and of the prompt's those read
+     * from the cache ({@code prompt_tokens_details.cached_tokens}, billed at a discount); the total and
+     * the other details are not looked at. OpenAI sends the details on every answer, so the scans read
+     * them rather than leave every answer to the tree.
+     */
     static final JsonShape.Obj USAGE = object(
             optional("prompt_tokens", NUMBER).captured(PROMPT_TOKENS),
-            optional("completion_tokens", NUMBER).captured(COMPLETION_TOKENS));
+            optional("completion_tokens", NUMBER).captured(COMPLETION_TOKENS),
+            optional("prompt_tokens_details", object(
+                    optional("cached_tokens", NUMBER).captured(CACHED_TOKENS))));
 
     /** A {@code chat.completion}: at least one choice, each with a message whose content, refusal and tool calls have their kinds. */
     static final JsonShape.Obj ANSWER = object(

@@ -145,11 +145,12 @@ final class ResponseEnvelope {
         return namespaces.writeName(item, name).put("arguments", arguments);
     }
 
-    /** The Responses {@code usage} object of {@code usage}. */
+    /** The Responses {@code usage} object of {@code usage}, its cached input in {@code input_tokens_details}. */
     static JsonObject usageJson(Usage usage) {
         return new JsonObject()
                 .put("input_tokens", usage.inputTokens())
-                .put("input_tokens_details", new JsonObject().put("cached_tokens", 0).put("cache_write_tokens", 0))
+                .put("input_tokens_details", new JsonObject().put("cached_tokens", usage.cached().reads())
+                        .put("cache_write_tokens", usage.cached().allWrites()))
                 .put("output_tokens", usage.outputTokens())
                 .put("output_tokens_details", new JsonObject().put("reasoning_tokens", 0))
                 .put("total_tokens", usage.total());

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.provider.responses;
 
+import io.agentfuse.core.budget.CachedTokens;
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.agentfuse.gateway.dialect.ChatResponse;
 import io.agentfuse.gateway.dialect.ContentPart;
@@ -147,7 +148,9 @@ public final class ResponsesResponseCodec {
 
     /**
      * The tokens of a Responses {@code usage} object ({@link Usage#ZERO} when absent);
-     * {@code input_tokens} already counts cached tokens.
+     * {@code input_tokens} already counts cached tokens, which {@code input_tokens_details} tells:
+     * {@code cached_tokens} read from the cache (and {@code cache_write_tokens} written to it, where
+     * a provider tells them).
      *
      * @throws MalformedAnswerException when a count is not a number {@code >= 0}; one past a
      *         {@code long}'s range is read as every dialect reads it ({@link Usage#count})
@@ -162,7 +165,12 @@ public final class ResponsesResponseCodec {
     }
 
     static Usage usage(AnswerReader usage) {
-        return usage == null ? Usage.ZERO : Usage.of(usage.tokens("input_tokens"), usage.tokens("output_tokens"));
+        if (usage == null) {
+            return Usage.ZERO;
+        }
+        AnswerReader details = usage.optionalObject("input_tokens_details");
+        return Usage.of(usage.tokens("input_tokens"), usage.tokens("output_tokens"), details == null ? CachedTokens.NONE
+                : Usage.cached(details.tokens("cached_tokens"), details.tokens("cache_write_tokens"), 0));
     }
 
     /** Reads the output items into {@code content}; whether any was a function call. */
