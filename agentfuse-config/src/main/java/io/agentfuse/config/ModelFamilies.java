@@ -149,10 +149,12 @@ public final class ModelFamilies {
      * snapshot of, as {@link #isKnown} reads them ({@code claude-sonnet-4-5-20250929} is
      * {@code claude-sonnet-4-5}); empty for any other name, even one that starts with an entry
      * ({@code gpt-5.5-pro} is not {@code gpt-5.5}, nor {@code o3-deep-research} {@code o3}). A
-     * cloud's name of a vendor's model is read as the vendor's ({@link #tableName}).
+     * cloud's name of a vendor's model is read as the vendor's ({@link #tableName}). The price tells
+     * what the vendor charges for cached input where it publishes it ({@link CachePrices}).
      */
     public static Optional<ModelPrice> priceOf(String model) {
-        return snapshotEntry(PublishedModels.PRICES.keySet(), tableName(model)).map(PublishedModels.PRICES::get);
+        return snapshotEntry(PublishedModels.PRICES.keySet(), tableName(model))
+                .map(entry -> CachePrices.withCache(entry, PublishedModels.PRICES.get(entry)));
     }
 
     /**

@@ -77,9 +77,11 @@ class BudgetConfigTest {
                   local: { provider: openai, upstreamModel: llama-3.1-8b }
                 """);
 
-        assertThat(config.model("fast").orElseThrow().price()).contains(ModelPrice.of("0.15", "0.60"));
+        assertThat(config.model("fast").orElseThrow().price()).contains(ModelPrice.of("0.15", "0.60")
+                .withCache(new BigDecimal("0.075"), null, null)); // OpenAI's cached input
         assertThat(config.model("local").orElseThrow().price()).isEmpty();
-        assertThat(config.model("gpt-4o-mini").orElseThrow().price()).contains(ModelPrice.of("0.15", "0.60"));
+        assertThat(config.model("gpt-4o-mini").orElseThrow().price()).contains(ModelPrice.of("0.15", "0.60")
+                .withCache(new BigDecimal("0.075"), null, null));
     }
 
     @Test

@@ -97,7 +97,11 @@ final class ModelBinder {
         return all;
     }
 
-    /** {@code price: {input, output}} in USD per million tokens, else the built-in table's. */
+    /**
+     * {@code price: {input, output, cacheRead, cacheWrite, cacheWrite1h}} in USD per million tokens (the
+     * cache's optional: without one, those tokens are counted at the next price told, as
+     * {@link ModelPrice} says), else the built-in table's.
+     */
     private static Optional<ModelPrice> price(MapReader section, String name, String upstreamModel) {
         if (section.find("price").isEmpty()) {
             return ModelConfig.listPrice(name, upstreamModel);
@@ -105,13 +109,17 @@ final class ModelBinder {
         MapReader price = section.section("price");
         Optional<BigDecimal> input = ExactDecimals.read(price, "input", BigDecimal.ZERO, MAX_PRICE);
         Optional<BigDecimal> output = ExactDecimals.read(price, "output", BigDecimal.ZERO, MAX_PRICE);
+        Optional<BigDecimal> cacheRead = ExactDecimals.read(price, "cacheRead", BigDecimal.ZERO, MAX_PRICE);
+        Optional<BigDecimal> cacheWrite = ExactDecimals.read(price, "cacheWrite", BigDecimal.ZERO, MAX_PRICE);
+        Optional<BigDecimal> cacheWrite1h = ExactDecimals.read(price, "cacheWrite1h", BigDecimal.ZERO, MAX_PRICE);
         for (String key : new String[] {"input", "output"}) {
             if (price.find(key).isEmpty()) {
                 price.error(key, "is required: USD per million " + key + " tokens, like 3.00");
             }
         }
         price.finish();
-        return input.isPresent() && output.isPresent() ? Optional.of(new ModelPrice(input.get(), output.get()))
+        return input.isPresent() && output.isPresent() ? Optional.of(new ModelPrice(input.get(), output.get(),
+                cacheRead.orElse(null), cacheWrite.orElse(null), cacheWrite1h.orElse(null)))
                 : ModelConfig.listPrice(name, upstreamModel);
     }
 
