@@ -46,8 +46,22 @@ final class AnthropicMockDialect implements MockDialect {
                 .put("content", content)
                 .put("stop_reason", stopReason(step))
                 .put("stop_sequence", null)
-                .put("usage", new JsonObject().put("input_tokens", step.inputTokens())
-                        .put("output_tokens", step.effectiveOutputTokens()));
+                .put("usage", usage(step).put("output_tokens", step.effectiveOutputTokens()));
+    }
+
+    /**
+     * A {@code usage} object's input counts, as Anthropic writes them: {@code input_tokens} the input the
+     * cache did not serve, beside the cache's reads and writes (when the step has some).
+     */
+    private static JsonObject usage(MockStep step) {
+        if (step.cacheReadTokens() == 0 && step.cacheWriteTokens() == 0) {
+            return new JsonObject().put("input_tokens", step.inputTokens());
+        }
+        return new JsonObject().put("input_tokens", step.inputTokens() - step.cacheReadTokens() - step.cacheWriteTokens())
+                .put("cache_creation_input_tokens", step.cacheWriteTokens())
+                .put("cache_read_input_tokens", step.cacheReadTokens())
+                .put("cache_creation", new JsonObject().put("ephemeral_5m_input_tokens", step.cacheWriteTokens())
+                        .put("ephemeral_1h_input_tokens", 0));
     }
 
     @Override
@@ -155,7 +169,7 @@ final class AnthropicMockDialect implements MockDialect {
         JsonObject message = new JsonObject().put("id", ids.id()).put("type", "message").put("role", "assistant")
                 .put("model", ids.model()).put("content", new JsonArray())
                 .put("stop_reason", null).put("stop_sequence", null)
-                .put("usage", new JsonObject().put("input_tokens", step.inputTokens()).put("output_tokens", 1));
+                .put("usage", usage(step).put("output_tokens", 1));
         return List.of(
                 event("message_start", new JsonObject().put("message", message)),
                 event("content_block_start", new JsonObject().put("index", 0)

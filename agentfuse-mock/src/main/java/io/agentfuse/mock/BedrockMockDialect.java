@@ -191,8 +191,11 @@ final class BedrockMockDialect implements MockDialect {
 
     private static JsonObject usage(MockStep step) {
         int output = step.effectiveOutputTokens();
-        return new JsonObject().put("inputTokens", step.inputTokens()).put("outputTokens", output)
-                .put("totalTokens", step.inputTokens() + output);
+        JsonObject usage = new JsonObject().put("inputTokens", step.inputTokens() - step.cacheReadTokens()
+                        - step.cacheWriteTokens()).put("outputTokens", output).put("totalTokens", step.inputTokens() + output);
+        // Bedrock, like Anthropic, counts the cache's reads and writes beside inputTokens, not within it.
+        return step.cacheReadTokens() == 0 && step.cacheWriteTokens() == 0 ? usage
+                : usage.put("cacheReadInputTokens", step.cacheReadTokens()).put("cacheWriteInputTokens", step.cacheWriteTokens());
     }
 
     private static MockEvent blockStop(int index) {

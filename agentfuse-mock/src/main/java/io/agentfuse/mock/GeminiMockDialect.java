@@ -98,8 +98,11 @@ final class GeminiMockDialect implements MockDialect {
         JsonObject response = new JsonObject().put("candidates", new JsonArray().add(candidate));
         if (step != null && (complete || finishReason != null)) {
             int output = step.effectiveOutputTokens();
-            response.put("usageMetadata", new JsonObject().put("promptTokenCount", step.inputTokens())
-                    .put("candidatesTokenCount", output).put("totalTokenCount", step.inputTokens() + output));
+            JsonObject usage = new JsonObject().put("promptTokenCount", step.inputTokens())
+                    .put("candidatesTokenCount", output).put("totalTokenCount", step.inputTokens() + output);
+            // promptTokenCount counts the cached content too, which cachedContentTokenCount tells apart.
+            response.put("usageMetadata", step.cacheReadTokens() == 0 ? usage
+                    : usage.put("cachedContentTokenCount", step.cacheReadTokens()));
         }
         return response.put("modelVersion", model).put("responseId", id);
     }

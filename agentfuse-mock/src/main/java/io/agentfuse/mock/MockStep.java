@@ -27,6 +27,7 @@ import java.util.Set;
  * {"toolCalls": [{"id": "call_1", "name": "get_weather", "arguments": {"city": "Paris"}}]}
  * {"status": 429, "errorType": "ModelNotReadyException"}
  * {"streamError": 529, "streamErrorAfterChunks": 2}
+ * {"inputTokens": 100000, "cacheReadTokens": 95000, "cacheWriteTokens": 2000}
  * }</pre>
  *
  * @param status          HTTP status; default 200
@@ -56,12 +57,15 @@ import java.util.Set;
  * @param streamError     the status whose in-stream error event ends a streamed success (an error inside a
  *                        200 stream, in the dialect's own form), or {@code null} for none
  * @param streamErrorAfterChunks for {@code streamError}: pieces sent before the error; default 1
+ * @param cacheReadTokens  of {@code inputTokens}, those read from the prompt cache, reported as each dialect does; default 0
+ * @param cacheWriteTokens of {@code inputTokens}, those written to the prompt cache (Anthropic, Bedrock); default 0
  */
 public record MockStep(int status, Object body, String text, List<MockToolCall> toolCalls,
                        String finishReason, long delayMs, String retryAfter, String retryAfterMs,
                        Map<String, String> headers, int inputTokens, Integer outputTokens,
                        List<String> chunks, long firstChunkDelayMs, long chunkDelayMs, Drop drop, int dropAfterChunks,
-                       int times, String errorType, Integer streamError, int streamErrorAfterChunks) {
+                       int times, String errorType, Integer streamError, int streamErrorAfterChunks, int cacheReadTokens,
+                       int cacheWriteTokens) {
 
     /** The assistant text of a generated success when none is given. */
     public static final String DEFAULT_TEXT = "Hello from the mock provider.";
@@ -71,7 +75,7 @@ public record MockStep(int status, Object body, String text, List<MockToolCall> 
     private static final Set<String> FIELDS = Set.of("status", "body", "text", "toolCalls", "finishReason",
             "delayMs", "retryAfter", "retryAfterMs", "headers", "inputTokens", "outputTokens", "chunks",
             "firstChunkDelayMs", "chunkDelayMs", "drop", "dropAfterChunks", "times", "errorType", "streamError",
-            "streamErrorAfterChunks");
+            "streamErrorAfterChunks", "cacheReadTokens", "cacheWriteTokens");
 
     /** How the mock breaks the connection instead of answering properly. */
     public enum Drop {
@@ -103,6 +107,8 @@ public record MockStep(int status, Object body, String text, List<MockToolCall> 
         require(chunkDelayMs >= 0, "chunkDelayMs must be >= 0, but was " + chunkDelayMs);
         require(inputTokens >= 0, "inputTokens must be >= 0, but was " + inputTokens);
         require(outputTokens == null || outputTokens >= 0, "outputTokens must be >= 0, but was " + outputTokens);
+        require(cacheReadTokens >= 0 && cacheWriteTokens >= 0 && (long) cacheReadTokens + cacheWriteTokens <= inputTokens,
+                "cache tokens must be >= 0 and within inputTokens, but were " + cacheReadTokens + " + " + cacheWriteTokens);
         require(dropAfterChunks >= 0, "dropAfterChunks must be >= 0, but was " + dropAfterChunks);
         require(times >= 1, "times must be >= 1, but was " + times);
         require(chunks == null || !chunks.isEmpty(), "chunks must not be empty");
@@ -191,6 +197,7 @@ public record MockStep(int status, Object body, String text, List<MockToolCall> 
             b.errorType(json.getString("errorType"));
             b.streamError(json.getInteger("streamError"));
             b.streamErrorAfterChunks(json.getInteger("streamErrorAfterChunks", 1));
+            b.cacheReadTokens(json.getInteger("cacheReadTokens", 0)).cacheWriteTokens(json.getInteger("cacheWriteTokens", 0));
             return b.build();
         } catch (ClassCastException e) {
             throw new IllegalArgumentException("a step field has the wrong type: " + e.getMessage(), e);
@@ -250,6 +257,8 @@ public record MockStep(int status, Object body, String text, List<MockToolCall> 
         private String errorType;
         private Integer streamError;
         private int streamErrorAfterChunks = 1;
+        private int cacheReadTokens;
+        private int cacheWriteTokens;
 
         private Builder() {
         }
@@ -278,12 +287,14 @@ public record MockStep(int status, Object body, String text, List<MockToolCall> 
         public Builder errorType(String errorType) { this.errorType = errorType; return this; }
         public Builder streamError(Integer streamError) { this.streamError = streamError; return this; }
         public Builder streamErrorAfterChunks(int afterChunks) { this.streamErrorAfterChunks = afterChunks; return this; }
+        public Builder cacheReadTokens(int cacheReadTokens) { this.cacheReadTokens = cacheReadTokens; return this; }
+        public Builder cacheWriteTokens(int cacheWriteTokens) { this.cacheWriteTokens = cacheWriteTokens; return this; }
 
         /** The validated step. @throws IllegalArgumentException naming the bad field and value */
         public MockStep build() {
             return new MockStep(status, body, text, toolCalls, finishReason, delayMs, retryAfter, retryAfterMs,
                     headers, inputTokens, outputTokens, chunks, firstChunkDelayMs, chunkDelayMs, drop, dropAfterChunks, times,
-                    errorType, streamError, streamErrorAfterChunks);
+                    errorType, streamError, streamErrorAfterChunks, cacheReadTokens, cacheWriteTokens);
         }
     }
 }

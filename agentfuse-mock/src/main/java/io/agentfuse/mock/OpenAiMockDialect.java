@@ -140,8 +140,11 @@ final class OpenAiMockDialect implements MockDialect {
 
     private static JsonObject usage(MockStep step) {
         int output = step.effectiveOutputTokens();
-        return new JsonObject().put("prompt_tokens", step.inputTokens()).put("completion_tokens", output)
+        JsonObject usage = new JsonObject().put("prompt_tokens", step.inputTokens()).put("completion_tokens", output)
                 .put("total_tokens", step.inputTokens() + output);
+        // OpenAI counts cached tokens within prompt_tokens and tells them apart in the details; it bills no write.
+        return step.cacheReadTokens() == 0 ? usage : usage.put("prompt_tokens_details",
+                new JsonObject().put("cached_tokens", step.cacheReadTokens()).put("audio_tokens", 0));
     }
 
     private static String finishReason(MockStep step) {

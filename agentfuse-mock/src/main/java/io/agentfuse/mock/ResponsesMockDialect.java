@@ -149,7 +149,7 @@ final class ResponsesMockDialect implements MockDialect {
         boolean cut = done && "length".equals(step.effectiveFinishReason());
         int outputTokens = step.effectiveOutputTokens();
         JsonObject usage = new JsonObject().put("input_tokens", step.inputTokens())
-                .put("input_tokens_details", new JsonObject().put("cached_tokens", 0).put("cache_write_tokens", 0))
+                .put("input_tokens_details", new JsonObject().put("cached_tokens", step.cacheReadTokens()).put("cache_write_tokens", 0))
                 .put("output_tokens", outputTokens)
                 .put("output_tokens_details", new JsonObject().put("reasoning_tokens", 0))
                 .put("total_tokens", step.inputTokens() + outputTokens);

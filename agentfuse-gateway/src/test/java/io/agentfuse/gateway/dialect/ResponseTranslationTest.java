@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.dialect;
 
 import io.agentfuse.core.ManualClock;
+import io.agentfuse.core.budget.CachedTokens;
 import io.agentfuse.gateway.provider.Dialects;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -54,7 +55,8 @@ class ResponseTranslationTest {
         assertThat(choice.getJsonObject("message").getString("content")).isEqualTo("Bonjour");
         assertThat(choice.getString("finish_reason")).isEqualTo("stop");
         assertThat(body.getJsonObject("usage")).isEqualTo(new JsonObject().put("prompt_tokens", 120)
-                .put("completion_tokens", 3).put("total_tokens", 123));
+                .put("completion_tokens", 3).put("total_tokens", 123)
+                .put("prompt_tokens_details", new JsonObject().put("cached_tokens", 100)));
     }
 
     @Test
@@ -82,7 +84,7 @@ class ResponseTranslationTest {
     @Test
     void readsUsageOfEitherDialect() {
         assertThat(Dialects.OPENAI.usageOf(openAiToolAnswer())).isEqualTo(Usage.of(30, 12));
-        assertThat(Dialects.ANTHROPIC.usageOf(anthropicAnswer("end_turn"))).isEqualTo(Usage.of(120, 3));
+        assertThat(Dialects.ANTHROPIC.usageOf(anthropicAnswer("end_turn"))).isEqualTo(Usage.of(120, 3, CachedTokens.ofReads(100)));
         assertThat(Dialects.ANTHROPIC.usageOf(new JsonObject())).isEqualTo(Usage.ZERO);
     }
 

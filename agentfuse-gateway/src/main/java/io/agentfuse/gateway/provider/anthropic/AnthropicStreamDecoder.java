@@ -152,9 +152,10 @@ public final class AnthropicStreamDecoder implements StreamDecoder {
         if (usage != null) {
             outputTokens = AnthropicResponseCodec.count(usage, "output_tokens", outputTokens);
             if (usage.containsKey("input_tokens")) {
-                // Newer API versions repeat the (final) input count here, cache tokens included.
+                // Newer API versions repeat the (final) input count here, cache tokens included; when it is
+                // message_start's, message_start's split of the cache writes (cache_creation) stays.
                 Usage told = AnthropicResponseCodec.usage(usage);
-                if (told.inputTokens() >= inputTokens) {
+                if (told.inputTokens() > inputTokens) {
                     inputTokens = told.inputTokens();
                     cached = told.cached();
                 }

@@ -2,6 +2,7 @@ package io.agentfuse.gateway.provider.bedrock;
 
 import io.agentfuse.core.ManualClock;
 import io.agentfuse.core.Outcome;
+import io.agentfuse.core.budget.CachedTokens;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ChatResponse;
 import io.agentfuse.gateway.dialect.ContentPart;
@@ -95,7 +96,7 @@ class BedrockTranslationTest {
         assertThat(response.content()).containsExactly(new ContentPart.Text("Let me check."),
                 new ContentPart.ToolCall("tooluse_1", "lookup", "{\"q\":\"cat\"}"));
         assertThat(response.finishReason()).isEqualTo(FinishReason.TOOL_CALLS);
-        assertThat(response.usage()).isEqualTo(Usage.of(120, 7));
+        assertThat(response.usage()).isEqualTo(Usage.of(120, 7, CachedTokens.ofReads(100)));
         JsonObject written = BEDROCK.writeResponse(response);
         assertThat(written.getString("stopReason")).isEqualTo("tool_use");
         assertThat(written.getJsonObject("output").getJsonObject("message").getJsonArray("content"))

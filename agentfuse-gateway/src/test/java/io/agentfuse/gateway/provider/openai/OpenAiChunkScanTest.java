@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.provider.openai;
 
+import io.agentfuse.core.budget.CachedTokens;
 import io.agentfuse.gateway.dialect.FinishReason;
 import io.agentfuse.gateway.dialect.StreamDecoder;
 import io.agentfuse.gateway.dialect.StreamEvent;
@@ -37,6 +38,18 @@ class OpenAiChunkScanTest {
             + "\"model\":\"gpt-4o-mini\",\"choices\":[],\"usage\":{\"prompt_tokens\":19,\"completion_tokens\":2,"
             + "\"total_tokens\":21,\"prompt_tokens_details\":{\"cached_tokens\":0,\"audio_tokens\":0},"
             + "\"completion_tokens_details\":{\"reasoning_tokens\":0}},\"obfuscation\":\"x2\"}";
+
+    @Test
+    void aUsageChunkTellsItsCachedPromptTokensToTheScanAsToTheDecoder() {
+        String cached = USAGE.replace("\"cached_tokens\":0", "\"cached_tokens\":15");
+        Usage told = Usage.of(19, 2, CachedTokens.ofReads(15));
+        OpenAiStreamDecoder decoder = new OpenAiStreamDecoder();
+
+        decoder.decode(SseEvent.data(cached));
+
+        assertThat(read(cached)).isEqualTo(new OpenAiChunkScan.Chunk(null, told, true, false));
+        assertThat(decoder.usage()).isEqualTo(told);
+    }
 
     @Test
     void theChunksOfAPlainStreamAreScannedAndTheFinishReasonOfChoiceZeroKept() {
