@@ -45,11 +45,11 @@ import java.util.regex.Pattern;
  * ModelFamilies.contextWindowOf("gpt-4o-mini");     // 128000
  * ModelFamilies.providerOf("gemini-2.5-pro");      // Optional[gemini]
  * ModelFamilies.providerOf("llama-3.1-70b");        // Optional.empty
- * ModelFamilies.priceOf("claude-sonnet-4-5");       // Optional[ModelPrice[input=3, output=15]]
+ * ModelFamilies.priceOf("claude-sonnet-4-5");       // $3/$15; cache read $0.30, write $3.75, 1-hour write $6
  * ModelFamilies.contextWindowOf("claude-sonnet-5"); // 1000000
  * ModelFamilies.contextWindowOf("claude-sonnet-9"); // 1000000 (the family's)
- * ModelFamilies.priceOf("gpt-5.5-2026-04-23");      // Optional[ModelPrice[input=5, output=30]] (a snapshot)
- * ModelFamilies.priceOf("gpt-5.5-pro");             // Optional[ModelPrice[input=30, output=180]] (its own)
+ * ModelFamilies.priceOf("gpt-5.5-2026-04-23");      // $5/$30, cached input $0.50 (a snapshot)
+ * ModelFamilies.priceOf("gpt-5.5-pro");             // $30/$180 (its own), no cached input price
  * ModelFamilies.priceOf("gpt-5.9-pro");             // Optional.empty: not gpt-5.9's, which is not listed either
  * ModelFamilies.unpricedPriceOf("gpt-5.9-pro");     // ModelPrice[input=150, output=600] (o1-pro's)
  * ModelFamilies.servedNameOf("claude-haiku-4");     // claude-haiku-4-5 (Anthropic has no claude-haiku-4)
