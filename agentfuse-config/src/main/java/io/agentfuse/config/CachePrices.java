@@ -1,9 +1,12 @@
 package io.agentfuse.config;
 
+import io.agentfuse.agent.tokens.ModelName;
 import io.agentfuse.core.budget.ModelPrice;
 
 import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What the vendors of the built-in table ({@link PublishedModels}) charge for input their prompt
@@ -63,6 +66,33 @@ final class CachePrices {
             Map.entry("o4-mini-deep-research", new BigDecimal("0.50")));
 
     private CachePrices() {
+    }
+
+    /**
+     * {@code written}, a price a configuration gave without cache prices, with cache prices in the
+     * proportion to its input price that the vendor charges for {@code upstreamModel}: those of
+     * {@code listed}, the table's price of the model, when it tells them; Anthropic's multiples for any
+     * Claude model the table does not list (a Bedrock or Vertex AI name of a new one); else none, and
+     * cached input stays at the input price.
+     */
+    static ModelPrice relativeTo(ModelPrice written, Optional<ModelPrice> listed, String upstreamModel) {
+        if (listed.isPresent() && listed.get().input().signum() > 0 && listed.get().cacheRead() != null) {
+            ModelPrice table = listed.get();
+            return written.withCache(scaled(table.cacheRead(), table, written), scaled(table.cacheWrite(), table, written),
+                    scaled(table.cacheWrite1h(), table, written));
+        }
+        if (ModelName.of(upstreamModel).isClaude()) {
+            BigDecimal input = written.input();
+            return written.withCache(input.multiply(ANTHROPIC_READ), input.multiply(ANTHROPIC_WRITE),
+                    input.multiply(ANTHROPIC_HOUR_WRITE));
+        }
+        return written;
+    }
+
+    /** {@code cached}, a cache price of {@code table}, in the same proportion to {@code written}'s input. */
+    private static BigDecimal scaled(BigDecimal cached, ModelPrice table, ModelPrice written) {
+        return cached == null ? null
+                : cached.multiply(written.input()).divide(table.input(), MathContext.DECIMAL64).stripTrailingZeros();
     }
 
     /** {@code listed}, the list price of table entry {@code entry}, with what its vendor charges for cached input. */

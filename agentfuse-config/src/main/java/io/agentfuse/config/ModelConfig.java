@@ -108,6 +108,16 @@ public record ModelConfig(String name, String provider, String upstreamModel, in
                 .orElse(ConfigDefaults.MODEL_CONTEXT_WINDOW);
     }
 
+    /**
+     * {@code written}, the {@code price} an entry gave without cache prices, with its cached input priced
+     * as the model's vendor prices it relative to the input price ({@link CachePrices#relativeTo}): an
+     * entry that writes Claude Sonnet's $3/$15 pays Anthropic's $0.30 for a cache read, as Anthropic
+     * bills it, not $3 (Claude Code reads nine tenths of its input from the cache).
+     */
+    public static ModelPrice writtenPrice(ModelPrice written, String name, String upstreamModel) {
+        return CachePrices.relativeTo(written, listPrice(name, upstreamModel), upstreamModel);
+    }
+
     /** The built-in table's price of a model called {@code name} upstream as {@code upstreamModel}. */
     public static Optional<ModelPrice> listPrice(String name, String upstreamModel) {
         Optional<ModelPrice> upstream = ModelFamilies.priceOf(upstreamModel);

@@ -61,7 +61,8 @@ class BudgetConfigTest {
         assertThat(session.window()).isEqualTo(Duration.ofHours(24));
         assertThat(session.fallback()).contains("gpt-4o-mini");
         assertThat(config.model("gpt-4o-mini")).isPresent(); // a family model the budget names
-        assertThat(config.model("claude-sonnet-4").orElseThrow().price()).contains(ModelPrice.of("3.00", "15.00"));
+        assertThat(config.model("claude-sonnet-4").orElseThrow().price()).contains(ModelPrice.of("3.00", "15.00")
+                .withCache(new BigDecimal("0.3"), new BigDecimal("3.75"), new BigDecimal("6"))); // Anthropic's cache, in proportion
     }
 
     @Test

@@ -69,8 +69,34 @@ class CachePricesTest {
         assertThat(sonnet.cacheRead()).isEqualByComparingTo("0.3");
         assertThat(sonnet.cacheWrite()).isEqualByComparingTo("3.75");
         assertThat(sonnet.cacheWrite1h()).isEqualByComparingTo("6");
-        assertThat(config.model("plain").orElseThrow().price()).as("what is written, nothing more: the input price")
-                .contains(ModelPrice.of("3", "15"));
+        ModelPrice plain = config.model("plain").orElseThrow().price().orElseThrow();
+        assertThat(plain.input()).isEqualByComparingTo("3");
+        assertThat(plain.cacheRead()).as("Anthropic's tenth of the written input price").isEqualByComparingTo("0.3");
+        assertThat(plain.cacheWrite()).isEqualByComparingTo("3.75");
+    }
+
+    @Test
+    void aWrittenPriceWithoutCachePricesHasTheVendorsProportionsOfIt() {
+        // The design's own entry, a negotiated OpenAI price, a Claude model by a cloud's name the table
+        // does not list, and a self-hosted model whose cache no vendor prices.
+        AgentfuseConfig config = ConfigLoader.parse("""
+                providers: { anthropic: {}, openai: {} }
+                models:
+                  claude-sonnet-4: { provider: anthropic, price: { input: 3.00, output: 15.00 } }
+                  gpt-5: { provider: openai, price: { input: 1.00, output: 8.00 } }
+                  bedrock-next: { provider: anthropic, upstreamModel: us.anthropic.claude-opus-7-v1:0, price: { input: 10, output: 50 } }
+                  llama: { provider: openai, upstreamModel: llama-3.3-70b, price: { input: 0.5, output: 0.5 } }
+                """, "agentfuse.yaml", Map.of());
+
+        assertThat(config.model("claude-sonnet-4").orElseThrow().price().orElseThrow().cacheRead()).isEqualByComparingTo("0.3");
+        assertThat(config.model("gpt-5").orElseThrow().price().orElseThrow().cacheRead())
+                .as("gpt-5 lists $0.125 of $1.25: a tenth").isEqualByComparingTo("0.1");
+        ModelPrice next = config.model("bedrock-next").orElseThrow().price().orElseThrow();
+        assertThat(next.cacheRead()).isEqualByComparingTo("1");
+        assertThat(next.cacheWrite1h()).isEqualByComparingTo("20");
+        ModelPrice llama = config.model("llama").orElseThrow().price().orElseThrow();
+        assertThat(llama.cacheRead()).isNull();
+        assertThat(llama.cacheWrite()).isNull();
     }
 
     @Test

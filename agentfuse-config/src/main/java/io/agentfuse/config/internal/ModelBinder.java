@@ -100,7 +100,8 @@ final class ModelBinder {
     /**
      * {@code price: {input, output, cacheRead, cacheWrite, cacheWrite1h}} in USD per million tokens (the
      * cache's optional: without one, those tokens are counted at the next price told, as
-     * {@link ModelPrice} says), else the built-in table's.
+     * {@link ModelPrice} says; without any, as the vendor prices cached input relative to the input
+     * price, {@link ModelConfig#writtenPrice}), else the built-in table's.
      */
     private static Optional<ModelPrice> price(MapReader section, String name, String upstreamModel) {
         if (section.find("price").isEmpty()) {
@@ -118,9 +119,14 @@ final class ModelBinder {
             }
         }
         price.finish();
-        return input.isPresent() && output.isPresent() ? Optional.of(new ModelPrice(input.get(), output.get(),
-                cacheRead.orElse(null), cacheWrite.orElse(null), cacheWrite1h.orElse(null)))
-                : ModelConfig.listPrice(name, upstreamModel);
+        if (input.isEmpty() || output.isEmpty()) {
+            return ModelConfig.listPrice(name, upstreamModel);
+        }
+        ModelPrice written = new ModelPrice(input.get(), output.get());
+        if (cacheRead.isEmpty() && cacheWrite.isEmpty() && cacheWrite1h.isEmpty()) {
+            return Optional.of(ModelConfig.writtenPrice(written, name, upstreamModel));
+        }
+        return Optional.of(written.withCache(cacheRead.orElse(null), cacheWrite.orElse(null), cacheWrite1h.orElse(null)));
     }
 
     private static Optional<String> provider(MapReader section, Set<String> providers) {
