@@ -166,7 +166,8 @@ class ExampleConfigTest {
                 .isEqualTo(new BudgetLimit(2_000_000, 50_000_000_000L));
         assertThat(config.budgets().get("per-session").fallback()).contains("gpt-4o-mini");
         assertThat(config.model("claude-sonnet-4").orElseThrow().price())
-                .contains(ModelPrice.of("3.00", "15.00"));
+                .contains(ModelPrice.of("3.00", "15.00").withCache(new java.math.BigDecimal("0.3"),
+                        new java.math.BigDecimal("3.75"), new java.math.BigDecimal("6"))); // Anthropic's cache, in proportion
     }
 
     @Test
