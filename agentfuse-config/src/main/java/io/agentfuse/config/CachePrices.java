@@ -81,12 +81,7 @@ final class CachePrices {
             return written.withCache(scaled(table.cacheRead(), table, written), scaled(table.cacheWrite(), table, written),
                     scaled(table.cacheWrite1h(), table, written));
         }
-        if (ModelName.of(upstreamModel).isClaude()) {
-            BigDecimal input = written.input();
-            return written.withCache(input.multiply(ANTHROPIC_READ), input.multiply(ANTHROPIC_WRITE),
-                    input.multiply(ANTHROPIC_HOUR_WRITE));
-        }
-        return written;
+        return ModelName.of(upstreamModel).isClaude() ? anthropic(written) : written;
     }
 
     /** {@code cached}, a cache price of {@code table}, in the same proportion to {@code written}'s input. */
@@ -97,12 +92,17 @@ final class CachePrices {
 
     /** {@code listed}, the list price of table entry {@code entry}, with what its vendor charges for cached input. */
     static ModelPrice withCache(String entry, ModelPrice listed) {
-        if (ModelFamilies.providerOf(entry).filter("anthropic"::equals).isPresent()) {
-            BigDecimal input = listed.input();
-            return listed.withCache(input.multiply(ANTHROPIC_READ), input.multiply(ANTHROPIC_WRITE),
-                    input.multiply(ANTHROPIC_HOUR_WRITE));
+        if (ModelName.of(entry).isClaude()) {
+            return anthropic(listed);
         }
         BigDecimal cachedInput = OPENAI_CACHED_INPUT.get(entry);
         return cachedInput == null ? listed : listed.withCache(cachedInput, null, null);
+    }
+
+    /** {@code price} with Anthropic's cache prices: its multiples of {@code price}'s input. */
+    private static ModelPrice anthropic(ModelPrice price) {
+        BigDecimal input = price.input();
+        return price.withCache(input.multiply(ANTHROPIC_READ), input.multiply(ANTHROPIC_WRITE),
+                input.multiply(ANTHROPIC_HOUR_WRITE));
     }
 }

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Models that need no entry under {@code models:}: the families of the built-in providers, the
@@ -96,6 +97,15 @@ public final class ModelFamilies {
     public static final ModelPrice HIGHEST_PRICE = dearest(PublishedModels.PRICES.keySet().stream()
             .filter(entry -> !isPremium(entry)).toList());
 
+    /**
+     * The dearest price of each family's premium tier ({@link #unpricedPriceOf}), by provider: made
+     * once, since a cost budget asks on every call of an unpriced family model.
+     */
+    private static final Map<String, ModelPrice> DEAREST_PREMIUM = PublishedModels.PRICES.keySet().stream()
+            .filter(ModelFamilies::isPremium)
+            .collect(Collectors.groupingBy(entry -> providerOf(entry).orElseThrow(),
+                    Collectors.collectingAndThen(Collectors.toList(), ModelFamilies::dearest)));
+
     /** What follows a table entry in the name of one of its snapshots: a date, a four-digit version, or latest. */
     private static final Pattern SNAPSHOT = Pattern.compile("-(\\d{4}-\\d{2}-\\d{2}|\\d{8}|\\d{4}|latest)");
 
@@ -180,12 +190,7 @@ public final class ModelFamilies {
      * eighth of its budget; counting a premium model at $75 would let it spend its budget eight times.
      */
     public static ModelPrice unpricedPriceOf(String model) {
-        if (!isPremium(model)) {
-            return HIGHEST_PRICE;
-        }
-        String provider = providerOf(model).orElseThrow();
-        return dearest(PublishedModels.PRICES.keySet().stream()
-                .filter(entry -> isPremium(entry) && providerOf(entry).orElseThrow().equals(provider)).toList());
+        return isPremium(model) ? DEAREST_PREMIUM.getOrDefault(providerOf(model).orElseThrow(), HIGHEST_PRICE) : HIGHEST_PRICE;
     }
 
     /** Whether {@code model} belongs to a family and has a word ({@code -pro-}) of that family's premium tier. */
