@@ -8,6 +8,7 @@ import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ToolDefinition;
 import io.agentfuse.gateway.http.DerivedValues;
+import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -92,12 +93,12 @@ final class ToolsMessage {
 
     /** The JSON text of {@code tool}'s schema, kept on a decoded schema so that it is encoded once. */
     private static String schemaText(ToolDefinition tool) {
-        Object schema = tool.parametersAsParsed();
+        JsonObject schema = tool.parametersAsParsed();
         String known = SCHEMA_TEXTS.get(schema);
         if (known != null) {
             return known;
         }
-        String text = tool.parametersAsParsed().encode();
+        String text = schema.encode();
         SCHEMA_TEXTS.put(schema, text);
         return text;
     }
