@@ -83,4 +83,21 @@ class ToolDefinitionsCountScenarioTest {
         assertThat(with - without).as("a thousand words of description, and the tool's name and schema")
                 .isBetween(1_000L, 1_300L);
     }
+
+    @Test
+    void claudeCodesOwnToolsCountAsTheThousandsOfTokensTheyAre() throws java.io.IOException {
+        // Claude Code's request as it sent it: twelve tools, 32 KB of their JSON
+        JsonObject captured;
+        try (java.io.InputStream in = getClass().getResourceAsStream("/agent-requests/claude-code-2.1.332.json")) {
+            captured = new JsonObject(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)).getJsonObject("body");
+        }
+        JsonObject withoutTools = captured.copy();
+        withoutTools.remove("tools");
+
+        long with = harness.client.post("/v1/messages/count_tokens", captured, Map.of()).json().getLong("input_tokens");
+        long without = harness.client.post("/v1/messages/count_tokens", withoutTools, Map.of()).json().getLong("input_tokens");
+
+        assertThat(captured.getJsonArray("tools")).hasSize(12);
+        assertThat(with - without).as("the tools' names, descriptions and schemas").isGreaterThan(6_000);
+    }
 }
