@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.mcp;
 
 import io.agentfuse.core.timeout.CallTimeoutException;
+import io.agentfuse.gateway.dialect.EgressProxyException;
 import io.agentfuse.gateway.upstream.Redaction;
 import io.agentfuse.gateway.upstream.UpstreamHttp;
 import io.vertx.core.Context;
@@ -180,17 +181,20 @@ final class McpUpstream {
     }
 
     /**
-     * {@code response}, unless it redirects: a redirect is not followed (nor relayed, which would
-     * send the caller past the proxy to the address it names), and fails the call as the server's
-     * transport: the configured {@code url} does not serve MCP any more.
+     * {@code response}, unless it redirects or is the egress proxy's refusal of the gateway's login. A
+     * redirect is not followed (nor relayed, which would send the caller past the proxy to the address it
+     * names): the configured {@code url} does not serve MCP any more. The proxy's 407 is the gateway's
+     * configuration, not the server's answer ({@link UpstreamHttp#refusalIn}). Either fails the call as the
+     * server's transport.
      */
-    private static Future<HttpClientResponse> notRedirected(HttpClientResponse response, URI url) {
-        if (response.statusCode() / 100 != 3) {
+    private Future<HttpClientResponse> notRedirected(HttpClientResponse response, URI url) {
+        EgressProxyException refused = http.refusalIn(response);
+        if (response.statusCode() / 100 != 3 && refused == null) {
             return Future.succeededFuture(response);
         }
         UpstreamHttp.abandon(response.request());
-        return Future.failedFuture(new McpTransportException("MCP server " + url + " answered HTTP " + response.statusCode()
-                + ", " + UpstreamHttp.redirectNote(response.getHeader("location"), "its url"), null));
+        return Future.failedFuture(new McpTransportException("MCP server " + url + (refused != null ? ": " + refused.getMessage()
+                : " answered HTTP " + response.statusCode() + ", " + UpstreamHttp.redirectNote(response.getHeader("location"), "its url")), null));
     }
 
     private Future<McpAnswer> readAll(HttpClientResponse response, Object id) {

@@ -44,6 +44,8 @@ final class CompleteCall<T> {
     /** Told when the call is cancelled or times out after its request went out. */
     private final Runnable cutOffAfterSent;
     private Scheduler.Cancellable timer;
+    /** The client stack it was sent on, which tells its egress proxy's refusal from an answer. */
+    private UpstreamHttp http;
     private HttpClientRequest request;
     private HttpClientResponse response;
     private BoundedBody body;
@@ -88,6 +90,7 @@ final class CompleteCall<T> {
                 }), timeout.toNanos());
             }
             sent = call.bytes();
+            this.http = http;
             ProviderRequests.lease(http, options, sent, signer, context, call.provider(), answer::isDone, this::fail,
                     this::leased);
         });
@@ -118,9 +121,9 @@ final class CompleteCall<T> {
             return;
         }
         try {
-            UpstreamFailures.requireUncoded(call.provider(), response.getHeader(HttpHeaders.CONTENT_ENCODING));
+            UpstreamFailures.checkHead(call.provider(), http, response);
             body = BoundedBody.of(response.getHeader(HttpHeaders.CONTENT_LENGTH), maxBodyBytes, call.provider());
-        } catch (UpstreamBodyTooLargeException | MalformedAnswerException unreadable) {
+        } catch (UpstreamBodyTooLargeException | MalformedAnswerException | UpstreamAuthException unreadable) {
             failAndLetGo(unreadable);
             return;
         }

@@ -43,6 +43,8 @@ final class StreamingCall {
     /** Told when the call is cut after its request went out and before the stream was taken. */
     private final Runnable cutOffAfterSent;
     private final Promise<UpstreamStream> ready = Promise.promise();
+    /** The client stack it was sent on, which tells its egress proxy's refusal from an answer. */
+    private UpstreamHttp http;
     private HttpClientRequest request;
     private HttpClientResponse response;
     /** The body of a non-2xx answer, read whole before the call fails with it. */
@@ -84,6 +86,7 @@ final class StreamingCall {
     /** Sends the call on {@code http}, signed first by a {@code signer} (or null); the first-event limit runs from now. */
     void start(UpstreamHttp http, RequestOptions options, ProviderRequests.Signer signer) {
         eventTimer.start();
+        this.http = http;
         sending = unsent.bytes();
         unsent = null;
         ProviderRequests.lease(http, options, sending, signer, context, provider, () -> done, this::fail, this::leased);
@@ -115,14 +118,14 @@ final class StreamingCall {
             return;
         }
         try {
-            UpstreamFailures.requireUncoded(provider, response.getHeader(HttpHeaders.CONTENT_ENCODING));
+            UpstreamFailures.checkHead(provider, http, response);
             if (response.statusCode() / 100 != 2) {
                 refusal = BoundedBody.of(response.getHeader(HttpHeaders.CONTENT_LENGTH), limits.maxBodyBytes(), provider);
             } else {
                 stream = new UpstreamStream(this, response.statusCode(), response.headers(), limits.clientWriteTimeout());
                 parser = provider.dialect().eventFraming(this::onEvent, limits.maxEventBytes());
             }
-        } catch (UpstreamBodyTooLargeException | MalformedAnswerException unreadable) {
+        } catch (UpstreamBodyTooLargeException | MalformedAnswerException | UpstreamAuthException unreadable) {
             fail(unreadable);
             return;
         }

@@ -9,6 +9,8 @@ import io.agentfuse.gateway.dialect.EgressProxyException;
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
 import io.vertx.core.MultiMap;
 import io.vertx.core.VertxException;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.StreamResetException;
 
 import java.io.IOException;
@@ -25,8 +27,9 @@ import java.util.concurrent.CompletionException;
  * authentication sent ({@link io.agentfuse.gateway.dialect.UpstreamAuth#credential}, which hears of the
  * refusal: a cached token is dropped), as does a refusal by the provider's
  * identity service ({@link CredentialsRefusedException}) and the egress proxy's refusal of the gateway's
- * login for an authentication's own request ({@link EgressProxyException}, named as the proxy's; a proxy
- * that refused the tunnel or could not be reached is an {@link UpstreamConnectionException} naming it).
+ * login, for a call or its authentication's own request ({@link EgressProxyException}, {@link ProxyRefusals},
+ * named as the proxy's; a proxy that refused the tunnel or could not be reached is an
+ * {@link UpstreamConnectionException} naming it).
  * The provider's dialect classifies the
  * answer ({@link Dialect#errorOutcome}: Bedrock's exception names, Google's statuses); where it
  * judges otherwise than the status alone would, the exception carries the status core's classifier
@@ -60,6 +63,23 @@ final class UpstreamFailures {
         }
         throw new MalformedAnswerException("provider " + provider.name() + " answered with Content-Encoding "
                 + AnswerShape.excerpt(contentEncoding) + ", though the gateway asks for identity: it reads no coded answer");
+    }
+
+    /**
+     * Checks the head of an answer of {@code provider} on {@code http} before its body is read: that it
+     * is not the egress proxy's refusal of the gateway's login ({@link UpstreamHttp#refusalIn}; its body,
+     * the proxy's page, is not read: a proxy may close the connection right after it), and that it is
+     * uncoded ({@link #requireUncoded}).
+     *
+     * @throws UpstreamAuthException    when the egress proxy refused the gateway's login
+     * @throws MalformedAnswerException when the answer is coded
+     */
+    static void checkHead(ProviderEndpoint provider, UpstreamHttp http, HttpClientResponse response) {
+        EgressProxyException refused = http.refusalIn(response);
+        if (refused != null) { // always a refused login (see UpstreamHttp#refusalIn)
+            throw (UpstreamAuthException) ofProxy(provider, refused);
+        }
+        requireUncoded(provider, response.getHeader(HttpHeaders.CONTENT_ENCODING));
     }
 
     /** The exception a non-2xx answer ({@code status}, {@code headers}, {@code body}) of {@code provider} ends with. */
@@ -107,9 +127,7 @@ final class UpstreamFailures {
             return new UpstreamAuthException(provider.name(), refused.getMessage());
         }
         if (cause instanceof EgressProxyException proxy) {
-            String message = "provider " + provider.name() + ": " + proxy.getMessage();
-            return proxy.loginRefused() ? new UpstreamAuthException(provider.name(), message)
-                    : new UpstreamConnectionException(message, proxy);
+            return ofProxy(provider, proxy);
         }
         for (Throwable at = cause; at != null; at = at.getCause()) {
             if (at instanceof NotHttpException notHttp) {
@@ -128,6 +146,16 @@ final class UpstreamFailures {
             return new UpstreamConnectionException(connectionTo + " was closed", cause);
         }
         return cause;
+    }
+
+    /**
+     * What the egress proxy did to a call of {@code provider}, named as the proxy's and the provider's: a
+     * refused login is the gateway's configuration ({@link UpstreamAuthException}), anything else a connection failure.
+     */
+    private static Throwable ofProxy(ProviderEndpoint provider, EgressProxyException proxy) {
+        String message = "provider " + provider.name() + ": " + proxy.getMessage();
+        return proxy.loginRefused() ? new UpstreamAuthException(provider.name(), message)
+                : new UpstreamConnectionException(message, proxy);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.agentfuse.gateway.upstream;
 
 import io.agentfuse.config.ServerConfig;
 import io.agentfuse.gateway.dialect.AnswerShape;
+import io.agentfuse.gateway.dialect.EgressProxyException;
 import io.agentfuse.gateway.http.Disconnect;
 import io.agentfuse.gateway.internal.ConnectionTuning;
 import io.agentfuse.gateway.internal.vertx.VertxHooks;
@@ -15,6 +16,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.PoolOptions;
@@ -129,7 +131,19 @@ public final class UpstreamHttp {
                 options.setProxyOptions(proxy);
             }
         }
-        return client(vertx.getOrCreateContext()).request(options).onSuccess(UpstreamHttp::quiet);
+        Future<HttpClientRequest> leased = client(vertx.getOrCreateContext()).request(options).onSuccess(UpstreamHttp::quiet);
+        ProxyOptions proxy = options.getProxyOptions();
+        return proxy == null ? leased
+                : leased.recover(failure -> Future.failedFuture(ProxyRefusals.ofConnecting(failure, proxy, options)));
+    }
+
+    /**
+     * The egress proxy's refusal of the gateway's login
+     * when {@code response} is the proxy's 407 to a proxied request, else {@code null}: what a caller of
+     * {@link #request} fails with in place of the answer ({@link ProxyRefusals#ofAnswer}).
+     */
+    public EgressProxyException refusalIn(HttpClientResponse response) {
+        return ProxyRefusals.ofAnswer(response, egress);
     }
 
     /**

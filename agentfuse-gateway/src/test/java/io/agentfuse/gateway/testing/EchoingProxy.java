@@ -77,6 +77,11 @@ public final class EchoingProxy implements AutoCloseable {
         return "http://" + user + ":" + password + "@127.0.0.1:" + port;
     }
 
+    /** The port it listens on, on 127.0.0.1. */
+    public int port() {
+        return port;
+    }
+
     /** Each request so far: its request line, a tab, its {@code Proxy-Authorization} (empty without one). */
     public List<String> requests() {
         try {
