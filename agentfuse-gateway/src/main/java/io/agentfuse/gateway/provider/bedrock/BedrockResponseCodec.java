@@ -33,6 +33,9 @@ import java.util.List;
  */
 public final class BedrockResponseCodec {
 
+    /** The {@code ttl} of a {@code cacheDetails} entry written to be kept an hour. */
+    private static final String HOUR = "1h";
+
     private BedrockResponseCodec() {
     }
 
@@ -61,6 +64,7 @@ public final class BedrockResponseCodec {
             for (String field : new String[] {"inputTokens", "outputTokens", "cacheReadInputTokens", "cacheWriteInputTokens"}) {
                 AnswerShape.optionalNumber(usage, field, "usage.");
             }
+            // cacheDetails only splits the writes by their time to live: read where well formed, never a reason to refuse
         }
         return body;
     }
@@ -127,7 +131,9 @@ public final class BedrockResponseCodec {
 
     /**
      * The usage of a Bedrock {@code usage} object: its input is {@code inputTokens} (what the cache did
-     * not serve) plus {@code cacheReadInputTokens} and {@code cacheWriteInputTokens}, its cached tokens.
+     * not serve) plus {@code cacheReadInputTokens} and {@code cacheWriteInputTokens}, its cached tokens;
+     * of the writes, those its {@code cacheDetails} give a {@code ttl} of {@code 1h} are kept an hour,
+     * at the dearer price (as Anthropic's {@code ephemeral_1h_input_tokens}).
      */
     public static Usage usage(JsonObject usage) {
         if (usage == null) {
@@ -135,20 +141,45 @@ public final class BedrockResponseCodec {
         }
         long reads = count(usage, "cacheReadInputTokens");
         long writes = count(usage, "cacheWriteInputTokens");
+        long hourWrites = Math.min(writes, hourWrites(usage.getValue("cacheDetails")));
         return Usage.of(Usage.sum(count(usage, "inputTokens"), Usage.sum(reads, writes)), count(usage, "outputTokens"),
-                Usage.cached(reads, writes, 0));
+                Usage.cached(reads, writes - hourWrites, hourWrites));
+    }
+
+    /** The tokens of the {@code cacheDetails} entries whose {@code ttl} is {@code 1h}. */
+    private static long hourWrites(Object details) {
+        long tokens = 0;
+        if (details instanceof JsonArray entries) {
+            for (int i = 0; i < entries.size(); i++) {
+                if (entries.getValue(i) instanceof JsonObject entry && HOUR.equals(entry.getValue("ttl"))) {
+                    tokens = Usage.sum(tokens, count(entry, "inputTokens"));
+                }
+            }
+        }
+        return tokens;
     }
 
     /**
      * Bedrock's {@code usage} object of {@code usage}: {@code inputTokens} is the input no cache served,
-     * beside {@code cacheReadInputTokens} and {@code cacheWriteInputTokens} when some was cached.
+     * beside {@code cacheReadInputTokens} and {@code cacheWriteInputTokens} when some was cached, and
+     * the writes by their time to live in {@code cacheDetails} (the hour's first, as Bedrock sorts them).
      */
     static JsonObject usageJson(Usage usage) {
         CachedTokens cached = usage.cached();
         JsonObject json = new JsonObject().put("inputTokens", usage.inputTokens() - cached.total())
                 .put("outputTokens", usage.outputTokens()).put("totalTokens", usage.total());
-        return cached.equals(CachedTokens.NONE) ? json
-                : json.put("cacheReadInputTokens", cached.reads()).put("cacheWriteInputTokens", cached.allWrites());
+        if (cached.equals(CachedTokens.NONE)) {
+            return json;
+        }
+        json.put("cacheReadInputTokens", cached.reads()).put("cacheWriteInputTokens", cached.allWrites());
+        JsonArray details = new JsonArray();
+        if (cached.hourWrites() > 0) {
+            details.add(new JsonObject().put("ttl", HOUR).put("inputTokens", cached.hourWrites()));
+        }
+        if (cached.writes() > 0) {
+            details.add(new JsonObject().put("ttl", "5m").put("inputTokens", cached.writes()));
+        }
+        return details.isEmpty() ? json : json.put("cacheDetails", details);
     }
 
     private static long count(JsonObject usage, String field) {

@@ -103,6 +103,27 @@ class BedrockTranslationTest {
                 .isEqualTo(answer.getJsonObject("output").getJsonObject("message").getJsonArray("content"));
     }
 
+    /**
+     * Bedrock splits the cache writes by their time to live in {@code cacheDetails} (Claude Code's
+     * {@code ENABLE_PROMPT_CACHING_1H_BEDROCK}): an hour's writes cost twice the input price, not 1.25 times.
+     */
+    @Test
+    void theCacheWritesKeptAnHourAreToldApartAndWrittenBack() {
+        JsonObject usage = new JsonObject().put("inputTokens", 10).put("outputTokens", 5).put("cacheReadInputTokens", 1_000)
+                .put("cacheWriteInputTokens", 300).put("cacheDetails", new JsonArray()
+                        .add(new JsonObject().put("ttl", "1h").put("inputTokens", 200))
+                        .add(new JsonObject().put("ttl", "5m").put("inputTokens", 100)));
+
+        Usage read = BedrockResponseCodec.usage(usage);
+
+        assertThat(read).isEqualTo(Usage.of(1_310, 5, new CachedTokens(1_000, 100, 200)));
+        JsonObject written = BedrockResponseCodec.usageJson(read);
+        assertThat(written.getJsonArray("cacheDetails")).isEqualTo(usage.getJsonArray("cacheDetails"));
+        assertThat(written.getInteger("cacheWriteInputTokens")).isEqualTo(300);
+        assertThat(BedrockResponseCodec.usage(usage.copy().put("cacheDetails", "not a list")))
+                .as("a malformed split is read as writes of five minutes").isEqualTo(Usage.of(1_310, 5, new CachedTokens(1_000, 300, 0)));
+    }
+
     @Test
     void stopReasonsMapToTheNeutralOnes() {
         assertThat(BedrockResponseCodec.finishReason("end_turn")).isEqualTo(FinishReason.STOP);
