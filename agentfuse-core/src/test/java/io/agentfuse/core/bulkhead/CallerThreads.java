@@ -1,0 +1,27 @@
+package io.agentfuse.core.bulkhead;
+
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Threads that stand for callers of a bulkhead at the same time. {@link #stop} ends them and checks
+ * that none is left running, so that a caller stuck in a wait fails the test instead of outliving it.
+ */
+final class CallerThreads {
+
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+
+    <T> Future<T> submit(Callable<T> caller) {
+        return threads.submit(caller);
+    }
+
+    void stop() throws InterruptedException {
+        threads.shutdownNow();
+        assertThat(threads.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+    }
+}
