@@ -21,6 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import static io.agentfuse.gateway.streams.StreamingCaller.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -28,9 +29,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the mock providers: a text answer whose stream breaks after its first byte (a cut, an idle stream,
  * an in-band error) is continued by the next step of the chain in the same response — the caller
  * gets the first part and the continuation as one answer, with one start event, one finish, the
- * usage of both calls, and a clean end of the body — for each caller dialect, within one dialect and
- * across. A tool call in flight is not continued, nor is a continuation that fails too: then the
- * error event and the aborted body of a stream without continuation. Outcomes only; no durations.
+ * usage of both calls, and a clean end of the body — for each caller dialect ({@link StreamingCaller}),
+ * within one dialect and across. A tool call in flight is not continued, nor is a continuation that
+ * fails too: then the error event and the aborted body of a stream without continuation. Outcomes
+ * only; no durations.
  */
 class StreamContinuationTest {
 
@@ -67,129 +69,6 @@ class StreamContinuationTest {
             + "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,"
             + "\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"city\\\": \\\"Par\"}}\n\n";
 
-    /** The caller's side: its endpoint, and what it reads of a stream of its dialect. */
-    enum Caller {
-        CHAT("/v1/chat/completions"), MESSAGES("/v1/messages"), RESPONSES("/v1/responses");
-
-        final String path;
-
-        Caller(String path) {
-            this.path = path;
-        }
-
-        JsonObject request(String model) {
-            JsonArray messages = new JsonArray().add(new JsonObject().put("role", "user").put("content", "Count to three"));
-            return switch (this) {
-                case CHAT -> new JsonObject().put("model", model).put("stream", true).put("messages", messages)
-                        .put("stream_options", new JsonObject().put("include_usage", true));
-                case MESSAGES -> new JsonObject().put("model", model).put("stream", true).put("max_tokens", 100)
-                        .put("messages", messages);
-                case RESPONSES -> new JsonObject().put("model", model).put("stream", true).put("input", "Count to three");
-            };
-        }
-
-        /** The answer's text, piece by piece as the caller's SDK would join it. */
-        String text(List<SseEvent> events) {
-            StringBuilder text = new StringBuilder();
-            for (SseEvent event : events) {
-                JsonObject data = json(event);
-                switch (this) {
-                    case CHAT -> {
-                        JsonArray choices = data == null ? null : data.getJsonArray("choices");
-                        if (choices != null && !choices.isEmpty()) {
-                            text.append(choices.getJsonObject(0).getJsonObject("delta").getString("content", ""));
-                        }
-                    }
-                    case MESSAGES -> {
-                        if ("content_block_delta".equals(event.event())) {
-                            text.append(data.getJsonObject("delta").getString("text", ""));
-                        }
-                    }
-                    case RESPONSES -> {
-                        if ("response.output_text.delta".equals(event.event())) {
-                            text.append(data.getString("delta"));
-                        }
-                    }
-                }
-            }
-            return text.toString();
-        }
-
-        /** How many events begin an answer: OpenAI's role chunk, {@code message_start}, {@code response.created}. */
-        long starts(List<SseEvent> events) {
-            return switch (this) {
-                case CHAT -> events.stream().map(StreamContinuationTest::json)
-                        .filter(data -> data != null && data.getJsonArray("choices") != null && !data.getJsonArray("choices").isEmpty()
-                                && data.getJsonArray("choices").getJsonObject(0).getJsonObject("delta").containsKey("role"))
-                        .count();
-                case MESSAGES -> events.stream().filter(event -> "message_start".equals(event.event())).count();
-                case RESPONSES -> events.stream().filter(event -> "response.created".equals(event.event())).count();
-            };
-        }
-
-        /** How many events finish an answer: a finish reason, {@code message_delta}, {@code response.completed}. */
-        long finishes(List<SseEvent> events) {
-            return switch (this) {
-                case CHAT -> events.stream().map(StreamContinuationTest::json)
-                        .filter(data -> data != null && data.getJsonArray("choices") != null && !data.getJsonArray("choices").isEmpty()
-                                && data.getJsonArray("choices").getJsonObject(0).getValue("finish_reason") != null)
-                        .count();
-                case MESSAGES -> events.stream().filter(event -> "message_delta".equals(event.event())).count();
-                case RESPONSES -> events.stream().filter(event -> "response.completed".equals(event.event())).count();
-            };
-        }
-
-        /** The stream's last event, which ends it: {@code [DONE]}, {@code message_stop}, {@code response.completed}. */
-        boolean endsComplete(List<SseEvent> events) {
-            SseEvent last = events.get(events.size() - 1);
-            return switch (this) {
-                case CHAT -> last.isDone();
-                case MESSAGES -> "message_stop".equals(last.event());
-                case RESPONSES -> "response.completed".equals(last.event());
-            };
-        }
-
-        /** The usage the stream reported at its end, as {input, output}. */
-        long[] usage(List<SseEvent> events) {
-            for (int i = events.size() - 1; i >= 0; i--) {
-                JsonObject data = json(events.get(i));
-                if (data == null) {
-                    continue;
-                }
-                switch (this) {
-                    case CHAT -> {
-                        if (data.getValue("usage") instanceof JsonObject usage) {
-                            return new long[] {usage.getLong("prompt_tokens"), usage.getLong("completion_tokens")};
-                        }
-                    }
-                    case MESSAGES -> {
-                        if ("message_delta".equals(events.get(i).event())) {
-                            JsonObject usage = data.getJsonObject("usage");
-                            return new long[] {usage.getLong("input_tokens"), usage.getLong("output_tokens")};
-                        }
-                    }
-                    case RESPONSES -> {
-                        if ("response.completed".equals(events.get(i).event())) {
-                            JsonObject usage = data.getJsonObject("response").getJsonObject("usage");
-                            return new long[] {usage.getLong("input_tokens"), usage.getLong("output_tokens")};
-                        }
-                    }
-                }
-            }
-            throw new AssertionError("no usage in the stream");
-        }
-
-        /** Whether the stream ends with the dialect's error (for Responses then {@code response.failed}). */
-        boolean endsWithError(List<SseEvent> events) {
-            SseEvent last = events.get(events.size() - 1);
-            return switch (this) {
-                case CHAT -> json(last) != null && json(last).containsKey("error");
-                case MESSAGES -> "error".equals(last.event());
-                case RESPONSES -> "response.failed".equals(last.event()) && "error".equals(events.get(events.size() - 2).event());
-            };
-        }
-    }
-
     /** The chain: within the caller's dialect, or from an Anthropic model to an OpenAI one. */
     enum Chain { NATIVE, MIXED }
 
@@ -209,7 +88,7 @@ class StreamContinuationTest {
 
     static Stream<Arguments> cases() {
         List<Arguments> cases = new ArrayList<>();
-        for (Caller caller : Caller.values()) {
+        for (StreamingCaller caller : StreamingCaller.values()) {
             for (Chain chain : Chain.values()) {
                 for (Fault fault : Fault.values()) {
                     cases.add(Arguments.of(caller, chain, fault));
@@ -228,8 +107,8 @@ class StreamContinuationTest {
 
     @ParameterizedTest(name = "{0} caller, {1} chain, {2}")
     @MethodSource("cases")
-    void givenABrokenTextStreamWhenContinuationIsOnThenTheNextStepFinishesItInTheSameStream(Caller caller, Chain chain,
-                                                                                          Fault fault) {
+    void givenABrokenTextStreamWhenContinuationIsOnThenTheNextStepFinishesItInTheSameStream(StreamingCaller caller,
+                                                                                          Chain chain, Fault fault) {
         harness = GatewayHarness.start(CONFIG);
         String model = chain == Chain.NATIVE ? "primary-" + caller.name().toLowerCase(Locale.ROOT) : "primary-mixed";
         String upstream = "up-" + model.substring("primary-".length());
@@ -247,23 +126,25 @@ class StreamContinuationTest {
         assertThat(caller.endsComplete(reply.events())).as(reply.data()).isTrue();
         assertThat(reply.events()).noneMatch(StreamContinuationTest::reportsAnError);
         // The first stream told its input (and Anthropic one output token) before it broke; the continuation all of its own.
-        boolean firstTold = chain == Chain.MIXED || caller == Caller.MESSAGES;
+        boolean firstTold = chain == Chain.MIXED || caller == StreamingCaller.MESSAGES;
         assertThat(caller.usage(reply.events())).as("the usage of both calls")
                 .containsExactly(20 + (firstTold ? 7 : 0), 5 + (firstTold ? 1 : 0));
         // An OpenAI provider speaks Responses to Responses callers, Chat Completions to the others.
-        assertContinuationAsked(upstream + "-next", chain == Chain.MIXED && caller == Caller.MESSAGES ? Caller.CHAT : caller);
+        assertContinuationAsked(upstream + "-next",
+                chain == Chain.MIXED && caller == StreamingCaller.MESSAGES ? StreamingCaller.CHAT : caller);
     }
 
     /** The next step was asked once, with the conversation and the text sent, as its provider continues best. */
-    private void assertContinuationAsked(String upstream, Caller providerDialect) {
+    private void assertContinuationAsked(String upstream, StreamingCaller providerDialect) {
         List<RecordedRequest> asked = harness.mock.requestsFor(upstream);
         assertThat(asked).hasSize(1);
         JsonObject body = asked.get(0).jsonBody().orElseThrow();
-        String conversation = (providerDialect == Caller.RESPONSES ? body.getJsonArray("input") : body.getJsonArray("messages")).encode();
+        String conversation = (providerDialect == StreamingCaller.RESPONSES ? body.getJsonArray("input")
+                : body.getJsonArray("messages")).encode();
         assertThat(conversation).contains("Count to three").contains("one");
-        JsonArray turns = providerDialect == Caller.RESPONSES ? body.getJsonArray("input") : body.getJsonArray("messages");
+        JsonArray turns = providerDialect == StreamingCaller.RESPONSES ? body.getJsonArray("input") : body.getJsonArray("messages");
         JsonObject last = turns.getJsonObject(turns.size() - 1);
-        if (providerDialect == Caller.MESSAGES) {
+        if (providerDialect == StreamingCaller.MESSAGES) {
             // Anthropic continues a trailing assistant turn (a prefill), which must not end with whitespace.
             assertThat(last.getString("role")).isEqualTo("assistant");
             assertThat(last.encode()).contains("\"one\"").doesNotContain(ContinuationRequest.INSTRUCTION);
@@ -280,18 +161,19 @@ class StreamContinuationTest {
         harness.mock.scriptForModel("up-messages", MockStep.builder().body(TOOL_CALL_IN_FLIGHT).build());
         harness.mock.scriptForModel("up-messages-next", MockStep.builder().chunks("two ", "three").build());
 
-        StreamReply reply = harness.client.stream(Caller.MESSAGES.path, Caller.MESSAGES.request("primary-messages"), Map.of());
+        StreamReply reply = harness.client.stream(StreamingCaller.MESSAGES.path,
+                StreamingCaller.MESSAGES.request("primary-messages"), Map.of());
 
         assertThat(reply.status()).isEqualTo(200);
         assertThat(reply.data()).contains("one ").contains("get_weather");
         assertThat(reply.cutOff()).as("the body is aborted").isTrue();
-        assertThat(Caller.MESSAGES.endsWithError(reply.events())).as(reply.data()).isTrue();
+        assertThat(StreamingCaller.MESSAGES.endsWithError(reply.events())).as(reply.data()).isTrue();
         assertThat(harness.requestsFor("up-messages-next")).as("a half-made tool call is not handed on").isZero();
     }
 
     @ParameterizedTest(name = "{0} caller")
-    @EnumSource(Caller.class)
-    void givenAContinuationThatFailsBeforeItsFirstByteThenTheStreamEndsWithTheErrorEventAndAnAbortedBody(Caller caller) {
+    @EnumSource(StreamingCaller.class)
+    void givenAContinuationThatFailsBeforeItsFirstByteThenTheStreamEndsWithTheErrorEventAndAnAbortedBody(StreamingCaller caller) {
         harness = GatewayHarness.start(CONFIG);
         String model = "primary-" + caller.name().toLowerCase(Locale.ROOT);
         String upstream = "up-" + caller.name().toLowerCase(Locale.ROOT);
@@ -308,8 +190,8 @@ class StreamContinuationTest {
     }
 
     @ParameterizedTest(name = "{0} caller")
-    @EnumSource(Caller.class)
-    void givenAContinuationThatBreaksTooThenItIsNotContinuedAgainAndTheStreamEndsWithTheErrorEvent(Caller caller) {
+    @EnumSource(StreamingCaller.class)
+    void givenAContinuationThatBreaksTooThenItIsNotContinuedAgainAndTheStreamEndsWithTheErrorEvent(StreamingCaller caller) {
         harness = GatewayHarness.start(CONFIG);
         String model = "primary-" + caller.name().toLowerCase(Locale.ROOT);
         String upstream = "up-" + caller.name().toLowerCase(Locale.ROOT);
@@ -332,9 +214,5 @@ class StreamContinuationTest {
             return true;
         }
         return json(event) != null && json(event).getValue("error") != null;
-    }
-
-    private static JsonObject json(SseEvent event) {
-        return event.data().startsWith("{") ? new JsonObject(event.data()) : null;
     }
 }
