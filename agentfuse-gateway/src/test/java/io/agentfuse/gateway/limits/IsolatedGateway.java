@@ -22,7 +22,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -60,44 +59,6 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
      * breaker for the next case). Slow is not the fault under test; a call left unanswered is.
      */
     static final Duration BIG_ANSWER_TIMEOUT = Duration.ofMinutes(3);
-    /** Where {@link #withServerKeys} puts a test class's own {@code server} keys. */
-    private static final String CLASS_KEYS = "  # the test class's own keys\n";
-
-    /** The answer size limit of every class that does not set its own. */
-    private static final String DEFAULT_UPSTREAM_BODY = "  maxUpstreamBody: 1MB\n";
-    private static final String CONFIG = """
-            server:
-              port: 0
-              eventLoops: 2
-              maxBodySize: 10MB
-              adminToken: "admin"
-              maxConnections: 150
-              maxUpstreamBody: 1MB
-              maxSseEvent: 64KB
-              maxEventQueue: 16KB
-              cors: { allowedOrigins: ["https://app.example"] }
-              # the test class's own keys
-            providers:
-              mock: { type: openai, baseUrl: "http://127.0.0.1:${MOCK_PORT}/v1", apiKey: "sk-mock" }
-              hostile: { type: openai, baseUrl: "http://127.0.0.1:${HOSTILE_PORT}/v1", apiKey: "sk-hostile" }
-            retry:
-              maxAttempts: 1
-            models:
-              good: { provider: mock, upstreamModel: gpt-4o-mini }
-              windowed: { provider: mock, upstreamModel: gpt-4o-mini, contextWindow: 40000 }
-              huge-length: { provider: hostile }
-              endless-chunked: { provider: hostile }
-              huge-error: { provider: hostile }
-              endless-event: { provider: hostile }
-              big-stream: { provider: hostile, maxConcurrent: 100 }
-              crumbs-stream: { provider: hostile }
-              endless-preamble: { provider: hostile }
-              plain: { provider: hostile, timeout: 60s }
-              held: { provider: hostile, timeout: 60s }
-              held-stream: { provider: hostile, maxConcurrent: 100 }
-              big-answer: { provider: hostile, maxConcurrent: 100, timeout: %1$ds, breaker: { consecutiveTimeouts: { count: 3, slowerThan: %1$ds } } }
-              held-continued: { provider: hostile, upstreamModel: held-stream, maxConcurrent: 100, streamContinuation: true, fallbacks: [good] }
-            """.formatted(BIG_ANSWER_TIMEOUT.toSeconds());
     /**
      * How the child JVM runs, so that its RSS is bounded and comparable from case to case. The heap
      * is fixed and touched at start ({@code -Xms} = {@code -Xmx}, {@code AlwaysPreTouch}): it is all
@@ -113,21 +74,6 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
             "-XX:+UnlockExperimentalVMOptions", "-XX:TrimNativeHeapInterval=1000");
     /** The child's environment beyond the ports: at most two malloc arenas, as the RSS bound assumes. */
     static final Map<String, String> ENVIRONMENT = Map.of("MALLOC_ARENA_MAX", "2");
-    /** The descriptors a case may leave open: none, but the provider pool may keep an extra keep-alive. */
-    private static final int FD_SLACK = 10;
-    /**
-     * What RSS may grow by across one case: the direct-memory cap (Netty's pools keep what they grew
-     * to) plus 32 MiB for code, metaspace and malloc. Measured over ten runs: +41 MiB at most (70
-     * stalled streams: pooled direct buffers), +17 MiB for 60 000 events to slow subscribers,
-     * between -15 and +7 MiB for every other case (the trim makes RSS move both ways). A body read whole (1 GiB), an unbounded SSE event or event queue, or leaked buffers
-     * exceed it — or run into the fixed heap, which fails the case.
-     */
-    private static final long RSS_SLACK_KIB = 64L * 1024;
-    /**
-     * What the live heap (after a collection) may grow by across one case: caches a case warms up,
-     * never a body. Measured: within 3 MiB of the baseline (about 63 MiB) after every case.
-     */
-    private static final long HEAP_SLACK_KIB = 16L * 1024;
 
     private final String config;
     private Vertx vertx;
@@ -135,9 +81,7 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
     private MockProvider mock;
     private HostileUpstream hostile;
     private ChildGatewayProcess child;
-    private int baselineFds;
-    private long baselineRss;
-    private long baselineHeap;
+    private ResourceBaseline baseline;
 
     /** A gateway with the product's timeouts. */
     IsolatedGateway() {
@@ -145,13 +89,7 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
     }
 
     private IsolatedGateway(List<String> serverKeys) {
-        StringBuilder keys = new StringBuilder();
-        serverKeys.forEach(key -> keys.append("  ").append(key).append('\n'));
-        String config = CONFIG;
-        if (serverKeys.stream().anyMatch(key -> key.startsWith("maxUpstreamBody:"))) {
-            config = config.replace(DEFAULT_UPSTREAM_BODY, ""); // the class's own replaces it
-        }
-        this.config = config.replace(CLASS_KEYS, keys.toString());
+        this.config = IsolatedGatewayConfig.withServerKeys(serverKeys);
     }
 
     /**
@@ -173,10 +111,7 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
         environment.put("HOSTILE_PORT", Integer.toString(hostile.port()));
         child = ChildGatewayProcess.start(config, environment, JVM_FLAGS, 0);
         warmUp();
-        baselineFds = child.fileDescriptors();
-        baselineRss = child.residentKib();
-        baselineHeap = child.liveHeapKib();
-        report(context.getRequiredTestClass().getSimpleName() + " baseline", baselineFds, baselineRss, baselineHeap);
+        baseline = ResourceBaseline.measure(child, vertx, context.getRequiredTestClass().getSimpleName() + " baseline");
     }
 
     @Override
@@ -192,15 +127,7 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
     public void afterEach(ExtensionContext context) {
         assertThat(child.isAlive()).as("the gateway process is alive: " + child.log()).isTrue();
         assertThat(healthz().status()).as("/healthz").isEqualTo(200);
-        settle(() -> child.fileDescriptors() <= baselineFds + FD_SLACK);
-        settle(() -> child.residentKib() <= baselineRss + RSS_SLACK_KIB);
-        int fds = child.fileDescriptors();
-        long rss = child.residentKib();
-        long heap = child.liveHeapKib();
-        report(context.getRequiredTestClass().getSimpleName() + "." + context.getRequiredTestMethod().getName(), fds, rss, heap);
-        assertThat(fds).as("open file descriptors (baseline %d)", baselineFds).isLessThanOrEqualTo(baselineFds + FD_SLACK);
-        assertThat(rss).as("RSS in KiB (baseline %d)", baselineRss).isLessThanOrEqualTo(baselineRss + RSS_SLACK_KIB);
-        assertThat(heap).as("live heap in KiB (baseline %d)", baselineHeap).isLessThanOrEqualTo(baselineHeap + HEAP_SLACK_KIB);
+        baseline.assertBackNear(context.getRequiredTestClass().getSimpleName() + "." + context.getRequiredTestMethod().getName());
         assertThat(chat("good").status()).as("an unrelated request").isEqualTo(200);
     }
 
@@ -211,7 +138,7 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
 
     /** Waits, within a bound, until the gateway holds at most {@code limit} descriptors; says whether it did. */
     boolean fileDescriptorsFallTo(int limit) {
-        settle(() -> child.fileDescriptors() <= limit);
+        ResourceBaseline.settle(vertx, () -> child.fileDescriptors() <= limit);
         return child.fileDescriptors() <= limit;
     }
 
@@ -222,7 +149,7 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
 
     /** The live heap measured after the warm-up, in KiB. */
     long baselineHeapKib() {
-        return baselineHeap;
+        return baseline.heapKib();
     }
 
     /** What the gateway process printed so far. */
@@ -353,18 +280,5 @@ final class IsolatedGateway implements BeforeAllCallback, AfterAllCallback, Afte
             socket.send(RawSocket.post("/v1/chat/completions", HOST, chatBody("endless-event").put("stream", true).encode()));
             assertThat(socket.read(BOUND).status()).isEqualTo(502);
         }
-    }
-
-    /** Waits, within a bound, for what the gateway gives back after a case; the assertions that follow name the figures. */
-    private void settle(BooleanSupplier condition) {
-        try {
-            Eventually.holds(vertx, condition);
-        } catch (IllegalStateException notYet) {
-            // not within the bound: the assertion on the figure fails with both numbers
-        }
-    }
-
-    private static void report(String what, int fds, long rssKib, long heapKib) {
-        System.out.printf("[limits] %s: %d fds, RSS %d KiB, live heap %d KiB%n", what, fds, rssKib, heapKib);
     }
 }

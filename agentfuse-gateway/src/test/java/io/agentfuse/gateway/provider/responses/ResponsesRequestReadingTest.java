@@ -4,54 +4,28 @@ import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatMessage.Role;
 import io.agentfuse.gateway.dialect.ChatRequest;
-import io.agentfuse.gateway.dialect.DialectTranslator;
 import io.agentfuse.gateway.dialect.ContentPart;
-import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.dialect.ToolChoice;
-import io.agentfuse.gateway.dialect.UntranslatableException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
+import static io.agentfuse.gateway.provider.responses.ResponsesRequests.message;
+import static io.agentfuse.gateway.provider.responses.ResponsesRequests.part;
+import static io.agentfuse.gateway.provider.responses.ResponsesRequests.request;
+import static io.agentfuse.gateway.provider.responses.ResponsesRequests.toolConversation;
+import static io.agentfuse.gateway.provider.responses.ResponsesRequests.weatherTool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class ResponsesRequestParserTest {
-
-    private static JsonObject request(Object input) {
-        return new JsonObject().put("model", "gpt-4.1-mini").put("input", input);
-    }
-
-    private static JsonObject message(String role, Object content) {
-        return new JsonObject().put("type", "message").put("role", role).put("content", content);
-    }
-
-    private static JsonObject part(String type, String field, String value) {
-        return new JsonObject().put("type", type).put(field, value);
-    }
-
-    private static JsonObject weatherTool() {
-        return new JsonObject().put("type", "function").put("name", "get_weather").put("description", "Weather of a city")
-                .put("parameters", new JsonObject().put("type", "object").put("properties",
-                        new JsonObject().put("city", new JsonObject().put("type", "string"))))
-                .put("strict", true);
-    }
-
-    /** A tool-use conversation as an agent sends it on its second turn. */
-    private static JsonArray toolConversation() {
-        return new JsonArray()
-                .add(message("developer", "Be brief."))
-                .add(new JsonObject().put("role", "user").put("content", "Weather in Paris?"))
-                .add(new JsonObject().put("type", "reasoning").put("id", "rs_1").put("summary", new JsonArray())
-                        .put("encrypted_content", "opaque"))
-                .add(message("assistant", new JsonArray().add(part("output_text", "text", "Let me check."))))
-                .add(new JsonObject().put("type", "function_call").put("id", "fc_1").put("call_id", "call_1")
-                        .put("name", "get_weather").put("arguments", "{\"city\":\"Paris\"}"))
-                .add(new JsonObject().put("type", "function_call_output").put("call_id", "call_1").put("output", "18°C"));
-    }
+/**
+ * {@link ResponsesRequestParser} reads a Responses API request into the neutral request: its input
+ * items, instructions, tools, tool choice and sampling; and refuses a malformed one naming the field.
+ */
+class ResponsesRequestReadingTest {
 
     @Test
     void readsAStringInputAsOneUserMessage() {
@@ -169,96 +143,6 @@ class ResponsesRequestParserTest {
         assertThat(parsed.tools()).extracting(tool -> tool.name()).containsExactly("agents__close_agent");
         assertThat(parsed.messages().get(1).content()).singleElement()
                 .isEqualTo(new ContentPart.ToolCall("c1", "agents__close_agent", "{}"));
-    }
-
-    @Test
-    void dropsCodexsClientMetadataAndCacheKeyAndNamesThem() {
-        JsonObject body = request(new JsonArray().add(message("user", "Hi")))
-                .put("client_metadata", new JsonObject().put("x-codex-turn-metadata", "{}"))
-                .put("prompt_cache_key", "k").put("store", false).put("include", new JsonArray().add("reasoning.encrypted_content"));
-
-        ChatRequest parsed = ResponsesRequestParser.parse(body);
-
-        assertThat(parsed.untranslatable()).isEmpty();
-        assertThat(parsed.crossing().dropped()).containsExactly("client_metadata", "prompt_cache_key", "store", "include");
-    }
-
-    @Test
-    void listsEveryFieldThatNeedsTheProvidersStateOrTools() {
-        JsonObject body = request(new JsonArray().add(message("user", "Hi"))
-                        .add(new JsonObject().put("type", "item_reference").put("id", "msg_9")))
-                .put("previous_response_id", "resp_1").put("store", true)
-                .put("tools", new JsonArray().add(new JsonObject().put("type", "web_search")).add(weatherTool()))
-                .put("text", new JsonObject().put("format", new JsonObject().put("type", "json_schema")))
-                .put("include", new JsonArray().add("file_search_call.results"))
-                .put("brand_new_field", 1);
-
-        ChatRequest parsed = ResponsesRequestParser.parse(body);
-
-        assertThat(String.join("; ", parsed.untranslatable())).contains("previous_response_id",
-                "input[1].type 'item_reference'", "text.format of type 'json_schema'");
-        assertThat(String.join("; ", parsed.crossing().lenientReasons())).contains("tools[0].type 'web_search'",
-                "brand_new_field");
-        assertThat(parsed.crossing().dropped()).contains("store", "include");
-    }
-
-    @Test
-    void translatingAnUntranslatableRequestToAnthropicNamesTheField() {
-        ChatRequest parsed = ResponsesRequestParser.parse(request("Hi").put("previous_response_id", "resp_1"));
-
-        assertThatThrownBy(() -> DialectTranslator.upstreamRequest(parsed, Dialects.ANTHROPIC, "claude-haiku-4-5"))
-                .isInstanceOf(UntranslatableException.class)
-                .hasMessageContaining("previous_response_id");
-    }
-
-    @Test
-    void forwardsTheOriginalBodyToAResponsesProviderWithOnlyTheModelChanged() {
-        JsonObject body = request("Hi").put("previous_response_id", "resp_1").put("store", true)
-                .put("tools", new JsonArray().add(new JsonObject().put("type", "web_search")))
-                .put("brand_new_field", new JsonObject().put("x", 1));
-
-        JsonObject forwarded = DialectTranslator.upstreamRequest(ResponsesRequestParser.parse(body), Dialects.RESPONSES, "gpt-4.1");
-
-        assertThat(forwarded).isEqualTo(body.copy().put("model", "gpt-4.1"));
-    }
-
-    @Test
-    void translatesAToolConversationToAnthropicMessages() {
-        JsonObject body = request(toolConversation()).put("instructions", "Be kind.")
-                .put("tools", new JsonArray().add(weatherTool())).put("max_output_tokens", 100);
-
-        JsonObject anthropic = DialectTranslator.upstreamRequest(ResponsesRequestParser.parse(body), Dialects.ANTHROPIC,
-                "claude-haiku-4-5");
-
-        assertThat(anthropic.getString("system")).isEqualTo("Be kind.\n\nBe brief.");
-        assertThat(anthropic.getInteger("max_tokens")).isEqualTo(100);
-        assertThat(anthropic.getJsonArray("tools").getJsonObject(0).getString("name")).isEqualTo("get_weather");
-        JsonArray messages = anthropic.getJsonArray("messages");
-        assertThat(messages).hasSize(3);
-        JsonArray assistant = messages.getJsonObject(1).getJsonArray("content");
-        assertThat(assistant.getJsonObject(1).getString("type")).isEqualTo("tool_use");
-        assertThat(assistant.getJsonObject(1).getJsonObject("input").getString("city")).isEqualTo("Paris");
-        JsonObject result = messages.getJsonObject(2).getJsonArray("content").getJsonObject(0);
-        assertThat(result.getString("type")).isEqualTo("tool_result");
-        assertThat(result.getString("tool_use_id")).isEqualTo("call_1");
-    }
-
-    @Test
-    void translatesToChatCompletionsForAProviderWithoutTheResponsesApi() {
-        JsonObject chat = DialectTranslator.upstreamRequest(ResponsesRequestParser.parse(request(toolConversation())),
-                Dialects.OPENAI, "gpt-4o-mini");
-
-        JsonArray messages = chat.getJsonArray("messages");
-        assertThat(messages.getJsonObject(0).getString("role")).isEqualTo("system");
-        assertThat(messages.getJsonObject(2).getJsonArray("tool_calls").getJsonObject(0).getString("id")).isEqualTo("call_1");
-        assertThat(messages.getJsonObject(3).getString("role")).isEqualTo("tool");
-    }
-
-    @Test
-    void temperatureAboveOneCannotGoToAnthropic() {
-        List<String> reasons = ResponsesRequestParser.parse(request("Hi").put("temperature", 1.5)).untranslatable();
-
-        assertThat(reasons).anyMatch(reason -> reason.contains("temperature"));
     }
 
     @Test
