@@ -3,8 +3,8 @@ package io.agentfuse.core.bulkhead;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.ManualClock;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,12 +21,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class BulkheadAdmissionTest {
 
     private final ManualClock clock = new ManualClock();
-    private final CallerThreads threads = new CallerThreads();
 
-    @AfterEach
-    void stopThreads() throws InterruptedException {
-        threads.stop();
-    }
+    @RegisterExtension
+    final CallerThreads threads = new CallerThreads();
 
     @Test
     void anUnpairedReleaseIsRefusedInsteadOfRaisingTheLimit() {

@@ -3,8 +3,8 @@ package io.agentfuse.core.bulkhead;
 import io.agentfuse.core.ManualClock;
 import io.agentfuse.core.SpinWait;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -23,12 +23,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class BulkheadWaitTest {
 
     private final ManualClock clock = new ManualClock();
-    private final CallerThreads threads = new CallerThreads();
 
-    @AfterEach
-    void stopThreads() throws InterruptedException {
-        threads.stop();
-    }
+    @RegisterExtension
+    final CallerThreads threads = new CallerThreads();
 
     @Test
     void aWaitingAsynchronousCallerGetsTheFirstPlaceThatFrees() {

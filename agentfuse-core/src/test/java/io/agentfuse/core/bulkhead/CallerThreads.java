@@ -1,5 +1,8 @@
 package io.agentfuse.core.bulkhead;
 
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -9,10 +12,10 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Threads that stand for callers of a bulkhead at the same time. {@link #stop} ends them and checks
- * that none is left running, so that a caller stuck in a wait fails the test instead of outliving it.
+ * Threads that stand for callers of a bulkhead at the same time. After each test it ends them and
+ * checks that none is left running, so that a caller stuck in a wait fails the test instead of outliving it.
  */
-final class CallerThreads {
+final class CallerThreads implements AfterEachCallback {
 
     private final ExecutorService threads = Executors.newCachedThreadPool();
 
@@ -20,7 +23,8 @@ final class CallerThreads {
         return threads.submit(caller);
     }
 
-    void stop() throws InterruptedException {
+    @Override
+    public void afterEach(ExtensionContext context) throws InterruptedException {
         threads.shutdownNow();
         assertThat(threads.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
     }

@@ -17,11 +17,16 @@ final class BodyWriter {
     }
 
     String body(int messages) {
+        return body(messages(messages));
+    }
+
+    /** {@code count} messages written one after the other, in a list the caller may change. */
+    List<String> messages(int count) {
         List<String> written = new ArrayList<>();
-        for (int i = 0; i < messages; i++) {
+        for (int i = 0; i < count; i++) {
             written.add(message());
         }
-        return body(written);
+        return written;
     }
 
     String body(List<String> messages) {

@@ -73,17 +73,12 @@ class MemoizedDecodingMatchesPlainTest {
     void threadsSharingOneMemoEachGetWhatDecodingGives() throws Exception {
         // Given eight conversations that share their first messages, and a memo too small for all of them
         BodyWriter writer = new BodyWriter(new Random(42));
-        List<String> shared = new ArrayList<>();
-        for (int i = 0; i < 20; i++) {
-            shared.add(writer.message());
-        }
+        List<String> shared = writer.messages(20);
         List<String> bodies = new ArrayList<>();
         List<Object> expected = new ArrayList<>();
         for (int b = 0; b < 8; b++) {
             List<String> messages = new ArrayList<>(shared);
-            for (int i = 0; i < 10; i++) {
-                messages.add(writer.message());
-            }
+            messages.addAll(writer.messages(10));
             String body = writer.body(messages);
             bodies.add(body);
             expected.add(StrictJson.decode(Buffer.buffer(body)));

@@ -28,10 +28,7 @@ class MemoizedDecodingReusesValuesTest {
     @Property(tries = 100)
     void aConversationThatGrewFindsItsEarlierMessages(@ForAll("seeds") long seed) {
         BodyWriter writer = new BodyWriter(new Random(seed));
-        List<String> messages = new ArrayList<>();
-        for (int i = 0; i < 30; i++) {
-            messages.add(writer.message());
-        }
+        List<String> messages = writer.messages(30);
         // Room for every value: were five of them to share a set of four ways, one would be lost (a miss)
         ValueMemo memo = new ValueMemo(1 << 16, 1 << 22);
         JsonObject turn1 = assertSameDecoding(writer.body(messages.subList(0, 20)), memo);
@@ -44,7 +41,7 @@ class MemoizedDecodingReusesValuesTest {
         for (int i = 0; i < 20; i++) {
             Object before = turn1.getJsonArray("messages").getValue(i);
             Object after = turn2.getJsonArray("messages").getValue(i);
-            if (messages.get(i).getBytes(StandardCharsets.UTF_8).length >= ValueMemo.WINDOW) {
+            if (reachesTheWindow(messages.get(i))) {
                 assertThat(after).isSameAs(before);
                 found++;
             }
@@ -56,10 +53,7 @@ class MemoizedDecodingReusesValuesTest {
     void messagesAfterANewOneAreStillTheRememberedValues(@ForAll("seeds") long seed) {
         // Given a conversation decoded once
         BodyWriter writer = new BodyWriter(new Random(seed));
-        List<String> messages = new ArrayList<>();
-        for (int i = 0; i < 20; i++) {
-            messages.add(writer.message());
-        }
+        List<String> messages = writer.messages(20);
         ValueMemo memo = new ValueMemo(1 << 16, 1 << 22);
         JsonObject before = assertSameDecoding(writer.body(messages), memo);
 
@@ -71,7 +65,7 @@ class MemoizedDecodingReusesValuesTest {
 
         // Then the messages after it that the memo can find are the very values decoded before
         for (int i = 0; i < messages.size(); i++) {
-            if (messages.get(i).getBytes(StandardCharsets.UTF_8).length >= ValueMemo.WINDOW) {
+            if (reachesTheWindow(messages.get(i))) {
                 assertThat(after.getJsonArray("messages").getValue(i + 1))
                         .isSameAs(before.getJsonArray("messages").getValue(i));
             }
@@ -82,10 +76,7 @@ class MemoizedDecodingReusesValuesTest {
     void manyNewMessagesAmongRememberedOnesDecodeAsWithoutAMemo(@ForAll("seeds") long seed) {
         // Given a conversation decoded once, as many agents' conversations meet in one memo
         BodyWriter writer = new BodyWriter(new Random(seed));
-        List<String> messages = new ArrayList<>();
-        for (int i = 0; i < 20; i++) {
-            messages.add(writer.message());
-        }
+        List<String> messages = writer.messages(20);
         ValueMemo memo = new ValueMemo(1 << 16, 1 << 22);
         JsonObject before = assertSameDecoding(writer.body(messages), memo);
 
@@ -101,7 +92,7 @@ class MemoizedDecodingReusesValuesTest {
 
         // Then it decodes as without a memo, and each earlier message the memo can find is the value decoded before
         for (int i = 0; i < messages.size(); i++) {
-            if (messages.get(i).getBytes(StandardCharsets.UTF_8).length >= ValueMemo.WINDOW) {
+            if (reachesTheWindow(messages.get(i))) {
                 assertThat(after.getJsonArray("messages").getValue(3 * i + 2))
                         .isSameAs(before.getJsonArray("messages").getValue(i));
             }
@@ -166,6 +157,14 @@ class MemoizedDecodingReusesValuesTest {
             assertThat(memo.bytesHeld()).isLessThanOrEqualTo(64 * 1024);
         }
         assertThat(memo.bytesHeld()).isGreaterThan(32 * 1024);
+    }
+
+    /**
+     * Whether the memo can find {@code message} again: only a message longer than its window, which for
+     * a shorter one reaches past it into the white space written anew around it.
+     */
+    private static boolean reachesTheWindow(String message) {
+        return message.getBytes(StandardCharsets.UTF_8).length >= ValueMemo.WINDOW;
     }
 
     @Provide
