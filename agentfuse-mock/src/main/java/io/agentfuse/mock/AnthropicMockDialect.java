@@ -115,6 +115,7 @@ final class AnthropicMockDialect implements MockDialect {
 
     /**
      * The Messages API refuses more images and document pages than the model takes ({@link AnthropicMediaCheck}),
+     * a tool-use turn without its thinking when thinking is on a fixed budget ({@link AnthropicThinkingCheck}),
      * and a final assistant turn (a prefill) that ends with whitespace.
      */
     @Override
@@ -125,6 +126,10 @@ final class AnthropicMockDialect implements MockDialect {
             JsonObject refused = error(400);
             refused.getJsonObject("error").put("message", media);
             return refused;
+        }
+        String unthought = AnthropicThinkingCheck.problem(body, messages);
+        if (unthought != null) {
+            return invalidRequest(unthought);
         }
         Object last = messages.isEmpty() ? null : messages.getValue(messages.size() - 1);
         if (!(last instanceof JsonObject turn) || !"assistant".equals(turn.getString("role"))) {

@@ -118,9 +118,10 @@ public final class AnthropicDialect implements Dialect {
         return AnthropicRequestWriter.write(request, model, contextWindow);
     }
 
+    /** The caller's body for {@code upstreamModel}, fitted to the thinking rule of a tool-use turn ({@link ThinkingRequirement}). */
     @Override
     public JsonObject sameDialectRequest(JsonObject body, String upstreamModel, boolean stream) {
-        return body.put("model", upstreamModel);
+        return ThinkingRequirement.fit(body.put("model", upstreamModel));
     }
 
     @Override
