@@ -5,7 +5,6 @@ import dev.langchain4j.model.chat.Capability;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
-import dev.langchain4j.model.output.TokenUsage;
 import io.agentfuse.agent.budget.ChatBudget;
 import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.core.budget.BudgetAmount;
@@ -40,7 +39,9 @@ import java.util.function.Consumer;
  * messages counted, plus {@code maxOutputTokens} — and is refused with a
  * {@link io.agentfuse.agent.budget.BudgetExceededException} before any model is called when the
  * budget's window has nothing left; an answer settles with its {@code tokenUsage()} at the price of
- * the model that answered, a call that failed gives its reservation back.
+ * the model that answered — the input its provider's prompt cache served or kept at the cache's
+ * prices, as the gateway charges it ({@link LangChain4jUsage}) — a call that failed gives its
+ * reservation back.
  *
  * <p>Set {@code maxRetries(0)} on the LangChain4j models you wrap: the guards retry, and a model
  * that retries on its own multiplies the attempts and hides them from the breaker.
@@ -91,12 +92,10 @@ public final class GuardedChatModel implements ChatModel {
         return budget.run(estimate, () -> executeWithStep(request), this::used).value();
     }
 
-    /** What an answer used, at the price of the model that answered. */
+    /** What an answer used, at the price of the model that answered, its cached input at the cache's prices. */
     private BudgetAmount used(FallbackResult<ChatResponse> result) {
-        TokenUsage usage = result.value().tokenUsage();
-        long input = usage == null || usage.inputTokenCount() == null ? 0 : usage.inputTokenCount();
-        long output = usage == null || usage.outputTokenCount() == null ? 0 : usage.outputTokenCount();
-        return budget.used(result.step(), input, output);
+        LangChain4jUsage usage = LangChain4jUsage.of(result.value().tokenUsage());
+        return budget.used(result.step(), usage.inputTokens(), usage.cached(), usage.outputTokens());
     }
 
     private ChatResponse execute(ChatRequest request) {

@@ -12,7 +12,6 @@ import dev.langchain4j.exception.ToolArgumentsException;
 import dev.langchain4j.exception.UnresolvedModelServerException;
 import dev.langchain4j.exception.UnsupportedFeatureException;
 import dev.langchain4j.model.chat.response.ChatResponse;
-import dev.langchain4j.model.output.TokenUsage;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
 
@@ -66,19 +65,15 @@ public final class LangChain4jOutcomes {
     }
 
     /**
-     * The tokens a {@link ChatResponse} used (its {@code tokenUsage()} total, else input plus
-     * output), for the breaker's {@code tokenOveruse} trigger; 0 for anything else or when unknown.
+     * The tokens a {@link ChatResponse} used — every token read, from the prompt cache or not, and
+     * written ({@link LangChain4jUsage#totalTokens()}) — for the breaker's {@code tokenOveruse} trigger;
+     * 0 for anything else or when unknown.
      */
     public static long tokens(Object result) {
-        if (!(result instanceof ChatResponse response) || response.tokenUsage() == null) {
+        if (!(result instanceof ChatResponse response)) {
             return 0L;
         }
-        TokenUsage usage = response.tokenUsage();
-        if (usage.totalTokenCount() != null) {
-            return usage.totalTokenCount();
-        }
-        return (usage.inputTokenCount() == null ? 0L : usage.inputTokenCount())
-                + (usage.outputTokenCount() == null ? 0L : usage.outputTokenCount());
+        return LangChain4jUsage.of(response.tokenUsage()).totalTokens();
     }
 
     /**

@@ -13,6 +13,7 @@ import dev.langchain4j.exception.ToolArgumentsException;
 import dev.langchain4j.exception.UnresolvedModelServerException;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.model.anthropic.AnthropicTokenUsage;
 import dev.langchain4j.model.output.TokenUsage;
 import io.agentfuse.core.Outcome;
 import org.junit.jupiter.api.Test;
@@ -95,5 +96,15 @@ class LangChain4jOutcomesTest {
         assertThat(LangChain4jOutcomes.tokens(parts)).isEqualTo(7);
         assertThat(LangChain4jOutcomes.tokens(none)).isZero();
         assertThat(LangChain4jOutcomes.tokens("not a response")).isZero();
+    }
+
+    /** Regression: an Anthropic answer's tokens left out the input its cache served or kept (Anthropic tells it apart). */
+    @Test
+    void tokensCountTheInputAnthropicsCacheServedOrKept() {
+        ChatResponse cached = ChatResponse.builder().aiMessage(AiMessage.from("a")).tokenUsage(AnthropicTokenUsage.builder()
+                .inputTokenCount(3_000).cacheReadInputTokens(95_000).cacheCreationInputTokens(2_000).outputTokenCount(1_000)
+                .build()).build();
+
+        assertThat(LangChain4jOutcomes.tokens(cached)).isEqualTo(101_000);
     }
 }

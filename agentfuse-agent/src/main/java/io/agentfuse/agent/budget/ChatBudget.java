@@ -1,6 +1,7 @@
 package io.agentfuse.agent.budget;
 
 import io.agentfuse.core.budget.BudgetAmount;
+import io.agentfuse.core.budget.CachedTokens;
 import io.agentfuse.core.budget.ModelPrice;
 
 import java.util.Objects;
@@ -65,7 +66,17 @@ public record ChatBudget(TokenBudget budget, String scopeValue, Function<String,
 
     /** What a call answered by {@code model} that read {@code inputTokens} and wrote {@code outputTokens} used. */
     public BudgetAmount used(String model, long inputTokens, long outputTokens) {
-        return TokenEstimate.used(inputTokens, outputTokens, prices.apply(model).orElse(null));
+        return used(model, inputTokens, CachedTokens.NONE, outputTokens);
+    }
+
+    /**
+     * What a call answered by {@code model} that read {@code inputTokens}, of which {@code cached}
+     * from or to its provider's prompt cache (within the input, as the gateway counts them), and wrote
+     * {@code outputTokens} used: each kind of input at its price ({@link TokenEstimate#used(long,
+     * CachedTokens, long, ModelPrice)}), so a library call costs what the gateway charges for the same answer.
+     */
+    public BudgetAmount used(String model, long inputTokens, CachedTokens cached, long outputTokens) {
+        return TokenEstimate.used(inputTokens, cached, outputTokens, prices.apply(model).orElse(null));
     }
 
     /**
