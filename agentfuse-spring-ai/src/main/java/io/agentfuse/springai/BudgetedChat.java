@@ -7,6 +7,7 @@ import io.agentfuse.core.budget.BudgetAmount;
 import io.agentfuse.core.fallback.FallbackResult;
 import io.agentfuse.springai.internal.ConversationMapping;
 import org.springframework.ai.chat.metadata.Usage;
+import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.prompt.Prompt;
 import reactor.core.publisher.Flux;
@@ -18,16 +19,20 @@ import java.util.function.Function;
 /**
  * A {@link GuardedChatModel}'s calls under its {@link ChatBudget}: a prompt reserves its messages
  * counted plus its {@code maxTokens} at the first model's price, and settles with the answer's
- * reported usage. Thread-safe.
+ * reported usage, the input its provider's prompt cache served or kept at the cache's prices, as the
+ * gateway charges it ({@link SpringAiUsage}). Thread-safe.
  */
 final class BudgetedChat {
 
     private final ChatBudget budget;
     private final String firstModel;
+    private final Function<String, ChatModel> models;
 
-    BudgetedChat(ChatBudget budget, String firstModel) {
+    /** {@code models} gives the chat model of each name, whose provider tells how its usage counts cached input. */
+    BudgetedChat(ChatBudget budget, String firstModel, Function<String, ChatModel> models) {
         this.budget = budget;
         this.firstModel = firstModel;
+        this.models = models;
     }
 
     /** {@code call} of {@code prompt}, reserved first and settled at the price of the model that answered. */
@@ -68,10 +73,8 @@ final class BudgetedChat {
     }
 
     private BudgetAmount used(String model, ChatResponse response) {
-        Usage usage = reported(response);
-        long input = usage == null || usage.getPromptTokens() == null ? 0 : usage.getPromptTokens();
-        long output = usage == null || usage.getCompletionTokens() == null ? 0 : usage.getCompletionTokens();
-        return budget.used(model, input, output);
+        SpringAiUsage usage = SpringAiUsage.of(reported(response), models.apply(model));
+        return budget.used(model, usage.inputTokens(), usage.cached(), usage.outputTokens());
     }
 
     /** The usage {@code response} reports, when it reports any tokens. */

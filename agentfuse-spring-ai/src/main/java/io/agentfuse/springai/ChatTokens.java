@@ -1,7 +1,6 @@
 package io.agentfuse.springai;
 
 import org.springframework.ai.chat.metadata.ChatResponseMetadata;
-import org.springframework.ai.chat.metadata.Usage;
 import org.springframework.ai.chat.model.ChatResponse;
 
 /**
@@ -21,24 +20,15 @@ public final class ChatTokens {
     }
 
     /**
-     * The total tokens (prompt and completion) {@code result} used, when it is a {@link ChatResponse}
-     * that reports usage; 0 otherwise (nothing known, nothing held against the model).
+     * The tokens {@code result} used — every token read, from the prompt cache or not, and written
+     * ({@link SpringAiUsage#totalTokens()}) — when it is a {@link ChatResponse} that reports usage; 0
+     * otherwise (nothing known, nothing held against the model).
      */
     public static long used(Object result) {
         if (!(result instanceof ChatResponse response)) {
             return 0L;
         }
         ChatResponseMetadata metadata = response.getMetadata();
-        Usage usage = metadata == null ? null : metadata.getUsage();
-        if (usage == null) {
-            return 0L;
-        }
-        Integer total = usage.getTotalTokens();
-        if (total != null) {
-            return total;
-        }
-        Integer prompt = usage.getPromptTokens();
-        Integer completion = usage.getCompletionTokens();
-        return (prompt == null ? 0L : prompt) + (completion == null ? 0L : completion);
+        return SpringAiUsage.of(metadata == null ? null : metadata.getUsage(), null).totalTokens();
     }
 }

@@ -85,8 +85,12 @@ public final class GuardedChatModel implements ChatModel {
 
     private GuardedChatModel(List<Step> steps, ChatBudget budget) {
         this.steps = List.copyOf(steps);
-        this.budget = budget == null ? null : new BudgetedChat(budget, this.steps.get(0).name());
+        this.budget = budget == null ? null : new BudgetedChat(budget, this.steps.get(0).name(), this::modelNamed);
         this.chains = Chains.over(this.steps, currentGuards());
+    }
+
+    private ChatModel modelNamed(String name) {
+        return steps.stream().filter(step -> step.name().equals(name)).findFirst().map(Step::model).orElse(null);
     }
 
     private List<Guard> currentGuards() {
