@@ -68,13 +68,25 @@ public final class ConfigDefaults {
 
     /**
      * {@code state:} in memory; Redis on 127.0.0.1:6379 with key prefix {@code agentfuse:}, budgets
-     * spending a share of what was left while it is away.
+     * spending a share of what was left while it is away, 250 ms waits for Redis's budget answers and
+     * for another instance's probe result (the fleet store's own default).
      */
     public static final StateConfig STATE = new StateConfig(StateConfig.Store.MEMORY,
-            new StateConfig.Redis("redis://127.0.0.1:6379", "agentfuse:", BudgetOnLoss.SHARE, Duration.ofMillis(250)));
+            new StateConfig.Redis("redis://127.0.0.1:6379", "agentfuse:", BudgetOnLoss.SHARE, Duration.ofMillis(250),
+                    Duration.ofMillis(250)));
 
     /** {@code state.redis.budgetWait}: 250 ms. */
     public static final Duration BUDGET_WAIT = STATE.redis().budgetWait();
+
+    /** {@code state.redis.probeResultWait}: 250 ms. */
+    public static final Duration PROBE_RESULT_WAIT = STATE.redis().probeResultWait();
+
+    /**
+     * How long a breaker's fleet probe lease lasts: its {@code probeTimeout}, which every breaker the
+     * configuration makes keeps at the core's default (2 minutes). The most {@code probeResultWait}
+     * may be: a wait past it would outlast the probe it waits for.
+     */
+    public static final Duration PROBE_LEASE = CircuitBreakerConfig.defaults().probeTimeout();
 
     /** {@code budgets.*.window}: one day, from UTC midnight. */
     public static final Duration BUDGET_WINDOW = Duration.ofDays(1);

@@ -33,6 +33,7 @@ import java.util.concurrent.TimeUnit;
 final class ProbeResultWaits {
 
     private final ScheduledExecutorService thread;
+    private final Duration wait;
     private final long waitMillis;
     private final Map<String, List<Waiting>> waiting = new HashMap<>();
     private boolean closed;
@@ -43,7 +44,13 @@ final class ProbeResultWaits {
 
     ProbeResultWaits(ScheduledExecutorService thread, Duration wait) {
         this.thread = thread;
+        this.wait = wait;
         this.waitMillis = wait.toMillis();
+    }
+
+    /** How long an answer waits for the holder's probe result, as the store was built with. */
+    Duration waitTime() {
+        return wait;
     }
 
     /**

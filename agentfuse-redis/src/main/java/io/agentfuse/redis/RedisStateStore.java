@@ -7,7 +7,6 @@ import io.agentfuse.core.breaker.shared.FleetWindow;
 import io.agentfuse.core.breaker.shared.ProbeLease;
 import io.agentfuse.core.breaker.shared.SharedBreakerState;
 import io.agentfuse.core.internal.Checks;
-
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import org.slf4j.Logger;
@@ -216,6 +215,11 @@ public final class RedisStateStore implements BreakerStateStore {
     /** The prefix of every key and of the channel. */
     public String keyPrefix() {
         return keyPrefix;
+    }
+
+    /** How long a lease answer waits for another instance's probe result ({@link Builder#probeResultWait}). */
+    public Duration probeResultWait() {
+        return probeResults.waitTime();
     }
 
     /** Closes the connections and stops the store's thread; never blocks for Redis. */

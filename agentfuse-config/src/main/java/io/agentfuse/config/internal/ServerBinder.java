@@ -1,11 +1,13 @@
 package io.agentfuse.config.internal;
 
 import io.agentfuse.config.ConfigDefaults;
+import io.agentfuse.config.DurationFormat;
 import io.agentfuse.config.ObservabilityConfig;
 import io.agentfuse.config.ServerConfig;
 import io.agentfuse.config.StateConfig;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -170,9 +172,25 @@ final class ServerBinder {
         var state = new StateConfig(store, new StateConfig.Redis(uri.orElse(defaultUri).toString(),
                 redis.string("keyPrefix", defaults.redis().keyPrefix()),
                 redis.choice("budgetOnLoss", defaults.redis().budgetOnLoss()),
-                redis.duration("budgetWait", defaults.redis().budgetWait())));
+                redis.duration("budgetWait", defaults.redis().budgetWait()),
+                probeResultWait(redis, defaults.redis().probeResultWait())));
         redis.finish();
         section.finish();
         return state;
+    }
+
+    /**
+     * {@code state.redis.probeResultWait}: 0 (refuse at once) up to the probe lease
+     * ({@link ConfigDefaults#PROBE_LEASE}); a wait past it would outlast the probe it waits for, and
+     * hold a call the store would answer at the lease's end anyway.
+     */
+    private static Duration probeResultWait(MapReader redis, Duration fallback) {
+        Duration wait = redis.nonNegativeDuration("probeResultWait", fallback);
+        if (wait.compareTo(ConfigDefaults.PROBE_LEASE) > 0) {
+            redis.error("probeResultWait", "must be at most " + DurationFormat.format(ConfigDefaults.PROBE_LEASE)
+                    + " (the probe lease, a breaker's probeTimeout), but was " + DurationFormat.format(wait));
+            return fallback;
+        }
+        return wait;
     }
 }

@@ -14,8 +14,8 @@ import java.util.Optional;
  * The one place the gateway turns {@code state:} into stores: for {@code store: memory} no breaker
  * store (breakers are this process's alone) and budgets in memory; for {@code store: redis} a
  * {@link RedisStateStore} and a {@link RedisBudgetLedger} on {@code state.redis.uri} with
- * {@code state.redis.keyPrefix} (budgets following {@code state.redis.budgetOnLoss} while Redis is
- * away). The stores connect in the background and never delay the start: while Redis is away,
+ * {@code state.redis.keyPrefix} (breakers waiting {@code state.redis.probeResultWait} for another
+ * instance's probe result, budgets following {@code state.redis.budgetOnLoss} while Redis is away). The stores connect in the background and never delay the start: while Redis is away,
  * breakers work locally and budgets as declared.
  */
 public final class StateStores {
@@ -27,7 +27,8 @@ public final class StateStores {
     public static Optional<BreakerStateStore> open(StateConfig state) {
         return switch (state.store()) {
             case MEMORY -> Optional.empty();
-            case REDIS -> Optional.of(RedisStateStore.create(state.redis().uri(), state.redis().keyPrefix()));
+            case REDIS -> Optional.of(RedisStateStore.builder(state.redis().uri()).keyPrefix(state.redis().keyPrefix())
+                    .probeResultWait(state.redis().probeResultWait()).build());
         };
     }
 
