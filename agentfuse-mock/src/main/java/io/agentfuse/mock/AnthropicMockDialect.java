@@ -64,6 +64,16 @@ final class AnthropicMockDialect implements MockDialect {
                         .put("ephemeral_1h_input_tokens", 0));
     }
 
+    /**
+     * A {@code message_delta}'s usage as the API writes it now: the cumulative counts, the input's
+     * (and the cache's, without the {@code cache_creation} split) repeated beside the output's.
+     */
+    private static JsonObject deltaUsage(MockStep step) {
+        JsonObject usage = usage(step).put("output_tokens", step.effectiveOutputTokens());
+        usage.remove("cache_creation");
+        return usage;
+    }
+
     @Override
     public JsonObject error(int status, String errorType) {
         if (errorType == null) {
@@ -219,7 +229,7 @@ final class AnthropicMockDialect implements MockDialect {
         }
         events.add(event("message_delta", new JsonObject()
                 .put("delta", new JsonObject().put("stop_reason", stopReason(step)).put("stop_sequence", null))
-                .put("usage", new JsonObject().put("output_tokens", step.effectiveOutputTokens()))));
+                .put("usage", deltaUsage(step))));
         events.add(event("message_stop", new JsonObject()));
         return events;
     }

@@ -65,6 +65,17 @@ class CachedInputCostTest {
         assertThat(window().spent().tokens()).as("every token read counts, from the cache or not").isEqualTo(101_000);
     }
 
+    /** Spring AI reads a stream's cache counts from its {@code message_delta}, which repeats them (cumulative). */
+    @Test
+    void aStreamedClaudeTurnReadMostlyFromTheCacheSpendsWhatTheGatewaySpendsForIt() {
+        models.mock.defaultStep(CLAUDE_TURN);
+
+        chat("claude-sonnet-4-5", claude()).stream(new Prompt("Hi")).blockLast();
+
+        assertThat(window().spent().costNanos()).isEqualTo(ModelPrice.nanosOf(new BigDecimal("0.06")));
+        assertThat(window().spent().tokens()).isEqualTo(101_000);
+    }
+
     @Test
     void aGpt5TurnReadMostlyFromTheCacheSpendsWhatTheGatewaySpendsForIt() {
         models.mock.defaultStep(OPENAI_TURN);
