@@ -18,18 +18,15 @@ import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.ManualClock;
 import io.agentfuse.core.breaker.Trigger;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** Guards and breakers built from a configuration, driven by a manual clock. */
 class AgentfuseRuntimeTest {
 
-    private static final String MODELS = """
+    /** Configured models of two providers, an MCP server and a tool: also the family models' test's. */
+    static final String MODELS = """
             providers: { anthropic: {}, openai: {} }
             retry: { maxAttempts: 3, initialDelay: 2s, multiplier: 2 }
             models:
@@ -164,97 +161,6 @@ class AgentfuseRuntimeTest {
     }
 
     @Test
-    void aFamilyModelWithoutAnEntryGetsItsProviderItsWindowAndTheDefaultBreaker() {
-        AgentfuseRuntime runtime = runtime(MODELS);
-
-        ModelConfig opus = runtime.model("claude-opus-4-1").orElseThrow();
-        Guard guard = runtime.modelGuard("claude-opus-4-1");
-
-        assertThat(opus.provider()).isEqualTo("anthropic");
-        assertThat(opus.upstreamModel()).isEqualTo("claude-opus-4-1");
-        assertThat(opus.contextWindow()).isEqualTo(200_000);
-        assertThat(opus.breakerName()).contains(ConfigDefaults.DEFAULT_BREAKER_NAME);
-        assertThat(guard.name()).isEqualTo("model:claude-opus-4-1");
-        assertThat(runtime.model("claude-opus-4-1").orElseThrow()).isSameAs(opus);
-        assertThat(runtime.model("sonnet").orElseThrow()).isSameAs(runtime.config().models().get("sonnet"));
-        assertThat(runtime.model("llama-3")).isEmpty();
-    }
-
-    @Test
-    void familyModelsWithoutAnEntryAreBoundedPerConfiguration() {
-        AgentfuseRuntime runtime = runtime(MODELS);
-        for (int i = 0; i < ConfigDefaults.UNCONFIGURED_FAMILY_MODELS; i++) {
-            assertThat(runtime.model("gpt-made-up-" + i)).isPresent();
-        }
-
-        assertThat(runtime.model("gpt-made-up-x")).isEmpty();
-        assertThat(runtime.model("gpt-made-up-0")).isPresent();
-        assertThatThrownBy(() -> runtime.modelGuard("gpt-made-up-x")).hasMessageContaining("is not configured");
-
-        runtime.modelGuard("gpt-made-up-0").circuitBreaker().forceOpen("operator");
-        runtime.reload(runtime.config());
-        assertThat(runtime.model("gpt-made-up-x")).as("a reload keeps the models served, and the bound").isEmpty();
-        assertThat(runtime.model("gpt-made-up-31")).isPresent();
-        assertThat(runtime.modelGuard("gpt-made-up-0").circuitBreaker().state())
-                .as("a reload never closes an open breaker by accident").isEqualTo(CircuitState.FORCED_OPEN);
-    }
-
-    @Test
-    void givenEveryPlaceTakenWhenAFamilyModelIdlesPastTheIdleTimeoutThenANewNameTakesItsPlace() {
-        // Given every place for unconfigured family names taken, one of them unused for an hour
-        AgentfuseRuntime runtime = runtime(MODELS);
-        runtime.modelGuard("gpt-made-up-0");
-        clock.advance(Duration.ofMinutes(30));
-        for (int i = 1; i < ConfigDefaults.UNCONFIGURED_FAMILY_MODELS; i++) {
-            runtime.modelGuard("gpt-made-up-" + i);
-        }
-        clock.advance(Duration.ofMinutes(30));
-
-        // When a new name comes
-        Guard fresh = runtime.modelGuard("gpt-new");
-
-        // Then the idle one's breaker made room, and it is no longer served until there is room again
-        assertThat(fresh.circuitBreaker().name()).isEqualTo("model:gpt-new");
-        assertThat(runtime.registry().find("model:gpt-made-up-0")).isEmpty();
-        assertThat(runtime.model("gpt-made-up-0")).isEmpty();
-        assertThat(runtime.model("gpt-made-up-1")).isPresent();
-        assertThat(runtime.model("sonnet")).as("configured models are never bounded").isPresent();
-    }
-
-    @Test
-    void familyModelsAreBoundedUnderConcurrentFirstRequests() throws InterruptedException {
-        AgentfuseRuntime runtime = runtime(MODELS);
-        int threads = 8;
-        int namesEach = ConfigDefaults.UNCONFIGURED_FAMILY_MODELS;
-        var start = new CountDownLatch(1);
-        Set<String> served = ConcurrentHashMap.newKeySet();
-        var workers = new ArrayList<Thread>();
-        for (int t = 0; t < threads; t++) {
-            int thread = t;
-            Thread worker = new Thread(() -> {
-                try {
-                    start.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-                for (int i = 0; i < namesEach; i++) {
-                    String name = "gpt-t" + thread + "-" + i;
-                    runtime.model(name).ifPresent(model -> served.add(model.name()));
-                }
-            });
-            worker.start();
-            workers.add(worker);
-        }
-        start.countDown();
-        for (Thread worker : workers) {
-            worker.join();
-        }
-
-        assertThat(served).hasSize(ConfigDefaults.UNCONFIGURED_FAMILY_MODELS);
-    }
-
-    @Test
     void unknownModelOrServerIsRejected() {
         AgentfuseRuntime runtime = runtime(MODELS);
 
@@ -314,6 +220,11 @@ class AgentfuseRuntimeTest {
     }
 
     private AgentfuseRuntime runtime(String yaml) {
+        return runtime(yaml, clock);
+    }
+
+    /** The runtime of {@code yaml}, on {@code clock}. */
+    static AgentfuseRuntime runtime(String yaml, ManualClock clock) {
         return AgentfuseRuntime.builder(ConfigLoader.parse(yaml, "agentfuse.yaml", Map.of())).manualClock(clock).build();
     }
 
