@@ -71,6 +71,27 @@ public final class Compactor {
         this.failures = new SummaryFailureTracker(config.maxSummaryFailures(), config.failureCooldown(), builder.clock);
     }
 
+    // The compactor `measured` is, counting with `counter`: its failures stay shared, so one cooldown holds.
+    private Compactor(Compactor measured, TokenCounter counter) {
+        this.budget = measured.budget;
+        this.counter = counter;
+        this.config = measured.config;
+        this.executor = measured.executor;
+        this.snipper = new Snipper(counter);
+        this.summaryAttempt = measured.summaryAttempt == null ? null : measured.summaryAttempt.countingWith(counter);
+        this.failures = measured.failures;
+    }
+
+    /**
+     * This compactor (its ladder, settings, summariser and summary failure count, so one cooldown still
+     * holds for all) measuring with {@code counter} instead: for one conversation that {@code counter}
+     * counts better than this compactor's own, such as one whose earlier part a provider reported the
+     * usage of ({@link io.agentfuse.agent.tokens.UsageAwareTokenCounter}). Cheap: made per compaction.
+     */
+    public Compactor measuringWith(TokenCounter counter) {
+        return new Compactor(this, Objects.requireNonNull(counter, "counter"));
+    }
+
     /** A builder for a compactor over {@code budget}, measuring with {@code counter}. */
     public static Builder builder(ContextBudget budget, TokenCounter counter) {
         return new Builder(budget, counter);

@@ -12,11 +12,14 @@ import io.agentfuse.agent.tokens.EstimatingTokenCounter;
 import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.Scheduler;
+import io.agentfuse.gateway.context.ReportedPrompts.Calibration;
 import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.provider.MediaTokens;
 
+
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -51,6 +54,17 @@ import java.util.concurrent.Executor;
  * {@link TokenCounter#forModel}, which remembers the counts of messages it has seen (an agent
  * resends its conversation every turn).
  *
+ * <p><b>Calibrated by reported usage.</b> That counter estimates Claude and Gemini (there is no
+ * local tokenizer for them), 10 to 50 % off either way: alone it compacts a conversation that fits,
+ * or lets through one the provider refuses. So a request that begins with a prompt whose input tokens
+ * a provider reported ({@link ReportedPrompts}: the caller's own prompt, sent unchanged to the same
+ * upstream model; same system prompt, tools and messages by content) counts as those tokens plus the
+ * estimate of the messages after them, as Claude Code counts its own context; anything else is
+ * estimated as before. The report may be below the estimate or above it, so the estimate's bounds say
+ * nothing of such a request: it is settled on the calling thread only by its report plus four tokens a
+ * char of the messages after it ({@link #reportedUpperBound}), else counted; the level is always
+ * the calibrated count's where there is one, and compaction counts the same way ({@link CalibratedCounter}).
+ *
  * <p>Thread-safe. The request body is never copied; a compacted request gets a shallow copy with
  * its new messages. Bounding beyond the first, counting and compaction run on the executor given
  * at construction.
@@ -77,6 +91,7 @@ public final class ContextLadder {
     private final Scheduler scheduler;
     private final Executor executor;
     private final ConcurrentHashMap<ContextTarget, Ladder> ladders = new ConcurrentHashMap<>();
+    private final ReportedPrompts reports;
 
     /**
      * A guard that counts and compacts on the calling thread.
@@ -99,6 +114,13 @@ public final class ContextLadder {
      */
     public ContextLadder(ContextConfig config, Summarizer summarizer, CompactionConfig compaction, Clock clock,
                         Scheduler scheduler, Executor executor) {
+        this(config, summarizer, compaction, clock, scheduler, executor, new ReportedPrompts(ReportedPrompts.DEFAULT_CAPACITY));
+    }
+
+    /** A guard that counts by the input tokens {@code reports} holds where they cover a request. */
+    ContextLadder(ContextConfig config, Summarizer summarizer, CompactionConfig compaction, Clock clock,
+                  Scheduler scheduler, Executor executor, ReportedPrompts reports) {
+        this.reports = Objects.requireNonNull(reports, "reports");
         this.config = Objects.requireNonNull(config, "config");
         this.summarizer = summarizer;
         this.compaction = Objects.requireNonNull(compaction, "compaction");
@@ -120,49 +142,70 @@ public final class ContextLadder {
     public CompletionStage<PreparedRequest> prepare(ChatRequest request, ContextTarget target) {
         Ladder ladder = ladders.computeIfAbsent(target, this::ladderFor);
         ContextBudget budget = ladder.compactor.budget();
-        if (budget.levelOf(tokenUpperBound(request, ladder.counter.imageAccounting())) == ContextLevel.NORMAL) {
+        Calibration reported = reports.find(target.upstreamModel(), PromptKeys.of(request));
+        if (reported != null) {
+            if (budget.levelOf(reportedUpperBound(request, reported, ladder.counter.imageAccounting()))
+                    == ContextLevel.NORMAL) {
+                // Its earlier part as reported, the rest by four tokens a char: settled on the event loop.
+                return CompletableFuture.completedFuture(new PreparedRequest(request, ContextLevel.NORMAL, null));
+            }
+        } else if (budget.levelOf(tokenUpperBound(request, ladder.counter.imageAccounting())) == ContextLevel.NORMAL) {
             // Small requests: settled without leaving the event loop.
             return CompletableFuture.completedFuture(new PreparedRequest(request, ContextLevel.NORMAL, null));
+        } else {
+            long known = ConversationMapper.knownUpperBound(request, ladder.counter);
+            if (known >= 0 && budget.levelOf(known) == ContextLevel.NORMAL) {
+                // A resent conversation whose every text was bounded before: the same bound, one step a text.
+                return CompletableFuture.completedFuture(new PreparedRequest(request, ContextLevel.NORMAL, null));
+            }
         }
-        long known = ConversationMapper.knownUpperBound(request, ladder.counter);
-        if (known >= 0 && budget.levelOf(known) == ContextLevel.NORMAL) {
-            // A resent conversation whose every text was bounded before: the same bound, one step a text.
-            return CompletableFuture.completedFuture(new PreparedRequest(request, ContextLevel.NORMAL, null));
-        }
-        return CompletableFuture.supplyAsync(() -> measure(request, ladder), executor)
-                .thenCompose(measured -> fit(request, target, ladder.compactor, measured));
+        return CompletableFuture.supplyAsync(() -> measure(request, ladder, reported), executor)
+                .thenCompose(measured -> fit(request, target, measured));
     }
 
     /**
-     * The level by the cheapest measure that settles it: the counter's bound over the request as
-     * parsed (NORMAL below WARNING, and then no conversation is built), else the conversation
-     * counted, message by message and with the counts of messages seen before.
+     * The level by the cheapest measure that settles it. With no report covering the request: the
+     * counter's bound over the request as parsed (NORMAL below WARNING, and then no conversation is
+     * built), else the conversation counted, message by message and with the counts of messages seen
+     * before. With one: the reported tokens plus the count of the messages after what they cover,
+     * and, when that calls for compaction, a compactor that counts the same way ({@link CalibratedCounter}).
      */
-    private static Measured measure(ChatRequest request, Ladder ladder) {
-        if (ladder.compactor.budget().levelOf(ConversationMapper.upperBound(request, ladder.counter))
-                == ContextLevel.NORMAL) {
-            return Measured.NORMAL;
+    private static Measured measure(ChatRequest request, Ladder ladder, Calibration reported) {
+        if (reported == null) {
+            if (ladder.compactor.budget().levelOf(ConversationMapper.upperBound(request, ladder.counter))
+                    == ContextLevel.NORMAL) {
+                return Measured.NORMAL;
+            }
+            Conversation conversation = ConversationMapper.toConversation(request);
+            return new Measured(conversation, ladder.compactor.levelOf(conversation), ladder.compactor);
         }
         Conversation conversation = ConversationMapper.toConversation(request);
-        return new Measured(conversation, ladder.compactor.levelOf(conversation));
+        int part = conversation.size() - request.messages().size() + reported.messages();
+        ContextLevel level = ladder.compactor.budget().levelOf(
+                CalibratedCounter.count(ladder.counter, conversation, part, reported.inputTokens()));
+        return new Measured(conversation, level, !level.isAtLeast(ContextLevel.AUTO_COMPACT) ? ladder.compactor
+                : ladder.compactor.measuringWith(new CalibratedCounter(ladder.counter, conversation, part,
+                        reported.inputTokens())));
     }
 
     /** The request fitted to {@code target}, written for its window when compaction changed it. */
-    private CompletionStage<PreparedRequest> fit(ChatRequest request, ContextTarget target, Compactor compactor,
-                                                 Measured measured) {
+    private CompletionStage<PreparedRequest> fit(ChatRequest request, ContextTarget target, Measured measured) {
         if (!measured.level().isAtLeast(ContextLevel.AUTO_COMPACT)) {
             return CompletableFuture.completedFuture(new PreparedRequest(request, measured.level(), null));
         }
-        return compactor.compact(measured.conversation()).thenApplyAsync(result -> new PreparedRequest(
+        return measured.compactor().compact(measured.conversation()).thenApplyAsync(result -> new PreparedRequest(
                 result.conversation() == measured.conversation() ? request
                         : ConversationMapper.withConversation(request, measured.conversation(), result.conversation(),
                                 target.contextWindow()),
                 measured.level(), result.report()), executor);
     }
 
-    /** A request's conversation and its level, as counted; no conversation when a bound settled NORMAL. */
-    private record Measured(Conversation conversation, ContextLevel level) {
-        static final Measured NORMAL = new Measured(null, ContextLevel.NORMAL);
+    /**
+     * A request's conversation, its level as counted, and the compactor that counts it so; no
+     * conversation when a bound settled NORMAL.
+     */
+    private record Measured(Conversation conversation, ContextLevel level, Compactor compactor) {
+        static final Measured NORMAL = new Measured(null, ContextLevel.NORMAL, null);
     }
 
     /** The compactor of one target and the counter it measures with. */
@@ -171,7 +214,23 @@ public final class ContextLadder {
 
     /** The ladder level of {@code request} for {@code target}, without compacting anything. */
     public ContextLevel levelOf(ChatRequest request, ContextTarget target) {
-        return measure(request, ladders.computeIfAbsent(target, this::ladderFor)).level();
+        return measure(request, ladders.computeIfAbsent(target, this::ladderFor),
+                reports.find(target.upstreamModel(), PromptKeys.of(request))).level();
+    }
+
+    /**
+     * More tokens than the count of {@code request} whose start {@code reported} covers: the reported
+     * tokens, and {@link #tokenUpperBound}'s bound of the messages after them.
+     */
+    static long reportedUpperBound(ChatRequest request, Calibration reported, ImageAccounting images) {
+        List<ChatMessage> messages = request.messages();
+        long chars = 0;
+        for (int i = reported.messages(); i < messages.size(); i++) {
+            for (ContentPart part : messages.get(i).content()) {
+                chars += charsOf(part, images);
+            }
+        }
+        return reported.inputTokens() + TOKENS_PER_CHAR * chars + 8L * (messages.size() - reported.messages());
     }
 
     /**

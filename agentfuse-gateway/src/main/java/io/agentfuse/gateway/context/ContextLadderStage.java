@@ -54,13 +54,16 @@ public final class ContextLadderStage implements ContextStage {
     private final ContextLadder ladder;
     private final ContextLadder snipOnly;
     private final GatewayMetrics metrics;
+    /** What providers reported of the prompts sent as they came, which both ladders count by. */
+    private final ReportedPrompts reports = new ReportedPrompts(ReportedPrompts.DEFAULT_CAPACITY);
 
     private ContextLadderStage(ContextConfig config, Summarizer summarizer, Clock clock, Scheduler scheduler,
                               Executor workers, GatewayMetrics metrics) {
         this.metrics = metrics;
-        this.ladder = new ContextLadder(config, summarizer, CompactionConfig.defaults(), clock, scheduler, workers);
+        this.ladder = new ContextLadder(config, summarizer, CompactionConfig.defaults(), clock, scheduler, workers, reports);
         // fitForFallback must answer at once while the chain is planned: it snips on the calling thread.
-        this.snipOnly = new ContextLadder(config, null, CompactionConfig.defaults(), clock, scheduler);
+        this.snipOnly = new ContextLadder(config, null, CompactionConfig.defaults(), clock, scheduler, Runnable::run,
+                reports);
     }
 
     /**
@@ -154,6 +157,26 @@ public final class ContextLadderStage implements ContextStage {
             }
             throw e;
         }
+    }
+
+    /**
+     * Remembers the input tokens a provider reports for {@code request} when it went upstream as its
+     * caller wrote it: not compacted here ({@link #apply}), nor snipped for a fallback's smaller
+     * window ({@link #fitForFallback}, which leaves it whole for a window no smaller). Its key is taken
+     * now, while it still has its conversation (a few steps for a resent one: {@link PromptKeys}).
+     */
+    @Override
+    public ReportedUsage reportedUsage(ModelRequest request) {
+        if (request.context() != null && request.context().compaction() != null) {
+            return ReportedUsage.IGNORED; // sent compacted: no later request of the caller's starts with it
+        }
+        long key = PromptKeys.whole(request.chat());
+        long window = request.model().contextWindow();
+        return (answeredBy, usage) -> {
+            if (answeredBy.contextWindow() >= window) {
+                reports.record(answeredBy.upstreamModel(), key, usage.inputTokens());
+            }
+        };
     }
 
     /** The bound of the model's counter: known at once for a resent conversation, else one pass over its texts. */

@@ -92,7 +92,7 @@ final class ToolsMessage {
     }
 
     /** The JSON text of {@code tool}'s schema, kept on a decoded schema so that it is encoded once. */
-    private static String schemaText(ToolDefinition tool) {
+    static String schemaText(ToolDefinition tool) {
         JsonObject schema = tool.parametersAsParsed();
         String known = SCHEMA_TEXTS.get(schema);
         if (known != null) {

@@ -10,10 +10,11 @@ import java.util.Objects;
  * {@link ChatRequest#system()}); tool results are {@link Role#USER} content, as in Anthropic's
  * API, and become OpenAI {@code tool} messages when written in that dialect.
  *
- * <p>Immutable as a value (equal by role and content), with one remembered measure: a parser hands
- * out the same message object for a message an agent resends every turn (see
- * {@code http.DerivedValues}), so what the context ladder measured of it last turn is found on the
- * object itself, without a lookup per text in a table of the counter's ({@link #measured}).
+ * <p>Immutable as a value (equal by role and content), with one remembered measure and one key: a
+ * parser hands out the same message object for a message an agent resends every turn (see
+ * {@code http.DerivedValues}), so what the context ladder measured of it last turn, and the hash it
+ * keys the provider's reported usage by, are found on the object itself, without a lookup per text in
+ * a table of the counter's ({@link #measured}, {@link #key}).
  *
  * <p>A message a parser read also keeps what it read it from, its {@linkplain #originIn origin}: the
  * caller's own JSON, shared with the body, not copied. The neutral model carries what crosses
@@ -38,6 +39,7 @@ public final class ChatMessage {
     private final Dialect source;
     private final List<JsonObject> origin;
     private Measure measure;
+    private Measure key;
 
     /**
      * A message made by the gateway (a translation, a summary, a marker): it has no origin.
@@ -99,6 +101,24 @@ public final class ChatMessage {
             throw new IllegalArgumentException("a measure must not be negative, but was " + value);
         }
         measure = new Measure(Objects.requireNonNull(measurer, "measurer"), value);
+    }
+
+    /**
+     * The key {@code keyer} remembered of this message with {@link #rememberKey} (a hash of its
+     * content, which a resent message then needs no new hash of), or {@code 0}: a keyer's keys are never 0.
+     * A slot of its own beside {@link #measured}'s, as both are read for every message of a request.
+     */
+    public long key(Object keyer) {
+        Measure known = key;
+        return known != null && known.measurer == keyer ? known.value : 0;
+    }
+
+    /** Remembers {@code value} (not 0) as {@code keyer}'s key of this message. */
+    public void rememberKey(Object keyer, long value) {
+        if (value == 0) {
+            throw new IllegalArgumentException("a key must not be 0");
+        }
+        key = new Measure(Objects.requireNonNull(keyer, "keyer"), value);
     }
 
     @Override

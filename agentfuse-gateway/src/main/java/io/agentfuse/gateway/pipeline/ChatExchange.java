@@ -51,9 +51,9 @@ final class ChatExchange {
     private BudgetTicket budget = BudgetTicket.NONE;
     /** What a complete answer used, once it came. */
     private BudgetAmount used;
+    private ContextStage.ReportedUsage reported = ContextStage.ReportedUsage.IGNORED; // the prompt's usage, told
     private long deadlineTimer = -1;
-    /** The caller's {@code x-agentfuse-deadline}, or {@code null}. */
-    private Duration callerDeadline;
+    private Duration callerDeadline; // the caller's x-agentfuse-deadline, or null
     private boolean answered;
     // Links of the context's list of exchanges under way (InFlightExchanges), confined to the context.
     ChatExchange previous;
@@ -151,9 +151,9 @@ final class ChatExchange {
             fail(notServed);
             return;
         }
-        // Once planned, the answer needs the conversation no more (a continuation keeps its own): while the provider
-        // answers, 150 KB of parsed conversation per request in flight would outlive young collections, and a stream
-        // would hold it (and the caller's bytes) for as long as it runs.
+        // Once planned, the answer needs the conversation no more (a continuation keeps its own): 150 KB of it per request
+        // in flight would outlive young collections, and a stream would hold it (and the caller's bytes) as long as it runs.
+        reported = stages.context().reportedUsage(checked);
         request = checked.withoutConversation();
         continuation = StreamContinuation.of(checked, plan, caller.headers(), stages, trace, budget);
         chain = stages.chains().run(plan, checked.chat().stream() ? Delivery.stream(checked.chat().dialect(), continuation.on())
@@ -187,6 +187,7 @@ final class ChatExchange {
             Usage usage = result.value().response().usage();
             trace.span().usage(usage.inputTokens(), usage.outputTokens());
             used = budget.charged(budget.used(usage, result.value().step().model()), !usage.isZero());
+            reported.answered(result.value().step().model(), usage);
             budget.putHeaders(response.headers(), used);
             CompleteResponder.respond(response, caller.connection(), context, request, result, trace);
         }
@@ -260,20 +261,19 @@ final class ChatExchange {
         stages.metrics().request(model, dialect.name(), status, duration);
         if (relay != null) {
             trace.span().usage(relay.usage().inputTokens(), relay.usage().outputTokens());
+            continuation.report(reported, relay);
         }
         trace.span().ended(status);
         RequestLog.ended(requestId, model, status, response.headers(), duration);
     }
 
     /**
-     * What the exchange spent upstream, as its budgets count it ({@link BudgetTicket#charged}): a
-     * complete answer's usage; a stream's usage at its end, or — broken before its end, or ended
-     * without telling its tokens — its reservation; nothing when no answer came. Calls cut off come on top.
+     * What the exchange spent upstream, as its budgets count it ({@link BudgetTicket#charged}): a complete answer's
+     * usage; a stream's as {@link StreamContinuation#spent} tells it; nothing when no answer came. Cut-off calls on top.
      */
     private BudgetAmount spent() {
         if (relay != null) {
-            BudgetAmount told = continuation.used(budget, relay.usage(), relay.answeredBy());
-            return budget.charged(told, relay.completed() && !relay.usage().isZero());
+            return continuation.spent(budget, relay);
         }
         return used == null ? BudgetAmount.ZERO : used;
     }

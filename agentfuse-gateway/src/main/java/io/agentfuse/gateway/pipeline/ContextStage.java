@@ -5,6 +5,7 @@ import io.agentfuse.config.ModelConfig;
 import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ContentPart;
+import io.agentfuse.gateway.dialect.Usage;
 import io.vertx.core.Future;
 
 /**
@@ -62,6 +63,27 @@ public interface ContextStage {
             }
         }
         return tokens;
+    }
+
+    /**
+     * Where the input tokens a provider reports for {@code request}, as this stage passed it on, go
+     * once it is answered (a complete answer, or a stream that ended whole and was not continued):
+     * the context ladder counts a later request that begins with it by them. Called on the event
+     * loop before the request's conversation is let go; must not block. The default keeps nothing.
+     */
+    default ReportedUsage reportedUsage(ModelRequest request) {
+        return ReportedUsage.IGNORED;
+    }
+
+    /** What a provider reported of a request's input, told once the request is answered. */
+    @FunctionalInterface
+    interface ReportedUsage {
+
+        /** Keeps nothing. */
+        ReportedUsage IGNORED = (answeredBy, usage) -> { };
+
+        /** The request was answered by step {@code answeredBy}, whose provider reported {@code usage}. */
+        void answered(ModelConfig answeredBy, Usage usage);
     }
 
     /** Builds the stage once the gateway's runtime and model client exist. */

@@ -92,15 +92,26 @@ final class StreamContinuation {
     }
 
     /**
-     * What a stream that reported {@code usage} in all, relayed last from {@code answeredBy}, used
-     * as {@code budget} prices it: what a broken stream reported before it was continued at its own
-     * model's price, the rest at {@code answeredBy}'s.
+     * What the stream {@code relay} relayed, now ended, spent as {@code budget} charges it
+     * ({@link BudgetTicket#charged}): its usage at its end — what a broken stream reported before it was
+     * continued at its own model's price, the rest at the price of the model that answered last — or,
+     * broken before its end or ended without telling its tokens, its reservation.
      */
-    BudgetAmount used(BudgetTicket budget, Usage usage, ModelConfig answeredBy) {
-        if (broken == null) {
-            return budget.used(usage, answeredBy);
+    BudgetAmount spent(BudgetTicket budget, StreamRelay relay) {
+        Usage usage = relay.usage();
+        BudgetAmount told = broken == null ? budget.used(usage, relay.answeredBy())
+                : budget.used(brokenUsage, broken).plus(budget.used(usage.minus(brokenUsage), relay.answeredBy()));
+        return budget.charged(told, relay.completed() && !usage.isZero());
+    }
+
+    /**
+     * Tells {@code reported} the usage of the stream {@code relay} relayed, now ended, if it ended whole
+     * from one call: a continued stream's usage is that of two prompts, the caller's and the continuation's.
+     */
+    void report(ContextStage.ReportedUsage reported, StreamRelay relay) {
+        if (relay.completed() && !asked) {
+            reported.answered(relay.answeredBy(), relay.usage());
         }
-        return budget.used(brokenUsage, broken).plus(budget.used(usage.minus(brokenUsage), answeredBy));
     }
 
     /** Whether a continuation was asked for and has neither answered nor been given up. */

@@ -48,6 +48,11 @@ public final class SummaryAttempt {
         this.scheduler = scheduler;
     }
 
+    /** This attempt, counting tokens with {@code counter} instead. */
+    public SummaryAttempt countingWith(TokenCounter counter) {
+        return new SummaryAttempt(summarizer, counter, keepRecentTurns, timeout, scheduler);
+    }
+
     /**
      * The part of {@code conversation} a summary would replace, if there is one worth
      * summarising: at least one message, holding more tokens than an empty summary would.
