@@ -18,7 +18,6 @@ import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.provider.MediaTokens;
 
-
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;

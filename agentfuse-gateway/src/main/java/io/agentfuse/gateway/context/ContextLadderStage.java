@@ -22,6 +22,7 @@ import io.agentfuse.gateway.pipeline.ContextStage;
 import io.agentfuse.gateway.pipeline.ModelClient;
 import io.agentfuse.gateway.pipeline.ModelRequest;
 import io.agentfuse.gateway.provider.Dialects;
+import io.agentfuse.gateway.provider.responses.ResponsesStoredState;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.json.JsonArray;
@@ -162,13 +163,17 @@ public final class ContextLadderStage implements ContextStage {
     /**
      * Remembers the input tokens a provider reports for {@code request} when it went upstream as its
      * caller wrote it: not compacted here ({@link #apply}), nor snipped for a fallback's smaller
-     * window ({@link #fitForFallback}, which leaves it whole for a window no smaller). Its key is taken
+     * window ({@link #fitForFallback}, which leaves it whole for a window no smaller); and not when
+     * part of its prompt is held by the provider, whose report counts that part too. Its key is taken
      * now, while it still has its conversation (a few steps for a resent one: {@link PromptKeys}).
      */
     @Override
     public ReportedUsage reportedUsage(ModelRequest request) {
         if (request.context() != null && request.context().compaction() != null) {
             return ReportedUsage.IGNORED; // sent compacted: no later request of the caller's starts with it
+        }
+        if (promptHeldByProvider(request.chat().received())) {
+            return ReportedUsage.IGNORED;
         }
         long key = PromptKeys.whole(request.chat());
         long window = request.model().contextWindow();
@@ -177,6 +182,15 @@ public final class ContextLadderStage implements ContextStage {
                 reports.record(answeredBy.upstreamModel(), key, usage.inputTokens());
             }
         };
+    }
+
+    /**
+     * Whether {@code body} brings in prompt the provider holds, which the request does not show: stored
+     * responses or items of the Responses API, its stored {@code prompt}, Gemini's {@code cachedContent}.
+     */
+    private static boolean promptHeldByProvider(JsonObject body) {
+        return ResponsesStoredState.referenceIn(body).isPresent() || body.getValue("prompt") != null
+                || body.getValue("cachedContent") != null;
     }
 
     /** The bound of the model's counter: known at once for a resent conversation, else one pass over its texts. */

@@ -26,9 +26,12 @@ import java.util.function.Supplier;
  * {@code POST /v1/messages/count_tokens}, Anthropic-compatible: the body of a Messages request
  * (without {@code max_tokens}) is answered {@code {"input_tokens": N}}.
  *
- * <p>N is the count the context ladder works with for that model: its conversation (system
- * prompt, messages, tool calls and results) measured by {@link TokenCounter#forModel} for the
- * model's upstream name, or for the name itself when it is not configured. Like the ladder it
+ * <p>N is the count the context ladder works with for that model before any provider reported a
+ * conversation's tokens: its conversation (system prompt, messages, tool calls and results) measured by
+ * {@link TokenCounter#forModel} for the model's upstream name, or for the name itself when it is not
+ * configured. It stays that estimate even for a conversation whose earlier part a provider reported
+ * (which the ladder counts by the report): a caller asks it before the call, often of a request it is
+ * still writing, and one answer of this endpoint is the same whatever the gateway served before. Like the ladder it
  * counts the tools offered too, by their names, descriptions and schemas (as Anthropic's own
  * endpoint does). Counting runs on a worker thread, never the event loop; the
  * shared counters remember messages, so a conversation resent with one more turn costs the new

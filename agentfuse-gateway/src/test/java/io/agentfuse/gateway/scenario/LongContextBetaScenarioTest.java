@@ -27,6 +27,11 @@ class LongContextBetaScenarioTest {
     private static final Map<String, String> BETA = Map.of("anthropic-beta", "context-1m-2025-08-07");
     /** Some 276 000 tokens as the gateway counts Claude's (cl100k, 15 % more), 360 000 as the mock does. */
     private static final String LONG_TEXT = "hello ".repeat(240_000);
+    /**
+     * What Anthropic reports as the input of that prompt, taken as the mock counts it: the gateway counts a
+     * prompt it reported again by its report, which must be a provider's, not the mock's default ten.
+     */
+    private static final MockStep REPORTED = MockStep.builder().inputTokens(360_004).build();
     private static final String CONFIG = GatewayHarness.CONFIG.replace("maxBodySize: 16KB", "maxBodySize: 4MB")
             .replace("fallbacks: [claude-haiku-4, gpt-4o-mini]", "fallbacks: [gpt-4o-mini]")
             + """
@@ -50,6 +55,7 @@ class LongContextBetaScenarioTest {
     @Test
     void aConversationOverTwoHundredThousandTokensIsServedWhenTheCallerAsksForTheMillionTokenWindow() {
         harness = GatewayHarness.start(CONFIG);
+        harness.mock.script(REPORTED);
 
         Reply withTheBeta = ask("claude-sonnet-4", BETA);
         Reply withoutIt = ask("claude-sonnet-4", Map.of());
@@ -67,6 +73,7 @@ class LongContextBetaScenarioTest {
     @Test
     void theBetaWidensTheWindowTheOperatorLeftToTheDefaultButNotOneTheyWrote() {
         harness = GatewayHarness.start(CONFIG);
+        harness.mock.script(REPORTED);
 
         Reply byDefault = ask("claude-sonnet-4", BETA);
         Reply capped = ask("capped-sonnet", BETA); // contextWindow: 200000, written
