@@ -117,6 +117,26 @@ class ReportedUsageCalibrationScenarioTest {
         assertThat(lastSent().getJsonArray("messages")).isEqualTo(second);
     }
 
+    /**
+     * A server that tells only the tokens it evaluated, without the prefix its own cache held (as local
+     * servers may), reports a fraction of the prompt: kept, it would let the next turns through uncounted.
+     */
+    @Test
+    void aReportTooSmallToBeOfTheWholePromptIsNotCountedBy() {
+        // Given a first turn at 55 % by the estimate, of some 6 000 chars, which the provider reports as 5 tokens
+        JsonArray first = turnsAt(new JsonArray(), 0.55);
+        harness.mock.scriptForModel("claude-sonnet-4-5", MockStep.builder().text("Noted.").inputTokens(5).build());
+        harness.client.post("/v1/messages", body(first), Map.of());
+
+        // When the second turn is at 82 % by the estimate
+        JsonArray second = withQuestionAt(first.copy().add(message("assistant", "Noted.")), 0.82);
+        Reply two = harness.client.post("/v1/messages", body(second), Map.of());
+
+        // Then it is estimated, as if nothing had been reported: compacted
+        assertThat(two.header("x-agentfuse-context")).as(two.body()).isEqualTo("AUTO_COMPACT");
+        assertThat(lastSent().getJsonArray("messages").size()).isLessThan(second.size());
+    }
+
     private JsonObject lastSent() {
         return LadderConversations.lastSentTo(harness.mock, "claude-sonnet-4-5");
     }
