@@ -59,9 +59,10 @@ import java.util.concurrent.Executor;
  * a provider reported ({@link ReportedPrompts}: the caller's own prompt, sent unchanged to the same
  * upstream model; same system prompt, tools and messages by content) counts as those tokens plus the
  * estimate of the messages after them, as Claude Code counts its own context; anything else is
- * estimated as before. The report may be below the estimate or above it, so the estimate's bounds say
- * nothing of such a request: it is settled on the calling thread only by its report plus four tokens a
- * char of the messages after it ({@link #reportedUpperBound}), else counted; the level is always
+ * estimated as before. The report may be below the estimate or above it, so the counter's bounds say
+ * nothing of such a request: it is settled on the calling thread only by the bound of chars (above any
+ * provider's count, and checked first, before any report is looked for) or by its report plus that bound
+ * of the messages after it ({@link #reportedUpperBound}), else counted; the level is always
  * the calibrated count's where there is one, and compaction counts the same way ({@link CalibratedCounter}).
  *
  * <p>Thread-safe. The request body is never copied; a compacted request gets a shallow copy with
@@ -141,6 +142,11 @@ public final class ContextLadder {
     public CompletionStage<PreparedRequest> prepare(ChatRequest request, ContextTarget target) {
         Ladder ladder = ladders.computeIfAbsent(target, this::ladderFor);
         ContextBudget budget = ladder.compactor.budget();
+        if (budget.levelOf(tokenUpperBound(request, ladder.counter.imageAccounting())) == ContextLevel.NORMAL) {
+            // Small requests: settled without leaving the event loop. The bound is above any provider's count,
+            // reported or not (a token is at least a byte), so no report is looked for.
+            return CompletableFuture.completedFuture(new PreparedRequest(request, ContextLevel.NORMAL, null));
+        }
         Calibration reported = reports.find(target.upstreamModel(), PromptKeys.of(request));
         if (reported != null) {
             if (budget.levelOf(reportedUpperBound(request, reported, ladder.counter.imageAccounting()))
@@ -148,9 +154,6 @@ public final class ContextLadder {
                 // Its earlier part as reported, the rest by four tokens a char: settled on the event loop.
                 return CompletableFuture.completedFuture(new PreparedRequest(request, ContextLevel.NORMAL, null));
             }
-        } else if (budget.levelOf(tokenUpperBound(request, ladder.counter.imageAccounting())) == ContextLevel.NORMAL) {
-            // Small requests: settled without leaving the event loop.
-            return CompletableFuture.completedFuture(new PreparedRequest(request, ContextLevel.NORMAL, null));
         } else {
             long known = ConversationMapper.knownUpperBound(request, ladder.counter);
             if (known >= 0 && budget.levelOf(known) == ContextLevel.NORMAL) {

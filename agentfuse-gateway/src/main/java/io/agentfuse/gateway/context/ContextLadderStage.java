@@ -12,7 +12,6 @@ import io.agentfuse.config.ModelConfig;
 import io.agentfuse.core.Clock;
 import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.core.Scheduler;
-import io.agentfuse.gateway.dialect.ChatMessage;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ChatResponse;
 import io.agentfuse.gateway.dialect.ContentPart;
@@ -56,7 +55,7 @@ public final class ContextLadderStage implements ContextStage {
     private final ContextLadder ladder;
     private final ContextLadder snipOnly;
     private final GatewayMetrics metrics;
-    /** More chars than any token of a text holds, but for runs of one char ({@link #fewestTokens}). */
+    /** More chars than any token of a text holds, but for runs of one char ({@link #reportedUsage}). */
     private static final int MOST_CHARS_PER_TOKEN = 32;
 
     /** What providers reported of the prompts sent as they came, which both ladders count by. */
@@ -179,37 +178,18 @@ public final class ContextLadderStage implements ContextStage {
         if (promptHeldByProvider(request.chat().received())) {
             return ReportedUsage.IGNORED;
         }
-        long key = PromptKeys.whole(request.chat());
+        PromptKeys.Prompt prompt = PromptKeys.prompt(request.chat());
         long window = request.model().contextWindow();
-        long fewest = fewestTokens(request.chat());
+        // The fewest input tokens a provider can have read of it: its text at MOST_CHARS_PER_TOKEN chars a token
+        // (no tokenizer makes longer tokens but of runs of one char), its media not at all. A report below it
+        // cannot be of the whole prompt (a server that tells only the tokens it evaluated, without the prefix
+        // its own cache held, as local servers may) and, kept, would let the next turns through uncounted.
+        long fewest = prompt.textChars() / MOST_CHARS_PER_TOKEN;
         return (answeredBy, usage) -> {
             if (answeredBy.contextWindow() >= window && usage.inputTokens() >= fewest) {
-                reports.record(answeredBy.upstreamModel(), key, usage.inputTokens());
+                reports.record(answeredBy.upstreamModel(), prompt.key(), usage.inputTokens());
             }
         };
-    }
-
-    /**
-     * The fewest input tokens a provider can have read of {@code chat}: its texts at
-     * {@value #MOST_CHARS_PER_TOKEN} chars a token (no tokenizer makes longer tokens but of runs of one
-     * char), its media not at all. A report below it cannot be of the whole prompt — a server that tells
-     * only the tokens it evaluated, without the prefix its own cache held, as local servers may — and,
-     * kept, would let the next turns through uncounted until the provider refused one: it is not kept.
-     */
-    static long fewestTokens(ChatRequest chat) {
-        long chars = (chat.system() == null ? 0 : chat.system().length()) + ToolsMessage.chars(chat);
-        for (ChatMessage message : chat.messages()) {
-            for (ContentPart part : message.content()) {
-                if (part instanceof ContentPart.Text text) {
-                    chars += text.text().length();
-                } else if (part instanceof ContentPart.ToolCall call) {
-                    chars += call.arguments().length();
-                } else if (part instanceof ContentPart.ToolResult result) {
-                    chars += result.content().length();
-                }
-            }
-        }
-        return chars / MOST_CHARS_PER_TOKEN;
     }
 
     /**

@@ -6,76 +6,99 @@ import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.MediaSource;
 import io.agentfuse.gateway.dialect.ToolDefinition;
 
-import java.lang.ref.WeakReference;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The keys a provider's reported usage is remembered and found by ({@link ReportedPrompts}): a 64-bit
  * hash of what a prompt's tokens depend on, its system prompt, its tools (name, description, schema)
- * and its first {@code k} messages, for every {@code k}. Equal content gives equal keys whatever the
- * objects; content that differs anywhere gives another key but by a chance of 2<sup>-64</sup>. Seeded
+ * and its first {@code k} messages. Equal content gives equal keys whatever the objects; messages that
+ * differ anywhere give another key but by a chance of 2<sup>-64</sup>; a long text of the system prompt
+ * or a tool counts by its length and three windows of it ({@link #headText}), which a prompt's edits in
+ * an agent's session change (its date, its state), and two that differ only elsewhere count alike. Seeded
  * per process, so that a caller cannot prepare prompts that share a key without sharing their content.
  *
- * <p>Cheap for an agent's resent conversation: each message's own hash is kept on the message
- * ({@link ChatMessage#key}), which the parser hands out again for a message resent (so only a turn's
- * new messages are hashed, once), and the long texts of the system prompt and of the tools, the same
- * {@code String}s turn after turn, are known again by identity in a small table (held weakly). The keys
- * of a request then cost one step per message and per text; what is new costs about a tenth of what
- * decoding its JSON cost.
+ * <p>Cheap for an agent's resent conversation: each message's own hash (and the length of its text) is
+ * kept on the message ({@link ChatMessage#key}), which the parser hands out again for a message resent,
+ * so only a turn's new messages are hashed, once; the system prompt and tools cost a few windows each.
+ * The keys of a request then cost one step per message; what is new costs about a tenth of what
+ * decoding its JSON cost. (The whole system prompt, hashed on every request, was some 3 µs of the 150 KB
+ * conversation's request by the profile: a new {@code String} each time, not known again by identity.)
  *
- * <p>Stateless for its callers and thread-safe: the identity table is written racily, each slot an
- * immutable entry, and a lost entry is hashed again.
+ * <p>Stateless and thread-safe.
  */
 final class PromptKeys {
 
     private static final long SEED = ThreadLocalRandom.current().nextLong() | 1L;
     private static final long MULTIPLIER = 0x9E3779B97F4A7C15L;
-    /** Texts from this length on are looked up by identity before they are hashed. */
-    private static final int REMEMBERED_CHARS = 256;
-    private static final int SEEN_SLOTS = 4_096;
+    /** Texts of the system prompt and tools from this length on are hashed by samples ({@link #headText}). */
+    private static final int SAMPLED_FROM_CHARS = 256;
+    /** The chars of each sampled window of such a text. */
+    private static final int WINDOW_CHARS = 64;
     /** Whose keys the messages keep ({@link ChatMessage#key}). */
     private static final Object KEYER = PromptKeys.class;
-    private static final AtomicReferenceArray<SeenText> SEEN = new AtomicReferenceArray<>(SEEN_SLOTS);
+    /** How many prefixes of a request {@link #of} finishes keys of: itself and up to four messages fewer. */
+    static final int LOOKED_UP = 5;
 
     private PromptKeys() {
     }
 
     /**
-     * The key of {@code request}'s system prompt and tools with its first {@code k} messages, at index
-     * {@code k}, for every {@code k} from 0 to all of them.
+     * The keys of {@code request}'s system prompt and tools with its first {@code k} messages, at index
+     * {@code k}, for the last {@value #LOOKED_UP} prefixes (the whole request and a few messages fewer,
+     * all that {@link ReportedPrompts#find} looks up); {@code 0} at the other indices, which are not finished.
      */
     static long[] of(ChatRequest request) {
         List<ChatMessage> messages = request.messages();
         long[] keys = new long[messages.size() + 1];
+        int firstFinished = Math.max(0, messages.size() - LOOKED_UP + 1);
         long h = head(request);
-        keys[0] = finish(h, 0);
+        if (firstFinished == 0) {
+            keys[0] = finish(h, 0);
+        }
         for (int i = 0; i < messages.size(); i++) {
             h = mix(h, messageKey(messages.get(i)));
-            keys[i + 1] = finish(h, i + 1);
+            if (i + 1 >= firstFinished) {
+                keys[i + 1] = finish(h, i + 1);
+            }
         }
         return keys;
     }
 
     /** The key of the whole of {@code request}: {@code of(request)[messages]}. */
     static long whole(ChatRequest request) {
+        return prompt(request).key();
+    }
+
+    /**
+     * The key of the whole of {@code request} and the length of its text (system prompt, tools, and the
+     * messages' texts, tool calls' arguments and tool results; not media), in one step per message: a
+     * message's length is kept with its key.
+     */
+    static Prompt prompt(ChatRequest request) {
         long h = head(request);
+        long chars = (request.system() == null ? 0 : request.system().length()) + ToolsMessage.chars(request);
         List<ChatMessage> messages = request.messages();
         for (int i = 0; i < messages.size(); i++) {
-            h = mix(h, messageKey(messages.get(i)));
+            ChatMessage message = messages.get(i);
+            h = mix(h, messageKey(message));
+            chars += message.keyedTextChars(KEYER);
         }
-        return finish(h, messages.size());
+        return new Prompt(finish(h, messages.size()), chars);
+    }
+
+    /** A whole prompt's key, and the length of its text. */
+    record Prompt(long key, long textChars) {
     }
 
     // The system prompt, then each tool; a null description apart from an empty one.
     private static long head(ChatRequest request) {
-        long h = mix(SEED, request.system() == null ? -1 : knownText(request.system()));
+        long h = mix(SEED, request.system() == null ? -1 : headText(request.system()));
         h = mix(h, request.tools().size());
         for (ToolDefinition tool : request.tools()) {
-            h = mix(h, knownText(tool.name()));
-            h = mix(h, tool.description() == null ? -1 : knownText(tool.description()));
-            h = mix(h, knownText(ToolsMessage.schemaText(tool)));
+            h = mix(h, headText(tool.name()));
+            h = mix(h, tool.description() == null ? -1 : headText(tool.description()));
+            h = mix(h, headText(ToolsMessage.schemaText(tool)));
         }
         return h;
     }
@@ -86,12 +109,24 @@ final class PromptKeys {
             return known;
         }
         long h = mix(SEED, message.role().ordinal());
+        long chars = 0;
         for (ContentPart part : message.content()) {
             h = part(h, part);
+            chars += textChars(part);
         }
         long key = finish(h, message.content().size()) | 1L; // never 0, which ChatMessage reads as none
-        message.rememberKey(KEYER, key);
+        message.rememberKey(KEYER, key, chars);
         return key;
+    }
+
+    private static long textChars(ContentPart part) {
+        if (part instanceof ContentPart.Text text) {
+            return text.text().length();
+        }
+        if (part instanceof ContentPart.ToolCall call) {
+            return call.arguments().length();
+        }
+        return part instanceof ContentPart.ToolResult result ? result.content().length() : 0;
     }
 
     private static long part(long h, ContentPart part) {
@@ -131,32 +166,34 @@ final class PromptKeys {
         return text(mix(h, 2), source.url());
     }
 
-    // A long text's hash, found again by identity when it is the very String hashed before.
-    private static long knownText(String text) {
-        if (text.length() < REMEMBERED_CHARS) {
+    // A text of the system prompt or a tool. A long one by its length and three windows of it (its start,
+    // middle and end), not every char: these are hashed on every request, and a long system prompt may be a
+    // new String each time (the identity of a String is no key); two prompts alike in all of that count alike.
+    private static long headText(String text) {
+        int length = text.length();
+        if (length < SAMPLED_FROM_CHARS) {
             return text(SEED, text);
         }
-        int slot = System.identityHashCode(text) & (SEEN_SLOTS - 1);
-        SeenText seen = SEEN.getAcquire(slot);
-        if (seen != null && seen.get() == text) {
-            return seen.hash;
-        }
-        long hash = text(SEED, text);
-        SEEN.setRelease(slot, new SeenText(text, hash));
-        return hash;
+        long h = mix(SEED, length);
+        h = text(h, text, 0, WINDOW_CHARS);
+        h = text(h, text, length / 2 - WINDOW_CHARS / 2, length / 2 + WINDOW_CHARS / 2);
+        return text(h, text, length - WINDOW_CHARS, length);
     }
 
     // The length first, so that moving a char from one text to the next changes the hash.
     private static long text(long h, CharSequence text) {
-        int length = text.length();
-        h = mix(h, length);
-        int i = 0;
-        for (; i + 3 < length; i += 4) {
+        return text(h, text, 0, text.length());
+    }
+
+    private static long text(long h, CharSequence text, int from, int to) {
+        h = mix(h, to - from);
+        int i = from;
+        for (; i + 3 < to; i += 4) {
             h = mix(h, text.charAt(i) | (long) text.charAt(i + 1) << 16 | (long) text.charAt(i + 2) << 32
                     | (long) text.charAt(i + 3) << 48);
         }
         long tail = 0;
-        for (; i < length; i++) {
+        for (; i < to; i++) {
             tail = tail << 16 | text.charAt(i);
         }
         return mix(h, tail);
@@ -173,15 +210,5 @@ final class PromptKeys {
         h = (h ^ (h >>> 30)) * 0xBF58476D1CE4E5B9L;
         h = (h ^ (h >>> 27)) * 0x94D049BB133111EBL;
         return h ^ (h >>> 31);
-    }
-
-    /** A long text hashed, known by identity without keeping it alive. */
-    private static final class SeenText extends WeakReference<String> {
-        final long hash;
-
-        SeenText(String text, long hash) {
-            super(text);
-            this.hash = hash;
-        }
     }
 }

@@ -30,6 +30,10 @@ public final class ChatMessage {
     /** Who speaks a message. */
     public enum Role { USER, ASSISTANT }
 
+    /** A key of this message, the length of its text, and who took them; immutable, so it may be published racily. */
+    private record Key(Object keyer, long value, long textChars) {
+    }
+
     /** A measure of this message and who took it; immutable, so it may be published racily. */
     private record Measure(Object measurer, long value) {
     }
@@ -39,7 +43,7 @@ public final class ChatMessage {
     private final Dialect source;
     private final List<JsonObject> origin;
     private Measure measure;
-    private Measure key;
+    private Key key;
 
     /**
      * A message made by the gateway (a translation, a summary, a marker): it has no origin.
@@ -109,16 +113,22 @@ public final class ChatMessage {
      * A slot of its own beside {@link #measured}'s, as both are read for every message of a request.
      */
     public long key(Object keyer) {
-        Measure known = key;
-        return known != null && known.measurer == keyer ? known.value : 0;
+        Key known = key;
+        return known != null && known.keyer == keyer ? known.value : 0;
     }
 
-    /** Remembers {@code value} (not 0) as {@code keyer}'s key of this message. */
-    public void rememberKey(Object keyer, long value) {
-        if (value == 0) {
-            throw new IllegalArgumentException("a key must not be 0");
+    /** The length of this message's text {@code keyer} remembered with its key, or {@code -1}. */
+    public long keyedTextChars(Object keyer) {
+        Key known = key;
+        return known != null && known.keyer == keyer ? known.textChars : -1;
+    }
+
+    /** Remembers {@code value} (not 0) as {@code keyer}'s key of this message, and the length of its text beside it. */
+    public void rememberKey(Object keyer, long value, long textChars) {
+        if (value == 0 || textChars < 0) {
+            throw new IllegalArgumentException("a key must not be 0, nor a length negative, but were " + value + ", " + textChars);
         }
-        key = new Measure(Objects.requireNonNull(keyer, "keyer"), value);
+        key = new Key(Objects.requireNonNull(keyer, "keyer"), value, textChars);
     }
 
     @Override
