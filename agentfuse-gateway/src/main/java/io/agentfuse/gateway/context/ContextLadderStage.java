@@ -185,8 +185,11 @@ public final class ContextLadderStage implements ContextStage {
         // cannot be of the whole prompt (a server that tells only the tokens it evaluated, without the prefix
         // its own cache held, as local servers may) and, kept, would let the next turns through uncounted.
         long fewest = prompt.textChars() / MOST_CHARS_PER_TOKEN;
+        // Nor is one above the answering model's window, which its provider would have refused: an upstream
+        // that lies or errs so (a proxy's made-up usage) would have every later turn of the conversation compacted.
         return (answeredBy, usage) -> {
-            if (answeredBy.contextWindow() >= window && usage.inputTokens() >= fewest) {
+            if (answeredBy.contextWindow() >= window && usage.inputTokens() >= fewest
+                    && usage.inputTokens() <= answeredBy.contextWindow()) {
                 reports.record(answeredBy.upstreamModel(), prompt.key(), usage.inputTokens());
             }
         };

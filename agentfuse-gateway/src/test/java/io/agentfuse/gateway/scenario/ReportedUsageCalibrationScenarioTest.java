@@ -137,6 +137,21 @@ class ReportedUsageCalibrationScenarioTest {
         assertThat(lastSent().getJsonArray("messages").size()).isLessThan(second.size());
     }
 
+    /** An upstream that lies (or a proxy that makes usage up) costs the conversation nothing: no provider reads past its window. */
+    @Test
+    void aReportAboveTheWindowIsNotCountedBy() {
+        JsonArray first = turnsAt(new JsonArray(), 0.40);
+        harness.mock.scriptForModel("claude-sonnet-4-5", MockStep.builder().text("Noted.").inputTokens(5_000).build()); // window 3 000
+        harness.client.post("/v1/messages", body(first), Map.of());
+
+        JsonArray second = first.copy().add(message("assistant", "Noted.")).add(message("user", "And the index?"));
+        Reply two = harness.client.post("/v1/messages", body(second), Map.of());
+
+        assertThat(two.status()).as(two.body()).isEqualTo(200);
+        assertThat(two.header("x-agentfuse-context")).isEqualTo("NORMAL");
+        assertThat(lastSent().getJsonArray("messages")).isEqualTo(second);
+    }
+
     private JsonObject lastSent() {
         return LadderConversations.lastSentTo(harness.mock, "claude-sonnet-4-5");
     }
