@@ -46,6 +46,10 @@ final class ThinkingRequirement {
             }
             if (kept.isEmpty() && management.size() == 1) {
                 body.remove("context_management");
+            } else if (kept.isEmpty()) {
+                JsonObject rest = management.copy(); // no empty list of edits: the API's reading of one is not documented
+                rest.remove("edits");
+                body.put("context_management", rest);
             } else if (kept.size() != edits.size()) {
                 body.put("context_management", management.copy().put("edits", kept));
             }
