@@ -20,7 +20,8 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <p>Cheap for an agent's resent conversation: each message's own hash (and the length of its text) is
  * kept on the message ({@link ChatMessage#key}), which the parser hands out again for a message resent,
- * so only a turn's new messages are hashed, once; the system prompt and tools cost a few windows each.
+ * so only a turn's new messages are hashed, once; a tool's hash is kept on its decoded schema
+ * ({@link ToolsMessage.Schema}), so that a resent tool costs a comparison; the system prompt a few windows.
  * The keys of a request then cost one step per message; what is new costs about a tenth of what
  * decoding its JSON cost. (The whole system prompt, hashed on every request, was some 3 µs of the 150 KB
  * conversation's request by the profile: a new {@code String} each time, not known again by identity.)
@@ -44,28 +45,46 @@ final class PromptKeys {
     }
 
     /**
-     * The keys of {@code request}'s system prompt and tools with its first {@code k} messages, at index
-     * {@code k}, for the last {@value #LOOKED_UP} prefixes (the whole request and a few messages fewer,
-     * all that {@link ReportedPrompts#find} looks up); {@code 0} at the other indices, which are not finished.
+     * The keys of {@code request}'s system prompt and tools with its first {@code k} messages, for the
+     * last {@value #LOOKED_UP} prefixes (the whole request and a few messages fewer, all that
+     * {@link ReportedPrompts#find} looks up).
      */
-    static long[] of(ChatRequest request) {
+    static Prefixes of(ChatRequest request) {
         List<ChatMessage> messages = request.messages();
-        long[] keys = new long[messages.size() + 1];
-        int firstFinished = Math.max(0, messages.size() - LOOKED_UP + 1);
+        int count = messages.size();
+        long[] keys = new long[Math.min(LOOKED_UP, count + 1)];
+        int firstFinished = count + 1 - keys.length;
         long h = head(request);
         if (firstFinished == 0) {
-            keys[0] = finish(h, 0);
+            keys[count] = finish(h, 0);
         }
-        for (int i = 0; i < messages.size(); i++) {
+        for (int i = 0; i < count; i++) {
             h = mix(h, messageKey(messages.get(i)));
             if (i + 1 >= firstFinished) {
-                keys[i + 1] = finish(h, i + 1);
+                keys[count - i - 1] = finish(h, i + 1);
             }
         }
-        return keys;
+        return new Prefixes(count, keys);
     }
 
-    /** The key of the whole of {@code request}: {@code of(request)[messages]}. */
+    /**
+     * The keys of a request of {@code messages} messages' last prefixes: {@code keys[0]} of the whole,
+     * {@code keys[i]} of {@code i} messages fewer.
+     */
+    record Prefixes(int messages, long[] keys) {
+
+        /** The key of the first {@code prefix} messages, one of the last {@code keys.length} prefixes. */
+        long keyOf(int prefix) {
+            return keys[messages - prefix];
+        }
+
+        /** Whether {@link #keyOf} has the key of {@code prefix} messages. */
+        boolean has(int prefix) {
+            return prefix >= 0 && messages - prefix < keys.length;
+        }
+    }
+
+    /** The key of the whole of {@code request}: {@code of(request).keyOf(messages)}. */
     static long whole(ChatRequest request) {
         return prompt(request).key();
     }
@@ -91,16 +110,29 @@ final class PromptKeys {
     record Prompt(long key, long textChars) {
     }
 
-    // The system prompt, then each tool; a null description apart from an empty one.
+    // The system prompt, then each tool.
     private static long head(ChatRequest request) {
         long h = mix(SEED, request.system() == null ? -1 : headText(request.system()));
         h = mix(h, request.tools().size());
         for (ToolDefinition tool : request.tools()) {
-            h = mix(h, headText(tool.name()));
-            h = mix(h, tool.description() == null ? -1 : headText(tool.description()));
-            h = mix(h, headText(ToolsMessage.schemaText(tool)));
+            h = mix(h, toolKey(tool));
         }
         return h;
+    }
+
+    // A tool's name, description (a null one apart from an empty one) and schema; kept on its decoded schema,
+    // which a resent request's tool has again, so that an agent's twenty tools cost a comparison each.
+    private static long toolKey(ToolDefinition tool) {
+        ToolsMessage.Schema schema = ToolsMessage.schema(tool);
+        long known = schema.keyOf(tool);
+        if (known != 0) {
+            return known;
+        }
+        long h = mix(SEED, headText(tool.name()));
+        h = mix(h, tool.description() == null ? -1 : headText(tool.description()));
+        long key = mix(h, headText(schema.text())) | 1L; // never 0, which the schema reads as none
+        ToolsMessage.rememberKey(tool, schema, key);
+        return key;
     }
 
     private static long messageKey(ChatMessage message) {

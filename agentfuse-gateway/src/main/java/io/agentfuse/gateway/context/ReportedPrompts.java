@@ -52,18 +52,17 @@ final class ReportedPrompts {
     }
 
     /**
-     * The reported prompt that a request of {@code keys} ({@link PromptKeys#of}) to {@code upstreamModel}
+     * The reported prompt that a request of {@code prefixes} ({@link PromptKeys#of}) to {@code upstreamModel}
      * begins with, of at least one message: the request itself, else one of a few messages fewer (an
      * agent's turn adds its answer and one message); {@code null} when none was reported.
      */
-    Calibration find(String upstreamModel, long[] keys) {
-        int messages = keys.length - 1;
+    Calibration find(String upstreamModel, PromptKeys.Prefixes prefixes) {
         for (int fewer : CANDIDATES) {
-            int prefix = messages - fewer;
-            if (prefix < 1) {
+            int prefix = prefixes.messages() - fewer;
+            if (prefix < 1 || !prefixes.has(prefix)) {
                 continue;
             }
-            Entry entry = find(upstreamModel, keys[prefix]);
+            Entry entry = find(upstreamModel, prefixes.keyOf(prefix));
             if (entry != null) {
                 return new Calibration(prefix, entry.inputTokens);
             }

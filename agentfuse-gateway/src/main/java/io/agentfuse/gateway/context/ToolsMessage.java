@@ -13,6 +13,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.ToIntFunction;
 
 /**
@@ -34,7 +35,7 @@ final class ToolsMessage {
     /** The extra that marks the message of a request's tools in a conversation. */
     private static final String MARK = "agentfuse_tools";
     private static final Map<String, String> MARKED = Map.of(MARK, "true");
-    private static final DerivedValues<String> SCHEMA_TEXTS = new DerivedValues<>();
+    private static final DerivedValues<Schema> SCHEMAS = new DerivedValues<>();
 
     private ToolsMessage() {
     }
@@ -93,13 +94,35 @@ final class ToolsMessage {
 
     /** The JSON text of {@code tool}'s schema, kept on a decoded schema so that it is encoded once. */
     static String schemaText(ToolDefinition tool) {
+        return schema(tool).text();
+    }
+
+    /** What is kept on {@code tool}'s schema: its JSON text, and the key of a tool it came with, if one was taken. */
+    static Schema schema(ToolDefinition tool) {
         JsonObject schema = tool.parametersAsParsed();
-        String known = SCHEMA_TEXTS.get(schema);
+        Schema known = SCHEMAS.get(schema);
         if (known != null) {
             return known;
         }
-        String text = schema.encode();
-        SCHEMA_TEXTS.put(schema, text);
-        return text;
+        Schema encoded = new Schema(schema.encode(), null, null, 0);
+        SCHEMAS.put(schema, encoded);
+        return encoded;
+    }
+
+    /** Keeps {@code key} ({@link PromptKeys}) of {@code tool} on its schema, beside the text, for the tool's next request. */
+    static void rememberKey(ToolDefinition tool, Schema schema, long key) {
+        SCHEMAS.put(tool.parametersAsParsed(), new Schema(schema.text(), tool.name(), tool.description(), key));
+    }
+
+    /**
+     * A decoded schema's JSON text, and the key {@link PromptKeys} took of the tool it came with (its
+     * name and description; {@code 0}: none yet). One record, as a decoded object keeps one derivation.
+     */
+    record Schema(String text, String name, String description, long key) {
+
+        /** The key kept for {@code tool}, or {@code 0} when none was taken of a tool of its name and description. */
+        long keyOf(ToolDefinition tool) {
+            return key != 0 && name.equals(tool.name()) && Objects.equals(description, tool.description()) ? key : 0;
+        }
     }
 }

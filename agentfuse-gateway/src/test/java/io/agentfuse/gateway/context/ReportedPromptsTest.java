@@ -2,10 +2,16 @@ package io.agentfuse.gateway.context;
 
 import io.agentfuse.gateway.context.ReportedPrompts.Calibration;
 import io.agentfuse.gateway.dialect.ChatRequest;
+import io.agentfuse.gateway.dialect.ToolDefinition;
+import io.agentfuse.gateway.http.StrictJson;
+import io.agentfuse.gateway.http.ValueMemo;
 import io.agentfuse.gateway.provider.Dialects;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
+
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -59,7 +65,7 @@ class ReportedPromptsTest {
     @Test
     void theTableHoldsNoMoreThanItsCapacityAndKeepsTheLatestReport() {
         ReportedPrompts reports = new ReportedPrompts(64);
-        long[][] keys = new long[1_000][];
+        PromptKeys.Prefixes[] keys = new PromptKeys.Prefixes[1_000];
         for (int i = 0; i < keys.length; i++) {
             ChatRequest prompt = request("Agent " + i + " plans migrations.", 1, null);
             keys[i] = PromptKeys.of(prompt);
@@ -67,7 +73,7 @@ class ReportedPromptsTest {
         }
 
         int found = 0;
-        for (long[] key : keys) {
+        for (PromptKeys.Prefixes key : keys) {
             found += reports.find(MODEL, key) == null ? 0 : 1;
         }
         assertThat(reports.capacity()).isEqualTo(64);
@@ -82,6 +88,49 @@ class ReportedPromptsTest {
         reports.record(MODEL, PromptKeys.whole(prompt), 0);
 
         assertThat(reports.find(MODEL, PromptKeys.of(prompt))).isNull();
+    }
+
+    @Test
+    void aResentToolIsKnownByItsDecodedSchemaAndAToolOfAnotherNameOrDescriptionIsAnotherPrompt() {
+        ValueMemo memo = new ValueMemo(64, 1 << 20);
+        ChatRequest first = decoded(memo, "Reads a file.");
+        ChatRequest resent = decoded(memo, "Reads a file.");
+        ToolDefinition tool = first.tools().get(0);
+        assertThat(resent.tools().get(0).parametersAsParsed()).as("the memo hands out the same schema")
+                .isSameAs(tool.parametersAsParsed());
+
+        assertThat(PromptKeys.whole(resent)).isEqualTo(PromptKeys.whole(first))
+                .as("by content: the key of fresh objects")
+                .isEqualTo(PromptKeys.whole(request(new JsonObject(first.original().encode()))));
+        assertThat(PromptKeys.whole(decoded(memo, "Reads a file, or a range of its lines.")))
+                .isNotEqualTo(PromptKeys.whole(first));
+        // the same decoded schema under another name or description: not taken for the tool it keeps the key of
+        assertThat(PromptKeys.whole(withTool(first, new ToolDefinition("Write", tool.description(), tool.parametersAsParsed()))))
+                .isNotEqualTo(PromptKeys.whole(first));
+        assertThat(PromptKeys.whole(withTool(first, new ToolDefinition("Read", null, tool.parametersAsParsed()))))
+                .isNotEqualTo(PromptKeys.whole(first));
+        assertThat(PromptKeys.whole(withTool(first, tool))).isEqualTo(PromptKeys.whole(first));
+    }
+
+    private static ChatRequest withTool(ChatRequest request, ToolDefinition tool) {
+        return new ChatRequest(request.dialect(), request.original(), request.model(), request.system(),
+                request.messages(), List.of(tool), request.toolChoice(), request.sampling(), request.streamMode(),
+                request.endUser(), request.untranslatable(), request.crossing());
+    }
+
+    /** A request with one tool described as {@code description}, its body decoded through {@code memo}. */
+    private static ChatRequest decoded(ValueMemo memo, String description) {
+        JsonObject schema = new JsonObject().put("type", "object").put("properties", new JsonObject()
+                .put("path", new JsonObject().put("type", "string").put("description", "x".repeat(StrictJson.MEMO_FROM_BYTES))));
+        JsonObject body = new JsonObject().put("model", MODEL).put("max_tokens", 10)
+                .put("messages", new JsonArray().add(new JsonObject().put("role", "user").put("content", "Step 1")))
+                .put("tools", new JsonArray().add(new JsonObject().put("name", "Read").put("description", description)
+                        .put("input_schema", schema)));
+        return request((JsonObject) StrictJson.decode(Buffer.buffer(body.encode()), new StrictJson.FieldSpans(), memo));
+    }
+
+    private static ChatRequest request(JsonObject body) {
+        return Dialects.ANTHROPIC.parseRequest(body);
     }
 
     /** A request of {@code system}, {@code messages} alternating user and assistant messages, and a tool named {@code tool} if any. */
