@@ -4,6 +4,7 @@ import dev.langchain4j.model.anthropic.AnthropicTokenUsage;
 import dev.langchain4j.model.openai.OpenAiTokenUsage;
 import dev.langchain4j.model.output.TokenUsage;
 import io.agentfuse.core.budget.CachedTokens;
+import io.agentfuse.core.budget.Counts;
 
 /**
  * The tokens a LangChain4j answer used, counted as the gateway counts the same answer: its input is
@@ -51,21 +52,16 @@ record LangChain4jUsage(long inputTokens, CachedTokens cached, long outputTokens
         CachedTokens beside = ANTHROPIC ? Anthropic.cachedBesideInput(usage) : CachedTokens.NONE;
         CachedTokens cached = beside;
         if (!beside.equals(CachedTokens.NONE)) {
-            input = saturatedAdd(input, beside.total());
+            input = Counts.sum(input, beside.total());
         } else if (OPENAI) {
             cached = OpenAi.cachedWithinInput(usage).within(input);
         }
         long told = usage.totalTokenCount() == null ? 0 : usage.totalTokenCount();
-        return new LangChain4jUsage(input, cached, output, Math.max(told, saturatedAdd(input, output)));
+        return new LangChain4jUsage(input, cached, output, Math.max(told, Counts.sum(input, output)));
     }
 
     private static long count(Integer told) {
         return told == null || told < 0 ? 0 : told;
-    }
-
-    private static long saturatedAdd(long a, long b) {
-        long sum = a + b;
-        return sum < 0 ? Long.MAX_VALUE : sum;
     }
 
     private static boolean present(String className) {

@@ -1,6 +1,7 @@
 package io.agentfuse.springai;
 
 import io.agentfuse.core.budget.CachedTokens;
+import io.agentfuse.core.budget.Counts;
 import org.springframework.ai.chat.metadata.Usage;
 
 import java.util.List;
@@ -52,9 +53,9 @@ record SpringAiUsage(long inputTokens, CachedTokens cached, long outputTokens, l
         long writes = count(usage.getCacheWriteInputTokens());
         CachedTokens cached = reads == 0 && writes == 0 ? CachedTokens.NONE : new CachedTokens(reads, writes, 0);
         long input = countsCacheBesideInput(usage, model) || cached.total() > prompt
-                ? saturatedAdd(prompt, cached.total()) : prompt;
+                ? Counts.sum(prompt, cached.total()) : prompt;
         long told = count(usage.getTotalTokens());
-        return new SpringAiUsage(input, cached.within(input), output, Math.max(told, saturatedAdd(input, output)));
+        return new SpringAiUsage(input, cached.within(input), output, Math.max(told, Counts.sum(input, output)));
     }
 
     private static boolean countsCacheBesideInput(Usage usage, Object model) {
@@ -73,8 +74,4 @@ record SpringAiUsage(long inputTokens, CachedTokens cached, long outputTokens, l
         return told == null || told.longValue() < 0 ? 0 : told.longValue();
     }
 
-    private static long saturatedAdd(long a, long b) {
-        long sum = a + b;
-        return sum < 0 ? Long.MAX_VALUE : sum;
-    }
 }

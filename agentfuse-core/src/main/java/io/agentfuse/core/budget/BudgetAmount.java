@@ -30,7 +30,7 @@ public record BudgetAmount(long tokens, long costNanos) {
 
     /** This amount and {@code other} together (saturating at {@link Long#MAX_VALUE}). */
     public BudgetAmount plus(BudgetAmount other) {
-        return new BudgetAmount(saturatedAdd(tokens, other.tokens), saturatedAdd(costNanos, other.costNanos));
+        return new BudgetAmount(Counts.sum(tokens, other.tokens), Counts.sum(costNanos, other.costNanos));
     }
 
     /** This amount less {@code other}, never below zero in either part. */
@@ -41,10 +41,5 @@ public record BudgetAmount(long tokens, long costNanos) {
     /** Whether both parts are zero. */
     public boolean isZero() {
         return tokens == 0 && costNanos == 0;
-    }
-
-    private static long saturatedAdd(long a, long b) {
-        long sum = a + b;
-        return sum < 0 ? Long.MAX_VALUE : sum;
     }
 }

@@ -35,18 +35,18 @@ public record CachedTokens(long reads, long writes, long hourWrites) {
 
     /** Every cached token: reads and both kinds of writes (saturating at {@link Long#MAX_VALUE}). */
     public long total() {
-        return saturatedAdd(saturatedAdd(reads, writes), hourWrites);
+        return Counts.sum(Counts.sum(reads, writes), hourWrites);
     }
 
     /** Both kinds of writes (saturating at {@link Long#MAX_VALUE}). */
     public long allWrites() {
-        return saturatedAdd(writes, hourWrites);
+        return Counts.sum(writes, hourWrites);
     }
 
     /** The cached tokens of this call and {@code other} together (saturating at {@link Long#MAX_VALUE}). */
     public CachedTokens plus(CachedTokens other) {
-        return other.equals(NONE) ? this : new CachedTokens(saturatedAdd(reads, other.reads),
-                saturatedAdd(writes, other.writes), saturatedAdd(hourWrites, other.hourWrites));
+        return other.equals(NONE) ? this : new CachedTokens(Counts.sum(reads, other.reads),
+                Counts.sum(writes, other.writes), Counts.sum(hourWrites, other.hourWrites));
     }
 
     /**
@@ -58,8 +58,4 @@ public record CachedTokens(long reads, long writes, long hourWrites) {
         return total() <= inputTokens ? this : NONE;
     }
 
-    private static long saturatedAdd(long a, long b) {
-        long sum = a + b;
-        return sum < 0 ? Long.MAX_VALUE : sum;
-    }
 }

@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.dialect;
 
 import io.agentfuse.core.budget.CachedTokens;
+import io.agentfuse.core.budget.Counts;
 
 import java.util.Objects;
 
@@ -15,7 +16,7 @@ import java.util.Objects;
  *
  * <p>The counts are what a provider wrote, and a provider can write any number: every dialect reads
  * a count with {@link #count}, one past a {@code long}'s range as {@link Long#MAX_VALUE}, and sums of them
- * ({@link #sum}, {@link #total}, {@link #plus}) saturate there instead of wrapping to a negative
+ * ({@link #total}, {@link #plus}: {@link Counts#sum}) saturate there instead of wrapping to a negative
  * count, which no budget or breaker could take.
  *
  * <p>Immutable. {@code Usage.of(12, 30).total() == 42}.
@@ -79,7 +80,7 @@ public record Usage(long inputTokens, long outputTokens, CachedTokens cached) {
     public static CachedTokens cached(long reads, long writes, long hourWrites) {
         if (reads < 0 || writes < 0 || hourWrites < 0) {
             throw new MalformedAnswerException("its usage tells " + reads + " tokens read from the cache and "
-                    + Usage.sum(writes, hourWrites) + " written to it: a count of tokens is never negative");
+                    + Counts.sum(writes, hourWrites) + " written to it: a count of tokens is never negative");
         }
         return reads == 0 && writes == 0 && hourWrites == 0 ? CachedTokens.NONE : new CachedTokens(reads, writes, hourWrites);
     }
@@ -106,8 +107,8 @@ public record Usage(long inputTokens, long outputTokens, CachedTokens cached) {
 
     /** The tokens of this call and {@code other} together (an answer continued by another call). */
     public Usage plus(Usage other) {
-        return other.total() == 0 ? this : new Usage(sum(inputTokens, other.inputTokens),
-                sum(outputTokens, other.outputTokens), cached.plus(other.cached));
+        return other.total() == 0 ? this : new Usage(Counts.sum(inputTokens, other.inputTokens),
+                Counts.sum(outputTokens, other.outputTokens), cached.plus(other.cached));
     }
 
     /**
@@ -132,16 +133,6 @@ public record Usage(long inputTokens, long outputTokens, CachedTokens cached) {
 
     /** Input plus output tokens — what a {@code tokenOveruse} trigger compares with its limit. */
     public long total() {
-        return sum(inputTokens, outputTokens);
-    }
-
-    /**
-     * Two counts of tokens {@code >= 0} added (a provider's input and its cache reads, say), or
-     * {@link Long#MAX_VALUE} when the sum does not fit in a {@code long}.
-     */
-    public static long sum(long first, long second) {
-        long sum = first + second;
-        boolean overflowed = ((first ^ sum) & (second ^ sum)) < 0;
-        return overflowed ? (first < 0 ? Long.MIN_VALUE : Long.MAX_VALUE) : sum;
+        return Counts.sum(inputTokens, outputTokens);
     }
 }

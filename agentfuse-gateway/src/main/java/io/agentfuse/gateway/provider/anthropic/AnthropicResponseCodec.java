@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.provider.anthropic;
 
 import io.agentfuse.core.budget.CachedTokens;
+import io.agentfuse.core.budget.Counts;
 import io.agentfuse.gateway.dialect.AnswerShape;
 import io.agentfuse.gateway.dialect.ChatResponse;
 import io.agentfuse.gateway.dialect.MalformedAnswerException;
@@ -140,7 +141,7 @@ public final class AnthropicResponseCodec {
         long writes = count(usage, "cache_creation_input_tokens", 0);
         Object creation = usage.getValue("cache_creation");
         long hourWrites = creation instanceof JsonObject kept ? Math.min(writes, count(kept, "ephemeral_1h_input_tokens", 0)) : 0;
-        long input = Usage.sum(count(usage, "input_tokens", 0), Usage.sum(writes, reads));
+        long input = Counts.sum(count(usage, "input_tokens", 0), Counts.sum(writes, reads));
         return Usage.of(input, count(usage, "output_tokens", 0), Usage.cached(reads, writes - hourWrites, hourWrites));
     }
 

@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.provider.bedrock;
 
 import io.agentfuse.core.budget.CachedTokens;
+import io.agentfuse.core.budget.Counts;
 import io.agentfuse.gateway.dialect.AnswerShape;
 import io.agentfuse.gateway.dialect.ChatResponse;
 import io.agentfuse.gateway.dialect.ContentPart;
@@ -142,7 +143,7 @@ public final class BedrockResponseCodec {
         long reads = count(usage, "cacheReadInputTokens");
         long writes = count(usage, "cacheWriteInputTokens");
         long hourWrites = Math.min(writes, hourWrites(usage.getValue("cacheDetails")));
-        return Usage.of(Usage.sum(count(usage, "inputTokens"), Usage.sum(reads, writes)), count(usage, "outputTokens"),
+        return Usage.of(Counts.sum(count(usage, "inputTokens"), Counts.sum(reads, writes)), count(usage, "outputTokens"),
                 Usage.cached(reads, writes - hourWrites, hourWrites));
     }
 
@@ -152,7 +153,7 @@ public final class BedrockResponseCodec {
         if (details instanceof JsonArray entries) {
             for (int i = 0; i < entries.size(); i++) {
                 if (entries.getValue(i) instanceof JsonObject entry && HOUR.equals(entry.getValue("ttl"))) {
-                    tokens = Usage.sum(tokens, count(entry, "inputTokens"));
+                    tokens = Counts.sum(tokens, count(entry, "inputTokens"));
                 }
             }
         }

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.provider.gemini;
 
+import io.agentfuse.core.budget.Counts;
 import io.agentfuse.gateway.dialect.AnswerShape;
 import io.agentfuse.gateway.dialect.ChatResponse;
 import io.agentfuse.gateway.dialect.ContentPart;
@@ -238,8 +239,8 @@ public final class GeminiResponseCodec {
         if (usage == null) {
             return Usage.ZERO;
         }
-        return Usage.of(Usage.sum(count(usage, "promptTokenCount"), count(usage, "toolUsePromptTokenCount")),
-                Usage.sum(count(usage, "candidatesTokenCount"), count(usage, "thoughtsTokenCount")),
+        return Usage.of(Counts.sum(count(usage, "promptTokenCount"), count(usage, "toolUsePromptTokenCount")),
+                Counts.sum(count(usage, "candidatesTokenCount"), count(usage, "thoughtsTokenCount")),
                 Usage.cached(count(usage, "cachedContentTokenCount"), 0, 0));
     }
 
