@@ -12,7 +12,9 @@ import io.vertx.core.http.HttpServerRequest;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -21,6 +23,11 @@ import java.util.concurrent.atomic.LongAdder;
  * (with {@code usage}), so that a load test measures the gateway in front of it, not a model. A
  * small request with {@code "stream":true} is answered with a stream of {@value #STREAM_EVENTS}
  * {@code chat.completion.chunk} events, each written on its own, then {@code data: [DONE]}.
+ *
+ * <p>A long request (an agent's conversation, over 16 KB) is answered with the input a provider
+ * would report for it, one token per four bytes, which the gateway's context ladder counts the
+ * conversation's next turn by: the benchmark takes the path of a real provider's answers, not one
+ * that a made-up count of 8 tokens keeps the gateway off.
  *
  * <p>It answers from one event loop with a body and headers built once, keeps connections alive,
  * and logs nothing per request. {@code GET /requests} answers how many completions it served,
@@ -59,6 +66,9 @@ public final class FixedAnswerUpstream {
     public static final int STREAM_EVENTS = 20;
     // Only a small body is searched for "stream":true; the long conversations are never streamed.
     private static final int STREAM_SCAN_LIMIT = 16 * 1024;
+    /** The bytes of a long request reported as one input token: about what a tokenizer makes of English, code and JSON. */
+    static final int BYTES_PER_PROMPT_TOKEN = 4;
+    private static final String FIXED_USAGE = "\"prompt_tokens\":8,\"completion_tokens\":9,\"total_tokens\":17";
     private static final byte[] STREAM_TRUE = "\"stream\":true".getBytes(StandardCharsets.UTF_8);
 
     private final Buffer completion = Buffer.buffer(COMPLETION.getBytes(StandardCharsets.UTF_8));
@@ -66,6 +76,8 @@ public final class FixedAnswerUpstream {
             Integer.toString(completion.length()));
     private final List<Buffer> streamEvents = streamEvents();
     private final LongAdder served = new LongAdder();
+    /** The answers of long requests by their input tokens: a benchmark resends a few conversations, built once each. */
+    private final Map<Long, Buffer> completionsByPrompt = new HashMap<>();
 
     /**
      * Starts the upstream on {@code 127.0.0.1:PORT} ({@code args[0]}, default 0 = any free port)
@@ -103,7 +115,7 @@ public final class FixedAnswerUpstream {
                 if (asksForStream(body)) {
                     answerStream(request);
                 } else {
-                    answerCompletion(request);
+                    answerCompletion(request, body.length() > STREAM_SCAN_LIMIT ? completionOf(body.length()) : completion);
                 }
             });
         } else if (request.method() == HttpMethod.GET && COUNTER_PATH.equals(request.path())) {
@@ -157,11 +169,19 @@ public final class FixedAnswerUpstream {
         return List.copyOf(events);
     }
 
-    private void answerCompletion(HttpServerRequest request) {
+    private void answerCompletion(HttpServerRequest request, Buffer answer) {
         served.increment();
         MultiMap headers = request.response().headers();
         headers.set(HttpHeaders.CONTENT_TYPE, APPLICATION_JSON);
-        headers.set(HttpHeaders.CONTENT_LENGTH, completionLength);
-        request.response().end(completion);
+        headers.set(HttpHeaders.CONTENT_LENGTH, answer == completion ? completionLength : Integer.toString(answer.length()));
+        request.response().end(answer);
+    }
+
+    /** The completion of a request of {@code bytes} bytes, reporting its input as a provider would; on the one event loop. */
+    private Buffer completionOf(int bytes) {
+        long prompt = bytes / BYTES_PER_PROMPT_TOKEN;
+        return completionsByPrompt.computeIfAbsent(prompt, tokens -> Buffer.buffer(COMPLETION.replace(FIXED_USAGE,
+                "\"prompt_tokens\":" + tokens + ",\"completion_tokens\":9,\"total_tokens\":" + (tokens + 9))
+                .getBytes(StandardCharsets.UTF_8)));
     }
 }

@@ -46,6 +46,19 @@ class FixedAnswerUpstreamTest {
     }
 
     @Test
+    void reportsTheInputOfALongConversationAsAProviderWould() throws Exception {
+        String conversation = "{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"user\",\"content\":\""
+                + "x".repeat(40_000) + "\"}]}";
+        HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(base + "/v1/chat/completions"))
+                .POST(HttpRequest.BodyPublishers.ofString(conversation)).build(), HttpResponse.BodyHandlers.ofString());
+
+        long tokens = conversation.length() / FixedAnswerUpstream.BYTES_PER_PROMPT_TOKEN;
+        assertThat(response.body()).contains("\"usage\":{\"prompt_tokens\":" + tokens + ",\"completion_tokens\":9,"
+                + "\"total_tokens\":" + (tokens + 9));
+        assertThat(response.headers().firstValue("content-length")).contains(Integer.toString(response.body().length()));
+    }
+
+    @Test
     void countsTheCompletionsItServed() throws Exception {
         post("/v1/chat/completions");
         post("/v1/chat/completions");
