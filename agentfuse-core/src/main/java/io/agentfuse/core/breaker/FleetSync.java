@@ -35,11 +35,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * at most once a second while another instance probes). A change is applied only if its version
  * is newer than the last one seen for that breaker, so late and duplicate messages are harmless;
  * a change being applied is not shared again (no echo), which is known from the thread: the store
- * delivers on its own thread and {@link #APPLYING} marks it.
- * A change the store could not take is kept and shared on the next resync, unless the fleet moved
- * on meanwhile (a newer version in the store wins).
- *
- * <p>Thread-safe.
+ * delivers on its own thread and {@link #APPLYING} marks it. A change the store could not take is
+ * kept and shared on the next resync, unless the fleet moved on meanwhile (a newer version in the
+ * store wins). Thread-safe.
  */
 final class FleetSync implements BreakerStateStore.Listener, FleetLink {
 
@@ -120,13 +118,24 @@ final class FleetSync implements BreakerStateStore.Listener, FleetLink {
             switch (lease.status()) {
                 case GRANTED -> probe.granted();
                 case HELD_ELSEWHERE -> probe.heldElsewhere(lease.remainingMillis());
-                case SUPERSEDED -> {
-                    lease.newer().ifPresentOrElse(newer -> apply(breaker, newer), () -> catchUp(breaker));
-                    probe.superseded();
-                }
+                case SUPERSEDED -> superseded(breaker, ttl, probe, lease.newer());
                 default -> throw new IllegalStateException("unknown lease status " + lease.status());
             }
         });
+    }
+
+    /**
+     * The store knew a change newer than this instance had seen: its own (a trip whose version had not come back
+     * yet) is no news, so the lease is asked for again knowing it, not the call refused with nobody probing.
+     */
+    private void superseded(CircuitBreaker breaker, Duration ttl, FleetProbe probe, Optional<SharedBreakerState> newer) {
+        if (newer.isPresent() && newer.get().origin().equals(origin)) {
+            versions.merge(breaker.name(), newer.get().version(), Math::max); // the next answer cannot be this change
+            requestProbe(breaker, ttl, probe);
+            return;
+        }
+        newer.ifPresentOrElse(change -> apply(breaker, change), () -> catchUp(breaker));
+        probe.superseded();
     }
 
     @Override
