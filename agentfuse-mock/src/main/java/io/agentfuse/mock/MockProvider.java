@@ -74,6 +74,7 @@ public final class MockProvider {
     private final MockDialect anthropic = new AnthropicMockDialect();
     private final MockDialect responses = new ResponsesMockDialect();
     private final AtomicInteger connectionsAccepted = new AtomicInteger();
+    private volatile MockHold hold = MockHold.none();
     private HttpServer server;
 
     private final VertexTokens vertexTokens;
@@ -181,6 +182,16 @@ public final class MockProvider {
         return this;
     }
 
+    /**
+     * Holds every answer from now on, after its step's delay, until the hold is released: a test keeps
+     * a call under way (a probe, say) for exactly as long as it needs, where a delay would be a guess.
+     */
+    public MockHold holdAnswers() {
+        MockHold held = new MockHold();
+        hold = held;
+        return held;
+    }
+
     /** How many scripted answers are still queued. */
     public int pendingSteps() {
         return script.pending();
@@ -259,7 +270,7 @@ public final class MockProvider {
 
     /** Answers a checked provider request with the next step of the script for its model and path. */
     void play(RoutingContext ctx, RequestJournal.Entry entry, MockDialect dialect, MockCall call) {
-        new MockResponder(vertx, ctx.request(), dialect, entry).answer(script.next(call.model(), ctx.request().path()), call);
+        new MockResponder(vertx, ctx.request(), dialect, entry, hold).answer(script.next(call.model(), ctx.request().path()), call);
     }
 
     /** The request's body as a JSON object, or {@code null} when it is not one. */

@@ -15,7 +15,7 @@ import java.util.Map;
  * Plays one {@link MockStep} as the answer to one provider request: waits, then answers with an
  * error, a complete body or a stream (framed by the dialect: SSE, or Bedrock's binary event
  * stream), which may end in an in-stream error, or drops the connection. All waiting is done with
- * Vert.x timers, so a slow scripted answer never blocks the event loop.
+ * Vert.x timers (and a test's {@link MockHold}), so a slow scripted answer never blocks the event loop.
  *
  * <p>One instance per request; used on the request's event loop only.
  */
@@ -25,14 +25,16 @@ final class MockResponder {
     private final HttpServerRequest request;
     private final MockDialect dialect;
     private final RequestJournal.Entry journal;
+    private final MockHold hold;
     private boolean droppedOnPurpose;
     private boolean finished;
 
-    MockResponder(Vertx vertx, HttpServerRequest request, MockDialect dialect, RequestJournal.Entry journal) {
+    MockResponder(Vertx vertx, HttpServerRequest request, MockDialect dialect, RequestJournal.Entry journal, MockHold hold) {
         this.vertx = vertx;
         this.request = request;
         this.dialect = dialect;
         this.journal = journal;
+        this.hold = hold;
         request.response().closeHandler(closed -> {
             if (!finished && !droppedOnPurpose) {
                 journal.markDisconnected();
@@ -53,9 +55,9 @@ final class MockResponder {
         response.end(body.encode());
     }
 
-    /** Answers the request according to {@code step}; {@code call} is what the request asks for. */
+    /** Answers the request according to {@code step}, after its delay and the test's hold; {@code call} is what it asks for. */
     void answer(MockStep step, MockCall call) {
-        after(step.delayMs(), () -> respond(step, call));
+        after(step.delayMs(), () -> hold.whenReleased(vertx.getOrCreateContext(), () -> after(0, () -> respond(step, call))));
     }
 
     private void respond(MockStep step, MockCall call) {
