@@ -37,17 +37,23 @@ final class RedisScripts {
             """.formatted(SharedStateCodec.MAX_RECORD_CHARS, SharedStateCodec.MAX_VERSION_AHEAD_MICROS);
 
     /**
-     * KEYS: the breaker's record, its probe lease; ARGV: the change without its version, the channel.
-     * Stores the change with the next version (at least the trusted record's + 1, at least Redis's
-     * clock in microseconds), ends the probe lease (the half-open it was for is over) and publishes
-     * the change, atomically; answers the version.
+     * KEYS: the breaker's record, its probe lease; ARGV: the change without its version, the channel,
+     * the record's TTL in milliseconds (0: none, {@link RecordRetention}). Stores the change with the
+     * next version (at least the trusted record's + 1, at least Redis's clock in microseconds) and
+     * that TTL (a record without one loses the old record's), ends the probe lease (the half-open it
+     * was for is over) and publishes the change, atomically; answers the version.
      */
     static final String PUBLISH = TRUSTED + """
             local now = clock()
             local _, last = trusted(KEYS[1], now)
             local version = math.max(last + 1, now)
             local record = 'v=' .. string.format('%.0f', version) .. '&' .. ARGV[1]
-            redis.call('SET', KEYS[1], record)
+            local ttl = tonumber(ARGV[3])
+            if ttl > 0 then
+              redis.call('SET', KEYS[1], record, 'PX', ttl)
+            else
+              redis.call('SET', KEYS[1], record)
+            end
             redis.call('DEL', KEYS[2])
             redis.call('PUBLISH', ARGV[2], record)
             return version

@@ -23,13 +23,13 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A fleet's shared breaker state on Redis (docs/design.md §8): each breaker's latest change under
- * {@code <prefix>breaker:<name>}, every change published on {@code <prefix>breakers}, the fleet's one
- * half-open probe as a lease {@code <prefix>probe:<name>} (expiring after the breaker's
- * {@code probeTimeout}), the rate triggers' windows of every instance in a hash
- * {@code <prefix>window:<name>:<trigger>} (shared every second, summed in Redis), and a version
- * per breaker that Redis gives each change in one script (at least the last version + 1, and at
- * least Redis's clock in microseconds, so versions keep growing when Redis restarts empty).
+ * A fleet's shared breaker state on Redis (docs/design.md §8), under the names of {@link BreakerKeys}:
+ * each breaker's latest change (kept as long as {@link RecordRetention} says), every change published
+ * on one channel, the fleet's one half-open probe as a lease (expiring after the breaker's
+ * {@code probeTimeout}), the rate triggers' windows of every instance (shared every second, summed
+ * in Redis), and a version per breaker that Redis gives each change in one script (at least the last
+ * version + 1, and at least Redis's clock in microseconds, so versions keep growing when Redis
+ * restarts empty or a record expired).
  * What Redis holds is input: a record, message or lease the store could not have written is no
  * record ({@link SharedStateCodec}, {@link RedisScripts}), and no reply element over 1 MiB reaches
  * the Redis client ({@link ReplySizeLimit}). An instance asking for a lease another holds gets that
@@ -56,22 +56,21 @@ public final class RedisStateStore implements BreakerStateStore {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisStateStore.class);
 
-    private final String keyPrefix;
-    private final String channel;
+    private final BreakerKeys keys;
     private final Duration resyncInterval;
     private final Duration windowInterval;
     private final ScheduledExecutorService thread;
     private final RedisLink link;
     private final GuardedRedis guarded;
     private final ProbeResultWaits probeResults;
+    private final RecordRetention retention;
     private volatile Listener listener;
     private volatile boolean closed;
 
     private RedisStateStore(Builder builder) {
         RedisURI uri = RedisURI.create(builder.uri);
         uri.setTimeout(builder.commandTimeout);
-        this.keyPrefix = builder.keyPrefix;
-        this.channel = keyPrefix + "breakers";
+        this.keys = new BreakerKeys(builder.keyPrefix);
         this.resyncInterval = builder.resyncInterval;
         this.windowInterval = builder.windowInterval;
         this.thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -79,9 +78,10 @@ public final class RedisStateStore implements BreakerStateStore {
             daemon.setDaemon(true);
             return daemon;
         });
-        this.link = new RedisLink(uri, builder.commandTimeout, channel, thread);
+        this.link = new RedisLink(uri, builder.commandTimeout, keys.channel(), thread);
         this.guarded = new GuardedRedis(link, thread);
         this.probeResults = new ProbeResultWaits(thread, builder.probeResultWait);
+        this.retention = new RecordRetention(builder.recordRetention);
     }
 
     /** A store on the Redis at {@code uri} ({@code redis://} or {@code rediss://}) with the key prefix {@code agentfuse:}. */
@@ -126,7 +126,7 @@ public final class RedisStateStore implements BreakerStateStore {
     }
 
     private void deliver(String message) {
-        ReceivedRecords.message(message, channel).ifPresent(state -> {
+        ReceivedRecords.message(message, keys.channel()).ifPresent(state -> {
             try {
                 listener.onShared(state);
             } catch (RuntimeException e) {
@@ -158,19 +158,20 @@ public final class RedisStateStore implements BreakerStateStore {
     @Override
     public CompletionStage<Long> publish(SharedBreakerState state) {
         return guarded.eval(RedisScripts.PUBLISH, ScriptOutputType.INTEGER,
-                new String[] {keyOf(state.breaker()), leaseOf(state.breaker())}, SharedStateCodec.encodeUnversioned(state), channel);
+                new String[] {keys.record(state.breaker()), keys.lease(state.breaker())}, SharedStateCodec.encodeUnversioned(state),
+                keys.channel(), Long.toString(retention.ttlMillis(state)));
     }
 
     @Override
     public CompletionStage<Optional<SharedBreakerState>> read(String breaker) {
-        return guarded.<String>eval(RedisScripts.READ, ScriptOutputType.VALUE, new String[] {keyOf(breaker)})
+        return guarded.<String>eval(RedisScripts.READ, ScriptOutputType.VALUE, new String[] {keys.record(breaker)})
                 .thenApply(ReceivedRecords::record);
     }
 
     @Override
     public CompletionStage<ProbeLease> tryProbeLease(String breaker, long seenVersion, String holder, Duration ttl) {
         return guarded.<List<Object>>eval(RedisScripts.LEASE, ScriptOutputType.MULTI,
-                        new String[] {leaseOf(breaker), keyOf(breaker)}, holder, Long.toString(Math.max(1, ttl.toMillis())),
+                        new String[] {keys.lease(breaker), keys.record(breaker)}, holder, Long.toString(Math.max(1, ttl.toMillis())),
                         Long.toString(seenVersion))
                 .thenCompose(answer -> switch (((Long) answer.get(0)).intValue()) {
                     case 1 -> CompletableFuture.completedFuture(ProbeLease.granted((Long) answer.get(1)));
@@ -181,25 +182,16 @@ public final class RedisStateStore implements BreakerStateStore {
 
     @Override
     public void releaseProbeLease(String breaker, String holder) {
-        guarded.eval(RedisScripts.RELEASE, ScriptOutputType.INTEGER, new String[] {leaseOf(breaker)}, holder);
+        guarded.eval(RedisScripts.RELEASE, ScriptOutputType.INTEGER, new String[] {keys.lease(breaker)}, holder);
     }
 
     @Override
     public CompletionStage<FleetWindow> shareWindow(String breaker, String trigger, long generation, String holder,
                                                     long calls, long hits) {
         long maxAgeMillis = 3 * windowInterval.toMillis();
-        String key = keyPrefix + "window:" + breaker + ":" + trigger;
-        return guarded.<List<Long>>eval(RedisScripts.WINDOW, ScriptOutputType.MULTI, new String[] {key}, holder,
+        return guarded.<List<Long>>eval(RedisScripts.WINDOW, ScriptOutputType.MULTI, new String[] {keys.window(breaker, trigger)}, holder,
                         Long.toString(calls), Long.toString(hits), Long.toString(maxAgeMillis), Long.toString(generation))
                 .thenApply(sum -> new FleetWindow(sum.get(0), sum.get(1)));
-    }
-
-    private String leaseOf(String breaker) {
-        return keyPrefix + "probe:" + breaker;
-    }
-
-    private String keyOf(String breaker) {
-        return keyPrefix + "breaker:" + breaker;
     }
 
     /** Whether both connections to Redis are up now. */
@@ -214,7 +206,7 @@ public final class RedisStateStore implements BreakerStateStore {
 
     /** The prefix of every key and of the channel. */
     public String keyPrefix() {
-        return keyPrefix;
+        return keys.prefix();
     }
 
     /** How long a lease answer waits for another instance's probe result ({@link Builder#probeResultWait}). */
@@ -233,12 +225,12 @@ public final class RedisStateStore implements BreakerStateStore {
 
     @Override
     public String toString() {
-        return "RedisStateStore[" + link + ", prefix " + keyPrefix + "]";
+        return "RedisStateStore[" + link + ", prefix " + keys.prefix() + "]";
     }
 
     /**
-     * Collects a store's settings: key prefix ({@code agentfuse:}), command timeout (1 s), resync
-     * interval (30 s), window interval (1 s), probe result wait (250 ms). Not thread-safe.
+     * Collects a store's settings: key prefix ({@code agentfuse:}), command timeout (1 s), resync interval
+     * (30 s), window interval (1 s), probe result wait (250 ms), record retention (1 day). Not thread-safe.
      */
     public static final class Builder {
         private final String uri;
@@ -247,6 +239,7 @@ public final class RedisStateStore implements BreakerStateStore {
         private Duration resyncInterval = Duration.ofSeconds(30);
         private Duration windowInterval = Duration.ofSeconds(1);
         private Duration probeResultWait = Duration.ofMillis(250);
+        private Duration recordRetention = RecordRetention.DEFAULT_KEEP;
 
         private Builder(String uri) {
             this.uri = Objects.requireNonNull(uri, "uri");
@@ -283,6 +276,12 @@ public final class RedisStateStore implements BreakerStateStore {
          */
         public Builder probeResultWait(Duration probeResultWait) {
             this.probeResultWait = Checks.notNegative("probeResultWait", probeResultWait);
+            return this;
+        }
+
+        /** How long a breaker's record stays in Redis after a close or a trip's open time; default 1 day ({@link RecordRetention}). */
+        public Builder recordRetention(Duration recordRetention) {
+            this.recordRetention = Checks.positive("recordRetention", recordRetention);
             return this;
         }
 
