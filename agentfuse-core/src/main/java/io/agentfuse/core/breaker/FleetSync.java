@@ -1,11 +1,8 @@
 package io.agentfuse.core.breaker;
 
-import io.agentfuse.core.Clock;
 import io.agentfuse.core.breaker.shared.BreakerStateStore;
 import io.agentfuse.core.breaker.shared.ProbeLease;
 import io.agentfuse.core.breaker.shared.SharedBreakerState;
-import io.agentfuse.core.event.CircuitBreakerListener;
-import io.agentfuse.core.event.StateTransition;
 
 import java.time.Duration;
 import java.util.Locale;
@@ -64,7 +61,7 @@ final class FleetSync implements BreakerStateStore.Listener, FleetLink {
     void attach(CircuitBreaker breaker) {
         versions.remove(breaker.name());
         breaker.transitions().link(this);
-        breaker.addListener(new Publisher(breaker));
+        breaker.addListener(new FleetPublisher(breaker, this));
         catchUp(breaker);
     }
 
@@ -125,17 +122,25 @@ final class FleetSync implements BreakerStateStore.Listener, FleetLink {
     }
 
     /**
-     * The store knew a change newer than this instance had seen: its own (a trip whose version had not come back
-     * yet) is no news, so the lease is asked for again knowing it, not the call refused with nobody probing.
+     * The store knew a change newer than this instance had seen. One that leaves the breaker as it was is no
+     * news (its own trip, whose version had not come back yet; another's trip whose open time is over too): the
+     * lease is asked for again knowing it, not the call refused with nobody probing (each round sends a higher version).
      */
     private void superseded(CircuitBreaker breaker, Duration ttl, FleetProbe probe, Optional<SharedBreakerState> newer) {
-        if (newer.isPresent() && newer.get().origin().equals(origin)) {
-            versions.merge(breaker.name(), newer.get().version(), Math::max); // the next answer cannot be this change
+        Object before = breaker.rawState();
+        newer.ifPresentOrElse(change -> learn(breaker, change), () -> catchUp(breaker));
+        if (newer.isPresent() && breaker.rawState() == before) {
             requestProbe(breaker, ttl, probe);
-            return;
+        } else {
+            probe.superseded();
         }
-        newer.ifPresentOrElse(change -> apply(breaker, change), () -> catchUp(breaker));
-        probe.superseded();
+    }
+
+    private void learn(CircuitBreaker breaker, SharedBreakerState change) {
+        if (!change.origin().equals(origin)) {
+            apply(breaker, change);
+        }
+        versions.merge(breaker.name(), change.version(), Math::max);
     }
 
     @Override
@@ -150,9 +155,15 @@ final class FleetSync implements BreakerStateStore.Listener, FleetLink {
 
     @Override
     public void closedAgain(CircuitBreaker breaker, String reason) {
+        shareOwn(breaker, CircuitState.CLOSED, reason, Map.of(), 0L, breaker.clock().epochMillis());
+    }
+
+    /** Shares {@code breaker}'s own change to {@code state}, unless it is the fleet's, being applied here (no echo). */
+    void shareOwn(CircuitBreaker breaker, CircuitState state, String reason, Map<String, Long> counts,
+                  long openUntilEpochMillis, long epochMillis) {
         if (!APPLYING.get()) {
-            publish(new Unshared(changes.incrementAndGet(), SharedBreakerState.unpublished(breaker.name(),
-                    CircuitState.CLOSED, reason, Map.of(), 0L, origin, breaker.clock().epochMillis())));
+            publish(new Unshared(changes.incrementAndGet(), SharedBreakerState.unpublished(breaker.name(), state, reason,
+                    counts, openUntilEpochMillis, origin, epochMillis)));
         }
     }
 
@@ -231,12 +242,9 @@ final class FleetSync implements BreakerStateStore.Listener, FleetLink {
      * opens it no longer than a trip of its own would.
      */
     private static void openUntil(CircuitBreaker breaker, SharedBreakerState shared) {
-        Clock clock = breaker.clock();
-        long longestNanos = breaker.config().openBackoff().longestOpenNanos(breaker.config().resetTimeout().toNanos());
-        long leftMillis = SharedOpenTime.remainingMillis(shared.openUntilEpochMillis(), shared.epochMillis(),
-                clock.epochMillis(), (longestNanos + 999_999L) / 1_000_000L);
+        long leftMillis = SharedOpenTime.remainingMillis(breaker, shared);
         if (leftMillis > 0) {
-            breaker.transitions().openShared(shared.reason(), clock.nanoTime() + leftMillis * 1_000_000L,
+            breaker.transitions().openShared(shared.reason(), breaker.clock().nanoTime() + leftMillis * 1_000_000L,
                     BreakerCounts.fromMap(shared.counts()));
         }
     }
@@ -263,38 +271,5 @@ final class FleetSync implements BreakerStateStore.Listener, FleetLink {
 
     /** An own change, numbered in the order this instance made them. */
     private record Unshared(long sequence, SharedBreakerState change) {
-    }
-
-    /** Shares one breaker's own transitions: those worth sharing, and not those applied from the fleet. */
-    private final class Publisher implements CircuitBreakerListener {
-
-        private final CircuitBreaker breaker;
-
-        Publisher(CircuitBreaker breaker) {
-            this.breaker = breaker;
-        }
-
-        @Override
-        public void onStateTransition(StateTransition event) {
-            if (APPLYING.get() || event.to() == CircuitState.HALF_OPEN) {
-                return;
-            }
-            SharedBreakerState change = SharedBreakerState.unpublished(breaker.name(), event.to(), reasonOf(event),
-                    event.counts(), openUntilEpochMillis(event.to()), origin, event.epochMillis());
-            publish(new Unshared(changes.incrementAndGet(), change));
-        }
-
-        private String reasonOf(StateTransition event) {
-            boolean operator = event.to() == CircuitState.FORCED_OPEN || event.to() == CircuitState.DISABLED;
-            return operator ? breaker.rawState().reason() : event.reason();
-        }
-
-        private long openUntilEpochMillis(CircuitState to) {
-            AbstractState now = breaker.rawState();
-            if (to != CircuitState.OPEN || now.kind() != CircuitState.OPEN) {
-                return 0L;
-            }
-            return breaker.clock().epochMillisAt(now.openUntilNanos());
-        }
     }
 }

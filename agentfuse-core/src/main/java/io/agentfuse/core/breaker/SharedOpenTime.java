@@ -1,5 +1,7 @@
 package io.agentfuse.core.breaker;
 
+import io.agentfuse.core.breaker.shared.SharedBreakerState;
+
 /**
  * How long another instance's trip keeps a breaker here open: a pure function, so that a shared
  * record, which is input like any other, cannot keep a breaker open longer than its own rules would.
@@ -27,6 +29,13 @@ final class SharedOpenTime {
     static long remainingMillis(long untilEpochMillis, long atEpochMillis, long nowEpochMillis, long longestMillis) {
         long left = Math.min(minus(untilEpochMillis, nowEpochMillis), minus(untilEpochMillis, atEpochMillis));
         return Math.max(0L, Math.min(left, longestMillis));
+    }
+
+    /** The open time {@code shared}'s trip leaves {@code breaker} here, by its clock and its config: {@link #remainingMillis(long, long, long, long)}. */
+    static long remainingMillis(CircuitBreaker breaker, SharedBreakerState shared) {
+        long longestNanos = breaker.config().openBackoff().longestOpenNanos(breaker.config().resetTimeout().toNanos());
+        return remainingMillis(shared.openUntilEpochMillis(), shared.epochMillis(), breaker.clock().epochMillis(),
+                (longestNanos + 999_999L) / 1_000_000L);
     }
 
     /** {@code a - b}, saturated at the ends of {@code long} instead of wrapping around. */

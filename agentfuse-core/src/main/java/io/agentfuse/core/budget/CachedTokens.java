@@ -57,5 +57,4 @@ public record CachedTokens(long reads, long writes, long hourWrites) {
     public CachedTokens within(long inputTokens) {
         return total() <= inputTokens ? this : NONE;
     }
-
 }
