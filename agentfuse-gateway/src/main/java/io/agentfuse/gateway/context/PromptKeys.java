@@ -38,15 +38,15 @@ final class PromptKeys {
     private static final int WINDOW_CHARS = 64;
     /** Whose keys the messages keep ({@link ChatMessage#key}). */
     private static final Object KEYER = PromptKeys.class;
-    /** How many prefixes of a request {@link #of} finishes keys of: itself and up to four messages fewer. */
-    static final int LOOKED_UP = 5;
+    /** How many prefixes of a request {@link #of} finishes keys of: all that {@link ReportedPrompts#find} looks up. */
+    static final int LOOKED_UP = ReportedPrompts.MOST_FEWER + 1;
 
     private PromptKeys() {
     }
 
     /**
      * The keys of {@code request}'s system prompt and tools with its first {@code k} messages, for the
-     * last {@value #LOOKED_UP} prefixes (the whole request and a few messages fewer, all that
+     * last {@link #LOOKED_UP} prefixes (the whole request and a few messages fewer, all that
      * {@link ReportedPrompts#find} looks up).
      */
     static Prefixes of(ChatRequest request) {
@@ -77,16 +77,6 @@ final class PromptKeys {
         long keyOf(int prefix) {
             return keys[messages - prefix];
         }
-
-        /** Whether {@link #keyOf} has the key of {@code prefix} messages. */
-        boolean has(int prefix) {
-            return prefix >= 0 && messages - prefix < keys.length;
-        }
-    }
-
-    /** The key of the whole of {@code request}: {@code of(request).keyOf(messages)}. */
-    static long whole(ChatRequest request) {
-        return prompt(request).key();
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.context;
 
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -23,6 +24,8 @@ final class ReportedPrompts {
     static final int DEFAULT_CAPACITY = 4_096;
     /** Prefixes a request is looked up by, of its message count {@code n}: itself, then the typical agent step first. */
     private static final int[] CANDIDATES = {0, 2, 1, 3, 4};
+    /** The most messages fewer than a request that a report it begins with may cover ({@link PromptKeys#of} keys those prefixes). */
+    static final int MOST_FEWER = Arrays.stream(CANDIDATES).max().orElseThrow();
 
     private final AtomicReferenceArray<Entry> slots;
     private final int mask;
@@ -59,7 +62,7 @@ final class ReportedPrompts {
     Calibration find(String upstreamModel, PromptKeys.Prefixes prefixes) {
         for (int fewer : CANDIDATES) {
             int prefix = prefixes.messages() - fewer;
-            if (prefix < 1 || !prefixes.has(prefix)) {
+            if (prefix < 1) {
                 continue;
             }
             Entry entry = find(upstreamModel, prefixes.keyOf(prefix));

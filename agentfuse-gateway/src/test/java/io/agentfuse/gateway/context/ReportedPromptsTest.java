@@ -28,7 +28,7 @@ class ReportedPromptsTest {
     void aRequestThatAddsAnAnswerAndAMessageToAReportedOneCountsByItsReport() {
         ReportedPrompts reports = new ReportedPrompts(64);
         ChatRequest first = request("You plan migrations.", 3, null);
-        reports.record(MODEL, PromptKeys.whole(first), 1_234);
+        reports.record(MODEL, wholeKey(first), 1_234);
 
         // parsed anew, from new objects: found by content, not identity
         ChatRequest next = request("You plan migrations.", 5, null);
@@ -41,7 +41,7 @@ class ReportedPromptsTest {
     @Test
     void anotherModelAnotherSystemPromptOtherToolsOrAnotherMessageFindNothing() {
         ReportedPrompts reports = new ReportedPrompts(64);
-        reports.record(MODEL, PromptKeys.whole(request("You plan migrations.", 3, null)), 1_234);
+        reports.record(MODEL, wholeKey(request("You plan migrations.", 3, null)), 1_234);
 
         assertThat(reports.find("claude-opus-4-7", PromptKeys.of(request("You plan migrations.", 5, null)))).isNull();
         assertThat(reports.find(MODEL, PromptKeys.of(request("You plan backups.", 5, null)))).isNull();
@@ -55,7 +55,7 @@ class ReportedPromptsTest {
     @Test
     void aRequestFarLongerThanTheReportedOneFindsNothing() {
         ReportedPrompts reports = new ReportedPrompts(64);
-        reports.record(MODEL, PromptKeys.whole(request("You plan migrations.", 3, null)), 1_234);
+        reports.record(MODEL, wholeKey(request("You plan migrations.", 3, null)), 1_234);
 
         assertThat(reports.find(MODEL, PromptKeys.of(request("You plan migrations.", 7, null))))
                 .as("four messages later: only a few lengths are looked up").isNotNull();
@@ -69,7 +69,7 @@ class ReportedPromptsTest {
         for (int i = 0; i < keys.length; i++) {
             ChatRequest prompt = request("Agent " + i + " plans migrations.", 1, null);
             keys[i] = PromptKeys.of(prompt);
-            reports.record(MODEL, PromptKeys.whole(prompt), 100 + i);
+            reports.record(MODEL, wholeKey(prompt), 100 + i);
         }
 
         int found = 0;
@@ -85,7 +85,7 @@ class ReportedPromptsTest {
     void aReportOfNoTokensIsNoReport() {
         ReportedPrompts reports = new ReportedPrompts(64);
         ChatRequest prompt = request("You plan migrations.", 3, null);
-        reports.record(MODEL, PromptKeys.whole(prompt), 0);
+        reports.record(MODEL, wholeKey(prompt), 0);
 
         assertThat(reports.find(MODEL, PromptKeys.of(prompt))).isNull();
     }
@@ -99,17 +99,21 @@ class ReportedPromptsTest {
         assertThat(resent.tools().get(0).parametersAsParsed()).as("the memo hands out the same schema")
                 .isSameAs(tool.parametersAsParsed());
 
-        assertThat(PromptKeys.whole(resent)).isEqualTo(PromptKeys.whole(first))
+        assertThat(wholeKey(resent)).isEqualTo(wholeKey(first))
                 .as("by content: the key of fresh objects")
-                .isEqualTo(PromptKeys.whole(request(new JsonObject(first.original().encode()))));
-        assertThat(PromptKeys.whole(decoded(memo, "Reads a file, or a range of its lines.")))
-                .isNotEqualTo(PromptKeys.whole(first));
+                .isEqualTo(wholeKey(request(new JsonObject(first.original().encode()))));
+        assertThat(wholeKey(decoded(memo, "Reads a file, or a range of its lines.")))
+                .isNotEqualTo(wholeKey(first));
         // the same decoded schema under another name or description: not taken for the tool it keeps the key of
-        assertThat(PromptKeys.whole(withTool(first, new ToolDefinition("Write", tool.description(), tool.parametersAsParsed()))))
-                .isNotEqualTo(PromptKeys.whole(first));
-        assertThat(PromptKeys.whole(withTool(first, new ToolDefinition("Read", null, tool.parametersAsParsed()))))
-                .isNotEqualTo(PromptKeys.whole(first));
-        assertThat(PromptKeys.whole(withTool(first, tool))).isEqualTo(PromptKeys.whole(first));
+        assertThat(wholeKey(withTool(first, new ToolDefinition("Write", tool.description(), tool.parametersAsParsed()))))
+                .isNotEqualTo(wholeKey(first));
+        assertThat(wholeKey(withTool(first, new ToolDefinition("Read", null, tool.parametersAsParsed()))))
+                .isNotEqualTo(wholeKey(first));
+        assertThat(wholeKey(withTool(first, tool))).isEqualTo(wholeKey(first));
+    }
+
+    private static long wholeKey(ChatRequest request) {
+        return PromptKeys.prompt(request).key();
     }
 
     private static ChatRequest withTool(ChatRequest request, ToolDefinition tool) {
