@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  * asked Redis first, found the lease still held and refused its call, though the fleet was closed
  * (its caller may well have seen the probe's answer). Redis cannot know of the close before the
  * holder tells it, so the answer waits for it: a few milliseconds when the probe has just ended,
- * and at most the wait, bounded by the lease's own remaining time, when it goes on.
+ * and at most the wait, bounded by the lease's own remaining time, when it goes on. A change that
+ * reached the store before the answer did is that answer at once.
  *
  * <p>Thread-safe: answers are made on the store's thread, changes arrive on it, and the store's
  * close may come from any thread.
@@ -36,6 +37,12 @@ final class ProbeResultWaits {
     private final Duration wait;
     private final long waitMillis;
     private final Map<String, List<Waiting>> waiting = new HashMap<>();
+    /**
+     * The newest change of each breaker that reached the store. A change and a lease answer come on
+     * two connections: the holder's close may be read here before the answer Redis gave just ahead of
+     * it, and an answer waiting for that close would wait the whole wait for it.
+     */
+    private final Map<String, SharedBreakerState> newest = new HashMap<>();
     private boolean closed;
 
     /** One answer waiting: the asker's version, what is left of the other's lease, and where the answer goes. */
@@ -59,6 +66,10 @@ final class ProbeResultWaits {
      * the wait, else {@link ProbeLease#heldElsewhere} for what is left of its lease then.
      */
     synchronized CompletionStage<ProbeLease> heldElsewhere(String breaker, long seenVersion, long remainingMillis) {
+        SharedBreakerState arrived = newest.get(breaker);
+        if (arrived != null && arrived.version() > seenVersion) {
+            return CompletableFuture.completedFuture(ProbeLease.superseded(Optional.of(arrived)));
+        }
         long wait = Math.min(waitMillis, remainingMillis);
         if (wait <= 0 || closed) {
             return CompletableFuture.completedFuture(ProbeLease.heldElsewhere(remainingMillis));
@@ -77,6 +88,7 @@ final class ProbeResultWaits {
     void changed(SharedBreakerState state) {
         List<Waiting> answered = new ArrayList<>(0);
         synchronized (this) {
+            newest.merge(state.breaker(), state, (known, next) -> next.version() > known.version() ? next : known);
             List<Waiting> forBreaker = waiting.get(state.breaker());
             if (forBreaker == null) {
                 return;
