@@ -15,7 +15,7 @@ import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import io.vertx.core.http.HttpClientOptions;
-import java.util.Arrays;
+import java.util.ArrayDeque;
 
 /**
  * Checks the framing of what an upstream answers on an HTTP/1.1 connection, between Netty's
@@ -54,8 +54,8 @@ final class FramingCheck extends ChannelInboundHandlerAdapter {
     private HttpResponse head;
     /** The end of an answer, held until its read is over. */
     private LastHttpContent heldEnd;
-    /** The body bytes of the read so far, on the heap, not yet handed on (the first {@link #keptLength}); null when none. */
-    private byte[] kept;
+    /** The body bytes of the read so far, not yet handed on: the decoder's pieces, kept until then. */
+    private final ArrayDeque<ByteBuf> kept = new ArrayDeque<>(4);
     private int keptLength;
 
     @Override
@@ -104,14 +104,15 @@ final class FramingCheck extends ChannelInboundHandlerAdapter {
             ReferenceCountUtil.release(heldEnd);
             heldEnd = null;
         }
-        kept = null;
+        kept.forEach(ByteBuf::release);
+        kept.clear();
         keptLength = 0;
     }
 
     /**
-     * Adds the bytes of {@code piece} to those of the read so far, on the heap, and lets the piece
-     * go; an answer's end goes on without bytes of its own (they are handed on before it). Returns
-     * that end, or {@code null} for any other piece.
+     * Keeps the bytes of {@code piece} with those of the read so far, and lets the piece go; an
+     * answer's end goes on without bytes of its own (they are handed on before it). Returns that end,
+     * or {@code null} for any other piece.
      */
     private LastHttpContent gather(ChannelHandlerContext ctx, HttpContent piece) {
         ByteBuf bytes = piece.content();
@@ -120,12 +121,7 @@ final class FramingCheck extends ChannelInboundHandlerAdapter {
             if (keptLength + length > MAX_PIECE_BYTES) {
                 handOnPieces(ctx);
             }
-            if (kept == null) {
-                kept = new byte[length]; // exact: most reads of a stream bring one piece
-            } else if (kept.length - keptLength < length) {
-                kept = Arrays.copyOf(kept, Math.min(MAX_PIECE_BYTES, Math.max(2 * kept.length, keptLength + length)));
-            }
-            bytes.getBytes(bytes.readerIndex(), kept, keptLength, length);
+            kept.add(bytes.retain());
             keptLength += length;
         }
         LastHttpContent end = !(piece instanceof LastHttpContent last) ? null
@@ -136,14 +132,24 @@ final class FramingCheck extends ChannelInboundHandlerAdapter {
         return end;
     }
 
-    /** Hands on the body bytes the read brought so far, as one piece. */
+    /**
+     * Hands on the body bytes the read brought so far as one piece, copied to the heap at once in one
+     * array of their size (copying each piece as it came into an array that grows allocated twice
+     * their size in a stream), and lets the decoder's pieces go.
+     */
     private void handOnPieces(ChannelHandlerContext ctx) {
-        if (kept != null) {
-            ByteBuf bytes = Unpooled.wrappedBuffer(kept, 0, keptLength);
-            kept = null;
-            keptLength = 0;
-            ctx.fireChannelRead(new DefaultHttpContent(bytes));
+        if (keptLength == 0) {
+            return;
         }
+        byte[] heap = new byte[keptLength];
+        int at = 0;
+        for (ByteBuf piece; (piece = kept.poll()) != null; piece.release()) {
+            int length = piece.readableBytes();
+            piece.getBytes(piece.readerIndex(), heap, at, length);
+            at += length;
+        }
+        keptLength = 0;
+        ctx.fireChannelRead(new DefaultHttpContent(Unpooled.wrappedBuffer(heap)));
     }
 
     private void releaseHeldEnd(ChannelHandlerContext ctx) {

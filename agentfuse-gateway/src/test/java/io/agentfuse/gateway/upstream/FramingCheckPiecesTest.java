@@ -91,6 +91,28 @@ class FramingCheckPiecesTest {
     }
 
     @Test
+    void thePieceHandedOnIsOneArrayOfItsSizeAndTheDecodersPiecesAreLetGo() {
+        EmbeddedChannel channel = new EmbeddedChannel(new FramingCheck());
+        channel.writeInbound(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK));
+        channel.readInbound();
+        HttpContent[] read = new HttpContent[21];
+        for (int i = 0; i < read.length; i++) {
+            read[i] = piece("data: {\"choices\":[{\"delta\":{\"content\":\"token " + i + "\"}}]}\n\n", true);
+        }
+
+        channel.writeInbound((Object[]) read);
+
+        HttpContent events = channel.readInbound();
+        int size = events.content().readableBytes();
+        assertThat(size).isGreaterThan(1000);
+        assertThat(events.content().hasArray()).isTrue();
+        assertThat(events.content().array()).as("one array of the events' size, not one grown to more").hasSize(size);
+        assertThat(read).allSatisfy(piece -> assertThat(piece.refCnt()).isZero());
+        events.release();
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
     void eachReadHandsOnItsOwnPiece() {
         EmbeddedChannel channel = new EmbeddedChannel(new FramingCheck());
         channel.writeInbound(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK));
