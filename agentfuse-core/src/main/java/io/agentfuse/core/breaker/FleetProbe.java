@@ -271,6 +271,11 @@ final class FleetProbe {
         }
     }
 
+    /** Whether the HALF_OPEN state this decides for is still the breaker's state. */
+    boolean isCurrent() {
+        return state.isCurrent();
+    }
+
     /** Probe permits not handed out yet. */
     int spare() {
         return phase == Phase.PROBING ? spare : 0;

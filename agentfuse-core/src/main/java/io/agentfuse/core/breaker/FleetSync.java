@@ -122,14 +122,15 @@ final class FleetSync implements BreakerStateStore.Listener, FleetLink {
     }
 
     /**
-     * The store knew a change newer than this instance had seen. One that leaves the breaker as it was is no
-     * news (its own trip, whose version had not come back yet; another's trip whose open time is over too): the
-     * lease is asked for again knowing it, not the call refused with nobody probing (each round sends a higher version).
+     * The store knew a change newer than this instance had seen. One that leaves the probe's HALF_OPEN state
+     * the breaker's is no news (its own trip, whose version had not come back yet; another's trip whose open
+     * time is over too): the lease is asked for again knowing it, not the call refused with nobody probing
+     * (each round sends a higher version). One that moved the breaker on, now or when its message arrived
+     * ahead of this answer, sends the waiting calls to the breaker's new state.
      */
     private void superseded(CircuitBreaker breaker, Duration ttl, FleetProbe probe, Optional<SharedBreakerState> newer) {
-        Object before = breaker.rawState();
         newer.ifPresentOrElse(change -> learn(breaker, change), () -> catchUp(breaker));
-        if (newer.isPresent() && breaker.rawState() == before) {
+        if (newer.isPresent() && probe.isCurrent()) {
             requestProbe(breaker, ttl, probe);
         } else {
             probe.superseded();

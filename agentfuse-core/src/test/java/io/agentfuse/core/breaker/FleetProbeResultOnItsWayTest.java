@@ -83,5 +83,8 @@ class FleetProbeResultOnItsWayTest {
         assertThat(probe.permitted()).isTrue();
         assertThat(fleet.get(1).state()).isEqualTo(CircuitState.CLOSED);
         assertThat(asking.permitted()).as("the state it waited on was closed meanwhile").isTrue();
+        assertThat(store.leaseRequests()).as("the prober's and the asker's: nobody asks for a closed breaker's lease")
+                .isEqualTo(2);
+        assertThat(store.leases()).as("the prober's, as it was").containsOnlyKeys(TrippedFleet.MODEL);
     }
 }

@@ -26,7 +26,8 @@ import java.util.concurrent.CompletionStage;
  * published ends it, and an asker that missed a change gets that change instead of a lease. An
  * answer that another instance holds the lease waits for that instance's change as a real store's
  * does for a short while: a change of the breaker delivered before the store's "thread" next runs
- * out of work ({@link #deliver()}) is the answer instead. Every window shared stays in the fleet's sum.
+ * out of work ({@link #deliver()}) is the answer instead, also one delivered before the answer was
+ * asked for (a real store reads the changes and the answers on two connections). Every window shared stays in the fleet's sum.
  */
 final class LoopbackStateStores {
 
@@ -39,6 +40,8 @@ final class LoopbackStateStores {
     private final Map<String, Lease> leases = new HashMap<>();
     /** Answers that another instance holds the lease, waiting for its change until the store's thread runs. */
     private final List<HeldLease> held = new ArrayList<>();
+    /** The newest change of each breaker delivered to the instances, which a held answer asked before it is then. */
+    private final Map<String, SharedBreakerState> delivered = new HashMap<>();
     private final Map<String, Map<String, long[]>> windows = new HashMap<>();
     private long lastVersion;
     private boolean down;
@@ -159,6 +162,7 @@ final class LoopbackStateStores {
         for (BreakerStateStore.Listener listener : List.copyOf(listeners)) {
             pending.add(() -> listener.onShared(state));
         }
+        pending.add(() -> delivered.merge(state.breaker(), state, (known, next) -> next.version() > known.version() ? next : known));
         answerHeldLeases(state);
     }
 
@@ -189,8 +193,15 @@ final class LoopbackStateStores {
             }
             List<HeldLease> waited = List.copyOf(held);
             held.clear();
-            waited.forEach(waiting -> pending.add(() -> waiting.answer().complete(waiting.decided())));
+            waited.forEach(waiting -> pending.add(() -> waiting.answer().complete(afterDelivered(waiting))));
         }
+    }
+
+    /** A held answer, given after the changes delivered so far: one its asker had not seen is the answer. */
+    private ProbeLease afterDelivered(HeldLease waiting) {
+        SharedBreakerState newest = delivered.get(waiting.breaker());
+        return newest != null && newest.version() > waiting.seenVersion()
+                ? ProbeLease.superseded(Optional.of(newest)) : waiting.decided();
     }
 
     /** Asks every instance to share its rate windows, as a real store's timer does. */
