@@ -35,7 +35,7 @@ import java.util.ArrayDeque;
  *       to a whole read buffer of direct memory. Seventy paused streams exhausted a 32 MiB
  *       direct-memory cap that way ({@code StalledReadersTest});</li>
  *   <li>and the small pieces one read brings are handed on as one, up to {@value #MAX_PIECE_BYTES}
- *       bytes (the decoder's own largest piece, so that what Vert.x keeps of a paused answer stays
+ *       bytes or {@value #MAX_KEPT_PIECES} pieces (the decoder's own largest piece, so that what Vert.x keeps of a paused answer stays
  *       as it was): the decoder gives a piece per chunk of a chunked answer, a streamed answer's
  *       chunk is an event or two, and each piece costs Vert.x's client a dispatch through its
  *       inbound queue and the answer's context. A stream of twenty events written at once arrived
@@ -49,6 +49,11 @@ final class FramingCheck extends ChannelInboundHandlerAdapter {
 
     /** The most body bytes handed on as one piece: Netty's and Vert.x's default largest HTTP chunk. */
     static final int MAX_PIECE_BYTES = HttpClientOptions.DEFAULT_MAX_CHUNK_SIZE;
+    /**
+     * The most decoder pieces kept before their bytes are handed on: a provider that sends a byte per
+     * chunk would otherwise have thousands of them kept in one read.
+     */
+    static final int MAX_KEPT_PIECES = 64;
 
     /** The head of the answer being read, whose end may be held. */
     private HttpResponse head;
@@ -118,7 +123,7 @@ final class FramingCheck extends ChannelInboundHandlerAdapter {
         ByteBuf bytes = piece.content();
         int length = bytes.readableBytes();
         if (length > 0) {
-            if (keptLength + length > MAX_PIECE_BYTES) {
+            if (keptLength + length > MAX_PIECE_BYTES || kept.size() == MAX_KEPT_PIECES) {
                 handOnPieces(ctx);
             }
             kept.add(bytes.retain());

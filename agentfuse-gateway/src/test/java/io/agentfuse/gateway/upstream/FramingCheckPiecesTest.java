@@ -113,6 +113,31 @@ class FramingCheckPiecesTest {
     }
 
     @Test
+    void aReadOfManyTinyPiecesIsHandedOnInOrderWithoutKeepingThemAll() {
+        EmbeddedChannel channel = new EmbeddedChannel(new FramingCheck());
+        channel.writeInbound(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK));
+        channel.readInbound();
+        HttpContent[] read = new HttpContent[1_000]; // a provider that sends a byte per chunk
+        for (int i = 0; i < read.length; i++) {
+            read[i] = piece(Integer.toString(i % 10), true);
+        }
+
+        channel.writeInbound((Object[]) read);
+
+        StringBuilder all = new StringBuilder();
+        int handedOn = 0;
+        for (HttpContent content; (content = channel.readInbound()) != null; content.release()) {
+            assertThat(content.content().readableBytes()).isLessThanOrEqualTo(FramingCheck.MAX_KEPT_PIECES);
+            all.append(content.content().toString(StandardCharsets.UTF_8));
+            handedOn++;
+        }
+        assertThat(all.toString()).isEqualTo("0123456789".repeat(100));
+        assertThat(handedOn).isEqualTo((read.length + FramingCheck.MAX_KEPT_PIECES - 1) / FramingCheck.MAX_KEPT_PIECES);
+        assertThat(read).allSatisfy(piece -> assertThat(piece.refCnt()).isZero());
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
     void eachReadHandsOnItsOwnPiece() {
         EmbeddedChannel channel = new EmbeddedChannel(new FramingCheck());
         channel.writeInbound(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK));
