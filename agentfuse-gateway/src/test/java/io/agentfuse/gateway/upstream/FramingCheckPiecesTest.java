@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -74,9 +75,7 @@ class FramingCheckPiecesTest {
 
     @Test
     void piecesBeyondTheLargestAreHandedOnInPiecesOfAtMostItsSize() {
-        EmbeddedChannel channel = new EmbeddedChannel(new FramingCheck());
-        channel.writeInbound(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK));
-        channel.readInbound();
+        EmbeddedChannel channel = afterTheHead();
         String kilobyte = "k".repeat(1024);
 
         channel.writeInbound(repeated(piece(kilobyte, true), 20));
@@ -92,13 +91,8 @@ class FramingCheckPiecesTest {
 
     @Test
     void thePieceHandedOnIsOneArrayOfItsSizeAndTheDecodersPiecesAreLetGo() {
-        EmbeddedChannel channel = new EmbeddedChannel(new FramingCheck());
-        channel.writeInbound(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK));
-        channel.readInbound();
-        HttpContent[] read = new HttpContent[21];
-        for (int i = 0; i < read.length; i++) {
-            read[i] = piece("data: {\"choices\":[{\"delta\":{\"content\":\"token " + i + "\"}}]}\n\n", true);
-        }
+        EmbeddedChannel channel = afterTheHead();
+        HttpContent[] read = pieces(21, i -> "data: {\"choices\":[{\"delta\":{\"content\":\"token " + i + "\"}}]}\n\n");
 
         channel.writeInbound((Object[]) read);
 
@@ -114,13 +108,8 @@ class FramingCheckPiecesTest {
 
     @Test
     void aReadOfManyTinyPiecesIsHandedOnInOrderWithoutKeepingThemAll() {
-        EmbeddedChannel channel = new EmbeddedChannel(new FramingCheck());
-        channel.writeInbound(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK));
-        channel.readInbound();
-        HttpContent[] read = new HttpContent[1_000]; // a provider that sends a byte per chunk
-        for (int i = 0; i < read.length; i++) {
-            read[i] = piece(Integer.toString(i % 10), true);
-        }
+        EmbeddedChannel channel = afterTheHead();
+        HttpContent[] read = pieces(1_000, i -> Integer.toString(i % 10)); // a provider that sends a byte per chunk
 
         channel.writeInbound((Object[]) read);
 
@@ -139,9 +128,7 @@ class FramingCheckPiecesTest {
 
     @Test
     void eachReadHandsOnItsOwnPiece() {
-        EmbeddedChannel channel = new EmbeddedChannel(new FramingCheck());
-        channel.writeInbound(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK));
-        channel.readInbound();
+        EmbeddedChannel channel = afterTheHead();
 
         channel.writeInbound(piece("first", true));
         HttpContent first = channel.readInbound();
@@ -153,6 +140,23 @@ class FramingCheckPiecesTest {
         first.release();
         second.release();
         channel.finishAndReleaseAll();
+    }
+
+    /** A check that has handed on an answer's head, ready for its body. */
+    private static EmbeddedChannel afterTheHead() {
+        EmbeddedChannel channel = new EmbeddedChannel(new FramingCheck());
+        channel.writeInbound(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK));
+        channel.readInbound();
+        return channel;
+    }
+
+    /** {@code count} body pieces in direct memory, as the decoder gives them, the i-th saying {@code text(i)}. */
+    private static HttpContent[] pieces(int count, IntFunction<String> text) {
+        HttpContent[] pieces = new HttpContent[count];
+        for (int i = 0; i < count; i++) {
+            pieces[i] = piece(text.apply(i), true);
+        }
+        return pieces;
     }
 
     private static HttpContent piece(String text, boolean direct) {
