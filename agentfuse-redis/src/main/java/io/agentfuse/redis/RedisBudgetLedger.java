@@ -181,7 +181,8 @@ public final class RedisBudgetLedger implements BudgetLedger {
     /**
      * Collects a ledger's settings: key prefix ({@code agentfuse:}), loss rule ({@code share}), clock
      * (system), wait (250 ms), reservation TTL (15 min), presence TTL (15 s), heartbeat (1 s), probe
-     * interval (250 ms), command timeout (1 s), caller-named windows (100 000). Not thread-safe.
+     * interval (250 ms), command timeout (the URI's {@code timeout}, else 1 s: {@link CommandTimeout}),
+     * caller-named windows (100 000). Not thread-safe.
      */
     public static final class Builder {
         private final String uri;
@@ -193,7 +194,7 @@ public final class RedisBudgetLedger implements BudgetLedger {
         private Duration presenceTtl = Duration.ofSeconds(15);
         private Duration heartbeat = Duration.ofSeconds(1);
         private Duration probeInterval = Duration.ofMillis(250);
-        private Duration commandTimeout = Duration.ofSeconds(1);
+        private Duration commandTimeout;
         private int maxNamedWindows = LocalBudgetLedger.DEFAULT_MAX_WINDOWS;
 
         private Builder(String uri) {
@@ -201,6 +202,7 @@ public final class RedisBudgetLedger implements BudgetLedger {
             if (!uri.startsWith("redis://") && !uri.startsWith("rediss://")) {
                 throw new IllegalArgumentException("state.redis.uri must start with redis:// or rediss://, but was '" + uri + "'");
             }
+            this.commandTimeout = CommandTimeout.of(uri);
         }
 
         /** The prefix of every key; default {@code agentfuse:}. */
@@ -251,7 +253,7 @@ public final class RedisBudgetLedger implements BudgetLedger {
             return this;
         }
 
-        /** How long Lettuce waits for any command before failing it; default 1 s. */
+        /** How long Lettuce waits for any command before failing it; default the URI's {@code timeout}, else 1 s. */
         public Builder commandTimeout(Duration commandTimeout) {
             this.commandTimeout = positive("commandTimeout", commandTimeout);
             return this;

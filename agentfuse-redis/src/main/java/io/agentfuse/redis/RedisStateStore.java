@@ -35,8 +35,8 @@ import java.util.concurrent.TimeUnit;
  * the Redis client ({@link ReplySizeLimit}). An instance asking for a lease another holds gets that
  * holder's probe result instead if it comes within {@code probeResultWait} ({@link ProbeResultWaits}).
  *
- * <p>Never blocks: every call is asynchronous, with a command timeout (default 1 s), and fails at
- * once while Redis is unreachable; the store's own calls go through a {@link CircuitBreaker}
+ * <p>Never blocks: every call is asynchronous, with a command timeout (the URI's {@code timeout},
+ * else 1 s: {@link CommandTimeout}), and fails at once while Redis is unreachable; the store's own calls go through a {@link CircuitBreaker}
  * ({@link #breaker()}: 3 failures in a row open it for 2 s), so a slow or dead Redis costs the
  * fleet nothing but sharing. Lettuce reconnects on its own; each (re)connection, and a periodic
  * timer (default every 30 s), asks the registry to resync. The listener runs on the store's one
@@ -229,13 +229,14 @@ public final class RedisStateStore implements BreakerStateStore {
     }
 
     /**
-     * Collects a store's settings: key prefix ({@code agentfuse:}), command timeout (1 s), resync interval
+     * Collects a store's settings: key prefix ({@code agentfuse:}), command timeout (the URI's {@code timeout}, else 1 s:
+     * {@link CommandTimeout}), resync interval
      * (30 s), window interval (1 s), probe result wait (250 ms), record retention (1 day). Not thread-safe.
      */
     public static final class Builder {
         private final String uri;
         private String keyPrefix = DEFAULT_KEY_PREFIX;
-        private Duration commandTimeout = Duration.ofSeconds(1);
+        private Duration commandTimeout;
         private Duration resyncInterval = Duration.ofSeconds(30);
         private Duration windowInterval = Duration.ofSeconds(1);
         private Duration probeResultWait = Duration.ofMillis(250);
@@ -246,6 +247,7 @@ public final class RedisStateStore implements BreakerStateStore {
             if (!uri.startsWith("redis://") && !uri.startsWith("rediss://")) {
                 throw new IllegalArgumentException("state.redis.uri must start with redis:// or rediss://, but was '" + uri + "'");
             }
+            this.commandTimeout = CommandTimeout.of(uri);
         }
 
         /** The prefix of every key and of the channel; default {@code agentfuse:}. */
@@ -254,7 +256,7 @@ public final class RedisStateStore implements BreakerStateStore {
             return this;
         }
 
-        /** How long a call to Redis may take before it counts as failed; default 1 s. */
+        /** How long a call to Redis may take before it counts as failed; default the URI's {@code timeout}, else 1 s. */
         public Builder commandTimeout(Duration commandTimeout) {
             this.commandTimeout = Checks.positive("commandTimeout", commandTimeout);
             return this;

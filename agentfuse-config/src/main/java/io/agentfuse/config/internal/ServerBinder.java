@@ -13,12 +13,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /** Reads the {@code server:}, {@code state:} and {@code observability:} sections: how the gateway process runs. */
 final class ServerBinder {
 
     private static final int MAX_PORT = 65_535;
     private static final List<String> REDIS_SCHEMES = List.of("redis", "rediss");
+    /** A command timeout in Lettuce's URI syntax, above 0 (see {@link #checkRedisTimeout}). */
+    private static final Pattern REDIS_TIMEOUT = Pattern.compile("0*[1-9]\\d*(?:ns|us|ms|s|m|h|d)");
     /** An HTTP proxy is spoken to in plain HTTP, whatever the upstream's scheme. */
     private static final List<String> PROXY_SCHEMES = List.of("http");
     private static final List<String> OTLP_SCHEMES = List.of("http", "https");
@@ -169,6 +172,7 @@ final class ServerBinder {
         MapReader redis = section.section("redis");
         URI defaultUri = URI.create(defaults.redis().uri());
         Optional<URI> uri = redis.url("uri", Optional.of(defaultUri), REDIS_SCHEMES);
+        uri.ifPresent(written -> checkRedisTimeout(redis, written));
         var state = new StateConfig(store, new StateConfig.Redis(uri.orElse(defaultUri).toString(),
                 redis.string("keyPrefix", defaults.redis().keyPrefix()),
                 redis.choice("budgetOnLoss", defaults.redis().budgetOnLoss()),
@@ -177,6 +181,25 @@ final class ServerBinder {
         redis.finish();
         section.finish();
         return state;
+    }
+
+    /**
+     * The {@code timeout} of {@code state.redis.uri}'s query, Lettuce's command timeout
+     * ({@code redis://cache:6379?timeout=500ms}; without one, 1 s): a whole number above 0 with its
+     * unit. Lettuce itself would read a bare number as milliseconds and what it cannot read
+     * ({@code 1.5s}) as its 60 s, without a word.
+     */
+    private static void checkRedisTimeout(MapReader redis, URI uri) {
+        String query = uri.getRawQuery();
+        for (String parameter : query == null ? new String[0] : query.split("&")) {
+            int equals = parameter.indexOf('=');
+            String name = equals < 0 ? parameter : parameter.substring(0, equals);
+            String value = equals < 0 ? "" : parameter.substring(equals + 1);
+            if (name.equalsIgnoreCase("timeout") && !REDIS_TIMEOUT.matcher(value).matches()) {
+                redis.error("uri", "its timeout (the command timeout) must be a whole number above 0 with its unit"
+                        + " (ms, s, m, h, d), like 500ms or 2s, but was \"" + value + "\"");
+            }
+        }
     }
 
     /**
