@@ -36,9 +36,9 @@ import java.util.concurrent.TimeUnit;
  * holder's probe result instead if it comes within {@code probeResultWait} ({@link ProbeResultWaits}).
  *
  * <p>Never blocks: every call is asynchronous, with a command timeout (the URI's {@code timeout},
- * else 1 s: {@link CommandTimeout}), and fails at once while Redis is unreachable; the store's own calls go through a {@link CircuitBreaker}
- * ({@link #breaker()}: 3 failures in a row open it for 2 s), so a slow or dead Redis costs the
- * fleet nothing but sharing. Lettuce reconnects on its own; each (re)connection, and a periodic
+ * else 1 s: {@link CommandTimeout}), and fails at once while Redis is unreachable; the store's own
+ * calls go through a {@link CircuitBreaker} ({@link #breaker()}: 3 failures in a row open it for
+ * 2 s), so a slow or dead Redis costs the fleet nothing but sharing. Lettuce reconnects on its own; each (re)connection, and a periodic
  * timer (default every 30 s), asks the registry to resync. The listener runs on the store's one
  * thread, {@code agentfuse-redis}. Thread-safe.
  *
@@ -229,9 +229,9 @@ public final class RedisStateStore implements BreakerStateStore {
     }
 
     /**
-     * Collects a store's settings: key prefix ({@code agentfuse:}), command timeout (the URI's {@code timeout}, else 1 s:
-     * {@link CommandTimeout}), resync interval
-     * (30 s), window interval (1 s), probe result wait (250 ms), record retention (1 day). Not thread-safe.
+     * Collects a store's settings: key prefix ({@code agentfuse:}), command timeout (the URI's
+     * {@code timeout}, else 1 s: {@link CommandTimeout}), resync interval (30 s), window interval
+     * (1 s), probe result wait (250 ms), record retention (1 day). Not thread-safe.
      */
     public static final class Builder {
         private final String uri;
