@@ -229,9 +229,8 @@ public final class RedisStateStore implements BreakerStateStore {
     }
 
     /**
-     * Collects a store's settings: key prefix ({@code agentfuse:}), command timeout (the URI's
-     * {@code timeout}, else 1 s: {@link CommandTimeout}), resync interval (30 s), window interval
-     * (1 s), probe result wait (250 ms), record retention (1 day). Not thread-safe.
+     * Collects a store's settings: key prefix ({@code agentfuse:}), command timeout ({@link CommandTimeout}),
+     * resync interval (30 s), window interval (1 s), probe result wait (250 ms), retention (1 day). Not thread-safe.
      */
     public static final class Builder {
         private final String uri;
