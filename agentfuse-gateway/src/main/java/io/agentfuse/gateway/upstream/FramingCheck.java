@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.upstream;
 
+import io.agentfuse.gateway.internal.HeapBuffers;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
@@ -146,15 +147,12 @@ final class FramingCheck extends ChannelInboundHandlerAdapter {
         if (keptLength == 0) {
             return;
         }
-        byte[] heap = new byte[keptLength];
-        int at = 0;
+        ByteBuf heap = HeapBuffers.ofCapacity(keptLength);
         for (ByteBuf piece; (piece = kept.poll()) != null; piece.release()) {
-            int length = piece.readableBytes();
-            piece.getBytes(piece.readerIndex(), heap, at, length);
-            at += length;
+            heap.writeBytes(piece, piece.readerIndex(), piece.readableBytes());
         }
         keptLength = 0;
-        ctx.fireChannelRead(new DefaultHttpContent(Unpooled.wrappedBuffer(heap)));
+        ctx.fireChannelRead(new DefaultHttpContent(heap));
     }
 
     private void releaseHeldEnd(ChannelHandlerContext ctx) {
