@@ -14,6 +14,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Lease answers that wait for the probe of the instance holding the lease: an instance that asks
@@ -38,11 +39,16 @@ final class ProbeResultWaits {
     private final long waitMillis;
     private final Map<String, List<Waiting>> waiting = new HashMap<>();
     /**
-     * The newest change of each breaker that reached the store. A change and a lease answer come on
-     * two connections: the holder's close may be read here before the answer Redis gave just ahead of
-     * it, and an answer waiting for that close would wait the whole wait for it.
+     * The newest change of each breaker whose lease is being asked for that reached the store meanwhile.
+     * A change and a lease answer come on two connections: the holder's close may be read here before
+     * the answer Redis gave just ahead of it, and an answer waiting for that close would wait the whole
+     * wait for it. A change that came before the request was sent is none of this: Redis ran it first
+     * and answers with it itself. So only breakers with a request on its way are kept (what the channel
+     * brings of any other breaker, however many names a fleet or a stranger publishes, is not).
      */
     private final Map<String, SharedBreakerState> newest = new HashMap<>();
+    /** How many lease requests of each breaker are on their way to Redis or waiting here. */
+    private final Map<String, Integer> asking = new HashMap<>();
     private boolean closed;
 
     /** One answer waiting: the asker's version, what is left of the other's lease, and where the answer goes. */
@@ -58,6 +64,31 @@ final class ProbeResultWaits {
     /** How long an answer waits for the holder's probe result, as the store was built with. */
     Duration waitTime() {
         return wait;
+    }
+
+    /**
+     * The lease request of {@code breaker} that {@code request} sends, with the changes of the breaker
+     * that reach the store kept until it has its answer (or failed).
+     */
+    CompletionStage<ProbeLease> whileAsked(String breaker, Supplier<CompletionStage<ProbeLease>> request) {
+        synchronized (this) {
+            asking.merge(breaker, 1, Integer::sum);
+        }
+        CompletionStage<ProbeLease> answer;
+        try {
+            answer = request.get();
+        } catch (RuntimeException notSent) {
+            answered(breaker);
+            throw notSent;
+        }
+        return answer.whenComplete((lease, failure) -> answered(breaker));
+    }
+
+    private synchronized void answered(String breaker) {
+        if (asking.merge(breaker, -1, Integer::sum) <= 0) {
+            asking.remove(breaker);
+            newest.remove(breaker);
+        }
     }
 
     /**
@@ -88,7 +119,9 @@ final class ProbeResultWaits {
     void changed(SharedBreakerState state) {
         List<Waiting> answered = new ArrayList<>(0);
         synchronized (this) {
-            newest.merge(state.breaker(), state, (known, next) -> next.version() > known.version() ? next : known);
+            if (asking.containsKey(state.breaker())) {
+                newest.merge(state.breaker(), state, (known, next) -> next.version() > known.version() ? next : known);
+            }
             List<Waiting> forBreaker = waiting.get(state.breaker());
             if (forBreaker == null) {
                 return;

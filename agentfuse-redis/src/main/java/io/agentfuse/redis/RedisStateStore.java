@@ -170,14 +170,14 @@ public final class RedisStateStore implements BreakerStateStore {
 
     @Override
     public CompletionStage<ProbeLease> tryProbeLease(String breaker, long seenVersion, String holder, Duration ttl) {
-        return guarded.<List<Object>>eval(RedisScripts.LEASE, ScriptOutputType.MULTI,
+        return probeResults.whileAsked(breaker, () -> guarded.<List<Object>>eval(RedisScripts.LEASE, ScriptOutputType.MULTI,
                         new String[] {keys.lease(breaker), keys.record(breaker)}, holder, Long.toString(Math.max(1, ttl.toMillis())),
                         Long.toString(seenVersion))
                 .thenCompose(answer -> switch (((Long) answer.get(0)).intValue()) {
                     case 1 -> CompletableFuture.completedFuture(ProbeLease.granted((Long) answer.get(1)));
                     case 0 -> probeResults.heldElsewhere(breaker, seenVersion, (Long) answer.get(1));
                     default -> CompletableFuture.completedFuture(ProbeLease.superseded(ReceivedRecords.record((String) answer.get(2))));
-                });
+                }));
     }
 
     @Override
