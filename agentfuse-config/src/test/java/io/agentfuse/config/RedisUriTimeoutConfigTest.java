@@ -27,16 +27,27 @@ class RedisUriTimeoutConfigTest {
 
     @Test
     void aTimeoutLettuceWouldMisreadIsAnErrorAtTheUrisLine() {
-        for (String written : new String[] {"1.5s", "3", "0s", "abc", ""}) {
+        for (String written : new String[] {"1.5s", "3", "0s", "abc", "", "99999999999999999999s", "61s", "1h", "500us"}) {
             ConfigException failure = catchThrowableOfType(ConfigException.class,
                     () -> parse("state:\n  store: redis\n  redis:\n    uri: \"redis://cache:6379?timeout=" + written + "\"\n"));
 
             assertThat(failure.errors()).as(written).singleElement().satisfies(error -> {
                 assertThat(error.path()).isEqualTo("state.redis.uri");
                 assertThat(error.line()).isEqualTo(4);
-                assertThat(error.message()).isEqualTo("its timeout (the command timeout) must be a whole number above 0"
-                        + " with its unit (ms, s, m, h, d), like 500ms or 2s, but was \"" + written + "\"");
+                assertThat(error.message()).isEqualTo("its timeout (the command timeout) must be a whole number"
+                        + " with its unit (ms, s, m), from 1ms to 60s, like 500ms or 2s, but was \"" + written + "\"");
             });
         }
+    }
+
+    @Test
+    void aTimeoutWrittenTwiceIsAnError() {
+        ConfigException failure = catchThrowableOfType(ConfigException.class,
+                () -> parse("state:\n  redis: { uri: \"redis://cache:6379?timeout=5s&timeout=1s\" }\n"));
+
+        assertThat(failure.errors()).singleElement().satisfies(error -> {
+            assertThat(error.path()).isEqualTo("state.redis.uri");
+            assertThat(error.message()).isEqualTo("writes its timeout twice");
+        });
     }
 }

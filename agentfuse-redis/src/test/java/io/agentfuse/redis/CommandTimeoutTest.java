@@ -26,17 +26,29 @@ class CommandTimeoutTest {
         assertThat(CommandTimeout.of("redis://127.0.0.1:6379?timeout=500ms")).isEqualTo(Duration.ofMillis(500));
         assertThat(CommandTimeout.of("rediss://user:secret@cache.internal:6380/2?clientName=gw&TIMEOUT=5s"))
                 .isEqualTo(Duration.ofSeconds(5));
-        assertThat(CommandTimeout.of("redis://cache?timeout=2m")).isEqualTo(Duration.ofMinutes(2));
+        assertThat(CommandTimeout.of("redis://cache?timeout=1m#primary")).isEqualTo(Duration.ofMinutes(1));
+        assertThat(CommandTimeout.of("redis://cache?timeout=1ms")).isEqualTo(Duration.ofMillis(1));
     }
 
-    /** Lettuce reads a bare number as milliseconds, and what it cannot read as no timeout (its 60 s). */
+    /**
+     * Lettuce reads a bare number as milliseconds, what it cannot read as no timeout (its 60 s), and
+     * twenty digits as an exception; past a minute, a hung Redis would hold its callers for nothing.
+     */
     @ParameterizedTest
-    @ValueSource(strings = {"3", "1.5s", "abc", "0s", "0", "-1s", ""})
+    @ValueSource(strings = {"3", "1.5s", "abc", "0s", "0", "-1s", "", "99999999999999999999s", "61s", "2m", "1h",
+            "500us", "1000000ns"})
     void aTimeoutLettuceWouldMisreadIsRefusedWithTheValue(String written) {
         assertThatThrownBy(() -> CommandTimeout.of("redis://127.0.0.1:6379?timeout=" + written))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("state.redis.uri's timeout must be a whole number above 0 with its unit (ms, s, m, h, d),"
-                        + " like 500ms or 2s, but was '" + written + "'");
+                .hasMessage("state.redis.uri's timeout must be a whole number with its unit (ms, s, m),"
+                        + " from 1ms to 60s, like 500ms or 2s, but was '" + written + "'");
+    }
+
+    /** Lettuce would take the first of two and say nothing of the second. */
+    @Test
+    void aTimeoutWrittenTwiceIsRefused() {
+        assertThatThrownBy(() -> CommandTimeout.of("redis://127.0.0.1:6379?timeout=5s&timeout=1s"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("state.redis.uri writes its timeout twice");
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.agentfuse.config.StateConfig;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -20,8 +21,10 @@ final class ServerBinder {
 
     private static final int MAX_PORT = 65_535;
     private static final List<String> REDIS_SCHEMES = List.of("redis", "rediss");
-    /** A command timeout in Lettuce's URI syntax, above 0 (see {@link #checkRedisTimeout}). */
-    private static final Pattern REDIS_TIMEOUT = Pattern.compile("0*[1-9]\\d*(?:ns|us|ms|s|m|h|d)");
+    /** A command timeout in Lettuce's URI syntax, and its bounds (see {@link #checkRedisTimeout}). */
+    private static final Pattern REDIS_TIMEOUT = Pattern.compile("\\d{1,9}(?:ms|s|m)");
+    private static final Duration REDIS_TIMEOUT_LEAST = Duration.ofMillis(1);
+    private static final Duration REDIS_TIMEOUT_MOST = Duration.ofSeconds(60);
     /** An HTTP proxy is spoken to in plain HTTP, whatever the upstream's scheme. */
     private static final List<String> PROXY_SCHEMES = List.of("http");
     private static final List<String> OTLP_SCHEMES = List.of("http", "https");
@@ -185,19 +188,29 @@ final class ServerBinder {
 
     /**
      * The {@code timeout} of {@code state.redis.uri}'s query, Lettuce's command timeout
-     * ({@code redis://cache:6379?timeout=500ms}; without one, 1 s): a whole number above 0 with its
-     * unit. Lettuce itself would read a bare number as milliseconds and what it cannot read
-     * ({@code 1.5s}) as its 60 s, without a word.
+     * ({@code redis://cache:6379?timeout=500ms}; without one, 1 s): a whole number with its unit, from
+     * 1 ms to 60 s, written once, as the Redis store's builders take it ({@code redis.CommandTimeout}).
+     * Lettuce itself would read a bare number as milliseconds and what it cannot read ({@code 1.5s}) as
+     * its 60 s, without a word.
      */
     private static void checkRedisTimeout(MapReader redis, URI uri) {
         String query = uri.getRawQuery();
+        int written = 0;
         for (String parameter : query == null ? new String[0] : query.split("&")) {
             int equals = parameter.indexOf('=');
             String name = equals < 0 ? parameter : parameter.substring(0, equals);
+            if (!name.equalsIgnoreCase("timeout")) {
+                continue;
+            }
             String value = equals < 0 ? "" : parameter.substring(equals + 1);
-            if (name.equalsIgnoreCase("timeout") && !REDIS_TIMEOUT.matcher(value).matches()) {
-                redis.error("uri", "its timeout (the command timeout) must be a whole number above 0 with its unit"
-                        + " (ms, s, m, h, d), like 500ms or 2s, but was \"" + value + "\"");
+            Optional<Duration> timeout = REDIS_TIMEOUT.matcher(value).matches()
+                    ? DurationFormat.parse(value, ChronoUnit.SECONDS) : Optional.empty();
+            if (++written > 1) {
+                redis.error("uri", "writes its timeout twice");
+            } else if (timeout.isEmpty() || timeout.get().compareTo(REDIS_TIMEOUT_LEAST) < 0
+                    || timeout.get().compareTo(REDIS_TIMEOUT_MOST) > 0) {
+                redis.error("uri", "its timeout (the command timeout) must be a whole number with its unit (ms, s, m),"
+                        + " from 1ms to 60s, like 500ms or 2s, but was \"" + value + "\"");
             }
         }
     }
