@@ -18,7 +18,7 @@ import static io.agentfuse.gateway.agents.AgentGateway.body;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Claude Code 2.1.332 ({@code claude -p}), unmodified, behind the gateway with only a base URL and
+ * Claude Code 2.1.337 ({@code claude -p}), unmodified, behind the gateway with only a base URL and
  * a fake key, in front of the mock provider. Each scenario counts the requests Claude Code sent and
  * prints how long it ran; none asserts a duration.
  */
