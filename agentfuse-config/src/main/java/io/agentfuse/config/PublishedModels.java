@@ -13,7 +13,9 @@ import java.util.Set;
  * <p>Sources, as read in December 2026: Anthropic's "Models overview" and each model's overview page
  * on platform.claude.com ("Model ID … Context window … Input pricing … Output pricing": Claude Opus
  * 4.6, Sonnet 4.6, Opus 4.8, Opus 5, Sonnet 5, Fable 5, Fable 5.1, Fable 5.2, Opus 5.5, Sonnet 5.5,
- * Haiku 5.5, Opus 4.5, Sonnet 4.5, Haiku 4.5); Google's Gemini API model pages on ai.google.dev (Gemini 3 Pro
+ * Haiku 5.5, Opus 4.5, Sonnet 4.5, Haiku 4.5; Claude Mythos 5, 5.1 and 5.2, by invitation only, are the
+ * same models as Fable 5, 5.1 and 5.2 with their specifications and prices: the Fable 5 page, the Fable
+ * 5.2 migration guide, Bedrock's model card of Mythos 5.2, 1M); Google's Gemini API model pages on ai.google.dev (Gemini 3 Pro
  * Preview, Gemini 3.1 Pro Preview: input token limit 1 048 576) and Vertex AI's model page of Gemini
  * 2.5 Flash-Lite (context window 1 048 576); OpenAI's model pages on developers.openai.com (GPT-5.1,
  * GPT-5-Codex: $1.25/$10, 400 000; o4-mini-deep-research: $2/$8, 200 000). Where a vendor's own page
@@ -76,6 +78,9 @@ final class PublishedModels {
             Map.entry("claude-fable-5", 1_000_000),
             Map.entry("claude-fable-5-1", 1_000_000),
             Map.entry("claude-fable-5-2", 1_000_000),
+            Map.entry("claude-mythos-5", 1_000_000),
+            Map.entry("claude-mythos-5-1", 1_000_000),
+            Map.entry("claude-mythos-5-2", 1_000_000),
             Map.entry("gpt-3.5-turbo", 16_385),
             Map.entry("gpt-4", 8_192),
             Map.entry("gpt-4-32k", 32_768),
@@ -147,6 +152,9 @@ final class PublishedModels {
             Map.entry("claude-fable-5", ModelPrice.of("10", "50")),
             Map.entry("claude-fable-5-1", ModelPrice.of("10", "50")),
             Map.entry("claude-fable-5-2", ModelPrice.of("8", "40")),
+            Map.entry("claude-mythos-5", ModelPrice.of("10", "50")),
+            Map.entry("claude-mythos-5-1", ModelPrice.of("10", "50")),
+            Map.entry("claude-mythos-5-2", ModelPrice.of("8", "40")),
             Map.entry("claude-3-opus", ModelPrice.of("15", "75")),
             Map.entry("claude-3-7-sonnet", ModelPrice.of("3", "15")),
             Map.entry("claude-3-5-sonnet", ModelPrice.of("3", "15")),
