@@ -111,8 +111,8 @@ final class Attempts {
             sampleLatency(durationNanos); // it ran into its own limit: the step is at least that slow now
         }
         if (breaker != null) {
-            if (breaker.isInnerRejection(cause)) {
-                breaker.release(permit); // refused further in: the callee was not reached
+            if (breaker.isInnerRejection(cause) || cause instanceof DeadlineExceededException cut && !cut.showsSlowCallee(medianNanos())) {
+                breaker.release(permit); // refused further in, or cut by a deadline too short to judge the callee by
             } else {
                 breaker.onResult(permit, result);
             }

@@ -8,9 +8,13 @@ import java.time.Duration;
  * {@link CallTimeoutException}, so it is classified as {@link io.agentfuse.core.Outcome#TIMEOUT}
  * (the gateway answers 504 {@code timeout}); {@link #called()} tells the two cases apart.
  *
- * <p>An attempt that was made and cut is recorded by its breaker as a timeout: it was started
- * only because its step usually answers in the time that was left. One that was never made is
- * recorded nowhere.
+ * <p>An attempt that was made and cut is recorded by its breaker as a timeout only when it had at
+ * least the time its step usually answers in (the step's recent median latency, {@link #showsSlowCallee}):
+ * then the step was slower than it has been. Cut sooner, or with no recent median to judge by (a
+ * step rarely called, just after a start or a reload), it is recorded as neither success nor failure,
+ * as a caller who leaves is: a caller's short {@code x-agentfuse-deadline} says nothing about the
+ * model, and must not open a breaker that every caller shares. One that was never made is recorded
+ * nowhere.
  *
  * <p>Immutable; no stack trace is filled in.
  */
@@ -45,6 +49,14 @@ public final class DeadlineExceededException extends CallTimeoutException {
                 + Duration.ofNanos(medianNanos).toMillis() + " ms (recent median)";
         return new DeadlineExceededException(what + " was not started before the request's deadline: " + why,
                 Duration.ofNanos(Math.max(0L, remainingNanos)), false);
+    }
+
+    /**
+     * Whether this cut shows its callee slow: an attempt was made, and the time it had was at least
+     * {@code medianNanos}, its step's recent median latency ({@code -1} when unknown: then it shows nothing).
+     */
+    public boolean showsSlowCallee(long medianNanos) {
+        return called && medianNanos >= 0 && medianNanos <= timeout().toNanos();
     }
 
     /** Whether an attempt was made (and cut), rather than none at all. */

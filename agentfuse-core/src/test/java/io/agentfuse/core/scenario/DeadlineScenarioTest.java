@@ -83,6 +83,7 @@ class DeadlineScenarioTest {
     @ParameterizedTest
     @EnumSource(Path.class)
     void anAttemptsTimeoutIsCutToTheTimeLeftAndNoRetryFollows(Path path) {
+        recentAnswersTaking(5 * SECOND);
         ScriptedCalls calls = new ScriptedCalls(clock, hangs());
 
         Ended ended = run(path, guard(RetryPolicy.defaults(), Duration.ofSeconds(60)), calls,
@@ -92,7 +93,53 @@ class DeadlineScenarioTest {
         assertThat(((DeadlineExceededException) ended.failure()).called()).isTrue();
         assertThat(ended.atMillis()).as("never later than the deadline").isEqualTo(10_000L);
         assertThat(calls.startMillis()).containsExactly(0L);
-        assertThat(recorded.recorded()).as("the step was too slow for the time it had").containsExactly(Outcome.TIMEOUT);
+        assertThat(recorded.recorded()).as("it had twice the step's median: too slow").containsExactly(Outcome.TIMEOUT);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Path.class)
+    void anAttemptCutWithNoRecentMedianToJudgeByIsRecordedAsNeitherSuccessNorFailure(Path path) {
+        // A caller's 300 ms deadline on a step nobody has called lately: the cut says nothing about the step
+        ScriptedCalls calls = new ScriptedCalls(clock, hangs());
+
+        Ended ended = run(path, guard(RetryPolicy.defaults(), Duration.ofSeconds(60)), calls,
+                Deadline.after(Duration.ofMillis(300), clock));
+
+        assertThat(ended.failure()).isInstanceOf(DeadlineExceededException.class);
+        assertThat(((DeadlineExceededException) ended.failure()).called()).isTrue();
+        assertThat(calls.startMillis()).containsExactly(0L);
+        assertThat(recorded.recorded()).isEmpty();
+        assertThat(breaker.snapshot().counts()).containsEntry("consecutiveErrors", 0L);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Path.class)
+    void aFirstAttemptCutSoonerThanTheStepsMedianIsRecordedAsNeitherSuccessNorFailure(Path path) {
+        recentAnswersTaking(5 * SECOND);
+        ScriptedCalls calls = new ScriptedCalls(clock, hangs());
+
+        Ended ended = run(path, guard(RetryPolicy.defaults(), Duration.ofSeconds(60)), calls,
+                Deadline.after(Duration.ofSeconds(3), clock));
+
+        assertThat(ended.failure()).isInstanceOf(DeadlineExceededException.class);
+        assertThat(ended.atMillis()).isEqualTo(3_000L);
+        assertThat(recorded.recorded()).as("3 s of a step that takes 5 s: nothing learned").isEmpty();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Path.class)
+    void aRetryCutAfterItHadTheStepsMedianIsATimeout(Path path) {
+        recentAnswersTaking(5 * SECOND);
+        ScriptedCalls calls = new ScriptedCalls(clock, fails(new HttpStatusException(503), 2_000), hangs());
+
+        // 2 s of wait and 5 s of median fit the 8 s left after the first failure at 2 s: the retry is cut at 10 s
+        Ended ended = run(path, guard(RetryPolicy.defaults(), Duration.ofSeconds(60)), calls,
+                Deadline.after(Duration.ofSeconds(10), clock));
+
+        assertThat(calls.startMillis()).containsExactly(0L, 4_000L);
+        assertThat(ended.failure()).isInstanceOf(DeadlineExceededException.class);
+        assertThat(recorded.recorded()).as("the 503, and the retry had 6 s of a step that takes 5 s: a timeout")
+                .containsExactly(Outcome.SERVER_ERROR, Outcome.TIMEOUT);
     }
 
     @ParameterizedTest

@@ -157,4 +157,23 @@ class DeadlineScenarioTest {
         assertThat(reply.status()).isEqualTo(200);
         assertThat(reply.json().getString("type")).isEqualTo("message");
     }
+
+    @Test
+    void givenAHealthyModelNobodyCalledLately_whenOneCallerKeepsCuttingItWithAShortDeadline_thenItsBreakerStaysClosedForEveryoneElse() {
+        // breakers stay open for 30 s here, so that an opened one would still be open for the patient caller
+        harness = GatewayHarness.start(GatewayHarness.CONFIG.replace("resetTimeout: 300ms", "resetTimeout: 30s"));
+        harness.mock.scriptForModel("claude-sonnet-4-5", MockStep.builder().delayMs(1_000).text("in a second").times(4).build());
+
+        for (int i = 0; i < 3; i++) {
+            Reply cut = harness.client.post("/v1/messages", anthropicRequest("claude-sonnet-4", false),
+                    Map.of("x-agentfuse-deadline", "300ms"));
+            assertThat(cut.status()).isEqualTo(504);
+        }
+        Reply patient = harness.client.post("/v1/messages", anthropicRequest("claude-sonnet-4", false));
+
+        // the default breaker opens after 3 timeouts in a row: the caller's 300 ms said nothing about the model
+        assertThat(patient.status()).isEqualTo(200);
+        assertThat(patient.header("x-agentfuse-model")).isEqualTo("claude-sonnet-4");
+        assertThat(patient.body()).contains("in a second");
+    }
 }
