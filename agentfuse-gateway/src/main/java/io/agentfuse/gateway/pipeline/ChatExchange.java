@@ -264,7 +264,7 @@ final class ChatExchange {
             continuation.report(reported, relay);
         }
         trace.span().ended(status);
-        RequestLog.ended(requestId, model, status, response.headers(), duration);
+        RequestLog.ended(requestId, model, status, trace.attempts(), response.headers(), duration);
     }
 
     /**

@@ -15,9 +15,11 @@ import java.util.regex.Pattern;
  * caller's own when it sent a sane one (letters, digits, {@code . _ : -}, at most 128), else a new
  * one. A request that ends in a gateway error (5xx) or a gateway fault is logged as one line with
  * that id, model, status and the steps passed over; an answer, a 4xx and a caller who leaves (499)
- * are not errors and are not logged, and neither is a 503 {@code circuit_open}: nothing was called,
- * the breaker's opening was logged once, and during an outage every request would otherwise add a
- * line at exactly the moment fast failing should cost nothing. Keys and prompts are never logged.
+ * are not errors and are not logged, and neither is a 503 that called nothing ({@code circuit_open};
+ * {@code budget_unavailable}): the breaker's opening or the ledger's loss was logged once, and during
+ * an outage every request would otherwise add a line at exactly the moment fast failing should cost
+ * nothing. A 503 after a provider was called ({@code shutting_down} cutting a request in flight) is
+ * logged as any gateway error. Keys and prompts are never logged.
  * Thread-safe.
  */
 final class RequestLog {
@@ -40,12 +42,15 @@ final class RequestLog {
         return id;
     }
 
-    /** The status of a request turned away by open breakers: not worth a line each. */
-    private static final int CIRCUIT_OPEN = 503;
+    /** The status of a request turned away by open breakers, or by a budget's ledger while it is away. */
+    private static final int UNAVAILABLE = 503;
 
-    /** Logs a request that ended with {@code status}, if that is a gateway error that called something. */
-    static void ended(String id, String model, int status, MultiMap responseHeaders, long durationNanos) {
-        if (status >= 500 && status != CIRCUIT_OPEN) {
+    /**
+     * Logs a request that ended with {@code status} after {@code attempts} calls upstream, if that is
+     * a gateway error, unless a 503 that called nothing.
+     */
+    static void ended(String id, String model, int status, int attempts, MultiMap responseHeaders, long durationNanos) {
+        if (status >= 500 && (status != UNAVAILABLE || attempts > 0)) {
             String passedOver = responseHeaders.get(FallbackHeader.NAME); // read only here: most requests are not logged
             LOG.atWarn().addKeyValue("requestId", id).addKeyValue("model", model).addKeyValue("status", status)
                     .addKeyValue("fallbacks", passedOver).addKeyValue("durationMs", durationNanos / 1_000_000)

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static io.agentfuse.gateway.testing.GatewayHarness.openAiRequest;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -102,6 +103,25 @@ class RequestLogTest {
             assertThat(lines.list).extracting(ILoggingEvent::getFormattedMessage)
                     .noneMatch(line -> line.startsWith("request rejected "))
                     .last().asString().startsWith("request after ");
+        }
+    }
+
+    @Test
+    void aRequestCutByTheShutdownAfterItsProviderWasCalledIsLogged() throws Exception {
+        try (GatewayHarness stopping = GatewayHarness.start(GatewayHarness.CONFIG.replace("  port: 0\n",
+                "  port: 0\n  drainDelay: 0s\n  shutdownGrace: 0s\n"))) {
+            stopping.mock.scriptForModel("gpt-4o-mini", MockStep.builder().delayMs(60_000).build());
+            var pending = stopping.vertx.executeBlocking(() -> stopping.client.post("/v1/chat/completions",
+                    openAiRequest("gpt-4o-mini", false), Map.of("x-request-id", "cut-by-stop")));
+            Eventually.holds(stopping.vertx, () -> stopping.requestsFor("gpt-4o-mini") > 0);
+
+            stopping.gateway.shutDown().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            Reply cut = pending.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+
+            assertThat(cut.status()).isEqualTo(503);
+            Eventually.holds(stopping.vertx, () -> lines.list.size() > 0);
+            assertThat(lines.list).extracting(ILoggingEvent::getFormattedMessage)
+                    .singleElement().asString().startsWith("request cut-by-stop for model gpt-4o-mini ended 503 after ");
         }
     }
 }
