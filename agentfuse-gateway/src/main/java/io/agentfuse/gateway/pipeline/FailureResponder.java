@@ -7,6 +7,7 @@ import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.core.fallback.StepFailure;
+import io.agentfuse.gateway.dialect.AnsweredFailure;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.http.ClientRetryRules;
 import io.agentfuse.gateway.http.GatewayError;
@@ -114,7 +115,7 @@ final class FailureResponder {
         if (error == null) {
             passThrough(response, dialect, (HttpStatusException) cause);
         } else {
-            if (lastAttempt(cause, passed) instanceof UpstreamStatusException answered) {
+            if (lastAttempt(cause, passed) instanceof AnsweredFailure answered) {
                 ProviderHeaders.passRequestId(answered.answerHeaders(), response.headers());
             }
             GatewayErrors.respond(response, dialect, error, rules);

@@ -213,7 +213,7 @@ final class CompleteCall<T> {
             } catch (MalformedAnswerException malformed) {
                 throw new MalformedAnswerException("provider " + request.provider().name() + " answered "
                         + status + " with a malformed " + dialect.name() + " answer: "
-                        + Redaction.of(request.provider(), malformed.getMessage()));
+                        + Redaction.of(request.provider(), malformed.getMessage()), Redaction.of(request.provider(), headers));
             }
             usage = dialect.usageOf(answer);
         }

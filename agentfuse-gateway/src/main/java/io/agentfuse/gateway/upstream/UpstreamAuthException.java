@@ -1,6 +1,10 @@
 package io.agentfuse.gateway.upstream;
 
+import io.agentfuse.gateway.dialect.AnsweredFailure;
 import io.agentfuse.gateway.dialect.UpstreamAuth;
+
+import java.util.List;
+import java.util.Map;
 
 /**
  * A provider refused the credentials the gateway is configured with (401 or 403, or the provider's
@@ -18,10 +22,11 @@ import io.agentfuse.gateway.dialect.UpstreamAuth;
  * throw new UpstreamAuthException("anthropic", 401, UpstreamAuth.Credential.apiKey("anthropic"));
  * }</pre>
  */
-public final class UpstreamAuthException extends RuntimeException {
+public final class UpstreamAuthException extends RuntimeException implements AnsweredFailure {
 
     private final String provider;
     private final int status;
+    private final List<Map.Entry<String, String>> answerHeaders;
 
     /**
      * A refusal of the provider's {@code apiKey}.
@@ -42,10 +47,20 @@ public final class UpstreamAuthException extends RuntimeException {
      * @param credential what the gateway sent
      */
     public UpstreamAuthException(String provider, int status, UpstreamAuth.Credential credential) {
+        this(provider, status, credential, List.of());
+    }
+
+    /**
+     * A refusal of {@code credential} in an answer with {@code answerHeaders} (cleared of secrets: its
+     * request id is passed on to the caller).
+     */
+    public UpstreamAuthException(String provider, int status, UpstreamAuth.Credential credential,
+                                 List<Map.Entry<String, String>> answerHeaders) {
         super("provider " + provider + " refused the gateway's " + credential.sent() + " (HTTP " + status
                 + "): check " + credential.check(), null, false, false);
         this.provider = provider;
         this.status = status;
+        this.answerHeaders = List.copyOf(answerHeaders);
     }
 
     /**
@@ -59,11 +74,18 @@ public final class UpstreamAuthException extends RuntimeException {
         super(message, null, false, false);
         this.provider = provider;
         this.status = 401;
+        this.answerHeaders = List.of();
     }
 
     /** The provider's configured name. */
     public String provider() {
         return provider;
+    }
+
+    /** The refusal's headers, cleared of secrets; empty for a refusal by the identity service or the egress proxy. */
+    @Override
+    public List<Map.Entry<String, String>> answerHeaders() {
+        return answerHeaders;
     }
 
     /** The HTTP status, 401 or 403 (401 for a refusal by the identity service); a 400 for Gemini's invalid key. */

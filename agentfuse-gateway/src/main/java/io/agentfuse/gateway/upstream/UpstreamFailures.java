@@ -87,7 +87,7 @@ final class UpstreamFailures {
         Dialect dialect = provider.dialect();
         if (dialect.refusesCredentials(status, body)) {
             provider.auth().refused(status, headers, body); // a cached token the answer calls invalid is dropped
-            return new UpstreamAuthException(provider.name(), status, provider.auth().credential());
+            return new UpstreamAuthException(provider.name(), status, provider.auth().credential(), Redaction.of(provider, headers));
         }
         int judged = judgedStatus(status, body, dialect.errorOutcome(status, headers, body));
         String told = status / 100 == 3 ? UpstreamHttp.redirectNote(headers.get("location"), "the provider's baseUrl") : Redaction.of(provider, body);

@@ -1,6 +1,7 @@
 package io.agentfuse.gateway.upstream;
 
 import io.agentfuse.core.HttpStatusException;
+import io.agentfuse.gateway.dialect.AnsweredFailure;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.http.HopByHop;
 
@@ -26,7 +27,7 @@ import java.util.Optional;
  * }
  * }</pre>
  */
-public final class UpstreamStatusException extends HttpStatusException {
+public final class UpstreamStatusException extends HttpStatusException implements AnsweredFailure {
 
     private final String contentType;
     private final int providerStatus;
@@ -76,6 +77,7 @@ public final class UpstreamStatusException extends HttpStatusException {
      * The answer's headers as received, in order and repeated ones repeated, less those of one hop
      * ({@link HopByHop}); empty unless the builder was given them.
      */
+    @Override
     public List<Map.Entry<String, String>> answerHeaders() {
         return answerHeaders;
     }

@@ -13,8 +13,9 @@ import static io.agentfuse.gateway.testing.GatewayHarness.openAiRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * An error the gateway answers itself after its attempts — a chain exhausted by 503s, by 429s (502
- * {@code all_fallbacks_failed} either way), or by streams whose opening event was an error — carries the request id of the provider's answer to the
+ * An error the gateway answers itself after its attempts — a chain exhausted by 503s, by 429s, by
+ * answers that are not JSON (502 {@code all_fallbacks_failed} each), by a refusal of the gateway's key
+ * (502 {@code upstream_auth_failed}), or by streams whose opening event was an error — carries the request id of the provider's answer to the
  * last attempt as {@code x-agentfuse-provider-request-id} (docs/design.md §7), whichever header the
  * provider named it by (OpenAI's {@code x-request-id}, Anthropic's {@code request-id}), so that the
  * caller can quote the failed call to the provider's support.
@@ -114,6 +115,33 @@ class ProviderRequestIdScenarioTest {
 
         assertThat(reply.status()).isEqualTo(502);
         assertThat(reply.header(HEADER)).matches("req_[0-9a-f]{32}");
+    }
+
+    @Test
+    void aRefusalOfTheGatewaysKeyCarriesTheRefusalsRequestId() {
+        harness = GatewayHarness.start(RETRIED.replace("gpt-4o-mini: { provider: openai, fallbacks: [claude-haiku-4] }",
+                "gpt-4o-mini: { provider: openai }"));
+        harness.mock.scriptForModel("gpt-4o-mini", MockStep.builder().status(401).header("x-request-id", "req_refused").build());
+
+        Reply reply = harness.client.post("/v1/chat/completions", openAiRequest("gpt-4o-mini", false));
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(502);
+        assertThat(reply.json().getJsonObject("error").getString("type")).isEqualTo("upstream_auth_failed");
+        assertThat(reply.header(HEADER)).isEqualTo("req_refused");
+    }
+
+    @Test
+    void anAnswerThatIsNotJsonOnEveryAttemptCarriesTheLastAttemptsRequestId() {
+        harness = GatewayHarness.start(RETRIED.replace("gpt-4o-mini: { provider: openai, fallbacks: [claude-haiku-4] }",
+                "gpt-4o-mini: { provider: openai }"));
+        harness.mock.scriptForModel("gpt-4o-mini", MockStep.builder().header("x-request-id", "req_m1").body("this is not json").build(),
+                MockStep.builder().header("x-request-id", "req_m2").body("this is not json").build());
+
+        Reply reply = harness.client.post("/v1/chat/completions", openAiRequest("gpt-4o-mini", false));
+
+        assertThat(harness.mock.requests()).hasSize(2);
+        assertThat(reply.status()).as(reply.body()).isEqualTo(502);
+        assertThat(reply.header(HEADER)).isEqualTo("req_m2");
     }
 
     private static MockStep unavailable(String header, String id) {
