@@ -26,6 +26,8 @@ import java.util.function.Supplier;
  * {@code {"data": [{"type": "model", "id", "display_name", "created_at"}], "has_more",
  * "first_id", "last_id"}}, when the request carries {@code anthropic-version}, with Anthropic's
  * paging parameters {@code limit} (1–1000, default 20), {@code after_id} and {@code before_id}.
+ * {@code GET /v1/models/{model}} answers one of them in the same shape (the SDKs' {@code models.retrieve}),
+ * and 404 {@code model_not_found} in the caller's dialect for a model the gateway does not serve.
  * The configuration is read per request, so a reload shows at once. Thread-safe.
  *
  * <pre>{@code
@@ -49,9 +51,20 @@ public final class ModelListHandler {
         this.config = Objects.requireNonNull(config, "config");
     }
 
-    /** Serves {@code GET /v1/models} on {@code router}. */
+    /** Serves {@code GET /v1/models} and {@code GET /v1/models/{model}} on {@code router}. */
     public void mount(Router router) {
         router.get(PATH).handler(this::handle);
+        router.getWithRegex("^" + PATH + "/(.+)$").handler(this::one);
+    }
+
+    private void one(RoutingContext ctx) {
+        String name = ctx.pathParam("param0");
+        boolean anthropic = ctx.request().getHeader(ANTHROPIC_VERSION) != null;
+        config.get().model(name).ifPresentOrElse(
+                model -> json(ctx, anthropic ? anthropicModel(model.name()) : openAiModel(model)),
+                () -> GatewayErrors.respond(ctx.response(), anthropic ? Dialects.ANTHROPIC : Dialects.OPENAI,
+                        new GatewayException(GatewayError.MODEL_NOT_FOUND, "model " + AnswerShape.quoted(name)
+                                + " is not configured at this gateway; GET " + PATH + " lists those that are")));
     }
 
     private void handle(RoutingContext ctx) {
@@ -69,9 +82,16 @@ public final class ModelListHandler {
 
     private static JsonObject openAiList(List<ModelConfig> models) {
         JsonArray data = new JsonArray();
-        models.forEach(model -> data.add(new JsonObject().put("id", model.name()).put("object", "model")
-                .put("created", 0).put("owned_by", model.provider())));
+        models.forEach(model -> data.add(openAiModel(model)));
         return new JsonObject().put("object", "list").put("data", data);
+    }
+
+    private static JsonObject openAiModel(ModelConfig model) {
+        return new JsonObject().put("id", model.name()).put("object", "model").put("created", 0).put("owned_by", model.provider());
+    }
+
+    private static JsonObject anthropicModel(String name) {
+        return new JsonObject().put("type", "model").put("id", name).put("display_name", name).put("created_at", CREATED_AT);
     }
 
     private static JsonObject anthropicPage(List<ModelConfig> models, RoutingContext ctx) {
@@ -94,8 +114,7 @@ public final class ModelListHandler {
                 : window.subList(0, Math.min(limit, window.size()));
         boolean hasMore = page.size() < window.size();
         JsonArray data = new JsonArray();
-        page.forEach(name -> data.add(new JsonObject().put("type", "model").put("id", name)
-                .put("display_name", name).put("created_at", CREATED_AT)));
+        page.forEach(name -> data.add(anthropicModel(name)));
         return new JsonObject().put("data", data).put("has_more", hasMore)
                 .put("first_id", page.isEmpty() ? null : page.get(0))
                 .put("last_id", page.isEmpty() ? null : page.get(page.size() - 1));

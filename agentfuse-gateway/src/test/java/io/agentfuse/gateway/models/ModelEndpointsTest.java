@@ -5,6 +5,9 @@ import com.anthropic.client.okhttp.AnthropicOkHttpClient;
 import com.anthropic.models.messages.MessageCountTokensParams;
 import com.anthropic.models.models.ModelInfo;
 import com.anthropic.models.models.ModelListParams;
+import com.openai.client.OpenAIClient;
+import com.openai.client.okhttp.OpenAIOkHttpClient;
+import com.openai.models.models.Model;
 import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.gateway.context.ConversationMapper;
 import io.agentfuse.gateway.provider.Dialects;
@@ -24,7 +27,7 @@ import java.util.stream.StreamSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** {@code GET /v1/models} and {@code POST /v1/messages/count_tokens}, over loopback, raw and through Anthropic's SDK. */
+/** {@code GET /v1/models}, {@code GET /v1/models/{model}} and {@code POST /v1/messages/count_tokens}, over loopback, raw and through the SDKs. */
 class ModelEndpointsTest {
 
     /** The harness's models, plus a subagent chain naming a family model that has no entry. */
@@ -90,6 +93,36 @@ class ModelEndpointsTest {
     void anthropicsSdkListsTheFirstPageByDefault() {
         assertThat(anthropic.models().list().data()).extracting(ModelInfo::id)
                 .containsExactly("claude-sonnet-4", "claude-haiku-4", "gpt-4o-mini", "claude-opus-4-1");
+    }
+
+    @Test
+    void eachSdkRetrievesOneModelInItsOwnShape() {
+        ModelInfo viaAnthropic = anthropic.models().retrieve("claude-haiku-4");
+        Model viaOpenAi;
+        OpenAIClient openAi = OpenAIOkHttpClient.builder().baseUrl(harness.gateway.baseUrl() + "/v1").apiKey("caller-key")
+                .maxRetries(0).build();
+        try {
+            viaOpenAi = openAi.models().retrieve("claude-opus-4-1");
+        } finally {
+            openAi.close();
+        }
+
+        assertThat(viaAnthropic.id()).isEqualTo("claude-haiku-4");
+        assertThat(viaOpenAi.id()).isEqualTo("claude-opus-4-1");
+        assertThat(viaOpenAi.ownedBy()).isEqualTo("anthropic");
+    }
+
+    @Test
+    void aModelTheGatewayDoesNotServeIsA404ModelNotFoundInTheCallersShape() {
+        Reply openAi = harness.client.get("/v1/models/gpt-9");
+        Reply anthropicShaped = harness.client.send(HttpMethod.GET, "/v1/models/gpt-9", Buffer.buffer(),
+                Map.of("anthropic-version", "2023-06-01"));
+
+        assertThat(openAi.status()).isEqualTo(404);
+        assertThat(openAi.json().getJsonObject("error").getString("type")).isEqualTo("model_not_found");
+        assertThat(openAi.json().getJsonObject("error").getString("message")).contains("'gpt-9'", "GET /v1/models");
+        assertThat(anthropicShaped.status()).isEqualTo(404);
+        assertThat(anthropicShaped.json().getString("type")).isEqualTo("error");
     }
 
     @Test
