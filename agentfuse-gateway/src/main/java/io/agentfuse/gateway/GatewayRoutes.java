@@ -117,8 +117,10 @@ final class GatewayRoutes {
         new ModelListHandler(runtime::config).mount(router);
         new TokenCountHandler(runtime::config, maxBodySize).mount(router, bodyReader);
         mcp.mount(router, maxBodySize, bodyReader);
-        router.get("/healthz").handler(ctx -> json(ctx, new JsonObject().put("status", "ok")));
-        router.get("/readyz").handler(readiness::handle);
+        // HEAD too, as HTTP asks of every GET resource: load balancers' and uptime monitors' checks send it
+        router.route("/healthz").method(HttpMethod.GET).method(HttpMethod.HEAD)
+                .handler(ctx -> json(ctx, new JsonObject().put("status", "ok")));
+        router.route("/readyz").method(HttpMethod.GET).method(HttpMethod.HEAD).handler(readiness::handle);
         new BreakerAdminHandler(runtime.registry(), () -> runtime.config().server().adminToken()).mount(router);
         new ReloadHandler(reloader, () -> runtime.config().server().adminToken()).mount(router);
         budgets.mount(router);

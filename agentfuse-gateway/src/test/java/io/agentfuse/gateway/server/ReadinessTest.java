@@ -6,6 +6,9 @@ import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayHarness;
 import io.agentfuse.mock.MockStep;
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -36,6 +39,19 @@ class ReadinessTest {
         assertThat(ready.status()).isEqualTo(200);
         assertThat(ready.json().getString("status")).isEqualTo("ready");
         assertThat(harness.client.get("/healthz").status()).isEqualTo(200);
+    }
+
+    @Test
+    void aHealthCheckerThatSendsHeadGetsTheStatusWithoutABody() {
+        harness = GatewayHarness.start();
+
+        Reply healthy = harness.client.send(HttpMethod.HEAD, "/healthz", Buffer.buffer(), Map.of());
+        Reply ready = harness.client.send(HttpMethod.HEAD, "/readyz", Buffer.buffer(), Map.of());
+
+        assertThat(healthy.status()).isEqualTo(200);
+        assertThat(ready.status()).isEqualTo(200);
+        assertThat(healthy.body()).isEmpty();
+        assertThat(healthy.header("content-type")).startsWith("application/json");
     }
 
     @Test
