@@ -131,6 +131,10 @@ public final class EdgeErrors {
             kind = "a header value holds a character HTTP does not allow there (a control character, or CR without LF)";
         } else if (said.contains("header name")) {
             kind = "a header name holds a character HTTP does not allow there";
+        } else if (said.contains("content-length") && said.contains("transfer-encoding")) {
+            kind = "it has both Content-Length and Transfer-Encoding (RFC 9112 section 6.1)";
+        } else if (said.contains("transfer coding") || said.contains("transfer-encoding")) {
+            kind = "its Transfer-Encoding is not the one HTTP/1.1 takes (chunked, once, and last)";
         } else if (said.contains("content-length")) {
             kind = "the Content-Length header is not one whole number";
         } else if (said.contains("version")) {

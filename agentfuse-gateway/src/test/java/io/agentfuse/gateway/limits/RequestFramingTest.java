@@ -32,6 +32,7 @@ class RequestFramingTest {
             Response response = socket.read(BOUND);
             assertThat(response.status()).isEqualTo(400);
             assertThat(errorType(response)).isEqualTo("invalid_request");
+            assertThat(response.body()).as("says what is wrong, not that a number is").contains("both Content-Length and Transfer-Encoding");
             assertThat(socket.rest(BOUND)).doesNotContain("HTTP/1.1");
         }
     }
