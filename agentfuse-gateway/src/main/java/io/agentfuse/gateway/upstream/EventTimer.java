@@ -85,12 +85,12 @@ final class EventTimer {
         }
         timer = null;
         if (!idle) {
-            expired.accept(new CallTimeoutException(timeouts.firstEvent()));
+            expired.accept(StreamTimeoutException.firstEvent(timeouts.firstEvent()));
             return;
         }
         long left = timeouts.idle().toNanos() - (nanoTime.getAsLong() - lastEventNanos);
         if (left <= 0) {
-            expired.accept(new CallTimeoutException(timeouts.idle()));
+            expired.accept(StreamTimeoutException.idle(timeouts.idle()));
         } else {
             timer = schedule(left);
         }
