@@ -81,6 +81,8 @@ class StreamFailureScenarioTest {
         SseEvent last = reply.events().get(reply.events().size() - 1);
         assertThat(last.event()).isEqualTo("error");
         assertThat(new JsonObject(last.data()).getJsonObject("error").getString("type")).isEqualTo("timeout");
+        assertThat(new JsonObject(last.data()).getJsonObject("error").getString("message"))
+                .as("a silence, named by its key, not a call that took too long").contains("sent nothing for 1000 ms", "streamIdleTimeout");
         assertThat(reply.cutOff()).isTrue();
         assertThat(harness.breaker("claude-haiku-4").snapshot().counts()).containsEntry("consecutiveTimeouts", 1L);
     }
@@ -103,8 +105,10 @@ class StreamFailureScenarioTest {
 
         harness.client.hangUp("/v1/chat/completions", openAiRequest("gpt-4o-mini", false), Map.of(), HangUp.AFTER_SENDING);
 
-        Eventually.holds(harness.vertx, () -> !harness.mock.requests().isEmpty()
-                && harness.mock.requests().get(0).clientDisconnected());
-        assertThat(harness.mock.requests()).hasSize(1);
+        // The exchange ends (499) when the gateway sees the caller gone; on a busy machine that can be
+        // before it called the provider at all, and then there is nothing upstream to cancel.
+        Eventually.holds(harness.vertx, () -> harness.gatewayRequests() == 1);
+        assertThat(harness.mock.requests()).hasSizeLessThanOrEqualTo(1);
+        Eventually.holds(harness.vertx, () -> harness.mock.requests().stream().allMatch(request -> request.clientDisconnected()));
     }
 }
