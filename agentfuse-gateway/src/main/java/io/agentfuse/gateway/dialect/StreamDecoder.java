@@ -3,6 +3,7 @@ package io.agentfuse.gateway.dialect;
 import io.agentfuse.gateway.sse.SseEvent;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Reads one dialect's SSE events, one at a time, as neutral {@link StreamEvent}s, keeping the
@@ -79,6 +80,22 @@ public interface StreamDecoder {
      */
     default List<SseEvent> failureAfterRelay(String type, String message) {
         return List.of();
+    }
+
+    /**
+     * The events of {@link #failureAfterRelay} that follow the provider's own error event, named
+     * {@code relayedEvent}, relayed in the place of the closing event of its name, or else of the
+     * first: numbered to follow it. By default that closing event and those before it are left out.
+     */
+    default List<SseEvent> closingAfterRelayed(String relayedEvent, String type, String message) {
+        List<SseEvent> closing = failureAfterRelay(type, message);
+        int standsFor = 0;
+        for (int i = 0; i < closing.size(); i++) {
+            if (Objects.equals(closing.get(i).event(), relayedEvent)) {
+                standsFor = i;
+            }
+        }
+        return closing.subList(Math.min(standsFor + 1, closing.size()), closing.size());
     }
 
     /** Whether the stream reached its end (finished or failed). */

@@ -138,16 +138,10 @@ public final class StreamTranslator {
      * error event ends its streams, gets nothing more.
      */
     private List<SseEvent> withClosingAfter(SseEvent event) {
-        List<SseEvent> closing = decoder.failureAfterRelay(failure.type(), failure.message());
-        int standsFor = 0;
-        for (int i = 0; i < closing.size(); i++) {
-            if (Objects.equals(closing.get(i).event(), event.event())) {
-                standsFor = i;
-            }
-        }
+        List<SseEvent> closing = decoder.closingAfterRelayed(event.event(), failure.type(), failure.message());
         List<SseEvent> out = new ArrayList<>(closing.size() + 1);
         out.add(event);
-        out.addAll(closing.subList(Math.min(standsFor + 1, closing.size()), closing.size()));
+        out.addAll(closing);
         return out;
     }
 

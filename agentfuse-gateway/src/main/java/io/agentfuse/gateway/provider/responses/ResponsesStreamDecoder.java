@@ -131,14 +131,33 @@ public final class ResponsesStreamDecoder implements StreamDecoder {
     public List<SseEvent> failureAfterRelay(String type, String message) {
         List<SseEvent> out = new ArrayList<>(2);
         out.add(ResponsesStreamEncoder.errorEvent(type, message, nextSequenceNumber++));
-        if (created != null) {
-            JsonObject response = created.copy().put("status", "failed")
-                    .put("error", new JsonObject().put("code", type).put("message", message));
-            out.add(SseEvent.named("response.failed", new JsonObject().put("type", "response.failed")
-                    .put("sequence_number", nextSequenceNumber++).put("response", response).encode()));
-        }
-        finished = true;
+        out.addAll(responseFailed(type, message));
         return out;
+    }
+
+    /**
+     * After the provider's own {@code error} event, relayed, only {@code response.failed}, numbered
+     * next to it (nothing after the provider's own {@code response.failed}).
+     */
+    @Override
+    public List<SseEvent> closingAfterRelayed(String relayedEvent, String type, String message) {
+        if ("response.failed".equals(relayedEvent)) {
+            finished = true;
+            return List.of();
+        }
+        return responseFailed(type, message);
+    }
+
+    /** Once the response was created, {@code response.failed} with it, numbered next; the stream is finished. */
+    private List<SseEvent> responseFailed(String type, String message) {
+        finished = true;
+        if (created == null) {
+            return List.of();
+        }
+        JsonObject response = created.copy().put("status", "failed")
+                .put("error", new JsonObject().put("code", type).put("message", message));
+        return List.of(SseEvent.named("response.failed", new JsonObject().put("type", "response.failed")
+                .put("sequence_number", nextSequenceNumber++).put("response", response).encode()));
     }
 
     private List<StreamEvent> decode(String type, AnswerReader data) {

@@ -1,9 +1,11 @@
 package io.agentfuse.gateway.provider.responses;
 
+import io.agentfuse.core.Clock;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.gateway.provider.Dialects;
 import io.agentfuse.gateway.dialect.FinishReason;
 import io.agentfuse.gateway.dialect.StreamEvent;
+import io.agentfuse.gateway.dialect.StreamTranslator;
 import io.agentfuse.gateway.dialect.Usage;
 import io.agentfuse.gateway.provider.anthropic.AnthropicStreamDecoder;
 import io.agentfuse.gateway.sse.SseEvent;
@@ -232,6 +234,26 @@ class ResponsesStreamDecoderTest {
         assertThat(failed.getJsonObject("response").getString("id"))
                 .isEqualTo("resp_1");
         assertThat(failed.getJsonObject("response").getJsonObject("error").getString("code")).isEqualTo("shutting_down");
+    }
+
+    @Test
+    void theProvidersOwnErrorRelayedIsFollowedByResponseFailedNumberedNextToIt() {
+        StreamTranslator relay = StreamTranslator.between(Dialects.RESPONSES, Dialects.RESPONSES, false, Clock.system());
+        List<SseEvent> out = new ArrayList<>();
+        for (SseEvent event : List.of(
+                SseEvent.named("response.created", new JsonObject().put("type", "response.created")
+                        .put("sequence_number", 0).put("response", response("in_progress")).encode()),
+                SseEvent.named("response.in_progress", new JsonObject().put("type", "response.in_progress")
+                        .put("sequence_number", 1).put("response", response("in_progress")).encode()),
+                SseEvent.named("error", new JsonObject().put("type", "error").put("sequence_number", 2)
+                        .put("code", "server_error").put("message", "The server had an error").encode()))) {
+            out.addAll(relay.translate(event));
+        }
+        out.addAll(relay.end());
+
+        assertThat(out).extracting(SseEvent::event).containsExactly("response.created", "response.in_progress", "error", "response.failed");
+        assertThat(out).extracting(event -> new JsonObject(event.data()).getLong("sequence_number"))
+                .as("a client reads the numbers as a count: no gap").containsExactly(0L, 1L, 2L, 3L);
     }
 
     @Test
