@@ -12,7 +12,8 @@ import java.util.Optional;
  * it are guarded.
  *
  * <p>Only {@code provider} is required. Defaults ({@link ConfigDefaults}): {@code upstreamModel}
- * is the key itself, {@code contextWindow: 200000}, {@code timeout: 60s},
+ * is the key itself, {@code contextWindow} and {@code maxOutputTokens} the built-in table's (else 200 000
+ * and 4 096: {@link #publishedWindow}, {@link #publishedMaxOutput}), {@code timeout: 60s},
  * {@code firstTokenTimeout: 20s}, {@code maxConcurrent: 64}, no fallbacks,
  * {@code breaker: default}, the top-level {@code retry}, {@code translate: strict}, no {@code deadline}, no {@code hedge},
  * {@code streamIdleTimeout: 60s}, {@code streamContinuation: false}, and the list price
@@ -40,6 +41,9 @@ import java.util.Optional;
  * @param provider          the key of the provider that serves it
  * @param upstreamModel     what the provider calls the model
  * @param contextWindow     tokens the model can take in ({@code >= 1})
+ * @param maxOutputTokens   the most tokens the model writes in one answer ({@code >= 1}): the
+ *                          {@code maxOutputTokens} written, else {@link #publishedMaxOutput}; the most the
+ *                          gateway asks of it on its own behalf (a compaction's summary)
  * @param timeout           a whole call's time limit ({@code > 0}; a bare number is seconds)
  * @param firstTokenTimeout time limit until the first streamed byte ({@code > 0}; bare number: seconds)
  * @param maxConcurrent     calls in flight at most ({@code >= 1})
@@ -61,7 +65,7 @@ import java.util.Optional;
  * @param contextWindowConfigured whether the operator wrote {@code contextWindow}: a window of their own,
  *                          which a caller's request for a larger one ({@link LongContextBeta}) does not change
  */
-public record ModelConfig(String name, String provider, String upstreamModel, int contextWindow,
+public record ModelConfig(String name, String provider, String upstreamModel, int contextWindow, int maxOutputTokens,
                           Duration timeout, Duration firstTokenTimeout, int maxConcurrent,
                           List<String> fallbacks, Optional<String> breakerName, BreakerConfig breaker,
                           RetryConfig retry, Translate translate, Optional<ModelPrice> price,
@@ -109,6 +113,19 @@ public record ModelConfig(String name, String provider, String upstreamModel, in
     }
 
     /**
+     * The output limit of a model called {@code name} upstream as {@code upstreamModel} that the
+     * operator wrote no {@code maxOutputTokens} for: the built-in table's
+     * ({@link ModelOutputLimits#publishedOf}) for the upstream name, else for the model's, else
+     * {@value ModelOutputLimits#UNLISTED} tokens, which every chat model takes. A summary asked of
+     * Claude Haiku 4.5 with {@code max_tokens} 84 300 was refused 400 (it writes at most 64 000), and
+     * the context ladder snipped what it was to summarise.
+     */
+    public static int publishedMaxOutput(String name, String upstreamModel) {
+        return ModelOutputLimits.publishedOf(upstreamModel).or(() -> ModelOutputLimits.publishedOf(name))
+                .orElse(ModelOutputLimits.UNLISTED);
+    }
+
+    /**
      * {@code written}, the {@code price} an entry gave without cache prices, with its cached input priced
      * as the model's vendor prices it relative to the input price ({@link CachePrices#relativeTo}): an
      * entry that writes Claude Sonnet's $3/$15 pays Anthropic's $0.30 for a cache read, as Anthropic
@@ -129,7 +146,7 @@ public record ModelConfig(String name, String provider, String upstreamModel, in
      * {@link LongContextBeta}); everything else as configured.
      */
     public ModelConfig withContextWindow(int contextWindow) {
-        return new ModelConfig(name, provider, upstreamModel, contextWindow, timeout, firstTokenTimeout, maxConcurrent,
+        return new ModelConfig(name, provider, upstreamModel, contextWindow, maxOutputTokens, timeout, firstTokenTimeout, maxConcurrent,
                 fallbacks, breakerName, breaker, retry, translate, price, deadline, hedge, streamIdleTimeout,
                 streamContinuation, contextWindowConfigured);
     }

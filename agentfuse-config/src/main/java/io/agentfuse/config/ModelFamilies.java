@@ -218,7 +218,7 @@ public final class ModelFamilies {
     }
 
     /** The longest of {@code entries} that {@code model} equals or starts with, followed by a {@code -}. */
-    private static Optional<String> longestEntry(Set<String> entries, String model) {
+    static Optional<String> longestEntry(Set<String> entries, String model) {
         String name = model.toLowerCase(Locale.ROOT);
         String best = null;
         for (String entry : entries) {
@@ -257,6 +257,7 @@ public final class ModelFamilies {
         String upstream = servedNameOf(name);
         return providerOf(name).map(provider -> new ModelConfig(name, provider, upstream,
                 publishedWindowOf(upstream).orElseGet(() -> contextWindowOf(name)),
+                ModelConfig.publishedMaxOutput(name, upstream),
                 ConfigDefaults.MODEL_TIMEOUT, ConfigDefaults.MODEL_FIRST_TOKEN_TIMEOUT, ConfigDefaults.MODEL_MAX_CONCURRENT,
                 List.of(), Optional.of(ConfigDefaults.DEFAULT_BREAKER_NAME),
                 breakers.get(ConfigDefaults.DEFAULT_BREAKER_NAME), retry, ConfigDefaults.MODEL_TRANSLATE,

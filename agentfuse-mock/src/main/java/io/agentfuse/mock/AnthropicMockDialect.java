@@ -124,12 +124,17 @@ final class AnthropicMockDialect implements MockDialect {
     }
 
     /**
-     * The Messages API refuses more images and document pages than the model takes ({@link AnthropicMediaCheck}),
+     * The Messages API refuses a {@code max_tokens} above the model's output limit ({@link OutputLimitCheck}),
+     * more images and document pages than the model takes ({@link AnthropicMediaCheck}),
      * a tool-use turn without its thinking when thinking is on a fixed budget ({@link AnthropicThinkingCheck}),
      * and a final assistant turn (a prefill) that ends with whitespace.
      */
     @Override
     public JsonObject refusal(JsonObject body) {
+        String tooLong = OutputLimitCheck.anthropic(body);
+        if (tooLong != null) {
+            return invalidRequest(tooLong);
+        }
         JsonArray messages = body.getValue("messages") instanceof JsonArray list ? list : new JsonArray();
         String media = AnthropicMediaCheck.problem(messages, body.getValue("model") instanceof String model ? model : null);
         if (media != null) {

@@ -69,15 +69,37 @@ final class OpenAiMockDialect implements MockDialect {
                 .put("message", message).put("type", type).put("param", null).put("code", code));
     }
 
-    /** Chat Completions refuses a conversation whose tool messages do not answer the calls before them. */
+    /**
+     * Chat Completions refuses an output limit above the model's ({@link OutputLimitCheck}) and a
+     * conversation whose tool messages do not answer the calls before them.
+     */
     @Override
     public JsonObject refusal(JsonObject body) {
+        JsonObject tooMany = outputLimitRefusal(body, "max_completion_tokens", "max_tokens");
+        if (tooMany != null) {
+            return tooMany;
+        }
         String problem = OpenAiRequestCheck.problem(body);
         if (problem == null) {
             return null;
         }
         JsonObject refused = error(400);
         refused.getJsonObject("error").put("message", problem).put("param", "messages");
+        return refused;
+    }
+
+    /**
+     * OpenAI's 400 {@code invalid_request_error}, code {@code invalid_value}, for the first of
+     * {@code fields} in {@code body} that asks for more output than the model writes; {@code null} when none does.
+     */
+    JsonObject outputLimitRefusal(JsonObject body, String... fields) {
+        OutputLimitCheck.Problem problem = OutputLimitCheck.openAi(body, fields);
+        if (problem == null) {
+            return null;
+        }
+        JsonObject refused = error(400);
+        refused.getJsonObject("error").put("message", problem.message()).put("param", problem.param())
+                .put("code", "invalid_value");
         return refused;
     }
 

@@ -53,6 +53,12 @@ final class ResponsesMockDialect implements MockDialect {
         return errors.error(status);
     }
 
+    /** The Responses API refuses a {@code max_output_tokens} above the model's output limit ({@link OutputLimitCheck}). */
+    @Override
+    public JsonObject refusal(JsonObject body) {
+        return errors.outputLimitRefusal(body, "max_output_tokens");
+    }
+
     /**
      * The error event the live Responses API sends inside a stream: {@code event: error} with
      * {@code {"type": "error", "sequence_number", "error": {"type", "code", "message", "param"}}} —

@@ -51,6 +51,8 @@ final class ModelBinder {
             boolean contextWindowConfigured = section.find("contextWindow").isPresent();
             int contextWindow = section.integer("contextWindow", ModelConfig.publishedWindow(name, upstreamModel), 1,
                     Integer.MAX_VALUE);
+            int maxOutputTokens = section.integer("maxOutputTokens", ModelConfig.publishedMaxOutput(name, upstreamModel), 1,
+                    Integer.MAX_VALUE);
             Duration timeout = section.duration("timeout", ConfigDefaults.MODEL_TIMEOUT);
             Duration firstTokenTimeout = section.duration("firstTokenTimeout",
                     ConfigDefaults.MODEL_FIRST_TOKEN_TIMEOUT);
@@ -73,7 +75,7 @@ final class ModelBinder {
             }
             section.finish();
             provider.ifPresent(providerName -> models.put(name, new ModelConfig(name, providerName, upstreamModel,
-                    contextWindow, timeout, firstTokenTimeout, maxConcurrent, fallbacks, breakerName, breaker,
+                    contextWindow, maxOutputTokens, timeout, firstTokenTimeout, maxConcurrent, fallbacks, breakerName, breaker,
                     modelRetry, translate, price, deadline, hedge, streamIdleTimeout, streamContinuation,
                     contextWindowConfigured)));
         });

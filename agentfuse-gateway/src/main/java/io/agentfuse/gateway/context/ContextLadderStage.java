@@ -90,8 +90,22 @@ public final class ContextLadderStage implements ContextStage {
     private static Summarizer summarizer(AgentfuseRuntime runtime, ModelClient models) {
         return runtime.config().context().compactModel()
                 .map(compactModel -> (Summarizer) new TranscriptSummarizer((system, prompt, maxTokens) ->
-                        summarize(models, compactModel, system, prompt, maxTokens)))
+                        summarize(models, compactModel, system, prompt, maxTokens),
+                        () -> summaryOutputLimit(runtime, compactModel)))
                 .orElse(null);
+    }
+
+    /**
+     * The most tokens a summary is asked for: the least {@link ModelConfig#maxOutputTokens} of the compact
+     * model's chain (the model, then its fallbacks, any of which may be the one that writes it), read
+     * from the configuration in force, so that no step refuses the request with 400; unbounded for a
+     * compact model that is not served (the call then fails as the gateway answers it).
+     */
+    static int summaryOutputLimit(AgentfuseRuntime runtime, String compactModel) {
+        return runtime.model(compactModel)
+                .map(model -> runtime.config().chainFor(model, false).stream()
+                        .mapToInt(ModelConfig::maxOutputTokens).min().orElse(model.maxOutputTokens()))
+                .orElse(Integer.MAX_VALUE);
     }
 
     private static CompletionStage<String> summarize(ModelClient models, String compactModel, String system,

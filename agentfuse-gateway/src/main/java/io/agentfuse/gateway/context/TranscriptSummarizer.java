@@ -12,6 +12,7 @@ import io.agentfuse.agent.conversation.ToolUseBlock;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
+import java.util.function.IntSupplier;
 
 /**
  * A {@link Summarizer} that asks a model (the config's {@code context.compactModel}) to
@@ -30,16 +31,28 @@ public final class TranscriptSummarizer implements Summarizer {
             + "result the assistant still needs. Do not address the user; output only the summary.";
 
     private final Completion completion;
+    private final IntSupplier outputLimit;
 
-    /** @param completion sends one prompt to the compact model and returns its text */
-    public TranscriptSummarizer(Completion completion) {
+    /**
+     * @param completion  sends one prompt to the compact model and returns its text
+     * @param outputLimit the most tokens the compact model writes in an answer, asked at each summary
+     */
+    public TranscriptSummarizer(Completion completion, IntSupplier outputLimit) {
         this.completion = Objects.requireNonNull(completion, "completion");
+        this.outputLimit = Objects.requireNonNull(outputLimit, "outputLimit");
     }
 
+    /**
+     * Asks for a summary of at most {@code maxTokens} (fewer than the older part holds, so that the
+     * summary is smaller) or the compact model's output limit, whichever is less: a provider refuses a
+     * {@code max_tokens} above its model's limit with 400, which is never retried, and the ladder
+     * would snip instead. A summary so capped is still smaller than what it replaces.
+     */
     @Override
     public CompletionStage<String> summarize(Conversation older, int maxTokens) {
-        String prompt = "Summarise this conversation in at most " + maxTokens + " tokens.\n\n" + transcript(older);
-        return completion.complete(INSTRUCTION, prompt, maxTokens);
+        int limit = Math.max(1, Math.min(maxTokens, outputLimit.getAsInt()));
+        String prompt = "Summarise this conversation in at most " + limit + " tokens.\n\n" + transcript(older);
+        return completion.complete(INSTRUCTION, prompt, limit);
     }
 
     /** The conversation as text: one paragraph per message, tool calls and results marked. */
