@@ -39,8 +39,8 @@ import java.util.stream.Collectors;
  * every request, against the window of the model it asks for, before it is routed.
  *
  * <p>Summaries at AUTO_COMPACT are written by {@code context.compactModel}, called through the
- * gateway's own guarded route (its breaker, retries and fallbacks); without a compact model the
- * ladder snips. The level goes into {@code x-agentfuse-context}, what was done into {@code x-agentfuse-compaction}; a request that
+ * gateway's own guarded route (its breaker, retries and fallbacks), asked for no more tokens than the
+ * least output limit of that route ({@link #summaryOutputLimit}); without a compact model the ladder snips. The level goes into {@code x-agentfuse-context}, what was done into {@code x-agentfuse-compaction}; a request that
  * stays at REJECT is refused with 413 {@code context_window_full}.
  *
  * <p>A fallback model with a smaller window gets the request fitted again for its own window by
