@@ -79,6 +79,20 @@ class LongConversationSummaryScenarioTest {
         assertSummarised(reply, "gpt-4o-mini", "max_tokens", 16_384);
     }
 
+    @Test
+    void aCompactModelWithAFallbackIsAskedForAtMostWhatEveryStepOfItsChainWrites() {
+        // Given a compact model of 32 768 output tokens whose fallback writes 16 384
+        harness = GatewayHarness.start(CONFIG
+                .replace("  agent:", "  compactor: { provider: openai, upstreamModel: gpt-4.1, fallbacks: [gpt-4o-mini] }\n  agent:")
+                .replace("keepRecentTurns: 2", "keepRecentTurns: 2\n  compactModel: compactor"));
+        harness.mock.scriptForModel("gpt-4.1", MockStep.builder().text("Summary: the migration plan so far.").build());
+
+        Reply reply = post(conversationAt(0.84));
+
+        // Then it is asked within the fallback's limit too: the fallback may be the one that writes it
+        assertSummarised(reply, "gpt-4.1", "max_tokens", 16_384);
+    }
+
     private void assertSummarised(Reply reply, String compactModel, String limitField, int limit) {
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
         assertThat(reply.header("x-agentfuse-context")).isEqualTo("AUTO_COMPACT");
