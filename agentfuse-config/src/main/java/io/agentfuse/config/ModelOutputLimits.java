@@ -126,4 +126,19 @@ public final class ModelOutputLimits {
     public static Optional<Integer> publishedOf(String model) {
         return ModelFamilies.longestEntry(MAX_OUTPUT.keySet(), ModelFamilies.tableName(model)).map(MAX_OUTPUT::get);
     }
+
+    /**
+     * The most output a caller's request may ask of {@code model}, when that is known: its
+     * {@link ModelConfig#maxOutputTokens} if the table knows the model (the published limit, or the
+     * operator's {@code maxOutputTokens} over it) or the operator wrote a limit other than
+     * {@value #UNLISTED}; empty for a model the table does not know and the operator did not describe,
+     * whose requests go as the caller wrote them (a self-hosted model may take far more than the
+     * default the gateway's own summaries keep to). A caller's {@code max_tokens} above the limit is
+     * refused 400 by the provider, and a 400 ends the chain: a Claude Code turn asking 32 000 of a
+     * Claude model failed over to {@code gpt-4o-mini} (16 384) only to be refused there.
+     */
+    public static Optional<Integer> callerCapOf(ModelConfig model) {
+        boolean known = publishedOf(model.upstreamModel()).or(() -> publishedOf(model.name())).isPresent();
+        return known || model.maxOutputTokens() != UNLISTED ? Optional.of(model.maxOutputTokens()) : Optional.empty();
+    }
 }

@@ -70,6 +70,22 @@ class ModelOutputLimitsTest {
     }
 
     @Test
+    void aCallersRequestIsCappedAtAKnownOrWrittenLimitAndAnUndescribedModelsIsNot() {
+        AgentfuseConfig config = parse("""
+                providers: { local: { type: openai, baseUrl: "http://127.0.0.1:8000/v1" }, openai: {} }
+                models:
+                  mini: { provider: openai, upstreamModel: gpt-4o-mini }
+                  llama: { provider: local, upstreamModel: llama-3.1-70b }
+                  big-llama: { provider: local, upstreamModel: llama-3.1-405b, maxOutputTokens: 32768 }
+                """);
+
+        assertThat(ModelOutputLimits.callerCapOf(config.model("mini").orElseThrow())).contains(16_384);
+        assertThat(ModelOutputLimits.callerCapOf(config.model("llama").orElseThrow()))
+                .as("the default the gateway's own summaries keep to is no limit on a caller").isEmpty();
+        assertThat(ModelOutputLimits.callerCapOf(config.model("big-llama").orElseThrow())).contains(32_768);
+    }
+
+    @Test
     void aLimitBelowOneIsRefusedWithKeyAndLine() {
         ConfigException failure = catchThrowableOfType(ConfigException.class, () -> parse("""
                 providers: { openai: {} }

@@ -5,6 +5,7 @@ import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.ConfigDefaults;
 import io.agentfuse.config.ModelFamilies;
 import io.agentfuse.config.ModelConfig;
+import io.agentfuse.config.ModelOutputLimits;
 import io.agentfuse.config.ProviderConfig;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.breaker.BreakerLimitException;
@@ -13,6 +14,7 @@ import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ContinuationRequest;
 import io.agentfuse.gateway.dialect.DialectTranslator;
+import io.agentfuse.gateway.dialect.OutputTokenCap;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.dialect.UntranslatableException;
@@ -40,7 +42,8 @@ import java.util.function.Function;
  * caller's own when it can, so an {@code openai} provider takes Responses callers as Responses
  * requests and Chat Completions callers as Chat Completions) under the step's
  * {@code upstreamModel}, written when the chain reaches the step ({@link PlannedStep#deferred}). A
- * step that cannot take the request (an untranslatable feature) is skipped, with the reason.
+ * step that cannot take the request (an untranslatable feature) is skipped, with the reason; the
+ * output it asks for is kept within the step's model's ({@link ModelOutputLimits#callerCapOf}).
  *
  * <p>What goes upstream is built from the parsed request only: the caller's own credentials
  * ({@code Authorization}, {@code x-api-key}) are never forwarded; the provider's configured key
@@ -69,10 +72,7 @@ final class ModelRouter {
         runtime.onFamilyModelDropped(model -> chains.forget(model.name()));
     }
 
-    /**
-     * The model a request for {@code name} is served by, configured or of a built-in family
-     * ({@link AgentfuseRuntime#model}); empty for a name the gateway does not serve.
-     */
+    /** The model a request for {@code name} is served by ({@link AgentfuseRuntime#model}); empty for a name not served. */
     Optional<ModelConfig> model(String name) {
         return runtime.model(name);
     }
@@ -190,8 +190,8 @@ final class ModelRouter {
     private static PlannedStep runnable(ModelRequest request, ChatRequest chat, ModelConfig model,
                                         ProviderEndpoint provider, Guard guard, Map<String, String> headers) {
         boolean lenient = model.translate() == ModelConfig.Translate.LENIENT;
-        var body = DialectTranslator.upstreamRequest(chat, provider.dialect(), model.upstreamModel(), lenient,
-                model.contextWindow());
+        var body = DialectTranslator.upstreamRequest(chat, provider.dialect(), model.upstreamModel(), lenient, model.contextWindow());
+        ModelOutputLimits.callerCapOf(model).ifPresent(limit -> OutputTokenCap.apply(body, limit));
         Buffer bytes = chat == request.chat() && chat.dialect() == provider.dialect()
                 && request.forwarded() != null ? request.forwarded().write(chat.received(), body) : null;
         // With the bytes known, the parsed body is not kept: it would hold the conversation's tree.
