@@ -35,4 +35,19 @@ class OutputTokenCapTest {
         assertThat(body.getJsonObject("inferenceConfig").getInteger("maxTokens")).isEqualTo(65_536);
         assertThat(callers.getInteger("maxOutputTokens")).isEqualTo(100_000);
     }
+
+    @Test
+    void aThinkingBudgetTheLoweredLimitLeavesNoRoomForIsLoweredWithItOrLeftOut() {
+        JsonObject callers = new JsonObject().put("type", "enabled").put("budget_tokens", 31_999);
+        JsonObject lowered = OutputTokenCap.apply(new JsonObject().put("max_tokens", 32_000).put("thinking", callers), 16_000);
+        JsonObject tooSmall = OutputTokenCap.apply(new JsonObject().put("max_tokens", 32_000)
+                .put("thinking", new JsonObject().put("type", "enabled").put("budget_tokens", 2_000)), 1_000);
+        JsonObject roomy = OutputTokenCap.apply(new JsonObject().put("max_tokens", 32_000)
+                .put("thinking", new JsonObject().put("type", "enabled").put("budget_tokens", 4_000)), 16_000);
+
+        assertThat(lowered.getJsonObject("thinking").getLong("budget_tokens")).isEqualTo(15_999);
+        assertThat(callers.getInteger("budget_tokens")).as("the caller's value is not changed").isEqualTo(31_999);
+        assertThat(tooSmall.containsKey("thinking")).as("Anthropic's least budget is 1 024").isFalse();
+        assertThat(roomy.getJsonObject("thinking").getInteger("budget_tokens")).isEqualTo(4_000);
+    }
 }
