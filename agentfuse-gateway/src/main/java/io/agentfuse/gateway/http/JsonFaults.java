@@ -4,7 +4,9 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -15,13 +17,29 @@ import java.util.regex.Pattern;
  * caller reads {@code the JSON nests deeper than 1000 levels}. Its other complaints keep their
  * substance ({@code unexpected character ('"' (code 34)): was expecting comma to separate Object
  * entries at line 1, column 10}) without the description of the source it prints or anything it
- * quotes from its own code. Stateless.
+ * quotes from its own code; its hints at switches that would allow what JSON does not ({@code enable
+ * JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS to allow}) become what JSON takes instead. Stateless.
  */
 public final class JsonFaults {
 
     private static final Pattern SOURCE_LOCATION = Pattern.compile("\\[Source: [^;\\]]*; line: (\\d+), column: (\\d+)]");
     private static final Pattern CODE_QUOTE = Pattern.compile(" ?\\((?:from|through) `[^`]*`\\)|`[^`]*`");
     private static final Pattern LIMIT = Pattern.compile("exceeds the maximum allowed \\((\\d+)");
+    /**
+     * Jackson's words for what RFC 8259 does not allow, each with its hint at a switch to allow it,
+     * in words that say what JSON takes instead; and the description of the enclosing value it adds,
+     * whose location the caller reads anyway. Applied in order, before the generic clean-up.
+     */
+    private static final List<Map.Entry<Pattern, String>> PLAIN_WORDS = List.of(
+            Map.entry(Pattern.compile("maybe a \\(non-standard\\) comment\\? \\(not recognized as one since Feature '[^']*'"
+                    + " not enabled for parser\\)"), "a comment, which JSON does not allow"),
+            Map.entry(Pattern.compile("(?i)(non-standard token '[^']*'): enable .*? to allow"),
+                    "$1 (not a JSON value: JSON numbers are finite)"),
+            Map.entry(Pattern.compile("\\(''' \\(code 39\\)\\)"), "(a single quote: JSON strings and names take double quotes)"),
+            Map.entry(Pattern.compile("\\(('[\\]}]') \\(code \\d+\\)\\): (?:expected a value|was expecting double-quote to start field name)"),
+                    "$1 where a value or a name is expected (a trailing comma, which JSON does not allow?)"),
+            Map.entry(Pattern.compile(" ?\\(for (?:root|Object|Array) starting at \\[Source: [^\\]]*\\]\\)"), ""),
+            Map.entry(Pattern.compile(":? ?enable `[^`]*` to allow"), ""));
 
     private JsonFaults() {
     }
@@ -61,6 +79,11 @@ public final class JsonFaults {
 
     private static String located(JsonProcessingException e) {
         String original = e.getOriginalMessage();
+        if (original != null) {
+            for (Map.Entry<Pattern, String> words : PLAIN_WORDS) {
+                original = words.getKey().matcher(original).replaceAll(words.getValue());
+            }
+        }
         String what = original == null || original.isBlank() ? "malformed JSON"
                 : CODE_QUOTE.matcher(SOURCE_LOCATION.matcher(original).replaceAll("line $1, column $2")).replaceAll("");
         what = what.isBlank() ? "malformed JSON" : Character.toLowerCase(what.charAt(0)) + what.substring(1);

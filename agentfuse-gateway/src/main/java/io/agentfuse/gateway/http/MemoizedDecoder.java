@@ -8,7 +8,6 @@ import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.core.json.jackson.JacksonCodec;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -173,7 +172,7 @@ final class MemoizedDecoder {
         ByteBuf rest = Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(ARRAY_START),
                 VertxHooks.byteBuf(body).slice(from - base, end - from));
         LongStrings strings = new LongStrings(bytes, from - 1, end);
-        try (JsonParser parser = JacksonCodec.createParser(VertxHooks.buffer(rest))) {
+        try (JsonParser parser = StrictJson.parser(VertxHooks.buffer(rest))) {
             parser.nextToken(); // the "[" given, before the element that was not found
             JsonToken token;
             while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
@@ -239,7 +238,7 @@ final class MemoizedDecoder {
         StrictJson.FieldSpans inner = new StrictJson.FieldSpans();
         Object value;
         int length;
-        try (JsonParser parser = JacksonCodec.createParser(body.slice(cursor.at - base, valueEnd - base))) {
+        try (JsonParser parser = StrictJson.parser(body.slice(cursor.at - base, valueEnd - base))) {
             if (parser.nextToken() == null) {
                 throw new IOException("no value at " + (cursor.at - base));
             }

@@ -3,6 +3,7 @@ package io.agentfuse.gateway.http;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
 import io.agentfuse.gateway.internal.vertx.VertxHooks;
 import io.netty.buffer.ByteBuf;
 import io.vertx.core.buffer.Buffer;
@@ -20,8 +21,15 @@ import java.util.Map;
 /**
  * Decodes a request body in one pass, as {@code Json.decodeValue} does, and refuses in the same
  * pass what that accepts but must never reach a provider: a number too large for a double
- * ({@code "seed": 1e999} would be forwarded as {@code "Infinity"}). Trailing content after the
- * value is refused too. Every object and array decoded is unmodifiable, all the way down and
+ * ({@code "seed": 1e999} would be forwarded as {@code "Infinity"}), and anything that is not
+ * JSON by RFC 8259 — comments ({@code /*…*}{@code /}, {@code //}, which Vert.x's reader allows),
+ * {@code NaN} and {@code Infinity}, single quotes, unquoted names, trailing commas, leading zeros —
+ * and a byte order mark before the body ({@link #BYTE_ORDER_MARK}). The body is forwarded as the
+ * caller's own bytes when no field is rewritten ({@code dialect.ForwardedBody}), so what this
+ * accepts is what a provider reads: a leniency here made a request work or fail by whether an
+ * unrelated field was rewritten (re-encoded, the comment or the mark was gone). Every reader of
+ * a caller's JSON takes its parser from {@link #parser(Buffer)}, the one home of these rules.
+ * Trailing content after the value is refused too. Every object and array decoded is unmodifiable, all the way down and
  * whatever the body's size ({@link FrozenMap}): change a copy. Jackson's streaming parser reads
  * every body and words every error; a long one takes what a {@link ValueMemo} remembers
  * ({@link MemoizedDecoder}) and leaves the rest to Jackson.
@@ -33,6 +41,15 @@ import java.util.Map;
  * }</pre>
  */
 public final class StrictJson {
+
+    /**
+     * What a body that opens with a UTF-8 byte order mark is told. RFC 8259 (§8.1) says a sender
+     * must not add one and a receiver may ignore it; Jackson skips it, and the body then went to the
+     * provider with the mark when forwarded as it came (OpenAI refuses it: 400) but without it when a
+     * field was rewritten. Refused, not stripped: stripping would mean forwarding other bytes than the
+     * caller's (or copying every body), and a caller that sends one is told once, plainly, what to fix.
+     */
+    static final String BYTE_ORDER_MARK = "a byte order mark (EF BB BF) before the JSON body; send UTF-8 without one";
 
     /** Bodies from this size on are worth a {@link ValueMemo}: below it, decoding costs a few microseconds. */
     public static final int MEMO_FROM_BYTES = 8 * 1024;
@@ -71,6 +88,10 @@ public final class StrictJson {
      * @throws DecodeException if it is not one well-formed JSON value with finite numbers only
      */
     public static Object decode(Buffer body, FieldSpans spans, ValueMemo memo) {
+        if (body.length() >= 3 && body.getByte(0) == (byte) 0xEF && body.getByte(1) == (byte) 0xBB
+                && body.getByte(2) == (byte) 0xBF) {
+            throw new DecodeException(BYTE_ORDER_MARK);
+        }
         ByteBuf bytes = memo != null && body.length() >= MEMO_FROM_BYTES ? heapBytes(body) : null;
         if (bytes != null) {
             JsonObject object = MemoizedDecoder.decode(body, bytes.array(), bytes.arrayOffset() + bytes.readerIndex(),
@@ -93,7 +114,7 @@ public final class StrictJson {
         ByteBuf heap = body.length() < MEMO_FROM_BYTES ? null : heapBytes(body);
         int from = heap == null ? 0 : heap.arrayOffset() + heap.readerIndex();
         LongStrings strings = heap == null ? null : new LongStrings(heap.array(), from, from + body.length());
-        try (JsonParser parser = JacksonCodec.createParser(body)) {
+        try (JsonParser parser = parser(body)) {
             JsonToken first = parser.nextToken();
             if (first == null) {
                 throw new DecodeException("no JSON value");
@@ -108,6 +129,22 @@ public final class StrictJson {
         } catch (IOException e) {
             throw new DecodeException("the JSON could not be read", e);
         }
+    }
+
+    /**
+     * A parser of {@code body} by RFC 8259: Vert.x's (its limits on depth and lengths, its buffer
+     * recycling) without the comments it allows. Jackson's other leniencies ({@code NaN}, single
+     * quotes, trailing commas, unquoted names, leading zeros) are off by default and stay off.
+     */
+    static JsonParser parser(Buffer body) {
+        JsonParser parser = JacksonCodec.createParser(body);
+        for (JsonReadFeature lenient : JsonReadFeature.values()) { // every one of them a leniency
+            JsonParser.Feature feature = lenient.mappedFeature();
+            if (feature != null && parser.isEnabled(feature)) {
+                parser.disable(feature);
+            }
+        }
+        return parser;
     }
 
     /**

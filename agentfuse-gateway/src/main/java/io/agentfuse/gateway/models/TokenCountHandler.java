@@ -10,6 +10,7 @@ import io.agentfuse.gateway.dialect.InvalidRequestException;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
+import io.agentfuse.gateway.http.StrictJson;
 import io.agentfuse.gateway.server.SizedBodyReader;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -99,12 +100,15 @@ public final class TokenCountHandler {
      * @throws GatewayException 400 {@code invalid_request} for an empty body, or one that is not a JSON object
      */
     public static JsonObject jsonObject(Buffer body) {
+        Object value;
         try {
-            if (body != null && body.length() > 0) {
-                return new JsonObject(body);
-            }
-        } catch (DecodeException | ClassCastException notJson) {
-            // answered below
+            // StrictJson's rules, as for the request this counts: what a Messages request refuses, a count refuses
+            value = body == null || body.length() == 0 ? null : StrictJson.decode(body);
+        } catch (DecodeException notJson) {
+            throw new GatewayException(GatewayError.INVALID_REQUEST, "the request body is not valid JSON: " + notJson.getMessage());
+        }
+        if (value instanceof JsonObject object) {
+            return object.copy(); // the decoded one cannot be changed
         }
         throw new GatewayException(GatewayError.INVALID_REQUEST, "the body must be a JSON object");
     }
