@@ -19,9 +19,10 @@ import io.vertx.core.json.JsonObject;
  *
  * <p>Anthropic's rules are enforced here: {@code max_tokens} is required (default
  * {@value #DEFAULT_MAX_TOKENS} when the caller gave none); consecutive messages of one role are
- * merged into one turn, with tool results first in a user turn; empty text blocks and messages
- * left empty are dropped; tool-call arguments must be a JSON object (an empty string counts as
- * {@code {}}), else the request is untranslatable; so is a request of more images and documents than
+ * merged into one turn, with tool results first in a user turn; empty text blocks are dropped, and a
+ * turn they leave empty makes the request untranslatable (Anthropic refuses it; only a final
+ * assistant turn, an empty prefill, is dropped: {@link AlternatingTurns}); tool-call arguments must be
+ * a JSON object (an empty string counts as {@code {}}), else the request is untranslatable; so is a request of more images and documents than
  * the Messages API takes ({@link AnthropicMedia}). A message read from an Anthropic caller is written
  * as it came (a compacted or continued request of the caller's own dialect loses no field of it).
  *
@@ -48,7 +49,8 @@ public final class AnthropicRequestWriter {
      * The body for {@code model}, of a window of {@code contextWindow} tokens (which decides how many
      * images and document pages it takes).
      *
-     * @throws UntranslatableException when a tool call's arguments are not a JSON object, or the request
+     * @throws UntranslatableException when a message has no content, a tool call's arguments are not a JSON
+     *                                 object, or the request
      *                                 holds more images and documents than Anthropic takes
      */
     public static JsonObject write(ChatRequest request, String model, long contextWindow) {
@@ -59,7 +61,7 @@ public final class AnthropicRequestWriter {
             body.put("system", request.system());
         }
         AnthropicMedia media = new AnthropicMedia(contextWindow);
-        body.put("messages", AlternatingTurns.write(request.messages(), AnthropicDialect.INSTANCE, part -> block(part, media)));
+        body.put("messages", AlternatingTurns.write(request, AnthropicDialect.INSTANCE, "Anthropic", part -> block(part, media)));
         writeTools(request, body);
         SamplingFields.put(body, sampling, "top_p", "stop_sequences");
         if (request.stream()) {

@@ -19,7 +19,8 @@ import java.util.Set;
  * Writes a neutral {@link ChatRequest} as an Amazon Bedrock Converse body: {@code messages} of
  * {@code user} and {@code assistant} turns with {@code text}, {@code image}, {@code toolUse} and
  * {@code toolResult} blocks (consecutive turns of one role merged, tool results first in a user turn,
- * empty text dropped: Bedrock refuses blank text blocks, and a tool result with no text, which cannot be
+ * blank text dropped: Bedrock refuses blank text blocks, and a message left with no content makes the
+ * request untranslatable, but a final assistant one ({@link AlternatingTurns}); a tool result with no text, which cannot be
  * dropped, says {@value #NO_OUTPUT} unless it holds images or documents, which follow its text as
  * {@code image} and {@code document} blocks), {@code system} as text blocks,
  * {@code inferenceConfig} and {@code toolConfig}. The model and whether to stream are in the path.
@@ -56,7 +57,7 @@ public final class BedrockRequestWriter {
      */
     public static JsonObject write(ChatRequest request, String model, long contextWindow) {
         BedrockMedia media = BedrockMedia.forModel(model, contextWindow);
-        JsonObject body = new JsonObject().put("messages", AlternatingTurns.write(request.messages(), null, part -> block(part, media)));
+        JsonObject body = new JsonObject().put("messages", AlternatingTurns.write(request, null, "Bedrock", part -> block(part, media)));
         if (request.system() != null && !request.system().isBlank()) {
             body.put("system", new JsonArray().add(new JsonObject().put("text", request.system())));
         }
