@@ -125,7 +125,8 @@ final class AnthropicMockDialect implements MockDialect {
 
     /**
      * The Messages API refuses a {@code max_tokens} above the model's output limit ({@link OutputLimitCheck}),
-     * more images and document pages than the model takes ({@link AnthropicMediaCheck}),
+     * empty content ({@link AnthropicContentCheck}), more images and document pages than the model takes
+     * ({@link AnthropicMediaCheck}),
      * a tool-use turn without its thinking when thinking is on a fixed budget ({@link AnthropicThinkingCheck}),
      * and a final assistant turn (a prefill) that ends with whitespace.
      */
@@ -136,6 +137,10 @@ final class AnthropicMockDialect implements MockDialect {
             return invalidRequest(tooLong);
         }
         JsonArray messages = body.getValue("messages") instanceof JsonArray list ? list : new JsonArray();
+        String empty = body.getValue("messages") instanceof JsonArray ? AnthropicContentCheck.problem(messages) : null;
+        if (empty != null) {
+            return invalidRequest(empty);
+        }
         String media = AnthropicMediaCheck.problem(messages, body.getValue("model") instanceof String model ? model : null);
         if (media != null) {
             JsonObject refused = error(400);

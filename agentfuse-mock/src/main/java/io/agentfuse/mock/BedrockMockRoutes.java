@@ -68,10 +68,10 @@ final class BedrockMockRoutes {
         }
         for (int i = 0; i < messages.size(); i++) {
             if (!(messages.getValue(i) instanceof JsonObject message)
-                    || !(message.getValue("content") instanceof JsonArray)
+                    || !(message.getValue("content") instanceof JsonArray content) || content.isEmpty()
                     || !("user".equals(message.getValue("role")) || "assistant".equals(message.getValue("role")))) {
                 return "1 validation error detected: Value at 'messages." + (i + 1) + "' failed to satisfy constraint: "
-                        + "a message needs a role (user or assistant) and a content list";
+                        + "a message needs a role (user or assistant) and a content list of at least one block";
             }
         }
         if (!"user".equals(messages.getJsonObject(0).getString("role"))) {

@@ -3,8 +3,6 @@ package io.agentfuse.mock;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
-import io.vertx.core.json.DecodeException;
-import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -273,14 +271,9 @@ public final class MockProvider {
         new MockResponder(vertx, ctx.request(), dialect, entry, hold).answer(script.next(call.model(), ctx.request().path()), call);
     }
 
-    /** The request's body as a JSON object, or {@code null} when it is not one. */
+    /** The request's body as a JSON object, or {@code null} when it is not one by RFC 8259 ({@link MockJson}). */
     static JsonObject jsonBody(RoutingContext ctx) {
-        String text = ctx.body().asString();
-        try {
-            return Json.decodeValue(text == null ? "" : text) instanceof JsonObject json ? json : null;
-        } catch (DecodeException e) {
-            return null;
-        }
+        return MockJson.object(ctx.body().asString());
     }
 
     /** Whether {@code path} names {@code model} as Bedrock, Gemini and Vertex do ({@code /model/M/…}, {@code /models/M:…}). */
