@@ -37,7 +37,9 @@ public final class JsonFaults {
                     "$1 (not a JSON value: JSON numbers are finite)"),
             Map.entry(Pattern.compile("\\(''' \\(code 39\\)\\)"), "(a single quote: JSON strings and names take double quotes)"),
             Map.entry(Pattern.compile("\\(('[\\]}]') \\(code \\d+\\)\\): (?:expected a value|was expecting double-quote to start field name)"),
-                    "$1 where a value or a name is expected (a trailing comma, which JSON does not allow?)"),
+                    "$1 where a value or a field name is expected (JSON allows no trailing comma)"),
+            Map.entry(Pattern.compile("(?i)close marker ('.'): expected '.' \\(for root starting at \\[Source: [^\\]]*\\]\\)"),
+                    "$1: no object or array is open to close"),
             Map.entry(Pattern.compile(" ?\\(for (?:root|Object|Array) starting at \\[Source: [^\\]]*\\]\\)"), ""),
             Map.entry(Pattern.compile(":? ?enable `[^`]*` to allow"), ""));
 

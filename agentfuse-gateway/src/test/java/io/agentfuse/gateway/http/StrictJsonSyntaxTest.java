@@ -54,7 +54,8 @@ class StrictJsonSyntaxTest {
                 Arguments.of("/v1/chat/completions", "/*c*/" + OPENAI + "}", "comment", "line 1, column 1"),
                 Arguments.of("/v1/chat/completions", OPENAI + ",\"temperature\":NaN}", "'NaN'", "line 1, column"),
                 Arguments.of("/v1/chat/completions", "{'model':'gpt-4o-mini'}", "single quote", "line 1, column 2"),
-                Arguments.of("/v1/chat/completions", "[" + OPENAI + ",\"x\":\"" + longText + "\"}}", "'}'", "line 1, column"),
+                Arguments.of("/v1/chat/completions", OPENAI + ",\"x\":\"" + longText + "\"}}", "'}': no object or array is open",
+                        "line 1, column"),
                 Arguments.of("/v1/chat/completions", OPENAI.replace("}]", "},]") + "}", "trailing comma", "line 1, column"),
                 Arguments.of("/v1/chat/completions", "{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"user\",\"content\":\""
                         + longText + "\"}}]}", "'}'", "line 1, column"),
