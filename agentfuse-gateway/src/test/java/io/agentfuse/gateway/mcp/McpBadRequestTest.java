@@ -39,6 +39,20 @@ class McpBadRequestTest {
     }
 
     @Test
+    void aBodyWithACommentOrAByteOrderMarkIsAParseErrorAsForEveryOtherRoute() {
+        String ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}";
+        for (String body : new String[] {"/* c */" + ping, "\uFEFF" + ping}) {
+            HttpResponse<String> answer = raw("POST", body);
+
+            assertThat(answer.statusCode()).isEqualTo(400);
+            JsonObject error = new JsonObject(answer.body()).getJsonObject("error");
+            assertThat(error.getInteger("code")).isEqualTo(-32700);
+            assertThat(error.getString("message")).containsAnyOf("a comment, which JSON does not allow", "a byte order mark");
+        }
+        assertThat(harness.mcp.requests()).isEmpty();
+    }
+
+    @Test
     void aBodyOverTheLimitIsRequestTooLarge() {
         HttpResponse<String> answer = raw("POST", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"pad\":\"" + "x".repeat(2048) + "\"}");
 
