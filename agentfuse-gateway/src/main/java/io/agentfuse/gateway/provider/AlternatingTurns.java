@@ -51,14 +51,14 @@ public final class AlternatingTurns {
         List<ChatMessage> turn = new ArrayList<>();
         for (int i = 0; i < messages.size(); i++) {
             ChatMessage message = messages.get(i);
-            if (!turn.isEmpty() && message.role() != turn.get(0).role()) {
-                refuseEmpty(flush(turn, wire, block, out), request, i - 1, provider);
+            if (!turn.isEmpty() && message.role() != turn.get(0).role() && !flush(turn, wire, block, out)) {
+                throw emptyTurn(request, i - 1, provider);
             }
             turn.add(message);
         }
-        ChatMessage last = turn.isEmpty() ? null : turn.get(0);
-        if (!flush(turn, wire, block, out) && last.role() == ChatMessage.Role.USER) {
-            refuseEmpty(false, request, messages.size() - 1, provider);
+        boolean lastIsUsers = !turn.isEmpty() && turn.get(0).role() == ChatMessage.Role.USER;
+        if (!flush(turn, wire, block, out) && lastIsUsers) {
+            throw emptyTurn(request, messages.size() - 1, provider);
         }
         if (out.isEmpty()) {
             throw new UntranslatableException("no message with content (" + provider + " takes at least one)");
@@ -66,11 +66,10 @@ public final class AlternatingTurns {
         return out;
     }
 
-    private static void refuseEmpty(boolean written, ChatRequest request, int lastOfTurn, String provider) {
-        if (!written) {
-            throw new UntranslatableException(CallerField.ofMessage(request, lastOfTurn) + " has no content (" + provider
-                    + " refuses an empty message or text, but for a final assistant message)");
-        }
+    /** Why a turn whose last message is {@code lastOfTurn} cannot be sent: it has no content. */
+    private static UntranslatableException emptyTurn(ChatRequest request, int lastOfTurn, String provider) {
+        return new UntranslatableException(CallerField.ofMessage(request, lastOfTurn) + " has no content (" + provider
+                + " refuses an empty message or text, but for a final assistant message)");
     }
 
     /** Writes {@code turn} to {@code out} and empties it; whether it had any content to write (an empty list has). */
