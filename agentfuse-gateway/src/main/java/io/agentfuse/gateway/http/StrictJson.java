@@ -29,10 +29,10 @@ import java.util.Map;
  * accepts is what a provider reads: a leniency here made a request work or fail by whether an
  * unrelated field was rewritten (re-encoded, the comment or the mark was gone). Every reader of
  * a caller's JSON takes its parser from {@link #parser(Buffer)}, the one home of these rules.
- * Trailing content after the value is refused too. Every object and array decoded is unmodifiable, all the way down and
- * whatever the body's size ({@link FrozenMap}): change a copy. Jackson's streaming parser reads
- * every body and words every error; a long one takes what a {@link ValueMemo} remembers
- * ({@link MemoizedDecoder}) and leaves the rest to Jackson.
+ * Trailing content after the value is refused too. Every object and array decoded is unmodifiable,
+ * all the way down and whatever the body's size ({@link FrozenMap}): change a copy. Jackson's
+ * streaming parser reads every body and words every error; a long one takes what a
+ * {@link ValueMemo} remembers ({@link MemoizedDecoder}) and leaves the rest to Jackson.
  *
  * <p>Stateless and thread-safe.
  *
