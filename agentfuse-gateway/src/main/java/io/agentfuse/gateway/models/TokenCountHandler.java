@@ -105,7 +105,8 @@ public final class TokenCountHandler {
             // StrictJson's rules, as for the request this counts: what a Messages request refuses, a count refuses
             value = body == null || body.length() == 0 ? null : StrictJson.decode(body);
         } catch (DecodeException notJson) {
-            throw new GatewayException(GatewayError.INVALID_REQUEST, "the request body is not valid JSON: " + notJson.getMessage());
+            throw new GatewayException(GatewayError.INVALID_REQUEST, "the body must be a JSON object, and is not valid JSON: "
+                    + notJson.getMessage());
         }
         if (value instanceof JsonObject object) {
             return object.copy(); // the decoded one cannot be changed
