@@ -125,6 +125,7 @@ final class AnthropicMockDialect implements MockDialect {
 
     /**
      * The Messages API refuses a {@code max_tokens} above the model's output limit ({@link OutputLimitCheck}),
+     * {@code temperature} with {@code top_p} for the newer models ({@link AnthropicSamplingCheck}),
      * empty content ({@link AnthropicContentCheck}), more images and document pages than the model takes
      * ({@link AnthropicMediaCheck}),
      * a tool-use turn without its thinking when thinking is on a fixed budget ({@link AnthropicThinkingCheck}),
@@ -135,6 +136,10 @@ final class AnthropicMockDialect implements MockDialect {
         String tooLong = OutputLimitCheck.anthropic(body);
         if (tooLong != null) {
             return invalidRequest(tooLong);
+        }
+        String sampling = AnthropicSamplingCheck.problem(body);
+        if (sampling != null) {
+            return invalidRequest(sampling);
         }
         JsonArray messages = body.getValue("messages") instanceof JsonArray list ? list : new JsonArray();
         String empty = body.getValue("messages") instanceof JsonArray ? AnthropicContentCheck.problem(messages) : null;

@@ -38,6 +38,18 @@ public final class SamplingFields {
         return target;
     }
 
+    /**
+     * {@code sampling} as a Claude model takes it: Claude Opus 4.1, Sonnet 4.5, Haiku 4.5 and every
+     * later model refuse {@code temperature} and {@code top_p} together with 400 ("cannot both be
+     * specified for this model"), directly and on Bedrock, and the earlier ones are told by
+     * Anthropic to change only one; a caller of another API often sends both (LangChain's defaults
+     * do). So with a temperature, a translated request to Claude carries no top-p.
+     */
+    public static Sampling forClaude(Sampling sampling) {
+        return sampling.temperature() != null && sampling.topP() != null
+                ? new Sampling(sampling.maxTokens(), sampling.temperature(), null, sampling.stopSequences()) : sampling;
+    }
+
     /** The settings of {@code sampling} camel-cased, the output limit named {@code maxTokensField}; empty when none is set. */
     public static JsonObject camelCase(Sampling sampling, String maxTokensField) {
         JsonObject config = new JsonObject();

@@ -54,7 +54,7 @@ public final class AnthropicRequestWriter {
      *                                 holds more images and documents than Anthropic takes
      */
     public static JsonObject write(ChatRequest request, String model, long contextWindow) {
-        Sampling sampling = request.sampling();
+        Sampling sampling = SamplingFields.forClaude(request.sampling());
         JsonObject body = new JsonObject().put("model", model)
                 .put("max_tokens", sampling.maxTokens() != null ? sampling.maxTokens() : DEFAULT_MAX_TOKENS);
         if (request.system() != null && !request.system().isBlank()) {

@@ -61,7 +61,8 @@ public final class BedrockRequestWriter {
         if (request.system() != null && !request.system().isBlank()) {
             body.put("system", new JsonArray().add(new JsonObject().put("text", request.system())));
         }
-        JsonObject inference = SamplingFields.camelCase(request.sampling(), "maxTokens");
+        JsonObject inference = SamplingFields.camelCase(model.contains("claude") ? SamplingFields.forClaude(request.sampling())
+                : request.sampling(), "maxTokens");
         if (!inference.isEmpty()) {
             body.put("inferenceConfig", inference);
         }
