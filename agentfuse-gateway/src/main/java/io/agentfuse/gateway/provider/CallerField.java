@@ -19,13 +19,13 @@ import java.util.Map;
  *
  * <p>{@code String field = CallerField.ofMessage(request, 2); // "messages[2].content"}
  */
-final class CallerField {
+public final class CallerField {
 
     private CallerField() {
     }
 
     /** The caller's field holding the content of {@code request.messages().get(index)}. */
-    static String ofMessage(ChatRequest request, int index) {
+    public static String ofMessage(ChatRequest request, int index) {
         JsonObject body = request.received(); // shared, not copied: its elements are the origins
         List<JsonObject> origin = request.messages().get(index).originIn(request.dialect());
         if (body != null && !origin.isEmpty()) {

@@ -2,6 +2,7 @@ package io.agentfuse.gateway.dialect;
 
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayHarness;
+import io.agentfuse.mock.MockCredentials;
 import io.agentfuse.mock.MockStep;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -19,7 +20,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * An empty message is never left out on its way to Anthropic or Bedrock, which refuse empty content:
+ * An empty message is never left out on its way to Anthropic, Bedrock or Gemini, which refuse empty content:
  * leaving it out changed what the model was asked ({@code [user, assistant "ok", user ""]} went as a
  * prefill that the model continued, {@code [user ""]} as no message at all). The step is
  * untranslatable, naming the caller's field: the request is refused 400 {@code invalid_request} when
@@ -33,12 +34,14 @@ class EmptyMessageTranslationTest {
             providers:
               anthropic: { type: anthropic, baseUrl: "http://127.0.0.1:${MOCK_PORT}", apiKey: "sk-ant-configured" }
               openai: { type: openai, baseUrl: "http://127.0.0.1:${MOCK_PORT}/v1", apiKey: "sk-oai-configured" }
-            """ + GatewayHarness.BEDROCK_PROVIDER + """
+              gemini: { type: gemini, baseUrl: "http://127.0.0.1:${MOCK_PORT}", apiKey: "%s" }
+            """.formatted(MockCredentials.GEMINI_API_KEY) + GatewayHarness.BEDROCK_PROVIDER + """
             retry: { maxAttempts: 1 }
             models:
               claude-haiku-4: { provider: anthropic, upstreamModel: claude-haiku-4-5 }
               claude-on-bedrock: { provider: bedrock, upstreamModel: "anthropic.claude-sonnet-4-20250514-v1:0" }
               gpt-4o-mini: { provider: openai }
+              gemini-flash: { provider: gemini, upstreamModel: gemini-2.5-flash }
               claude-or-gpt: { provider: anthropic, upstreamModel: claude-haiku-4-5, fallbacks: [gpt-4o-mini] }
             """;
     private static GatewayHarness harness;
@@ -72,7 +75,7 @@ class EmptyMessageTranslationTest {
         JsonArray emptyPart = new JsonArray().add(message("system", "Be brief.")).add(message("user", emptyPart()));
         JsonArray assistantEmpty = new JsonArray().add(message("user", "first")).add(message("assistant", ""))
                 .add(message("user", "second"));
-        return Stream.of("claude-haiku-4", "claude-on-bedrock").flatMap(model -> Stream.of(
+        return Stream.of("claude-haiku-4", "claude-on-bedrock", "gemini-flash").flatMap(model -> Stream.of(
                 Arguments.of(model, "/v1/chat/completions", new JsonObject().put("messages", lastEmpty), "messages[2].content"),
                 Arguments.of(model, "/v1/chat/completions", new JsonObject().put("messages", onlyEmpty), "messages[0].content"),
                 Arguments.of(model, "/v1/chat/completions", new JsonObject().put("messages", emptyPart), "messages[1].content"),

@@ -8,6 +8,7 @@ import io.agentfuse.gateway.dialect.MediaSource;
 import io.agentfuse.gateway.dialect.ToolChoice;
 import io.agentfuse.gateway.dialect.ToolDefinition;
 import io.agentfuse.gateway.dialect.UntranslatableException;
+import io.agentfuse.gateway.provider.CallerField;
 import io.agentfuse.gateway.provider.SamplingFields;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -47,7 +48,7 @@ public final class GeminiRequestWriter {
      * @throws UntranslatableException when a tool result answers no call of the conversation, or an image is not base64
      */
     public static JsonObject write(ChatRequest request, String model) {
-        JsonObject body = new JsonObject().put("contents", contents(request.messages(), nestsFunctionMedia(model)));
+        JsonObject body = new JsonObject().put("contents", contents(request, nestsFunctionMedia(model)));
         if (request.system() != null && !request.system().isBlank()) {
             body.put("systemInstruction", new JsonObject().put("parts", new JsonArray().add(text(request.system()))));
         }
@@ -68,15 +69,28 @@ public final class GeminiRequestWriter {
         return !ModelName.of(model).isGeminiBefore3();
     }
 
-    private static JsonArray contents(List<ChatMessage> messages, boolean nestedMedia) {
+    /**
+     * The conversation as Gemini's turns, a message of the role before merged into its turn. A turn
+     * left with no part is untranslatable, but for a final model turn (an empty prefill asks nothing):
+     * Gemini refuses an empty text, and leaving the turn out would change what the model is asked.
+     */
+    private static JsonArray contents(ChatRequest request, boolean nestedMedia) {
+        List<ChatMessage> messages = request.messages();
         Map<String, String> callNames = new HashMap<>();
         JsonArray contents = new JsonArray();
         String lastRole = null;
-        for (ChatMessage message : messages) {
+        for (int i = 0; i < messages.size(); i++) {
+            ChatMessage message = messages.get(i);
             String role = message.role() == ChatMessage.Role.USER ? "user" : "model";
             List<JsonObject> origin = message.originIn(GeminiDialect.INSTANCE);
             JsonArray parts = origin.isEmpty() ? written(message, callNames, nestedMedia)
                     : sentParts(origin.get(0), message, callNames);
+            boolean merges = role.equals(lastRole);
+            boolean nextMerges = i + 1 < messages.size() && messages.get(i + 1).role() == message.role();
+            if (parts.isEmpty() && !merges && !nextMerges && (role.equals("user") || i + 1 < messages.size())) {
+                throw new UntranslatableException(CallerField.ofMessage(request, i)
+                        + " has no content (Gemini refuses an empty message or text, but for a final model message)");
+            }
             if (parts.isEmpty()) {
                 continue;
             }
