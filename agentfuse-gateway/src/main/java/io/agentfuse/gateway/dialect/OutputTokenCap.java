@@ -2,6 +2,7 @@ package io.agentfuse.gateway.dialect;
 
 import io.vertx.core.json.JsonObject;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 
 /**
@@ -59,13 +60,13 @@ public final class OutputTokenCap {
         if (max.longValue() - 1 < MIN_THINKING_BUDGET) {
             body.remove("thinking");
         } else {
-            body.put("thinking", new JsonObject(new java.util.LinkedHashMap<>(thinking.getMap())).put("budget_tokens", max.longValue() - 1));
+            body.put("thinking", new JsonObject(new LinkedHashMap<>(thinking.getMap())).put("budget_tokens", max.longValue() - 1));
         }
     }
 
     private static void capNested(JsonObject body, String object, String field, int limit) {
         if (body.getValue(object) instanceof JsonObject nested && above(nested.getValue(field), limit)) {
-            body.put(object, new JsonObject(new java.util.LinkedHashMap<>(nested.getMap())).put(field, limit));
+            body.put(object, new JsonObject(new LinkedHashMap<>(nested.getMap())).put(field, limit));
         }
     }
 
