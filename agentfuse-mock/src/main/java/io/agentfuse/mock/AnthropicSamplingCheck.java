@@ -20,10 +20,20 @@ final class AnthropicSamplingCheck {
 
     /** Anthropic's message when it refuses {@code body}'s sampling, or {@code null}. */
     static String problem(JsonObject body) {
-        if (!(body.getValue("model") instanceof String model) || !model.startsWith("claude-") || TAKES_BOTH.matcher(model).matches()
-                || body.getValue("temperature") == null || body.getValue("top_p") == null) {
+        return body.getValue("model") instanceof String model ? problem(model, body.getValue("temperature"), body.getValue("top_p")) : null;
+    }
+
+    /**
+     * The message when Claude {@code model} (Anthropic's name, or a cloud's: {@code us.anthropic.claude-…-v1:0})
+     * refuses a {@code temperature} with a {@code topP}; {@code null} when it takes them.
+     */
+    static String problem(String model, Object temperature, Object topP) {
+        int claude = model.indexOf("claude-");
+        if (claude < 0 || temperature == null || topP == null) {
             return null;
         }
-        return "`temperature` and `top_p` cannot both be specified for this model. Please use only one.";
+        String name = model.substring(claude).replaceFirst("-v\\d+(:\\d+)?$", "");
+        return TAKES_BOTH.matcher(name).matches() ? null
+                : "`temperature` and `top_p` cannot both be specified for this model. Please use only one.";
     }
 }

@@ -85,6 +85,11 @@ final class BedrockMockRoutes {
         if (media != null) {
             return media;
         }
+        JsonObject inference = body.getValue("inferenceConfig") instanceof JsonObject config ? config : new JsonObject();
+        String sampling = AnthropicSamplingCheck.problem(model, inference.getValue("temperature"), inference.getValue("topP"));
+        if (sampling != null) {
+            return "The model returned the following errors: " + sampling;
+        }
         boolean toolBlocks = messages.stream().map(JsonObject.class::cast).flatMap(message -> message.getJsonArray("content").stream())
                 .anyMatch(block -> block instanceof JsonObject object && (object.containsKey("toolUse") || object.containsKey("toolResult")));
         return toolBlocks && !(body.getValue("toolConfig") instanceof JsonObject)

@@ -14,8 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A Chat Completions caller that sends {@code temperature} and {@code top_p} together (LangChain's
  * defaults do) is served by Claude Haiku 4.5, which refuses the two together with 400 as every Claude
- * model since Opus 4.1 does: the translated request keeps the temperature and leaves top-p out. A
- * top-p alone still crosses.
+ * model since Opus 4.1 does, on Anthropic and on Bedrock: the translated request keeps the temperature
+ * and leaves top-p out. A top-p alone still crosses.
  */
 class ClaudeSamplingTranslationTest {
 
@@ -23,7 +23,10 @@ class ClaudeSamplingTranslationTest {
 
     @BeforeAll
     static void start() {
-        harness = GatewayHarness.start();
+        harness = GatewayHarness.startWithAwsKeys(GatewayHarness.CONFIG.replace("providers:\n", "providers:\n"
+                + GatewayHarness.BEDROCK_PROVIDER) + """
+                  claude-on-bedrock: { provider: bedrock, upstreamModel: "us.anthropic.claude-haiku-4-5-20251001-v1:0" }
+                """);
     }
 
     @AfterAll
@@ -53,5 +56,16 @@ class ClaudeSamplingTranslationTest {
 
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
         assertThat(harness.mock.requests().get(0).jsonBody().orElseThrow().getDouble("top_p")).isEqualTo(0.9);
+    }
+
+    @Test
+    void aTemperatureAndATopPReachClaudeOnBedrockAsTheTemperatureAlone() {
+        Reply reply = harness.client.post("/v1/chat/completions",
+                openAiRequest("claude-on-bedrock", false).put("temperature", 0.7).put("top_p", 1.0));
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        JsonObject inference = harness.mock.requests().get(0).jsonBody().orElseThrow().getJsonObject("inferenceConfig");
+        assertThat(inference.getDouble("temperature")).isEqualTo(0.7);
+        assertThat(inference.containsKey("topP")).isFalse();
     }
 }
