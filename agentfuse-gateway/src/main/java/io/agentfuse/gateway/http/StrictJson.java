@@ -14,9 +14,11 @@ import io.vertx.core.json.jackson.JacksonCodec;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Decodes a request body in one pass, as {@code Json.decodeValue} does, and refuses in the same
@@ -50,6 +52,10 @@ public final class StrictJson {
      * caller's (or copying every body), and a caller that sends one is told once, plainly, what to fix.
      */
     static final String BYTE_ORDER_MARK = "a byte order mark (EF BB BF) before the JSON body; send UTF-8 without one";
+
+    /** The parser features of every {@link JsonReadFeature}, each of them a leniency RFC 8259 does not allow. */
+    private static final JsonParser.Feature[] LENIENCIES = Arrays.stream(JsonReadFeature.values())
+            .map(JsonReadFeature::mappedFeature).filter(Objects::nonNull).toArray(JsonParser.Feature[]::new);
 
     /** Bodies from this size on are worth a {@link ValueMemo}: below it, decoding costs a few microseconds. */
     public static final int MEMO_FROM_BYTES = 8 * 1024;
@@ -138,11 +144,8 @@ public final class StrictJson {
      */
     static JsonParser parser(Buffer body) {
         JsonParser parser = JacksonCodec.createParser(body);
-        for (JsonReadFeature lenient : JsonReadFeature.values()) { // every one of them a leniency
-            JsonParser.Feature feature = lenient.mappedFeature();
-            if (feature != null && parser.isEnabled(feature)) {
-                parser.disable(feature);
-            }
+        for (JsonParser.Feature lenient : LENIENCIES) {
+            parser.disable(lenient);
         }
         return parser;
     }
