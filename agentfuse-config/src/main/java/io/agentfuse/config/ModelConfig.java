@@ -64,13 +64,17 @@ import java.util.Optional;
  *                          with an error
  * @param contextWindowConfigured whether the operator wrote {@code contextWindow}: a window of their own,
  *                          which a caller's request for a larger one ({@link LongContextBeta}) does not change
+ * @param maxOutputTokensKnown whether {@code maxOutputTokens} is the model's own limit — the operator's
+ *                          {@code maxOutputTokens}, or the table's for the model — rather than the default
+ *                          of a model nobody described: then a caller's request is kept within it too
+ *                          ({@link ModelOutputLimits#isKnown}), decided once, not per request
  */
 public record ModelConfig(String name, String provider, String upstreamModel, int contextWindow, int maxOutputTokens,
                           Duration timeout, Duration firstTokenTimeout, int maxConcurrent,
                           List<String> fallbacks, Optional<String> breakerName, BreakerConfig breaker,
                           RetryConfig retry, Translate translate, Optional<ModelPrice> price,
                           Optional<Duration> deadline, Optional<HedgeConfig> hedge, Duration streamIdleTimeout,
-                          boolean streamContinuation, boolean contextWindowConfigured) {
+                          boolean streamContinuation, boolean contextWindowConfigured, boolean maxOutputTokensKnown) {
 
     /**
      * How strictly a request of another dialect is translated for this model ({@code translate:}).
@@ -148,7 +152,7 @@ public record ModelConfig(String name, String provider, String upstreamModel, in
     public ModelConfig withContextWindow(int contextWindow) {
         return new ModelConfig(name, provider, upstreamModel, contextWindow, maxOutputTokens, timeout, firstTokenTimeout, maxConcurrent,
                 fallbacks, breakerName, breaker, retry, translate, price, deadline, hedge, streamIdleTimeout,
-                streamContinuation, contextWindowConfigured);
+                streamContinuation, contextWindowConfigured, maxOutputTokensKnown);
     }
 
     /** The name of this model's breaker in registries and the admin API: {@code model:<name>}. */

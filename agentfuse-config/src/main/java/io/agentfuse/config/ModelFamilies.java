@@ -262,7 +262,8 @@ public final class ModelFamilies {
                 List.of(), Optional.of(ConfigDefaults.DEFAULT_BREAKER_NAME),
                 breakers.get(ConfigDefaults.DEFAULT_BREAKER_NAME), retry, ConfigDefaults.MODEL_TRANSLATE,
                 ModelConfig.listPrice(name, upstream),
-                Optional.empty(), Optional.empty(), ConfigDefaults.MODEL_STREAM_IDLE_TIMEOUT, false, false));
+                Optional.empty(), Optional.empty(), ConfigDefaults.MODEL_STREAM_IDLE_TIMEOUT, false, false,
+                ModelOutputLimits.isKnown(name, upstream, false)));
     }
 
     private static Optional<Family> family(String model) {

@@ -128,17 +128,15 @@ public final class ModelOutputLimits {
     }
 
     /**
-     * The most output a caller's request may ask of {@code model}, when that is known: its
-     * {@link ModelConfig#maxOutputTokens} if the table knows the model (the published limit, or the
-     * operator's {@code maxOutputTokens} over it) or the operator wrote a limit other than
-     * {@value #UNLISTED}; empty for a model the table does not know and the operator did not describe,
-     * whose requests go as the caller wrote them (a self-hosted model may take far more than the
-     * default the gateway's own summaries keep to). A caller's {@code max_tokens} above the limit is
-     * refused 400 by the provider, and a 400 ends the chain: a Claude Code turn asking 32 000 of a
-     * Claude model failed over to {@code gpt-4o-mini} (16 384) only to be refused there.
+     * Whether a model called {@code name} upstream as {@code upstreamModel} has a limit of its own: the
+     * operator {@code written} one, or the table knows it. Then its {@link ModelConfig#maxOutputTokens} is
+     * also the most a caller's request may ask of it ({@link ModelConfig#maxOutputTokensKnown}): a
+     * caller's {@code max_tokens} above the limit is refused 400 by the provider, and a 400 ends the
+     * chain (a Claude Code turn asking 32 000 of a Claude model failed over to {@code gpt-4o-mini},
+     * 16 384, only to be refused there). A model nobody described keeps what its callers ask: a
+     * self-hosted model may take far more than the default the gateway's own summaries keep to.
      */
-    public static Optional<Integer> callerCapOf(ModelConfig model) {
-        boolean known = publishedOf(model.upstreamModel()).or(() -> publishedOf(model.name())).isPresent();
-        return known || model.maxOutputTokens() != UNLISTED ? Optional.of(model.maxOutputTokens()) : Optional.empty();
+    public static boolean isKnown(String name, String upstreamModel, boolean written) {
+        return written || publishedOf(upstreamModel).or(() -> publishedOf(name)).isPresent();
     }
 }

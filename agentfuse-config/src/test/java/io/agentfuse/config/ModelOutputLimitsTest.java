@@ -77,12 +77,16 @@ class ModelOutputLimitsTest {
                   mini: { provider: openai, upstreamModel: gpt-4o-mini }
                   llama: { provider: local, upstreamModel: llama-3.1-70b }
                   big-llama: { provider: local, upstreamModel: llama-3.1-405b, maxOutputTokens: 32768 }
+                  small-llama: { provider: local, upstreamModel: llama-3.2-3b, maxOutputTokens: 4096 }
+                context: { compactModel: claude-haiku-4-5 }
                 """);
 
-        assertThat(ModelOutputLimits.callerCapOf(config.model("mini").orElseThrow())).contains(16_384);
-        assertThat(ModelOutputLimits.callerCapOf(config.model("llama").orElseThrow()))
-                .as("the default the gateway's own summaries keep to is no limit on a caller").isEmpty();
-        assertThat(ModelOutputLimits.callerCapOf(config.model("big-llama").orElseThrow())).contains(32_768);
+        assertThat(config.model("mini").orElseThrow().maxOutputTokensKnown()).isTrue();
+        assertThat(config.model("llama").orElseThrow().maxOutputTokensKnown())
+                .as("the default the gateway's own summaries keep to is no limit on a caller").isFalse();
+        assertThat(config.model("big-llama").orElseThrow().maxOutputTokensKnown()).isTrue();
+        assertThat(config.model("small-llama").orElseThrow().maxOutputTokensKnown()).as("written, whatever its value").isTrue();
+        assertThat(config.model("claude-haiku-4-5").orElseThrow().maxOutputTokensKnown()).as("a family model").isTrue();
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.agentfuse.config.BreakerConfig;
 import io.agentfuse.config.ConfigDefaults;
 import io.agentfuse.config.HedgeConfig;
 import io.agentfuse.config.ModelConfig;
+import io.agentfuse.config.ModelOutputLimits;
 import io.agentfuse.config.ModelFamilies;
 import io.agentfuse.config.ProviderConfig;
 import io.agentfuse.config.RetryConfig;
@@ -77,7 +78,7 @@ final class ModelBinder {
             provider.ifPresent(providerName -> models.put(name, new ModelConfig(name, providerName, upstreamModel,
                     contextWindow, maxOutputTokens, timeout, firstTokenTimeout, maxConcurrent, fallbacks, breakerName, breaker,
                     modelRetry, translate, price, deadline, hedge, streamIdleTimeout, streamContinuation,
-                    contextWindowConfigured)));
+                    contextWindowConfigured, ModelOutputLimits.isKnown(name, upstreamModel, section.find("maxOutputTokens").isPresent()))));
         });
         return models;
     }

@@ -5,7 +5,6 @@ import io.agentfuse.config.AgentfuseRuntime;
 import io.agentfuse.config.ConfigDefaults;
 import io.agentfuse.config.ModelFamilies;
 import io.agentfuse.config.ModelConfig;
-import io.agentfuse.config.ModelOutputLimits;
 import io.agentfuse.config.ProviderConfig;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.breaker.BreakerLimitException;
@@ -42,8 +41,7 @@ import java.util.function.Function;
  * caller's own when it can, so an {@code openai} provider takes Responses callers as Responses
  * requests and Chat Completions callers as Chat Completions) under the step's
  * {@code upstreamModel}, written when the chain reaches the step ({@link PlannedStep#deferred}). A
- * step that cannot take the request (an untranslatable feature) is skipped, with the reason; the
- * output it asks for is kept within the step's model's ({@link ModelOutputLimits#callerCapOf}).
+ * step that cannot take the request (an untranslatable feature) is skipped, with the reason.
  *
  * <p>What goes upstream is built from the parsed request only: the caller's own credentials
  * ({@code Authorization}, {@code x-api-key}) are never forwarded; the provider's configured key
@@ -181,9 +179,9 @@ final class ModelRouter {
     }
 
     /**
-     * The step that sends {@code chat} to {@code provider}'s model: the caller's own bytes with the
-     * replaced fields patched in when {@code chat} is the caller's unchanged request in the provider's
-     * dialect, else the body written for it.
+     * The step that sends {@code chat} to {@code provider}'s model: the caller's own bytes with the replaced
+     * fields patched in when {@code chat} is the caller's unchanged request in the provider's dialect, else
+     * the body written for it; its output asked within the model's own limit, when it has one.
      *
      * @throws UntranslatableException when the provider's dialect cannot take {@code chat}
      */
@@ -191,7 +189,9 @@ final class ModelRouter {
                                         ProviderEndpoint provider, Guard guard, Map<String, String> headers) {
         boolean lenient = model.translate() == ModelConfig.Translate.LENIENT;
         var body = DialectTranslator.upstreamRequest(chat, provider.dialect(), model.upstreamModel(), lenient, model.contextWindow());
-        ModelOutputLimits.callerCapOf(model).ifPresent(limit -> OutputTokenCap.apply(body, limit));
+        if (model.maxOutputTokensKnown()) {
+            OutputTokenCap.apply(body, model.maxOutputTokens());
+        }
         Buffer bytes = chat == request.chat() && chat.dialect() == provider.dialect()
                 && request.forwarded() != null ? request.forwarded().write(chat.received(), body) : null;
         // With the bytes known, the parsed body is not kept: it would hold the conversation's tree.
