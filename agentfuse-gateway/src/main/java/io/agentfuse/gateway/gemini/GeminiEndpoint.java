@@ -95,7 +95,7 @@ public final class GeminiEndpoint {
         if (whole != null && !(whole instanceof JsonObject)) {
             throw new GatewayException(GatewayError.INVALID_REQUEST, "generateContentRequest must be an object");
         }
-        JsonObject counted = whole instanceof JsonObject request ? request : json;
+        JsonObject counted = whole instanceof JsonObject request ? ChatRequest.shallowCopy(request) : json;
         counted.remove("generateContentRequest");
         counted.remove(GeminiDialect.MODEL_FIELD); // the path names the model
         try {

@@ -95,7 +95,8 @@ public final class TokenCountHandler {
     }
 
     /**
-     * A token count's body as a JSON object (a copy of its own, free to change).
+     * A token count's body as a JSON object: its top level its own, free to change; the values under
+     * it shared and unmodifiable.
      *
      * @throws GatewayException 400 {@code invalid_request} for an empty body, or one that is not a JSON object
      */
@@ -109,7 +110,7 @@ public final class TokenCountHandler {
                     + notJson.getMessage());
         }
         if (value instanceof JsonObject object) {
-            return object.copy(); // the decoded one cannot be changed
+            return ChatRequest.shallowCopy(object); // its own top level; the conversation is shared, not copied
         }
         throw new GatewayException(GatewayError.INVALID_REQUEST, "the body must be a JSON object");
     }
