@@ -1,39 +1,20 @@
 package io.agentfuse.mock;
 
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The Anthropic mock refuses a prefill (a final assistant turn) ending with whitespace, as the Messages API does. */
-class AnthropicPrefillRefusalTest {
+class AnthropicPrefillRefusalTest extends RunningMock {
 
     private final HttpClient http = HttpClient.newHttpClient();
-    private Vertx vertx;
-    private MockProvider mock;
-
-    @BeforeEach
-    void start() throws Exception {
-        vertx = Vertx.vertx();
-        mock = MockProvider.start(vertx, 0).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        mock.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    }
-
     private HttpResponse<String> messages(Object prefill) throws Exception {
         JsonObject body = new JsonObject().put("model", "claude").put("max_tokens", 10).put("messages", new JsonArray()
                 .add(new JsonObject().put("role", "user").put("content", "Count to three"))

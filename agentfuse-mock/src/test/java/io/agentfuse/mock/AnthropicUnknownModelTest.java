@@ -1,10 +1,7 @@
 package io.agentfuse.mock;
 
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -13,7 +10,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,24 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code not_found_error} ("model: claude-haiku-4"), taking no step of the script; the names Anthropic
  * serves, and names the tests invent, are answered.
  */
-class AnthropicUnknownModelTest {
+class AnthropicUnknownModelTest extends RunningMock {
 
     private final HttpClient http = HttpClient.newHttpClient();
-    private Vertx vertx;
-    private MockProvider mock;
-
-    @BeforeEach
-    void start() throws Exception {
-        vertx = Vertx.vertx();
-        mock = MockProvider.start(vertx, 0).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        mock.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    }
-
     private HttpResponse<String> messages(String model) throws Exception {
         JsonObject body = new JsonObject().put("model", model).put("max_tokens", 10).put("messages", new JsonArray()
                 .add(new JsonObject().put("role", "user").put("content", "Summarise")));

@@ -1,8 +1,5 @@
 package io.agentfuse.mock;
 
-import io.vertx.core.Vertx;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -20,27 +17,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A test holds the mock's answers for as long as it needs and lets them go when it says: a call
  * stays under way without a delay that a busy machine could outlast.
  */
-class MockHoldTest {
+class MockHoldTest extends RunningMock {
 
     /** A hang guard, never a measure. */
     private static final Duration BOUND = Duration.ofSeconds(60);
 
     private final HttpClient http = HttpClient.newHttpClient();
-    private Vertx vertx;
-    private MockProvider mock;
-
-    @BeforeEach
-    void start() throws Exception {
-        vertx = Vertx.vertx();
-        mock = MockProvider.start(vertx, 0).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        mock.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    }
-
     private CompletableFuture<HttpResponse<String>> chat() {
         return http.sendAsync(HttpRequest.newBuilder(URI.create(mock.openAiBaseUrl() + "/chat/completions"))
                 .header("content-type", "application/json").header("authorization", "Bearer sk-test")

@@ -1,10 +1,7 @@
 package io.agentfuse.mock;
 
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -13,7 +10,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,26 +18,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * JSON beyond RFC 8259 (a comment, a byte order mark) on every route, and in the Messages API no
  * messages, an empty message (but a final assistant one) and an empty text block, in Anthropic's words.
  */
-class MockRefusesWhatProvidersRefuseTest {
+class MockRefusesWhatProvidersRefuseTest extends RunningMock {
 
     private static final String OPENAI_BODY = "{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
 
     private final HttpClient http = HttpClient.newHttpClient();
-    private Vertx vertx;
-    private MockProvider mock;
-
-    @BeforeEach
-    void start() throws Exception {
-        vertx = Vertx.vertx();
-        mock = MockProvider.start(vertx, 0).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        mock.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    }
-
     private HttpResponse<String> post(String url, byte[] body) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create(url)).header("content-type", "application/json")
                 .header("authorization", "Bearer sk-test").header("x-api-key", "sk-test")

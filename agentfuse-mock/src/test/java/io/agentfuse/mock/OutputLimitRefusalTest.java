@@ -1,17 +1,13 @@
 package io.agentfuse.mock;
 
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,23 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Chat Completions' {@code max_tokens} and {@code max_completion_tokens}, the Responses API's
  * {@code max_output_tokens}. A limit within it, and any limit for a name the tests invent, is answered.
  */
-class OutputLimitRefusalTest {
+class OutputLimitRefusalTest extends RunningMock {
 
     private final HttpClient http = HttpClient.newHttpClient();
-    private Vertx vertx;
-    private MockProvider mock;
-
-    @BeforeEach
-    void start() throws Exception {
-        vertx = Vertx.vertx();
-        mock = MockProvider.start(vertx, 0).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        mock.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    }
 
     @Test
     void anthropicRefusesMaxTokensAboveClaudeHaikusOutputLimit() throws Exception {

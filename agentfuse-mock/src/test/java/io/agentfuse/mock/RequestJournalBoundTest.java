@@ -1,8 +1,5 @@
 package io.agentfuse.mock;
 
-import io.vertx.core.Vertx;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -10,7 +7,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,25 +15,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * conversations (150 KB each) took a 256 MB mock to an {@code OutOfMemoryError} within a minute
  * while 10 000 entries were allowed.
  */
-class RequestJournalBoundTest {
+class RequestJournalBoundTest extends RunningMock {
 
     private static final int BODY_CHARS = 150_000;
 
     private final HttpClient http = HttpClient.newHttpClient();
-    private Vertx vertx;
-    private MockProvider mock;
-
-    @BeforeEach
-    void start() throws Exception {
-        vertx = Vertx.vertx();
-        mock = MockProvider.start(vertx, 0).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        mock.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    }
 
     @Test
     void longConversationsAreForgottenOldestFirstOnceTheirBodiesFillTheJournal() throws Exception {
