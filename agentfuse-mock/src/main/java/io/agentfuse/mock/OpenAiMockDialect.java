@@ -69,6 +69,18 @@ final class OpenAiMockDialect implements MockDialect {
                 .put("message", message).put("type", type).put("param", null).put("code", code));
     }
 
+    /** OpenAI's 404 {@code model_not_found} for a model it has shut down ({@link OpenAiModelCheck}). */
+    @Override
+    public JsonObject unknownModel(JsonObject body) {
+        String problem = OpenAiModelCheck.problem(body.getValue("model") instanceof String model ? model : null);
+        if (problem == null) {
+            return null;
+        }
+        JsonObject refused = error(404);
+        refused.getJsonObject("error").put("message", problem);
+        return refused;
+    }
+
     /**
      * Chat Completions refuses an output limit above the model's ({@link OutputLimitCheck}) and a
      * conversation whose tool messages do not answer the calls before them.

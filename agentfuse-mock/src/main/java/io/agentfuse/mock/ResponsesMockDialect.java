@@ -53,6 +53,12 @@ final class ResponsesMockDialect implements MockDialect {
         return errors.error(status);
     }
 
+    /** The same 404 {@code model_not_found} as Chat Completions ({@link OpenAiModelCheck}). */
+    @Override
+    public JsonObject unknownModel(JsonObject body) {
+        return errors.unknownModel(body);
+    }
+
     /** The Responses API refuses a {@code max_output_tokens} above the model's output limit ({@link OutputLimitCheck}). */
     @Override
     public JsonObject refusal(JsonObject body) {

@@ -53,6 +53,17 @@ public interface DialectErrors {
     }
 
     /**
+     * Whether a non-2xx answer says the provider serves no model of the name the gateway sent — a
+     * retired model, a misspelt {@code upstreamModel}, an Azure deployment that does not exist: the
+     * gateway's configuration, not the caller's request, so the step is fallen back from like a refused
+     * key instead of the refusal being passed on. By default OpenAI's 404 with {@code error.code}
+     * {@code model_not_found} (Chat Completions, Responses and the servers that copy them).
+     */
+    default boolean refusesModel(int status, MultiMap headers, String body) {
+        return status == 404 && "model_not_found".equals(ProviderErrorFields.of(body).code());
+    }
+
+    /**
      * The family of error bodies this dialect's providers answer with: a provider's refusal of a
      * request reaches a caller of the same family as it came, and one of another family re-written
      * in its own ({@link #refusalBody}). The dialect's name by default.

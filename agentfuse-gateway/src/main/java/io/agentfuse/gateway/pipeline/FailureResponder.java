@@ -15,6 +15,7 @@ import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.upstream.TransportText;
 import io.agentfuse.gateway.upstream.UpstreamAuthException;
+import io.agentfuse.gateway.upstream.UpstreamModelRefusedException;
 import io.agentfuse.gateway.upstream.UpstreamStatusException;
 import io.vertx.core.http.HttpServerResponse;
 
@@ -44,7 +45,9 @@ import java.util.stream.Collectors;
  *   <li>the gateway's own JVM failed during the call (out of memory, a stack overflow) → 500
  *       {@code internal_error}: no step was blamed, retried or fallen back from
  *       ({@link io.agentfuse.core.OutcomeClassifier});</li>
- *   <li>an upstream 4xx → passed through unchanged: status, body, content type;</li>
+ *   <li>an upstream 4xx → passed through unchanged: status, body, content type; so is the last refusal
+ *       of a model its provider does not serve when every step called was refused so (a retired model
+ *       with a fallback that answers is fallen back from: {@link UpstreamModelRefusedException});</li>
  *   <li>a {@link GatewayException} from any stage → as it says.</li>
  * </ul>
  * Bodies are written by {@link GatewayErrors} in the caller's dialect; an error of the gateway's own
@@ -78,8 +81,7 @@ final class FailureResponder {
         if (cause instanceof GatewayException gateway) {
             return gateway;
         }
-        if (cause instanceof HttpStatusException
-                && OutcomeClassifier.defaults().classify(cause) == Outcome.CLIENT_ERROR) {
+        if (passedOn(cause) != null) {
             return null;
         }
         if (cause instanceof FallbackExhaustedException exhausted) {
@@ -99,6 +101,29 @@ final class FailureResponder {
         return new GatewayException(GatewayError.ALL_FALLBACKS_FAILED, "the model call failed: " + TransportText.of(cause));
     }
 
+    /**
+     * The provider's refusal a chain that failed with {@code failure} is answered with, as it came: an
+     * upstream 4xx ({@code CLIENT_ERROR}), or the last refusal of a model when every step that was called
+     * was refused its model ({@link UpstreamModelRefusedException}: none served the name); {@code null}
+     * when the gateway answers with an error of its own.
+     */
+    static HttpStatusException passedOn(Throwable failure) {
+        Throwable cause = OutcomeClassifier.unwrap(failure);
+        if (cause instanceof HttpStatusException refused && OutcomeClassifier.defaults().classify(cause) == Outcome.CLIENT_ERROR) {
+            return refused;
+        }
+        if (cause instanceof UpstreamModelRefusedException refused) {
+            return refused.refusal();
+        }
+        if (!(cause instanceof FallbackExhaustedException exhausted)) {
+            return null;
+        }
+        List<Throwable> called = exhausted.steps().stream().filter(step -> !step.skipped())
+                .map(step -> OutcomeClassifier.unwrap(step.cause())).toList();
+        return !called.isEmpty() && called.stream().allMatch(UpstreamModelRefusedException.class::isInstance)
+                ? ((UpstreamModelRefusedException) called.get(called.size() - 1)).refusal() : null;
+    }
+
     /** Answers {@code response} for {@code failure}, with the gateway headers. */
     static void respond(HttpServerResponse response, Dialect dialect, Throwable failure, ModelRequest request,
                         CallTrace trace) {
@@ -113,7 +138,7 @@ final class FailureResponder {
         GatewayException error = toGatewayError(cause);
         ResponseHeaders.put(response, request, trace, error == null ? trace.lastModel() : null, passed);
         if (error == null) {
-            passThrough(response, dialect, (HttpStatusException) cause);
+            passThrough(response, dialect, passedOn(cause));
         } else {
             if (lastAttempt(cause, passed) instanceof AnsweredFailure answered) {
                 ProviderHeaders.passRequestId(answered.answerHeaders(), response.headers());

@@ -2,6 +2,7 @@ package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.fallback.StepFailure;
+import io.agentfuse.gateway.upstream.UpstreamModelRefusedException;
 
 import java.util.List;
 
@@ -12,6 +13,8 @@ import java.util.List;
  * <pre>
  * x-agentfuse-fallbacks: claude-sonnet-4=circuit_open; claude-haiku-4=SERVER_ERROR(HTTP 503)
  * </pre>
+ *
+ * (a model its provider no longer serves: {@code gpt-5=ERROR(HTTP 404 model refused)}).
  *
  * Reasons: {@code budget_exceeded} (a spent budget passed the request to its {@code onExhausted}
  * fallback; always first), {@code circuit_open}, {@code bulkhead_full}, {@code untranslatable}, or the
@@ -95,7 +98,13 @@ final class FallbackHeader {
     }
 
     private static String statusOf(StepFailure failure) {
-        return !failure.skipped() && failure.cause() instanceof HttpStatusException http ? "HTTP " + http.status() : null;
+        if (failure.skipped()) {
+            return null;
+        }
+        if (failure.cause() instanceof UpstreamModelRefusedException refused) {
+            return "HTTP " + refused.refusal().providerStatus() + " model refused";
+        }
+        return failure.cause() instanceof HttpStatusException http ? "HTTP " + http.status() : null;
     }
 
     private static String ascii(CharSequence text) {

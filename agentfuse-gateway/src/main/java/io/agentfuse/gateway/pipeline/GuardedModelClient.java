@@ -2,7 +2,6 @@ package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.config.ModelConfig;
 import io.agentfuse.core.Clock;
-import io.agentfuse.core.OutcomeClassifier;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ChatResponse;
 import io.agentfuse.gateway.http.GatewayError;
@@ -50,7 +49,7 @@ final class GuardedModelClient implements ModelClient {
                         return;
                     }
                     GatewayException mapped = FailureResponder.toGatewayError(error);
-                    answer.fail(mapped != null ? mapped : OutcomeClassifier.unwrap(error));
+                    answer.fail(mapped != null ? mapped : FailureResponder.passedOn(error));
                 });
         return answer.future();
     }

@@ -173,6 +173,11 @@ public abstract class ForwardingDialect implements Dialect {
     }
 
     @Override
+    public boolean refusesModel(int status, MultiMap headers, String body) {
+        return wire.refusesModel(status, headers, body);
+    }
+
+    @Override
     public String errorFamily() {
         return wire.errorFamily();
     }

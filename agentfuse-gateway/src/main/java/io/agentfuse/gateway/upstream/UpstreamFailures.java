@@ -29,7 +29,9 @@ import java.util.concurrent.CompletionException;
  * identity service ({@link CredentialsRefusedException}) and the egress proxy's refusal of the gateway's
  * login, for a call or its authentication's own request ({@link EgressProxyException}, {@link ProxyRefusals},
  * named as the proxy's; a proxy that refused the tunnel or could not be reached is an
- * {@link UpstreamConnectionException} naming it).
+ * {@link UpstreamConnectionException} naming it); and except an answer that the provider serves no model
+ * of the name sent ({@link Dialect#refusesModel}: a retired model), which becomes an
+ * {@link UpstreamModelRefusedException}, fallen back from.
  * The provider's dialect classifies the
  * answer ({@link Dialect#errorOutcome}: Bedrock's exception names, Google's statuses); where it
  * judges otherwise than the status alone would, the exception carries the status core's classifier
@@ -91,9 +93,10 @@ final class UpstreamFailures {
         }
         int judged = judgedStatus(status, body, dialect.errorOutcome(status, headers, body));
         String told = status / 100 == 3 ? UpstreamHttp.redirectNote(headers.get("location"), "the provider's baseUrl") : Redaction.of(provider, body);
-        return UpstreamStatusException.builder(judged).providerStatus(status).provider(provider.name(), dialect).body(told)
-                .retryHints(headers).answerHeaders(Redaction.of(provider, headers))
+        UpstreamStatusException answer = UpstreamStatusException.builder(judged).providerStatus(status).provider(provider.name(), dialect)
+                .body(told).retryHints(headers).answerHeaders(Redaction.of(provider, headers))
                 .contentType(headers.get("content-type")).build();
+        return dialect.refusesModel(status, headers, body) ? new UpstreamModelRefusedException(answer) : answer;
     }
 
     /**

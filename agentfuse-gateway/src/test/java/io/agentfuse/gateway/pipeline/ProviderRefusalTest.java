@@ -10,22 +10,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ProviderRefusalTest {
 
     @Test
-    void theMessageIsReadFromEachProvidersErrorShape() {
-        assertThat(ProviderRefusal.messageOf("{\"error\":{\"message\":\"max_tokens is too large\",\"type\":\"invalid_request_error\"}}"))
-                .isEqualTo("max_tokens is too large");
-        assertThat(ProviderRefusal.messageOf("{\"type\":\"error\",\"error\":{\"type\":\"not_found_error\",\"message\":\"model: x\"}}"))
-                .isEqualTo("model: x");
-        assertThat(ProviderRefusal.messageOf("[{\"error\":{\"code\":400,\"message\":\"Invalid JSON payload\",\"status\":\"INVALID_ARGUMENT\"}}]"))
-                .as("Vertex's error as the one element of an array").isEqualTo("Invalid JSON payload");
-        assertThat(ProviderRefusal.messageOf("{\"message\":\"Malformed input request\"}")).as("Bedrock").isEqualTo("Malformed input request");
-        assertThat(ProviderRefusal.messageOf("{\"Message\":\"The security token is invalid\"}")).isEqualTo("The security token is invalid");
-        assertThat(ProviderRefusal.messageOf("{\"error\":\"model not loaded\"}")).isEqualTo("model not loaded");
-        assertThat(ProviderRefusal.messageOf("  Bad Request\n")).as("not JSON: the body's words").isEqualTo("Bad Request");
-        assertThat(ProviderRefusal.messageOf("")).isEqualTo("no reason given");
-        assertThat(ProviderRefusal.messageOf("x".repeat(2_000))).hasSize(ProviderRefusal.MAX_MESSAGE_CHARS + 1).endsWith("…");
-    }
-
-    @Test
     void aRefusalComesAsItCameToACallerOfTheSameFamilyOfErrors() {
         assertThat(ProviderRefusal.readAsItCame(Dialects.OPENAI, refusal(Dialects.AZURE))).as("Azure answers as OpenAI").isTrue();
         assertThat(ProviderRefusal.readAsItCame(Dialects.RESPONSES, refusal(Dialects.OPENAI))).isTrue();

@@ -6,6 +6,7 @@ import io.agentfuse.gateway.dialect.AnswerShape;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ChatResponse;
 import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.dialect.ProviderErrorFields;
 import io.agentfuse.gateway.dialect.StreamDecoder;
 import io.agentfuse.gateway.dialect.StreamEncoder;
 import io.agentfuse.gateway.dialect.Usage;
@@ -57,6 +58,17 @@ public final class AnthropicDialect implements Dialect {
     @Override
     public String upstreamPath() {
         return "/v1/messages";
+    }
+
+    /**
+     * Anthropic's 404 {@code not_found_error} whose message names the model ({@code "model: claude-x"}):
+     * a retired or misspelt model, not a path the gateway got wrong.
+     */
+    @Override
+    public boolean refusesModel(int status, MultiMap headers, String body) {
+        ProviderErrorFields error = ProviderErrorFields.of(body);
+        return status == 404 && "not_found_error".equals(error.type()) && error.message() != null
+                && error.message().startsWith("model:");
     }
 
     /** Messages continues a trailing assistant message, except with extended thinking, which refuses one. */

@@ -3,16 +3,17 @@ package io.agentfuse.gateway.provider.azure;
 import io.agentfuse.config.ProviderConfig;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.gateway.dialect.Dialect;
+import io.agentfuse.gateway.dialect.ProviderErrorFields;
 import io.agentfuse.gateway.dialect.StreamDecoder;
 import io.agentfuse.gateway.dialect.UpstreamAuth;
 import io.agentfuse.gateway.provider.ForwardingDialect;
 import io.agentfuse.gateway.provider.openai.OpenAiDialect;
 import io.agentfuse.gateway.provider.responses.ResponsesDialect;
+import io.vertx.core.MultiMap;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import io.vertx.core.MultiMap;
 
 /**
  * Azure OpenAI's v1 API, spoken to {@code azure} providers: OpenAI's Chat Completions
@@ -85,6 +86,13 @@ public final class AzureDialect extends ForwardingDialect {
     @Override
     public StreamDecoder streamDecoder() {
         return new AzureStreamDecoder(wire().streamDecoder());
+    }
+
+    /** Azure's 404 {@code DeploymentNotFound} (the deployment is the model), or OpenAI's {@code model_not_found}. */
+    @Override
+    public boolean refusesModel(int status, MultiMap headers, String body) {
+        String code = ProviderErrorFields.of(body).code();
+        return status == 404 && ("DeploymentNotFound".equals(code) || "model_not_found".equals(code));
     }
 
     /** The outcome of an Azure error answer ({@link AzureErrors#outcome}). */

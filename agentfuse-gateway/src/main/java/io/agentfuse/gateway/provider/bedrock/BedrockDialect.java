@@ -177,6 +177,12 @@ public final class BedrockDialect implements Dialect {
         return BedrockErrors.outcome(status, headers.get("x-amzn-ErrorType"), body);
     }
 
+    /** Bedrock's refusal of the model ID ({@link BedrockErrors#refusesModel}). */
+    @Override
+    public boolean refusesModel(int status, MultiMap headers, String body) {
+        return BedrockErrors.refusesModel(status, headers.get("x-amzn-ErrorType"), body);
+    }
+
     @Override
     public JsonObject errorBody(String type, String message) {
         return new JsonObject().put("__type", type).put("message", message);

@@ -2,6 +2,7 @@ package io.agentfuse.gateway.provider.bedrock;
 
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
+import io.agentfuse.gateway.dialect.ProviderErrorFields;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 
@@ -31,6 +32,18 @@ public final class BedrockErrors {
     public static Outcome outcome(int status, String errorTypeHeader, String body) {
         Outcome byException = outcomeOf(exception(errorTypeHeader, body));
         return byException != null ? byException : OutcomeClassifier.ofStatus(status, body);
+    }
+
+    /**
+     * Whether a Bedrock error answer refuses the model ID the gateway sent: 404
+     * {@code ResourceNotFoundException} ("Model not found", "This model version has reached the end of its
+     * life") or 400 {@code ValidationException} "The provided model identifier is invalid".
+     */
+    public static boolean refusesModel(int status, String errorTypeHeader, String body) {
+        String exception = exception(errorTypeHeader, body);
+        return status == 404 && "ResourceNotFoundException".equals(exception)
+                || status == 400 && "ValidationException".equals(exception)
+                && ProviderErrorFields.of(body).messageHas("model identifier is invalid");
     }
 
     /** The outcome of an exception a ConverseStream reported, by its name. */

@@ -189,6 +189,12 @@ public final class GeminiDialect implements Dialect {
         return GeminiErrors.outcome(status, body);
     }
 
+    /** Google's 404 {@code NOT_FOUND} for a model ({@link GeminiErrors#refusesModel}). */
+    @Override
+    public boolean refusesModel(int status, MultiMap headers, String body) {
+        return GeminiErrors.refusesModel(status, body);
+    }
+
     /** 401, 403, and Gemini's 400 {@code API_KEY_INVALID} ({@link GeminiErrors#isAuthFailure}). */
     @Override
     public boolean refusesCredentials(int status, String body) {

@@ -2,6 +2,7 @@ package io.agentfuse.gateway.provider.gemini;
 
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.OutcomeClassifier;
+import io.agentfuse.gateway.dialect.ProviderErrorFields;
 import io.agentfuse.gateway.http.GatewayError;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.Json;
@@ -59,6 +60,17 @@ public final class GeminiErrors {
     /** Whether an answer refuses the gateway's own credentials (401, 403, or Gemini's 400 {@code API_KEY_INVALID}). */
     public static boolean isAuthFailure(int status, String body) {
         return status == 401 || status == 403 || status == 400 && body != null && body.contains("\"API_KEY_INVALID\"");
+    }
+
+    /**
+     * Whether a Google error answer says the model is not served: 404 {@code NOT_FOUND} naming a model
+     * ({@code "models/gemini-1.0-pro is not found for API version v1beta, or is not supported for
+     * generateContent"}; Vertex AI's {@code "Publisher Model `projects/…/models/…` was not found"}), not
+     * a project, location or path.
+     */
+    public static boolean refusesModel(int status, String body) {
+        ProviderErrorFields error = ProviderErrorFields.of(body);
+        return status == 404 && "NOT_FOUND".equals(error.status()) && error.messageHas("model");
     }
 
     /**

@@ -6,6 +6,7 @@ import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.UpstreamAuth;
 import io.agentfuse.gateway.provider.ForwardingDialect;
 import io.agentfuse.gateway.provider.gemini.GeminiDialect;
+import io.agentfuse.gateway.provider.gemini.GeminiErrors;
 import io.vertx.core.MultiMap;
 
 import java.util.Map;
@@ -52,6 +53,12 @@ public abstract class VertexHostedDialect extends ForwardingDialect {
     @Override
     public String errorFamily(String body) {
         return VertexErrors.isGoogles(body) ? GeminiDialect.INSTANCE.errorFamily() : errorFamily();
+    }
+
+    /** Vertex AI's own 404 for a model ({@link GeminiErrors#refusesModel}), the hosted model's rule for the rest. */
+    @Override
+    public boolean refusesModel(int status, MultiMap headers, String body) {
+        return VertexErrors.isGoogles(body) ? GeminiErrors.refusesModel(status, body) : wire().refusesModel(status, headers, body);
     }
 
     /** The outcome of a Vertex AI error answer ({@link VertexErrors#outcome}). */

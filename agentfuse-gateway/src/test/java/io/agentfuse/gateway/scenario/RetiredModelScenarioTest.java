@@ -1,0 +1,132 @@
+package io.agentfuse.gateway.scenario;
+
+import io.agentfuse.gateway.testing.GatewayClient.Reply;
+import io.agentfuse.gateway.testing.GatewayClient.StreamReply;
+import io.agentfuse.gateway.testing.GatewayHarness;
+import io.agentfuse.mock.MockStep;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A chain whose model its provider has retired: OpenAI and Anthropic answer 404 for a model they no
+ * longer serve ({@code model_not_found}, {@code not_found_error "model: …"}), and so does the mock
+ * (GPT-4.5 Preview, shut down in July 2025; Claude Sonnet 4, retired in June 2026). The name is the
+ * gateway's configuration, not the caller's request: the step is fallen back from, not retried, and its
+ * breaker opens after {@code consecutiveErrors}, so a retired model stops costing a round trip. Only when
+ * every step called was refused its model does the caller get the provider's 404, as for any refusal.
+ */
+class RetiredModelScenarioTest {
+
+    private static final String CONFIG = """
+            server: { port: 0 }
+            providers:
+              anthropic: { type: anthropic, baseUrl: "http://127.0.0.1:${MOCK_PORT}", apiKey: "sk-ant-configured" }
+              openai: { type: openai, baseUrl: "http://127.0.0.1:${MOCK_PORT}/v1", apiKey: "sk-oai-configured" }
+            retry: { maxAttempts: 3, initialDelay: 1ms }
+            breakers:
+              default: { consecutiveErrors: 2, resetTimeout: 1h }
+            models:
+              smart: { provider: openai, upstreamModel: gpt-4.5-preview, fallbacks: [claude-haiku-4-5] }
+              claude-sonnet-4: { provider: anthropic, upstreamModel: claude-sonnet-4-20250514, fallbacks: [gpt-4o-mini] }
+              claude-haiku-4-5: { provider: anthropic }
+              gpt-4o-mini: { provider: openai }
+              old-only: { provider: openai, upstreamModel: gpt-4.5-preview, fallbacks: [old-claude] }
+              old-claude: { provider: anthropic, upstreamModel: claude-sonnet-4-20250514 }
+              old-then-down: { provider: openai, upstreamModel: gpt-4.5-preview, fallbacks: [gpt-4o-mini] }
+            """;
+
+    private GatewayHarness harness;
+
+    @BeforeEach
+    void start() {
+        harness = GatewayHarness.start(CONFIG);
+    }
+
+    @AfterEach
+    void stop() {
+        harness.close();
+    }
+
+    @Test
+    void anOpenAiModelItsProviderRetiredIsFallenBackFromNotRetried() {
+        harness.mock.scriptForModel("claude-haiku-4-5", MockStep.builder().text("Served by Haiku.").build());
+
+        Reply reply = harness.client.post("/v1/chat/completions", chat("smart"));
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(reply.json().getJsonArray("choices").getJsonObject(0).getJsonObject("message").getString("content"))
+                .isEqualTo("Served by Haiku.");
+        assertThat(reply.header("x-agentfuse-model")).isEqualTo("claude-haiku-4-5");
+        assertThat(reply.header("x-agentfuse-fallbacks")).isEqualTo("smart=ERROR(HTTP 404 model refused)");
+        assertThat(harness.mock.requestsFor("gpt-4.5-preview")).as("the same name is refused again: not retried").hasSize(1);
+    }
+
+    @Test
+    void aRetiredClaudeModelBehindClaudeCodesDialectIsFallenBackFromInAStream() {
+        harness.mock.scriptForModel("gpt-4o-mini", MockStep.builder().text("Served by GPT-4o mini.").build());
+
+        StreamReply reply = harness.client.stream("/v1/messages", new JsonObject().put("model", "claude-sonnet-4")
+                .put("max_tokens", 1_000).put("stream", true)
+                .put("messages", new JsonArray().add(new JsonObject().put("role", "user").put("content", "Hello?"))), Map.of());
+
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(reply.cutOff()).isFalse();
+        assertThat(reply.data()).contains("\"text\":\"GPT-4o \"").contains("message_stop");
+        assertThat(reply.header("x-agentfuse-fallbacks")).isEqualTo("claude-sonnet-4=ERROR(HTTP 404 model refused)");
+        assertThat(harness.mock.requestsFor("claude-sonnet-4-20250514")).hasSize(1);
+    }
+
+    @Test
+    void theRetiredModelsBreakerOpensSoItStopsCostingARoundTrip() {
+        harness.mock.scriptForModel("claude-haiku-4-5", MockStep.builder().text("one").build(),
+                MockStep.builder().text("two").build(), MockStep.builder().text("three").build());
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(harness.client.post("/v1/chat/completions", chat("smart")).status()).isEqualTo(200);
+        }
+
+        assertThat(harness.mock.requestsFor("gpt-4.5-preview")).as("consecutiveErrors: 2, then skipped").hasSize(2);
+        Reply third = harness.client.post("/v1/chat/completions", chat("smart"));
+        assertThat(third.header("x-agentfuse-fallbacks")).startsWith("smart=circuit_open");
+    }
+
+    @Test
+    void whenEveryModelCalledWasRefusedTheCallerGetsTheLastRefusalAsItCame() {
+        Reply reply = harness.client.post("/v1/messages", new JsonObject().put("model", "old-only").put("max_tokens", 100)
+                .put("messages", new JsonArray().add(new JsonObject().put("role", "user").put("content", "Hello?"))));
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(404);
+        assertThat(reply.json().getJsonObject("error").getString("type")).isEqualTo("not_found_error");
+        assertThat(reply.json().getJsonObject("error").getString("message")).isEqualTo("model: claude-sonnet-4-20250514");
+        assertThat(reply.header("x-agentfuse-fallbacks")).isEqualTo("old-only=ERROR(HTTP 404 model refused); "
+                + "old-claude=ERROR(HTTP 404 model refused)");
+        assertThat(reply.header("x-should-retry")).isNull();
+    }
+
+    @Test
+    void aRetiredModelBesideAFailingFallbackEndsAsTheChainsOwnErrorNamingBoth() {
+        MockStep down = MockStep.builder().status(503).build();
+        harness.mock.scriptForModel("gpt-4o-mini", down, down, down);
+
+        Reply reply = harness.client.post("/v1/chat/completions", chat("old-then-down"));
+
+        assertThat(reply.status()).isEqualTo(502);
+        JsonObject error = reply.json().getJsonObject("error");
+        assertThat(error.getString("type")).isEqualTo("all_fallbacks_failed");
+        assertThat(error.getString("message")).contains("provider openai serves no model of the name the gateway sent (HTTP 404: "
+                + "The model `gpt-4.5-preview` does not exist or you do not have access to it.): check the model's upstreamModel")
+                .contains("gpt-4o-mini failed (OVERLOADED: HTTP 503");
+    }
+
+    private static JsonObject chat(String model) {
+        return new JsonObject().put("model", model)
+                .put("messages", new JsonArray().add(new JsonObject().put("role", "user").put("content", "Hello?")));
+    }
+}
