@@ -5,10 +5,14 @@ import io.vertx.core.json.JsonObject;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * What the Messages API refuses for the length of a prompt: more tokens than the model's window,
- * with its message ({@code "prompt is too long: 208310 tokens > 200000 maximum"}). The window is
+ * with its message ({@code "prompt is too long: 208310 tokens > 200000 maximum"}), and a prompt that
+ * leaves the window too little room for the {@code max_tokens} asked ({@code "input length and
+ * `max_tokens` exceed context limit: 182831 + 64000 > 200000, ..."}), which Claude 3.7 to 4.1 refuse and
+ * the 4.5 models and later take, stopping at the window. The window is
  * 200 000 tokens, and 1 000 000 for a model whose window is that large without a beta
  * ({@link AnthropicMediaCheck#LARGE_WINDOW_MODELS}) or for one that takes the 1M beta
  * ({@value #LONG_CONTEXT_BETA}) when the request's {@code anthropic-beta} asks for it. The mock has no
@@ -20,6 +24,10 @@ import java.util.Locale;
 final class AnthropicPromptCheck {
 
     static final String LONG_CONTEXT_BETA = "context-1m-2025-08-07";
+    static final String OVERSHOOT_BETA = "model-context-window-exceeded-2025-08-26";
+    /** The names of the Claude models that refuse a prompt and {@code max_tokens} beyond the window: 3.7, 4.0, 4.1. */
+    private static final Pattern OVERSHOOT_REFUSED =
+            Pattern.compile("^claude-(?:3-7-sonnet|(?:sonnet|opus)-4(?:-[01])?(?:$|-\\d{8}|@|-latest))");
     static final int WINDOW = 200_000;
     static final int LARGE_WINDOW = 1_000_000;
     static final int CHARS_PER_TOKEN = 4;
@@ -31,11 +39,30 @@ final class AnthropicPromptCheck {
     private AnthropicPromptCheck() {
     }
 
-    /** Anthropic's message for a prompt of {@code body} too long for {@code model} given {@code betas}, or {@code null}. */
+    /**
+     * Anthropic's message for a prompt of {@code body} too long for {@code model} given {@code betas}, or
+     * {@code null}: longer than the window, or too long beside the {@code max_tokens} asked, which
+     * Claude 3.7 and later refuse rather than cut the answer short.
+     */
     static String problem(JsonObject body, String model, String betas) {
         long tokens = tokens(body);
         int window = windowOf(model, betas);
-        return tokens > window ? "prompt is too long: " + tokens + " tokens > " + window + " maximum" : null;
+        if (tokens > window) {
+            return "prompt is too long: " + tokens + " tokens > " + window + " maximum";
+        }
+        long asked = body.getValue("max_tokens") instanceof Number max ? max.longValue() : 0;
+        return tokens + asked > window && refusesOvershoot(model, betas) ? "input length and `max_tokens` exceed context limit: "
+                + tokens + " + " + asked + " > " + window + ", decrease input length or `max_tokens` and try again" : null;
+    }
+
+    /**
+     * Whether {@code model} refuses a prompt and {@code max_tokens} beyond its window: Claude 3.7 to 4.1,
+     * unless {@code betas} ask for {@value #OVERSHOOT_BETA}; the 4.5 models and later stop at the window.
+     */
+    private static boolean refusesOvershoot(String model, String betas) {
+        String name = model == null ? "" : model.toLowerCase(Locale.ROOT);
+        boolean excused = betas != null && List.of(betas.split(",")).stream().anyMatch(beta -> beta.trim().equals(OVERSHOOT_BETA));
+        return OVERSHOOT_REFUSED.matcher(name).find() && !excused;
     }
 
     /** The tokens the mock counts for {@code body}'s prompt. */

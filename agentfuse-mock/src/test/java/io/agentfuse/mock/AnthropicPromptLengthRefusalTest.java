@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The Anthropic mock refuses a prompt longer than the model's window as the Messages API does, with its
  * words; {@code anthropic-beta: context-1m-2025-08-07} widens it to 1M tokens for a model that takes
- * the beta, and for no other.
+ * the beta, and for no other; and a prompt that leaves the window too little room for its
+ * {@code max_tokens}.
  */
 class AnthropicPromptLengthRefusalTest {
 
@@ -43,8 +44,12 @@ class AnthropicPromptLengthRefusalTest {
     }
 
     private HttpResponse<String> messages(String model, String beta) throws Exception {
-        JsonObject body = new JsonObject().put("model", model).put("max_tokens", 10).put("messages", new JsonArray()
-                .add(new JsonObject().put("role", "user").put("content", LONG_TEXT)));
+        return messages(model, beta, LONG_TEXT, 10);
+    }
+
+    private HttpResponse<String> messages(String model, String beta, String text, int maxTokens) throws Exception {
+        JsonObject body = new JsonObject().put("model", model).put("max_tokens", maxTokens).put("messages", new JsonArray()
+                .add(new JsonObject().put("role", "user").put("content", text)));
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(mock.anthropicBaseUrl() + MockProvider.ANTHROPIC_PATH))
                 .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body.encode()));
         if (beta != null) {
@@ -78,5 +83,25 @@ class AnthropicPromptLengthRefusalTest {
         assertThat(haiku.statusCode()).isEqualTo(400);
         assertThat(new JsonObject(haiku.body()).getJsonObject("error").getString("message"))
                 .matches("prompt is too long: 3000\\d\\d tokens > 200000 maximum");
+    }
+
+    @Test
+    void givenAPromptThatFitsWhenMaxTokensWouldOverrunTheWindowThenItIsRefusedInAnthropicsWords() throws Exception {
+        String text = "x".repeat(560_000); // 140 000 tokens and a few as the mock counts
+
+        HttpResponse<String> tooMuch = messages("claude-3-7-sonnet-20250219", null, text, 64_000);
+        HttpResponse<String> room = messages("claude-3-7-sonnet-20250219", null, text, 50_000);
+
+        assertThat(tooMuch.statusCode()).isEqualTo(400);
+        assertThat(new JsonObject(tooMuch.body()).getJsonObject("error").getString("message"))
+                .matches("input length and `max_tokens` exceed context limit: 1400\\d\\d \\+ 64000 > 200000, "
+                        + "decrease input length or `max_tokens` and try again");
+        assertThat(room.statusCode()).isEqualTo(200);
+        assertThat(messages("claude-opus-4-1-20250805", null, text, 64_000).statusCode()).isEqualTo(400);
+        assertThat(messages("claude-3-7-sonnet-20250219", "model-context-window-exceeded-2025-08-26", text, 64_000).statusCode())
+                .as("the beta that has it stop at the window").isEqualTo(200);
+        for (String model : new String[] {"claude-sonnet-4-5", "claude-haiku-4-5-20251001", "claude-opus-4-6", "claude-sonnet-5"}) {
+            assertThat(messages(model, null, text, 64_000).statusCode()).as(model + " stops at its window").isEqualTo(200);
+        }
     }
 }

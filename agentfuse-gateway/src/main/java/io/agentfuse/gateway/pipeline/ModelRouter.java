@@ -13,7 +13,6 @@ import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ContinuationRequest;
 import io.agentfuse.gateway.dialect.DialectTranslator;
-import io.agentfuse.gateway.dialect.OutputTokenCap;
 import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.dialect.UntranslatableException;
@@ -134,7 +133,7 @@ final class ModelRouter {
             ProviderConfig settings = config.providerOf(model);
             steps.add(PlannedStep.deferred(model, provider, guard, () -> {
                 refuseSharedStoredState(request.chat(), provider, settings);
-                return runnable(request, fitted(request, model, context), model, provider, guard, headers);
+                return runnable(request, fitted(request, model, context), model, provider, guard, headers, context);
             }));
         }
         String requested = request.model().name();
@@ -164,7 +163,7 @@ final class ModelRouter {
                 ChatRequest continued = ContinuationRequest.of(fitted(request, step.model(), context), sent,
                         step.provider().dialect(), step.model().contextWindow());
                 steps.add(runnable(request, continued, step.model(), step.provider(), step.guard(),
-                        step.provider().dialect().forwardedHeaders(clientHeaders)));
+                        step.provider().dialect().forwardedHeaders(clientHeaders), context));
             } catch (UntranslatableException | GatewayException unfit) {
                 steps.add(PlannedStep.skipped(step.model(), step.provider(), step.guard(), unfit.getMessage()));
             }
@@ -181,17 +180,16 @@ final class ModelRouter {
     /**
      * The step that sends {@code chat} to {@code provider}'s model: the caller's own bytes with the replaced
      * fields patched in when {@code chat} is the caller's unchanged request in the provider's dialect, else
-     * the body written for it; its output asked within the model's own limit, when it has one.
+     * the body written for it; its output asked as {@link StepOutputLimit} says.
      *
      * @throws UntranslatableException when the provider's dialect cannot take {@code chat}
      */
     private static PlannedStep runnable(ModelRequest request, ChatRequest chat, ModelConfig model,
-                                        ProviderEndpoint provider, Guard guard, Map<String, String> headers) {
+                                        ProviderEndpoint provider, Guard guard, Map<String, String> headers,
+                                        ContextStage context) {
         boolean lenient = model.translate() == ModelConfig.Translate.LENIENT;
         var body = DialectTranslator.upstreamRequest(chat, provider.dialect(), model.upstreamModel(), lenient, model.contextWindow());
-        if (model.maxOutputTokensKnown()) {
-            OutputTokenCap.apply(body, model.maxOutputTokens());
-        }
+        StepOutputLimit.apply(body, chat, model, context);
         Buffer bytes = chat == request.chat() && chat.dialect() == provider.dialect()
                 && request.forwarded() != null ? request.forwarded().write(chat.received(), body) : null;
         // With the bytes known, the parsed body is not kept: it would hold the conversation's tree.

@@ -6,6 +6,7 @@ import io.agentfuse.config.ModelConfig;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.provider.Dialects;
+import io.agentfuse.gateway.provider.anthropic.AnthropicRequestWriter;
 import io.agentfuse.gateway.testing.GatewayHarness;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -43,6 +44,61 @@ class ModelRouterTest {
         assertThat(steps.get(2).upstream().provider().url()).isEqualTo("http://127.0.0.1:9/v1/chat/completions");
         assertThat(steps).extracting(step -> step.guard().name())
                 .containsExactly("model:claude-sonnet-4", "model:claude-haiku-4", "model:gpt-4o-mini");
+    }
+
+    @Test
+    void aCallerWithoutAnOutputLimitCrossingToClaudeIsGivenWhatTheModelWrites() {
+        // claude-sonnet-4 goes upstream as claude-sonnet-4-5: 64 000 tokens of output; it stops at its window.
+        assertThat(firstStepMaxTokens(runtime, GatewayHarness.openAiRequest("claude-sonnet-4", false))).isEqualTo(64_000);
+        assertThat(firstStepMaxTokens(runtime, longPrompt("claude-sonnet-4", 198_000))).isEqualTo(64_000);
+
+        JsonObject ownLimit = GatewayHarness.openAiRequest("claude-sonnet-4", false).put("max_tokens", 500);
+        assertThat(firstStepMaxTokens(runtime, ownLimit)).as("the caller's own limit").isEqualTo(500);
+    }
+
+    @Test
+    void aClaudeModelThatRefusesToOverrunItsWindowIsGivenTheRoomThePromptLeaves() {
+        // Claude 3.7 Sonnet writes 64 000 tokens and refuses a prompt and max_tokens beyond its window of 200 000.
+        AgentfuseRuntime older = AgentfuseRuntime.builder(ConfigLoader.parse(GatewayHarness.CONFIG
+                + "  sonnet-3-7: { provider: anthropic, upstreamModel: claude-3-7-sonnet-20250219 }\n", "test.yaml",
+                Map.of("MOCK_PORT", "9"))).build();
+        assertThat(firstStepMaxTokens(older, GatewayHarness.openAiRequest("sonnet-3-7", false))).isEqualTo(64_000);
+
+        // 170 000 characters, a token each by the default stage's count: the room the window leaves.
+        JsonObject longPrompt = longPrompt("sonnet-3-7", 170_000);
+        int room = firstStepMaxTokens(older, longPrompt);
+        assertThat(room).isBetween(AnthropicRequestWriter.DEFAULT_MAX_TOKENS + 1, 30_000);
+        assertThat(room + ContextStage.NONE.inputTokens(RequestParser.parse(Dialects.OPENAI, Buffer.buffer(longPrompt.encode()), null,
+                older.config(), older::model).chat(), older.model("sonnet-3-7").orElseThrow())).isEqualTo(200_000);
+
+        assertThat(firstStepMaxTokens(older, longPrompt("sonnet-3-7", 198_000))).as("never below the writer's default")
+                .isEqualTo(AnthropicRequestWriter.DEFAULT_MAX_TOKENS);
+    }
+
+    @Test
+    void aModelOfUnknownOutputLimitIsAskedTheWritersDefault() {
+        AgentfuseRuntime house = AgentfuseRuntime.builder(ConfigLoader.parse(GatewayHarness.CONFIG
+                + "  house: { provider: anthropic, upstreamModel: house-claude }\n", "test.yaml", Map.of("MOCK_PORT", "9"))).build();
+        ModelRouter router = new ModelRouter(house, List.of());
+        ModelRequest request = RequestParser.parse(Dialects.OPENAI, Buffer.buffer(GatewayHarness.openAiRequest("house", false)
+                .encode()), null, house.config(), house::model);
+
+        JsonObject written = new JsonObject(router.plan(request, MultiMap.caseInsensitiveMultiMap()).steps().get(0).upstream().bytes());
+
+        assertThat(written.getInteger("max_tokens")).isEqualTo(AnthropicRequestWriter.DEFAULT_MAX_TOKENS);
+    }
+
+    private static int firstStepMaxTokens(AgentfuseRuntime runtime, JsonObject openAiBody) {
+        ModelRouter router = new ModelRouter(runtime, List.of());
+        ModelRequest request = RequestParser.parse(Dialects.OPENAI, Buffer.buffer(openAiBody.encode()), null, runtime.config(), runtime::model);
+        return new JsonObject(router.plan(request, MultiMap.caseInsensitiveMultiMap()).steps().get(0).upstream().bytes())
+                .getInteger("max_tokens");
+    }
+
+    private static JsonObject longPrompt(String model, int chars) {
+        JsonObject body = GatewayHarness.openAiRequest(model, false);
+        body.getJsonArray("messages").getJsonObject(0).put("content", "x".repeat(chars));
+        return body;
     }
 
     @Test

@@ -18,7 +18,8 @@ import io.vertx.core.json.JsonObject;
  * Writes a neutral {@link ChatRequest} as an Anthropic Messages request body.
  *
  * <p>Anthropic's rules are enforced here: {@code max_tokens} is required (default
- * {@value #DEFAULT_MAX_TOKENS} when the caller gave none); consecutive messages of one role are
+ * {@value #DEFAULT_MAX_TOKENS} when the caller gave none, which the router raises to what the step's
+ * model writes when it knows it: {@code pipeline.StepOutputLimit}); consecutive messages of one role are
  * merged into one turn, with tool results first in a user turn; empty text blocks are dropped, and a
  * turn they leave empty makes the request untranslatable (Anthropic refuses it; only a final
  * assistant turn, an empty prefill, is dropped: {@link AlternatingTurns}); tool-call arguments must be
