@@ -66,9 +66,11 @@ public final class AnthropicDialect implements Dialect {
      */
     @Override
     public boolean refusesModel(int status, MultiMap headers, String body) {
+        if (status != 404) {
+            return false;
+        }
         ProviderErrorFields error = ProviderErrorFields.of(body);
-        return status == 404 && "not_found_error".equals(error.type()) && error.message() != null
-                && error.message().startsWith("model:");
+        return "not_found_error".equals(error.type()) && error.message() != null && error.message().startsWith("model:");
     }
 
     /** Messages continues a trailing assistant message, except with extended thinking, which refuses one. */

@@ -91,8 +91,8 @@ public final class AzureDialect extends ForwardingDialect {
     /** Azure's 404 {@code DeploymentNotFound} (the deployment is the model), or OpenAI's {@code model_not_found}. */
     @Override
     public boolean refusesModel(int status, MultiMap headers, String body) {
-        String code = ProviderErrorFields.of(body).code();
-        return status == 404 && ("DeploymentNotFound".equals(code) || "model_not_found".equals(code));
+        String code = status == 404 ? ProviderErrorFields.of(body).code() : null;
+        return "DeploymentNotFound".equals(code) || "model_not_found".equals(code);
     }
 
     /** The outcome of an Azure error answer ({@link AzureErrors#outcome}). */

@@ -40,6 +40,9 @@ public final class BedrockErrors {
      * life") or 400 {@code ValidationException} "The provided model identifier is invalid".
      */
     public static boolean refusesModel(int status, String errorTypeHeader, String body) {
+        if (status != 404 && status != 400) {
+            return false;
+        }
         String exception = exception(errorTypeHeader, body);
         return status == 404 && "ResourceNotFoundException".equals(exception)
                 || status == 400 && "ValidationException".equals(exception)

@@ -69,8 +69,11 @@ public final class GeminiErrors {
      * a project, location or path.
      */
     public static boolean refusesModel(int status, String body) {
+        if (status != 404) {
+            return false;
+        }
         ProviderErrorFields error = ProviderErrorFields.of(body);
-        return status == 404 && "NOT_FOUND".equals(error.status()) && error.messageHas("model");
+        return "NOT_FOUND".equals(error.status()) && error.messageHas("model");
     }
 
     /**
