@@ -48,7 +48,7 @@ final class AgentGateway implements BeforeAllCallback, BeforeEachCallback, After
               gpt-codex: { provider: openai, upstreamModel: gpt-codex-1, fallbacks: [gpt-4o-mini] }
               gpt-strict: { provider: openai, upstreamModel: gpt-strict-1, fallbacks: [claude-haiku-4] }
               gpt-cross: { provider: openai, upstreamModel: gpt-cross-1, fallbacks: [claude-lenient] }
-              claude-lenient: { provider: anthropic, upstreamModel: claude-lenient-1, translate: lenient }
+              claude-lenient: { provider: anthropic, upstreamModel: claude-lenient-1, translate: lenient, maxOutputTokens: 64000 }
               gpt-lone: { provider: openai, upstreamModel: gpt-lone-1 }
             budgets:
               per-tenant: { scope: tenant, tokens: 1, window: 1d }   # counts only callers naming a tenant

@@ -134,6 +134,8 @@ class CodexAgentTest {
             String written = body(sent).encode();
             assertThat(written).doesNotContain("client_metadata").doesNotContain("\"web_search\"")
                     .contains("multi_agent_v1__");
+            assertThat(body(sent).getInteger("max_tokens")).as("Codex sets no limit: what the model writes, not 4 096")
+                    .isEqualTo(64_000);
         });
     }
 
