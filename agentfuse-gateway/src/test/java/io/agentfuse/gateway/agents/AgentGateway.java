@@ -43,6 +43,7 @@ final class AgentGateway implements BeforeAllCallback, BeforeEachCallback, After
               claude-sonnet-4: { provider: anthropic, upstreamModel: claude-sonnet-4-5, fallbacks: [claude-haiku-4] }
               claude-haiku-4: { provider: anthropic, upstreamModel: claude-haiku-4-5 }
               claude-cross: { provider: anthropic, upstreamModel: claude-cross-1, fallbacks: [gpt-4o-mini] }
+              claude-retired: { provider: anthropic, upstreamModel: claude-sonnet-4-20250514, fallbacks: [claude-haiku-4] }
               claude-lone: { provider: anthropic, upstreamModel: claude-lone-1 }
               gpt-4o-mini: { provider: openai }
               gpt-codex: { provider: openai, upstreamModel: gpt-codex-1, fallbacks: [gpt-4o-mini] }

@@ -103,6 +103,18 @@ class ClaudeCodeAgentTest {
     }
 
     @Test
+    void aModelAnthropicRetiredFallsBackInsteadOfEndingTheSessionWithA404() {
+        // claude-sonnet-4-20250514 was retired in June 2026: Anthropic, and the mock, answer 404 not_found_error.
+        AgentRun run = claude("retired model", "Say hi", "--model", "claude-retired");
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).contains(MockStep.DEFAULT_TEXT);
+        assertThat(gateway.agentRequests()).isEqualTo(1);
+        assertThat(gateway.harness.mock.requestsFor("claude-sonnet-4-20250514")).as("not retried").hasSize(1);
+        assertThat(gateway.harness.mock.requestsFor("claude-haiku-4-5")).hasSize(1);
+    }
+
+    @Test
     void aFailingModelFallsBackToAnOpenAiModelWithItsContextManagementDropped() {
         gateway.harness.mock.scriptForModel("claude-cross-1", MockStep.builder().status(500).times(2).build());
 
