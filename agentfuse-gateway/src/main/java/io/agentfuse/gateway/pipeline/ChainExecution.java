@@ -60,6 +60,7 @@ final class ChainExecution {
 
     private final UpstreamClient client;
     private final GatewayMetrics metrics;
+    private final RefusedModels refusedModels = new RefusedModels();
 
     ChainExecution(UpstreamClient client, GatewayMetrics metrics) {
         this.client = client;
@@ -254,11 +255,15 @@ final class ChainExecution {
         return new StreamTimeouts(first, step.model().streamIdleTimeout());
     }
 
-    /** Counts each step passed over with the step the chain went on to: the next one passed over, or {@code answeredBy}. */
+    /**
+     * Counts each step passed over with the step the chain went on to: the next one passed over, or
+     * {@code answeredBy}; a model its provider no longer serves is told to the operator once.
+     */
     private void countPassed(List<StepFailure> passed, String answeredBy) {
         for (int i = 0; i < passed.size(); i++) {
             String to = i + 1 < passed.size() ? passed.get(i + 1).step() : answeredBy;
             metrics.fallback(passed.get(i).step(), to, FallbackHeader.reasonOf(passed.get(i)));
+            refusedModels.note(passed.get(i));
         }
     }
 

@@ -1,5 +1,9 @@
 package io.agentfuse.gateway.scenario;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayClient.StreamReply;
 import io.agentfuse.gateway.testing.GatewayHarness;
@@ -9,6 +13,7 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import java.util.Map;
 
@@ -84,14 +89,28 @@ class RetiredModelScenarioTest {
     }
 
     @Test
-    void theRetiredModelsBreakerOpensSoItStopsCostingARoundTrip() {
+    void theRetiredModelsBreakerOpensSoItStopsCostingARoundTripAndTheOperatorIsToldOnce() {
         harness.mock.scriptForModel("claude-haiku-4-5", MockStep.builder().text("one").build(),
                 MockStep.builder().text("two").build(), MockStep.builder().text("three").build());
-
-        for (int i = 0; i < 3; i++) {
-            assertThat(harness.client.post("/v1/chat/completions", chat("smart")).status()).isEqualTo(200);
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        Logger logger = (Logger) LoggerFactory.getLogger("io.agentfuse.gateway.pipeline.RefusedModels");
+        lines.start();
+        logger.addAppender(lines);
+        try {
+            for (int i = 0; i < 3; i++) {
+                assertThat(harness.client.post("/v1/chat/completions", chat("smart")).status()).isEqualTo(200);
+            }
+        } finally {
+            logger.detachAppender(lines);
         }
 
+        assertThat(lines.list).singleElement().satisfies(line -> {
+            assertThat(line.getLevel()).isEqualTo(Level.WARN);
+            assertThat(line.getFormattedMessage()).isEqualTo("model smart: provider openai serves no model of the name the"
+                    + " gateway sent (HTTP 404: The model `gpt-4.5-preview` does not exist or you do not have access to it.):"
+                    + " check the model's upstreamModel, or take the model out of its chains; its requests go to its fallbacks"
+                    + " (said once per model)");
+        });
         assertThat(harness.mock.requestsFor("gpt-4.5-preview")).as("consecutiveErrors: 2, then skipped").hasSize(2);
         Reply third = harness.client.post("/v1/chat/completions", chat("smart"));
         assertThat(third.header("x-agentfuse-fallbacks")).startsWith("smart=circuit_open");
