@@ -50,6 +50,11 @@ final class GeminiMockRoutes {
             return;
         }
         String method = ctx.pathParam("param2");
+        String gone = GeminiModelCheck.problem(ctx.pathParam("param1"), ctx.pathParam("param0"), method);
+        if (gone != null) {
+            MockResponder.answerAtOnce(ctx.request(), 404, Map.of(), GoogleErrors.body(404, "NOT_FOUND", gone));
+            return;
+        }
         answerChecked(mock, ctx, entry, dialect, countTokens, ctx.pathParam("param1"), method);
     }
 

@@ -7,6 +7,7 @@ import ch.qos.logback.core.read.ListAppender;
 import io.agentfuse.gateway.testing.GatewayClient.Reply;
 import io.agentfuse.gateway.testing.GatewayClient.StreamReply;
 import io.agentfuse.gateway.testing.GatewayHarness;
+import io.agentfuse.mock.MockCredentials;
 import io.agentfuse.mock.MockStep;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -21,8 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A chain whose model its provider has retired: OpenAI and Anthropic answer 404 for a model they no
- * longer serve ({@code model_not_found}, {@code not_found_error "model: …"}), and so does the mock
- * (GPT-4.5 Preview, shut down in July 2025; Claude Sonnet 4, retired in June 2026). The name is the
+ * longer serve ({@code model_not_found}, {@code not_found_error "model: …"}), and Google {@code NOT_FOUND};
+ * so does the mock (GPT-4.5 Preview, shut down in July 2025; Claude Sonnet 4, retired in June 2026;
+ * Gemini 1.5 Pro, in September 2025). The name is the
  * gateway's configuration, not the caller's request: the step is fallen back from, not retried, and its
  * breaker opens after {@code consecutiveErrors}, so a retired model stops costing a round trip. Only when
  * every step called was refused its model does the caller get the provider's 404, as for any refusal.
@@ -34,6 +36,7 @@ class RetiredModelScenarioTest {
             providers:
               anthropic: { type: anthropic, baseUrl: "http://127.0.0.1:${MOCK_PORT}", apiKey: "sk-ant-configured" }
               openai: { type: openai, baseUrl: "http://127.0.0.1:${MOCK_PORT}/v1", apiKey: "sk-oai-configured" }
+              gemini: { type: gemini, baseUrl: "http://127.0.0.1:${MOCK_PORT}", apiKey: "%s" }
             retry: { maxAttempts: 3, initialDelay: 1ms }
             breakers:
               default: { consecutiveErrors: 2, resetTimeout: 1h }
@@ -45,7 +48,9 @@ class RetiredModelScenarioTest {
               old-only: { provider: openai, upstreamModel: gpt-4.5-preview, fallbacks: [old-claude] }
               old-claude: { provider: anthropic, upstreamModel: claude-sonnet-4-20250514 }
               old-then-down: { provider: openai, upstreamModel: gpt-4.5-preview, fallbacks: [gpt-4o-mini] }
-            """;
+              gemini-old: { provider: gemini, upstreamModel: gemini-1.5-pro, fallbacks: [gemini-2.5-flash] }
+              gemini-2.5-flash: { provider: gemini }
+            """.formatted(MockCredentials.GEMINI_API_KEY);
 
     private GatewayHarness harness;
 
@@ -86,6 +91,18 @@ class RetiredModelScenarioTest {
         assertThat(reply.data()).contains("\"text\":\"GPT-4o \"").contains("message_stop");
         assertThat(reply.header("x-agentfuse-fallbacks")).isEqualTo("claude-sonnet-4=ERROR(HTTP 404 model refused)");
         assertThat(harness.mock.requestsFor("claude-sonnet-4-20250514")).hasSize(1);
+    }
+
+    @Test
+    void aGeminiModelGoogleShutDownIsFallenBackFrom() {
+        harness.mock.scriptForModel("gemini-2.5-flash", MockStep.builder().text("Served by Flash.").build());
+
+        Reply reply = harness.client.post("/v1/chat/completions", chat("gemini-old"));
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(reply.header("x-agentfuse-model")).isEqualTo("gemini-2.5-flash");
+        assertThat(reply.header("x-agentfuse-fallbacks")).isEqualTo("gemini-old=ERROR(HTTP 404 model refused)");
+        assertThat(harness.mock.requestsFor("gemini-1.5-pro")).hasSize(1);
     }
 
     @Test
