@@ -16,6 +16,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 /**
  * A test client for the gateway over loopback: whole answers, streamed answers read as SSE
@@ -84,6 +85,22 @@ public final class GatewayClient {
                 response.handler(parser::feed);
             }).onFailure(closed::tryFail);
         }).onFailure(closed::tryFail));
+        Await.result(closed.future());
+    }
+
+    /**
+     * Sends {@code POST path} and closes the connection once {@code condition} holds (looked at every few
+     * milliseconds on the client's loop: a provider's mock having seen the call, say); returns once closed.
+     */
+    public void hangUpWhen(String path, JsonObject body, Map<String, String> headers, BooleanSupplier condition) {
+        Promise<Void> closed = Promise.promise();
+        vertx.runOnContext(v -> client.request(options(HttpMethod.POST, path, headers)).onSuccess(request ->
+                request.end(body.encode()).onComplete(sent -> vertx.setPeriodic(5, id -> {
+                    if (condition.getAsBoolean()) {
+                        vertx.cancelTimer(id);
+                        request.connection().close().onComplete(done -> closed.tryComplete());
+                    }
+                }))).onFailure(closed::tryFail));
         Await.result(closed.future());
     }
 
