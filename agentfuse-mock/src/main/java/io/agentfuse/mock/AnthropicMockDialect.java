@@ -92,13 +92,7 @@ final class AnthropicMockDialect implements MockDialect {
     /** Anthropic's 404 {@code not_found_error} for a model name it does not serve ({@link AnthropicModelCheck}). */
     @Override
     public JsonObject unknownModel(JsonObject body) {
-        String problem = AnthropicModelCheck.problem(body.getValue("model") instanceof String model ? model : null);
-        if (problem == null) {
-            return null;
-        }
-        JsonObject refused = error(404);
-        refused.getJsonObject("error").put("message", problem);
-        return refused;
+        return notFound(AnthropicModelCheck.problem(body.getValue("model") instanceof String model ? model : null));
     }
 
     /**

@@ -32,6 +32,19 @@ interface MockDialect {
     }
 
     /**
+     * This dialect's 404 body ({@link #error(int)}) saying {@code problem} as its {@code error.message};
+     * {@code null} for no problem. For dialects whose errors nest their message under {@code error}.
+     */
+    default JsonObject notFound(String problem) {
+        if (problem == null) {
+            return null;
+        }
+        JsonObject refused = error(404);
+        refused.getJsonObject("error").put("message", problem);
+        return refused;
+    }
+
+    /**
      * The provider's own 400 body for a request {@code body} it refuses (before any step of the
      * script), or {@code null} when it takes it; none is refused by default.
      */

@@ -72,13 +72,7 @@ final class OpenAiMockDialect implements MockDialect {
     /** OpenAI's 404 {@code model_not_found} for a model it has shut down ({@link OpenAiModelCheck}). */
     @Override
     public JsonObject unknownModel(JsonObject body) {
-        String problem = OpenAiModelCheck.problem(body.getValue("model") instanceof String model ? model : null);
-        if (problem == null) {
-            return null;
-        }
-        JsonObject refused = error(404);
-        refused.getJsonObject("error").put("message", problem);
-        return refused;
+        return notFound(OpenAiModelCheck.problem(body.getValue("model") instanceof String model ? model : null));
     }
 
     /**
