@@ -27,7 +27,10 @@ import io.agentfuse.core.OutcomeClassifier;
  *   <tr><td>{@code TimeoutException} (408, read timeouts)</td><td>TIMEOUT</td><td>retried, falls back</td></tr>
  *   <tr><td>{@code UnresolvedModelServerException}, a refused or reset connection</td><td>CONNECTION_ERROR</td><td>retried, falls back</td></tr>
  *   <tr><td>{@code AuthenticationException} (401, 403)</td><td>ERROR</td><td>not retried (the key will not change), falls back, counts against the breaker</td></tr>
- *   <tr><td>{@code InvalidRequestException}, {@code ModelNotFoundException}, {@code ContentFilteredException},
+ *   <tr><td>{@code ModelNotFoundException} (404: a retired or misspelt model name, a wrong base URL)</td><td>ERROR</td>
+ *       <td>the application's configuration, as a refused key: not retried, falls back, counts against the breaker
+ *       (the gateway treats a provider's "no such model" alike)</td></tr>
+ *   <tr><td>{@code InvalidRequestException}, {@code ContentFilteredException},
  *       {@code UnsupportedFeatureException}, {@code ToolArgumentsException}</td><td>CLIENT_ERROR</td>
  *       <td>never retried, no fallback, ignored by the breaker: the request is at fault, not the model</td></tr>
  *   <tr><td>{@code HttpException} of any other status</td><td>by status, as {@link OutcomeClassifier#ofStatus(int, String)}</td><td></td></tr>
@@ -126,11 +129,10 @@ public final class LangChain4jOutcomes {
         if (error instanceof UnresolvedModelServerException) {
             return Outcome.CONNECTION_ERROR;
         }
-        if (error instanceof AuthenticationException) {
+        if (error instanceof AuthenticationException || error instanceof ModelNotFoundException) {
             return Outcome.ERROR;
         }
-        if (error instanceof InvalidRequestException || error instanceof ModelNotFoundException
-                || error instanceof ContentFilteredException || error instanceof UnsupportedFeatureException
+        if (error instanceof InvalidRequestException || error instanceof ContentFilteredException || error instanceof UnsupportedFeatureException
                 || error instanceof ToolArgumentsException) {
             return Outcome.CLIENT_ERROR;
         }

@@ -119,6 +119,18 @@ class GuardedChatModelTest {
     }
 
     @Test
+    void aModelItsProviderRetiredFallsBackWithoutRetry() {
+        // GPT-4.5 Preview was shut down in July 2025: OpenAI, and the mock, answer 404 model_not_found.
+        ChatModel retired = models.fuse(CONFIG.replace("gpt-4o: {", "gpt-4.5-preview: {"))
+                .chatModel("gpt-4.5-preview", models::chatModel);
+
+        assertThat(retired.chat("Hi")).isEqualTo(MockStep.DEFAULT_TEXT);
+
+        assertThat(models.requestsFor("gpt-4.5-preview")).as("the same name is refused again: not retried").isEqualTo(1);
+        assertThat(models.requestsFor("claude-haiku-4-5")).isEqualTo(1);
+    }
+
+    @Test
     void aRefusedConnectionIsRetriedThenFallsBack() throws Exception {
         int closedPort;
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

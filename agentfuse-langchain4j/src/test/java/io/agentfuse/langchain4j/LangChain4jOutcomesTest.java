@@ -58,10 +58,19 @@ class LangChain4jOutcomesTest {
     }
 
     @Test
+    void aModelItsProviderDoesNotServeIsTheApplicationsConfigurationAndFallsBack() {
+        Outcome outcome = LangChain4jOutcomes.classify(new ModelNotFoundException(new HttpException(404,
+                "{\"error\":{\"code\":\"model_not_found\",\"message\":\"The model `gpt-5` does not exist\"}}")));
+
+        assertThat(outcome).isEqualTo(Outcome.ERROR);
+        assertThat(outcome.isRetryableByDefault()).isFalse();
+        assertThat(outcome.isFallbackByDefault()).isTrue();
+    }
+
+    @Test
     void theCallersMistakesAreClientErrors() {
         assertThat(LangChain4jOutcomes.classify(new InvalidRequestException(new HttpException(400, "bad"))))
                 .isEqualTo(Outcome.CLIENT_ERROR);
-        assertThat(LangChain4jOutcomes.classify(new ModelNotFoundException("no such model"))).isEqualTo(Outcome.CLIENT_ERROR);
         assertThat(LangChain4jOutcomes.classify(new ContentFilteredException("filtered"))).isEqualTo(Outcome.CLIENT_ERROR);
         assertThat(LangChain4jOutcomes.classify(new ToolArgumentsException("bad json"))).isEqualTo(Outcome.CLIENT_ERROR);
     }

@@ -25,6 +25,8 @@ import java.util.Set;
  *   <caption>Translations, by the first match in the exception's cause chain</caption>
  *   <tr><th>the client threw</th><th>becomes</th><th>outcome</th></tr>
  *   <tr><td>an HTTP answer 401 or 403</td><td>{@link ModelAuthException}</td><td>ERROR: not retried, falls back</td></tr>
+ *   <tr><td>an HTTP answer 404 (a retired or misspelt model name, a wrong base URL)</td><td>{@link ModelNotServedException}</td>
+ *       <td>ERROR: not retried, falls back</td></tr>
  *   <tr><td>any other HTTP answer: Spring's {@code RestClientResponseException} ({@code HttpClientErrorException},
  *       {@code HttpServerErrorException}), {@code WebClientResponseException}, the OpenAI SDK's
  *       {@code OpenAIServiceException}, Spring AI's {@code TransientAiException}/{@code NonTransientAiException}
@@ -109,6 +111,9 @@ public final class ModelFailures {
     private static RuntimeException fromAnswer(HttpAnswer answer, RuntimeException original) {
         if (answer.status() == 401 || answer.status() == 403) {
             return new ModelAuthException(answer.status(), original);
+        }
+        if (answer.status() == 404) {
+            return new ModelNotServedException(answer.body(), original);
         }
         return UpstreamHttpException.builder(answer.status(), original).body(answer.body())
                 .retryHints(answer.headers().entrySet()).build();

@@ -112,6 +112,24 @@ class GuardedChatModelTest {
     }
 
     @Test
+    void aModelItsProviderRetiredFallsBackWithoutRetry() {
+        // GPT-4.5 Preview was shut down in July 2025: OpenAI, and the mock, answer 404 model_not_found.
+        AgentfuseRuntime retired = models.runtime(MockModels.CONFIG.replace("gpt-4o: {", "gpt-4.5-preview: {"));
+        GuardedChatModel guarded = GuardedChatModel.of(retired, "gpt-4.5-preview",
+                Map.of("gpt-4.5-preview", models.model("gpt-4.5-preview"), "gpt-4o-mini", models.model("gpt-4o-mini")));
+
+        FallbackResult<ChatResponse> result = guarded.execute(new Prompt("Hello"));
+
+        assertThat(result.step()).isEqualTo("gpt-4o-mini");
+        assertThat(result.passed()).singleElement().satisfies(step -> {
+            assertThat(step.outcome()).isEqualTo(Outcome.ERROR);
+            assertThat(step.cause()).isInstanceOf(ModelNotServedException.class)
+                    .hasMessageContaining("The model `gpt-4.5-preview` does not exist");
+        });
+        assertThat(models.mock.requestsFor("gpt-4.5-preview")).as("the same name is refused again: not retried").hasSize(1);
+    }
+
+    @Test
     void badRequestIsNeitherRetriedNorFallenBackAndSurfacesAsTheClientThrewIt() {
         models.mock.scriptForModel("gpt-4o", MockStep.builder().status(400).build());
 

@@ -73,6 +73,22 @@ class ModelFailuresTest {
     }
 
     @Test
+    void aModelItsProviderDoesNotServeIsTheApplicationsConfigurationAndFallsBack() {
+        var retired = HttpClientErrorException.create(HttpStatus.NOT_FOUND, "Not Found", HttpHeaders.EMPTY,
+                "{\"error\":{\"code\":\"model_not_found\",\"message\":\"The model `gpt-5` does not exist\"}}"
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8), null);
+
+        assertThat(ModelFailures.translate(retired)).isInstanceOfSatisfying(ModelNotServedException.class, gone -> {
+            assertThat(gone.original()).isSameAs(retired);
+            assertThat(gone.getMessage()).contains("The model `gpt-5` does not exist");
+        });
+        Outcome outcome = outcomeOf(retired);
+        assertThat(outcome).isEqualTo(Outcome.ERROR);
+        assertThat(outcome.isRetryableByDefault()).isFalse();
+        assertThat(outcome.isFallbackByDefault()).isTrue();
+    }
+
+    @Test
     void webClientOverloadedIsOverloaded() {
         var error = WebClientResponseException.create(529, "Overloaded", HttpHeaders.EMPTY, new byte[0], null);
 
@@ -83,7 +99,7 @@ class ModelFailuresTest {
     void springAiRetryExceptionsAreReadByTheStatusInTheirMessage() {
         assertThat(outcomeOf(new TransientAiException("429 - {\"error\":\"rate limited\"}"))).isEqualTo(Outcome.RATE_LIMITED);
         assertThat(outcomeOf(new TransientAiException("503 - overloaded, try later"))).isEqualTo(Outcome.OVERLOADED);
-        assertThat(outcomeOf(new NonTransientAiException("404 - no such model"))).isEqualTo(Outcome.CLIENT_ERROR);
+        assertThat(outcomeOf(new NonTransientAiException("404 - no such model"))).isEqualTo(Outcome.ERROR);
         assertThat(outcomeOf(new NonTransientAiException("401 - invalid key"))).isEqualTo(Outcome.ERROR);
     }
 
