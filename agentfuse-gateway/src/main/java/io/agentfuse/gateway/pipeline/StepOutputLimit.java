@@ -7,6 +7,8 @@ import io.agentfuse.gateway.provider.anthropic.AnthropicRequestWriter;
 import io.agentfuse.gateway.provider.anthropic.WindowOvershoot;
 import io.vertx.core.json.JsonObject;
 
+import java.util.function.LongSupplier;
+
 /**
  * How much output a step asks its model for. Within the model's own limit, when it is known
  * ({@link OutputTokenCap}: a fallback that writes less than the caller asked must be asked for no more).
@@ -38,17 +40,20 @@ final class StepOutputLimit {
             return; // asking more than the writer's default of a model of unknown limit may be refused
         }
         if (chat.sampling().maxTokens() == null && body.getValue("max_tokens") instanceof Number) {
-            body.put("max_tokens", of(model, context.inputTokens(chat, model))); // required, and the caller set none
+            body.put("max_tokens", of(model, () -> context.inputTokens(chat, model))); // required, and the caller set none
         }
         OutputTokenCap.apply(body, model.maxOutputTokens());
     }
 
-    /** What {@code model} is asked to write beside a prompt of at most {@code promptTokens}. */
-    static int of(ModelConfig model, long promptTokens) {
+    /**
+     * What {@code model} is asked to write beside a prompt of at most {@code promptTokens} tokens, which
+     * is asked only of a model that refuses to overrun its window.
+     */
+    static int of(ModelConfig model, LongSupplier promptTokens) {
         if (WindowOvershoot.stopsAtWindow(model.upstreamModel())) {
             return model.maxOutputTokens(); // it stops at its window instead of refusing the request
         }
-        long room = model.contextWindow() - promptTokens;
+        long room = model.contextWindow() - promptTokens.getAsLong();
         return (int) Math.max(AnthropicRequestWriter.DEFAULT_MAX_TOKENS, Math.min(model.maxOutputTokens(), room));
     }
 }
