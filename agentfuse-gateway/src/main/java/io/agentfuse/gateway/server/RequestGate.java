@@ -92,6 +92,8 @@ final class RequestGate {
         String origin = request.getHeader(HttpHeaders.ORIGIN);
         if (origin != null && !sameOrigin(origin, host)) {
             if (!origins.contains(origin.trim().toLowerCase(Locale.ROOT))) {
+                // The refusal depends on the Origin, as an allowed one's CORS headers do: no cache may give it to another.
+                request.response().headers().set(HttpHeaders.VARY, "origin");
                 EdgeErrors.refuse(request, GatewayError.FORBIDDEN, "requests from the request's Origin are "
                         + "not allowed; add it to server.cors.allowedOrigins to serve it");
                 return false;

@@ -60,6 +60,7 @@ class RequestOriginAndEncodingTest {
             Response response = socket.read(BOUND);
             assertThat(response.status()).isEqualTo(403);
             assertThat(errorType(response)).isEqualTo("forbidden");
+            assertThat(response.header("vary")).as("the refusal depends on the Origin").isEqualToIgnoringCase("origin");
         }
         assertThat(gateway.mock().requests()).hasSize(before);
     }
