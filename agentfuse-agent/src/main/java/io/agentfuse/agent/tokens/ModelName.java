@@ -26,6 +26,11 @@ public final class ModelName {
     /** Bedrock's vendor prefixes of the vendors whose models are known by name, after an optional region ({@code us.}). */
     private static final List<String> BEDROCK_VENDORS = List.of("anthropic.", "openai.", "google.", "amazon.");
 
+    /** {@link #claudeVersion()} of a Claude model of a generation before 4. */
+    public static final int BEFORE_4 = 0;
+    /** {@link #claudeVersion()} of a model that is not Claude, or whose version cannot be read. */
+    public static final int UNREAD = -1;
+
     private final String name;
 
     private ModelName(String name) {
@@ -112,18 +117,32 @@ public final class ModelName {
      * request overflow the provider's window.
      */
     public boolean hasClaudeTokenizerOf47() {
-        boolean oldScheme = name.startsWith("claude-instant") || name.length() > 7 && Character.isDigit(name.charAt(7));
-        if (!isClaude() || oldScheme) {
-            return false;   // claude-instant-1.2, claude-2.1, claude-3-5-sonnet: the generations before 4
+        int version = claudeVersion();
+        return isClaude() && (version == UNREAD || version >= 407);
+    }
+
+    /**
+     * A Claude model's version as major × 100 + minor, read from the numbers after its tier
+     * ({@code claude-opus-4-7} is 407, {@code claude-sonnet-5} 500, {@code claude-sonnet-4-20250514} 400:
+     * a date is no minor); {@value #BEFORE_4} for the generations before 4, named the old way
+     * ({@code claude-instant-1.2}, {@code claude-2.1}, {@code claude-3-5-sonnet}); {@value #UNREAD} when
+     * this is not Claude or its version cannot be read. No regex: a gateway asks on every request.
+     */
+    public int claudeVersion() {
+        if (!isClaude()) {
+            return UNREAD;
+        }
+        if (name.startsWith("claude-instant") || name.length() > 7 && Character.isDigit(name.charAt(7))) {
+            return BEFORE_4;
         }
         int tierEnd = name.indexOf('-', 7);
         int major = tierEnd < 0 ? -1 : versionAt(tierEnd + 1);
         if (major < 0) {
-            return true;
+            return UNREAD;
         }
         int majorEnd = tierEnd + 1 + (major > 9 ? 2 : 1);
         int minor = majorEnd < name.length() && name.charAt(majorEnd) == '-' ? Math.max(versionAt(majorEnd + 1), 0) : 0;
-        return major > 4 || major == 4 && minor >= 7;
+        return major * 100 + minor;
     }
 
     /**

@@ -25,6 +25,20 @@ class ModelNameTest {
     }
 
     @Test
+    void aClaudeModelsVersionIsReadAsEveryPlatformWritesIt() {
+        assertThat(ModelName.of("claude-opus-4-7").claudeVersion()).isEqualTo(407);
+        assertThat(ModelName.of("claude-sonnet-4-5-20250929").claudeVersion()).isEqualTo(405);
+        assertThat(ModelName.of("claude-sonnet-4-20250514").claudeVersion()).as("a date is no minor").isEqualTo(400);
+        assertThat(ModelName.of("claude-opus-4-1@20250805").claudeVersion()).isEqualTo(401);
+        assertThat(ModelName.of("us.anthropic.claude-opus-4-6-v1:0").claudeVersion()).isEqualTo(406);
+        assertThat(ModelName.of("claude-sonnet-5").claudeVersion()).isEqualTo(500);
+        assertThat(ModelName.of("claude-3-7-sonnet-latest").claudeVersion()).isEqualTo(ModelName.BEFORE_4);
+        assertThat(ModelName.of("claude-instant-1.2").claudeVersion()).isEqualTo(ModelName.BEFORE_4);
+        assertThat(ModelName.of("claude-sonnet-latest").claudeVersion()).isEqualTo(ModelName.UNREAD);
+        assertThat(ModelName.of("gpt-4o").claudeVersion()).isEqualTo(ModelName.UNREAD);
+    }
+
+    @Test
     void geminiGenerationsBefore3AreToldFromTheLaterOnes() {
         assertThat(ModelName.of("models/gemini-2.0-flash").isGeminiBefore3()).isTrue();
         assertThat(ModelName.of("gemini-pro-vision").isGeminiBefore3()).isTrue();
