@@ -1,9 +1,7 @@
 package io.agentfuse.mock;
 
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +9,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,26 +18,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the beta, and for no other; and a prompt that leaves the window too little room for its
  * {@code max_tokens}.
  */
-class AnthropicPromptLengthRefusalTest {
+class AnthropicPromptLengthRefusalTest extends RunningMock {
 
     /** 300 000 tokens as the mock counts (four characters a token), and more as Claude's tokenizer would. */
     private static final String LONG_TEXT = "x".repeat(1_200_000);
 
     private final HttpClient http = HttpClient.newHttpClient();
-    private Vertx vertx;
-    private MockProvider mock;
 
     @BeforeEach
-    void start() throws Exception {
-        vertx = Vertx.vertx();
-        mock = MockProvider.start(vertx, 0).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    void answerEveryRequest() {
         mock.defaultStep(MockStep.builder().build());
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        mock.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
 
     private HttpResponse<String> messages(String model, String beta) throws Exception {

@@ -25,6 +25,16 @@ class ProviderErrorFieldsTest {
     }
 
     @Test
+    void aHostileBodyHasNoFieldsAndNeverThrows() {
+        ProviderErrorFields none = new ProviderErrorFields(null, null, null, null);
+        assertThat(ProviderErrorFields.of("[".repeat(100_000))).as("nesting past the parser's limit").isEqualTo(none);
+        assertThat(ProviderErrorFields.of("{\"error\":{\"code\":1" + "0".repeat(2_000_000) + "}}")).as("a number of megabytes")
+                .isEqualTo(none);
+        assertThat(ProviderErrorFields.of("{\"error\":[1,2],\"message\":{\"a\":1}}")).isEqualTo(none);
+        assertThat(ProviderErrorFields.wordsOf("\u0000".repeat(10_000))).hasSize(ProviderErrorFields.MAX_WORDS_CHARS + 1);
+    }
+
+    @Test
     void theWordsAreTheMessageOfEachProvidersErrorShapeElseTheBodysStart() {
         assertThat(ProviderErrorFields.wordsOf("{\"error\":{\"message\":\"max_tokens is too large\",\"type\":\"invalid_request_error\"}}"))
                 .isEqualTo("max_tokens is too large");
