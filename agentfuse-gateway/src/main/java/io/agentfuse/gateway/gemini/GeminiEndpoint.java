@@ -84,8 +84,7 @@ public final class GeminiEndpoint {
         TokenCountHandler.count(ctx.vertx(), config.get(), request)
                 .onSuccess(tokens -> ctx.response().putHeader("content-type", "application/json")
                         .end(new JsonObject().put("totalTokens", tokens).encode()))
-                .onFailure(error -> refuse(ctx, new GatewayException(GatewayError.INVALID_REQUEST,
-                        "the contents could not be counted: " + error.getMessage())));
+                .onFailure(error -> refuse(ctx, TokenCountHandler.countFailure(error, "the contents could not be counted: ")));
     }
 
     /** A {@code countTokens} body as a request: its {@code generateContentRequest}, else its {@code contents}. */

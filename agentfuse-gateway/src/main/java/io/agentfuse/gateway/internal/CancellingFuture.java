@@ -3,6 +3,8 @@ package io.agentfuse.gateway.internal;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The answer of work that must stop when its caller gives up: {@link #cancel} cancels the future
@@ -43,5 +45,34 @@ public final class CancellingFuture<T> extends CompletableFuture<T> {
             stop.run();
         }
         return cancelledNow || isCancelled();
+    }
+
+    /**
+     * {@code source} mapped by {@code mapper}, where — unlike {@code thenApply} — cancelling the
+     * result cancels {@code source}, so that the guard's cancellation reaches the upstream call;
+     * a value that arrives after the cancellation, or that {@code mapper} refuses by throwing, is handed
+     * to {@code discard} (a stream is closed); a failure of {@code source} is given as {@code failure} maps it.
+     */
+    public static <S, T> CompletableFuture<T> linked(CompletableFuture<S> source, Function<S, T> mapper,
+                                                     Consumer<S> discard, Function<Throwable, Throwable> failure) {
+        CompletableFuture<T> result = new CancellingFuture<>(() -> source.cancel(true));
+        source.whenComplete((value, error) -> {
+            if (error != null) {
+                result.completeExceptionally(failure.apply(error));
+                return;
+            }
+            T mapped;
+            try {
+                mapped = mapper.apply(value);
+            } catch (RuntimeException refused) {
+                discard.accept(value);
+                result.completeExceptionally(refused);
+                return;
+            }
+            if (!result.complete(mapped)) {
+                discard.accept(value);
+            }
+        });
+        return result;
     }
 }

@@ -3,6 +3,7 @@ package io.agentfuse.gateway.models;
 import io.agentfuse.agent.tokens.TokenCounter;
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.ModelConfig;
+import io.agentfuse.config.ModelFamilies;
 import io.agentfuse.gateway.context.ConversationMapper;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.provider.Dialects;
@@ -11,6 +12,7 @@ import io.agentfuse.gateway.http.GatewayError;
 import io.agentfuse.gateway.http.GatewayErrors;
 import io.agentfuse.gateway.http.GatewayException;
 import io.agentfuse.gateway.http.StrictJson;
+import io.agentfuse.gateway.pipeline.RequestParser;
 import io.agentfuse.gateway.server.SizedBodyReader;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -21,6 +23,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -79,19 +82,30 @@ public final class TokenCountHandler {
                 .onSuccess(tokens -> ctx.response().putHeader("content-type", "application/json")
                         .end(new JsonObject().put("input_tokens", tokens).encode()))
                 .onFailure(error -> GatewayErrors.respond(ctx.response(), Dialects.ANTHROPIC,
-                        new GatewayException(GatewayError.INVALID_REQUEST, "the messages could not be counted: "
-                                + error.getMessage())));
+                        countFailure(error, "the messages could not be counted: ")));
     }
 
     /**
      * The tokens of {@code request}'s conversation as the context ladder counts them for its model
      * (its upstream name under {@code config}, else the name itself; the tools offered included),
-     * counted on a worker thread: the one count behind every dialect's token-counting endpoint.
+     * counted on a worker thread: the one count behind every dialect's token-counting endpoint. A model
+     * the gateway does not serve (neither configured nor of a built-in family) fails with the 404
+     * {@code model_not_found} its requests get, as a provider answers a count for a model it has not.
      */
     public static Future<Integer> count(Vertx vertx, AgentfuseConfig config, ChatRequest request) {
-        String model = config.model(request.model()).map(ModelConfig::upstreamModel).orElse(request.model());
+        Optional<ModelConfig> configured = config.model(request.model());
+        if (configured.isEmpty() && ModelFamilies.providerOf(request.model()).isEmpty()) {
+            return Future.failedFuture(RequestParser.notServed(request.model(), config)); // as the model's own request is answered
+        }
+        String model = configured.map(ModelConfig::upstreamModel).orElse(request.model());
         TokenCounter counter = TokenCounter.forModel(model);
         return vertx.executeBlocking(() -> counter.countConversation(ConversationMapper.toConversation(request)), false);
+    }
+
+    /** {@code error} of {@link #count} as the caller is answered: the gateway's own error as it is, else 400. */
+    public static GatewayException countFailure(Throwable error, String prefix) {
+        return error instanceof GatewayException refused ? refused
+                : new GatewayException(GatewayError.INVALID_REQUEST, prefix + error.getMessage());
     }
 
     /**

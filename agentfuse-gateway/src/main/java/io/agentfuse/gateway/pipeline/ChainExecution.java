@@ -20,6 +20,7 @@ import io.agentfuse.gateway.upstream.UpstreamStatusException;
 import io.agentfuse.gateway.upstream.Redaction;
 import io.agentfuse.gateway.upstream.StreamTimeouts;
 import io.agentfuse.gateway.upstream.UpstreamClient;
+import io.agentfuse.gateway.upstream.UpstreamModelRefusedException;
 import io.agentfuse.gateway.upstream.UpstreamRequest;
 import io.agentfuse.gateway.upstream.UpstreamStream;
 
@@ -28,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -74,7 +74,8 @@ final class ChainExecution {
      */
     CompletableFuture<FallbackResult<StepAnswer>> run(Plan plan, Delivery delivery, CallTrace trace, BudgetTicket budget) {
         CompletableFuture<FallbackResult<StepAnswer>> result = chainOf(plan)
-                .executeAsync(new ChainRun(plan.steps(), delivery, trace, budget), plan.deadline());
+                .executeAsync(new ChainRun(plan.steps(), delivery, trace, budget,
+                        plan.callersModelName() ? plan.steps().get(0) : null), plan.deadline());
         result.whenComplete((answer, error) -> {
             if (answer != null) {
                 countPassed(answer.passed(), answer.step());
@@ -151,8 +152,12 @@ final class ChainExecution {
         }
     }
 
-    /** One request's input to its route's chain: its planned steps, how its answer is delivered, its trace and its budget. */
-    record ChainRun(List<PlannedStep> steps, Delivery delivery, CallTrace trace, BudgetTicket budget) {
+    /**
+     * One request's input to its route's chain: its planned steps, how its answer is delivered, its trace, its
+     * budget, and the step that calls the model by the caller's own name ({@code null}: none).
+     */
+    record ChainRun(List<PlannedStep> steps, Delivery delivery, CallTrace trace, BudgetTicket budget,
+                    PlannedStep callersStep) {
     }
 
     private CompletableFuture<StepAnswer> attempt(PlannedStep step, ChainRun run, AttemptContext context) {
@@ -164,6 +169,7 @@ final class ChainExecution {
         String model = step.model().upstreamModel();
         // A call cut after it was sent (a lost hedge, a timeout, a caller gone) cost its provider the prompt.
         Runnable cutOff = run.budget().cutOffOf(step.model());
+        boolean callers = step == run.callersStep();
         if (stream) {
             Dialect dialect = step.provider().dialect();
             AnswerOpening opening = new AnswerOpening(dialect, dialect == run.delivery().shownAsIs(), context::firstContent);
@@ -180,11 +186,11 @@ final class ChainExecution {
                 }
             });
             // The stream's answer has begun (its opening checked): it wins a hedge race.
-            return linked(opened, first -> {
+            return CancellingFuture.linked(opened, first -> {
                 StepAnswer answer = new StepAnswer(step, first, checkedOpening(step, first, opening), started);
                 context.firstContent();
                 return answer;
-            }, UpstreamStream::cancel);
+            }, UpstreamStream::cancel, callers ? ChainExecution::callersRefusal : Function.identity());
         }
         // Cancelling the answer (the guard's timeout, a caller who left) cancels the call itself. The
         // guard's limit, the model's timeout cut to the deadline, is armed before the call starts:
@@ -199,7 +205,16 @@ final class ChainExecution {
                         answer == null ? null : answer.response().usage(), error == null ? null : outcomeOf(step, error));
             }
         });
-        return answered;
+        return callers ? CancellingFuture.linked(answered, Function.identity(), ignored -> { }, ChainExecution::callersRefusal)
+                : answered;
+    }
+
+    /**
+     * A provider's refusal of a model name the caller wrote ({@link Plan#callersModelName}) as the 4xx it is,
+     * the caller's: passed on, not fallen back from, not counted by a breaker (docs/design.md §2).
+     */
+    private static Throwable callersRefusal(Throwable error) {
+        return OutcomeClassifier.unwrap(error) instanceof UpstreamModelRefusedException refused ? refused.refusal() : error;
     }
 
     /** {@code request} with {@code more} headers (a traced attempt's {@code traceparent}). */
@@ -265,34 +280,5 @@ final class ChainExecution {
             metrics.fallback(passed.get(i).step(), to, FallbackHeader.reasonOf(passed.get(i)));
             refusedModels.note(passed.get(i));
         }
-    }
-
-    /**
-     * {@code source} mapped by {@code mapper}, where — unlike {@code thenApply} — cancelling the
-     * result cancels {@code source}, so that the guard's cancellation reaches the upstream call;
-     * a value that arrives after the cancellation, or that {@code mapper} refuses by throwing, is handed
-     * to {@code discard} (a stream is closed).
-     */
-    private static <S, T> CompletableFuture<T> linked(CompletableFuture<S> source, Function<S, T> mapper,
-                                                      Consumer<S> discard) {
-        CompletableFuture<T> result = new CancellingFuture<>(() -> source.cancel(true));
-        source.whenComplete((value, error) -> {
-            if (error != null) {
-                result.completeExceptionally(error);
-                return;
-            }
-            T mapped;
-            try {
-                mapped = mapper.apply(value);
-            } catch (RuntimeException refused) {
-                discard.accept(value);
-                result.completeExceptionally(refused);
-                return;
-            }
-            if (!result.complete(mapped)) {
-                discard.accept(value);
-            }
-        });
-        return result;
     }
 }

@@ -2,13 +2,10 @@ package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.config.AgentfuseConfig;
 import io.agentfuse.config.AgentfuseRuntime;
-import io.agentfuse.config.ConfigDefaults;
-import io.agentfuse.config.ModelFamilies;
 import io.agentfuse.config.ModelConfig;
 import io.agentfuse.config.ProviderConfig;
 import io.agentfuse.core.Guard;
 import io.agentfuse.core.breaker.BreakerLimitException;
-import io.agentfuse.gateway.dialect.AnswerShape;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.ContinuationRequest;
@@ -81,28 +78,7 @@ final class ModelRouter {
 
     /** The error for a request of a model {@link #model} does not serve, under the configuration in force. */
     GatewayException notServed(String name) {
-        return notServed(name, runtime.config());
-    }
-
-    /**
-     * The error for a request of a model that {@code config} does not serve: which models it
-     * configures, and for a family name why it is not served without an entry (the bound).
-     */
-    static GatewayException notServed(String model, AgentfuseConfig config) {
-        String configured = "; configured models: " + String.join(", ", config.models().keySet());
-        if (model.length() > ModelFamilies.LONGEST_NAME) {
-            // Not echoed whole: the caller sent it, and a name of megabytes would make an answer of megabytes.
-            return new GatewayException(GatewayError.MODEL_NOT_FOUND, "model " + AnswerShape.excerpt(model) + " ("
-                    + model.length() + " characters) is not configured, and no name of more than "
-                    + ModelFamilies.LONGEST_NAME + " characters is a built-in family's" + configured);
-        }
-        if (ModelFamilies.providerOf(model).isPresent()) {
-            return new GatewayException(GatewayError.MODEL_NOT_FOUND, "model '" + model + "' is not configured, and "
-                    + ConfigDefaults.UNCONFIGURED_FAMILY_MODELS + " models of the built-in families without an entry"
-                    + " are in use already (the most served at once; one unused for an hour gives up its place);"
-                    + " add it under models:" + configured);
-        }
-        return new GatewayException(GatewayError.MODEL_NOT_FOUND, "model '" + model + "' is not configured" + configured);
+        return RequestParser.notServed(name, runtime.config());
     }
 
     /** The steps for {@code request}, in order; {@code clientHeaders} may be empty. */
@@ -138,7 +114,7 @@ final class ModelRouter {
         }
         String requested = request.model().name();
         return new Plan(route, steps, runtime.deadline(requested, callerLimit),
-                runtime.hedgePolicy(requested).orElse(null));
+                runtime.hedgePolicy(requested).orElse(null), !config.models().containsKey(requested));
     }
 
     /**
@@ -168,7 +144,7 @@ final class ModelRouter {
                 steps.add(PlannedStep.skipped(step.model(), step.provider(), step.guard(), unfit.getMessage()));
             }
         }
-        return new Plan(new Route(models), steps, plan.deadline(), null);
+        return new Plan(new Route(models), steps, plan.deadline(), null, false);
     }
 
     /** The request's conversation as {@code model} takes it: fitted to its window when it is a fallback. */

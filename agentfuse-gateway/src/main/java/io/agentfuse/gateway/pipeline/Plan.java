@@ -19,8 +19,11 @@ import java.util.Objects;
  * @param deadline the request's deadline ({@code models.<m>.deadline}, shortened by {@code x-agentfuse-deadline});
  *                 {@link Deadline#none()} without one
  * @param hedge    when to start the next step beside a slow one ({@code models.<m>.hedge}), or {@code null}
+ * @param callersModelName whether the first step calls the model by the name the caller wrote, no entry of
+ *                 {@code models:} naming it (a built-in family's model): a provider's refusal of that name is then
+ *                 the caller's 4xx, passed on, where a configured name's refusal is fallen back from
  */
-record Plan(Route route, List<PlannedStep> steps, Deadline deadline, HedgePolicy hedge) {
+record Plan(Route route, List<PlannedStep> steps, Deadline deadline, HedgePolicy hedge, boolean callersModelName) {
 
     Plan {
         Objects.requireNonNull(route, "route");
@@ -33,7 +36,7 @@ record Plan(Route route, List<PlannedStep> steps, Deadline deadline, HedgePolicy
      * plans afresh from it (a stream's continuation) while a stream runs.
      */
     Plan withoutRequests() {
-        return new Plan(route, steps.stream().map(PlannedStep::answering).toList(), deadline, hedge);
+        return new Plan(route, steps.stream().map(PlannedStep::answering).toList(), deadline, hedge, callersModelName);
     }
 
     /**
@@ -51,6 +54,6 @@ record Plan(Route route, List<PlannedStep> steps, Deadline deadline, HedgePolicy
 
     /** A plan without deadline or hedge. */
     Plan(Route route, List<PlannedStep> steps) {
-        this(route, steps, Deadline.none(), null);
+        this(route, steps, Deadline.none(), null, false);
     }
 }

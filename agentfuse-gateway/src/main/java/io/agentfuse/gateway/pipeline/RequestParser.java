@@ -1,7 +1,10 @@
 package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.config.AgentfuseConfig;
+import io.agentfuse.config.ConfigDefaults;
 import io.agentfuse.config.ModelConfig;
+import io.agentfuse.config.ModelFamilies;
+import io.agentfuse.gateway.dialect.AnswerShape;
 import io.agentfuse.gateway.dialect.ChatRequest;
 import io.agentfuse.gateway.dialect.Dialect;
 import io.agentfuse.gateway.dialect.ForwardedBody;
@@ -70,7 +73,7 @@ public final class RequestParser {
         } catch (InvalidRequestException invalid) {
             throw new GatewayException(GatewayError.INVALID_REQUEST, invalid.getMessage());
         }
-        ModelConfig model = models.apply(chat.model()).orElseThrow(() -> ModelRouter.notServed(chat.model(), config));
+        ModelConfig model = models.apply(chat.model()).orElseThrow(() -> notServed(chat.model(), config));
         String id = subagent == null || subagent.isBlank() ? null : subagent.trim();
         return new ModelRequest(chat, model, id, null, ForwardedBody.of(body, spans));
     }
@@ -115,5 +118,26 @@ public final class RequestParser {
         }
         int end = message.indexOf('\n');
         return end < 0 ? message : message.substring(0, end);
+    }
+
+    /**
+     * The error for a request of a model that {@code config} does not serve: which models it
+     * configures, and for a family name why it is not served without an entry (the bound).
+     */
+    public static GatewayException notServed(String model, AgentfuseConfig config) {
+        String configured = "; configured models: " + String.join(", ", config.models().keySet());
+        if (model.length() > ModelFamilies.LONGEST_NAME) {
+            // Not echoed whole: the caller sent it, and a name of megabytes would make an answer of megabytes.
+            return new GatewayException(GatewayError.MODEL_NOT_FOUND, "model " + AnswerShape.excerpt(model) + " ("
+                    + model.length() + " characters) is not configured, and no name of more than "
+                    + ModelFamilies.LONGEST_NAME + " characters is a built-in family's" + configured);
+        }
+        if (ModelFamilies.providerOf(model).isPresent()) {
+            return new GatewayException(GatewayError.MODEL_NOT_FOUND, "model '" + model + "' is not configured, and "
+                    + ConfigDefaults.UNCONFIGURED_FAMILY_MODELS + " models of the built-in families without an entry"
+                    + " are in use already (the most served at once; one unused for an hour gives up its place);"
+                    + " add it under models:" + configured);
+        }
+        return new GatewayException(GatewayError.MODEL_NOT_FOUND, "model '" + model + "' is not configured" + configured);
     }
 }

@@ -14,8 +14,9 @@ import java.util.Map;
  * counts this as {@code ERROR} — not retried (the same name is refused again), fallen back from, and
  * counted by the model's breaker, which opens after its {@code consecutiveErrors} so that a retired model
  * stops costing a round trip per request. When every step called was refused its model, the caller gets
- * the last refusal as a provider's 4xx ({@link #refusal()}: the name may be the caller's own, a model of a
- * built-in family); otherwise the chain's usual error.
+ * the last refusal as a provider's 4xx ({@link #refusal()}); otherwise the chain's usual error. A name the
+ * caller wrote (a built-in family's model without an entry) is the caller's: its refusal is given to the
+ * chain as {@link #refusal()} itself, a 4xx that ends it ({@code pipeline.ChainExecution}).
  *
  * <p>Immutable; no stack trace.
  *

@@ -208,6 +208,17 @@ class GeminiEndpointTest {
         assertThat(harness.mock.requests()).isEmpty();
     }
 
+    /** Regression: a count of a model the gateway does not serve was answered 200, where its request gets 404. */
+    @Test
+    void givenAModelTheGatewayDoesNotServeWhenTokensAreCountedThenTheAnswerIsThe404OfItsRequest() {
+        Reply count = post("/v1beta/models/llama-3.1-70b:countTokens", ask("How many tokens is this?").toBuffer(),
+                key("team-a-key"));
+
+        assertThat(count.status()).isEqualTo(404);
+        assertThat(error(count).getString("message")).contains("'llama-3.1-70b'", "is not configured");
+        assertThat(harness.mock.requests()).isEmpty();
+    }
+
     /**
      * Regression: the routes match the normalised path, but the endpoint and the model list cut the
      * model out of the path as written, so a doubled slash or a dot segment was answered 404.

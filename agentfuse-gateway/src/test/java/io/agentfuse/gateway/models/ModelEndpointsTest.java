@@ -154,6 +154,24 @@ class ModelEndpointsTest {
         assertThat(reply.json().getInteger("input_tokens")).isEqualTo(3 + (3 + 2));   // priming + framing + "hello world"
     }
 
+    /** Regression: a count of a model the gateway does not serve was answered 200, where its request gets 404. */
+    @Test
+    void aCountForAModelTheGatewayDoesNotServeIsA404AsItsRequestWouldBe() {
+        JsonObject body = new JsonObject().put("model", "llama-3.1-70b").put("messages", new JsonArray()
+                .add(new JsonObject().put("role", "user").put("content", "hello world")));
+
+        Reply count = harness.client.post(TokenCountHandler.PATH, body);
+        Reply request = harness.client.post("/v1/messages", body.copy().put("max_tokens", 16));
+
+        assertThat(count.status()).isEqualTo(404);
+        assertThat(count.json().getString("type")).isEqualTo("error");
+        assertThat(count.json().getJsonObject("error").getString("type")).isEqualTo("model_not_found");
+        assertThat(count.json().getJsonObject("error").getString("message"))
+                .isEqualTo(request.json().getJsonObject("error").getString("message")).contains("'llama-3.1-70b'");
+        assertThat(request.status()).isEqualTo(404);
+        assertThat(harness.mock.requests()).isEmpty();
+    }
+
     @Test
     void aBodyThatIsNotJsonIsA400InAnthropicsShape() {
         Reply reply = harness.client.send(HttpMethod.POST, TokenCountHandler.PATH, Buffer.buffer("{not json"),

@@ -9,6 +9,7 @@ import io.agentfuse.gateway.testing.GatewayClient.StreamReply;
 import io.agentfuse.gateway.testing.GatewayHarness;
 import io.agentfuse.mock.MockCredentials;
 import io.agentfuse.mock.MockStep;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
@@ -159,6 +160,54 @@ class RetiredModelScenarioTest {
         assertThat(error.getString("message")).contains("provider openai serves no model of the name the gateway sent (HTTP 404: "
                 + "The model `gpt-4.5-preview` does not exist or you do not have access to it.): check the model's upstreamModel")
                 .contains("gpt-4o-mini failed (OVERLOADED: HTTP 503");
+    }
+
+    /**
+     * Regression: a model name the caller wrote (a built-in family's, no entry naming it) that the provider
+     * refused was fallen back from, so a misspelt or retired name was served by another model, and its
+     * breaker opened on the caller's mistake. It is the caller's 404, passed on as any provider's 4xx.
+     */
+    @Test
+    void aModelNameTheCallerWroteThatTheProviderRefusesIsTheCallers404NotFallenBackFrom() {
+        harness.close();
+        harness = GatewayHarness.start(CONFIG + """
+                subagents:
+                  fallbacks: [gpt-4o-mini, null]
+                """);
+        harness.mock.scriptForModel("gpt-4o-mini", MockStep.builder().text("Served by GPT-4o mini.").build());
+
+        for (int i = 0; i < 3; i++) { // more than consecutiveErrors: its breaker is not the caller's to open
+            Reply reply = harness.client.send(HttpMethod.POST, "/v1/chat/completions",
+                    chat("gpt-4.5-preview").toBuffer(), Map.of("content-type", "application/json",
+                            "x-agentfuse-subagent", "reviewer"));
+
+            assertThat(reply.status()).as(reply.body()).isEqualTo(404);
+            assertThat(reply.json().getJsonObject("error").getString("code")).isEqualTo("model_not_found");
+            assertThat(reply.json().getJsonObject("error").getString("message"))
+                    .isEqualTo("The model `gpt-4.5-preview` does not exist or you do not have access to it.");
+            assertThat(reply.header("x-agentfuse-fallbacks")).isNull();
+        }
+        StreamReply stream = harness.client.stream("/v1/chat/completions", chat("gpt-4.5-preview").put("stream", true),
+                Map.of("x-agentfuse-subagent", "reviewer"));
+        assertThat(stream.status()).as("a stream's attempt alike").isEqualTo(404);
+        assertThat(harness.mock.requestsFor("gpt-4.5-preview")).hasSize(4);
+        assertThat(harness.mock.requestsFor("gpt-4o-mini")).isEmpty();
+    }
+
+    /** The same fallbacks serve a configured name the provider refuses: the name is the operator's. */
+    @Test
+    void aConfiguredNameTheProviderRefusesIsStillFallenBackFromBesideTheDefaultFallbacks() {
+        harness.close();
+        harness = GatewayHarness.start(CONFIG + """
+                subagents:
+                  fallbacks: [gpt-4o-mini, null]
+                """);
+        harness.mock.scriptForModel("claude-haiku-4-5", MockStep.builder().text("Served by Haiku.").build());
+
+        Reply reply = harness.client.post("/v1/chat/completions", chat("smart"));
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(reply.header("x-agentfuse-fallbacks")).isEqualTo("smart=ERROR(HTTP 404 model refused)");
     }
 
     private static JsonObject chat(String model) {
