@@ -19,4 +19,13 @@ public interface AnsweredFailure {
 
     /** The answer's headers as received, in order; empty when none were kept. */
     List<Map.Entry<String, String>> answerHeaders();
+
+    /**
+     * What the provider refused of the gateway's configuration, as {@code x-agentfuse-fallbacks} tells it
+     * beside the outcome ({@code gpt-5=ERROR(HTTP 404 model refused)}); {@code null} for an answer its status
+     * alone tells.
+     */
+    default String refusalNote() {
+        return null;
+    }
 }

@@ -2,7 +2,7 @@ package io.agentfuse.gateway.pipeline;
 
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.fallback.StepFailure;
-import io.agentfuse.gateway.upstream.UpstreamModelRefusedException;
+import io.agentfuse.gateway.dialect.AnsweredFailure;
 
 import java.util.List;
 
@@ -14,7 +14,8 @@ import java.util.List;
  * x-agentfuse-fallbacks: claude-sonnet-4=circuit_open; claude-haiku-4=SERVER_ERROR(HTTP 503)
  * </pre>
  *
- * (a model its provider no longer serves: {@code gpt-5=ERROR(HTTP 404 model refused)}).
+ * (a model its provider no longer serves: {@code gpt-5=ERROR(HTTP 404 model refused)}; the gateway's key refused:
+ * {@code claude-sonnet-4=ERROR(HTTP 401 credentials refused)}).
  *
  * Reasons: {@code budget_exceeded} (a spent budget passed the request to its {@code onExhausted}
  * fallback; always first), {@code circuit_open}, {@code bulkhead_full}, {@code untranslatable}, or the
@@ -101,8 +102,8 @@ final class FallbackHeader {
         if (failure.skipped()) {
             return null;
         }
-        if (failure.cause() instanceof UpstreamModelRefusedException refused) {
-            return "HTTP " + refused.refusal().providerStatus() + " model refused";
+        if (failure.cause() instanceof AnsweredFailure answered && answered.refusalNote() != null) {
+            return answered.refusalNote(); // the configuration's refusal: a model, the gateway's credentials
         }
         return failure.cause() instanceof HttpStatusException http ? "HTTP " + http.status() : null;
     }

@@ -26,6 +26,8 @@ public final class UpstreamAuthException extends RuntimeException implements Ans
 
     private final String provider;
     private final int status;
+    /** Whether the provider itself answered the refusal (else its identity service or the egress proxy). */
+    private final boolean providerAnswered;
     private final List<Map.Entry<String, String>> answerHeaders;
 
     /**
@@ -60,6 +62,7 @@ public final class UpstreamAuthException extends RuntimeException implements Ans
                 + "): check " + credential.check(), null, false, false);
         this.provider = provider;
         this.status = status;
+        this.providerAnswered = true;
         this.answerHeaders = List.copyOf(answerHeaders);
     }
 
@@ -74,6 +77,7 @@ public final class UpstreamAuthException extends RuntimeException implements Ans
         super(message, null, false, false);
         this.provider = provider;
         this.status = 401;
+        this.providerAnswered = false;
         this.answerHeaders = List.of();
     }
 
@@ -91,5 +95,10 @@ public final class UpstreamAuthException extends RuntimeException implements Ans
     /** The HTTP status, 401 or 403 (401 for a refusal by the identity service); a 400 for Gemini's invalid key. */
     public int status() {
         return status;
+    }
+
+    @Override
+    public String refusalNote() {
+        return providerAnswered ? "HTTP " + status + " credentials refused" : "credentials refused";
     }
 }

@@ -46,4 +46,9 @@ public final class UpstreamModelRefusedException extends RuntimeException implem
     public List<Map.Entry<String, String>> answerHeaders() {
         return refusal.answerHeaders();
     }
+
+    @Override
+    public String refusalNote() {
+        return "HTTP " + refusal.providerStatus() + " model refused";
+    }
 }

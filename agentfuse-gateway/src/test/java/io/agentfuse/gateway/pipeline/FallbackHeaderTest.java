@@ -6,6 +6,7 @@ import io.agentfuse.core.timeout.CallTimeoutException;
 import io.agentfuse.core.HttpStatusException;
 import io.agentfuse.core.Outcome;
 import io.agentfuse.core.fallback.StepFailure;
+import io.agentfuse.gateway.upstream.UpstreamAuthException;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -28,6 +29,16 @@ class FallbackHeaderTest {
                 StepFailure.unservable("gpt-4o-mini", "cannot translate: logprobs")));
 
         assertThat(header).isEqualTo("claude-sonnet-4=SERVER_ERROR(HTTP 503); claude-haiku-4=TIMEOUT; gpt-4o-mini=untranslatable");
+    }
+
+    @Test
+    void aRefusalOfTheGatewaysCredentialsSaysSoWithTheProvidersStatusWhenTheProviderAnswered() {
+        String header = FallbackHeader.format(List.of(
+                StepFailure.failed("gpt-4o-mini", Outcome.ERROR, new UpstreamAuthException("openai", 401)),
+                StepFailure.failed("vertex-claude", Outcome.ERROR,
+                        new UpstreamAuthException("vertex", "the token endpoint refused the service account"))));
+
+        assertThat(header).isEqualTo("gpt-4o-mini=ERROR(HTTP 401 credentials refused); vertex-claude=ERROR(credentials refused)");
     }
 
     @Test

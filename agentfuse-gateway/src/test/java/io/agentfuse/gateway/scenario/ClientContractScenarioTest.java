@@ -11,6 +11,7 @@ import io.agentfuse.mock.RecordedRequest;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -185,6 +186,20 @@ class ClientContractScenarioTest {
         assertThat(reply.status()).isEqualTo(502);
         assertThat(reply.json().getJsonObject("error").getString("type")).isEqualTo("upstream_auth_failed");
         assertThat(reply.json().getJsonObject("error").getString("message")).contains("anthropic", "apiKey");
+    }
+
+    /** Regression: a step whose key was refused showed a bare {@code ERROR}, not what to check. */
+    @Test
+    void aStepWhoseKeyIsRefusedIsNamedSoInTheFallbacksHeader() {
+        harness = GatewayHarness.start();
+        harness.mock.scriptForModel("gpt-4o-mini", MockStep.builder().status(401).build());
+
+        Reply reply = harness.client.post("/v1/chat/completions", new JsonObject().put("model", "gpt-4o-mini")
+                .put("messages", new JsonArray().add(new JsonObject().put("role", "user").put("content", "Hello?"))));
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(reply.header("x-agentfuse-model")).isEqualTo("claude-haiku-4");
+        assertThat(reply.header("x-agentfuse-fallbacks")).isEqualTo("gpt-4o-mini=ERROR(HTTP 401 credentials refused)");
     }
 
     @Test
