@@ -1,5 +1,6 @@
 package io.agentfuse.gateway.provider.bedrock;
 
+import io.agentfuse.agent.tokens.ModelName;
 import io.agentfuse.gateway.dialect.ContentPart;
 import io.agentfuse.gateway.dialect.MediaSource;
 import io.agentfuse.gateway.dialect.UntranslatableException;
@@ -11,8 +12,6 @@ import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The images and documents of one Converse request, as Converse takes them: bytes only (an image or
@@ -63,8 +62,6 @@ final class BedrockMedia {
     static final int MAX_IMAGE_SIDE = 8_000;
     /** The most bytes of one document, but for the formats a model is exempt for. */
     static final int MAX_DOCUMENT_BYTES = 4_718_592;
-    /** Claude 4 and later, by the version after the family's name: {@code anthropic.claude-sonnet-4-5-...}. */
-    private static final Pattern CLAUDE_VERSION = Pattern.compile("anthropic\\.claude-(?:opus|sonnet|haiku)-(\\d+)");
     /** Bedrock's longest document name. */
     private static final int MAX_NAME = 200;
 
@@ -95,8 +92,7 @@ final class BedrockMedia {
         if (!model.contains("anthropic.claude")) {
             return new BedrockMedia(null, model.contains("amazon.nova-") ? Set.of("pdf", "docx") : Set.of());
         }
-        Matcher version = CLAUDE_VERSION.matcher(model);
-        boolean fourOrLater = version.find() && version.group(1).length() <= 3 && Integer.parseInt(version.group(1)) >= 4;
+        boolean fourOrLater = ModelName.of(model).claudeVersion() >= 400; // anthropic.claude-sonnet-4-5-..., an ARN's too
         return new BedrockMedia(new ClaudeMediaCount(contextWindow > 0 ? contextWindow : ClaudeMediaCount.SMALL_WINDOW),
                 fourOrLater ? Set.of("pdf") : Set.of());
     }
