@@ -2,6 +2,7 @@ package io.agentfuse.gateway.agents;
 
 import io.agentfuse.mock.MockProvider;
 import io.agentfuse.mock.MockStep;
+import io.agentfuse.mock.RecordedRequest;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -127,6 +128,33 @@ class ClaudeCodeAgentTest {
             assertThat(sent.path()).isEqualTo(MockProvider.OPENAI_PATH);
             assertThat(body(sent).containsKey("context_management")).isFalse();
         });
+    }
+
+    /**
+     * An outage in the middle of a session with tools: the OpenAI fallback's tool call reaches Claude Code as
+     * its own tool_use, Claude Code runs the tool, and the result goes back to the fallback as a tool message.
+     */
+    @Test
+    void aToolCallOfTheOpenAiFallbackIsRunByClaudeCodeAndItsResultSentBack() throws IOException {
+        Path notes = HOME.resolve("work").resolve("fallback-notes.txt");
+        Files.createDirectories(notes.getParent());
+        Files.writeString(notes, "the fallback read 17\n");
+        gateway.harness.mock.scriptForModel("claude-cross-1", MockStep.builder().status(500).times(4).build());
+        gateway.harness.mock.scriptForModel("gpt-4o-mini",
+                MockStep.builder().toolCall("call_1", "Read", new JsonObject().put("file_path", notes.toString())).build(),
+                MockStep.builder().text("The file says 17.").build());
+
+        AgentRun run = claude("tool call of a cross-dialect fallback", "Read fallback-notes.txt", "--model", "claude-cross",
+                "--allowedTools", "Read");
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).contains("The file says 17.");
+        assertThat(gateway.agentRequests()).isEqualTo(2);
+        List<RecordedRequest> fallback = gateway.harness.mock.requestsFor("gpt-4o-mini");
+        assertThat(fallback).hasSize(2);
+        String second = body(fallback.get(1)).encode();
+        assertThat(second).contains("\"tool_calls\"").contains("\"id\":\"call_1\"").contains("\"role\":\"tool\"")
+                .contains("the fallback read 17");
     }
 
     @Test

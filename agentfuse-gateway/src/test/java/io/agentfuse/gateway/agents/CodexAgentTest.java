@@ -2,6 +2,7 @@ package io.agentfuse.gateway.agents;
 
 import io.agentfuse.mock.MockProvider;
 import io.agentfuse.mock.MockStep;
+import io.agentfuse.mock.RecordedRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.BeforeAll;
@@ -107,6 +108,31 @@ class CodexAgentTest {
                 .map(JsonObject.class::cast).filter(block -> "tool_result".equals(block.getString("type")))
                 .map(JsonObject::encode))
                 .anySatisfy(result -> assertThat(result).contains("\"call_1\"").contains("\"media_type\":\"image/png\""));
+    }
+
+    /**
+     * An outage in the middle of a session with tools: the Claude fallback's tool_use reaches Codex as a
+     * function call of the Responses API, Codex runs it, and its output goes back to Claude as a tool_result.
+     */
+    @Test
+    void aToolCallOfTheClaudeFallbackIsRunByCodexAndItsOutputSentBack() {
+        gateway.harness.mock.scriptForModel("gpt-cross-1", MockStep.builder().status(500).times(4).build());
+        gateway.harness.mock.scriptForModel("claude-lenient-1",
+                MockStep.builder().toolCall("toolu_1", "get_goal", new JsonObject()).build(),
+                MockStep.builder().text("The goal is read.").build());
+
+        AgentRun run = codex("tool call of a cross-dialect fallback", "gpt-cross");
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).contains("The goal is read.");
+        assertThat(gateway.agentRequests()).isEqualTo(2);
+        List<RecordedRequest> fallback = gateway.harness.mock.requestsFor("claude-lenient-1");
+        assertThat(fallback).hasSize(2);
+        assertThat(body(fallback.get(1)).getJsonArray("messages").stream().map(JsonObject.class::cast)
+                .flatMap(message -> message.getValue("content") instanceof JsonArray blocks ? blocks.stream() : Stream.empty())
+                .map(JsonObject.class::cast).map(JsonObject::encode))
+                .anySatisfy(block -> assertThat(block).contains("\"tool_use\"").contains("\"toolu_1\"").contains("get_goal"))
+                .anySatisfy(block -> assertThat(block).contains("\"tool_result\"").contains("\"tool_use_id\":\"toolu_1\""));
     }
 
     @Test
