@@ -98,6 +98,27 @@ class GeminiCliAgentTest {
         assertThat(gateway.harness.mock.requestsFor("gpt-4o-mini")).isNotEmpty();
     }
 
+    /**
+     * A tool round trip across dialects: the Anthropic model's tool_use reaches Gemini CLI as its own
+     * functionCall, Gemini CLI reads the file, and its functionResponse goes back to Claude as a tool_result.
+     */
+    @Test
+    void aToolCallOfAnAnthropicModelIsRunByGeminiCliAndItsResultSentBack() throws IOException {
+        Path notes = HOME.resolve("work").resolve("gemini-notes.txt");
+        Files.writeString(notes, "the gemini cli read 23\n");
+        gateway.harness.mock.scriptForModel("claude-haiku-4-5",
+                MockStep.builder().toolCall("toolu_1", "read_file", new JsonObject().put("file_path", notes.toString())).build(),
+                MockStep.builder().text("The file says 23.").build());
+
+        AgentRun run = gemini("tool round trip, Anthropic model", "claude-haiku-4", "Read gemini-notes.txt");
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).contains("The file says 23.");
+        assertThat(gateway.harness.mock.requestsFor("claude-haiku-4-5")).hasSizeGreaterThanOrEqualTo(2)
+                .anySatisfy(sent -> assertThat(body(sent).encode()).contains("\"tool_result\"")
+                        .contains("\"tool_use_id\":\"toolu_1\"").contains("the gemini cli read 23"));
+    }
+
     @Test
     void anOpenBreakerEndsTheTurnWithoutRetrying() {
         gateway.open("claude-lone");
