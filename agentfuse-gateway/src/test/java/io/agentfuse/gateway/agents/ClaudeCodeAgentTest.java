@@ -131,30 +131,40 @@ class ClaudeCodeAgentTest {
     }
 
     /**
-     * An outage in the middle of a session with tools: the OpenAI fallback's tool call reaches Claude Code as
-     * its own tool_use, Claude Code runs the tool, and the result goes back to the fallback as a tool message.
+     * An outage in the middle of a session with tools: the OpenAI fallback's answer — a sentence and two
+     * parallel tool calls — reaches Claude Code as its own text and tool_use blocks, Claude Code runs both
+     * tools, and the results go back to the fallback as one tool message each.
      */
     @Test
-    void aToolCallOfTheOpenAiFallbackIsRunByClaudeCodeAndItsResultSentBack() throws IOException {
-        Path notes = HOME.resolve("work").resolve("fallback-notes.txt");
-        Files.createDirectories(notes.getParent());
-        Files.writeString(notes, "the fallback read 17\n");
+    void parallelToolCallsOfTheOpenAiFallbackAreRunByClaudeCodeAndTheirResultsSentBack() throws IOException {
+        Path first = HOME.resolve("work").resolve("fallback-first.txt");
+        Path second = HOME.resolve("work").resolve("fallback-second.txt");
+        Files.createDirectories(first.getParent());
+        Files.writeString(first, "the first file holds 17\n");
+        Files.writeString(second, "the second file holds 29\n");
         gateway.harness.mock.scriptForModel("claude-cross-1", MockStep.builder().status(500).times(4).build());
         gateway.harness.mock.scriptForModel("gpt-4o-mini",
-                MockStep.builder().toolCall("call_1", "Read", new JsonObject().put("file_path", notes.toString())).build(),
-                MockStep.builder().text("The file says 17.").build());
+                MockStep.builder().text("I will read both files.")
+                        .toolCall("call_1", "Read", new JsonObject().put("file_path", first.toString()))
+                        .toolCall("call_2", "Read", new JsonObject().put("file_path", second.toString())).build(),
+                MockStep.builder().text("The files say 17 and 29.").build());
 
-        AgentRun run = claude("tool call of a cross-dialect fallback", "Read fallback-notes.txt", "--model", "claude-cross",
-                "--allowedTools", "Read");
+        AgentRun run = claude("parallel tool calls of a cross-dialect fallback", "Read both fallback files",
+                "--model", "claude-cross", "--allowedTools", "Read");
 
         assertThat(run.exitCode()).as(run.output()).isZero();
-        assertThat(run.output()).contains("The file says 17.");
+        assertThat(run.output()).contains("The files say 17 and 29.");
         assertThat(gateway.agentRequests()).isEqualTo(2);
         List<RecordedRequest> fallback = gateway.harness.mock.requestsFor("gpt-4o-mini");
         assertThat(fallback).hasSize(2);
-        String second = body(fallback.get(1)).encode();
-        assertThat(second).contains("\"tool_calls\"").contains("\"id\":\"call_1\"").contains("\"role\":\"tool\"")
-                .contains("the fallback read 17");
+        List<JsonObject> messages = body(fallback.get(1)).getJsonArray("messages").stream().map(JsonObject.class::cast).toList();
+        assertThat(messages).anySatisfy(message -> assertThat(message.encode()).contains("\"role\":\"assistant\"")
+                .contains("I will read both files.").contains("\"id\":\"call_1\"").contains("\"id\":\"call_2\""));
+        assertThat(messages).filteredOn(message -> "tool".equals(message.getString("role")))
+                .extracting(message -> message.getString("tool_call_id") + " " + message.encode())
+                .satisfiesExactlyInAnyOrder(
+                        result -> assertThat(result).startsWith("call_1 ").contains("the first file holds 17"),
+                        result -> assertThat(result).startsWith("call_2 ").contains("the second file holds 29"));
     }
 
     @Test
