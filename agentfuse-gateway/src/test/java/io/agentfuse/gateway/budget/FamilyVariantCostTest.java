@@ -39,8 +39,8 @@ class FamilyVariantCostTest {
     @CsvSource({
         // its own list price, $30/$180: 10 × 30 + 90 × 180 = 16 500 µ$
         "gpt-5.5-pro, 0.9835",
-        // its own, $10/$40, not o3's $2/$8: 100 + 3 600 µ$
-        "o3-deep-research, 0.9963",
+        // its own, $21/$168, not gpt-5.2's $1.75/$14: 210 + 15 120 µ$
+        "gpt-5.2-pro, 0.98467",
         // unpriced, of the premium tier: o1-pro's $150/$600, 1 500 + 54 000 µ$
         "gpt-5.9-pro, 0.9445",
         // unpriced, of no premium tier: the standard highest, $15/$75, 150 + 6 750 µ$

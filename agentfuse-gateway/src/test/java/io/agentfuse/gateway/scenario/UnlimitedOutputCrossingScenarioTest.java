@@ -30,9 +30,9 @@ class UnlimitedOutputCrossingScenarioTest {
               openai: { type: openai, baseUrl: "http://127.0.0.1:${MOCK_PORT}/v1", apiKey: "sk-oai-configured" }
             retry: { maxAttempts: 1 }
             models:
-              gpt-5-codex: { provider: openai, fallbacks: [claude-sonnet-4-5] }
+              gpt-5.5: { provider: openai, fallbacks: [claude-sonnet-4-5] }
               claude-sonnet-4-5: { provider: anthropic }
-              gpt-5-codex-older: { provider: openai, upstreamModel: gpt-5-codex, fallbacks: [sonnet-3-7] }
+              gpt-5.5-older: { provider: openai, upstreamModel: gpt-5.5, fallbacks: [sonnet-3-7] }
               sonnet-3-7: { provider: anthropic, upstreamModel: claude-3-7-sonnet-20250219 }
             """;
     /** About ten tokens of plain prose, 45 characters. */
@@ -44,7 +44,7 @@ class UnlimitedOutputCrossingScenarioTest {
     void start() {
         harness = GatewayHarness.start(CONFIG);
         MockStep down = MockStep.builder().status(503).build();
-        harness.mock.scriptForModel("gpt-5-codex", down, down, down);
+        harness.mock.scriptForModel("gpt-5.5", down, down, down);
         for (String claude : new String[] {"claude-sonnet-4-5", "claude-3-7-sonnet-20250219"}) {
             harness.mock.scriptForModel(claude, MockStep.builder().text("Wrote the file.").build());
         }
@@ -57,7 +57,7 @@ class UnlimitedOutputCrossingScenarioTest {
 
     @Test
     void aCodexTurnFallingBackToClaudeIsAskedForWhatTheModelWrites() {
-        Reply reply = harness.client.post("/v1/responses", codexTurn("gpt-5-codex", "Write the parser."));
+        Reply reply = harness.client.post("/v1/responses", codexTurn("gpt-5.5", "Write the parser."));
 
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
         assertThat(reply.header("x-agentfuse-model")).isEqualTo("claude-sonnet-4-5");
@@ -66,7 +66,7 @@ class UnlimitedOutputCrossingScenarioTest {
 
     @Test
     void aLongCodexConversationFallingBackToAClaudeThatStopsAtItsWindowIsStillAskedForWhatItWrites() {
-        Reply reply = harness.client.post("/v1/responses", codexTurn("gpt-5-codex", SENTENCE.repeat(11_500))); // ~115 000 tokens
+        Reply reply = harness.client.post("/v1/responses", codexTurn("gpt-5.5", SENTENCE.repeat(11_500))); // ~115 000 tokens
 
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
         assertThat(sentToClaude("claude-sonnet-4-5").getInteger("max_tokens")).isEqualTo(64_000);
@@ -74,7 +74,7 @@ class UnlimitedOutputCrossingScenarioTest {
 
     @Test
     void aLongConversationFallingBackToAClaudeThatRefusesToOverrunItsWindowIsAskedForTheRoomLeftAndTakenByIt() {
-        Reply reply = harness.client.post("/v1/responses", codexTurn("gpt-5-codex-older", SENTENCE.repeat(4_800))); // ~48 000 tokens, bounded far higher
+        Reply reply = harness.client.post("/v1/responses", codexTurn("gpt-5.5-older", SENTENCE.repeat(4_800))); // ~48 000 tokens, bounded far higher
 
         assertThat(reply.status()).as("the mock refuses prompt + max_tokens beyond the window, as Claude 3.7 does: "
                 + reply.body()).isEqualTo(200);
