@@ -167,6 +167,11 @@ final class AnthropicMockDialect implements MockDialect {
     }
 
     @Override
+    public JsonObject missingKey(MultiMap headers) {
+        return ApiKeyCheck.anthropic(headers);
+    }
+
+    @Override
     public JsonObject error(int status) {
         String type = switch (status) {
             case 400 -> "invalid_request_error";

@@ -7,7 +7,7 @@ import java.util.Objects;
  * The secrets a {@link MockProvider} accepts, so that its Bedrock, Gemini, Vertex AI and Azure
  * routes refuse what the real providers refuse: a SigV4 signature made with another secret, an
  * unknown API key, an OAuth token it did not issue. (The OpenAI and Anthropic routes accept any
- * key, as before.)
+ * key that is there, and refuse a request without one: {@link ApiKeyCheck}.)
  *
  * <p>Immutable. {@link #defaults()} holds well-known values that tests and the demo configure:
  *

@@ -23,6 +23,15 @@ interface MockDialect {
     JsonObject success(MockStep step, String model);
 
     /**
+     * The provider's own 401 body for a request whose {@code headers} carry no API key at all (checked
+     * first, before the body is read, as the providers do; {@link ApiKeyCheck}), or {@code null}; none by
+     * default.
+     */
+    default JsonObject missingKey(MultiMap headers) {
+        return null;
+    }
+
+    /**
      * The provider's own 404 body for a request {@code body} that names a model it does not serve
      * (checked before {@link #refusal(JsonObject, MultiMap)}), or {@code null}; none by default, so that
      * the mock serves any model a test invents.

@@ -30,7 +30,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * streamed when the body says {@code "stream": true} or the path is a streaming one. When the
  * script is exhausted the default step answers (an immediate success unless changed). The Bedrock,
  * Gemini, Vertex and Azure routes first check what the real provider checks ({@link MockCredentials}:
- * SigV4 signatures, API keys, OAuth tokens the mock issued) and refuse like it, without taking a step.
+ * SigV4 signatures, API keys, OAuth tokens the mock issued) and refuse like it, without taking a step;
+ * the OpenAI, Responses and Anthropic routes refuse a request that carries no key at all ({@link ApiKeyCheck}).
  *
  * <p>Control API (JSON):
  * <ul>
@@ -240,6 +241,11 @@ public final class MockProvider {
 
     private void answer(RoutingContext ctx, MockDialect dialect) {
         RequestJournal.Entry entry = record(ctx);
+        JsonObject noKey = dialect.missingKey(ctx.request().headers());
+        if (noKey != null) {
+            MockResponder.answerAtOnce(ctx.request(), 401, dialect.requestIdHeaders(), noKey);
+            return;
+        }
         JsonObject body = jsonBody(ctx);
         if (body == null) {
             MockResponder.answerAtOnce(ctx.request(), 400, Map.of(), dialect.error(400));

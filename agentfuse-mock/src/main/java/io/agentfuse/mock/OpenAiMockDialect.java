@@ -1,6 +1,7 @@
 package io.agentfuse.mock;
 
 import io.agentfuse.mock.MockStep.MockToolCall;
+import io.vertx.core.MultiMap;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -47,6 +48,11 @@ final class OpenAiMockDialect implements MockDialect {
                         .put("logprobs", null).put("finish_reason", finishReason(step))))
                 .put("usage", usage(step))
                 .put("system_fingerprint", "fp_mock");
+    }
+
+    @Override
+    public JsonObject missingKey(MultiMap headers) {
+        return ApiKeyCheck.openAi(headers);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.agentfuse.mock;
 
 import io.agentfuse.mock.MockStep.MockToolCall;
+import io.vertx.core.MultiMap;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -46,6 +47,11 @@ final class ResponsesMockDialect implements MockDialect {
     public JsonObject success(MockStep step, String model) {
         String id = nextId();
         return response(id, model, System.currentTimeMillis() / 1000, step, output(id, step, step.text()), true);
+    }
+
+    @Override
+    public JsonObject missingKey(MultiMap headers) {
+        return ApiKeyCheck.openAi(headers);
     }
 
     @Override

@@ -20,7 +20,7 @@ class AnthropicPrefillRefusalTest extends RunningMock {
                 .add(new JsonObject().put("role", "user").put("content", "Count to three"))
                 .add(new JsonObject().put("role", "assistant").put("content", prefill)));
         return http.send(HttpRequest.newBuilder(URI.create(mock.anthropicBaseUrl() + MockProvider.ANTHROPIC_PATH))
-                .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body.encode())).build(),
+                .header("content-type", "application/json").header("x-api-key", "sk-ant-test").POST(HttpRequest.BodyPublishers.ofString(body.encode())).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 

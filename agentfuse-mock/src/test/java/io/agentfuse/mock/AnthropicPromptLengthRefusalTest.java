@@ -38,7 +38,7 @@ class AnthropicPromptLengthRefusalTest extends RunningMock {
         JsonObject body = new JsonObject().put("model", model).put("max_tokens", maxTokens).put("messages", new JsonArray()
                 .add(new JsonObject().put("role", "user").put("content", text)));
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(mock.anthropicBaseUrl() + MockProvider.ANTHROPIC_PATH))
-                .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body.encode()));
+                .header("content-type", "application/json").header("x-api-key", "sk-ant-test").POST(HttpRequest.BodyPublishers.ofString(body.encode()));
         if (beta != null) {
             request.header("anthropic-beta", beta);
         }

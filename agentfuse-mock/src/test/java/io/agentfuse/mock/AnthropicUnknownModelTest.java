@@ -26,7 +26,7 @@ class AnthropicUnknownModelTest extends RunningMock {
         JsonObject body = new JsonObject().put("model", model).put("max_tokens", 10).put("messages", new JsonArray()
                 .add(new JsonObject().put("role", "user").put("content", "Summarise")));
         return http.send(HttpRequest.newBuilder(URI.create(mock.anthropicBaseUrl() + MockProvider.ANTHROPIC_PATH))
-                .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body.encode())).build(),
+                .header("content-type", "application/json").header("x-api-key", "sk-ant-test").POST(HttpRequest.BodyPublishers.ofString(body.encode())).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 

@@ -24,7 +24,7 @@ class OpenAiShutDownModelTest extends RunningMock {
 
     private HttpResponse<String> post(String path, JsonObject body) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create(mock.anthropicBaseUrl() + path))
-                .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body.encode())).build(),
+                .header("content-type", "application/json").header("authorization", "Bearer sk-test").POST(HttpRequest.BodyPublishers.ofString(body.encode())).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 

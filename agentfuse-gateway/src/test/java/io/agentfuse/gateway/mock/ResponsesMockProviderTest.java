@@ -59,7 +59,8 @@ class ResponsesMockProviderTest extends RunningMock {
         });
         HttpClient http = vertx.createHttpClient();
         RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost("127.0.0.1").setPort(mock.port())
-                .setURI(MockProvider.RESPONSES_PATH).putHeader("content-type", "application/json");
+                .setURI(MockProvider.RESPONSES_PATH).putHeader("content-type", "application/json")
+                .putHeader("authorization", "Bearer sk-test");
         Promise<Void> done = Promise.promise();
         vertx.runOnContext(v -> http.request(options)
                 .compose(request -> request.send(request(true).encode()))
