@@ -6,6 +6,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -17,7 +18,8 @@ import java.util.Map;
  * "vertex-2023-10-16"} and no {@code model}; Anthropic's answers and errors). Every request needs
  * {@code Authorization: Bearer} with a live token of the mock's token endpoint ({@link VertexTokens}),
  * else 401 {@code UNAUTHENTICATED}; a token of another project's account gets 403
- * {@code PERMISSION_DENIED}, as on Vertex.
+ * {@code PERMISSION_DENIED}, as on Vertex. A Gemini model Google has shut down ({@link GeminiModelCheck}) is
+ * 404 {@code NOT_FOUND} "Publisher Model `projects/…/models/gemini-1.5-pro` was not found", as Vertex says it.
  *
  * <p>Thread-safe.
  */
@@ -50,9 +52,20 @@ final class VertexMockRoutes {
 
     private void answerGemini(RoutingContext ctx) {
         RequestJournal.Entry entry = mock.record(ctx);
-        if (!refused(ctx)) {
-            GeminiMockRoutes.answerChecked(mock, ctx, entry, gemini, countTokens, ctx.pathParam("param3"), ctx.pathParam("param4"));
+        if (refused(ctx)) {
+            return;
         }
+        String model = ctx.pathParam("param3");
+        if (GeminiModelCheck.NOT_SERVED.contains(model.toLowerCase(Locale.ROOT))) {
+            // Vertex AI's own words for a Gemini model Google has shut down (the Gemini API's: GeminiModelCheck)
+            String resource = ctx.request().path().replaceFirst("^/v1(beta1)?/", "").replaceFirst(":[^/]*$", "");
+            MockResponder.answerAtOnce(ctx.request(), 404, Map.of(), GoogleErrors.body(404, "NOT_FOUND", "Publisher Model `"
+                    + resource + "` was not found or your project does not have access to it. Please ensure you are using a"
+                    + " valid model version. For more information, see:"
+                    + " https://cloud.google.com/vertex-ai/generative-ai/docs/learn/model-versions"));
+            return;
+        }
+        GeminiMockRoutes.answerChecked(mock, ctx, entry, gemini, countTokens, model, ctx.pathParam("param4"));
     }
 
     private void answerAnthropic(RoutingContext ctx) {
