@@ -53,6 +53,8 @@ class RetiredModelScenarioTest {
               gemini-2.5-flash: { provider: gemini }
             """.formatted(MockCredentials.GEMINI_API_KEY);
 
+    private static final String SUBAGENT = "x-agentfuse-subagent";
+
     private GatewayHarness harness;
 
     @BeforeEach
@@ -169,17 +171,10 @@ class RetiredModelScenarioTest {
      */
     @Test
     void aModelNameTheCallerWroteThatTheProviderRefusesIsTheCallers404NotFallenBackFrom() {
-        harness.close();
-        harness = GatewayHarness.start(CONFIG + """
-                subagents:
-                  fallbacks: [gpt-4o-mini, null]
-                """);
-        harness.mock.scriptForModel("gpt-4o-mini", MockStep.builder().text("Served by GPT-4o mini.").build());
+        startWithSubagentFallbacks();
 
         for (int i = 0; i < 3; i++) { // more than consecutiveErrors: its breaker is not the caller's to open
-            Reply reply = harness.client.send(HttpMethod.POST, "/v1/chat/completions",
-                    chat("gpt-4.5-preview").toBuffer(), Map.of("content-type", "application/json",
-                            "x-agentfuse-subagent", "reviewer"));
+            Reply reply = asSubagent("gpt-4.5-preview");
 
             assertThat(reply.status()).as(reply.body()).isEqualTo(404);
             assertThat(reply.json().getJsonObject("error").getString("code")).isEqualTo("model_not_found");
@@ -188,26 +183,37 @@ class RetiredModelScenarioTest {
             assertThat(reply.header("x-agentfuse-fallbacks")).isNull();
         }
         StreamReply stream = harness.client.stream("/v1/chat/completions", chat("gpt-4.5-preview").put("stream", true),
-                Map.of("x-agentfuse-subagent", "reviewer"));
+                Map.of(SUBAGENT, "reviewer"));
         assertThat(stream.status()).as("a stream's attempt alike").isEqualTo(404);
         assertThat(harness.mock.requestsFor("gpt-4.5-preview")).hasSize(4);
         assertThat(harness.mock.requestsFor("gpt-4o-mini")).isEmpty();
     }
 
-    /** The same fallbacks serve a configured name the provider refuses: the name is the operator's. */
+    /** The same default fallbacks serve a configured name the provider refuses: that name is the operator's. */
     @Test
-    void aConfiguredNameTheProviderRefusesIsStillFallenBackFromBesideTheDefaultFallbacks() {
+    void aConfiguredNameTheProviderRefusesIsFallenBackFromToTheDefaultFallbacks() {
+        startWithSubagentFallbacks();
+
+        Reply reply = asSubagent("old-claude"); // no fallbacks of its own; its upstream name was retired
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(reply.header("x-agentfuse-model")).isEqualTo("gpt-4o-mini");
+        assertThat(reply.header("x-agentfuse-fallbacks")).isEqualTo("old-claude=ERROR(HTTP 404 model refused)");
+    }
+
+    private void startWithSubagentFallbacks() {
         harness.close();
         harness = GatewayHarness.start(CONFIG + """
                 subagents:
                   fallbacks: [gpt-4o-mini, null]
                 """);
-        harness.mock.scriptForModel("claude-haiku-4-5", MockStep.builder().text("Served by Haiku.").build());
+        harness.mock.scriptForModel("gpt-4o-mini", MockStep.builder().text("Served by GPT-4o mini.").build());
+    }
 
-        Reply reply = harness.client.post("/v1/chat/completions", chat("smart"));
-
-        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
-        assertThat(reply.header("x-agentfuse-fallbacks")).isEqualTo("smart=ERROR(HTTP 404 model refused)");
+    /** A subagent's request of {@code model}: the default fallbacks apply to a model with none of its own. */
+    private Reply asSubagent(String model) {
+        return harness.client.send(HttpMethod.POST, "/v1/chat/completions", chat(model).toBuffer(),
+                Map.of("content-type", "application/json", SUBAGENT, "reviewer"));
     }
 
     private static JsonObject chat(String model) {
