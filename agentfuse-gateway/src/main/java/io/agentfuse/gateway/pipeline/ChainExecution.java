@@ -182,7 +182,7 @@ final class ChainExecution {
                 if (error == null) {
                     metrics.firstToken(provider, model, System.nanoTime() - started);
                 } else {
-                    metrics.modelCall(provider, model, System.nanoTime() - started, null, outcomeOf(step, error));
+                    metrics.modelCall(provider, model, System.nanoTime() - started, null, outcomeOf(step, error, callers));
                 }
             });
             // The stream's answer has begun (its opening checked): it wins a hedge race.
@@ -202,7 +202,7 @@ final class ChainExecution {
         answered.whenComplete((answer, error) -> {
             if (!(error instanceof CancellationException)) {
                 metrics.modelCall(provider, model, System.nanoTime() - started,
-                        answer == null ? null : answer.response().usage(), error == null ? null : outcomeOf(step, error));
+                        answer == null ? null : answer.response().usage(), error == null ? null : outcomeOf(step, error, callers));
             }
         });
         return callers ? CancellingFuture.linked(answered, Function.identity(), ignored -> { }, ChainExecution::callersRefusal)
@@ -224,9 +224,12 @@ final class ChainExecution {
         return new UpstreamRequest(request.provider(), request.body(), headers, request.encoded());
     }
 
-    /** The outcome name a failed call's error stands for, as the step's breaker classifies it. */
-    private static String outcomeOf(PlannedStep step, Throwable error) {
-        return step.guard().classifier().classify(OutcomeClassifier.unwrap(error)).name();
+    /**
+     * The outcome name a failed call's error stands for, as the step's breaker classifies it: a refusal of
+     * the caller's own model name ({@code callers}) as the caller's 4xx.
+     */
+    private static String outcomeOf(PlannedStep step, Throwable error, boolean callers) {
+        return step.guard().classifier().classify(OutcomeClassifier.unwrap(callers ? callersRefusal(error) : error)).name();
     }
 
     /**

@@ -187,6 +187,9 @@ class RetiredModelScenarioTest {
         assertThat(stream.status()).as("a stream's attempt alike").isEqualTo(404);
         assertThat(harness.mock.requestsFor("gpt-4.5-preview")).hasSize(4);
         assertThat(harness.mock.requestsFor("gpt-4o-mini")).isEmpty();
+        assertThat(harness.client.get("/metrics").body()).as("metered as its breaker judges it")
+                .contains("gen_ai_client_operation_duration_seconds_count{error_type=\"CLIENT_ERROR\",gen_ai_operation_name="
+                        + "\"chat\",gen_ai_provider_name=\"openai\",gen_ai_request_model=\"gpt-4.5-preview\"} 4");
     }
 
     /** The same default fallbacks serve a configured name the provider refuses: that name is the operator's. */
