@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The gateway's answers to requests its routes did not answer: an unknown path (404), a wrong
- * method (405), a body that could not be read or was too large (400, 413), a bug (500) — always
+ * method (405, with the {@code Allow} header of {@link AllowedMethods}), a body that could not be read
+ * or was too large (400, 413), a bug (500) — always
  * JSON with {@code error.type}, in the dialect the path or headers suggest. Stateless.
  */
 final class RouteFailures {
@@ -31,8 +32,14 @@ final class RouteFailures {
                         + "; the model endpoints are POST /v1/chat/completions, POST /v1/responses, POST /v1/messages"
                         + " and POST /v1beta/models/{model}:generateContent (:streamGenerateContent?alt=sse, :countTokens)"
                         + (ctx.request().path().startsWith("/v1/") ? "" : " (does the client's base URL lack /v1?)"))));
-        router.errorHandler(405, ctx -> unrouted(ctx, new GatewayException(GatewayError.METHOD_NOT_ALLOWED,
-                ctx.request().method() + " is not allowed on " + ctx.request().path())));
+        router.errorHandler(405, ctx -> {
+            String allowed = AllowedMethods.of(router, ctx.normalizedPath());
+            if (!allowed.isEmpty()) {
+                ctx.response().putHeader("allow", allowed);
+            }
+            unrouted(ctx, new GatewayException(GatewayError.METHOD_NOT_ALLOWED, ctx.request().method() + " is not allowed on "
+                    + ctx.request().path() + (allowed.isEmpty() ? "" : "; it answers " + allowed)));
+        });
         router.errorHandler(500, ctx -> {
             logBug(ctx);
             unrouted(ctx, new GatewayException(GatewayError.INTERNAL_ERROR, "the gateway failed unexpectedly"));

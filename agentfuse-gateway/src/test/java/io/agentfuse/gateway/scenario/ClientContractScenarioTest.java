@@ -153,6 +153,27 @@ class ClientContractScenarioTest {
         assertThat(wrongMethod.json().getJsonObject("error").getString("message")).contains("GET");
     }
 
+    /** Regression: a 405 carried no Allow header, which RFC 9110 says it must. */
+    @Test
+    void aWrongMethodIsAnsweredWithTheMethodsThePathTakes() {
+        harness = GatewayHarness.start();
+
+        Map<String, String> allowed = new java.util.LinkedHashMap<>();
+        for (String[] request : new String[][] {{"GET", "/v1/messages"}, {"PUT", "/v1/chat/completions"},
+                {"POST", "/healthz"}, {"POST", "/v1/models"}, {"DELETE", "/v1/models/gpt-4o-mini"},
+                {"GET", "/v1beta/models/gpt-4o-mini:generateContent"}, {"PATCH", "/v1/messages/count_tokens"},
+                {"PUT", "/metrics"}}) {
+            Reply reply = harness.client.send(HttpMethod.valueOf(request[0]), request[1], Buffer.buffer(), Map.of());
+            assertThat(reply.status()).as(request[0] + " " + request[1]).isEqualTo(405);
+            allowed.put(request[1], reply.header("allow"));
+        }
+
+        assertThat(allowed).containsExactly(Map.entry("/v1/messages", "POST"), Map.entry("/v1/chat/completions", "POST"),
+                Map.entry("/healthz", "GET, HEAD"), Map.entry("/v1/models", "GET"), Map.entry("/v1/models/gpt-4o-mini", "GET"),
+                Map.entry("/v1beta/models/gpt-4o-mini:generateContent", "POST"), Map.entry("/v1/messages/count_tokens", "POST"),
+                Map.entry("/metrics", "GET"));
+    }
+
     @Test
     void postingToTheBreakerListWithAValidTokenIsAJsonErrorNotA500() {
         harness = GatewayHarness.start();
