@@ -37,9 +37,17 @@ final class ApiKeyCheck {
                 .put("error", new JsonObject().put("type", "authentication_error").put("message", ANTHROPIC_NO_KEY));
     }
 
-    private static boolean hasBearer(MultiMap headers) {
-        String authorization = headers.get("authorization");
+    /**
+     * The token of an {@code Authorization: Bearer} header, trimmed (empty when none follows), or {@code null}
+     * for a header of another scheme or none: the one reading of a bearer token the mock's routes share.
+     */
+    static String bearer(String authorization) {
         return authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
-                && !authorization.substring(7).isBlank();
+                ? authorization.substring(7).trim() : null;
+    }
+
+    private static boolean hasBearer(MultiMap headers) {
+        String token = bearer(headers.get("authorization"));
+        return token != null && !token.isEmpty();
     }
 }

@@ -70,13 +70,13 @@ final class AzureMockRoutes {
     /** Refuses a request without the mock's key or Entra token, as Azure does; whether it did. */
     private boolean refused(HttpServerRequest request) {
         String key = request.getHeader("api-key");
-        String authorization = request.getHeader("authorization");
+        String token = ApiKeyCheck.bearer(request.getHeader("authorization"));
         if (key != null) {
             if (credentials.azureApiKey().equals(key)) {
                 return false;
             }
-        } else if (authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            if (credentials.azureAdToken().equals(authorization.substring(7).trim())) {
+        } else if (token != null) {
+            if (credentials.azureAdToken().equals(token)) {
                 return false;
             }
             MockResponder.answerAtOnce(request, 401, Map.of(), azureError("401", BAD_TOKEN));

@@ -102,9 +102,8 @@ final class VertexMockRoutes {
     /** Refuses a request without a live token of the path's project, as Vertex does; whether it did. */
     private boolean refused(RoutingContext ctx) {
         HttpServerRequest request = ctx.request();
-        String authorization = request.getHeader("authorization");
-        VertexTokens.Issued token = authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
-                ? tokens.check(authorization.substring(7).trim()) : null;
+        String bearer = ApiKeyCheck.bearer(request.getHeader("authorization"));
+        VertexTokens.Issued token = bearer != null ? tokens.check(bearer) : null;
         if (token == null) {
             MockResponder.answerAtOnce(request, 401,
                     Map.of("www-authenticate", "Bearer realm=\"https://accounts.google.com/\", error=\"invalid_token\""),
