@@ -46,6 +46,19 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class CloudProviderChainSdkTest {
 
+    /**
+     * The {@code vertex} provider of the cloud tests, an entry of {@code providers:}: the mock's Vertex AI, its
+     * credentials the service account file {@link #start} writes for a project the mock issues tokens for.
+     */
+    static final String VERTEX_PROVIDER = """
+              vertex:
+                type: vertex
+                baseUrl: "http://127.0.0.1:${MOCK_PORT}"
+                project: agentfuse-test
+                location: us-east5
+                credentials: ${VERTEX_CREDENTIALS}
+            """;
+
     static final String CONFIG = """
             server: { port: 0 }
             providers:
@@ -56,18 +69,13 @@ class CloudProviderChainSdkTest {
                 region: us-east-1
                 accessKeyId: ${AWS_ACCESS_KEY_ID}
                 secretAccessKey: ${AWS_SECRET_ACCESS_KEY}
-              vertex:
-                type: vertex
-                baseUrl: "http://127.0.0.1:${MOCK_PORT}"
-                project: agentfuse-test
-                location: us-east5
-                credentials: ${VERTEX_CREDENTIALS}
               gemini: { type: gemini, baseUrl: "http://127.0.0.1:${MOCK_PORT}", apiKey: "${GEMINI_KEY}" }
               azure:
                 type: azure
                 baseUrl: "http://127.0.0.1:${MOCK_PORT}/openai/v1"
                 apiKey: ${AZURE_KEY}
                 apiVersion: preview
+            """ + VERTEX_PROVIDER + """
             retry: { maxAttempts: 1 }
             breakers:
               default: { consecutive5xx: 100, consecutive429: 100, consecutiveErrors: 100 }

@@ -35,12 +35,7 @@ class CrossDialectRefusalSdkTest {
             providers:
               anthropic: { type: anthropic, baseUrl: "http://127.0.0.1:${MOCK_PORT}", apiKey: sk-ant-configured }
               gemini: { type: gemini, baseUrl: "http://127.0.0.1:${MOCK_PORT}", apiKey: "${GEMINI_KEY}" }
-              vertex:
-                type: vertex
-                baseUrl: "http://127.0.0.1:${MOCK_PORT}"
-                project: agentfuse-test
-                location: us-east5
-                credentials: ${VERTEX_CREDENTIALS}
+            """ + CloudProviderChainSdkTest.VERTEX_PROVIDER + """
             retry: { maxAttempts: 3 }
             models:
               claude-sonnet-4: { provider: anthropic, upstreamModel: claude-sonnet-4-20250514 }

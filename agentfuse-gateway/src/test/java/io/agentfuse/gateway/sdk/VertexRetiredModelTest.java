@@ -24,12 +24,7 @@ class VertexRetiredModelTest {
     private static final String CONFIG = """
             server: { port: 0 }
             providers:
-              vertex:
-                type: vertex
-                baseUrl: "http://127.0.0.1:${MOCK_PORT}"
-                project: agentfuse-test
-                location: us-east5
-                credentials: ${VERTEX_CREDENTIALS}
+            """ + CloudProviderChainSdkTest.VERTEX_PROVIDER + """
             retry: { maxAttempts: 3, initialDelay: 1ms }
             models:
               gemini-old: { provider: vertex, upstreamModel: gemini-1.5-pro, fallbacks: [gemini-flash] }
